@@ -1,0 +1,207 @@
+#include "core/json_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum tsr_status tsr_json_load_file(const char *file, json_t **out,
+				   struct tsr_error *err)
+{
+	json_error_t je;
+	*out = NULL;
+	FILE *f = fopen(file, "rb");
+	if (!f)
+		return tsr_error_set(err, TSR_ERR_IO, "cannot open '%s'", file);
+	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	fclose(f);
+	if (!root)
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "malformed JSON in '%s' at line %d, column %d: %s",
+				     file, je.line, je.column, je.text);
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "'%s' must hold a JSON object at its top level",
+				     file);
+	}
+	*out = root;
+	return TSR_OK;
+}
+
+void tsr_json_path(char *buf, size_t n, const char *parent, const char *key)
+{
+	if (!parent || !parent[0])
+		snprintf(buf, n, "%s", key);
+	else
+		snprintf(buf, n, "%s.%s", parent, key);
+}
+
+enum tsr_status tsr_json_check_keys(const json_t *obj, const char *file,
+				    const char *path,
+				    const char *const *allowed,
+				    struct tsr_error *err)
+{
+	const char *key;
+	json_t *v;
+	if (!json_is_object(obj))
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "'%s' in '%s' must be an object",
+				     path && path[0] ? path : "(top level)", file);
+	json_object_foreach((json_t *)obj, key, v) {
+		int ok = 0;
+		for (const char *const *a = allowed; *a; a++)
+			if (strcmp(*a, key) == 0) {
+				ok = 1;
+				break;
+			}
+		if (!ok) {
+			char full[256], list[256] = "";
+			size_t used = 0;
+			tsr_json_path(full, sizeof(full), path, key);
+			for (const char *const *a = allowed; *a; a++) {
+				int w = snprintf(list + used, sizeof(list) - used,
+						 "%s%s", a == allowed ? "" : ", ", *a);
+				if (w < 0 || (size_t)w >= sizeof(list) - used)
+					break;
+				used += (size_t)w;
+			}
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "unknown key '%s' in '%s' (valid keys: %s)",
+					     full, file, list);
+		}
+	}
+	return TSR_OK;
+}
+
+static enum tsr_status type_error(const char *file, const char *path,
+				  const char *key, const char *want,
+				  struct tsr_error *err)
+{
+	char full[256];
+	tsr_json_path(full, sizeof(full), path, key);
+	return tsr_error_set(err, TSR_ERR_CONFIG, "key '%s' in '%s' must be %s",
+			     full, file, want);
+}
+
+enum tsr_status tsr_json_get_u32(const json_t *obj, const char *file,
+				 const char *path, const char *key,
+				 uint32_t min, uint32_t max, uint32_t *out,
+				 struct tsr_error *err)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v)
+		return TSR_OK;
+	if (!json_is_integer(v) || json_integer_value(v) < (json_int_t)min ||
+	    json_integer_value(v) > (json_int_t)max) {
+		char want[96];
+		snprintf(want, sizeof(want), "an integer from %u to %u", min, max);
+		return type_error(file, path, key, want, err);
+	}
+	*out = (uint32_t)json_integer_value(v);
+	return TSR_OK;
+}
+
+enum tsr_status tsr_json_get_float(const json_t *obj, const char *file,
+				   const char *path, const char *key,
+				   float min, float max, float *out,
+				   struct tsr_error *err)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v)
+		return TSR_OK;
+	double d = json_number_value(v);
+	if (!json_is_number(v) || !isfinite(d) || d < min || d > max) {
+		char want[96];
+		snprintf(want, sizeof(want), "a number from %g to %g", min, max);
+		return type_error(file, path, key, want, err);
+	}
+	*out = (float)d;
+	return TSR_OK;
+}
+
+enum tsr_status tsr_json_get_bool(const json_t *obj, const char *file,
+				  const char *path, const char *key, int *out,
+				  struct tsr_error *err)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v)
+		return TSR_OK;
+	if (!json_is_boolean(v))
+		return type_error(file, path, key, "true or false", err);
+	*out = json_is_true(v);
+	return TSR_OK;
+}
+
+enum tsr_status tsr_json_get_string(const json_t *obj, const char *file,
+				    const char *path, const char *key,
+				    const char **out, struct tsr_error *err)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v)
+		return TSR_OK;
+	if (!json_is_string(v))
+		return type_error(file, path, key, "a string", err);
+	*out = json_string_value(v);
+	return TSR_OK;
+}
+
+enum tsr_status tsr_json_get_floats(const json_t *obj, const char *file,
+				    const char *path, const char *key,
+				    unsigned n, float *out,
+				    struct tsr_error *err)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v)
+		return TSR_OK;
+	char want[64];
+	snprintf(want, sizeof(want), "an array of %u numbers", n);
+	if (!json_is_array(v) || json_array_size(v) != n)
+		return type_error(file, path, key, want, err);
+	for (unsigned i = 0; i < n; i++) {
+		json_t *e = json_array_get(v, i);
+		if (!json_is_number(e) || !isfinite(json_number_value(e)))
+			return type_error(file, path, key, want, err);
+		out[i] = (float)json_number_value(e);
+	}
+	return TSR_OK;
+}
+
+enum tsr_status tsr_json_get_vec3(const json_t *obj, const char *file,
+				  const char *path, const char *key,
+				  struct tsr_vec3 *out, struct tsr_error *err)
+{
+	float f[3] = {out->x, out->y, out->z};
+	enum tsr_status s = tsr_json_get_floats(obj, file, path, key, 3, f, err);
+	if (s == TSR_OK)
+		*out = tsr_v3(f[0], f[1], f[2]);
+	return s;
+}
+
+enum tsr_status tsr_json_get_enum(const json_t *obj, const char *file,
+				  const char *path, const char *key,
+				  const char *const *names, int *out,
+				  struct tsr_error *err)
+{
+	const char *s = NULL;
+	enum tsr_status st = tsr_json_get_string(obj, file, path, key, &s, err);
+	if (st != TSR_OK || !s)
+		return st;
+	for (int i = 0; names[i]; i++)
+		if (strcmp(names[i], s) == 0) {
+			*out = i;
+			return TSR_OK;
+		}
+	char full[256], list[256] = "";
+	size_t used = 0;
+	tsr_json_path(full, sizeof(full), path, key);
+	for (int i = 0; names[i]; i++) {
+		int w = snprintf(list + used, sizeof(list) - used, "%s%s",
+				 i ? ", " : "", names[i]);
+		if (w < 0 || (size_t)w >= sizeof(list) - used)
+			break;
+		used += (size_t)w;
+	}
+	return tsr_error_set(err, TSR_ERR_CONFIG,
+			     "key '%s' in '%s' has unknown value '%s' (valid: %s)",
+			     full, file, s, list);
+}

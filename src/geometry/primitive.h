@@ -1,0 +1,29 @@
+/*
+ * primitive.h - the work item that flows from Primitive Assembly through
+ * the Tiling Engine to the Raster Pipeline: one screen-space triangle with
+ * its attributes, in program order (TCOR II-A).
+ */
+#ifndef TSR_GEOMETRY_PRIMITIVE_H
+#define TSR_GEOMETRY_PRIMITIVE_H
+
+#include <stdint.h>
+
+#define TSR_SUBPIXEL_BITS 8  /* vertex positions snap to 1/256 pixel */
+
+struct tsr_primitive {
+	/* fixed-point screen positions (1/256 pixel), y down, wound so that
+	 * the doubled signed area (area2) is positive */
+	int64_t X[3], Y[3];
+	int64_t area2;
+	float z[3];        /* window depth 0..1 */
+	float inv_w[3];    /* 1 / clip w, for perspective correction */
+	float u[3], v[3];  /* texture coordinates */
+	float shade[3];    /* lighting factor (1 when unlit) */
+	int32_t min_x, min_y, max_x, max_y;  /* pixel bounding box, inclusive */
+	uint32_t material;
+	uint32_t draw;     /* drawcall (mesh instance) number in the frame */
+	uint64_t pb_addr;  /* Primitive ID: address of its first attribute (TCOR II-B) */
+	uint32_t attributes; /* attributes stored in PB-Attributes */
+};
+
+#endif

@@ -1,0 +1,203 @@
+#include "memory/cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memory/policy.h"
+
+struct tsr_cache {
+	char name[32];
+	struct tsr_cache_geometry geom;
+	uint32_t sets;
+	uint32_t ways;
+	uint32_t line_shift;
+	const struct tsr_policy_ops *policy;
+	void *policy_state;
+	struct tsr_line *lines;  /* sets x ways */
+	struct tsr_cache_counters counters[TSR_STREAM_COUNT];
+};
+
+static int is_pow2(uint32_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+enum tsr_status tsr_cache_geometry_check(const struct tsr_cache_geometry *g,
+					 const char *name,
+					 struct tsr_error *err)
+{
+	if (g->size_bytes == 0 || g->ways == 0 || g->line_bytes == 0)
+		return tsr_error_set(err, TSR_ERR_GEOMETRY,
+				     "cache '%s': size_bytes, ways and line_bytes must be non-zero",
+				     name);
+	if (!is_pow2(g->line_bytes))
+		return tsr_error_set(err, TSR_ERR_GEOMETRY,
+				     "cache '%s': line_bytes %u is not a power of two",
+				     name, g->line_bytes);
+	uint64_t set_bytes = (uint64_t)g->ways * g->line_bytes;
+	if (g->size_bytes % set_bytes != 0)
+		return tsr_error_set(err, TSR_ERR_GEOMETRY,
+				     "cache '%s': size_bytes %u is not a multiple of ways x line_bytes (%u x %u)",
+				     name, g->size_bytes, g->ways, g->line_bytes);
+	uint64_t sets = g->size_bytes / set_bytes;
+	if (!is_pow2((uint32_t)sets))
+		return tsr_error_set(err, TSR_ERR_GEOMETRY,
+				     "cache '%s': %llu sets is not a power of two",
+				     name, (unsigned long long)sets);
+	if (!tsr_policy_find(g->policy)) {
+		char list[256];
+		tsr_policy_list(list, sizeof(list));
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "cache '%s': unknown replacement policy '%s' (valid: %s)",
+				     name, g->policy, list);
+	}
+	return TSR_OK;
+}
+
+enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
+				 const char *name, struct tsr_cache **out,
+				 struct tsr_error *err)
+{
+	*out = NULL;
+	enum tsr_status s = tsr_cache_geometry_check(g, name, err);
+	if (s != TSR_OK)
+		return s;
+	struct tsr_cache *c = calloc(1, sizeof(*c));
+	if (!c)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for cache '%s'", name);
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->geom = *g;
+	c->ways = g->ways;
+	c->sets = g->size_bytes / (g->ways * g->line_bytes);
+	while ((1u << c->line_shift) < g->line_bytes)
+		c->line_shift++;
+	c->policy = tsr_policy_find(g->policy);
+	c->lines = calloc((size_t)c->sets * c->ways, sizeof(*c->lines));
+	if (!c->lines) {
+		free(c);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for cache '%s'", name);
+	}
+	s = c->policy->create(c->sets, c->ways, NULL, &c->policy_state, err);
+	if (s != TSR_OK) {
+		free(c->lines);
+		free(c);
+		return s;
+	}
+	*out = c;
+	return TSR_OK;
+}
+
+void tsr_cache_destroy(struct tsr_cache *c)
+{
+	if (!c)
+		return;
+	c->policy->destroy(c->policy_state);
+	free(c->lines);
+	free(c);
+}
+
+void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
+		      struct tsr_cache_outcome *out)
+{
+	uint64_t tag = a->addr >> c->line_shift;
+	uint32_t set = (uint32_t)tag & (c->sets - 1);
+	struct tsr_line *sl = &c->lines[(size_t)set * c->ways];
+	struct tsr_cache_counters *cnt = &c->counters[a->stream];
+
+	memset(out, 0, sizeof(*out));
+	if (a->write)
+		cnt->writes++;
+	else
+		cnt->reads++;
+
+	uint32_t invalid = UINT32_MAX;
+	for (uint32_t w = 0; w < c->ways; w++) {
+		if (sl[w].valid) {
+			if (sl[w].tag == tag) {
+				out->hit = 1;
+				sl[w].dirty |= a->write;
+				sl[w].meta = a->meta;
+				c->policy->on_hit(c->policy_state, set, w, a);
+				return;
+			}
+		} else if (invalid == UINT32_MAX) {
+			invalid = w;
+		}
+	}
+
+	if (a->write)
+		cnt->write_misses++;
+	else
+		cnt->read_misses++;
+
+	uint32_t way = invalid;
+	if (way == UINT32_MAX) {
+		way = c->policy->victim(c->policy_state, set, sl, a);
+		if (way == TSR_POLICY_BYPASS) {
+			cnt->bypasses++;
+			out->bypass = 1;
+			/* a bypassed write goes to the next level as a write */
+			return;
+		}
+		struct tsr_line *v = &sl[way];
+		if (c->policy->on_evict)
+			c->policy->on_evict(c->policy_state, set, way, v);
+		if (v->dirty) {
+			out->writeback = 1;
+			out->victim_addr = v->tag << c->line_shift;
+			out->victim_stream = v->stream;
+			c->counters[v->stream].writebacks++;
+		}
+	}
+	struct tsr_line *l = &sl[way];
+	l->tag = tag;
+	l->valid = 1;
+	l->dirty = a->write;
+	l->stream = a->stream;
+	l->meta = a->meta;
+	/* a full-line write (e.g. an upper level's write-back) needs no fetch */
+	out->fetch = !a->write ||
+		     (c->geom.fetch_on_write && a->size < c->geom.line_bytes);
+	c->policy->on_fill(c->policy_state, set, way, a);
+}
+
+void tsr_cache_invalidate_all(struct tsr_cache *c)
+{
+	memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof(*c->lines));
+}
+
+const char *tsr_cache_name(const struct tsr_cache *c)
+{
+	return c->name;
+}
+
+const struct tsr_cache_geometry *tsr_cache_geometry_of(const struct tsr_cache *c)
+{
+	return &c->geom;
+}
+
+uint32_t tsr_cache_sets(const struct tsr_cache *c)
+{
+	return c->sets;
+}
+
+const struct tsr_cache_counters *tsr_cache_counters_of(const struct tsr_cache *c,
+						       enum tsr_stream s)
+{
+	return &c->counters[s];
+}
+
+struct tsr_cache_counters tsr_cache_counters_total(const struct tsr_cache *c)
+{
+	struct tsr_cache_counters t = {0};
+	for (int s = 0; s < TSR_STREAM_COUNT; s++) {
+		t.reads += c->counters[s].reads;
+		t.writes += c->counters[s].writes;
+		t.read_misses += c->counters[s].read_misses;
+		t.write_misses += c->counters[s].write_misses;
+		t.writebacks += c->counters[s].writebacks;
+		t.bypasses += c->counters[s].bypasses;
+	}
+	return t;
+}

@@ -1,0 +1,123 @@
+/*
+ * cache.h - a set-associative, write-back, write-allocate cache with
+ * per-stream counters and a pluggable replacement policy.
+ *
+ * Models the L1 caches (vertex, Tile Cache, texture, instruction) and the
+ * shared L2 of the baseline GPU (TCOR Section II-D and Table I, DTexL
+ * Section II-D and Table II). The cache holds tags only: data lives in the
+ * functional model. Each access carries its stream (core/stream.h); every
+ * counter is kept per stream so that "all" is their sum.
+ *
+ * The cache itself does no forwarding: tsr_cache_access() reports a miss,
+ * whether the missing line must be fetched, and the dirty victim (if any)
+ * to write back; memory/memsys.h wires levels together.
+ *
+ * Left out: timing (latency is recorded, not simulated yet), MSHRs, banks,
+ * sectoring (a write miss fetches the whole line unless the cache is
+ * configured with fetch_on_write = 0).
+ */
+#ifndef TSR_MEMORY_CACHE_H
+#define TSR_MEMORY_CACHE_H
+
+#include <stdint.h>
+
+#include "core/status.h"
+#include "core/stream.h"
+
+/* Geometry and policy of one cache; plain data filled by the config loader. */
+struct tsr_cache_geometry {
+	uint32_t size_bytes;      /* capacity in bytes */
+	uint32_t ways;            /* associativity; equal to size/line for fully associative */
+	uint32_t line_bytes;      /* line size in bytes (power of two) */
+	uint32_t latency_cycles;  /* hit latency in cycles (recorded for the timing model) */
+	uint32_t fetch_on_write;  /* 1: a write miss reads the line from the next level */
+	char policy[32];          /* replacement policy name (memory/policy.h) */
+};
+
+/* One memory access as every level sees it. */
+struct tsr_access {
+	uint64_t addr;        /* byte address */
+	uint32_t size;        /* bytes; must not cross a line boundary at cache level */
+	uint8_t write;        /* 1 for a write */
+	uint8_t stream;       /* enum tsr_stream */
+	uint16_t requester;   /* unit that issued it (e.g. shader core number) */
+	uint32_t meta;        /* per-line metadata an upper level attaches (policies) */
+};
+
+/* Tag-store entry of one line, visible to replacement policies. */
+struct tsr_line {
+	uint64_t tag;         /* line address (byte address / line size) */
+	uint32_t meta;        /* metadata from the last access that touched it */
+	uint8_t valid;
+	uint8_t dirty;
+	uint8_t stream;       /* stream of the access that filled the line */
+	uint8_t pad;
+};
+
+/* Counters of one stream at one cache (or of all streams). */
+struct tsr_cache_counters {
+	uint64_t reads;
+	uint64_t writes;
+	uint64_t read_misses;
+	uint64_t write_misses;
+	uint64_t writebacks;   /* dirty lines evicted (counted on the victim's stream) */
+	uint64_t bypasses;     /* fills the policy chose not to make */
+};
+
+/* What one access did. */
+struct tsr_cache_outcome {
+	uint8_t hit;
+	uint8_t fetch;          /* 1: the line must be read from the next level */
+	uint8_t writeback;      /* 1: victim_addr must be written to the next level */
+	uint8_t bypass;         /* 1: the line was not allocated */
+	uint8_t victim_stream;  /* stream of the written-back line */
+	uint64_t victim_addr;   /* byte address of the written-back line */
+};
+
+struct tsr_cache;
+
+/*
+ * Checks a geometry: sizes non-zero, line a power of two, size a multiple
+ * of ways x line, a power-of-two number of sets, a known policy. `name` is
+ * the config key path used in the message. Errors: TSR_ERR_GEOMETRY,
+ * TSR_ERR_CONFIG (unknown policy).
+ */
+enum tsr_status tsr_cache_geometry_check(const struct tsr_cache_geometry *g,
+					 const char *name,
+					 struct tsr_error *err);
+
+/*
+ * Creates an empty cache. Allocates sets x ways lines once; accesses
+ * allocate nothing. Errors: those of tsr_cache_geometry_check(),
+ * TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
+				 const char *name, struct tsr_cache **out,
+				 struct tsr_error *err);
+
+void tsr_cache_destroy(struct tsr_cache *c);
+
+/*
+ * Looks up one line-contained access, updates replacement state and
+ * counters, allocates on a miss (write-allocate) unless the policy
+ * bypasses, and reports what the next level must do. Hot path: no
+ * allocation.
+ */
+void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
+		      struct tsr_cache_outcome *out);
+
+/* Invalidates every line without write-back (e.g. between experiments). */
+void tsr_cache_invalidate_all(struct tsr_cache *c);
+
+const char *tsr_cache_name(const struct tsr_cache *c);
+const struct tsr_cache_geometry *tsr_cache_geometry_of(const struct tsr_cache *c);
+uint32_t tsr_cache_sets(const struct tsr_cache *c);
+
+/* Counters of one stream (s < TSR_STREAM_COUNT) since creation. */
+const struct tsr_cache_counters *tsr_cache_counters_of(const struct tsr_cache *c,
+						       enum tsr_stream s);
+
+/* Sum of the counters of all streams. */
+struct tsr_cache_counters tsr_cache_counters_total(const struct tsr_cache *c);
+
+#endif

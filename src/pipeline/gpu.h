@@ -1,0 +1,63 @@
+/*
+ * gpu.h - the whole modelled tile-based GPU, frame by frame.
+ *
+ * Per frame (TCOR II-A, Fig. 2): for each drawcall in program order, the
+ * Geometry Pipeline produces primitives and the Polygon List Builder bins
+ * them into the Parameter Buffer; then the Tile Fetcher visits the tiles
+ * in the configured order (reversed every other frame if asked), and for
+ * each tile the Raster Pipeline renders its primitives into on-chip depth
+ * and color buffers, which are flushed to the back frame buffer in DRAM
+ * (straight to DRAM, TCOR Fig. 2). Front and back frame buffers live at
+ * different addresses and swap every frame.
+ *
+ * tsr_gpu owns the memory hierarchy, the address map and the per-frame
+ * state; it allocates at creation and reuses its buffers from frame to
+ * frame.
+ */
+#ifndef TSR_PIPELINE_GPU_H
+#define TSR_PIPELINE_GPU_H
+
+#include <stdint.h>
+
+#include "config/config.h"
+#include "core/status.h"
+#include "memory/addrmap.h"
+#include "report/stats.h"
+#include "scene/scene.h"
+
+struct tsr_gpu;
+
+/*
+ * Builds the GPU for a configuration and a loaded scene: memory
+ * hierarchy, textures (mip chains), address map. The scene must outlive
+ * the GPU. Errors: TSR_ERR_GEOMETRY / TSR_ERR_CONFIG (caches),
+ * TSR_ERR_ASSET (a texture), TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
+			       const struct tsr_scene *scene,
+			       struct tsr_gpu **out, struct tsr_error *err);
+void tsr_gpu_destroy(struct tsr_gpu *g);
+
+/*
+ * Renders frame number `frame` (0-based; drives animation and the tile
+ * order's direction) and fills st with this frame's counters. Errors:
+ * TSR_ERR_LIMIT (Parameter Buffer full), TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
+				     struct tsr_frame_stats *st,
+				     struct tsr_error *err);
+
+/* The last completed frame, RGBA8, width x height, rows top to bottom. */
+const uint8_t *tsr_gpu_frame_image(const struct tsr_gpu *g);
+
+const struct tsr_addrmap *tsr_gpu_address_map(const struct tsr_gpu *g);
+const struct tsr_memsys *tsr_gpu_memsys(const struct tsr_gpu *g);
+const struct tsr_gpu_config *tsr_gpu_config_of(const struct tsr_gpu *g);
+
+/* Tiles of the screen. */
+uint32_t tsr_gpu_tile_count(const struct tsr_gpu *g);
+
+/* The tile order used for a frame (tile IDs, tsr_gpu_tile_count() long). */
+const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame);
+
+#endif

@@ -1,0 +1,169 @@
+#include "scene/image_load.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stb/stb_image.h>
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+static int find(const struct tsr_image_set *set, const char *name)
+{
+	for (uint32_t i = 0; i < set->count; i++)
+		if (strcmp(set->images[i].path, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Appends an image that owns `rgba` (freed with free() on failure). */
+static enum tsr_status push(struct tsr_image_set *set, const char *name,
+			    uint32_t width, uint32_t height, uint8_t *rgba,
+			    int32_t *index, struct tsr_error *err)
+{
+	if (set->count == set->cap) {
+		uint32_t cap = set->cap ? set->cap * 2 : 8;
+		struct tsr_image *n = realloc(set->images, cap * sizeof(*n));
+		if (!n) {
+			free(rgba);
+			return tsr_error_set(err, TSR_ERR_NOMEM,
+					     "out of memory for image '%s'", name);
+		}
+		set->images = n;
+		set->cap = cap;
+	}
+	char *path = dup_str(name);
+	if (!path) {
+		free(rgba);
+		return tsr_error_set(err, TSR_ERR_NOMEM,
+				     "out of memory for image '%s'", name);
+	}
+	struct tsr_image *img = &set->images[set->count];
+	img->path = path;
+	img->width = width;
+	img->height = height;
+	img->rgba = rgba;
+	*index = (int32_t)set->count++;
+	return TSR_OK;
+}
+
+/*
+ * stb_image returns memory from its own allocator (malloc by default, but
+ * that is a build choice of libstb), so copy into a malloc'd buffer that
+ * the scene can free with free().
+ */
+static enum tsr_status take_stbi(struct tsr_image_set *set, const char *name,
+				 stbi_uc *px, int w, int h, int32_t *index,
+				 struct tsr_error *err)
+{
+	size_t bytes = (size_t)w * (size_t)h * 4;
+	uint8_t *rgba = malloc(bytes);
+	if (!rgba) {
+		stbi_image_free(px);
+		return tsr_error_set(err, TSR_ERR_NOMEM,
+				     "out of memory for image '%s'", name);
+	}
+	memcpy(rgba, px, bytes);
+	stbi_image_free(px);
+	return push(set, name, (uint32_t)w, (uint32_t)h, rgba, index, err);
+}
+
+enum tsr_status tsr_image_set_add_file(struct tsr_image_set *set,
+				       const char *path, int32_t *index,
+				       struct tsr_error *err)
+{
+	int found = find(set, path);
+	if (found >= 0) {
+		*index = found;
+		return TSR_OK;
+	}
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return tsr_error_set(err, TSR_ERR_IO,
+				     "cannot open texture '%s': %s", path,
+				     strerror(errno));
+	int w = 0, h = 0, comp = 0;
+	stbi_uc *px = stbi_load_from_file(f, &w, &h, &comp, 4);
+	fclose(f);
+	if (!px)
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "cannot decode texture '%s': %s", path,
+				     stbi_failure_reason());
+	return take_stbi(set, path, px, w, h, index, err);
+}
+
+enum tsr_status tsr_image_set_add_memory(struct tsr_image_set *set,
+					 const char *name, const void *data,
+					 size_t size_bytes, int32_t *index,
+					 struct tsr_error *err)
+{
+	int found = find(set, name);
+	if (found >= 0) {
+		*index = found;
+		return TSR_OK;
+	}
+	if (size_bytes == 0 || size_bytes > (size_t)INT32_MAX)
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "cannot decode texture '%s': bad size %zu bytes",
+				     name, size_bytes);
+	int w = 0, h = 0, comp = 0;
+	stbi_uc *px = stbi_load_from_memory(data, (int)size_bytes, &w, &h,
+					    &comp, 4);
+	if (!px)
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "cannot decode texture '%s': %s", name,
+				     stbi_failure_reason());
+	return take_stbi(set, name, px, w, h, index, err);
+}
+
+enum tsr_status tsr_image_set_add_bgra(struct tsr_image_set *set,
+				       const char *name, uint32_t width,
+				       uint32_t height, const uint8_t *bgra,
+				       int32_t *index, struct tsr_error *err)
+{
+	int found = find(set, name);
+	if (found >= 0) {
+		*index = found;
+		return TSR_OK;
+	}
+	if (width == 0 || height == 0)
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "texture '%s' is empty", name);
+	size_t n = (size_t)width * height;
+	uint8_t *rgba = malloc(n * 4);
+	if (!rgba)
+		return tsr_error_set(err, TSR_ERR_NOMEM,
+				     "out of memory for image '%s'", name);
+	for (size_t i = 0; i < n; i++) {
+		rgba[4 * i + 0] = bgra[4 * i + 2];
+		rgba[4 * i + 1] = bgra[4 * i + 1];
+		rgba[4 * i + 2] = bgra[4 * i + 0];
+		rgba[4 * i + 3] = bgra[4 * i + 3];
+	}
+	return push(set, name, width, height, rgba, index, err);
+}
+
+void tsr_image_release(struct tsr_image *img)
+{
+	free(img->path);
+	free(img->rgba);
+	img->path = NULL;
+	img->rgba = NULL;
+}
+
+void tsr_image_set_release(struct tsr_image_set *set)
+{
+	for (uint32_t i = 0; i < set->count; i++)
+		tsr_image_release(&set->images[i]);
+	free(set->images);
+	set->images = NULL;
+	set->count = set->cap = 0;
+}

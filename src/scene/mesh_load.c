@@ -1,0 +1,440 @@
+#include "scene/mesh_load.h"
+
+#include <errno.h>
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <assimp/cimport.h>
+#include <assimp/material.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+/*
+ * GenSmoothNormals only acts on meshes without normals. ValidateDataStructure
+ * runs before the other steps and turns inconsistent files into import
+ * errors instead of out-of-bounds reads in the later steps.
+ */
+#define IMPORT_FLAGS                                                          \
+	(aiProcess_Triangulate | aiProcess_PreTransformVertices |              \
+	 aiProcess_GenSmoothNormals | aiProcess_JoinIdenticalVertices |        \
+	 aiProcess_SortByPType | aiProcess_ValidateDataStructure)
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+void tsr_mesh_release(struct tsr_mesh *mesh)
+{
+	free(mesh->positions);
+	free(mesh->normals);
+	free(mesh->texcoords);
+	free(mesh->indices);
+	memset(mesh, 0, sizeof(*mesh));
+}
+
+static enum tsr_status mesh_alloc(struct tsr_mesh *m, uint32_t vertices,
+				  uint32_t indices)
+{
+	m->vertex_count = vertices;
+	m->index_count = indices;
+	m->positions = malloc((size_t)vertices * 3 * sizeof(float));
+	m->normals = malloc((size_t)vertices * 3 * sizeof(float));
+	m->texcoords = malloc((size_t)vertices * 2 * sizeof(float));
+	m->indices = malloc((size_t)(indices ? indices : 1) * sizeof(uint32_t));
+	if (!m->positions || !m->normals || !m->texcoords || !m->indices) {
+		tsr_mesh_release(m);
+		return TSR_ERR_NOMEM;
+	}
+	return TSR_OK;
+}
+
+enum tsr_status tsr_mesh_copy(const struct tsr_mesh *src, struct tsr_mesh *dst)
+{
+	memset(dst, 0, sizeof(*dst));
+	if (mesh_alloc(dst, src->vertex_count, src->index_count) != TSR_OK)
+		return TSR_ERR_NOMEM;
+	size_t v = src->vertex_count;
+	memcpy(dst->positions, src->positions, v * 3 * sizeof(float));
+	memcpy(dst->normals, src->normals, v * 3 * sizeof(float));
+	memcpy(dst->texcoords, src->texcoords, v * 2 * sizeof(float));
+	memcpy(dst->indices, src->indices,
+	       (size_t)src->index_count * sizeof(uint32_t));
+	dst->material = src->material;
+	return TSR_OK;
+}
+
+void tsr_model_release(struct tsr_model *model)
+{
+	for (uint32_t i = 0; i < model->mesh_count; i++)
+		tsr_mesh_release(&model->meshes[i]);
+	free(model->meshes);
+	for (uint32_t i = 0; i < model->material_count; i++)
+		free(model->materials[i].texture_path);
+	free(model->materials);
+	free(model->path);
+	if (model->ai_scene)
+		aiReleaseImport(model->ai_scene);
+	memset(model, 0, sizeof(*model));
+}
+
+void tsr_meshes_normalize(struct tsr_mesh *meshes, uint32_t n, float radius)
+{
+	float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX};
+	float hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t v = 0; v < meshes[i].vertex_count; v++)
+			for (int k = 0; k < 3; k++) {
+				float p = meshes[i].positions[3 * v + k];
+				lo[k] = p < lo[k] ? p : lo[k];
+				hi[k] = p > hi[k] ? p : hi[k];
+			}
+	if (lo[0] > hi[0])
+		return; /* no vertices */
+	float c[3], r2 = 0.0f;
+	for (int k = 0; k < 3; k++)
+		c[k] = 0.5f * (lo[k] + hi[k]);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t v = 0; v < meshes[i].vertex_count; v++) {
+			const float *p = &meshes[i].positions[3 * v];
+			float d2 = 0.0f;
+			for (int k = 0; k < 3; k++)
+				d2 += (p[k] - c[k]) * (p[k] - c[k]);
+			r2 = d2 > r2 ? d2 : r2;
+		}
+	float s = r2 > 0.0f ? radius / sqrtf(r2) : 1.0f;
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t v = 0; v < meshes[i].vertex_count; v++)
+			for (int k = 0; k < 3; k++) {
+				float *p = &meshes[i].positions[3 * v + k];
+				*p = (*p - c[k]) * s;
+			}
+}
+
+enum tsr_status tsr_model_builtin_quad(struct tsr_model *out,
+				       struct tsr_error *err)
+{
+	static const float pos[12] = {-0.5f, -0.5f, 0, 0.5f, -0.5f, 0,
+				      0.5f,  0.5f,  0, -0.5f, 0.5f, 0};
+	static const float uv[8] = {0, 1, 1, 1, 1, 0, 0, 0};
+	static const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+	memset(out, 0, sizeof(*out));
+	out->path = dup_str(TSR_BUILTIN_QUAD);
+	out->meshes = calloc(1, sizeof(*out->meshes));
+	out->materials = calloc(1, sizeof(*out->materials));
+	if (!out->path || !out->meshes || !out->materials)
+		goto nomem;
+	out->mesh_count = 1;
+	out->material_count = 1;
+	out->materials[0].embedded = -1;
+	struct tsr_mesh *m = &out->meshes[0];
+	if (mesh_alloc(m, 4, 6) != TSR_OK)
+		goto nomem;
+	memcpy(m->positions, pos, sizeof(pos));
+	memcpy(m->texcoords, uv, sizeof(uv));
+	memcpy(m->indices, idx, sizeof(idx));
+	for (int v = 0; v < 4; v++) {
+		m->normals[3 * v + 0] = 0.0f;
+		m->normals[3 * v + 1] = 0.0f;
+		m->normals[3 * v + 2] = 1.0f;
+	}
+	m->material = 0;
+	return TSR_OK;
+nomem:
+	tsr_model_release(out);
+	return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for '%s'",
+			     TSR_BUILTIN_QUAD);
+}
+
+/* What assimp logged during one import that the loader must act on. */
+struct import_log {
+	int dropped_faces;     /* assimp dropped faces with bad indices */
+	char msg[160];
+};
+
+static void log_cb(const char *message, char *user)
+{
+	struct import_log *log = (struct import_log *)(void *)user;
+	if (log->dropped_faces)
+		return;
+	if (strstr(message, "out-of-range") || strstr(message, "out of range")) {
+		log->dropped_faces = 1;
+		/* strip assimp's "Warn,  T0: " prefix and the newline */
+		const char *p = strstr(message, ": ");
+		p = p ? p + 2 : message;
+		snprintf(log->msg, sizeof(log->msg), "%s", p);
+		size_t n = strlen(log->msg);
+		while (n && (log->msg[n - 1] == '\n' || log->msg[n - 1] == '.'))
+			log->msg[--n] = '\0';
+	}
+}
+
+/* Directory part of path with a trailing '/', or "" (caller frees). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) + 1 : 0;
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, path, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+static int find_embedded(const struct aiScene *s, const char *name)
+{
+	if (name[0] == '*') {
+		char *end;
+		long i = strtol(name + 1, &end, 10);
+		if (*end == '\0' && i >= 0 && (unsigned long)i < s->mNumTextures)
+			return (int)i;
+		return -2; /* a broken reference */
+	}
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	for (unsigned i = 0; i < s->mNumTextures; i++) {
+		const char *f = s->mTextures[i]->mFilename.data;
+		const char *fb = strrchr(f, '/');
+		fb = fb ? fb + 1 : f;
+		if (f[0] && (strcmp(f, name) == 0 || strcmp(fb, base) == 0))
+			return (int)i;
+	}
+	return -1;
+}
+
+static enum tsr_status read_material(const char *model_path, const char *dir,
+				     const struct aiScene *s,
+				     const struct aiMaterial *am,
+				     struct tsr_model_material *mm,
+				     struct tsr_error *err)
+{
+	struct aiString name, tex;
+	struct aiColor4D c;
+	mm->embedded = -1;
+	/* assimp invents "DefaultMaterial" for files without materials: its
+	 * grey is not the model's colour. */
+	int invented = aiGetMaterialString(am, AI_MATKEY_NAME, &name) == AI_SUCCESS &&
+		       strcmp(name.data, AI_DEFAULT_MATERIAL_NAME) == 0;
+	if (!invented &&
+	    aiGetMaterialColor(am, AI_MATKEY_COLOR_DIFFUSE, &c) == AI_SUCCESS) {
+		mm->has_color = 1;
+		mm->color[0] = c.r;
+		mm->color[1] = c.g;
+		mm->color[2] = c.b;
+		mm->color[3] = c.a;
+	}
+	if (aiGetMaterialTexture(am, aiTextureType_DIFFUSE, 0, &tex, NULL, NULL,
+				 NULL, NULL, NULL, NULL) != AI_SUCCESS &&
+	    aiGetMaterialTexture(am, aiTextureType_BASE_COLOR, 0, &tex, NULL,
+				 NULL, NULL, NULL, NULL, NULL) != AI_SUCCESS)
+		return TSR_OK;
+	if (tex.length == 0)
+		return TSR_OK;
+	for (char *p = tex.data; *p; p++)
+		if (*p == '\\')
+			*p = '/';
+	mm->has_texture = 1;
+	int e = find_embedded(s, tex.data);
+	if (e == -2)
+		return tsr_error_set(err, TSR_ERR_ASSET,
+				     "model '%s' names embedded texture '%s' that it does not hold",
+				     model_path, tex.data);
+	if (e >= 0) {
+		mm->embedded = e;
+		return TSR_OK;
+	}
+	const char *rel = tex.data;
+	if (strncmp(rel, "./", 2) == 0)
+		rel += 2;
+	size_t n = strlen(dir) + strlen(rel) + 1;
+	mm->texture_path = malloc(n);
+	if (!mm->texture_path)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for '%s'",
+				     model_path);
+	snprintf(mm->texture_path, n, "%s%s", rel[0] == '/' ? "" : dir, rel);
+	return TSR_OK;
+}
+
+static enum tsr_status convert_mesh(const char *path, const struct aiMesh *am,
+				    struct tsr_mesh *m, struct tsr_error *err)
+{
+	uint32_t tris = 0;
+	for (unsigned f = 0; f < am->mNumFaces; f++)
+		tris += am->mFaces[f].mNumIndices == 3;
+	if (tris > UINT32_MAX / 3 || mesh_alloc(m, am->mNumVertices, tris * 3) != TSR_OK)
+		return tsr_error_set(err, TSR_ERR_NOMEM,
+				     "out of memory for a mesh of '%s'", path);
+	m->material = am->mMaterialIndex;
+	const struct aiVector3D *uv = am->mTextureCoords[0];
+	for (unsigned v = 0; v < am->mNumVertices; v++) {
+		m->positions[3 * v + 0] = (float)am->mVertices[v].x;
+		m->positions[3 * v + 1] = (float)am->mVertices[v].y;
+		m->positions[3 * v + 2] = (float)am->mVertices[v].z;
+		if (am->mNormals) {
+			m->normals[3 * v + 0] = (float)am->mNormals[v].x;
+			m->normals[3 * v + 1] = (float)am->mNormals[v].y;
+			m->normals[3 * v + 2] = (float)am->mNormals[v].z;
+		} else {
+			m->normals[3 * v + 0] = 0.0f;
+			m->normals[3 * v + 1] = 0.0f;
+			m->normals[3 * v + 2] = 1.0f;
+		}
+		/* assimp: v=0 at the image bottom; the scene: v=0 at the top */
+		m->texcoords[2 * v + 0] = uv ? (float)uv[v].x : 0.0f;
+		m->texcoords[2 * v + 1] = uv ? 1.0f - (float)uv[v].y : 0.0f;
+	}
+	uint32_t k = 0;
+	for (unsigned f = 0; f < am->mNumFaces; f++) {
+		const struct aiFace *face = &am->mFaces[f];
+		if (face->mNumIndices != 3)
+			continue;
+		for (int j = 0; j < 3; j++) {
+			if (face->mIndices[j] >= am->mNumVertices) {
+				tsr_mesh_release(m);
+				return tsr_error_set(err, TSR_ERR_ASSET,
+						     "index %u out of range (%u vertices) in a mesh of '%s'",
+						     face->mIndices[j],
+						     am->mNumVertices, path);
+			}
+			m->indices[k++] = face->mIndices[j];
+		}
+	}
+	return TSR_OK;
+}
+
+enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
+			       struct tsr_error *err)
+{
+	enum tsr_status st;
+	memset(out, 0, sizeof(*out));
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return tsr_error_set(err, TSR_ERR_IO, "cannot open mesh '%s': %s",
+				     path, strerror(errno));
+	fclose(f);
+
+	/* The log stream is process-global in assimp: imports are not
+	 * thread-safe while it is attached. */
+	struct import_log log = {0};
+	struct aiLogStream stream = {log_cb, (char *)(void *)&log};
+	aiAttachLogStream(&stream);
+	const struct aiScene *s = aiImportFile(path, IMPORT_FLAGS);
+	aiDetachLogStream(&stream);
+	if (log.dropped_faces) {
+		if (s)
+			aiReleaseImport(s);
+		return tsr_error_set(err, TSR_ERR_ASSET,
+				     "indices out of range in mesh '%s' (assimp: %s)",
+				     path, log.msg);
+	}
+	if (!s) {
+		char msg[256];
+		snprintf(msg, sizeof(msg), "%s", aiGetErrorString());
+		size_t n = strlen(msg);
+		while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
+			msg[--n] = '\0';
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "cannot read mesh '%s': %s", path, msg);
+	}
+	out->ai_scene = s;
+	out->path = dup_str(path);
+	char *dir = dir_of(path);
+	uint32_t nmesh = 0;
+	for (unsigned i = 0; i < s->mNumMeshes; i++)
+		nmesh += (s->mMeshes[i]->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) != 0;
+	out->meshes = calloc(nmesh ? nmesh : 1, sizeof(*out->meshes));
+	out->materials = calloc(s->mNumMaterials ? s->mNumMaterials : 1,
+				sizeof(*out->materials));
+	if (!out->path || !dir || !out->meshes || !out->materials) {
+		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for '%s'", path);
+		goto fail;
+	}
+	out->material_count = s->mNumMaterials;
+	for (unsigned i = 0; i < s->mNumMaterials; i++) {
+		st = read_material(path, dir, s, s->mMaterials[i],
+				   &out->materials[i], err);
+		if (st != TSR_OK)
+			goto fail;
+	}
+	for (unsigned i = 0; i < s->mNumMeshes; i++) {
+		const struct aiMesh *am = s->mMeshes[i];
+		if (!(am->mPrimitiveTypes & aiPrimitiveType_TRIANGLE))
+			continue; /* points and lines */
+		if (am->mMaterialIndex >= s->mNumMaterials) {
+			st = tsr_error_set(err, TSR_ERR_ASSET,
+					   "material index %u out of range in mesh '%s'",
+					   am->mMaterialIndex, path);
+			goto fail;
+		}
+		st = convert_mesh(path, am, &out->meshes[out->mesh_count], err);
+		if (st != TSR_OK)
+			goto fail;
+		if (out->meshes[out->mesh_count].index_count == 0) {
+			tsr_mesh_release(&out->meshes[out->mesh_count]);
+			continue;
+		}
+		out->mesh_count++;
+	}
+	if (out->mesh_count == 0) {
+		st = tsr_error_set(err, TSR_ERR_ASSET,
+				   "mesh '%s' holds no triangles", path);
+		goto fail;
+	}
+	free(dir);
+	return TSR_OK;
+fail:
+	free(dir);
+	tsr_model_release(out);
+	return st;
+}
+
+/* Appends " (<context>)" to err's message when there is room. */
+static void add_context(struct tsr_error *err, const char *model)
+{
+	if (!err)
+		return;
+	size_t n = strlen(err->msg);
+	snprintf(err->msg + n, sizeof(err->msg) - n, " (diffuse texture of '%s')",
+		 model);
+}
+
+enum tsr_status tsr_model_texture(const struct tsr_model *model,
+				  uint32_t material,
+				  struct tsr_image_set *images,
+				  int32_t *index, struct tsr_error *err)
+{
+	*index = -1;
+	if (material >= model->material_count)
+		return TSR_OK;
+	const struct tsr_model_material *mm = &model->materials[material];
+	if (!mm->has_texture)
+		return TSR_OK;
+	enum tsr_status st;
+	if (mm->texture_path) {
+		st = tsr_image_set_add_file(images, mm->texture_path, index, err);
+	} else {
+		const struct aiScene *s = model->ai_scene;
+		const struct aiTexture *t = s->mTextures[mm->embedded];
+		char name[1100];
+		snprintf(name, sizeof(name), "%s#embedded%d", model->path,
+			 mm->embedded);
+		if (t->mHeight == 0)
+			st = tsr_image_set_add_memory(images, name, t->pcData,
+						      t->mWidth, index, err);
+		else
+			st = tsr_image_set_add_bgra(images, name, t->mWidth,
+						    t->mHeight,
+						    (const uint8_t *)t->pcData,
+						    index, err);
+	}
+	if (st != TSR_OK)
+		add_context(err, model->path);
+	return st;
+}

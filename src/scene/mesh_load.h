@@ -1,0 +1,91 @@
+/*
+ * mesh_load.h - import of a model file (any format assimp reads) into
+ * triangle meshes, plus the built-in sprite quad (private to the scene
+ * loader).
+ *
+ * A tsr_model is what one model file holds after import: its triangle
+ * meshes (node transforms baked in by aiProcess_PreTransformVertices,
+ * points and lines dropped, texture coordinates converted to the scene's
+ * convention v=0 at the image top, i.e. v' = 1 - v from assimp's
+ * bottom-left origin) and, per model material, its diffuse colour and a
+ * reference to its diffuse texture. Textures are decoded only when asked
+ * for (tsr_model_texture), because a workload may replace them; a
+ * reference that cannot be opened is then an error.
+ *
+ * Left out: vertex colours, UV sets other than the first, UV transforms,
+ * texture types other than diffuse / base colour.
+ */
+#ifndef TSR_SCENE_MESH_LOAD_H
+#define TSR_SCENE_MESH_LOAD_H
+
+#include <stdint.h>
+
+#include "scene/image_load.h"
+#include "scene/scene.h"
+
+#define TSR_BUILTIN_QUAD "builtin:quad"
+
+/* A material as the model file describes it. */
+struct tsr_model_material {
+	int has_color;         /* 1: the file gives a diffuse colour */
+	float color[4];        /* RGBA, when has_color */
+	int has_texture;       /* 1: the file names a diffuse texture */
+	char *texture_path;    /* resolved file path, NULL for an embedded one */
+	int32_t embedded;      /* index into the model's embedded textures, or -1 */
+};
+
+struct tsr_model {
+	char *path;                    /* the model file ("builtin:quad") */
+	uint32_t mesh_count;
+	struct tsr_mesh *meshes;       /* .material indexes materials[] below */
+	uint32_t material_count;
+	struct tsr_model_material *materials;
+	const void *ai_scene;          /* the assimp scene (embedded textures) */
+};
+
+/*
+ * Imports a model file. Errors: TSR_ERR_IO (cannot open), TSR_ERR_PARSE
+ * (assimp cannot read it; assimp's message), TSR_ERR_ASSET (no triangles,
+ * indices out of range, including faces assimp itself dropped for that).
+ * On error *out is left released.
+ */
+enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
+			       struct tsr_error *err);
+
+/*
+ * The built-in sprite: a unit square in the XY plane from (-0.5,-0.5,0) to
+ * (0.5,0.5,0), normal +Z, two triangles counter-clockwise seen from +Z,
+ * texcoords (0,1) at the bottom left to (1,0) at the top right, so that an
+ * image appears upright seen from +Z with +Y up.
+ */
+enum tsr_status tsr_model_builtin_quad(struct tsr_model *out,
+				       struct tsr_error *err);
+
+/*
+ * Decodes the diffuse texture of model material `material` into `images`
+ * (deduplicated by path; embedded textures are named
+ * "<model>#embedded<N>"). *index is -1 when the material has none.
+ */
+enum tsr_status tsr_model_texture(const struct tsr_model *model,
+				  uint32_t material,
+				  struct tsr_image_set *images,
+				  int32_t *index, struct tsr_error *err);
+
+/* Frees everything a model owns (including the assimp scene). */
+void tsr_model_release(struct tsr_model *model);
+
+/* Deep copy of a mesh's arrays; dst must not own memory. */
+enum tsr_status tsr_mesh_copy(const struct tsr_mesh *src,
+			      struct tsr_mesh *dst);
+
+/* Frees a mesh's arrays. */
+void tsr_mesh_release(struct tsr_mesh *mesh);
+
+/*
+ * Centres meshes[0..n) together at the origin (centre of their common
+ * bounding box) and scales them uniformly so that the farthest vertex lies
+ * at `radius` from it. Normals are unchanged (uniform scale).
+ */
+void tsr_meshes_normalize(struct tsr_mesh *meshes, uint32_t n, float radius);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * scene.h - the workload: a scene composed from real asset files.
+ *
+ * A workload JSON file (format in README, "Workload reference") names
+ * meshes (any format assimp reads, or the built-in "builtin:quad" sprite),
+ * textures (any format stb_image reads), per-object materials and
+ * animation, a camera, a clear color and a frame count. tsr_scene_load()
+ * turns it into this plain data: decoded RGBA8 images, triangle meshes with
+ * positions, normals and texture coordinates (node transforms baked in), and
+ * objects that instance meshes with a per-frame model matrix.
+ *
+ * The structs are plain data that the pipeline reads; the loader owns all
+ * memory, released by tsr_scene_destroy(). Version 1 of the format has
+ * room for several render passes (render to texture) but accepts exactly
+ * one pass that draws into the frame buffer.
+ *
+ * Left out: skinning, morph targets, assimp's own animations, multiple UV
+ * sets, normal maps (a material samples one texture).
+ */
+#ifndef TSR_SCENE_SCENE_H
+#define TSR_SCENE_SCENE_H
+
+#include <stdint.h>
+
+#include "core/status.h"
+#include "core/vecmath.h"
+
+#define TSR_WORKLOAD_VERSION 1
+
+/* A decoded image, RGBA8, rows top to bottom. */
+struct tsr_image {
+	char *path;        /* file it came from (or "<model>#embedded<N>") */
+	uint32_t width;    /* texels */
+	uint32_t height;   /* texels */
+	uint8_t *rgba;     /* width * height * 4 bytes */
+};
+
+enum tsr_filter {
+	TSR_FILTER_NEAREST = 0,  /* 1 texel from the nearest mip level */
+	TSR_FILTER_BILINEAR,     /* 2x2 texels from the nearest mip level */
+	TSR_FILTER_TRILINEAR,    /* 2x2 texels from each of two mip levels */
+};
+
+enum tsr_wrap {
+	TSR_WRAP_REPEAT = 0,
+	TSR_WRAP_CLAMP,          /* clamp to edge */
+};
+
+enum tsr_blend {
+	TSR_BLEND_OPAQUE = 0,    /* depth test + write, Early-Z */
+	TSR_BLEND_ALPHA,         /* src-alpha / one-minus-src-alpha, depth test, no depth write */
+	TSR_BLEND_ALPHA_TEST,    /* discard below alpha_cutoff: late Z */
+};
+
+struct tsr_material {
+	int32_t texture;                   /* index into scene->images, -1 for none */
+	enum tsr_filter filter;
+	enum tsr_wrap wrap;
+	enum tsr_blend blend;
+	float alpha_cutoff;                /* for TSR_BLEND_ALPHA_TEST */
+	float color[4];                    /* RGBA multiplier, linear 0..1 */
+	int lit;                           /* 1: simple directional diffuse lighting */
+	int double_sided;                  /* 1: no back-face culling */
+	uint32_t shader_alu_instructions;  /* fragment shader ALU instructions */
+	uint32_t vertex_shader_instructions; /* vertex shader instructions */
+	uint32_t varyings;                 /* vec4 varyings besides position (>= 1) */
+};
+
+/* One drawcall's geometry. */
+struct tsr_mesh {
+	uint32_t vertex_count;
+	float *positions;       /* 3 floats per vertex, object space */
+	float *normals;         /* 3 floats per vertex */
+	float *texcoords;       /* 2 floats per vertex (u, v with v=0 at the image top) */
+	uint32_t index_count;   /* multiple of 3: a triangle list */
+	uint32_t *indices;
+	uint32_t material;      /* index into scene->materials */
+};
+
+/* A key of a keyframed animation; values are linearly interpolated. */
+struct tsr_keyframe {
+	uint32_t frame;
+	struct tsr_vec3 translate;
+	struct tsr_vec3 rotate_deg;
+	struct tsr_vec3 scale;
+};
+
+/* Placement of an object: base transform + constant rate or keyframes. */
+struct tsr_transform_anim {
+	struct tsr_vec3 translate;            /* base (frame 0) */
+	struct tsr_vec3 rotate_deg;
+	struct tsr_vec3 scale;
+	struct tsr_vec3 translate_per_frame;  /* constant-rate animation */
+	struct tsr_vec3 rotate_deg_per_frame;
+	struct tsr_vec3 scale_per_frame;      /* added to scale each frame */
+	uint32_t keyframe_count;              /* > 0: keyframes override the above */
+	struct tsr_keyframe *keyframes;       /* sorted by frame */
+};
+
+struct tsr_object {
+	uint32_t first_mesh;   /* meshes [first_mesh, first_mesh + mesh_count) */
+	uint32_t mesh_count;
+	struct tsr_transform_anim anim;
+};
+
+enum tsr_projection { TSR_PROJ_PERSPECTIVE = 0, TSR_PROJ_ORTHOGRAPHIC };
+
+struct tsr_camera_key {
+	uint32_t frame;
+	struct tsr_vec3 eye, target, up;
+};
+
+struct tsr_camera {
+	enum tsr_projection projection;
+	float fov_y_deg;          /* perspective */
+	float ortho_height;       /* orthographic: world units visible vertically */
+	float znear, zfar;
+	struct tsr_vec3 eye, target, up;  /* static camera */
+	int orbit;                /* 1: orbit target at orbit_radius */
+	float orbit_radius, orbit_height, orbit_deg_per_frame, orbit_start_deg;
+	uint32_t key_count;       /* > 0: keyframed camera (overrides eye/target/up) */
+	struct tsr_camera_key *keys;
+};
+
+struct tsr_pass {
+	char name[64];
+	struct tsr_camera camera;
+	float clear_color[4];     /* RGBA 0..1 */
+	uint32_t first_object;    /* objects [first_object, first_object + object_count) */
+	uint32_t object_count;
+};
+
+struct tsr_scene {
+	uint32_t version;
+	char *name;
+	char *path;               /* the workload file */
+	uint32_t frames;          /* default frame count */
+	uint32_t image_count;
+	struct tsr_image *images;
+	uint32_t material_count;
+	struct tsr_material *materials;
+	uint32_t mesh_count;
+	struct tsr_mesh *meshes;
+	uint32_t object_count;
+	struct tsr_object *objects;
+	uint32_t pass_count;      /* exactly 1 in version 1 */
+	struct tsr_pass *passes;
+};
+
+/*
+ * Loads a workload JSON file and every asset it names. Relative asset paths
+ * are resolved against the workload file's folder. Errors: TSR_ERR_IO
+ * (missing file), TSR_ERR_PARSE (malformed JSON, corrupt mesh or image),
+ * TSR_ERR_CONFIG (unknown key, wrong type; the message names the key path),
+ * TSR_ERR_ASSET (indices out of range, empty mesh), TSR_ERR_UNSUPPORTED
+ * (a newer format version, more than one pass). *out is NULL on error.
+ */
+enum tsr_status tsr_scene_load(const char *workload_path,
+			       struct tsr_scene **out, struct tsr_error *err);
+
+/* Frees a scene and everything it owns; NULL is a no-op. */
+void tsr_scene_destroy(struct tsr_scene *scene);
+
+/* Model matrix of an object at a frame (frame 0 = the base transform). */
+struct tsr_mat4 tsr_object_model_matrix(const struct tsr_object *obj,
+					uint32_t frame);
+
+/*
+ * View and projection matrices of a camera at a frame; aspect is the
+ * screen's width / height.
+ */
+void tsr_camera_matrices(const struct tsr_camera *cam, uint32_t frame,
+			 float aspect, struct tsr_mat4 *view,
+			 struct tsr_mat4 *proj);
+
+#endif

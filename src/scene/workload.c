@@ -1,0 +1,866 @@
+/*
+ * workload.c - reads a workload JSON file (format version 1, documented in
+ * docs/workloads.md) into a struct tsr_scene, and evaluates object and
+ * camera animation per frame.
+ *
+ * Loading keeps a cache of imported models (each file is imported once)
+ * and of placements: an object that uses the same model with the same
+ * normalisation and the same resulting materials as an earlier object
+ * shares its meshes (instancing) instead of copying them. Materials are
+ * deduplicated, images are decoded once per path.
+ */
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json_util.h"
+#include "scene/image_load.h"
+#include "scene/mesh_load.h"
+#include "scene/scene.h"
+
+/* A model placed in the scene: meshes [first_mesh, +mesh_count). */
+struct placement {
+	uint32_t model;       /* index into loader.models */
+	float normalize;      /* bounding-sphere radius, 0 for none */
+	uint32_t first_mesh;
+	uint32_t mesh_count;
+};
+
+/* Material keys of one object, over the defaults. */
+struct material_spec {
+	struct tsr_material base;  /* texture = -1 unless "texture" is given */
+	int has_texture;           /* "texture" key present */
+	int has_color;             /* "color" key present */
+};
+
+struct loader {
+	const char *file;          /* the workload file, for messages */
+	char *dir;                 /* its folder with a trailing '/', or "" */
+	struct tsr_scene *sc;
+	struct tsr_image_set images;
+	uint32_t mesh_cap, material_cap, object_cap;
+	struct tsr_model *models;
+	uint32_t model_count, model_cap;
+	struct placement *placed;
+	uint32_t placed_count, placed_cap;
+	struct tsr_error *err;
+};
+
+static const char *const top_keys[] = {"version", "name", "frames", "passes", NULL};
+static const char *const pass_keys[] = {"name", "target", "clear_color",
+					"camera", "objects", NULL};
+static const char *const camera_keys[] = {
+	"projection", "fov_y_deg", "ortho_height", "near", "far", "eye",
+	"target", "up", "orbit", "keyframes", NULL};
+static const char *const orbit_keys[] = {"radius", "height", "deg_per_frame",
+					 "start_deg", NULL};
+static const char *const camera_key_keys[] = {"frame", "eye", "target", "up", NULL};
+static const char *const object_keys[] = {"mesh", "normalize", "material",
+					  "transform", "animation", NULL};
+static const char *const material_keys[] = {
+	"texture", "filter", "wrap", "blend", "alpha_cutoff", "color", "lit",
+	"double_sided", "shader_alu_instructions",
+	"vertex_shader_instructions", "varyings", NULL};
+static const char *const transform_keys[] = {"translate", "rotate_deg", "scale", NULL};
+static const char *const animation_keys[] = {
+	"translate_per_frame", "rotate_deg_per_frame", "scale_per_frame",
+	"keyframes", NULL};
+static const char *const keyframe_keys[] = {"frame", "translate", "rotate_deg",
+					    "scale", NULL};
+
+static const char *const projection_names[] = {"perspective", "orthographic", NULL};
+static const char *const filter_names[] = {"nearest", "bilinear", "trilinear", NULL};
+static const char *const wrap_names[] = {"repeat", "clamp", NULL};
+static const char *const blend_names[] = {"opaque", "alpha", "alpha_test", NULL};
+
+#define TRY(expr)                                \
+	do {                                     \
+		enum tsr_status try_st_ = (expr); \
+		if (try_st_ != TSR_OK)           \
+			return try_st_;          \
+	} while (0)
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+static enum tsr_status nomem(struct loader *L)
+{
+	return tsr_error_set(L->err, TSR_ERR_NOMEM, "out of memory loading '%s'",
+			     L->file);
+}
+
+/* Makes room for `need` elements of `size` bytes in *arr. */
+static int grow(void **arr, uint32_t *cap, uint32_t need, size_t size)
+{
+	if (need <= *cap)
+		return 1;
+	uint32_t c = *cap ? *cap : 8;
+	while (c < need)
+		c *= 2;
+	void *n = realloc(*arr, (size_t)c * size);
+	if (!n)
+		return 0;
+	*arr = n;
+	*cap = c;
+	return 1;
+}
+
+/* "a/b/c.json" -> "a/b/", "c.json" -> "" (caller frees). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) + 1 : 0;
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, path, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+/* An asset path relative to the workload's folder unless absolute. */
+static char *resolve(const struct loader *L, const char *p)
+{
+	size_t n = strlen(L->dir) + strlen(p) + 1;
+	char *r = malloc(n);
+	if (r)
+		snprintf(r, n, "%s%s", p[0] == '/' ? "" : L->dir, p);
+	return r;
+}
+
+/* Appends " (key '<path>' in '<file>')" to an asset error. */
+static enum tsr_status with_key(struct loader *L, enum tsr_status st,
+				const char *path)
+{
+	if (L->err) {
+		size_t n = strlen(L->err->msg);
+		snprintf(L->err->msg + n, sizeof(L->err->msg) - n,
+			 " (key '%s' in '%s')", path, L->file);
+	}
+	return st;
+}
+
+/* "parent" + ".key" + "[i]" (key may be NULL); truncated paths stay terminated. */
+static void index_path(char *buf, size_t n, const char *parent,
+		       const char *key, size_t i)
+{
+	int w = snprintf(buf, n, "%s%s%s[%zu]", parent,
+			 key && parent[0] ? "." : "", key ? key : "", i);
+	if (w < 0)
+		buf[0] = '\0';
+}
+
+static enum tsr_status missing(struct loader *L, const char *path)
+{
+	return tsr_error_set(L->err, TSR_ERR_CONFIG, "missing key '%s' in '%s'",
+			     path, L->file);
+}
+
+/* An array value (NULL when absent); anything else is an error. */
+static enum tsr_status get_array(struct loader *L, const json_t *obj,
+				 const char *path, const char *key,
+				 json_t **out)
+{
+	char full[256];
+	*out = json_object_get(obj, key);
+	if (*out && !json_is_array(*out)) {
+		tsr_json_path(full, sizeof(full), path, key);
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "key '%s' in '%s' must be an array", full,
+				     L->file);
+	}
+	return TSR_OK;
+}
+
+/* A scale: one number (uniform) or an array of 3 numbers. */
+static enum tsr_status get_scale(struct loader *L, const json_t *obj,
+				 const char *path, const char *key,
+				 struct tsr_vec3 *out)
+{
+	json_t *v = json_object_get(obj, key);
+	if (v && json_is_number(v)) {
+		float s = out->x;
+		TRY(tsr_json_get_float(obj, L->file, path, key, -FLT_MAX,
+				       FLT_MAX, &s, L->err));
+		*out = tsr_v3(s, s, s);
+		return TSR_OK;
+	}
+	if (v && !json_is_array(v)) {
+		char full[256];
+		tsr_json_path(full, sizeof(full), path, key);
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "key '%s' in '%s' must be a number or an array of 3 numbers",
+				     full, L->file);
+	}
+	return tsr_json_get_vec3(obj, L->file, path, key, out, L->err);
+}
+
+static int keyframe_cmp(const void *a, const void *b)
+{
+	const struct tsr_keyframe *x = a, *y = b;
+	return (x->frame > y->frame) - (x->frame < y->frame);
+}
+
+static int camera_key_cmp(const void *a, const void *b)
+{
+	const struct tsr_camera_key *x = a, *y = b;
+	return (x->frame > y->frame) - (x->frame < y->frame);
+}
+
+static enum tsr_status parse_camera_keys(struct loader *L, const json_t *arr,
+					 const char *path, struct tsr_camera *c)
+{
+	size_t n = json_array_size(arr);
+	if (n == 0)
+		return TSR_OK;
+	c->keys = calloc(n, sizeof(*c->keys));
+	if (!c->keys)
+		return nomem(L);
+	c->key_count = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *k = json_array_get(arr, i);
+		struct tsr_camera_key *ck = &c->keys[i];
+		char kp[256];
+		index_path(kp, sizeof(kp), path, NULL, i);
+		TRY(tsr_json_check_keys(k, L->file, kp, camera_key_keys, L->err));
+		if (!json_object_get(k, "frame")) {
+			char full[256];
+			tsr_json_path(full, sizeof(full), kp, "frame");
+			return missing(L, full);
+		}
+		TRY(tsr_json_get_u32(k, L->file, kp, "frame", 0, UINT32_MAX,
+				     &ck->frame, L->err));
+		ck->eye = c->eye;
+		ck->target = c->target;
+		ck->up = c->up;
+		TRY(tsr_json_get_vec3(k, L->file, kp, "eye", &ck->eye, L->err));
+		TRY(tsr_json_get_vec3(k, L->file, kp, "target", &ck->target, L->err));
+		TRY(tsr_json_get_vec3(k, L->file, kp, "up", &ck->up, L->err));
+	}
+	qsort(c->keys, n, sizeof(*c->keys), camera_key_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (c->keys[i].frame == c->keys[i - 1].frame)
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "two keys of '%s' in '%s' are at frame %u",
+					     path, L->file, c->keys[i].frame);
+	return TSR_OK;
+}
+
+static enum tsr_status parse_camera(struct loader *L, const json_t *cam,
+				    const char *path, struct tsr_camera *c)
+{
+	char p[256];
+	int proj = TSR_PROJ_PERSPECTIVE;
+	c->projection = TSR_PROJ_PERSPECTIVE;
+	c->fov_y_deg = 60.0f;
+	c->ortho_height = 2.0f;
+	c->znear = 0.1f;
+	c->zfar = 100.0f;
+	c->eye = tsr_v3(0, 0, 5);
+	c->target = tsr_v3(0, 0, 0);
+	c->up = tsr_v3(0, 1, 0);
+	c->orbit_radius = 5.0f;
+	c->orbit_height = 0.0f;
+	c->orbit_deg_per_frame = 1.0f;
+	c->orbit_start_deg = 0.0f;
+	if (!cam)
+		return TSR_OK;
+	TRY(tsr_json_check_keys(cam, L->file, path, camera_keys, L->err));
+	TRY(tsr_json_get_enum(cam, L->file, path, "projection",
+			      projection_names, &proj, L->err));
+	c->projection = (enum tsr_projection)proj;
+	TRY(tsr_json_get_float(cam, L->file, path, "fov_y_deg", 1.0f, 179.0f,
+			       &c->fov_y_deg, L->err));
+	TRY(tsr_json_get_float(cam, L->file, path, "ortho_height", 1e-6f,
+			       FLT_MAX, &c->ortho_height, L->err));
+	TRY(tsr_json_get_float(cam, L->file, path, "near", 1e-6f, FLT_MAX,
+			       &c->znear, L->err));
+	TRY(tsr_json_get_float(cam, L->file, path, "far", 1e-6f, FLT_MAX,
+			       &c->zfar, L->err));
+	if (!(c->zfar > c->znear)) {
+		tsr_json_path(p, sizeof(p), path, "far");
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "key '%s' in '%s' must be greater than near (%g)",
+				     p, L->file, (double)c->znear);
+	}
+	TRY(tsr_json_get_vec3(cam, L->file, path, "eye", &c->eye, L->err));
+	TRY(tsr_json_get_vec3(cam, L->file, path, "target", &c->target, L->err));
+	TRY(tsr_json_get_vec3(cam, L->file, path, "up", &c->up, L->err));
+	if (tsr_v3_dot(c->up, c->up) == 0.0f) {
+		tsr_json_path(p, sizeof(p), path, "up");
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "key '%s' in '%s' must not be a zero vector",
+				     p, L->file);
+	}
+	const json_t *orbit = json_object_get(cam, "orbit");
+	if (orbit) {
+		tsr_json_path(p, sizeof(p), path, "orbit");
+		TRY(tsr_json_check_keys(orbit, L->file, p, orbit_keys, L->err));
+		c->orbit = 1;
+		TRY(tsr_json_get_float(orbit, L->file, p, "radius", 0.0f,
+				       FLT_MAX, &c->orbit_radius, L->err));
+		TRY(tsr_json_get_float(orbit, L->file, p, "height", -FLT_MAX,
+				       FLT_MAX, &c->orbit_height, L->err));
+		TRY(tsr_json_get_float(orbit, L->file, p, "deg_per_frame",
+				       -FLT_MAX, FLT_MAX,
+				       &c->orbit_deg_per_frame, L->err));
+		TRY(tsr_json_get_float(orbit, L->file, p, "start_deg", -FLT_MAX,
+				       FLT_MAX, &c->orbit_start_deg, L->err));
+	}
+	json_t *keys;
+	TRY(get_array(L, cam, path, "keyframes", &keys));
+	if (keys) {
+		tsr_json_path(p, sizeof(p), path, "keyframes");
+		TRY(parse_camera_keys(L, keys, p, c));
+	}
+	if (!c->orbit && !c->key_count) {
+		struct tsr_vec3 d = tsr_v3_sub(c->target, c->eye);
+		if (tsr_v3_dot(d, d) == 0.0f)
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "camera '%s' in '%s' has eye equal to target",
+					     path, L->file);
+	}
+	return TSR_OK;
+}
+
+static enum tsr_status parse_material(struct loader *L, const json_t *m,
+				      const char *path,
+				      struct material_spec *spec)
+{
+	struct tsr_material *b = &spec->base;
+	memset(spec, 0, sizeof(*spec));
+	b->texture = -1;
+	b->filter = TSR_FILTER_TRILINEAR;
+	b->wrap = TSR_WRAP_REPEAT;
+	b->blend = TSR_BLEND_OPAQUE;
+	b->alpha_cutoff = 0.5f;
+	for (int i = 0; i < 4; i++)
+		b->color[i] = 1.0f;
+	b->lit = 1;
+	b->double_sided = 0;
+	b->shader_alu_instructions = 12;
+	b->vertex_shader_instructions = 16;
+	b->varyings = 1;
+	if (!m)
+		return TSR_OK;
+	TRY(tsr_json_check_keys(m, L->file, path, material_keys, L->err));
+	int filter = (int)b->filter, wrap = (int)b->wrap, blend = (int)b->blend;
+	TRY(tsr_json_get_enum(m, L->file, path, "filter", filter_names, &filter, L->err));
+	TRY(tsr_json_get_enum(m, L->file, path, "wrap", wrap_names, &wrap, L->err));
+	TRY(tsr_json_get_enum(m, L->file, path, "blend", blend_names, &blend, L->err));
+	b->filter = (enum tsr_filter)filter;
+	b->wrap = (enum tsr_wrap)wrap;
+	b->blend = (enum tsr_blend)blend;
+	TRY(tsr_json_get_float(m, L->file, path, "alpha_cutoff", 0.0f, 1.0f,
+			       &b->alpha_cutoff, L->err));
+	spec->has_color = json_object_get(m, "color") != NULL;
+	TRY(tsr_json_get_floats(m, L->file, path, "color", 4, b->color, L->err));
+	TRY(tsr_json_get_bool(m, L->file, path, "lit", &b->lit, L->err));
+	TRY(tsr_json_get_bool(m, L->file, path, "double_sided",
+			      &b->double_sided, L->err));
+	TRY(tsr_json_get_u32(m, L->file, path, "shader_alu_instructions", 0,
+			     1u << 20, &b->shader_alu_instructions, L->err));
+	TRY(tsr_json_get_u32(m, L->file, path, "vertex_shader_instructions", 0,
+			     1u << 20, &b->vertex_shader_instructions, L->err));
+	TRY(tsr_json_get_u32(m, L->file, path, "varyings", 1, 32,
+			     &b->varyings, L->err));
+	const char *tex = NULL;
+	TRY(tsr_json_get_string(m, L->file, path, "texture", &tex, L->err));
+	if (tex) {
+		char kp[256];
+		tsr_json_path(kp, sizeof(kp), path, "texture");
+		char *full = resolve(L, tex);
+		if (!full)
+			return nomem(L);
+		enum tsr_status st = tsr_image_set_add_file(&L->images, full,
+							    &b->texture, L->err);
+		free(full);
+		if (st != TSR_OK)
+			return with_key(L, st, kp);
+		spec->has_texture = 1;
+	}
+	return TSR_OK;
+}
+
+static enum tsr_status parse_anim(struct loader *L, const json_t *tr,
+				  const json_t *an, const char *path,
+				  struct tsr_transform_anim *a)
+{
+	char p[256];
+	memset(a, 0, sizeof(*a));
+	a->scale = tsr_v3(1, 1, 1);
+	if (tr) {
+		tsr_json_path(p, sizeof(p), path, "transform");
+		TRY(tsr_json_check_keys(tr, L->file, p, transform_keys, L->err));
+		TRY(tsr_json_get_vec3(tr, L->file, p, "translate", &a->translate, L->err));
+		TRY(tsr_json_get_vec3(tr, L->file, p, "rotate_deg", &a->rotate_deg, L->err));
+		TRY(get_scale(L, tr, p, "scale", &a->scale));
+	}
+	if (!an)
+		return TSR_OK;
+	tsr_json_path(p, sizeof(p), path, "animation");
+	TRY(tsr_json_check_keys(an, L->file, p, animation_keys, L->err));
+	TRY(tsr_json_get_vec3(an, L->file, p, "translate_per_frame",
+			      &a->translate_per_frame, L->err));
+	TRY(tsr_json_get_vec3(an, L->file, p, "rotate_deg_per_frame",
+			      &a->rotate_deg_per_frame, L->err));
+	TRY(get_scale(L, an, p, "scale_per_frame", &a->scale_per_frame));
+	json_t *keys;
+	TRY(get_array(L, an, p, "keyframes", &keys));
+	size_t n = keys ? json_array_size(keys) : 0;
+	if (n == 0)
+		return TSR_OK;
+	a->keyframes = calloc(n, sizeof(*a->keyframes));
+	if (!a->keyframes)
+		return nomem(L);
+	a->keyframe_count = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *k = json_array_get(keys, i);
+		struct tsr_keyframe *kf = &a->keyframes[i];
+		char kp[256];
+		index_path(kp, sizeof(kp), p, "keyframes", i);
+		TRY(tsr_json_check_keys(k, L->file, kp, keyframe_keys, L->err));
+		if (!json_object_get(k, "frame")) {
+			char full[256];
+			tsr_json_path(full, sizeof(full), kp, "frame");
+			return missing(L, full);
+		}
+		TRY(tsr_json_get_u32(k, L->file, kp, "frame", 0, UINT32_MAX,
+				     &kf->frame, L->err));
+		kf->translate = a->translate;
+		kf->rotate_deg = a->rotate_deg;
+		kf->scale = a->scale;
+		TRY(tsr_json_get_vec3(k, L->file, kp, "translate", &kf->translate, L->err));
+		TRY(tsr_json_get_vec3(k, L->file, kp, "rotate_deg", &kf->rotate_deg, L->err));
+		TRY(get_scale(L, k, kp, "scale", &kf->scale));
+	}
+	qsort(a->keyframes, n, sizeof(*a->keyframes), keyframe_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (a->keyframes[i].frame == a->keyframes[i - 1].frame)
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "two keys of '%s.keyframes' in '%s' are at frame %u",
+					     p, L->file, a->keyframes[i].frame);
+	return TSR_OK;
+}
+
+static int material_equal(const struct tsr_material *a,
+			  const struct tsr_material *b)
+{
+	return a->texture == b->texture && a->filter == b->filter &&
+	       a->wrap == b->wrap && a->blend == b->blend &&
+	       a->alpha_cutoff == b->alpha_cutoff &&
+	       memcmp(a->color, b->color, sizeof(a->color)) == 0 &&
+	       a->lit == b->lit && a->double_sided == b->double_sided &&
+	       a->shader_alu_instructions == b->shader_alu_instructions &&
+	       a->vertex_shader_instructions == b->vertex_shader_instructions &&
+	       a->varyings == b->varyings;
+}
+
+static enum tsr_status find_or_add_material(struct loader *L,
+					    const struct tsr_material *m,
+					    uint32_t *index)
+{
+	struct tsr_scene *sc = L->sc;
+	for (uint32_t i = 0; i < sc->material_count; i++)
+		if (material_equal(&sc->materials[i], m)) {
+			*index = i;
+			return TSR_OK;
+		}
+	if (!grow((void **)&sc->materials, &L->material_cap,
+		  sc->material_count + 1, sizeof(*sc->materials)))
+		return nomem(L);
+	sc->materials[sc->material_count] = *m;
+	*index = sc->material_count++;
+	return TSR_OK;
+}
+
+/* The model imported from `path` (imported on first use). */
+static enum tsr_status get_model(struct loader *L, const char *path,
+				 const char *key_path, uint32_t *index)
+{
+	for (uint32_t i = 0; i < L->model_count; i++)
+		if (strcmp(L->models[i].path, path) == 0) {
+			*index = i;
+			return TSR_OK;
+		}
+	if (!grow((void **)&L->models, &L->model_cap, L->model_count + 1,
+		  sizeof(*L->models)))
+		return nomem(L);
+	struct tsr_model *m = &L->models[L->model_count];
+	enum tsr_status st = strcmp(path, TSR_BUILTIN_QUAD) == 0
+				     ? tsr_model_builtin_quad(m, L->err)
+				     : tsr_model_load(path, m, L->err);
+	if (st != TSR_OK)
+		return with_key(L, st, key_path);
+	*index = L->model_count++;
+	return TSR_OK;
+}
+
+/*
+ * Places model `mi` with the object's materials: reuses an earlier
+ * placement with identical meshes and materials, else copies the model's
+ * meshes into the scene.
+ */
+static enum tsr_status place_model(struct loader *L, uint32_t mi,
+				   const struct material_spec *spec,
+				   float normalize, const char *key_path,
+				   uint32_t *first, uint32_t *count)
+{
+	struct tsr_scene *sc = L->sc;
+	const struct tsr_model *model = &L->models[mi];
+	uint32_t *map = malloc(model->material_count * sizeof(*map) + 1);
+	if (!map)
+		return nomem(L);
+	enum tsr_status st = TSR_OK;
+	for (uint32_t i = 0; i < model->material_count; i++)
+		map[i] = UINT32_MAX;
+	/* scene materials for the model materials the meshes use */
+	for (uint32_t i = 0; i < model->mesh_count && st == TSR_OK; i++) {
+		uint32_t mm = model->meshes[i].material;
+		if (map[mm] != UINT32_MAX)
+			continue;
+		const struct tsr_model_material *src = &model->materials[mm];
+		struct tsr_material m = spec->base;
+		if (!spec->has_texture) {
+			st = tsr_model_texture(model, mm, &L->images,
+					       &m.texture, L->err);
+			if (st != TSR_OK) {
+				st = with_key(L, st, key_path);
+				break;
+			}
+		}
+		if (!spec->has_color && src->has_color)
+			memcpy(m.color, src->color, sizeof(m.color));
+		st = find_or_add_material(L, &m, &map[mm]);
+	}
+	if (st != TSR_OK)
+		goto out;
+	for (uint32_t p = 0; p < L->placed_count; p++) {
+		const struct placement *pl = &L->placed[p];
+		if (pl->model != mi || pl->normalize != normalize)
+			continue;
+		uint32_t i = 0;
+		while (i < model->mesh_count &&
+		       sc->meshes[pl->first_mesh + i].material ==
+			       map[model->meshes[i].material])
+			i++;
+		if (i == model->mesh_count) {
+			*first = pl->first_mesh;
+			*count = pl->mesh_count;
+			goto out;
+		}
+	}
+	if (!grow((void **)&sc->meshes, &L->mesh_cap,
+		  sc->mesh_count + model->mesh_count, sizeof(*sc->meshes)) ||
+	    !grow((void **)&L->placed, &L->placed_cap, L->placed_count + 1,
+		  sizeof(*L->placed))) {
+		st = nomem(L);
+		goto out;
+	}
+	*first = sc->mesh_count;
+	*count = model->mesh_count;
+	for (uint32_t i = 0; i < model->mesh_count; i++) {
+		struct tsr_mesh *dst = &sc->meshes[sc->mesh_count];
+		if (tsr_mesh_copy(&model->meshes[i], dst) != TSR_OK) {
+			st = nomem(L);
+			goto out;
+		}
+		dst->material = map[model->meshes[i].material];
+		sc->mesh_count++;
+	}
+	if (normalize > 0.0f)
+		tsr_meshes_normalize(&sc->meshes[*first], *count, normalize);
+	L->placed[L->placed_count++] = (struct placement){
+		.model = mi, .normalize = normalize,
+		.first_mesh = *first, .mesh_count = *count};
+out:
+	free(map);
+	return st;
+}
+
+static enum tsr_status parse_object(struct loader *L, const json_t *o,
+				    const char *path)
+{
+	struct tsr_scene *sc = L->sc;
+	char kp[256];
+	TRY(tsr_json_check_keys(o, L->file, path, object_keys, L->err));
+	const char *mesh = NULL;
+	tsr_json_path(kp, sizeof(kp), path, "mesh");
+	TRY(tsr_json_get_string(o, L->file, path, "mesh", &mesh, L->err));
+	if (!mesh)
+		return missing(L, kp);
+	float normalize = 0.0f;
+	TRY(tsr_json_get_float(o, L->file, path, "normalize", 1e-6f, FLT_MAX,
+			       &normalize, L->err));
+	char mp[256];
+	tsr_json_path(mp, sizeof(mp), path, "material");
+	struct material_spec spec;
+	TRY(parse_material(L, json_object_get(o, "material"), mp, &spec));
+
+	if (!grow((void **)&sc->objects, &L->object_cap, sc->object_count + 1,
+		  sizeof(*sc->objects)))
+		return nomem(L);
+	struct tsr_object *obj = &sc->objects[sc->object_count];
+	/* counted now so that tsr_scene_destroy frees its keyframes */
+	sc->object_count++;
+	TRY(parse_anim(L, json_object_get(o, "transform"),
+		       json_object_get(o, "animation"), path, &obj->anim));
+
+	uint32_t mi;
+	if (strcmp(mesh, TSR_BUILTIN_QUAD) == 0) {
+		TRY(get_model(L, TSR_BUILTIN_QUAD, kp, &mi));
+	} else {
+		char *full = resolve(L, mesh);
+		if (!full)
+			return nomem(L);
+		enum tsr_status st = get_model(L, full, kp, &mi);
+		free(full);
+		if (st != TSR_OK)
+			return st;
+	}
+	return place_model(L, mi, &spec, normalize, kp, &obj->first_mesh,
+			   &obj->mesh_count);
+}
+
+static enum tsr_status parse_pass(struct loader *L, const json_t *ps,
+				  const char *path)
+{
+	struct tsr_scene *sc = L->sc;
+	char p[256];
+	TRY(tsr_json_check_keys(ps, L->file, path, pass_keys, L->err));
+	sc->passes = calloc(1, sizeof(*sc->passes));
+	if (!sc->passes)
+		return nomem(L);
+	sc->pass_count = 1;
+	struct tsr_pass *pass = &sc->passes[0];
+	const char *name = "main", *target = "framebuffer";
+	TRY(tsr_json_get_string(ps, L->file, path, "name", &name, L->err));
+	if (strlen(name) >= sizeof(pass->name)) {
+		tsr_json_path(p, sizeof(p), path, "name");
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "key '%s' in '%s' is longer than %zu characters",
+				     p, L->file, sizeof(pass->name) - 1);
+	}
+	snprintf(pass->name, sizeof(pass->name), "%s", name);
+	TRY(tsr_json_get_string(ps, L->file, path, "target", &target, L->err));
+	if (strcmp(target, "framebuffer") != 0) {
+		tsr_json_path(p, sizeof(p), path, "target");
+		return tsr_error_set(L->err, TSR_ERR_UNSUPPORTED,
+				     "render target '%s' (key '%s' in '%s') is not supported yet: version 1 draws only into 'framebuffer'",
+				     target, p, L->file);
+	}
+	pass->clear_color[3] = 1.0f;
+	TRY(tsr_json_get_floats(ps, L->file, path, "clear_color", 4,
+				pass->clear_color, L->err));
+	tsr_json_path(p, sizeof(p), path, "camera");
+	TRY(parse_camera(L, json_object_get(ps, "camera"), p, &pass->camera));
+	json_t *objects;
+	TRY(get_array(L, ps, path, "objects", &objects));
+	if (!objects) {
+		tsr_json_path(p, sizeof(p), path, "objects");
+		return missing(L, p);
+	}
+	pass->first_object = sc->object_count;
+	for (size_t i = 0; i < json_array_size(objects); i++) {
+		index_path(p, sizeof(p), path, "objects", i);
+		TRY(parse_object(L, json_array_get(objects, i), p));
+	}
+	pass->object_count = sc->object_count - pass->first_object;
+	return TSR_OK;
+}
+
+static enum tsr_status parse_top(struct loader *L, const json_t *root)
+{
+	struct tsr_scene *sc = L->sc;
+	const json_t *v = json_object_get(root, "version");
+	if (!v)
+		return missing(L, "version");
+	/* checked before the other keys: a newer file may have new keys */
+	if (json_is_integer(v) && json_integer_value(v) > TSR_WORKLOAD_VERSION)
+		return tsr_error_set(L->err, TSR_ERR_UNSUPPORTED,
+				     "workload format version %lld of '%s' is not supported (this build reads version %d)",
+				     (long long)json_integer_value(v), L->file,
+				     TSR_WORKLOAD_VERSION);
+	sc->version = TSR_WORKLOAD_VERSION;
+	TRY(tsr_json_get_u32(root, L->file, "", "version", 1,
+			     TSR_WORKLOAD_VERSION, &sc->version, L->err));
+	TRY(tsr_json_check_keys(root, L->file, "", top_keys, L->err));
+
+	const char *name = NULL;
+	TRY(tsr_json_get_string(root, L->file, "", "name", &name, L->err));
+	if (name) {
+		sc->name = dup_str(name);
+	} else { /* the file name without folder and extension */
+		const char *b = strrchr(L->file, '/');
+		sc->name = dup_str(b ? b + 1 : L->file);
+		char *dot = sc->name ? strrchr(sc->name, '.') : NULL;
+		if (dot && dot != sc->name)
+			*dot = '\0';
+	}
+	if (!sc->name)
+		return nomem(L);
+	sc->frames = 1;
+	TRY(tsr_json_get_u32(root, L->file, "", "frames", 1, 1000000,
+			     &sc->frames, L->err));
+
+	json_t *passes;
+	TRY(get_array(L, root, "", "passes", &passes));
+	if (!passes)
+		return missing(L, "passes");
+	if (json_array_size(passes) == 0)
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "key 'passes' in '%s' must hold one pass",
+				     L->file);
+	if (json_array_size(passes) > 1)
+		return tsr_error_set(L->err, TSR_ERR_UNSUPPORTED,
+				     "multi-pass rendering is not supported yet ('%s' has %zu passes)",
+				     L->file, json_array_size(passes));
+	return parse_pass(L, json_array_get(passes, 0), "passes[0]");
+}
+
+enum tsr_status tsr_scene_load(const char *workload_path,
+			       struct tsr_scene **out, struct tsr_error *err)
+{
+	struct loader L = {.file = workload_path, .err = err};
+	json_t *root = NULL;
+	*out = NULL;
+	enum tsr_status st = tsr_json_load_file(workload_path, &root, err);
+	if (st != TSR_OK)
+		return st;
+	L.sc = calloc(1, sizeof(*L.sc));
+	L.dir = dir_of(workload_path);
+	if (L.sc)
+		L.sc->path = dup_str(workload_path);
+	if (!L.sc || !L.dir || !L.sc->path)
+		st = nomem(&L);
+	else
+		st = parse_top(&L, root);
+	if (L.sc) {
+		L.sc->images = L.images.images;
+		L.sc->image_count = L.images.count;
+	}
+	for (uint32_t i = 0; i < L.model_count; i++)
+		tsr_model_release(&L.models[i]);
+	free(L.models);
+	free(L.placed);
+	free(L.dir);
+	json_decref(root);
+	if (st != TSR_OK) {
+		tsr_scene_destroy(L.sc);
+		return st;
+	}
+	*out = L.sc;
+	return TSR_OK;
+}
+
+void tsr_scene_destroy(struct tsr_scene *scene)
+{
+	if (!scene)
+		return;
+	for (uint32_t i = 0; i < scene->image_count; i++)
+		tsr_image_release(&scene->images[i]);
+	free(scene->images);
+	free(scene->materials);
+	for (uint32_t i = 0; i < scene->mesh_count; i++)
+		tsr_mesh_release(&scene->meshes[i]);
+	free(scene->meshes);
+	for (uint32_t i = 0; i < scene->object_count; i++)
+		free(scene->objects[i].anim.keyframes);
+	free(scene->objects);
+	for (uint32_t i = 0; i < scene->pass_count; i++)
+		free(scene->passes[i].camera.keys);
+	free(scene->passes);
+	free(scene->name);
+	free(scene->path);
+	free(scene);
+}
+
+struct tsr_mat4 tsr_object_model_matrix(const struct tsr_object *obj,
+					uint32_t frame)
+{
+	const struct tsr_transform_anim *a = &obj->anim;
+	struct tsr_vec3 t, r, s;
+	if (a->keyframe_count > 0) {
+		const struct tsr_keyframe *k = a->keyframes;
+		uint32_t n = a->keyframe_count, i = 0;
+		if (frame <= k[0].frame) {
+			i = 0;
+		} else if (frame >= k[n - 1].frame) {
+			i = n - 1;
+		} else {
+			while (k[i + 1].frame <= frame)
+				i++;
+		}
+		if (frame <= k[i].frame || i == n - 1) {
+			t = k[i].translate;
+			r = k[i].rotate_deg;
+			s = k[i].scale;
+		} else {
+			float f = (float)(frame - k[i].frame) /
+				  (float)(k[i + 1].frame - k[i].frame);
+			t = tsr_v3_lerp(k[i].translate, k[i + 1].translate, f);
+			r = tsr_v3_lerp(k[i].rotate_deg, k[i + 1].rotate_deg, f);
+			s = tsr_v3_lerp(k[i].scale, k[i + 1].scale, f);
+		}
+	} else {
+		float f = (float)frame;
+		t = tsr_v3_add(a->translate, tsr_v3_scale(a->translate_per_frame, f));
+		r = tsr_v3_add(a->rotate_deg, tsr_v3_scale(a->rotate_deg_per_frame, f));
+		s = tsr_v3_add(a->scale, tsr_v3_scale(a->scale_per_frame, f));
+	}
+	return tsr_m4_mul(tsr_m4_translate(t),
+			  tsr_m4_mul(tsr_m4_rotate_xyz_deg(r), tsr_m4_scale(s)));
+}
+
+void tsr_camera_matrices(const struct tsr_camera *cam, uint32_t frame,
+			 float aspect, struct tsr_mat4 *view,
+			 struct tsr_mat4 *proj)
+{
+	struct tsr_vec3 eye = cam->eye, target = cam->target, up = cam->up;
+	if (cam->key_count > 0) {
+		const struct tsr_camera_key *k = cam->keys;
+		uint32_t n = cam->key_count, i = 0;
+		if (frame <= k[0].frame) {
+			i = 0;
+		} else if (frame >= k[n - 1].frame) {
+			i = n - 1;
+		} else {
+			while (k[i + 1].frame <= frame)
+				i++;
+		}
+		if (frame <= k[i].frame || i == n - 1) {
+			eye = k[i].eye;
+			target = k[i].target;
+			up = k[i].up;
+		} else {
+			float f = (float)(frame - k[i].frame) /
+				  (float)(k[i + 1].frame - k[i].frame);
+			eye = tsr_v3_lerp(k[i].eye, k[i + 1].eye, f);
+			target = tsr_v3_lerp(k[i].target, k[i + 1].target, f);
+			up = tsr_v3_lerp(k[i].up, k[i + 1].up, f);
+		}
+	} else if (cam->orbit) {
+		float a = (cam->orbit_start_deg +
+			   (float)frame * cam->orbit_deg_per_frame) *
+			  3.14159265358979f / 180.0f;
+		eye = tsr_v3_add(target, tsr_v3(cam->orbit_radius * sinf(a),
+						cam->orbit_height,
+						cam->orbit_radius * cosf(a)));
+	}
+	*view = tsr_m4_look_at(eye, target, up);
+	if (cam->projection == TSR_PROJ_ORTHOGRAPHIC) {
+		float h = cam->ortho_height, w = h * aspect;
+		*proj = tsr_m4_ortho(-0.5f * w, 0.5f * w, -0.5f * h, 0.5f * h,
+				     cam->znear, cam->zfar);
+	} else {
+		*proj = tsr_m4_perspective(cam->fov_y_deg, aspect, cam->znear,
+					   cam->zfar);
+	}
+}

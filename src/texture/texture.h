@@ -1,0 +1,81 @@
+/*
+ * texture.h - textures as the modelled GPU stores and samples them.
+ *
+ * An image becomes a full mip chain (2x2 box filter down to 1x1) of RGBA8
+ * texels laid out block-linear: 4x4 texels form one 64-byte block (one
+ * cache line), blocks row-major within a level, each level at its own
+ * address right after the previous one. This follows the block layouts of
+ * real mobile GPUs (e.g. Mali's 4x4 block-interleaved layout); the papers
+ * (DTexL II-B, boustrophedonic II) only say texels are cached in lines.
+ *
+ * Sampling works on a quad (2x2 pixels, lanes 0=(0,0) 1=(1,0) 2=(0,1)
+ * 3=(1,1)): the level of detail comes from the quad's texture-coordinate
+ * derivatives (OpenGL 4.6 Section 8.14: rho = max of the lengths of the
+ * x and y derivatives in texels, lod = log2 rho); nearest and bilinear
+ * filters use the nearest level (GL_*_MIPMAP_NEAREST), trilinear blends
+ * two levels; magnification (lod <= 0) samples level 0 only. The texel
+ * addresses of the four lanes for one sample instruction are coalesced into
+ * unique cache-line requests, in first-use order.
+ *
+ * Left out: anisotropic filtering, compressed formats (ETC/ASTC), sRGB.
+ */
+#ifndef TSR_TEXTURE_TEXTURE_H
+#define TSR_TEXTURE_TEXTURE_H
+
+#include <stdint.h>
+
+#include "core/status.h"
+#include "scene/scene.h"
+
+#define TSR_TEXTURE_MAX_LEVELS 16
+#define TSR_TEXEL_BYTES 4
+#define TSR_TEXTURE_BLOCK 4           /* texels per block side */
+#define TSR_TEXTURE_BLOCK_BYTES 64    /* one 4x4 RGBA8 block */
+#define TSR_QUAD_MAX_LINES 32         /* 4 lanes x 8 texels (trilinear) */
+
+struct tsr_texture;
+
+/* The cache lines one sample instruction of a quad needs. */
+struct tsr_texel_requests {
+	uint32_t texel_fetches;           /* texels read by all lanes */
+	uint32_t line_count;              /* unique 64-byte lines */
+	uint64_t lines[TSR_QUAD_MAX_LINES];  /* their byte addresses */
+};
+
+/*
+ * Builds the mip chain of img (copied). Errors: TSR_ERR_ASSET (empty or
+ * larger than 32768 texels a side), TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_texture_create(const struct tsr_image *img,
+				   struct tsr_texture **out,
+				   struct tsr_error *err);
+void tsr_texture_destroy(struct tsr_texture *t);
+
+/* Bytes the block-linear mip chain occupies in memory. */
+uint64_t tsr_texture_footprint_bytes(const struct tsr_texture *t);
+
+/* Sets the byte address of level 0 (64-byte aligned). */
+void tsr_texture_set_base(struct tsr_texture *t, uint64_t base);
+
+uint32_t tsr_texture_levels(const struct tsr_texture *t);
+uint32_t tsr_texture_width(const struct tsr_texture *t, uint32_t level);
+uint32_t tsr_texture_height(const struct tsr_texture *t, uint32_t level);
+
+/* Byte address of texel (x, y) of a level (block-linear). */
+uint64_t tsr_texel_address(const struct tsr_texture *t, uint32_t level,
+			   uint32_t x, uint32_t y);
+
+/* Level of detail of a quad from its four lanes' (u, v); unclamped. */
+float tsr_texture_lod(const struct tsr_texture *t, const float u[4],
+		      const float v[4]);
+
+/*
+ * Samples the texture for the four lanes of a quad: rgba[lane][channel]
+ * in 0..1, and the coalesced line requests. Hot path: no allocation.
+ */
+void tsr_texture_sample_quad(const struct tsr_texture *t,
+			     enum tsr_filter filter, enum tsr_wrap wrap,
+			     const float u[4], const float v[4],
+			     float rgba[4][4], struct tsr_texel_requests *req);
+
+#endif

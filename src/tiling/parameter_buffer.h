@@ -1,0 +1,106 @@
+/*
+ * parameter_buffer.h - the Tiling Engine: the Polygon List Builder writes
+ * the Parameter Buffer and the Tile Fetcher reads it back, tile by tile,
+ * both through the Tile Cache (TCOR II-A to II-C, Fig. 3 and 4).
+ *
+ * Baseline layout (TCOR II-B):
+ *  - PB-Lists: tile t's list starts at lists_base + t * capacity * 4 bytes
+ *    (capacity = 1024 PMDs, i.e. 64 blocks of 16 four-byte PMDs); PMD i of
+ *    the list is at + i * 4. A PMD holds the Primitive ID (the address of
+ *    the primitive's first attribute) and its number of attributes.
+ *  - PB-Attributes: primitives in arrival order, each attribute 48 bytes
+ *    (3 vertices x 16 bytes) starting a new 64-byte block, so primitive p's
+ *    attribute a is at its Primitive ID + a * 64.
+ * The Polygon List Builder bins a primitive into every tile it truly
+ * overlaps (separating-axis test of the triangle against the rectangle of
+ * the tile's pixel centres), writes one PMD per overlapped tile (4-byte
+ * writes, stream pb_lists), then its attributes (48-byte writes, stream
+ * pb_attributes).
+ *
+ * Full lists: the paper fixes 1024 PMDs per list and does not say what
+ * happens beyond. tessera does what chunked tile lists in real drivers do:
+ * the list continues in an overflow chunk of the same size taken from an
+ * overflow pool (region "pb_lists_overflow"); the on-chip list header keeps
+ * the chunk numbers, so no PMD is dropped. Each chunk allocated is counted
+ * in tiling.list_overflows. An exhausted pool is TSR_ERR_LIMIT.
+ *
+ * The Tile Fetcher reads a tile's list one 64-byte PMD block at a time and,
+ * after each block, the attribute blocks of each of its primitives
+ * (48-byte reads), then hands the primitives to the Raster Pipeline in
+ * program order.
+ */
+#ifndef TSR_TILING_PARAMETER_BUFFER_H
+#define TSR_TILING_PARAMETER_BUFFER_H
+
+#include <stdint.h>
+
+#include "core/status.h"
+#include "geometry/primitive.h"
+#include "memory/memsys.h"
+#include "report/stats.h"
+
+#define TSR_PMD_BYTES 4
+#define TSR_PB_BLOCK_BYTES 64
+
+struct tsr_pb_layout {
+	uint32_t screen_width, screen_height;  /* pixels */
+	uint32_t tile_width, tile_height;      /* pixels */
+	uint32_t capacity;                     /* PMDs per list (chunk) */
+	uint32_t attribute_bytes;              /* bytes written per attribute */
+	uint64_t lists_base;                   /* PB-Lists Pointer */
+	uint64_t overflow_base;                /* overflow chunk pool */
+	uint32_t overflow_chunks;              /* chunks in the pool */
+	uint64_t attributes_base;              /* PB-Attributes Pointer */
+	uint64_t attributes_bytes;             /* size of the PB-Attributes region */
+};
+
+struct tsr_param_buffer;
+
+/* Bytes of the PB-Lists region for a layout's tile grid. */
+uint64_t tsr_pb_lists_bytes(uint32_t tiles, uint32_t capacity);
+
+enum tsr_status tsr_pb_create(const struct tsr_pb_layout *layout,
+			      struct tsr_param_buffer **out,
+			      struct tsr_error *err);
+void tsr_pb_destroy(struct tsr_param_buffer *pb);
+
+uint32_t tsr_pb_tiles_x(const struct tsr_param_buffer *pb);
+uint32_t tsr_pb_tiles_y(const struct tsr_param_buffer *pb);
+
+/* Empties every list and the PB-Attributes cursor (start of a frame). */
+void tsr_pb_begin_frame(struct tsr_param_buffer *pb);
+
+/*
+ * Polygon List Builder: bins primitive number `index` (its PMDs, then its
+ * attributes, through L1 `tile_cache`), sets p->pb_addr, and returns the
+ * number of tiles it overlaps in *tiles (0: nothing written). Errors:
+ * TSR_ERR_LIMIT (PB-Attributes region or overflow pool full), TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
+			    struct tsr_primitive *p, uint32_t index,
+			    struct tsr_memsys *mem, uint32_t tile_cache,
+			    uint32_t *tiles, struct tsr_tiling_stats *st,
+			    struct tsr_error *err);
+
+/* 1 when the triangle overlaps the pixel centres of the rectangle. */
+int tsr_triangle_overlaps_rect(const struct tsr_primitive *p, int32_t x0,
+			       int32_t y0, int32_t x1, int32_t y1);
+
+/* Byte address of PMD i of tile t's list (baseline layout + overflow). */
+uint64_t tsr_pb_pmd_address(const struct tsr_param_buffer *pb, uint32_t tile,
+			    uint32_t i);
+
+/* The primitives binned to tile t, in program order. */
+uint32_t tsr_pb_list_length(const struct tsr_param_buffer *pb, uint32_t tile);
+const uint32_t *tsr_pb_list(const struct tsr_param_buffer *pb, uint32_t tile);
+
+/*
+ * Tile Fetcher: reads tile t's PMD blocks and its primitives' attributes
+ * through L1 `tile_cache`; returns the primitive list to rasterize.
+ */
+const uint32_t *tsr_tile_fetch(const struct tsr_param_buffer *pb,
+			       uint32_t tile, const struct tsr_primitive *prims,
+			       struct tsr_memsys *mem, uint32_t tile_cache,
+			       uint32_t *count, struct tsr_tiling_stats *st);
+
+#endif
