@@ -1,0 +1,42 @@
+# tessera - the two commands:
+#   make demo    install missing packages, build, run the default workload
+#   make check   install missing packages, build (warnings are errors), run the tests
+BUILD      ?= build
+JOBS       ?= 2
+WORKLOAD   ?= workloads/glmark-scene.json
+CONFIG     ?= configs/tcor-table1.json
+FRAMES     ?= 30
+
+.PHONY: all deps build demo check check-asan check-clang bench clean
+
+all: build
+
+deps:
+	@bash scripts/setup.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTSR_WERROR=ON >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	./$(BUILD)/tessera run $(WORKLOAD) --config $(CONFIG) --frames $(FRAMES) --out out/demo
+
+check: build
+	ctest --test-dir $(BUILD) --output-on-failure
+
+check-asan: deps
+	@cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DTSR_SANITIZE=ON -DTSR_WERROR=ON >/dev/null
+	@cmake --build $(BUILD)-asan -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 ctest --test-dir $(BUILD)-asan --output-on-failure
+
+check-clang:
+	@TSR_WITH_CLANG=1 bash scripts/setup.sh
+	@CC=clang cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DTSR_WERROR=ON >/dev/null
+	@cmake --build $(BUILD)-clang -j $(JOBS)
+	ctest --test-dir $(BUILD)-clang --output-on-failure
+
+bench: build
+	./$(BUILD)/bench_frames
+
+clean:
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-clang out

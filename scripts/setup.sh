@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tessera needs (only those missing).
+# Usage: scripts/setup.sh            (as root, or with sudo available)
+set -euo pipefail
+
+PACKAGES=(build-essential cmake pkg-config
+          libassimp-dev libjansson-dev libstb-dev libzstd-dev zlib1g-dev
+          libcmocka-dev glmark2-data assimp-testmodels)
+# clang is used by 'make check-clang' (CI) to prove the build is warning-free there too
+if [ "${TSR_WITH_CLANG:-0}" = 1 ]; then PACKAGES+=(clang); fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all packages present"
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

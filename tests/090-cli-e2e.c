@@ -1,0 +1,314 @@
+/*
+ * 090-cli-e2e.c - end-to-end tests of `tessera run` on real assets:
+ * invariants of stats.json, the rendered image, determinism, and the
+ * handling of bad input (message, exit code, no partial output).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+#include <stb/stb_image.h>
+
+static char tmpdir[256];
+
+/* Runs the CLI with args (a shell fragment); returns the exit code. */
+static int run(const char *args, const char *stderr_file)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >/dev/null 2>'%s'", TSR_SOURCE_DIR,
+		 TSR_BINARY, args, stderr_file);
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	size_t r = fread(b, 1, (size_t)n, f);
+	b[r] = '\0';
+	fclose(f);
+	return b;
+}
+
+static int exists(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0;
+}
+
+static json_int_t jint(json_t *root, const char *path)
+{
+	/* dotted path lookup */
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", path);
+	json_t *cur = root;
+	for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, "."))
+		cur = json_object_get(cur, tok);
+	assert_non_null(cur);
+	return json_integer_value(cur);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/tessera-e2e-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_default_workload_invariants(void **state)
+{
+	(void)state;
+	char args[1024], err[512], path[512];
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(args, sizeof(args),
+		 "run workloads/glmark-scene.json --config configs/re-table1.json --frames 2 --out '%s/a' --quiet",
+		 tmpdir);
+	assert_int_equal(run(args, err), 0);
+	snprintf(path, sizeof(path), "%s/a/stats.json", tmpdir);
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je);
+	assert_non_null(root);
+	json_t *total = json_object_get(root, "total");
+	assert_int_equal(json_array_size(json_object_get(root, "frames")), 2);
+	/* the Tile Fetcher reads every PMD the Polygon List Builder wrote */
+	assert_true(jint(total, "tiling.pmds_written") > 0);
+	assert_int_equal(jint(total, "tiling.pmds_read"), jint(total, "tiling.pmds_written"));
+	/* PB-Lists writes at the Tile Cache are one per PMD */
+	assert_int_equal(jint(total, "caches.tile.pb_lists.writes"), jint(total, "tiling.pmds_written"));
+	/* every quad goes to one core */
+	json_t *qpc = json_object_get(json_object_get(total, "raster"), "quads_per_core");
+	json_int_t sum = 0, tex = 0;
+	for (size_t i = 0; i < json_array_size(qpc); i++)
+		sum += json_integer_value(json_array_get(qpc, i));
+	assert_int_equal(sum, jint(total, "raster.quads_shaded"));
+	/* every texture line request is attributed to exactly one core's L1 */
+	for (int c = 0; c < 4; c++) {
+		char key[64];
+		snprintf(key, sizeof(key), "caches.texture%d.all.reads", c);
+		tex += jint(total, key);
+	}
+	assert_true(tex > 0);
+	assert_int_equal(tex, jint(total, "texture.line_requests"));
+	/* L2 reads = misses of the L1s that fetch (read misses everywhere here) */
+	assert_true(jint(total, "caches.l2.all.reads") > 0);
+	/* the color flush writes the whole frame buffer each frame, in 64-byte lines */
+	json_int_t fb = jint(total, "dram.color.write_bytes");
+	assert_true(fb >= 2LL * 1196 * 768 * 4);
+	/* tiles: 75 x 48 per frame */
+	assert_int_equal(jint(total, "tiling.tiles"), 2 * 75 * 48);
+	assert_non_null(json_object_get(root, "address_map"));
+	assert_non_null(json_object_get(root, "config"));
+	json_decref(root);
+	/* last frame dumped by default, CSV has a header and 2 rows */
+	snprintf(path, sizeof(path), "%s/a/frame-0001.png", tmpdir);
+	assert_true(exists(path));
+	snprintf(path, sizeof(path), "%s/a/frames.csv", tmpdir);
+	char *csv = slurp(path);
+	assert_non_null(csv);
+	int lines = 0;
+	for (char *p = csv; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 3);
+	free(csv);
+}
+
+static void test_determinism(void **state)
+{
+	(void)state;
+	char args[1024], err[512], p1[512], p2[512];
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	for (int i = 0; i < 2; i++) {
+		snprintf(args, sizeof(args),
+			 "run workloads/sprites-2d.json --config tests/data/small-gpu.json --frames 3 --out '%s/d%d' --quiet",
+			 tmpdir, i);
+		assert_int_equal(run(args, err), 0);
+	}
+	snprintf(p1, sizeof(p1), "%s/d0/stats.json", tmpdir);
+	snprintf(p2, sizeof(p2), "%s/d1/stats.json", tmpdir);
+	char *a = slurp(p1), *b = slurp(p2);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+}
+
+static void pixel(const unsigned char *img, int w, int x, int y, int rgb[3])
+{
+	for (int c = 0; c < 3; c++)
+		rgb[c] = img[((size_t)y * w + x) * 4 + c];
+}
+
+static void test_known_image(void **state)
+{
+	(void)state;
+	char args[1024], err[512], path[512];
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(args, sizeof(args),
+		 "run tests/data/two-quads.json --config tests/data/small-gpu.json --out '%s/img' --quiet",
+		 tmpdir);
+	assert_int_equal(run(args, err), 0);
+	snprintf(path, sizeof(path), "%s/img/frame-0001.png", tmpdir);
+	int w, h, n;
+	unsigned char *img = stbi_load(path, &w, &h, &n, 4);
+	assert_non_null(img);
+	assert_int_equal(w, 256);
+	assert_int_equal(h, 128);
+	int rgb[3];
+	pixel(img, w, 64, 64, rgb);            /* red quad */
+	assert_int_equal(rgb[0], 255);
+	assert_int_equal(rgb[1], 0);
+	assert_int_equal(rgb[2], 0);
+	pixel(img, w, 192, 64, rgb);           /* green quad in front of the white one */
+	assert_int_equal(rgb[0], 0);
+	assert_int_equal(rgb[1], 255);
+	assert_int_equal(rgb[2], 0);
+	pixel(img, w, 233, 64, rgb);           /* white quad behind, visible at its rim */
+	assert_int_equal(rgb[0], 255);
+	assert_int_equal(rgb[1], 255);
+	assert_int_equal(rgb[2], 255);
+	pixel(img, w, 2, 2, rgb);              /* clear color */
+	assert_int_equal(rgb[0], 0);
+	assert_int_equal(rgb[1], 0);
+	assert_int_equal(rgb[2], 255);
+	/* the textured crate is neither clear color nor flat: texels vary */
+	int distinct = 0, prev[3] = {-1, -1, -1};
+	for (int x = 116; x < 140; x++) {
+		pixel(img, w, x, 8, rgb);
+		if (rgb[0] != prev[0] || rgb[1] != prev[1] || rgb[2] != prev[2])
+			distinct++;
+		memcpy(prev, rgb, sizeof(prev));
+		assert_false(rgb[0] == 0 && rgb[1] == 0 && rgb[2] == 255);
+	}
+	assert_true(distinct > 4);
+	stbi_image_free(img);
+	/* the white quad lost quads to Early-Z behind the green one */
+	snprintf(path, sizeof(path), "%s/img/stats.json", tmpdir);
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je);
+	assert_non_null(root);
+	assert_true(jint(json_object_get(root, "total"), "raster.quads_early_z_killed") > 0);
+	json_decref(root);
+}
+
+/* Runs a failing command; checks exit code, message and no output left. */
+static void expect_failure(const char *args_fmt, const char *arg, int code,
+			   const char *needle)
+{
+	char args[2048], err[512], out[512], cmd[1024];
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(out, sizeof(out), "%s/bad", tmpdir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", out);
+	assert_int_equal(system(cmd), 0);
+	char a[1024];
+	snprintf(a, sizeof(a), args_fmt, arg);
+	snprintf(args, sizeof(args), "%s --out '%s' --quiet", a, out);
+	assert_int_equal(run(args, err), code);
+	char *msg = slurp(err);
+	assert_non_null(msg);
+	if (!strstr(msg, needle))
+		fail_msg("stderr '%s' does not mention '%s'", msg, needle);
+	/* exactly one line */
+	int nl = 0;
+	for (char *p = msg; *p; p++)
+		nl += *p == '\n';
+	assert_int_equal(nl, 1);
+	free(msg);
+	char p[600];
+	snprintf(p, sizeof(p), "%s/stats.json", out);
+	assert_false(exists(p));
+	snprintf(p, sizeof(p), "%s/frames.csv", out);
+	assert_false(exists(p));
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_bad_input(void **state)
+{
+	(void)state;
+	char path[512], text[2048];
+	expect_failure("run %s", "workloads/no-such-workload.json", 1, "no-such-workload.json");
+	expect_failure("run workloads/sprites-2d.json --config %s", "configs/missing.json", 1,
+		       "missing.json");
+	/* unknown config key */
+	snprintf(path, sizeof(path), "%s/badkey.json", tmpdir);
+	write_file(path, "{\"caches\": {\"l2\": {\"sise_bytes\": 1024}}}");
+	expect_failure("run workloads/sprites-2d.json --config %s", path, 2, "caches.l2.sise_bytes");
+	/* impossible geometry */
+	snprintf(path, sizeof(path), "%s/badgeom.json", tmpdir);
+	write_file(path, "{\"caches\": {\"texture\": {\"size_bytes\": 3000, \"ways\": 4}}}");
+	expect_failure("run workloads/sprites-2d.json --config %s", path, 2, "caches.texture");
+	/* malformed JSON */
+	snprintf(path, sizeof(path), "%s/malformed.json", tmpdir);
+	write_file(path, "{\"version\": 1, \"passes\": [");
+	expect_failure("run %s", path, 1, "malformed.json");
+	/* corrupt texture */
+	char png[512];
+	snprintf(png, sizeof(png), "%s/corrupt.png", tmpdir);
+	write_file(png, "this is not a png file at all");
+	snprintf(path, sizeof(path), "%s/corrupt-tex.json", tmpdir);
+	snprintf(text, sizeof(text),
+		 "{\"version\": 1, \"frames\": 1, \"passes\": [{\"name\": \"main\", \"target\": \"framebuffer\","
+		 "\"camera\": {\"eye\": [0,0,3], \"target\": [0,0,0]},"
+		 "\"objects\": [{\"mesh\": \"builtin:quad\", \"material\": {\"texture\": \"%s\"}}]}]}",
+		 png);
+	write_file(path, text);
+	expect_failure("run %s", path, 1, "corrupt.png");
+	/* missing mesh */
+	snprintf(path, sizeof(path), "%s/missing-mesh.json", tmpdir);
+	write_file(path,
+		   "{\"version\": 1, \"frames\": 1, \"passes\": [{\"name\": \"main\", \"target\": \"framebuffer\","
+		   "\"camera\": {\"eye\": [0,0,3], \"target\": [0,0,0]},"
+		   "\"objects\": [{\"mesh\": \"/nonexistent/model.obj\"}]}]}");
+	expect_failure("run %s", path, 1, "model.obj");
+	/* a glTF whose indices are out of range */
+	snprintf(path, sizeof(path), "%s/oor.json", tmpdir);
+	write_file(path,
+		   "{\"version\": 1, \"frames\": 1, \"passes\": [{\"name\": \"main\", \"target\": \"framebuffer\","
+		   "\"camera\": {\"eye\": [0,0,3], \"target\": [0,0,0]},"
+		   "\"objects\": [{\"mesh\": \"/usr/share/assimp/models/glTF2/IndexOutOfRange/IndexOutOfRange.gltf\"}]}]}");
+	expect_failure("run %s", path, 1, "IndexOutOfRange.gltf");
+	/* usage errors */
+	expect_failure("run workloads/sprites-2d.json --frames %s", "zero", 2, "--frames");
+	expect_failure("run workloads/sprites-2d.json %s", "--bogus", 2, "--bogus");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default_workload_invariants),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_known_image),
+		cmocka_unit_test(test_bad_input),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
