@@ -7,15 +7,6 @@
 
 #include <stb/stb_image.h>
 
-static char *dup_str(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
 static int find(const struct tsr_image_set *set, const char *name)
 {
 	for (uint32_t i = 0; i < set->count; i++)
@@ -40,7 +31,7 @@ static enum tsr_status push(struct tsr_image_set *set, const char *name,
 		set->images = n;
 		set->cap = cap;
 	}
-	char *path = dup_str(name);
+	char *path = strdup(name);
 	if (!path) {
 		free(rgba);
 		return tsr_error_set(err, TSR_ERR_NOMEM,

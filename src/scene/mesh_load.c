@@ -21,15 +21,6 @@
 	 aiProcess_GenSmoothNormals | aiProcess_JoinIdenticalVertices |        \
 	 aiProcess_SortByPType | aiProcess_ValidateDataStructure)
 
-static char *dup_str(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
 void tsr_mesh_release(struct tsr_mesh *mesh)
 {
 	free(mesh->positions);
@@ -125,7 +116,7 @@ enum tsr_status tsr_model_builtin_quad(struct tsr_model *out,
 	static const float uv[8] = {0, 1, 1, 1, 1, 0, 0, 0};
 	static const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
 	memset(out, 0, sizeof(*out));
-	out->path = dup_str(TSR_BUILTIN_QUAD);
+	out->path = strdup(TSR_BUILTIN_QUAD);
 	out->meshes = calloc(1, sizeof(*out->meshes));
 	out->materials = calloc(1, sizeof(*out->materials));
 	if (!out->path || !out->meshes || !out->materials)
@@ -175,8 +166,7 @@ static void log_cb(const char *message, char *user)
 	}
 }
 
-/* Directory part of path with a trailing '/', or "" (caller frees). */
-static char *dir_of(const char *path)
+char *tsr_path_dir(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	size_t n = slash ? (size_t)(slash - path) + 1 : 0;
@@ -344,8 +334,8 @@ enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
 				     "cannot read mesh '%s': %s", path, msg);
 	}
 	out->ai_scene = s;
-	out->path = dup_str(path);
-	char *dir = dir_of(path);
+	out->path = strdup(path);
+	char *dir = tsr_path_dir(path);
 	uint32_t nmesh = 0;
 	for (unsigned i = 0; i < s->mNumMeshes; i++)
 		nmesh += (s->mMeshes[i]->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) != 0;

@@ -25,6 +25,10 @@
 
 #define TSR_BUILTIN_QUAD "builtin:quad"
 
+/* Directory part of path with a trailing '/', or "" (caller frees); NULL
+ * when out of memory. */
+char *tsr_path_dir(const char *path);
+
 /* A material as the model file describes it. */
 struct tsr_model_material {
 	int has_color;         /* 1: the file gives a diffuse colour */

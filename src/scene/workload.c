@@ -81,15 +81,6 @@ static const char *const blend_names[] = {"opaque", "alpha", "alpha_test", NULL}
 			return try_st_;          \
 	} while (0)
 
-static char *dup_str(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = malloc(n);
-	if (d)
-		memcpy(d, s, n);
-	return d;
-}
-
 static enum tsr_status nomem(struct loader *L)
 {
 	return tsr_error_set(L->err, TSR_ERR_NOMEM, "out of memory loading '%s'",
@@ -110,19 +101,6 @@ static int grow(void **arr, uint32_t *cap, uint32_t need, size_t size)
 	*arr = n;
 	*cap = c;
 	return 1;
-}
-
-/* "a/b/c.json" -> "a/b/", "c.json" -> "" (caller frees). */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	size_t n = slash ? (size_t)(slash - path) + 1 : 0;
-	char *d = malloc(n + 1);
-	if (d) {
-		memcpy(d, path, n);
-		d[n] = '\0';
-	}
-	return d;
 }
 
 /* An asset path relative to the workload's folder unless absolute. */
@@ -696,10 +674,10 @@ static enum tsr_status parse_top(struct loader *L, const json_t *root)
 	const char *name = NULL;
 	TRY(tsr_json_get_string(root, L->file, "", "name", &name, L->err));
 	if (name) {
-		sc->name = dup_str(name);
+		sc->name = strdup(name);
 	} else { /* the file name without folder and extension */
 		const char *b = strrchr(L->file, '/');
-		sc->name = dup_str(b ? b + 1 : L->file);
+		sc->name = strdup(b ? b + 1 : L->file);
 		char *dot = sc->name ? strrchr(sc->name, '.') : NULL;
 		if (dot && dot != sc->name)
 			*dot = '\0';
@@ -735,9 +713,9 @@ enum tsr_status tsr_scene_load(const char *workload_path,
 	if (st != TSR_OK)
 		return st;
 	L.sc = calloc(1, sizeof(*L.sc));
-	L.dir = dir_of(workload_path);
+	L.dir = tsr_path_dir(workload_path);
 	if (L.sc)
-		L.sc->path = dup_str(workload_path);
+		L.sc->path = strdup(workload_path);
 	if (!L.sc || !L.dir || !L.sc->path)
 		st = nomem(&L);
 	else
@@ -782,6 +760,29 @@ void tsr_scene_destroy(struct tsr_scene *scene)
 	free(scene);
 }
 
+/*
+ * Keyframe span: keys are n structs of `stride` bytes, sorted by the
+ * uint32_t frame at *first_frame in each. Returns the key i at or before
+ * `frame` (clamped to the first and last) and in *f the fraction of the way
+ * to key i + 1 (0 when clamped).
+ */
+static uint32_t key_span(uint32_t frame, const uint32_t *first_frame,
+			 size_t stride, uint32_t n, float *f)
+{
+#define KEY_FRAME(i) (*(const uint32_t *)((const char *)first_frame + (size_t)(i) * stride))
+	uint32_t i = 0;
+	*f = 0.0f;
+	if (frame <= KEY_FRAME(0))
+		return 0;
+	if (frame >= KEY_FRAME(n - 1))
+		return n - 1;
+	while (KEY_FRAME(i + 1) <= frame)
+		i++;
+	*f = (float)(frame - KEY_FRAME(i)) / (float)(KEY_FRAME(i + 1) - KEY_FRAME(i));
+	return i;
+#undef KEY_FRAME
+}
+
 struct tsr_mat4 tsr_object_model_matrix(const struct tsr_object *obj,
 					uint32_t frame)
 {
@@ -789,26 +790,12 @@ struct tsr_mat4 tsr_object_model_matrix(const struct tsr_object *obj,
 	struct tsr_vec3 t, r, s;
 	if (a->keyframe_count > 0) {
 		const struct tsr_keyframe *k = a->keyframes;
-		uint32_t n = a->keyframe_count, i = 0;
-		if (frame <= k[0].frame) {
-			i = 0;
-		} else if (frame >= k[n - 1].frame) {
-			i = n - 1;
-		} else {
-			while (k[i + 1].frame <= frame)
-				i++;
-		}
-		if (frame <= k[i].frame || i == n - 1) {
-			t = k[i].translate;
-			r = k[i].rotate_deg;
-			s = k[i].scale;
-		} else {
-			float f = (float)(frame - k[i].frame) /
-				  (float)(k[i + 1].frame - k[i].frame);
-			t = tsr_v3_lerp(k[i].translate, k[i + 1].translate, f);
-			r = tsr_v3_lerp(k[i].rotate_deg, k[i + 1].rotate_deg, f);
-			s = tsr_v3_lerp(k[i].scale, k[i + 1].scale, f);
-		}
+		float f;
+		uint32_t i = key_span(frame, &k[0].frame, sizeof(*k), a->keyframe_count, &f);
+		uint32_t j = i + 1 < a->keyframe_count ? i + 1 : i;
+		t = tsr_v3_lerp(k[i].translate, k[j].translate, f);
+		r = tsr_v3_lerp(k[i].rotate_deg, k[j].rotate_deg, f);
+		s = tsr_v3_lerp(k[i].scale, k[j].scale, f);
 	} else {
 		float f = (float)frame;
 		t = tsr_v3_add(a->translate, tsr_v3_scale(a->translate_per_frame, f));
@@ -826,26 +813,12 @@ void tsr_camera_matrices(const struct tsr_camera *cam, uint32_t frame,
 	struct tsr_vec3 eye = cam->eye, target = cam->target, up = cam->up;
 	if (cam->key_count > 0) {
 		const struct tsr_camera_key *k = cam->keys;
-		uint32_t n = cam->key_count, i = 0;
-		if (frame <= k[0].frame) {
-			i = 0;
-		} else if (frame >= k[n - 1].frame) {
-			i = n - 1;
-		} else {
-			while (k[i + 1].frame <= frame)
-				i++;
-		}
-		if (frame <= k[i].frame || i == n - 1) {
-			eye = k[i].eye;
-			target = k[i].target;
-			up = k[i].up;
-		} else {
-			float f = (float)(frame - k[i].frame) /
-				  (float)(k[i + 1].frame - k[i].frame);
-			eye = tsr_v3_lerp(k[i].eye, k[i + 1].eye, f);
-			target = tsr_v3_lerp(k[i].target, k[i + 1].target, f);
-			up = tsr_v3_lerp(k[i].up, k[i + 1].up, f);
-		}
+		float f;
+		uint32_t i = key_span(frame, &k[0].frame, sizeof(*k), cam->key_count, &f);
+		uint32_t j = i + 1 < cam->key_count ? i + 1 : i;
+		eye = tsr_v3_lerp(k[i].eye, k[j].eye, f);
+		target = tsr_v3_lerp(k[i].target, k[j].target, f);
+		up = tsr_v3_lerp(k[i].up, k[j].up, f);
 	} else if (cam->orbit) {
 		float a = (cam->orbit_start_deg +
 			   (float)frame * cam->orbit_deg_per_frame) *
