@@ -101,6 +101,20 @@ static void l2_access(struct tsr_memsys *m, const struct tsr_access *a)
 		dram_line(m, 0, (enum tsr_stream)a->stream);
 }
 
+/* An access to the L2, split into L2 lines (an L1 line may be larger). */
+static void l2_range(struct tsr_memsys *m, const struct tsr_access *a)
+{
+	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
+	while (addr < end) {
+		uint64_t line_end = (addr | (m->l2_line - 1)) + 1;
+		struct tsr_access part = *a;
+		part.addr = addr;
+		part.size = (uint32_t)((line_end < end ? line_end : end) - addr);
+		l2_access(m, &part);
+		addr = line_end;
+	}
+}
+
 static void l1_access(struct tsr_memsys *m, struct tsr_cache *c,
 		      const struct tsr_access *a, uint32_t line_bytes)
 {
@@ -112,16 +126,16 @@ static void l1_access(struct tsr_memsys *m, struct tsr_cache *c,
 	if (o.writeback) {
 		struct tsr_access wb = {o.victim_addr, line_bytes, 1,
 					o.victim_stream, a->requester, 0};
-		l2_access(m, &wb);
+		l2_range(m, &wb);
 	}
 	if (o.bypass) {
-		l2_access(m, a);
+		l2_range(m, a);
 	} else if (o.fetch) {
 		struct tsr_access rd = *a;
 		rd.addr &= ~(uint64_t)(line_bytes - 1);
 		rd.size = line_bytes;
 		rd.write = 0;
-		l2_access(m, &rd);
+		l2_range(m, &rd);
 	}
 }
 

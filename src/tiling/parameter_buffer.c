@@ -197,13 +197,23 @@ const uint32_t *tsr_tile_fetch(const struct tsr_param_buffer *pb,
 			       uint32_t *count, struct tsr_tiling_stats *st)
 {
 	const struct tile_list *tl = &pb->lists[tile];
-	const uint32_t per_block = TSR_PB_BLOCK_BYTES / TSR_PMD_BYTES;
+	const uint32_t cap = pb->l.capacity;
+	uint32_t left_in_read = 0;
 	for (uint32_t i = 0; i < tl->count; i++) {
-		if (i % per_block == 0) {
-			uint32_t n = tl->count - i < per_block ? tl->count - i : per_block;
-			tsr_mem_access(mem, tile_cache, tsr_pb_pmd_address(pb, tile, i),
-				       n * TSR_PMD_BYTES, 0, TSR_STREAM_PB_LISTS, 0, 0);
+		if (left_in_read == 0) {
+			/* one read per run of PMDs sharing a 64-byte block of one chunk */
+			uint64_t addr = tsr_pb_pmd_address(pb, tile, i);
+			uint32_t n = (uint32_t)(TSR_PB_BLOCK_BYTES - addr % TSR_PB_BLOCK_BYTES) /
+				     TSR_PMD_BYTES;
+			if (n > cap - i % cap)
+				n = cap - i % cap;
+			if (n > tl->count - i)
+				n = tl->count - i;
+			tsr_mem_access(mem, tile_cache, addr, n * TSR_PMD_BYTES, 0,
+				       TSR_STREAM_PB_LISTS, 0, 0);
+			left_in_read = n;
 		}
+		left_in_read--;
 		const struct tsr_primitive *p = &prims[tl->prims[i]];
 		st->pmds_read++;
 		for (uint32_t a = 0; a < p->attributes; a++)

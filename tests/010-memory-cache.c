@@ -1,0 +1,546 @@
+/*
+ * 010-memory-cache.c - the cache model (src/memory/cache.c) and the
+ * hierarchy that wires caches together (src/memory/memsys.c).
+ *
+ * Most tests replay short, hand-computed access sequences on a tiny cache:
+ * 2 sets x 2 ways x 64-byte lines (256 bytes), LRU. With that geometry the
+ * set of an address is bit 6, so lines 0x1000, 0x1080, 0x1100, 0x1180 all
+ * map to set 0 and 0x1040, 0x10c0 to set 1. Every expected count below is
+ * worked out by hand in the comments next to the accesses.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "memory/cache.h"
+#include "memory/memsys.h"
+
+/* Lines of the tiny cache (see the file comment). */
+#define SET0_A 0x1000u
+#define SET0_B 0x1080u
+#define SET0_C 0x1100u
+#define SET1_D 0x1040u
+
+static struct tsr_cache_geometry geometry(uint32_t size, uint32_t ways,
+					  uint32_t line, uint32_t fetch_on_write,
+					  const char *policy)
+{
+	struct tsr_cache_geometry g;
+	memset(&g, 0, sizeof(g));
+	g.size_bytes = size;
+	g.ways = ways;
+	g.line_bytes = line;
+	g.latency_cycles = 1;
+	g.fetch_on_write = fetch_on_write;
+	snprintf(g.policy, sizeof(g.policy), "%s", policy);
+	return g;
+}
+
+/* The 2-set x 2-way, 64-byte-line LRU cache most tests use. */
+static struct tsr_cache *tiny_cache(uint32_t fetch_on_write)
+{
+	struct tsr_cache_geometry g = geometry(256, 2, 64, fetch_on_write, "lru");
+	struct tsr_cache *c = NULL;
+	struct tsr_error err;
+	enum tsr_status s = tsr_cache_create(&g, "tiny", &c, &err);
+	if (s != TSR_OK)
+		print_error("%s\n", err.msg);
+	assert_int_equal(s, TSR_OK);
+	assert_non_null(c);
+	assert_int_equal(tsr_cache_sets(c), 2);
+	return c;
+}
+
+/* One access; returns its outcome. */
+static struct tsr_cache_outcome acc(struct tsr_cache *c, uint64_t addr,
+				    uint32_t size, int write,
+				    enum tsr_stream s)
+{
+	struct tsr_access a = {addr, size, (uint8_t)write, (uint8_t)s, 0, 0};
+	struct tsr_cache_outcome o;
+	memset(&o, 0xa5, sizeof(o));
+	tsr_cache_access(c, &a, &o);
+	return o;
+}
+
+static int rd_hit(struct tsr_cache *c, uint64_t addr)
+{
+	return acc(c, addr, 4, 0, TSR_STREAM_OTHER).hit;
+}
+
+/* Checks a counter set; failures are reported at the caller's line. */
+static void check_counters(const struct tsr_cache_counters *k, uint64_t reads,
+			   uint64_t writes, uint64_t read_misses,
+			   uint64_t write_misses, uint64_t writebacks,
+			   const char *file, int line)
+{
+	_assert_int_equal(k->reads, reads, file, line);
+	_assert_int_equal(k->writes, writes, file, line);
+	_assert_int_equal(k->read_misses, read_misses, file, line);
+	_assert_int_equal(k->write_misses, write_misses, file, line);
+	_assert_int_equal(k->writebacks, writebacks, file, line);
+	_assert_int_equal(k->bypasses, 0, file, line);
+}
+
+/* reads, writes, read misses, write misses, write-backs (no bypasses) */
+#define assert_counters(k, r, w, rm, wm, wb) \
+	check_counters((k), (r), (w), (rm), (wm), (wb), __FILE__, __LINE__)
+
+/* ---------------------------------------------------------------- cache */
+
+static void test_read_hits_and_misses(void **state)
+{
+	(void)state;
+	struct tsr_cache *c = tiny_cache(1);
+	assert_false(rd_hit(c, SET0_A));        /* miss: set0 = {A} */
+	assert_true(rd_hit(c, SET0_A + 60));    /* hit, same line */
+	assert_false(rd_hit(c, SET1_D));        /* miss: set1 = {D} */
+	assert_false(rd_hit(c, SET0_B));        /* miss: set0 = {A, B} */
+	assert_true(rd_hit(c, SET0_A + 8));     /* hit (A now MRU) */
+	assert_true(rd_hit(c, SET0_B));         /* hit (B now MRU) */
+	assert_true(rd_hit(c, SET1_D + 32));    /* hit */
+	const struct tsr_cache_counters *k = tsr_cache_counters_of(c, TSR_STREAM_OTHER);
+	assert_counters(k, 7, 0, 3, 0, 0);
+	tsr_cache_destroy(c);
+}
+
+static void test_lru_victim(void **state)
+{
+	(void)state;
+	struct tsr_cache *c = tiny_cache(1);
+	rd_hit(c, SET0_A);                      /* miss {A} */
+	rd_hit(c, SET0_B);                      /* miss {A, B}, LRU = A */
+	assert_true(rd_hit(c, SET0_A));         /* hit, LRU = B */
+	struct tsr_cache_outcome o = acc(c, SET0_C, 4, 0, TSR_STREAM_OTHER);
+	assert_false(o.hit);                    /* C evicts B (LRU), not A */
+	assert_true(o.fetch);
+	assert_false(o.writeback);              /* B was clean */
+	assert_false(o.bypass);
+	assert_true(rd_hit(c, SET0_A));         /* A survived; LRU = C */
+	assert_false(rd_hit(c, SET0_B));        /* B was evicted; evicts C */
+	assert_true(rd_hit(c, SET0_A));         /* A still there; LRU = B */
+	assert_false(rd_hit(c, SET0_C));        /* C was evicted; evicts B */
+	assert_false(rd_hit(c, SET0_B));        /* evicts A (LRU) */
+	assert_false(rd_hit(c, SET0_A));
+	/* set 1 was never touched */
+	assert_false(rd_hit(c, SET1_D));
+	const struct tsr_cache_counters *k = tsr_cache_counters_of(c, TSR_STREAM_OTHER);
+	assert_counters(k, 11, 0, 8, 0, 0);
+
+	/* invalidate_all empties the cache without write-backs */
+	tsr_cache_invalidate_all(c);
+	assert_false(rd_hit(c, SET0_A));
+	assert_int_equal(k->read_misses, 9);
+	tsr_cache_destroy(c);
+}
+
+static void test_write_miss_and_dirty_writeback(void **state)
+{
+	(void)state;
+	struct tsr_cache *c = tiny_cache(1);
+	/* partial write miss, write-allocate: the line must be fetched */
+	struct tsr_cache_outcome o = acc(c, SET0_A + 0x10, 4, 1, TSR_STREAM_VERTEX);
+	assert_false(o.hit);
+	assert_true(o.fetch);
+	assert_false(o.writeback);
+	o = acc(c, SET0_B, 8, 0, TSR_STREAM_TEXTURE);        /* read miss {A*, B} */
+	assert_false(o.hit);
+	assert_false(o.writeback);
+	o = acc(c, SET0_B + 4, 4, 1, TSR_STREAM_TEXTURE);    /* write hit: B dirty, MRU */
+	assert_true(o.hit);
+	assert_false(o.fetch);
+	/* C evicts A (LRU, dirty, filled by the vertex stream) */
+	o = acc(c, SET0_C, 4, 0, TSR_STREAM_INDEX);
+	assert_false(o.hit);
+	assert_true(o.fetch);
+	assert_true(o.writeback);
+	assert_int_equal(o.victim_addr, SET0_A);             /* line address */
+	assert_int_equal(o.victim_stream, TSR_STREAM_VERTEX);
+	/* A evicts B (dirty through a texture write) */
+	o = acc(c, SET0_A, 4, 0, TSR_STREAM_INDEX);
+	assert_true(o.writeback);
+	assert_int_equal(o.victim_addr, SET0_B);
+	assert_int_equal(o.victim_stream, TSR_STREAM_TEXTURE);
+	/* B evicts C, which is clean */
+	o = acc(c, SET0_B, 4, 0, TSR_STREAM_INDEX);
+	assert_false(o.writeback);
+
+	assert_counters(tsr_cache_counters_of(c, TSR_STREAM_VERTEX), 0, 1, 0, 1, 1);
+	assert_counters(tsr_cache_counters_of(c, TSR_STREAM_TEXTURE), 1, 1, 1, 0, 1);
+	assert_counters(tsr_cache_counters_of(c, TSR_STREAM_INDEX), 3, 0, 3, 0, 0);
+	tsr_cache_destroy(c);
+}
+
+static void test_fetch_on_write(void **state)
+{
+	(void)state;
+	struct tsr_cache *c = tiny_cache(1);
+	/* a full-line write miss needs no fetch even with fetch_on_write */
+	struct tsr_cache_outcome o = acc(c, SET0_A, 64, 1, TSR_STREAM_COLOR);
+	assert_false(o.hit);
+	assert_false(o.fetch);
+	/* a partial write miss does */
+	o = acc(c, SET1_D + 4, 60, 1, TSR_STREAM_COLOR);
+	assert_false(o.hit);
+	assert_true(o.fetch);
+	/* a read miss always fetches */
+	o = acc(c, SET0_B, 64, 0, TSR_STREAM_COLOR);
+	assert_true(o.fetch);
+	assert_counters(tsr_cache_counters_of(c, TSR_STREAM_COLOR), 1, 2, 1, 2, 0);
+	tsr_cache_destroy(c);
+
+	/* fetch_on_write = 0: no write miss fetches */
+	c = tiny_cache(0);
+	o = acc(c, SET0_A + 4, 4, 1, TSR_STREAM_COLOR);
+	assert_false(o.hit);
+	assert_false(o.fetch);
+	o = acc(c, SET0_A, 4, 0, TSR_STREAM_COLOR);          /* allocated: hit */
+	assert_true(o.hit);
+	o = acc(c, SET0_B, 4, 0, TSR_STREAM_COLOR);
+	assert_true(o.fetch);
+	tsr_cache_destroy(c);
+}
+
+static void test_per_stream_counters_and_total(void **state)
+{
+	(void)state;
+	struct tsr_cache *c = tiny_cache(1);
+	acc(c, SET0_A, 4, 0, TSR_STREAM_INDEX);       /* miss */
+	acc(c, SET0_A + 4, 4, 0, TSR_STREAM_VERTEX);  /* hit (line filled by index) */
+	acc(c, SET1_D, 4, 1, TSR_STREAM_VERTEX);      /* write miss: D dirty, vertex */
+	acc(c, SET0_B, 4, 0, TSR_STREAM_PB_LISTS);    /* miss {A, B} */
+	acc(c, SET0_C, 4, 1, TSR_STREAM_PB_LISTS);    /* write miss, evicts A (clean) */
+	acc(c, SET1_D + 0x80, 4, 0, TSR_STREAM_PB_LISTS); /* 0x10c0: set1 {D, E} */
+	acc(c, SET1_D + 0x100, 4, 0, TSR_STREAM_PB_LISTS); /* 0x1140: evicts D, dirty */
+	acc(c, SET0_C, 4, 0, TSR_STREAM_TEXTURE);     /* hit */
+
+	assert_counters(tsr_cache_counters_of(c, TSR_STREAM_INDEX), 1, 0, 1, 0, 0);
+	/* D's write-back is counted on the vertex stream that dirtied it */
+	assert_counters(tsr_cache_counters_of(c, TSR_STREAM_VERTEX), 1, 1, 0, 1, 1);
+	assert_counters(tsr_cache_counters_of(c, TSR_STREAM_PB_LISTS), 3, 1, 3, 1, 0);
+	assert_counters(tsr_cache_counters_of(c, TSR_STREAM_TEXTURE), 1, 0, 0, 0, 0);
+	assert_counters(tsr_cache_counters_of(c, TSR_STREAM_COLOR), 0, 0, 0, 0, 0);
+	struct tsr_cache_counters t = tsr_cache_counters_total(c);
+	assert_counters(&t, 6, 2, 4, 2, 1);
+	tsr_cache_destroy(c);
+}
+
+/* Checks that creating a cache with g fails with want, naming `name`. */
+static void create_fails(const struct tsr_cache_geometry *g, const char *name,
+			 enum tsr_status want)
+{
+	struct tsr_error err;
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(tsr_cache_geometry_check(g, name, &err), want);
+	assert_non_null(strstr(err.msg, name));
+	memset(&err, 0, sizeof(err));
+	struct tsr_cache *c = (struct tsr_cache *)&err;  /* must become NULL */
+	assert_int_equal(tsr_cache_create(g, name, &c, &err), want);
+	assert_null(c);
+	assert_non_null(strstr(err.msg, name));
+}
+
+static void test_geometry_errors(void **state)
+{
+	(void)state;
+	struct tsr_error err;
+	struct tsr_cache_geometry g = geometry(256, 2, 64, 1, "lru");
+	assert_int_equal(tsr_cache_geometry_check(&g, "caches.ok", &err), TSR_OK);
+
+	g = geometry(200, 2, 64, 1, "lru");       /* 200 % 128 != 0 */
+	create_fails(&g, "caches.vertex", TSR_ERR_GEOMETRY);
+	g = geometry(384, 2, 64, 1, "lru");       /* 3 sets */
+	create_fails(&g, "caches.texture", TSR_ERR_GEOMETRY);
+	g = geometry(3 * 64, 3, 64, 1, "lru");    /* 1 set of 3 ways is fine */
+	assert_int_equal(tsr_cache_geometry_check(&g, "caches.ok", &err), TSR_OK);
+	g = geometry(256, 2, 48, 1, "lru");       /* line not a power of two */
+	create_fails(&g, "caches.l2", TSR_ERR_GEOMETRY);
+	g = geometry(0, 2, 64, 1, "lru");
+	create_fails(&g, "caches.tile", TSR_ERR_GEOMETRY);
+	g = geometry(256, 2, 64, 1, "no-such-policy");
+	create_fails(&g, "caches.instruction", TSR_ERR_CONFIG);
+	memset(&err, 0, sizeof(err));
+	tsr_cache_geometry_check(&g, "caches.instruction", &err);
+	assert_non_null(strstr(err.msg, "no-such-policy"));
+	assert_non_null(strstr(err.msg, "lru"));   /* lists the valid policies */
+}
+
+/* --------------------------------------------------------------- memsys */
+
+/*
+ * A one-core hierarchy whose L1s are the tiny cache, with the given L2
+ * (tiny_memsys: 4 KiB 4-way, 16 sets). Caches: 0 vertex, 1 tile, 2 texture0, 3 instruction0,
+ * 4 l2.
+ */
+static struct tsr_memsys *memsys_with_l2(uint32_t l2_size, uint32_t l2_ways)
+{
+	struct tsr_memsys_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.cores = 1;
+	cfg.vertex = geometry(256, 2, 64, 1, "lru");
+	cfg.tile = cfg.vertex;
+	cfg.texture = cfg.vertex;
+	cfg.instruction = cfg.vertex;
+	cfg.l2 = geometry(l2_size, l2_ways, 64, 1, "lru");
+	cfg.dram_latency_cycles = 100;
+	struct tsr_memsys *m = NULL;
+	struct tsr_error err;
+	enum tsr_status s = tsr_memsys_create(&cfg, &m, &err);
+	if (s != TSR_OK)
+		print_error("%s\n", err.msg);
+	assert_int_equal(s, TSR_OK);
+	assert_int_equal(tsr_memsys_cache_count(m), 5);
+	assert_int_equal(tsr_memsys_l1_index(m, TSR_L1_VERTEX, 0), 0);
+	assert_int_equal(tsr_memsys_l1_index(m, TSR_L1_TILE, 0), 1);
+	assert_int_equal(tsr_memsys_l1_index(m, TSR_L1_TEXTURE, 0), 2);
+	assert_int_equal(tsr_memsys_l1_index(m, TSR_L1_INSTRUCTION, 0), 3);
+	assert_string_equal(tsr_cache_name(tsr_memsys_cache(m, 4)), "l2");
+	return m;
+}
+
+static struct tsr_memsys *tiny_memsys(void)
+{
+	return memsys_with_l2(4096, 4);
+}
+
+static const struct tsr_cache_counters *mcnt(const struct tsr_memsys *m,
+					     uint32_t cache, enum tsr_stream s)
+{
+	return tsr_cache_counters_of(tsr_memsys_cache(m, cache), s);
+}
+
+static void test_memsys_read_miss_goes_to_l2_and_dram(void **state)
+{
+	(void)state;
+	struct tsr_memsys *m = tiny_memsys();
+	tsr_mem_access(m, 0, SET0_A + 8, 4, 0, TSR_STREAM_VERTEX, 0, 0);
+	assert_counters(mcnt(m, 0, TSR_STREAM_VERTEX), 1, 0, 1, 0, 0);
+	assert_counters(mcnt(m, 4, TSR_STREAM_VERTEX), 1, 0, 1, 0, 0);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_VERTEX)->read_bytes, 64);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_VERTEX)->write_bytes, 0);
+	assert_int_equal(tsr_memsys_accesses(m), 2);
+	/* an L1 hit goes no further */
+	tsr_mem_access(m, 0, SET0_A + 40, 8, 0, TSR_STREAM_VERTEX, 0, 0);
+	assert_counters(mcnt(m, 0, TSR_STREAM_VERTEX), 2, 0, 1, 0, 0);
+	assert_counters(mcnt(m, 4, TSR_STREAM_VERTEX), 1, 0, 1, 0, 0);
+	assert_int_equal(tsr_memsys_accesses(m), 3);
+	/* another L1 (texture0) missing on the same line hits in the L2 */
+	tsr_mem_access(m, 2, SET0_A, 4, 0, TSR_STREAM_TEXTURE, 0, 0);
+	assert_counters(mcnt(m, 2, TSR_STREAM_TEXTURE), 1, 0, 1, 0, 0);
+	assert_counters(mcnt(m, 4, TSR_STREAM_TEXTURE), 1, 0, 0, 0, 0);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_TEXTURE)->read_bytes, 0);
+	assert_int_equal(tsr_memsys_accesses(m), 5);
+	tsr_memsys_destroy(m);
+}
+
+static void test_memsys_split_across_lines(void **state)
+{
+	(void)state;
+	struct tsr_memsys *m = tiny_memsys();
+	/* 0x1030..0x104f: bytes 0x30..0x3f of line 0x1000 and 0x00..0x0f of 0x1040 */
+	tsr_mem_access(m, 0, SET0_A + 0x30, 32, 0, TSR_STREAM_INDEX, 0, 0);
+	assert_counters(mcnt(m, 0, TSR_STREAM_INDEX), 2, 0, 2, 0, 0);
+	assert_counters(mcnt(m, 4, TSR_STREAM_INDEX), 2, 0, 2, 0, 0);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_INDEX)->read_bytes, 128);
+	/* 0x103c..0x1043 is split too; both lines are now in the L1: 2 hits */
+	tsr_mem_access(m, 0, SET0_A + 0x3c, 8, 0, TSR_STREAM_INDEX, 0, 0);
+	assert_counters(mcnt(m, 0, TSR_STREAM_INDEX), 4, 0, 2, 0, 0);
+	assert_counters(mcnt(m, 4, TSR_STREAM_INDEX), 2, 0, 2, 0, 0);
+	/* a line-aligned 64-byte access is one access */
+	tsr_mem_access(m, 0, SET0_A, 64, 0, TSR_STREAM_INDEX, 0, 0);
+	assert_counters(mcnt(m, 0, TSR_STREAM_INDEX), 5, 0, 2, 0, 0);
+	/* 130 bytes from 0x10fe touch three lines: 0x10c0, 0x1100, 0x1140 */
+	tsr_mem_access(m, 1, 0x10fe, 130, 0, TSR_STREAM_PB_LISTS, 0, 0);
+	assert_counters(mcnt(m, 1, TSR_STREAM_PB_LISTS), 3, 0, 3, 0, 0);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->read_bytes, 192);
+	tsr_memsys_destroy(m);
+}
+
+static void test_memsys_dirty_eviction_becomes_l2_write(void **state)
+{
+	(void)state;
+	struct tsr_memsys *m = tiny_memsys();
+	/* partial write miss: L1 fetches the line (L2 read miss, DRAM 64) */
+	tsr_mem_access(m, 1, SET0_A + 4, 4, 1, TSR_STREAM_PB_LISTS, 0, 0);
+	assert_counters(mcnt(m, 1, TSR_STREAM_PB_LISTS), 0, 1, 0, 1, 0);
+	assert_counters(mcnt(m, 4, TSR_STREAM_PB_LISTS), 1, 0, 1, 0, 0);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->read_bytes, 64);
+	/* two more lines of set 0 evict the dirty line */
+	tsr_mem_access(m, 1, SET0_B, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0);
+	tsr_mem_access(m, 1, SET0_C, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0);
+	assert_counters(mcnt(m, 1, TSR_STREAM_PB_LISTS), 0, 1, 0, 1, 1);
+	/* the write-back is a full-line L2 write on the victim's stream; the
+	 * line is still in the L2, so it hits */
+	assert_counters(mcnt(m, 4, TSR_STREAM_PB_LISTS), 1, 1, 1, 0, 0);
+	assert_counters(mcnt(m, 4, TSR_STREAM_PB_ATTRIBUTES), 2, 0, 2, 0, 0);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->write_bytes, 0);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_ATTRIBUTES)->read_bytes, 128);
+	/* L1: 3 accesses; L2: 1 fill + 2 fills + 1 write-back */
+	assert_int_equal(tsr_memsys_accesses(m), 7);
+	tsr_memsys_destroy(m);
+}
+
+static void test_memsys_l2_dirty_eviction_goes_to_dram(void **state)
+{
+	(void)state;
+	/* the L2 is the tiny cache too: L1 and L2 sets coincide */
+	struct tsr_memsys *m = memsys_with_l2(256, 2);
+	tsr_mem_access(m, 1, SET0_A + 4, 4, 1, TSR_STREAM_PB_LISTS, 0, 0);
+	/* L1 {A*}, L2 {A} */
+	tsr_mem_access(m, 1, SET0_B, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0);
+	/* L1 {A*, B}, L2 {A, B} */
+	tsr_mem_access(m, 1, SET0_C, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0);
+	/* L1 evicts A: L2 write hit, A dirty and MRU in the L2; the L2 read
+	 * of C evicts B (clean): L1 {C, B}, L2 {A*, C} */
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->write_bytes, 0);
+	assert_counters(mcnt(m, 4, TSR_STREAM_PB_LISTS), 1, 1, 1, 0, 0);
+	tsr_mem_access(m, 2, SET0_B, 4, 0, TSR_STREAM_TEXTURE, 0, 0);
+	/* texture0 misses; the L2 read of B evicts its LRU line A, dirty */
+	assert_counters(mcnt(m, 4, TSR_STREAM_PB_LISTS), 1, 1, 1, 0, 1);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->write_bytes, 64);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->read_bytes, 64);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_ATTRIBUTES)->read_bytes, 128);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_TEXTURE)->read_bytes, 64);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_TEXTURE)->write_bytes, 0);
+	tsr_memsys_destroy(m);
+}
+
+/* A one-core hierarchy whose texture L1 has its own line size. */
+static struct tsr_memsys *memsys_with_texture(uint32_t size, uint32_t ways,
+					      uint32_t line)
+{
+	struct tsr_memsys_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.cores = 1;
+	cfg.vertex = geometry(256, 2, 64, 1, "lru");
+	cfg.tile = cfg.vertex;
+	cfg.texture = geometry(size, ways, line, 1, "lru");
+	cfg.instruction = cfg.vertex;
+	cfg.l2 = geometry(4096, 4, 64, 1, "lru");
+	struct tsr_memsys *m = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_memsys_create(&cfg, &m, &err), TSR_OK);
+	return m;
+}
+
+static void test_memsys_l1_line_smaller_than_l2_line(void **state)
+{
+	(void)state;
+	/* texture L1: 2 sets x 2 ways x 32 bytes; set = bit 5 */
+	struct tsr_memsys *m = memsys_with_texture(128, 2, 32);
+	const enum tsr_stream T = TSR_STREAM_TEXTURE;
+	tsr_mem_access(m, 2, 0x1000, 4, 0, T, 0, 0);  /* L1 miss, L2 miss: DRAM 64 */
+	tsr_mem_access(m, 2, 0x1020, 4, 0, T, 0, 0);  /* L1 miss, L2 hit (same 64) */
+	tsr_mem_access(m, 2, 0x1004, 4, 1, T, 0, 0);  /* L1 write hit: 0x1000 dirty */
+	tsr_mem_access(m, 2, 0x1040, 4, 0, T, 0, 0);  /* L1 set 0 {0x1000*, 0x1040}; L2 miss */
+	tsr_mem_access(m, 2, 0x1080, 4, 0, T, 0, 0);  /* evicts 0x1000: 32-byte L2 write
+						       * (hit), then L2 miss */
+	assert_counters(mcnt(m, 2, T), 4, 1, 4, 0, 1);
+	assert_counters(mcnt(m, 4, T), 4, 1, 3, 0, 0);
+	assert_int_equal(tsr_memsys_dram(m, T)->read_bytes, 3 * 64);
+	assert_int_equal(tsr_memsys_dram(m, T)->write_bytes, 0);
+	tsr_memsys_destroy(m);
+}
+
+/*
+ * SRC BUG (src/memory/memsys.c, l1_access): an L1 whose lines are longer
+ * than the L2's (allowed by the config: only the tile cache and L2 must
+ * use 64-byte lines) sends its whole line to the L2 as ONE access, which
+ * crosses L2 lines (cache.h forbids that); the L2 and DRAM then see half
+ * the traffic. The fill and the write-back of a 128-byte L1 line must be
+ * two 64-byte L2 accesses each.
+ */
+static void test_memsys_l1_line_larger_than_l2_line(void **state)
+{
+	(void)state;
+	/* texture L1: 2 sets x 2 ways x 128 bytes; set = bit 7. Counters are
+	 * copied and the hierarchy freed before the checks, so that the
+	 * expected failure leaks nothing under the sanitizers. */
+	struct tsr_memsys *m = memsys_with_texture(512, 2, 128);
+	const enum tsr_stream T = TSR_STREAM_TEXTURE;
+	tsr_mem_access(m, 2, 0x1000, 4, 1, T, 0, 0);  /* write miss: fetch 0x1000-0x107f */
+	struct tsr_cache_counters l1_first = *mcnt(m, 2, T), l2_first = *mcnt(m, 4, T);
+	uint64_t dram_first = tsr_memsys_dram(m, T)->read_bytes;
+	tsr_mem_access(m, 2, 0x1100, 4, 0, T, 0, 0);  /* set 0 {0x1000*, 0x1100} */
+	tsr_mem_access(m, 2, 0x1200, 4, 0, T, 0, 0);  /* evicts 0x1000, dirty */
+	struct tsr_cache_counters l1 = *mcnt(m, 2, T), l2 = *mcnt(m, 4, T);
+	uint64_t dram = tsr_memsys_dram(m, T)->read_bytes;
+	tsr_memsys_destroy(m);
+
+	assert_counters(&l1_first, 0, 1, 0, 1, 0);
+	assert_counters(&l2_first, 2, 0, 2, 0, 0);     /* two 64-byte L2 lines */
+	assert_int_equal(dram_first, 128);
+	assert_counters(&l1, 2, 1, 2, 1, 1);
+	/* 3 fills x 2 L2 reads; the write-back is 2 L2 writes that hit */
+	assert_counters(&l2, 6, 2, 6, 0, 0);
+	assert_int_equal(dram, 6 * 64);
+}
+
+static void test_memsys_dram_write_whole_lines(void **state)
+{
+	(void)state;
+	struct tsr_memsys *m = tiny_memsys();
+	const struct tsr_dram_counters *d = tsr_memsys_dram(m, TSR_STREAM_COLOR);
+	tsr_mem_dram_write(m, 0x2000, 64, TSR_STREAM_COLOR);    /* 1 line */
+	assert_int_equal(d->write_bytes, 64);
+	tsr_mem_dram_write(m, 0x2000, 65, TSR_STREAM_COLOR);    /* 2 lines */
+	assert_int_equal(d->write_bytes, 64 + 128);
+	tsr_mem_dram_write(m, 0x2010, 100, TSR_STREAM_COLOR);   /* 0x2010..0x2073: 2 */
+	assert_int_equal(d->write_bytes, 64 + 128 + 128);
+	tsr_mem_dram_write(m, 0x203f, 2, TSR_STREAM_COLOR);     /* 0x203f, 0x2040: 2 */
+	assert_int_equal(d->write_bytes, 64 + 128 + 128 + 128);
+	tsr_mem_dram_write(m, 0x2004, 4, TSR_STREAM_COLOR);     /* 1 */
+	assert_int_equal(d->write_bytes, 64 + 128 + 128 + 128 + 64);
+	tsr_mem_dram_write(m, 0x4000, 32 * 32 * 4, TSR_STREAM_COLOR); /* a tile: 64 lines */
+	assert_int_equal(d->write_bytes, 512 + 4096);
+	assert_int_equal(d->read_bytes, 0);
+	/* no cache saw these writes */
+	assert_int_equal(tsr_memsys_accesses(m), 0);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_OTHER)->write_bytes, 0);
+	tsr_memsys_destroy(m);
+}
+
+static void test_memsys_bad_cache_is_named(void **state)
+{
+	(void)state;
+	struct tsr_memsys_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.cores = 2;
+	cfg.vertex = geometry(256, 2, 64, 1, "lru");
+	cfg.tile = cfg.vertex;
+	cfg.texture = geometry(3000, 4, 64, 1, "lru");
+	cfg.instruction = cfg.vertex;
+	cfg.l2 = geometry(4096, 4, 64, 1, "lru");
+	struct tsr_memsys *m = NULL;
+	struct tsr_error err;
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(tsr_memsys_create(&cfg, &m, &err), TSR_ERR_GEOMETRY);
+	assert_null(m);
+	assert_non_null(strstr(err.msg, "texture"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read_hits_and_misses),
+		cmocka_unit_test(test_lru_victim),
+		cmocka_unit_test(test_write_miss_and_dirty_writeback),
+		cmocka_unit_test(test_fetch_on_write),
+		cmocka_unit_test(test_per_stream_counters_and_total),
+		cmocka_unit_test(test_geometry_errors),
+		cmocka_unit_test(test_memsys_read_miss_goes_to_l2_and_dram),
+		cmocka_unit_test(test_memsys_split_across_lines),
+		cmocka_unit_test(test_memsys_dirty_eviction_becomes_l2_write),
+		cmocka_unit_test(test_memsys_l2_dirty_eviction_goes_to_dram),
+		cmocka_unit_test(test_memsys_l1_line_smaller_than_l2_line),
+		cmocka_unit_test(test_memsys_l1_line_larger_than_l2_line),  /* SRC BUG */
+		cmocka_unit_test(test_memsys_dram_write_whole_lines),
+		cmocka_unit_test(test_memsys_bad_cache_is_named),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,295 @@
+/*
+ * 015-config.c - the GPU configuration (src/config): the defaults are TCOR
+ * Table I, the configuration files shipped in configs/ hold the papers'
+ * tables, and broken files fail with the right status and a message that
+ * names the key (or cache) at fault.
+ *
+ * Temporary configuration files are written into a mkdtemp() folder that
+ * is removed at the end. TSR_SOURCE_DIR (the repository root) comes from
+ * CMake.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config/config.h"
+
+#ifndef TSR_SOURCE_DIR
+#error "TSR_SOURCE_DIR must name the repository root"
+#endif
+
+#define KIB 1024u
+
+static char tmpdir[64];
+static char tmpfiles[32][128];
+static int ntmp;
+
+static int group_setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/tsr-015-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	for (int i = 0; i < ntmp; i++)
+		unlink(tmpfiles[i]);
+	rmdir(tmpdir);
+	return 0;
+}
+
+/* Writes text to a new file <tmpdir>/<name>; returns its path (static). */
+static const char *write_tmp(const char *name, const char *text)
+{
+	assert_true(ntmp < 32);
+	char *path = tmpfiles[ntmp++];
+	snprintf(path, sizeof(tmpfiles[0]), "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* Loads file over the defaults; must succeed. */
+static void load_ok(const char *file, struct tsr_gpu_config *cfg)
+{
+	struct tsr_error err;
+	tsr_config_defaults(cfg);
+	memset(&err, 0, sizeof(err));
+	enum tsr_status s = tsr_config_load(file, cfg, &err);
+	if (s != TSR_OK)
+		print_error("%s: %s\n", file, err.msg);
+	assert_int_equal(s, TSR_OK);
+}
+
+/* Loads file over the defaults; must fail with want; returns the message. */
+static const char *load_fails(const char *file, enum tsr_status want)
+{
+	static struct tsr_error err;
+	struct tsr_gpu_config cfg;
+	tsr_config_defaults(&cfg);
+	memset(&err, 0, sizeof(err));
+	enum tsr_status s = tsr_config_load(file, &cfg, &err);
+	if (s != want)
+		print_error("%s: status %s, want %s: %s\n", file, tsr_status_str(s),
+			    tsr_status_str(want), err.msg);
+	assert_int_equal(s, want);
+	assert_true(err.msg[0] != '\0');
+	return err.msg;
+}
+
+static void assert_contains(const char *msg, const char *part)
+{
+	if (!strstr(msg, part))
+		print_error("message \"%s\" does not contain \"%s\"\n", msg, part);
+	assert_non_null(strstr(msg, part));
+}
+
+static void assert_cache(const struct tsr_cache_geometry *g, uint32_t size,
+			 uint32_t ways, uint32_t latency)
+{
+	assert_int_equal(g->size_bytes, size);
+	assert_int_equal(g->ways, ways);
+	assert_int_equal(g->line_bytes, 64);
+	assert_int_equal(g->latency_cycles, latency);
+	assert_string_equal(g->policy, "lru");
+	assert_int_equal(g->fetch_on_write, 1);
+}
+
+/* TCOR Table I: the baseline every other configuration starts from. */
+static void assert_tcor_table1(const struct tsr_gpu_config *c)
+{
+	assert_int_equal(c->width, 1960);
+	assert_int_equal(c->height, 768);
+	assert_int_equal(c->tile_width, 32);
+	assert_int_equal(c->tile_height, 32);
+	assert_int_equal(c->tile_order, TSR_ORDER_Z);
+	assert_int_equal(c->reverse_every_other_frame, 0);
+	assert_int_equal(c->list_capacity_primitives, 1024);
+	assert_int_equal(c->attribute_bytes, 48);
+	assert_int_equal(c->quad_grouping, TSR_QG_FG_XSHIFT2);
+	assert_int_equal(c->mem.cores, 4);
+	assert_cache(&c->mem.vertex, 64 * KIB, 4, 1);
+	assert_cache(&c->mem.tile, 64 * KIB, 4, 1);
+	assert_cache(&c->mem.texture, 64 * KIB, 4, 1);
+	assert_cache(&c->mem.instruction, 16 * KIB, 4, 1);
+	assert_cache(&c->mem.l2, 1024 * KIB, 8, 12);
+	assert_true(c->mem.dram_latency_cycles >= 50 && c->mem.dram_latency_cycles <= 100);
+}
+
+static void test_defaults_are_tcor_table1(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config c;
+	memset(&c, 0x5a, sizeof(c));
+	tsr_config_defaults(&c);
+	assert_tcor_table1(&c);
+	/* documented values the papers leave open */
+	assert_int_equal(c.post_transform_cache_entries, 32);
+	assert_int_equal(c.instruction_bytes, 8);
+	assert_string_equal(c.name, "default");
+	struct tsr_error err;
+	assert_int_equal(tsr_config_check(&c, &err), TSR_OK);
+}
+
+static void test_load_tcor_table1(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config c;
+	load_ok(TSR_SOURCE_DIR "/configs/tcor-table1.json", &c);
+	assert_tcor_table1(&c);
+	assert_int_equal(c.mem.dram_latency_cycles, 100);
+	assert_string_equal(c.name, "tcor-table1");
+}
+
+static void test_load_dtexl_table2(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config c;
+	load_ok(TSR_SOURCE_DIR "/configs/dtexl-table2.json", &c);
+	assert_string_equal(c.name, "dtexl-table2");
+	assert_int_equal(c.width, 1960);
+	assert_int_equal(c.height, 768);
+	assert_int_equal(c.tile_width, 32);
+	assert_int_equal(c.tile_height, 32);
+	assert_int_equal(c.mem.cores, 4);
+	assert_cache(&c.mem.vertex, 8 * KIB, 4, 1);
+	assert_cache(&c.mem.tile, 64 * KIB, 4, 1);
+	assert_cache(&c.mem.texture, 16 * KIB, 4, 1);
+	assert_cache(&c.mem.instruction, 16 * KIB, 4, 1);
+	assert_cache(&c.mem.l2, 1024 * KIB, 8, 12);
+}
+
+static void test_load_re_table1(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config c;
+	load_ok(TSR_SOURCE_DIR "/configs/re-table1.json", &c);
+	assert_string_equal(c.name, "re-table1");
+	assert_int_equal(c.width, 1196);
+	assert_int_equal(c.height, 768);
+	assert_int_equal(c.tile_width, 16);
+	assert_int_equal(c.tile_height, 16);
+	assert_int_equal(c.tile_order, TSR_ORDER_Z);
+	assert_cache(&c.mem.texture, 8 * KIB, 2, 1);
+	assert_cache(&c.mem.tile, 128 * KIB, 8, 1);
+	assert_int_equal(c.mem.l2.size_bytes, 256 * KIB);
+	assert_int_equal(c.mem.l2.ways, 8);
+	assert_int_equal(c.mem.l2.line_bytes, 64);
+}
+
+static void test_partial_file_keeps_defaults(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config c;
+	load_ok(write_tmp("partial.json",
+			  "{\"tiling\": {\"order\": \"hilbert\"},\n"
+			  " \"raster\": {\"quad_grouping\": \"cg-square\"},\n"
+			  " \"caches\": {\"l2\": {\"ways\": 16, \"fetch_on_write\": false}}}\n"),
+		&c);
+	assert_int_equal(c.tile_order, TSR_ORDER_HILBERT);
+	assert_int_equal(c.quad_grouping, TSR_QG_CG_SQUARE);
+	assert_int_equal(c.mem.l2.ways, 16);
+	assert_int_equal(c.mem.l2.fetch_on_write, 0);
+	assert_int_equal(c.mem.l2.size_bytes, 1024 * KIB);  /* untouched */
+	assert_int_equal(c.width, 1960);
+	assert_cache(&c.mem.texture, 64 * KIB, 4, 1);
+}
+
+static void test_unknown_key(void **state)
+{
+	(void)state;
+	const char *msg = load_fails(write_tmp("unknown.json",
+		"{\"caches\": {\"l2\": {\"sise_bytes\": 1}}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "caches.l2.sise_bytes");
+	assert_contains(msg, "size_bytes");   /* lists the valid keys */
+	msg = load_fails(write_tmp("unknown-top.json",
+		"{\"screen\": {\"width\": 640}, \"scren\": {}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "scren");
+	msg = load_fails(write_tmp("unknown-cache.json",
+		"{\"caches\": {\"l3\": {\"size_bytes\": 1024}}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "caches.l3");
+}
+
+static void test_wrong_type(void **state)
+{
+	(void)state;
+	const char *msg = load_fails(write_tmp("type1.json",
+		"{\"caches\": {\"texture\": {\"ways\": \"four\"}}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "caches.texture.ways");
+	msg = load_fails(write_tmp("type2.json",
+		"{\"screen\": {\"width\": true}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "screen.width");
+	msg = load_fails(write_tmp("type3.json",
+		"{\"tiling\": {\"reverse_every_other_frame\": 1}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "tiling.reverse_every_other_frame");
+	msg = load_fails(write_tmp("type4.json",
+		"{\"tiling\": {\"order\": \"zigzag\"}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "tiling.order");
+	msg = load_fails(write_tmp("range.json",
+		"{\"raster\": {\"cores\": 0}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "raster.cores");
+	msg = load_fails(write_tmp("notobj.json",
+		"{\"caches\": {\"l2\": 5}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "caches.l2");
+}
+
+static void test_impossible_geometry(void **state)
+{
+	(void)state;
+	const char *msg = load_fails(write_tmp("geom.json",
+		"{\"caches\": {\"texture\": {\"size_bytes\": 3000}}}\n"), TSR_ERR_GEOMETRY);
+	assert_contains(msg, "caches.texture");
+	/* 3 sets: 3 x 4 ways x 64 bytes */
+	msg = load_fails(write_tmp("sets.json",
+		"{\"caches\": {\"vertex\": {\"size_bytes\": 768, \"ways\": 4}}}\n"),
+		TSR_ERR_GEOMETRY);
+	assert_contains(msg, "caches.vertex");
+	msg = load_fails(write_tmp("policy.json",
+		"{\"caches\": {\"l2\": {\"policy\": \"clairvoyant\"}}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "caches.l2");
+	assert_contains(msg, "clairvoyant");
+	/* odd tiles cannot hold 2x2 quads */
+	msg = load_fails(write_tmp("odd.json",
+		"{\"tiling\": {\"tile_width\": 15}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "tiling.tile_width");
+}
+
+static void test_malformed_and_missing(void **state)
+{
+	(void)state;
+	load_fails(write_tmp("bad.json", "{\"screen\": {\"width\": 640,}\n"),
+		   TSR_ERR_PARSE);
+	load_fails(write_tmp("array.json", "[1, 2, 3]\n"), TSR_ERR_PARSE);
+	load_fails(write_tmp("empty.json", ""), TSR_ERR_PARSE);
+	char path[160];
+	snprintf(path, sizeof(path), "%s/does-not-exist.json", tmpdir);
+	const char *msg = load_fails(path, TSR_ERR_IO);
+	assert_contains(msg, "does-not-exist.json");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_are_tcor_table1),
+		cmocka_unit_test(test_load_tcor_table1),
+		cmocka_unit_test(test_load_dtexl_table2),
+		cmocka_unit_test(test_load_re_table1),
+		cmocka_unit_test(test_partial_file_keeps_defaults),
+		cmocka_unit_test(test_unknown_key),
+		cmocka_unit_test(test_wrong_type),
+		cmocka_unit_test(test_impossible_geometry),
+		cmocka_unit_test(test_malformed_and_missing),
+	};
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

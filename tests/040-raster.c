@@ -1,0 +1,605 @@
+/*
+ * 040-raster.c - the Raster Pipeline (src/raster): the top-left fill rule
+ * on meshes of triangles that share edges, perspective-correct attribute
+ * interpolation, Early-Z and the quad groupings that pick a shader core.
+ *
+ * Coverage is measured with alpha blending: every triangle is drawn with
+ * an untextured material of alpha 0.5 (TSR_BLEND_ALPHA, no depth write)
+ * over a cleared window whose alpha is 0, so a pixel's alpha is 0 when no
+ * triangle covered it, exactly 0.5 when one did and 0.75 when two did.
+ * Triangles are made by hand in 1/256-pixel fixed point like
+ * emit_triangle() in src/geometry/geometry.c does.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "memory/memsys.h"
+#include "raster/raster.h"
+#include "texture/texture.h"
+
+#define WIN 64  /* window side, pixels */
+
+struct fixture {
+	struct tsr_gpu_config cfg;
+	struct tsr_memsys *mem;
+	struct tsr_raster *r;
+	struct tsr_target t;
+	float depth[WIN * WIN];
+	float color[WIN * WIN * 4];
+	struct tsr_raster_stats rs;
+	struct tsr_texture_stats ts;
+};
+
+/* A window at the screen origin, w x h pixels, depth 1 and color 0. */
+static struct fixture *fixture_new(enum tsr_quad_grouping g, uint32_t w,
+				   uint32_t h)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	tsr_config_defaults(&f->cfg);
+	f->cfg.quad_grouping = g;
+	struct tsr_error err;
+	assert_int_equal(tsr_memsys_create(&f->cfg.mem, &f->mem, &err), TSR_OK);
+	assert_int_equal(tsr_raster_create(&f->cfg, WIN, WIN, &f->r, &err), TSR_OK);
+	f->t.x0 = 0;
+	f->t.y0 = 0;
+	f->t.width = w;
+	f->t.height = h;
+	f->t.stride = WIN;
+	f->t.depth = f->depth;
+	f->t.color = f->color;
+	for (size_t i = 0; i < WIN * WIN; i++)
+		f->depth[i] = 1.0f;
+	return f;
+}
+
+static void fixture_free(struct fixture *f)
+{
+	tsr_raster_destroy(f->r);
+	tsr_memsys_destroy(f->mem);
+	free(f);
+}
+
+static float *pixel(struct fixture *f, int32_t x, int32_t y)
+{
+	return &f->color[((size_t)y * WIN + (size_t)x) * 4];
+}
+
+struct vtx {
+	double x, y;       /* pixels */
+	float z, inv_w, u, v, shade;
+};
+
+/* A plain vertex: depth 0.5, w 1, shade 1. */
+static struct vtx V(double x, double y)
+{
+	struct vtx v = {x, y, 0.5f, 1.0f, 0.0f, 0.0f, 1.0f};
+	return v;
+}
+
+/* A primitive as emit_triangle() makes it, on a WIN x WIN screen. */
+static struct tsr_primitive prim(struct vtx a, struct vtx b, struct vtx c)
+{
+	struct tsr_primitive p;
+	memset(&p, 0, sizeof(p));
+	struct vtx vs[3] = {a, b, c};
+	const double sub = 1 << TSR_SUBPIXEL_BITS;
+	int64_t X[3], Y[3];
+	for (int i = 0; i < 3; i++) {
+		X[i] = llround(vs[i].x * sub);
+		Y[i] = llround(vs[i].y * sub);
+	}
+	int64_t area2 = (X[1] - X[0]) * (Y[2] - Y[0]) - (Y[1] - Y[0]) * (X[2] - X[0]);
+	assert_true(area2 != 0);
+	int order[3] = {0, 1, 2};
+	if (area2 < 0) {
+		order[1] = 2;
+		order[2] = 1;
+		area2 = -area2;
+	}
+	for (int i = 0; i < 3; i++) {
+		const struct vtx *s = &vs[order[i]];
+		p.X[i] = X[order[i]];
+		p.Y[i] = Y[order[i]];
+		p.z[i] = s->z;
+		p.inv_w[i] = s->inv_w;
+		p.u[i] = s->u;
+		p.v[i] = s->v;
+		p.shade[i] = s->shade;
+	}
+	p.area2 = area2;
+	int64_t minX = p.X[0], maxX = p.X[0], minY = p.Y[0], maxY = p.Y[0];
+	for (int i = 1; i < 3; i++) {
+		minX = p.X[i] < minX ? p.X[i] : minX;
+		maxX = p.X[i] > maxX ? p.X[i] : maxX;
+		minY = p.Y[i] < minY ? p.Y[i] : minY;
+		maxY = p.Y[i] > maxY ? p.Y[i] : maxY;
+	}
+	const int64_t half = 1 << (TSR_SUBPIXEL_BITS - 1), one = 1 << TSR_SUBPIXEL_BITS;
+	int64_t x0 = (minX - half + one - 1) >> TSR_SUBPIXEL_BITS;
+	int64_t x1 = (maxX - half) >> TSR_SUBPIXEL_BITS;
+	int64_t y0 = (minY - half + one - 1) >> TSR_SUBPIXEL_BITS;
+	int64_t y1 = (maxY - half) >> TSR_SUBPIXEL_BITS;
+	x0 = x0 < 0 ? 0 : x0;
+	y0 = y0 < 0 ? 0 : y0;
+	x1 = x1 >= WIN ? WIN - 1 : x1;
+	y1 = y1 >= WIN ? WIN - 1 : y1;
+	p.min_x = (int32_t)x0;
+	p.max_x = (int32_t)x1;
+	p.min_y = (int32_t)y0;
+	p.max_y = (int32_t)y1;
+	p.attributes = 2;
+	return p;
+}
+
+static struct tsr_material material(enum tsr_blend blend, float r, float g,
+				    float b, float a)
+{
+	struct tsr_material m;
+	memset(&m, 0, sizeof(m));
+	m.texture = -1;
+	m.filter = TSR_FILTER_NEAREST;
+	m.wrap = TSR_WRAP_CLAMP;
+	m.blend = blend;
+	m.color[0] = r;
+	m.color[1] = g;
+	m.color[2] = b;
+	m.color[3] = a;
+	m.shader_alu_instructions = 4;
+	m.varyings = 1;
+	return m;
+}
+
+static void draw(struct fixture *f, const struct tsr_primitive *p,
+		 const struct tsr_material *m, const struct tsr_texture *tex)
+{
+	struct tsr_shader_binding b = {m, tex, 0x40000000ull, 32};
+	tsr_raster_primitive(f->r, p, &b, &f->t, f->mem, &f->rs, &f->ts);
+}
+
+/* ------------------------------------------------------------ fill rule */
+
+/* E_i at the centre of pixel (px, py), in fixed point (as the raster). */
+static int64_t edge_at(const struct tsr_primitive *p, int i, int32_t px, int32_t py)
+{
+	int j = (i + 1) % 3;
+	int64_t sx = (int64_t)px * 256 + 128, sy = (int64_t)py * 256 + 128;
+	return (p->X[j] - p->X[i]) * (sy - p->Y[i]) - (p->Y[j] - p->Y[i]) * (sx - p->X[i]);
+}
+
+/* 1 when edge i of triangle a is also an edge of another triangle. */
+static int edge_shared(const struct tsr_primitive *ps, uint32_t n, uint32_t a, int i)
+{
+	int j = (i + 1) % 3;
+	for (uint32_t b = 0; b < n; b++) {
+		if (b == a)
+			continue;
+		for (int k = 0; k < 3; k++) {
+			int l = (k + 1) % 3;
+			if (ps[b].X[k] == ps[a].X[j] && ps[b].Y[k] == ps[a].Y[j] &&
+			    ps[b].X[l] == ps[a].X[i] && ps[b].Y[l] == ps[a].Y[i])
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Draws the mesh with alpha 0.5 and checks every pixel of the window:
+ * pixels whose centre is strictly inside the union or on an edge shared by
+ * two triangles (or at a shared vertex) got exactly one layer; pixels on
+ * the outline got at most one; pixels outside none. Returns the number of
+ * pixels covered once.
+ */
+static uint32_t check_mesh_once(struct fixture *f, const struct tsr_primitive *ps,
+				uint32_t n)
+{
+	struct tsr_material m = material(TSR_BLEND_ALPHA, 1, 1, 1, 0.5f);
+	for (uint32_t i = 0; i < n; i++)
+		draw(f, &ps[i], &m, NULL);
+	uint32_t once = 0, outline = 0;
+	for (int32_t y = 0; y < (int32_t)f->t.height; y++)
+		for (int32_t x = 0; x < (int32_t)f->t.width; x++) {
+			int inside = 0, on_outline = 0;
+			for (uint32_t t = 0; t < n; t++) {
+				int64_t e[3];
+				for (int i = 0; i < 3; i++)
+					e[i] = edge_at(&ps[t], i, x, y);
+				if (e[0] < 0 || e[1] < 0 || e[2] < 0)
+					continue;
+				inside = 1;
+				for (int i = 0; i < 3; i++)
+					if (e[i] == 0 && !edge_shared(ps, n, t, i))
+						on_outline = 1;
+			}
+			float a = pixel(f, x, y)[3];
+			int ok;
+			if (!inside)
+				ok = a == 0.0f;
+			else if (on_outline)
+				ok = a == 0.0f || a == 0.5f;
+			else
+				ok = a == 0.5f;
+			if (!ok)
+				print_error("pixel (%d, %d): alpha %g (inside %d, outline %d)\n",
+					    x, y, (double)a, inside, on_outline);
+			assert_true(ok);
+			once += a == 0.5f;
+			outline += on_outline;
+		}
+	assert_int_equal(f->rs.pixels_written, once);
+	assert_int_equal(f->rs.fragments_shaded, once);
+	return once;
+}
+
+static void test_fill_rule_grid(void **state)
+{
+	(void)state;
+	/* 4x4 squares of 6.5 pixels from (2.5, 3.5): the grid lines x = 2.5,
+	 * 9, 15.5, 22, 28.5 and y = 3.5, 10, 16.5, 23, 29.5 and the diagonals
+	 * (slope +-1 through corners at .5) pass through pixel centres */
+	struct tsr_primitive ps[32];
+	uint32_t n = 0;
+	for (int j = 0; j < 4; j++)
+		for (int i = 0; i < 4; i++) {
+			double x0 = 2.5 + 6.5 * i, y0 = 3.5 + 6.5 * j;
+			double x1 = x0 + 6.5, y1 = y0 + 6.5;
+			if ((i + j) % 2 == 0) {
+				ps[n++] = prim(V(x0, y0), V(x1, y0), V(x1, y1));
+				ps[n++] = prim(V(x0, y0), V(x1, y1), V(x0, y1));
+			} else {
+				ps[n++] = prim(V(x1, y0), V(x1, y1), V(x0, y1));
+				ps[n++] = prim(V(x0, y0), V(x1, y0), V(x0, y1));
+			}
+		}
+	struct fixture *f = fixture_new(TSR_QG_FG_XSHIFT2, 32, 32);
+	check_mesh_once(f, ps, n);
+	/* top-left rule on the outline: the left edge x = 2.5 and the top edge
+	 * y = 3.5 are in, the right x = 28.5 and bottom y = 29.5 are out:
+	 * exactly pixels x 2..27, y 3..28 */
+	for (int32_t y = 0; y < 32; y++)
+		for (int32_t x = 0; x < 32; x++) {
+			float want = (x >= 2 && x <= 27 && y >= 3 && y <= 28) ? 0.5f : 0.0f;
+			if (pixel(f, x, y)[3] != want)
+				print_error("pixel (%d, %d): alpha %g, want %g\n", x, y,
+					    (double)pixel(f, x, y)[3], (double)want);
+			assert_true(pixel(f, x, y)[3] == want);
+		}
+	assert_int_equal(f->rs.pixels_written, 26 * 26);
+	fixture_free(f);
+}
+
+static void test_fill_rule_fan(void **state)
+{
+	(void)state;
+	/* a fan around (16.5, 15.5), itself a pixel centre, with spokes along
+	 * the axes and diagonals through pixel centres, and two outer vertices
+	 * off the grid */
+	const struct vtx c = V(16.5, 15.5);
+	const struct vtx ring[8] = {V(28.5, 15.5), V(26.5, 25.5), V(16.5, 29.5),
+				    V(7.25, 24.75), V(4.5, 15.5), V(8.5, 7.5),
+				    V(16.5, 3.5), V(25.75, 6.25)};
+	struct tsr_primitive ps[8];
+	for (int i = 0; i < 8; i++)
+		ps[i] = prim(c, ring[i], ring[(i + 1) % 8]);
+	struct fixture *f = fixture_new(TSR_QG_FG_XSHIFT2, 32, 32);
+	uint32_t once = check_mesh_once(f, ps, 8);
+	assert_true(once > 300);
+	/* the shared centre vertex and pixels on spokes got exactly one layer */
+	assert_true(pixel(f, 16, 15)[3] == 0.5f);
+	assert_true(pixel(f, 20, 15)[3] == 0.5f);   /* spoke to (28.5, 15.5) */
+	assert_true(pixel(f, 10, 15)[3] == 0.5f);   /* spoke to (4.5, 15.5) */
+	assert_true(pixel(f, 16, 20)[3] == 0.5f);   /* spoke to (16.5, 29.5) */
+	assert_true(pixel(f, 16, 8)[3] == 0.5f);    /* spoke to (16.5, 3.5) */
+	assert_true(pixel(f, 20, 19)[3] == 0.5f);   /* diagonal spoke */
+	assert_true(pixel(f, 12, 11)[3] == 0.5f);   /* diagonal spoke */
+	fixture_free(f);
+
+	/* the same fan in an odd-sized window offset from the origin: the
+	 * same pixels are covered */
+	f = fixture_new(TSR_QG_FG_XSHIFT2, 32, 32);
+	struct fixture *g = fixture_new(TSR_QG_FG_XSHIFT2, 32, 32);
+	struct tsr_material m = material(TSR_BLEND_ALPHA, 1, 1, 1, 0.5f);
+	for (int i = 0; i < 8; i++)
+		draw(f, &ps[i], &m, NULL);
+	g->t.x0 = 3;
+	g->t.y0 = 5;
+	g->t.width = 27;
+	g->t.height = 25;
+	for (int i = 0; i < 8; i++)
+		draw(g, &ps[i], &m, NULL);
+	for (int32_t y = 0; y < 32; y++)
+		for (int32_t x = 0; x < 32; x++) {
+			int in_g = x >= 3 && x < 30 && y >= 5 && y < 30;
+			float want = in_g ? pixel(f, x, y)[3] : 0.0f;
+			float got = in_g ? pixel(g, x - 3, y - 5)[3] : 0.0f;
+			assert_true(want == got);
+		}
+	fixture_free(g);
+	fixture_free(f);
+}
+
+/* ------------------------------------------- perspective-correct varyings */
+
+/* Screen-space barycentrics (doubles) of the centre of pixel (px, py). */
+static void bary(const struct tsr_primitive *p, int32_t px, int32_t py, double l[3])
+{
+	double e1 = (double)edge_at(p, 1, px, py), e2 = (double)edge_at(p, 2, px, py);
+	l[0] = e1 / (double)p->area2;
+	l[1] = e2 / (double)p->area2;
+	l[2] = 1.0 - l[0] - l[1];
+}
+
+static int covered(const struct tsr_primitive *p, int32_t x, int32_t y)
+{
+	return edge_at(p, 0, x, y) > 0 && edge_at(p, 1, x, y) > 0 &&
+	       edge_at(p, 2, x, y) > 0;
+}
+
+/* (0,0) w=1, (64,0) w=4, (0,64) w=1: only the right vertex is far. */
+static struct tsr_primitive far_right_triangle(float s0, float s1, float s2,
+					       float u0, float u1, float u2)
+{
+	struct vtx a = {0, 0, 0.5f, 1.0f, u0, 0.5f, s0};
+	struct vtx b = {64, 0, 0.5f, 0.25f, u1, 0.5f, s1};
+	struct vtx c = {0, 64, 0.5f, 1.0f, u2, 0.5f, s2};
+	return prim(a, b, c);
+}
+
+static void test_perspective_correct_shade(void **state)
+{
+	(void)state;
+	/* shade 0 at the near vertices and 1 at the far one: the colour of an
+	 * untextured opaque white material is the interpolated shade */
+	struct tsr_primitive p = far_right_triangle(0, 1, 0, 0, 0, 0);
+	struct fixture *f = fixture_new(TSR_QG_FG_XSHIFT2, WIN, WIN);
+	struct tsr_material m = material(TSR_BLEND_OPAQUE, 1, 1, 1, 1);
+	draw(f, &p, &m, NULL);
+	uint32_t checked = 0, differs = 0;
+	for (int32_t y = 0; y < WIN; y++)
+		for (int32_t x = 0; x < WIN; x++) {
+			if (!covered(&p, x, y))
+				continue;
+			double l[3];
+			bary(&p, x, y, l);
+			/* perspective: sum(l_i w_i s_i) / sum(l_i w_i) */
+			double w[3] = {p.inv_w[0], p.inv_w[1], p.inv_w[2]};
+			double num = 0, den = 0, affine = 0;
+			for (int i = 0; i < 3; i++) {
+				num += l[i] * w[i] * p.shade[i];
+				den += l[i] * w[i];
+				affine += l[i] * p.shade[i];
+			}
+			double want = num / den;
+			float got = pixel(f, x, y)[0];
+			if (fabs(got - want) > 1e-4)
+				print_error("pixel (%d, %d): %g, want %g (affine %g)\n", x, y,
+					    (double)got, want, affine);
+			assert_true(fabs(got - want) <= 1e-4);
+			differs += fabs(affine - want) > 0.05;
+			checked++;
+		}
+	assert_true(checked > 1500);
+	assert_true(differs > 500);
+	/* row 0 at x = 40: l1 = 40.5/64, 0.25 l1 / (1 - 0.75 l1) = 0.3013 */
+	assert_float_equal(pixel(f, 40, 0)[0], 0.30132, 1e-3);
+	fixture_free(f);
+}
+
+static void test_perspective_correct_texcoords(void **state)
+{
+	(void)state;
+	/* a 2x1 texture, black then white: nearest sampling says whether the
+	 * interpolated u is below or above 1/2 */
+	uint8_t texels[8] = {0, 0, 0, 255, 255, 255, 255, 255};
+	struct tsr_image img = {"two-texels", 2, 1, texels};
+	struct tsr_texture *tex = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_texture_create(&img, &tex, &err), TSR_OK);
+	tsr_texture_set_base(tex, 0x50000000ull);
+	/* u = 0 at the near vertices, 1 at the far one: perspective-correct u
+	 * on row y is 0.25 l1 / (1 - 0.75 l1), 1/2 at l1 = 0.8 (x = 51.2 on
+	 * row 0); affine u would reach 1/2 at x = 32 */
+	struct tsr_primitive p = far_right_triangle(1, 1, 1, 0, 1, 0);
+	struct fixture *f = fixture_new(TSR_QG_FG_XSHIFT2, WIN, WIN);
+	struct tsr_material m = material(TSR_BLEND_OPAQUE, 1, 1, 1, 1);
+	m.texture = 0;
+	draw(f, &p, &m, tex);
+	assert_float_equal(pixel(f, 40, 0)[0], 0.0f, 1e-5);  /* affine: white */
+	assert_float_equal(pixel(f, 50, 0)[0], 0.0f, 1e-5);
+	assert_float_equal(pixel(f, 52, 0)[0], 1.0f, 1e-5);
+	assert_float_equal(pixel(f, 20, 30)[0], 0.0f, 1e-5); /* l1 .32: u .105 */
+	uint32_t checked = 0;
+	for (int32_t y = 0; y < WIN; y++)
+		for (int32_t x = 0; x < WIN; x++) {
+			if (!covered(&p, x, y))
+				continue;
+			double l[3];
+			bary(&p, x, y, l);
+			double u = 0.25 * l[1] / (l[0] + 0.25 * l[1] + l[2]);
+			if (fabs(u - 0.5) < 1e-3)
+				continue;
+			float want = u > 0.5 ? 1.0f : 0.0f;
+			if (fabsf(pixel(f, x, y)[0] - want) > 1e-5f)
+				print_error("pixel (%d, %d): %g, u %g\n", x, y,
+					    (double)pixel(f, x, y)[0], u);
+			assert_float_equal(pixel(f, x, y)[0], want, 1e-5);
+			checked++;
+		}
+	assert_true(checked > 1500);
+	assert_true(f->ts.sample_instructions > 0);
+	assert_int_equal(f->ts.sample_instructions, f->rs.quads_shaded);
+	assert_int_equal(f->ts.texel_fetches, 4 * f->ts.sample_instructions);
+	tsr_texture_destroy(tex);
+	fixture_free(f);
+}
+
+/* ---------------------------------------------------------------- Early-Z */
+
+static struct tsr_primitive flat_triangle(float z)
+{
+	struct vtx a = V(2, 2), b = V(30, 4), c = V(6, 29);
+	a.z = b.z = c.z = z;
+	return prim(a, b, c);
+}
+
+static void test_early_z(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_new(TSR_QG_FG_XSHIFT2, 32, 32);
+	struct tsr_material red = material(TSR_BLEND_OPAQUE, 1, 0, 0, 1);
+	struct tsr_material green = material(TSR_BLEND_OPAQUE, 0, 1, 0, 1);
+	struct tsr_material blue = material(TSR_BLEND_OPAQUE, 0, 0, 1, 1);
+	struct tsr_primitive near = flat_triangle(0.3f), far = flat_triangle(0.7f),
+			     nearer = flat_triangle(0.1f);
+	draw(f, &near, &red, NULL);
+	uint64_t quads = f->rs.quads_rasterized, pixels = f->rs.pixels_written;
+	assert_true(quads > 50);
+	assert_int_equal(f->rs.quads_shaded, quads);
+	assert_int_equal(f->rs.quads_early_z_killed, 0);
+	uint32_t covered_px = 0;
+	for (int32_t y = 0; y < 32; y++)
+		for (int32_t x = 0; x < 32; x++) {
+			int in = covered(&near, x, y);
+			float *c = pixel(f, x, y);
+			if (in) {
+				assert_float_equal(c[0], 1.0f, 1e-5);
+				assert_float_equal(c[1], 0.0f, 1e-5);
+				assert_float_equal(c[3], 1.0f, 1e-5);
+				assert_float_equal(f->depth[y * WIN + x], 0.3f, 1e-6);
+				covered_px++;
+			}
+		}
+	assert_true(pixels >= covered_px);
+
+	/* behind: every quad dies in Early-Z, nothing changes */
+	draw(f, &far, &green, NULL);
+	assert_int_equal(f->rs.quads_rasterized, 2 * quads);
+	assert_int_equal(f->rs.quads_early_z_killed, quads);
+	assert_int_equal(f->rs.quads_shaded, quads);
+	assert_int_equal(f->rs.pixels_written, pixels);
+	for (int32_t y = 0; y < 32; y++)
+		for (int32_t x = 0; x < 32; x++)
+			if (covered(&near, x, y)) {
+				assert_float_equal(pixel(f, x, y)[0], 1.0f, 1e-5);
+				assert_float_equal(pixel(f, x, y)[1], 0.0f, 1e-5);
+				assert_float_equal(f->depth[y * WIN + x], 0.3f, 1e-6);
+			}
+
+	/* in front: overwrites colour and depth */
+	draw(f, &nearer, &blue, NULL);
+	assert_int_equal(f->rs.quads_early_z_killed, quads);
+	assert_int_equal(f->rs.quads_shaded, 2 * quads);
+	assert_int_equal(f->rs.pixels_written, 2 * pixels);
+	for (int32_t y = 0; y < 32; y++)
+		for (int32_t x = 0; x < 32; x++)
+			if (covered(&near, x, y)) {
+				assert_float_equal(pixel(f, x, y)[0], 0.0f, 1e-5);
+				assert_float_equal(pixel(f, x, y)[2], 1.0f, 1e-5);
+				assert_float_equal(f->depth[y * WIN + x], 0.1f, 1e-6);
+			}
+	fixture_free(f);
+}
+
+/* ------------------------------------------------------- quad grouping */
+
+static void test_quad_core_functions(void **state)
+{
+	(void)state;
+	for (uint32_t qy = 0; qy < 16; qy++)
+		for (uint32_t qx = 0; qx < 16; qx++) {
+			assert_int_equal(tsr_quad_core(TSR_QG_FG_XSHIFT2, 4, qx, qy, 16, 16),
+					 (qx + 2 * qy) % 4);
+		}
+	/* FG-xshift2 row 0: 0 1 2 3 0 ..., row 1 starts at 2 */
+	assert_int_equal(tsr_quad_core(TSR_QG_FG_XSHIFT2, 4, 0, 1, 16, 16), 2);
+	assert_int_equal(tsr_quad_core(TSR_QG_FG_XSHIFT2, 4, 3, 1, 16, 16), 1);
+
+	/* CG-square: a 32x32 tile is 16x16 quads; each 8x8-quad quadrant goes
+	 * to one core, the four to four different cores */
+	uint32_t q[2][2];
+	for (uint32_t i = 0; i < 2; i++)
+		for (uint32_t j = 0; j < 2; j++)
+			q[i][j] = tsr_quad_core(TSR_QG_CG_SQUARE, 4, 8 * j, 8 * i, 16, 16);
+	for (uint32_t qy = 0; qy < 16; qy++)
+		for (uint32_t qx = 0; qx < 16; qx++) {
+			uint32_t c = tsr_quad_core(TSR_QG_CG_SQUARE, 4, qx, qy, 16, 16);
+			assert_true(c < 4);
+			assert_int_equal(c, q[qy / 8][qx / 8]);
+		}
+	unsigned seen = 0;
+	for (uint32_t i = 0; i < 2; i++)
+		for (uint32_t j = 0; j < 2; j++)
+			seen |= 1u << q[i][j];
+	assert_int_equal(seen, 0xf);
+	assert_int_equal(q[0][0], 0);
+	assert_int_equal(q[0][1], 1);
+	assert_int_equal(q[1][0], 2);
+	assert_int_equal(q[1][1], 3);
+}
+
+static void test_quad_grouping_in_raster(void **state)
+{
+	(void)state;
+	/* a rectangle over the whole 32x32 window: 256 quads, 64 per core
+	 * with either grouping */
+	struct tsr_primitive full[2] = {prim(V(0, 0), V(32, 0), V(32, 32)),
+					prim(V(0, 0), V(32, 32), V(0, 32))};
+	/* a rectangle over the top-left 16x16 pixels: one CG quadrant */
+	struct tsr_primitive tl[2] = {prim(V(0, 0), V(16, 0), V(16, 16)),
+				      prim(V(0, 0), V(16, 16), V(0, 16))};
+	struct tsr_material m = material(TSR_BLEND_ALPHA, 1, 1, 1, 0.5f);
+	for (int g = 0; g < 2; g++) {
+		struct fixture *f = fixture_new((enum tsr_quad_grouping)g, 32, 32);
+		draw(f, &full[0], &m, NULL);
+		draw(f, &full[1], &m, NULL);
+		assert_int_equal(f->rs.pixels_written, 32 * 32);
+		uint64_t total = 0;
+		for (int c = 0; c < 4; c++)
+			total += f->rs.quads_per_core[c];
+		assert_int_equal(total, f->rs.quads_shaded);
+		fixture_free(f);
+
+		f = fixture_new((enum tsr_quad_grouping)g, 32, 32);
+		draw(f, &tl[0], &m, NULL);
+		draw(f, &tl[1], &m, NULL);
+		assert_int_equal(f->rs.pixels_written, 16 * 16);
+		if (g == TSR_QG_CG_SQUARE) {
+			/* 64 quads plus the diagonal's split quads, all on core 0 */
+			assert_int_equal(f->rs.quads_per_core[0], f->rs.quads_shaded);
+			assert_int_equal(f->rs.quads_per_core[1], 0);
+		} else {
+			/* an 8x8-quad block: 2 quads per core on each row, 16
+			 * per core; the 8 diagonal quads (q, q) hold pixels of
+			 * both triangles and are shaded twice: core 3q mod 4,
+			 * i.e. 0 3 2 1 0 3 2 1, two more per core */
+			assert_int_equal(f->rs.quads_shaded, 64 + 8);
+			for (int c = 0; c < 4; c++)
+				assert_int_equal(f->rs.quads_per_core[c], 16 + 2);
+		}
+		fixture_free(f);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fill_rule_grid),
+		cmocka_unit_test(test_fill_rule_fan),
+		cmocka_unit_test(test_perspective_correct_shade),
+		cmocka_unit_test(test_perspective_correct_texcoords),
+		cmocka_unit_test(test_early_z),
+		cmocka_unit_test(test_quad_core_functions),
+		cmocka_unit_test(test_quad_grouping_in_raster),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

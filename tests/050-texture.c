@@ -1,0 +1,343 @@
+/*
+ * 050-texture.c - textures (src/texture): the block-linear layout of the
+ * mip chain (4x4 texels per 64-byte block, levels back to back), the 2x2
+ * box filter, the level of detail of a quad, nearest, bilinear and
+ * trilinear sampling, and the coalescing of a quad's texel addresses into
+ * cache-line requests.
+ *
+ * Test images are generated here; expected values are worked out by hand
+ * in the comments.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "texture/texture.h"
+
+#define BASE 0x40000000ull
+
+/* A w x h texture whose texel (x, y) is (16x, 32y, x + y, 255). */
+static struct tsr_texture *gradient_texture(uint32_t w, uint32_t h)
+{
+	uint8_t *rgba = malloc((size_t)w * h * 4);
+	assert_non_null(rgba);
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++) {
+			uint8_t *p = &rgba[((size_t)y * w + x) * 4];
+			p[0] = (uint8_t)(16 * x);
+			p[1] = (uint8_t)(32 * y);
+			p[2] = (uint8_t)(x + y);
+			p[3] = 255;
+		}
+	char name[] = "gradient";
+	struct tsr_image img = {name, w, h, rgba};
+	struct tsr_texture *t = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_texture_create(&img, &t, &err), TSR_OK);
+	free(rgba);  /* the texture keeps its own copy */
+	tsr_texture_set_base(t, BASE);
+	return t;
+}
+
+static struct tsr_texture *texture_from(uint32_t w, uint32_t h, const uint8_t *rgba)
+{
+	char name[] = "hand-made";
+	struct tsr_image img = {name, w, h, (uint8_t *)rgba};
+	struct tsr_texture *t = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_texture_create(&img, &t, &err), TSR_OK);
+	tsr_texture_set_base(t, BASE);
+	return t;
+}
+
+/* Lanes of a quad: lane 0 at (u0, v0), +du along x, +dv along y. */
+static void quad_uv(float u0, float v0, float dux, float dvy, float u[4], float v[4])
+{
+	u[0] = u0;       v[0] = v0;
+	u[1] = u0 + dux; v[1] = v0;
+	u[2] = u0;       v[2] = v0 + dvy;
+	u[3] = u0 + dux; v[3] = v0 + dvy;
+}
+
+static void sample(const struct tsr_texture *t, enum tsr_filter f,
+		   const float u[4], const float v[4], float rgba[4][4],
+		   struct tsr_texel_requests *req)
+{
+	memset(req, 0xa5, sizeof(*req));
+	tsr_texture_sample_quad(t, f, TSR_WRAP_CLAMP, u, v, rgba, req);
+}
+
+static void assert_rgba(const float got[4], float r, float g, float b, float a)
+{
+	assert_float_equal(got[0], r / 255.0f, 1e-5);
+	assert_float_equal(got[1], g / 255.0f, 1e-5);
+	assert_float_equal(got[2], b / 255.0f, 1e-5);
+	assert_float_equal(got[3], a / 255.0f, 1e-5);
+}
+
+static void test_mip_chain_levels(void **state)
+{
+	(void)state;
+	struct tsr_texture *t = gradient_texture(16, 8);
+	static const uint32_t w[] = {16, 8, 4, 2, 1}, h[] = {8, 4, 2, 1, 1};
+	assert_int_equal(tsr_texture_levels(t), 5);
+	for (uint32_t l = 0; l < 5; l++) {
+		assert_int_equal(tsr_texture_width(t, l), w[l]);
+		assert_int_equal(tsr_texture_height(t, l), h[l]);
+	}
+	/* blocks: 4x2 + 2x1 + 1 + 1 + 1 = 13, 64 bytes each */
+	assert_int_equal(tsr_texture_footprint_bytes(t), 13 * 64);
+	tsr_texture_destroy(t);
+
+	t = gradient_texture(1, 1);
+	assert_int_equal(tsr_texture_levels(t), 1);
+	assert_int_equal(tsr_texture_footprint_bytes(t), 64);
+	tsr_texture_destroy(t);
+
+	t = gradient_texture(5, 3);   /* 5x3, 2x1, 1x1 */
+	assert_int_equal(tsr_texture_levels(t), 3);
+	assert_int_equal(tsr_texture_width(t, 1), 2);
+	assert_int_equal(tsr_texture_height(t, 1), 1);
+	assert_int_equal(tsr_texture_footprint_bytes(t), (2 * 1 + 1 + 1) * 64);
+	tsr_texture_destroy(t);
+
+	t = gradient_texture(1, 64);  /* 7 levels down the height */
+	assert_int_equal(tsr_texture_levels(t), 7);
+	assert_int_equal(tsr_texture_width(t, 6), 1);
+	assert_int_equal(tsr_texture_height(t, 6), 1);
+	tsr_texture_destroy(t);
+
+	/* an empty image is rejected */
+	struct tsr_image empty = {NULL, 0, 4, NULL};
+	struct tsr_texture *bad = (struct tsr_texture *)&empty;
+	struct tsr_error err;
+	assert_int_equal(tsr_texture_create(&empty, &bad, &err), TSR_ERR_ASSET);
+	assert_null(bad);
+}
+
+static void test_block_linear_addresses(void **state)
+{
+	(void)state;
+	struct tsr_texture *t = gradient_texture(16, 8);
+	for (uint32_t y = 0; y < 8; y++)
+		for (uint32_t x = 0; x < 16; x++)
+			assert_int_equal(tsr_texel_address(t, 0, x, y),
+					 BASE + ((y / 4) * 4 + x / 4) * 64 +
+						 ((y % 4) * 4 + x % 4) * 4);
+	/* spelled out: (5, 6) is block (1, 1) = 5, texel (1, 2) = 9 */
+	assert_int_equal(tsr_texel_address(t, 0, 5, 6), BASE + 5 * 64 + 9 * 4);
+	assert_int_equal(tsr_texel_address(t, 0, 15, 7), BASE + 7 * 64 + 15 * 4);
+	/* level 1 (8x4, 2 blocks a row) starts after level 0's 8 blocks */
+	const uint64_t l1 = BASE + 8 * 64;
+	for (uint32_t y = 0; y < 4; y++)
+		for (uint32_t x = 0; x < 8; x++)
+			assert_int_equal(tsr_texel_address(t, 1, x, y),
+					 l1 + (x / 4) * 64 + (y * 4 + x % 4) * 4);
+	/* level 2 (4x2) after level 1's 2 blocks, then 3 (2x1) and 4 (1x1) */
+	assert_int_equal(tsr_texel_address(t, 2, 0, 0), BASE + 10 * 64);
+	assert_int_equal(tsr_texel_address(t, 2, 3, 1), BASE + 10 * 64 + 7 * 4);
+	assert_int_equal(tsr_texel_address(t, 3, 1, 0), BASE + 11 * 64 + 4);
+	assert_int_equal(tsr_texel_address(t, 4, 0, 0), BASE + 12 * 64);
+	/* a new base moves everything */
+	tsr_texture_set_base(t, 0x1000);
+	assert_int_equal(tsr_texel_address(t, 1, 0, 0), 0x1000 + 8 * 64);
+	tsr_texture_destroy(t);
+}
+
+static void test_box_filter(void **state)
+{
+	(void)state;
+	/* 2x2 -> 1x1: each channel (a + b + c + d + 2) / 4 */
+	static const uint8_t two[16] = {10, 20, 30, 40,    50, 60, 70, 80,
+					90, 100, 110, 120, 200, 210, 220, 254};
+	/* r 352/4 = 88, g 392/4 = 98, b 432/4 = 108, a (494 + 2)/4 = 124
+	 * (123.5 rounds up) */
+	struct tsr_texture *t = texture_from(2, 2, two);
+	assert_int_equal(tsr_texture_levels(t), 2);
+	float u[4], v[4], rgba[4][4];
+	struct tsr_texel_requests req;
+	/* u steps by one texture width per pixel: rho = 2, lod 1 = level 1 */
+	quad_uv(0.25f, 0.25f, 1.0f, 0.0f, u, v);
+	assert_float_equal(tsr_texture_lod(t, u, v), 1.0f, 1e-5);
+	sample(t, TSR_FILTER_NEAREST, u, v, rgba, &req);
+	for (int lane = 0; lane < 4; lane++)
+		assert_rgba(rgba[lane], 88, 98, 108, 124);
+	/* level 0 still has the texels */
+	quad_uv(0.25f, 0.25f, 0.5f, 0.5f, u, v);   /* rho 1: lod 0 */
+	sample(t, TSR_FILTER_NEAREST, u, v, rgba, &req);
+	assert_rgba(rgba[0], 10, 20, 30, 40);
+	assert_rgba(rgba[1], 50, 60, 70, 80);
+	assert_rgba(rgba[2], 90, 100, 110, 120);
+	assert_rgba(rgba[3], 200, 210, 220, 254);
+	tsr_texture_destroy(t);
+
+	/* 4x1 -> 2x1 -> 1x1 with the height clamped: red 0 100 200 255 gives
+	 * (0+100+0+100+2)/4 = 50, (200+255+200+255+2)/4 = 228, then
+	 * (50+228+50+228+2)/4 = 139 */
+	static const uint8_t row[16] = {0, 0, 0, 255, 100, 0, 0, 255,
+					200, 0, 0, 255, 255, 0, 0, 255};
+	t = texture_from(4, 1, row);
+	assert_int_equal(tsr_texture_levels(t), 3);
+	quad_uv(0.1f, 0.5f, 0.5f, 0.0f, u, v);     /* 2 texels a pixel: lod 1 */
+	sample(t, TSR_FILTER_NEAREST, u, v, rgba, &req);
+	assert_rgba(rgba[0], 50, 0, 0, 255);
+	assert_rgba(rgba[1], 228, 0, 0, 255);
+	quad_uv(0.1f, 0.5f, 1.0f, 0.0f, u, v);     /* 4 texels a pixel: lod 2 */
+	sample(t, TSR_FILTER_NEAREST, u, v, rgba, &req);
+	assert_rgba(rgba[0], 139, 0, 0, 255);
+	assert_int_equal(req.line_count, 1);
+	assert_int_equal(req.lines[0], BASE + 2 * 64);  /* level 2's block */
+	tsr_texture_destroy(t);
+}
+
+static void test_lod(void **state)
+{
+	(void)state;
+	struct tsr_texture *t = gradient_texture(16, 8);
+	float u[4], v[4];
+	/* one texel per pixel in both directions: lod 0 */
+	quad_uv(0.1f, 0.2f, 1.0f / 16, 1.0f / 8, u, v);
+	assert_float_equal(tsr_texture_lod(t, u, v), 0.0f, 1e-5);
+	/* four texels per pixel: lod 2 */
+	quad_uv(0.1f, 0.2f, 4.0f / 16, 0.0f, u, v);
+	assert_float_equal(tsr_texture_lod(t, u, v), 2.0f, 1e-5);
+	/* rho is the longer of the two derivatives: 1 along x, 2 along y */
+	quad_uv(0.1f, 0.2f, 1.0f / 16, 2.0f / 8, u, v);
+	assert_float_equal(tsr_texture_lod(t, u, v), 1.0f, 1e-5);
+	/* a derivative with both u and v: (3, 4) texels has length 5 */
+	u[0] = 0.0f; v[0] = 0.0f;
+	u[1] = 3.0f / 16; v[1] = 4.0f / 8;
+	u[2] = 0.0f; v[2] = 0.0f;
+	u[3] = u[1]; v[3] = v[1];
+	assert_float_equal(tsr_texture_lod(t, u, v), log2f(5.0f), 1e-5);
+	/* magnification: half a texel per pixel is lod -1 */
+	quad_uv(0.1f, 0.2f, 0.5f / 16, 0.0f, u, v);
+	assert_float_equal(tsr_texture_lod(t, u, v), -1.0f, 1e-5);
+	tsr_texture_destroy(t);
+}
+
+static void test_nearest_and_coalescing(void **state)
+{
+	(void)state;
+	struct tsr_texture *t = gradient_texture(16, 8);
+	float u[4], v[4], rgba[4][4];
+	struct tsr_texel_requests req;
+	/* texel centres of (4,4) (5,4) (4,5) (5,5): all in block (1, 1) */
+	quad_uv(4.5f / 16, 4.5f / 8, 1.0f / 16, 1.0f / 8, u, v);
+	sample(t, TSR_FILTER_NEAREST, u, v, rgba, &req);
+	assert_rgba(rgba[0], 64, 128, 8, 255);
+	assert_rgba(rgba[1], 80, 128, 9, 255);
+	assert_rgba(rgba[2], 64, 160, 9, 255);
+	assert_rgba(rgba[3], 80, 160, 10, 255);
+	assert_int_equal(req.texel_fetches, 4);
+	assert_int_equal(req.line_count, 1);
+	assert_int_equal(req.lines[0], BASE + 5 * 64);
+	/* (3,0) (4,0) (3,1) (4,1): blocks 0 and 1, in first-use order */
+	quad_uv(3.5f / 16, 0.5f / 8, 1.0f / 16, 1.0f / 8, u, v);
+	sample(t, TSR_FILTER_NEAREST, u, v, rgba, &req);
+	assert_rgba(rgba[0], 48, 0, 3, 255);
+	assert_rgba(rgba[3], 64, 32, 5, 255);
+	assert_int_equal(req.texel_fetches, 4);
+	assert_int_equal(req.line_count, 2);
+	assert_int_equal(req.lines[0], BASE);
+	assert_int_equal(req.lines[1], BASE + 64);
+	/* (15,3) (16->15 clamped) (15,4) ...: blocks 3 and 7 */
+	quad_uv(15.5f / 16, 3.5f / 8, 1.0f / 16, 1.0f / 8, u, v);
+	sample(t, TSR_FILTER_NEAREST, u, v, rgba, &req);
+	assert_rgba(rgba[0], 240, 96, 18, 255);
+	assert_rgba(rgba[1], 240, 96, 18, 255);
+	assert_rgba(rgba[2], 240, 128, 19, 255);
+	assert_int_equal(req.line_count, 2);
+	assert_int_equal(req.lines[0], BASE + 3 * 64);
+	assert_int_equal(req.lines[1], BASE + 7 * 64);
+	tsr_texture_destroy(t);
+}
+
+static void test_bilinear(void **state)
+{
+	(void)state;
+	struct tsr_texture *t = gradient_texture(16, 8);
+	float u[4], v[4], rgba[4][4];
+	struct tsr_texel_requests req;
+	/* at texel centres bilinear returns the texel itself */
+	quad_uv(5.5f / 16, 2.5f / 8, 1.0f / 16, 1.0f / 8, u, v);
+	sample(t, TSR_FILTER_BILINEAR, u, v, rgba, &req);
+	assert_rgba(rgba[0], 80, 64, 7, 255);
+	assert_rgba(rgba[1], 96, 64, 8, 255);
+	assert_rgba(rgba[2], 80, 96, 8, 255);
+	assert_rgba(rgba[3], 96, 96, 9, 255);
+	assert_int_equal(req.texel_fetches, 16);
+	/* lanes read texels x 5..7, y 2..4: blocks 1 (y < 4) and 5 */
+	assert_int_equal(req.line_count, 2);
+	assert_int_equal(req.lines[0], BASE + 64);
+	assert_int_equal(req.lines[1], BASE + 5 * 64);
+	/* halfway between (5,2) and (6,2): the average */
+	quad_uv(6.0f / 16, 2.5f / 8, 1.0f / 16, 1.0f / 8, u, v);
+	sample(t, TSR_FILTER_BILINEAR, u, v, rgba, &req);
+	assert_rgba(rgba[0], 88, 64, 7.5f, 255);
+	/* centre of (5,2) (6,2) (5,3) (6,3) */
+	quad_uv(6.0f / 16, 3.0f / 8, 1.0f / 16, 1.0f / 8, u, v);
+	sample(t, TSR_FILTER_BILINEAR, u, v, rgba, &req);
+	assert_rgba(rgba[0], 88, 80, 8, 255);
+	tsr_texture_destroy(t);
+}
+
+static void test_trilinear(void **state)
+{
+	(void)state;
+	struct tsr_texture *t = gradient_texture(16, 8);
+	float u[4], v[4], rgba[4][4];
+	struct tsr_texel_requests req;
+	/* 1.5 texels per pixel: lod 0.585, levels 0 and 1, 2 x 4 texels a lane */
+	quad_uv(5.5f / 16, 2.5f / 8, 1.5f / 16, 1.5f / 8, u, v);
+	sample(t, TSR_FILTER_TRILINEAR, u, v, rgba, &req);
+	assert_int_equal(req.texel_fetches, 32);
+	assert_true(req.line_count >= 2 && req.line_count <= TSR_QUAD_MAX_LINES);
+	/* the same quad bilinear: 16; nearest: 4 */
+	sample(t, TSR_FILTER_BILINEAR, u, v, rgba, &req);
+	assert_int_equal(req.texel_fetches, 16);
+	sample(t, TSR_FILTER_NEAREST, u, v, rgba, &req);
+	assert_int_equal(req.texel_fetches, 4);
+	/* magnified, trilinear samples level 0 only */
+	quad_uv(5.5f / 16, 2.5f / 8, 0.5f / 16, 0.5f / 8, u, v);
+	sample(t, TSR_FILTER_TRILINEAR, u, v, rgba, &req);
+	assert_int_equal(req.texel_fetches, 16);
+	tsr_texture_destroy(t);
+
+	/* the blend: the 2x2 image at lod 0.5 mixes level 0 (bilinear at the
+	 * centre: red (10+50+90+200)/4 = 87.5) and level 1 (88) half and half */
+	static const uint8_t two[16] = {10, 20, 30, 40,    50, 60, 70, 80,
+					90, 100, 110, 120, 200, 210, 220, 254};
+	t = texture_from(2, 2, two);
+	const float d = sqrtf(0.5f);  /* rho = 2 d = sqrt 2 */
+	quad_uv(0.5f, 0.5f, d, 0.0f, u, v);
+	assert_float_equal(tsr_texture_lod(t, u, v), 0.5f, 1e-4);
+	sample(t, TSR_FILTER_TRILINEAR, u, v, rgba, &req);
+	assert_int_equal(req.texel_fetches, 32);
+	assert_float_equal(rgba[0][0], 87.75f / 255.0f, 1e-4);
+	/* lines: level 0's block and level 1's block */
+	assert_int_equal(req.line_count, 2);
+	assert_int_equal(req.lines[0], BASE);
+	assert_int_equal(req.lines[1], BASE + 64);
+	tsr_texture_destroy(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mip_chain_levels),
+		cmocka_unit_test(test_block_linear_addresses),
+		cmocka_unit_test(test_box_filter),
+		cmocka_unit_test(test_lod),
+		cmocka_unit_test(test_nearest_and_coalescing),
+		cmocka_unit_test(test_bilinear),
+		cmocka_unit_test(test_trilinear),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
