@@ -7,7 +7,8 @@
  *
  * An L1 miss reads the line from the L2; an L1 dirty victim is written to
  * the L2; the same between the L2 and DRAM. Accesses that cross a line are
- * split into one access per line. DRAM counts bytes per stream in whole
+ * split into one access per line (also when an L1 line is longer than an L2
+ * line). DRAM counts bytes per stream in whole
  * lines (a burst per line).
  *
  * Left out (for the timing issue): latencies, MSHRs, queues, DRAM banks.
@@ -49,7 +50,8 @@ struct tsr_memsys;
 
 /*
  * Builds the hierarchy. Errors: TSR_ERR_GEOMETRY / TSR_ERR_CONFIG naming
- * the cache ("caches.texture"), TSR_ERR_NOMEM.
+ * the cache instance ("texture0", "l2"; the config loader names the
+ * key "caches.texture" before this is reached), TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_memsys_create(const struct tsr_memsys_config *cfg,
 				  struct tsr_memsys **out,
