@@ -277,27 +277,7 @@ static struct tsr_primitive tri(double x0, double y0, double x1, double y1,
 		a = -a;
 	}
 	p.area2 = a;
-	int64_t minX = p.X[0], maxX = p.X[0], minY = p.Y[0], maxY = p.Y[0];
-	for (int i = 1; i < 3; i++) {
-		minX = p.X[i] < minX ? p.X[i] : minX;
-		maxX = p.X[i] > maxX ? p.X[i] : maxX;
-		minY = p.Y[i] < minY ? p.Y[i] : minY;
-		maxY = p.Y[i] > maxY ? p.Y[i] : maxY;
-	}
-	const int64_t half = 1 << (TSR_SUBPIXEL_BITS - 1), one = 1 << TSR_SUBPIXEL_BITS;
-	int64_t bx0 = (minX - half + one - 1) >> TSR_SUBPIXEL_BITS;
-	int64_t bx1 = (maxX - half) >> TSR_SUBPIXEL_BITS;
-	int64_t by0 = (minY - half + one - 1) >> TSR_SUBPIXEL_BITS;
-	int64_t by1 = (maxY - half) >> TSR_SUBPIXEL_BITS;
-	bx0 = bx0 < 0 ? 0 : bx0;
-	by0 = by0 < 0 ? 0 : by0;
-	bx1 = bx1 >= (int64_t)w ? (int64_t)w - 1 : bx1;
-	by1 = by1 >= (int64_t)h ? (int64_t)h - 1 : by1;
-	assert_true(bx0 <= bx1 && by0 <= by1);
-	p.min_x = (int32_t)bx0;
-	p.max_x = (int32_t)bx1;
-	p.min_y = (int32_t)by0;
-	p.max_y = (int32_t)by1;
+	assert_true(tsr_primitive_bbox(&p, w, h));
 	p.attributes = 2;
 	return p;
 }

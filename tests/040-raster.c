@@ -117,26 +117,7 @@ static struct tsr_primitive prim(struct vtx a, struct vtx b, struct vtx c)
 		p.shade[i] = s->shade;
 	}
 	p.area2 = area2;
-	int64_t minX = p.X[0], maxX = p.X[0], minY = p.Y[0], maxY = p.Y[0];
-	for (int i = 1; i < 3; i++) {
-		minX = p.X[i] < minX ? p.X[i] : minX;
-		maxX = p.X[i] > maxX ? p.X[i] : maxX;
-		minY = p.Y[i] < minY ? p.Y[i] : minY;
-		maxY = p.Y[i] > maxY ? p.Y[i] : maxY;
-	}
-	const int64_t half = 1 << (TSR_SUBPIXEL_BITS - 1), one = 1 << TSR_SUBPIXEL_BITS;
-	int64_t x0 = (minX - half + one - 1) >> TSR_SUBPIXEL_BITS;
-	int64_t x1 = (maxX - half) >> TSR_SUBPIXEL_BITS;
-	int64_t y0 = (minY - half + one - 1) >> TSR_SUBPIXEL_BITS;
-	int64_t y1 = (maxY - half) >> TSR_SUBPIXEL_BITS;
-	x0 = x0 < 0 ? 0 : x0;
-	y0 = y0 < 0 ? 0 : y0;
-	x1 = x1 >= WIN ? WIN - 1 : x1;
-	y1 = y1 >= WIN ? WIN - 1 : y1;
-	p.min_x = (int32_t)x0;
-	p.max_x = (int32_t)x1;
-	p.min_y = (int32_t)y0;
-	p.max_y = (int32_t)y1;
+	assert_true(tsr_primitive_bbox(&p, WIN, WIN));
 	p.attributes = 2;
 	return p;
 }

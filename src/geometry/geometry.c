@@ -234,31 +234,10 @@ static enum tsr_status emit_triangle(const struct tsr_geometry *g,
 		area2 = -area2;
 	}
 	p->area2 = area2;
-	int64_t minX = p->X[0], maxX = p->X[0], minY = p->Y[0], maxY = p->Y[0];
-	for (int i = 1; i < 3; i++) {
-		minX = p->X[i] < minX ? p->X[i] : minX;
-		maxX = p->X[i] > maxX ? p->X[i] : maxX;
-		minY = p->Y[i] < minY ? p->Y[i] : minY;
-		maxY = p->Y[i] > maxY ? p->Y[i] : maxY;
-	}
-	/* pixels whose centres (px + 0.5) may be covered */
-	const int64_t half = 1 << (TSR_SUBPIXEL_BITS - 1);
-	int64_t x0 = (minX - half + (1 << TSR_SUBPIXEL_BITS) - 1) >> TSR_SUBPIXEL_BITS;
-	int64_t x1 = (maxX - half) >> TSR_SUBPIXEL_BITS;
-	int64_t y0 = (minY - half + (1 << TSR_SUBPIXEL_BITS) - 1) >> TSR_SUBPIXEL_BITS;
-	int64_t y1 = (maxY - half) >> TSR_SUBPIXEL_BITS;
-	x0 = x0 < 0 ? 0 : x0;
-	y0 = y0 < 0 ? 0 : y0;
-	x1 = x1 >= (int64_t)g->cfg.width ? (int64_t)g->cfg.width - 1 : x1;
-	y1 = y1 >= (int64_t)g->cfg.height ? (int64_t)g->cfg.height - 1 : y1;
-	if (x0 > x1 || y0 > y1) {
+	if (!tsr_primitive_bbox(p, g->cfg.width, g->cfg.height)) {
 		st->primitives_culled++;  /* covers no pixel centre on screen */
 		return TSR_OK;
 	}
-	p->min_x = (int32_t)x0;
-	p->max_x = (int32_t)x1;
-	p->min_y = (int32_t)y0;
-	p->max_y = (int32_t)y1;
 	p->material = d->material_index;
 	p->draw = d->draw_id;
 	p->pb_addr = 0;

@@ -26,4 +26,12 @@ struct tsr_primitive {
 	uint32_t attributes; /* attributes stored in PB-Attributes */
 };
 
+/*
+ * Sets p->min_x..p->max_y (pixels, inclusive) to the pixels whose centres
+ * (px + 0.5, py + 0.5) the triangle's fixed-point vertices X/Y may cover,
+ * clamped to a width x height screen. Returns 0 (box left unset) when no
+ * pixel centre of the screen can be covered. Pure; no errors.
+ */
+int tsr_primitive_bbox(struct tsr_primitive *p, uint32_t width, uint32_t height);
+
 #endif
