@@ -36,6 +36,19 @@ void tsr_json_path(char *buf, size_t n, const char *parent, const char *key)
 		snprintf(buf, n, "%s.%s", parent, key);
 }
 
+/* "a, b, c" from a NULL-terminated list, truncated to fit n bytes. */
+static void join_names(char *buf, size_t n, const char *const *names)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; names[i]; i++) {
+		int w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", names[i]);
+		if (w < 0 || (size_t)w >= n - used)
+			break;
+		used += (size_t)w;
+	}
+}
+
 enum tsr_status tsr_json_check_keys(const json_t *obj, const char *file,
 				    const char *path,
 				    const char *const *allowed,
@@ -55,16 +68,9 @@ enum tsr_status tsr_json_check_keys(const json_t *obj, const char *file,
 				break;
 			}
 		if (!ok) {
-			char full[256], list[256] = "";
-			size_t used = 0;
+			char full[256], list[256];
 			tsr_json_path(full, sizeof(full), path, key);
-			for (const char *const *a = allowed; *a; a++) {
-				int w = snprintf(list + used, sizeof(list) - used,
-						 "%s%s", a == allowed ? "" : ", ", *a);
-				if (w < 0 || (size_t)w >= sizeof(list) - used)
-					break;
-				used += (size_t)w;
-			}
+			join_names(list, sizeof(list), allowed);
 			return tsr_error_set(err, TSR_ERR_CONFIG,
 					     "unknown key '%s' in '%s' (valid keys: %s)",
 					     full, file, list);
@@ -191,16 +197,9 @@ enum tsr_status tsr_json_get_enum(const json_t *obj, const char *file,
 			*out = i;
 			return TSR_OK;
 		}
-	char full[256], list[256] = "";
-	size_t used = 0;
+	char full[256], list[256];
 	tsr_json_path(full, sizeof(full), path, key);
-	for (int i = 0; names[i]; i++) {
-		int w = snprintf(list + used, sizeof(list) - used, "%s%s",
-				 i ? ", " : "", names[i]);
-		if (w < 0 || (size_t)w >= sizeof(list) - used)
-			break;
-		used += (size_t)w;
-	}
+	join_names(list, sizeof(list), names);
 	return tsr_error_set(err, TSR_ERR_CONFIG,
 			     "key '%s' in '%s' has unknown value '%s' (valid: %s)",
 			     full, file, s, list);

@@ -104,30 +104,19 @@ static void shade_vertex(const struct tsr_draw *d, uint32_t i,
 	}
 }
 
-/* Signed distance of a clip vertex to plane k (inside when >= 0). */
-static float plane_dist(const struct clip_vertex *v, int k)
-{
-	const float g = TSR_GUARD_BAND;
-	switch (k) {
-	case 0: return v->p[2] + v->p[3];        /* near: z >= -w */
-	case 1: return v->p[3] - v->p[2];        /* far: z <= w */
-	case 2: return g * v->p[3] - v->p[0];    /* x <= g w */
-	case 3: return g * v->p[3] + v->p[0];    /* x >= -g w */
-	case 4: return g * v->p[3] - v->p[1];
-	default: return g * v->p[3] + v->p[1];
-	}
-}
-
-/* Frustum planes (no guard band) for trivial rejection. */
-static float frustum_dist(const struct clip_vertex *v, int k)
+/*
+ * Signed distance of a clip vertex to plane k (inside when >= 0): near,
+ * far, then x and y widened by `guard` (1: the frustum itself).
+ */
+static float plane_dist(const struct clip_vertex *v, int k, float guard)
 {
 	switch (k) {
-	case 0: return v->p[2] + v->p[3];
-	case 1: return v->p[3] - v->p[2];
-	case 2: return v->p[3] - v->p[0];
-	case 3: return v->p[3] + v->p[0];
-	case 4: return v->p[3] - v->p[1];
-	default: return v->p[3] + v->p[1];
+	case 0: return v->p[2] + v->p[3];            /* near: z >= -w */
+	case 1: return v->p[3] - v->p[2];            /* far: z <= w */
+	case 2: return guard * v->p[3] - v->p[0];    /* x <= guard w */
+	case 3: return guard * v->p[3] + v->p[0];    /* x >= -guard w */
+	case 4: return guard * v->p[3] - v->p[1];
+	default: return guard * v->p[3] + v->p[1];
 	}
 }
 
@@ -153,7 +142,7 @@ static uint32_t clip_polygon(struct clip_vertex *poly, uint32_t n)
 		uint32_t m = 0;
 		for (uint32_t i = 0; i < n; i++) {
 			const struct clip_vertex *a = &poly[i], *b = &poly[(i + 1) % n];
-			float da = plane_dist(a, k), db = plane_dist(b, k);
+			float da = plane_dist(a, k, TSR_GUARD_BAND), db = plane_dist(b, k, TSR_GUARD_BAND);
 			if (da >= 0.0f && m < MAX_CLIP_VERTS)
 				tmp[m++] = *a;
 			if ((da >= 0.0f) != (db >= 0.0f) && m < MAX_CLIP_VERTS)
@@ -293,9 +282,9 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 		for (int k = 0; k < 6 && !outside; k++) {
 			int out_count = 0;
 			for (int j = 0; j < 3; j++) {
-				if (frustum_dist(tri[j], k) < 0.0f)
+				if (plane_dist(tri[j], k, 1.0f) < 0.0f)
 					out_count++;
-				if (plane_dist(tri[j], k) < 0.0f)
+				if (plane_dist(tri[j], k, TSR_GUARD_BAND) < 0.0f)
 					needs_clip = 1;
 			}
 			outside = out_count == 3;

@@ -6,8 +6,6 @@ struct tsr_raster {
 	struct tsr_gpu_config cfg;
 	uint32_t capacity;          /* quads */
 	struct tsr_quad *quads;     /* the queue between the stages */
-	uint32_t icache[TSR_MAX_CORES], tcache[TSR_MAX_CORES];
-	uint32_t cg_side;           /* sqrt(cores) for cg-square */
 };
 
 enum tsr_status tsr_raster_create(const struct tsr_gpu_config *cfg,
@@ -25,9 +23,6 @@ enum tsr_status tsr_raster_create(const struct tsr_gpu_config *cfg,
 		free(r);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	}
-	r->cg_side = 1;
-	while (r->cg_side * r->cg_side < cfg->mem.cores)
-		r->cg_side++;
 	*out = r;
 	return TSR_OK;
 }
