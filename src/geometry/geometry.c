@@ -1,5 +1,7 @@
 #include "geometry/geometry.h"
 
+#include "core/array.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,14 +160,11 @@ static enum tsr_status push_prim(struct tsr_prim_array *out,
 				 struct tsr_primitive **p,
 				 struct tsr_error *err)
 {
-	if (out->count == out->capacity) {
-		uint32_t cap = out->capacity ? out->capacity * 2 : 4096;
-		struct tsr_primitive *n = realloc(out->prims, cap * sizeof(*n));
-		if (!n)
-			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for primitives");
-		out->prims = n;
-		out->capacity = cap;
-	}
+	struct tsr_primitive *n = tsr_array_grow(out->prims, &out->capacity,
+						 out->count + 1, sizeof(*n));
+	if (!n)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for primitives");
+	out->prims = n;
 	*p = &out->prims[out->count];
 	return TSR_OK;
 }

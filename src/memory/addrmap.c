@@ -1,5 +1,7 @@
 #include "memory/addrmap.h"
 
+#include "core/array.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,14 +22,11 @@ enum tsr_status tsr_addrmap_add(struct tsr_addrmap *m, const char *name,
 				uint64_t size_bytes, enum tsr_stream stream,
 				uint64_t *base, struct tsr_error *err)
 {
-	if (m->count == m->capacity) {
-		uint32_t cap = m->capacity ? m->capacity * 2 : 32;
-		struct tsr_region *r = realloc(m->regions, cap * sizeof(*r));
-		if (!r)
-			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for the address map");
-		m->regions = r;
-		m->capacity = cap;
-	}
+	struct tsr_region *regions = tsr_array_grow(m->regions, &m->capacity,
+						    m->count + 1, sizeof(*regions));
+	if (!regions)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for the address map");
+	m->regions = regions;
 	struct tsr_region *r = &m->regions[m->count++];
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	r->base = m->next;

@@ -7,6 +7,8 @@
 
 #include <stb/stb_image.h>
 
+#include "core/array.h"
+
 static int find(const struct tsr_image_set *set, const char *name)
 {
 	for (uint32_t i = 0; i < set->count; i++)
@@ -20,17 +22,14 @@ static enum tsr_status push(struct tsr_image_set *set, const char *name,
 			    uint32_t width, uint32_t height, uint8_t *rgba,
 			    int32_t *index, struct tsr_error *err)
 {
-	if (set->count == set->cap) {
-		uint32_t cap = set->cap ? set->cap * 2 : 8;
-		struct tsr_image *n = realloc(set->images, cap * sizeof(*n));
-		if (!n) {
-			free(rgba);
-			return tsr_error_set(err, TSR_ERR_NOMEM,
-					     "out of memory for image '%s'", name);
-		}
-		set->images = n;
-		set->cap = cap;
+	struct tsr_image *n = tsr_array_grow(set->images, &set->cap, set->count + 1,
+					     sizeof(*n));
+	if (!n) {
+		free(rgba);
+		return tsr_error_set(err, TSR_ERR_NOMEM,
+				     "out of memory for image '%s'", name);
 	}
+	set->images = n;
 	char *path = strdup(name);
 	if (!path) {
 		free(rgba);

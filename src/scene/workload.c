@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "core/json_util.h"
 #include "scene/image_load.h"
 #include "scene/mesh_load.h"
@@ -85,22 +86,6 @@ static enum tsr_status nomem(struct loader *L)
 {
 	return tsr_error_set(L->err, TSR_ERR_NOMEM, "out of memory loading '%s'",
 			     L->file);
-}
-
-/* Makes room for `need` elements of `size` bytes in *arr. */
-static int grow(void **arr, uint32_t *cap, uint32_t need, size_t size)
-{
-	if (need <= *cap)
-		return 1;
-	uint32_t c = *cap ? *cap : 8;
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*arr, (size_t)c * size);
-	if (!n)
-		return 0;
-	*arr = n;
-	*cap = c;
-	return 1;
 }
 
 /* An asset path relative to the workload's folder unless absolute. */
@@ -451,9 +436,12 @@ static enum tsr_status find_or_add_material(struct loader *L,
 			*index = i;
 			return TSR_OK;
 		}
-	if (!grow((void **)&sc->materials, &L->material_cap,
-		  sc->material_count + 1, sizeof(*sc->materials)))
+	struct tsr_material *mats = tsr_array_grow(sc->materials, &L->material_cap,
+						   sc->material_count + 1,
+						   sizeof(*sc->materials));
+	if (!mats)
 		return nomem(L);
+	sc->materials = mats;
 	sc->materials[sc->material_count] = *m;
 	*index = sc->material_count++;
 	return TSR_OK;
@@ -468,9 +456,11 @@ static enum tsr_status get_model(struct loader *L, const char *path,
 			*index = i;
 			return TSR_OK;
 		}
-	if (!grow((void **)&L->models, &L->model_cap, L->model_count + 1,
-		  sizeof(*L->models)))
+	struct tsr_model *models = tsr_array_grow(L->models, &L->model_cap,
+						  L->model_count + 1, sizeof(*L->models));
+	if (!models)
 		return nomem(L);
+	L->models = models;
 	struct tsr_model *m = &L->models[L->model_count];
 	enum tsr_status st = strcmp(path, TSR_BUILTIN_QUAD) == 0
 				     ? tsr_model_builtin_quad(m, L->err)
@@ -535,13 +525,20 @@ static enum tsr_status place_model(struct loader *L, uint32_t mi,
 			goto out;
 		}
 	}
-	if (!grow((void **)&sc->meshes, &L->mesh_cap,
-		  sc->mesh_count + model->mesh_count, sizeof(*sc->meshes)) ||
-	    !grow((void **)&L->placed, &L->placed_cap, L->placed_count + 1,
-		  sizeof(*L->placed))) {
+	struct tsr_mesh *meshes = tsr_array_grow(sc->meshes, &L->mesh_cap,
+						 sc->mesh_count + model->mesh_count,
+						 sizeof(*sc->meshes));
+	if (meshes)
+		sc->meshes = meshes;
+	struct placement *placed = meshes ? tsr_array_grow(L->placed, &L->placed_cap,
+							   L->placed_count + 1,
+							   sizeof(*L->placed))
+					  : NULL;
+	if (!placed) {
 		st = nomem(L);
 		goto out;
 	}
+	L->placed = placed;
 	*first = sc->mesh_count;
 	*count = model->mesh_count;
 	for (uint32_t i = 0; i < model->mesh_count; i++) {
@@ -582,9 +579,12 @@ static enum tsr_status parse_object(struct loader *L, const json_t *o,
 	struct material_spec spec;
 	TRY(parse_material(L, json_object_get(o, "material"), mp, &spec));
 
-	if (!grow((void **)&sc->objects, &L->object_cap, sc->object_count + 1,
-		  sizeof(*sc->objects)))
+	struct tsr_object *objects = tsr_array_grow(sc->objects, &L->object_cap,
+						    sc->object_count + 1,
+						    sizeof(*sc->objects));
+	if (!objects)
 		return nomem(L);
+	sc->objects = objects;
 	struct tsr_object *obj = &sc->objects[sc->object_count];
 	/* counted now so that tsr_scene_destroy frees its keyframes */
 	sc->object_count++;

@@ -1,6 +1,8 @@
 #include "tiling/parameter_buffer.h"
 
 #include <stdlib.h>
+
+#include "core/array.h"
 #include <string.h>
 
 struct tile_list {
@@ -94,19 +96,14 @@ int tsr_triangle_overlaps_rect(const struct tsr_primitive *p, int32_t x0,
 	return 1;
 }
 
+/* Makes room for `need` entries in a tile's uint32_t array. */
 static enum tsr_status grow(uint32_t **a, uint32_t *cap, uint32_t need,
 			    struct tsr_error *err)
 {
-	if (need <= *cap)
-		return TSR_OK;
-	uint32_t n = *cap ? *cap * 2 : 64;
-	while (n < need)
-		n *= 2;
-	uint32_t *r = realloc(*a, (size_t)n * sizeof(*r));
+	uint32_t *r = tsr_array_grow(*a, cap, need, sizeof(**a));
 	if (!r)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for tile lists");
 	*a = r;
-	*cap = n;
 	return TSR_OK;
 }
 
