@@ -61,7 +61,8 @@ static struct tsr_cache_outcome acc(struct tsr_cache *c, uint64_t addr,
 				    uint32_t size, int write,
 				    enum tsr_stream s)
 {
-	struct tsr_access a = {addr, size, (uint8_t)write, (uint8_t)s, 0, 0};
+	struct tsr_access a = {.addr = addr, .size = size, .write = (uint8_t)write,
+			       .stream = (uint8_t)s, .next_use = TSR_NEVER};
 	struct tsr_cache_outcome o;
 	memset(&o, 0xa5, sizeof(o));
 	tsr_cache_access(c, &a, &o);

@@ -55,12 +55,6 @@ void tsr_config_defaults(struct tsr_gpu_config *cfg)
 	cfg->mem.dram_latency_cycles = 100;
 }
 
-#define TRY(x)                        \
-	do {                          \
-		enum tsr_status s_ = (x); \
-		if (s_ != TSR_OK)     \
-			return s_;    \
-	} while (0)
 
 static enum tsr_status read_cache(const json_t *o, const char *file,
 				  const char *path,
@@ -70,16 +64,16 @@ static enum tsr_status read_cache(const json_t *o, const char *file,
 	static const char *const keys[] = {"size_bytes", "ways", "line_bytes",
 					   "latency_cycles", "policy",
 					   "fetch_on_write", NULL};
-	TRY(tsr_json_check_keys(o, file, path, keys, err));
-	TRY(tsr_json_get_u32(o, file, path, "size_bytes", 1, 1u << 31, &g->size_bytes, err));
-	TRY(tsr_json_get_u32(o, file, path, "ways", 1, 1u << 20, &g->ways, err));
-	TRY(tsr_json_get_u32(o, file, path, "line_bytes", 4, 4096, &g->line_bytes, err));
-	TRY(tsr_json_get_u32(o, file, path, "latency_cycles", 0, 100000, &g->latency_cycles, err));
+	TSR_TRY(tsr_json_check_keys(o, file, path, keys, err));
+	TSR_TRY(tsr_json_get_u32(o, file, path, "size_bytes", 1, 1u << 31, &g->size_bytes, err));
+	TSR_TRY(tsr_json_get_u32(o, file, path, "ways", 1, 1u << 20, &g->ways, err));
+	TSR_TRY(tsr_json_get_u32(o, file, path, "line_bytes", 4, 4096, &g->line_bytes, err));
+	TSR_TRY(tsr_json_get_u32(o, file, path, "latency_cycles", 0, 100000, &g->latency_cycles, err));
 	int fow = (int)g->fetch_on_write;
-	TRY(tsr_json_get_bool(o, file, path, "fetch_on_write", &fow, err));
+	TSR_TRY(tsr_json_get_bool(o, file, path, "fetch_on_write", &fow, err));
 	g->fetch_on_write = (uint32_t)fow;
 	const char *pol = NULL;
-	TRY(tsr_json_get_string(o, file, path, "policy", &pol, err));
+	TSR_TRY(tsr_json_get_string(o, file, path, "policy", &pol, err));
 	if (pol)
 		snprintf(g->policy, sizeof(g->policy), "%s", pol);
 	return TSR_OK;
@@ -92,71 +86,71 @@ static enum tsr_status read_config(const json_t *root, const char *file,
 	static const char *const top[] = {"name", "screen", "tiling", "raster",
 					  "geometry", "shader", "caches",
 					  "dram", NULL};
-	TRY(tsr_json_check_keys(root, file, "", top, err));
+	TSR_TRY(tsr_json_check_keys(root, file, "", top, err));
 	const char *name = NULL;
-	TRY(tsr_json_get_string(root, file, "", "name", &name, err));
+	TSR_TRY(tsr_json_get_string(root, file, "", "name", &name, err));
 	if (name)
 		snprintf(cfg->name, sizeof(cfg->name), "%s", name);
 
 	const json_t *o;
 	if ((o = json_object_get(root, "screen"))) {
 		static const char *const k[] = {"width", "height", NULL};
-		TRY(tsr_json_check_keys(o, file, "screen", k, err));
-		TRY(tsr_json_get_u32(o, file, "screen", "width", 1, 16384, &cfg->width, err));
-		TRY(tsr_json_get_u32(o, file, "screen", "height", 1, 16384, &cfg->height, err));
+		TSR_TRY(tsr_json_check_keys(o, file, "screen", k, err));
+		TSR_TRY(tsr_json_get_u32(o, file, "screen", "width", 1, 16384, &cfg->width, err));
+		TSR_TRY(tsr_json_get_u32(o, file, "screen", "height", 1, 16384, &cfg->height, err));
 	}
 	if ((o = json_object_get(root, "tiling"))) {
 		static const char *const k[] = {"tile_width", "tile_height", "order",
 						"reverse_every_other_frame",
 						"list_capacity_primitives",
 						"attribute_bytes", NULL};
-		TRY(tsr_json_check_keys(o, file, "tiling", k, err));
-		TRY(tsr_json_get_u32(o, file, "tiling", "tile_width", 2, 256, &cfg->tile_width, err));
-		TRY(tsr_json_get_u32(o, file, "tiling", "tile_height", 2, 256, &cfg->tile_height, err));
+		TSR_TRY(tsr_json_check_keys(o, file, "tiling", k, err));
+		TSR_TRY(tsr_json_get_u32(o, file, "tiling", "tile_width", 2, 256, &cfg->tile_width, err));
+		TSR_TRY(tsr_json_get_u32(o, file, "tiling", "tile_height", 2, 256, &cfg->tile_height, err));
 		int ord = (int)cfg->tile_order;
-		TRY(tsr_json_get_enum(o, file, "tiling", "order", tsr_tile_order_names, &ord, err));
+		TSR_TRY(tsr_json_get_enum(o, file, "tiling", "order", tsr_tile_order_names, &ord, err));
 		cfg->tile_order = (enum tsr_tile_order)ord;
-		TRY(tsr_json_get_bool(o, file, "tiling", "reverse_every_other_frame",
+		TSR_TRY(tsr_json_get_bool(o, file, "tiling", "reverse_every_other_frame",
 				      &cfg->reverse_every_other_frame, err));
-		TRY(tsr_json_get_u32(o, file, "tiling", "list_capacity_primitives", 16,
+		TSR_TRY(tsr_json_get_u32(o, file, "tiling", "list_capacity_primitives", 16,
 				     1u << 20, &cfg->list_capacity_primitives, err));
-		TRY(tsr_json_get_u32(o, file, "tiling", "attribute_bytes", 16, 64,
+		TSR_TRY(tsr_json_get_u32(o, file, "tiling", "attribute_bytes", 16, 64,
 				     &cfg->attribute_bytes, err));
 	}
 	if ((o = json_object_get(root, "raster"))) {
 		static const char *const k[] = {"cores", "quad_grouping", NULL};
-		TRY(tsr_json_check_keys(o, file, "raster", k, err));
-		TRY(tsr_json_get_u32(o, file, "raster", "cores", 1, TSR_MAX_CORES, &cfg->mem.cores, err));
+		TSR_TRY(tsr_json_check_keys(o, file, "raster", k, err));
+		TSR_TRY(tsr_json_get_u32(o, file, "raster", "cores", 1, TSR_MAX_CORES, &cfg->mem.cores, err));
 		int qg = (int)cfg->quad_grouping;
-		TRY(tsr_json_get_enum(o, file, "raster", "quad_grouping", tsr_quad_grouping_names, &qg, err));
+		TSR_TRY(tsr_json_get_enum(o, file, "raster", "quad_grouping", tsr_quad_grouping_names, &qg, err));
 		cfg->quad_grouping = (enum tsr_quad_grouping)qg;
 	}
 	if ((o = json_object_get(root, "geometry"))) {
 		static const char *const k[] = {"post_transform_cache_entries", NULL};
-		TRY(tsr_json_check_keys(o, file, "geometry", k, err));
-		TRY(tsr_json_get_u32(o, file, "geometry", "post_transform_cache_entries", 0,
+		TSR_TRY(tsr_json_check_keys(o, file, "geometry", k, err));
+		TSR_TRY(tsr_json_get_u32(o, file, "geometry", "post_transform_cache_entries", 0,
 				     1024, &cfg->post_transform_cache_entries, err));
 	}
 	if ((o = json_object_get(root, "shader"))) {
 		static const char *const k[] = {"instruction_bytes", NULL};
-		TRY(tsr_json_check_keys(o, file, "shader", k, err));
-		TRY(tsr_json_get_u32(o, file, "shader", "instruction_bytes", 1, 64,
+		TSR_TRY(tsr_json_check_keys(o, file, "shader", k, err));
+		TSR_TRY(tsr_json_get_u32(o, file, "shader", "instruction_bytes", 1, 64,
 				     &cfg->instruction_bytes, err));
 	}
 	if ((o = json_object_get(root, "caches"))) {
-		TRY(tsr_json_check_keys(o, file, "caches", cache_names, err));
+		TSR_TRY(tsr_json_check_keys(o, file, "caches", cache_names, err));
 		for (int i = 0; cache_names[i]; i++) {
 			const json_t *c = json_object_get(o, cache_names[i]);
 			char path[64];
 			snprintf(path, sizeof(path), "caches.%s", cache_names[i]);
 			if (c)
-				TRY(read_cache(c, file, path, cache_of(cfg, i), err));
+				TSR_TRY(read_cache(c, file, path, cache_of(cfg, i), err));
 		}
 	}
 	if ((o = json_object_get(root, "dram"))) {
 		static const char *const k[] = {"latency_cycles", NULL};
-		TRY(tsr_json_check_keys(o, file, "dram", k, err));
-		TRY(tsr_json_get_u32(o, file, "dram", "latency_cycles", 0, 100000,
+		TSR_TRY(tsr_json_check_keys(o, file, "dram", k, err));
+		TSR_TRY(tsr_json_get_u32(o, file, "dram", "latency_cycles", 0, 100000,
 				     &cfg->mem.dram_latency_cycles, err));
 	}
 	return TSR_OK;
@@ -185,7 +179,7 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 	for (int i = 0; cache_names[i]; i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "caches.%s", cache_names[i]);
-		TRY(tsr_cache_geometry_check(cache_of((struct tsr_gpu_config *)cfg, i),
+		TSR_TRY(tsr_cache_geometry_check(cache_of((struct tsr_gpu_config *)cfg, i),
 					     path, err));
 	}
 	if (cfg->mem.l2.line_bytes != 64 || cfg->mem.tile.line_bytes != 64)
@@ -199,7 +193,7 @@ enum tsr_status tsr_config_load(const char *file, struct tsr_gpu_config *cfg,
 				struct tsr_error *err)
 {
 	json_t *root;
-	TRY(tsr_json_load_file(file, &root, err));
+	TSR_TRY(tsr_json_load_file(file, &root, err));
 	enum tsr_status s = read_config(root, file, cfg, err);
 	json_decref(root);
 	if (s != TSR_OK)

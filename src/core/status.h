@@ -42,4 +42,12 @@ enum tsr_status tsr_error_set(struct tsr_error *err, enum tsr_status s,
 			      const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Returns from the calling function with the status of x unless it is TSR_OK. */
+#define TSR_TRY(x)                         \
+	do {                               \
+		enum tsr_status tsr_s_ = (x); \
+		if (tsr_s_ != TSR_OK)         \
+			return tsr_s_;        \
+	} while (0)
+
 #endif

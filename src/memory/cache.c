@@ -16,7 +16,22 @@ struct tsr_cache {
 	void *policy_state;
 	struct tsr_line *lines;  /* sets x ways */
 	struct tsr_cache_counters counters[TSR_STREAM_COUNT];
+	struct tsr_cache_observer observer;  /* observer.access NULL: none */
 };
+
+static struct tsr_policy_config policy_config(const struct tsr_cache_geometry *g,
+					      const char *name)
+{
+	struct tsr_policy_config pc = {
+		.sets = g->size_bytes / (g->ways * g->line_bytes),
+		.ways = g->ways,
+		.line_bytes = g->line_bytes,
+		.seed = g->seed ? g->seed : 1,
+		.params = tsr_policy_spec_params(g->policy),
+		.cache = name,
+	};
+	return pc;
+}
 
 static int is_pow2(uint32_t x)
 {
@@ -45,14 +60,21 @@ enum tsr_status tsr_cache_geometry_check(const struct tsr_cache_geometry *g,
 		return tsr_error_set(err, TSR_ERR_GEOMETRY,
 				     "cache '%s': %llu sets is not a power of two",
 				     name, (unsigned long long)sets);
-	if (!tsr_policy_find(g->policy)) {
+	const struct tsr_policy_ops *ops = tsr_policy_find(g->policy);
+	if (!ops) {
 		char list[256];
 		tsr_policy_list(list, sizeof(list));
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "cache '%s': unknown replacement policy '%s' (valid: %s)",
 				     name, g->policy, list);
 	}
-	return TSR_OK;
+	/* creating the state once validates the policy's parameters */
+	struct tsr_policy_config pc = policy_config(g, name);
+	void *state = NULL;
+	enum tsr_status s = ops->create(&pc, &state, err);
+	if (s == TSR_OK)
+		ops->destroy(state);
+	return s;
 }
 
 enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
@@ -78,7 +100,8 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		free(c);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for cache '%s'", name);
 	}
-	s = c->policy->create(c->sets, c->ways, NULL, &c->policy_state, err);
+	struct tsr_policy_config pc = policy_config(g, c->name);
+	s = c->policy->create(&pc, &c->policy_state, err);
 	if (s != TSR_OK) {
 		free(c->lines);
 		free(c);
@@ -106,6 +129,8 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	struct tsr_cache_counters *cnt = &c->counters[a->stream];
 
 	memset(out, 0, sizeof(*out));
+	if (c->observer.access)
+		c->observer.access(c->observer.ctx, a);
 	if (a->write)
 		cnt->writes++;
 	else
@@ -116,9 +141,10 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		if (sl[w].valid) {
 			if (sl[w].tag == tag) {
 				out->hit = 1;
+				out->way = w;
+				c->policy->on_hit(c->policy_state, set, w, sl, a);
 				sl[w].dirty |= a->write;
 				sl[w].meta = a->meta;
-				c->policy->on_hit(c->policy_state, set, w, a);
 				return;
 			}
 		} else if (invalid == UINT32_MAX) {
@@ -137,19 +163,22 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		if (way == TSR_POLICY_BYPASS) {
 			cnt->bypasses++;
 			out->bypass = 1;
+			out->way = TSR_POLICY_BYPASS;
 			/* a bypassed write goes to the next level as a write */
 			return;
 		}
 		struct tsr_line *v = &sl[way];
 		if (c->policy->on_evict)
-			c->policy->on_evict(c->policy_state, set, way, v);
+			c->policy->on_evict(c->policy_state, set, way, v, a);
+		out->evicted = 1;
+		out->victim_addr = v->tag << c->line_shift;
+		out->victim_stream = v->stream;
 		if (v->dirty) {
 			out->writeback = 1;
-			out->victim_addr = v->tag << c->line_shift;
-			out->victim_stream = v->stream;
 			c->counters[v->stream].writebacks++;
 		}
 	}
+	out->way = way;
 	struct tsr_line *l = &sl[way];
 	l->tag = tag;
 	l->valid = 1;
@@ -159,7 +188,23 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	/* a full-line write (e.g. an upper level's write-back) needs no fetch */
 	out->fetch = !a->write ||
 		     (c->geom.fetch_on_write && a->size < c->geom.line_bytes);
-	c->policy->on_fill(c->policy_state, set, way, a);
+	c->policy->on_fill(c->policy_state, set, way, sl, a);
+}
+
+void tsr_cache_marker(struct tsr_cache *c, enum tsr_marker kind, uint64_t value)
+{
+	if (c->policy->on_marker)
+		c->policy->on_marker(c->policy_state, kind, value);
+	if (c->observer.marker)
+		c->observer.marker(c->observer.ctx, kind, value);
+}
+
+void tsr_cache_set_observer(struct tsr_cache *c, const struct tsr_cache_observer *o)
+{
+	if (o)
+		c->observer = *o;
+	else
+		memset(&c->observer, 0, sizeof(c->observer));
 }
 
 void tsr_cache_invalidate_all(struct tsr_cache *c)

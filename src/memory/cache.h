@@ -24,6 +24,18 @@
 #include "core/status.h"
 #include "core/stream.h"
 
+/* Longest policy spec (name plus parameters), including the final NUL. */
+#define TSR_POLICY_SPEC_MAX 64
+
+/* next_use of an access whose line is not used again, or when unknown. */
+#define TSR_NEVER UINT64_MAX
+
+/* Boundaries the pipeline announces to caches, policies and trace recorders. */
+enum tsr_marker {
+	TSR_MARKER_FRAME = 1,  /* a frame starts; value = frame number */
+	TSR_MARKER_TILE = 2,   /* a tile starts rendering; value = tile id (row-major) */
+};
+
 /* Geometry and policy of one cache; plain data filled by the config loader. */
 struct tsr_cache_geometry {
 	uint32_t size_bytes;      /* capacity in bytes */
@@ -31,7 +43,8 @@ struct tsr_cache_geometry {
 	uint32_t line_bytes;      /* line size in bytes (power of two) */
 	uint32_t latency_cycles;  /* hit latency in cycles (recorded for the timing model) */
 	uint32_t fetch_on_write;  /* 1: a write miss reads the line from the next level */
-	char policy[32];          /* replacement policy name (memory/policy.h) */
+	char policy[TSR_POLICY_SPEC_MAX]; /* policy spec "name[:key=value,...]" (memory/policy.h) */
+	uint64_t seed;            /* seed of randomised policies (0: the policy's default) */
 };
 
 /* One memory access as every level sees it. */
@@ -42,6 +55,9 @@ struct tsr_access {
 	uint8_t stream;       /* enum tsr_stream */
 	uint16_t requester;   /* unit that issued it (e.g. shader core number) */
 	uint32_t meta;        /* per-line metadata an upper level attaches (policies) */
+	uint64_t next_use;    /* position of the next access to this line in the
+				 cache's input stream, TSR_NEVER if none or unknown
+				 (filled by trace replay for OPT and OPTPT) */
 };
 
 /* Tag-store entry of one line, visible to replacement policies. */
@@ -66,21 +82,35 @@ struct tsr_cache_counters {
 
 /* What one access did. */
 struct tsr_cache_outcome {
+	uint32_t way;           /* way hit or filled; TSR_POLICY_BYPASS if bypassed */
+	uint8_t evicted;        /* 1: a valid line (victim_addr) was replaced */
 	uint8_t hit;
 	uint8_t fetch;          /* 1: the line must be read from the next level */
 	uint8_t writeback;      /* 1: victim_addr must be written to the next level */
 	uint8_t bypass;         /* 1: the line was not allocated */
-	uint8_t victim_stream;  /* stream of the written-back line */
-	uint64_t victim_addr;   /* byte address of the written-back line */
+	uint8_t victim_stream;  /* stream of the replaced line */
+	uint64_t victim_addr;   /* byte address of the replaced line */
+};
+
+/*
+ * An observer sees every access a cache receives, before the lookup, and
+ * every marker (used to record traces, trace/trace.h). Hot path: one
+ * branch per access when none is set.
+ */
+struct tsr_cache_observer {
+	void (*access)(void *ctx, const struct tsr_access *a);
+	void (*marker)(void *ctx, enum tsr_marker kind, uint64_t value);
+	void *ctx;
 };
 
 struct tsr_cache;
 
 /*
  * Checks a geometry: sizes non-zero, line a power of two, size a multiple
- * of ways x line, a power-of-two number of sets, a known policy. `name` is
- * the config key path used in the message. Errors: TSR_ERR_GEOMETRY,
- * TSR_ERR_CONFIG (unknown policy).
+ * of ways x line, a power-of-two number of sets, a known policy whose
+ * parameters are valid. `name` is the config key path used in the
+ * message. Errors: TSR_ERR_GEOMETRY, TSR_ERR_CONFIG (unknown policy or
+ * parameter), TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_cache_geometry_check(const struct tsr_cache_geometry *g,
 					 const char *name,
@@ -105,6 +135,15 @@ void tsr_cache_destroy(struct tsr_cache *c);
  */
 void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		      struct tsr_cache_outcome *out);
+
+/*
+ * Announces a frame or tile boundary to the cache's policy (on_marker) and
+ * observer. Does not change the cache's contents or counters.
+ */
+void tsr_cache_marker(struct tsr_cache *c, enum tsr_marker kind, uint64_t value);
+
+/* Sets (or with NULL removes) the observer; the struct is copied. */
+void tsr_cache_set_observer(struct tsr_cache *c, const struct tsr_cache_observer *o);
 
 /* Invalidates every line without write-back (e.g. between experiments). */
 void tsr_cache_invalidate_all(struct tsr_cache *c);

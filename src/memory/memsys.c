@@ -2,6 +2,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "memory/policy.h"
 
 struct tsr_memsys {
 	struct tsr_memsys_config cfg;
@@ -26,6 +29,20 @@ enum tsr_status tsr_memsys_create(const struct tsr_memsys_config *cfg,
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	m->cfg = *cfg;
 	enum tsr_status s = TSR_OK;
+	const struct tsr_cache_geometry *all[] = {&cfg->vertex, &cfg->tile, &cfg->texture,
+						  &cfg->instruction, &cfg->l2};
+	static const char *const all_names[] = {"vertex", "tile", "texture", "instruction", "l2"};
+	for (int k = 0; k < 5; k++) {
+		const struct tsr_policy_ops *ops = tsr_policy_find(all[k]->policy);
+		if (ops && ops->offline) {
+			free(m);
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "cache '%s': policy '%s' needs future knowledge; record the "
+					     "cache's input with 'tessera run --record-trace %s=FILE' and "
+					     "replay it with 'tessera cachesim'",
+					     all_names[k], all[k]->policy, all_names[k]);
+		}
+	}
 	char name[32];
 	uint32_t i = 0;
 	s = tsr_cache_create(&cfg->vertex, "vertex", &m->caches[i++], err);
@@ -124,8 +141,9 @@ static void l1_access(struct tsr_memsys *m, struct tsr_cache *c,
 	if (o.hit)
 		return;
 	if (o.writeback) {
-		struct tsr_access wb = {o.victim_addr, line_bytes, 1,
-					o.victim_stream, a->requester, 0};
+		struct tsr_access wb = {.addr = o.victim_addr, .size = line_bytes,
+					.write = 1, .stream = o.victim_stream,
+					.requester = a->requester, .next_use = TSR_NEVER};
 		l2_range(m, &wb);
 	}
 	if (o.bypass) {
@@ -149,9 +167,11 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t l1, uint64_t addr,
 	while (addr < end) {
 		uint64_t line_end = (addr | (line - 1)) + 1;
 		uint64_t chunk_end = line_end < end ? line_end : end;
-		struct tsr_access a = {addr, (uint32_t)(chunk_end - addr),
-				       (uint8_t)(write != 0), (uint8_t)s,
-				       requester, meta};
+		struct tsr_access a = {.addr = addr,
+				       .size = (uint32_t)(chunk_end - addr),
+				       .write = (uint8_t)(write != 0),
+				       .stream = (uint8_t)s, .requester = requester,
+				       .meta = meta, .next_use = TSR_NEVER};
 		l1_access(m, c, &a, line);
 		addr = chunk_end;
 	}
@@ -164,6 +184,20 @@ void tsr_mem_dram_write(struct tsr_memsys *m, uint64_t addr, uint32_t size,
 	uint64_t first = addr & ~(line - 1);
 	uint64_t last = (addr + (size ? size : 1) - 1) & ~(line - 1);
 	m->dram[s].write_bytes += (last - first) + line;
+}
+
+void tsr_mem_marker(struct tsr_memsys *m, enum tsr_marker kind, uint64_t value)
+{
+	for (uint32_t i = 0; i < m->cache_count; i++)
+		tsr_cache_marker(m->caches[i], kind, value);
+}
+
+struct tsr_cache *tsr_memsys_cache_by_name(struct tsr_memsys *m, const char *name)
+{
+	for (uint32_t i = 0; i < m->cache_count; i++)
+		if (strcmp(tsr_cache_name(m->caches[i]), name) == 0)
+			return m->caches[i];
+	return NULL;
 }
 
 uint32_t tsr_memsys_cache_count(const struct tsr_memsys *m)

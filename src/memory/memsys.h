@@ -50,7 +50,8 @@ struct tsr_memsys;
 
 /*
  * Builds the hierarchy. Errors: TSR_ERR_GEOMETRY / TSR_ERR_CONFIG naming
- * the cache instance ("texture0", "l2"; the config loader names the
+ * the cache instance (also for an offline policy such as OPT, which needs
+ * the future and so only runs in trace replay) ("texture0", "l2"; the config loader names the
  * key "caches.texture" before this is reached), TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_memsys_create(const struct tsr_memsys_config *cfg,
@@ -73,6 +74,15 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t l1, uint64_t addr,
 /* A write of `size` bytes straight to DRAM (tile color flush). */
 void tsr_mem_dram_write(struct tsr_memsys *m, uint64_t addr, uint32_t size,
 			enum tsr_stream s);
+
+/* Announces a frame or tile boundary to every cache (tsr_cache_marker()). */
+void tsr_mem_marker(struct tsr_memsys *m, enum tsr_marker kind, uint64_t value);
+
+/*
+ * The cache instance called `name` ("l2", "tile", "texture0", ...), e.g.
+ * to attach a trace recorder; NULL if there is none.
+ */
+struct tsr_cache *tsr_memsys_cache_by_name(struct tsr_memsys *m, const char *name);
 
 /* The caches: L1s in index order, then the L2 (tsr_memsys_cache_count()-1). */
 uint32_t tsr_memsys_cache_count(const struct tsr_memsys *m);

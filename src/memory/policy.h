@@ -3,15 +3,35 @@
  *
  * One policy per file (memory/policy_*.c); each keeps its hooks static and
  * exports one const struct tsr_policy_ops. policy_table.c maps names and
- * aliases to policies; the config loader and CLI only look names up there
- * (libCacheSim / ChampSim style, see shared/conventions.md).
+ * aliases to policies; the config loader, the CLI and cachesim only look
+ * names up there (libCacheSim / ChampSim style, see shared/conventions.md).
  *
- * A policy sees, on every hit, fill, eviction and victim choice, the
- * access (address, read/write, stream, requester, upper-level metadata)
- * and the tag store of the set (valid, dirty, stream, metadata of each
- * line). It may decline a fill by returning TSR_POLICY_BYPASS from victim().
- * The cache fills an invalid way (the lowest) before it asks for a victim.
- * Ties are broken by the lowest way.
+ * A policy is named by a spec "name[:key=value,key=value...]", for example
+ * "srrip:bits=3" or "ship-mem:banks=4". Parameters start from the policy's
+ * defaults; an unknown key or a bad value is a TSR_ERR_CONFIG that lists
+ * the valid keys (tsr_policy_params_parse()).
+ *
+ * What a policy sees. On every victim choice, hit, fill and eviction it
+ * gets the set number, the tag store of the set (valid, dirty, stream and
+ * upper-level metadata of each way, struct tsr_line) and the access
+ * (address, size, read/write, stream tag, requester, metadata an upper
+ * level attaches, and the position of the next access to the same line
+ * when the caller knows it, tsr_access.next_use). Frame and tile
+ * boundaries reach it through on_marker(). Whether a set is a leader
+ * (sample) set is decided by tsr_policy_set_role(), which every dueling or
+ * sampling policy shares, so that DRRIP, DIP and later GSPC lead with the
+ * same sets. Per-line state bits and per-bank counters are the policy's
+ * own arrays, indexed by set x ways + way and by tsr_policy_bank().
+ *
+ * What a policy decides. victim() returns the way to evict in a full set,
+ * or TSR_POLICY_BYPASS to decline the fill (the access then goes to the
+ * next level as it is). The cache fills the lowest invalid way before it
+ * asks for a victim. Ties between equal candidates go to the lowest way
+ * (GSPC Section 1).
+ *
+ * Offline policies (OPT, OPTPT) need tsr_access.next_use and so only run
+ * on a replayed trace (cachesim/replay.h); the online hierarchy refuses
+ * them (tsr_policy_ops.offline).
  */
 #ifndef TSR_MEMORY_POLICY_H
 #define TSR_MEMORY_POLICY_H
@@ -23,33 +43,112 @@
 
 #define TSR_POLICY_BYPASS UINT32_MAX
 
+/* What a policy instance is created for. */
+struct tsr_policy_config {
+	uint32_t sets;        /* number of sets (a power of two) */
+	uint32_t ways;        /* lines per set */
+	uint32_t line_bytes;  /* line size in bytes */
+	uint64_t seed;        /* seed of randomised decisions (Random, BRRIP, BIP) */
+	const char *params;   /* "key=value,..." after the ':' of the spec, or NULL */
+	const char *cache;    /* cache name, for messages */
+};
+
 struct tsr_policy_ops {
 	const char *name;
-	/* Allocates per-cache state for sets x ways lines; params may be NULL. */
-	enum tsr_status (*create)(uint32_t sets, uint32_t ways,
-				  const char *params, void **state,
-				  struct tsr_error *err);
+	/* 1: needs tsr_access.next_use (future knowledge); trace replay only. */
+	int offline;
+	/*
+	 * Allocates the state of one cache. Errors: TSR_ERR_CONFIG for a bad
+	 * parameter (message names the cache and key), TSR_ERR_NOMEM.
+	 */
+	enum tsr_status (*create)(const struct tsr_policy_config *cfg,
+				  void **state, struct tsr_error *err);
 	void (*destroy)(void *state);
-	/* Chooses the way to evict in a full set, or TSR_POLICY_BYPASS. */
+	/* Chooses the way to evict from a full set, or TSR_POLICY_BYPASS. */
 	uint32_t (*victim)(void *state, uint32_t set,
 			   const struct tsr_line *set_lines,
 			   const struct tsr_access *a);
+	/* A hit on `way`, before the cache merges the access into the line. */
 	void (*on_hit)(void *state, uint32_t set, uint32_t way,
+		       const struct tsr_line *set_lines,
 		       const struct tsr_access *a);
+	/* `way` was just filled by access a (set_lines[way] already holds it). */
 	void (*on_fill)(void *state, uint32_t set, uint32_t way,
+			const struct tsr_line *set_lines,
 			const struct tsr_access *a);
-	/* Called before a valid line is replaced (optional: may be NULL). */
+	/*
+	 * The valid line `line` in `way` is about to be replaced because of
+	 * access a. Optional (may be NULL).
+	 */
 	void (*on_evict)(void *state, uint32_t set, uint32_t way,
-			 const struct tsr_line *line);
+			 const struct tsr_line *line,
+			 const struct tsr_access *a);
+	/* A frame or tile boundary (enum tsr_marker). Optional (may be NULL). */
+	void (*on_marker)(void *state, enum tsr_marker kind, uint64_t value);
 };
 
-/* Looks a policy up by name or alias (case-sensitive); NULL if unknown. */
-const struct tsr_policy_ops *tsr_policy_find(const char *name);
+/*
+ * Looks a policy up by the name part of a spec ("drrip" in
+ * "drrip:psel_bits=10"). Returns NULL if unknown.
+ */
+const struct tsr_policy_ops *tsr_policy_find(const char *spec);
+
+/* The parameter part of a spec (after ':'), or NULL if there is none. */
+const char *tsr_policy_spec_params(const char *spec);
 
 /* Writes the comma-separated list of policy names into buf. */
 void tsr_policy_list(char *buf, unsigned n);
 
+/*
+ * Parses "key=value,key=value" (values are unsigned integers, decimal or
+ * 0x hex) into vals[] in the order of keys[] (NULL-terminated). vals[]
+ * must hold the defaults on entry; keys absent from params keep them.
+ * Each value must lie in [min[i], max[i]]. Errors: TSR_ERR_CONFIG naming
+ * the cache, the policy and the key, listing the valid keys.
+ */
+enum tsr_status tsr_policy_params_parse(const struct tsr_policy_config *cfg,
+					const char *policy,
+					const char *const *keys,
+					const uint64_t *min, const uint64_t *max,
+					uint64_t *vals, struct tsr_error *err);
+
+/* Role of a set in set dueling or sampling. */
+enum tsr_set_role {
+	TSR_SET_FOLLOWER = 0,  /* follows the winner (or the policy's own rule) */
+	TSR_SET_LEADER_A = 1,  /* always runs the first competitor (e.g. SRRIP, LRU) */
+	TSR_SET_LEADER_B = 2,  /* always runs the second (e.g. BRRIP, BIP) */
+};
+
+/*
+ * The role of `set` among `sets` when `leaders` sets are dedicated to each
+ * of two competitors, chosen by complement select (Qureshi et al., ISCA
+ * 2007, as DRRIP and DIP use it): the sets are cut into `leaders`
+ * constituencies; in constituency r the set at offset r mod size leads A
+ * and the set at offset size-1-(r mod size) leads B. With fewer than 4
+ * sets per pair of leaders (tiny or fully associative caches) the leaders
+ * shrink to sets/4, and a cache with fewer than 4 sets has none.
+ */
+enum tsr_set_role tsr_policy_set_role(uint32_t set, uint32_t sets,
+				      uint32_t leaders);
+
+/* Bank of a set when `banks` banks interleave sets (set mod banks). */
+static inline uint32_t tsr_policy_bank(uint32_t set, uint32_t banks)
+{
+	return set % banks;
+}
+
 /* The policies (one file each). */
 extern const struct tsr_policy_ops tsr_policy_lru;
+extern const struct tsr_policy_ops tsr_policy_mru;
+extern const struct tsr_policy_ops tsr_policy_fifo;
+extern const struct tsr_policy_ops tsr_policy_random;
+extern const struct tsr_policy_ops tsr_policy_nru;
+extern const struct tsr_policy_ops tsr_policy_srrip;
+extern const struct tsr_policy_ops tsr_policy_brrip;
+extern const struct tsr_policy_ops tsr_policy_drrip;
+extern const struct tsr_policy_ops tsr_policy_ship_mem;
+extern const struct tsr_policy_ops tsr_policy_dip;
+extern const struct tsr_policy_ops tsr_policy_opt;
+extern const struct tsr_policy_ops tsr_policy_optpt;
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * policy_lru.c - least-recently-used replacement: each line keeps the
  * stamp of its last access; the victim is the line with the oldest stamp
- * (lowest way on a tie, which cannot happen as stamps are unique).
+ * (stamps are unique, so there are no ties).
  */
 #include <stdlib.h>
 
@@ -13,15 +13,15 @@ struct lru_state {
 	uint64_t stamp[];  /* sets x ways */
 };
 
-static enum tsr_status lru_create(uint32_t sets, uint32_t ways,
-				  const char *params, void **state,
-				  struct tsr_error *err)
+static enum tsr_status lru_create(const struct tsr_policy_config *cfg,
+				  void **state, struct tsr_error *err)
 {
-	(void)params;
-	struct lru_state *s = calloc(1, sizeof(*s) + (size_t)sets * ways * sizeof(uint64_t));
+	static const char *const keys[] = {NULL};
+	TSR_TRY(tsr_policy_params_parse(cfg, "lru", keys, NULL, NULL, NULL, err));
+	struct lru_state *s = calloc(1, sizeof(*s) + (size_t)cfg->sets * cfg->ways * sizeof(uint64_t));
 	if (!s)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for LRU state");
-	s->ways = ways;
+	s->ways = cfg->ways;
 	*state = s;
 	return TSR_OK;
 }
@@ -47,8 +47,10 @@ static uint32_t lru_victim(void *state, uint32_t set,
 }
 
 static void lru_touch(void *state, uint32_t set, uint32_t way,
+		      const struct tsr_line *set_lines,
 		      const struct tsr_access *a)
 {
+	(void)set_lines;
 	(void)a;
 	struct lru_state *s = state;
 	s->stamp[(size_t)set * s->ways + way] = ++s->clock;
@@ -61,5 +63,4 @@ const struct tsr_policy_ops tsr_policy_lru = {
 	.victim = lru_victim,
 	.on_hit = lru_touch,
 	.on_fill = lru_touch,
-	.on_evict = NULL,
 };

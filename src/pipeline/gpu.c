@@ -222,6 +222,11 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	free(g);
 }
 
+struct tsr_cache *tsr_gpu_cache_by_name(struct tsr_gpu *g, const char *name)
+{
+	return tsr_memsys_cache_by_name(g->mem, name);
+}
+
 const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame)
 {
 	return g->cfg.reverse_every_other_frame && frame % 2 ? g->order_reversed : g->order;
@@ -260,6 +265,7 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 	memset(st, 0, sizeof(*st));
 	st->frame = frame;
 	tsr_frame_stats_snapshot_memory(&base, g->mem);
+	tsr_mem_marker(g->mem, TSR_MARKER_FRAME, frame);
 
 	/* Geometry Pipeline and Polygon List Builder, drawcall by drawcall */
 	struct tsr_mat4 view, proj;
@@ -313,6 +319,7 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 	const float *clear = pass->clear_color;
 	for (uint32_t i = 0; i < g->tiles; i++) {
 		uint32_t tile = order[i];
+		tsr_mem_marker(g->mem, TSR_MARKER_TILE, tile);
 		struct tsr_target t;
 		t.x0 = (int32_t)((tile % g->tiles_x) * g->cfg.tile_width);
 		t.y0 = (int32_t)((tile / g->tiles_x) * g->cfg.tile_height);

@@ -52,6 +52,13 @@ const uint8_t *tsr_gpu_frame_image(const struct tsr_gpu *g);
 
 const struct tsr_addrmap *tsr_gpu_address_map(const struct tsr_gpu *g);
 const struct tsr_memsys *tsr_gpu_memsys(const struct tsr_gpu *g);
+
+/*
+ * A cache of the GPU's hierarchy by instance name ("l2", "tile",
+ * "texture0", ...), to attach an observer such as a trace recorder; NULL
+ * if there is no such cache.
+ */
+struct tsr_cache *tsr_gpu_cache_by_name(struct tsr_gpu *g, const char *name);
 const struct tsr_gpu_config *tsr_gpu_config_of(const struct tsr_gpu *g);
 
 /* Tiles of the screen. */

@@ -75,12 +75,6 @@ static const char *const filter_names[] = {"nearest", "bilinear", "trilinear", N
 static const char *const wrap_names[] = {"repeat", "clamp", NULL};
 static const char *const blend_names[] = {"opaque", "alpha", "alpha_test", NULL};
 
-#define TRY(expr)                                \
-	do {                                     \
-		enum tsr_status try_st_ = (expr); \
-		if (try_st_ != TSR_OK)           \
-			return try_st_;          \
-	} while (0)
 
 static enum tsr_status nomem(struct loader *L)
 {
@@ -150,7 +144,7 @@ static enum tsr_status get_scale(struct loader *L, const json_t *obj,
 	json_t *v = json_object_get(obj, key);
 	if (v && json_is_number(v)) {
 		float s = out->x;
-		TRY(tsr_json_get_float(obj, L->file, path, key, -FLT_MAX,
+		TSR_TRY(tsr_json_get_float(obj, L->file, path, key, -FLT_MAX,
 				       FLT_MAX, &s, L->err));
 		*out = tsr_v3(s, s, s);
 		return TSR_OK;
@@ -192,20 +186,20 @@ static enum tsr_status parse_camera_keys(struct loader *L, const json_t *arr,
 		struct tsr_camera_key *ck = &c->keys[i];
 		char kp[256];
 		index_path(kp, sizeof(kp), path, NULL, i);
-		TRY(tsr_json_check_keys(k, L->file, kp, camera_key_keys, L->err));
+		TSR_TRY(tsr_json_check_keys(k, L->file, kp, camera_key_keys, L->err));
 		if (!json_object_get(k, "frame")) {
 			char full[256];
 			tsr_json_path(full, sizeof(full), kp, "frame");
 			return missing(L, full);
 		}
-		TRY(tsr_json_get_u32(k, L->file, kp, "frame", 0, UINT32_MAX,
+		TSR_TRY(tsr_json_get_u32(k, L->file, kp, "frame", 0, UINT32_MAX,
 				     &ck->frame, L->err));
 		ck->eye = c->eye;
 		ck->target = c->target;
 		ck->up = c->up;
-		TRY(tsr_json_get_vec3(k, L->file, kp, "eye", &ck->eye, L->err));
-		TRY(tsr_json_get_vec3(k, L->file, kp, "target", &ck->target, L->err));
-		TRY(tsr_json_get_vec3(k, L->file, kp, "up", &ck->up, L->err));
+		TSR_TRY(tsr_json_get_vec3(k, L->file, kp, "eye", &ck->eye, L->err));
+		TSR_TRY(tsr_json_get_vec3(k, L->file, kp, "target", &ck->target, L->err));
+		TSR_TRY(tsr_json_get_vec3(k, L->file, kp, "up", &ck->up, L->err));
 	}
 	qsort(c->keys, n, sizeof(*c->keys), camera_key_cmp);
 	for (size_t i = 1; i < n; i++)
@@ -235,17 +229,17 @@ static enum tsr_status parse_camera(struct loader *L, const json_t *cam,
 	c->orbit_start_deg = 0.0f;
 	if (!cam)
 		return TSR_OK;
-	TRY(tsr_json_check_keys(cam, L->file, path, camera_keys, L->err));
-	TRY(tsr_json_get_enum(cam, L->file, path, "projection",
+	TSR_TRY(tsr_json_check_keys(cam, L->file, path, camera_keys, L->err));
+	TSR_TRY(tsr_json_get_enum(cam, L->file, path, "projection",
 			      projection_names, &proj, L->err));
 	c->projection = (enum tsr_projection)proj;
-	TRY(tsr_json_get_float(cam, L->file, path, "fov_y_deg", 1.0f, 179.0f,
+	TSR_TRY(tsr_json_get_float(cam, L->file, path, "fov_y_deg", 1.0f, 179.0f,
 			       &c->fov_y_deg, L->err));
-	TRY(tsr_json_get_float(cam, L->file, path, "ortho_height", 1e-6f,
+	TSR_TRY(tsr_json_get_float(cam, L->file, path, "ortho_height", 1e-6f,
 			       FLT_MAX, &c->ortho_height, L->err));
-	TRY(tsr_json_get_float(cam, L->file, path, "near", 1e-6f, FLT_MAX,
+	TSR_TRY(tsr_json_get_float(cam, L->file, path, "near", 1e-6f, FLT_MAX,
 			       &c->znear, L->err));
-	TRY(tsr_json_get_float(cam, L->file, path, "far", 1e-6f, FLT_MAX,
+	TSR_TRY(tsr_json_get_float(cam, L->file, path, "far", 1e-6f, FLT_MAX,
 			       &c->zfar, L->err));
 	if (!(c->zfar > c->znear)) {
 		tsr_json_path(p, sizeof(p), path, "far");
@@ -253,9 +247,9 @@ static enum tsr_status parse_camera(struct loader *L, const json_t *cam,
 				     "key '%s' in '%s' must be greater than near (%g)",
 				     p, L->file, (double)c->znear);
 	}
-	TRY(tsr_json_get_vec3(cam, L->file, path, "eye", &c->eye, L->err));
-	TRY(tsr_json_get_vec3(cam, L->file, path, "target", &c->target, L->err));
-	TRY(tsr_json_get_vec3(cam, L->file, path, "up", &c->up, L->err));
+	TSR_TRY(tsr_json_get_vec3(cam, L->file, path, "eye", &c->eye, L->err));
+	TSR_TRY(tsr_json_get_vec3(cam, L->file, path, "target", &c->target, L->err));
+	TSR_TRY(tsr_json_get_vec3(cam, L->file, path, "up", &c->up, L->err));
 	if (tsr_v3_dot(c->up, c->up) == 0.0f) {
 		tsr_json_path(p, sizeof(p), path, "up");
 		return tsr_error_set(L->err, TSR_ERR_CONFIG,
@@ -265,23 +259,23 @@ static enum tsr_status parse_camera(struct loader *L, const json_t *cam,
 	const json_t *orbit = json_object_get(cam, "orbit");
 	if (orbit) {
 		tsr_json_path(p, sizeof(p), path, "orbit");
-		TRY(tsr_json_check_keys(orbit, L->file, p, orbit_keys, L->err));
+		TSR_TRY(tsr_json_check_keys(orbit, L->file, p, orbit_keys, L->err));
 		c->orbit = 1;
-		TRY(tsr_json_get_float(orbit, L->file, p, "radius", 0.0f,
+		TSR_TRY(tsr_json_get_float(orbit, L->file, p, "radius", 0.0f,
 				       FLT_MAX, &c->orbit_radius, L->err));
-		TRY(tsr_json_get_float(orbit, L->file, p, "height", -FLT_MAX,
+		TSR_TRY(tsr_json_get_float(orbit, L->file, p, "height", -FLT_MAX,
 				       FLT_MAX, &c->orbit_height, L->err));
-		TRY(tsr_json_get_float(orbit, L->file, p, "deg_per_frame",
+		TSR_TRY(tsr_json_get_float(orbit, L->file, p, "deg_per_frame",
 				       -FLT_MAX, FLT_MAX,
 				       &c->orbit_deg_per_frame, L->err));
-		TRY(tsr_json_get_float(orbit, L->file, p, "start_deg", -FLT_MAX,
+		TSR_TRY(tsr_json_get_float(orbit, L->file, p, "start_deg", -FLT_MAX,
 				       FLT_MAX, &c->orbit_start_deg, L->err));
 	}
 	json_t *keys;
-	TRY(get_array(L, cam, path, "keyframes", &keys));
+	TSR_TRY(get_array(L, cam, path, "keyframes", &keys));
 	if (keys) {
 		tsr_json_path(p, sizeof(p), path, "keyframes");
-		TRY(parse_camera_keys(L, keys, p, c));
+		TSR_TRY(parse_camera_keys(L, keys, p, c));
 	}
 	if (!c->orbit && !c->key_count) {
 		struct tsr_vec3 d = tsr_v3_sub(c->target, c->eye);
@@ -313,29 +307,29 @@ static enum tsr_status parse_material(struct loader *L, const json_t *m,
 	b->varyings = 1;
 	if (!m)
 		return TSR_OK;
-	TRY(tsr_json_check_keys(m, L->file, path, material_keys, L->err));
+	TSR_TRY(tsr_json_check_keys(m, L->file, path, material_keys, L->err));
 	int filter = (int)b->filter, wrap = (int)b->wrap, blend = (int)b->blend;
-	TRY(tsr_json_get_enum(m, L->file, path, "filter", filter_names, &filter, L->err));
-	TRY(tsr_json_get_enum(m, L->file, path, "wrap", wrap_names, &wrap, L->err));
-	TRY(tsr_json_get_enum(m, L->file, path, "blend", blend_names, &blend, L->err));
+	TSR_TRY(tsr_json_get_enum(m, L->file, path, "filter", filter_names, &filter, L->err));
+	TSR_TRY(tsr_json_get_enum(m, L->file, path, "wrap", wrap_names, &wrap, L->err));
+	TSR_TRY(tsr_json_get_enum(m, L->file, path, "blend", blend_names, &blend, L->err));
 	b->filter = (enum tsr_filter)filter;
 	b->wrap = (enum tsr_wrap)wrap;
 	b->blend = (enum tsr_blend)blend;
-	TRY(tsr_json_get_float(m, L->file, path, "alpha_cutoff", 0.0f, 1.0f,
+	TSR_TRY(tsr_json_get_float(m, L->file, path, "alpha_cutoff", 0.0f, 1.0f,
 			       &b->alpha_cutoff, L->err));
 	spec->has_color = json_object_get(m, "color") != NULL;
-	TRY(tsr_json_get_floats(m, L->file, path, "color", 4, b->color, L->err));
-	TRY(tsr_json_get_bool(m, L->file, path, "lit", &b->lit, L->err));
-	TRY(tsr_json_get_bool(m, L->file, path, "double_sided",
+	TSR_TRY(tsr_json_get_floats(m, L->file, path, "color", 4, b->color, L->err));
+	TSR_TRY(tsr_json_get_bool(m, L->file, path, "lit", &b->lit, L->err));
+	TSR_TRY(tsr_json_get_bool(m, L->file, path, "double_sided",
 			      &b->double_sided, L->err));
-	TRY(tsr_json_get_u32(m, L->file, path, "shader_alu_instructions", 0,
+	TSR_TRY(tsr_json_get_u32(m, L->file, path, "shader_alu_instructions", 0,
 			     1u << 20, &b->shader_alu_instructions, L->err));
-	TRY(tsr_json_get_u32(m, L->file, path, "vertex_shader_instructions", 0,
+	TSR_TRY(tsr_json_get_u32(m, L->file, path, "vertex_shader_instructions", 0,
 			     1u << 20, &b->vertex_shader_instructions, L->err));
-	TRY(tsr_json_get_u32(m, L->file, path, "varyings", 1, 32,
+	TSR_TRY(tsr_json_get_u32(m, L->file, path, "varyings", 1, 32,
 			     &b->varyings, L->err));
 	const char *tex = NULL;
-	TRY(tsr_json_get_string(m, L->file, path, "texture", &tex, L->err));
+	TSR_TRY(tsr_json_get_string(m, L->file, path, "texture", &tex, L->err));
 	if (tex) {
 		char kp[256];
 		tsr_json_path(kp, sizeof(kp), path, "texture");
@@ -361,22 +355,22 @@ static enum tsr_status parse_anim(struct loader *L, const json_t *tr,
 	a->scale = tsr_v3(1, 1, 1);
 	if (tr) {
 		tsr_json_path(p, sizeof(p), path, "transform");
-		TRY(tsr_json_check_keys(tr, L->file, p, transform_keys, L->err));
-		TRY(tsr_json_get_vec3(tr, L->file, p, "translate", &a->translate, L->err));
-		TRY(tsr_json_get_vec3(tr, L->file, p, "rotate_deg", &a->rotate_deg, L->err));
-		TRY(get_scale(L, tr, p, "scale", &a->scale));
+		TSR_TRY(tsr_json_check_keys(tr, L->file, p, transform_keys, L->err));
+		TSR_TRY(tsr_json_get_vec3(tr, L->file, p, "translate", &a->translate, L->err));
+		TSR_TRY(tsr_json_get_vec3(tr, L->file, p, "rotate_deg", &a->rotate_deg, L->err));
+		TSR_TRY(get_scale(L, tr, p, "scale", &a->scale));
 	}
 	if (!an)
 		return TSR_OK;
 	tsr_json_path(p, sizeof(p), path, "animation");
-	TRY(tsr_json_check_keys(an, L->file, p, animation_keys, L->err));
-	TRY(tsr_json_get_vec3(an, L->file, p, "translate_per_frame",
+	TSR_TRY(tsr_json_check_keys(an, L->file, p, animation_keys, L->err));
+	TSR_TRY(tsr_json_get_vec3(an, L->file, p, "translate_per_frame",
 			      &a->translate_per_frame, L->err));
-	TRY(tsr_json_get_vec3(an, L->file, p, "rotate_deg_per_frame",
+	TSR_TRY(tsr_json_get_vec3(an, L->file, p, "rotate_deg_per_frame",
 			      &a->rotate_deg_per_frame, L->err));
-	TRY(get_scale(L, an, p, "scale_per_frame", &a->scale_per_frame));
+	TSR_TRY(get_scale(L, an, p, "scale_per_frame", &a->scale_per_frame));
 	json_t *keys;
-	TRY(get_array(L, an, p, "keyframes", &keys));
+	TSR_TRY(get_array(L, an, p, "keyframes", &keys));
 	size_t n = keys ? json_array_size(keys) : 0;
 	if (n == 0)
 		return TSR_OK;
@@ -389,20 +383,20 @@ static enum tsr_status parse_anim(struct loader *L, const json_t *tr,
 		struct tsr_keyframe *kf = &a->keyframes[i];
 		char kp[256];
 		index_path(kp, sizeof(kp), p, "keyframes", i);
-		TRY(tsr_json_check_keys(k, L->file, kp, keyframe_keys, L->err));
+		TSR_TRY(tsr_json_check_keys(k, L->file, kp, keyframe_keys, L->err));
 		if (!json_object_get(k, "frame")) {
 			char full[256];
 			tsr_json_path(full, sizeof(full), kp, "frame");
 			return missing(L, full);
 		}
-		TRY(tsr_json_get_u32(k, L->file, kp, "frame", 0, UINT32_MAX,
+		TSR_TRY(tsr_json_get_u32(k, L->file, kp, "frame", 0, UINT32_MAX,
 				     &kf->frame, L->err));
 		kf->translate = a->translate;
 		kf->rotate_deg = a->rotate_deg;
 		kf->scale = a->scale;
-		TRY(tsr_json_get_vec3(k, L->file, kp, "translate", &kf->translate, L->err));
-		TRY(tsr_json_get_vec3(k, L->file, kp, "rotate_deg", &kf->rotate_deg, L->err));
-		TRY(get_scale(L, k, kp, "scale", &kf->scale));
+		TSR_TRY(tsr_json_get_vec3(k, L->file, kp, "translate", &kf->translate, L->err));
+		TSR_TRY(tsr_json_get_vec3(k, L->file, kp, "rotate_deg", &kf->rotate_deg, L->err));
+		TSR_TRY(get_scale(L, k, kp, "scale", &kf->scale));
 	}
 	qsort(a->keyframes, n, sizeof(*a->keyframes), keyframe_cmp);
 	for (size_t i = 1; i < n; i++)
@@ -565,19 +559,19 @@ static enum tsr_status parse_object(struct loader *L, const json_t *o,
 {
 	struct tsr_scene *sc = L->sc;
 	char kp[256];
-	TRY(tsr_json_check_keys(o, L->file, path, object_keys, L->err));
+	TSR_TRY(tsr_json_check_keys(o, L->file, path, object_keys, L->err));
 	const char *mesh = NULL;
 	tsr_json_path(kp, sizeof(kp), path, "mesh");
-	TRY(tsr_json_get_string(o, L->file, path, "mesh", &mesh, L->err));
+	TSR_TRY(tsr_json_get_string(o, L->file, path, "mesh", &mesh, L->err));
 	if (!mesh)
 		return missing(L, kp);
 	float normalize = 0.0f;
-	TRY(tsr_json_get_float(o, L->file, path, "normalize", 1e-6f, FLT_MAX,
+	TSR_TRY(tsr_json_get_float(o, L->file, path, "normalize", 1e-6f, FLT_MAX,
 			       &normalize, L->err));
 	char mp[256];
 	tsr_json_path(mp, sizeof(mp), path, "material");
 	struct material_spec spec;
-	TRY(parse_material(L, json_object_get(o, "material"), mp, &spec));
+	TSR_TRY(parse_material(L, json_object_get(o, "material"), mp, &spec));
 
 	struct tsr_object *objects = tsr_array_grow(sc->objects, &L->object_cap,
 						    sc->object_count + 1,
@@ -588,12 +582,12 @@ static enum tsr_status parse_object(struct loader *L, const json_t *o,
 	struct tsr_object *obj = &sc->objects[sc->object_count];
 	/* counted now so that tsr_scene_destroy frees its keyframes */
 	sc->object_count++;
-	TRY(parse_anim(L, json_object_get(o, "transform"),
+	TSR_TRY(parse_anim(L, json_object_get(o, "transform"),
 		       json_object_get(o, "animation"), path, &obj->anim));
 
 	uint32_t mi;
 	if (strcmp(mesh, TSR_BUILTIN_QUAD) == 0) {
-		TRY(get_model(L, TSR_BUILTIN_QUAD, kp, &mi));
+		TSR_TRY(get_model(L, TSR_BUILTIN_QUAD, kp, &mi));
 	} else {
 		char *full = resolve(L, mesh);
 		if (!full)
@@ -612,14 +606,14 @@ static enum tsr_status parse_pass(struct loader *L, const json_t *ps,
 {
 	struct tsr_scene *sc = L->sc;
 	char p[256];
-	TRY(tsr_json_check_keys(ps, L->file, path, pass_keys, L->err));
+	TSR_TRY(tsr_json_check_keys(ps, L->file, path, pass_keys, L->err));
 	sc->passes = calloc(1, sizeof(*sc->passes));
 	if (!sc->passes)
 		return nomem(L);
 	sc->pass_count = 1;
 	struct tsr_pass *pass = &sc->passes[0];
 	const char *name = "main", *target = "framebuffer";
-	TRY(tsr_json_get_string(ps, L->file, path, "name", &name, L->err));
+	TSR_TRY(tsr_json_get_string(ps, L->file, path, "name", &name, L->err));
 	if (strlen(name) >= sizeof(pass->name)) {
 		tsr_json_path(p, sizeof(p), path, "name");
 		return tsr_error_set(L->err, TSR_ERR_CONFIG,
@@ -627,7 +621,7 @@ static enum tsr_status parse_pass(struct loader *L, const json_t *ps,
 				     p, L->file, sizeof(pass->name) - 1);
 	}
 	snprintf(pass->name, sizeof(pass->name), "%s", name);
-	TRY(tsr_json_get_string(ps, L->file, path, "target", &target, L->err));
+	TSR_TRY(tsr_json_get_string(ps, L->file, path, "target", &target, L->err));
 	if (strcmp(target, "framebuffer") != 0) {
 		tsr_json_path(p, sizeof(p), path, "target");
 		return tsr_error_set(L->err, TSR_ERR_UNSUPPORTED,
@@ -635,12 +629,12 @@ static enum tsr_status parse_pass(struct loader *L, const json_t *ps,
 				     target, p, L->file);
 	}
 	pass->clear_color[3] = 1.0f;
-	TRY(tsr_json_get_floats(ps, L->file, path, "clear_color", 4,
+	TSR_TRY(tsr_json_get_floats(ps, L->file, path, "clear_color", 4,
 				pass->clear_color, L->err));
 	tsr_json_path(p, sizeof(p), path, "camera");
-	TRY(parse_camera(L, json_object_get(ps, "camera"), p, &pass->camera));
+	TSR_TRY(parse_camera(L, json_object_get(ps, "camera"), p, &pass->camera));
 	json_t *objects;
-	TRY(get_array(L, ps, path, "objects", &objects));
+	TSR_TRY(get_array(L, ps, path, "objects", &objects));
 	if (!objects) {
 		tsr_json_path(p, sizeof(p), path, "objects");
 		return missing(L, p);
@@ -648,7 +642,7 @@ static enum tsr_status parse_pass(struct loader *L, const json_t *ps,
 	pass->first_object = sc->object_count;
 	for (size_t i = 0; i < json_array_size(objects); i++) {
 		index_path(p, sizeof(p), path, "objects", i);
-		TRY(parse_object(L, json_array_get(objects, i), p));
+		TSR_TRY(parse_object(L, json_array_get(objects, i), p));
 	}
 	pass->object_count = sc->object_count - pass->first_object;
 	return TSR_OK;
@@ -667,12 +661,12 @@ static enum tsr_status parse_top(struct loader *L, const json_t *root)
 				     (long long)json_integer_value(v), L->file,
 				     TSR_WORKLOAD_VERSION);
 	sc->version = TSR_WORKLOAD_VERSION;
-	TRY(tsr_json_get_u32(root, L->file, "", "version", 1,
+	TSR_TRY(tsr_json_get_u32(root, L->file, "", "version", 1,
 			     TSR_WORKLOAD_VERSION, &sc->version, L->err));
-	TRY(tsr_json_check_keys(root, L->file, "", top_keys, L->err));
+	TSR_TRY(tsr_json_check_keys(root, L->file, "", top_keys, L->err));
 
 	const char *name = NULL;
-	TRY(tsr_json_get_string(root, L->file, "", "name", &name, L->err));
+	TSR_TRY(tsr_json_get_string(root, L->file, "", "name", &name, L->err));
 	if (name) {
 		sc->name = strdup(name);
 	} else { /* the file name without folder and extension */
@@ -685,11 +679,11 @@ static enum tsr_status parse_top(struct loader *L, const json_t *root)
 	if (!sc->name)
 		return nomem(L);
 	sc->frames = 1;
-	TRY(tsr_json_get_u32(root, L->file, "", "frames", 1, 1000000,
+	TSR_TRY(tsr_json_get_u32(root, L->file, "", "frames", 1, 1000000,
 			     &sc->frames, L->err));
 
 	json_t *passes;
-	TRY(get_array(L, root, "", "passes", &passes));
+	TSR_TRY(get_array(L, root, "", "passes", &passes));
 	if (!passes)
 		return missing(L, "passes");
 	if (json_array_size(passes) == 0)

@@ -1,0 +1,150 @@
+/*
+ * trace.h - memory-access traces: the input stream of one cache, recorded
+ * during a full simulation and replayed offline (cachesim/replay.h,
+ * analysis/analysis.h), as the papers' offline cache simulators do (GSPC
+ * Section 2, boustrophedonic III, TCOR V-A).
+ *
+ * A trace is a sequence of records: accesses (address, size, read/write,
+ * stream, requester) and markers for frame and tile boundaries.
+ *
+ * Binary form (written by tsr_trace_writer_*): one zstd frame (with
+ * zstd's content checksum) whose content is
+ *   header:  "TSRTRACE" (8 bytes), version (u32 little-endian, 1),
+ *            description length (u32 LE), description (UTF-8, not NUL
+ *            terminated; e.g. "cache=l2 workload=... config=... frames=4")
+ *   records: one tag byte then fields as LEB128 varints:
+ *            tag bits 0-1 kind (0 access, 1 frame marker, 2 tile marker,
+ *            3 end), bit 2 write;
+ *            access: address delta from the previous access (zigzag),
+ *            size, stream, requester;
+ *            marker: value (frame number or tile id);
+ *            end: the number of records before it (the reader checks it).
+ * A file that ends before the end record is truncated; a zstd checksum or
+ * format error is corruption; another version is refused. `zstdcat FILE`
+ * shows the raw content.
+ *
+ * Text form (hand-made traces), one record per line:
+ *   R 0x1f40 texture        a read (stream optional, default "other")
+ *   W 0x80 pb_attributes    a write
+ *   R 0x1f40 texture size=4 req=2   optional size (bytes, default 1) and requester
+ *   F                       a frame boundary
+ *   T 12                    a tile boundary (tile id)
+ *   # ...                   a comment (also after a record)
+ * Addresses are decimal or 0x hex. Errors name the file and line.
+ *
+ * tsr_trace_reader_open() tells the forms apart by the zstd magic number.
+ */
+#ifndef TSR_TRACE_TRACE_H
+#define TSR_TRACE_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/status.h"
+#include "memory/cache.h"
+
+#define TSR_TRACE_VERSION 1
+
+enum tsr_trace_kind {
+	TSR_TRACE_ACCESS = 0,  /* a memory access */
+	TSR_TRACE_FRAME = 1,   /* a frame starts (value = frame number) */
+	TSR_TRACE_TILE = 2,    /* a tile starts (value = tile id) */
+};
+
+/* One record; plain data. */
+struct tsr_trace_record {
+	uint64_t addr;       /* access: byte address; marker: its value */
+	uint32_t size;       /* access: bytes (>= 1) */
+	uint16_t requester;  /* access: issuing unit (shader core number, ...) */
+	uint8_t kind;        /* enum tsr_trace_kind */
+	uint8_t write;       /* access: 1 for a write */
+	uint8_t stream;      /* access: enum tsr_stream */
+	uint8_t pad[7];
+};
+
+/* ---- writing (binary form) ---- */
+
+struct tsr_trace_writer;
+
+/*
+ * Starts a binary trace at `path`, written to `path`.tmp until
+ * tsr_trace_writer_close() commits it. `description` (may be NULL) goes
+ * into the header. Errors: TSR_ERR_IO naming the file, TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_trace_writer_open(const char *path, const char *description,
+				      struct tsr_trace_writer **out,
+				      struct tsr_error *err);
+
+/*
+ * Appends one record. I/O errors are latched and reported by close, so
+ * this can run in a cache observer. Allocates nothing per record.
+ */
+void tsr_trace_write(struct tsr_trace_writer *w, const struct tsr_trace_record *r);
+
+/* Records written so far. */
+uint64_t tsr_trace_writer_count(const struct tsr_trace_writer *w);
+
+/*
+ * Finishes the trace. With commit = 1 it writes the end record, flushes
+ * and renames the file into place; with commit = 0 (or after an error) it
+ * removes the temporary file. Frees w. Errors: TSR_ERR_IO naming the file.
+ */
+enum tsr_status tsr_trace_writer_close(struct tsr_trace_writer *w, int commit,
+				       struct tsr_error *err);
+
+/*
+ * A cache observer (memory/cache.h) that appends every access and marker
+ * the cache sees to w: attach it with tsr_cache_set_observer() to record
+ * a cache's input stream.
+ */
+struct tsr_cache_observer tsr_trace_observer(struct tsr_trace_writer *w);
+
+/* ---- reading (binary or text form) ---- */
+
+struct tsr_trace_reader;
+
+/*
+ * Opens a trace, binary or text. Validates the binary header (magic,
+ * version). Errors: TSR_ERR_IO (cannot open), TSR_ERR_PARSE (not a
+ * trace, wrong version, corrupt header), each naming the file.
+ */
+enum tsr_status tsr_trace_reader_open(const char *path,
+				      struct tsr_trace_reader **out,
+				      struct tsr_error *err);
+
+/* The header's description ("" for text traces). */
+const char *tsr_trace_reader_description(const struct tsr_trace_reader *r);
+
+/*
+ * Reads the next record into rec. Sets *eof = 1 (and leaves rec
+ * untouched) at the end of a complete trace. Errors: TSR_ERR_PARSE for a
+ * truncated or corrupt binary trace or a malformed text line (naming the
+ * file, and the line for text), TSR_ERR_IO.
+ */
+enum tsr_status tsr_trace_read(struct tsr_trace_reader *r,
+			       struct tsr_trace_record *rec, int *eof,
+			       struct tsr_error *err);
+
+void tsr_trace_reader_close(struct tsr_trace_reader *r);
+
+/* ---- a whole trace in memory ---- */
+
+/* Plain data: every record of a trace, in order. */
+struct tsr_trace {
+	struct tsr_trace_record *records;
+	size_t count;          /* records (accesses and markers) */
+	size_t accesses;       /* of which accesses */
+	char description[256]; /* header description, truncated */
+};
+
+/*
+ * Reads a whole trace (binary or text) into memory. Errors: those of the
+ * reader; TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_trace_load(const char *path, struct tsr_trace *out,
+			       struct tsr_error *err);
+
+/* Frees what tsr_trace_load() allocated; the struct may be reused. */
+void tsr_trace_release(struct tsr_trace *t);
+
+#endif
