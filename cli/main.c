@@ -1,22 +1,16 @@
 /*
  * main.c - the tessera command line: a thin layer over libtessera that
- * parses arguments, shows progress, prints the summary and maps statuses to
- * exit codes (0 success, 1 runtime error, 2 usage error).
+ * dispatches to one file per command (cmd_*.c), which parse arguments,
+ * print tables and map statuses to exit codes (0 success, 1 runtime
+ * error, 2 usage error).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "config/config.h"
-#include "pipeline/gpu.h"
-#include "report/report.h"
-#include "scene/scene.h"
-
-#define EXIT_RUNTIME 1
-#define EXIT_USAGE 2
+#include "cli/cli.h"
 
 static void usage_main(FILE *f)
 {
@@ -28,284 +22,18 @@ static void usage_main(FILE *f)
 		"\n"
 		"commands:\n"
 		"  run WORKLOAD.json [options]   render frames and write statistics\n"
+		"  cachesim TRACE [options]      replay a trace through one cache geometry\n"
+		"                                and several replacement policies\n"
+		"  analyze KIND TRACE [options]  reuse, frame and epoch analyses of a trace\n"
 		"\n"
-		"See 'tessera run --help'.\n");
+		"See 'tessera COMMAND --help'.\n");
 }
 
-static void usage_run(FILE *f)
-{
-	fprintf(f,
-		"usage: tessera run WORKLOAD.json [--config GPU.json] [--frames N]\n"
-		"                   [--out DIR] [--dump-frames LIST] [--quiet]\n"
-		"\n"
-		"  --config FILE       GPU configuration (default: built-in TCOR Table I)\n"
-		"  --frames N          frames to render (default: the workload's count)\n"
-		"  --out DIR           output folder (default: out)\n"
-		"  --dump-frames LIST  frames to write as frame-NNNN.png: 'last' (default),\n"
-		"                      'all', 'none' or a comma-separated list (0,10,29)\n"
-		"  --quiet             no progress bar and no summary\n"
-		"\n"
-		"Writes DIR/stats.json, DIR/frames.csv and DIR/frame-NNNN.png.\n"
-		"Exit codes: 0 success, 1 runtime error, 2 usage error.\n");
-}
-
-static double now_seconds(void)
+double tsr_cli_now_seconds(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Is frame f in the --dump-frames list? */
-static int dump_frame(const char *list, uint32_t f, uint32_t frames)
-{
-	if (strcmp(list, "none") == 0)
-		return 0;
-	if (strcmp(list, "all") == 0)
-		return 1;
-	if (strcmp(list, "last") == 0)
-		return f + 1 == frames;
-	const char *p = list;
-	while (*p) {
-		char *end;
-		unsigned long v = strtoul(p, &end, 10);
-		if (v == f)
-			return 1;
-		p = *end == ',' ? end + 1 : end;
-		if (end == p && *p)
-			break;
-	}
-	return 0;
-}
-
-static int valid_dump_list(const char *list)
-{
-	if (!strcmp(list, "none") || !strcmp(list, "all") || !strcmp(list, "last"))
-		return 1;
-	if (!*list)
-		return 0;
-	for (const char *p = list; *p; p++)
-		if ((*p < '0' || *p > '9') && *p != ',')
-			return 0;
-	return 1;
-}
-
-static void progress(uint32_t done, uint32_t total, uint64_t accesses,
-		     double elapsed)
-{
-	const int width = 30;
-	int fill = total ? (int)((uint64_t)done * width / total) : width;
-	double rate = elapsed > 0 ? (double)accesses / elapsed : 0.0;
-	double left = done ? elapsed / done * (total - done) : 0.0;
-	fprintf(stderr, "\r[%.*s%*s] %u/%u frames  %.1f M accesses/s  %.0fs left ",
-		fill, "##############################", width - fill, "", done, total,
-		rate / 1e6, left);
-	fflush(stderr);
-}
-
-static void print_summary(const struct tsr_frame_stats *t, uint32_t frames,
-			  double seconds, const struct tsr_memsys *mem)
-{
-	printf("\n%-28s %16s\n", "statistic", "total");
-	printf("%-28s %16u\n", "frames", frames);
-	printf("%-28s %16llu\n", "primitives in", (unsigned long long)t->geometry.primitives_in);
-	printf("%-28s %16llu\n", "primitives binned", (unsigned long long)t->geometry.primitives_binned);
-	printf("%-28s %16.2f\n", "avg primitives per tile",
-	       t->tiling.tiles ? (double)t->tiling.pmds_written / (double)t->tiling.tiles : 0.0);
-	printf("%-28s %16llu\n", "quads shaded", (unsigned long long)t->raster.quads_shaded);
-	printf("%-28s %16llu\n", "texel fetches", (unsigned long long)t->texture.texel_fetches);
-	for (uint32_t c = 0; c < t->cache_count; c++) {
-		const char *name = tsr_cache_name(tsr_memsys_cache(mem, c));
-		uint64_t acc = 0, miss = 0;
-		for (int s = 0; s < TSR_STREAM_COUNT; s++) {
-			acc += t->caches[c][s].reads + t->caches[c][s].writes;
-			miss += t->caches[c][s].read_misses + t->caches[c][s].write_misses;
-		}
-		if (!acc)
-			continue;
-		char label[64];
-		snprintf(label, sizeof(label), "%s miss ratio", name);
-		printf("%-28s %15.2f%%\n", label, 100.0 * (double)miss / (double)acc);
-	}
-	uint64_t rd = 0, wr = 0;
-	for (int s = 0; s < TSR_STREAM_COUNT; s++) {
-		rd += t->dram[s].read_bytes;
-		wr += t->dram[s].write_bytes;
-	}
-	printf("%-28s %16llu\n", "DRAM read bytes", (unsigned long long)rd);
-	printf("%-28s %16llu\n", "DRAM write bytes", (unsigned long long)wr);
-	printf("%-28s %16llu\n", "memory accesses", (unsigned long long)t->memory_accesses);
-	printf("%-28s %16.2f\n", "simulated frames/s", seconds > 0 ? frames / seconds : 0.0);
-	printf("%-28s %16.2f\n", "simulated M accesses/s",
-	       seconds > 0 ? (double)t->memory_accesses / seconds / 1e6 : 0.0);
-}
-
-static int cmd_run(int argc, char **argv)
-{
-	const char *workload = NULL, *config = NULL, *out_dir = "out", *dump = "last";
-	long frames_arg = -1;
-	int quiet = 0;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage_run(stdout);
-			return 0;
-		} else if (!strcmp(a, "--quiet")) {
-			quiet = 1;
-		} else if (!strcmp(a, "--config") || !strcmp(a, "--frames") ||
-			   !strcmp(a, "--out") || !strcmp(a, "--dump-frames")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "tessera: option '%s' needs a value\n", a);
-				return EXIT_USAGE;
-			}
-			const char *v = argv[++i];
-			if (!strcmp(a, "--config")) {
-				config = v;
-			} else if (!strcmp(a, "--out")) {
-				out_dir = v;
-			} else if (!strcmp(a, "--dump-frames")) {
-				if (!valid_dump_list(v)) {
-					fprintf(stderr, "tessera: invalid --dump-frames '%s' "
-							"(use last, all, none or a list like 0,5,9)\n", v);
-					return EXIT_USAGE;
-				}
-				dump = v;
-			} else {
-				char *end;
-				errno = 0;
-				frames_arg = strtol(v, &end, 10);
-				if (*end || errno || frames_arg < 1 || frames_arg > 1000000) {
-					fprintf(stderr, "tessera: invalid --frames '%s' (a number from 1 to 1000000)\n", v);
-					return EXIT_USAGE;
-				}
-			}
-		} else if (a[0] == '-') {
-			fprintf(stderr, "tessera: unknown option '%s' (see 'tessera run --help')\n", a);
-			return EXIT_USAGE;
-		} else if (!workload) {
-			workload = a;
-		} else {
-			fprintf(stderr, "tessera: unexpected argument '%s'\n", a);
-			return EXIT_USAGE;
-		}
-	}
-	if (!workload) {
-		fprintf(stderr, "tessera: 'run' needs a workload file\n");
-		usage_run(stderr);
-		return EXIT_USAGE;
-	}
-
-	struct tsr_error err = {{0}};
-	struct tsr_gpu_config cfg;
-	tsr_config_defaults(&cfg);
-	enum tsr_status s = TSR_OK;
-	if (config)
-		s = tsr_config_load(config, &cfg, &err);
-	else
-		s = tsr_config_check(&cfg, &err);
-	if (s != TSR_OK) {
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		return s == TSR_ERR_IO ? EXIT_RUNTIME : EXIT_USAGE;
-	}
-	struct tsr_scene *scene = NULL;
-	s = tsr_scene_load(workload, &scene, &err);
-	if (s != TSR_OK) {
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		return s == TSR_ERR_CONFIG ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-	struct tsr_gpu *gpu = NULL;
-	s = tsr_gpu_create(&cfg, scene, &gpu, &err);
-	if (s != TSR_OK) {
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		tsr_scene_destroy(scene);
-		return EXIT_RUNTIME;
-	}
-	uint32_t frames = frames_arg > 0 ? (uint32_t)frames_arg : scene->frames;
-	struct tsr_output out;
-	s = tsr_output_open(&out, out_dir, &err);
-	json_t *root = NULL, *jframes = json_array();
-	struct tsr_frame_stats *total = calloc(1, sizeof(*total));
-	struct tsr_frame_stats *fs = calloc(1, sizeof(*fs));
-	size_t csv_cap = 256 + (size_t)frames * 512, csv_len = 0;
-	char *csv = malloc(csv_cap);
-	if (s == TSR_OK && (!total || !fs || !csv))
-		s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
-	if (s == TSR_OK) {
-		tsr_csv_header(csv, csv_cap);
-		csv_len = strlen(csv);
-		csv[csv_len++] = '\n';
-	}
-	const struct tsr_memsys *mem = tsr_gpu_memsys(gpu);
-	int tty = !quiet && isatty(STDERR_FILENO);
-	double t0 = now_seconds();
-	for (uint32_t f = 0; s == TSR_OK && f < frames; f++) {
-		s = tsr_gpu_render_frame(gpu, f, fs, &err);
-		if (s != TSR_OK)
-			break;
-		tsr_frame_stats_add(total, fs);
-		json_t *jf = tsr_stats_to_json(fs, mem, cfg.mem.cores);
-		json_object_set_new(jf, "frame", json_integer(f));
-		json_array_append_new(jframes, jf);
-		tsr_csv_row(csv + csv_len, csv_cap - csv_len, fs, mem);
-		csv_len += strlen(csv + csv_len);
-		csv[csv_len++] = '\n';
-		if (dump_frame(dump, f, frames)) {
-			char name[64];
-			snprintf(name, sizeof(name), "frame-%04u.png", f);
-			s = tsr_output_png(&out, name, cfg.width, cfg.height,
-					   tsr_gpu_frame_image(gpu), &err);
-		}
-		if (tty)
-			progress(f + 1, frames, total->memory_accesses, now_seconds() - t0);
-	}
-	double seconds = now_seconds() - t0;
-	if (tty)
-		fputc('\n', stderr);
-	if (s == TSR_OK) {
-		json_t *jt = tsr_stats_to_json(total, mem, cfg.mem.cores);
-		root = json_object();
-		json_object_set_new(root, "tessera_version", json_string(TSR_VERSION));
-		json_object_set_new(root, "config", tsr_config_to_json(&cfg));
-		json_object_set_new(root, "workload",
-				    json_pack("{s:s,s:s,s:i,s:i,s:i,s:i}", "path", workload,
-					      "name", scene->name ? scene->name : "",
-					      "frames", (json_int_t)frames, "meshes",
-					      (json_int_t)scene->mesh_count, "materials",
-					      (json_int_t)scene->material_count, "images",
-					      (json_int_t)scene->image_count));
-		json_object_set_new(root, "address_map",
-				    tsr_addrmap_to_json(tsr_gpu_address_map(gpu)));
-		json_object_set_new(root, "frames", jframes);
-		jframes = NULL;
-		json_object_set_new(root, "total", jt);
-		char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-		if (!text)
-			s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory for stats.json");
-		else
-			s = tsr_output_write(&out, "stats.json", text, strlen(text), &err);
-		free(text);
-	}
-	if (s == TSR_OK)
-		s = tsr_output_write(&out, "frames.csv", csv, csv_len, &err);
-	if (s == TSR_OK)
-		s = tsr_output_commit(&out, &err);
-	int rc = 0;
-	if (s != TSR_OK) {
-		tsr_output_abort(&out);
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		rc = EXIT_RUNTIME;
-	} else if (!quiet) {
-		print_summary(total, frames, seconds, mem);
-		printf("\nwrote %s/stats.json, %s/frames.csv\n", out_dir, out_dir);
-	}
-	json_decref(root);
-	json_decref(jframes);
-	free(csv);
-	free(fs);
-	free(total);
-	tsr_gpu_destroy(gpu);
-	tsr_scene_destroy(scene);
-	return rc;
 }
 
 int main(int argc, char **argv)
@@ -323,7 +51,38 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "run"))
-		return cmd_run(argc - 2, argv + 2);
+		return tsr_cmd_run(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "cachesim"))
+		return tsr_cmd_cachesim(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "analyze"))
+		return tsr_cmd_analyze(argc - 2, argv + 2);
 	fprintf(stderr, "tessera: unknown command '%s' (see 'tessera --help')\n", argv[1]);
 	return EXIT_USAGE;
+}
+
+int tsr_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	if (!s || !*s || *s == '-')
+		return 0;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return 0;
+	uint64_t mul = 1;
+	if (*end == 'K' || *end == 'k')
+		mul = 1024;
+	else if (*end == 'M' || *end == 'm')
+		mul = 1024 * 1024;
+	else if (*end == 'G' || *end == 'g')
+		mul = 1024ull * 1024 * 1024;
+	if (mul != 1)
+		end++;
+	if (*end || (v && v > UINT64_MAX / mul))
+		return 0;
+	v *= mul;
+	if (v < min || v > max)
+		return 0;
+	*out = v;
+	return 1;
 }

@@ -30,6 +30,16 @@ static int run(const char *args, const char *stderr_file)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Runs the CLI with args, stdout to out_file; returns the exit code. */
+static int run_out(const char *args, const char *out_file, const char *stderr_file)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >'%s' 2>'%s'", TSR_SOURCE_DIR,
+		 TSR_BINARY, args, out_file, stderr_file);
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -133,6 +143,87 @@ static void test_default_workload_invariants(void **state)
 		lines += *p == '\n';
 	assert_int_equal(lines, 3);
 	free(csv);
+}
+
+/*
+ * A trace recorded during a run, replayed by cachesim with the same
+ * geometry and policy, gives exactly the counters the run reported for
+ * that cache.
+ */
+static void test_record_and_replay(void **state)
+{
+	(void)state;
+	char args[2048], err[512], out[512], path[512];
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(out, sizeof(out), "%s/out.txt", tmpdir);
+	snprintf(args, sizeof(args),
+		 "run workloads/glmark-scene.json --config configs/re-table1.json --frames 2 "
+		 "--out '%s/rec' --quiet --record-trace l2='%s/l2.trace' "
+		 "--record-trace tile='%s/tile.trace'", tmpdir, tmpdir, tmpdir);
+	assert_int_equal(run(args, err), 0);
+	snprintf(path, sizeof(path), "%s/rec/stats.json", tmpdir);
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je);
+	assert_non_null(root);
+	json_t *total = json_object_get(root, "total");
+	static const struct {
+		const char *cache, *size, *ways;
+	} caches[] = {{"l2", "256K", "8"}, {"tile", "128K", "8"}};
+	for (int c = 0; c < 2; c++) {
+		snprintf(args, sizeof(args),
+			 "cachesim '%s/%s.trace' --size %s --ways %s --policy lru,opt --json",
+			 tmpdir, caches[c].cache, caches[c].size, caches[c].ways);
+		assert_int_equal(run_out(args, out, err), 0);
+		json_t *sim = json_load_file(out, 0, &je);
+		assert_non_null(sim);
+		json_t *lru = json_object_get(json_array_get(json_object_get(sim, "policies"), 0),
+					      "total");
+		json_t *opt = json_object_get(json_array_get(json_object_get(sim, "policies"), 1),
+					      "total");
+		char key[128];
+		snprintf(key, sizeof(key), "caches.%s.all.reads", caches[c].cache);
+		json_int_t reads = jint(total, key);
+		snprintf(key, sizeof(key), "caches.%s.all.writes", caches[c].cache);
+		json_int_t writes = jint(total, key);
+		snprintf(key, sizeof(key), "caches.%s.all.read_misses", caches[c].cache);
+		json_int_t rmiss = jint(total, key);
+		snprintf(key, sizeof(key), "caches.%s.all.write_misses", caches[c].cache);
+		json_int_t wmiss = jint(total, key);
+		snprintf(key, sizeof(key), "caches.%s.all.writebacks", caches[c].cache);
+		json_int_t wb = jint(total, key);
+		assert_true(reads > 0);
+		assert_int_equal(jint(lru, "reads"), reads);
+		assert_int_equal(jint(lru, "writes"), writes);
+		assert_int_equal(jint(lru, "read_misses"), rmiss);
+		assert_int_equal(jint(lru, "write_misses"), wmiss);
+		assert_int_equal(jint(lru, "writebacks"), wb);
+		/* nothing beats OPT */
+		assert_true(jint(opt, "misses") <= jint(lru, "misses"));
+		assert_int_equal(jint(opt, "accesses"), reads + writes);
+		json_decref(sim);
+	}
+	json_decref(root);
+	/* a policy that needs the future is refused by run, with a hint */
+	snprintf(path, sizeof(path), "%s/opt.json", tmpdir);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs("{\"caches\": {\"l2\": {\"policy\": \"opt\"}}}\n", f);
+	fclose(f);
+	snprintf(args, sizeof(args), "run workloads/sprites-2d.json --config '%s' --frames 1 "
+		 "--out '%s/optrun' --quiet", path, tmpdir);
+	assert_int_equal(run(args, err), 2);
+	char *msg = slurp(err);
+	assert_non_null(strstr(msg, "cachesim"));
+	free(msg);
+	/* an unknown cache name for --record-trace is a usage error, and no trace is left */
+	snprintf(args, sizeof(args), "run workloads/sprites-2d.json --frames 1 --out '%s/x' "
+		 "--quiet --record-trace l3='%s/l3.trace'", tmpdir, tmpdir);
+	assert_int_equal(run(args, err), 2);
+	msg = slurp(err);
+	assert_non_null(strstr(msg, "l3"));
+	free(msg);
+	snprintf(path, sizeof(path), "%s/l3.trace", tmpdir);
+	assert_false(exists(path));
 }
 
 static void test_determinism(void **state)
@@ -307,6 +398,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_workload_invariants),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_record_and_replay),
 		cmocka_unit_test(test_known_image),
 		cmocka_unit_test(test_bad_input),
 	};

@@ -1,5 +1,7 @@
 #include "config/config.h"
 
+#include "memory/policy.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -179,8 +181,11 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 	for (int i = 0; cache_names[i]; i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "caches.%s", cache_names[i]);
-		TSR_TRY(tsr_cache_geometry_check(cache_of((struct tsr_gpu_config *)cfg, i),
-					     path, err));
+		const struct tsr_cache_geometry *g = cache_of((struct tsr_gpu_config *)cfg, i);
+		TSR_TRY(tsr_cache_geometry_check(g, path, err));
+		char key[80];
+		snprintf(key, sizeof(key), "key '%s.policy'", path);
+		TSR_TRY(tsr_policy_check_online(g->policy, key, cache_names[i], err));
 	}
 	if (cfg->mem.l2.line_bytes != 64 || cfg->mem.tile.line_bytes != 64)
 		return tsr_error_set(err, TSR_ERR_CONFIG,

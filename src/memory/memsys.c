@@ -33,14 +33,12 @@ enum tsr_status tsr_memsys_create(const struct tsr_memsys_config *cfg,
 						  &cfg->instruction, &cfg->l2};
 	static const char *const all_names[] = {"vertex", "tile", "texture", "instruction", "l2"};
 	for (int k = 0; k < 5; k++) {
-		const struct tsr_policy_ops *ops = tsr_policy_find(all[k]->policy);
-		if (ops && ops->offline) {
+		char where[48];
+		snprintf(where, sizeof(where), "cache '%s'", all_names[k]);
+		s = tsr_policy_check_online(all[k]->policy, where, all_names[k], err);
+		if (s != TSR_OK) {
 			free(m);
-			return tsr_error_set(err, TSR_ERR_CONFIG,
-					     "cache '%s': policy '%s' needs future knowledge; record the "
-					     "cache's input with 'tessera run --record-trace %s=FILE' and "
-					     "replay it with 'tessera cachesim'",
-					     all_names[k], all[k]->policy, all_names[k]);
+			return s;
 		}
 	}
 	char name[32];

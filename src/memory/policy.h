@@ -112,6 +112,14 @@ enum tsr_status tsr_policy_params_parse(const struct tsr_policy_config *cfg,
 					const uint64_t *min, const uint64_t *max,
 					uint64_t *vals, struct tsr_error *err);
 
+/*
+ * Refuses an offline policy (OPT, OPTPT) for a cache of the online
+ * hierarchy; `where` names the cache or config key in the message.
+ * Errors: TSR_ERR_CONFIG.
+ */
+enum tsr_status tsr_policy_check_online(const char *spec, const char *where,
+					const char *cache, struct tsr_error *err);
+
 /* Role of a set in set dueling or sampling. */
 enum tsr_set_role {
 	TSR_SET_FOLLOWER = 0,  /* follows the winner (or the policy's own rule) */

@@ -15,6 +15,16 @@ static const struct {
 	const struct tsr_policy_ops *ops;
 } policies[] = {
 	{"lru", &tsr_policy_lru},
+	{"mru", &tsr_policy_mru},
+	{"fifo", &tsr_policy_fifo},
+	{"random", &tsr_policy_random},
+	{"nru", &tsr_policy_nru},
+	{"srrip", &tsr_policy_srrip},
+	{"brrip", &tsr_policy_brrip},
+	{"drrip", &tsr_policy_drrip},
+	{"ship-mem", &tsr_policy_ship_mem},
+	{"ship", &tsr_policy_ship_mem},   /* alias */
+	{"dip", &tsr_policy_dip},
 	{"opt", &tsr_policy_opt},
 	{"belady", &tsr_policy_opt},     /* alias */
 	{"min", &tsr_policy_opt},        /* alias */
@@ -53,6 +63,19 @@ void tsr_policy_list(char *buf, unsigned n)
 			break;
 		used += (size_t)w;
 	}
+}
+
+enum tsr_status tsr_policy_check_online(const char *spec, const char *where,
+					const char *cache, struct tsr_error *err)
+{
+	const struct tsr_policy_ops *ops = tsr_policy_find(spec);
+	if (ops && ops->offline)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "%s: policy '%s' needs future knowledge; record the cache's input "
+				     "with 'tessera run --record-trace %s=FILE' and replay it with "
+				     "'tessera cachesim'",
+				     where, spec, cache);
+	return TSR_OK;
 }
 
 static void key_list(const char *const *keys, char *buf, size_t n)

@@ -1,0 +1,28 @@
+/*
+ * cli.h - what the command files of the tessera CLI share: exit codes,
+ * the command entry points and small argument helpers. Only the CLI
+ * prints or exits; the library returns statuses.
+ */
+#ifndef TSR_CLI_CLI_H
+#define TSR_CLI_CLI_H
+
+#include <stdint.h>
+
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+
+/* Commands: argv[0] is the first argument after the command name. */
+int tsr_cmd_run(int argc, char **argv);
+int tsr_cmd_cachesim(int argc, char **argv);
+int tsr_cmd_analyze(int argc, char **argv);
+
+/* Monotonic wall-clock seconds. */
+double tsr_cli_now_seconds(void);
+
+/*
+ * Parses an unsigned integer with an optional K, M or G suffix (x1024) in
+ * [min, max]; 1 on success. Used for --size, --ways, --line and such.
+ */
+int tsr_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+#endif

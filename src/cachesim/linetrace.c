@@ -1,0 +1,129 @@
+#include "cachesim/linetrace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/u64map.h"
+
+static enum tsr_status check_line(uint32_t line_bytes, struct tsr_error *err)
+{
+	if (line_bytes < 4 || line_bytes > 65536 || (line_bytes & (line_bytes - 1)))
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "line size %u is not a power of two from 4 to 65536 bytes",
+				     line_bytes);
+	return TSR_OK;
+}
+
+static uint32_t shift_of(uint32_t line_bytes)
+{
+	uint32_t s = 0;
+	while ((1u << s) < line_bytes)
+		s++;
+	return s;
+}
+
+/* Lines [first, last] an access of size bytes at addr touches. */
+static uint64_t lines_of(uint64_t addr, uint32_t size, uint32_t shift)
+{
+	uint64_t end = addr + (size ? size : 1) - 1;
+	return (end >> shift) - (addr >> shift) + 1;
+}
+
+/* Backward pass: next_use of each access = index of the next access to its line. */
+static enum tsr_status compute_next_use(struct tsr_line_trace *lt, struct tsr_error *err)
+{
+	struct tsr_u64map last = {0};
+	for (size_t i = lt->count; i-- > 0;) {
+		uint64_t *slot = tsr_u64map_upsert(&last, lt->accesses[i].addr >> lt->line_shift,
+						   TSR_NEVER);
+		if (!slot) {
+			tsr_u64map_release(&last);
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for next uses");
+		}
+		lt->accesses[i].next_use = *slot;
+		*slot = i;
+	}
+	lt->distinct_lines = last.count;
+	tsr_u64map_release(&last);
+	return TSR_OK;
+}
+
+enum tsr_status tsr_line_trace_build(const struct tsr_trace *t, uint32_t line_bytes,
+				     struct tsr_line_trace *out,
+				     struct tsr_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	TSR_TRY(check_line(line_bytes, err));
+	out->line_bytes = line_bytes;
+	out->line_shift = shift_of(line_bytes);
+	size_t n = 0, markers = 0;
+	for (size_t i = 0; i < t->count; i++) {
+		const struct tsr_trace_record *r = &t->records[i];
+		if (r->kind == TSR_TRACE_ACCESS)
+			n += lines_of(r->addr, r->size, out->line_shift);
+		else
+			markers++;
+	}
+	out->accesses = malloc((n ? n : 1) * sizeof(*out->accesses));
+	out->markers = malloc((markers ? markers : 1) * sizeof(*out->markers));
+	if (!out->accesses || !out->markers) {
+		tsr_line_trace_release(out);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a trace of %zu accesses", n);
+	}
+	for (size_t i = 0; i < t->count; i++) {
+		const struct tsr_trace_record *r = &t->records[i];
+		if (r->kind != TSR_TRACE_ACCESS) {
+			struct tsr_line_marker *m = &out->markers[out->marker_count++];
+			m->pos = out->count;
+			m->value = r->addr;
+			m->kind = r->kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME : TSR_MARKER_TILE;
+			out->frames += r->kind == TSR_TRACE_FRAME;
+			continue;
+		}
+		uint64_t addr = r->addr, end = r->addr + (r->size ? r->size : 1);
+		while (addr < end) {
+			uint64_t line_end = ((addr >> out->line_shift) + 1) << out->line_shift;
+			uint64_t chunk_end = line_end < end ? line_end : end;
+			struct tsr_access *a = &out->accesses[out->count++];
+			*a = (struct tsr_access){.addr = addr,
+						 .size = (uint32_t)(chunk_end - addr),
+						 .write = r->write,
+						 .stream = r->stream,
+						 .requester = r->requester,
+						 .next_use = TSR_NEVER};
+			addr = chunk_end;
+		}
+	}
+	enum tsr_status s = compute_next_use(out, err);
+	if (s != TSR_OK)
+		tsr_line_trace_release(out);
+	return s;
+}
+
+enum tsr_status tsr_line_trace_from_accesses(const struct tsr_access *acc, size_t n,
+					     uint32_t line_bytes,
+					     struct tsr_line_trace *out,
+					     struct tsr_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	TSR_TRY(check_line(line_bytes, err));
+	out->line_bytes = line_bytes;
+	out->line_shift = shift_of(line_bytes);
+	out->accesses = malloc((n ? n : 1) * sizeof(*out->accesses));
+	if (!out->accesses)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a trace of %zu accesses", n);
+	if (n)
+		memcpy(out->accesses, acc, n * sizeof(*acc));
+	out->count = n;
+	enum tsr_status s = compute_next_use(out, err);
+	if (s != TSR_OK)
+		tsr_line_trace_release(out);
+	return s;
+}
+
+void tsr_line_trace_release(struct tsr_line_trace *lt)
+{
+	free(lt->accesses);
+	free(lt->markers);
+	memset(lt, 0, sizeof(*lt));
+}

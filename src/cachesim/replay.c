@@ -1,0 +1,67 @@
+#include "cachesim/replay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tsr_replay_caches(const struct tsr_line_trace *lt, struct tsr_cache *const *caches,
+		       uint32_t n, tsr_replay_visit visit, void *ctx)
+{
+	size_t m = 0;
+	struct tsr_cache_outcome o;
+	for (size_t i = 0; i < lt->count; i++) {
+		for (; m < lt->marker_count && lt->markers[m].pos == i; m++)
+			for (uint32_t c = 0; c < n; c++)
+				tsr_cache_marker(caches[c], (enum tsr_marker)lt->markers[m].kind,
+						 lt->markers[m].value);
+		const struct tsr_access *a = &lt->accesses[i];
+		for (uint32_t c = 0; c < n; c++) {
+			tsr_cache_access(caches[c], a, &o);
+			if (visit)
+				visit(ctx, c, i, a, &o);
+		}
+	}
+	for (; m < lt->marker_count; m++)
+		for (uint32_t c = 0; c < n; c++)
+			tsr_cache_marker(caches[c], (enum tsr_marker)lt->markers[m].kind,
+					 lt->markers[m].value);
+}
+
+enum tsr_status tsr_replay(const struct tsr_line_trace *lt,
+			   const struct tsr_cache_geometry *g,
+			   const char *const *policies, uint32_t n,
+			   struct tsr_replay_result *out, struct tsr_error *err)
+{
+	if (g->line_bytes != lt->line_bytes)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "cache line of %u bytes does not match the trace's %u-byte lines",
+				     g->line_bytes, lt->line_bytes);
+	struct tsr_cache **caches = calloc(n ? n : 1, sizeof(*caches));
+	if (!caches)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %u caches", n);
+	enum tsr_status s = TSR_OK;
+	for (uint32_t i = 0; i < n && s == TSR_OK; i++) {
+		struct tsr_cache_geometry gi = *g;
+		if (strlen(policies[i]) >= sizeof(gi.policy)) {
+			s = tsr_error_set(err, TSR_ERR_CONFIG, "policy spec '%s' is longer than %d characters",
+					  policies[i], TSR_POLICY_SPEC_MAX - 1);
+			break;
+		}
+		snprintf(gi.policy, sizeof(gi.policy), "%s", policies[i]);
+		s = tsr_cache_create(&gi, policies[i], &caches[i], err);
+	}
+	if (s == TSR_OK) {
+		tsr_replay_caches(lt, caches, n, NULL, NULL);
+		for (uint32_t i = 0; i < n; i++) {
+			memset(&out[i], 0, sizeof(out[i]));
+			snprintf(out[i].policy, sizeof(out[i].policy), "%s", policies[i]);
+			for (int st = 0; st < TSR_STREAM_COUNT; st++)
+				out[i].streams[st] = *tsr_cache_counters_of(caches[i], (enum tsr_stream)st);
+			out[i].total = tsr_cache_counters_total(caches[i]);
+		}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		tsr_cache_destroy(caches[i]);
+	free(caches);
+	return s;
+}

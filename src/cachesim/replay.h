@@ -1,0 +1,61 @@
+/*
+ * replay.h - offline cache simulation: one pass over a line trace through
+ * several caches of the same geometry with different replacement
+ * policies, as the papers' offline simulators do (GSPC Section 2: "an
+ * offline cache simulator which takes as input the sequence of load/store
+ * accesses to the LLC"; boustrophedonic II-D and TCOR V-A for OPT/OPTPT).
+ *
+ * The trace is read, split into lines and annotated with next uses once
+ * (cachesim/linetrace.h), then every access goes to every cache in turn;
+ * markers reach each cache's policy at their positions. Counters are the
+ * caches' own (memory/cache.h): reads, writes, read and write misses,
+ * write-backs of dirty victims, bypasses. Lines still dirty at the end are
+ * not flushed (they are not write-backs of the trace).
+ */
+#ifndef TSR_CACHESIM_REPLAY_H
+#define TSR_CACHESIM_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cachesim/linetrace.h"
+#include "core/status.h"
+#include "core/stream.h"
+#include "memory/cache.h"
+
+/* The counters one policy collected, per stream and in total. */
+struct tsr_replay_result {
+	char policy[TSR_POLICY_SPEC_MAX];
+	struct tsr_cache_counters streams[TSR_STREAM_COUNT];
+	struct tsr_cache_counters total;
+};
+
+/*
+ * Called for every access a cache of the replay serves: cache index,
+ * access index in the line trace, the access and what it did.
+ */
+typedef void (*tsr_replay_visit)(void *ctx, uint32_t cache, size_t index,
+				 const struct tsr_access *a,
+				 const struct tsr_cache_outcome *o);
+
+/*
+ * Feeds every access of lt, in order, to each of the n caches (and every
+ * marker to their policies), calling visit (may be NULL) after each
+ * access. The caches' line size should be lt->line_bytes. Hot path:
+ * allocates nothing.
+ */
+void tsr_replay_caches(const struct tsr_line_trace *lt, struct tsr_cache *const *caches,
+		       uint32_t n, tsr_replay_visit visit, void *ctx);
+
+/*
+ * Replays lt through n caches of geometry g (whose line_bytes must equal
+ * lt->line_bytes), the i-th with policy spec policies[i], and fills
+ * out[i]. Errors: TSR_ERR_GEOMETRY / TSR_ERR_CONFIG (bad geometry, unknown
+ * policy or parameter), TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_replay(const struct tsr_line_trace *lt,
+			   const struct tsr_cache_geometry *g,
+			   const char *const *policies, uint32_t n,
+			   struct tsr_replay_result *out, struct tsr_error *err);
+
+#endif

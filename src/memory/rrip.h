@@ -1,0 +1,68 @@
+/*
+ * rrip.h - re-reference prediction values (RRPVs), the per-line state that
+ * NRU, SRRIP, BRRIP, DRRIP and SHiP-mem share (Jaleel et al., ISCA 2010,
+ * as GSPC Section 1 describes it). Internal to the memory subsystem.
+ *
+ * An M-bit RRPV predicts when a line will be re-referenced: 0 soon, 2^M-1
+ * ("distant") not in the foreseeable future. The policies differ only in
+ * the RRPV they give a line on a fill (and SHiP-mem in what it learns);
+ * all of them set it to 0 on a hit and pick the victim the same way:
+ * the lowest way whose RRPV is 2^M-1; if there is none, every RRPV of the
+ * set is incremented until one reaches 2^M-1. NRU is the 1-bit case with
+ * fills at 0.
+ *
+ * The helpers work on the RRPVs of one set (a plain uint8_t array, M <= 8)
+ * and allocate nothing.
+ */
+#ifndef TSR_MEMORY_RRIP_H
+#define TSR_MEMORY_RRIP_H
+
+#include <stdint.h>
+
+#include "core/rng.h"
+
+/* Range of M, the RRPV width in bits (parameter "bits"). */
+#define TSR_RRIP_BITS_MIN 1
+#define TSR_RRIP_BITS_MAX 8
+
+/* The distant RRPV, 2^bits - 1. */
+static inline uint8_t tsr_rrip_distant(uint64_t bits)
+{
+	return (uint8_t)((1u << bits) - 1);
+}
+
+/*
+ * The victim among the `ways` RRPVs of a full set: the lowest way at
+ * `distant`; if none is, the set is aged first. Aging adds (distant -
+ * highest RRPV) to every line in one pass, which is the same as the
+ * paper's "increment all until one reaches distant" and leaves the lowest
+ * way among the oldest lines at distant.
+ */
+static inline uint32_t tsr_rrip_victim(uint8_t *rrpv, uint32_t ways,
+				       uint8_t distant)
+{
+	uint32_t best = 0;
+	for (uint32_t w = 0; w < ways; w++) {
+		if (rrpv[w] == distant)
+			return w;
+		if (rrpv[w] > rrpv[best])
+			best = w;
+	}
+	uint8_t age = (uint8_t)(distant - rrpv[best]);
+	for (uint32_t w = 0; w < ways; w++)
+		rrpv[w] = (uint8_t)(rrpv[w] + age);
+	return best;
+}
+
+/*
+ * The bimodal fill RRPV of BRRIP: `distant` - 1 ("long") with probability
+ * 1/throttle, `distant` otherwise (Jaleel et al., ISCA 2010; throttle 32
+ * in the paper). Draws one number from rng.
+ */
+static inline uint8_t tsr_rrip_bimodal(struct tsr_rng *rng, uint32_t throttle,
+				       uint8_t distant)
+{
+	return tsr_rng_below(rng, throttle) == 0 ? (uint8_t)(distant - 1) : distant;
+}
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * trace_priv.h - the trace reader's state, shared by the binary decoder
+ * (trace.c) and the text-form parser (trace_text.c). Not a public header.
+ *
+ * The binary path decodes records straight out of a fixed buffer of
+ * decompressed bytes (no stdio or indirect call per record); the text
+ * path reads one line at a time with getline(), so lines may be of any
+ * length.
+ */
+#ifndef TSR_TRACE_TRACE_PRIV_H
+#define TSR_TRACE_TRACE_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/status.h"
+#include "trace/trace.h"
+
+struct ZSTD_DCtx_s;
+
+struct tsr_trace_reader {
+	FILE *f;
+	char *path;
+	char *description;        /* NUL-terminated; "" for text traces */
+	int binary;               /* 1: zstd binary form, 0: text form */
+	int ended;                /* the end (or end of text) was reached */
+	enum tsr_status status;   /* sticky: the first error, then every read */
+	struct tsr_error error;   /* its message */
+	uint64_t count;           /* records returned so far */
+
+	/* binary form */
+	struct ZSTD_DCtx_s *dctx;
+	uint8_t *in;              /* compressed bytes read from f */
+	size_t in_cap, in_len, in_pos;
+	uint8_t *buf;             /* decompressed bytes not yet decoded */
+	size_t buf_cap, len, pos; /* buf[pos, len) is pending */
+	int src_done;             /* no more decompressed bytes will come */
+	int frame_done;           /* the zstd frame ended (checksum verified) */
+	uint64_t prev_addr;       /* address of the previous access */
+
+	/* text form */
+	char *line;               /* getline() buffer */
+	size_t line_cap;
+	uint64_t lineno;          /* number of the last line read (1-based) */
+	uint64_t frames;          /* number of an F line without one */
+};
+
+/*
+ * Parses text lines until the next record (skipping blank and comment
+ * lines) or the end of the file (*eof = 1). On error fills r->error with
+ * "'FILE' line N: <problem>" and returns TSR_ERR_PARSE (or TSR_ERR_IO);
+ * the caller latches it.
+ */
+enum tsr_status tsr_trace_text_next(struct tsr_trace_reader *r,
+				    struct tsr_trace_record *rec, int *eof);
+
+#endif
