@@ -37,6 +37,7 @@ check-clang:
 
 bench: build
 	./$(BUILD)/bench_frames
+	./$(BUILD)/bench_replay
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-clang out

@@ -3,7 +3,7 @@
  *
  * Records the L2 input stream of a real workload (default
  * workloads/glmark-scene.json, configs/tcor-table1.json, FRAMES frames,
- * default 8) into a binary trace with `tessera run --record-trace`'s
+ * default 30) into a binary trace with `tessera run --record-trace`'s
  * machinery, then measures on one core:
  *   - loading the trace (zstd decode) and preparing it (line split, next uses);
  *   - replaying it through a 1 MiB 8-way cache with LRU, DRRIP and OPT alone;
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 {
 	const char *workload = argc > 1 ? argv[1] : "workloads/glmark-scene.json";
 	const char *config = argc > 2 ? argv[2] : "configs/tcor-table1.json";
-	unsigned frames = argc > 3 ? (unsigned)atoi(argv[3]) : 8;
+	unsigned frames = argc > 3 ? (unsigned)atoi(argv[3]) : 30;
 	const char *path = argc > 4 ? argv[4] : "/tmp/tessera-bench-l2.trace";
 	struct tsr_error err = {{0}};
 	double t0 = now_seconds();
