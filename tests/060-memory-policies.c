@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -31,18 +33,9 @@
 
 #define LINE 64u
 
-static struct tsr_cache_geometry geometry(uint32_t sets, uint32_t ways,
-					  const char *policy)
+static struct tsr_cache_geometry geometry(uint32_t sets, uint32_t ways, const char *policy)
 {
-	struct tsr_cache_geometry g;
-	memset(&g, 0, sizeof(g));
-	g.size_bytes = sets * ways * LINE;
-	g.ways = ways;
-	g.line_bytes = LINE;
-	g.latency_cycles = 1;
-	g.fetch_on_write = 1;
-	snprintf(g.policy, sizeof(g.policy), "%s", policy);
-	return g;
+	return tsr_test_geometry(sets, ways, LINE, policy);
 }
 
 static struct tsr_cache *make_cache_seeded(uint32_t sets, uint32_t ways,

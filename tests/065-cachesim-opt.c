@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +42,7 @@ static struct tsr_access read_line(uint64_t line)
 
 static struct tsr_cache *make_cache(const char *policy, uint32_t sets, uint32_t ways)
 {
-	struct tsr_cache_geometry g = {.size_bytes = sets * ways * LINE, .ways = ways,
-				       .line_bytes = LINE};
-	snprintf(g.policy, sizeof(g.policy), "%s", policy);
+	struct tsr_cache_geometry g = tsr_test_geometry(sets, ways, LINE, policy);
 	struct tsr_cache *c = NULL;
 	struct tsr_error err;
 	enum tsr_status s = tsr_cache_create(&g, policy, &c, &err);
@@ -200,9 +200,7 @@ static void dfs(struct search *s, size_t i, uint64_t *res, uint32_t misses)
 static uint32_t replay_misses(const char *policy, const struct tsr_line_trace *lt,
 			      uint32_t sets, uint32_t ways)
 {
-	struct tsr_cache_geometry g = {.size_bytes = sets * ways * LINE, .ways = ways,
-				       .line_bytes = LINE};
-	snprintf(g.policy, sizeof(g.policy), "%s", policy);
+	struct tsr_cache_geometry g = tsr_test_geometry(sets, ways, LINE, policy);
 	const char *specs[] = {policy};
 	struct tsr_replay_result r;
 	struct tsr_error err;

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,15 +118,7 @@ static void random_trace(size_t n, uint64_t seed, struct tsr_line_trace *lt)
 
 static struct tsr_cache_geometry geometry(uint32_t sets, uint32_t ways, const char *policy)
 {
-	struct tsr_cache_geometry g;
-	memset(&g, 0, sizeof(g));
-	g.size_bytes = sets * ways * LINE;
-	g.ways = ways;
-	g.line_bytes = LINE;
-	g.latency_cycles = 1;
-	g.fetch_on_write = 1;
-	snprintf(g.policy, sizeof(g.policy), "%s", policy);
-	return g;
+	return tsr_test_geometry(sets, ways, LINE, policy);
 }
 
 static uint64_t hits_of(const struct tsr_cache_counters *k)

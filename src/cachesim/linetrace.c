@@ -14,12 +14,16 @@ static enum tsr_status check_line(uint32_t line_bytes, struct tsr_error *err)
 	return TSR_OK;
 }
 
-static uint32_t shift_of(uint32_t line_bytes)
+/* Clears out and sets its line size, after checking it. */
+static enum tsr_status begin(struct tsr_line_trace *out, uint32_t line_bytes,
+			     struct tsr_error *err)
 {
-	uint32_t s = 0;
-	while ((1u << s) < line_bytes)
-		s++;
-	return s;
+	memset(out, 0, sizeof(*out));
+	TSR_TRY(check_line(line_bytes, err));
+	out->line_bytes = line_bytes;
+	while ((1u << out->line_shift) < line_bytes)
+		out->line_shift++;
+	return TSR_OK;
 }
 
 /* Lines [first, last] an access of size bytes at addr touches. */
@@ -29,7 +33,10 @@ static uint64_t lines_of(uint64_t addr, uint32_t size, uint32_t shift)
 	return (end >> shift) - (addr >> shift) + 1;
 }
 
-/* Backward pass: next_use of each access = index of the next access to its line. */
+/*
+ * Backward pass: next_use of each access = index of the next access to its
+ * line. Releases lt on failure.
+ */
 static enum tsr_status compute_next_use(struct tsr_line_trace *lt, struct tsr_error *err)
 {
 	struct tsr_u64map last = {0};
@@ -38,6 +45,7 @@ static enum tsr_status compute_next_use(struct tsr_line_trace *lt, struct tsr_er
 						   TSR_NEVER);
 		if (!slot) {
 			tsr_u64map_release(&last);
+			tsr_line_trace_release(lt);
 			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for next uses");
 		}
 		lt->accesses[i].next_use = *slot;
@@ -52,10 +60,7 @@ enum tsr_status tsr_line_trace_build(const struct tsr_trace *t, uint32_t line_by
 				     struct tsr_line_trace *out,
 				     struct tsr_error *err)
 {
-	memset(out, 0, sizeof(*out));
-	TSR_TRY(check_line(line_bytes, err));
-	out->line_bytes = line_bytes;
-	out->line_shift = shift_of(line_bytes);
+	TSR_TRY(begin(out, line_bytes, err));
 	size_t n = 0, markers = 0;
 	for (size_t i = 0; i < t->count; i++) {
 		const struct tsr_trace_record *r = &t->records[i];
@@ -94,10 +99,7 @@ enum tsr_status tsr_line_trace_build(const struct tsr_trace *t, uint32_t line_by
 			addr = chunk_end;
 		}
 	}
-	enum tsr_status s = compute_next_use(out, err);
-	if (s != TSR_OK)
-		tsr_line_trace_release(out);
-	return s;
+	return compute_next_use(out, err);
 }
 
 enum tsr_status tsr_line_trace_from_accesses(const struct tsr_access *acc, size_t n,
@@ -105,20 +107,14 @@ enum tsr_status tsr_line_trace_from_accesses(const struct tsr_access *acc, size_
 					     struct tsr_line_trace *out,
 					     struct tsr_error *err)
 {
-	memset(out, 0, sizeof(*out));
-	TSR_TRY(check_line(line_bytes, err));
-	out->line_bytes = line_bytes;
-	out->line_shift = shift_of(line_bytes);
+	TSR_TRY(begin(out, line_bytes, err));
 	out->accesses = malloc((n ? n : 1) * sizeof(*out->accesses));
 	if (!out->accesses)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a trace of %zu accesses", n);
 	if (n)
 		memcpy(out->accesses, acc, n * sizeof(*acc));
 	out->count = n;
-	enum tsr_status s = compute_next_use(out, err);
-	if (s != TSR_OK)
-		tsr_line_trace_release(out);
-	return s;
+	return compute_next_use(out, err);
 }
 
 void tsr_line_trace_release(struct tsr_line_trace *lt)

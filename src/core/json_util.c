@@ -36,8 +36,7 @@ void tsr_json_path(char *buf, size_t n, const char *parent, const char *key)
 		snprintf(buf, n, "%s.%s", parent, key);
 }
 
-/* "a, b, c" from a NULL-terminated list, truncated to fit n bytes. */
-static void join_names(char *buf, size_t n, const char *const *names)
+void tsr_names_join(char *buf, size_t n, const char *const *names)
 {
 	size_t used = 0;
 	buf[0] = '\0';
@@ -70,7 +69,7 @@ enum tsr_status tsr_json_check_keys(const json_t *obj, const char *file,
 		if (!ok) {
 			char full[256], list[256];
 			tsr_json_path(full, sizeof(full), path, key);
-			join_names(list, sizeof(list), allowed);
+			tsr_names_join(list, sizeof(list), allowed);
 			return tsr_error_set(err, TSR_ERR_CONFIG,
 					     "unknown key '%s' in '%s' (valid keys: %s)",
 					     full, file, list);
@@ -199,7 +198,7 @@ enum tsr_status tsr_json_get_enum(const json_t *obj, const char *file,
 		}
 	char full[256], list[256];
 	tsr_json_path(full, sizeof(full), path, key);
-	join_names(list, sizeof(list), names);
+	tsr_names_join(list, sizeof(list), names);
 	return tsr_error_set(err, TSR_ERR_CONFIG,
 			     "key '%s' in '%s' has unknown value '%s' (valid: %s)",
 			     full, file, s, list);

@@ -25,6 +25,9 @@ enum tsr_status tsr_json_load_file(const char *file, json_t **out,
 				   struct tsr_error *err);
 
 /* Joins a parent path and a key ("caches" + "l2" -> "caches.l2"). */
+/* "a, b, c" from a NULL-terminated list of names, truncated to fit n bytes. */
+void tsr_names_join(char *buf, size_t n, const char *const *names);
+
 void tsr_json_path(char *buf, size_t n, const char *parent, const char *key);
 
 /*

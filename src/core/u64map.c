@@ -34,16 +34,22 @@ static int grow(struct tsr_u64map *m)
 	return 1;
 }
 
+/* The slot holding key, or the empty slot where it would go (cap > 0). */
+static size_t probe(const struct tsr_u64map *m, uint64_t key)
+{
+	size_t j = slot_of(key, m->cap);
+	while (m->keys[j] && m->keys[j] != key + 1)
+		j = (j + 1) & (m->cap - 1);
+	return j;
+}
+
 uint64_t *tsr_u64map_upsert(struct tsr_u64map *m, uint64_t key, uint64_t init)
 {
 	if ((m->count + 1) * 2 > m->cap && !grow(m))
 		return NULL;
-	size_t j = slot_of(key, m->cap);
-	while (m->keys[j]) {
-		if (m->keys[j] == key + 1)
-			return &m->vals[j];
-		j = (j + 1) & (m->cap - 1);
-	}
+	size_t j = probe(m, key);
+	if (m->keys[j])
+		return &m->vals[j];
 	m->keys[j] = key + 1;
 	m->vals[j] = init;
 	m->count++;
@@ -54,13 +60,8 @@ uint64_t *tsr_u64map_find(const struct tsr_u64map *m, uint64_t key)
 {
 	if (!m->cap)
 		return NULL;
-	size_t j = slot_of(key, m->cap);
-	while (m->keys[j]) {
-		if (m->keys[j] == key + 1)
-			return &m->vals[j];
-		j = (j + 1) & (m->cap - 1);
-	}
-	return NULL;
+	size_t j = probe(m, key);
+	return m->keys[j] ? &m->vals[j] : NULL;
 }
 
 void tsr_u64map_release(struct tsr_u64map *m)

@@ -120,6 +120,10 @@ enum tsr_status tsr_policy_params_parse(const struct tsr_policy_config *cfg,
 enum tsr_status tsr_policy_check_online(const char *spec, const char *where,
 					const char *cache, struct tsr_error *err);
 
+/* A hit or fill hook for policies that keep no state for it (FIFO hits, Random). */
+void tsr_policy_ignore(void *state, uint32_t set, uint32_t way,
+		       const struct tsr_line *set_lines, const struct tsr_access *a);
+
 /* Role of a set in set dueling or sampling. */
 enum tsr_set_role {
 	TSR_SET_FOLLOWER = 0,  /* follows the winner (or the policy's own rule) */

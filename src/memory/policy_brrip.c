@@ -17,11 +17,10 @@
 #include "memory/rrip.h"
 
 struct brrip_state {
-	uint32_t ways;
+	struct tsr_rrip r;  /* first: the shared hooks see it */
 	uint32_t throttle;
-	uint8_t distant;  /* 2^M - 1 */
 	struct tsr_rng rng;
-	uint8_t rrpv[];   /* sets x ways */
+	uint8_t mem[];      /* sets x ways RRPVs */
 };
 
 static enum tsr_status brrip_create(const struct tsr_policy_config *cfg,
@@ -35,8 +34,9 @@ static enum tsr_status brrip_create(const struct tsr_policy_config *cfg,
 	struct brrip_state *s = calloc(1, sizeof(*s) + (size_t)cfg->sets * cfg->ways);
 	if (!s)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for BRRIP state");
-	s->ways = cfg->ways;
-	s->distant = tsr_rrip_distant(vals[0]);
+	s->r.ways = cfg->ways;
+	s->r.distant = tsr_rrip_distant(vals[0]);
+	s->r.rrpv = s->mem;
 	s->throttle = (uint32_t)vals[1];
 	tsr_rng_seed(&s->rng, vals[2]);
 	*state = s;
@@ -48,26 +48,6 @@ static void brrip_destroy(void *state)
 	free(state);
 }
 
-static uint32_t brrip_victim(void *state, uint32_t set,
-			     const struct tsr_line *set_lines,
-			     const struct tsr_access *a)
-{
-	(void)set_lines;
-	(void)a;
-	struct brrip_state *s = state;
-	return tsr_rrip_victim(&s->rrpv[(size_t)set * s->ways], s->ways, s->distant);
-}
-
-static void brrip_hit(void *state, uint32_t set, uint32_t way,
-		      const struct tsr_line *set_lines,
-		      const struct tsr_access *a)
-{
-	(void)set_lines;
-	(void)a;
-	struct brrip_state *s = state;
-	s->rrpv[(size_t)set * s->ways + way] = 0;
-}
-
 static void brrip_fill(void *state, uint32_t set, uint32_t way,
 		       const struct tsr_line *set_lines,
 		       const struct tsr_access *a)
@@ -75,15 +55,15 @@ static void brrip_fill(void *state, uint32_t set, uint32_t way,
 	(void)set_lines;
 	(void)a;
 	struct brrip_state *s = state;
-	s->rrpv[(size_t)set * s->ways + way] =
-		tsr_rrip_bimodal(&s->rng, s->throttle, s->distant);
+	s->r.rrpv[(size_t)set * s->r.ways + way] =
+		tsr_rrip_bimodal(&s->rng, s->throttle, s->r.distant);
 }
 
 const struct tsr_policy_ops tsr_policy_brrip = {
 	.name = "brrip",
 	.create = brrip_create,
 	.destroy = brrip_destroy,
-	.victim = brrip_victim,
-	.on_hit = brrip_hit,
+	.victim = tsr_rrip_policy_victim,
+	.on_hit = tsr_rrip_policy_hit,
 	.on_fill = brrip_fill,
 };

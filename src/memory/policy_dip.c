@@ -24,17 +24,16 @@
 #include <stdlib.h>
 
 #include "core/rng.h"
+#include "memory/duel.h"
 #include "memory/policy.h"
+#include "memory/recency.h"
 
 struct dip_state {
 	uint32_t ways;
 	uint32_t throttle;
-	uint32_t psel;
-	uint32_t psel_max;   /* 2^psel_bits - 1 */
-	uint32_t psel_msb;   /* 2^(psel_bits-1): followers run BIP from here */
+	struct tsr_duel duel;  /* A = LRU insertion, B = BIP */
 	uint64_t clock;      /* stamp of the latest MRU line */
 	struct tsr_rng rng;
-	uint8_t *role;       /* sets: enum tsr_set_role, after stamp[] */
 	uint64_t stamp[];    /* sets x ways: larger = more recent */
 };
 
@@ -52,15 +51,12 @@ static enum tsr_status dip_create(const struct tsr_policy_config *cfg,
 	if (!s)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for DIP state");
 	s->ways = cfg->ways;
-	s->psel_msb = UINT32_C(1) << (vals[1] - 1);
-	s->psel_max = 2 * s->psel_msb - 1;
-	s->psel = s->psel_msb - 1;
 	s->throttle = (uint32_t)vals[2];
 	tsr_rng_seed(&s->rng, vals[3]);
 	s->clock = UINT64_C(1) << 63;
-	s->role = (uint8_t *)(s->stamp + lines);
-	for (uint32_t set = 0; set < cfg->sets; set++)
-		s->role[set] = (uint8_t)tsr_policy_set_role(set, cfg->sets, (uint32_t)vals[0]);
+	/* the roles live after the stamps */
+	tsr_duel_init(&s->duel, (uint8_t *)(s->stamp + lines), cfg->sets, (uint32_t)vals[0],
+		      (uint32_t)vals[1]);
 	*state = s;
 	return TSR_OK;
 }
@@ -77,12 +73,7 @@ static uint32_t dip_victim(void *state, uint32_t set,
 	(void)set_lines;
 	(void)a;
 	struct dip_state *s = state;
-	const uint64_t *st = &s->stamp[(size_t)set * s->ways];
-	uint32_t best = 0;
-	for (uint32_t w = 1; w < s->ways; w++)
-		if (st[w] < st[best])
-			best = w;
-	return best;
+	return tsr_recency_oldest(&s->stamp[(size_t)set * s->ways], s->ways);
 }
 
 static void dip_hit(void *state, uint32_t set, uint32_t way,
@@ -102,22 +93,7 @@ static void dip_fill(void *state, uint32_t set, uint32_t way,
 	(void)a;
 	struct dip_state *s = state;
 	uint64_t *st = &s->stamp[(size_t)set * s->ways];
-	int bimodal;
-	switch (s->role[set]) {
-	case TSR_SET_LEADER_A:  /* an LRU leader missed */
-		if (s->psel < s->psel_max)
-			s->psel++;
-		bimodal = 0;
-		break;
-	case TSR_SET_LEADER_B:  /* a BIP leader missed */
-		if (s->psel > 0)
-			s->psel--;
-		bimodal = 1;
-		break;
-	default:
-		bimodal = s->psel >= s->psel_msb;
-		break;
-	}
+	int bimodal = tsr_duel_miss(&s->duel, set);
 	if (!bimodal || tsr_rng_below(&s->rng, s->throttle) == 0) {
 		st[way] = ++s->clock;  /* MRU position */
 		return;

@@ -19,20 +19,16 @@
 #include <stdlib.h>
 
 #include "core/rng.h"
+#include "memory/duel.h"
 #include "memory/policy.h"
 #include "memory/rrip.h"
 
 struct drrip_state {
-	uint32_t ways;
+	struct tsr_rrip r;     /* first: the shared hooks see it */
 	uint32_t throttle;
-	uint32_t psel;
-	uint32_t psel_max;   /* 2^psel_bits - 1 */
-	uint32_t psel_msb;   /* 2^(psel_bits-1): followers run BRRIP from here */
-	uint8_t distant;     /* 2^M - 1 */
+	struct tsr_duel duel;  /* A = SRRIP, B = BRRIP */
 	struct tsr_rng rng;
-	uint8_t *role;       /* sets: enum tsr_set_role */
-	uint8_t *rrpv;       /* sets x ways */
-	uint8_t mem[];       /* role, then rrpv */
+	uint8_t mem[];         /* set roles, then sets x ways RRPVs */
 };
 
 static enum tsr_status drrip_create(const struct tsr_policy_config *cfg,
@@ -49,17 +45,12 @@ static enum tsr_status drrip_create(const struct tsr_policy_config *cfg,
 	struct drrip_state *s = calloc(1, sizeof(*s) + cfg->sets + lines);
 	if (!s)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for DRRIP state");
-	s->ways = cfg->ways;
-	s->psel_msb = UINT32_C(1) << (vals[1] - 1);
-	s->psel_max = 2 * s->psel_msb - 1;
-	s->psel = s->psel_msb - 1;
-	s->distant = tsr_rrip_distant(vals[2]);
+	s->r.ways = cfg->ways;
+	s->r.distant = tsr_rrip_distant(vals[2]);
 	s->throttle = (uint32_t)vals[3];
 	tsr_rng_seed(&s->rng, vals[4]);
-	s->role = s->mem;
-	s->rrpv = s->mem + cfg->sets;
-	for (uint32_t set = 0; set < cfg->sets; set++)
-		s->role[set] = (uint8_t)tsr_policy_set_role(set, cfg->sets, (uint32_t)vals[0]);
+	tsr_duel_init(&s->duel, s->mem, cfg->sets, (uint32_t)vals[0], (uint32_t)vals[1]);
+	s->r.rrpv = s->mem + cfg->sets;
 	*state = s;
 	return TSR_OK;
 }
@@ -69,26 +60,6 @@ static void drrip_destroy(void *state)
 	free(state);
 }
 
-static uint32_t drrip_victim(void *state, uint32_t set,
-			     const struct tsr_line *set_lines,
-			     const struct tsr_access *a)
-{
-	(void)set_lines;
-	(void)a;
-	struct drrip_state *s = state;
-	return tsr_rrip_victim(&s->rrpv[(size_t)set * s->ways], s->ways, s->distant);
-}
-
-static void drrip_hit(void *state, uint32_t set, uint32_t way,
-		      const struct tsr_line *set_lines,
-		      const struct tsr_access *a)
-{
-	(void)set_lines;
-	(void)a;
-	struct drrip_state *s = state;
-	s->rrpv[(size_t)set * s->ways + way] = 0;
-}
-
 static void drrip_fill(void *state, uint32_t set, uint32_t way,
 		       const struct tsr_line *set_lines,
 		       const struct tsr_access *a)
@@ -96,32 +67,17 @@ static void drrip_fill(void *state, uint32_t set, uint32_t way,
 	(void)set_lines;
 	(void)a;
 	struct drrip_state *s = state;
-	int bimodal;
-	switch (s->role[set]) {
-	case TSR_SET_LEADER_A:  /* an SRRIP leader missed */
-		if (s->psel < s->psel_max)
-			s->psel++;
-		bimodal = 0;
-		break;
-	case TSR_SET_LEADER_B:  /* a BRRIP leader missed */
-		if (s->psel > 0)
-			s->psel--;
-		bimodal = 1;
-		break;
-	default:
-		bimodal = s->psel >= s->psel_msb;
-		break;
-	}
-	s->rrpv[(size_t)set * s->ways + way] = bimodal
-		? tsr_rrip_bimodal(&s->rng, s->throttle, s->distant)
-		: (uint8_t)(s->distant - 1);
+	int bimodal = tsr_duel_miss(&s->duel, set);
+	s->r.rrpv[(size_t)set * s->r.ways + way] = bimodal
+		? tsr_rrip_bimodal(&s->rng, s->throttle, s->r.distant)
+		: (uint8_t)(s->r.distant - 1);
 }
 
 const struct tsr_policy_ops tsr_policy_drrip = {
 	.name = "drrip",
 	.create = drrip_create,
 	.destroy = drrip_destroy,
-	.victim = drrip_victim,
-	.on_hit = drrip_hit,
+	.victim = tsr_rrip_policy_victim,
+	.on_hit = tsr_rrip_policy_hit,
 	.on_fill = drrip_fill,
 };

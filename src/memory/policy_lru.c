@@ -1,66 +1,21 @@
 /*
  * policy_lru.c - least-recently-used replacement: each line keeps the
  * stamp of its last access; the victim is the line with the oldest stamp
- * (stamps are unique, so there are no ties).
+ * (memory/recency.h). No parameters.
  */
-#include <stdlib.h>
-
-#include "memory/policy.h"
-
-struct lru_state {
-	uint32_t ways;
-	uint64_t clock;
-	uint64_t stamp[];  /* sets x ways */
-};
+#include "memory/recency.h"
 
 static enum tsr_status lru_create(const struct tsr_policy_config *cfg,
 				  void **state, struct tsr_error *err)
 {
-	static const char *const keys[] = {NULL};
-	TSR_TRY(tsr_policy_params_parse(cfg, "lru", keys, NULL, NULL, NULL, err));
-	struct lru_state *s = calloc(1, sizeof(*s) + (size_t)cfg->sets * cfg->ways * sizeof(uint64_t));
-	if (!s)
-		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for LRU state");
-	s->ways = cfg->ways;
-	*state = s;
-	return TSR_OK;
-}
-
-static void lru_destroy(void *state)
-{
-	free(state);
-}
-
-static uint32_t lru_victim(void *state, uint32_t set,
-			   const struct tsr_line *set_lines,
-			   const struct tsr_access *a)
-{
-	(void)set_lines;
-	(void)a;
-	struct lru_state *s = state;
-	const uint64_t *st = &s->stamp[(size_t)set * s->ways];
-	uint32_t best = 0;
-	for (uint32_t w = 1; w < s->ways; w++)
-		if (st[w] < st[best])
-			best = w;
-	return best;
-}
-
-static void lru_touch(void *state, uint32_t set, uint32_t way,
-		      const struct tsr_line *set_lines,
-		      const struct tsr_access *a)
-{
-	(void)set_lines;
-	(void)a;
-	struct lru_state *s = state;
-	s->stamp[(size_t)set * s->ways + way] = ++s->clock;
+	return tsr_recency_create(cfg, "lru", state, err);
 }
 
 const struct tsr_policy_ops tsr_policy_lru = {
 	.name = "lru",
 	.create = lru_create,
-	.destroy = lru_destroy,
-	.victim = lru_victim,
-	.on_hit = lru_touch,
-	.on_fill = lru_touch,
+	.destroy = tsr_recency_destroy,
+	.victim = tsr_recency_victim_oldest,
+	.on_hit = tsr_recency_touch,
+	.on_fill = tsr_recency_touch,
 };

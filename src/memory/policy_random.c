@@ -49,22 +49,11 @@ static uint32_t random_victim(void *state, uint32_t set,
 	return tsr_rng_below(&s->rng, s->ways);
 }
 
-static void random_touch(void *state, uint32_t set, uint32_t way,
-			 const struct tsr_line *set_lines,
-			 const struct tsr_access *a)
-{
-	(void)state;
-	(void)set;
-	(void)way;
-	(void)set_lines;
-	(void)a;
-}
-
 const struct tsr_policy_ops tsr_policy_random = {
 	.name = "random",
 	.create = random_create,
 	.destroy = random_destroy,
 	.victim = random_victim,
-	.on_hit = random_touch,
-	.on_fill = random_touch,
+	.on_hit = tsr_policy_ignore,
+	.on_fill = tsr_policy_ignore,
 };

@@ -31,14 +31,12 @@
 #include "memory/rrip.h"
 
 struct ship_state {
-	uint32_t ways;
+	struct tsr_rrip r;    /* first: the shared hooks see it */
 	uint32_t line_bytes;
 	uint64_t region_bytes;
 	uint32_t entries;
 	uint32_t banks;
 	uint8_t counter_max;  /* 2^counter_bits - 1 */
-	uint8_t distant;      /* 2^M - 1 */
-	uint8_t *rrpv;        /* sets x ways */
 	uint8_t *reused;      /* sets x ways: 1 once hit since the fill */
 	uint8_t *counter;     /* banks x entries */
 	uint32_t sig[];       /* sets x ways: signature of each line */
@@ -67,19 +65,19 @@ static enum tsr_status ship_create(const struct tsr_policy_config *cfg,
 	struct ship_state *s = malloc(sizeof(*s) + lines * (sizeof(uint32_t) + 2) + counters);
 	if (!s)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for SHiP-mem state");
-	s->ways = cfg->ways;
+	s->r.ways = cfg->ways;
 	s->line_bytes = cfg->line_bytes;
 	s->region_bytes = vals[REGION];
 	s->entries = (uint32_t)vals[ENTRIES];
 	s->banks = (uint32_t)vals[BANKS];
 	s->counter_max = (uint8_t)counter_max;
-	s->distant = tsr_rrip_distant(vals[BITS]);
-	s->rrpv = (uint8_t *)(s->sig + lines);
-	s->reused = s->rrpv + lines;
+	s->r.distant = tsr_rrip_distant(vals[BITS]);
+	s->r.rrpv = (uint8_t *)(s->sig + lines);
+	s->reused = s->r.rrpv + lines;
 	s->counter = s->reused + lines;
 	for (size_t i = 0; i < lines; i++) {
 		s->sig[i] = 0;
-		s->rrpv[i] = 0;
+		s->r.rrpv[i] = 0;
 		s->reused[i] = 0;
 	}
 	for (size_t i = 0; i < counters; i++)
@@ -99,16 +97,6 @@ static uint8_t *ship_counter(struct ship_state *s, uint32_t set, size_t line)
 	return &s->counter[(size_t)tsr_policy_bank(set, s->banks) * s->entries + s->sig[line]];
 }
 
-static uint32_t ship_victim(void *state, uint32_t set,
-			    const struct tsr_line *set_lines,
-			    const struct tsr_access *a)
-{
-	(void)set_lines;
-	(void)a;
-	struct ship_state *s = state;
-	return tsr_rrip_victim(&s->rrpv[(size_t)set * s->ways], s->ways, s->distant);
-}
-
 static void ship_hit(void *state, uint32_t set, uint32_t way,
 		     const struct tsr_line *set_lines,
 		     const struct tsr_access *a)
@@ -116,12 +104,12 @@ static void ship_hit(void *state, uint32_t set, uint32_t way,
 	(void)set_lines;
 	(void)a;
 	struct ship_state *s = state;
-	size_t i = (size_t)set * s->ways + way;
+	size_t i = (size_t)set * s->r.ways + way;
 	uint8_t *c = ship_counter(s, set, i);
 	if (*c < s->counter_max)
 		(*c)++;
 	s->reused[i] = 1;
-	s->rrpv[i] = 0;
+	s->r.rrpv[i] = 0;
 }
 
 static void ship_evict(void *state, uint32_t set, uint32_t way,
@@ -131,7 +119,7 @@ static void ship_evict(void *state, uint32_t set, uint32_t way,
 	(void)line;
 	(void)a;
 	struct ship_state *s = state;
-	size_t i = (size_t)set * s->ways + way;
+	size_t i = (size_t)set * s->r.ways + way;
 	uint8_t *c = ship_counter(s, set, i);
 	if (!s->reused[i] && *c > 0)
 		(*c)--;
@@ -143,19 +131,19 @@ static void ship_fill(void *state, uint32_t set, uint32_t way,
 {
 	(void)a;
 	struct ship_state *s = state;
-	size_t i = (size_t)set * s->ways + way;
+	size_t i = (size_t)set * s->r.ways + way;
 	uint64_t addr = set_lines[way].tag * s->line_bytes;
 	s->sig[i] = (uint32_t)((addr / s->region_bytes) % s->entries);
 	s->reused[i] = 0;
-	s->rrpv[i] = *ship_counter(s, set, i) == 0 ? s->distant
-						   : (uint8_t)(s->distant - 1);
+	s->r.rrpv[i] = *ship_counter(s, set, i) == 0 ? s->r.distant
+						   : (uint8_t)(s->r.distant - 1);
 }
 
 const struct tsr_policy_ops tsr_policy_ship_mem = {
 	.name = "ship-mem",
 	.create = ship_create,
 	.destroy = ship_destroy,
-	.victim = ship_victim,
+	.victim = tsr_rrip_policy_victim,
 	.on_hit = ship_hit,
 	.on_fill = ship_fill,
 	.on_evict = ship_evict,

@@ -14,9 +14,8 @@
 #include "memory/rrip.h"
 
 struct srrip_state {
-	uint32_t ways;
-	uint8_t distant;  /* 2^M - 1 */
-	uint8_t rrpv[];   /* sets x ways */
+	struct tsr_rrip r;  /* first: the shared hooks see it */
+	uint8_t mem[];      /* sets x ways RRPVs */
 };
 
 static enum tsr_status srrip_create(const struct tsr_policy_config *cfg,
@@ -30,8 +29,9 @@ static enum tsr_status srrip_create(const struct tsr_policy_config *cfg,
 	struct srrip_state *s = calloc(1, sizeof(*s) + (size_t)cfg->sets * cfg->ways);
 	if (!s)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for SRRIP state");
-	s->ways = cfg->ways;
-	s->distant = tsr_rrip_distant(vals[0]);
+	s->r.ways = cfg->ways;
+	s->r.distant = tsr_rrip_distant(vals[0]);
+	s->r.rrpv = s->mem;
 	*state = s;
 	return TSR_OK;
 }
@@ -41,26 +41,6 @@ static void srrip_destroy(void *state)
 	free(state);
 }
 
-static uint32_t srrip_victim(void *state, uint32_t set,
-			     const struct tsr_line *set_lines,
-			     const struct tsr_access *a)
-{
-	(void)set_lines;
-	(void)a;
-	struct srrip_state *s = state;
-	return tsr_rrip_victim(&s->rrpv[(size_t)set * s->ways], s->ways, s->distant);
-}
-
-static void srrip_hit(void *state, uint32_t set, uint32_t way,
-		      const struct tsr_line *set_lines,
-		      const struct tsr_access *a)
-{
-	(void)set_lines;
-	(void)a;
-	struct srrip_state *s = state;
-	s->rrpv[(size_t)set * s->ways + way] = 0;
-}
-
 static void srrip_fill(void *state, uint32_t set, uint32_t way,
 		       const struct tsr_line *set_lines,
 		       const struct tsr_access *a)
@@ -68,14 +48,14 @@ static void srrip_fill(void *state, uint32_t set, uint32_t way,
 	(void)set_lines;
 	(void)a;
 	struct srrip_state *s = state;
-	s->rrpv[(size_t)set * s->ways + way] = (uint8_t)(s->distant - 1);
+	s->r.rrpv[(size_t)set * s->r.ways + way] = (uint8_t)(s->r.distant - 1);
 }
 
 const struct tsr_policy_ops tsr_policy_srrip = {
 	.name = "srrip",
 	.create = srrip_create,
 	.destroy = srrip_destroy,
-	.victim = srrip_victim,
-	.on_hit = srrip_hit,
+	.victim = tsr_rrip_policy_victim,
+	.on_hit = tsr_rrip_policy_hit,
 	.on_fill = srrip_fill,
 };

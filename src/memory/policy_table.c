@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json_util.h"
 #include "memory/policy.h"
 
 static const struct {
@@ -65,6 +66,16 @@ void tsr_policy_list(char *buf, unsigned n)
 	}
 }
 
+void tsr_policy_ignore(void *state, uint32_t set, uint32_t way,
+		       const struct tsr_line *set_lines, const struct tsr_access *a)
+{
+	(void)state;
+	(void)set;
+	(void)way;
+	(void)set_lines;
+	(void)a;
+}
+
 enum tsr_status tsr_policy_check_online(const char *spec, const char *where,
 					const char *cache, struct tsr_error *err)
 {
@@ -76,20 +87,6 @@ enum tsr_status tsr_policy_check_online(const char *spec, const char *where,
 				     "'tessera cachesim'",
 				     where, spec, cache);
 	return TSR_OK;
-}
-
-static void key_list(const char *const *keys, char *buf, size_t n)
-{
-	size_t used = 0;
-	buf[0] = '\0';
-	for (int i = 0; keys[i]; i++) {
-		int w = snprintf(buf + used, n - used, "%s%s", i ? ", " : "", keys[i]);
-		if (w < 0 || (size_t)w >= n - used)
-			break;
-		used += (size_t)w;
-	}
-	if (!keys[0])
-		snprintf(buf, n, "none");
 }
 
 enum tsr_status tsr_policy_params_parse(const struct tsr_policy_config *cfg,
@@ -110,7 +107,9 @@ enum tsr_status tsr_policy_params_parse(const struct tsr_policy_config *cfg,
 			if (strlen(keys[i]) == klen && strncmp(keys[i], p, klen) == 0)
 				k = i;
 		if (k < 0) {
-			key_list(keys, valid, sizeof(valid));
+			tsr_names_join(valid, sizeof(valid), keys);
+			if (!keys[0])
+				snprintf(valid, sizeof(valid), "none");
 			return tsr_error_set(err, TSR_ERR_CONFIG,
 					     "cache '%s': policy '%s' has no parameter '%.*s' (valid: %s)",
 					     cache, policy, (int)klen, p, valid);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "core/rng.h"
+#include "memory/policy.h"
 
 /* Range of M, the RRPV width in bits (parameter "bits"). */
 #define TSR_RRIP_BITS_MIN 1
@@ -64,5 +65,25 @@ static inline uint8_t tsr_rrip_bimodal(struct tsr_rng *rng, uint32_t throttle,
 {
 	return tsr_rng_below(rng, throttle) == 0 ? (uint8_t)(distant - 1) : distant;
 }
+
+/*
+ * The RRPV state every RRIP policy keeps; it must be the first member of
+ * the policy's state so that the shared hooks below can see it.
+ */
+struct tsr_rrip {
+	uint32_t ways;
+	uint8_t distant;  /* 2^M - 1 */
+	uint8_t *rrpv;    /* sets x ways */
+};
+
+/* Hook: the victim of a full set (tsr_rrip_victim()). */
+uint32_t tsr_rrip_policy_victim(void *state, uint32_t set,
+				const struct tsr_line *set_lines,
+				const struct tsr_access *a);
+
+/* Hook: a hit sets the line's RRPV to 0 ("near-immediate" re-reference). */
+void tsr_rrip_policy_hit(void *state, uint32_t set, uint32_t way,
+			 const struct tsr_line *set_lines,
+			 const struct tsr_access *a);
 
 #endif

@@ -1,0 +1,65 @@
+/*
+ * recency.h - per-line stamps, the state LRU, MRU, FIFO and DIP share:
+ * each line keeps the tick of a per-cache clock at its last access (LRU,
+ * MRU, DIP) or its fill (FIFO); the oldest or newest stamp of a set is
+ * the victim. Stamps are unique, so there are no ties. Internal to the
+ * memory subsystem.
+ */
+#ifndef TSR_MEMORY_RECENCY_H
+#define TSR_MEMORY_RECENCY_H
+
+#include <stdint.h>
+
+#include "memory/policy.h"
+
+/* The way with the oldest (smallest) of the `ways` stamps of a set. */
+static inline uint32_t tsr_recency_oldest(const uint64_t *stamp, uint32_t ways)
+{
+	uint32_t best = 0;
+	for (uint32_t w = 1; w < ways; w++)
+		if (stamp[w] < stamp[best])
+			best = w;
+	return best;
+}
+
+/* The way with the newest (largest) stamp. */
+static inline uint32_t tsr_recency_newest(const uint64_t *stamp, uint32_t ways)
+{
+	uint32_t best = 0;
+	for (uint32_t w = 1; w < ways; w++)
+		if (stamp[w] > stamp[best])
+			best = w;
+	return best;
+}
+
+/* The state of LRU, MRU and FIFO: a clock and sets x ways stamps. */
+struct tsr_recency {
+	uint32_t ways;
+	uint64_t clock;
+	uint64_t stamp[];
+};
+
+/* Allocates it; the policy takes no parameters. Errors: TSR_ERR_CONFIG, TSR_ERR_NOMEM. */
+enum tsr_status tsr_recency_create(const struct tsr_policy_config *cfg, const char *name,
+				   void **state, struct tsr_error *err);
+void tsr_recency_destroy(void *state);
+
+/* Hook: stamps `way` with the next tick. */
+void tsr_recency_touch(void *state, uint32_t set, uint32_t way,
+		       const struct tsr_line *set_lines, const struct tsr_access *a);
+
+/* Hooks: the oldest (LRU, FIFO) or newest (MRU) line of a full set. */
+uint32_t tsr_recency_victim_oldest(void *state, uint32_t set,
+				   const struct tsr_line *set_lines,
+				   const struct tsr_access *a);
+uint32_t tsr_recency_victim_newest(void *state, uint32_t set,
+				   const struct tsr_line *set_lines,
+				   const struct tsr_access *a);
+
+/* The stamps of one set. */
+static inline uint64_t *tsr_recency_set(struct tsr_recency *r, uint32_t set)
+{
+	return &r->stamp[(uint64_t)set * r->ways];
+}
+
+#endif
