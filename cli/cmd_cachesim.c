@@ -64,12 +64,13 @@ static int split_policies(char *list, char **out, int max)
 static json_t *counters_json(const struct tsr_cache_counters *c)
 {
 	uint64_t acc = c->reads + c->writes, miss = c->read_misses + c->write_misses;
-	return json_pack("{s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I,s:I}",
+	return json_pack("{s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 			 "accesses", (json_int_t)acc, "hits", (json_int_t)(acc - miss),
 			 "misses", (json_int_t)miss,
 			 "miss_ratio", acc ? (double)miss / (double)acc : 0.0,
 			 "bypasses", (json_int_t)c->bypasses,
 			 "writebacks", (json_int_t)c->writebacks,
+			 "discards", (json_int_t)c->discards,
 			 "reads", (json_int_t)c->reads, "writes", (json_int_t)c->writes,
 			 "read_misses", (json_int_t)c->read_misses,
 			 "write_misses", (json_int_t)c->write_misses);

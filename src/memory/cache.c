@@ -159,21 +159,26 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 
 	uint32_t way = invalid;
 	if (way == UINT32_MAX) {
-		way = c->policy->victim(c->policy_state, set, sl, a);
-		if (way == TSR_POLICY_BYPASS) {
+		uint32_t choice = c->policy->victim(c->policy_state, set, sl, a);
+		if (choice == TSR_POLICY_BYPASS) {
 			cnt->bypasses++;
 			out->bypass = 1;
 			out->way = TSR_POLICY_BYPASS;
 			/* a bypassed write goes to the next level as a write */
 			return;
 		}
+		int discard = (choice & TSR_POLICY_DISCARD) != 0;
+		way = choice & ~TSR_POLICY_DISCARD;
 		struct tsr_line *v = &sl[way];
 		if (c->policy->on_evict)
 			c->policy->on_evict(c->policy_state, set, way, v, a);
 		out->evicted = 1;
 		out->victim_addr = v->tag << c->line_shift;
 		out->victim_stream = v->stream;
-		if (v->dirty) {
+		out->victim_meta = v->meta;
+		if (v->dirty && discard) {
+			c->counters[v->stream].discards++;
+		} else if (v->dirty) {
 			out->writeback = 1;
 			c->counters[v->stream].writebacks++;
 		}
@@ -233,16 +238,21 @@ const struct tsr_cache_counters *tsr_cache_counters_of(const struct tsr_cache *c
 	return &c->counters[s];
 }
 
+void tsr_cache_counters_add(struct tsr_cache_counters *a, const struct tsr_cache_counters *b)
+{
+	a->reads += b->reads;
+	a->writes += b->writes;
+	a->read_misses += b->read_misses;
+	a->write_misses += b->write_misses;
+	a->writebacks += b->writebacks;
+	a->bypasses += b->bypasses;
+	a->discards += b->discards;
+}
+
 struct tsr_cache_counters tsr_cache_counters_total(const struct tsr_cache *c)
 {
 	struct tsr_cache_counters t = {0};
-	for (int s = 0; s < TSR_STREAM_COUNT; s++) {
-		t.reads += c->counters[s].reads;
-		t.writes += c->counters[s].writes;
-		t.read_misses += c->counters[s].read_misses;
-		t.write_misses += c->counters[s].write_misses;
-		t.writebacks += c->counters[s].writebacks;
-		t.bypasses += c->counters[s].bypasses;
-	}
+	for (int s = 0; s < TSR_STREAM_COUNT; s++)
+		tsr_cache_counters_add(&t, &c->counters[s]);
 	return t;
 }

@@ -78,7 +78,12 @@ struct tsr_cache_counters {
 	uint64_t write_misses;
 	uint64_t writebacks;   /* dirty lines evicted (counted on the victim's stream) */
 	uint64_t bypasses;     /* fills the policy chose not to make */
+	uint64_t discards;     /* dirty lines evicted without a write-back because the
+				  policy knew them dead (TCOR III-D; on the victim's stream) */
 };
+
+/* Adds every counter of b to a. */
+void tsr_cache_counters_add(struct tsr_cache_counters *a, const struct tsr_cache_counters *b);
 
 /* What one access did. */
 struct tsr_cache_outcome {
@@ -89,6 +94,7 @@ struct tsr_cache_outcome {
 	uint8_t writeback;      /* 1: victim_addr must be written to the next level */
 	uint8_t bypass;         /* 1: the line was not allocated */
 	uint8_t victim_stream;  /* stream of the replaced line */
+	uint32_t victim_meta;   /* upper-level metadata of the replaced line */
 	uint64_t victim_addr;   /* byte address of the replaced line */
 };
 

@@ -141,7 +141,8 @@ static void l1_access(struct tsr_memsys *m, struct tsr_cache *c,
 	if (o.writeback) {
 		struct tsr_access wb = {.addr = o.victim_addr, .size = line_bytes,
 					.write = 1, .stream = o.victim_stream,
-					.requester = a->requester, .next_use = TSR_NEVER};
+					.requester = a->requester, .meta = o.victim_meta,
+					.next_use = TSR_NEVER};
 		l2_range(m, &wb);
 	}
 	if (o.bypass) {

@@ -25,7 +25,8 @@
  *
  * What a policy decides. victim() returns the way to evict in a full set,
  * or TSR_POLICY_BYPASS to decline the fill (the access then goes to the
- * next level as it is). The cache fills the lowest invalid way before it
+ * next level as it is); a way OR TSR_POLICY_DISCARD drops a dirty victim
+ * without its write-back. The cache fills the lowest invalid way before it
  * asks for a victim. Ties between equal candidates go to the lowest way
  * (GSPC Section 1).
  *
@@ -42,6 +43,13 @@
 #include "memory/cache.h"
 
 #define TSR_POLICY_BYPASS UINT32_MAX
+
+/*
+ * OR-ed into the way victim() returns: evict the line without writing it
+ * back even if it is dirty, because the policy knows it dead (TCOR III-D:
+ * Parameter Buffer data after its last tile). Counted as a discard.
+ */
+#define TSR_POLICY_DISCARD 0x80000000u
 
 /* What a policy instance is created for. */
 struct tsr_policy_config {

@@ -16,10 +16,11 @@ static json_t *u64(uint64_t v)
 
 static json_t *counters_json(const struct tsr_cache_counters *c)
 {
-	return json_pack("{s:o,s:o,s:o,s:o,s:o}", "reads", u64(c->reads), "writes",
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "reads", u64(c->reads), "writes",
 			 u64(c->writes), "read_misses", u64(c->read_misses),
 			 "write_misses", u64(c->write_misses), "writebacks",
-			 u64(c->writebacks));
+			 u64(c->writebacks), "bypasses", u64(c->bypasses), "discards",
+			 u64(c->discards));
 }
 
 json_t *tsr_stats_to_json(const struct tsr_frame_stats *s,
@@ -73,11 +74,7 @@ json_t *tsr_stats_to_json(const struct tsr_frame_stats *s,
 				continue;
 			json_object_set_new(co, tsr_stream_name((enum tsr_stream)st),
 					    counters_json(k));
-			all.reads += k->reads;
-			all.writes += k->writes;
-			all.read_misses += k->read_misses;
-			all.write_misses += k->write_misses;
-			all.writebacks += k->writebacks;
+			tsr_cache_counters_add(&all, k);
 		}
 		json_object_set_new(co, "all", counters_json(&all));
 		json_object_set_new(caches, tsr_cache_name(tsr_memsys_cache(mem, c)), co);
