@@ -21,6 +21,7 @@
 
 #include "config/config.h"
 #include "memory/memsys.h"
+#include "memory/pb_meta.h"
 #include "tiling/parameter_buffer.h"
 #include "tiling/tile_order.h"
 
@@ -234,7 +235,7 @@ static struct tsr_param_buffer *pb_new(const struct tsr_pb_layout *l)
 	struct tsr_error err;
 	assert_int_equal(tsr_pb_create(l, &pb, &err), TSR_OK);
 	assert_non_null(pb);
-	tsr_pb_begin_frame(pb);
+	tsr_pb_begin_frame(pb, NULL, 0);
 	return pb;
 }
 
@@ -454,7 +455,7 @@ static void test_binning(void **state)
 	assert_int_equal(attr_reads, 26);
 
 	/* a new frame empties the lists and restarts PB-Attributes */
-	tsr_pb_begin_frame(pb);
+	tsr_pb_begin_frame(pb, NULL, 0);
 	for (uint32_t t = 0; t < 8; t++)
 		assert_int_equal(tsr_pb_list_length(pb, t), 0);
 	assert_int_equal(bin(pb, &p[4], 0, m, &st), 1);
@@ -641,6 +642,136 @@ static void test_attributes_region_full(void **state)
 	tsr_pb_destroy(pb);
 }
 
+
+/* Records the metadata of every access the Tile Cache sees. */
+struct meta_log {
+	uint32_t attr_reads, bad;
+	const struct tsr_param_buffer *pb;
+	uint32_t frame;
+	uint32_t *last_read_pos;  /* per Primitive ID slot: position of the last read */
+};
+
+static void log_access(void *ctx, const struct tsr_access *a)
+{
+	struct meta_log *lg = ctx;
+	enum tsr_pb_type type = tsr_pb_meta_type(a->meta);
+	if (a->stream == TSR_STREAM_PB_LISTS && type != TSR_PB_LISTS)
+		lg->bad++;
+	if (a->stream == TSR_STREAM_PB_ATTRIBUTES && type != TSR_PB_ATTRIBUTES)
+		lg->bad++;
+	if (tsr_pb_meta_frame(a->meta) != lg->frame)
+		lg->bad++;
+	if (a->stream == TSR_STREAM_PB_ATTRIBUTES && !a->write) {
+		lg->attr_reads++;
+		/* the last tile of an attribute block is never before this read */
+		if (tsr_pb_meta_last_tile(a->meta) < lg->last_read_pos[0])
+			lg->bad++;
+	}
+}
+
+/*
+ * OPT Numbers (TCOR III-A) and last uses (III-D) equal what the Tile
+ * Fetcher's actual read sequence shows, for every tile order, forward and
+ * reversed, and with both PB-Lists layouts; every Parameter Buffer access
+ * carries its type, last tile and frame.
+ */
+static void test_opt_numbers_match_fetch_sequence(void **state)
+{
+	(void)state;
+	enum { W = 320, H = 192, N = 300 };
+	const uint32_t tx = W / 32, ty = H / 32, tiles = tx * ty;
+	struct tsr_primitive p[N];
+	srand(4242);
+	for (int i = 0; i < N; i++) {
+		double x = rand() % W, y = rand() % H, sx = 4 + rand() % 120, sy = 4 + rand() % 90;
+		p[i] = tri(x, y, fmin(x + sx, W - 1), y + 1, x + 2, fmin(y + sy, H - 1), W, H);
+	}
+	uint32_t order[64], reversed[64];
+	for (int layout_kind = 0; layout_kind < 2; layout_kind++)
+		for (int o = 0; o < TSR_ORDER_COUNT; o++)
+			for (int rev = 0; rev < 2; rev++) {
+				tsr_tile_order_build((enum tsr_tile_order)o, tx, ty, order);
+				for (uint32_t i = 0; i < tiles; i++)
+					reversed[i] = order[tiles - 1 - i];
+				const uint32_t *ord = rev ? reversed : order;
+				struct tsr_pb_layout l = layout(W, H, 32, 1024, 4, 1 << 20);
+				l.interleaved = (uint32_t)layout_kind;
+				struct tsr_param_buffer *pb = pb_new(&l);
+				struct tsr_memsys *m = memsys_new();
+				uint32_t frame = 7 + (uint32_t)rev;
+				tsr_pb_begin_frame(pb, ord, frame);
+				uint32_t last_read = 0;
+				struct meta_log lg = {0, 0, pb, frame, &last_read};
+				struct tsr_cache_observer ob = {log_access, NULL, &lg};
+				tsr_cache_set_observer(tsr_memsys_cache_by_name(m, "tile"), &ob);
+				struct tsr_tiling_stats st;
+				memset(&st, 0, sizeof(st));
+				uint32_t binned[N];
+				for (uint32_t i = 0; i < N; i++)
+					binned[i] = bin(pb, &p[i], i, m, &st) > 0;
+				/* the fetch sequence: (position, primitive) in visiting order */
+				uint32_t seq_pos[4096], seq_prim[4096], seq_opt[4096], n = 0;
+				for (uint32_t k = 0; k < tiles; k++) {
+					uint32_t t = ord[k], cnt;
+					assert_int_equal(tsr_pb_tile_position(pb, t), k);
+					last_read = k;
+					const uint32_t *list = tsr_tile_fetch(pb, t, p, m, 1, &cnt, &st);
+					const uint32_t *opt = tsr_pb_opt_numbers(pb, t);
+					for (uint32_t i = 0; i < cnt; i++) {
+						assert_true(n < 4096);
+						seq_pos[n] = k;
+						seq_prim[n] = list[i];
+						seq_opt[n++] = opt[i];
+					}
+				}
+				/* scan the future of each read for the primitive's next read */
+				for (uint32_t i = 0; i < n; i++) {
+					uint32_t next = TSR_PB_NEVER;
+					for (uint32_t j = i + 1; j < n && next == TSR_PB_NEVER; j++)
+						if (seq_prim[j] == seq_prim[i])
+							next = seq_pos[j];
+					assert_int_equal(seq_opt[i], next);
+				}
+				for (uint32_t q = 0; q < N; q++) {
+					if (!binned[q])
+						continue;
+					uint32_t first = TSR_PB_NEVER, last = 0;
+					for (uint32_t i = 0; i < n; i++)
+						if (seq_prim[i] == q) {
+							if (first == TSR_PB_NEVER)
+								first = seq_pos[i];
+							last = seq_pos[i];
+						}
+					assert_int_equal(tsr_pb_first_use(pb, q), first);
+					assert_int_equal(tsr_pb_last_use(pb, q), last);
+				}
+				assert_true(lg.attr_reads > 0);
+				assert_int_equal(lg.bad, 0);
+				tsr_memsys_destroy(m);
+				tsr_pb_destroy(pb);
+			}
+}
+
+/* TCOR III-B, Fig. 6: tile t's k-th block at PB-Lists + (k x tiles + t) x 64. */
+static void test_interleaved_layout(void **state)
+{
+	(void)state;
+	struct tsr_pb_layout l = layout(1960, 768, 32, 1024, 2, 1 << 20);
+	l.interleaved = 1;
+	struct tsr_param_buffer *pb = pb_new(&l);
+	const uint64_t tiles = 62 * 24;
+	assert_int_equal(tsr_pb_pmd_address(pb, 0, 0), LISTS_BASE);
+	assert_int_equal(tsr_pb_pmd_address(pb, 1, 0), LISTS_BASE + 64);
+	assert_int_equal(tsr_pb_pmd_address(pb, 5, 3), LISTS_BASE + 5 * 64 + 12);
+	assert_int_equal(tsr_pb_pmd_address(pb, 5, 16), LISTS_BASE + (tiles + 5) * 64);
+	assert_int_equal(tsr_pb_pmd_address(pb, 1487, 1023),
+			 LISTS_BASE + (63 * tiles + 1487) * 64 + 60);
+	/* the last PMD of the last tile ends the region exactly */
+	assert_int_equal(tsr_pb_pmd_address(pb, 1487, 1023) + 4,
+			 LISTS_BASE + tsr_pb_lists_bytes((uint32_t)tiles, 1024));
+	tsr_pb_destroy(pb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -655,6 +786,8 @@ int main(void)
 		cmocka_unit_test(test_list_overflow),
 		cmocka_unit_test(test_fetch_reads_pmds_from_overflow_chunk), /* SRC BUG */
 		cmocka_unit_test(test_attributes_region_full),
+		cmocka_unit_test(test_opt_numbers_match_fetch_sequence),
+		cmocka_unit_test(test_interleaved_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 
 #include "core/json_util.h"
 
+const char *const tsr_pb_layout_names[] = {"baseline", "interleaved", NULL};
 const char *const tsr_tile_order_names[] = {"scanline", "s-order", "z-order",
 					    "hilbert", NULL};
 const char *const tsr_quad_grouping_names[] = {"fg-xshift2", "cg-square", NULL};
@@ -105,7 +106,7 @@ static enum tsr_status read_config(const json_t *root, const char *file,
 		static const char *const k[] = {"tile_width", "tile_height", "order",
 						"reverse_every_other_frame",
 						"list_capacity_primitives",
-						"attribute_bytes", NULL};
+						"attribute_bytes", "pb_layout", NULL};
 		TSR_TRY(tsr_json_check_keys(o, file, "tiling", k, err));
 		TSR_TRY(tsr_json_get_u32(o, file, "tiling", "tile_width", 2, 256, &cfg->tile_width, err));
 		TSR_TRY(tsr_json_get_u32(o, file, "tiling", "tile_height", 2, 256, &cfg->tile_height, err));
@@ -118,6 +119,9 @@ static enum tsr_status read_config(const json_t *root, const char *file,
 				     1u << 20, &cfg->list_capacity_primitives, err));
 		TSR_TRY(tsr_json_get_u32(o, file, "tiling", "attribute_bytes", 16, 64,
 				     &cfg->attribute_bytes, err));
+		int lay = (int)cfg->pb_layout;
+		TSR_TRY(tsr_json_get_enum(o, file, "tiling", "pb_layout", tsr_pb_layout_names, &lay, err));
+		cfg->pb_layout = (enum tsr_pb_list_layout)lay;
 	}
 	if ((o = json_object_get(root, "raster"))) {
 		static const char *const k[] = {"cores", "quad_grouping", NULL};
@@ -187,6 +191,10 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 		snprintf(key, sizeof(key), "key '%s.policy'", path);
 		TSR_TRY(tsr_policy_check_online(g->policy, key, cache_names[i], err));
 	}
+	if (cfg->pb_layout == TSR_PB_LAYOUT_INTERLEAVED && cfg->list_capacity_primitives % 16)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "key 'tiling.list_capacity_primitives' must be a multiple of 16 "
+				     "with the interleaved PB-Lists layout (whole 64-byte blocks)");
 	if (cfg->mem.l2.line_bytes != 64 || cfg->mem.tile.line_bytes != 64)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "keys 'caches.tile.line_bytes' and 'caches.l2.line_bytes' must be 64: "
@@ -229,7 +237,7 @@ json_t *tsr_config_to_json(const struct tsr_gpu_config *cfg)
 		json_object_set_new(caches, cache_names[i],
 				    cache_json(cache_of((struct tsr_gpu_config *)cfg, i)));
 	return json_pack(
-		"{s:s,s:{s:I,s:I},s:{s:I,s:I,s:s,s:b,s:I,s:I},s:{s:I,s:s},"
+		"{s:s,s:{s:I,s:I},s:{s:I,s:I,s:s,s:b,s:I,s:I,s:s},s:{s:I,s:s},"
 		"s:{s:I},s:{s:I},s:o,s:{s:I}}",
 		"name", cfg->name, "screen", "width", (json_int_t)cfg->width,
 		"height", (json_int_t)cfg->height, "tiling", "tile_width",
@@ -239,7 +247,8 @@ json_t *tsr_config_to_json(const struct tsr_gpu_config *cfg)
 		"reverse_every_other_frame", cfg->reverse_every_other_frame,
 		"list_capacity_primitives",
 		(json_int_t)cfg->list_capacity_primitives, "attribute_bytes",
-		(json_int_t)cfg->attribute_bytes, "raster", "cores",
+		(json_int_t)cfg->attribute_bytes, "pb_layout", tsr_pb_layout_names[cfg->pb_layout],
+		"raster", "cores",
 		(json_int_t)cfg->mem.cores, "quad_grouping",
 		tsr_quad_grouping_names[cfg->quad_grouping], "geometry",
 		"post_transform_cache_entries",

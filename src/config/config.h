@@ -32,6 +32,13 @@ enum tsr_quad_grouping {
 	TSR_QG_COUNT
 };
 
+/* PB-Lists layout (TCOR II-B baseline or III-B interleaved). */
+enum tsr_pb_list_layout {
+	TSR_PB_LAYOUT_BASELINE = 0,     /* tile t's list at t x capacity x 4 bytes */
+	TSR_PB_LAYOUT_INTERLEAVED,      /* k-th blocks of all tiles together (Fig. 6) */
+	TSR_PB_LAYOUT_COUNT
+};
+
 struct tsr_gpu_config {
 	char name[64];
 	uint32_t width, height;              /* screen, pixels */
@@ -40,6 +47,7 @@ struct tsr_gpu_config {
 	int reverse_every_other_frame;       /* boustrophedonic III-F */
 	uint32_t list_capacity_primitives;   /* PMDs per tile list (TCOR II-B: 1024) */
 	uint32_t attribute_bytes;            /* bytes of one attribute (TCOR II-B: 48) */
+	enum tsr_pb_list_layout pb_layout;   /* PB-Lists layout */
 	enum tsr_quad_grouping quad_grouping;
 	uint32_t post_transform_cache_entries; /* shaded vertices kept (FIFO), 0 = none */
 	uint32_t instruction_bytes;          /* bytes per shader instruction */
@@ -48,6 +56,7 @@ struct tsr_gpu_config {
 
 /* Names used in JSON for the enums (NULL-terminated). */
 extern const char *const tsr_tile_order_names[];
+extern const char *const tsr_pb_layout_names[];
 extern const char *const tsr_quad_grouping_names[];
 
 /* Fills cfg with the defaults (TCOR Table I). */

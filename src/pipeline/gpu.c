@@ -101,6 +101,7 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 	l.tile_height = g->cfg.tile_height;
 	l.capacity = g->cfg.list_capacity_primitives;
 	l.attribute_bytes = g->cfg.attribute_bytes;
+	l.interleaved = g->cfg.pb_layout == TSR_PB_LAYOUT_INTERLEAVED;
 	l.overflow_chunks = 4 * g->tiles;
 	uint32_t max_attr = 2;
 	for (uint32_t i = 0; i < sc->material_count; i++)
@@ -274,7 +275,7 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 	struct tsr_mat4 vp = tsr_m4_mul(proj, view);
 	const uint32_t tile_cache = tsr_memsys_l1_index(g->mem, TSR_L1_TILE, 0);
 	g->prims.count = 0;
-	tsr_pb_begin_frame(g->pb);
+	tsr_pb_begin_frame(g->pb, tsr_gpu_tile_order(g, frame), frame);
 	tsr_geometry_begin_frame(g->geom);
 	uint32_t draw_id = 0;
 	for (uint32_t o = 0; o < pass->object_count; o++) {

@@ -2,12 +2,16 @@
 
 #include <stdlib.h>
 
-#include "core/array.h"
 #include <string.h>
+
+#include "core/array.h"
+#include "memory/pb_meta.h"
 
 struct tile_list {
 	uint32_t *prims;      /* primitive indices, program order */
-	uint32_t count, cap;
+	uint32_t *opt;        /* OPT Number of each PMD: position of the primitive's
+				 next tile, TSR_PB_NEVER if this is its last */
+	uint32_t count, cap, opt_cap;
 	uint32_t *chunks;     /* overflow chunk numbers of this list */
 	uint32_t chunk_count, chunk_cap;
 };
@@ -18,6 +22,12 @@ struct tsr_param_buffer {
 	struct tile_list *lists;
 	uint32_t chunks_used;
 	uint64_t attr_cursor;  /* bytes used in PB-Attributes */
+	uint32_t frame;        /* frame being binned and fetched */
+	uint32_t *pos;         /* tiles: position of each tile in this frame's order */
+	uint32_t *scratch;     /* tiles: the tiles (then positions) of one primitive */
+	uint32_t *first_pos;   /* per primitive index: position of its first tile */
+	uint32_t *last_pos;    /* per primitive index: position of its last tile */
+	uint32_t use_cap, use_cap2;
 };
 
 uint64_t tsr_pb_lists_bytes(uint32_t tiles, uint32_t capacity)
@@ -35,11 +45,16 @@ enum tsr_status tsr_pb_create(const struct tsr_pb_layout *layout,
 	pb->l = *layout;
 	pb->tiles_x = (layout->screen_width + layout->tile_width - 1) / layout->tile_width;
 	pb->tiles_y = (layout->screen_height + layout->tile_height - 1) / layout->tile_height;
-	pb->lists = calloc((size_t)pb->tiles_x * pb->tiles_y, sizeof(*pb->lists));
-	if (!pb->lists) {
-		free(pb);
+	size_t tiles = (size_t)pb->tiles_x * pb->tiles_y;
+	pb->lists = calloc(tiles, sizeof(*pb->lists));
+	pb->pos = malloc(tiles * sizeof(*pb->pos));
+	pb->scratch = malloc(2 * tiles * sizeof(*pb->scratch));
+	if (!pb->lists || !pb->pos || !pb->scratch) {
+		tsr_pb_destroy(pb);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	}
+	for (size_t t = 0; t < tiles; t++)
+		pb->pos[t] = (uint32_t)t;
 	*out = pb;
 	return TSR_OK;
 }
@@ -48,11 +63,16 @@ void tsr_pb_destroy(struct tsr_param_buffer *pb)
 {
 	if (!pb)
 		return;
-	for (uint32_t t = 0; t < pb->tiles_x * pb->tiles_y; t++) {
+	for (uint32_t t = 0; pb->lists && t < pb->tiles_x * pb->tiles_y; t++) {
 		free(pb->lists[t].prims);
+		free(pb->lists[t].opt);
 		free(pb->lists[t].chunks);
 	}
 	free(pb->lists);
+	free(pb->pos);
+	free(pb->scratch);
+	free(pb->first_pos);
+	free(pb->last_pos);
 	free(pb);
 }
 
@@ -66,8 +86,12 @@ uint32_t tsr_pb_tiles_y(const struct tsr_param_buffer *pb)
 	return pb->tiles_y;
 }
 
-void tsr_pb_begin_frame(struct tsr_param_buffer *pb)
+void tsr_pb_begin_frame(struct tsr_param_buffer *pb, const uint32_t *order, uint32_t frame)
 {
+	uint32_t tiles = pb->tiles_x * pb->tiles_y;
+	for (uint32_t i = 0; order && i < tiles; i++)
+		pb->pos[order[i]] = i;
+	pb->frame = frame;
 	for (uint32_t t = 0; t < pb->tiles_x * pb->tiles_y; t++) {
 		pb->lists[t].count = 0;
 		pb->lists[t].chunk_count = 0;
@@ -112,10 +136,23 @@ uint64_t tsr_pb_pmd_address(const struct tsr_param_buffer *pb, uint32_t tile,
 {
 	uint32_t cap = pb->l.capacity;
 	uint32_t chunk = i / cap, slot = i % cap;
+	if (chunk == 0 && pb->l.interleaved) {
+		/* TCOR III-B: section k holds the k-th block of every tile's list */
+		const uint32_t per_block = TSR_PB_BLOCK_BYTES / TSR_PMD_BYTES;
+		uint64_t k = slot / per_block, tiles = (uint64_t)pb->tiles_x * pb->tiles_y;
+		return pb->l.lists_base + (k * tiles + tile) * TSR_PB_BLOCK_BYTES +
+		       (uint64_t)(slot % per_block) * TSR_PMD_BYTES;
+	}
 	if (chunk == 0)
 		return pb->l.lists_base + ((uint64_t)tile * cap + slot) * TSR_PMD_BYTES;
 	uint32_t c = pb->lists[tile].chunks[chunk - 1];
 	return pb->l.overflow_base + ((uint64_t)c * cap + slot) * TSR_PMD_BYTES;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
 }
 
 enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
@@ -132,6 +169,8 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 				     "the PB-Attributes region (%llu bytes) is full",
 				     (unsigned long long)l->attributes_bytes);
 	p->pb_addr = l->attributes_base + pb->attr_cursor;
+	/* the tiles the primitive truly overlaps, row-major */
+	uint32_t n = 0;
 	uint32_t tx0 = (uint32_t)p->min_x / l->tile_width, tx1 = (uint32_t)p->max_x / l->tile_width;
 	uint32_t ty0 = (uint32_t)p->min_y / l->tile_height, ty1 = (uint32_t)p->max_y / l->tile_height;
 	for (uint32_t ty = ty0; ty <= ty1; ty++)
@@ -142,37 +181,63 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 			y0 = y0 < p->min_y ? p->min_y : y0;
 			x1 = x1 > p->max_x ? p->max_x : x1;
 			y1 = y1 > p->max_y ? p->max_y : y1;
-			if (!tsr_triangle_overlaps_rect(p, x0, y0, x1, y1))
-				continue;
-			uint32_t t = ty * pb->tiles_x + tx;
-			struct tile_list *tl = &pb->lists[t];
-			enum tsr_status s = grow(&tl->prims, &tl->cap, tl->count + 1, err);
+			if (tsr_triangle_overlaps_rect(p, x0, y0, x1, y1))
+				pb->scratch[n++] = ty * pb->tiles_x + tx;
+		}
+	if (n == 0)
+		return TSR_OK;
+	/*
+	 * OPT Numbers (TCOR III-A): the positions of those tiles in this
+	 * frame's order, sorted, give each PMD the position of the primitive's
+	 * next tile; the first is the attribute writes' OPT Number, the last
+	 * the tile after which the primitive is dead (III-D).
+	 */
+	uint32_t *sorted = pb->scratch + pb->tiles_x * pb->tiles_y;
+	for (uint32_t i = 0; i < n; i++)
+		sorted[i] = pb->pos[pb->scratch[i]];
+	qsort(sorted, n, sizeof(*sorted), cmp_u32);
+	enum tsr_status s = grow(&pb->first_pos, &pb->use_cap, index + 1, err);
+	if (s == TSR_OK)
+		s = grow(&pb->last_pos, &pb->use_cap2, index + 1, err);
+	if (s != TSR_OK)
+		return s;
+	pb->first_pos[index] = sorted[0];
+	pb->last_pos[index] = sorted[n - 1];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t t = pb->scratch[i];
+		struct tile_list *tl = &pb->lists[t];
+		s = grow(&tl->prims, &tl->cap, tl->count + 1, err);
+		if (s == TSR_OK)
+			s = grow(&tl->opt, &tl->opt_cap, tl->count + 1, err);
+		if (s != TSR_OK)
+			return s;
+		if (tl->count && tl->count % l->capacity == 0) {
+			if (pb->chunks_used == l->overflow_chunks)
+				return tsr_error_set(err, TSR_ERR_LIMIT,
+						     "the Parameter Buffer list overflow pool (%u chunks of %u PMDs) is exhausted",
+						     l->overflow_chunks, l->capacity);
+			s = grow(&tl->chunks, &tl->chunk_cap, tl->chunk_count + 1, err);
 			if (s != TSR_OK)
 				return s;
-			if (tl->count && tl->count % l->capacity == 0) {
-				if (pb->chunks_used == l->overflow_chunks)
-					return tsr_error_set(err, TSR_ERR_LIMIT,
-							     "the Parameter Buffer list overflow pool (%u chunks of %u PMDs) is exhausted",
-							     l->overflow_chunks, l->capacity);
-				s = grow(&tl->chunks, &tl->chunk_cap, tl->chunk_count + 1, err);
-				if (s != TSR_OK)
-					return s;
-				tl->chunks[tl->chunk_count++] = pb->chunks_used++;
-				st->list_overflows++;
-			}
-			tl->prims[tl->count] = index;
-			tsr_mem_access(mem, tile_cache, tsr_pb_pmd_address(pb, t, tl->count),
-				       TSR_PMD_BYTES, 1, TSR_STREAM_PB_LISTS, 0, 0);
-			tl->count++;
-			st->pmds_written++;
-			st->pb_lists_bytes += TSR_PMD_BYTES;
-			(*tiles)++;
+			tl->chunks[tl->chunk_count++] = pb->chunks_used++;
+			st->list_overflows++;
 		}
-	if (*tiles == 0)
-		return TSR_OK;
+		const uint32_t *at = bsearch(&pb->pos[t], sorted, n, sizeof(*sorted), cmp_u32);
+		uint32_t k = (uint32_t)(at - sorted);
+		tl->prims[tl->count] = index;
+		tl->opt[tl->count] = k + 1 < n ? sorted[k + 1] : TSR_PB_NEVER;
+		tsr_mem_access(mem, tile_cache, tsr_pb_pmd_address(pb, t, tl->count),
+			       TSR_PMD_BYTES, 1, TSR_STREAM_PB_LISTS, 0,
+			       tsr_pb_meta(TSR_PB_LISTS, pb->pos[t], pb->frame));
+		tl->count++;
+		st->pmds_written++;
+		st->pb_lists_bytes += TSR_PMD_BYTES;
+	}
+	*tiles = n;
+	uint32_t attr_meta = tsr_pb_meta(TSR_PB_ATTRIBUTES, sorted[n - 1], pb->frame);
 	for (uint32_t a = 0; a < p->attributes; a++)
 		tsr_mem_access(mem, tile_cache, p->pb_addr + (uint64_t)a * TSR_PB_BLOCK_BYTES,
-			       l->attribute_bytes, 1, TSR_STREAM_PB_ATTRIBUTES, 0, 0);
+			       l->attribute_bytes, 1, TSR_STREAM_PB_ATTRIBUTES, 0, attr_meta);
 	st->pb_attributes_bytes += (uint64_t)p->attributes * l->attribute_bytes;
 	pb->attr_cursor += attr_bytes;
 	return TSR_OK;
@@ -207,16 +272,38 @@ const uint32_t *tsr_tile_fetch(const struct tsr_param_buffer *pb,
 			if (n > tl->count - i)
 				n = tl->count - i;
 			tsr_mem_access(mem, tile_cache, addr, n * TSR_PMD_BYTES, 0,
-				       TSR_STREAM_PB_LISTS, 0, 0);
+				       TSR_STREAM_PB_LISTS, 0,
+				       tsr_pb_meta(TSR_PB_LISTS, pb->pos[tile], pb->frame));
 			left_in_read = n;
 		}
 		left_in_read--;
 		const struct tsr_primitive *p = &prims[tl->prims[i]];
+		uint32_t meta = tsr_pb_meta(TSR_PB_ATTRIBUTES, pb->last_pos[tl->prims[i]], pb->frame);
 		st->pmds_read++;
 		for (uint32_t a = 0; a < p->attributes; a++)
 			tsr_mem_access(mem, tile_cache, p->pb_addr + (uint64_t)a * TSR_PB_BLOCK_BYTES,
-				       pb->l.attribute_bytes, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0);
+				       pb->l.attribute_bytes, 0, TSR_STREAM_PB_ATTRIBUTES, 0, meta);
 	}
 	*count = tl->count;
 	return tl->prims;
+}
+
+const uint32_t *tsr_pb_opt_numbers(const struct tsr_param_buffer *pb, uint32_t tile)
+{
+	return pb->lists[tile].opt;
+}
+
+uint32_t tsr_pb_first_use(const struct tsr_param_buffer *pb, uint32_t index)
+{
+	return pb->first_pos[index];
+}
+
+uint32_t tsr_pb_last_use(const struct tsr_param_buffer *pb, uint32_t index)
+{
+	return pb->last_pos[index];
+}
+
+uint32_t tsr_pb_tile_position(const struct tsr_param_buffer *pb, uint32_t tile)
+{
+	return pb->pos[tile];
 }

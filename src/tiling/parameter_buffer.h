@@ -42,6 +42,9 @@
 #define TSR_PMD_BYTES 4
 #define TSR_PB_BLOCK_BYTES 64
 
+/* OPT Number of a PMD whose primitive is used by no later tile. */
+#define TSR_PB_NEVER UINT32_MAX
+
 struct tsr_pb_layout {
 	uint32_t screen_width, screen_height;  /* pixels */
 	uint32_t tile_width, tile_height;      /* pixels */
@@ -52,6 +55,7 @@ struct tsr_pb_layout {
 	uint32_t overflow_chunks;              /* chunks in the pool */
 	uint64_t attributes_base;              /* PB-Attributes Pointer */
 	uint64_t attributes_bytes;             /* size of the PB-Attributes region */
+	uint32_t interleaved;                  /* 1: TCOR III-B interleaved PB-Lists */
 };
 
 struct tsr_param_buffer;
@@ -67,8 +71,14 @@ void tsr_pb_destroy(struct tsr_param_buffer *pb);
 uint32_t tsr_pb_tiles_x(const struct tsr_param_buffer *pb);
 uint32_t tsr_pb_tiles_y(const struct tsr_param_buffer *pb);
 
-/* Empties every list and the PB-Attributes cursor (start of a frame). */
-void tsr_pb_begin_frame(struct tsr_param_buffer *pb);
+/*
+ * Starts a frame: empties every list and the PB-Attributes cursor, and
+ * takes the frame's tile order (tile IDs in visiting order, tiles long;
+ * NULL keeps the previous one, initially row-major), from which OPT
+ * Numbers and last-use positions are derived, and the frame number that
+ * Parameter Buffer metadata carries (memory/pb_meta.h).
+ */
+void tsr_pb_begin_frame(struct tsr_param_buffer *pb, const uint32_t *order, uint32_t frame);
 
 /*
  * Polygon List Builder: bins primitive number `index` (its PMDs, then its
@@ -82,11 +92,34 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 			    uint32_t *tiles, struct tsr_tiling_stats *st,
 			    struct tsr_error *err);
 
+/*
+ * OPT Numbers (TCOR III-A) of tile t's PMDs, parallel to tsr_pb_list():
+ * the position, in this frame's tile order, of the next tile that uses the
+ * primitive, or TSR_PB_NEVER.
+ */
+const uint32_t *tsr_pb_opt_numbers(const struct tsr_param_buffer *pb, uint32_t tile);
+
+/*
+ * Positions (in this frame's tile order) of the first and last tiles that
+ * use binned primitive `index`: the OPT Number of its attribute writes
+ * and the tile after which its attributes are dead (TCOR III-A, III-D).
+ */
+uint32_t tsr_pb_first_use(const struct tsr_param_buffer *pb, uint32_t index);
+uint32_t tsr_pb_last_use(const struct tsr_param_buffer *pb, uint32_t index);
+
+/* Position of tile t in this frame's order. */
+uint32_t tsr_pb_tile_position(const struct tsr_param_buffer *pb, uint32_t tile);
+
 /* 1 when the triangle overlaps the pixel centres of the rectangle. */
 int tsr_triangle_overlaps_rect(const struct tsr_primitive *p, int32_t x0,
 			       int32_t y0, int32_t x1, int32_t y1);
 
-/* Byte address of PMD i of tile t's list (baseline layout + overflow). */
+/*
+ * Byte address of PMD i of tile t's list: baseline layout (t x capacity x
+ * 4 + i x 4) or interleaved (TCOR III-B, Fig. 6: tile t's k-th block at
+ * PB-Lists + (k x tiles + t) x 64); overflow chunks (beyond capacity) are
+ * laid out as in the baseline in both cases.
+ */
 uint64_t tsr_pb_pmd_address(const struct tsr_param_buffer *pb, uint32_t tile,
 			    uint32_t i);
 
