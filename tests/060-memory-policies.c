@@ -898,7 +898,7 @@ static void test_parameter_errors(void **state)
 
 static const char *const all_names[] = {
 	"lru", "mru", "fifo", "random", "nru", "srrip", "brrip", "drrip",
-	"ship-mem", "dip", "opt", "optpt",
+	"ship-mem", "dip", "opt", "optpt", "tcor-l2",
 };
 #define NAMES (sizeof(all_names) / sizeof(all_names[0]))
 

@@ -170,5 +170,6 @@ extern const struct tsr_policy_ops tsr_policy_ship_mem;
 extern const struct tsr_policy_ops tsr_policy_dip;
 extern const struct tsr_policy_ops tsr_policy_opt;
 extern const struct tsr_policy_ops tsr_policy_optpt;
+extern const struct tsr_policy_ops tsr_policy_tcor_l2;
 
 #endif

@@ -30,6 +30,7 @@ static const struct {
 	{"belady", &tsr_policy_opt},     /* alias */
 	{"min", &tsr_policy_opt},        /* alias */
 	{"optpt", &tsr_policy_optpt},
+	{"tcor-l2", &tsr_policy_tcor_l2},
 };
 
 #define POLICY_COUNT (sizeof(policies) / sizeof(policies[0]))

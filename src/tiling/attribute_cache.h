@@ -1,0 +1,259 @@
+/*
+ * attribute_cache.h - TCOR's Attribute Cache (TCOR III-C-2 to III-C-6,
+ * Fig. 8): the L1 half of the split Tile Cache that serves PB-Attributes,
+ * at the granularity of a primitive, with OPT replacement driven by the
+ * OPT Numbers the Polygon List Builder puts in the PMDs (III-A).
+ *
+ * Two structures (III-C-2):
+ *  - the Primitive Buffer: `lines` lines in sets of `ways`, indexed with
+ *    the Primitive ID (the byte address of the primitive's first
+ *    attribute, tiling/parameter_buffer.h). A line holds valid, lock and
+ *    dirty bits, the tag (tessera keeps the whole Primitive ID), the OPT
+ *    Number and the Attribute Buffer Pointer (ABP) of its first attribute;
+ *  - the Attribute Buffer: size_bytes / attribute_entry_bytes entries,
+ *    each one attribute with valid and lock bits and the index of the next
+ *    entry of the same primitive; free entries form one more linked list.
+ *
+ * Operations, all on a pure state machine (no timing, no data):
+ *  - tsr_ac_write(): the Polygon List Builder writes a new primitive
+ *    (III-C-4). With a free line in its set and enough free entries it is
+ *    allocated dirty. Otherwise OPT compares the request's OPT Number (its
+ *    first tile) with the unlocked line of the set with the greatest OPT
+ *    Number: greater -> that line is evicted and the primitive allocated;
+ *    smaller or equal -> the write bypasses to the lower level. Missing
+ *    Attribute Buffer entries are found the same way: the unlocked
+ *    primitives with the greatest OPT Numbers are evicted while their OPT
+ *    Number is greater than the request's, else the write bypasses. LRU
+ *    and MRU always allocate (write-allocate, as the LRU of Fig. 10).
+ *  - tsr_ac_read(): the Tile Fetcher reads a primitive for a tile
+ *    (III-C-3). Hit: the line (and its first entry) is locked and takes the
+ *    request's OPT Number (the primitive's next tile). Miss: a victim among
+ *    the set's unlocked lines (III-C-5, III-C-6; only when no line of the
+ *    set is free), more unlocked victims while the Attribute Buffer lacks
+ *    entries, the attributes are read from the lower level, and the new
+ *    line is locked (clean) with the request's OPT Number.
+ *  - tsr_ac_consume(): the Rasterizer has read the primitive through its
+ *    ABP (III-C-3, "Rasterizer Read"): one lock is released.
+ *  - Evictions (III-C-5): only unlocked primitives; a dirty one is written
+ *    back to the lower level one attribute at a time.
+ *
+ * Choices where the paper is silent:
+ *  - Units: every size is in bytes. Attribute a of a primitive is at
+ *    Primitive ID + a x 64 (TSR_PB_BLOCK_BYTES, II-B); each lower-level
+ *    access moves attribute_bytes (48) with the metadata the caller gave
+ *    (memory/pb_meta.h): a miss uses the request's, a write-back the one
+ *    of the write or read that brought the primitive in.
+ *  - Defaults (tsr_ac_config_defaults()): the paper's 48 KiB Attribute
+ *    Cache (V-B) with 64-byte entries (one 48-byte attribute per entry,
+ *    rounded up to a memory block like the baseline Tile Cache lines), i.e.
+ *    768 entries. NB: the 10-bit ABP of III-C-2 suggests 1024 entries,
+ *    i.e. 48-byte entries in 48 KiB; set attribute_entry_bytes = 48 for
+ *    that. Lines = entries / 2 = 384: tessera's primitives carry at least
+ *    two attributes (position + >= 1 varying), so more lines could never
+ *    all be used; 6 ways (64 sets, a power of two; 4 ways would give 96)
+ *    and the XOR index of III-C-2.
+ *  - Set index: the block number b = Primitive ID / 64; modulo takes
+ *    b mod sets; XOR (González et al. [12]) XORs every log2(sets)-bit
+ *    chunk of b together, so the upper bits that modulo ignores select the
+ *    set too.
+ *  - Ties: among equal OPT Numbers (or stamps) the lowest way (line index)
+ *    is the victim. TSR_PB_NEVER (no later tile) is the greatest OPT
+ *    Number. The extra victims that free Attribute Buffer entries are
+ *    chosen among all unlocked primitives of the cache (the Attribute
+ *    Buffer is not split into sets), by the same policy order.
+ *  - A request is planned before anything changes: a write that must
+ *    bypass, or a read that stalls, evicts nothing.
+ *  - Counted locks: the line's lock bit is a counter of the primitive's
+ *    references waiting in the Tile Fetcher's output queue. A primitive
+ *    read for tile t and again for tile t+1 before the Rasterizer consumed
+ *    the first copy is in the queue twice and stays locked until both are
+ *    consumed. The first Attribute Buffer entry's lock bit is set while
+ *    the count is non-zero; a line is unlocked when both are clear
+ *    (III-C-5).
+ *  - Stall: a read miss with no unlocked victim in its set, or not enough
+ *    free plus unlocked entries, returns TSR_AC_STALL and changes nothing
+ *    but the stall counter. The caller must let the Rasterizer consume
+ *    (drain the output queue) and retry. It never happens when at most
+ *    Q <= ways - 1 primitives wait in the output queue when a read is
+ *    issued and the Attribute Buffer has at least (Q + 1) x max_attributes
+ *    entries (at most Q lines, and Q x max_attributes entries, are
+ *    locked); with a deeper queue the retry handles it. A write never
+ *    stalls: with every candidate locked it bypasses.
+ *  - Frames: a Primitive ID is written once per frame; tsr_ac_reset()
+ *    starts a new frame by dropping every line without write-back (the
+ *    last frame's Parameter Buffer is dead, III-D). Writing a primitive
+ *    that is present is a protocol error (TSR_AC_INVALID).
+ *
+ * Left out: timing (a miss is served at once; the paper's MSHRs and the
+ * Tile Fetcher's reorder queue belong to the caller), the data itself,
+ * and the Primitive List Cache (a conventional LRU cache, memory/cache.h).
+ */
+#ifndef TSR_TILING_ATTRIBUTE_CACHE_H
+#define TSR_TILING_ATTRIBUTE_CACHE_H
+
+#include <stdint.h>
+
+#include "core/status.h"
+
+/* Replacement among the unlocked lines of a set. */
+enum tsr_ac_policy {
+	TSR_AC_OPT = 0,  /* greatest OPT Number (TCOR III-C-6); writes may bypass */
+	TSR_AC_LRU,      /* oldest fill or hit; writes always allocate */
+	TSR_AC_MRU,      /* newest fill or hit; writes always allocate */
+	TSR_AC_POLICY_COUNT
+};
+
+/* Plain data filled by the caller (defaults: tsr_ac_config_defaults()). */
+struct tsr_ac_config {
+	uint32_t size_bytes;             /* Attribute Buffer capacity (bytes) */
+	uint32_t attribute_entry_bytes;  /* bytes of one Attribute Buffer entry */
+	uint32_t attribute_bytes;        /* bytes of one attribute access to the lower level */
+	uint32_t lines;                  /* Primitive Buffer lines */
+	uint32_t ways;                   /* associativity; 0 or lines: fully associative */
+	uint32_t max_attributes;         /* most attributes a primitive can have */
+	uint32_t xor_index;              /* 1: XOR-folded set index, 0: modulo */
+	enum tsr_ac_policy policy;
+};
+
+/* 48 KiB / 64-byte entries (768), 384 lines, 6 ways, XOR index, OPT,
+ * 48-byte attributes, up to 33 attributes (1 + the 32 varyings a
+ * workload material may declare). */
+void tsr_ac_config_defaults(struct tsr_ac_config *cfg);
+
+/*
+ * The level below (the L2 in TCOR Fig. 7): one call per attribute, at
+ * Primitive ID + a x 64, attribute_bytes long, with the Parameter Buffer
+ * metadata of the request. A NULL callback (or a NULL struct) drops the
+ * access; the counters still count it.
+ */
+struct tsr_ac_lower {
+	void (*read)(void *ctx, uint64_t addr, uint32_t bytes, uint32_t meta);
+	void (*write)(void *ctx, uint64_t addr, uint32_t bytes, uint32_t meta);
+	void *ctx;
+};
+
+/* What a read or a write did. */
+enum tsr_ac_result {
+	TSR_AC_HIT = 0,     /* read: present; locked, OPT Number updated */
+	TSR_AC_MISS,        /* read: brought in from the lower level; locked */
+	TSR_AC_STALL,       /* read: every candidate is locked; nothing changed, retry
+			       after the Rasterizer consumed something */
+	TSR_AC_ALLOCATED,   /* write: kept in the cache, dirty */
+	TSR_AC_BYPASSED,    /* write: sent to the lower level, not kept */
+	TSR_AC_INVALID,     /* n_attributes 0, above max_attributes or not the stored
+			       count, or a write of a present primitive; nothing changed */
+	TSR_AC_RESULT_COUNT
+};
+
+/* Counters since creation (tsr_ac_reset() keeps them). */
+struct tsr_ac_counters {
+	uint64_t reads;                 /* reads served (hits + misses; stalls not included) */
+	uint64_t read_hits;
+	uint64_t read_misses;
+	uint64_t writes;                /* writes served (allocations + bypasses) */
+	uint64_t write_allocations;
+	uint64_t write_bypasses;
+	uint64_t evictions;             /* primitives evicted (by reads and writes) */
+	uint64_t writeback_primitives;  /* dirty primitives evicted */
+	uint64_t writeback_attributes;  /* their attributes, written to the lower level */
+	uint64_t lower_reads;           /* attributes read from the lower level (misses) */
+	uint64_t lower_writes;          /* attributes written to it (bypasses + write-backs) */
+	uint64_t stalls;                /* read requests refused with TSR_AC_STALL */
+};
+
+/* A present primitive, as tsr_ac_lookup() reports it. */
+struct tsr_ac_line_info {
+	uint32_t set, way;
+	uint32_t opt_number;    /* its next tile's position, TSR_PB_NEVER if none */
+	uint32_t abp;           /* Attribute Buffer Pointer: its first entry */
+	uint32_t n_attributes;
+	uint32_t locks;         /* references not yet consumed */
+	uint32_t meta;          /* metadata its write-back would carry */
+	uint8_t dirty;
+};
+
+/* End of an Attribute Buffer list (tsr_ac_next_entry()). */
+#define TSR_AC_NIL UINT32_MAX
+
+struct tsr_attr_cache;
+
+/*
+ * Checks a configuration: non-zero sizes, size_bytes a multiple of
+ * attribute_entry_bytes, attribute_bytes at most one entry and one 64-byte
+ * block, lines a multiple of ways, a power-of-two number of sets, at least
+ * max_attributes entries, a known policy. The message names the field.
+ * Errors: TSR_ERR_GEOMETRY, TSR_ERR_CONFIG (policy).
+ */
+enum tsr_status tsr_ac_config_check(const struct tsr_ac_config *cfg,
+				    struct tsr_error *err);
+
+/*
+ * Creates an empty Attribute Cache; every array is allocated here and no
+ * access allocates. `lower` is copied (NULL: no lower level). Errors:
+ * those of tsr_ac_config_check(), TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_ac_create(const struct tsr_ac_config *cfg,
+			      const struct tsr_ac_lower *lower,
+			      struct tsr_attr_cache **out, struct tsr_error *err);
+void tsr_ac_destroy(struct tsr_attr_cache *ac);
+
+/*
+ * The Polygon List Builder writes primitive prim_id (n_attributes
+ * attributes; opt_number: the position of its first tile in the frame's
+ * tile order, tsr_pb_first_use()). Returns TSR_AC_ALLOCATED,
+ * TSR_AC_BYPASSED or TSR_AC_INVALID.
+ */
+enum tsr_ac_result tsr_ac_write(struct tsr_attr_cache *ac, uint64_t prim_id,
+				uint32_t n_attributes, uint32_t opt_number,
+				uint32_t meta);
+
+/*
+ * The Tile Fetcher reads primitive prim_id for a tile (opt_number: the
+ * PMD's OPT Number, tsr_pb_opt_numbers()). Returns TSR_AC_HIT,
+ * TSR_AC_MISS (the primitive is then present and locked; its ABP is in
+ * tsr_ac_lookup()), TSR_AC_STALL or TSR_AC_INVALID.
+ */
+enum tsr_ac_result tsr_ac_read(struct tsr_attr_cache *ac, uint64_t prim_id,
+			       uint32_t n_attributes, uint32_t opt_number,
+			       uint32_t meta);
+
+/*
+ * The Rasterizer has read primitive prim_id: releases one lock. Errors:
+ * TSR_ERR_INTERNAL when it is not present or not locked (the caller
+ * consumed more than it read).
+ */
+enum tsr_status tsr_ac_consume(struct tsr_attr_cache *ac, uint64_t prim_id);
+
+/* A new frame: drops every line and entry without write-back. */
+void tsr_ac_reset(struct tsr_attr_cache *ac);
+
+/* 1 and *out filled (if out is non-NULL) when prim_id is present, else 0. */
+int tsr_ac_lookup(const struct tsr_attr_cache *ac, uint64_t prim_id,
+		  struct tsr_ac_line_info *out);
+
+/* The entry after `entry` in its primitive's list, TSR_AC_NIL at the end. */
+uint32_t tsr_ac_next_entry(const struct tsr_attr_cache *ac, uint32_t entry);
+
+/* The set prim_id maps to (modulo or XOR index). */
+uint32_t tsr_ac_set_index(const struct tsr_attr_cache *ac, uint64_t prim_id);
+
+const struct tsr_ac_counters *tsr_ac_counters_of(const struct tsr_attr_cache *ac);
+const struct tsr_ac_config *tsr_ac_config_of(const struct tsr_attr_cache *ac);
+uint32_t tsr_ac_sets(const struct tsr_attr_cache *ac);
+uint32_t tsr_ac_entries(const struct tsr_attr_cache *ac);       /* Attribute Buffer entries */
+uint32_t tsr_ac_free_entries(const struct tsr_attr_cache *ac);  /* on its free list */
+
+/* "opt", "lru", "mru". */
+const char *tsr_ac_policy_name(enum tsr_ac_policy p);
+
+/*
+ * Looks a policy name up (case-sensitive). Errors: TSR_ERR_CONFIG with a
+ * message that lists the valid names.
+ */
+enum tsr_status tsr_ac_policy_parse(const char *name, enum tsr_ac_policy *out,
+				    struct tsr_error *err);
+
+/* A static lower-case name of a result ("hit", "stall", ...). */
+const char *tsr_ac_result_str(enum tsr_ac_result r);
+
+#endif
