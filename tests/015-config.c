@@ -265,6 +265,44 @@ static void test_impossible_geometry(void **state)
 	assert_contains(msg, "tiling.tile_width");
 }
 
+/* TCOR configurations: the Attribute Cache, the L2 policy, the interleaved layout. */
+static void test_tcor_configs(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config c;
+	load_ok(TSR_SOURCE_DIR "/configs/tcor-64k.json", &c);
+	assert_true(c.attribute_cache);
+	assert_int_equal(c.ac.size_bytes, 48 * 1024);
+	assert_int_equal(c.ac.lines, 384);
+	assert_int_equal(c.ac.ways, 6);
+	assert_int_equal(c.ac.policy, TSR_AC_OPT);
+	assert_int_equal(c.output_queue, 3);
+	assert_int_equal(c.mem.tile.size_bytes, 16 * 1024);
+	assert_int_equal(c.pb_layout, TSR_PB_LAYOUT_INTERLEAVED);
+	assert_string_equal(c.mem.l2.policy, "tcor-l2");
+	load_ok(TSR_SOURCE_DIR "/configs/tcor-64k-no-l2.json", &c);
+	assert_true(c.attribute_cache);
+	assert_string_equal(c.mem.l2.policy, "lru");
+	load_ok(TSR_SOURCE_DIR "/configs/tcor-128k.json", &c);
+	assert_int_equal(c.ac.size_bytes, 112 * 1024);
+	load_ok(TSR_SOURCE_DIR "/configs/tcor-l2-only.json", &c);
+	assert_false(c.attribute_cache);
+	assert_string_equal(c.mem.l2.policy, "tcor-l2");
+	/* an impossible Attribute Cache names the key and the field */
+	const char *msg = load_fails(write_tmp("ac.json",
+		"{\"tcor\": {\"attribute_cache\": true, \"attribute_cache_lines\": 100, "
+		"\"attribute_cache_ways\": 6}}\n"), TSR_ERR_GEOMETRY);
+	assert_contains(msg, "tcor");
+	assert_contains(msg, "lines");
+	msg = load_fails(write_tmp("acpol.json",
+		"{\"tcor\": {\"attribute_cache_policy\": \"belady\"}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "attribute_cache_policy");
+	msg = load_fails(write_tmp("layout.json",
+		"{\"tiling\": {\"pb_layout\": \"interleaved\", \"list_capacity_primitives\": 20}}\n"),
+		TSR_ERR_CONFIG);
+	assert_contains(msg, "list_capacity_primitives");
+}
+
 static void test_malformed_and_missing(void **state)
 {
 	(void)state;
@@ -289,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_key),
 		cmocka_unit_test(test_wrong_type),
 		cmocka_unit_test(test_impossible_geometry),
+		cmocka_unit_test(test_tcor_configs),
 		cmocka_unit_test(test_malformed_and_missing),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

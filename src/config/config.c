@@ -48,6 +48,9 @@ void tsr_config_defaults(struct tsr_gpu_config *cfg)
 	cfg->attribute_bytes = 48;
 	cfg->quad_grouping = TSR_QG_FG_XSHIFT2;
 	cfg->post_transform_cache_entries = 32;
+	cfg->attribute_cache = 0;
+	tsr_ac_config_defaults(&cfg->ac);
+	cfg->output_queue = 3;
 	cfg->instruction_bytes = 8;
 	cfg->mem.cores = 4;
 	geom(&cfg->mem.vertex, 64 * 1024, 4, 1);
@@ -87,7 +90,7 @@ static enum tsr_status read_config(const json_t *root, const char *file,
 				   struct tsr_error *err)
 {
 	static const char *const top[] = {"name", "screen", "tiling", "raster",
-					  "geometry", "shader", "caches",
+					  "geometry", "shader", "caches", "tcor",
 					  "dram", NULL};
 	TSR_TRY(tsr_json_check_keys(root, file, "", top, err));
 	const char *name = NULL;
@@ -130,6 +133,29 @@ static enum tsr_status read_config(const json_t *root, const char *file,
 		int qg = (int)cfg->quad_grouping;
 		TSR_TRY(tsr_json_get_enum(o, file, "raster", "quad_grouping", tsr_quad_grouping_names, &qg, err));
 		cfg->quad_grouping = (enum tsr_quad_grouping)qg;
+	}
+	if ((o = json_object_get(root, "tcor"))) {
+		static const char *const k[] = {"attribute_cache", "attribute_cache_bytes",
+						"attribute_cache_lines", "attribute_cache_ways",
+						"attribute_cache_policy", "xor_index",
+						"output_queue", NULL};
+		static const char *const pol[] = {"opt", "lru", "mru", NULL};
+		TSR_TRY(tsr_json_check_keys(o, file, "tcor", k, err));
+		TSR_TRY(tsr_json_get_bool(o, file, "tcor", "attribute_cache", &cfg->attribute_cache, err));
+		TSR_TRY(tsr_json_get_u32(o, file, "tcor", "attribute_cache_bytes", 64, 1u << 26,
+					 &cfg->ac.size_bytes, err));
+		TSR_TRY(tsr_json_get_u32(o, file, "tcor", "attribute_cache_lines", 1, 1u << 20,
+					 &cfg->ac.lines, err));
+		TSR_TRY(tsr_json_get_u32(o, file, "tcor", "attribute_cache_ways", 0, 1u << 20,
+					 &cfg->ac.ways, err));
+		int p = (int)cfg->ac.policy;
+		TSR_TRY(tsr_json_get_enum(o, file, "tcor", "attribute_cache_policy", pol, &p, err));
+		cfg->ac.policy = (enum tsr_ac_policy)p;
+		int x = (int)cfg->ac.xor_index;
+		TSR_TRY(tsr_json_get_bool(o, file, "tcor", "xor_index", &x, err));
+		cfg->ac.xor_index = (uint32_t)x;
+		TSR_TRY(tsr_json_get_u32(o, file, "tcor", "output_queue", 1, 1024,
+					 &cfg->output_queue, err));
 	}
 	if ((o = json_object_get(root, "geometry"))) {
 		static const char *const k[] = {"post_transform_cache_entries", NULL};
@@ -191,6 +217,16 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 		snprintf(key, sizeof(key), "key '%s.policy'", path);
 		TSR_TRY(tsr_policy_check_online(g->policy, key, cache_names[i], err));
 	}
+	if (cfg->attribute_cache) {
+		struct tsr_ac_config ac = cfg->ac;
+		ac.attribute_bytes = cfg->attribute_bytes;
+		enum tsr_status s = tsr_ac_config_check(&ac, err);
+		if (s != TSR_OK) {
+			char msg[sizeof(err->msg)];
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			return tsr_error_set(err, s, "key 'tcor': Attribute Cache: %s", msg);
+		}
+	}
 	if (cfg->pb_layout == TSR_PB_LAYOUT_INTERLEAVED && cfg->list_capacity_primitives % 16)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "key 'tiling.list_capacity_primitives' must be a multiple of 16 "
@@ -238,7 +274,7 @@ json_t *tsr_config_to_json(const struct tsr_gpu_config *cfg)
 				    cache_json(cache_of((struct tsr_gpu_config *)cfg, i)));
 	return json_pack(
 		"{s:s,s:{s:I,s:I},s:{s:I,s:I,s:s,s:b,s:I,s:I,s:s},s:{s:I,s:s},"
-		"s:{s:I},s:{s:I},s:o,s:{s:I}}",
+		"s:{s:I},s:{s:I},s:o,s:{s:I},s:{s:b,s:I,s:I,s:I,s:s,s:b,s:I}}",
 		"name", cfg->name, "screen", "width", (json_int_t)cfg->width,
 		"height", (json_int_t)cfg->height, "tiling", "tile_width",
 		(json_int_t)cfg->tile_width, "tile_height",
@@ -255,5 +291,9 @@ json_t *tsr_config_to_json(const struct tsr_gpu_config *cfg)
 		(json_int_t)cfg->post_transform_cache_entries, "shader",
 		"instruction_bytes", (json_int_t)cfg->instruction_bytes,
 		"caches", caches, "dram", "latency_cycles",
-		(json_int_t)cfg->mem.dram_latency_cycles);
+		(json_int_t)cfg->mem.dram_latency_cycles, "tcor", "attribute_cache",
+		cfg->attribute_cache, "attribute_cache_bytes", (json_int_t)cfg->ac.size_bytes,
+		"attribute_cache_lines", (json_int_t)cfg->ac.lines, "attribute_cache_ways",
+		(json_int_t)cfg->ac.ways, "attribute_cache_policy", tsr_ac_policy_name(cfg->ac.policy),
+		"xor_index", (int)cfg->ac.xor_index, "output_queue", (json_int_t)cfg->output_queue);
 }

@@ -17,6 +17,7 @@
 
 #include "core/status.h"
 #include "memory/memsys.h"
+#include "tiling/attribute_cache.h"
 
 enum tsr_tile_order {
 	TSR_ORDER_SCANLINE = 0,  /* row by row, left to right */
@@ -52,6 +53,15 @@ struct tsr_gpu_config {
 	uint32_t post_transform_cache_entries; /* shaded vertices kept (FIFO), 0 = none */
 	uint32_t instruction_bytes;          /* bytes per shader instruction */
 	struct tsr_memsys_config mem;        /* cores, caches, DRAM */
+	/*
+	 * TCOR III-C: 1 splits the Tile Cache into a Primitive List Cache
+	 * (caches.tile, then PB-Lists only) and this Attribute Cache, which
+	 * sits in front of the L2 for PB-Attributes.
+	 */
+	int attribute_cache;
+	struct tsr_ac_config ac;             /* the Attribute Cache's geometry and policy */
+	uint32_t output_queue;               /* Tile Fetcher output queue: primitives kept
+						locked until the Rasterizer consumes them */
 };
 
 /* Names used in JSON for the enums (NULL-terminated). */

@@ -176,6 +176,15 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t l1, uint64_t addr,
 	}
 }
 
+void tsr_mem_l2_access(struct tsr_memsys *m, uint64_t addr, uint32_t size, int write,
+		       enum tsr_stream s, uint16_t requester, uint32_t meta)
+{
+	struct tsr_access a = {.addr = addr, .size = size ? size : 1,
+			       .write = (uint8_t)(write != 0), .stream = (uint8_t)s,
+			       .requester = requester, .meta = meta, .next_use = TSR_NEVER};
+	l2_range(m, &a);
+}
+
 void tsr_mem_dram_write(struct tsr_memsys *m, uint64_t addr, uint32_t size,
 			enum tsr_stream s)
 {

@@ -71,6 +71,14 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t l1, uint64_t addr,
 		    uint32_t size, int write, enum tsr_stream s,
 		    uint16_t requester, uint32_t meta);
 
+/*
+ * One access of `size` bytes straight to the L2 (split per L2 line), for
+ * units with their own L1 structure, such as TCOR's Attribute Cache
+ * (tiling/attribute_cache.h). Hot path: no allocation.
+ */
+void tsr_mem_l2_access(struct tsr_memsys *m, uint64_t addr, uint32_t size, int write,
+		       enum tsr_stream s, uint16_t requester, uint32_t meta);
+
 /* A write of `size` bytes straight to DRAM (tile color flush). */
 void tsr_mem_dram_write(struct tsr_memsys *m, uint64_t addr, uint32_t size,
 			enum tsr_stream s);

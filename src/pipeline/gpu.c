@@ -8,6 +8,7 @@
 #include "memory/memsys.h"
 #include "raster/raster.h"
 #include "texture/texture.h"
+#include "tiling/attribute_cache.h"
 #include "tiling/parameter_buffer.h"
 #include "tiling/tile_order.h"
 
@@ -28,6 +29,8 @@ struct tsr_gpu {
 	struct tsr_addrmap map;
 	struct tsr_geometry *geom;
 	struct tsr_param_buffer *pb;
+	struct tsr_attr_cache *ac;            /* TCOR Attribute Cache, or NULL */
+	struct tsr_ac_counters ac_base;       /* its counters at the end of the last frame */
 	struct tsr_raster *raster;
 	struct tsr_texture **textures;        /* per scene image */
 	struct mesh_buffers *meshes;
@@ -42,6 +45,17 @@ struct tsr_gpu {
 	uint32_t fb_pitch;                    /* bytes per frame-buffer row */
 	uint32_t back;                        /* index of the back buffer */
 };
+
+/* The Attribute Cache's lower level is the L2 (TCOR Fig. 7). */
+static void ac_lower_read(void *ctx, uint64_t addr, uint32_t bytes, uint32_t meta)
+{
+	tsr_mem_l2_access(ctx, addr, bytes, 0, TSR_STREAM_PB_ATTRIBUTES, 0, meta);
+}
+
+static void ac_lower_write(void *ctx, uint64_t addr, uint32_t bytes, uint32_t meta)
+{
+	tsr_mem_l2_access(ctx, addr, bytes, 1, TSR_STREAM_PB_ATTRIBUTES, 0, meta);
+}
 
 static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *err)
 {
@@ -120,6 +134,14 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 				    TSR_STREAM_PB_ATTRIBUTES, &l.attributes_base, err);
 	if (s == TSR_OK)
 		s = tsr_pb_create(&l, &g->pb, err);
+	if (s == TSR_OK && g->cfg.attribute_cache) {
+		struct tsr_ac_config ac = g->cfg.ac;
+		ac.attribute_bytes = g->cfg.attribute_bytes;
+		struct tsr_ac_lower lower = {ac_lower_read, ac_lower_write, g->mem};
+		s = tsr_ac_create(&ac, &lower, &g->ac, err);
+		if (s == TSR_OK)
+			s = tsr_pb_set_attribute_cache(g->pb, g->ac, g->cfg.output_queue, err);
+	}
 	if (s != TSR_OK)
 		return s;
 	g->fb_pitch = (g->cfg.width * 4 + 63) & ~63u;
@@ -216,6 +238,7 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	free(g->image[1]);
 	tsr_prim_array_release(&g->prims);
 	tsr_pb_destroy(g->pb);
+	tsr_ac_destroy(g->ac);
 	tsr_raster_destroy(g->raster);
 	tsr_geometry_destroy(g->geom);
 	tsr_memsys_destroy(g->mem);
@@ -354,6 +377,14 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 
 	tsr_frame_stats_snapshot_memory(st, g->mem);
 	tsr_frame_stats_sub_memory(st, &base);
+	if (g->ac) {
+		/* this frame's Attribute Cache counters */
+		const uint64_t *now = (const uint64_t *)tsr_ac_counters_of(g->ac);
+		uint64_t *d = (uint64_t *)&st->attribute_cache;
+		for (size_t i = 0; i < sizeof(st->attribute_cache) / sizeof(uint64_t); i++)
+			d[i] = now[i] - ((const uint64_t *)&g->ac_base)[i];
+		g->ac_base = *tsr_ac_counters_of(g->ac);
+	}
 	return TSR_OK;
 }
 

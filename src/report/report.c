@@ -64,6 +64,19 @@ json_t *tsr_stats_to_json(const struct tsr_frame_stats *s,
 		json_pack("{s:o,s:o,s:o}", "sample_instructions",
 			  u64(x->sample_instructions), "texel_fetches",
 			  u64(x->texel_fetches), "line_requests", u64(x->line_requests)));
+	const struct tsr_ac_counters *ac = &s->attribute_cache;
+	if (ac->reads + ac->writes + ac->stalls)
+		json_object_set_new(o, "attribute_cache",
+			json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+				  "reads", u64(ac->reads), "read_hits", u64(ac->read_hits),
+				  "read_misses", u64(ac->read_misses), "writes", u64(ac->writes),
+				  "write_allocations", u64(ac->write_allocations),
+				  "write_bypasses", u64(ac->write_bypasses),
+				  "evictions", u64(ac->evictions),
+				  "writeback_primitives", u64(ac->writeback_primitives),
+				  "writeback_attributes", u64(ac->writeback_attributes),
+				  "lower_reads", u64(ac->lower_reads),
+				  "lower_writes", u64(ac->lower_writes), "stalls", u64(ac->stalls)));
 	json_t *caches = json_object();
 	for (uint32_t c = 0; c < s->cache_count; c++) {
 		json_t *co = json_object();

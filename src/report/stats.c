@@ -20,6 +20,7 @@ void tsr_frame_stats_add(struct tsr_frame_stats *a, const struct tsr_frame_stats
 	ADD_STRUCT(a->caches, b->caches);
 	ADD_STRUCT(a->dram, b->dram);
 	a->memory_accesses += b->memory_accesses;
+	ADD_STRUCT(a->attribute_cache, b->attribute_cache);
 	a->cache_count = b->cache_count;
 }
 

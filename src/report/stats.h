@@ -11,6 +11,7 @@
 #include "core/stream.h"
 #include "memory/cache.h"
 #include "memory/memsys.h"
+#include "tiling/attribute_cache.h"
 
 #define TSR_STATS_MAX_CACHES (3 + 2 * TSR_MAX_CORES)
 
@@ -62,6 +63,7 @@ struct tsr_frame_stats {
 	struct tsr_cache_counters caches[TSR_STATS_MAX_CACHES][TSR_STREAM_COUNT];
 	struct tsr_dram_counters dram[TSR_STREAM_COUNT];
 	uint64_t memory_accesses;      /* accesses served by all caches */
+	struct tsr_ac_counters attribute_cache;  /* TCOR Attribute Cache (zero when off) */
 };
 
 /* a += b, counter by counter. */

@@ -6,6 +6,7 @@
 
 #include "core/array.h"
 #include "memory/pb_meta.h"
+#include "tiling/attribute_cache.h"
 
 struct tile_list {
 	uint32_t *prims;      /* primitive indices, program order */
@@ -28,6 +29,10 @@ struct tsr_param_buffer {
 	uint32_t *first_pos;   /* per primitive index: position of its first tile */
 	uint32_t *last_pos;    /* per primitive index: position of its last tile */
 	uint32_t use_cap, use_cap2;
+	struct tsr_attr_cache *ac;  /* TCOR Attribute Cache, or NULL (Tile Cache) */
+	uint32_t queue_depth;       /* Tile Fetcher output queue (locked primitives) */
+	uint64_t *queue;            /* Primitive IDs in the output queue (ring) */
+	uint32_t q_head, q_len;
 };
 
 uint64_t tsr_pb_lists_bytes(uint32_t tiles, uint32_t capacity)
@@ -73,6 +78,7 @@ void tsr_pb_destroy(struct tsr_param_buffer *pb)
 	free(pb->scratch);
 	free(pb->first_pos);
 	free(pb->last_pos);
+	free(pb->queue);
 	free(pb);
 }
 
@@ -86,8 +92,25 @@ uint32_t tsr_pb_tiles_y(const struct tsr_param_buffer *pb)
 	return pb->tiles_y;
 }
 
+enum tsr_status tsr_pb_set_attribute_cache(struct tsr_param_buffer *pb,
+					   struct tsr_attr_cache *ac, uint32_t queue_depth,
+					   struct tsr_error *err)
+{
+	free(pb->queue);
+	pb->queue = NULL;
+	pb->ac = ac;
+	pb->queue_depth = queue_depth ? queue_depth : 1;
+	pb->q_head = pb->q_len = 0;
+	if (ac && !(pb->queue = malloc(pb->queue_depth * sizeof(*pb->queue))))
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for the output queue");
+	return TSR_OK;
+}
+
 void tsr_pb_begin_frame(struct tsr_param_buffer *pb, const uint32_t *order, uint32_t frame)
 {
+	if (pb->ac)
+		tsr_ac_reset(pb->ac);  /* last frame's Parameter Buffer is dead */
+	pb->q_head = pb->q_len = 0;
 	uint32_t tiles = pb->tiles_x * pb->tiles_y;
 	for (uint32_t i = 0; order && i < tiles; i++)
 		pb->pos[order[i]] = i;
@@ -235,9 +258,18 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 	}
 	*tiles = n;
 	uint32_t attr_meta = tsr_pb_meta(TSR_PB_ATTRIBUTES, sorted[n - 1], pb->frame);
-	for (uint32_t a = 0; a < p->attributes; a++)
+	if (pb->ac) {
+		/* TCOR III-C-4: one write per primitive, OPT Number = its first tile */
+		if (tsr_ac_write(pb->ac, p->pb_addr, p->attributes, sorted[0], attr_meta) ==
+		    TSR_AC_INVALID)
+			return tsr_error_set(err, TSR_ERR_INTERNAL,
+					     "the Attribute Cache refused primitive %u (%u attributes)",
+					     index, p->attributes);
+	} else {
+		for (uint32_t a = 0; a < p->attributes; a++)
 		tsr_mem_access(mem, tile_cache, p->pb_addr + (uint64_t)a * TSR_PB_BLOCK_BYTES,
-			       l->attribute_bytes, 1, TSR_STREAM_PB_ATTRIBUTES, 0, attr_meta);
+				       l->attribute_bytes, 1, TSR_STREAM_PB_ATTRIBUTES, 0, attr_meta);
+	}
 	st->pb_attributes_bytes += (uint64_t)p->attributes * l->attribute_bytes;
 	pb->attr_cursor += attr_bytes;
 	return TSR_OK;
@@ -253,7 +285,33 @@ const uint32_t *tsr_pb_list(const struct tsr_param_buffer *pb, uint32_t tile)
 	return pb->lists[tile].prims;
 }
 
-const uint32_t *tsr_tile_fetch(const struct tsr_param_buffer *pb,
+/* The Rasterizer consumes the oldest primitive of the output queue. */
+static void consume_oldest(struct tsr_param_buffer *pb)
+{
+	tsr_ac_consume(pb->ac, pb->queue[pb->q_head]);
+	pb->q_head = (pb->q_head + 1) % pb->queue_depth;
+	pb->q_len--;
+}
+
+/*
+ * TCOR III-C-3: the Tile Fetcher reads a primitive through the Attribute
+ * Cache (OPT Number from its PMD) and pushes it on the output queue, where
+ * it stays locked until the Rasterizer consumes it. A full queue, or a
+ * read that finds every candidate locked, makes the Rasterizer consume
+ * the oldest first.
+ */
+static void fetch_to_queue(struct tsr_param_buffer *pb, const struct tsr_primitive *p,
+			   uint32_t opt, uint32_t meta)
+{
+	if (pb->q_len == pb->queue_depth)
+		consume_oldest(pb);
+	while (tsr_ac_read(pb->ac, p->pb_addr, p->attributes, opt, meta) == TSR_AC_STALL &&
+	       pb->q_len)
+		consume_oldest(pb);
+	pb->queue[(pb->q_head + pb->q_len++) % pb->queue_depth] = p->pb_addr;
+}
+
+const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 			       uint32_t tile, const struct tsr_primitive *prims,
 			       struct tsr_memsys *mem, uint32_t tile_cache,
 			       uint32_t *count, struct tsr_tiling_stats *st)
@@ -280,10 +338,17 @@ const uint32_t *tsr_tile_fetch(const struct tsr_param_buffer *pb,
 		const struct tsr_primitive *p = &prims[tl->prims[i]];
 		uint32_t meta = tsr_pb_meta(TSR_PB_ATTRIBUTES, pb->last_pos[tl->prims[i]], pb->frame);
 		st->pmds_read++;
+		if (pb->ac) {
+			fetch_to_queue(pb, p, tl->opt[i], meta);
+			continue;
+		}
 		for (uint32_t a = 0; a < p->attributes; a++)
 			tsr_mem_access(mem, tile_cache, p->pb_addr + (uint64_t)a * TSR_PB_BLOCK_BYTES,
 				       pb->l.attribute_bytes, 0, TSR_STREAM_PB_ATTRIBUTES, 0, meta);
 	}
+	/* the Rasterizer consumes the tile's last primitives */
+	while (pb->ac && pb->q_len)
+		consume_oldest(pb);
 	*count = tl->count;
 	return tl->prims;
 }

@@ -71,6 +71,21 @@ void tsr_pb_destroy(struct tsr_param_buffer *pb);
 uint32_t tsr_pb_tiles_x(const struct tsr_param_buffer *pb);
 uint32_t tsr_pb_tiles_y(const struct tsr_param_buffer *pb);
 
+struct tsr_attr_cache;
+
+/*
+ * TCOR III-C: routes PB-Attributes through an Attribute Cache (NULL: back
+ * to the Tile Cache). The Polygon List Builder then writes each primitive
+ * once with its first tile as OPT Number, and the Tile Fetcher reads it
+ * with its PMD's OPT Number and keeps it locked in an output queue of
+ * queue_depth primitives until the Rasterizer consumes it (at the latest
+ * at the end of its tile). The cache is reset at each frame start. The
+ * PB does not own ac. Errors: TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_pb_set_attribute_cache(struct tsr_param_buffer *pb,
+					   struct tsr_attr_cache *ac, uint32_t queue_depth,
+					   struct tsr_error *err);
+
 /*
  * Starts a frame: empties every list and the PB-Attributes cursor, and
  * takes the frame's tile order (tile IDs in visiting order, tiles long;
@@ -131,7 +146,7 @@ const uint32_t *tsr_pb_list(const struct tsr_param_buffer *pb, uint32_t tile);
  * Tile Fetcher: reads tile t's PMD blocks and its primitives' attributes
  * through L1 `tile_cache`; returns the primitive list to rasterize.
  */
-const uint32_t *tsr_tile_fetch(const struct tsr_param_buffer *pb,
+const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 			       uint32_t tile, const struct tsr_primitive *prims,
 			       struct tsr_memsys *mem, uint32_t tile_cache,
 			       uint32_t *count, struct tsr_tiling_stats *st);
