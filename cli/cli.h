@@ -15,6 +15,7 @@
 int tsr_cmd_run(int argc, char **argv);
 int tsr_cmd_cachesim(int argc, char **argv);
 int tsr_cmd_analyze(int argc, char **argv);
+int tsr_cmd_experiment(int argc, char **argv);
 
 /* Monotonic wall-clock seconds. */
 double tsr_cli_now_seconds(void);

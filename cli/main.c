@@ -25,6 +25,7 @@ static void usage_main(FILE *f)
 		"  cachesim TRACE [options]      replay a trace through one cache geometry\n"
 		"                                and several replacement policies\n"
 		"  analyze KIND TRACE [options]  reuse, frame and epoch analyses of a trace\n"
+		"  experiment KIND [options]     the TCOR experiments over the workloads\n"
 		"\n"
 		"See 'tessera COMMAND --help'.\n");
 }
@@ -56,6 +57,8 @@ int main(int argc, char **argv)
 		return tsr_cmd_cachesim(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "analyze"))
 		return tsr_cmd_analyze(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "experiment"))
+		return tsr_cmd_experiment(argc - 2, argv + 2);
 	fprintf(stderr, "tessera: unknown command '%s' (see 'tessera --help')\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -278,6 +278,34 @@ static void test_tcor_run(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* `tessera experiment tcor` on one small workload: a table, a CSV, and TCOR saves L2 traffic. */
+static void test_experiment_tcor(void **state)
+{
+	(void)state;
+	char args[1024], err[512], out[512], path[512];
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(out, sizeof(out), "%s/exp.txt", tmpdir);
+	snprintf(path, sizeof(path), "%s/exp.csv", tmpdir);
+	snprintf(args, sizeof(args), "experiment tcor --frames 1 --workload workloads/sprites-2d.json "
+		 "--csv '%s'", path);
+	assert_int_equal(run_out(args, out, err), 0);
+	char *csv = slurp(path);
+	assert_non_null(csv);
+	int lines = 0;
+	for (char *p = csv; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 7);  /* header + 6 configurations */
+	char *row = strstr(csv, ",tcor-64k,");
+	assert_non_null(row);
+	/* pb_l2_accesses,pb_dram_bytes,dram_bytes,pb_l2_change_pct,... */
+	double chg[3];
+	assert_int_equal(sscanf(strchr(row + 1, ',') + 1, "%*[^,],%*[^,],%*[^,],%lf,%lf,%lf",
+				&chg[0], &chg[1], &chg[2]), 3);
+	assert_true(chg[0] < 0 && chg[1] < 0 && chg[2] < 0);
+	free(csv);
+	assert_int_equal(run_out("experiment nonsense", out, err), 2);
+}
+
 static void test_determinism(void **state)
 {
 	(void)state;
@@ -452,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_record_and_replay),
 		cmocka_unit_test(test_tcor_run),
+		cmocka_unit_test(test_experiment_tcor),
 		cmocka_unit_test(test_known_image),
 		cmocka_unit_test(test_bad_input),
 	};
