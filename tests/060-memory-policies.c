@@ -248,13 +248,8 @@ static void test_srrip_worked_example(void **state)
 static void test_srrip_hooks_directly(void **state)
 {
 	(void)state;
-	const struct tsr_policy_ops *ops = tsr_policy_find("srrip");
-	assert_non_null(ops);
-	struct tsr_policy_config cfg = {.sets = 1, .ways = 4, .line_bytes = LINE,
-					.seed = 1, .params = "bits=3", .cache = "hooks"};
-	void *st = NULL;
-	struct tsr_error err;
-	assert_int_equal(ops->create(&cfg, &st, &err), TSR_OK);
+	const struct tsr_policy_ops *ops;
+	void *st = tsr_test_policy_state("srrip", 1, 4, LINE, "bits=3", &ops);
 	struct tsr_line lines[4];
 	memset(lines, 0, sizeof(lines));
 	struct tsr_access a = {.size = 4, .next_use = TSR_NEVER};

@@ -331,13 +331,8 @@ static void test_lru_within_class(void **state)
 static void test_hooks_directly(void **state)
 {
 	(void)state;
-	const struct tsr_policy_ops *ops = tsr_policy_find("tcor-l2");
-	assert_non_null(ops);
-	struct tsr_policy_config cfg = {.sets = 2, .ways = 4, .line_bytes = LINE,
-					.seed = 1, .params = NULL, .cache = "hooks"};
-	void *st = NULL;
-	struct tsr_error err;
-	assert_int_equal(ops->create(&cfg, &st, &err), TSR_OK);
+	const struct tsr_policy_ops *ops;
+	void *st = tsr_test_policy_state("tcor-l2", 2, 4, LINE, NULL, &ops);
 	struct tsr_line lines[4];
 	memset(lines, 0, sizeof(lines));
 	struct tsr_access a = {.size = 4, .next_use = TSR_NEVER};
