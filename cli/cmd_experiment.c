@@ -8,7 +8,7 @@
  *                    (Figs. 14-19), plus the Table II characterisation
  *                    (Parameter Buffer footprint, average primitive reuse).
  *   attribute-cache  Attribute Cache miss ratio against its size for OPT,
- *                    LRU and MRU, fully associative and 2, 4, 8 ways, with
+ *                    LRU, MRU and DRRIP, fully associative and 2, 4, 8 ways, with
  *                    the lower bound LB = TP + max(0, TP - CP) of V-A
  *                    (Figs. 11-13).
  */
@@ -37,7 +37,8 @@ static void usage_experiment(FILE *f)
 		"                   (configs/tcor-64k*.json, tcor-128k.json, tcor-l2-only.json),\n"
 		"                   and each workload's Parameter Buffer footprint and primitive\n"
 		"                   reuse (TCOR V-B, Figs. 14-19, Table II)\n"
-		"  attribute-cache  Attribute Cache miss ratio against size for OPT, LRU and MRU,\n"
+		"  attribute-cache  Attribute Cache miss ratio against size for OPT, LRU, MRU and\n"
+		"                   DRRIP,\n"
 		"                   fully associative and 2, 4, 8 ways, with the lower bound\n"
 		"                   LB = TP + max(0, TP - CP) (TCOR V-A, Figs. 11-13)\n"
 		"\n"
@@ -175,7 +176,7 @@ static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_
 {
 	static const uint32_t kib[] = {4, 8, 16, 32, 48, 64, 128, 256, 512};
 	static const uint32_t ways[] = {0, 2, 4, 8};  /* 0: fully associative */
-	static const enum tsr_ac_policy pols[] = {TSR_AC_OPT, TSR_AC_LRU, TSR_AC_MRU};
+	static const enum tsr_ac_policy pols[] = {TSR_AC_OPT, TSR_AC_LRU, TSR_AC_MRU, TSR_AC_DRRIP};
 	char line[512];
 	csv_add(csv, "workload,size_bytes,ways,policy,primitives,capacity_primitives,"
 		     "accesses,misses,miss_ratio,lower_bound_ratio\n");
@@ -187,7 +188,7 @@ static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_
 		enum tsr_status s = TSR_OK;
 		for (size_t k = 0; s == TSR_OK && k < sizeof(kib) / sizeof(kib[0]); k++)
 			for (size_t a = 0; s == TSR_OK && a < 4; a++)
-				for (size_t p = 0; s == TSR_OK && p < 3; p++) {
+				for (size_t p = 0; s == TSR_OK && p < 4; p++) {
 					struct tsr_gpu_config cfg;
 					tsr_config_defaults(&cfg);
 					cfg.attribute_cache = 1;

@@ -756,17 +756,51 @@ static void test_config(void **state)
 	enum tsr_ac_policy p;
 	assert_int_equal(tsr_ac_policy_parse("lru", &p, &err), TSR_OK);
 	assert_int_equal(p, TSR_AC_LRU);
-	assert_int_equal(tsr_ac_policy_parse("drrip", &p, &err), TSR_ERR_CONFIG);
+	assert_int_equal(tsr_ac_policy_parse("drrip", &p, &err), TSR_OK);
+	assert_int_equal(p, TSR_AC_DRRIP);
+	assert_int_equal(tsr_ac_policy_parse("belady", &p, &err), TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "belady"));
 	assert_non_null(strstr(err.msg, "drrip"));
-	assert_non_null(strstr(err.msg, "mru"));
 	assert_string_equal(tsr_ac_policy_name(TSR_AC_OPT), "opt");
 	assert_string_equal(tsr_ac_result_str(TSR_AC_STALL), "stall");
+}
+
+/*
+ * DRRIP in a fully associative Attribute Cache (no leader sets: SRRIP).
+ * Fills at RRPV 2, a hit promotes to 0, the victim is the lowest unlocked
+ * line at the highest RRPV after ageing.
+ */
+static void test_drrip(void **state)
+{
+	(void)state;
+	struct tsr_attr_cache *ac = ac_new(3, 0, 16, 1, 0, TSR_AC_DRRIP, NULL);
+	const uint64_t a = 0x1000, b = 0x1040, c = 0x1080, d = 0x10c0, e = 0x1100;
+	struct tsr_ac_line_info info;
+	/* writes always allocate under DRRIP, whatever their OPT Numbers */
+	assert_int_equal(tsr_ac_write(ac, a, 1, 9, 0), TSR_AC_ALLOCATED);
+	assert_int_equal(tsr_ac_write(ac, b, 1, 0, 0), TSR_AC_ALLOCATED);
+	assert_int_equal(tsr_ac_write(ac, c, 1, 5, 0), TSR_AC_ALLOCATED);  /* {2,2,2} */
+	read_consume(ac, b, 1, 0, TSR_AC_HIT);                            /* {2,0,2} */
+	/* D: age by 1 -> {3,1,3}; the lowest distant line, A, goes */
+	assert_int_equal(tsr_ac_write(ac, d, 1, 0, 0), TSR_AC_ALLOCATED);  /* {D:2,1,3} */
+	assert_false(tsr_ac_lookup(ac, a, &info));
+	/* E: C is already distant -> evicted without ageing */
+	assert_int_equal(tsr_ac_write(ac, e, 1, 0, 0), TSR_AC_ALLOCATED);  /* {2,1,E:2} */
+	assert_false(tsr_ac_lookup(ac, c, &info));
+	assert_true(tsr_ac_lookup(ac, b, &info));
+	/* A again: age by 1 -> {3,2,3}: D (way 0) goes, B (hit earlier) stays */
+	read_consume(ac, a, 1, 0, TSR_AC_MISS);
+	assert_false(tsr_ac_lookup(ac, d, &info));
+	assert_true(tsr_ac_lookup(ac, b, &info));
+	assert_true(tsr_ac_lookup(ac, e, &info));
+	tsr_ac_destroy(ac);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paper_example),
+		cmocka_unit_test(test_drrip),
 		cmocka_unit_test(test_write_bypass_rule),
 		cmocka_unit_test(test_locked_lines_are_never_evicted),
 		cmocka_unit_test(test_attribute_buffer_shortage),

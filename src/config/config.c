@@ -139,7 +139,7 @@ static enum tsr_status read_config(const json_t *root, const char *file,
 						"attribute_cache_lines", "attribute_cache_ways",
 						"attribute_cache_policy", "xor_index",
 						"output_queue", NULL};
-		static const char *const pol[] = {"opt", "lru", "mru", NULL};
+		static const char *const pol[] = {"opt", "lru", "mru", "drrip", NULL};
 		TSR_TRY(tsr_json_check_keys(o, file, "tcor", k, err));
 		TSR_TRY(tsr_json_get_bool(o, file, "tcor", "attribute_cache", &cfg->attribute_cache, err));
 		TSR_TRY(tsr_json_get_u32(o, file, "tcor", "attribute_cache_bytes", 64, 1u << 26,

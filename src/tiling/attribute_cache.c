@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rng.h"
+#include "memory/duel.h"  /* set dueling and RRPVs shared with the L2 policies */
+#include "memory/rrip.h"
 #include "tiling/parameter_buffer.h"
 
 #define NIL TSR_AC_NIL
@@ -19,6 +22,7 @@ struct pb_line {
 	uint8_t valid;
 	uint8_t dirty;
 	uint8_t chosen;    /* planned victim of the request being served */
+	uint8_t rrpv;      /* re-reference prediction value (DRRIP) */
 };
 
 struct tsr_attr_cache {
@@ -36,9 +40,12 @@ struct tsr_attr_cache {
 	uint32_t *plan;            /* victims of one request: max_attributes + 1 */
 	uint32_t plan_n;
 	uint64_t clock;            /* stamps for LRU and MRU */
+	struct tsr_duel duel;      /* DRRIP: SRRIP (A) vs BRRIP (B) */
+	uint8_t *roles;            /* DRRIP: sets */
+	struct tsr_rng rng;        /* DRRIP: bimodal insertion */
 };
 
-static const char *const policy_names[TSR_AC_POLICY_COUNT] = {"opt", "lru", "mru"};
+static const char *const policy_names[TSR_AC_POLICY_COUNT] = {"opt", "lru", "mru", "drrip"};
 
 static int is_pow2(uint64_t x)
 {
@@ -100,7 +107,7 @@ enum tsr_status tsr_ac_config_check(const struct tsr_ac_config *c,
 				     c->max_attributes);
 	if ((unsigned)c->policy >= TSR_AC_POLICY_COUNT)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
-				     "%s: unknown policy %d (valid: opt, lru, mru)", who,
+				     "%s: unknown policy %d (valid: opt, lru, mru, drrip)", who,
 				     (int)c->policy);
 	return TSR_OK;
 }
@@ -114,6 +121,7 @@ void tsr_ac_destroy(struct tsr_attr_cache *ac)
 	free(ac->ab_valid);
 	free(ac->ab_locked);
 	free(ac->plan);
+	free(ac->roles);
 	free(ac);
 }
 
@@ -139,10 +147,14 @@ enum tsr_status tsr_ac_create(const struct tsr_ac_config *cfg,
 	ac->ab_valid = malloc(ac->entries);
 	ac->ab_locked = malloc(ac->entries);
 	ac->plan = malloc(((size_t)cfg->max_attributes + 1) * sizeof(*ac->plan));
-	if (!ac->lines || !ac->next || !ac->ab_valid || !ac->ab_locked || !ac->plan) {
+	ac->roles = malloc(ac->sets);
+	if (!ac->lines || !ac->next || !ac->ab_valid || !ac->ab_locked || !ac->plan ||
+	    !ac->roles) {
 		tsr_ac_destroy(ac);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for the attribute cache");
 	}
+	tsr_duel_init(&ac->duel, ac->roles, ac->sets, 32, 10);
+	tsr_rng_seed(&ac->rng, 1);
 	tsr_ac_reset(ac);
 	*out = ac;
 	return TSR_OK;
@@ -200,6 +212,8 @@ static int better(const struct tsr_attr_cache *ac, const struct pb_line *a,
 		return a->stamp < b->stamp;
 	case TSR_AC_MRU:
 		return a->stamp > b->stamp;
+	case TSR_AC_DRRIP:
+		return a->rrpv > b->rrpv;
 	default:
 		return a->opt > b->opt;
 	}
@@ -244,6 +258,13 @@ static uint32_t plan_room(struct tsr_attr_cache *ac, uint32_t set, uint32_t n,
 		uint32_t v = pick(ac, base, base + ac->ways);
 		if (v == NIL || (limit && ac->lines[v].opt <= opt))
 			return NIL;
+		if (ac->cfg.policy == TSR_AC_DRRIP) {
+			/* RRIP ageing: the set grows older until the victim is distant */
+			uint8_t age = (uint8_t)(3 - ac->lines[v].rrpv);
+			for (uint32_t w = 0; w < ac->ways; w++)
+				if (ac->lines[base + w].valid)
+					ac->lines[base + w].rrpv = (uint8_t)(ac->lines[base + w].rrpv + age);
+		}
 		ac->lines[v].chosen = 1;
 		ac->plan[ac->plan_n++] = v;
 		avail += ac->lines[v].n_attr;
@@ -325,6 +346,9 @@ static struct pb_line *fill(struct tsr_attr_cache *ac, uint32_t line,
 	l->valid = 1;
 	l->dirty = (uint8_t)dirty;
 	l->chosen = 0;
+	if (ac->cfg.policy == TSR_AC_DRRIP)
+		l->rrpv = tsr_duel_miss(&ac->duel, line / ac->ways)
+			? tsr_rrip_bimodal(&ac->rng, 32, 3) : 2;
 	return l;
 }
 
@@ -371,6 +395,7 @@ enum tsr_ac_result tsr_ac_read(struct tsr_attr_cache *ac, uint64_t prim_id,
 		lock(ac, l);
 		l->opt = opt_number;
 		l->stamp = ++ac->clock;
+		l->rrpv = 0;
 		ac->ctr.reads++;
 		ac->ctr.read_hits++;
 		return TSR_AC_HIT;
@@ -467,7 +492,7 @@ enum tsr_status tsr_ac_policy_parse(const char *name, enum tsr_ac_policy *out,
 			return TSR_OK;
 		}
 	return tsr_error_set(err, TSR_ERR_CONFIG,
-			     "unknown attribute cache policy '%s' (valid: opt, lru, mru)",
+			     "unknown attribute cache policy '%s' (valid: opt, lru, mru, drrip)",
 			     name ? name : "");
 }
 

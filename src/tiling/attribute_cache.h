@@ -100,6 +100,11 @@ enum tsr_ac_policy {
 	TSR_AC_OPT = 0,  /* greatest OPT Number (TCOR III-C-6); writes may bypass */
 	TSR_AC_LRU,      /* oldest fill or hit; writes always allocate */
 	TSR_AC_MRU,      /* newest fill or hit; writes always allocate */
+	TSR_AC_DRRIP,    /* 2-bit RRIP, SRRIP/BRRIP set dueling (32 leaders each when
+			    there are >= 128 sets, 10-bit PSEL, 1/32 long insertion;
+			    Jaleel et al. 2010, as TCOR Fig. 13 compares); victim =
+			    highest RRPV among unlocked lines, the set aged by the
+			    difference; writes always allocate */
 	TSR_AC_POLICY_COUNT
 };
 
@@ -243,7 +248,7 @@ uint32_t tsr_ac_sets(const struct tsr_attr_cache *ac);
 uint32_t tsr_ac_entries(const struct tsr_attr_cache *ac);       /* Attribute Buffer entries */
 uint32_t tsr_ac_free_entries(const struct tsr_attr_cache *ac);  /* on its free list */
 
-/* "opt", "lru", "mru". */
+/* "opt", "lru", "mru", "drrip". */
 const char *tsr_ac_policy_name(enum tsr_ac_policy p);
 
 /*
