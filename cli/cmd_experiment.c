@@ -182,11 +182,16 @@ static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_
 		     "accesses,misses,miss_ratio,lower_bound_ratio\n");
 	printf("%-16s %7s %5s %-5s %9s %9s %9s %9s\n", "workload", "KiB", "ways", "pol",
 	       "accesses", "misses", "miss", "LB");
-	for (int w = 0; workloads[w]; w++) {
+	/* per workload: the smallest size at which each (ways, policy) reaches LB */
+	enum { NK = sizeof(kib) / sizeof(kib[0]) };
+	uint32_t reach[16][4][4];
+	int nw = 0;
+	for (int w = 0; workloads[w]; w++, nw++) {
 		struct tsr_scene *sc = NULL;
 		TSR_TRY(tsr_scene_load(workloads[w], &sc, err));
 		enum tsr_status s = TSR_OK;
-		for (size_t k = 0; s == TSR_OK && k < sizeof(kib) / sizeof(kib[0]); k++)
+		memset(reach[w], 0, sizeof(reach[w]));
+		for (size_t k = 0; s == TSR_OK && k < NK; k++)
 			for (size_t a = 0; s == TSR_OK && a < 4; a++)
 				for (size_t p = 0; s == TSR_OK && p < 4; p++) {
 					struct tsr_gpu_config cfg;
@@ -216,9 +221,10 @@ static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_
 					uint64_t tpf = tp / frames;
 					lb = frames * (tpf + (tpf > cp ? tpf - cp : 0));
 					char wn[16];
-					snprintf(wn, sizeof(wn), "%s", ways[a] ? "" : "full");
 					if (ways[a])
 						snprintf(wn, sizeof(wn), "%u", ways[a]);
+					else
+						snprintf(wn, sizeof(wn), "full");
 					printf("%-16s %7u %5s %-5s %9llu %9llu %8.2f%% %8.2f%%\n",
 					       sc->name ? sc->name : workloads[w], kib[k], wn,
 					       tsr_ac_policy_name(pols[p]), (unsigned long long)acc,
@@ -233,18 +239,43 @@ static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_
 						 acc ? (double)miss / (double)acc : 0.0,
 						 acc ? (double)lb / (double)acc : 0.0);
 					csv_add(csv, line);
+					/* "reaches the lower bound": within 0.1% of LB */
+					if (!reach[w][a][p] && (double)miss <= 1.001 * (double)lb)
+						reach[w][a][p] = kib[k];
 				}
 		tsr_scene_destroy(sc);
 		if (s != TSR_OK)
 			return s;
 	}
+	printf("\nsmallest size (KiB) within 0.1%% of the lower bound (TCOR V-A: OPT 55, LRU 375,\n"
+	       "fully associative; '-' = not within %u KiB)\n", kib[NK - 1]);
+	printf("%-16s %5s %6s %6s %6s %6s %10s\n", "workload", "ways", "opt", "lru", "mru",
+	       "drrip", "lru/opt");
+	for (int w = 0; w < nw; w++)
+		for (int a = 0; a < 4; a++) {
+			char col[4][16];
+			for (int p = 0; p < 4; p++)
+				snprintf(col[p], sizeof(col[p]), reach[w][a][p] ? "%u" : "-",
+					 reach[w][a][p]);
+			char ratio[16] = "-";
+			if (reach[w][a][0] && reach[w][a][1])
+				snprintf(ratio, sizeof(ratio), "%.1fx",
+					 (double)reach[w][a][1] / reach[w][a][0]);
+			char wn[16];
+			if (ways[a])
+				snprintf(wn, sizeof(wn), "%u", ways[a]);
+			else
+				snprintf(wn, sizeof(wn), "full");
+			printf("%-16s %5s %6s %6s %6s %6s %10s\n", workloads[w], wn, col[0], col[1],
+			       col[2], col[3], ratio);
+		}
 	return TSR_OK;
 }
 
 int tsr_cmd_experiment(int argc, char **argv)
 {
 	const char *kind = NULL, *csv_path = NULL;
-	const char *workloads[16];
+	const char *workloads[16];  /* at most 15 + NULL */
 	int nw = 0;
 	uint64_t frames = 4;
 	for (int i = 0; i < argc; i++) {
