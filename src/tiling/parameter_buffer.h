@@ -28,6 +28,14 @@
  * after each block, the attribute blocks of each of its primitives
  * (48-byte reads), then hands the primitives to the Raster Pipeline in
  * program order.
+ *
+ * TCOR (Section III): while binning, each PMD gets its OPT Number, the
+ * position in this frame's tile order of the next tile that uses the
+ * primitive (III-A); every Parameter Buffer access carries the position
+ * of the last tile that reads its block and the frame (III-D,
+ * memory/pb_meta.h), for the L2 policy tcor-l2. Optionally PB-Lists are
+ * interleaved (III-B) and PB-Attributes go through the Attribute Cache
+ * (III-C, tiling/attribute_cache.h) instead of the Tile Cache.
  */
 #ifndef TSR_TILING_PARAMETER_BUFFER_H
 #define TSR_TILING_PARAMETER_BUFFER_H
