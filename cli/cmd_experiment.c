@@ -174,7 +174,7 @@ static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_
 					   struct csv *csv, struct tsr_frame_stats *t,
 					   struct tsr_frame_stats *scratch, struct tsr_error *err)
 {
-	static const uint32_t kib[] = {4, 8, 16, 32, 48, 64, 128, 256, 512};
+	static const uint32_t kib[] = {4, 8, 16, 32, 64, 128, 256, 512};  /* powers of two: sets stay powers of two */
 	static const uint32_t ways[] = {0, 2, 4, 8};  /* 0: fully associative */
 	static const enum tsr_ac_policy pols[] = {TSR_AC_OPT, TSR_AC_LRU, TSR_AC_MRU, TSR_AC_DRRIP};
 	char line[512];
