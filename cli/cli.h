@@ -6,6 +6,7 @@
 #ifndef TSR_CLI_CLI_H
 #define TSR_CLI_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define EXIT_RUNTIME 1
@@ -25,5 +26,22 @@ double tsr_cli_now_seconds(void);
  * [min, max]; 1 on success. Used for --size, --ways, --line and such.
  */
 int tsr_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* A growing text buffer (a CSV being built); zero-initialise it. */
+struct tsr_cli_text {
+	char *buf;
+	size_t len, cap;
+	int nomem;
+};
+
+/* Appends printf-style text; on out of memory sets t->nomem and stops. */
+void tsr_cli_text_printf(struct tsr_cli_text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Writes t to path atomically (path.tmp, then rename); prints the error.
+ * Returns 0, or the exit code (EXIT_RUNTIME, EXIT_USAGE).
+ */
+int tsr_cli_write_csv(const char *path, const struct tsr_cli_text *t);
 
 #endif

@@ -12,7 +12,6 @@
 #include "analysis/analysis.h"
 #include "cli/cli.h"
 #include "memory/policy.h"
-#include "report/report.h"
 #include "trace/trace.h"
 
 static void usage_analyze(FILE *f)
@@ -57,81 +56,6 @@ struct options {
 };
 
 /* ---- a growing text buffer for the CSV ---- */
-
-struct text {
-	char *buf;
-	size_t len, cap;
-	int nomem;
-};
-
-static void text_printf(struct text *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void text_printf(struct text *t, const char *fmt, ...)
-{
-	if (t->nomem)
-		return;
-	for (;;) {
-		va_list ap;
-		va_start(ap, fmt);
-		int n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? t->cap - t->len : 0,
-				  fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			t->nomem = 1;
-			return;
-		}
-		if (t->buf && t->len + (size_t)n < t->cap) {
-			t->len += (size_t)n;
-			return;
-		}
-		size_t cap = t->cap ? t->cap * 2 : 4096;
-		while (cap <= t->len + (size_t)n)
-			cap *= 2;
-		char *b = realloc(t->buf, cap);
-		if (!b) {
-			t->nomem = 1;
-			return;
-		}
-		t->buf = b;
-		t->cap = cap;
-	}
-}
-
-/* Writes t to path atomically (path.tmp, then rename). */
-static int write_csv(const char *path, const struct text *t)
-{
-	struct tsr_error err = {{0}};
-	if (t->nomem) {
-		fprintf(stderr, "tessera: out of memory for the CSV\n");
-		return EXIT_RUNTIME;
-	}
-	char dir[4096];
-	const char *slash = strrchr(path, '/');
-	const char *name = slash ? slash + 1 : path;
-	if (!*name) {
-		fprintf(stderr, "tessera: --csv '%s' is a folder, not a file\n", path);
-		return EXIT_USAGE;
-	}
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	struct tsr_output out;
-	enum tsr_status s = tsr_output_open(&out, dir, &err);
-	if (s == TSR_OK)
-		s = tsr_output_write(&out, name, t->buf ? t->buf : "", t->len, &err);
-	if (s == TSR_OK)
-		s = tsr_output_commit(&out, &err);
-	if (s != TSR_OK) {
-		tsr_output_abort(&out);
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		return EXIT_RUNTIME;
-	}
-	return 0;
-}
 
 /* ---- small formatting helpers ---- */
 
@@ -231,7 +155,7 @@ static void print_lru(const struct tsr_reuse_result *r)
 	printf("\n");
 }
 
-static void csv_hist(struct text *csv, const char *name, const struct tsr_reuse_result *r)
+static void csv_hist(struct tsr_cli_text *csv, const char *name, const struct tsr_reuse_result *r)
 {
 	for (int s = -1; s < TSR_STREAM_COUNT; s++) {
 		const struct tsr_reuse_stats *st = s < 0 ? &r->total : &r->streams[s];
@@ -243,17 +167,17 @@ static void csv_hist(struct text *csv, const char *name, const struct tsr_reuse_
 			bin_label(b, label, sizeof(label));
 			if (tsr_reuse_bin_high(b) != UINT64_MAX)
 				snprintf(high, sizeof(high), "%llu", ull(tsr_reuse_bin_high(b)));
-			text_printf(csv, "%s,%u,%s,%s,%llu,%s,%llu,%llu\n", name, r->sets, sn, label,
+			tsr_cli_text_printf(csv, "%s,%u,%s,%s,%llu,%s,%llu,%llu\n", name, r->sets, sn, label,
 				    ull(tsr_reuse_bin_low(b)), high, ull(st->reuse.bins[b]),
 				    ull(st->stack.bins[b]));
 		}
-		text_printf(csv, "%s,%u,%s,cold,,,%llu,%llu\n", name, r->sets, sn,
+		tsr_cli_text_printf(csv, "%s,%u,%s,cold,,,%llu,%llu\n", name, r->sets, sn,
 			    ull(st->reuse.cold), ull(st->stack.cold));
 	}
 }
 
 static enum tsr_status run_reuse(const struct options *o, const struct tsr_line_trace *lt,
-				 struct text *csv, struct tsr_error *err)
+				 struct tsr_cli_text *csv, struct tsr_error *err)
 {
 	struct tsr_reuse_result *r = calloc(2, sizeof(*r));
 	if (!r)
@@ -284,7 +208,7 @@ static enum tsr_status run_reuse(const struct options *o, const struct tsr_line_
 		printf("sets           1 (fully associative)\n");
 	}
 	printf("distinct lines %llu analysed\n", ull(r[1].distinct_lines));
-	text_printf(csv, "histogram,sets,stream,bin,low,high,reuse_distance,stack_distance\n");
+	tsr_cli_text_printf(csv, "histogram,sets,stream,bin,low,high,reuse_distance,stack_distance\n");
 	if (per_set) {
 		char title[128];
 		snprintf(title, sizeof(title),
@@ -316,21 +240,21 @@ static void print_reuse_row(const char *label, const struct tsr_frame_reuse *f)
 	       pct(f->inter, f->accesses));
 }
 
-static void csv_frame_row(struct text *csv, const char *frame, const char *stream,
+static void csv_frame_row(struct tsr_cli_text *csv, const char *frame, const char *stream,
 			  const struct tsr_frame_reuse *f, const struct tsr_iird *d)
 {
-	text_printf(csv, "%s,%s,%llu,%llu,%llu,%llu", frame, stream, ull(f->accesses),
+	tsr_cli_text_printf(csv, "%s,%s,%llu,%llu,%llu,%llu", frame, stream, ull(f->accesses),
 		    ull(f->new_lines), ull(f->intra), ull(f->inter));
 	if (d)
-		text_printf(csv, ",%llu,%llu,%llu,%.6f,%.6f,%.6f,%.6f\n", ull(d->reuses),
+		tsr_cli_text_printf(csv, ",%llu,%llu,%llu,%.6f,%.6f,%.6f,%.6f\n", ull(d->reuses),
 			    ull(d->insertions), ull(d->deletions), d->last_first, d->last_last,
 			    d->max, d->min);
 	else
-		text_printf(csv, ",,,,,,,\n");
+		tsr_cli_text_printf(csv, ",,,,,,,\n");
 }
 
 static enum tsr_status run_frames(const struct options *o, const struct tsr_line_trace *lt,
-				  struct text *csv, struct tsr_error *err)
+				  struct tsr_cli_text *csv, struct tsr_error *err)
 {
 	struct tsr_frames_params p = {.sets = o->sets ? (uint32_t)o->sets : 1,
 				      .stream = o->stream};
@@ -371,7 +295,7 @@ static enum tsr_status run_frames(const struct options *o, const struct tsr_line
 	       "means a circular trace (LRU thrashes), last-last near min means reversing\n"
 	       "every other frame approaches the optimum (boustrophedonic III-D).\n");
 
-	text_printf(csv, "frame,stream,accesses,new,intra_frame,inter_frame,reuses,insertions,"
+	tsr_cli_text_printf(csv, "frame,stream,accesses,new,intra_frame,inter_frame,reuses,insertions,"
 			 "deletions,last_first,last_last,max,min\n");
 	for (size_t f = 0; f < r.frame_count; f++) {
 		char label[32];
@@ -390,7 +314,7 @@ static enum tsr_status run_frames(const struct options *o, const struct tsr_line
 /* ---- tile-sets ---- */
 
 static enum tsr_status run_tile_sets(const struct options *o,
-				     const struct tsr_line_trace *lt, struct text *csv,
+				     const struct tsr_line_trace *lt, struct tsr_cli_text *csv,
 				     struct tsr_error *err)
 {
 	struct tsr_tile_sets_params p = {.sets = (uint32_t)o->sets, .stream = o->stream};
@@ -400,7 +324,7 @@ static enum tsr_status run_tile_sets(const struct options *o,
 	printf("tiles          %llu (%llu accesses in tiles, %llu outside any tile)\n",
 	       ull(r.tiles), ull(r.accesses), ull(r.outside));
 	printf("\n%-18s %14s %8s\n", "accesses/set/tile", "(tile, set)", "%");
-	text_printf(csv, "accesses_per_set,pairs,fraction\n");
+	tsr_cli_text_printf(csv, "accesses_per_set,pairs,fraction\n");
 	for (int k = 0; k < TSR_TILE_SET_BINS; k++) {
 		char label[16];
 		if (k + 1 < TSR_TILE_SET_BINS)
@@ -408,7 +332,7 @@ static enum tsr_status run_tile_sets(const struct options *o,
 		else
 			snprintf(label, sizeof(label), ">=%d", k + 1);
 		printf("%-18s %14llu %7.2f%%\n", label, ull(r.hist[k]), pct(r.hist[k], r.pairs));
-		text_printf(csv, "%s,%llu,%.6f\n", label, ull(r.hist[k]),
+		tsr_cli_text_printf(csv, "%s,%llu,%.6f\n", label, ull(r.hist[k]),
 			    r.pairs ? (double)r.hist[k] / (double)r.pairs : 0.0);
 	}
 	printf("%-18s %14llu %7.2f%%\n", "total", ull(r.pairs), r.pairs ? 100.0 : 0.0);
@@ -429,24 +353,24 @@ static void print_epoch_row(const char *label, const struct tsr_epoch_stats *e)
 	       e->death[1], e->death[2]);
 }
 
-static void csv_epoch_row(struct text *csv, const char *label,
+static void csv_epoch_row(struct tsr_cli_text *csv, const char *label,
 			  const struct tsr_cache_counters *c, const struct tsr_epoch_stats *e)
 {
 	uint64_t acc = c->reads + c->writes, miss = c->read_misses + c->write_misses;
-	text_printf(csv, "%s,%llu,%llu,%llu,%llu,%llu", label, ull(acc), ull(acc - miss),
+	tsr_cli_text_printf(csv, "%s,%llu,%llu,%llu,%llu,%llu", label, ull(acc), ull(acc - miss),
 		    ull(e->fills), ull(e->converted), ull(e->consumed));
 	for (int k = 0; k < TSR_EPOCHS; k++)
-		text_printf(csv, ",%llu", ull(e->hits[k]));
+		tsr_cli_text_printf(csv, ",%llu", ull(e->hits[k]));
 	for (int k = 0; k < TSR_EPOCHS; k++)
-		text_printf(csv, ",%llu", ull(e->entered[k]));
+		tsr_cli_text_printf(csv, ",%llu", ull(e->entered[k]));
 	for (int k = 0; k + 1 < TSR_EPOCHS; k++)
-		text_printf(csv, ",%.6f", e->death[k]);
-	text_printf(csv, ",%llu\n",
+		tsr_cli_text_printf(csv, ",%.6f", e->death[k]);
+	tsr_cli_text_printf(csv, ",%llu\n",
 		    ull(e->resident[0] + e->resident[1] + e->resident[2] + e->resident[3]));
 }
 
 static enum tsr_status run_epochs(const struct options *o, const struct tsr_line_trace *lt,
-				  struct text *csv, struct tsr_error *err)
+				  struct tsr_cli_text *csv, struct tsr_error *err)
 {
 	struct tsr_cache_geometry g = {.size_bytes = (uint32_t)o->size, .ways = (uint32_t)o->ways,
 				       .line_bytes = (uint32_t)o->line, .seed = 1};
@@ -472,7 +396,7 @@ static enum tsr_status run_epochs(const struct options *o, const struct tsr_line
 	printf("%-14s %10s %9s %9s %10s %10s %10s %10s %10s %10s %10s %10s %7s %7s %7s\n",
 	       "stream", "fills", "converted", "consumed", "hits E0", "hits E1", "hits E2",
 	       "hits E>=3", "|E0|", "|E1|", "|E2|", "|E3|", "dead E0", "dead E1", "dead E2");
-	text_printf(csv, "stream,cache_accesses,cache_hits,fills,converted,consumed,hits_e0,"
+	tsr_cli_text_printf(csv, "stream,cache_accesses,cache_hits,fills,converted,consumed,hits_e0,"
 			 "hits_e1,hits_e2,hits_e3plus,e0,e1,e2,e3,death_e0,death_e1,death_e2,"
 			 "resident\n");
 	for (int k = 0; k < TSR_STREAM_COUNT; k++) {
@@ -669,7 +593,7 @@ int tsr_cmd_analyze(int argc, char **argv)
 	struct tsr_error err = {{0}};
 	struct tsr_trace trace = {0};
 	struct tsr_line_trace lt = {0};
-	struct text csv = {0};
+	struct tsr_cli_text csv = {0};
 	enum tsr_status s = tsr_trace_load(o.path, &trace, &err);
 	if (s == TSR_OK)
 		s = tsr_line_trace_build(&trace, (uint32_t)o.line, &lt, &err);
@@ -695,7 +619,7 @@ int tsr_cmd_analyze(int argc, char **argv)
 		fprintf(stderr, "tessera: %s\n", err.msg);
 		rc = s == TSR_ERR_CONFIG || s == TSR_ERR_GEOMETRY ? EXIT_USAGE : EXIT_RUNTIME;
 	} else if (o.csv) {
-		rc = write_csv(o.csv, &csv);
+		rc = tsr_cli_write_csv(o.csv, &csv);
 	}
 	free(csv.buf);
 	tsr_line_trace_release(&lt);

@@ -93,35 +93,15 @@ static double pct(uint64_t v, uint64_t base)
 	return base ? 100.0 * ((double)v - (double)base) / (double)base : 0.0;
 }
 
-struct csv {
-	char *buf;
-	size_t len, cap;
-};
-
-static void csv_add(struct csv *c, const char *line)
-{
-	size_t n = strlen(line);
-	if (c->len + n + 1 > c->cap) {
-		size_t cap = (c->cap + n + 1) * 2;
-		char *b = realloc(c->buf, cap);
-		if (!b)
-			return;  /* the CSV is best effort; the table is printed anyway */
-		c->buf = b;
-		c->cap = cap;
-	}
-	memcpy(c->buf + c->len, line, n + 1);
-	c->len += n;
-}
-
 static enum tsr_status run_tcor(const char *const *workloads, uint32_t frames,
-				struct csv *csv, struct tsr_frame_stats *t,
+				struct tsr_cli_text *csv, struct tsr_frame_stats *t,
 				struct tsr_frame_stats *scratch, struct tsr_error *err)
 {
 	static const char *const cfgs[] = {"tcor-table1", "tcor-l2-only", "tcor-64k-no-l2",
 					   "tcor-64k", "tcor-table1-128k", "tcor-128k"};
 	static const int base_of[] = {0, 0, 0, 0, 4, 4};
 	char line[512];
-	csv_add(csv, "workload,config,pb_l2_accesses,pb_dram_bytes,dram_bytes,"
+	tsr_cli_text_printf(csv, "workload,config,pb_l2_accesses,pb_dram_bytes,dram_bytes,"
 		     "pb_l2_change_pct,pb_dram_change_pct,dram_change_pct\n");
 	printf("%-16s %-17s %12s %7s %12s %7s %12s %7s\n", "workload", "config",
 	       "PB L2 acc", "chg", "PB DRAM B", "chg", "DRAM B", "chg");
@@ -161,7 +141,7 @@ static enum tsr_status run_tcor(const char *const *workloads, uint32_t frames,
 				 sc->name ? sc->name : workloads[w], cfgs[c], (unsigned long long)v[0],
 				 (unsigned long long)v[1], (unsigned long long)v[2], pct(v[0], base[0]),
 				 pct(v[1], base[1]), pct(v[2], base[2]));
-			csv_add(csv, line);
+			tsr_cli_text_printf(csv, "%s", line);
 		}
 		tsr_scene_destroy(sc);
 		if (s != TSR_OK)
@@ -171,14 +151,14 @@ static enum tsr_status run_tcor(const char *const *workloads, uint32_t frames,
 }
 
 static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_t frames,
-					   struct csv *csv, struct tsr_frame_stats *t,
+					   struct tsr_cli_text *csv, struct tsr_frame_stats *t,
 					   struct tsr_frame_stats *scratch, struct tsr_error *err)
 {
 	static const uint32_t kib[] = {4, 8, 16, 32, 64, 128, 256, 512};  /* powers of two: sets stay powers of two */
 	static const uint32_t ways[] = {0, 2, 4, 8};  /* 0: fully associative */
 	static const enum tsr_ac_policy pols[] = {TSR_AC_OPT, TSR_AC_LRU, TSR_AC_MRU, TSR_AC_DRRIP};
 	char line[512];
-	csv_add(csv, "workload,size_bytes,ways,policy,primitives,capacity_primitives,"
+	tsr_cli_text_printf(csv, "workload,size_bytes,ways,policy,primitives,capacity_primitives,"
 		     "accesses,misses,miss_ratio,lower_bound_ratio\n");
 	printf("%-16s %7s %5s %-5s %9s %9s %9s %9s\n", "workload", "KiB", "ways", "pol",
 	       "accesses", "misses", "miss", "LB");
@@ -238,7 +218,7 @@ static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_
 						 (unsigned long long)miss,
 						 acc ? (double)miss / (double)acc : 0.0,
 						 acc ? (double)lb / (double)acc : 0.0);
-					csv_add(csv, line);
+					tsr_cli_text_printf(csv, "%s", line);
 					/* "reaches the lower bound": within 0.1% of LB */
 					if (!reach[w][a][p] && (double)miss <= 1.001 * (double)lb)
 						reach[w][a][p] = kib[k];
@@ -319,7 +299,7 @@ int tsr_cmd_experiment(int argc, char **argv)
 	workloads[nw] = NULL;
 	const char *const *wl = nw ? workloads : default_workloads;
 	struct tsr_frame_stats *t = calloc(1, sizeof(*t)), *scratch = calloc(1, sizeof(*scratch));
-	struct csv csv = {0};
+	struct tsr_cli_text csv = {0};
 	struct tsr_error err = {{0}};
 	enum tsr_status s = t && scratch ? TSR_OK
 		: tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
@@ -327,23 +307,15 @@ int tsr_cmd_experiment(int argc, char **argv)
 		s = run_tcor(wl, (uint32_t)frames, &csv, t, scratch, &err);
 	else if (s == TSR_OK)
 		s = run_attribute_cache(wl, (uint32_t)frames, &csv, t, scratch, &err);
-	if (s == TSR_OK && csv_path) {
-		/* one file, written as FILE.tmp and renamed */
-		char tmp[4200];
-		snprintf(tmp, sizeof(tmp), "%s.tmp", csv_path);
-		FILE *f = fopen(tmp, "wb");
-		if (!f || fwrite(csv.buf, 1, csv.len, f) != csv.len || fclose(f) != 0 ||
-		    rename(tmp, csv_path) != 0) {
-			remove(tmp);
-			s = tsr_error_set(&err, TSR_ERR_IO, "cannot write '%s'", csv_path);
-		}
-	}
-	free(csv.buf);
 	free(t);
 	free(scratch);
+	int rc = 0;
 	if (s != TSR_OK) {
 		fprintf(stderr, "tessera: %s\n", err.msg);
-		return s == TSR_ERR_CONFIG || s == TSR_ERR_GEOMETRY ? EXIT_USAGE : EXIT_RUNTIME;
+		rc = s == TSR_ERR_CONFIG || s == TSR_ERR_GEOMETRY ? EXIT_USAGE : EXIT_RUNTIME;
+	} else if (csv_path) {
+		rc = tsr_cli_write_csv(csv_path, &csv);
 	}
-	return 0;
+	free(csv.buf);
+	return rc;
 }
