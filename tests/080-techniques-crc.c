@@ -3,7 +3,8 @@
  * (src/techniques/crc32.c, RE III-C to III-G), checked against zlib's
  * crc32(): for random messages cut into random blocks, Algorithm 1 built
  * from the Compute CRC and Accumulate CRC units gives exactly the
- * standard CRC-32 of the whole message.
+ * standard CRC-32 of the whole message. The Signature Unit (RE III-E,
+ * III-F) is checked on the Fig. 6 example and on frame-to-frame changes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <zlib.h>
 
 #include "techniques/crc32.h"
+#include "techniques/signature_unit.h"
 
 static uint32_t zlib_crc(const uint8_t *p, size_t n)
 {
@@ -86,12 +88,133 @@ static void test_any_split_equals_zlib(void **state)
 	}
 }
 
+/* Fig. 6: drawcall F (primitive C: tiles 0, 2), drawcall S (A: 1, 2, 3; B: 1, 3). */
+struct fig6 {
+	uint8_t cf[64], cs[64], a[48], b[48], c[48];
+};
+
+static void fig6_fill(struct fig6 *d, uint8_t seed)
+{
+	uint8_t *p = (uint8_t *)d;
+	for (size_t i = 0; i < sizeof(*d); i++)
+		p[i] = (uint8_t)(seed * 31 + i * 7 + 1);
+}
+
+static void fig6_frame(struct tsr_signature_unit *su, const struct fig6 *d)
+{
+	static const uint32_t tc[] = {0, 2}, ta[] = {1, 2, 3}, tb[] = {1, 3};
+	tsr_su_constants(su, d->cf, sizeof(d->cf));
+	tsr_su_primitive(su, d->c, sizeof(d->c), tc, 2);
+	tsr_su_constants(su, d->cs, sizeof(d->cs));
+	tsr_su_primitive(su, d->a, sizeof(d->a), ta, 3);
+	tsr_su_primitive(su, d->b, sizeof(d->b), tb, 2);
+}
+
+/* The standard CRC-32 of the concatenation of up to four parts. */
+static uint32_t message_crc(const void *p0, size_t n0, const void *p1, size_t n1,
+			    const void *p2, size_t n2, const void *p3, size_t n3)
+{
+	uint8_t m[512];
+	size_t n = 0;
+	const void *ps[4] = {p0, p1, p2, p3};
+	size_t ns[4] = {n0, n1, n2, n3};
+	for (int i = 0; i < 4; i++) {
+		if (ns[i])
+			memcpy(m + n, ps[i], ns[i]);
+		n += ns[i];
+	}
+	return zlib_crc(m, n);
+}
+
+static uint32_t standard(const struct tsr_signature_unit *su, uint32_t tile, size_t bytes)
+{
+	return tsr_crc32_standard(tsr_su_signature(su, tile), bytes);
+}
+
+static void test_fig6_signatures(void **state)
+{
+	(void)state;
+	struct tsr_signature_unit *su = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_su_create(4, &su, &err), TSR_OK);
+	struct fig6 d;
+	fig6_fill(&d, 1);
+	tsr_su_begin_frame(su);
+	fig6_frame(su, &d);
+	/* tile 0: CF C; tile 1: CS A B; tile 2: CF C CS A; tile 3: CS A B */
+	assert_int_equal(standard(su, 0, 64 + 48), message_crc(d.cf, 64, d.c, 48, NULL, 0, NULL, 0));
+	assert_int_equal(standard(su, 1, 64 + 96),
+			 message_crc(d.cs, 64, d.a, 48, d.b, 48, NULL, 0));
+	assert_int_equal(standard(su, 2, 128 + 96),
+			 message_crc(d.cf, 64, d.c, 48, d.cs, 64, d.a, 48));
+	assert_int_equal(standard(su, 3, 64 + 96),
+			 message_crc(d.cs, 64, d.a, 48, d.b, 48, NULL, 0));
+	/* the constants of S were combined once into tiles 1 and 3 */
+	const struct tsr_su_counters *c = tsr_su_counters_of(su);
+	assert_int_equal(c->constant_blocks, 2);
+	assert_int_equal(c->primitive_blocks, 3);
+	assert_int_equal(c->ot_pushes, 7);
+	assert_int_equal(c->ot_max, 3);
+	/* 7 primitive updates; constants: F into tiles 0, 2, S into tiles 1, 2, 3 */
+	assert_int_equal(c->accumulate_steps, 7 + 5);
+	assert_int_equal(c->subblocks_signed, 2 * 8 + 3 * 6);
+	assert_int_equal(c->shift_steps, 7 * 6 + 5 * 8);
+	tsr_su_destroy(su);
+}
+
+/*
+ * Frames 0, 1, 2 with double buffering: frame 2 is compared with frame 0.
+ * An identical frame is equal in every tile; a changed primitive or
+ * changed constants change exactly the tiles they reach.
+ */
+static void test_frame_comparisons(void **state)
+{
+	(void)state;
+	struct tsr_signature_unit *su = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_su_create(4, &su, &err), TSR_OK);
+	struct fig6 d0, d1;
+	fig6_fill(&d0, 1);
+	fig6_fill(&d1, 2);
+	tsr_su_begin_frame(su);
+	fig6_frame(su, &d0);
+	for (uint32_t t = 0; t < 4; t++)
+		assert_false(tsr_su_same_as(su, t, 2));  /* nothing signed two frames back */
+	tsr_su_end_frame(su);
+	fig6_frame(su, &d1);
+	tsr_su_end_frame(su);
+	fig6_frame(su, &d0);  /* identical to two frames back */
+	for (uint32_t t = 0; t < 4; t++) {
+		assert_true(tsr_su_same_as(su, t, 2));
+		assert_false(tsr_su_same_as(su, t, 1));
+	}
+	tsr_su_end_frame(su);
+	/* change primitive B only: tiles 1 and 3 differ from the last frame */
+	struct fig6 d2 = d0;
+	d2.b[5] ^= 1;
+	fig6_frame(su, &d2);
+	static const int same_b[4] = {1, 0, 1, 0};
+	for (uint32_t t = 0; t < 4; t++)
+		assert_int_equal(tsr_su_same_as(su, t, 1), same_b[t]);
+	tsr_su_end_frame(su);
+	/* change the constants of F only: tiles 0 and 2 differ from the last frame */
+	struct fig6 d3 = d2;
+	d3.cf[0] ^= 0x80;
+	fig6_frame(su, &d3);
+	static const int same_cf[4] = {0, 1, 0, 1};
+	for (uint32_t t = 0; t < 4; t++)
+		assert_int_equal(tsr_su_same_as(su, t, 1), same_cf[t]);
+	tsr_su_destroy(su);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sign_and_shift_units),
 		cmocka_unit_test(test_compute_equals_zlib),
 		cmocka_unit_test(test_any_split_equals_zlib),
+		cmocka_unit_test(test_fig6_signatures),
+		cmocka_unit_test(test_frame_comparisons),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
