@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,37 +29,17 @@
 
 #define KIB 1024u
 
-static char tmpdir[64];
-static char tmpfiles[32][128];
-static int ntmp;
 
 static int group_setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/tsr-015-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tsr_test_tmp_setup("tsr-015");
 }
 
 static int group_teardown(void **state)
 {
 	(void)state;
-	for (int i = 0; i < ntmp; i++)
-		unlink(tmpfiles[i]);
-	rmdir(tmpdir);
-	return 0;
-}
-
-/* Writes text to a new file <tmpdir>/<name>; returns its path (static). */
-static const char *write_tmp(const char *name, const char *text)
-{
-	assert_true(ntmp < 32);
-	char *path = tmpfiles[ntmp++];
-	snprintf(path, sizeof(tmpfiles[0]), "%s/%s", tmpdir, name);
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
+	return tsr_test_tmp_teardown();
 }
 
 /* Loads file over the defaults; must succeed. */
@@ -192,7 +174,7 @@ static void test_partial_file_keeps_defaults(void **state)
 {
 	(void)state;
 	struct tsr_gpu_config c;
-	load_ok(write_tmp("partial.json",
+	load_ok(tsr_test_write_tmp("partial.json",
 			  "{\"tiling\": {\"order\": \"hilbert\"},\n"
 			  " \"raster\": {\"quad_grouping\": \"cg-square\"},\n"
 			  " \"caches\": {\"l2\": {\"ways\": 16, \"fetch_on_write\": false}}}\n"),
@@ -209,14 +191,14 @@ static void test_partial_file_keeps_defaults(void **state)
 static void test_unknown_key(void **state)
 {
 	(void)state;
-	const char *msg = load_fails(write_tmp("unknown.json",
+	const char *msg = load_fails(tsr_test_write_tmp("unknown.json",
 		"{\"caches\": {\"l2\": {\"sise_bytes\": 1}}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "caches.l2.sise_bytes");
 	assert_contains(msg, "size_bytes");   /* lists the valid keys */
-	msg = load_fails(write_tmp("unknown-top.json",
+	msg = load_fails(tsr_test_write_tmp("unknown-top.json",
 		"{\"screen\": {\"width\": 640}, \"scren\": {}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "scren");
-	msg = load_fails(write_tmp("unknown-cache.json",
+	msg = load_fails(tsr_test_write_tmp("unknown-cache.json",
 		"{\"caches\": {\"l3\": {\"size_bytes\": 1024}}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "caches.l3");
 }
@@ -224,22 +206,22 @@ static void test_unknown_key(void **state)
 static void test_wrong_type(void **state)
 {
 	(void)state;
-	const char *msg = load_fails(write_tmp("type1.json",
+	const char *msg = load_fails(tsr_test_write_tmp("type1.json",
 		"{\"caches\": {\"texture\": {\"ways\": \"four\"}}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "caches.texture.ways");
-	msg = load_fails(write_tmp("type2.json",
+	msg = load_fails(tsr_test_write_tmp("type2.json",
 		"{\"screen\": {\"width\": true}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "screen.width");
-	msg = load_fails(write_tmp("type3.json",
+	msg = load_fails(tsr_test_write_tmp("type3.json",
 		"{\"tiling\": {\"reverse_every_other_frame\": 1}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "tiling.reverse_every_other_frame");
-	msg = load_fails(write_tmp("type4.json",
+	msg = load_fails(tsr_test_write_tmp("type4.json",
 		"{\"tiling\": {\"order\": \"zigzag\"}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "tiling.order");
-	msg = load_fails(write_tmp("range.json",
+	msg = load_fails(tsr_test_write_tmp("range.json",
 		"{\"raster\": {\"cores\": 0}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "raster.cores");
-	msg = load_fails(write_tmp("notobj.json",
+	msg = load_fails(tsr_test_write_tmp("notobj.json",
 		"{\"caches\": {\"l2\": 5}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "caches.l2");
 }
@@ -247,20 +229,20 @@ static void test_wrong_type(void **state)
 static void test_impossible_geometry(void **state)
 {
 	(void)state;
-	const char *msg = load_fails(write_tmp("geom.json",
+	const char *msg = load_fails(tsr_test_write_tmp("geom.json",
 		"{\"caches\": {\"texture\": {\"size_bytes\": 3000}}}\n"), TSR_ERR_GEOMETRY);
 	assert_contains(msg, "caches.texture");
 	/* 3 sets: 3 x 4 ways x 64 bytes */
-	msg = load_fails(write_tmp("sets.json",
+	msg = load_fails(tsr_test_write_tmp("sets.json",
 		"{\"caches\": {\"vertex\": {\"size_bytes\": 768, \"ways\": 4}}}\n"),
 		TSR_ERR_GEOMETRY);
 	assert_contains(msg, "caches.vertex");
-	msg = load_fails(write_tmp("policy.json",
+	msg = load_fails(tsr_test_write_tmp("policy.json",
 		"{\"caches\": {\"l2\": {\"policy\": \"clairvoyant\"}}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "caches.l2");
 	assert_contains(msg, "clairvoyant");
 	/* odd tiles cannot hold 2x2 quads */
-	msg = load_fails(write_tmp("odd.json",
+	msg = load_fails(tsr_test_write_tmp("odd.json",
 		"{\"tiling\": {\"tile_width\": 15}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "tiling.tile_width");
 }
@@ -289,15 +271,15 @@ static void test_tcor_configs(void **state)
 	assert_false(c.attribute_cache);
 	assert_string_equal(c.mem.l2.policy, "tcor-l2");
 	/* an impossible Attribute Cache names the key and the field */
-	const char *msg = load_fails(write_tmp("ac.json",
+	const char *msg = load_fails(tsr_test_write_tmp("ac.json",
 		"{\"tcor\": {\"attribute_cache\": true, \"attribute_cache_lines\": 100, "
 		"\"attribute_cache_ways\": 6}}\n"), TSR_ERR_GEOMETRY);
 	assert_contains(msg, "tcor");
 	assert_contains(msg, "lines");
-	msg = load_fails(write_tmp("acpol.json",
+	msg = load_fails(tsr_test_write_tmp("acpol.json",
 		"{\"tcor\": {\"attribute_cache_policy\": \"belady\"}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "attribute_cache_policy");
-	msg = load_fails(write_tmp("layout.json",
+	msg = load_fails(tsr_test_write_tmp("layout.json",
 		"{\"tiling\": {\"pb_layout\": \"interleaved\", \"list_capacity_primitives\": 20}}\n"),
 		TSR_ERR_CONFIG);
 	assert_contains(msg, "list_capacity_primitives");
@@ -306,12 +288,12 @@ static void test_tcor_configs(void **state)
 static void test_malformed_and_missing(void **state)
 {
 	(void)state;
-	load_fails(write_tmp("bad.json", "{\"screen\": {\"width\": 640,}\n"),
+	load_fails(tsr_test_write_tmp("bad.json", "{\"screen\": {\"width\": 640,}\n"),
 		   TSR_ERR_PARSE);
-	load_fails(write_tmp("array.json", "[1, 2, 3]\n"), TSR_ERR_PARSE);
-	load_fails(write_tmp("empty.json", ""), TSR_ERR_PARSE);
+	load_fails(tsr_test_write_tmp("array.json", "[1, 2, 3]\n"), TSR_ERR_PARSE);
+	load_fails(tsr_test_write_tmp("empty.json", ""), TSR_ERR_PARSE);
 	char path[160];
-	snprintf(path, sizeof(path), "%s/does-not-exist.json", tmpdir);
+	tsr_test_tmp_path("does-not-exist.json", path, sizeof(path));
 	const char *msg = load_fails(path, TSR_ERR_IO);
 	assert_contains(msg, "does-not-exist.json");
 }

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,41 +29,17 @@
 
 #define GLTF2_DIR "/usr/share/assimp/models/glTF2"
 
-static char tmpdir[64];
-static char tmpfiles[32][128];
-static int ntmp;
-
-/* Writes `text` to <tmpdir>/<name>; returns the full path (static). */
-static const char *write_tmp(const char *name, const char *text)
-{
-	assert_true(ntmp < 32);
-	char *path = tmpfiles[ntmp];
-	snprintf(path, sizeof(tmpfiles[0]), "%s/%s", tmpdir, name);
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	for (int i = 0; i < ntmp; i++)
-		if (strcmp(tmpfiles[i], path) == 0)
-			return tmpfiles[i];
-	ntmp++;
-	return path;
-}
 
 static int group_setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/tsr-020-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tsr_test_tmp_setup("tsr-020");
 }
 
 static int group_teardown(void **state)
 {
 	(void)state;
-	for (int i = 0; i < ntmp; i++)
-		unlink(tmpfiles[i]);
-	rmdir(tmpdir);
-	return 0;
+	return tsr_test_tmp_teardown();
 }
 
 /* Loads a workload that must fail with `want`; returns the message. */
@@ -100,7 +78,7 @@ static const char *object_workload(const char *name, const char *object)
 		 "{\"version\": 1, \"passes\": [{\"name\": \"main\", "
 		 "\"target\": \"framebuffer\", \"objects\": [%s]}]}",
 		 object);
-	return write_tmp(name, buf);
+	return tsr_test_write_tmp(name, buf);
 }
 
 static void check_scene_consistent(const struct tsr_scene *sc)
@@ -363,7 +341,7 @@ static void test_unknown_key(void **state)
 	assert_non_null(strstr(msg, p));
 	assert_non_null(strstr(msg, "filter")); /* lists the valid keys */
 
-	p = write_tmp("unknown-top.json",
+	p = tsr_test_write_tmp("unknown-top.json",
 		      "{\"version\": 1, \"framez\": 3, \"passes\": []}");
 	msg = load_fails(p, TSR_ERR_CONFIG);
 	assert_non_null(strstr(msg, "framez"));
@@ -393,7 +371,7 @@ static void test_wrong_types(void **state)
 	msg = load_fails(p, TSR_ERR_CONFIG);
 	assert_non_null(strstr(msg, "passes[0].objects[0].mesh"));
 
-	p = write_tmp("noversion.json", "{\"passes\": []}");
+	p = tsr_test_write_tmp("noversion.json", "{\"passes\": []}");
 	msg = load_fails(p, TSR_ERR_CONFIG);
 	assert_non_null(strstr(msg, "version"));
 }
@@ -401,7 +379,7 @@ static void test_wrong_types(void **state)
 static void test_malformed_json(void **state)
 {
 	(void)state;
-	const char *p = write_tmp("bad.json", "{\"version\": 1, \"passes\": [\n");
+	const char *p = tsr_test_write_tmp("bad.json", "{\"version\": 1, \"passes\": [\n");
 	const char *msg = load_fails(p, TSR_ERR_PARSE);
 	assert_non_null(strstr(msg, p));
 	load_fails(TSR_SOURCE_DIR "/workloads/no-such-workload.json", TSR_ERR_IO);
@@ -414,14 +392,14 @@ static void test_missing_mesh(void **state)
 					"{\"mesh\": \"models/no-such-model.obj\"}");
 	const char *msg = load_fails(p, TSR_ERR_IO);
 	/* relative to the workload's folder */
-	assert_non_null(strstr(msg, tmpdir));
+	assert_non_null(strstr(msg, tsr_test_tmp()->dir));
 	assert_non_null(strstr(msg, "models/no-such-model.obj"));
 }
 
 static void test_bad_textures(void **state)
 {
 	(void)state;
-	write_tmp("garbage.png", "this is not a png file, just some bytes\n");
+	tsr_test_write_tmp("garbage.png", "this is not a png file, just some bytes\n");
 	const char *p = object_workload(
 		"corrupt.json",
 		"{\"mesh\": \"builtin:quad\", \"material\": {\"texture\": \"garbage.png\"}}");
@@ -461,13 +439,13 @@ static void test_invalid_meshes(void **state)
 	assert_non_null(strstr(msg, "AllIndicesOutOfRange.gltf"));
 
 	/* lines only: no triangles */
-	write_tmp("lines.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nl 1 2\nl 2 3\n");
+	tsr_test_write_tmp("lines.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nl 1 2\nl 2 3\n");
 	p = object_workload("lines.json", "{\"mesh\": \"lines.obj\"}");
 	msg = load_fails(p, TSR_ERR_ASSET);
 	assert_non_null(strstr(msg, "lines.obj"));
 
 	/* a file assimp cannot read */
-	write_tmp("junk.obj", "\x01\x02\x03 this is no model\n");
+	tsr_test_write_tmp("junk.obj", "\x01\x02\x03 this is no model\n");
 	p = object_workload("junk.json", "{\"mesh\": \"junk.obj\"}");
 	load_fails(p, TSR_ERR_PARSE);
 }
@@ -475,19 +453,19 @@ static void test_invalid_meshes(void **state)
 static void test_unsupported(void **state)
 {
 	(void)state;
-	const char *p = write_tmp("v2.json",
+	const char *p = tsr_test_write_tmp("v2.json",
 				  "{\"version\": 2, \"shiny_new_key\": 1, \"passes\": []}");
 	const char *msg = load_fails(p, TSR_ERR_UNSUPPORTED);
 	assert_non_null(strstr(msg, p));
 
-	p = write_tmp("twopass.json",
+	p = tsr_test_write_tmp("twopass.json",
 		      "{\"version\": 1, \"passes\": ["
 		      "{\"target\": \"framebuffer\", \"objects\": []},"
 		      "{\"target\": \"framebuffer\", \"objects\": []}]}");
 	msg = load_fails(p, TSR_ERR_UNSUPPORTED);
 	assert_non_null(strstr(msg, "multi-pass rendering is not supported yet"));
 
-	p = write_tmp("rtt.json",
+	p = tsr_test_write_tmp("rtt.json",
 		      "{\"version\": 1, \"passes\": ["
 		      "{\"target\": \"shadow_map\", \"objects\": []}]}");
 	load_fails(p, TSR_ERR_UNSUPPORTED);
@@ -543,7 +521,7 @@ static void test_keyframe_interpolation(void **state)
 static void test_orbit_camera(void **state)
 {
 	(void)state;
-	const char *p = write_tmp(
+	const char *p = tsr_test_write_tmp(
 		"orbit.json",
 		"{\"version\": 1, \"passes\": [{\"objects\": [{\"mesh\": \"builtin:quad\"}],"
 		" \"camera\": {\"target\": [1, 2, 3], \"fov_y_deg\": 90, \"near\": 1, \"far\": 10,"

@@ -6,7 +6,9 @@
 #define TSR_TESTS_TEST_UTIL_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "memory/cache.h"
 #include "memory/policy.h"
@@ -25,6 +27,71 @@ static inline struct tsr_cache_geometry tsr_test_geometry(uint32_t sets, uint32_
 	g.fetch_on_write = 1;
 	snprintf(g.policy, sizeof(g.policy), "%s", policy);
 	return g;
+}
+
+/* ---- temporary files of one test program (a mkdtemp() folder) ---- */
+
+struct tsr_test_tmp {
+	char dir[64];
+	char files[32][128];
+	int count;
+};
+
+/* The program's temporary-file state (one per test executable). */
+static inline struct tsr_test_tmp *tsr_test_tmp(void)
+{
+	static struct tsr_test_tmp t;
+	return &t;
+}
+
+/* Creates /tmp/<prefix>-XXXXXX; a cmocka group setup. Returns 0 on success. */
+static inline int tsr_test_tmp_setup(const char *prefix)
+{
+	struct tsr_test_tmp *t = tsr_test_tmp();
+	snprintf(t->dir, sizeof(t->dir), "/tmp/%s-XXXXXX", prefix);
+	return mkdtemp(t->dir) ? 0 : -1;
+}
+
+/* Removes the files written and the folder; a cmocka group teardown. */
+static inline int tsr_test_tmp_teardown(void)
+{
+	struct tsr_test_tmp *t = tsr_test_tmp();
+	for (int i = 0; i < t->count; i++)
+		unlink(t->files[i]);
+	rmdir(t->dir);
+	return 0;
+}
+
+/* <dir>/<name> into path (n bytes). Include after <cmocka.h>. */
+static inline void tsr_test_tmp_path(const char *name, char *path, size_t n)
+{
+	const char *dir = tsr_test_tmp()->dir;
+	size_t nd = strlen(dir), nn = strlen(name);
+	assert_true(nd + 1 + nn < n);
+	memcpy(path, dir, nd);
+	path[nd] = '/';
+	memcpy(path + nd + 1, name, nn + 1);
+}
+
+/*
+ * Writes `text` to <dir>/<name> (again if the name was used before) and
+ * returns the full path (static). Include after <cmocka.h>.
+ */
+static inline const char *tsr_test_write_tmp(const char *name, const char *text)
+{
+	struct tsr_test_tmp *t = tsr_test_tmp();
+	char path[sizeof(t->files[0])];
+	tsr_test_tmp_path(name, path, sizeof(path));
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	for (int i = 0; i < t->count; i++)
+		if (strcmp(t->files[i], path) == 0)
+			return t->files[i];
+	assert_true(t->count < 32);
+	memcpy(t->files[t->count], path, sizeof(path));
+	return t->files[t->count++];
 }
 
 /*
