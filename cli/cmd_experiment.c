@@ -150,6 +150,15 @@ static enum tsr_status run_tcor(const char *const *workloads, uint32_t frames,
 	return TSR_OK;
 }
 
+/* "full" for a fully associative cache (ways 0), else the number of ways. */
+static void ways_name(uint32_t ways, char *buf, size_t n)
+{
+	if (ways)
+		snprintf(buf, n, "%u", ways);
+	else
+		snprintf(buf, n, "full");
+}
+
 static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_t frames,
 					   struct tsr_cli_text *csv, struct tsr_frame_stats *t,
 					   struct tsr_frame_stats *scratch, struct tsr_error *err)
@@ -193,18 +202,14 @@ static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_
 					uint64_t miss = c->writes + c->read_misses;  /* every write misses */
 					uint64_t tp = t->geometry.primitives_binned;
 					/* CP: primitives the cache can hold, per frame */
+					/* CP: one primitive per line (lines = entries / 2 above) */
 					uint64_t cp = cfg.ac.lines;
-					uint64_t e = cfg.ac.size_bytes / cfg.ac.attribute_entry_bytes / 2;
-					cp = cp < e ? cp : e;
 					uint64_t lb = 0;
 					/* LB per frame, summed: TP_f + max(0, TP_f - CP); TP split evenly */
 					uint64_t tpf = tp / frames;
 					lb = frames * (tpf + (tpf > cp ? tpf - cp : 0));
 					char wn[16];
-					if (ways[a])
-						snprintf(wn, sizeof(wn), "%u", ways[a]);
-					else
-						snprintf(wn, sizeof(wn), "full");
+					ways_name(ways[a], wn, sizeof(wn));
 					printf("%-16s %7u %5s %-5s %9llu %9llu %8.2f%% %8.2f%%\n",
 					       sc->name ? sc->name : workloads[w], kib[k], wn,
 					       tsr_ac_policy_name(pols[p]), (unsigned long long)acc,
@@ -242,10 +247,7 @@ static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_
 				snprintf(ratio, sizeof(ratio), "%.1fx",
 					 (double)reach[w][a][1] / reach[w][a][0]);
 			char wn[16];
-			if (ways[a])
-				snprintf(wn, sizeof(wn), "%u", ways[a]);
-			else
-				snprintf(wn, sizeof(wn), "full");
+			ways_name(ways[a], wn, sizeof(wn));
 			printf("%-16s %5s %6s %6s %6s %6s %10s\n", workloads[w], wn, col[0], col[1],
 			       col[2], col[3], ratio);
 		}

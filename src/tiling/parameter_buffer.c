@@ -26,9 +26,10 @@ struct tsr_param_buffer {
 	uint32_t frame;        /* frame being binned and fetched */
 	uint32_t *pos;         /* tiles: position of each tile in this frame's order */
 	uint32_t *scratch;     /* tiles: the tiles (then positions) of one primitive */
-	uint32_t *first_pos;   /* per primitive index: position of its first tile */
-	uint32_t *last_pos;    /* per primitive index: position of its last tile */
-	uint32_t use_cap, use_cap2;
+	struct prim_use {
+		uint32_t first, last;  /* positions of its first and last tiles */
+	} *use;                /* per primitive index */
+	uint32_t use_cap;
 	struct tsr_attr_cache *ac;  /* TCOR Attribute Cache, or NULL (Tile Cache) */
 	uint32_t queue_depth;       /* Tile Fetcher output queue (locked primitives) */
 	uint64_t *queue;            /* Primitive IDs in the output queue (ring) */
@@ -76,8 +77,7 @@ void tsr_pb_destroy(struct tsr_param_buffer *pb)
 	free(pb->lists);
 	free(pb->pos);
 	free(pb->scratch);
-	free(pb->first_pos);
-	free(pb->last_pos);
+	free(pb->use);
 	free(pb->queue);
 	free(pb);
 }
@@ -219,13 +219,13 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 	for (uint32_t i = 0; i < n; i++)
 		sorted[i] = pb->pos[pb->scratch[i]];
 	qsort(sorted, n, sizeof(*sorted), cmp_u32);
-	enum tsr_status s = grow(&pb->first_pos, &pb->use_cap, index + 1, err);
-	if (s == TSR_OK)
-		s = grow(&pb->last_pos, &pb->use_cap2, index + 1, err);
-	if (s != TSR_OK)
-		return s;
-	pb->first_pos[index] = sorted[0];
-	pb->last_pos[index] = sorted[n - 1];
+	struct prim_use *use = tsr_array_grow(pb->use, &pb->use_cap, index + 1, sizeof(*use));
+	if (!use)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for tile lists");
+	pb->use = use;
+	use[index].first = sorted[0];
+	use[index].last = sorted[n - 1];
+	enum tsr_status s;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t t = pb->scratch[i];
 		struct tile_list *tl = &pb->lists[t];
@@ -336,7 +336,7 @@ const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 		}
 		left_in_read--;
 		const struct tsr_primitive *p = &prims[tl->prims[i]];
-		uint32_t meta = tsr_pb_meta(TSR_PB_ATTRIBUTES, pb->last_pos[tl->prims[i]], pb->frame);
+		uint32_t meta = tsr_pb_meta(TSR_PB_ATTRIBUTES, pb->use[tl->prims[i]].last, pb->frame);
 		st->pmds_read++;
 		if (pb->ac) {
 			fetch_to_queue(pb, p, tl->opt[i], meta);
@@ -360,12 +360,12 @@ const uint32_t *tsr_pb_opt_numbers(const struct tsr_param_buffer *pb, uint32_t t
 
 uint32_t tsr_pb_first_use(const struct tsr_param_buffer *pb, uint32_t index)
 {
-	return pb->first_pos[index];
+	return pb->use[index].first;
 }
 
 uint32_t tsr_pb_last_use(const struct tsr_param_buffer *pb, uint32_t index)
 {
-	return pb->last_pos[index];
+	return pb->use[index].last;
 }
 
 uint32_t tsr_pb_tile_position(const struct tsr_param_buffer *pb, uint32_t tile)
