@@ -379,10 +379,7 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 	tsr_frame_stats_sub_memory(st, &base);
 	if (g->ac) {
 		/* this frame's Attribute Cache counters */
-		const uint64_t *now = (const uint64_t *)tsr_ac_counters_of(g->ac);
-		uint64_t *d = (uint64_t *)&st->attribute_cache;
-		for (size_t i = 0; i < sizeof(st->attribute_cache) / sizeof(uint64_t); i++)
-			d[i] = now[i] - ((const uint64_t *)&g->ac_base)[i];
+		tsr_frame_stats_set_attribute_cache(st, tsr_ac_counters_of(g->ac), &g->ac_base);
 		g->ac_base = *tsr_ac_counters_of(g->ac);
 	}
 	return TSR_OK;

@@ -52,3 +52,12 @@ void tsr_frame_stats_sub_memory(struct tsr_frame_stats *s,
 		sizeof(s->dram) / (sizeof(uint64_t)));
 	s->memory_accesses -= base->memory_accesses;
 }
+
+void tsr_frame_stats_set_attribute_cache(struct tsr_frame_stats *s,
+					 const struct tsr_ac_counters *now,
+					 const struct tsr_ac_counters *base)
+{
+	s->attribute_cache = *now;
+	sub_u64((uint64_t *)&s->attribute_cache, (const uint64_t *)base,
+		sizeof(s->attribute_cache) / sizeof(uint64_t));
+}

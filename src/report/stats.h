@@ -77,4 +77,12 @@ void tsr_frame_stats_snapshot_memory(struct tsr_frame_stats *s,
 void tsr_frame_stats_sub_memory(struct tsr_frame_stats *s,
 				const struct tsr_frame_stats *base);
 
+/*
+ * Sets s's Attribute Cache counters to now - base (the cache's cumulative
+ * counters at the end and at the start of the frame).
+ */
+void tsr_frame_stats_set_attribute_cache(struct tsr_frame_stats *s,
+					 const struct tsr_ac_counters *now,
+					 const struct tsr_ac_counters *base);
+
 #endif
