@@ -205,8 +205,10 @@ void tsr_ac_destroy(struct tsr_attr_cache *ac);
 /*
  * The Polygon List Builder writes primitive prim_id (n_attributes
  * attributes; opt_number: the position of its first tile in the frame's
- * tile order, tsr_pb_first_use()). Returns TSR_AC_ALLOCATED,
- * TSR_AC_BYPASSED or TSR_AC_INVALID.
+ * tile order, tsr_pb_first_use()); meta is the Parameter Buffer metadata
+ * its L2 accesses carry (memory/pb_meta.h). TCOR III-C-4: OPT evicts the
+ * set's greatest OPT Number only if it is greater than opt_number, else
+ * bypasses. Returns TSR_AC_ALLOCATED, TSR_AC_BYPASSED or TSR_AC_INVALID.
  */
 enum tsr_ac_result tsr_ac_write(struct tsr_attr_cache *ac, uint64_t prim_id,
 				uint32_t n_attributes, uint32_t opt_number,
@@ -214,7 +216,9 @@ enum tsr_ac_result tsr_ac_write(struct tsr_attr_cache *ac, uint64_t prim_id,
 
 /*
  * The Tile Fetcher reads primitive prim_id for a tile (opt_number: the
- * PMD's OPT Number, tsr_pb_opt_numbers()). Returns TSR_AC_HIT,
+ * PMD's OPT Number, tsr_pb_opt_numbers(); TCOR III-C-3 and III-C-6: a
+ * miss evicts unlocked lines only, each attribute read is 48 bytes at
+ * prim_id + a x 64 through the lower level). Returns TSR_AC_HIT,
  * TSR_AC_MISS (the primitive is then present and locked; its ABP is in
  * tsr_ac_lookup()), TSR_AC_STALL or TSR_AC_INVALID.
  */
@@ -223,7 +227,8 @@ enum tsr_ac_result tsr_ac_read(struct tsr_attr_cache *ac, uint64_t prim_id,
 			       uint32_t meta);
 
 /*
- * The Rasterizer has read primitive prim_id: releases one lock. Errors:
+ * The Rasterizer has read primitive prim_id (TCOR III-C-3, "Rasterizer
+ * Read"): releases one lock. Errors:
  * TSR_ERR_INTERNAL when it is not present or not locked (the caller
  * consumed more than it read).
  */
