@@ -217,7 +217,7 @@ enum tsr_ac_result tsr_ac_write(struct tsr_attr_cache *ac, uint64_t prim_id,
 /*
  * The Tile Fetcher reads primitive prim_id for a tile (opt_number: the
  * PMD's OPT Number, tsr_pb_opt_numbers(); TCOR III-C-3 and III-C-6: a
- * miss evicts unlocked lines only, each attribute read is 48 bytes at
+ * miss evicts unlocked lines only, each attribute read is attribute_bytes at
  * prim_id + a x 64 through the lower level). Returns TSR_AC_HIT,
  * TSR_AC_MISS (the primitive is then present and locked; its ABP is in
  * tsr_ac_lookup()), TSR_AC_STALL or TSR_AC_INVALID.
