@@ -112,6 +112,20 @@ static void print_summary(const struct tsr_frame_stats *t, uint32_t frames,
 		snprintf(label, sizeof(label), "%s miss ratio", name);
 		printf("%-28s %15.2f%%\n", label, 100.0 * (double)miss / (double)acc);
 	}
+	const struct tsr_elimination_stats *e = &t->elim;
+	if (e->tiles_compared) {
+		double n = (double)e->tiles_compared;
+		printf("%-28s %15.2f%%\n", "tiles skipped (RE)", 100.0 * (double)e->tiles_skipped / n);
+		printf("%-28s %15.2f%%\n", "equal inputs", 100.0 * (double)e->tiles_equal_inputs / n);
+		printf("%-28s %15.2f%%\n", "false negatives",
+		       100.0 * (double)e->false_negatives / n);
+		if (e->tiles_verified)
+			printf("%-28s %16llu\n", "false positives",
+			       (unsigned long long)e->false_positives);
+	}
+	if (e->te_tiles_signed)
+		printf("%-28s %15.2f%%\n", "flushes removed (TE)",
+		       100.0 * (double)e->te_flushes_removed / (double)e->te_tiles_signed);
 	uint64_t rd = 0, wr = 0;
 	for (int s = 0; s < TSR_STREAM_COUNT; s++) {
 		rd += t->dram[s].read_bytes;

@@ -2,7 +2,8 @@
  * 020-scene-load.c - the workload loader (src/scene): the shipped
  * workloads load, the built-in quad's geometry and texture orientation,
  * the texture coordinate convention on a real glTF file, error statuses
- * and messages, and per-frame evaluation of object and camera animation.
+ * and messages, per-frame evaluation of object and camera animation, and
+ * texture upload events (material variants per frame, their errors).
  *
  * Temporary workloads are written into a mkdtemp() folder removed at the
  * end. TSR_SOURCE_DIR (the repository root) comes from CMake.
@@ -98,6 +99,8 @@ static void check_scene_consistent(const struct tsr_scene *sc)
 	for (uint32_t i = 0; i < sc->material_count; i++) {
 		const struct tsr_material *m = &sc->materials[i];
 		assert_true(m->texture >= -1 && m->texture < (int32_t)sc->image_count);
+		assert_true(m->texture_object >= -1 &&
+			    m->texture_object < (int32_t)sc->image_count);
 		assert_true(m->varyings >= 1);
 	}
 	for (uint32_t i = 0; i < sc->mesh_count; i++) {
@@ -112,6 +115,17 @@ static void check_scene_consistent(const struct tsr_scene *sc)
 		const struct tsr_object *o = &sc->objects[i];
 		assert_true(o->mesh_count > 0);
 		assert_true(o->first_mesh + o->mesh_count <= sc->mesh_count);
+	}
+	for (uint32_t i = 0; i < p->upload_count; i++) {
+		const struct tsr_texture_upload *u = &p->uploads[i];
+		assert_true(u->object >= p->first_object &&
+			    u->object < p->first_object + p->object_count);
+		assert_true(u->image >= 0 && u->image < (int32_t)sc->image_count);
+		assert_non_null(u->mesh_materials);
+		for (uint32_t k = 0; k < sc->objects[u->object].mesh_count; k++)
+			assert_true(u->mesh_materials[k] < sc->material_count);
+		if (i > 0)
+			assert_true(p->uploads[i - 1].frame <= u->frame);
 	}
 }
 
@@ -564,6 +578,222 @@ static void test_orbit_camera(void **state)
 	assert_float_equal(proj.m[0], 2.0f / 6.0f, 1e-6);
 }
 
+#define TEX_DIR "/usr/share/glmark2/textures/"
+
+/* A workload with the given objects and passes[0].events (reused names). */
+static const char *events_workload(const char *name, const char *objects,
+				   const char *events)
+{
+	static char buf[4096];
+	snprintf(buf, sizeof(buf),
+		 "{\"version\": 1, \"frames\": 50, \"passes\": [{\"objects\": [%s],"
+		 " \"events\": %s}]}",
+		 objects, events);
+	return tsr_test_write_tmp(name, buf);
+}
+
+/* Index of the scene image decoded from `path`, or -1. */
+static int32_t image_index(const struct tsr_scene *sc, const char *path)
+{
+	for (uint32_t i = 0; i < sc->image_count; i++)
+		if (strcmp(sc->images[i].path, path) == 0)
+			return (int32_t)i;
+	return -1;
+}
+
+/* *v is *orig except for `texture`. */
+static void assert_variant(const struct tsr_material *v,
+			   const struct tsr_material *orig, int32_t texture)
+{
+	struct tsr_material want = *orig;
+	want.texture = texture;
+	assert_int_equal(v->texture, texture);
+	assert_int_equal(v->texture_object, orig->texture_object);
+	assert_memory_equal(v, &want, sizeof(want));
+}
+
+static void test_texture_upload_events(void **state)
+{
+	(void)state;
+	/*
+	 * 0 and 1: quads sharing mesh and material (crate); 2: the milk truck
+	 * (textured and untextured meshes); 3: a quad placed with effect-2d.
+	 * Events out of order, two at frame 12 and two to object 3 at 40.
+	 */
+	const char *p = events_workload(
+		"events.json",
+		"{\"mesh\": \"builtin:quad\", \"material\": {\"texture\": \"" TEX_DIR "crate-base.png\"}},"
+		"{\"mesh\": \"builtin:quad\", \"material\": {\"texture\": \"" TEX_DIR "crate-base.png\"}},"
+		"{\"mesh\": \"/usr/share/assimp/models/glTF/CesiumMilkTruck/CesiumMilkTruck.gltf\"},"
+		"{\"mesh\": \"builtin:quad\", \"material\": {\"texture\": \"" TEX_DIR "effect-2d.png\", \"lit\": false}}",
+		"[{\"frame\": 20, \"type\": \"texture_upload\", \"object\": 0, \"texture\": \"" TEX_DIR "terrain-grasslight-512.jpg\"},"
+		" {\"frame\": 12, \"type\": \"texture_upload\", \"object\": 0, \"texture\": \"" TEX_DIR "effect-2d.png\"},"
+		" {\"frame\": 12, \"type\": \"texture_upload\", \"object\": 2, \"texture\": \"" TEX_DIR "effect-2d.png\"},"
+		" {\"frame\": 30, \"type\": \"texture_upload\", \"object\": 1, \"texture\": \"" TEX_DIR "effect-2d.png\"},"
+		" {\"frame\": 40, \"type\": \"texture_upload\", \"object\": 3, \"texture\": \"" TEX_DIR "terrain-grasslight-512.jpg\"},"
+		" {\"frame\": 40, \"type\": \"texture_upload\", \"object\": 3, \"texture\": \"" TEX_DIR "crate-base.png\"}]");
+	struct tsr_scene *sc = load_ok(p);
+	check_scene_consistent(sc);
+	const struct tsr_pass *pass = &sc->passes[0];
+	assert_int_equal(pass->upload_count, 6);
+	int32_t crate = image_index(sc, TEX_DIR "crate-base.png");
+	int32_t effect = image_index(sc, TEX_DIR "effect-2d.png");
+	int32_t grass = image_index(sc, TEX_DIR "terrain-grasslight-512.jpg");
+	assert_true(crate >= 0 && effect >= 0 && grass >= 0);
+	/* sorted by frame, stable: file order kept at frames 12 and 40 */
+	static const uint32_t frames[] = {12, 12, 20, 30, 40, 40};
+	static const uint32_t objs[] = {0, 2, 0, 1, 3, 3};
+	for (uint32_t i = 0; i < 6; i++) {
+		assert_int_equal(pass->uploads[i].frame, frames[i]);
+		assert_int_equal(pass->uploads[i].object, pass->first_object + objs[i]);
+	}
+	/* one image per path */
+	assert_int_equal(pass->uploads[0].image, effect);
+	assert_int_equal(pass->uploads[1].image, effect);
+	assert_int_equal(pass->uploads[2].image, grass);
+
+	/* object 0: its own material before 12, effect-2d from 12, grass from
+	 * 20 (based on the original material, not on the frame-12 variant);
+	 * the texture object stays the crate's throughout */
+	const struct tsr_object *o0 = &sc->objects[pass->first_object];
+	uint32_t orig0 = sc->meshes[o0->first_mesh].material;
+	const struct tsr_material *m0 = &sc->materials[orig0];
+	assert_int_equal(m0->texture, crate);
+	assert_int_equal(m0->texture_object, crate);
+	assert_int_equal(tsr_object_mesh_material(sc, pass, 0, 0, 0), orig0);
+	assert_int_equal(tsr_object_mesh_material(sc, pass, 0, 0, 11), orig0);
+	uint32_t v12 = tsr_object_mesh_material(sc, pass, 0, 0, 12);
+	assert_int_not_equal(v12, orig0);
+	assert_variant(&sc->materials[v12], m0, effect);
+	assert_int_equal(tsr_object_mesh_material(sc, pass, 0, 0, 19), v12);
+	uint32_t v20 = tsr_object_mesh_material(sc, pass, 0, 0, 20);
+	assert_variant(&sc->materials[v20], m0, grass);
+	assert_int_equal(tsr_object_mesh_material(sc, pass, 0, 0, 1000000), v20);
+	assert_int_equal(pass->uploads[0].mesh_materials[0], v12);
+
+	/* object 1 shares object 0's mesh and material: unaffected by its
+	 * uploads; its own upload at 30 reuses object 0's variant */
+	const struct tsr_object *o1 = &sc->objects[pass->first_object + 1];
+	assert_int_equal(o1->first_mesh, o0->first_mesh);
+	for (uint32_t f = 0; f < 30; f++)
+		assert_int_equal(tsr_object_mesh_material(sc, pass, 1, 0, f), orig0);
+	assert_int_equal(tsr_object_mesh_material(sc, pass, 1, 0, 30), v12);
+	assert_int_equal(tsr_object_mesh_material(sc, pass, 0, 0, 30), v20);
+
+	/* object 3 was placed with effect-2d: the variant sampling effect-2d
+	 * with the crate's texture object is a different material */
+	const struct tsr_object *o3 = &sc->objects[pass->first_object + 3];
+	uint32_t orig3 = sc->meshes[o3->first_mesh].material;
+	assert_int_equal(sc->materials[orig3].texture, effect);
+	assert_int_equal(sc->materials[orig3].texture_object, effect);
+	assert_int_not_equal(orig3, v12);
+	/* two uploads at frame 40: the later in the file wins */
+	uint32_t v40 = tsr_object_mesh_material(sc, pass, 3, 0, 40);
+	assert_variant(&sc->materials[v40], &sc->materials[orig3], crate);
+	assert_int_equal(tsr_object_mesh_material(sc, pass, 3, 0, 39), orig3);
+
+	/* the truck: every mesh gets a variant of its own material */
+	const struct tsr_object *o2 = &sc->objects[pass->first_object + 2];
+	assert_true(o2->mesh_count >= 2);
+	for (uint32_t k = 0; k < o2->mesh_count; k++) {
+		uint32_t orig = sc->meshes[o2->first_mesh + k].material;
+		assert_int_equal(tsr_object_mesh_material(sc, pass, 2, k, 11), orig);
+		uint32_t v = tsr_object_mesh_material(sc, pass, 2, k, 12);
+		assert_variant(&sc->materials[v], &sc->materials[orig], effect);
+		assert_int_equal(tsr_object_mesh_material(sc, pass, 2, k, 1000), v);
+	}
+
+	/* the driver sees uploads exactly at their frames */
+	for (uint32_t f = 0; f <= 50; f++)
+		assert_int_equal(tsr_pass_uploads_at(pass, f),
+				 f == 12 || f == 20 || f == 30 || f == 40);
+	tsr_scene_destroy(sc);
+
+	/* no events: nothing changes */
+	p = object_workload("quad.json", "{\"mesh\": \"builtin:quad\"}");
+	sc = load_ok(p);
+	assert_int_equal(sc->passes[0].upload_count, 0);
+	assert_null(sc->passes[0].uploads);
+	assert_int_equal(tsr_pass_uploads_at(&sc->passes[0], 0), 0);
+	assert_int_equal(tsr_object_mesh_material(sc, &sc->passes[0], 0, 0, 5),
+			 sc->meshes[0].material);
+	assert_int_equal(sc->materials[0].texture_object, -1);
+	tsr_scene_destroy(sc);
+}
+
+/* An events workload (two quads) that must fail; the message must hold `want`. */
+static const char *event_fails(const char *events, enum tsr_status st,
+			       const char *want)
+{
+	const char *p = events_workload(
+		"event-err.json",
+		"{\"mesh\": \"builtin:quad\"}, {\"mesh\": \"builtin:quad\"}", events);
+	const char *msg = load_fails(p, st);
+	if (!strstr(msg, want))
+		print_error("message '%s' lacks '%s'\n", msg, want);
+	assert_non_null(strstr(msg, want));
+	return msg;
+}
+
+#define EV_OK "{\"frame\": 1, \"type\": \"texture_upload\", \"object\": 1, " \
+	      "\"texture\": \"" TEX_DIR "crate-base.png\"}"
+
+static void test_texture_upload_errors(void **state)
+{
+	(void)state;
+	const char *msg;
+	/* missing keys */
+	event_fails("[" EV_OK ", {\"type\": \"texture_upload\", \"object\": 0, "
+		    "\"texture\": \"" TEX_DIR "crate-base.png\"}]",
+		    TSR_ERR_CONFIG, "missing key 'passes[0].events[1].frame'");
+	event_fails("[{\"frame\": 1, \"object\": 0, \"texture\": \"" TEX_DIR "crate-base.png\"}]",
+		    TSR_ERR_CONFIG, "missing key 'passes[0].events[0].type'");
+	event_fails("[{\"frame\": 1, \"type\": \"texture_upload\", "
+		    "\"texture\": \"" TEX_DIR "crate-base.png\"}]",
+		    TSR_ERR_CONFIG, "missing key 'passes[0].events[0].object'");
+	event_fails("[{\"frame\": 1, \"type\": \"texture_upload\", \"object\": 0}]",
+		    TSR_ERR_CONFIG, "missing key 'passes[0].events[0].texture'");
+	/* a type other than texture_upload: names the key, lists the valid ones */
+	msg = event_fails("[" EV_OK ", {\"frame\": 1, \"type\": \"buffer_upload\", \"object\": 0, "
+			  "\"texture\": \"" TEX_DIR "crate-base.png\"}]",
+			  TSR_ERR_CONFIG, "passes[0].events[1].type");
+	assert_non_null(strstr(msg, "buffer_upload"));
+	assert_non_null(strstr(msg, "valid: texture_upload"));
+	/* the object out of range, negative; frame out of range */
+	msg = event_fails("[{\"frame\": 1, \"type\": \"texture_upload\", \"object\": 2, "
+			  "\"texture\": \"" TEX_DIR "crate-base.png\"}]",
+			  TSR_ERR_CONFIG, "passes[0].events[0].object");
+	assert_non_null(strstr(msg, "2 objects"));
+	event_fails("[{\"frame\": 1, \"type\": \"texture_upload\", \"object\": -1, "
+		    "\"texture\": \"" TEX_DIR "crate-base.png\"}]",
+		    TSR_ERR_CONFIG, "passes[0].events[0].object");
+	event_fails("[{\"frame\": 1000001, \"type\": \"texture_upload\", \"object\": 0, "
+		    "\"texture\": \"" TEX_DIR "crate-base.png\"}]",
+		    TSR_ERR_CONFIG, "passes[0].events[0].frame");
+	event_fails("[{\"frame\": 1, \"type\": 7, \"object\": 0, "
+		    "\"texture\": \"" TEX_DIR "crate-base.png\"}]",
+		    TSR_ERR_CONFIG, "passes[0].events[0].type");
+	/* the texture: missing (relative to the workload's folder), corrupt */
+	msg = event_fails("[" EV_OK ", {\"frame\": 3, \"type\": \"texture_upload\", \"object\": 0, "
+			  "\"texture\": \"textures/no-such-upload.png\"}]",
+			  TSR_ERR_IO, "cannot open texture");
+	assert_non_null(strstr(msg, tsr_test_tmp()->dir));
+	assert_non_null(strstr(msg, "textures/no-such-upload.png"));
+	assert_non_null(strstr(msg, "passes[0].events[1].texture"));
+	tsr_test_write_tmp("garbage.png", "this is not a png file, just some bytes\n");
+	msg = event_fails("[{\"frame\": 3, \"type\": \"texture_upload\", \"object\": 0, "
+			  "\"texture\": \"garbage.png\"}]",
+			  TSR_ERR_PARSE, "garbage.png");
+	assert_non_null(strstr(msg, "passes[0].events[0].texture"));
+	/* unknown keys, wrong shapes */
+	msg = event_fails("[" EV_OK ", " EV_OK ", {\"frame\": 1, \"type\": \"texture_upload\", "
+			  "\"object\": 0, \"texture\": \"" TEX_DIR "crate-base.png\", \"level\": 0}]",
+			  TSR_ERR_CONFIG, "passes[0].events[2].level");
+	assert_non_null(strstr(msg, "texture")); /* lists the valid keys */
+	event_fails("{\"frame\": 1}", TSR_ERR_CONFIG, "passes[0].events");
+	event_fails("[3]", TSR_ERR_CONFIG, "passes[0].events[0]");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -582,6 +812,8 @@ int main(void)
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_keyframe_interpolation),
 		cmocka_unit_test(test_orbit_camera),
+		cmocka_unit_test(test_texture_upload_events),
+		cmocka_unit_test(test_texture_upload_errors),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -91,6 +91,7 @@ static enum tsr_status read_config(const json_t *root, const char *file,
 {
 	static const char *const top[] = {"name", "screen", "tiling", "raster",
 					  "geometry", "shader", "caches", "tcor",
+					  "elimination",
 					  "dram", NULL};
 	TSR_TRY(tsr_json_check_keys(root, file, "", top, err));
 	const char *name = NULL;
@@ -156,6 +157,18 @@ static enum tsr_status read_config(const json_t *root, const char *file,
 		cfg->ac.xor_index = (uint32_t)x;
 		TSR_TRY(tsr_json_get_u32(o, file, "tcor", "output_queue", 1, 1024,
 					 &cfg->output_queue, err));
+	}
+	if ((o = json_object_get(root, "elimination"))) {
+		static const char *const k[] = {"rendering", "transactions", "refresh_frames",
+						"verify", NULL};
+		struct tsr_elimination_config *e = &cfg->elim;
+		TSR_TRY(tsr_json_check_keys(o, file, "elimination", k, err));
+		TSR_TRY(tsr_json_get_bool(o, file, "elimination", "rendering", &e->rendering, err));
+		TSR_TRY(tsr_json_get_bool(o, file, "elimination", "transactions", &e->transactions,
+					  err));
+		TSR_TRY(tsr_json_get_u32(o, file, "elimination", "refresh_frames", 0, 1000000,
+					 &e->refresh_frames, err));
+		TSR_TRY(tsr_json_get_bool(o, file, "elimination", "verify", &e->verify, err));
 	}
 	if ((o = json_object_get(root, "geometry"))) {
 		static const char *const k[] = {"post_transform_cache_entries", NULL};
@@ -227,6 +240,10 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 			return tsr_error_set(err, s, "key 'tcor': Attribute Cache: %s", msg);
 		}
 	}
+	if (cfg->elim.refresh_frames == 1 || cfg->elim.refresh_frames == 2)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "key 'elimination.refresh_frames' must be 0 (never) or at least 3: "
+				     "a refresh switches Rendering Elimination off for two frames");
 	if (cfg->pb_layout == TSR_PB_LAYOUT_INTERLEAVED && cfg->list_capacity_primitives % 16)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "key 'tiling.list_capacity_primitives' must be a multiple of 16 "
@@ -274,7 +291,8 @@ json_t *tsr_config_to_json(const struct tsr_gpu_config *cfg)
 				    cache_json(cache_of((struct tsr_gpu_config *)cfg, i)));
 	return json_pack(
 		"{s:s,s:{s:I,s:I},s:{s:I,s:I,s:s,s:b,s:I,s:I,s:s},s:{s:I,s:s},"
-		"s:{s:I},s:{s:I},s:o,s:{s:I},s:{s:b,s:I,s:I,s:I,s:s,s:b,s:I}}",
+		"s:{s:I},s:{s:I},s:o,s:{s:I},s:{s:b,s:I,s:I,s:I,s:s,s:b,s:I},"
+		"s:{s:b,s:b,s:I,s:b}}",
 		"name", cfg->name, "screen", "width", (json_int_t)cfg->width,
 		"height", (json_int_t)cfg->height, "tiling", "tile_width",
 		(json_int_t)cfg->tile_width, "tile_height",
@@ -295,5 +313,8 @@ json_t *tsr_config_to_json(const struct tsr_gpu_config *cfg)
 		cfg->attribute_cache, "attribute_cache_bytes", (json_int_t)cfg->ac.size_bytes,
 		"attribute_cache_lines", (json_int_t)cfg->ac.lines, "attribute_cache_ways",
 		(json_int_t)cfg->ac.ways, "attribute_cache_policy", tsr_ac_policy_name(cfg->ac.policy),
-		"xor_index", (int)cfg->ac.xor_index, "output_queue", (json_int_t)cfg->output_queue);
+		"xor_index", (int)cfg->ac.xor_index, "output_queue", (json_int_t)cfg->output_queue,
+		"elimination", "rendering", cfg->elim.rendering, "transactions",
+		cfg->elim.transactions, "refresh_frames", (json_int_t)cfg->elim.refresh_frames,
+		"verify", cfg->elim.verify);
 }

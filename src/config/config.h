@@ -40,6 +40,21 @@ enum tsr_pb_list_layout {
 	TSR_PB_LAYOUT_COUNT
 };
 
+/*
+ * Rendering Elimination (RE Section III) and Transaction Elimination (RE
+ * IV-C), the "elimination" section of a configuration file.
+ */
+struct tsr_elimination_config {
+	int rendering;            /* RE: skip tiles whose input signature equals the
+				     same tile's in the frame two back */
+	int transactions;         /* TE: skip color flushes whose color signature equals
+				     the same tile's in the back buffer */
+	uint32_t refresh_frames;  /* 0: never; N >= 3: RE is off in frames f with
+				     f mod N < 2, so both frame buffers are rewritten */
+	int verify;               /* render skipped tiles anyway, off the books, and
+				     compare their colors (false positives) */
+};
+
 struct tsr_gpu_config {
 	char name[64];
 	uint32_t width, height;              /* screen, pixels */
@@ -62,6 +77,7 @@ struct tsr_gpu_config {
 	struct tsr_ac_config ac;             /* the Attribute Cache's geometry and policy */
 	uint32_t output_queue;               /* Tile Fetcher output queue: primitives kept
 						locked until the Rasterizer consumes them */
+	struct tsr_elimination_config elim;  /* RE and TE, both off by default */
 };
 
 /* Names used in JSON for the enums (NULL-terminated). */

@@ -7,6 +7,8 @@
 #include "geometry/geometry.h"
 #include "memory/memsys.h"
 #include "raster/raster.h"
+#include "techniques/crc32.h"
+#include "techniques/signature_unit.h"
 #include "texture/texture.h"
 #include "tiling/attribute_cache.h"
 #include "tiling/parameter_buffer.h"
@@ -44,6 +46,47 @@ struct tsr_gpu {
 	uint64_t fb_base[2];
 	uint32_t fb_pitch;                    /* bytes per frame-buffer row */
 	uint32_t back;                        /* index of the back buffer */
+	uint32_t frames_rendered;             /* the back buffer holds a frame from 2 on */
+	/* Rendering Elimination (RE III) and Transaction Elimination (RE IV-C) */
+	struct tsr_signature_unit *su;        /* with elimination.rendering, else NULL */
+	struct tsr_memsys *verify_mem;        /* elimination.verify: skipped tiles' accesses */
+	uint8_t *attr_msg;                    /* one primitive's attribute message */
+	uint32_t attr_msg_cap;                /* its size, bytes */
+	uint8_t *tile_rgba;                   /* the tile's colors as flushed (RGBA8) */
+	uint32_t *te_sig[2];                  /* TE: color signature of each buffer's tiles */
+	uint8_t *te_valid[2];                 /* 1 once the buffer's tile was signed */
+};
+
+/*
+ * A drawcall's scene constants as the Command Processor sends them to the
+ * Signature Unit (RE III-E): its uniforms (matrices, material color, alpha
+ * cutoff) and fixed-function state (blending, sampler, the bound texture
+ * object). The texture's contents and the shader programs are not part of
+ * it (RE III-E); uploads of those are driver events that switch RE off.
+ * A whole number of 64-bit subblocks.
+ */
+struct re_constants {
+	float mvp[16];
+	float model[16];
+	float color[4];
+	float alpha_cutoff;
+	int32_t texture_object;
+	uint32_t filter, wrap, blend, lit, double_sided;
+	uint32_t pad;
+};
+
+/*
+ * A primitive's attributes as the Polygon List Builder writes them to the
+ * Parameter Buffer, in the form the model holds them: screen positions
+ * (fixed point), depth, 1/w and the varyings the Raster Pipeline reads.
+ * The message is zero-padded to the Parameter Buffer's attributes x
+ * attribute_bytes when that is longer, so that the Signature Unit's work
+ * counts what the hardware would sign.
+ */
+struct re_attributes {
+	int64_t X[3], Y[3];
+	float z[3], inv_w[3], u[3], v[3], shade[3];
+	uint32_t pad;
 };
 
 /* The Attribute Cache's lower level is the L2 (TCOR Fig. 7). */
@@ -153,6 +196,36 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 	return s;
 }
 
+static enum tsr_status setup_elimination(struct tsr_gpu *g, struct tsr_error *err)
+{
+	const struct tsr_elimination_config *e = &g->cfg.elim;
+	size_t tpix = (size_t)g->cfg.tile_width * g->cfg.tile_height;
+	g->tile_rgba = malloc(tpix * 4);
+	if (!g->tile_rgba)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	if (e->transactions)
+		for (int b = 0; b < 2; b++) {
+			g->te_sig[b] = calloc(g->tiles, sizeof(uint32_t));
+			g->te_valid[b] = calloc(g->tiles, 1);
+			if (!g->te_sig[b] || !g->te_valid[b])
+				return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+		}
+	if (!e->rendering)
+		return TSR_OK;
+	uint32_t max_attr = 2;
+	for (uint32_t i = 0; i < g->scene->material_count; i++)
+		if (1 + g->scene->materials[i].varyings > max_attr)
+			max_attr = 1 + g->scene->materials[i].varyings;
+	g->attr_msg_cap = max_attr * g->cfg.attribute_bytes + sizeof(struct re_attributes) + 8;
+	g->attr_msg = malloc(g->attr_msg_cap);
+	if (!g->attr_msg)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	TSR_TRY(tsr_su_create(g->tiles, &g->su, err));
+	if (e->verify)
+		TSR_TRY(tsr_memsys_create(&g->cfg.mem, &g->verify_mem, err));
+	return TSR_OK;
+}
+
 enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 			       const struct tsr_scene *scene,
 			       struct tsr_gpu **out, struct tsr_error *err)
@@ -215,6 +288,11 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	for (uint32_t i = 0; i < g->tiles; i++)
 		g->order_reversed[i] = g->order[g->tiles - 1 - i];
 	g->back = 1;
+	s = setup_elimination(g, err);
+	if (s != TSR_OK) {
+		tsr_gpu_destroy(g);
+		return s;
+	}
 	*out = g;
 	return TSR_OK;
 }
@@ -242,6 +320,14 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	tsr_raster_destroy(g->raster);
 	tsr_geometry_destroy(g->geom);
 	tsr_memsys_destroy(g->mem);
+	tsr_memsys_destroy(g->verify_mem);
+	tsr_su_destroy(g->su);
+	free(g->attr_msg);
+	free(g->tile_rgba);
+	for (int b = 0; b < 2; b++) {
+		free(g->te_sig[b]);
+		free(g->te_valid[b]);
+	}
 	tsr_addrmap_release(&g->map);
 	free(g);
 }
@@ -262,20 +348,184 @@ static uint8_t to_u8(float c)
 	return (uint8_t)(c * 255.0f + 0.5f);
 }
 
-/* Writes the tile's color buffer to the back frame buffer (DRAM). */
-static void flush_tile(struct tsr_gpu *g, const struct tsr_target *t)
+/* The tile's color buffer as the bytes a flush writes (RGBA8, rows packed). */
+static void tile_colors(struct tsr_gpu *g, const struct tsr_target *t)
 {
+	uint8_t *dst = g->tile_rgba;
+	for (uint32_t y = 0; y < t->height; y++) {
+		const float *src = &t->color[(size_t)y * t->stride * 4];
+		for (uint32_t i = 0; i < t->width * 4; i++)
+			*dst++ = to_u8(src[i]);
+	}
+}
+
+/* 1 when tile_rgba equals the tile's colors in the back buffer. */
+static int colors_equal_back(const struct tsr_gpu *g, const struct tsr_target *t)
+{
+	const uint8_t *img = g->image[g->back];
+	for (uint32_t y = 0; y < t->height; y++) {
+		const uint8_t *row = &img[(((size_t)t->y0 + y) * g->cfg.width + (uint32_t)t->x0) * 4];
+		if (memcmp(row, &g->tile_rgba[(size_t)y * t->width * 4], t->width * 4))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Flushes the tile's color buffer to the back frame buffer (DRAM, TCOR
+ * Fig. 2), unless Transaction Elimination (RE IV-C) finds its color
+ * signature equal to the one of the same tile in that buffer. With
+ * `classify` (RE on, the back buffer holds a rendered frame) the tile is
+ * counted as in RE Fig. 14a; `equal_inputs` says whether its input
+ * signature matched.
+ */
+static void flush_tile(struct tsr_gpu *g, const struct tsr_target *t, uint32_t tile,
+		       int classify, int equal_inputs, struct tsr_elimination_stats *e)
+{
+	const uint32_t bytes = t->width * t->height * 4;
+	tile_colors(g, t);
+	int same = -1;  /* colors equal to the back buffer's: -1 not compared yet */
+	if (classify) {
+		same = colors_equal_back(g, t);
+		if (!equal_inputs && same)
+			e->false_negatives++;
+		else if (!equal_inputs)
+			e->tiles_changed++;
+		else if (!same)
+			e->stale_inputs++;
+	}
+	if (g->te_sig[0]) {
+		struct tsr_crc_block c = tsr_crc_compute(g->tile_rgba, bytes);
+		e->te_tiles_signed++;
+		e->te_subblocks_signed += c.subblocks;
+		if (g->te_valid[g->back][tile] && g->te_sig[g->back][tile] == c.crc) {
+			e->te_flushes_removed++;
+			e->color_bytes_removed += bytes;
+			if (same < 0)
+				same = colors_equal_back(g, t);
+			e->te_false_positives += !same;
+			return;  /* the buffer keeps its colors, as the hardware's would */
+		}
+		g->te_sig[g->back][tile] = c.crc;
+		g->te_valid[g->back][tile] = 1;
+	}
 	uint8_t *img = g->image[g->back];
 	for (uint32_t y = 0; y < t->height; y++) {
 		uint32_t sy = (uint32_t)t->y0 + y;
 		uint64_t addr = g->fb_base[g->back] + (uint64_t)sy * g->fb_pitch +
 				(uint64_t)t->x0 * 4;
 		tsr_mem_dram_write(g->mem, addr, t->width * 4, TSR_STREAM_COLOR);
-		const float *src = &t->color[(size_t)y * t->stride * 4];
-		uint8_t *dst = &img[((size_t)sy * g->cfg.width + (uint32_t)t->x0) * 4];
-		for (uint32_t i = 0; i < t->width * 4; i++)
-			dst[i] = to_u8(src[i]);
+		memcpy(&img[((size_t)sy * g->cfg.width + (uint32_t)t->x0) * 4],
+		       &g->tile_rgba[(size_t)y * t->width * 4], t->width * 4);
 	}
+}
+
+/* The tile window of tile `tile`, cleared to the pass's clear color. */
+static void tile_begin(struct tsr_gpu *g, uint32_t tile, const float clear[4],
+		       struct tsr_target *t)
+{
+	t->x0 = (int32_t)((tile % g->tiles_x) * g->cfg.tile_width);
+	t->y0 = (int32_t)((tile / g->tiles_x) * g->cfg.tile_height);
+	t->width = g->cfg.tile_width;
+	t->height = g->cfg.tile_height;
+	if ((uint32_t)t->x0 + t->width > g->cfg.width)
+		t->width = g->cfg.width - (uint32_t)t->x0;
+	if ((uint32_t)t->y0 + t->height > g->cfg.height)
+		t->height = g->cfg.height - (uint32_t)t->y0;
+	t->stride = g->cfg.tile_width;
+	t->depth = g->tile_depth;
+	t->color = g->tile_color;
+	for (uint32_t p = 0; p < t->stride * t->height; p++) {
+		t->depth[p] = 1.0f;
+		memcpy(&t->color[p * 4], clear, 4 * sizeof(float));
+	}
+}
+
+/*
+ * A tile Rendering Elimination skips (RE III-A): nothing is read or
+ * written; the back buffer keeps the colors of the frame two back. Counts
+ * what the Tile Fetcher and the flush would have moved and, with
+ * elimination.verify, renders the tile anyway through a separate memory
+ * system (its accesses are not the modelled GPU's) to check that its
+ * colors equal the kept ones.
+ */
+static void skip_tile(struct tsr_gpu *g, const struct tsr_target *t, uint32_t tile,
+		      struct tsr_elimination_stats *e)
+{
+	uint32_t n = tsr_pb_list_length(g->pb, tile);
+	const uint32_t *list = tsr_pb_list(g->pb, tile);
+	e->tiles_skipped++;
+	e->color_bytes_removed += (uint64_t)t->width * t->height * 4;
+	e->pb_bytes_removed += (uint64_t)n * TSR_PMD_BYTES;
+	for (uint32_t k = 0; k < n; k++)
+		e->pb_bytes_removed += (uint64_t)g->prims.prims[list[k]].attributes *
+				       g->cfg.attribute_bytes;
+	if (!g->verify_mem)
+		return;
+	struct tsr_raster_stats rs = {0};
+	struct tsr_texture_stats ts = {0};
+	for (uint32_t k = 0; k < n; k++) {
+		const struct tsr_primitive *p = &g->prims.prims[list[k]];
+		tsr_raster_primitive(g->raster, p, &g->bindings[p->material],
+				     (struct tsr_target *)t, g->verify_mem, &rs, &ts);
+	}
+	tile_colors(g, t);
+	e->tiles_verified++;
+	e->false_positives += !colors_equal_back(g, t);
+	e->texture_requests_removed += ts.line_requests;
+	e->instructions_removed += rs.instructions_fetched;
+	e->fragments_removed += rs.fragments_shaded;
+}
+
+/* Signs a drawcall's constants (RE III-E) into the Signature Unit. */
+static void sign_constants(struct tsr_gpu *g, const struct tsr_draw *d)
+{
+	const struct tsr_material *m = d->material;
+	struct re_constants c;
+	memset(&c, 0, sizeof(c));
+	memcpy(c.mvp, &d->mvp, sizeof(c.mvp));
+	memcpy(c.model, &d->model, sizeof(c.model));
+	memcpy(c.color, m->color, sizeof(c.color));
+	c.alpha_cutoff = m->alpha_cutoff;
+	c.texture_object = m->texture_object;
+	c.filter = m->filter;
+	c.wrap = m->wrap;
+	c.blend = m->blend;
+	c.lit = (uint32_t)m->lit;
+	c.double_sided = (uint32_t)m->double_sided;
+	tsr_su_constants(g->su, &c, sizeof(c));
+}
+
+/* Signs a binned primitive's attributes into the tiles it overlaps (RE III-F). */
+static void sign_primitive(struct tsr_gpu *g, const struct tsr_primitive *p, uint32_t tiles)
+{
+	struct re_attributes a;
+	memset(&a, 0, sizeof(a));
+	memcpy(a.X, p->X, sizeof(a.X));
+	memcpy(a.Y, p->Y, sizeof(a.Y));
+	memcpy(a.z, p->z, sizeof(a.z));
+	memcpy(a.inv_w, p->inv_w, sizeof(a.inv_w));
+	memcpy(a.u, p->u, sizeof(a.u));
+	memcpy(a.v, p->v, sizeof(a.v));
+	memcpy(a.shade, p->shade, sizeof(a.shade));
+	size_t bytes = (size_t)p->attributes * g->cfg.attribute_bytes;
+	if (bytes < sizeof(a))
+		bytes = sizeof(a);
+	bytes = (bytes + 7) & ~(size_t)7;
+	memset(g->attr_msg, 0, bytes);
+	memcpy(g->attr_msg, &a, sizeof(a));
+	tsr_su_primitive(g->su, g->attr_msg, bytes, tsr_plb_overlapped_tiles(g->pb), tiles);
+}
+
+/*
+ * Whether RE may skip tiles in this frame: on in the configuration and not
+ * a refresh frame (elimination.refresh_frames). Upload frames are handled
+ * by invalidating the Signature Buffer.
+ */
+static int re_active(const struct tsr_gpu *g, uint32_t frame)
+{
+	uint32_t n = g->cfg.elim.refresh_frames;
+	return g->su && !(n && frame % n < 2);
 }
 
 enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
@@ -300,30 +550,39 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 	g->prims.count = 0;
 	tsr_pb_begin_frame(g->pb, tsr_gpu_tile_order(g, frame), frame);
 	tsr_geometry_begin_frame(g->geom);
+	struct tsr_su_counters su_base = {0};
+	if (g->su)
+		su_base = *tsr_su_counters_of(g->su);
+	if (g->su && tsr_pass_uploads_at(pass, frame))
+		tsr_su_invalidate(g->su);  /* a driver event: texture contents changed */
 	uint32_t draw_id = 0;
 	for (uint32_t o = 0; o < pass->object_count; o++) {
-		const struct tsr_object *obj = &sc->objects[pass->first_object + o];
+		const uint32_t oi = pass->first_object + o;
+		const struct tsr_object *obj = &sc->objects[oi];
 		struct tsr_mat4 model = tsr_object_model_matrix(obj, frame);
 		for (uint32_t k = 0; k < obj->mesh_count; k++) {
 			uint32_t mi = obj->first_mesh + k;
 			const struct tsr_mesh *mesh = &sc->meshes[mi];
+			uint32_t mat = tsr_object_mesh_material(sc, pass, oi, k, frame);
 			struct tsr_draw d = {
 				.mesh = mesh,
-				.material = &sc->materials[mesh->material],
-				.material_index = mesh->material,
+				.material = &sc->materials[mat],
+				.material_index = mat,
 				.draw_id = draw_id++,
 				.mvp = tsr_m4_mul(vp, model),
 				.model = model,
 				.ib_base = g->meshes[mi].ib_base,
 				.index_bytes = g->meshes[mi].index_bytes,
 				.vb_base = g->meshes[mi].vb_base,
-				.vs_base = g->programs[mesh->material].vs_base,
-				.vs_bytes = g->programs[mesh->material].vs_bytes,
+				.vs_base = g->programs[mat].vs_base,
+				.vs_bytes = g->programs[mat].vs_bytes,
 			};
 			uint32_t first = g->prims.count;
 			s = tsr_geometry_draw(g->geom, &d, g->mem, &g->prims, &st->geometry, err);
 			if (s != TSR_OK)
 				return s;
+			if (g->su && g->prims.count > first)
+				sign_constants(g, &d);
 			for (uint32_t i = first; i < g->prims.count; i++) {
 				uint32_t tiles;
 				s = tsr_plb_bin(g->pb, &g->prims.prims[i], i, g->mem, tile_cache,
@@ -334,31 +593,33 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 					st->geometry.primitives_binned++;
 				else
 					st->geometry.primitives_culled++;
+				if (g->su && tiles)
+					sign_primitive(g, &g->prims.prims[i], tiles);
 			}
 		}
 	}
+	struct tsr_elimination_stats *e = &st->elim;
+	if (g->su)  /* this frame's Signature Unit work */
+		tsr_su_counters_delta(&e->su, tsr_su_counters_of(g->su), &su_base);
 
 	/* Tile Fetcher and Raster Pipeline, tile by tile */
 	const uint32_t *order = tsr_gpu_tile_order(g, frame);
-	const float *clear = pass->clear_color;
+	const int classify = g->su && g->frames_rendered >= 2;
+	const int skip = re_active(g, frame);
+	if (skip && tsr_su_comparable(g->su, 2))
+		e->re_frames++;
 	for (uint32_t i = 0; i < g->tiles; i++) {
 		uint32_t tile = order[i];
 		tsr_mem_marker(g->mem, TSR_MARKER_TILE, tile);
 		struct tsr_target t;
-		t.x0 = (int32_t)((tile % g->tiles_x) * g->cfg.tile_width);
-		t.y0 = (int32_t)((tile / g->tiles_x) * g->cfg.tile_height);
-		t.width = g->cfg.tile_width;
-		t.height = g->cfg.tile_height;
-		if ((uint32_t)t.x0 + t.width > g->cfg.width)
-			t.width = g->cfg.width - (uint32_t)t.x0;
-		if ((uint32_t)t.y0 + t.height > g->cfg.height)
-			t.height = g->cfg.height - (uint32_t)t.y0;
-		t.stride = g->cfg.tile_width;
-		t.depth = g->tile_depth;
-		t.color = g->tile_color;
-		for (uint32_t p = 0; p < t.stride * t.height; p++) {
-			t.depth[p] = 1.0f;
-			memcpy(&t.color[p * 4], clear, 4 * sizeof(float));
+		tile_begin(g, tile, pass->clear_color, &t);
+		st->tiling.tiles++;
+		int equal = classify && tsr_su_inputs_equal(g->su, tile, 2);
+		e->tiles_compared += classify;
+		e->tiles_equal_inputs += equal;
+		if (skip && tsr_su_same_as(g->su, tile, 2)) {
+			skip_tile(g, &t, tile, e);
+			continue;
 		}
 		uint32_t n;
 		const uint32_t *list = tsr_tile_fetch(g->pb, tile, g->prims.prims, g->mem,
@@ -370,10 +631,12 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 			tsr_raster_primitive(g->raster, p, &g->bindings[p->material], &t, g->mem,
 					     &st->raster, &st->texture);
 		}
-		flush_tile(g, &t);
-		st->tiling.tiles++;
+		flush_tile(g, &t, tile, classify, equal, e);
 	}
 	g->back ^= 1;  /* swap: the frame just rendered becomes the front buffer */
+	g->frames_rendered++;
+	if (g->su)
+		tsr_su_end_frame(g->su);
 
 	tsr_frame_stats_snapshot_memory(st, g->mem);
 	tsr_frame_stats_sub_memory(st, &base);

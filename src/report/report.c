@@ -23,6 +23,34 @@ static json_t *counters_json(const struct tsr_cache_counters *c)
 			 u64(c->discards));
 }
 
+static json_t *elimination_json(const struct tsr_elimination_stats *e)
+{
+	const struct tsr_su_counters *su = &e->su;
+	return json_pack(
+		"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
+		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o}}",
+		"re_frames", u64(e->re_frames), "tiles_compared", u64(e->tiles_compared),
+		"tiles_equal_inputs", u64(e->tiles_equal_inputs),
+		"tiles_skipped", u64(e->tiles_skipped), "false_negatives", u64(e->false_negatives),
+		"tiles_changed", u64(e->tiles_changed), "stale_inputs", u64(e->stale_inputs),
+		"tiles_verified", u64(e->tiles_verified),
+		"false_positives", u64(e->false_positives),
+		"pb_bytes_removed", u64(e->pb_bytes_removed),
+		"texture_requests_removed", u64(e->texture_requests_removed),
+		"instructions_removed", u64(e->instructions_removed),
+		"fragments_removed", u64(e->fragments_removed),
+		"te_tiles_signed", u64(e->te_tiles_signed),
+		"te_subblocks_signed", u64(e->te_subblocks_signed),
+		"te_flushes_removed", u64(e->te_flushes_removed),
+		"te_false_positives", u64(e->te_false_positives),
+		"color_bytes_removed", u64(e->color_bytes_removed),
+		"signature_unit", "constant_blocks", u64(su->constant_blocks),
+		"primitive_blocks", u64(su->primitive_blocks),
+		"subblocks_signed", u64(su->subblocks_signed),
+		"accumulate_steps", u64(su->accumulate_steps), "shift_steps", u64(su->shift_steps),
+		"ot_pushes", u64(su->ot_pushes), "ot_max", u64(su->ot_max));
+}
+
 json_t *tsr_stats_to_json(const struct tsr_frame_stats *s,
 			  const struct tsr_memsys *mem, uint32_t cores)
 {
@@ -77,6 +105,9 @@ json_t *tsr_stats_to_json(const struct tsr_frame_stats *s,
 				  "writeback_attributes", u64(ac->writeback_attributes),
 				  "lower_reads", u64(ac->lower_reads),
 				  "lower_writes", u64(ac->lower_writes), "stalls", u64(ac->stalls)));
+	const struct tsr_elimination_stats *e = &s->elim;
+	if (e->tiles_compared + e->te_tiles_signed + e->su.primitive_blocks)
+		json_object_set_new(o, "elimination", elimination_json(e));
 	json_t *caches = json_object();
 	for (uint32_t c = 0; c < s->cache_count; c++) {
 		json_t *co = json_object();
@@ -132,7 +163,8 @@ void tsr_csv_header(char *buf, size_t n)
 		 "frame,primitives_in,primitives_binned,pmds_written,quads_rasterized,"
 		 "quads_shaded,fragments_shaded,texel_fetches,tile_reads,tile_writes,"
 		 "tile_misses,texture_l1_accesses,texture_l1_misses,l2_accesses,l2_misses,"
-		 "dram_read_bytes,dram_write_bytes");
+		 "dram_read_bytes,dram_write_bytes,tiles_skipped,false_negatives,"
+		 "te_flushes_removed");
 }
 
 void tsr_csv_row(char *buf, size_t n, const struct tsr_frame_stats *s,
@@ -163,7 +195,8 @@ void tsr_csv_row(char *buf, size_t n, const struct tsr_frame_stats *s,
 		dw += s->dram[st].write_bytes;
 	}
 	snprintf(buf, n,
-		 "%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+		 "%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
+		 "%llu,%llu,%llu",
 		 s->frame, (unsigned long long)s->geometry.primitives_in,
 		 (unsigned long long)s->geometry.primitives_binned,
 		 (unsigned long long)s->tiling.pmds_written,
@@ -174,7 +207,10 @@ void tsr_csv_row(char *buf, size_t n, const struct tsr_frame_stats *s,
 		 (unsigned long long)tile_w, (unsigned long long)tile_m,
 		 (unsigned long long)tex_a, (unsigned long long)tex_m,
 		 (unsigned long long)l2_a, (unsigned long long)l2_m,
-		 (unsigned long long)dr, (unsigned long long)dw);
+		 (unsigned long long)dr, (unsigned long long)dw,
+		 (unsigned long long)s->elim.tiles_skipped,
+		 (unsigned long long)s->elim.false_negatives,
+		 (unsigned long long)s->elim.te_flushes_removed);
 }
 
 enum tsr_status tsr_output_open(struct tsr_output *o, const char *dir,

@@ -21,6 +21,10 @@ void tsr_frame_stats_add(struct tsr_frame_stats *a, const struct tsr_frame_stats
 	ADD_STRUCT(a->dram, b->dram);
 	a->memory_accesses += b->memory_accesses;
 	ADD_STRUCT(a->attribute_cache, b->attribute_cache);
+	uint64_t ot_max = a->elim.su.ot_max > b->elim.su.ot_max ? a->elim.su.ot_max
+								 : b->elim.su.ot_max;
+	ADD_STRUCT(a->elim, b->elim);
+	a->elim.su.ot_max = ot_max;
 	a->cache_count = b->cache_count;
 }
 

@@ -11,6 +11,7 @@
 #include "core/stream.h"
 #include "memory/cache.h"
 #include "memory/memsys.h"
+#include "techniques/signature_unit.h"
 #include "tiling/attribute_cache.h"
 
 #define TSR_STATS_MAX_CACHES (3 + 2 * TSR_MAX_CORES)
@@ -53,6 +54,36 @@ struct tsr_texture_stats {
 	uint64_t line_requests;        /* coalesced line requests to the L1 texture caches */
 };
 
+/*
+ * Rendering Elimination (RE III, V: Fig. 14) and Transaction Elimination
+ * (RE IV-C). Tiles are classified against the frame two back, whose colors
+ * the back buffer holds, from the third frame the GPU renders on; the
+ * classification needs RE's signatures, so it is counted only with
+ * elimination.rendering on.
+ */
+struct tsr_elimination_stats {
+	uint64_t re_frames;              /* frames in which RE was on (not refresh, upload, warm-up) */
+	uint64_t tiles_compared;         /* tiles classified (below) */
+	uint64_t tiles_equal_inputs;     /* signature equal to the frame two back */
+	uint64_t tiles_skipped;          /* equal inputs in an RE frame: not rendered */
+	uint64_t false_negatives;        /* inputs differ, rendered colors equal the back buffer's */
+	uint64_t tiles_changed;          /* inputs differ and colors differ */
+	uint64_t stale_inputs;           /* equal inputs, rendered with RE off, colors differ
+					    (what RE would have got wrong: texture uploads) */
+	uint64_t tiles_verified;         /* skipped tiles rendered anyway (elimination.verify) */
+	uint64_t false_positives;        /* verified skipped tiles whose colors differ: must be 0 */
+	uint64_t pb_bytes_removed;       /* PMD and attribute bytes the Tile Fetcher did not read */
+	uint64_t texture_requests_removed; /* L1 texture line requests of skipped tiles (verify) */
+	uint64_t instructions_removed;   /* instruction fetches of skipped tiles (verify) */
+	uint64_t fragments_removed;      /* fragments skipped tiles would have shaded (verify) */
+	uint64_t te_tiles_signed;        /* color buffers signed at flush (TE) */
+	uint64_t te_subblocks_signed;    /* 64-bit subblocks of color signed */
+	uint64_t te_flushes_removed;     /* flushes skipped: color signature equal */
+	uint64_t te_false_positives;     /* of those, flushes whose colors differed: must be 0 */
+	uint64_t color_bytes_removed;    /* frame-buffer writes removed by RE skips and TE */
+	struct tsr_su_counters su;       /* Signature Unit work (ot_max: a maximum) */
+};
+
 struct tsr_frame_stats {
 	uint32_t frame;
 	struct tsr_geometry_stats geometry;
@@ -64,6 +95,7 @@ struct tsr_frame_stats {
 	struct tsr_dram_counters dram[TSR_STREAM_COUNT];
 	uint64_t memory_accesses;      /* accesses served by all caches */
 	struct tsr_ac_counters attribute_cache;  /* TCOR Attribute Cache (zero when off) */
+	struct tsr_elimination_stats elim;       /* RE and TE (zero when off) */
 };
 
 /* a += b, counter by counter. */

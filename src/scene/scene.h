@@ -7,7 +7,9 @@
  * animation, a camera, a clear color and a frame count. tsr_scene_load()
  * turns it into this plain data: decoded RGBA8 images, triangle meshes with
  * positions, normals and texture coordinates (node transforms baked in), and
- * objects that instance meshes with a per-frame model matrix.
+ * objects that instance meshes with a per-frame model matrix, and the
+ * pass's events (texture uploads that switch an object's materials from a
+ * frame on).
  *
  * The structs are plain data that the pipeline reads; the loader owns all
  * memory, released by tsr_scene_destroy(). Version 1 of the format has
@@ -54,6 +56,12 @@ enum tsr_blend {
 
 struct tsr_material {
 	int32_t texture;                   /* index into scene->images, -1 for none */
+	int32_t texture_object;            /* the texture object the drawcall binds
+	                                      (part of its constants): equal to
+	                                      `texture`, except in variants made by
+	                                      texture uploads, which keep the
+	                                      object's original texture object while
+	                                      sampling the uploaded image; -1 none */
 	enum tsr_filter filter;
 	enum tsr_wrap wrap;
 	enum tsr_blend blend;
@@ -122,12 +130,29 @@ struct tsr_camera {
 	struct tsr_camera_key *keys;
 };
 
+/*
+ * A texture upload event: from `frame` on, the driver has uploaded new
+ * contents (glTexImage2D) into the texture of `object`, so each of its
+ * meshes draws with a variant of the material it was placed with whose
+ * `texture` is the uploaded image (texture_object unchanged). Variants are
+ * ordinary entries of scene->materials (deduplicated like the others).
+ */
+struct tsr_texture_upload {
+	uint32_t frame;            /* from this frame on */
+	uint32_t object;           /* index into scene->objects (global index) */
+	int32_t image;             /* the uploaded image, index into scene->images */
+	uint32_t *mesh_materials;  /* the object's mesh_count materials from this
+	                              frame on (indices into scene->materials) */
+};
+
 struct tsr_pass {
 	char name[64];
 	struct tsr_camera camera;
 	float clear_color[4];     /* RGBA 0..1 */
 	uint32_t first_object;    /* objects [first_object, first_object + object_count) */
 	uint32_t object_count;
+	uint32_t upload_count;
+	struct tsr_texture_upload *uploads;   /* sorted by frame (stable for equal frames) */
 };
 
 struct tsr_scene {
@@ -151,7 +176,8 @@ struct tsr_scene {
  * Loads a workload JSON file and every asset it names. Relative asset paths
  * are resolved against the workload file's folder. Errors: TSR_ERR_IO
  * (missing file), TSR_ERR_PARSE (malformed JSON, corrupt mesh or image),
- * TSR_ERR_CONFIG (unknown key, wrong type; the message names the key path),
+ * TSR_ERR_CONFIG (unknown key, wrong type, an event's object out of range;
+ * the message names the key path),
  * TSR_ERR_ASSET (indices out of range, empty mesh), TSR_ERR_UNSUPPORTED
  * (a newer format version, more than one pass). *out is NULL on error.
  */
@@ -164,6 +190,24 @@ void tsr_scene_destroy(struct tsr_scene *scene);
 /* Model matrix of an object at a frame (frame 0 = the base transform). */
 struct tsr_mat4 tsr_object_model_matrix(const struct tsr_object *obj,
 					uint32_t frame);
+
+/*
+ * Material (index into sc->materials) of the object's k-th mesh at a frame,
+ * after the pass's texture uploads: the material of the latest upload to
+ * the object at or before `frame` (the later one in file order when two
+ * are at the same frame), else the mesh's own material. `object` is a
+ * global index (pass->first_object + i) and 0 <= k < its mesh_count. Pure.
+ */
+uint32_t tsr_object_mesh_material(const struct tsr_scene *sc,
+				  const struct tsr_pass *pass, uint32_t object,
+				  uint32_t k, uint32_t frame);
+
+/*
+ * 1 when the pass has a texture upload at exactly this frame (an event the
+ * driver sees, e.g. to disable Rendering Elimination for the frame), else
+ * 0. Pure.
+ */
+int tsr_pass_uploads_at(const struct tsr_pass *pass, uint32_t frame);
 
 /*
  * View and projection matrices of a camera at a frame; aspect is the

@@ -7,7 +7,9 @@
  * and of placements: an object that uses the same model with the same
  * normalisation and the same resulting materials as an earlier object
  * shares its meshes (instancing) instead of copying them. Materials are
- * deduplicated, images are decoded once per path.
+ * deduplicated, images are decoded once per path. The pass's texture
+ * upload events are read after its objects: each adds, per mesh of its
+ * object, a variant of the mesh's material that samples the new image.
  */
 #include <float.h>
 #include <stdio.h>
@@ -50,7 +52,8 @@ struct loader {
 
 static const char *const top_keys[] = {"version", "name", "frames", "passes", NULL};
 static const char *const pass_keys[] = {"name", "target", "clear_color",
-					"camera", "objects", NULL};
+					"camera", "objects", "events", NULL};
+static const char *const event_keys[] = {"frame", "type", "object", "texture", NULL};
 static const char *const camera_keys[] = {
 	"projection", "fov_y_deg", "ortho_height", "near", "far", "eye",
 	"target", "up", "orbit", "keyframes", NULL};
@@ -74,6 +77,7 @@ static const char *const projection_names[] = {"perspective", "orthographic", NU
 static const char *const filter_names[] = {"nearest", "bilinear", "trilinear", NULL};
 static const char *const wrap_names[] = {"repeat", "clamp", NULL};
 static const char *const blend_names[] = {"opaque", "alpha", "alpha_test", NULL};
+static const char *const event_type_names[] = {"texture_upload", NULL};
 
 
 static enum tsr_status nomem(struct loader *L)
@@ -294,6 +298,7 @@ static enum tsr_status parse_material(struct loader *L, const json_t *m,
 	struct tsr_material *b = &spec->base;
 	memset(spec, 0, sizeof(*spec));
 	b->texture = -1;
+	b->texture_object = -1;
 	b->filter = TSR_FILTER_TRILINEAR;
 	b->wrap = TSR_WRAP_REPEAT;
 	b->blend = TSR_BLEND_OPAQUE;
@@ -341,6 +346,7 @@ static enum tsr_status parse_material(struct loader *L, const json_t *m,
 		free(full);
 		if (st != TSR_OK)
 			return with_key(L, st, kp);
+		b->texture_object = b->texture;
 		spec->has_texture = 1;
 	}
 	return TSR_OK;
@@ -410,7 +416,8 @@ static enum tsr_status parse_anim(struct loader *L, const json_t *tr,
 static int material_equal(const struct tsr_material *a,
 			  const struct tsr_material *b)
 {
-	return a->texture == b->texture && a->filter == b->filter &&
+	return a->texture == b->texture &&
+	       a->texture_object == b->texture_object && a->filter == b->filter &&
 	       a->wrap == b->wrap && a->blend == b->blend &&
 	       a->alpha_cutoff == b->alpha_cutoff &&
 	       memcmp(a->color, b->color, sizeof(a->color)) == 0 &&
@@ -500,6 +507,7 @@ static enum tsr_status place_model(struct loader *L, uint32_t mi,
 		}
 		if (!spec->has_color && src->has_color)
 			memcpy(m.color, src->color, sizeof(m.color));
+		m.texture_object = m.texture;
 		st = find_or_add_material(L, &m, &map[mm]);
 	}
 	if (st != TSR_OK)
@@ -601,6 +609,102 @@ static enum tsr_status parse_object(struct loader *L, const json_t *o,
 			   &obj->mesh_count);
 }
 
+/* A required key of an event; missing -> TSR_ERR_CONFIG naming it. */
+static enum tsr_status require(struct loader *L, const json_t *obj,
+			       const char *path, const char *key)
+{
+	if (json_object_get(obj, key))
+		return TSR_OK;
+	char full[256];
+	tsr_json_path(full, sizeof(full), path, key);
+	return missing(L, full);
+}
+
+/*
+ * One event of passes[0].events (at `path`) into *u: checks its keys,
+ * decodes the uploaded image and makes, for every mesh of the object, the
+ * variant of the mesh's own material that samples it.
+ */
+static enum tsr_status parse_event(struct loader *L, const json_t *e,
+				   const char *path, const struct tsr_pass *pass,
+				   struct tsr_texture_upload *u)
+{
+	struct tsr_scene *sc = L->sc;
+	char kp[256];
+	TSR_TRY(tsr_json_check_keys(e, L->file, path, event_keys, L->err));
+	for (const char *const *k = event_keys; *k; k++)
+		TSR_TRY(require(L, e, path, *k));
+	TSR_TRY(tsr_json_get_u32(e, L->file, path, "frame", 0, 1000000,
+			     &u->frame, L->err));
+	int type = 0;
+	TSR_TRY(tsr_json_get_enum(e, L->file, path, "type", event_type_names,
+			      &type, L->err));
+	uint32_t object = 0;
+	TSR_TRY(tsr_json_get_u32(e, L->file, path, "object", 0, UINT32_MAX,
+			     &object, L->err));
+	if (object >= pass->object_count) {
+		tsr_json_path(kp, sizeof(kp), path, "object");
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "key '%s' in '%s' is %u, but the pass has %u objects",
+				     kp, L->file, object, pass->object_count);
+	}
+	u->object = pass->first_object + object;
+	const char *tex = NULL;
+	TSR_TRY(tsr_json_get_string(e, L->file, path, "texture", &tex, L->err));
+	tsr_json_path(kp, sizeof(kp), path, "texture");
+	char *full = resolve(L, tex);
+	if (!full)
+		return nomem(L);
+	enum tsr_status st = tsr_image_set_add_file(&L->images, full, &u->image,
+						    L->err);
+	free(full);
+	if (st != TSR_OK)
+		return with_key(L, st, kp);
+
+	const struct tsr_object *obj = &sc->objects[u->object];
+	u->mesh_materials = calloc(obj->mesh_count ? obj->mesh_count : 1,
+				   sizeof(*u->mesh_materials));
+	if (!u->mesh_materials)
+		return nomem(L);
+	for (uint32_t k = 0; k < obj->mesh_count; k++) {
+		/* the mesh keeps the material the object was placed with */
+		struct tsr_material m =
+			sc->materials[sc->meshes[obj->first_mesh + k].material];
+		m.texture = u->image;
+		TSR_TRY(find_or_add_material(L, &m, &u->mesh_materials[k]));
+	}
+	return TSR_OK;
+}
+
+/* passes[0].events (at `path`) into pass->uploads, sorted stably by frame. */
+static enum tsr_status parse_events(struct loader *L, const json_t *arr,
+				    const char *path, struct tsr_pass *pass)
+{
+	size_t n = json_array_size(arr);
+	if (n == 0)
+		return TSR_OK;
+	pass->uploads = calloc(n, sizeof(*pass->uploads));
+	if (!pass->uploads)
+		return nomem(L);
+	/* counted now so that tsr_scene_destroy frees what was made */
+	pass->upload_count = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		char ep[256];
+		index_path(ep, sizeof(ep), path, NULL, i);
+		TSR_TRY(parse_event(L, json_array_get(arr, i), ep, pass,
+				    &pass->uploads[i]));
+	}
+	/* insertion sort: stable, so equal frames keep the file's order */
+	for (uint32_t i = 1; i < pass->upload_count; i++) {
+		struct tsr_texture_upload u = pass->uploads[i];
+		uint32_t j = i;
+		for (; j > 0 && pass->uploads[j - 1].frame > u.frame; j--)
+			pass->uploads[j] = pass->uploads[j - 1];
+		pass->uploads[j] = u;
+	}
+	return TSR_OK;
+}
+
 static enum tsr_status parse_pass(struct loader *L, const json_t *ps,
 				  const char *path)
 {
@@ -645,6 +749,12 @@ static enum tsr_status parse_pass(struct loader *L, const json_t *ps,
 		TSR_TRY(parse_object(L, json_array_get(objects, i), p));
 	}
 	pass->object_count = sc->object_count - pass->first_object;
+	json_t *events;
+	TSR_TRY(get_array(L, ps, path, "events", &events));
+	if (events) {
+		tsr_json_path(p, sizeof(p), path, "events");
+		TSR_TRY(parse_events(L, events, p, pass));
+	}
 	return TSR_OK;
 }
 
@@ -746,8 +856,13 @@ void tsr_scene_destroy(struct tsr_scene *scene)
 	for (uint32_t i = 0; i < scene->object_count; i++)
 		free(scene->objects[i].anim.keyframes);
 	free(scene->objects);
-	for (uint32_t i = 0; i < scene->pass_count; i++)
-		free(scene->passes[i].camera.keys);
+	for (uint32_t i = 0; i < scene->pass_count; i++) {
+		struct tsr_pass *pass = &scene->passes[i];
+		free(pass->camera.keys);
+		for (uint32_t u = 0; u < pass->upload_count; u++)
+			free(pass->uploads[u].mesh_materials);
+		free(pass->uploads);
+	}
 	free(scene->passes);
 	free(scene->name);
 	free(scene->path);
@@ -798,6 +913,26 @@ struct tsr_mat4 tsr_object_model_matrix(const struct tsr_object *obj,
 	}
 	return tsr_m4_mul(tsr_m4_translate(t),
 			  tsr_m4_mul(tsr_m4_rotate_xyz_deg(r), tsr_m4_scale(s)));
+}
+
+uint32_t tsr_object_mesh_material(const struct tsr_scene *sc,
+				  const struct tsr_pass *pass, uint32_t object,
+				  uint32_t k, uint32_t frame)
+{
+	uint32_t m = sc->meshes[sc->objects[object].first_mesh + k].material;
+	/* sorted by frame: the last match at or before `frame` wins */
+	for (uint32_t i = 0; i < pass->upload_count && pass->uploads[i].frame <= frame; i++)
+		if (pass->uploads[i].object == object)
+			m = pass->uploads[i].mesh_materials[k];
+	return m;
+}
+
+int tsr_pass_uploads_at(const struct tsr_pass *pass, uint32_t frame)
+{
+	for (uint32_t i = 0; i < pass->upload_count && pass->uploads[i].frame <= frame; i++)
+		if (pass->uploads[i].frame == frame)
+			return 1;
+	return 0;
 }
 
 void tsr_camera_matrices(const struct tsr_camera *cam, uint32_t frame,

@@ -8,7 +8,8 @@
 struct tsr_signature_unit {
 	uint32_t tiles;
 	uint32_t *sig[FRAMES];       /* Signature Buffer: sig[0] is being built */
-	uint32_t signed_frames;      /* frames ended so far (for the valid check) */
+	uint32_t signed_frames;      /* frames ended so far */
+	uint32_t valid_frames;       /* frames ended since the last invalidation */
 	uint8_t *bitmap;             /* tiles that combined the current constants */
 	struct tsr_crc_block constants;
 	struct tsr_su_counters ctr;
@@ -47,6 +48,7 @@ void tsr_su_begin_frame(struct tsr_signature_unit *su)
 	memset(su->sig[0], 0, su->tiles * sizeof(uint32_t));
 	memset(su->bitmap, 0, su->tiles);
 	su->constants = (struct tsr_crc_block){0, 0};
+	su->ctr.ot_max = 0;
 }
 
 void tsr_su_constants(struct tsr_signature_unit *su, const void *data, size_t bytes)
@@ -84,6 +86,11 @@ void tsr_su_primitive(struct tsr_signature_unit *su, const void *attributes, siz
 	}
 }
 
+void tsr_su_invalidate(struct tsr_signature_unit *su)
+{
+	su->valid_frames = 0;
+}
+
 void tsr_su_end_frame(struct tsr_signature_unit *su)
 {
 	uint32_t *oldest = su->sig[FRAMES - 1];
@@ -91,6 +98,7 @@ void tsr_su_end_frame(struct tsr_signature_unit *su)
 		su->sig[f] = su->sig[f - 1];
 	su->sig[0] = oldest;
 	su->signed_frames++;
+	su->valid_frames++;
 	tsr_su_begin_frame(su);
 }
 
@@ -99,11 +107,33 @@ uint32_t tsr_su_signature(const struct tsr_signature_unit *su, uint32_t tile)
 	return su->sig[0][tile];
 }
 
-int tsr_su_same_as(const struct tsr_signature_unit *su, uint32_t tile, uint32_t back)
+int tsr_su_inputs_equal(const struct tsr_signature_unit *su, uint32_t tile, uint32_t back)
 {
 	if (back < 1 || back >= FRAMES || su->signed_frames < back)
 		return 0;
 	return su->sig[0][tile] == su->sig[back][tile];
+}
+
+int tsr_su_comparable(const struct tsr_signature_unit *su, uint32_t back)
+{
+	return back >= 1 && back < FRAMES && su->valid_frames >= back;
+}
+
+int tsr_su_same_as(const struct tsr_signature_unit *su, uint32_t tile, uint32_t back)
+{
+	return tsr_su_comparable(su, back) && tsr_su_inputs_equal(su, tile, back);
+}
+
+void tsr_su_counters_delta(struct tsr_su_counters *d, const struct tsr_su_counters *now,
+			   const struct tsr_su_counters *base)
+{
+	d->constant_blocks = now->constant_blocks - base->constant_blocks;
+	d->primitive_blocks = now->primitive_blocks - base->primitive_blocks;
+	d->subblocks_signed = now->subblocks_signed - base->subblocks_signed;
+	d->accumulate_steps = now->accumulate_steps - base->accumulate_steps;
+	d->shift_steps = now->shift_steps - base->shift_steps;
+	d->ot_pushes = now->ot_pushes - base->ot_pushes;
+	d->ot_max = now->ot_max;
 }
 
 const struct tsr_su_counters *tsr_su_counters_of(const struct tsr_signature_unit *su)

@@ -42,7 +42,8 @@ struct tsr_su_counters {
 	uint64_t accumulate_steps;  /* tile signature updates (Accumulate CRC unit uses) */
 	uint64_t shift_steps;       /* Shift subunit steps inside those updates */
 	uint64_t ot_pushes;         /* tile ids pushed on the OT Queue */
-	uint64_t ot_max;            /* largest OT Queue occupancy (tiles of one primitive) */
+	uint64_t ot_max;            /* largest OT Queue occupancy (tiles of one primitive)
+				       in the frame being built: reset by begin_frame */
 };
 
 struct tsr_signature_unit;
@@ -70,6 +71,14 @@ void tsr_su_constants(struct tsr_signature_unit *su, const void *data, size_t by
 void tsr_su_primitive(struct tsr_signature_unit *su, const void *attributes, size_t bytes,
 		      const uint32_t *tiles, uint32_t n);
 
+/*
+ * Forgets the signatures of earlier frames (they stay in the buffer but no
+ * longer compare equal), for a frame in which the driver uploads a texture
+ * or a shader (RE III-E): tiles compare again two frames later, once the
+ * back buffer holds colors rendered after the upload.
+ */
+void tsr_su_invalidate(struct tsr_signature_unit *su);
+
 /* Ends the frame: its signatures become "one frame back". */
 void tsr_su_end_frame(struct tsr_signature_unit *su);
 
@@ -77,11 +86,31 @@ void tsr_su_end_frame(struct tsr_signature_unit *su);
 uint32_t tsr_su_signature(const struct tsr_signature_unit *su, uint32_t tile);
 
 /*
+ * 1 when the signatures of `back` frames ago (1 or 2) were signed and not
+ * invalidated since, so tiles may be compared with them.
+ */
+int tsr_su_comparable(const struct tsr_signature_unit *su, uint32_t back);
+
+/*
  * 1 when tile t's signature in the frame being built equals its signature
- * `back` frames ago (1 or 2) and that frame was signed; 0 otherwise.
+ * `back` frames ago (1 or 2), that frame was signed and no invalidation
+ * came since (RE III-A: the tile may be skipped); 0 otherwise.
  */
 int tsr_su_same_as(const struct tsr_signature_unit *su, uint32_t tile, uint32_t back);
 
+/*
+ * As tsr_su_same_as() but ignoring invalidations: whether the inputs are
+ * equal at all, for classifying tiles (RE V, Fig. 14a).
+ */
+int tsr_su_inputs_equal(const struct tsr_signature_unit *su, uint32_t tile, uint32_t back);
+
 const struct tsr_su_counters *tsr_su_counters_of(const struct tsr_signature_unit *su);
+
+/*
+ * d = now - base, counter by counter, for the work of one frame; ot_max
+ * is now's (the frame's maximum, as begin_frame resets it).
+ */
+void tsr_su_counters_delta(struct tsr_su_counters *d, const struct tsr_su_counters *now,
+			   const struct tsr_su_counters *base);
 
 #endif

@@ -353,6 +353,11 @@ const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 	return tl->prims;
 }
 
+const uint32_t *tsr_plb_overlapped_tiles(const struct tsr_param_buffer *pb)
+{
+	return pb->scratch;
+}
+
 const uint32_t *tsr_pb_opt_numbers(const struct tsr_param_buffer *pb, uint32_t tile)
 {
 	return pb->lists[tile].opt;

@@ -116,6 +116,14 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 			    struct tsr_error *err);
 
 /*
+ * The tiles the last primitive binned by tsr_plb_bin() overlaps (row-major
+ * tile IDs, *tiles of them): the list the Polygon List Builder pushes on
+ * Rendering Elimination's Overlapped Tiles queue (RE III-F). Valid until
+ * the next tsr_plb_bin().
+ */
+const uint32_t *tsr_plb_overlapped_tiles(const struct tsr_param_buffer *pb);
+
+/*
  * OPT Numbers (TCOR III-A) of tile t's PMDs, parallel to tsr_pb_list():
  * the position, in this frame's tile order, of the next tile that uses the
  * primitive, or TSR_PB_NEVER.
