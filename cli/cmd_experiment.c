@@ -1,7 +1,7 @@
 /*
  * cmd_experiment.c - `tessera experiment`: the experiments of TCOR
- * Section V, run in-process over several workloads and configurations,
- * printed as tables and written as CSV.
+ * Section V and RE Section V, run in-process over several workloads and
+ * configurations, printed as tables and written as CSV.
  *
  *   tcor             Parameter Buffer accesses to the L2 and to DRAM and
  *                    total DRAM traffic, baseline vs TCOR, 64 and 128 KiB
@@ -11,6 +11,15 @@
  *                    LRU, MRU and DRRIP, fully associative and 2, 4, 8 ways, with
  *                    the lower bound LB = TP + max(0, TP - CP) of V-A
  *                    (Figs. 11-13).
+ *   re               Rendering Elimination against Transaction Elimination
+ *                    on the RE Table I GPU (RE Section V, Figs. 14 and 16):
+ *                    four runs per workload (base, te, re with verify,
+ *                    re+te); the tiles RE skips, the equal-input, false
+ *                    negative and changed tiles of Fig. 14a, false
+ *                    positives and stale inputs, the color flushes TE
+ *                    removes, and the DRAM traffic of te, re and re+te
+ *                    against base, with RE's per Parameter Buffer, texture
+ *                    and color and the Raster Pipeline traffic of Fig. 14b.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +35,16 @@ static const char *const default_workloads[] = {
 	"workloads/glmark-scene.json", "workloads/heavy-3d.json",
 	"workloads/sprites-2d.json", "workloads/gltf-truck.json", NULL};
 
+/* `experiment re`: the animated workloads with redundant tiles, then the others. */
+static const char *const re_workloads[] = {
+	"workloads/static-camera.json", "workloads/ui-2d.json", "workloads/paused-scene.json",
+	"workloads/sprites-2d.json", "workloads/gltf-truck.json", "workloads/glmark-scene.json",
+	"workloads/heavy-3d.json", NULL};
+
 static void usage_experiment(FILE *f)
 {
 	fprintf(f,
-		"usage: tessera experiment tcor|attribute-cache [--frames N] [--csv FILE]\n"
+		"usage: tessera experiment tcor|attribute-cache|re [--frames N] [--csv FILE]\n"
 		"                          [--workload FILE]...\n"
 		"\n"
 		"  tcor             Parameter Buffer traffic to the L2 and DRAM and total DRAM\n"
@@ -41,9 +56,17 @@ static void usage_experiment(FILE *f)
 		"                   DRRIP,\n"
 		"                   fully associative and 2, 4, 8 ways, with the lower bound\n"
 		"                   LB = TP + max(0, TP - CP) (TCOR V-A, Figs. 11-13)\n"
+		"  re               Rendering Elimination and Transaction Elimination on\n"
+		"                   configs/re-table1.json, four runs: base, te, re (with\n"
+		"                   verify), re+te; tiles skipped, equal inputs, false negatives,\n"
+		"                   changed tiles, false positives, stale inputs, TE's removed\n"
+		"                   flushes, and the DRAM traffic against base, in total and for\n"
+		"                   re per Parameter Buffer, texture, color and Raster Pipeline\n"
+		"                   (RE V, Figs. 14 and 16)\n"
 		"\n"
-		"  --frames N       frames per run (default 4)\n"
-		"  --workload FILE  a workload (repeatable; default: the four shipped ones)\n"
+		"  --frames N       frames per run (default 4; re: each workload's own)\n"
+		"  --workload FILE  a workload (repeatable; default: the four shipped ones;\n"
+		"                   re: the seven shipped ones)\n"
 		"  --csv FILE       also write the table as CSV\n"
 		"Run from the repository root (configs/ and workloads/ are relative paths).\n");
 }
@@ -254,12 +277,155 @@ static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_
 	return TSR_OK;
 }
 
+/* Percentage v of `of` (0 when of is 0). */
+static double share(uint64_t v, uint64_t of)
+{
+	return of ? 100.0 * (double)v / (double)of : 0.0;
+}
+
+/* DRAM bytes of the Parameter Buffer, read and written. */
+static uint64_t pb_dram_bytes(const struct tsr_frame_stats *t)
+{
+	return dram_bytes(t, 1);
+}
+
+/*
+ * "Raster Pipeline traffic" of RE Fig. 14b: Parameter Buffer reads (the
+ * Tile Fetcher), texel reads and color flushes, at DRAM.
+ */
+static uint64_t raster_dram_bytes(const struct tsr_frame_stats *t)
+{
+	return t->dram[TSR_STREAM_PB_LISTS].read_bytes +
+	       t->dram[TSR_STREAM_PB_ATTRIBUTES].read_bytes +
+	       t->dram[TSR_STREAM_TEXTURE].read_bytes + t->dram[TSR_STREAM_COLOR].write_bytes;
+}
+
+/* The runs of `experiment re` and their elimination settings. */
+enum { RE_BASE, RE_TE, RE_RE, RE_RETE, RE_RUNS };
+
+/* The percentage columns of `experiment re`, in table order. */
+enum {
+	RC_SKIPPED, RC_EQUAL, RC_FALSE_NEG, RC_CHANGED,   /* re run, % of tiles compared */
+	RC_TE_FLUSH,                                      /* te run, % of flushes signed */
+	RC_DRAM_TE, RC_DRAM_RE, RC_DRAM_RETE,             /* total DRAM change vs base */
+	RC_RE_PB, RC_RE_TEX, RC_RE_COLOR, RC_RE_RASTER,   /* re run, per stream group */
+	RC_COUNT
+};
+
+static void re_print_row(struct tsr_cli_text *csv, const char *name, const char *frames,
+			 const char *fp, const char *stale, const double *v)
+{
+	printf("%-16s %6s %7.1f%% %6.1f%% %6.1f%% %6.1f%% %5s %6s %7.1f%% %7.1f%% %7.1f%% "
+	       "%7.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n", name, frames, v[RC_SKIPPED],
+	       v[RC_EQUAL], v[RC_FALSE_NEG], v[RC_CHANGED], fp, stale, v[RC_TE_FLUSH],
+	       v[RC_DRAM_TE], v[RC_DRAM_RE], v[RC_DRAM_RETE], v[RC_RE_PB], v[RC_RE_TEX],
+	       v[RC_RE_COLOR], v[RC_RE_RASTER]);
+	tsr_cli_text_printf(csv, "%s,%s,%.17g,%.17g,%.17g,%.17g,%s,%s", name, frames,
+			    v[RC_SKIPPED], v[RC_EQUAL], v[RC_FALSE_NEG], v[RC_CHANGED], fp, stale);
+	for (int c = RC_TE_FLUSH; c < RC_COUNT; c++)
+		tsr_cli_text_printf(csv, ",%.17g", v[c]);
+	tsr_cli_text_printf(csv, "\n");
+}
+
+/*
+ * RE Section V: per workload, four runs of configs/re-table1.json with
+ * elimination off (base), TE, RE (verified) and RE+TE. frames 0: each
+ * workload's own frame count.
+ */
+static enum tsr_status run_re(const char *const *workloads, uint32_t frames,
+			      struct tsr_cli_text *csv, struct tsr_frame_stats *t,
+			      struct tsr_frame_stats *scratch, struct tsr_error *err)
+{
+	static const struct {
+		int rendering, transactions;
+	} runs[RE_RUNS] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+	struct tsr_gpu_config base_cfg;
+	tsr_config_defaults(&base_cfg);
+	TSR_TRY(tsr_config_load("configs/re-table1.json", &base_cfg, err));
+	tsr_cli_text_printf(csv, "workload,frames,tiles_skipped_pct,equal_inputs_pct,"
+			    "false_negatives_pct,changed_pct,false_positives,stale_inputs,"
+			    "te_flushes_removed_pct,te_dram_change_pct,re_dram_change_pct,"
+			    "re_te_dram_change_pct,re_pb_dram_change_pct,re_texture_dram_change_pct,"
+			    "re_color_dram_change_pct,re_raster_dram_change_pct\n");
+	printf("%-23s %-32s %12s %8s %26s %35s\n", "", "re run: % of tiles compared", "",
+	       "te run", "DRAM bytes vs base", "re run: DRAM bytes vs base");
+	printf("%-16s %6s %8s %7s %7s %7s %5s %6s %8s %8s %8s %8s %8s %8s %8s %8s\n",
+	       "workload", "frames", "skipped", "eq-in", "f-neg", "changed", "FP", "stale",
+	       "flush-rm", "te", "re", "re+te", "PB", "texture", "color", "raster");
+	double sum[RC_COUNT] = {0};
+	int nw = 0;
+	for (int w = 0; workloads[w]; w++) {
+		struct tsr_scene *sc = NULL;
+		TSR_TRY(tsr_scene_load(workloads[w], &sc, err));
+		const uint32_t n = frames ? frames : sc->frames;
+		/* per run: total DRAM bytes; for base and re also the stream groups */
+		uint64_t total[RE_RUNS], pb[RE_RUNS], tex[RE_RUNS], color[RE_RUNS], raster[RE_RUNS];
+		struct tsr_elimination_stats re = {0}, te = {0};
+		enum tsr_status s = TSR_OK;
+		for (int r = 0; s == TSR_OK && r < RE_RUNS; r++) {
+			struct tsr_gpu_config cfg = base_cfg;
+			cfg.elim.rendering = runs[r].rendering;
+			cfg.elim.transactions = runs[r].transactions;
+			cfg.elim.verify = runs[r].rendering;  /* counts false positives */
+			cfg.elim.refresh_frames = 0;
+			s = simulate(&cfg, sc, n, t, scratch, err);
+			if (s != TSR_OK)
+				break;
+			total[r] = dram_bytes(t, 0);
+			pb[r] = pb_dram_bytes(t);
+			tex[r] = t->dram[TSR_STREAM_TEXTURE].read_bytes;
+			color[r] = t->dram[TSR_STREAM_COLOR].write_bytes;
+			raster[r] = raster_dram_bytes(t);
+			if (r == RE_RE)
+				re = t->elim;
+			else if (r == RE_TE)
+				te = t->elim;
+		}
+		const char *name = sc->name ? sc->name : workloads[w];
+		if (s == TSR_OK) {
+			double v[RC_COUNT];
+			v[RC_SKIPPED] = share(re.tiles_skipped, re.tiles_compared);
+			v[RC_EQUAL] = share(re.tiles_equal_inputs, re.tiles_compared);
+			v[RC_FALSE_NEG] = share(re.false_negatives, re.tiles_compared);
+			v[RC_CHANGED] = share(re.tiles_changed, re.tiles_compared);
+			v[RC_TE_FLUSH] = share(te.te_flushes_removed, te.te_tiles_signed);
+			v[RC_DRAM_TE] = pct(total[RE_TE], total[RE_BASE]);
+			v[RC_DRAM_RE] = pct(total[RE_RE], total[RE_BASE]);
+			v[RC_DRAM_RETE] = pct(total[RE_RETE], total[RE_BASE]);
+			v[RC_RE_PB] = pct(pb[RE_RE], pb[RE_BASE]);
+			v[RC_RE_TEX] = pct(tex[RE_RE], tex[RE_BASE]);
+			v[RC_RE_COLOR] = pct(color[RE_RE], color[RE_BASE]);
+			v[RC_RE_RASTER] = pct(raster[RE_RE], raster[RE_BASE]);
+			char fr[16], fp[24], stale[24];
+			snprintf(fr, sizeof(fr), "%u", n);
+			snprintf(fp, sizeof(fp), "%llu", (unsigned long long)re.false_positives);
+			snprintf(stale, sizeof(stale), "%llu", (unsigned long long)re.stale_inputs);
+			re_print_row(csv, name, fr, fp, stale, v);
+			for (int c = 0; c < RC_COUNT; c++)
+				sum[c] += v[c];
+			nw++;
+		}
+		tsr_scene_destroy(sc);
+		if (s != TSR_OK)
+			return s;
+	}
+	if (nw) {
+		double mean[RC_COUNT];
+		for (int c = 0; c < RC_COUNT; c++)
+			mean[c] = sum[c] / nw;
+		re_print_row(csv, "mean", "", "", "", mean);
+	}
+	printf("\npaper (RE V): 50%% of tiles skipped and 12%% false negatives (Fig. 14a); 48%% less\n"
+	       "memory traffic (Figs. 14b, 13b); TE saves only color flushes (Fig. 16)\n");
+	return TSR_OK;
+}
+
 int tsr_cmd_experiment(int argc, char **argv)
 {
 	const char *kind = NULL, *csv_path = NULL;
 	const char *workloads[16];  /* at most 15 + NULL */
 	int nw = 0;
-	uint64_t frames = 4;
+	uint64_t frames = 0;  /* 0: not given */
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -293,19 +459,25 @@ int tsr_cmd_experiment(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (!kind || (strcmp(kind, "tcor") && strcmp(kind, "attribute-cache"))) {
-		fprintf(stderr, "tessera: 'experiment' needs 'tcor' or 'attribute-cache'\n");
+	if (!kind || (strcmp(kind, "tcor") && strcmp(kind, "attribute-cache") &&
+		      strcmp(kind, "re"))) {
+		fprintf(stderr, "tessera: 'experiment' needs 'tcor', 'attribute-cache' or 're'\n");
 		usage_experiment(stderr);
 		return EXIT_USAGE;
 	}
 	workloads[nw] = NULL;
-	const char *const *wl = nw ? workloads : default_workloads;
+	const int re = !strcmp(kind, "re");
+	const char *const *wl = nw ? workloads : re ? re_workloads : default_workloads;
+	if (!frames && !re)
+		frames = 4;
 	struct tsr_frame_stats *t = calloc(1, sizeof(*t)), *scratch = calloc(1, sizeof(*scratch));
 	struct tsr_cli_text csv = {0};
 	struct tsr_error err = {{0}};
 	enum tsr_status s = t && scratch ? TSR_OK
 		: tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
-	if (s == TSR_OK && !strcmp(kind, "tcor"))
+	if (s == TSR_OK && re)
+		s = run_re(wl, (uint32_t)frames, &csv, t, scratch, &err);
+	else if (s == TSR_OK && !strcmp(kind, "tcor"))
 		s = run_tcor(wl, (uint32_t)frames, &csv, t, scratch, &err);
 	else if (s == TSR_OK)
 		s = run_attribute_cache(wl, (uint32_t)frames, &csv, t, scratch, &err);

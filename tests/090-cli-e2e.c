@@ -306,6 +306,66 @@ static void test_experiment_tcor(void **state)
 	assert_int_equal(run_out("experiment nonsense", out, err), 2);
 }
 
+/*
+ * `tessera experiment re` on one small workload: a CSV with the header, one
+ * data row and the mean row; RE makes no false positives and does not add
+ * DRAM traffic.
+ */
+static void test_experiment_re(void **state)
+{
+	(void)state;
+	char args[1024], err[512], out[512], path[512];
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(out, sizeof(out), "%s/exp-re.txt", tmpdir);
+	snprintf(path, sizeof(path), "%s/exp-re.csv", tmpdir);
+	snprintf(args, sizeof(args), "experiment re --frames 3 --workload workloads/sprites-2d.json "
+		 "--csv '%s'", path);
+	assert_int_equal(run_out(args, out, err), 0);
+	char *csv = slurp(path);
+	assert_non_null(csv);
+	static const char header[] =
+		"workload,frames,tiles_skipped_pct,equal_inputs_pct,false_negatives_pct,changed_pct,"
+		"false_positives,stale_inputs,te_flushes_removed_pct,te_dram_change_pct,"
+		"re_dram_change_pct,re_te_dram_change_pct,re_pb_dram_change_pct,"
+		"re_texture_dram_change_pct,re_color_dram_change_pct,re_raster_dram_change_pct\n";
+	assert_memory_equal(csv, header, strlen(header));
+	int lines = 0;
+	for (char *p = csv; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 3);  /* header, sprites-2d, mean */
+	char *row = csv + strlen(header);
+	assert_memory_equal(row, "sprites-2d,3,", strlen("sprites-2d,3,"));
+	/* the fields of the data row: 6 = false_positives, 10 = re_dram_change_pct */
+	char *field[16];
+	int nf = 0;
+	for (char *p = row; nf < 16;) {
+		field[nf++] = p;
+		p += strcspn(p, ",\n");
+		if (*p != ',') {
+			*p = '\0';
+			break;
+		}
+		*p++ = '\0';
+	}
+	assert_int_equal(nf, 16);
+	assert_string_equal(field[6], "0");
+	char *end;
+	double re_chg = strtod(field[10], &end);
+	assert_true(end != field[10] && *end == '\0');
+	assert_true(re_chg <= 0.0);
+	free(csv);
+	/* a bad workload: one line naming it, exit 1, no CSV */
+	assert_int_equal(unlink(path), 0);
+	snprintf(args, sizeof(args), "experiment re --frames 3 --workload workloads/no-such.json "
+		 "--csv '%s'", path);
+	assert_int_equal(run_out(args, out, err), 1);
+	char *msg = slurp(err);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "no-such.json"));
+	free(msg);
+	assert_false(exists(path));
+}
+
 static void test_determinism(void **state)
 {
 	(void)state;
@@ -481,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_record_and_replay),
 		cmocka_unit_test(test_tcor_run),
 		cmocka_unit_test(test_experiment_tcor),
+		cmocka_unit_test(test_experiment_re),
 		cmocka_unit_test(test_known_image),
 		cmocka_unit_test(test_bad_input),
 	};

@@ -185,13 +185,18 @@ void tsr_mem_l2_access(struct tsr_memsys *m, uint64_t addr, uint32_t size, int w
 	l2_range(m, &a);
 }
 
-void tsr_mem_dram_write(struct tsr_memsys *m, uint64_t addr, uint32_t size,
-			enum tsr_stream s)
+uint64_t tsr_mem_dram_burst_bytes(const struct tsr_memsys *m, uint64_t addr, uint32_t size)
 {
 	uint64_t line = m->l2_line;
 	uint64_t first = addr & ~(line - 1);
 	uint64_t last = (addr + (size ? size : 1) - 1) & ~(line - 1);
-	m->dram[s].write_bytes += (last - first) + line;
+	return (last - first) + line;
+}
+
+void tsr_mem_dram_write(struct tsr_memsys *m, uint64_t addr, uint32_t size,
+			enum tsr_stream s)
+{
+	m->dram[s].write_bytes += tsr_mem_dram_burst_bytes(m, addr, size);
 }
 
 void tsr_mem_marker(struct tsr_memsys *m, enum tsr_marker kind, uint64_t value)

@@ -79,6 +79,12 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t l1, uint64_t addr,
 void tsr_mem_l2_access(struct tsr_memsys *m, uint64_t addr, uint32_t size, int write,
 		       enum tsr_stream s, uint16_t requester, uint32_t meta);
 
+/*
+ * Bytes DRAM moves for an access of `size` bytes at addr: whole L2 lines
+ * (one burst per line). Pure.
+ */
+uint64_t tsr_mem_dram_burst_bytes(const struct tsr_memsys *m, uint64_t addr, uint32_t size);
+
 /* A write of `size` bytes straight to DRAM (tile color flush). */
 void tsr_mem_dram_write(struct tsr_memsys *m, uint64_t addr, uint32_t size,
 			enum tsr_stream s);

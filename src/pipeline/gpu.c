@@ -53,6 +53,7 @@ struct tsr_gpu {
 	uint8_t *attr_msg;                    /* one primitive's attribute message */
 	uint32_t attr_msg_cap;                /* its size, bytes */
 	uint8_t *tile_rgba;                   /* the tile's colors as flushed (RGBA8) */
+	uint8_t *skipped;                     /* per tile: 1 if RE skipped it this frame */
 	uint32_t *te_sig[2];                  /* TE: color signature of each buffer's tiles */
 	uint8_t *te_valid[2];                 /* 1 once the buffer's tile was signed */
 };
@@ -201,7 +202,8 @@ static enum tsr_status setup_elimination(struct tsr_gpu *g, struct tsr_error *er
 	const struct tsr_elimination_config *e = &g->cfg.elim;
 	size_t tpix = (size_t)g->cfg.tile_width * g->cfg.tile_height;
 	g->tile_rgba = malloc(tpix * 4);
-	if (!g->tile_rgba)
+	g->skipped = calloc(g->tiles, 1);
+	if (!g->tile_rgba || !g->skipped)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	if (e->transactions)
 		for (int b = 0; b < 2; b++) {
@@ -324,6 +326,7 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	tsr_su_destroy(g->su);
 	free(g->attr_msg);
 	free(g->tile_rgba);
+	free(g->skipped);
 	for (int b = 0; b < 2; b++) {
 		free(g->te_sig[b]);
 		free(g->te_valid[b]);
@@ -346,6 +349,22 @@ static uint8_t to_u8(float c)
 {
 	c = c < 0.0f ? 0.0f : (c > 1.0f ? 1.0f : c);
 	return (uint8_t)(c * 255.0f + 0.5f);
+}
+
+/* Byte address of the tile's row y in the back frame buffer. */
+static uint64_t flush_row_address(const struct tsr_gpu *g, const struct tsr_target *t,
+				  uint32_t y)
+{
+	return g->fb_base[g->back] + ((uint64_t)t->y0 + y) * g->fb_pitch + (uint64_t)t->x0 * 4;
+}
+
+/* DRAM bytes the tile's flush writes (whole lines per row). */
+static uint64_t flush_dram_bytes(const struct tsr_gpu *g, const struct tsr_target *t)
+{
+	uint64_t b = 0;
+	for (uint32_t y = 0; y < t->height; y++)
+		b += tsr_mem_dram_burst_bytes(g->mem, flush_row_address(g, t, y), t->width * 4);
+	return b;
 }
 
 /* The tile's color buffer as the bytes a flush writes (RGBA8, rows packed). */
@@ -400,7 +419,7 @@ static void flush_tile(struct tsr_gpu *g, const struct tsr_target *t, uint32_t t
 		e->te_subblocks_signed += c.subblocks;
 		if (g->te_valid[g->back][tile] && g->te_sig[g->back][tile] == c.crc) {
 			e->te_flushes_removed++;
-			e->color_bytes_removed += bytes;
+			e->color_bytes_removed += flush_dram_bytes(g, t);
 			if (same < 0)
 				same = colors_equal_back(g, t);
 			e->te_false_positives += !same;
@@ -412,9 +431,8 @@ static void flush_tile(struct tsr_gpu *g, const struct tsr_target *t, uint32_t t
 	uint8_t *img = g->image[g->back];
 	for (uint32_t y = 0; y < t->height; y++) {
 		uint32_t sy = (uint32_t)t->y0 + y;
-		uint64_t addr = g->fb_base[g->back] + (uint64_t)sy * g->fb_pitch +
-				(uint64_t)t->x0 * 4;
-		tsr_mem_dram_write(g->mem, addr, t->width * 4, TSR_STREAM_COLOR);
+		tsr_mem_dram_write(g->mem, flush_row_address(g, t, y), t->width * 4,
+				   TSR_STREAM_COLOR);
 		memcpy(&img[((size_t)sy * g->cfg.width + (uint32_t)t->x0) * 4],
 		       &g->tile_rgba[(size_t)y * t->width * 4], t->width * 4);
 	}
@@ -455,7 +473,7 @@ static void skip_tile(struct tsr_gpu *g, const struct tsr_target *t, uint32_t ti
 	uint32_t n = tsr_pb_list_length(g->pb, tile);
 	const uint32_t *list = tsr_pb_list(g->pb, tile);
 	e->tiles_skipped++;
-	e->color_bytes_removed += (uint64_t)t->width * t->height * 4;
+	e->color_bytes_removed += flush_dram_bytes(g, t);
 	e->pb_bytes_removed += (uint64_t)n * TSR_PMD_BYTES;
 	for (uint32_t k = 0; k < n; k++)
 		e->pb_bytes_removed += (uint64_t)g->prims.prims[list[k]].attributes *
@@ -617,7 +635,8 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 		int equal = classify && tsr_su_inputs_equal(g->su, tile, 2);
 		e->tiles_compared += classify;
 		e->tiles_equal_inputs += equal;
-		if (skip && tsr_su_same_as(g->su, tile, 2)) {
+		g->skipped[tile] = skip && tsr_su_same_as(g->su, tile, 2);
+		if (g->skipped[tile]) {
 			skip_tile(g, &t, tile, e);
 			continue;
 		}
@@ -651,6 +670,11 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 const uint8_t *tsr_gpu_frame_image(const struct tsr_gpu *g)
 {
 	return g->image[g->back ^ 1];
+}
+
+const uint8_t *tsr_gpu_skipped_tiles(const struct tsr_gpu *g)
+{
+	return g->skipped;
 }
 
 const struct tsr_addrmap *tsr_gpu_address_map(const struct tsr_gpu *g)

@@ -10,6 +10,14 @@
  * (straight to DRAM, TCOR Fig. 2). Front and back frame buffers live at
  * different addresses and swap every frame.
  *
+ * With elimination.rendering (RE III), the Signature Unit signs each
+ * drawcall's constants and each binned primitive's attributes into the
+ * tiles it overlaps, and a tile whose signature equals the one of the frame
+ * two back (the colors the back buffer holds) is skipped: no Parameter
+ * Buffer reads, rasterization, texture or instruction fetches, or flush.
+ * With elimination.transactions (RE IV-C) each flushed color buffer is
+ * signed and the flush skipped when it equals the back buffer's tile.
+ *
  * tsr_gpu owns the memory hierarchy, the address map and the per-frame
  * state; it allocates at creation and reuses its buffers from frame to
  * frame.
@@ -49,6 +57,13 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 
 /* The last completed frame, RGBA8, width x height, rows top to bottom. */
 const uint8_t *tsr_gpu_frame_image(const struct tsr_gpu *g);
+
+/*
+ * Per tile (row-major tile IDs, tsr_gpu_tile_count() of them): 1 when
+ * Rendering Elimination skipped the tile in the last completed frame
+ * (RE III-A), else 0.
+ */
+const uint8_t *tsr_gpu_skipped_tiles(const struct tsr_gpu *g);
 
 const struct tsr_addrmap *tsr_gpu_address_map(const struct tsr_gpu *g);
 const struct tsr_memsys *tsr_gpu_memsys(const struct tsr_gpu *g);

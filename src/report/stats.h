@@ -80,7 +80,7 @@ struct tsr_elimination_stats {
 	uint64_t te_subblocks_signed;    /* 64-bit subblocks of color signed */
 	uint64_t te_flushes_removed;     /* flushes skipped: color signature equal */
 	uint64_t te_false_positives;     /* of those, flushes whose colors differed: must be 0 */
-	uint64_t color_bytes_removed;    /* frame-buffer writes removed by RE skips and TE */
+	uint64_t color_bytes_removed;    /* DRAM bytes of the color flushes RE and TE removed */
 	struct tsr_su_counters su;       /* Signature Unit work (ot_max: a maximum) */
 };
 
