@@ -207,6 +207,55 @@ static void test_frame_comparisons(void **state)
 	tsr_su_destroy(su);
 }
 
+/*
+ * A texture upload invalidates the older signatures: tiles with equal
+ * inputs still compare equal (tsr_su_inputs_equal) but may not be skipped
+ * (tsr_su_same_as) until two frames have been signed after it.
+ */
+static void test_invalidate(void **state)
+{
+	(void)state;
+	struct tsr_signature_unit *su = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_su_create(4, &su, &err), TSR_OK);
+	struct fig6 d;
+	fig6_fill(&d, 1);
+	for (int f = 0; f < 2; f++) {
+		fig6_frame(su, &d);
+		tsr_su_end_frame(su);
+	}
+	fig6_frame(su, &d);
+	assert_true(tsr_su_comparable(su, 2));
+	assert_true(tsr_su_same_as(su, 0, 2));
+	tsr_su_invalidate(su);  /* the upload frame */
+	assert_false(tsr_su_comparable(su, 1));
+	for (uint32_t t = 0; t < 4; t++) {
+		assert_true(tsr_su_inputs_equal(su, t, 2));
+		assert_false(tsr_su_same_as(su, t, 2));
+	}
+	tsr_su_end_frame(su);
+	fig6_frame(su, &d);  /* the next frame: its back buffer predates the upload */
+	assert_true(tsr_su_comparable(su, 1));
+	assert_false(tsr_su_comparable(su, 2));
+	assert_false(tsr_su_same_as(su, 1, 2));
+	tsr_su_end_frame(su);
+	fig6_frame(su, &d);
+	assert_true(tsr_su_comparable(su, 2));
+	for (uint32_t t = 0; t < 4; t++)
+		assert_true(tsr_su_same_as(su, t, 2));
+	/* the counters of one frame: ot_max restarts with each frame */
+	struct tsr_su_counters base = *tsr_su_counters_of(su), delta;
+	tsr_su_end_frame(su);
+	assert_int_equal(tsr_su_counters_of(su)->ot_max, 0);
+	fig6_frame(su, &d);
+	tsr_su_counters_delta(&delta, tsr_su_counters_of(su), &base);
+	assert_int_equal(delta.primitive_blocks, 3);
+	assert_int_equal(delta.constant_blocks, 2);
+	assert_int_equal(delta.ot_pushes, 7);
+	assert_int_equal(delta.ot_max, 3);
+	tsr_su_destroy(su);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_any_split_equals_zlib),
 		cmocka_unit_test(test_fig6_signatures),
 		cmocka_unit_test(test_frame_comparisons),
+		cmocka_unit_test(test_invalidate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
