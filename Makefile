@@ -38,6 +38,7 @@ check-clang:
 bench: build
 	./$(BUILD)/bench_frames
 	./$(BUILD)/bench_replay
+	./$(BUILD)/bench_crc
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-clang out

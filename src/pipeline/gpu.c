@@ -467,7 +467,7 @@ static void tile_begin(struct tsr_gpu *g, uint32_t tile, const float clear[4],
  * system (its accesses are not the modelled GPU's) to check that its
  * colors equal the kept ones.
  */
-static void skip_tile(struct tsr_gpu *g, const struct tsr_target *t, uint32_t tile,
+static void skip_tile(struct tsr_gpu *g, struct tsr_target *t, uint32_t tile,
 		      struct tsr_elimination_stats *e)
 {
 	uint32_t n = tsr_pb_list_length(g->pb, tile);
@@ -484,8 +484,8 @@ static void skip_tile(struct tsr_gpu *g, const struct tsr_target *t, uint32_t ti
 	struct tsr_texture_stats ts = {0};
 	for (uint32_t k = 0; k < n; k++) {
 		const struct tsr_primitive *p = &g->prims.prims[list[k]];
-		tsr_raster_primitive(g->raster, p, &g->bindings[p->material],
-				     (struct tsr_target *)t, g->verify_mem, &rs, &ts);
+		tsr_raster_primitive(g->raster, p, &g->bindings[p->material], t,
+				     g->verify_mem, &rs, &ts);
 	}
 	tile_colors(g, t);
 	e->tiles_verified++;
@@ -595,12 +595,12 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 				.vs_base = g->programs[mat].vs_base,
 				.vs_bytes = g->programs[mat].vs_bytes,
 			};
+			if (g->su)  /* the Command Processor sends the drawcall's constants */
+				sign_constants(g, &d);
 			uint32_t first = g->prims.count;
 			s = tsr_geometry_draw(g->geom, &d, g->mem, &g->prims, &st->geometry, err);
 			if (s != TSR_OK)
 				return s;
-			if (g->su && g->prims.count > first)
-				sign_constants(g, &d);
 			for (uint32_t i = first; i < g->prims.count; i++) {
 				uint32_t tiles;
 				s = tsr_plb_bin(g->pb, &g->prims.prims[i], i, g->mem, tile_cache,
