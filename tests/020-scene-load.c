@@ -150,6 +150,10 @@ static void test_shipped_workloads(void **state)
 		{"heavy-3d.json", 100000, 2},
 		{"sprites-2d.json", 20, 6},
 		{"gltf-truck.json", 3000, 1},
+		{"static-camera.json", 20000, 3},
+		{"paused-scene.json", 20000, 3},
+		{"camera-pan.json", 20000, 3},
+		{"ui-2d.json", 30, 8},
 	};
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
 		char path[512];
@@ -161,7 +165,7 @@ static void test_shipped_workloads(void **state)
 		assert_int_equal(sc->frames, 30);
 		assert_true(triangles(sc) >= w[i].min_triangles);
 		assert_true(sc->image_count >= w[i].min_images);
-		if (strcmp(w[i].file, "sprites-2d.json") == 0)
+		if (strcmp(w[i].file, "sprites-2d.json") == 0 || strcmp(w[i].file, "ui-2d.json") == 0)
 			assert_int_equal(sc->passes[0].camera.projection,
 					 TSR_PROJ_ORTHOGRAPHIC);
 		else
