@@ -131,12 +131,19 @@ static uint32_t standard(const struct tsr_signature_unit *su, uint32_t tile, siz
 	return tsr_crc32_standard(tsr_su_signature(su, tile), bytes);
 }
 
-static void test_fig6_signatures(void **state)
+/* A Signature Unit for the four tiles of Fig. 6. */
+static struct tsr_signature_unit *fig6_unit(void)
 {
-	(void)state;
 	struct tsr_signature_unit *su = NULL;
 	struct tsr_error err;
 	assert_int_equal(tsr_su_create(4, &su, &err), TSR_OK);
+	return su;
+}
+
+static void test_fig6_signatures(void **state)
+{
+	(void)state;
+	struct tsr_signature_unit *su = fig6_unit();
 	struct fig6 d;
 	fig6_fill(&d, 1);
 	tsr_su_begin_frame(su);
@@ -170,9 +177,7 @@ static void test_fig6_signatures(void **state)
 static void test_frame_comparisons(void **state)
 {
 	(void)state;
-	struct tsr_signature_unit *su = NULL;
-	struct tsr_error err;
-	assert_int_equal(tsr_su_create(4, &su, &err), TSR_OK);
+	struct tsr_signature_unit *su = fig6_unit();
 	struct fig6 d0, d1;
 	fig6_fill(&d0, 1);
 	fig6_fill(&d1, 2);
@@ -215,9 +220,7 @@ static void test_frame_comparisons(void **state)
 static void test_invalidate(void **state)
 {
 	(void)state;
-	struct tsr_signature_unit *su = NULL;
-	struct tsr_error err;
-	assert_int_equal(tsr_su_create(4, &su, &err), TSR_OK);
+	struct tsr_signature_unit *su = fig6_unit();
 	struct fig6 d;
 	fig6_fill(&d, 1);
 	for (int f = 0; f < 2; f++) {

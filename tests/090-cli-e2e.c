@@ -278,22 +278,36 @@ static void test_tcor_run(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * Runs `tessera experiment ARGS --csv <tmp>/<name>.csv` (exit 0 expected)
+ * and returns the CSV's text (free it) and its number of lines.
+ */
+static char *experiment_csv(const char *args, const char *name, int *lines)
+{
+	char cmd[1024], err[512], out[512], path[512];
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(out, sizeof(out), "%s/%s.txt", tmpdir, name);
+	snprintf(path, sizeof(path), "%s/%s.csv", tmpdir, name);
+	snprintf(cmd, sizeof(cmd), "experiment %s --csv '%s'", args, path);
+	assert_int_equal(run_out(cmd, out, err), 0);
+	char *csv = slurp(path);
+	assert_non_null(csv);
+	*lines = 0;
+	for (char *p = csv; *p; p++)
+		*lines += *p == '\n';
+	return csv;
+}
+
 /* `tessera experiment tcor` on one small workload: a table, a CSV, and TCOR saves L2 traffic. */
 static void test_experiment_tcor(void **state)
 {
 	(void)state;
-	char args[1024], err[512], out[512], path[512];
+	char err[512], out[512];
+	int lines;
+	char *csv = experiment_csv("tcor --frames 1 --workload workloads/sprites-2d.json", "exp",
+				   &lines);
 	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
 	snprintf(out, sizeof(out), "%s/exp.txt", tmpdir);
-	snprintf(path, sizeof(path), "%s/exp.csv", tmpdir);
-	snprintf(args, sizeof(args), "experiment tcor --frames 1 --workload workloads/sprites-2d.json "
-		 "--csv '%s'", path);
-	assert_int_equal(run_out(args, out, err), 0);
-	char *csv = slurp(path);
-	assert_non_null(csv);
-	int lines = 0;
-	for (char *p = csv; *p; p++)
-		lines += *p == '\n';
 	assert_int_equal(lines, 7);  /* header + 6 configurations */
 	char *row = strstr(csv, ",tcor-64k,");
 	assert_non_null(row);
@@ -315,23 +329,18 @@ static void test_experiment_re(void **state)
 {
 	(void)state;
 	char args[1024], err[512], out[512], path[512];
+	int lines;
+	char *csv = experiment_csv("re --frames 3 --workload workloads/sprites-2d.json", "exp-re",
+				   &lines);
 	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
 	snprintf(out, sizeof(out), "%s/exp-re.txt", tmpdir);
 	snprintf(path, sizeof(path), "%s/exp-re.csv", tmpdir);
-	snprintf(args, sizeof(args), "experiment re --frames 3 --workload workloads/sprites-2d.json "
-		 "--csv '%s'", path);
-	assert_int_equal(run_out(args, out, err), 0);
-	char *csv = slurp(path);
-	assert_non_null(csv);
 	static const char header[] =
 		"workload,frames,tiles_skipped_pct,equal_inputs_pct,false_negatives_pct,changed_pct,"
 		"false_positives,stale_inputs,te_flushes_removed_pct,te_dram_change_pct,"
 		"re_dram_change_pct,re_te_dram_change_pct,re_pb_dram_change_pct,"
 		"re_texture_dram_change_pct,re_color_dram_change_pct,re_raster_dram_change_pct\n";
 	assert_memory_equal(csv, header, strlen(header));
-	int lines = 0;
-	for (char *p = csv; *p; p++)
-		lines += *p == '\n';
 	assert_int_equal(lines, 3);  /* header, sprites-2d, mean */
 	char *row = csv + strlen(header);
 	assert_memory_equal(row, "sprites-2d,3,", strlen("sprites-2d,3,"));
