@@ -285,6 +285,37 @@ static void test_tcor_configs(void **state)
 	assert_contains(msg, "list_capacity_primitives");
 }
 
+/* Rendering and Transaction Elimination: off by default, the shipped configs, errors. */
+static void test_elimination(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config c;
+	tsr_config_defaults(&c);
+	assert_false(c.elim.rendering || c.elim.transactions || c.elim.verify);
+	assert_int_equal(c.elim.refresh_frames, 0);
+	load_ok(TSR_SOURCE_DIR "/configs/re-table1-re.json", &c);
+	assert_true(c.elim.rendering && !c.elim.transactions);
+	load_ok(TSR_SOURCE_DIR "/configs/re-table1-te.json", &c);
+	assert_true(!c.elim.rendering && c.elim.transactions);
+	load_ok(TSR_SOURCE_DIR "/configs/re-table1-re-te.json", &c);
+	assert_true(c.elim.rendering && c.elim.transactions);
+	assert_int_equal(c.width, 1196);
+	load_ok(tsr_test_write_tmp("elim.json",
+		"{\"elimination\": {\"rendering\": true, \"transactions\": true, "
+		"\"refresh_frames\": 30, \"verify\": true}}\n"), &c);
+	assert_true(c.elim.rendering && c.elim.transactions && c.elim.verify);
+	assert_int_equal(c.elim.refresh_frames, 30);
+	const char *msg = load_fails(tsr_test_write_tmp("elim-bad.json",
+		"{\"elimination\": {\"refresh_frames\": 2}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "elimination.refresh_frames");
+	msg = load_fails(tsr_test_write_tmp("elim-key.json",
+		"{\"elimination\": {\"renderin\": true}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "renderin");
+	msg = load_fails(tsr_test_write_tmp("elim-type.json",
+		"{\"elimination\": {\"rendering\": \"yes\"}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "elimination.rendering");
+}
+
 static void test_malformed_and_missing(void **state)
 {
 	(void)state;
@@ -310,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_type),
 		cmocka_unit_test(test_impossible_geometry),
 		cmocka_unit_test(test_tcor_configs),
+		cmocka_unit_test(test_elimination),
 		cmocka_unit_test(test_malformed_and_missing),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

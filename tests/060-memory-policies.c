@@ -528,6 +528,23 @@ static void duel_matches(const char *spec, const char *same_as)
 	tsr_cache_destroy(b);
 }
 
+/* A one-set cache of 8 ways under `spec` decides as under `same_as` on a random trace. */
+static void one_set_matches(const char *spec, const char *same_as, uint64_t seed)
+{
+	struct tsr_cache *a = make_cache(1, 8, spec);
+	struct tsr_cache *b = make_cache(1, 8, same_as);
+	struct tsr_rng r;
+	tsr_rng_seed(&r, seed);
+	for (int i = 0; i < 2000; i++) {
+		uint64_t addr = L(tsr_rng_below(&r, 20));
+		struct tsr_cache_outcome oa = acc(a, addr), ob = acc(b, addr);
+		assert_int_equal(oa.hit, ob.hit);
+		assert_int_equal(oa.way, ob.way);
+	}
+	tsr_cache_destroy(a);
+	tsr_cache_destroy(b);
+}
+
 static void test_drrip_dueling(void **state)
 {
 	(void)state;
@@ -575,18 +592,7 @@ static void test_drrip_dueling(void **state)
 	tsr_cache_destroy(c);
 
 	/* a one-set (fully associative) DRRIP is SRRIP */
-	struct tsr_cache *d = make_cache(1, 8, "drrip");
-	struct tsr_cache *s = make_cache(1, 8, "srrip");
-	struct tsr_rng r;
-	tsr_rng_seed(&r, 11);
-	for (int i = 0; i < 2000; i++) {
-		uint64_t addr = L(tsr_rng_below(&r, 20));
-		struct tsr_cache_outcome od = acc(d, addr), os = acc(s, addr);
-		assert_int_equal(od.hit, os.hit);
-		assert_int_equal(od.way, os.way);
-	}
-	tsr_cache_destroy(d);
-	tsr_cache_destroy(s);
+	one_set_matches("drrip", "srrip", 11);
 }
 
 /*
@@ -652,18 +658,7 @@ static void test_dip_dueling(void **state)
 	tsr_cache_destroy(c);
 
 	/* a one-set DIP is LRU */
-	struct tsr_cache *d = make_cache(1, 8, "dip");
-	struct tsr_cache *l = make_cache(1, 8, "lru");
-	struct tsr_rng r;
-	tsr_rng_seed(&r, 12);
-	for (int i = 0; i < 2000; i++) {
-		uint64_t addr = L(tsr_rng_below(&r, 20));
-		struct tsr_cache_outcome od = acc(d, addr), ol = acc(l, addr);
-		assert_int_equal(od.hit, ol.hit);
-		assert_int_equal(od.way, ol.way);
-	}
-	tsr_cache_destroy(d);
-	tsr_cache_destroy(l);
+	one_set_matches("dip", "lru", 12);
 }
 
 /* ---------------------------------------------------------------- SHiP */

@@ -300,32 +300,6 @@ static void test_refresh_frames(void **state)
 	run_close(&r);
 }
 
-/* The configuration keys and their errors. */
-static void test_config(void **state)
-{
-	(void)state;
-	struct tsr_gpu_config cfg;
-	struct tsr_error err;
-	tsr_config_defaults(&cfg);
-	assert_false(cfg.elim.rendering || cfg.elim.transactions || cfg.elim.verify);
-	const char *ok = tsr_test_write_tmp(
-		"elim.json", "{\"elimination\": {\"rendering\": true, \"transactions\": true, "
-			     "\"refresh_frames\": 30, \"verify\": true}}");
-	assert_int_equal(tsr_config_load(ok, &cfg, &err), TSR_OK);
-	assert_true(cfg.elim.rendering && cfg.elim.transactions && cfg.elim.verify);
-	assert_int_equal(cfg.elim.refresh_frames, 30);
-	tsr_config_defaults(&cfg);
-	const char *bad = tsr_test_write_tmp("elim-bad.json",
-					     "{\"elimination\": {\"refresh_frames\": 2}}");
-	assert_int_equal(tsr_config_load(bad, &cfg, &err), TSR_ERR_CONFIG);
-	assert_non_null(strstr(err.msg, "elimination.refresh_frames"));
-	tsr_config_defaults(&cfg);
-	const char *unknown = tsr_test_write_tmp("elim-key.json",
-						 "{\"elimination\": {\"renderin\": true}}");
-	assert_int_equal(tsr_config_load(unknown, &cfg, &err), TSR_ERR_CONFIG);
-	assert_non_null(strstr(err.msg, "renderin"));
-}
-
 /*
  * End to end on a real workload (the UI-like 2D one, with a texture upload
  * at frame 16) at the RE paper's screen: every frame's image with RE and
@@ -369,7 +343,6 @@ int main(void)
 		cmocka_unit_test(test_images_identical_re_and_te),
 		cmocka_unit_test(test_texture_upload_disables_two_frames),
 		cmocka_unit_test(test_refresh_frames),
-		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_real_workload_images_identical),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
