@@ -438,9 +438,8 @@ static void flush_tile(struct tsr_gpu *g, const struct tsr_target *t, uint32_t t
 	}
 }
 
-/* The tile window of tile `tile`, cleared to the pass's clear color. */
-static void tile_begin(struct tsr_gpu *g, uint32_t tile, const float clear[4],
-		       struct tsr_target *t)
+/* The tile window of tile `tile` over the GPU's on-chip depth and color buffers. */
+static void tile_window(const struct tsr_gpu *g, uint32_t tile, struct tsr_target *t)
 {
 	t->x0 = (int32_t)((tile % g->tiles_x) * g->cfg.tile_width);
 	t->y0 = (int32_t)((tile / g->tiles_x) * g->cfg.tile_height);
@@ -453,6 +452,11 @@ static void tile_begin(struct tsr_gpu *g, uint32_t tile, const float clear[4],
 	t->stride = g->cfg.tile_width;
 	t->depth = g->tile_depth;
 	t->color = g->tile_color;
+}
+
+/* Clears the tile's depth (to the far plane) and colors (to clear) before rendering. */
+static void tile_clear(struct tsr_target *t, const float clear[4])
+{
 	for (uint32_t p = 0; p < t->stride * t->height; p++) {
 		t->depth[p] = 1.0f;
 		memcpy(&t->color[p * 4], clear, 4 * sizeof(float));
@@ -468,7 +472,7 @@ static void tile_begin(struct tsr_gpu *g, uint32_t tile, const float clear[4],
  * colors equal the kept ones.
  */
 static void skip_tile(struct tsr_gpu *g, struct tsr_target *t, uint32_t tile,
-		      struct tsr_elimination_stats *e)
+		      const float clear[4], struct tsr_elimination_stats *e)
 {
 	uint32_t n = tsr_pb_list_length(g->pb, tile);
 	const uint32_t *list = tsr_pb_list(g->pb, tile);
@@ -482,6 +486,7 @@ static void skip_tile(struct tsr_gpu *g, struct tsr_target *t, uint32_t tile,
 		return;
 	struct tsr_raster_stats rs = {0};
 	struct tsr_texture_stats ts = {0};
+	tile_clear(t, clear);
 	for (uint32_t k = 0; k < n; k++) {
 		const struct tsr_primitive *p = &g->prims.prims[list[k]];
 		tsr_raster_primitive(g->raster, p, &g->bindings[p->material], t,
@@ -630,16 +635,17 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 		uint32_t tile = order[i];
 		tsr_mem_marker(g->mem, TSR_MARKER_TILE, tile);
 		struct tsr_target t;
-		tile_begin(g, tile, pass->clear_color, &t);
+		tile_window(g, tile, &t);
 		st->tiling.tiles++;
 		int equal = classify && tsr_su_inputs_equal(g->su, tile, 2);
 		e->tiles_compared += classify;
 		e->tiles_equal_inputs += equal;
 		g->skipped[tile] = skip && tsr_su_same_as(g->su, tile, 2);
 		if (g->skipped[tile]) {
-			skip_tile(g, &t, tile, e);
+			skip_tile(g, &t, tile, pass->clear_color, e);
 			continue;
 		}
+		tile_clear(&t, pass->clear_color);
 		uint32_t n;
 		const uint32_t *list = tsr_tile_fetch(g->pb, tile, g->prims.prims, g->mem,
 						      tile_cache, &n, &st->tiling);
