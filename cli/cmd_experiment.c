@@ -209,7 +209,7 @@ static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_
 					struct tsr_gpu_config cfg;
 					tsr_config_defaults(&cfg);
 					cfg.attribute_cache = 1;
-					cfg.mem.tile.size_bytes = 16384;
+					tsr_memsys_config_cache(&cfg.mem, "tile")->geom.size_bytes = 16384;
 					cfg.ac.size_bytes = kib[k] * 1024;
 					/* one line per two entries (primitives have >= 2 attributes) */
 					cfg.ac.lines = cfg.ac.size_bytes / cfg.ac.attribute_entry_bytes / 2;

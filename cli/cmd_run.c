@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
+#include "config/config_json.h"
 #include "pipeline/gpu.h"
 #include "report/report.h"
 #include "scene/scene.h"

@@ -274,6 +274,23 @@ static void test_geometry_errors(void **state)
 /* --------------------------------------------------------------- memsys */
 
 /*
+ * The default tree (tsr_memsys_config_defaults) for `cores` cores with the
+ * given geometries of vertex, tile, texture, instruction and l2.
+ */
+static void tree_config(struct tsr_memsys_config *cfg, uint32_t cores,
+			struct tsr_cache_geometry vertex, struct tsr_cache_geometry tile,
+			struct tsr_cache_geometry texture, struct tsr_cache_geometry instruction,
+			struct tsr_cache_geometry l2)
+{
+	tsr_memsys_config_defaults(cfg, cores);
+	tsr_memsys_config_cache(cfg, "vertex")->geom = vertex;
+	tsr_memsys_config_cache(cfg, "tile")->geom = tile;
+	tsr_memsys_config_cache(cfg, "texture")->geom = texture;
+	tsr_memsys_config_cache(cfg, "instruction")->geom = instruction;
+	tsr_memsys_config_cache(cfg, "l2")->geom = l2;
+}
+
+/*
  * A one-core hierarchy whose L1s are the tiny cache, with the given L2
  * (tiny_memsys: 4 KiB 4-way, 16 sets). Caches: 0 vertex, 1 tile, 2 texture0, 3 instruction0,
  * 4 l2.
@@ -281,14 +298,8 @@ static void test_geometry_errors(void **state)
 static struct tsr_memsys *memsys_with_l2(uint32_t l2_size, uint32_t l2_ways)
 {
 	struct tsr_memsys_config cfg;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.cores = 1;
-	cfg.vertex = geometry(256, 2, 64, 1, "lru");
-	cfg.tile = cfg.vertex;
-	cfg.texture = cfg.vertex;
-	cfg.instruction = cfg.vertex;
-	cfg.l2 = geometry(l2_size, l2_ways, 64, 1, "lru");
-	cfg.dram_latency_cycles = 100;
+	const struct tsr_cache_geometry l1 = geometry(256, 2, 64, 1, "lru");
+	tree_config(&cfg, 1, l1, l1, l1, l1, geometry(l2_size, l2_ways, 64, 1, "lru"));
 	struct tsr_memsys *m = NULL;
 	struct tsr_error err;
 	enum tsr_status s = tsr_memsys_create(&cfg, &m, &err);
@@ -296,10 +307,15 @@ static struct tsr_memsys *memsys_with_l2(uint32_t l2_size, uint32_t l2_ways)
 		print_error("%s\n", err.msg);
 	assert_int_equal(s, TSR_OK);
 	assert_int_equal(tsr_memsys_cache_count(m), 5);
-	assert_int_equal(tsr_memsys_l1_index(m, TSR_L1_VERTEX, 0), 0);
-	assert_int_equal(tsr_memsys_l1_index(m, TSR_L1_TILE, 0), 1);
-	assert_int_equal(tsr_memsys_l1_index(m, TSR_L1_TEXTURE, 0), 2);
-	assert_int_equal(tsr_memsys_l1_index(m, TSR_L1_INSTRUCTION, 0), 3);
+	assert_int_equal(tsr_memsys_port(m, TSR_STREAM_VERTEX, 0), 0);
+	assert_int_equal(tsr_memsys_port(m, TSR_STREAM_INDEX, 0), 0);
+	assert_int_equal(tsr_memsys_port(m, TSR_STREAM_PB_LISTS, 0), 1);
+	assert_int_equal(tsr_memsys_port(m, TSR_STREAM_TEXTURE, 0), 2);
+	assert_int_equal(tsr_memsys_port(m, TSR_STREAM_INSTRUCTION, 0), 3);
+	assert_int_equal(tsr_memsys_port(m, TSR_STREAM_COLOR, 0), TSR_PORT_DRAM);
+	assert_int_equal(tsr_memsys_port(m, TSR_ROUTE_ATTRIBUTE_CACHE, 0), 4);
+	assert_int_equal(tsr_memsys_cache_level(m, 0), 1);
+	assert_int_equal(tsr_memsys_cache_level(m, 4), 2);
 	assert_string_equal(tsr_cache_name(tsr_memsys_cache(m, 4)), "l2");
 	return m;
 }
@@ -319,19 +335,19 @@ static void test_memsys_read_miss_goes_to_l2_and_dram(void **state)
 {
 	(void)state;
 	struct tsr_memsys *m = tiny_memsys();
-	tsr_mem_access(m, 0, SET0_A + 8, 4, 0, TSR_STREAM_VERTEX, 0, 0);
+	tsr_mem_access(m, 0, SET0_A + 8, 4, 0, TSR_STREAM_VERTEX, 0, 0, NULL);
 	assert_counters(mcnt(m, 0, TSR_STREAM_VERTEX), 1, 0, 1, 0, 0);
 	assert_counters(mcnt(m, 4, TSR_STREAM_VERTEX), 1, 0, 1, 0, 0);
 	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_VERTEX)->read_bytes, 64);
 	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_VERTEX)->write_bytes, 0);
 	assert_int_equal(tsr_memsys_accesses(m), 2);
 	/* an L1 hit goes no further */
-	tsr_mem_access(m, 0, SET0_A + 40, 8, 0, TSR_STREAM_VERTEX, 0, 0);
+	tsr_mem_access(m, 0, SET0_A + 40, 8, 0, TSR_STREAM_VERTEX, 0, 0, NULL);
 	assert_counters(mcnt(m, 0, TSR_STREAM_VERTEX), 2, 0, 1, 0, 0);
 	assert_counters(mcnt(m, 4, TSR_STREAM_VERTEX), 1, 0, 1, 0, 0);
 	assert_int_equal(tsr_memsys_accesses(m), 3);
 	/* another L1 (texture0) missing on the same line hits in the L2 */
-	tsr_mem_access(m, 2, SET0_A, 4, 0, TSR_STREAM_TEXTURE, 0, 0);
+	tsr_mem_access(m, 2, SET0_A, 4, 0, TSR_STREAM_TEXTURE, 0, 0, NULL);
 	assert_counters(mcnt(m, 2, TSR_STREAM_TEXTURE), 1, 0, 1, 0, 0);
 	assert_counters(mcnt(m, 4, TSR_STREAM_TEXTURE), 1, 0, 0, 0, 0);
 	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_TEXTURE)->read_bytes, 0);
@@ -344,19 +360,19 @@ static void test_memsys_split_across_lines(void **state)
 	(void)state;
 	struct tsr_memsys *m = tiny_memsys();
 	/* 0x1030..0x104f: bytes 0x30..0x3f of line 0x1000 and 0x00..0x0f of 0x1040 */
-	tsr_mem_access(m, 0, SET0_A + 0x30, 32, 0, TSR_STREAM_INDEX, 0, 0);
+	tsr_mem_access(m, 0, SET0_A + 0x30, 32, 0, TSR_STREAM_INDEX, 0, 0, NULL);
 	assert_counters(mcnt(m, 0, TSR_STREAM_INDEX), 2, 0, 2, 0, 0);
 	assert_counters(mcnt(m, 4, TSR_STREAM_INDEX), 2, 0, 2, 0, 0);
 	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_INDEX)->read_bytes, 128);
 	/* 0x103c..0x1043 is split too; both lines are now in the L1: 2 hits */
-	tsr_mem_access(m, 0, SET0_A + 0x3c, 8, 0, TSR_STREAM_INDEX, 0, 0);
+	tsr_mem_access(m, 0, SET0_A + 0x3c, 8, 0, TSR_STREAM_INDEX, 0, 0, NULL);
 	assert_counters(mcnt(m, 0, TSR_STREAM_INDEX), 4, 0, 2, 0, 0);
 	assert_counters(mcnt(m, 4, TSR_STREAM_INDEX), 2, 0, 2, 0, 0);
 	/* a line-aligned 64-byte access is one access */
-	tsr_mem_access(m, 0, SET0_A, 64, 0, TSR_STREAM_INDEX, 0, 0);
+	tsr_mem_access(m, 0, SET0_A, 64, 0, TSR_STREAM_INDEX, 0, 0, NULL);
 	assert_counters(mcnt(m, 0, TSR_STREAM_INDEX), 5, 0, 2, 0, 0);
 	/* 130 bytes from 0x10fe touch three lines: 0x10c0, 0x1100, 0x1140 */
-	tsr_mem_access(m, 1, 0x10fe, 130, 0, TSR_STREAM_PB_LISTS, 0, 0);
+	tsr_mem_access(m, 1, 0x10fe, 130, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);
 	assert_counters(mcnt(m, 1, TSR_STREAM_PB_LISTS), 3, 0, 3, 0, 0);
 	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->read_bytes, 192);
 	tsr_memsys_destroy(m);
@@ -367,13 +383,13 @@ static void test_memsys_dirty_eviction_becomes_l2_write(void **state)
 	(void)state;
 	struct tsr_memsys *m = tiny_memsys();
 	/* partial write miss: L1 fetches the line (L2 read miss, DRAM 64) */
-	tsr_mem_access(m, 1, SET0_A + 4, 4, 1, TSR_STREAM_PB_LISTS, 0, 0);
+	tsr_mem_access(m, 1, SET0_A + 4, 4, 1, TSR_STREAM_PB_LISTS, 0, 0, NULL);
 	assert_counters(mcnt(m, 1, TSR_STREAM_PB_LISTS), 0, 1, 0, 1, 0);
 	assert_counters(mcnt(m, 4, TSR_STREAM_PB_LISTS), 1, 0, 1, 0, 0);
 	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->read_bytes, 64);
 	/* two more lines of set 0 evict the dirty line */
-	tsr_mem_access(m, 1, SET0_B, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0);
-	tsr_mem_access(m, 1, SET0_C, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0);
+	tsr_mem_access(m, 1, SET0_B, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0, NULL);
+	tsr_mem_access(m, 1, SET0_C, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0, NULL);
 	assert_counters(mcnt(m, 1, TSR_STREAM_PB_LISTS), 0, 1, 0, 1, 1);
 	/* the write-back is a full-line L2 write on the victim's stream; the
 	 * line is still in the L2, so it hits */
@@ -391,16 +407,16 @@ static void test_memsys_l2_dirty_eviction_goes_to_dram(void **state)
 	(void)state;
 	/* the L2 is the tiny cache too: L1 and L2 sets coincide */
 	struct tsr_memsys *m = memsys_with_l2(256, 2);
-	tsr_mem_access(m, 1, SET0_A + 4, 4, 1, TSR_STREAM_PB_LISTS, 0, 0);
+	tsr_mem_access(m, 1, SET0_A + 4, 4, 1, TSR_STREAM_PB_LISTS, 0, 0, NULL);
 	/* L1 {A*}, L2 {A} */
-	tsr_mem_access(m, 1, SET0_B, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0);
+	tsr_mem_access(m, 1, SET0_B, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0, NULL);
 	/* L1 {A*, B}, L2 {A, B} */
-	tsr_mem_access(m, 1, SET0_C, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0);
+	tsr_mem_access(m, 1, SET0_C, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0, NULL);
 	/* L1 evicts A: L2 write hit, A dirty and MRU in the L2; the L2 read
 	 * of C evicts B (clean): L1 {C, B}, L2 {A*, C} */
 	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->write_bytes, 0);
 	assert_counters(mcnt(m, 4, TSR_STREAM_PB_LISTS), 1, 1, 1, 0, 0);
-	tsr_mem_access(m, 2, SET0_B, 4, 0, TSR_STREAM_TEXTURE, 0, 0);
+	tsr_mem_access(m, 2, SET0_B, 4, 0, TSR_STREAM_TEXTURE, 0, 0, NULL);
 	/* texture0 misses; the L2 read of B evicts its LRU line A, dirty */
 	assert_counters(mcnt(m, 4, TSR_STREAM_PB_LISTS), 1, 1, 1, 0, 1);
 	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->write_bytes, 64);
@@ -416,13 +432,9 @@ static struct tsr_memsys *memsys_with_texture(uint32_t size, uint32_t ways,
 					      uint32_t line)
 {
 	struct tsr_memsys_config cfg;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.cores = 1;
-	cfg.vertex = geometry(256, 2, 64, 1, "lru");
-	cfg.tile = cfg.vertex;
-	cfg.texture = geometry(size, ways, line, 1, "lru");
-	cfg.instruction = cfg.vertex;
-	cfg.l2 = geometry(4096, 4, 64, 1, "lru");
+	const struct tsr_cache_geometry l1 = geometry(256, 2, 64, 1, "lru");
+	tree_config(&cfg, 1, l1, l1, geometry(size, ways, line, 1, "lru"), l1,
+		    geometry(4096, 4, 64, 1, "lru"));
 	struct tsr_memsys *m = NULL;
 	struct tsr_error err;
 	assert_int_equal(tsr_memsys_create(&cfg, &m, &err), TSR_OK);
@@ -435,11 +447,11 @@ static void test_memsys_l1_line_smaller_than_l2_line(void **state)
 	/* texture L1: 2 sets x 2 ways x 32 bytes; set = bit 5 */
 	struct tsr_memsys *m = memsys_with_texture(128, 2, 32);
 	const enum tsr_stream T = TSR_STREAM_TEXTURE;
-	tsr_mem_access(m, 2, 0x1000, 4, 0, T, 0, 0);  /* L1 miss, L2 miss: DRAM 64 */
-	tsr_mem_access(m, 2, 0x1020, 4, 0, T, 0, 0);  /* L1 miss, L2 hit (same 64) */
-	tsr_mem_access(m, 2, 0x1004, 4, 1, T, 0, 0);  /* L1 write hit: 0x1000 dirty */
-	tsr_mem_access(m, 2, 0x1040, 4, 0, T, 0, 0);  /* L1 set 0 {0x1000*, 0x1040}; L2 miss */
-	tsr_mem_access(m, 2, 0x1080, 4, 0, T, 0, 0);  /* evicts 0x1000: 32-byte L2 write
+	tsr_mem_access(m, 2, 0x1000, 4, 0, T, 0, 0, NULL);  /* L1 miss, L2 miss: DRAM 64 */
+	tsr_mem_access(m, 2, 0x1020, 4, 0, T, 0, 0, NULL);  /* L1 miss, L2 hit (same 64) */
+	tsr_mem_access(m, 2, 0x1004, 4, 1, T, 0, 0, NULL);  /* L1 write hit: 0x1000 dirty */
+	tsr_mem_access(m, 2, 0x1040, 4, 0, T, 0, 0, NULL);  /* L1 set 0 {0x1000*, 0x1040}; L2 miss */
+	tsr_mem_access(m, 2, 0x1080, 4, 0, T, 0, 0, NULL);  /* evicts 0x1000: 32-byte L2 write
 						       * (hit), then L2 miss */
 	assert_counters(mcnt(m, 2, T), 4, 1, 4, 0, 1);
 	assert_counters(mcnt(m, 4, T), 4, 1, 3, 0, 0);
@@ -464,11 +476,11 @@ static void test_memsys_l1_line_larger_than_l2_line(void **state)
 	 * expected failure leaks nothing under the sanitizers. */
 	struct tsr_memsys *m = memsys_with_texture(512, 2, 128);
 	const enum tsr_stream T = TSR_STREAM_TEXTURE;
-	tsr_mem_access(m, 2, 0x1000, 4, 1, T, 0, 0);  /* write miss: fetch 0x1000-0x107f */
+	tsr_mem_access(m, 2, 0x1000, 4, 1, T, 0, 0, NULL);  /* write miss: fetch 0x1000-0x107f */
 	struct tsr_cache_counters l1_first = *mcnt(m, 2, T), l2_first = *mcnt(m, 4, T);
 	uint64_t dram_first = tsr_memsys_dram(m, T)->read_bytes;
-	tsr_mem_access(m, 2, 0x1100, 4, 0, T, 0, 0);  /* set 0 {0x1000*, 0x1100} */
-	tsr_mem_access(m, 2, 0x1200, 4, 0, T, 0, 0);  /* evicts 0x1000, dirty */
+	tsr_mem_access(m, 2, 0x1100, 4, 0, T, 0, 0, NULL);  /* set 0 {0x1000*, 0x1100} */
+	tsr_mem_access(m, 2, 0x1200, 4, 0, T, 0, 0, NULL);  /* evicts 0x1000, dirty */
 	struct tsr_cache_counters l1 = *mcnt(m, 2, T), l2 = *mcnt(m, 4, T);
 	uint64_t dram = tsr_memsys_dram(m, T)->read_bytes;
 	tsr_memsys_destroy(m);
@@ -482,22 +494,22 @@ static void test_memsys_l1_line_larger_than_l2_line(void **state)
 	assert_int_equal(dram, 6 * 64);
 }
 
-static void test_memsys_dram_write_whole_lines(void **state)
+static void test_memsys_uncached_writes_whole_bursts(void **state)
 {
 	(void)state;
 	struct tsr_memsys *m = tiny_memsys();
 	const struct tsr_dram_counters *d = tsr_memsys_dram(m, TSR_STREAM_COLOR);
-	tsr_mem_dram_write(m, 0x2000, 64, TSR_STREAM_COLOR);    /* 1 line */
+	tsr_mem_access(m, TSR_PORT_DRAM, 0x2000, 64, 1, TSR_STREAM_COLOR, 0, 0, NULL);    /* 1 line */
 	assert_int_equal(d->write_bytes, 64);
-	tsr_mem_dram_write(m, 0x2000, 65, TSR_STREAM_COLOR);    /* 2 lines */
+	tsr_mem_access(m, TSR_PORT_DRAM, 0x2000, 65, 1, TSR_STREAM_COLOR, 0, 0, NULL);    /* 2 lines */
 	assert_int_equal(d->write_bytes, 64 + 128);
-	tsr_mem_dram_write(m, 0x2010, 100, TSR_STREAM_COLOR);   /* 0x2010..0x2073: 2 */
+	tsr_mem_access(m, TSR_PORT_DRAM, 0x2010, 100, 1, TSR_STREAM_COLOR, 0, 0, NULL);   /* 0x2010..0x2073: 2 */
 	assert_int_equal(d->write_bytes, 64 + 128 + 128);
-	tsr_mem_dram_write(m, 0x203f, 2, TSR_STREAM_COLOR);     /* 0x203f, 0x2040: 2 */
+	tsr_mem_access(m, TSR_PORT_DRAM, 0x203f, 2, 1, TSR_STREAM_COLOR, 0, 0, NULL);     /* 0x203f, 0x2040: 2 */
 	assert_int_equal(d->write_bytes, 64 + 128 + 128 + 128);
-	tsr_mem_dram_write(m, 0x2004, 4, TSR_STREAM_COLOR);     /* 1 */
+	tsr_mem_access(m, TSR_PORT_DRAM, 0x2004, 4, 1, TSR_STREAM_COLOR, 0, 0, NULL);     /* 1 */
 	assert_int_equal(d->write_bytes, 64 + 128 + 128 + 128 + 64);
-	tsr_mem_dram_write(m, 0x4000, 32 * 32 * 4, TSR_STREAM_COLOR); /* a tile: 64 lines */
+	tsr_mem_access(m, TSR_PORT_DRAM, 0x4000, 32 * 32 * 4, 1, TSR_STREAM_COLOR, 0, 0, NULL); /* a tile: 64 lines */
 	assert_int_equal(d->write_bytes, 512 + 4096);
 	assert_int_equal(d->read_bytes, 0);
 	/* no cache saw these writes */
@@ -510,13 +522,9 @@ static void test_memsys_bad_cache_is_named(void **state)
 {
 	(void)state;
 	struct tsr_memsys_config cfg;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.cores = 2;
-	cfg.vertex = geometry(256, 2, 64, 1, "lru");
-	cfg.tile = cfg.vertex;
-	cfg.texture = geometry(3000, 4, 64, 1, "lru");
-	cfg.instruction = cfg.vertex;
-	cfg.l2 = geometry(4096, 4, 64, 1, "lru");
+	const struct tsr_cache_geometry l1 = geometry(256, 2, 64, 1, "lru");
+	tree_config(&cfg, 2, l1, l1, geometry(3000, 4, 64, 1, "lru"), l1,
+		    geometry(4096, 4, 64, 1, "lru"));
 	struct tsr_memsys *m = NULL;
 	struct tsr_error err;
 	memset(&err, 0, sizeof(err));
@@ -540,7 +548,7 @@ int main(void)
 		cmocka_unit_test(test_memsys_l2_dirty_eviction_goes_to_dram),
 		cmocka_unit_test(test_memsys_l1_line_smaller_than_l2_line),
 		cmocka_unit_test(test_memsys_l1_line_larger_than_l2_line),  /* SRC BUG */
-		cmocka_unit_test(test_memsys_dram_write_whole_lines),
+		cmocka_unit_test(test_memsys_uncached_writes_whole_bursts),
 		cmocka_unit_test(test_memsys_bad_cache_is_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,6 +29,16 @@
 
 #define KIB 1024u
 
+/* The geometry of cache instance `name` of a configuration. */
+static const struct tsr_cache_geometry *cache_of(const struct tsr_gpu_config *c,
+						 const char *name)
+{
+	struct tsr_cache_config *k =
+		tsr_memsys_config_cache((struct tsr_memsys_config *)&c->mem, name);
+	assert_non_null(k);
+	return &k->geom;
+}
+
 
 static int group_setup(void **state)
 {
@@ -101,11 +111,11 @@ static void assert_tcor_table1(const struct tsr_gpu_config *c)
 	assert_int_equal(c->attribute_bytes, 48);
 	assert_int_equal(c->quad_grouping, TSR_QG_FG_XSHIFT2);
 	assert_int_equal(c->mem.cores, 4);
-	assert_cache(&c->mem.vertex, 64 * KIB, 4, 1);
-	assert_cache(&c->mem.tile, 64 * KIB, 4, 1);
-	assert_cache(&c->mem.texture, 64 * KIB, 4, 1);
-	assert_cache(&c->mem.instruction, 16 * KIB, 4, 1);
-	assert_cache(&c->mem.l2, 1024 * KIB, 8, 12);
+	assert_cache(cache_of(c, "vertex"), 64 * KIB, 4, 1);
+	assert_cache(cache_of(c, "tile"), 64 * KIB, 4, 1);
+	assert_cache(cache_of(c, "texture"), 64 * KIB, 4, 1);
+	assert_cache(cache_of(c, "instruction"), 16 * KIB, 4, 1);
+	assert_cache(cache_of(c, "l2"), 1024 * KIB, 8, 12);
 	assert_true(c->mem.dram_latency_cycles >= 50 && c->mem.dram_latency_cycles <= 100);
 }
 
@@ -145,11 +155,11 @@ static void test_load_dtexl_table2(void **state)
 	assert_int_equal(c.tile_width, 32);
 	assert_int_equal(c.tile_height, 32);
 	assert_int_equal(c.mem.cores, 4);
-	assert_cache(&c.mem.vertex, 8 * KIB, 4, 1);
-	assert_cache(&c.mem.tile, 64 * KIB, 4, 1);
-	assert_cache(&c.mem.texture, 16 * KIB, 4, 1);
-	assert_cache(&c.mem.instruction, 16 * KIB, 4, 1);
-	assert_cache(&c.mem.l2, 1024 * KIB, 8, 12);
+	assert_cache(cache_of(&c, "vertex"), 8 * KIB, 4, 1);
+	assert_cache(cache_of(&c, "tile"), 64 * KIB, 4, 1);
+	assert_cache(cache_of(&c, "texture"), 16 * KIB, 4, 1);
+	assert_cache(cache_of(&c, "instruction"), 16 * KIB, 4, 1);
+	assert_cache(cache_of(&c, "l2"), 1024 * KIB, 8, 12);
 }
 
 static void test_load_re_table1(void **state)
@@ -163,11 +173,11 @@ static void test_load_re_table1(void **state)
 	assert_int_equal(c.tile_width, 16);
 	assert_int_equal(c.tile_height, 16);
 	assert_int_equal(c.tile_order, TSR_ORDER_Z);
-	assert_cache(&c.mem.texture, 8 * KIB, 2, 1);
-	assert_cache(&c.mem.tile, 128 * KIB, 8, 1);
-	assert_int_equal(c.mem.l2.size_bytes, 256 * KIB);
-	assert_int_equal(c.mem.l2.ways, 8);
-	assert_int_equal(c.mem.l2.line_bytes, 64);
+	assert_cache(cache_of(&c, "texture"), 8 * KIB, 2, 1);
+	assert_cache(cache_of(&c, "tile"), 128 * KIB, 8, 1);
+	assert_int_equal(cache_of(&c, "l2")->size_bytes, 256 * KIB);
+	assert_int_equal(cache_of(&c, "l2")->ways, 8);
+	assert_int_equal(cache_of(&c, "l2")->line_bytes, 64);
 }
 
 static void test_partial_file_keeps_defaults(void **state)
@@ -181,11 +191,11 @@ static void test_partial_file_keeps_defaults(void **state)
 		&c);
 	assert_int_equal(c.tile_order, TSR_ORDER_HILBERT);
 	assert_int_equal(c.quad_grouping, TSR_QG_CG_SQUARE);
-	assert_int_equal(c.mem.l2.ways, 16);
-	assert_int_equal(c.mem.l2.fetch_on_write, 0);
-	assert_int_equal(c.mem.l2.size_bytes, 1024 * KIB);  /* untouched */
+	assert_int_equal(cache_of(&c, "l2")->ways, 16);
+	assert_int_equal(cache_of(&c, "l2")->fetch_on_write, 0);
+	assert_int_equal(cache_of(&c, "l2")->size_bytes, 1024 * KIB);  /* untouched */
 	assert_int_equal(c.width, 1960);
-	assert_cache(&c.mem.texture, 64 * KIB, 4, 1);
+	assert_cache(cache_of(&c, "texture"), 64 * KIB, 4, 1);
 }
 
 static void test_unknown_key(void **state)
@@ -259,17 +269,17 @@ static void test_tcor_configs(void **state)
 	assert_int_equal(c.ac.ways, 6);
 	assert_int_equal(c.ac.policy, TSR_AC_OPT);
 	assert_int_equal(c.output_queue, 3);
-	assert_int_equal(c.mem.tile.size_bytes, 16 * 1024);
+	assert_int_equal(cache_of(&c, "tile")->size_bytes, 16 * 1024);
 	assert_int_equal(c.pb_layout, TSR_PB_LAYOUT_INTERLEAVED);
-	assert_string_equal(c.mem.l2.policy, "tcor-l2");
+	assert_string_equal(cache_of(&c, "l2")->policy, "tcor-l2");
 	load_ok(TSR_SOURCE_DIR "/configs/tcor-64k-no-l2.json", &c);
 	assert_true(c.attribute_cache);
-	assert_string_equal(c.mem.l2.policy, "lru");
+	assert_string_equal(cache_of(&c, "l2")->policy, "lru");
 	load_ok(TSR_SOURCE_DIR "/configs/tcor-128k.json", &c);
 	assert_int_equal(c.ac.size_bytes, 112 * 1024);
 	load_ok(TSR_SOURCE_DIR "/configs/tcor-l2-only.json", &c);
 	assert_false(c.attribute_cache);
-	assert_string_equal(c.mem.l2.policy, "tcor-l2");
+	assert_string_equal(cache_of(&c, "l2")->policy, "tcor-l2");
 	/* an impossible Attribute Cache names the key and the field */
 	const char *msg = load_fails(tsr_test_write_tmp("ac.json",
 		"{\"tcor\": {\"attribute_cache\": true, \"attribute_cache_lines\": 100, "

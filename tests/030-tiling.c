@@ -247,7 +247,7 @@ static struct tsr_memsys *memsys_new(void)
 	struct tsr_memsys *m = NULL;
 	struct tsr_error err;
 	assert_int_equal(tsr_memsys_create(&cfg.mem, &m, &err), TSR_OK);
-	assert_int_equal(tsr_memsys_l1_index(m, TSR_L1_TILE, 0), 1);
+	assert_int_equal(tsr_memsys_port(m, TSR_STREAM_PB_LISTS, 0), 1);
 	return m;
 }
 
@@ -290,7 +290,7 @@ static uint32_t bin(struct tsr_param_buffer *pb, struct tsr_primitive *p,
 {
 	uint32_t tiles = 999;
 	struct tsr_error err;
-	enum tsr_status s = tsr_plb_bin(pb, p, index, m, 1, &tiles, st, &err);
+	enum tsr_status s = tsr_plb_bin(pb, p, index, m, &tiles, st, &err);
 	if (s != TSR_OK)
 		print_error("%s\n", err.msg);
 	assert_int_equal(s, TSR_OK);
@@ -320,7 +320,7 @@ static const struct tsr_cache_counters *tile_cache(const struct tsr_memsys *m,
 static int tile_cache_holds(struct tsr_memsys *m, uint64_t addr)
 {
 	uint64_t before = tile_cache(m, TSR_STREAM_OTHER)->read_misses;
-	tsr_mem_access(m, 1, addr, 4, 0, TSR_STREAM_OTHER, 0, 0);
+	tsr_mem_access(m, 1, addr, 4, 0, TSR_STREAM_OTHER, 0, 0, NULL);
 	return tile_cache(m, TSR_STREAM_OTHER)->read_misses == before;
 }
 
@@ -442,7 +442,7 @@ static void test_binning(void **state)
 	uint64_t attr_reads = 0;
 	for (uint32_t t = 0; t < 8; t++) {
 		uint32_t n = 999;
-		const uint32_t *list = tsr_tile_fetch(pb, t, p, m, 1, &n, &fs);
+		const uint32_t *list = tsr_tile_fetch(pb, t, p, m, &n, &fs);
 		assert_int_equal(n, tsr_pb_list_length(pb, t));
 		assert_ptr_equal(list, tsr_pb_list(pb, t));
 		attr_reads += 2ull * n;
@@ -525,18 +525,18 @@ static void test_list_overflow(void **state)
 	struct tsr_tiling_stats fs;
 	memset(&fs, 0, sizeof(fs));
 	uint32_t count = 0;
-	const uint32_t *list = tsr_tile_fetch(pb, 0, p, m, 1, &count, &fs);
+	const uint32_t *list = tsr_tile_fetch(pb, 0, p, m, &count, &fs);
 	assert_int_equal(count, 20);
 	for (uint32_t i = 0; i < 20; i++)
 		assert_int_equal(list[i], i);
 	assert_int_equal(tile_cache(m, TSR_STREAM_PB_LISTS)->reads, 2);
-	tsr_tile_fetch(pb, 5, p, m, 1, &count, &fs);
+	tsr_tile_fetch(pb, 5, p, m, &count, &fs);
 	assert_int_equal(count, 17);
 	assert_int_equal(fs.pmds_read, 37);
 	assert_int_equal(tile_cache(m, TSR_STREAM_PB_LISTS)->reads, 4);
 	assert_int_equal(tile_cache(m, TSR_STREAM_PB_ATTRIBUTES)->reads, 2 * 37);
 	/* an empty tile reads nothing */
-	tsr_tile_fetch(pb, 7, p, m, 1, &count, &fs);
+	tsr_tile_fetch(pb, 7, p, m, &count, &fs);
 	assert_int_equal(count, 0);
 	assert_int_equal(tile_cache(m, TSR_STREAM_PB_LISTS)->reads, 4);
 
@@ -547,7 +547,7 @@ static void test_list_overflow(void **state)
 	for (uint32_t k = 0; k < 17 && s == TSR_OK; k++) {
 		struct tsr_primitive q = tri(100, 40, 110, 40, 100, 50, SW, SH);
 		memset(&err, 0, sizeof(err));
-		s = tsr_plb_bin(pb, &q, 100 + k, m, 1, &tiles, &st, &err);
+		s = tsr_plb_bin(pb, &q, 100 + k, m, &tiles, &st, &err);
 		if (k < 16)
 			assert_int_equal(s, TSR_OK);
 	}
@@ -593,7 +593,7 @@ static void test_fetch_reads_pmds_from_overflow_chunk(void **state)
 	struct tsr_tiling_stats fs;
 	memset(&fs, 0, sizeof(fs));
 	uint32_t count = 0;
-	tsr_tile_fetch(pb, 0, p, cold, 1, &count, &fs);
+	tsr_tile_fetch(pb, 0, p, cold, &count, &fs);
 	int pmd0 = tile_cache_holds(cold, LISTS_BASE);
 	int pmd19 = tile_cache_holds(cold, LISTS_BASE + 76);
 	int pmd20 = tile_cache_holds(cold, OVERFLOW_BASE);
@@ -633,7 +633,7 @@ static void test_attributes_region_full(void **state)
 	struct tsr_error err;
 	memset(&err, 0, sizeof(err));
 	uint32_t tiles = 7;
-	assert_int_equal(tsr_plb_bin(pb, &p[3], 3, m, 1, &tiles, &st, &err),
+	assert_int_equal(tsr_plb_bin(pb, &p[3], 3, m, &tiles, &st, &err),
 			 TSR_ERR_LIMIT);
 	assert_int_equal(tiles, 0);
 	assert_non_null(strstr(err.msg, "PB-Attributes"));
@@ -715,7 +715,7 @@ static void test_opt_numbers_match_fetch_sequence(void **state)
 					uint32_t t = ord[k], cnt;
 					assert_int_equal(tsr_pb_tile_position(pb, t), k);
 					last_read = k;
-					const uint32_t *list = tsr_tile_fetch(pb, t, p, m, 1, &cnt, &st);
+					const uint32_t *list = tsr_tile_fetch(pb, t, p, m, &cnt, &st);
 					const uint32_t *opt = tsr_pb_opt_numbers(pb, t);
 					for (uint32_t i = 0; i < cnt; i++) {
 						assert_true(n < 4096);

@@ -376,11 +376,10 @@ static void test_offline_policies_refused_online(void **state)
 	assert_non_null(strstr(err.msg, "'x'"));
 
 	/* the online hierarchy refuses a policy that needs the future */
-	struct tsr_memsys_config mc = {.cores = 1};
-	struct tsr_cache_geometry ok = {.size_bytes = 1024, .ways = 4, .line_bytes = LINE};
-	snprintf(ok.policy, sizeof(ok.policy), "lru");
-	mc.vertex = mc.tile = mc.texture = mc.instruction = mc.l2 = ok;
-	snprintf(mc.l2.policy, sizeof(mc.l2.policy), "opt");
+	struct tsr_memsys_config mc;
+	tsr_memsys_config_defaults(&mc, 1);
+	struct tsr_cache_config *l2 = tsr_memsys_config_cache(&mc, "l2");
+	snprintf(l2->geom.policy, sizeof(l2->geom.policy), "opt");
 	struct tsr_memsys *m = NULL;
 	assert_int_equal(tsr_memsys_create(&mc, &m, &err), TSR_ERR_CONFIG);
 	assert_null(m);

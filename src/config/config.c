@@ -1,202 +1,418 @@
+/*
+ * config.c - the configuration schema: every key is declared once in a
+ * table below (dotted path, type, valid range, default, unit, meaning,
+ * place in struct tsr_gpu_config). Defaults, parsing (with messages that
+ * name the file and key), the effective configuration in stats.json,
+ * `--set` overrides and `tessera config --list` all come from the tables.
+ *
+ * Three tables: `keys` (the fixed keys), `cache_keys` (the keys of every
+ * instance under "caches", applied to its struct tsr_cache_config) and the
+ * routes (one string key per route of memory/memsys.h, under "routes").
+ * The hierarchy's and the Attribute Cache's defaults belong to their
+ * modules (tsr_memsys_config_defaults, tsr_ac_config_defaults): keys whose
+ * default is NULL below take the module's.
+ */
 #include "config/config.h"
+#include "config/config_json.h"
 
-#include "memory/policy.h"
-
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/json_util.h"
+#include "memory/policy.h"
 
 const char *const tsr_pb_layout_names[] = {"baseline", "interleaved", NULL};
-const char *const tsr_tile_order_names[] = {"scanline", "s-order", "z-order",
-					    "hilbert", NULL};
 const char *const tsr_quad_grouping_names[] = {"fg-xshift2", "cg-square", NULL};
+static const char *const ac_policy_names[] = {"opt", "lru", "mru", "drrip", NULL};
+static const char *const write_policy_names[] = {"write-back", "write-through", NULL};
 
-static const char *const cache_names[] = {"vertex", "tile", "texture",
-					  "instruction", "l2", NULL};
+enum key_type {
+	KEY_U32,     /* uint32_t in [min, max] */
+	KEY_BOOL,    /* int or uint32_t holding 0 or 1 */
+	KEY_ENUM,    /* int-sized enum: index into names */
+	KEY_STRING,  /* char[size] */
+};
 
-static struct tsr_cache_geometry *cache_of(struct tsr_gpu_config *c, int i)
+struct key {
+	const char *path;          /* dotted, relative to the table's object */
+	enum key_type type;
+	size_t offset;             /* of the field in the table's struct */
+	size_t size;               /* KEY_STRING: the buffer's size */
+	uint32_t min, max;         /* KEY_U32 */
+	const char *const *names;  /* KEY_ENUM */
+	const char *def;           /* default as JSON text; NULL: the module's default */
+	const char *unit;
+	const char *help;
+};
+
+#define GPU(f) offsetof(struct tsr_gpu_config, f)
+#define U32(p, f, lo, hi, d, u, h) {p, KEY_U32, GPU(f), 0, lo, hi, NULL, d, u, h}
+#define BOOL(p, f, d, h) {p, KEY_BOOL, GPU(f), 0, 0, 1, NULL, d, "", h}
+#define ENUM(p, f, n, d, h) {p, KEY_ENUM, GPU(f), 0, 0, 0, n, d, "", h}
+
+static const struct key keys[] = {
+	{"name", KEY_STRING, GPU(name), sizeof(((struct tsr_gpu_config *)0)->name), 0, 0,
+	 NULL, "\"default\"", "", "label copied into stats.json"},
+	U32("screen.width", width, 1, 16384, "1960", "pixels", "screen width"),
+	U32("screen.height", height, 1, 16384, "768", "pixels", "screen height"),
+	U32("tiling.tile_width", tile_width, 2, 256, "32", "pixels", "tile width (even)"),
+	U32("tiling.tile_height", tile_height, 2, 256, "32", "pixels", "tile height (even)"),
+	ENUM("tiling.order", tile_order, tsr_tile_order_names, "\"z-order\"",
+	     "order in which the Tile Fetcher visits tiles (DTexL III-C)"),
+	BOOL("tiling.reverse_every_other_frame", reverse_every_other_frame, "false",
+	     "visit tiles in reverse order on odd frames (boustrophedonic III-F)"),
+	U32("tiling.list_capacity_primitives", list_capacity_primitives, 16, 1u << 20, "1024",
+	    "PMDs", "PMDs per tile list (TCOR II-B)"),
+	U32("tiling.attribute_bytes", attribute_bytes, 16, 64, "48", "bytes",
+	    "bytes of one attribute, 3 vertices x 16 bytes (TCOR II-B)"),
+	ENUM("tiling.pb_layout", pb_layout, tsr_pb_layout_names, "\"baseline\"",
+	     "PB-Lists layout: baseline (TCOR II-B) or interleaved (III-B, Fig. 6; list "
+	     "capacity a multiple of 16)"),
+	U32("raster.cores", mem.cores, 1, TSR_MAX_CORES, "4", "cores",
+	    "shader cores; per-core caches get one copy each"),
+	ENUM("raster.quad_grouping", quad_grouping, tsr_quad_grouping_names, "\"fg-xshift2\"",
+	     "quads to shader cores: fg-xshift2 or cg-square (DTexL III-B)"),
+	U32("geometry.post_transform_cache_entries", post_transform_cache_entries, 0, 1024,
+	    "32", "vertices", "shaded vertices kept (FIFO, per drawcall); 0 disables"),
+	U32("shader.instruction_bytes", instruction_bytes, 1, 64, "8", "bytes",
+	    "bytes per shader instruction"),
+	BOOL("tcor.attribute_cache", attribute_cache, "false",
+	     "TCOR III-C: split the Tile Cache; caches.tile becomes the Primitive List Cache "
+	     "and PB-Attributes go through the Attribute Cache to routes.attribute_cache"),
+	U32("tcor.attribute_cache_bytes", ac.size_bytes, 64, 1u << 26, NULL, "bytes",
+	    "Attribute Buffer capacity (64-byte entries)"),
+	U32("tcor.attribute_cache_lines", ac.lines, 1, 1u << 20, NULL, "lines",
+	    "Primitive Buffer lines (one primitive each)"),
+	U32("tcor.attribute_cache_ways", ac.ways, 0, 1u << 20, NULL, "ways",
+	    "Primitive Buffer associativity (0: fully associative)"),
+	ENUM("tcor.attribute_cache_policy", ac.policy, ac_policy_names, NULL,
+	     "opt (OPT Numbers, III-C-6), lru, mru or drrip (V-A comparisons)"),
+	BOOL("tcor.xor_index", ac.xor_index, NULL,
+	     "XOR-folded set index of the Primitive Buffer (III-C-2)"),
+	U32("tcor.output_queue", output_queue, 1, 1024, "3", "primitives",
+	    "Tile Fetcher output queue: fetched primitives kept locked until rasterized"),
+	BOOL("elimination.rendering", elim.rendering, "false",
+	     "Rendering Elimination (RE III): skip tiles whose input signature equals the "
+	     "frame two back"),
+	BOOL("elimination.transactions", elim.transactions, "false",
+	     "Transaction Elimination (RE IV-C): skip color flushes equal to the back buffer's"),
+	U32("elimination.refresh_frames", elim.refresh_frames, 0, 1000000, "0", "frames",
+	    "0: never; N >= 3: RE off in frames f with f mod N < 2 (RE III-E)"),
+	BOOL("elimination.verify", elim.verify, "false",
+	     "render skipped tiles anyway, uncounted, and compare colors (false positives)"),
+	U32("dram.latency_cycles", mem.dram_latency_cycles, 0, 100000, NULL, "cycles",
+	    "DRAM latency (recorded for the timing model)"),
+	U32("dram.burst_bytes", mem.dram_burst_bytes, 4, 4096, NULL, "bytes",
+	    "bytes of one DRAM burst: uncached accesses move whole bursts (power of two)"),
+};
+
+#define CACHE(f) offsetof(struct tsr_cache_config, f)
+
+/* Keys of each instance under "caches" (defaults: a new instance's). */
+static const struct key cache_keys[] = {
+	{"size_bytes", KEY_U32, CACHE(geom.size_bytes), 0, 1, 1u << 31, NULL, NULL, "bytes",
+	 "capacity (required for a new instance)"},
+	{"ways", KEY_U32, CACHE(geom.ways), 0, 1, 1u << 20, NULL, NULL, "ways",
+	 "associativity (required for a new instance)"},
+	{"line_bytes", KEY_U32, CACHE(geom.line_bytes), 0, 4, 4096, NULL, "64", "bytes",
+	 "line size (power of two; 64 for the Parameter Buffer's and textures' paths)"},
+	{"latency_cycles", KEY_U32, CACHE(geom.latency_cycles), 0, 0, 100000, NULL, "1",
+	 "cycles", "hit latency (recorded for the timing model)"},
+	{"policy", KEY_STRING, CACHE(geom.policy), TSR_POLICY_SPEC_MAX, 0, 0, NULL, "\"lru\"",
+	 "", "replacement policy spec name[:key=value,...] (OPT/OPTPT only in cachesim)"},
+	{"fetch_on_write", KEY_BOOL, CACHE(geom.fetch_on_write), 0, 0, 1, NULL, "true", "",
+	 "a partial-line write miss reads the line from the parent"},
+	{"write_policy", KEY_ENUM, CACHE(write_policy), 0, 0, 0, write_policy_names,
+	 "\"write-back\"", "", "write-back or write-through (every write goes on to the parent)"},
+	{"per_core", KEY_BOOL, CACHE(per_core), 0, 0, 1, NULL, "false", "",
+	 "one private copy per shader core, named <name><core>"},
+	{"parent", KEY_STRING, CACHE(parent), TSR_CACHE_NAME_MAX, 0, 0, NULL, "\"dram\"", "",
+	 "the next level: another instance, or \"dram\""},
+};
+
+#define NKEYS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* ---- one typed field ---- */
+
+static void *field(void *base, const struct key *k)
 {
-	struct tsr_cache_geometry *g[] = {&c->mem.vertex, &c->mem.tile,
-					  &c->mem.texture, &c->mem.instruction,
-					  &c->mem.l2};
-	return g[i];
+	return (char *)base + k->offset;
 }
 
-static void geom(struct tsr_cache_geometry *g, uint32_t size, uint32_t ways,
-		 uint32_t latency)
+/* Stores v at k's field; the value was checked. */
+static void set_u32(void *base, const struct key *k, uint32_t v)
 {
-	memset(g, 0, sizeof(*g));
-	g->size_bytes = size;
-	g->ways = ways;
-	g->line_bytes = 64;
-	g->latency_cycles = latency;
-	g->fetch_on_write = 1;
-	snprintf(g->policy, sizeof(g->policy), "lru");
+	if (k->type == KEY_ENUM) {
+		int e = (int)v;
+		memcpy(field(base, k), &e, sizeof(e));
+	} else {
+		memcpy(field(base, k), &v, sizeof(v));  /* uint32_t, int: 4 bytes */
+	}
+}
+
+static uint32_t get_u32(const void *base, const struct key *k)
+{
+	uint32_t v;
+	memcpy(&v, (const char *)base + k->offset, sizeof(v));
+	return v;
+}
+
+/* Reads key `name` of obj (at dotted `path`) into k's field, if present. */
+static enum tsr_status read_key(const json_t *obj, const char *file, const char *path,
+				const char *name, const struct key *k, void *base,
+				struct tsr_error *err)
+{
+	switch (k->type) {
+	case KEY_U32: {
+		uint32_t v = get_u32(base, k);
+		TSR_TRY(tsr_json_get_u32(obj, file, path, name, k->min, k->max, &v, err));
+		set_u32(base, k, v);
+		return TSR_OK;
+	}
+	case KEY_BOOL: {
+		int v = (int)get_u32(base, k);
+		TSR_TRY(tsr_json_get_bool(obj, file, path, name, &v, err));
+		set_u32(base, k, (uint32_t)v);
+		return TSR_OK;
+	}
+	case KEY_ENUM: {
+		int v = (int)get_u32(base, k);
+		TSR_TRY(tsr_json_get_enum(obj, file, path, name, k->names, &v, err));
+		set_u32(base, k, (uint32_t)v);
+		return TSR_OK;
+	}
+	case KEY_STRING: {
+		const char *v = NULL;
+		TSR_TRY(tsr_json_get_string(obj, file, path, name, &v, err));
+		if (!v)
+			return TSR_OK;
+		if (strlen(v) >= k->size) {
+			char full[256];
+			tsr_json_path(full, sizeof(full), path, name);
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "key '%s' in '%s' is longer than %zu characters", full,
+					     file, k->size - 1);
+		}
+		snprintf(field(base, k), k->size, "%s", v);
+		return TSR_OK;
+	}
+	}
+	return TSR_OK;
+}
+
+static json_t *key_json(const void *base, const struct key *k)
+{
+	switch (k->type) {
+	case KEY_U32:
+		return json_integer((json_int_t)get_u32(base, k));
+	case KEY_BOOL:
+		return json_boolean(get_u32(base, k) != 0);
+	case KEY_ENUM:
+		return json_string(k->names[get_u32(base, k)]);
+	case KEY_STRING:
+		return json_string((const char *)base + k->offset);
+	}
+	return json_null();
+}
+
+/* Applies the declared defaults of a table to base. */
+static void apply_defaults(const struct key *t, size_t n, void *base)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!t[i].def)
+			continue;
+		json_t *root = json_object();
+		json_object_set_new(root, "v", json_loads(t[i].def, JSON_DECODE_ANY, NULL));
+		struct tsr_error err;
+		/* the declared defaults are valid: test 015 checks each one */
+		(void)read_key(root, "defaults", "", "v", &t[i], base, &err);
+		json_decref(root);
+	}
+}
+
+/* ---- the document: objects along dotted paths ---- */
+
+/* The last component of a dotted path. */
+static const char *leaf(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	return dot ? dot + 1 : path;
+}
+
+/* Copies the section of a dotted path (everything before the last dot) into buf. */
+static void section(const char *path, char *buf, size_t n)
+{
+	const char *dot = strrchr(path, '.');
+	size_t len = dot ? (size_t)(dot - path) : 0;
+	if (len >= n)
+		len = n - 1;
+	memcpy(buf, path, len);
+	buf[len] = '\0';
+}
+
+/* The names of a table's keys inside section sec ("" for the top), NULL-terminated. */
+static void names_in(const struct key *t, size_t n, const char *sec, const char **out,
+		     size_t cap)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n && c + 1 < cap; i++) {
+		char s[64];
+		section(t[i].path, s, sizeof(s));
+		if (strcmp(s, sec) == 0)
+			out[c++] = leaf(t[i].path);
+	}
+	out[c] = NULL;
+}
+
+/*
+ * The top-level names: the sections of `keys` and its top-level keys (kept
+ * in store), then caches and routes; NULL-terminated.
+ */
+static void top_names(char store[][32], const char **out, size_t cap)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < NKEYS(keys) && c + 3 < cap; i++) {
+		char s[32];
+		section(keys[i].path, s, sizeof(s));
+		const char *name = s[0] ? s : keys[i].path;
+		int dup = 0;
+		for (size_t j = 0; j < c; j++)
+			dup |= strcmp(out[j], name) == 0;
+		if (dup)
+			continue;
+		snprintf(store[c], 32, "%s", name);
+		out[c] = store[c];
+		c++;
+	}
+	out[c++] = "caches";
+	out[c++] = "routes";
+	out[c] = NULL;
+}
+
+static enum tsr_status read_cache(const json_t *o, const char *file, const char *name,
+				  struct tsr_gpu_config *cfg, struct tsr_error *err)
+{
+	char path[80];
+	snprintf(path, sizeof(path), "caches.%s", name);
+	const char *allowed[NKEYS(cache_keys) + 1];
+	names_in(cache_keys, NKEYS(cache_keys), "", allowed, NKEYS(cache_keys) + 1);
+	TSR_TRY(tsr_json_check_keys(o, file, path, allowed, err));
+	struct tsr_memsys_config *m = &cfg->mem;
+	struct tsr_cache_config *k = tsr_memsys_config_cache(m, name);
+	if (!k) {  /* a new instance: its size and ways are required */
+		if (m->cache_count == TSR_MEMSYS_MAX_INSTANCES)
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "key '%s' in '%s': at most %d cache instances", path,
+					     file, TSR_MEMSYS_MAX_INSTANCES);
+		if (strlen(name) >= TSR_CACHE_NAME_MAX)
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "key '%s' in '%s': instance names have at most %d "
+					     "characters", path, file, TSR_CACHE_NAME_MAX - 1);
+		if (!json_object_get(o, "size_bytes") || !json_object_get(o, "ways"))
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "key '%s' in '%s' is a new cache instance: give its "
+					     "'size_bytes' and 'ways' (the instances are %s)",
+					     path, file, "vertex, tile, texture, instruction, l2 "
+					     "and those the file adds");
+		k = &m->caches[m->cache_count++];
+		memset(k, 0, sizeof(*k));
+		snprintf(k->name, sizeof(k->name), "%s", name);
+		apply_defaults(cache_keys, NKEYS(cache_keys), k);
+	}
+	for (size_t i = 0; i < NKEYS(cache_keys); i++)
+		TSR_TRY(read_key(o, file, path, cache_keys[i].path, &cache_keys[i], k, err));
+	return TSR_OK;
+}
+
+static enum tsr_status read_routes(const json_t *o, const char *file,
+				   struct tsr_gpu_config *cfg, struct tsr_error *err)
+{
+	const char *allowed[TSR_ROUTE_COUNT + 1];
+	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++)
+		allowed[r] = tsr_memsys_route_name(r);
+	allowed[TSR_ROUTE_COUNT] = NULL;
+	TSR_TRY(tsr_json_check_keys(o, file, "routes", allowed, err));
+	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++) {
+		const struct key k = {allowed[r], KEY_STRING, 0, TSR_CACHE_NAME_MAX, 0, 0, NULL,
+				      NULL, "", ""};
+		TSR_TRY(read_key(o, file, "routes", allowed[r], &k, cfg->mem.routes[r], err));
+	}
+	return TSR_OK;
+}
+
+static enum tsr_status read_config(const json_t *root, const char *file,
+				   struct tsr_gpu_config *cfg, struct tsr_error *err)
+{
+	char store[40][32];
+	const char *top[40];
+	top_names(store, top, 40);
+	TSR_TRY(tsr_json_check_keys(root, file, "", top, err));
+	/* every section's keys first (unknown keys are errors), then the values */
+	for (size_t i = 0; top[i]; i++) {
+		const json_t *o = json_object_get(root, top[i]);
+		if (!o || !strcmp(top[i], "caches") || !strcmp(top[i], "routes"))
+			continue;
+		const char *allowed[32];
+		names_in(keys, NKEYS(keys), top[i], allowed, 32);
+		if (allowed[0])
+			TSR_TRY(tsr_json_check_keys(o, file, top[i], allowed, err));
+	}
+	for (size_t i = 0; i < NKEYS(keys); i++) {
+		char sec[64];
+		section(keys[i].path, sec, sizeof(sec));
+		const json_t *o = sec[0] ? json_object_get(root, sec) : root;
+		if (o)
+			TSR_TRY(read_key(o, file, sec, leaf(keys[i].path), &keys[i], cfg, err));
+	}
+	const json_t *o = json_object_get(root, "caches");
+	if (o) {
+		if (!json_is_object(o))
+			return tsr_error_set(err, TSR_ERR_CONFIG, "'caches' in '%s' must be an object",
+					     file);
+		const char *name;
+		json_t *c;
+		json_object_foreach((json_t *)o, name, c)
+			TSR_TRY(read_cache(c, file, name, cfg, err));
+	}
+	if ((o = json_object_get(root, "routes")))
+		TSR_TRY(read_routes(o, file, cfg, err));
+	return TSR_OK;
 }
 
 void tsr_config_defaults(struct tsr_gpu_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	snprintf(cfg->name, sizeof(cfg->name), "default");
-	cfg->width = 1960;
-	cfg->height = 768;
-	cfg->tile_width = 32;
-	cfg->tile_height = 32;
-	cfg->tile_order = TSR_ORDER_Z;
-	cfg->list_capacity_primitives = 1024;
-	cfg->attribute_bytes = 48;
-	cfg->quad_grouping = TSR_QG_FG_XSHIFT2;
-	cfg->post_transform_cache_entries = 32;
-	cfg->attribute_cache = 0;
 	tsr_ac_config_defaults(&cfg->ac);
-	cfg->output_queue = 3;
-	cfg->instruction_bytes = 8;
-	cfg->mem.cores = 4;
-	geom(&cfg->mem.vertex, 64 * 1024, 4, 1);
-	geom(&cfg->mem.tile, 64 * 1024, 4, 1);
-	geom(&cfg->mem.texture, 64 * 1024, 4, 1);
-	geom(&cfg->mem.instruction, 16 * 1024, 4, 1);
-	geom(&cfg->mem.l2, 1024 * 1024, 8, 12);
-	cfg->mem.dram_latency_cycles = 100;
+	apply_defaults(keys, NKEYS(keys), cfg);
+	tsr_memsys_config_defaults(&cfg->mem, cfg->mem.cores);
 }
 
-
-static enum tsr_status read_cache(const json_t *o, const char *file,
-				  const char *path,
-				  struct tsr_cache_geometry *g,
-				  struct tsr_error *err)
+/* The pipeline's demands on the hierarchy (beyond memory/'s own checks). */
+static enum tsr_status check_lines(const struct tsr_gpu_config *cfg, struct tsr_error *err)
 {
-	static const char *const keys[] = {"size_bytes", "ways", "line_bytes",
-					   "latency_cycles", "policy",
-					   "fetch_on_write", NULL};
-	TSR_TRY(tsr_json_check_keys(o, file, path, keys, err));
-	TSR_TRY(tsr_json_get_u32(o, file, path, "size_bytes", 1, 1u << 31, &g->size_bytes, err));
-	TSR_TRY(tsr_json_get_u32(o, file, path, "ways", 1, 1u << 20, &g->ways, err));
-	TSR_TRY(tsr_json_get_u32(o, file, path, "line_bytes", 4, 4096, &g->line_bytes, err));
-	TSR_TRY(tsr_json_get_u32(o, file, path, "latency_cycles", 0, 100000, &g->latency_cycles, err));
-	int fow = (int)g->fetch_on_write;
-	TSR_TRY(tsr_json_get_bool(o, file, path, "fetch_on_write", &fow, err));
-	g->fetch_on_write = (uint32_t)fow;
-	const char *pol = NULL;
-	TSR_TRY(tsr_json_get_string(o, file, path, "policy", &pol, err));
-	if (pol)
-		snprintf(g->policy, sizeof(g->policy), "%s", pol);
-	return TSR_OK;
-}
-
-static enum tsr_status read_config(const json_t *root, const char *file,
-				   struct tsr_gpu_config *cfg,
-				   struct tsr_error *err)
-{
-	static const char *const top[] = {"name", "screen", "tiling", "raster",
-					  "geometry", "shader", "caches", "tcor",
-					  "elimination",
-					  "dram", NULL};
-	TSR_TRY(tsr_json_check_keys(root, file, "", top, err));
-	const char *name = NULL;
-	TSR_TRY(tsr_json_get_string(root, file, "", "name", &name, err));
-	if (name)
-		snprintf(cfg->name, sizeof(cfg->name), "%s", name);
-
-	const json_t *o;
-	if ((o = json_object_get(root, "screen"))) {
-		static const char *const k[] = {"width", "height", NULL};
-		TSR_TRY(tsr_json_check_keys(o, file, "screen", k, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "screen", "width", 1, 16384, &cfg->width, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "screen", "height", 1, 16384, &cfg->height, err));
-	}
-	if ((o = json_object_get(root, "tiling"))) {
-		static const char *const k[] = {"tile_width", "tile_height", "order",
-						"reverse_every_other_frame",
-						"list_capacity_primitives",
-						"attribute_bytes", "pb_layout", NULL};
-		TSR_TRY(tsr_json_check_keys(o, file, "tiling", k, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "tiling", "tile_width", 2, 256, &cfg->tile_width, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "tiling", "tile_height", 2, 256, &cfg->tile_height, err));
-		int ord = (int)cfg->tile_order;
-		TSR_TRY(tsr_json_get_enum(o, file, "tiling", "order", tsr_tile_order_names, &ord, err));
-		cfg->tile_order = (enum tsr_tile_order)ord;
-		TSR_TRY(tsr_json_get_bool(o, file, "tiling", "reverse_every_other_frame",
-				      &cfg->reverse_every_other_frame, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "tiling", "list_capacity_primitives", 16,
-				     1u << 20, &cfg->list_capacity_primitives, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "tiling", "attribute_bytes", 16, 64,
-				     &cfg->attribute_bytes, err));
-		int lay = (int)cfg->pb_layout;
-		TSR_TRY(tsr_json_get_enum(o, file, "tiling", "pb_layout", tsr_pb_layout_names, &lay, err));
-		cfg->pb_layout = (enum tsr_pb_list_layout)lay;
-	}
-	if ((o = json_object_get(root, "raster"))) {
-		static const char *const k[] = {"cores", "quad_grouping", NULL};
-		TSR_TRY(tsr_json_check_keys(o, file, "raster", k, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "raster", "cores", 1, TSR_MAX_CORES, &cfg->mem.cores, err));
-		int qg = (int)cfg->quad_grouping;
-		TSR_TRY(tsr_json_get_enum(o, file, "raster", "quad_grouping", tsr_quad_grouping_names, &qg, err));
-		cfg->quad_grouping = (enum tsr_quad_grouping)qg;
-	}
-	if ((o = json_object_get(root, "tcor"))) {
-		static const char *const k[] = {"attribute_cache", "attribute_cache_bytes",
-						"attribute_cache_lines", "attribute_cache_ways",
-						"attribute_cache_policy", "xor_index",
-						"output_queue", NULL};
-		static const char *const pol[] = {"opt", "lru", "mru", "drrip", NULL};
-		TSR_TRY(tsr_json_check_keys(o, file, "tcor", k, err));
-		TSR_TRY(tsr_json_get_bool(o, file, "tcor", "attribute_cache", &cfg->attribute_cache, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "tcor", "attribute_cache_bytes", 64, 1u << 26,
-					 &cfg->ac.size_bytes, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "tcor", "attribute_cache_lines", 1, 1u << 20,
-					 &cfg->ac.lines, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "tcor", "attribute_cache_ways", 0, 1u << 20,
-					 &cfg->ac.ways, err));
-		int p = (int)cfg->ac.policy;
-		TSR_TRY(tsr_json_get_enum(o, file, "tcor", "attribute_cache_policy", pol, &p, err));
-		cfg->ac.policy = (enum tsr_ac_policy)p;
-		int x = (int)cfg->ac.xor_index;
-		TSR_TRY(tsr_json_get_bool(o, file, "tcor", "xor_index", &x, err));
-		cfg->ac.xor_index = (uint32_t)x;
-		TSR_TRY(tsr_json_get_u32(o, file, "tcor", "output_queue", 1, 1024,
-					 &cfg->output_queue, err));
-	}
-	if ((o = json_object_get(root, "elimination"))) {
-		static const char *const k[] = {"rendering", "transactions", "refresh_frames",
-						"verify", NULL};
-		struct tsr_elimination_config *e = &cfg->elim;
-		TSR_TRY(tsr_json_check_keys(o, file, "elimination", k, err));
-		TSR_TRY(tsr_json_get_bool(o, file, "elimination", "rendering", &e->rendering, err));
-		TSR_TRY(tsr_json_get_bool(o, file, "elimination", "transactions", &e->transactions,
-					  err));
-		TSR_TRY(tsr_json_get_u32(o, file, "elimination", "refresh_frames", 0, 1000000,
-					 &e->refresh_frames, err));
-		TSR_TRY(tsr_json_get_bool(o, file, "elimination", "verify", &e->verify, err));
-	}
-	if ((o = json_object_get(root, "geometry"))) {
-		static const char *const k[] = {"post_transform_cache_entries", NULL};
-		TSR_TRY(tsr_json_check_keys(o, file, "geometry", k, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "geometry", "post_transform_cache_entries", 0,
-				     1024, &cfg->post_transform_cache_entries, err));
-	}
-	if ((o = json_object_get(root, "shader"))) {
-		static const char *const k[] = {"instruction_bytes", NULL};
-		TSR_TRY(tsr_json_check_keys(o, file, "shader", k, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "shader", "instruction_bytes", 1, 64,
-				     &cfg->instruction_bytes, err));
-	}
-	if ((o = json_object_get(root, "caches"))) {
-		TSR_TRY(tsr_json_check_keys(o, file, "caches", cache_names, err));
-		for (int i = 0; cache_names[i]; i++) {
-			const json_t *c = json_object_get(o, cache_names[i]);
-			char path[64];
-			snprintf(path, sizeof(path), "caches.%s", cache_names[i]);
-			if (c)
-				TSR_TRY(read_cache(c, file, path, cache_of(cfg, i), err));
+	/*
+	 * The Parameter Buffer layout (TCOR II-B) and texel blocks assume
+	 * 64-byte lines: the Parameter Buffer's caches and everything below
+	 * them, and everything below the texture caches.
+	 */
+	static const uint32_t routes[] = {TSR_STREAM_PB_LISTS, TSR_STREAM_PB_ATTRIBUTES,
+					  TSR_STREAM_TEXTURE, TSR_ROUTE_ATTRIBUTE_CACHE};
+	struct tsr_memsys_config *m = (struct tsr_memsys_config *)&cfg->mem;
+	for (size_t r = 0; r < sizeof(routes) / sizeof(routes[0]); r++) {
+		struct tsr_cache_config *k = tsr_memsys_config_cache(m, m->routes[routes[r]]);
+		int first = routes[r] == TSR_STREAM_TEXTURE;  /* the texture L1 may differ */
+		for (uint32_t depth = 0; k && depth <= m->cache_count; depth++) {
+			if (!first && k->geom.line_bytes != 64)
+				return tsr_error_set(err, TSR_ERR_CONFIG,
+						     "key 'caches.%s.line_bytes' must be 64: the "
+						     "Parameter Buffer layout (TCOR II-B) and texel "
+						     "blocks assume 64-byte lines below the %s route",
+						     k->name, tsr_memsys_route_name(routes[r]));
+			first = 0;
+			k = tsr_memsys_config_cache(m, k->parent);
 		}
-	}
-	if ((o = json_object_get(root, "dram"))) {
-		static const char *const k[] = {"latency_cycles", NULL};
-		TSR_TRY(tsr_json_check_keys(o, file, "dram", k, err));
-		TSR_TRY(tsr_json_get_u32(o, file, "dram", "latency_cycles", 0, 100000,
-				     &cfg->mem.dram_latency_cycles, err));
 	}
 	return TSR_OK;
 }
@@ -212,24 +428,13 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "key 'raster.quad_grouping' cg-square needs 1, 4 or 16 cores, not %u",
 				     cfg->mem.cores);
-	if (cfg->mem.cores < 1 || cfg->mem.cores > TSR_MAX_CORES)
-		return tsr_error_set(err, TSR_ERR_CONFIG, "key 'raster.cores' must be from 1 to %d",
-				     TSR_MAX_CORES);
 	uint64_t tiles = (uint64_t)((cfg->width + cfg->tile_width - 1) / cfg->tile_width) *
 			 ((cfg->height + cfg->tile_height - 1) / cfg->tile_height);
 	if (tiles > 65535)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "%llu tiles is more than 65535: choose larger tiles",
 				     (unsigned long long)tiles);
-	for (int i = 0; cache_names[i]; i++) {
-		char path[64];
-		snprintf(path, sizeof(path), "caches.%s", cache_names[i]);
-		const struct tsr_cache_geometry *g = cache_of((struct tsr_gpu_config *)cfg, i);
-		TSR_TRY(tsr_cache_geometry_check(g, path, err));
-		char key[80];
-		snprintf(key, sizeof(key), "key '%s.policy'", path);
-		TSR_TRY(tsr_policy_check_online(g->policy, key, cache_names[i], err));
-	}
+	TSR_TRY(tsr_memsys_config_check(&cfg->mem, err));
 	if (cfg->attribute_cache) {
 		struct tsr_ac_config ac = cfg->ac;
 		ac.attribute_bytes = cfg->attribute_bytes;
@@ -248,19 +453,93 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "key 'tiling.list_capacity_primitives' must be a multiple of 16 "
 				     "with the interleaved PB-Lists layout (whole 64-byte blocks)");
-	if (cfg->mem.l2.line_bytes != 64 || cfg->mem.tile.line_bytes != 64)
-		return tsr_error_set(err, TSR_ERR_CONFIG,
-				     "keys 'caches.tile.line_bytes' and 'caches.l2.line_bytes' must be 64: "
-				     "the Parameter Buffer layout (TCOR II-B) and texel blocks assume 64-byte lines");
-	return TSR_OK;
+	return check_lines(cfg, err);
 }
 
-enum tsr_status tsr_config_load(const char *file, struct tsr_gpu_config *cfg,
-				struct tsr_error *err)
+/* ---- --set: edits of the document ---- */
+
+/* Parses an override's value: a JSON literal, an integer with K/M/G, or a string. */
+static json_t *set_value(const char *v)
 {
-	json_t *root;
-	TSR_TRY(tsr_json_load_file(file, &root, err));
-	enum tsr_status s = read_config(root, file, cfg, err);
+	json_t *j = json_loads(v, JSON_DECODE_ANY, NULL);
+	if (j)
+		return j;
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	if (end != v && !errno && *v != '-' && end[0] && !end[1]) {
+		unsigned long long mul = end[0] == 'K' || end[0] == 'k'   ? 1024ull
+					 : end[0] == 'M' || end[0] == 'm' ? 1024ull * 1024
+					 : end[0] == 'G' || end[0] == 'g' ? 1024ull * 1024 * 1024
+									  : 0;
+		if (mul && n <= (unsigned long long)INT64_MAX / mul)
+			return json_integer((json_int_t)(n * mul));
+	}
+	return json_string(v);
+}
+
+/* Applies one "KEY=VALUE" to the document root. */
+static enum tsr_status apply_set(json_t *root, const char *set, struct tsr_error *err)
+{
+	const char *eq = strchr(set, '=');
+	if (!eq || eq == set)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "--set '%s' must be KEY=VALUE (e.g. caches.l2.size_bytes=2M; "
+				     "see 'tessera config --list')", set);
+	char key[256];
+	size_t klen = (size_t)(eq - set);
+	if (klen >= sizeof(key))
+		return tsr_error_set(err, TSR_ERR_CONFIG, "--set key is too long");
+	memcpy(key, set, klen);
+	key[klen] = '\0';
+	json_t *obj = root;
+	char *part = key;
+	for (;;) {
+		char *dot = strchr(part, '.');
+		if (dot)
+			*dot = '\0';
+		if (!*part)
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "--set '%s': empty component in the key", set);
+		if (!dot) {
+			json_t *v = set_value(eq + 1);
+			if (!v || json_object_set_new(obj, part, v))
+				return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+			return TSR_OK;
+		}
+		json_t *next = json_object_get(obj, part);
+		if (!next) {
+			next = json_object();
+			if (!next || json_object_set_new(obj, part, next))
+				return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+		} else if (!json_is_object(next)) {
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "--set '%s': '%s' is not a section", set, part);
+		}
+		obj = next;
+		part = dot + 1;
+	}
+}
+
+enum tsr_status tsr_config_apply_sets(struct tsr_gpu_config *cfg, const char *file,
+				      const char *const *sets, size_t n,
+				      struct tsr_error *err)
+{
+	json_t *root = NULL;
+	if (file)
+		TSR_TRY(tsr_json_load_file(file, &root, err));
+	else if (!(root = json_object()))
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	enum tsr_status s = TSR_OK;
+	for (size_t i = 0; s == TSR_OK && i < n; i++)
+		s = apply_set(root, sets[i], err);
+	char label[4200];
+	if (file && n)
+		snprintf(label, sizeof(label), "%s with --set", file);
+	else
+		snprintf(label, sizeof(label), "%s", file ? file : "--set");
+	if (s == TSR_OK)
+		s = read_config(root, label, cfg, err);
 	json_decref(root);
 	if (s != TSR_OK)
 		return s;
@@ -269,52 +548,129 @@ enum tsr_status tsr_config_load(const char *file, struct tsr_gpu_config *cfg,
 		/* name the file in the message */
 		char buf[sizeof(err->msg)];
 		snprintf(buf, sizeof(buf), "%s", err->msg);
-		tsr_error_set(err, s, "%s (in '%s')", buf, file);
+		tsr_error_set(err, s, "%s (in '%s')", buf, label);
 	}
 	return s;
 }
 
-static json_t *cache_json(const struct tsr_cache_geometry *g)
+enum tsr_status tsr_config_load(const char *file, struct tsr_gpu_config *cfg,
+				struct tsr_error *err)
 {
-	return json_pack("{s:I,s:I,s:I,s:I,s:s,s:b}", "size_bytes",
-			 (json_int_t)g->size_bytes, "ways", (json_int_t)g->ways,
-			 "line_bytes", (json_int_t)g->line_bytes, "latency_cycles",
-			 (json_int_t)g->latency_cycles, "policy", g->policy,
-			 "fetch_on_write", (int)g->fetch_on_write);
+	return tsr_config_apply_sets(cfg, file, NULL, 0, err);
+}
+
+/* ---- output ---- */
+
+/* The object at section sec of o, created if needed ("" is o itself). */
+static json_t *section_object(json_t *o, const char *sec)
+{
+	if (!sec[0])
+		return o;
+	json_t *s = json_object_get(o, sec);
+	if (!s) {
+		s = json_object();
+		json_object_set_new(o, sec, s);
+	}
+	return s;
+}
+
+static json_t *cache_json(const struct tsr_cache_config *k)
+{
+	json_t *o = json_object();
+	for (size_t i = 0; i < NKEYS(cache_keys); i++)
+		json_object_set_new(o, cache_keys[i].path, key_json(k, &cache_keys[i]));
+	return o;
 }
 
 json_t *tsr_config_to_json(const struct tsr_gpu_config *cfg)
 {
-	json_t *caches = json_object();
-	for (int i = 0; cache_names[i]; i++)
-		json_object_set_new(caches, cache_names[i],
-				    cache_json(cache_of((struct tsr_gpu_config *)cfg, i)));
-	return json_pack(
-		"{s:s,s:{s:I,s:I},s:{s:I,s:I,s:s,s:b,s:I,s:I,s:s},s:{s:I,s:s},"
-		"s:{s:I},s:{s:I},s:o,s:{s:I},s:{s:b,s:I,s:I,s:I,s:s,s:b,s:I},"
-		"s:{s:b,s:b,s:I,s:b}}",
-		"name", cfg->name, "screen", "width", (json_int_t)cfg->width,
-		"height", (json_int_t)cfg->height, "tiling", "tile_width",
-		(json_int_t)cfg->tile_width, "tile_height",
-		(json_int_t)cfg->tile_height, "order",
-		tsr_tile_order_names[cfg->tile_order],
-		"reverse_every_other_frame", cfg->reverse_every_other_frame,
-		"list_capacity_primitives",
-		(json_int_t)cfg->list_capacity_primitives, "attribute_bytes",
-		(json_int_t)cfg->attribute_bytes, "pb_layout", tsr_pb_layout_names[cfg->pb_layout],
-		"raster", "cores",
-		(json_int_t)cfg->mem.cores, "quad_grouping",
-		tsr_quad_grouping_names[cfg->quad_grouping], "geometry",
-		"post_transform_cache_entries",
-		(json_int_t)cfg->post_transform_cache_entries, "shader",
-		"instruction_bytes", (json_int_t)cfg->instruction_bytes,
-		"caches", caches, "dram", "latency_cycles",
-		(json_int_t)cfg->mem.dram_latency_cycles, "tcor", "attribute_cache",
-		cfg->attribute_cache, "attribute_cache_bytes", (json_int_t)cfg->ac.size_bytes,
-		"attribute_cache_lines", (json_int_t)cfg->ac.lines, "attribute_cache_ways",
-		(json_int_t)cfg->ac.ways, "attribute_cache_policy", tsr_ac_policy_name(cfg->ac.policy),
-		"xor_index", (int)cfg->ac.xor_index, "output_queue", (json_int_t)cfg->output_queue,
-		"elimination", "rendering", cfg->elim.rendering, "transactions",
-		cfg->elim.transactions, "refresh_frames", (json_int_t)cfg->elim.refresh_frames,
-		"verify", cfg->elim.verify);
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < NKEYS(keys); i++) {
+		char sec[64];
+		section(keys[i].path, sec, sizeof(sec));
+		json_object_set_new(section_object(o, sec), leaf(keys[i].path),
+				    key_json(cfg, &keys[i]));
+	}
+	json_t *caches = json_object(), *routes = json_object();
+	for (uint32_t i = 0; i < cfg->mem.cache_count; i++)
+		json_object_set_new(caches, cfg->mem.caches[i].name, cache_json(&cfg->mem.caches[i]));
+	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++)
+		json_object_set_new(routes, tsr_memsys_route_name(r),
+				    json_string(cfg->mem.routes[r]));
+	json_object_set_new(o, "caches", caches);
+	json_object_set_new(o, "routes", routes);
+	return o;
+}
+
+/* "integer 1..16384", "true or false", "one of a, b" */
+static void kind_text(const struct key *k, char *buf, size_t n)
+{
+	switch (k->type) {
+	case KEY_U32:
+		snprintf(buf, n, "integer %u..%u", k->min, k->max);
+		return;
+	case KEY_BOOL:
+		snprintf(buf, n, "true or false");
+		return;
+	case KEY_ENUM: {
+		char names[128];
+		tsr_names_join(names, sizeof(names), k->names);
+		snprintf(buf, n, "one of %s", names);
+		return;
+	}
+	case KEY_STRING:
+		snprintf(buf, n, "string");
+		return;
+	}
+}
+
+static void entry(struct tsr_config_entry *e, const char *key, const struct key *k,
+		  const void *base)
+{
+	memset(e, 0, sizeof(*e));
+	snprintf(e->key, sizeof(e->key), "%s", key);
+	json_t *v = key_json(base, k);
+	char *text = v ? json_dumps(v, JSON_ENCODE_ANY) : NULL;
+	snprintf(e->value, sizeof(e->value), "%s", text ? text : "?");
+	free(text);
+	json_decref(v);
+	kind_text(k, e->kind, sizeof(e->kind));
+	e->unit = k->unit;
+	e->help = k->help;
+}
+
+enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
+				   struct tsr_config_entry **out, size_t *n,
+				   struct tsr_error *err)
+{
+	size_t cap = NKEYS(keys) + cfg->mem.cache_count * NKEYS(cache_keys) + TSR_ROUTE_COUNT;
+	struct tsr_config_entry *e = calloc(cap, sizeof(*e));
+	if (!e)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	size_t c = 0;
+	for (size_t i = 0; i < NKEYS(keys); i++)
+		entry(&e[c++], keys[i].path, &keys[i], cfg);
+	for (uint32_t j = 0; j < cfg->mem.cache_count; j++)
+		for (size_t i = 0; i < NKEYS(cache_keys); i++) {
+			char key[96];
+			snprintf(key, sizeof(key), "caches.%s.%s", cfg->mem.caches[j].name,
+				 cache_keys[i].path);
+			entry(&e[c++], key, &cache_keys[i], &cfg->mem.caches[j]);
+		}
+	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++) {
+		char key[96];
+		snprintf(key, sizeof(key), "routes.%s", tsr_memsys_route_name(r));
+		const struct key k = {key, KEY_STRING, 0, TSR_CACHE_NAME_MAX, 0, 0, NULL, NULL, "",
+				      r == TSR_ROUTE_ATTRIBUTE_CACHE
+					      ? "where the Attribute Cache sends misses and "
+						"write-backs: an instance, \"perfect\" or \"dram\""
+					      : "first level of this stream: an instance, "
+						"\"perfect\" (always hits) or \"dram\" (uncached)"};
+		entry(&e[c++], key, &k, cfg->mem.routes[r]);
+	}
+	*out = e;
+	*n = c;
+	return TSR_OK;
 }

@@ -12,20 +12,13 @@
 #ifndef TSR_CONFIG_CONFIG_H
 #define TSR_CONFIG_CONFIG_H
 
-#include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/status.h"
 #include "memory/memsys.h"
 #include "tiling/attribute_cache.h"
-
-enum tsr_tile_order {
-	TSR_ORDER_SCANLINE = 0,  /* row by row, left to right */
-	TSR_ORDER_SORDER,        /* rows alternate direction (DTexL Fig. 8(g)) */
-	TSR_ORDER_Z,             /* Morton order (DTexL Fig. 7(a)) */
-	TSR_ORDER_HILBERT,       /* 8x8-tile Hilbert blocks in an S (DTexL III-C) */
-	TSR_ORDER_COUNT
-};
+#include "tiling/tile_order.h"
 
 enum tsr_quad_grouping {
 	TSR_QG_FG_XSHIFT2 = 0,   /* core = (qx + 2*qy) mod cores (DTexL Fig. 6) */
@@ -67,7 +60,7 @@ struct tsr_gpu_config {
 	enum tsr_quad_grouping quad_grouping;
 	uint32_t post_transform_cache_entries; /* shaded vertices kept (FIFO), 0 = none */
 	uint32_t instruction_bytes;          /* bytes per shader instruction */
-	struct tsr_memsys_config mem;        /* cores, caches, DRAM */
+	struct tsr_memsys_config mem;        /* cores, cache tree, routes, DRAM */
 	/*
 	 * TCOR III-C: 1 splits the Tile Cache into a Primitive List Cache
 	 * (caches.tile, then PB-Lists only) and this Attribute Cache, which
@@ -81,26 +74,62 @@ struct tsr_gpu_config {
 };
 
 /* Names used in JSON for the enums (NULL-terminated). */
-extern const char *const tsr_tile_order_names[];
 extern const char *const tsr_pb_layout_names[];
 extern const char *const tsr_quad_grouping_names[];
 
-/* Fills cfg with the defaults (TCOR Table I). */
+/*
+ * Fills cfg with the defaults: every key's declared default (`tessera
+ * config --list`), TCOR Table I; the memory hierarchy from
+ * tsr_memsys_config_defaults() and the Attribute Cache from
+ * tsr_ac_config_defaults().
+ */
 void tsr_config_defaults(struct tsr_gpu_config *cfg);
 
 /*
  * Reads a configuration file over the defaults and checks it (cache
- * geometries, tile sizes). Errors: TSR_ERR_IO, TSR_ERR_PARSE,
- * TSR_ERR_CONFIG naming the key, TSR_ERR_GEOMETRY naming the cache.
+ * geometries, tile sizes). Equal to tsr_config_apply_sets(cfg, file, NULL,
+ * 0, err). Errors: TSR_ERR_IO, TSR_ERR_PARSE, TSR_ERR_CONFIG naming the
+ * key, TSR_ERR_GEOMETRY naming the cache.
  */
 enum tsr_status tsr_config_load(const char *file, struct tsr_gpu_config *cfg,
 				struct tsr_error *err);
+
+/*
+ * Reads a configuration file (or none, when file is NULL) over the
+ * defaults in cfg, with n command-line overrides "KEY=VALUE" applied on
+ * top (`--set caches.l2.size_bytes=2M --set tiling.order=hilbert`), then
+ * checks it. KEY is a dotted path of the file format; VALUE is a JSON
+ * literal (number, true, false, "string"), an integer with a K, M or G
+ * suffix (x1024), or else a bare string. The overrides are edits of the
+ * file's JSON document, which is then read exactly as a file is, so an
+ * override gets the same validation and messages as the file. Errors:
+ * those of tsr_config_load(); TSR_ERR_CONFIG for a malformed override.
+ */
+enum tsr_status tsr_config_apply_sets(struct tsr_gpu_config *cfg, const char *file,
+				      const char *const *sets, size_t n,
+				      struct tsr_error *err);
 
 /* Checks a filled configuration (as tsr_config_load does). */
 enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 				 struct tsr_error *err);
 
-/* The effective configuration as a JSON object in the file format. */
-json_t *tsr_config_to_json(const struct tsr_gpu_config *cfg);
+/* One key of the configuration with its value, for `tessera config --list`. */
+struct tsr_config_entry {
+	char key[96];          /* dotted path: "caches.l2.size_bytes" */
+	char value[96];        /* its value in cfg, as JSON text */
+	char kind[160];        /* type and valid range: "integer 1..16384", "one of a, b" */
+	const char *unit;      /* "pixels", "bytes", "cycles", "" */
+	const char *help;      /* what it means */
+};
+
+/*
+ * Every key of the schema with its value in cfg (the defaults when cfg
+ * holds tsr_config_defaults()): the declared keys, then each cache
+ * instance's keys, then the routes. *out is malloc'd (free() it).
+ * Errors: TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
+				   struct tsr_config_entry **out, size_t *n,
+				   struct tsr_error *err);
 
 #endif

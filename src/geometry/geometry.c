@@ -242,7 +242,8 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 				  struct tsr_error *err)
 {
 	const struct tsr_mesh *m = d->mesh;
-	const uint32_t vcache = tsr_memsys_l1_index(mem, TSR_L1_VERTEX, 0);
+	const uint32_t iport = tsr_memsys_port(mem, TSR_STREAM_INDEX, 0);
+	const uint32_t vport = tsr_memsys_port(mem, TSR_STREAM_VERTEX, 0);
 	const uint32_t cores = g->cfg.mem.cores;
 	if (m->vertex_count > g->shaded_cap) {
 		struct clip_vertex *n = realloc(g->shaded, m->vertex_count * sizeof(*n));
@@ -255,16 +256,16 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 	g->ptc_fill = g->ptc_next = 0;
 	for (uint32_t i = 0; i < m->index_count; i++) {
 		uint32_t idx = m->indices[i];
-		tsr_mem_access(mem, vcache, d->ib_base + (uint64_t)i * d->index_bytes,
-			       d->index_bytes, 0, TSR_STREAM_INDEX, 0, 0);
+		tsr_mem_access(mem, iport, d->ib_base + (uint64_t)i * d->index_bytes,
+			       d->index_bytes, 0, TSR_STREAM_INDEX, 0, 0, NULL);
 		st->indices_fetched++;
 		if (!ptc_lookup(g, idx)) {
 			uint32_t core = (uint32_t)((g->vertices_shaded / 4) % cores);
-			tsr_mem_access(mem, vcache, d->vb_base + (uint64_t)idx * TSR_VERTEX_STRIDE,
-				       TSR_VERTEX_STRIDE, 0, TSR_STREAM_VERTEX, 0, 0);
-			tsr_mem_access(mem, tsr_memsys_l1_index(mem, TSR_L1_INSTRUCTION, core),
+			tsr_mem_access(mem, vport, d->vb_base + (uint64_t)idx * TSR_VERTEX_STRIDE,
+				       TSR_VERTEX_STRIDE, 0, TSR_STREAM_VERTEX, 0, 0, NULL);
+			tsr_mem_access(mem, tsr_memsys_port(mem, TSR_STREAM_INSTRUCTION, core),
 				       d->vs_base, d->vs_bytes, 0, TSR_STREAM_INSTRUCTION,
-				       (uint16_t)core, 0);
+				       (uint16_t)core, 0, NULL);
 			shade_vertex(d, idx, &g->shaded[idx]);
 			ptc_insert(g, idx);
 			st->vertices_fetched++;

@@ -12,6 +12,7 @@ struct tsr_cache {
 	uint32_t sets;
 	uint32_t ways;
 	uint32_t line_shift;
+	uint8_t dirty_on_write;  /* 0 for a write-through cache */
 	const struct tsr_policy_ops *policy;
 	void *policy_state;
 	struct tsr_line *lines;  /* sets x ways */
@@ -94,6 +95,7 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	c->sets = g->size_bytes / (g->ways * g->line_bytes);
 	while ((1u << c->line_shift) < g->line_bytes)
 		c->line_shift++;
+	c->dirty_on_write = g->write_through ? 0 : 1;
 	c->policy = tsr_policy_find(g->policy);
 	c->lines = calloc((size_t)c->sets * c->ways, sizeof(*c->lines));
 	if (!c->lines) {
@@ -143,7 +145,7 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 				out->hit = 1;
 				out->way = w;
 				c->policy->on_hit(c->policy_state, set, w, sl, a);
-				sl[w].dirty |= a->write;
+				sl[w].dirty |= a->write & c->dirty_on_write;
 				sl[w].meta = a->meta;
 				return;
 			}
@@ -187,7 +189,7 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	struct tsr_line *l = &sl[way];
 	l->tag = tag;
 	l->valid = 1;
-	l->dirty = a->write;
+	l->dirty = a->write & c->dirty_on_write;
 	l->stream = a->stream;
 	l->meta = a->meta;
 	/* a full-line write (e.g. an upper level's write-back) needs no fetch */

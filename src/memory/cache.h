@@ -12,6 +12,9 @@
  * whether the missing line must be fetched, and the dirty victim (if any)
  * to write back; memory/memsys.h wires levels together.
  *
+ * Write-back by default; with write_through set, lines never become dirty
+ * and memory/memsys.h forwards every write to the next level.
+ *
  * Left out: timing (latency is recorded, not simulated yet), MSHRs, banks,
  * sectoring (a write miss fetches the whole line unless the cache is
  * configured with fetch_on_write = 0).
@@ -43,6 +46,8 @@ struct tsr_cache_geometry {
 	uint32_t line_bytes;      /* line size in bytes (power of two) */
 	uint32_t latency_cycles;  /* hit latency in cycles (recorded for the timing model) */
 	uint32_t fetch_on_write;  /* 1: a write miss reads the line from the next level */
+	uint32_t write_through;   /* 1: lines never become dirty (the hierarchy forwards every
+				     write to the next level); 0: write-back */
 	char policy[TSR_POLICY_SPEC_MAX]; /* policy spec "name[:key=value,...]" (memory/policy.h) */
 	uint64_t seed;            /* seed of randomised policies (0: the policy's default) */
 };

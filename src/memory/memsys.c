@@ -6,63 +6,243 @@
 
 #include "memory/policy.h"
 
+/* Parent of a DRAM-backed cache. */
+#define NODE_DRAM UINT32_MAX
+
+struct node {
+	struct tsr_cache *cache;
+	uint32_t parent;        /* node index or NODE_DRAM */
+	uint32_t line_bytes;
+	uint32_t level;         /* 1 + the highest level of its children */
+	uint8_t write_through;
+	uint32_t instance;      /* index in cfg.caches */
+};
+
 struct tsr_memsys {
 	struct tsr_memsys_config cfg;
-	uint32_t cache_count;                 /* L1s + L2 */
-	struct tsr_cache *caches[4 + 2 * TSR_MAX_CORES];
-	struct tsr_cache *l2;
-	uint32_t l2_line;
+	uint32_t cache_count;
+	struct node nodes[TSR_MEMSYS_MAX_CACHES];
+	/* routes[r][core]: the port of route r for each shader core */
+	uint32_t routes[TSR_ROUTE_COUNT][TSR_MAX_CORES];
+	uint32_t burst_bytes;
 	struct tsr_dram_counters dram[TSR_STREAM_COUNT];
+	struct tsr_dram_counters perfect[TSR_STREAM_COUNT];
 	uint64_t accesses;
 };
+
+const char *tsr_memsys_route_name(uint32_t r)
+{
+	return r == TSR_ROUTE_ATTRIBUTE_CACHE ? "attribute_cache"
+					      : tsr_stream_name((enum tsr_stream)r);
+}
+
+static void instance(struct tsr_memsys_config *c, const char *name, uint32_t size,
+		     uint32_t ways, uint32_t latency, int per_core, const char *parent)
+{
+	struct tsr_cache_config *k = &c->caches[c->cache_count++];
+	memset(k, 0, sizeof(*k));
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	k->geom.size_bytes = size;
+	k->geom.ways = ways;
+	k->geom.line_bytes = 64;
+	k->geom.latency_cycles = latency;
+	k->geom.fetch_on_write = 1;
+	snprintf(k->geom.policy, sizeof(k->geom.policy), "lru");
+	k->write_policy = TSR_WRITE_BACK;
+	k->per_core = (uint32_t)per_core;
+	snprintf(k->parent, sizeof(k->parent), "%s", parent);
+}
+
+void tsr_memsys_config_defaults(struct tsr_memsys_config *c, uint32_t cores)
+{
+	memset(c, 0, sizeof(*c));
+	c->cores = cores;
+	instance(c, "vertex", 64 * 1024, 4, 1, 0, "l2");
+	instance(c, "tile", 64 * 1024, 4, 1, 0, "l2");
+	instance(c, "texture", 64 * 1024, 4, 1, 1, "l2");
+	instance(c, "instruction", 16 * 1024, 4, 1, 1, "l2");
+	instance(c, "l2", 1024 * 1024, 8, 12, 0, TSR_ROUTE_DRAM);
+	static const struct {
+		uint32_t route;
+		const char *to;
+	} routes[] = {
+		{TSR_STREAM_INDEX, "vertex"},       {TSR_STREAM_VERTEX, "vertex"},
+		{TSR_STREAM_PB_LISTS, "tile"},      {TSR_STREAM_PB_ATTRIBUTES, "tile"},
+		{TSR_STREAM_TEXTURE, "texture"},    {TSR_STREAM_INSTRUCTION, "instruction"},
+		{TSR_ROUTE_ATTRIBUTE_CACHE, "l2"},
+	};
+	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++)
+		snprintf(c->routes[r], sizeof(c->routes[r]), "%s", TSR_ROUTE_DRAM);
+	for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++)
+		snprintf(c->routes[routes[i].route], sizeof(c->routes[0]), "%s", routes[i].to);
+	c->dram_latency_cycles = 100;
+	c->dram_burst_bytes = 64;
+}
+
+static int find_instance(const struct tsr_memsys_config *c, const char *name)
+{
+	for (uint32_t i = 0; i < c->cache_count; i++)
+		if (strcmp(c->caches[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+struct tsr_cache_config *tsr_memsys_config_cache(struct tsr_memsys_config *c,
+						 const char *name)
+{
+	int i = find_instance(c, name);
+	return i < 0 ? NULL : &c->caches[i];
+}
+
+enum tsr_status tsr_memsys_config_check(const struct tsr_memsys_config *c,
+					struct tsr_error *err)
+{
+	if (c->cores < 1 || c->cores > TSR_MAX_CORES)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "key 'raster.cores' must be from 1 to %d", TSR_MAX_CORES);
+	if (c->cache_count > TSR_MEMSYS_MAX_INSTANCES)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "key 'caches' has more than %d instances",
+				     TSR_MEMSYS_MAX_INSTANCES);
+	if (c->dram_burst_bytes < 4 || (c->dram_burst_bytes & (c->dram_burst_bytes - 1)))
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "key 'dram.burst_bytes' must be a power of two of at least 4");
+	uint32_t copies = 0;
+	for (uint32_t i = 0; i < c->cache_count; i++) {
+		const struct tsr_cache_config *k = &c->caches[i];
+		char key[80];
+		snprintf(key, sizeof(key), "caches.%s", k->name);
+		if (!k->name[0] || !strcmp(k->name, TSR_ROUTE_DRAM) ||
+		    !strcmp(k->name, TSR_ROUTE_PERFECT))
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "key '%s': '%s' cannot name a cache instance", key,
+					     k->name);
+		TSR_TRY(tsr_cache_geometry_check(&k->geom, key, err));
+		char pkey[96];
+		snprintf(pkey, sizeof(pkey), "key '%s.policy'", key);
+		TSR_TRY(tsr_policy_check_online(k->geom.policy, pkey, k->name, err));
+		copies += k->per_core ? c->cores : 1;
+		if (!strcmp(k->parent, TSR_ROUTE_DRAM))
+			continue;
+		int p = find_instance(c, k->parent);
+		if (p < 0)
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "key '%s.parent': no cache instance '%s' (give an "
+					     "instance of 'caches' or \"dram\")", key, k->parent);
+		if (c->caches[p].per_core && !k->per_core)
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "key '%s.parent': shared cache '%s' cannot have the "
+					     "per-core cache '%s' as its parent", key, k->name,
+					     k->parent);
+		/* follow the parents: a chain longer than the instances is a cycle */
+		uint32_t steps = 0;
+		for (int q = p; q >= 0 && strcmp(c->caches[q].parent, TSR_ROUTE_DRAM);
+		     q = find_instance(c, c->caches[q].parent))
+			if (++steps > c->cache_count)
+				return tsr_error_set(err, TSR_ERR_CONFIG,
+						     "key '%s.parent': the parents of '%s' form a "
+						     "cycle", key, k->name);
+	}
+	if (copies > TSR_MEMSYS_MAX_CACHES)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "key 'caches': %u caches with the per-core copies, at most %d",
+				     copies, TSR_MEMSYS_MAX_CACHES);
+	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++) {
+		const char *to = c->routes[r];
+		if (!strcmp(to, TSR_ROUTE_DRAM) || !strcmp(to, TSR_ROUTE_PERFECT) ||
+		    find_instance(c, to) >= 0)
+			continue;
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "key 'routes.%s': no cache instance '%s' (give an instance "
+				     "of 'caches', \"perfect\" or \"dram\")",
+				     tsr_memsys_route_name(r), to);
+	}
+	return TSR_OK;
+}
+
+/* Marks instance i and its ancestors as used. */
+static void mark_used(const struct tsr_memsys_config *c, int i, uint8_t *used)
+{
+	while (i >= 0 && !used[i]) {
+		used[i] = 1;
+		i = strcmp(c->caches[i].parent, TSR_ROUTE_DRAM) ? find_instance(c, c->caches[i].parent)
+							       : -1;
+	}
+}
 
 enum tsr_status tsr_memsys_create(const struct tsr_memsys_config *cfg,
 				  struct tsr_memsys **out,
 				  struct tsr_error *err)
 {
 	*out = NULL;
-	if (cfg->cores < 1 || cfg->cores > TSR_MAX_CORES)
-		return tsr_error_set(err, TSR_ERR_CONFIG,
-				     "key 'cores' must be from 1 to %d", TSR_MAX_CORES);
+	TSR_TRY(tsr_memsys_config_check(cfg, err));
 	struct tsr_memsys *m = calloc(1, sizeof(*m));
 	if (!m)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	m->cfg = *cfg;
+	m->burst_bytes = cfg->dram_burst_bytes;
+	uint8_t used[TSR_MEMSYS_MAX_INSTANCES] = {0};
+	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++)
+		mark_used(cfg, find_instance(cfg, cfg->routes[r]), used);
+	/* first node of each instance (its per-core copies follow) */
+	uint32_t first[TSR_MEMSYS_MAX_INSTANCES];
 	enum tsr_status s = TSR_OK;
-	const struct tsr_cache_geometry *all[] = {&cfg->vertex, &cfg->tile, &cfg->texture,
-						  &cfg->instruction, &cfg->l2};
-	static const char *const all_names[] = {"vertex", "tile", "texture", "instruction", "l2"};
-	for (int k = 0; k < 5; k++) {
-		char where[48];
-		snprintf(where, sizeof(where), "cache '%s'", all_names[k]);
-		s = tsr_policy_check_online(all[k]->policy, where, all_names[k], err);
-		if (s != TSR_OK) {
-			free(m);
-			return s;
+	for (uint32_t i = 0; s == TSR_OK && i < cfg->cache_count; i++) {
+		first[i] = NODE_DRAM;
+		if (!used[i])
+			continue;
+		const struct tsr_cache_config *k = &cfg->caches[i];
+		first[i] = m->cache_count;
+		struct tsr_cache_geometry g = k->geom;
+		g.write_through = k->write_policy == TSR_WRITE_THROUGH;
+		for (uint32_t c = 0; s == TSR_OK && c < (k->per_core ? cfg->cores : 1); c++) {
+			char name[TSR_CACHE_NAME_MAX + 8];
+			if (k->per_core)
+				snprintf(name, sizeof(name), "%s%u", k->name, c);
+			else
+				snprintf(name, sizeof(name), "%s", k->name);
+			struct node *n = &m->nodes[m->cache_count];
+			n->instance = i;
+			n->line_bytes = g.line_bytes;
+			n->write_through = (uint8_t)g.write_through;
+			s = tsr_cache_create(&g, name, &n->cache, err);
+			if (s == TSR_OK)
+				m->cache_count++;
 		}
 	}
-	char name[32];
-	uint32_t i = 0;
-	s = tsr_cache_create(&cfg->vertex, "vertex", &m->caches[i++], err);
-	if (s == TSR_OK)
-		s = tsr_cache_create(&cfg->tile, "tile", &m->caches[i++], err);
-	for (uint32_t c = 0; s == TSR_OK && c < cfg->cores; c++) {
-		snprintf(name, sizeof(name), "texture%u", c);
-		s = tsr_cache_create(&cfg->texture, name, &m->caches[i++], err);
-	}
-	for (uint32_t c = 0; s == TSR_OK && c < cfg->cores; c++) {
-		snprintf(name, sizeof(name), "instruction%u", c);
-		s = tsr_cache_create(&cfg->instruction, name, &m->caches[i++], err);
-	}
-	if (s == TSR_OK)
-		s = tsr_cache_create(&cfg->l2, "l2", &m->caches[i++], err);
-	m->cache_count = i;
 	if (s != TSR_OK) {
 		tsr_memsys_destroy(m);
 		return s;
 	}
-	m->l2 = m->caches[i - 1];
-	m->l2_line = cfg->l2.line_bytes;
+	/* parents: a per-core child's parent is the same core's copy when per-core */
+	for (uint32_t n = 0; n < m->cache_count; n++) {
+		struct node *x = &m->nodes[n];
+		const struct tsr_cache_config *k = &cfg->caches[x->instance];
+		x->parent = NODE_DRAM;
+		if (!strcmp(k->parent, TSR_ROUTE_DRAM))
+			continue;
+		int p = find_instance(cfg, k->parent);
+		x->parent = first[p] + (cfg->caches[p].per_core ? n - first[x->instance] : 0);
+	}
+	/* levels: a parent is one above its highest child */
+	for (uint32_t n = 0; n < m->cache_count; n++)
+		m->nodes[n].level = 1;
+	for (uint32_t pass = 0; pass < m->cache_count; pass++)
+		for (uint32_t n = 0; n < m->cache_count; n++) {
+			uint32_t p = m->nodes[n].parent;
+			if (p != NODE_DRAM && m->nodes[p].level < m->nodes[n].level + 1)
+				m->nodes[p].level = m->nodes[n].level + 1;
+		}
+	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++)
+		for (uint32_t c = 0; c < TSR_MAX_CORES; c++) {
+			const char *to = cfg->routes[r];
+			int i = find_instance(cfg, to);
+			if (i >= 0)
+				m->routes[r][c] = first[i] + (cfg->caches[i].per_core
+							      ? c % cfg->cores : 0);
+			else
+				m->routes[r][c] = strcmp(to, TSR_ROUTE_PERFECT) ? TSR_PORT_DRAM
+										: TSR_PORT_PERFECT;
+		}
 	*out = m;
 	return TSR_OK;
 }
@@ -72,96 +252,138 @@ void tsr_memsys_destroy(struct tsr_memsys *m)
 	if (!m)
 		return;
 	for (uint32_t i = 0; i < m->cache_count; i++)
-		tsr_cache_destroy(m->caches[i]);
+		tsr_cache_destroy(m->nodes[i].cache);
 	free(m);
 }
 
-uint32_t tsr_memsys_l1_index(const struct tsr_memsys *m, enum tsr_l1_kind k,
-			     uint32_t core)
+uint32_t tsr_memsys_port(const struct tsr_memsys *m, uint32_t route, uint32_t core)
 {
-	switch (k) {
-	case TSR_L1_VERTEX:
-		return 0;
-	case TSR_L1_TILE:
-		return 1;
-	case TSR_L1_TEXTURE:
-		return 2 + core;
-	case TSR_L1_INSTRUCTION:
-		return 2 + m->cfg.cores + core;
-	}
-	return 0;
+	return m->routes[route][core % TSR_MAX_CORES];
 }
 
-static void dram_line(struct tsr_memsys *m, int write, enum tsr_stream s)
+uint32_t tsr_memsys_cache_port(const struct tsr_memsys *m, const char *name)
+{
+	for (uint32_t i = 0; i < m->cache_count; i++)
+		if (strcmp(tsr_cache_name(m->nodes[i].cache), name) == 0)
+			return i;
+	return TSR_PORT_DRAM;
+}
+
+static void dram_bytes(struct tsr_memsys *m, int write, enum tsr_stream s, uint64_t bytes)
 {
 	if (write)
-		m->dram[s].write_bytes += m->l2_line;
+		m->dram[s].write_bytes += bytes;
 	else
-		m->dram[s].read_bytes += m->l2_line;
+		m->dram[s].read_bytes += bytes;
 }
 
-/* One line-contained access at the L2; misses and write-backs go to DRAM. */
-static void l2_access(struct tsr_memsys *m, const struct tsr_access *a)
+/* The deepest level an access reached (results of split accesses merge). */
+static void reached(struct tsr_mem_result *r, uint32_t port, uint32_t level)
 {
-	struct tsr_cache_outcome o;
-	m->accesses++;
-	tsr_cache_access(m->l2, a, &o);
-	if (o.hit)
+	if (r && level >= r->level) {
+		r->level = level;
+		r->served_by = port;
+	}
+}
+
+static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
+			uint32_t depth, struct tsr_mem_result *r);
+
+/*
+ * Sends a line-sized transfer (a fill, a write-back, a bypassed or
+ * written-through access) from node `from` to its parent, split into the
+ * parent's lines; DRAM moves the child's line.
+ */
+static void to_parent(struct tsr_memsys *m, const struct node *from,
+		      const struct tsr_access *a, uint32_t depth, struct tsr_mem_result *r)
+{
+	if (from->parent == NODE_DRAM) {
+		dram_bytes(m, a->write, (enum tsr_stream)a->stream, from->line_bytes);
+		reached(r, TSR_PORT_DRAM, depth + 1);
 		return;
-	if (o.writeback)
-		dram_line(m, 1, (enum tsr_stream)o.victim_stream);
-	if (o.bypass)
-		dram_line(m, a->write, (enum tsr_stream)a->stream);
-	else if (o.fetch)
-		dram_line(m, 0, (enum tsr_stream)a->stream);
-}
-
-/* An access to the L2, split into L2 lines (an L1 line may be larger). */
-static void l2_range(struct tsr_memsys *m, const struct tsr_access *a)
-{
+	}
+	const uint32_t p = from->parent;
+	const uint32_t line = m->nodes[p].line_bytes;
 	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
 	while (addr < end) {
-		uint64_t line_end = (addr | (m->l2_line - 1)) + 1;
+		uint64_t line_end = (addr | (line - 1)) + 1;
 		struct tsr_access part = *a;
 		part.addr = addr;
 		part.size = (uint32_t)((line_end < end ? line_end : end) - addr);
-		l2_access(m, &part);
+		node_access(m, p, &part, depth + 1, r);
 		addr = line_end;
 	}
 }
 
-static void l1_access(struct tsr_memsys *m, struct tsr_cache *c,
-		      const struct tsr_access *a, uint32_t line_bytes)
+/* One line-contained access at node n, `depth` levels below the port. */
+static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
+			uint32_t depth, struct tsr_mem_result *r)
 {
+	const struct node *x = &m->nodes[n];
 	struct tsr_cache_outcome o;
 	m->accesses++;
-	tsr_cache_access(c, a, &o);
-	if (o.hit)
+	tsr_cache_access(x->cache, a, &o);
+	if (o.hit) {
+		reached(r, n, depth);
+		if (a->write && x->write_through)
+			to_parent(m, x, a, depth, r);
 		return;
+	}
+	const uint32_t line = x->line_bytes;
 	if (o.writeback) {
-		struct tsr_access wb = {.addr = o.victim_addr, .size = line_bytes,
-					.write = 1, .stream = o.victim_stream,
-					.requester = a->requester, .meta = o.victim_meta,
-					.next_use = TSR_NEVER};
-		l2_range(m, &wb);
+		struct tsr_access wb = {.addr = o.victim_addr, .size = line, .write = 1,
+					.stream = o.victim_stream, .requester = a->requester,
+					.meta = o.victim_meta, .next_use = TSR_NEVER};
+		to_parent(m, x, &wb, depth, NULL);
 	}
 	if (o.bypass) {
-		l2_range(m, a);
-	} else if (o.fetch) {
-		struct tsr_access rd = *a;
-		rd.addr &= ~(uint64_t)(line_bytes - 1);
-		rd.size = line_bytes;
-		rd.write = 0;
-		l2_range(m, &rd);
+		to_parent(m, x, a, depth, r);
+		return;
 	}
+	if (o.fetch) {
+		struct tsr_access rd = *a;
+		rd.addr &= ~(uint64_t)(line - 1);
+		rd.size = line;
+		rd.write = 0;
+		to_parent(m, x, &rd, depth, r);
+	} else {
+		reached(r, n, depth);
+	}
+	if (a->write && x->write_through)
+		to_parent(m, x, a, depth, r);
 }
 
-void tsr_mem_access(struct tsr_memsys *m, uint32_t l1, uint64_t addr,
-		    uint32_t size, int write, enum tsr_stream s,
-		    uint16_t requester, uint32_t meta)
+uint64_t tsr_mem_dram_burst_bytes(const struct tsr_memsys *m, uint64_t addr, uint32_t size)
 {
-	struct tsr_cache *c = m->caches[l1];
-	uint32_t line = tsr_cache_geometry_of(c)->line_bytes;
+	uint64_t burst = m->burst_bytes;
+	uint64_t first = addr & ~(burst - 1);
+	uint64_t last = (addr + (size ? size : 1) - 1) & ~(burst - 1);
+	return (last - first) + burst;
+}
+
+void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
+		    uint32_t size, int write, enum tsr_stream s,
+		    uint16_t requester, uint32_t meta, struct tsr_mem_result *r)
+{
+	if (r)
+		memset(r, 0, sizeof(*r));
+	if (port >= m->cache_count) {
+		struct tsr_dram_counters *d = port == TSR_PORT_PERFECT ? &m->perfect[s] : NULL;
+		uint64_t bytes = size ? size : 1;
+		if (!d) {  /* uncached: whole bursts */
+			d = &m->dram[s];
+			bytes = tsr_mem_dram_burst_bytes(m, addr, size);
+			reached(r, TSR_PORT_DRAM, 1);
+		} else {
+			reached(r, TSR_PORT_PERFECT, 0);
+		}
+		if (write)
+			d->write_bytes += bytes;
+		else
+			d->read_bytes += bytes;
+		return;
+	}
+	const uint32_t line = m->nodes[port].line_bytes;
 	uint64_t end = addr + (size ? size : 1);
 	while (addr < end) {
 		uint64_t line_end = (addr | (line - 1)) + 1;
@@ -171,46 +393,21 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t l1, uint64_t addr,
 				       .write = (uint8_t)(write != 0),
 				       .stream = (uint8_t)s, .requester = requester,
 				       .meta = meta, .next_use = TSR_NEVER};
-		l1_access(m, c, &a, line);
+		node_access(m, port, &a, 1, r);
 		addr = chunk_end;
 	}
-}
-
-void tsr_mem_l2_access(struct tsr_memsys *m, uint64_t addr, uint32_t size, int write,
-		       enum tsr_stream s, uint16_t requester, uint32_t meta)
-{
-	struct tsr_access a = {.addr = addr, .size = size ? size : 1,
-			       .write = (uint8_t)(write != 0), .stream = (uint8_t)s,
-			       .requester = requester, .meta = meta, .next_use = TSR_NEVER};
-	l2_range(m, &a);
-}
-
-uint64_t tsr_mem_dram_burst_bytes(const struct tsr_memsys *m, uint64_t addr, uint32_t size)
-{
-	uint64_t line = m->l2_line;
-	uint64_t first = addr & ~(line - 1);
-	uint64_t last = (addr + (size ? size : 1) - 1) & ~(line - 1);
-	return (last - first) + line;
-}
-
-void tsr_mem_dram_write(struct tsr_memsys *m, uint64_t addr, uint32_t size,
-			enum tsr_stream s)
-{
-	m->dram[s].write_bytes += tsr_mem_dram_burst_bytes(m, addr, size);
 }
 
 void tsr_mem_marker(struct tsr_memsys *m, enum tsr_marker kind, uint64_t value)
 {
 	for (uint32_t i = 0; i < m->cache_count; i++)
-		tsr_cache_marker(m->caches[i], kind, value);
+		tsr_cache_marker(m->nodes[i].cache, kind, value);
 }
 
 struct tsr_cache *tsr_memsys_cache_by_name(struct tsr_memsys *m, const char *name)
 {
-	for (uint32_t i = 0; i < m->cache_count; i++)
-		if (strcmp(tsr_cache_name(m->caches[i]), name) == 0)
-			return m->caches[i];
-	return NULL;
+	uint32_t p = tsr_memsys_cache_port(m, name);
+	return p < m->cache_count ? m->nodes[p].cache : NULL;
 }
 
 uint32_t tsr_memsys_cache_count(const struct tsr_memsys *m)
@@ -220,13 +417,29 @@ uint32_t tsr_memsys_cache_count(const struct tsr_memsys *m)
 
 const struct tsr_cache *tsr_memsys_cache(const struct tsr_memsys *m, uint32_t i)
 {
-	return m->caches[i];
+	return m->nodes[i].cache;
+}
+
+const char *tsr_memsys_cache_group(const struct tsr_memsys *m, uint32_t i)
+{
+	return m->cfg.caches[m->nodes[i].instance].name;
+}
+
+uint32_t tsr_memsys_cache_level(const struct tsr_memsys *m, uint32_t i)
+{
+	return m->nodes[i].level;
 }
 
 const struct tsr_dram_counters *tsr_memsys_dram(const struct tsr_memsys *m,
 						enum tsr_stream s)
 {
 	return &m->dram[s];
+}
+
+const struct tsr_dram_counters *tsr_memsys_perfect(const struct tsr_memsys *m,
+						   enum tsr_stream s)
+{
+	return &m->perfect[s];
 }
 
 uint64_t tsr_memsys_accesses(const struct tsr_memsys *m)

@@ -1,17 +1,30 @@
 /*
- * memsys.h - the memory hierarchy of the baseline TBR GPU (TCOR Fig. 5,
- * Section II-D; DTexL Fig. 5): private L1 caches (vertex, Tile Cache, one
- * texture and one instruction cache per shader core) in front of one shared
- * L2, backed by DRAM. Color flushes of the tile buffer go straight to DRAM
+ * memsys.h - the GPU's memory hierarchy, built from the configuration.
+ *
+ * The hierarchy is a tree of cache instances (TCOR Fig. 5 and II-D, DTexL
+ * Fig. 5, boustrophedonic Table II): each instance has a geometry, a
+ * replacement policy, a write policy and a parent (another instance or
+ * DRAM), and is either shared or private to each shader core (one copy per
+ * core, named <name><core>: texture0, texture1, ...). Any number of levels.
+ * Each stream is routed to its first-level instance, or declared "perfect"
+ * (every access hits at the first level and nothing goes below) or "dram"
+ * (uncached). One more route, "attribute_cache", is where TCOR's Attribute
+ * Cache (TCOR Fig. 7, III-C) sends its misses and write-backs.
+ *
+ * A miss reads the line from the parent; a dirty victim is written to the
+ * parent; a write-through cache forwards every write to its parent.
+ * Accesses that cross a line are split into one access per line, at every
+ * level (also when a child's line is longer than its parent's). DRAM
+ * counts bytes per stream: a line transfer moves the line, a direct
+ * (uncached) access moves whole bursts of dram.burst_bytes.
+ *
+ * The defaults are TCOR Table I's hierarchy: private vertex and Tile
+ * Cache in front of a shared L2, a texture and an instruction cache per
+ * shader core, the L2 in front of DRAM, color flushes straight to DRAM
  * (TCOR Fig. 2).
  *
- * An L1 miss reads the line from the L2; an L1 dirty victim is written to
- * the L2; the same between the L2 and DRAM. Accesses that cross a line are
- * split into one access per line (also when an L1 line is longer than an L2
- * line). DRAM counts bytes per stream in whole
- * lines (a burst per line).
- *
- * Left out (for the timing issue): latencies, MSHRs, queues, DRAM banks.
+ * Left out (for the timing model): latencies are recorded, not simulated
+ * (tsr_mem_result.complete_cycle stays 0), no MSHRs, queues or DRAM banks.
  */
 #ifndef TSR_MEMORY_MEMSYS_H
 #define TSR_MEMORY_MEMSYS_H
@@ -23,23 +36,75 @@
 #include "memory/cache.h"
 
 #define TSR_MAX_CORES 16
+/* Configured cache instances (before per-core copies). */
+#define TSR_MEMSYS_MAX_INSTANCES 16
+/* Cache objects of a hierarchy after per-core copies. */
+#define TSR_MEMSYS_MAX_CACHES 48
+/* Longest instance name, including the final NUL. */
+#define TSR_CACHE_NAME_MAX 24
 
-enum tsr_l1_kind {
-	TSR_L1_VERTEX = 0,
-	TSR_L1_TILE,
-	TSR_L1_TEXTURE,      /* one per shader core */
-	TSR_L1_INSTRUCTION,  /* one per shader core */
+enum tsr_write_policy {
+	TSR_WRITE_BACK = 0,     /* dirty lines are written to the parent when evicted */
+	TSR_WRITE_THROUGH,      /* every write goes on to the parent; lines stay clean */
+	TSR_WRITE_POLICY_COUNT
 };
+
+/* One cache instance of the configuration. */
+struct tsr_cache_config {
+	char name[TSR_CACHE_NAME_MAX];      /* "l2", "texture", ... */
+	struct tsr_cache_geometry geom;     /* size, ways, line, latency, policy, fetch_on_write */
+	uint32_t write_policy;              /* enum tsr_write_policy */
+	uint32_t per_core;                  /* 1: one private copy per shader core */
+	char parent[TSR_CACHE_NAME_MAX];    /* another instance's name, or "dram" */
+};
+
+/* Where a route leads besides a cache instance. */
+#define TSR_ROUTE_DRAM "dram"
+#define TSR_ROUTE_PERFECT "perfect"
+
+/*
+ * Routes: one per stream (enum tsr_stream) and one for the Attribute
+ * Cache's lower level.
+ */
+#define TSR_ROUTE_ATTRIBUTE_CACHE TSR_STREAM_COUNT
+#define TSR_ROUTE_COUNT (TSR_STREAM_COUNT + 1)
 
 struct tsr_memsys_config {
 	uint32_t cores;                        /* shader cores (1..TSR_MAX_CORES) */
-	struct tsr_cache_geometry vertex;
-	struct tsr_cache_geometry tile;
-	struct tsr_cache_geometry texture;     /* each core's */
-	struct tsr_cache_geometry instruction; /* each core's */
-	struct tsr_cache_geometry l2;
+	uint32_t cache_count;                  /* instances in caches[] */
+	struct tsr_cache_config caches[TSR_MEMSYS_MAX_INSTANCES];
+	char routes[TSR_ROUTE_COUNT][TSR_CACHE_NAME_MAX]; /* instance, "perfect" or "dram" */
 	uint32_t dram_latency_cycles;
+	uint32_t dram_burst_bytes;             /* bytes of one DRAM burst (power of two) */
 };
+
+/* Name of route r in the configuration ("texture", ..., "attribute_cache"). */
+const char *tsr_memsys_route_name(uint32_t r);
+
+/*
+ * Fills c with TCOR Table I's hierarchy for `cores` shader cores: vertex
+ * (64 KiB 4-way) and tile (64 KiB 4-way) caches, per-core texture (64 KiB
+ * 4-way) and instruction (16 KiB 4-way) caches, all 64-byte lines, LRU,
+ * write-back, 1 cycle, in front of a 1 MiB 8-way L2 (12 cycles) in front
+ * of DRAM (100 cycles, 64-byte bursts); index and vertex streams to the
+ * vertex cache, the Parameter Buffer to the Tile Cache, color and the
+ * immediate-mode streams to DRAM, the Attribute Cache to the L2.
+ */
+void tsr_memsys_config_defaults(struct tsr_memsys_config *c, uint32_t cores);
+
+/* The instance called `name`, or NULL. */
+struct tsr_cache_config *tsr_memsys_config_cache(struct tsr_memsys_config *c,
+						 const char *name);
+
+/*
+ * Checks the tree: parents exist, no cycles, a shared instance has no
+ * per-core parent, routes name instances (or perfect/dram), geometries are
+ * possible and policies online. Messages name the key
+ * ("caches.l2.parent", "routes.texture"). Errors: TSR_ERR_CONFIG,
+ * TSR_ERR_GEOMETRY.
+ */
+enum tsr_status tsr_memsys_config_check(const struct tsr_memsys_config *c,
+					struct tsr_error *err);
 
 struct tsr_dram_counters {
 	uint64_t read_bytes;
@@ -49,45 +114,53 @@ struct tsr_dram_counters {
 struct tsr_memsys;
 
 /*
- * Builds the hierarchy. Errors: TSR_ERR_GEOMETRY / TSR_ERR_CONFIG naming
- * the cache instance (also for an offline policy such as OPT, which needs
- * the future and so only runs in trace replay) ("texture0", "l2"; the config loader names the
- * key "caches.texture" before this is reached), TSR_ERR_NOMEM.
+ * Builds the hierarchy. Only instances that some route reaches (directly or
+ * as an ancestor) are built. Errors: those of tsr_memsys_config_check(),
+ * TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_memsys_create(const struct tsr_memsys_config *cfg,
 				  struct tsr_memsys **out,
 				  struct tsr_error *err);
 void tsr_memsys_destroy(struct tsr_memsys *m);
 
-/* Index of an L1: core is used for texture and instruction caches. */
-uint32_t tsr_memsys_l1_index(const struct tsr_memsys *m, enum tsr_l1_kind k,
-			     uint32_t core);
+/*
+ * A port is where an access enters the hierarchy: a cache (its index,
+ * 0..tsr_memsys_cache_count()-1), or one of these.
+ */
+#define TSR_PORT_DRAM 0xfffeu     /* uncached: straight to DRAM */
+#define TSR_PORT_PERFECT 0xffffu  /* always hits; nothing below is touched */
+
+/* The port of route r (a stream, or TSR_ROUTE_ATTRIBUTE_CACHE) for shader core `core`. */
+uint32_t tsr_memsys_port(const struct tsr_memsys *m, uint32_t route, uint32_t core);
+
+/* The port of the cache called `name` ("l2", "texture1"), or TSR_PORT_DRAM if none. */
+uint32_t tsr_memsys_cache_port(const struct tsr_memsys *m, const char *name);
+
+/* What happened to an access. */
+struct tsr_mem_result {
+	uint32_t served_by;       /* port of the cache that held the line (the deepest
+				     level any part of the access reached), TSR_PORT_DRAM
+				     or TSR_PORT_PERFECT */
+	uint32_t level;           /* 1: the first-level cache, 2: its parent, ...;
+				     0: perfect; levels + 1: DRAM */
+	uint64_t complete_cycle;  /* cycle the access completes; filled by the timing
+				     model, 0 in the functional model */
+};
 
 /*
- * One access of `size` bytes at addr through L1 number l1 (split per line),
- * with the stream and requester it carries. Hot path: no allocation.
+ * One access of `size` bytes at byte address addr entering at `port`
+ * (split per line), with the stream and requester it carries. Fills *r
+ * when r is not NULL. Hot path: no allocation.
  */
-void tsr_mem_access(struct tsr_memsys *m, uint32_t l1, uint64_t addr,
+void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 		    uint32_t size, int write, enum tsr_stream s,
-		    uint16_t requester, uint32_t meta);
+		    uint16_t requester, uint32_t meta, struct tsr_mem_result *r);
 
 /*
- * One access of `size` bytes straight to the L2 (split per L2 line), for
- * units with their own L1 structure, such as TCOR's Attribute Cache
- * (tiling/attribute_cache.h). Hot path: no allocation.
- */
-void tsr_mem_l2_access(struct tsr_memsys *m, uint64_t addr, uint32_t size, int write,
-		       enum tsr_stream s, uint16_t requester, uint32_t meta);
-
-/*
- * Bytes DRAM moves for an access of `size` bytes at addr: whole L2 lines
- * (one burst per line). Pure.
+ * Bytes DRAM moves for a direct access of `size` bytes at addr: whole
+ * bursts (dram.burst_bytes). Pure.
  */
 uint64_t tsr_mem_dram_burst_bytes(const struct tsr_memsys *m, uint64_t addr, uint32_t size);
-
-/* A write of `size` bytes straight to DRAM (tile color flush). */
-void tsr_mem_dram_write(struct tsr_memsys *m, uint64_t addr, uint32_t size,
-			enum tsr_stream s);
 
 /* Announces a frame or tile boundary to every cache (tsr_cache_marker()). */
 void tsr_mem_marker(struct tsr_memsys *m, enum tsr_marker kind, uint64_t value);
@@ -98,15 +171,28 @@ void tsr_mem_marker(struct tsr_memsys *m, enum tsr_marker kind, uint64_t value);
  */
 struct tsr_cache *tsr_memsys_cache_by_name(struct tsr_memsys *m, const char *name);
 
-/* The caches: L1s in index order, then the L2 (tsr_memsys_cache_count()-1). */
+/* The caches, in configuration order (per-core copies in core order). */
 uint32_t tsr_memsys_cache_count(const struct tsr_memsys *m);
 const struct tsr_cache *tsr_memsys_cache(const struct tsr_memsys *m, uint32_t i);
+
+/* The configured instance name of cache i ("texture" for texture2). */
+const char *tsr_memsys_cache_group(const struct tsr_memsys *m, uint32_t i);
+
+/* Level of cache i: 1 for a first-level cache, 2 for its parent, ... */
+uint32_t tsr_memsys_cache_level(const struct tsr_memsys *m, uint32_t i);
 
 /* DRAM counters of one stream. */
 const struct tsr_dram_counters *tsr_memsys_dram(const struct tsr_memsys *m,
 						enum tsr_stream s);
 
-/* Total accesses the hierarchy has served (every cache's reads + writes). */
+/*
+ * Bytes requested of one stream through perfect routes (no cache or DRAM
+ * traffic is counted for them).
+ */
+const struct tsr_dram_counters *tsr_memsys_perfect(const struct tsr_memsys *m,
+						   enum tsr_stream s);
+
+/* Total accesses the hierarchy's caches have served (every cache's reads + writes). */
 uint64_t tsr_memsys_accesses(const struct tsr_memsys *m);
 
 #endif

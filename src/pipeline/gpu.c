@@ -90,15 +90,22 @@ struct re_attributes {
 	uint32_t pad;
 };
 
-/* The Attribute Cache's lower level is the L2 (TCOR Fig. 7). */
+/* The Attribute Cache's lower level: routes.attribute_cache (the L2, TCOR Fig. 7). */
+static void ac_lower(struct tsr_memsys *m, uint64_t addr, uint32_t bytes, int write,
+		     uint32_t meta)
+{
+	tsr_mem_access(m, tsr_memsys_port(m, TSR_ROUTE_ATTRIBUTE_CACHE, 0), addr, bytes, write,
+		       TSR_STREAM_PB_ATTRIBUTES, 0, meta, NULL);
+}
+
 static void ac_lower_read(void *ctx, uint64_t addr, uint32_t bytes, uint32_t meta)
 {
-	tsr_mem_l2_access(ctx, addr, bytes, 0, TSR_STREAM_PB_ATTRIBUTES, 0, meta);
+	ac_lower(ctx, addr, bytes, 0, meta);
 }
 
 static void ac_lower_write(void *ctx, uint64_t addr, uint32_t bytes, uint32_t meta)
 {
-	tsr_mem_l2_access(ctx, addr, bytes, 1, TSR_STREAM_PB_ATTRIBUTES, 0, meta);
+	ac_lower(ctx, addr, bytes, 1, meta);
 }
 
 static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *err)
@@ -429,10 +436,11 @@ static void flush_tile(struct tsr_gpu *g, const struct tsr_target *t, uint32_t t
 		g->te_valid[g->back][tile] = 1;
 	}
 	uint8_t *img = g->image[g->back];
+	const uint32_t color_port = tsr_memsys_port(g->mem, TSR_STREAM_COLOR, 0);
 	for (uint32_t y = 0; y < t->height; y++) {
 		uint32_t sy = (uint32_t)t->y0 + y;
-		tsr_mem_dram_write(g->mem, flush_row_address(g, t, y), t->width * 4,
-				   TSR_STREAM_COLOR);
+		tsr_mem_access(g->mem, color_port, flush_row_address(g, t, y), t->width * 4, 1,
+			       TSR_STREAM_COLOR, 0, 0, NULL);
 		memcpy(&img[((size_t)sy * g->cfg.width + (uint32_t)t->x0) * 4],
 		       &g->tile_rgba[(size_t)y * t->width * 4], t->width * 4);
 	}
@@ -569,7 +577,6 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 	tsr_camera_matrices(&pass->camera, frame, (float)g->cfg.width / (float)g->cfg.height,
 			    &view, &proj);
 	struct tsr_mat4 vp = tsr_m4_mul(proj, view);
-	const uint32_t tile_cache = tsr_memsys_l1_index(g->mem, TSR_L1_TILE, 0);
 	g->prims.count = 0;
 	tsr_pb_begin_frame(g->pb, tsr_gpu_tile_order(g, frame), frame);
 	tsr_geometry_begin_frame(g->geom);
@@ -608,7 +615,7 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 				return s;
 			for (uint32_t i = first; i < g->prims.count; i++) {
 				uint32_t tiles;
-				s = tsr_plb_bin(g->pb, &g->prims.prims[i], i, g->mem, tile_cache,
+				s = tsr_plb_bin(g->pb, &g->prims.prims[i], i, g->mem,
 						&tiles, &st->tiling, err);
 				if (s != TSR_OK)
 					return s;
@@ -648,7 +655,7 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 		tile_clear(&t, pass->clear_color);
 		uint32_t n;
 		const uint32_t *list = tsr_tile_fetch(g->pb, tile, g->prims.prims, g->mem,
-						      tile_cache, &n, &st->tiling);
+						      &n, &st->tiling);
 		if (n == 0)
 			st->tiling.empty_tiles++;
 		for (uint32_t k = 0; k < n; k++) {

@@ -178,9 +178,9 @@ void tsr_raster_primitive(struct tsr_raster *r, const struct tsr_primitive *p,
 		rs->quads_shaded++;
 		rs->quads_per_core[core]++;
 		rs->fragments_shaded += (uint64_t)popcount4(q->mask);
-		tsr_mem_access(mem, tsr_memsys_l1_index(mem, TSR_L1_INSTRUCTION, core),
+		tsr_mem_access(mem, tsr_memsys_port(mem, TSR_STREAM_INSTRUCTION, core),
 			       shader->fs_base, shader->fs_bytes, 0,
-			       TSR_STREAM_INSTRUCTION, (uint16_t)core, 0);
+			       TSR_STREAM_INSTRUCTION, (uint16_t)core, 0, NULL);
 		rs->instructions_fetched += fs_lines;
 		float u[4], v[4], shade[4];
 		for (int k = 0; k < 4; k++) {
@@ -196,10 +196,10 @@ void tsr_raster_primitive(struct tsr_raster *r, const struct tsr_primitive *p,
 			struct tsr_texel_requests req;
 			tsr_texture_sample_quad(shader->texture, mat->filter, mat->wrap, u, v,
 						q->rgba, &req);
-			uint32_t tc = tsr_memsys_l1_index(mem, TSR_L1_TEXTURE, core);
+			uint32_t tc = tsr_memsys_port(mem, TSR_STREAM_TEXTURE, core);
 			for (uint32_t j = 0; j < req.line_count; j++)
 				tsr_mem_access(mem, tc, req.lines[j], TSR_TEXTURE_BLOCK_BYTES, 0,
-					       TSR_STREAM_TEXTURE, (uint16_t)core, 0);
+					       TSR_STREAM_TEXTURE, (uint16_t)core, 0, NULL);
 			ts->sample_instructions++;
 			ts->texel_fetches += req.texel_fetches;
 			ts->line_requests += req.line_count;

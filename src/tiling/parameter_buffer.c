@@ -180,10 +180,12 @@ static int cmp_u32(const void *a, const void *b)
 
 enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 			    struct tsr_primitive *p, uint32_t index,
-			    struct tsr_memsys *mem, uint32_t tile_cache,
+			    struct tsr_memsys *mem,
 			    uint32_t *tiles, struct tsr_tiling_stats *st,
 			    struct tsr_error *err)
 {
+	const uint32_t lists_port = tsr_memsys_port(mem, TSR_STREAM_PB_LISTS, 0);
+	const uint32_t attr_port = tsr_memsys_port(mem, TSR_STREAM_PB_ATTRIBUTES, 0);
 	const struct tsr_pb_layout *l = &pb->l;
 	uint64_t attr_bytes = (uint64_t)p->attributes * TSR_PB_BLOCK_BYTES;
 	*tiles = 0;
@@ -249,9 +251,9 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 		uint32_t k = (uint32_t)(at - sorted);
 		tl->prims[tl->count] = index;
 		tl->opt[tl->count] = k + 1 < n ? sorted[k + 1] : TSR_PB_NEVER;
-		tsr_mem_access(mem, tile_cache, tsr_pb_pmd_address(pb, t, tl->count),
+		tsr_mem_access(mem, lists_port, tsr_pb_pmd_address(pb, t, tl->count),
 			       TSR_PMD_BYTES, 1, TSR_STREAM_PB_LISTS, 0,
-			       tsr_pb_meta(TSR_PB_LISTS, pb->pos[t], pb->frame));
+			       tsr_pb_meta(TSR_PB_LISTS, pb->pos[t], pb->frame), NULL);
 		tl->count++;
 		st->pmds_written++;
 		st->pb_lists_bytes += TSR_PMD_BYTES;
@@ -267,8 +269,8 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 					     index, p->attributes);
 	} else {
 		for (uint32_t a = 0; a < p->attributes; a++)
-		tsr_mem_access(mem, tile_cache, p->pb_addr + (uint64_t)a * TSR_PB_BLOCK_BYTES,
-				       l->attribute_bytes, 1, TSR_STREAM_PB_ATTRIBUTES, 0, attr_meta);
+		tsr_mem_access(mem, attr_port, p->pb_addr + (uint64_t)a * TSR_PB_BLOCK_BYTES,
+				       l->attribute_bytes, 1, TSR_STREAM_PB_ATTRIBUTES, 0, attr_meta, NULL);
 	}
 	st->pb_attributes_bytes += (uint64_t)p->attributes * l->attribute_bytes;
 	pb->attr_cursor += attr_bytes;
@@ -313,9 +315,11 @@ static void fetch_to_queue(struct tsr_param_buffer *pb, const struct tsr_primiti
 
 const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 			       uint32_t tile, const struct tsr_primitive *prims,
-			       struct tsr_memsys *mem, uint32_t tile_cache,
+			       struct tsr_memsys *mem,
 			       uint32_t *count, struct tsr_tiling_stats *st)
 {
+	const uint32_t lists_port = tsr_memsys_port(mem, TSR_STREAM_PB_LISTS, 0);
+	const uint32_t attr_port = tsr_memsys_port(mem, TSR_STREAM_PB_ATTRIBUTES, 0);
 	const struct tile_list *tl = &pb->lists[tile];
 	const uint32_t cap = pb->l.capacity;
 	uint32_t left_in_read = 0;
@@ -329,9 +333,9 @@ const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 				n = cap - i % cap;
 			if (n > tl->count - i)
 				n = tl->count - i;
-			tsr_mem_access(mem, tile_cache, addr, n * TSR_PMD_BYTES, 0,
+			tsr_mem_access(mem, lists_port, addr, n * TSR_PMD_BYTES, 0,
 				       TSR_STREAM_PB_LISTS, 0,
-				       tsr_pb_meta(TSR_PB_LISTS, pb->pos[tile], pb->frame));
+				       tsr_pb_meta(TSR_PB_LISTS, pb->pos[tile], pb->frame), NULL);
 			left_in_read = n;
 		}
 		left_in_read--;
@@ -343,8 +347,8 @@ const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 			continue;
 		}
 		for (uint32_t a = 0; a < p->attributes; a++)
-			tsr_mem_access(mem, tile_cache, p->pb_addr + (uint64_t)a * TSR_PB_BLOCK_BYTES,
-				       pb->l.attribute_bytes, 0, TSR_STREAM_PB_ATTRIBUTES, 0, meta);
+			tsr_mem_access(mem, attr_port, p->pb_addr + (uint64_t)a * TSR_PB_BLOCK_BYTES,
+				       pb->l.attribute_bytes, 0, TSR_STREAM_PB_ATTRIBUTES, 0, meta, NULL);
 	}
 	/* the Rasterizer consumes the tile's last primitives */
 	while (pb->ac && pb->q_len)

@@ -105,13 +105,14 @@ void tsr_pb_begin_frame(struct tsr_param_buffer *pb, const uint32_t *order, uint
 
 /*
  * Polygon List Builder: bins primitive number `index` (its PMDs, then its
- * attributes, through L1 `tile_cache`), sets p->pb_addr, and returns the
+ * attributes, through the memory hierarchy's pb_lists and pb_attributes
+ * routes), sets p->pb_addr, and returns the
  * number of tiles it overlaps in *tiles (0: nothing written). Errors:
  * TSR_ERR_LIMIT (PB-Attributes region or overflow pool full), TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 			    struct tsr_primitive *p, uint32_t index,
-			    struct tsr_memsys *mem, uint32_t tile_cache,
+			    struct tsr_memsys *mem,
 			    uint32_t *tiles, struct tsr_tiling_stats *st,
 			    struct tsr_error *err);
 
@@ -160,11 +161,11 @@ const uint32_t *tsr_pb_list(const struct tsr_param_buffer *pb, uint32_t tile);
 
 /*
  * Tile Fetcher: reads tile t's PMD blocks and its primitives' attributes
- * through L1 `tile_cache`; returns the primitive list to rasterize.
+ * through the pb_lists and pb_attributes routes; returns the primitive list to rasterize.
  */
 const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 			       uint32_t tile, const struct tsr_primitive *prims,
-			       struct tsr_memsys *mem, uint32_t tile_cache,
+			       struct tsr_memsys *mem,
 			       uint32_t *count, struct tsr_tiling_stats *st);
 
 #endif

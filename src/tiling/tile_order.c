@@ -1,5 +1,10 @@
 #include "tiling/tile_order.h"
 
+#include <stddef.h>
+
+const char *const tsr_tile_order_names[] = {"scanline", "s-order", "z-order",
+					    "hilbert", NULL};
+
 void tsr_hilbert_d2xy(uint32_t n, uint32_t d, uint32_t *x, uint32_t *y)
 {
 	uint32_t rx, ry, t = d;

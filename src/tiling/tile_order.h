@@ -18,7 +18,16 @@
 
 #include <stdint.h>
 
-#include "config/config.h"
+enum tsr_tile_order {
+	TSR_ORDER_SCANLINE = 0,  /* row by row, left to right */
+	TSR_ORDER_SORDER,        /* rows alternate direction (DTexL Fig. 8(g)) */
+	TSR_ORDER_Z,             /* Morton order (DTexL Fig. 7(a)) */
+	TSR_ORDER_HILBERT,       /* 8x8-tile Hilbert blocks in an S (DTexL III-C) */
+	TSR_ORDER_COUNT
+};
+
+/* Names of the orders in the configuration (NULL-terminated). */
+extern const char *const tsr_tile_order_names[];
 
 #define TSR_HILBERT_BLOCK 8  /* tiles per Hilbert block side (DTexL III-C) */
 

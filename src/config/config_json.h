@@ -1,0 +1,20 @@
+/*
+ * config_json.h - the configuration as JSON (jansson), for the writers of
+ * stats.json (report/ and the CLI). Kept out of config/config.h so that
+ * the public header does not expose jansson.
+ */
+#ifndef TSR_CONFIG_CONFIG_JSON_H
+#define TSR_CONFIG_CONFIG_JSON_H
+
+#include <jansson.h>
+
+#include "config/config.h"
+
+/*
+ * The effective configuration as a JSON object in the file format (every
+ * key, the cache instances and the routes); a new reference, NULL when out
+ * of memory.
+ */
+json_t *tsr_config_to_json(const struct tsr_gpu_config *cfg);
+
+#endif
