@@ -17,6 +17,17 @@ int tsr_cmd_run(int argc, char **argv);
 int tsr_cmd_cachesim(int argc, char **argv);
 int tsr_cmd_analyze(int argc, char **argv);
 int tsr_cmd_experiment(int argc, char **argv);
+int tsr_cmd_config(int argc, char **argv);
+
+/* Most --set options one command takes. */
+#define TSR_CLI_MAX_SETS 64
+
+/*
+ * Appends a --set KEY=VALUE (value: the option's argument, NULL when
+ * missing) to sets; prints the error and returns EXIT_USAGE when it is
+ * missing, has no '=' or there are too many, else 0.
+ */
+int tsr_cli_add_set(const char **sets, size_t *n, const char *value);
 
 /* Monotonic wall-clock seconds. */
 double tsr_cli_now_seconds(void);

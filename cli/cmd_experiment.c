@@ -68,7 +68,20 @@ static void usage_experiment(FILE *f)
 		"  --workload FILE  a workload (repeatable; default: the four shipped ones;\n"
 		"                   re: eight shipped ones, see README)\n"
 		"  --csv FILE       also write the table as CSV\n"
+		"  --set KEY=VALUE  override a configuration key in every run (repeatable)\n"
 		"Run from the repository root (configs/ and workloads/ are relative paths).\n");
+}
+
+/* The --set options, applied to every configuration an experiment loads. */
+static const char *const *xp_sets;
+static size_t xp_nsets;
+
+/* Loads a shipped configuration (NULL: the defaults) with the --set options over it. */
+static enum tsr_status load_config(const char *path, struct tsr_gpu_config *cfg,
+				   struct tsr_error *err)
+{
+	tsr_config_defaults(cfg);
+	return tsr_config_apply_sets(cfg, path, xp_sets, xp_nsets, err);
 }
 
 /* Renders `frames` frames and sums their statistics into *total. */
@@ -137,8 +150,7 @@ static enum tsr_status run_tcor(const char *const *workloads, uint32_t frames,
 			struct tsr_gpu_config cfg;
 			char path[128];
 			snprintf(path, sizeof(path), "configs/%s.json", cfgs[c]);
-			tsr_config_defaults(&cfg);
-			s = tsr_config_load(path, &cfg, err);
+			s = load_config(path, &cfg, err);
 			if (s == TSR_OK)
 				s = simulate(&cfg, sc, frames, t, scratch, err);
 			if (s != TSR_OK)
@@ -207,7 +219,9 @@ static enum tsr_status run_attribute_cache(const char *const *workloads, uint32_
 			for (size_t a = 0; s == TSR_OK && a < 4; a++)
 				for (size_t p = 0; s == TSR_OK && p < 4; p++) {
 					struct tsr_gpu_config cfg;
-					tsr_config_defaults(&cfg);
+					s = load_config(NULL, &cfg, err);
+					if (s != TSR_OK)
+						break;
 					cfg.attribute_cache = 1;
 					tsr_memsys_config_cache(&cfg.mem, "tile")->geom.size_bytes = 16384;
 					cfg.ac.size_bytes = kib[k] * 1024;
@@ -340,8 +354,7 @@ static enum tsr_status run_re(const char *const *workloads, uint32_t frames,
 		int rendering, transactions;
 	} runs[RE_RUNS] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
 	struct tsr_gpu_config base_cfg;
-	tsr_config_defaults(&base_cfg);
-	TSR_TRY(tsr_config_load("configs/re-table1.json", &base_cfg, err));
+	TSR_TRY(load_config("configs/re-table1.json", &base_cfg, err));
 	tsr_cli_text_printf(csv, "workload,frames,tiles_skipped_pct,equal_inputs_pct,"
 			    "false_negatives_pct,changed_pct,false_positives,stale_inputs,"
 			    "te_flushes_removed_pct,te_dram_change_pct,re_dram_change_pct,"
@@ -426,11 +439,16 @@ int tsr_cmd_experiment(int argc, char **argv)
 	const char *workloads[16];  /* at most 15 + NULL */
 	int nw = 0;
 	uint64_t frames = 0;  /* 0: not given */
+	const char *sets[TSR_CLI_MAX_SETS];
+	size_t nsets = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage_experiment(stdout);
 			return 0;
+		} else if (!strcmp(a, "--set")) {
+			if (tsr_cli_add_set(sets, &nsets, i + 1 < argc ? argv[++i] : NULL))
+				return EXIT_USAGE;
 		} else if (!strcmp(a, "--frames") || !strcmp(a, "--csv") || !strcmp(a, "--workload")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "tessera: option '%s' needs a value\n", a);
@@ -466,6 +484,8 @@ int tsr_cmd_experiment(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	workloads[nw] = NULL;
+	xp_sets = sets;
+	xp_nsets = nsets;
 	const int re = !strcmp(kind, "re");
 	const char *const *wl = nw ? workloads : re ? re_workloads : default_workloads;
 	if (!frames && !re)

@@ -26,6 +26,8 @@ static void usage_run(FILE *f)
 		"                   [--out DIR] [--dump-frames LIST] [--quiet]\n"
 		"\n"
 		"  --config FILE       GPU configuration (default: built-in TCOR Table I)\n"
+		"  --set KEY=VALUE     override one configuration key (repeatable; see\n"
+		"                      'tessera config --list'): --set caches.l2.size_bytes=2M\n"
 		"  --frames N          frames to render (default: the workload's count)\n"
 		"  --out DIR           output folder (default: out)\n"
 		"  --dump-frames LIST  frames to write as frame-NNNN.png: 'last' (default),\n"
@@ -150,6 +152,8 @@ int tsr_cmd_run(int argc, char **argv)
 	const char *rec_file[MAX_RECORDINGS];
 	struct tsr_trace_writer *rec_writer[MAX_RECORDINGS] = {0};
 	int recordings = 0;
+	const char *sets[TSR_CLI_MAX_SETS];
+	size_t nsets = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -172,6 +176,9 @@ int tsr_cmd_run(int argc, char **argv)
 			*eq = '\0';
 			rec_spec[recordings] = argv[++i];
 			rec_file[recordings++] = eq + 1;
+		} else if (!strcmp(a, "--set")) {
+			if (tsr_cli_add_set(sets, &nsets, i + 1 < argc ? argv[++i] : NULL))
+				return EXIT_USAGE;
 		} else if (!strcmp(a, "--config") || !strcmp(a, "--frames") ||
 			   !strcmp(a, "--out") || !strcmp(a, "--dump-frames")) {
 			if (i + 1 >= argc) {
@@ -218,11 +225,7 @@ int tsr_cmd_run(int argc, char **argv)
 	struct tsr_error err = {{0}};
 	struct tsr_gpu_config cfg;
 	tsr_config_defaults(&cfg);
-	enum tsr_status s = TSR_OK;
-	if (config)
-		s = tsr_config_load(config, &cfg, &err);
-	else
-		s = tsr_config_check(&cfg, &err);
+	enum tsr_status s = tsr_config_apply_sets(&cfg, config, sets, nsets, &err);
 	if (s != TSR_OK) {
 		fprintf(stderr, "tessera: %s\n", err.msg);
 		return s == TSR_ERR_IO ? EXIT_RUNTIME : EXIT_USAGE;

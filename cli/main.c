@@ -25,7 +25,8 @@ static void usage_main(FILE *f)
 		"  cachesim TRACE [options]      replay a trace through one cache geometry\n"
 		"                                and several replacement policies\n"
 		"  analyze KIND TRACE [options]  reuse, frame and epoch analyses of a trace\n"
-		"  experiment KIND [options]     the TCOR experiments over the workloads\n"
+		"  experiment KIND [options]     the papers' experiments over the workloads\n"
+		"  config --list [options]       every configuration key, its value and meaning\n"
 		"\n"
 		"See 'tessera COMMAND --help'.\n");
 }
@@ -59,6 +60,8 @@ int main(int argc, char **argv)
 		return tsr_cmd_analyze(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "experiment"))
 		return tsr_cmd_experiment(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "config"))
+		return tsr_cmd_config(argc - 2, argv + 2);
 	fprintf(stderr, "tessera: unknown command '%s' (see 'tessera --help')\n", argv[1]);
 	return EXIT_USAGE;
 }
@@ -88,4 +91,19 @@ int tsr_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 		return 0;
 	*out = v;
 	return 1;
+}
+
+int tsr_cli_add_set(const char **sets, size_t *n, const char *value)
+{
+	if (!value || !strchr(value, '=') || value[0] == '=') {
+		fprintf(stderr, "tessera: option '--set' needs KEY=VALUE (e.g. "
+				"caches.l2.size_bytes=2M; see 'tessera config --list')\n");
+		return EXIT_USAGE;
+	}
+	if (*n == TSR_CLI_MAX_SETS) {
+		fprintf(stderr, "tessera: at most %d --set options\n", TSR_CLI_MAX_SETS);
+		return EXIT_USAGE;
+	}
+	sets[(*n)++] = value;
+	return 0;
 }
