@@ -533,6 +533,186 @@ static void test_memsys_bad_cache_is_named(void **state)
 	assert_non_null(strstr(err.msg, "texture"));
 }
 
+/* ---- hierarchies built from the configuration ---- */
+
+/* Adds instance `name` (geometry sets x 2 ways x 64 bytes, LRU) under `parent`. */
+static struct tsr_cache_config *add_instance(struct tsr_memsys_config *c, const char *name,
+					     uint32_t size, const char *parent, int per_core)
+{
+	struct tsr_cache_config *k = &c->caches[c->cache_count++];
+	memset(k, 0, sizeof(*k));
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	k->geom = geometry(size, 2, 64, 1, "lru");
+	k->per_core = (uint32_t)per_core;
+	snprintf(k->parent, sizeof(k->parent), "%s", parent);
+	return k;
+}
+
+/* Routes every stream to `to` (an instance, "perfect" or "dram"). */
+static void route_all(struct tsr_memsys_config *c, const char *to)
+{
+	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++)
+		snprintf(c->routes[r], sizeof(c->routes[r]), "%s", to);
+}
+
+/*
+ * Three levels: per-core l1 (256 B) -> l2 (512 B) -> l3 (1 KiB) -> DRAM;
+ * texture enters at l1. The result names the level that held the line.
+ */
+static void test_hierarchy_three_levels(void **state)
+{
+	(void)state;
+	struct tsr_memsys_config c;
+	memset(&c, 0, sizeof(c));
+	c.cores = 2;
+	c.dram_burst_bytes = 64;
+	add_instance(&c, "l1", 256, "l2", 1);
+	add_instance(&c, "l2", 512, "l3", 0);
+	add_instance(&c, "l3", 1024, "dram", 0);
+	route_all(&c, "dram");
+	snprintf(c.routes[TSR_STREAM_TEXTURE], sizeof(c.routes[0]), "l1");
+	struct tsr_memsys *m = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_memsys_create(&c, &m, &err), TSR_OK);
+	assert_int_equal(tsr_memsys_cache_count(m), 4);  /* l10, l11, l2, l3 */
+	assert_string_equal(tsr_cache_name(tsr_memsys_cache(m, 1)), "l11");
+	assert_string_equal(tsr_memsys_cache_group(m, 1), "l1");
+	assert_int_equal(tsr_memsys_cache_level(m, 0), 1);
+	assert_int_equal(tsr_memsys_cache_level(m, 2), 2);
+	assert_int_equal(tsr_memsys_cache_level(m, 3), 3);
+	const uint32_t p0 = tsr_memsys_port(m, TSR_STREAM_TEXTURE, 0);
+	const uint32_t p1 = tsr_memsys_port(m, TSR_STREAM_TEXTURE, 1);
+	assert_int_equal(p0, 0);
+	assert_int_equal(p1, 1);
+	struct tsr_mem_result r;
+	const enum tsr_stream T = TSR_STREAM_TEXTURE;
+	tsr_mem_access(m, p0, 0x1000, 4, 0, T, 0, 0, &r);  /* cold: from DRAM */
+	assert_int_equal(r.level, 4);
+	assert_int_equal(r.served_by, TSR_PORT_DRAM);
+	assert_int_equal(r.complete_cycle, 0);
+	tsr_mem_access(m, p0, 0x1008, 4, 0, T, 0, 0, &r);  /* l10 hit */
+	assert_int_equal(r.level, 1);
+	assert_int_equal(r.served_by, p0);
+	tsr_mem_access(m, p1, 0x1000, 4, 0, T, 0, 0, &r);  /* the other core: l2 holds it */
+	assert_int_equal(r.level, 2);
+	assert_int_equal(r.served_by, 2);
+	assert_int_equal(tsr_memsys_dram(m, T)->read_bytes, 64);
+	/* l10 has 2 sets x 2 ways: three more lines of set 0 evict 0x1000 */
+	tsr_mem_access(m, p0, 0x1080, 4, 0, T, 0, 0, NULL);
+	tsr_mem_access(m, p0, 0x1100, 4, 0, T, 0, 0, NULL);
+	tsr_mem_access(m, p0, 0x1000, 4, 0, T, 0, 0, &r);  /* l2 (4 sets x 2 ways) still has it */
+	assert_int_equal(r.level, 2);
+	/* a line that crosses into the next: both parts, deepest reported */
+	tsr_mem_access(m, p0, 0x103e, 4, 0, T, 0, 0, &r);
+	assert_int_equal(r.level, 4);
+	assert_int_equal(tsr_cache_counters_of(tsr_memsys_cache(m, 0), T)->reads, 7);  /* the last split in two */
+	tsr_memsys_destroy(m);
+}
+
+/* Perfect routes count bytes but touch no cache; dram routes move whole bursts. */
+static void test_hierarchy_perfect_and_dram_routes(void **state)
+{
+	(void)state;
+	struct tsr_memsys_config c;
+	tsr_memsys_config_defaults(&c, 1);
+	snprintf(c.routes[TSR_STREAM_VERTEX], sizeof(c.routes[0]), "perfect");
+	snprintf(c.routes[TSR_STREAM_INDEX], sizeof(c.routes[0]), "perfect");
+	snprintf(c.routes[TSR_STREAM_TEXTURE], sizeof(c.routes[0]), "dram");
+	c.dram_burst_bytes = 32;
+	struct tsr_memsys *m = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_memsys_create(&c, &m, &err), TSR_OK);
+	/* vertex is reached by no route any more: not built */
+	assert_null(tsr_memsys_cache_by_name(m, "vertex"));
+	assert_null(tsr_memsys_cache_by_name(m, "texture0"));
+	assert_non_null(tsr_memsys_cache_by_name(m, "tile"));
+	struct tsr_mem_result r;
+	uint32_t pv = tsr_memsys_port(m, TSR_STREAM_VERTEX, 0);
+	assert_int_equal(pv, TSR_PORT_PERFECT);
+	tsr_mem_access(m, pv, 0x40, 16, 0, TSR_STREAM_VERTEX, 0, 0, &r);
+	assert_int_equal(r.level, 0);
+	assert_int_equal(r.served_by, TSR_PORT_PERFECT);
+	assert_int_equal(tsr_memsys_perfect(m, TSR_STREAM_VERTEX)->read_bytes, 16);
+	assert_int_equal(tsr_memsys_accesses(m), 0);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_VERTEX)->read_bytes, 0);
+	uint32_t pt = tsr_memsys_port(m, TSR_STREAM_TEXTURE, 0);
+	assert_int_equal(pt, TSR_PORT_DRAM);
+	tsr_mem_access(m, pt, 0x1010, 40, 0, TSR_STREAM_TEXTURE, 0, 0, &r);  /* 0x1000-0x103f */
+	assert_int_equal(r.served_by, TSR_PORT_DRAM);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_TEXTURE)->read_bytes, 64);
+	tsr_memsys_destroy(m);
+}
+
+/* A write-through cache forwards every write and never writes back. */
+static void test_hierarchy_write_through(void **state)
+{
+	(void)state;
+	struct tsr_memsys_config c;
+	memset(&c, 0, sizeof(c));
+	c.cores = 1;
+	c.dram_burst_bytes = 64;
+	struct tsr_cache_config *l1 = add_instance(&c, "l1", 256, "l2", 0);
+	l1->write_policy = TSR_WRITE_THROUGH;
+	add_instance(&c, "l2", 4096, "dram", 0);
+	route_all(&c, "l1");
+	struct tsr_memsys *m = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_memsys_create(&c, &m, &err), TSR_OK);
+	const enum tsr_stream S = TSR_STREAM_OTHER;
+	const struct tsr_cache_counters *k1 = tsr_cache_counters_of(tsr_memsys_cache(m, 0), S);
+	const struct tsr_cache_counters *k2 = tsr_cache_counters_of(tsr_memsys_cache(m, 1), S);
+	tsr_mem_access(m, 0, 0x1000, 4, 0, S, 0, 0, NULL);  /* fill */
+	tsr_mem_access(m, 0, 0x1004, 4, 1, S, 0, 0, NULL);  /* write hit: on to l2 */
+	assert_int_equal(k2->writes, 1);
+	assert_int_equal(k2->reads, 1);
+	/* evict 0x1000 from l1's set 0 (2 ways): no write-back, it is clean */
+	tsr_mem_access(m, 0, 0x1080, 4, 0, S, 0, 0, NULL);
+	tsr_mem_access(m, 0, 0x1100, 4, 0, S, 0, 0, NULL);
+	assert_int_equal(k1->writebacks, 0);
+	assert_int_equal(k2->writes, 1);
+	/* a write miss (fetch on write): the fill, then the write on to l2 */
+	tsr_mem_access(m, 0, 0x2000, 4, 1, S, 0, 0, NULL);
+	assert_int_equal(k2->writes, 2);
+	assert_int_equal(k2->reads, 4);
+	tsr_memsys_destroy(m);
+}
+
+/* Configuration errors name the key. */
+static void test_hierarchy_errors(void **state)
+{
+	(void)state;
+	struct tsr_memsys_config c;
+	struct tsr_error err;
+	struct tsr_memsys *m = NULL;
+
+	tsr_memsys_config_defaults(&c, 4);
+	snprintf(tsr_memsys_config_cache(&c, "tile")->parent, TSR_CACHE_NAME_MAX, "l3");
+	assert_int_equal(tsr_memsys_create(&c, &m, &err), TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "caches.tile.parent"));
+	assert_non_null(strstr(err.msg, "l3"));
+
+	tsr_memsys_config_defaults(&c, 4);
+	snprintf(tsr_memsys_config_cache(&c, "l2")->parent, TSR_CACHE_NAME_MAX, "tile");
+	assert_int_equal(tsr_memsys_create(&c, &m, &err), TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "cycle"));
+
+	tsr_memsys_config_defaults(&c, 4);
+	snprintf(tsr_memsys_config_cache(&c, "tile")->parent, TSR_CACHE_NAME_MAX, "texture");
+	assert_int_equal(tsr_memsys_create(&c, &m, &err), TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "per-core"));
+
+	tsr_memsys_config_defaults(&c, 4);
+	snprintf(c.routes[TSR_STREAM_TEXTURE], sizeof(c.routes[0]), "txt");
+	assert_int_equal(tsr_memsys_create(&c, &m, &err), TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "routes.texture"));
+
+	tsr_memsys_config_defaults(&c, 4);
+	tsr_memsys_config_cache(&c, "l2")->geom.ways = 3;
+	assert_int_equal(tsr_memsys_create(&c, &m, &err), TSR_ERR_GEOMETRY);
+	assert_non_null(strstr(err.msg, "caches.l2"));
+	assert_null(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +730,10 @@ int main(void)
 		cmocka_unit_test(test_memsys_l1_line_larger_than_l2_line),  /* SRC BUG */
 		cmocka_unit_test(test_memsys_uncached_writes_whole_bursts),
 		cmocka_unit_test(test_memsys_bad_cache_is_named),
+		cmocka_unit_test(test_hierarchy_three_levels),
+		cmocka_unit_test(test_hierarchy_perfect_and_dram_routes),
+		cmocka_unit_test(test_hierarchy_write_through),
+		cmocka_unit_test(test_hierarchy_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
 #include "config/config.h"
+#include "config/config_json.h"
+#include "pipeline/gpu.h"
+#include "scene/scene.h"
 
 #ifndef TSR_SOURCE_DIR
 #error "TSR_SOURCE_DIR must name the repository root"
@@ -339,6 +344,168 @@ static void test_malformed_and_missing(void **state)
 	assert_contains(msg, "does-not-exist.json");
 }
 
+/*
+ * The schema: every key's default round-trips (defaults -> JSON -> file
+ * -> load gives the same configuration), and config --list names every key.
+ */
+static void test_schema_round_trip(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config a, b;
+	tsr_config_defaults(&a);
+	json_t *j = tsr_config_to_json(&a);
+	assert_non_null(j);
+	char *text = json_dumps(j, JSON_INDENT(1));
+	load_ok(tsr_test_write_tmp("roundtrip.json", text), &b);
+	json_t *k = tsr_config_to_json(&b);
+	assert_true(json_equal(j, k));
+	free(text);
+	json_decref(j);
+	json_decref(k);
+	/* a changed configuration round-trips too */
+	const char *sets[] = {"tiling.order=hilbert", "caches.l2.size_bytes=2M",
+			      "caches.l3.size_bytes=4M", "caches.l3.ways=16",
+			      "caches.l2.parent=l3", "caches.texture.write_policy=write-through",
+			      "routes.vertex=perfect", "tcor.attribute_cache_policy=lru"};
+	struct tsr_error err;
+	tsr_config_defaults(&a);
+	assert_int_equal(tsr_config_apply_sets(&a, NULL, sets, 8, &err), TSR_OK);
+	j = tsr_config_to_json(&a);
+	text = json_dumps(j, 0);
+	load_ok(tsr_test_write_tmp("roundtrip2.json", text), &b);
+	k = tsr_config_to_json(&b);
+	assert_true(json_equal(j, k));
+	free(text);
+	json_decref(j);
+	json_decref(k);
+
+	struct tsr_config_entry *e = NULL;
+	size_t n = 0;
+	tsr_config_defaults(&a);
+	assert_int_equal(tsr_config_entries(&a, &e, &n, &err), TSR_OK);
+	int seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		assert_true(e[i].help[0] != '\0');
+		assert_true(e[i].kind[0] != '\0');
+		if (!strcmp(e[i].key, "caches.l2.size_bytes"))
+			seen += !strcmp(e[i].value, "1048576");
+		if (!strcmp(e[i].key, "tiling.order"))
+			seen += !strcmp(e[i].value, "\"z-order\"");
+		if (!strcmp(e[i].key, "routes.texture"))
+			seen += !strcmp(e[i].value, "\"texture\"");
+	}
+	assert_int_equal(seen, 3);
+	free(e);
+}
+
+/* --set overrides any key with the file's validation and messages. */
+static void test_set_overrides(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config c;
+	struct tsr_error err;
+	const char *ok[] = {"caches.l2.size_bytes=2M", "tiling.order=hilbert",
+			    "elimination.rendering=true", "name=\"sweep 1\"",
+			    "caches.l2.policy=srrip:bits=3", "screen.width=640"};
+	tsr_config_defaults(&c);
+	assert_int_equal(tsr_config_apply_sets(&c, TSR_SOURCE_DIR "/configs/re-table1.json", ok,
+					       6, &err), TSR_OK);
+	assert_int_equal(cache_of(&c, "l2")->size_bytes, 2048 * KIB);
+	assert_string_equal(cache_of(&c, "l2")->policy, "srrip:bits=3");
+	assert_int_equal(c.tile_order, TSR_ORDER_HILBERT);
+	assert_true(c.elim.rendering);
+	assert_string_equal(c.name, "sweep 1");
+	assert_int_equal(c.width, 640);
+	assert_int_equal(c.height, 768);                       /* from the file */
+	assert_int_equal(cache_of(&c, "tile")->size_bytes, 128 * KIB);  /* from the file */
+
+	static const struct {
+		const char *set, *part;
+	} bad[] = {
+		{"caches.l2.ways=three", "caches.l2.ways"},
+		{"caches.l2.ways=0", "caches.l2.ways"},
+		{"tiling.order=zigzag", "tiling.order"},
+		{"tiling.ordr=hilbert", "tiling.ordr"},
+		{"screen=5", "screen"},
+		{"caches.l2", "KEY=VALUE"},
+		{"screen.width.x=1", "screen.width"},
+		{"caches.l2.size_bytes=3000", "caches.l2"},
+		{"routes.texture=l9", "routes.texture"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		tsr_config_defaults(&c);
+		memset(&err, 0, sizeof(err));
+		enum tsr_status s = tsr_config_apply_sets(&c, NULL, &bad[i].set, 1, &err);
+		if (s == TSR_OK)
+			print_error("--set '%s' was accepted\n", bad[i].set);
+		assert_int_not_equal(s, TSR_OK);
+		assert_contains(err.msg, bad[i].part);
+	}
+}
+
+/* Every shipped configuration loads. */
+static void test_every_shipped_config_loads(void **state)
+{
+	(void)state;
+	DIR *d = opendir(TSR_SOURCE_DIR "/configs");
+	assert_non_null(d);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 5, ".json"))
+			continue;
+		char path[512];
+		snprintf(path, sizeof(path), "%s/configs/%s", TSR_SOURCE_DIR, e->d_name);
+		struct tsr_gpu_config c;
+		load_ok(path, &c);
+		n++;
+	}
+	closedir(d);
+	assert_true(n >= 13);
+}
+
+/*
+ * The boustrophedonic paper's V-A hierarchy: on a real frame, the L2
+ * receives texture accesses only; Table II's L2 is 18 cycles.
+ */
+static void test_texture_only_l2(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config c;
+	struct tsr_error err;
+	const char *small[] = {"screen.width=320", "screen.height=192"};
+	tsr_config_defaults(&c);
+	assert_int_equal(tsr_config_apply_sets(&c, TSR_SOURCE_DIR
+					       "/configs/boustrophedonic-texture-l2.json",
+					       small, 2, &err), TSR_OK);
+	assert_int_equal(cache_of(&c, "l2")->latency_cycles, 18);
+	struct tsr_scene *sc = NULL;
+	assert_int_equal(tsr_scene_load(TSR_SOURCE_DIR "/workloads/glmark-scene.json", &sc, &err),
+			 TSR_OK);
+	struct tsr_gpu *g = NULL;
+	assert_int_equal(tsr_gpu_create(&c, sc, &g, &err), TSR_OK);
+	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	assert_int_equal(tsr_gpu_render_frame(g, 0, st, &err), TSR_OK);
+	const struct tsr_memsys *m = tsr_gpu_memsys(g);
+	const struct tsr_cache *l2 = tsr_memsys_cache_by_name((struct tsr_memsys *)m, "l2");
+	assert_non_null(l2);
+	for (int s = 0; s < TSR_STREAM_COUNT; s++) {
+		const struct tsr_cache_counters *k = tsr_cache_counters_of(l2, (enum tsr_stream)s);
+		if (s == TSR_STREAM_TEXTURE)
+			assert_true(k->reads > 0);
+		else
+			assert_int_equal(k->reads + k->writes, 0);
+	}
+	assert_int_equal(tsr_memsys_cache_count(m), 5);  /* texture0..3 and l2 */
+	assert_true(tsr_memsys_perfect(m, TSR_STREAM_PB_LISTS)->write_bytes > 0);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->read_bytes, 0);
+	free(st);
+	tsr_gpu_destroy(g);
+	tsr_scene_destroy(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +520,10 @@ int main(void)
 		cmocka_unit_test(test_tcor_configs),
 		cmocka_unit_test(test_elimination),
 		cmocka_unit_test(test_malformed_and_missing),
+		cmocka_unit_test(test_schema_round_trip),
+		cmocka_unit_test(test_set_overrides),
+		cmocka_unit_test(test_every_shipped_config_loads),
+		cmocka_unit_test(test_texture_only_l2),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
