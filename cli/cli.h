@@ -18,6 +18,7 @@ int tsr_cmd_cachesim(int argc, char **argv);
 int tsr_cmd_analyze(int argc, char **argv);
 int tsr_cmd_experiment(int argc, char **argv);
 int tsr_cmd_config(int argc, char **argv);
+int tsr_cmd_counters(int argc, char **argv);
 
 /* Most --set options one command takes. */
 #define TSR_CLI_MAX_SETS 64

@@ -91,17 +91,29 @@ static void progress(uint32_t done, uint32_t total, uint64_t accesses,
 	fflush(stderr);
 }
 
+/* The summary: the counters flagged TSR_CTR_SUMMARY (stats/counters.h) and ratios. */
 static void print_summary(const struct tsr_frame_stats *t, uint32_t frames,
 			  double seconds, const struct tsr_memsys *mem)
 {
-	printf("\n%-28s %16s\n", "statistic", "total");
-	printf("%-28s %16u\n", "frames", frames);
-	printf("%-28s %16llu\n", "primitives in", (unsigned long long)t->geometry.primitives_in);
-	printf("%-28s %16llu\n", "primitives binned", (unsigned long long)t->geometry.primitives_binned);
-	printf("%-28s %16.2f\n", "avg primitives per tile",
+	printf("\n%-34s %16s\n", "statistic", "total");
+	printf("%-34s %16u\n", "frames", frames);
+	for (size_t i = 0; i < tsr_stats_group_count; i++) {
+		const struct tsr_counter_group *g = tsr_stats_groups[i].group;
+		const void *gs = (const char *)t + tsr_stats_groups[i].offset;
+		if (!tsr_counters_any(g, gs))
+			continue;
+		for (size_t k = 0; k < g->count; k++) {
+			const struct tsr_counter_desc *d = &g->counters[k];
+			if (!(d->flags & TSR_CTR_SUMMARY) || d->length != 1)
+				continue;
+			char label[80];
+			snprintf(label, sizeof(label), "%s.%s", g->name, d->name);
+			printf("%-34s %16llu\n", label,
+			       (unsigned long long)tsr_counter_value(d, gs, 0));
+		}
+	}
+	printf("%-34s %16.2f\n", "avg primitives per tile",
 	       t->tiling.tiles ? (double)t->tiling.pmds_written / (double)t->tiling.tiles : 0.0);
-	printf("%-28s %16llu\n", "quads shaded", (unsigned long long)t->raster.quads_shaded);
-	printf("%-28s %16llu\n", "texel fetches", (unsigned long long)t->texture.texel_fetches);
 	for (uint32_t c = 0; c < t->cache_count; c++) {
 		const char *name = tsr_cache_name(tsr_memsys_cache(mem, c));
 		uint64_t acc = 0, miss = 0;
@@ -113,32 +125,32 @@ static void print_summary(const struct tsr_frame_stats *t, uint32_t frames,
 			continue;
 		char label[64];
 		snprintf(label, sizeof(label), "%s miss ratio", name);
-		printf("%-28s %15.2f%%\n", label, 100.0 * (double)miss / (double)acc);
+		printf("%-34s %15.2f%%\n", label, 100.0 * (double)miss / (double)acc);
 	}
 	const struct tsr_elimination_stats *e = &t->elim;
 	if (e->tiles_compared) {
 		double n = (double)e->tiles_compared;
-		printf("%-28s %15.2f%%\n", "tiles skipped (RE)", 100.0 * (double)e->tiles_skipped / n);
-		printf("%-28s %15.2f%%\n", "equal inputs", 100.0 * (double)e->tiles_equal_inputs / n);
-		printf("%-28s %15.2f%%\n", "false negatives",
+		printf("%-34s %15.2f%%\n", "tiles skipped (RE)", 100.0 * (double)e->tiles_skipped / n);
+		printf("%-34s %15.2f%%\n", "equal inputs", 100.0 * (double)e->tiles_equal_inputs / n);
+		printf("%-34s %15.2f%%\n", "false negatives",
 		       100.0 * (double)e->false_negatives / n);
 		if (e->tiles_verified)
-			printf("%-28s %16llu\n", "false positives",
+			printf("%-34s %16llu\n", "false positives",
 			       (unsigned long long)e->false_positives);
 	}
 	if (e->te_tiles_signed)
-		printf("%-28s %15.2f%%\n", "flushes removed (TE)",
+		printf("%-34s %15.2f%%\n", "flushes removed (TE)",
 		       100.0 * (double)e->te_flushes_removed / (double)e->te_tiles_signed);
 	uint64_t rd = 0, wr = 0;
 	for (int s = 0; s < TSR_STREAM_COUNT; s++) {
 		rd += t->dram[s].read_bytes;
 		wr += t->dram[s].write_bytes;
 	}
-	printf("%-28s %16llu\n", "DRAM read bytes", (unsigned long long)rd);
-	printf("%-28s %16llu\n", "DRAM write bytes", (unsigned long long)wr);
-	printf("%-28s %16llu\n", "memory accesses", (unsigned long long)t->memory_accesses);
-	printf("%-28s %16.2f\n", "simulated frames/s", seconds > 0 ? frames / seconds : 0.0);
-	printf("%-28s %16.2f\n", "simulated M accesses/s",
+	printf("%-34s %16llu\n", "DRAM read bytes", (unsigned long long)rd);
+	printf("%-34s %16llu\n", "DRAM write bytes", (unsigned long long)wr);
+	printf("%-34s %16llu\n", "memory accesses", (unsigned long long)t->memory_accesses);
+	printf("%-34s %16.2f\n", "simulated frames/s", seconds > 0 ? frames / seconds : 0.0);
+	printf("%-34s %16.2f\n", "simulated M accesses/s",
 	       seconds > 0 ? (double)t->memory_accesses / seconds / 1e6 : 0.0);
 }
 
@@ -278,12 +290,12 @@ int tsr_cmd_run(int argc, char **argv)
 	json_t *root = NULL, *jframes = json_array();
 	struct tsr_frame_stats *total = calloc(1, sizeof(*total));
 	struct tsr_frame_stats *fs = calloc(1, sizeof(*fs));
-	size_t csv_cap = 256 + (size_t)frames * 512, csv_len = 0;
+	size_t csv_cap = 8192 + (size_t)frames * 2048, csv_len = 0;
 	char *csv = malloc(csv_cap);
 	if (s == TSR_OK && (!total || !fs || !csv))
 		s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
 	if (s == TSR_OK) {
-		tsr_csv_header(csv, csv_cap);
+		tsr_csv_header(csv, csv_cap, tsr_gpu_memsys(gpu));
 		csv_len = strlen(csv);
 		csv[csv_len++] = '\n';
 	}

@@ -27,6 +27,7 @@ static void usage_main(FILE *f)
 		"  analyze KIND TRACE [options]  reuse, frame and epoch analyses of a trace\n"
 		"  experiment KIND [options]     the papers' experiments over the workloads\n"
 		"  config --list [options]       every configuration key, its value and meaning\n"
+		"  counters [--markdown]         every counter of stats.json, its unit and meaning\n"
 		"\n"
 		"See 'tessera COMMAND --help'.\n");
 }
@@ -62,6 +63,8 @@ int main(int argc, char **argv)
 		return tsr_cmd_experiment(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "config"))
 		return tsr_cmd_config(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "counters"))
+		return tsr_cmd_counters(argc - 2, argv + 2);
 	fprintf(stderr, "tessera: unknown command '%s' (see 'tessera --help')\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -49,7 +49,8 @@ static struct fixture *fixture_new(enum tsr_quad_grouping g, uint32_t w,
 	f->cfg.quad_grouping = g;
 	struct tsr_error err;
 	assert_int_equal(tsr_memsys_create(&f->cfg.mem, &f->mem, &err), TSR_OK);
-	assert_int_equal(tsr_raster_create(&f->cfg, WIN, WIN, &f->r, &err), TSR_OK);
+	assert_int_equal(tsr_raster_create(&(struct tsr_raster_config){f->cfg.mem.cores, f->cfg.quad_grouping},
+					   WIN, WIN, &f->r, &err), TSR_OK);
 	f->t.x0 = 0;
 	f->t.y0 = 0;
 	f->t.width = w;

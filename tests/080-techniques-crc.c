@@ -251,7 +251,7 @@ static void test_invalidate(void **state)
 	tsr_su_end_frame(su);
 	assert_int_equal(tsr_su_counters_of(su)->ot_max, 0);
 	fig6_frame(su, &d);
-	tsr_su_counters_delta(&delta, tsr_su_counters_of(su), &base);
+	tsr_counters_delta(&tsr_counters_signature_unit, &delta, tsr_su_counters_of(su), &base);
 	assert_int_equal(delta.primitive_blocks, 3);
 	assert_int_equal(delta.constant_blocks, 2);
 	assert_int_equal(delta.ot_pushes, 7);

@@ -24,7 +24,6 @@
 #include "memory/policy.h"
 
 const char *const tsr_pb_layout_names[] = {"baseline", "interleaved", NULL};
-const char *const tsr_quad_grouping_names[] = {"fg-xshift2", "cg-square", NULL};
 static const char *const ac_policy_names[] = {"opt", "lru", "mru", "drrip", NULL};
 static const char *const write_policy_names[] = {"write-back", "write-through", NULL};
 

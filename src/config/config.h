@@ -17,14 +17,9 @@
 
 #include "core/status.h"
 #include "memory/memsys.h"
+#include "raster/raster.h"
 #include "tiling/attribute_cache.h"
 #include "tiling/tile_order.h"
-
-enum tsr_quad_grouping {
-	TSR_QG_FG_XSHIFT2 = 0,   /* core = (qx + 2*qy) mod cores (DTexL Fig. 6) */
-	TSR_QG_CG_SQUARE,        /* the tile's quadrants (DTexL Fig. 6(g)) */
-	TSR_QG_COUNT
-};
 
 /* PB-Lists layout (TCOR II-B baseline or III-B interleaved). */
 enum tsr_pb_list_layout {
@@ -75,7 +70,6 @@ struct tsr_gpu_config {
 
 /* Names used in JSON for the enums (NULL-terminated). */
 extern const char *const tsr_pb_layout_names[];
-extern const char *const tsr_quad_grouping_names[];
 
 /*
  * Fills cfg with the defaults: every key's declared default (`tessera

@@ -12,7 +12,7 @@ struct clip_vertex {
 };
 
 struct tsr_geometry {
-	struct tsr_gpu_config cfg;
+	struct tsr_geometry_config cfg;
 	uint32_t ptc_entries;
 	uint32_t *ptc;       /* FIFO of shaded vertex indices */
 	uint32_t ptc_next, ptc_fill;
@@ -21,7 +21,7 @@ struct tsr_geometry {
 	uint64_t vertices_shaded;   /* in this frame, picks the core */
 };
 
-enum tsr_status tsr_geometry_create(const struct tsr_gpu_config *cfg,
+enum tsr_status tsr_geometry_create(const struct tsr_geometry_config *cfg,
 				    struct tsr_geometry **out,
 				    struct tsr_error *err)
 {
@@ -244,7 +244,7 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 	const struct tsr_mesh *m = d->mesh;
 	const uint32_t iport = tsr_memsys_port(mem, TSR_STREAM_INDEX, 0);
 	const uint32_t vport = tsr_memsys_port(mem, TSR_STREAM_VERTEX, 0);
-	const uint32_t cores = g->cfg.mem.cores;
+	const uint32_t cores = g->cfg.cores;
 	if (m->vertex_count > g->shaded_cap) {
 		struct clip_vertex *n = realloc(g->shaded, m->vertex_count * sizeof(*n));
 		if (!n)

@@ -24,12 +24,11 @@
 
 #include <stdint.h>
 
-#include "config/config.h"
 #include "core/status.h"
 #include "core/vecmath.h"
 #include "geometry/primitive.h"
 #include "memory/memsys.h"
-#include "report/stats.h"
+#include "stats/counters.h"
 #include "scene/scene.h"
 
 #define TSR_VERTEX_STRIDE 32     /* bytes: position 12 + normal 12 + texcoord 8 */
@@ -56,9 +55,17 @@ struct tsr_prim_array {
 	uint32_t count, capacity;
 };
 
+/* What the Geometry Pipeline needs of the GPU configuration. */
+struct tsr_geometry_config {
+	uint32_t width, height;                 /* screen, pixels */
+	uint32_t cores;                         /* shader cores that shade vertices */
+	uint32_t post_transform_cache_entries;  /* shaded vertices kept (FIFO), 0 = none */
+};
+
 struct tsr_geometry;
 
-enum tsr_status tsr_geometry_create(const struct tsr_gpu_config *cfg,
+/* Creates the Geometry Pipeline. Errors: TSR_ERR_NOMEM. */
+enum tsr_status tsr_geometry_create(const struct tsr_geometry_config *cfg,
 				    struct tsr_geometry **out,
 				    struct tsr_error *err);
 void tsr_geometry_destroy(struct tsr_geometry *g);

@@ -26,6 +26,7 @@
 
 #include "core/status.h"
 #include "core/stream.h"
+#include "stats/counters.h"
 
 /* Longest policy spec (name plus parameters), including the final NUL. */
 #define TSR_POLICY_SPEC_MAX 64
@@ -75,17 +76,8 @@ struct tsr_line {
 	uint8_t pad;
 };
 
-/* Counters of one stream at one cache (or of all streams). */
-struct tsr_cache_counters {
-	uint64_t reads;
-	uint64_t writes;
-	uint64_t read_misses;
-	uint64_t write_misses;
-	uint64_t writebacks;   /* dirty lines evicted (counted on the victim's stream) */
-	uint64_t bypasses;     /* fills the policy chose not to make */
-	uint64_t discards;     /* dirty lines evicted without a write-back because the
-				  policy knew them dead (TCOR III-D; on the victim's stream) */
-};
+/* Counters of one stream at one cache (or of all streams): struct tsr_cache_counters,
+ * declared in stats/counters.h (TSR_CACHE_COUNTERS). */
 
 /* Adds every counter of b to a. */
 void tsr_cache_counters_add(struct tsr_cache_counters *a, const struct tsr_cache_counters *b);

@@ -35,7 +35,6 @@
 #include "core/stream.h"
 #include "memory/cache.h"
 
-#define TSR_MAX_CORES 16
 /* Configured cache instances (before per-core copies). */
 #define TSR_MEMSYS_MAX_INSTANCES 16
 /* Cache objects of a hierarchy after per-core copies. */
@@ -106,10 +105,7 @@ struct tsr_cache_config *tsr_memsys_config_cache(struct tsr_memsys_config *c,
 enum tsr_status tsr_memsys_config_check(const struct tsr_memsys_config *c,
 					struct tsr_error *err);
 
-struct tsr_dram_counters {
-	uint64_t read_bytes;
-	uint64_t write_bytes;
-};
+/* DRAM counters of one stream: struct tsr_dram_counters (stats/counters.h). */
 
 struct tsr_memsys;
 

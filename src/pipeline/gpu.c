@@ -272,9 +272,13 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	}
 	s = tsr_memsys_create(&cfg->mem, &g->mem, err);
 	if (s == TSR_OK)
-		s = tsr_geometry_create(cfg, &g->geom, err);
+		s = tsr_geometry_create(&(struct tsr_geometry_config){cfg->width, cfg->height,
+								    cfg->mem.cores,
+								    cfg->post_transform_cache_entries},
+					&g->geom, err);
 	if (s == TSR_OK)
-		s = tsr_raster_create(cfg, cfg->tile_width, cfg->tile_height, &g->raster, err);
+		s = tsr_raster_create(&(struct tsr_raster_config){cfg->mem.cores, cfg->quad_grouping},
+				      cfg->tile_width, cfg->tile_height, &g->raster, err);
 	for (uint32_t i = 0; s == TSR_OK && i < scene->image_count; i++)
 		s = tsr_texture_create(&scene->images[i], &g->textures[i], err);
 	if (s == TSR_OK)
@@ -504,7 +508,7 @@ static void skip_tile(struct tsr_gpu *g, struct tsr_target *t, uint32_t tile,
 	e->tiles_verified++;
 	e->false_positives += !colors_equal_back(g, t);
 	e->texture_requests_removed += ts.line_requests;
-	e->instructions_removed += rs.instructions_fetched;
+	e->instructions_removed += rs.instruction_fetches;
 	e->fragments_removed += rs.fragments_shaded;
 }
 
@@ -630,7 +634,8 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 	}
 	struct tsr_elimination_stats *e = &st->elim;
 	if (g->su)  /* this frame's Signature Unit work */
-		tsr_su_counters_delta(&e->su, tsr_su_counters_of(g->su), &su_base);
+		tsr_counters_delta(&tsr_counters_signature_unit, &e->su, tsr_su_counters_of(g->su),
+				   &su_base);
 
 	/* Tile Fetcher and Raster Pipeline, tile by tile */
 	const uint32_t *order = tsr_gpu_tile_order(g, frame);
@@ -674,7 +679,8 @@ enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 	tsr_frame_stats_sub_memory(st, &base);
 	if (g->ac) {
 		/* this frame's Attribute Cache counters */
-		tsr_frame_stats_set_attribute_cache(st, tsr_ac_counters_of(g->ac), &g->ac_base);
+		tsr_counters_delta(&tsr_counters_attribute_cache, &st->attribute_cache,
+				   tsr_ac_counters_of(g->ac), &g->ac_base);
 		g->ac_base = *tsr_ac_counters_of(g->ac);
 	}
 	return TSR_OK;

@@ -2,13 +2,15 @@
 
 #include <stdlib.h>
 
+const char *const tsr_quad_grouping_names[] = {"fg-xshift2", "cg-square", NULL};
+
 struct tsr_raster {
-	struct tsr_gpu_config cfg;
+	struct tsr_raster_config cfg;
 	uint32_t capacity;          /* quads */
 	struct tsr_quad *quads;     /* the queue between the stages */
 };
 
-enum tsr_status tsr_raster_create(const struct tsr_gpu_config *cfg,
+enum tsr_status tsr_raster_create(const struct tsr_raster_config *cfg,
 				  uint32_t max_width, uint32_t max_height,
 				  struct tsr_raster **out,
 				  struct tsr_error *err)
@@ -149,7 +151,7 @@ void tsr_raster_primitive(struct tsr_raster *r, const struct tsr_primitive *p,
 			  struct tsr_texture_stats *ts)
 {
 	const struct tsr_material *mat = shader->material;
-	const uint32_t cores = r->cfg.mem.cores;
+	const uint32_t cores = r->cfg.cores;
 	const uint32_t quads_w = (t->width + 1) / 2, quads_h = (t->height + 1) / 2;
 	uint32_t n = rasterize(r, p, t);
 	rs->quads_rasterized += n;
@@ -181,7 +183,7 @@ void tsr_raster_primitive(struct tsr_raster *r, const struct tsr_primitive *p,
 		tsr_mem_access(mem, tsr_memsys_port(mem, TSR_STREAM_INSTRUCTION, core),
 			       shader->fs_base, shader->fs_bytes, 0,
 			       TSR_STREAM_INSTRUCTION, (uint16_t)core, 0, NULL);
-		rs->instructions_fetched += fs_lines;
+		rs->instruction_fetches += fs_lines;
 		float u[4], v[4], shade[4];
 		for (int k = 0; k < 4; k++) {
 			float w0 = l[k][0] * p->inv_w[0], w1 = l[k][1] * p->inv_w[1],

@@ -27,11 +27,10 @@
 
 #include <stdint.h>
 
-#include "config/config.h"
 #include "core/status.h"
 #include "geometry/primitive.h"
 #include "memory/memsys.h"
-#include "report/stats.h"
+#include "stats/counters.h"
 #include "scene/scene.h"
 #include "texture/texture.h"
 
@@ -61,13 +60,28 @@ struct tsr_shader_binding {
 	uint32_t fs_bytes;                  /* fragment shader size, bytes */
 };
 
+enum tsr_quad_grouping {
+	TSR_QG_FG_XSHIFT2 = 0,   /* core = (qx + 2*qy) mod cores (DTexL Fig. 6) */
+	TSR_QG_CG_SQUARE,        /* the tile's quadrants (DTexL Fig. 6(g)) */
+	TSR_QG_COUNT
+};
+
+/* Names of the groupings in the configuration (NULL-terminated). */
+extern const char *const tsr_quad_grouping_names[];
+
+/* What the Raster Pipeline needs of the GPU configuration. */
+struct tsr_raster_config {
+	uint32_t cores;                      /* shader cores */
+	enum tsr_quad_grouping quad_grouping;
+};
+
 struct tsr_raster;
 
 /*
  * Creates a raster pipeline for windows of at most max_width x max_height
  * pixels. Errors: TSR_ERR_NOMEM.
  */
-enum tsr_status tsr_raster_create(const struct tsr_gpu_config *cfg,
+enum tsr_status tsr_raster_create(const struct tsr_raster_config *cfg,
 				  uint32_t max_width, uint32_t max_height,
 				  struct tsr_raster **out,
 				  struct tsr_error *err);

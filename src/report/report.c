@@ -1,6 +1,7 @@
 #include "report/report.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,132 +15,79 @@ static json_t *u64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-static json_t *counters_json(const struct tsr_cache_counters *c)
+/*
+ * A group's counters as a JSON object (arrays as JSON arrays of `cores`
+ * entries when they are per core), nested groups as nested objects.
+ */
+static json_t *group_json(const struct tsr_counter_group *g, const void *s, uint32_t cores)
 {
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "reads", u64(c->reads), "writes",
-			 u64(c->writes), "read_misses", u64(c->read_misses),
-			 "write_misses", u64(c->write_misses), "writebacks",
-			 u64(c->writebacks), "bypasses", u64(c->bypasses), "discards",
-			 u64(c->discards));
+	json_t *o = json_object();
+	for (size_t i = 0; i < g->count; i++) {
+		const struct tsr_counter_desc *d = &g->counters[i];
+		if (d->length == 1) {
+			json_object_set_new(o, d->name, u64(tsr_counter_value(d, s, 0)));
+			continue;
+		}
+		json_t *a = json_array();
+		uint32_t n = d->length == TSR_MAX_CORES && cores <= d->length ? cores : d->length;
+		for (uint32_t k = 0; k < n; k++)
+			json_array_append_new(a, u64(tsr_counter_value(d, s, k)));
+		json_object_set_new(o, d->name, a);
+	}
+	if (g->sub)
+		json_object_set_new(o, g->sub->name,
+				    group_json(g->sub, (const char *)s + g->sub_offset, cores));
+	return o;
 }
 
-static json_t *elimination_json(const struct tsr_elimination_stats *e)
+/*
+ * Per-stream counters (a cache's, DRAM's) as {stream: {...}, all: {...}}:
+ * streams with all counters zero are left out, "all" is their sum.
+ */
+static json_t *streams_json(const struct tsr_counter_group *g, const void *per_stream,
+			    size_t stride)
 {
-	const struct tsr_su_counters *su = &e->su;
-	return json_pack(
-		"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
-		"s:{s:o,s:o,s:o,s:o,s:o,s:o,s:o}}",
-		"re_frames", u64(e->re_frames), "tiles_compared", u64(e->tiles_compared),
-		"tiles_equal_inputs", u64(e->tiles_equal_inputs),
-		"tiles_skipped", u64(e->tiles_skipped), "false_negatives", u64(e->false_negatives),
-		"tiles_changed", u64(e->tiles_changed), "stale_inputs", u64(e->stale_inputs),
-		"tiles_verified", u64(e->tiles_verified),
-		"false_positives", u64(e->false_positives),
-		"pb_bytes_removed", u64(e->pb_bytes_removed),
-		"texture_requests_removed", u64(e->texture_requests_removed),
-		"instructions_removed", u64(e->instructions_removed),
-		"fragments_removed", u64(e->fragments_removed),
-		"te_tiles_signed", u64(e->te_tiles_signed),
-		"te_subblocks_signed", u64(e->te_subblocks_signed),
-		"te_flushes_removed", u64(e->te_flushes_removed),
-		"te_false_positives", u64(e->te_false_positives),
-		"color_bytes_removed", u64(e->color_bytes_removed),
-		"signature_unit", "constant_blocks", u64(su->constant_blocks),
-		"primitive_blocks", u64(su->primitive_blocks),
-		"subblocks_signed", u64(su->subblocks_signed),
-		"accumulate_steps", u64(su->accumulate_steps), "shift_steps", u64(su->shift_steps),
-		"ot_pushes", u64(su->ot_pushes), "ot_max", u64(su->ot_max));
+	json_t *o = json_object();
+	uint64_t all[16] = {0};  /* the group's counters summed (a cache has 7) */
+	for (int st = 0; st < TSR_STREAM_COUNT; st++) {
+		const void *k = (const char *)per_stream + (size_t)st * stride;
+		if (!tsr_counters_any(g, k))
+			continue;
+		json_object_set_new(o, tsr_stream_name((enum tsr_stream)st), group_json(g, k, 0));
+		tsr_counters_add(g, all, k);
+	}
+	json_object_set_new(o, "all", group_json(g, all, 0));
+	return o;
 }
 
 json_t *tsr_stats_to_json(const struct tsr_frame_stats *s,
 			  const struct tsr_memsys *mem, uint32_t cores)
 {
-	const struct tsr_geometry_stats *g = &s->geometry;
-	const struct tsr_tiling_stats *t = &s->tiling;
-	const struct tsr_raster_stats *r = &s->raster;
-	const struct tsr_texture_stats *x = &s->texture;
 	json_t *o = json_object();
-	json_object_set_new(o, "geometry",
-		json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "draws", u64(g->draws),
-			  "indices_fetched", u64(g->indices_fetched),
-			  "vertices_fetched", u64(g->vertices_fetched),
-			  "primitives_in", u64(g->primitives_in),
-			  "primitives_culled", u64(g->primitives_culled),
-			  "primitives_clipped", u64(g->primitives_clipped),
-			  "primitives_binned", u64(g->primitives_binned)));
-	double avg = t->tiles ? (double)t->pmds_written / (double)t->tiles : 0.0;
-	json_object_set_new(o, "tiling",
-		json_pack("{s:o,s:o,s:o,s:o,s:o,s:f,s:o,s:o}", "tiles", u64(t->tiles),
-			  "pmds_written", u64(t->pmds_written), "pmds_read",
-			  u64(t->pmds_read), "pb_lists_bytes", u64(t->pb_lists_bytes),
-			  "pb_attributes_bytes", u64(t->pb_attributes_bytes),
-			  "avg_primitives_per_tile", avg, "list_overflows",
-			  u64(t->list_overflows), "empty_tiles", u64(t->empty_tiles)));
-	json_t *per_core = json_array();
-	for (uint32_t c = 0; c < cores; c++)
-		json_array_append_new(per_core, u64(r->quads_per_core[c]));
-	json_object_set_new(o, "raster",
-		json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "quads_rasterized",
-			  u64(r->quads_rasterized), "quads_early_z_killed",
-			  u64(r->quads_early_z_killed), "quads_late_z_killed",
-			  u64(r->quads_late_z_killed), "quads_shaded", u64(r->quads_shaded),
-			  "fragments_shaded", u64(r->fragments_shaded),
-			  "fragments_discarded", u64(r->fragments_discarded),
-			  "pixels_written", u64(r->pixels_written),
-			  "instruction_fetches", u64(r->instructions_fetched),
-			  "quads_per_core", per_core));
-	json_object_set_new(o, "texture",
-		json_pack("{s:o,s:o,s:o}", "sample_instructions",
-			  u64(x->sample_instructions), "texel_fetches",
-			  u64(x->texel_fetches), "line_requests", u64(x->line_requests)));
-	const struct tsr_ac_counters *ac = &s->attribute_cache;
-	if (ac->reads + ac->writes + ac->stalls)
-		json_object_set_new(o, "attribute_cache",
-			json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
-				  "reads", u64(ac->reads), "read_hits", u64(ac->read_hits),
-				  "read_misses", u64(ac->read_misses), "writes", u64(ac->writes),
-				  "write_allocations", u64(ac->write_allocations),
-				  "write_bypasses", u64(ac->write_bypasses),
-				  "evictions", u64(ac->evictions),
-				  "writeback_primitives", u64(ac->writeback_primitives),
-				  "writeback_attributes", u64(ac->writeback_attributes),
-				  "lower_reads", u64(ac->lower_reads),
-				  "lower_writes", u64(ac->lower_writes), "stalls", u64(ac->stalls)));
-	const struct tsr_elimination_stats *e = &s->elim;
-	if (e->tiles_compared + e->te_tiles_signed + e->su.primitive_blocks)
-		json_object_set_new(o, "elimination", elimination_json(e));
-	json_t *caches = json_object();
-	for (uint32_t c = 0; c < s->cache_count; c++) {
-		json_t *co = json_object();
-		struct tsr_cache_counters all = {0};
-		for (int st = 0; st < TSR_STREAM_COUNT; st++) {
-			const struct tsr_cache_counters *k = &s->caches[c][st];
-			if (!(k->reads | k->writes | k->writebacks))
-				continue;
-			json_object_set_new(co, tsr_stream_name((enum tsr_stream)st),
-					    counters_json(k));
-			tsr_cache_counters_add(&all, k);
-		}
-		json_object_set_new(co, "all", counters_json(&all));
-		json_object_set_new(caches, tsr_cache_name(tsr_memsys_cache(mem, c)), co);
-	}
-	json_object_set_new(o, "caches", caches);
-	json_t *dram = json_object();
-	struct tsr_dram_counters dall = {0};
-	for (int st = 0; st < TSR_STREAM_COUNT; st++) {
-		const struct tsr_dram_counters *d = &s->dram[st];
-		dall.read_bytes += d->read_bytes;
-		dall.write_bytes += d->write_bytes;
-		if (!(d->read_bytes | d->write_bytes))
+	/* geometry, tiling, raster and texture always; the techniques' groups when used */
+	for (size_t i = 0; i < tsr_stats_group_count; i++) {
+		const struct tsr_counter_group *g = tsr_stats_groups[i].group;
+		const void *gs = (const char *)s + tsr_stats_groups[i].offset;
+		if (i >= 4 && !tsr_counters_any(g, gs))
 			continue;
-		json_object_set_new(dram, tsr_stream_name((enum tsr_stream)st),
-				    json_pack("{s:o,s:o}", "read_bytes", u64(d->read_bytes),
-					      "write_bytes", u64(d->write_bytes)));
+		json_object_set_new(o, g->name, group_json(g, gs, cores));
 	}
-	json_object_set_new(dram, "all",
-			    json_pack("{s:o,s:o}", "read_bytes", u64(dall.read_bytes),
-				      "write_bytes", u64(dall.write_bytes)));
-	json_object_set_new(o, "dram", dram);
+	const struct tsr_tiling_stats *t = &s->tiling;
+	json_object_set_new(json_object_get(o, "tiling"), "avg_primitives_per_tile",
+			    json_real(t->tiles ? (double)t->pmds_written / (double)t->tiles : 0.0));
+	json_t *caches = json_object();
+	for (uint32_t c = 0; c < s->cache_count; c++)
+		json_object_set_new(caches, tsr_cache_name(tsr_memsys_cache(mem, c)),
+				    streams_json(&tsr_counters_cache, s->caches[c],
+						 sizeof(s->caches[c][0])));
+	json_object_set_new(o, "caches", caches);
+	json_object_set_new(o, "dram", streams_json(&tsr_counters_dram, s->dram, sizeof(s->dram[0])));
+	int perfect = 0;
+	for (int st = 0; st < TSR_STREAM_COUNT; st++)
+		perfect |= tsr_counters_any(&tsr_counters_dram, &s->perfect[st]);
+	if (perfect)
+		json_object_set_new(o, "perfect", streams_json(&tsr_counters_dram, s->perfect,
+							       sizeof(s->perfect[0])));
 	json_object_set_new(o, "memory_accesses", u64(s->memory_accesses));
 	return o;
 }
@@ -157,60 +105,89 @@ json_t *tsr_addrmap_to_json(const struct tsr_addrmap *m)
 	return a;
 }
 
-void tsr_csv_header(char *buf, size_t n)
+/* Appends printf-style text at buf[*len] (bounded by n). */
+static void csv_add(char *buf, size_t n, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void csv_add(char *buf, size_t n, size_t *len, const char *fmt, ...)
 {
-	snprintf(buf, n,
-		 "frame,primitives_in,primitives_binned,pmds_written,quads_rasterized,"
-		 "quads_shaded,fragments_shaded,texel_fetches,tile_reads,tile_writes,"
-		 "tile_misses,texture_l1_accesses,texture_l1_misses,l2_accesses,l2_misses,"
-		 "dram_read_bytes,dram_write_bytes,tiles_skipped,false_negatives,"
-		 "te_flushes_removed");
+	if (*len >= n)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(buf + *len, n - *len, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		*len += (size_t)w;
+}
+
+/* The cache groups (configured instances) of mem, in order: their first caches. */
+static uint32_t cache_groups(const struct tsr_memsys *mem, uint32_t *first)
+{
+	uint32_t n = 0;
+	for (uint32_t c = 0; c < tsr_memsys_cache_count(mem); c++)
+		if (!n || strcmp(tsr_memsys_cache_group(mem, c),
+				 tsr_memsys_cache_group(mem, first[n - 1])))
+			first[n++] = c;
+	return n;
+}
+
+void tsr_csv_header(char *buf, size_t n, const struct tsr_memsys *mem)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	csv_add(buf, n, &len, "frame");
+	for (size_t i = 0; i < tsr_stats_group_count; i++) {
+		const struct tsr_counter_group *g = tsr_stats_groups[i].group;
+		for (size_t k = 0; k < g->count; k++)
+			if (g->counters[k].length == 1)
+				csv_add(buf, n, &len, ",%s.%s", g->name, g->counters[k].name);
+	}
+	uint32_t first[TSR_MEMSYS_MAX_CACHES];
+	uint32_t groups = cache_groups(mem, first);
+	for (uint32_t k = 0; k < groups; k++) {
+		const char *name = tsr_memsys_cache_group(mem, first[k]);
+		csv_add(buf, n, &len, ",%s.accesses,%s.misses", name, name);
+	}
+	csv_add(buf, n, &len, ",dram.read_bytes,dram.write_bytes,memory_accesses");
 }
 
 void tsr_csv_row(char *buf, size_t n, const struct tsr_frame_stats *s,
 		 const struct tsr_memsys *mem)
 {
-	uint64_t tile_r = 0, tile_w = 0, tile_m = 0, tex_a = 0, tex_m = 0, l2_a = 0, l2_m = 0;
-	uint64_t dr = 0, dw = 0;
-	for (uint32_t c = 0; c < s->cache_count; c++) {
-		const char *name = tsr_cache_name(tsr_memsys_cache(mem, c));
-		for (int st = 0; st < TSR_STREAM_COUNT; st++) {
-			const struct tsr_cache_counters *k = &s->caches[c][st];
-			uint64_t acc = k->reads + k->writes, miss = k->read_misses + k->write_misses;
-			if (strcmp(name, "tile") == 0) {
-				tile_r += k->reads;
-				tile_w += k->writes;
-				tile_m += miss;
-			} else if (strncmp(name, "texture", 7) == 0) {
-				tex_a += acc;
-				tex_m += miss;
-			} else if (strcmp(name, "l2") == 0) {
-				l2_a += acc;
-				l2_m += miss;
-			}
-		}
+	size_t len = 0;
+	buf[0] = '\0';
+	csv_add(buf, n, &len, "%u", s->frame);
+	for (size_t i = 0; i < tsr_stats_group_count; i++) {
+		const struct tsr_counter_group *g = tsr_stats_groups[i].group;
+		const void *gs = (const char *)s + tsr_stats_groups[i].offset;
+		for (size_t k = 0; k < g->count; k++)
+			if (g->counters[k].length == 1)
+				csv_add(buf, n, &len, ",%llu",
+					(unsigned long long)tsr_counter_value(&g->counters[k], gs, 0));
 	}
+	/* per configured instance (the per-core copies summed): accesses and misses */
+	uint32_t first[TSR_MEMSYS_MAX_CACHES];
+	uint32_t groups = cache_groups(mem, first);
+	for (uint32_t k = 0; k < groups; k++) {
+		uint32_t end = k + 1 < groups ? first[k + 1] : s->cache_count;
+		uint64_t acc = 0, miss = 0;
+		for (uint32_t c = first[k]; c < end; c++)
+			for (int st = 0; st < TSR_STREAM_COUNT; st++) {
+				const struct tsr_cache_counters *x = &s->caches[c][st];
+				acc += x->reads + x->writes;
+				miss += x->read_misses + x->write_misses;
+			}
+		csv_add(buf, n, &len, ",%llu,%llu", (unsigned long long)acc,
+			(unsigned long long)miss);
+	}
+	uint64_t dr = 0, dw = 0;
 	for (int st = 0; st < TSR_STREAM_COUNT; st++) {
 		dr += s->dram[st].read_bytes;
 		dw += s->dram[st].write_bytes;
 	}
-	snprintf(buf, n,
-		 "%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-		 "%llu,%llu,%llu",
-		 s->frame, (unsigned long long)s->geometry.primitives_in,
-		 (unsigned long long)s->geometry.primitives_binned,
-		 (unsigned long long)s->tiling.pmds_written,
-		 (unsigned long long)s->raster.quads_rasterized,
-		 (unsigned long long)s->raster.quads_shaded,
-		 (unsigned long long)s->raster.fragments_shaded,
-		 (unsigned long long)s->texture.texel_fetches, (unsigned long long)tile_r,
-		 (unsigned long long)tile_w, (unsigned long long)tile_m,
-		 (unsigned long long)tex_a, (unsigned long long)tex_m,
-		 (unsigned long long)l2_a, (unsigned long long)l2_m,
-		 (unsigned long long)dr, (unsigned long long)dw,
-		 (unsigned long long)s->elim.tiles_skipped,
-		 (unsigned long long)s->elim.false_negatives,
-		 (unsigned long long)s->elim.te_flushes_removed);
+	csv_add(buf, n, &len, ",%llu,%llu,%llu", (unsigned long long)dr, (unsigned long long)dw,
+		(unsigned long long)s->memory_accesses);
 }
 
 enum tsr_status tsr_output_open(struct tsr_output *o, const char *dir,

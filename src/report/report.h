@@ -29,8 +29,13 @@ json_t *tsr_stats_to_json(const struct tsr_frame_stats *s,
 /* The address map as a JSON array of {name, base, size_bytes, stream}. */
 json_t *tsr_addrmap_to_json(const struct tsr_addrmap *m);
 
-/* The header line and one row of frames.csv (no trailing newline). */
-void tsr_csv_header(char *buf, size_t n);
+/*
+ * The header line and one row of frames.csv (no trailing newline): the
+ * frame, every scalar counter of the groups (stats/counters.h) as
+ * group.name, then per configured cache instance (its per-core copies
+ * summed) accesses and misses, DRAM bytes and memory accesses.
+ */
+void tsr_csv_header(char *buf, size_t n, const struct tsr_memsys *mem);
 void tsr_csv_row(char *buf, size_t n, const struct tsr_frame_stats *s,
 		 const struct tsr_memsys *mem);
 

@@ -124,18 +124,6 @@ int tsr_su_same_as(const struct tsr_signature_unit *su, uint32_t tile, uint32_t 
 	return tsr_su_comparable(su, back) && tsr_su_inputs_equal(su, tile, back);
 }
 
-void tsr_su_counters_delta(struct tsr_su_counters *d, const struct tsr_su_counters *now,
-			   const struct tsr_su_counters *base)
-{
-	d->constant_blocks = now->constant_blocks - base->constant_blocks;
-	d->primitive_blocks = now->primitive_blocks - base->primitive_blocks;
-	d->subblocks_signed = now->subblocks_signed - base->subblocks_signed;
-	d->accumulate_steps = now->accumulate_steps - base->accumulate_steps;
-	d->shift_steps = now->shift_steps - base->shift_steps;
-	d->ot_pushes = now->ot_pushes - base->ot_pushes;
-	d->ot_max = now->ot_max;
-}
-
 const struct tsr_su_counters *tsr_su_counters_of(const struct tsr_signature_unit *su)
 {
 	return &su->ctr;

@@ -32,19 +32,11 @@
 #include <stdint.h>
 
 #include "core/status.h"
+#include "stats/counters.h"
 #include "techniques/crc32.h"
 
 /* The Signature Unit's work (RE V: its time and energy overheads). */
-struct tsr_su_counters {
-	uint64_t constant_blocks;   /* constant sets signed */
-	uint64_t primitive_blocks;  /* primitives signed */
-	uint64_t subblocks_signed;  /* 64-bit subblocks through the Sign subunit */
-	uint64_t accumulate_steps;  /* tile signature updates (Accumulate CRC unit uses) */
-	uint64_t shift_steps;       /* Shift subunit steps inside those updates */
-	uint64_t ot_pushes;         /* tile ids pushed on the OT Queue */
-	uint64_t ot_max;            /* largest OT Queue occupancy (tiles of one primitive)
-				       in the frame being built: reset by begin_frame */
-};
+/* struct tsr_su_counters: declared in stats/counters.h (TSR_SIGNATURE_UNIT_COUNTERS). */
 
 struct tsr_signature_unit;
 
@@ -106,11 +98,5 @@ int tsr_su_inputs_equal(const struct tsr_signature_unit *su, uint32_t tile, uint
 
 const struct tsr_su_counters *tsr_su_counters_of(const struct tsr_signature_unit *su);
 
-/*
- * d = now - base, counter by counter, for the work of one frame; ot_max
- * is now's (the frame's maximum, as begin_frame resets it).
- */
-void tsr_su_counters_delta(struct tsr_su_counters *d, const struct tsr_su_counters *now,
-			   const struct tsr_su_counters *base);
 
 #endif

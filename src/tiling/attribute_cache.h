@@ -94,6 +94,7 @@
 #include <stdint.h>
 
 #include "core/status.h"
+#include "stats/counters.h"
 
 /* Replacement among the unlocked lines of a set. */
 enum tsr_ac_policy {
@@ -151,20 +152,7 @@ enum tsr_ac_result {
 };
 
 /* Counters since creation (tsr_ac_reset() keeps them). */
-struct tsr_ac_counters {
-	uint64_t reads;                 /* reads served (hits + misses; stalls not included) */
-	uint64_t read_hits;
-	uint64_t read_misses;
-	uint64_t writes;                /* writes served (allocations + bypasses) */
-	uint64_t write_allocations;
-	uint64_t write_bypasses;
-	uint64_t evictions;             /* primitives evicted (by reads and writes) */
-	uint64_t writeback_primitives;  /* dirty primitives evicted */
-	uint64_t writeback_attributes;  /* their attributes, written to the lower level */
-	uint64_t lower_reads;           /* attributes read from the lower level (misses) */
-	uint64_t lower_writes;          /* attributes written to it (bypasses + write-backs) */
-	uint64_t stalls;                /* read requests refused with TSR_AC_STALL */
-};
+/* struct tsr_ac_counters: declared in stats/counters.h (TSR_ATTRIBUTE_CACHE_COUNTERS). */
 
 /* A present primitive, as tsr_ac_lookup() reports it. */
 struct tsr_ac_line_info {

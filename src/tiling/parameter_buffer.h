@@ -45,7 +45,7 @@
 #include "core/status.h"
 #include "geometry/primitive.h"
 #include "memory/memsys.h"
-#include "report/stats.h"
+#include "stats/counters.h"
 
 #define TSR_PMD_BYTES 4
 #define TSR_PB_BLOCK_BYTES 64

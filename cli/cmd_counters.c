@@ -1,0 +1,57 @@
+/*
+ * cmd_counters.c - `tessera counters [--markdown]`: every counter of
+ * stats.json with its unit and meaning, from the single declaration of
+ * each (src/stats/counters.h). --markdown prints the README's table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "report/stats.h"
+
+int tsr_cmd_counters(int argc, char **argv)
+{
+	int markdown = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--markdown")) {
+			markdown = 1;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: tessera counters [--markdown]\n\n"
+			       "Every counter of stats.json: name, unit, meaning (--markdown: the\n"
+			       "README's statistics table).\n");
+			return 0;
+		} else {
+			fprintf(stderr, "tessera: unknown option '%s' (see 'tessera counters --help')\n",
+				argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	size_t n = tsr_stats_markdown(NULL, 0) + 1;
+	char *buf = malloc(n);
+	if (!buf) {
+		fprintf(stderr, "tessera: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	tsr_stats_markdown(buf, n);
+	if (markdown) {
+		fputs(buf, stdout);
+	} else {
+		/* the same rows as plain text: name, unit, meaning */
+		for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+			char name[128] = "", unit[16] = "", help[512] = "";
+			if (sscanf(line, "| %127[^|]| %15[^|]| %511[^\n]", name, unit, help) < 2 ||
+			    !strncmp(name, "---", 3) || !strncmp(name, "counter", 7))
+				continue;
+			for (char *p = name; *p; p++)
+				if (*p == '`' || *p == '*')
+					memmove(p, p + 1, strlen(p)), p--;
+			size_t hl = strlen(help);
+			if (hl >= 2 && help[hl - 1] == '|')
+				help[hl - 2] = '\0';
+			printf("%-48s %-6s %s\n", name, unit, help);
+		}
+	}
+	free(buf);
+	return 0;
+}

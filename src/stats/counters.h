@@ -1,0 +1,254 @@
+/*
+ * counters.h - every counter tessera reports, declared once.
+ *
+ * Each group below is an X-macro list of X(name, unit, merge, flags,
+ * meaning); an array counter uses XA(name, length, unit, merge, flags,
+ * meaning). From these lists come the structs the modelled units increment
+ * (struct tsr_geometry_stats, ...: one uint64_t member per counter), the
+ * descriptor tables that drive per-frame and total accumulation,
+ * stats.json, frames.csv, the terminal summary, the lookup by name
+ * (report/stats.h) and the README's statistics table (`tessera counters
+ * --markdown`, checked by test 093). Units: "count" (events) or "bytes".
+ * Merge: how frames combine into the total (TSR_MERGE_SUM, or
+ * TSR_MERGE_MAX for a high-water mark). Flags: TSR_CTR_SUMMARY puts the
+ * counter in `tessera run`'s summary.
+ *
+ * To add a counter: add one line to its group's list (name, unit, merge,
+ * flags, meaning), increment it in the unit that counts it, and run
+ * `tessera counters --markdown` to refresh the README table. To add a
+ * group: a list, a TSR_COUNTER_STRUCT line, a descriptor table in
+ * counters.c and a member of struct tsr_frame_stats.
+ *
+ * This folder depends on core/ only, so every modelled unit can include it.
+ */
+#ifndef TSR_STATS_COUNTERS_H
+#define TSR_STATS_COUNTERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Most shader cores (also the length of per-core counter arrays). */
+#define TSR_MAX_CORES 16
+
+enum tsr_counter_merge {
+	TSR_MERGE_SUM = 0,  /* the total is the sum of the frames' */
+	TSR_MERGE_MAX,      /* the total is the largest frame's (a high-water mark) */
+};
+
+#define TSR_CTR_SUMMARY 1u  /* shown in `tessera run`'s summary */
+
+/* Geometry Pipeline (TCOR II-A): Vertex Fetcher, Vertex Processor, Primitive Assembly. */
+#define TSR_GEOMETRY_COUNTERS(X, XA)                                                       \
+	X(draws, "count", TSR_MERGE_SUM, 0, "drawcalls the Command Processor issued")       \
+	X(indices_fetched, "count", TSR_MERGE_SUM, 0, "indices read by the Vertex Fetcher") \
+	X(vertices_fetched, "count", TSR_MERGE_SUM, 0,                                      \
+	  "post-transform cache misses: vertices read and shaded")                          \
+	X(primitives_in, "count", TSR_MERGE_SUM, TSR_CTR_SUMMARY, "triangles assembled")    \
+	X(primitives_culled, "count", TSR_MERGE_SUM, 0,                                     \
+	  "outside the frustum, back-facing, zero-area, covering no pixel centre or "       \
+	  "overlapping no tile")                                                             \
+	X(primitives_clipped, "count", TSR_MERGE_SUM, 0,                                    \
+	  "triangles that crossed the near/far plane or the guard band")                    \
+	X(primitives_binned, "count", TSR_MERGE_SUM, TSR_CTR_SUMMARY,                       \
+	  "primitives written to the Parameter Buffer")
+
+/* Tiling Engine (TCOR II-B): Polygon List Builder and Tile Fetcher. */
+#define TSR_TILING_COUNTERS(X, XA)                                                         \
+	X(tiles, "count", TSR_MERGE_SUM, 0,                                                 \
+	  "tiles the Tile Fetcher visited (skipped ones included)")                         \
+	X(pmds_written, "count", TSR_MERGE_SUM, 0, "PMDs the Polygon List Builder wrote")   \
+	X(pmds_read, "count", TSR_MERGE_SUM, 0,                                             \
+	  "PMDs the Tile Fetcher read (pmds_written unless Rendering Elimination skips)")   \
+	X(pb_lists_bytes, "bytes", TSR_MERGE_SUM, 0, "PMD bytes written")                   \
+	X(pb_attributes_bytes, "bytes", TSR_MERGE_SUM, 0, "attribute bytes written")        \
+	X(list_overflows, "count", TSR_MERGE_SUM, 0, "overflow chunks of full tile lists")  \
+	X(empty_tiles, "count", TSR_MERGE_SUM, 0, "tiles with no primitive")
+
+/* Raster Pipeline (TCOR II-C, DTexL II-B). */
+#define TSR_RASTER_COUNTERS(X, XA)                                                         \
+	X(quads_rasterized, "count", TSR_MERGE_SUM, 0, "quads with a covered pixel")        \
+	X(quads_early_z_killed, "count", TSR_MERGE_SUM, 0, "quads Early-Z removed")         \
+	X(quads_late_z_killed, "count", TSR_MERGE_SUM, 0,                                   \
+	  "alpha-tested quads with no surviving pixel")                                     \
+	X(quads_shaded, "count", TSR_MERGE_SUM, TSR_CTR_SUMMARY, "quads fragment-shaded")   \
+	X(fragments_shaded, "count", TSR_MERGE_SUM, 0,                                      \
+	  "covered pixels shaded (helper lanes excluded)")                                  \
+	X(fragments_discarded, "count", TSR_MERGE_SUM, 0, "fragments the alpha test killed") \
+	X(pixels_written, "count", TSR_MERGE_SUM, 0, "color buffer writes after blending")  \
+	X(instruction_fetches, "count", TSR_MERGE_SUM, 0,                                   \
+	  "instruction-cache line accesses by fragment shaders")                            \
+	XA(quads_per_core, TSR_MAX_CORES, "count", TSR_MERGE_SUM, 0,                        \
+	   "quads shaded by each shader core (raster.cores entries)")
+
+/* Texture units (DTexL II-C). */
+#define TSR_TEXTURE_COUNTERS(X, XA)                                                        \
+	X(sample_instructions, "count", TSR_MERGE_SUM, 0, "one per textured shaded quad")   \
+	X(texel_fetches, "count", TSR_MERGE_SUM, TSR_CTR_SUMMARY,                           \
+	  "texels read by all four lanes (1, 4 or 8 per lane)")                             \
+	X(line_requests, "count", TSR_MERGE_SUM, 0,                                         \
+	  "unique lines after coalescing, sent to the L1 texture caches")
+
+/* TCOR's Attribute Cache (TCOR III-C); only with tcor.attribute_cache. */
+#define TSR_ATTRIBUTE_CACHE_COUNTERS(X, XA)                                                \
+	X(reads, "count", TSR_MERGE_SUM, 0, "reads served, one per PMD fetched (stalls excluded)") \
+	X(read_hits, "count", TSR_MERGE_SUM, 0, "reads that hit")                           \
+	X(read_misses, "count", TSR_MERGE_SUM, 0, "reads that missed")                      \
+	X(writes, "count", TSR_MERGE_SUM, 0, "writes, one per binned primitive")            \
+	X(write_allocations, "count", TSR_MERGE_SUM, 0, "writes that allocated a line")     \
+	X(write_bypasses, "count", TSR_MERGE_SUM, 0, "writes sent on to the lower level")   \
+	X(evictions, "count", TSR_MERGE_SUM, 0, "primitives evicted (by reads and writes)") \
+	X(writeback_primitives, "count", TSR_MERGE_SUM, 0, "dirty primitives evicted")      \
+	X(writeback_attributes, "count", TSR_MERGE_SUM, 0,                                  \
+	  "their attributes, written to the lower level")                                   \
+	X(lower_reads, "count", TSR_MERGE_SUM, 0, "attributes read from the lower level")   \
+	X(lower_writes, "count", TSR_MERGE_SUM, 0,                                          \
+	  "attributes written to the lower level (bypasses and write-backs)")               \
+	X(stalls, "count", TSR_MERGE_SUM, 0,                                                \
+	  "reads that waited for the Rasterizer to unlock a primitive")
+
+/* Rendering Elimination's Signature Unit (RE III-F). */
+#define TSR_SIGNATURE_UNIT_COUNTERS(X, XA)                                                 \
+	X(constant_blocks, "count", TSR_MERGE_SUM, 0, "drawcall constant sets signed")      \
+	X(primitive_blocks, "count", TSR_MERGE_SUM, 0, "primitives signed")                 \
+	X(subblocks_signed, "count", TSR_MERGE_SUM, 0,                                      \
+	  "64-bit subblocks through the Sign subunit")                                      \
+	X(accumulate_steps, "count", TSR_MERGE_SUM, 0,                                      \
+	  "tile signature updates (Accumulate CRC unit uses)")                              \
+	X(shift_steps, "count", TSR_MERGE_SUM, 0, "Shift subunit steps in those updates")   \
+	X(ot_pushes, "count", TSR_MERGE_SUM, 0, "tile IDs through the Overlapped Tiles queue") \
+	X(ot_max, "count", TSR_MERGE_MAX, 0,                                                \
+	  "most tiles of one primitive: the OT queue depth that never stalls the Polygon "  \
+	  "List Builder")
+
+/*
+ * Rendering Elimination (RE III, V Fig. 14) and Transaction Elimination
+ * (RE IV-C). Tiles are classified against the frame two back from the
+ * third frame on, only with elimination.rendering.
+ */
+#define TSR_ELIMINATION_COUNTERS(X, XA)                                                    \
+	X(re_frames, "count", TSR_MERGE_SUM, 0, "frames in which RE could skip tiles")      \
+	X(tiles_compared, "count", TSR_MERGE_SUM, 0, "tiles classified")                    \
+	X(tiles_equal_inputs, "count", TSR_MERGE_SUM, 0,                                    \
+	  "input signature equal to the frame two back")                                    \
+	X(tiles_skipped, "count", TSR_MERGE_SUM, TSR_CTR_SUMMARY,                           \
+	  "equal inputs in a frame where RE is on: not rendered")                           \
+	X(false_negatives, "count", TSR_MERGE_SUM, 0,                                       \
+	  "inputs differ, rendered colors equal the back buffer's (RE Fig. 14a)")           \
+	X(tiles_changed, "count", TSR_MERGE_SUM, 0, "inputs and colors differ")             \
+	X(stale_inputs, "count", TSR_MERGE_SUM, 0,                                          \
+	  "equal inputs rendered with RE off whose colors differ (texture uploads)")        \
+	X(tiles_verified, "count", TSR_MERGE_SUM, 0,                                        \
+	  "skipped tiles rendered anyway (elimination.verify)")                             \
+	X(false_positives, "count", TSR_MERGE_SUM, 0,                                       \
+	  "verified skipped tiles whose colors differ: must be 0")                          \
+	X(pb_bytes_removed, "bytes", TSR_MERGE_SUM, 0,                                      \
+	  "PMD and attribute bytes the Tile Fetcher did not read")                          \
+	X(texture_requests_removed, "count", TSR_MERGE_SUM, 0,                              \
+	  "L1 texture line requests of skipped tiles (verify)")                             \
+	X(instructions_removed, "count", TSR_MERGE_SUM, 0,                                  \
+	  "instruction fetches of skipped tiles (verify)")                                  \
+	X(fragments_removed, "count", TSR_MERGE_SUM, 0,                                     \
+	  "fragments skipped tiles would have shaded (verify)")                             \
+	X(te_tiles_signed, "count", TSR_MERGE_SUM, 0, "color buffers signed at flush (TE)") \
+	X(te_subblocks_signed, "count", TSR_MERGE_SUM, 0, "64-bit subblocks of color signed") \
+	X(te_flushes_removed, "count", TSR_MERGE_SUM, 0, "flushes skipped: color signature equal") \
+	X(te_false_positives, "count", TSR_MERGE_SUM, 0,                                    \
+	  "removed flushes whose colors differed (a CRC collision): must be 0")             \
+	X(color_bytes_removed, "bytes", TSR_MERGE_SUM, 0,                                   \
+	  "DRAM bytes of the color flushes RE skipped and TE removed")
+
+/* One cache, one stream (TCOR II-D); "all" sums the streams. */
+#define TSR_CACHE_COUNTERS(X, XA)                                                          \
+	X(reads, "count", TSR_MERGE_SUM, 0, "read accesses")                                \
+	X(writes, "count", TSR_MERGE_SUM, 0, "write accesses")                              \
+	X(read_misses, "count", TSR_MERGE_SUM, 0, "reads that missed")                      \
+	X(write_misses, "count", TSR_MERGE_SUM, 0, "writes that missed")                    \
+	X(writebacks, "count", TSR_MERGE_SUM, 0,                                            \
+	  "dirty lines evicted (on the evicted line's stream)")                             \
+	X(bypasses, "count", TSR_MERGE_SUM, 0, "fills the policy declined")                 \
+	X(discards, "count", TSR_MERGE_SUM, 0,                                              \
+	  "dirty lines the policy knew dead, dropped without a write-back (TCOR III-D)")
+
+/* DRAM, one stream; also the bytes of perfect routes. */
+#define TSR_DRAM_COUNTERS(X, XA)                                                           \
+	X(read_bytes, "bytes", TSR_MERGE_SUM, 0, "bytes read (whole lines or bursts)")      \
+	X(write_bytes, "bytes", TSR_MERGE_SUM, 0, "bytes written (whole lines or bursts)")
+
+#define TSR_CTR_MEMBER(name, unit, merge, flags, help) uint64_t name;
+#define TSR_CTR_ARRAY_MEMBER(name, n, unit, merge, flags, help) uint64_t name[n];
+#define TSR_COUNTER_STRUCT(tag, LIST) \
+	struct tag {                  \
+		LIST(TSR_CTR_MEMBER, TSR_CTR_ARRAY_MEMBER) \
+	}
+
+TSR_COUNTER_STRUCT(tsr_geometry_stats, TSR_GEOMETRY_COUNTERS);
+TSR_COUNTER_STRUCT(tsr_tiling_stats, TSR_TILING_COUNTERS);
+TSR_COUNTER_STRUCT(tsr_raster_stats, TSR_RASTER_COUNTERS);
+TSR_COUNTER_STRUCT(tsr_texture_stats, TSR_TEXTURE_COUNTERS);
+TSR_COUNTER_STRUCT(tsr_ac_counters, TSR_ATTRIBUTE_CACHE_COUNTERS);
+TSR_COUNTER_STRUCT(tsr_su_counters, TSR_SIGNATURE_UNIT_COUNTERS);
+TSR_COUNTER_STRUCT(tsr_cache_counters, TSR_CACHE_COUNTERS);
+TSR_COUNTER_STRUCT(tsr_dram_counters, TSR_DRAM_COUNTERS);
+
+struct tsr_elimination_stats {
+	TSR_ELIMINATION_COUNTERS(TSR_CTR_MEMBER, TSR_CTR_ARRAY_MEMBER)
+	struct tsr_su_counters su;  /* the Signature Unit's work (group "signature_unit") */
+};
+
+/* One counter of a group. */
+struct tsr_counter_desc {
+	const char *name;                /* JSON key and the name's last part */
+	const char *unit;                /* "count" or "bytes" */
+	const char *help;                /* what it counts */
+	size_t offset;                   /* of its first uint64_t in the group's struct */
+	uint32_t length;                 /* 1, or the array's length */
+	enum tsr_counter_merge merge;
+	uint32_t flags;                  /* TSR_CTR_SUMMARY */
+};
+
+/* A group of counters: one struct, one object in stats.json. */
+struct tsr_counter_group {
+	const char *name;                    /* "geometry", ... */
+	const char *help;                    /* what the group is */
+	const struct tsr_counter_desc *counters;
+	size_t count;
+	size_t size;                         /* sizeof the struct */
+	const struct tsr_counter_group *sub; /* a nested group (elimination's signature_unit) */
+	size_t sub_offset;
+};
+
+extern const struct tsr_counter_group tsr_counters_geometry;
+extern const struct tsr_counter_group tsr_counters_tiling;
+extern const struct tsr_counter_group tsr_counters_raster;
+extern const struct tsr_counter_group tsr_counters_texture;
+extern const struct tsr_counter_group tsr_counters_attribute_cache;
+extern const struct tsr_counter_group tsr_counters_signature_unit;
+extern const struct tsr_counter_group tsr_counters_elimination;
+extern const struct tsr_counter_group tsr_counters_cache;
+extern const struct tsr_counter_group tsr_counters_dram;
+
+/* a += b, counter by counter, by each counter's merge rule (nested groups too). */
+void tsr_counters_add(const struct tsr_counter_group *g, void *a, const void *b);
+
+/*
+ * d = now - base for summed counters, d = now for high-water marks: one
+ * frame's counters from a unit's cumulative ones (nested groups too).
+ */
+void tsr_counters_delta(const struct tsr_counter_group *g, void *d, const void *now,
+			const void *base);
+
+/* 1 when any counter of the struct (nested groups too) is non-zero. */
+int tsr_counters_any(const struct tsr_counter_group *g, const void *s);
+
+/* The counter called `name` in g, or NULL. */
+const struct tsr_counter_desc *tsr_counters_find(const struct tsr_counter_group *g,
+						 const char *name);
+
+/* Value i of counter d in the struct s. */
+static inline uint64_t tsr_counter_value(const struct tsr_counter_desc *d, const void *s,
+					 uint32_t i)
+{
+	return ((const uint64_t *)((const char *)s + d->offset))[i];
+}
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * 093: the counter registry (src/stats/counters.h, report/stats.h): every
+ * counter is declared once with a unit and a meaning, names are unique,
+ * the generic accumulation follows each counter's merge rule, the lookup
+ * by name returns the struct's field, and the README's statistics table
+ * is the one the declarations generate.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memory/memsys.h"
+#include "report/stats.h"
+
+static void check_group(const struct tsr_counter_group *g)
+{
+	assert_non_null(g->name);
+	assert_true(g->help && g->help[0]);
+	assert_true(g->count > 0);
+	size_t words = 0;
+	for (size_t i = 0; i < g->count; i++) {
+		const struct tsr_counter_desc *d = &g->counters[i];
+		assert_true(d->help && d->help[0]);
+		assert_true(!strcmp(d->unit, "count") || !strcmp(d->unit, "bytes"));
+		assert_true(d->length >= 1);
+		assert_int_equal(d->offset % sizeof(uint64_t), 0);
+		words += d->length;
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(d->name, g->counters[j].name);
+		assert_ptr_equal(tsr_counters_find(g, d->name), d);
+	}
+	/* every uint64_t of the struct is a declared counter (nested groups aside) */
+	size_t sub = g->sub ? g->sub->size : 0;
+	assert_int_equal(words * sizeof(uint64_t) + sub, g->size);
+	if (g->sub)
+		check_group(g->sub);
+}
+
+static void test_declarations(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < tsr_stats_group_count; i++)
+		check_group(tsr_stats_groups[i].group);
+	check_group(&tsr_counters_cache);
+	check_group(&tsr_counters_dram);
+	assert_int_equal(tsr_counters_find(&tsr_counters_signature_unit, "ot_max")->merge,
+			 TSR_MERGE_MAX);
+	assert_null(tsr_counters_find(&tsr_counters_geometry, "nonsense"));
+}
+
+/* Sums sum, high-water marks keep the largest, deltas subtract sums only. */
+static void test_merge_rules(void **state)
+{
+	(void)state;
+	struct tsr_frame_stats *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	assert_non_null(a);
+	assert_non_null(b);
+	a->geometry.draws = 3;
+	b->geometry.draws = 4;
+	a->raster.quads_per_core[2] = 5;
+	b->raster.quads_per_core[2] = 6;
+	a->elim.su.ot_max = 9;
+	b->elim.su.ot_max = 7;
+	a->elim.su.ot_pushes = 1;
+	b->elim.su.ot_pushes = 2;
+	b->cache_count = 1;
+	b->caches[0][TSR_STREAM_TEXTURE].read_misses = 11;
+	b->perfect[TSR_STREAM_VERTEX].read_bytes = 64;
+	tsr_frame_stats_add(a, b);
+	assert_int_equal(a->geometry.draws, 7);
+	assert_int_equal(a->raster.quads_per_core[2], 11);
+	assert_int_equal(a->elim.su.ot_max, 9);
+	assert_int_equal(a->elim.su.ot_pushes, 3);
+	assert_int_equal(a->caches[0][TSR_STREAM_TEXTURE].read_misses, 11);
+	assert_int_equal(a->perfect[TSR_STREAM_VERTEX].read_bytes, 64);
+	struct tsr_su_counters now = {.ot_pushes = 10, .ot_max = 4}, base = {.ot_pushes = 7,
+									    .ot_max = 8}, d;
+	tsr_counters_delta(&tsr_counters_signature_unit, &d, &now, &base);
+	assert_int_equal(d.ot_pushes, 3);
+	assert_int_equal(d.ot_max, 4);
+	assert_true(tsr_counters_any(&tsr_counters_elimination, &a->elim));
+	struct tsr_elimination_stats zero;
+	memset(&zero, 0, sizeof(zero));
+	assert_false(tsr_counters_any(&tsr_counters_elimination, &zero));
+	free(a);
+	free(b);
+}
+
+/* The lookup by name returns the fields, and sums per-core copies and streams. */
+static void test_lookup(void **state)
+{
+	(void)state;
+	struct tsr_memsys_config mc;
+	tsr_memsys_config_defaults(&mc, 4);
+	struct tsr_memsys *m = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_memsys_create(&mc, &m, &err), TSR_OK);
+	struct tsr_frame_stats *s = calloc(1, sizeof(*s));
+	assert_non_null(s);
+	s->cache_count = tsr_memsys_cache_count(m);
+	s->geometry.primitives_in = 42;
+	s->raster.quads_per_core[3] = 5;
+	s->elim.su.ot_max = 6;
+	s->memory_accesses = 99;
+	uint32_t t1 = tsr_memsys_cache_port(m, "texture1"), l2 = tsr_memsys_cache_port(m, "l2");
+	s->caches[t1][TSR_STREAM_TEXTURE].reads = 7;
+	s->caches[t1 + 1][TSR_STREAM_TEXTURE].reads = 8;
+	s->caches[l2][TSR_STREAM_TEXTURE].read_misses = 3;
+	s->caches[l2][TSR_STREAM_PB_LISTS].read_misses = 4;
+	s->dram[TSR_STREAM_COLOR].write_bytes = 640;
+	s->dram[TSR_STREAM_TEXTURE].read_bytes = 64;
+	static const struct {
+		const char *name;
+		uint64_t want;
+	} cases[] = {
+		{"geometry.primitives_in", 42},
+		{"raster.quads_per_core.3", 5},
+		{"elimination.signature_unit.ot_max", 6},
+		{"memory_accesses", 99},
+		{"caches.texture1.texture.reads", 7},
+		{"caches.texture.all.reads", 15},
+		{"caches.l2.all.read_misses", 7},
+		{"caches.l2.pb_lists.read_misses", 4},
+		{"dram.color.write_bytes", 640},
+		{"dram.all.read_bytes", 64},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t v = 0;
+		enum tsr_status st = tsr_stats_lookup(s, m, cases[i].name, &v, &err);
+		if (st != TSR_OK)
+			print_error("%s: %s\n", cases[i].name, err.msg);
+		assert_int_equal(st, TSR_OK);
+		assert_int_equal(v, cases[i].want);
+	}
+	static const char *const bad[] = {"geometry.nonsense", "caches.l3.all.reads",
+					   "caches.l2.colour.reads", "raster.quads_per_core.16",
+					   "raster.quads_per_core", "dram.all", "frobs.x"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint64_t v;
+		assert_int_equal(tsr_stats_lookup(s, m, bad[i], &v, &err), TSR_ERR_CONFIG);
+	}
+	free(s);
+	tsr_memsys_destroy(m);
+}
+
+/* The README's table between the markers is the generated one. */
+static void test_readme_table(void **state)
+{
+	(void)state;
+	FILE *f = fopen(TSR_SOURCE_DIR "/README.md", "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *readme = malloc((size_t)n + 1);
+	assert_non_null(readme);
+	assert_int_equal(fread(readme, 1, (size_t)n, f), (size_t)n);
+	readme[n] = '\0';
+	fclose(f);
+	const char *begin = strstr(readme, "<!-- counters:begin -->\n");
+	const char *end = strstr(readme, "<!-- counters:end -->");
+	assert_non_null(begin);
+	assert_non_null(end);
+	begin += strlen("<!-- counters:begin -->\n");
+	size_t len = tsr_stats_markdown(NULL, 0);
+	char *table = malloc(len + 1);
+	assert_non_null(table);
+	tsr_stats_markdown(table, len + 1);
+	if ((size_t)(end - begin) != len || memcmp(begin, table, len))
+		fail_msg("README.md's statistics table differs from `tessera counters --markdown`");
+	free(table);
+	free(readme);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_declarations),
+		cmocka_unit_test(test_merge_rules),
+		cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_readme_table),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
