@@ -1,5 +1,6 @@
 /*
- * gpu.h - the whole modelled tile-based GPU, frame by frame.
+ * gpu.h - the whole modelled tile-based GPU, frame by frame: it consumes
+ * command lists (command/command.h) that a frontend produces.
  *
  * Per frame (TCOR II-A, Fig. 2): for each drawcall in program order, the
  * Geometry Pipeline produces primitives and the Polygon List Builder bins
@@ -10,13 +11,11 @@
  * (straight to DRAM, TCOR Fig. 2). Front and back frame buffers live at
  * different addresses and swap every frame.
  *
- * With elimination.rendering (RE III), the Signature Unit signs each
- * drawcall's constants and each binned primitive's attributes into the
- * tiles it overlaps, and a tile whose signature equals the one of the frame
- * two back (the colors the back buffer holds) is skipped: no Parameter
- * Buffer reads, rasterization, texture or instruction fetches, or flush.
- * With elimination.transactions (RE IV-C) each flushed color buffer is
- * signed and the flush skipped when it equals the back buffer's tile.
+ * Techniques (TCOR's Attribute Cache, Rendering and Transaction
+ * Elimination) plug in through the hooks of techniques/technique.h. The
+ * pipeline's files: tbr_driver.c (units, resources, address map),
+ * frame_loop.c (frames and passes), stages.c (the work items: a draw
+ * call, a tile).
  *
  * tsr_gpu owns the memory hierarchy, the address map and the per-frame
  * state; it allocates at creation and reuses its buffers from frame to
@@ -27,6 +26,7 @@
 
 #include <stdint.h>
 
+#include "command/command.h"
 #include "config/config.h"
 #include "core/status.h"
 #include "memory/addrmap.h"
@@ -47,9 +47,20 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 void tsr_gpu_destroy(struct tsr_gpu *g);
 
 /*
- * Renders frame number `frame` (0-based; drives animation and the tile
- * order's direction) and fills st with this frame's counters. Errors:
- * TSR_ERR_LIMIT (Parameter Buffer full), TSR_ERR_NOMEM.
+ * Renders one frame's command list (command/command.h; its frame number
+ * drives the tile order's direction) and fills st with the frame's
+ * counters. The resources it names are the scene's (frontend/frontend.h).
+ * Errors: TSR_ERR_UNSUPPORTED (more than one pass, or a pass into a
+ * texture: multi-pass frames come later), TSR_ERR_LIMIT (Parameter Buffer
+ * full), TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+					struct tsr_frame_stats *st, struct tsr_error *err);
+
+/*
+ * Renders frame number `frame` (0-based) of the GPU's workload: the
+ * workload frontend's command list for that frame, through
+ * tsr_gpu_render_commands(). Errors: those of tsr_gpu_render_commands().
  */
 enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
 				     struct tsr_frame_stats *st,

@@ -1,0 +1,63 @@
+#include "command/command.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tsr_commands_reset(struct tsr_frame_commands *c, uint32_t frame)
+{
+	c->frame = frame;
+	c->pass_count = c->draw_count = c->event_count = 0;
+}
+
+/* Makes room for one more element of `size` bytes in *array. */
+static enum tsr_status grow(void **array, uint32_t count, uint32_t *cap, size_t size,
+			    struct tsr_error *err)
+{
+	if (count < *cap)
+		return TSR_OK;
+	uint32_t n = *cap ? *cap * 2 : 16;
+	void *p = realloc(*array, (size_t)n * size);
+	if (!p)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a command list");
+	*array = p;
+	*cap = n;
+	return TSR_OK;
+}
+
+enum tsr_status tsr_commands_pass(struct tsr_frame_commands *c, const struct tsr_cmd_pass *p,
+				  struct tsr_error *err)
+{
+	TSR_TRY(grow((void **)&c->passes, c->pass_count, &c->pass_cap, sizeof(*p), err));
+	c->passes[c->pass_count] = *p;
+	c->passes[c->pass_count].first_draw = c->draw_count;
+	c->passes[c->pass_count].draw_count = 0;
+	c->pass_count++;
+	return TSR_OK;
+}
+
+enum tsr_status tsr_commands_draw(struct tsr_frame_commands *c, const struct tsr_cmd_draw *d,
+				  struct tsr_error *err)
+{
+	if (!c->pass_count)
+		return tsr_error_set(err, TSR_ERR_INTERNAL, "a draw call outside a pass");
+	TSR_TRY(grow((void **)&c->draws, c->draw_count, &c->draw_cap, sizeof(*d), err));
+	c->draws[c->draw_count++] = *d;
+	c->passes[c->pass_count - 1].draw_count++;
+	return TSR_OK;
+}
+
+enum tsr_status tsr_commands_event(struct tsr_frame_commands *c,
+				   const struct tsr_cmd_event *e, struct tsr_error *err)
+{
+	TSR_TRY(grow((void **)&c->events, c->event_count, &c->event_cap, sizeof(*e), err));
+	c->events[c->event_count++] = *e;
+	return TSR_OK;
+}
+
+void tsr_commands_release(struct tsr_frame_commands *c)
+{
+	free(c->passes);
+	free(c->draws);
+	free(c->events);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,94 @@
+/*
+ * command.h - the command lists the pipeline consumes: what a frame asks
+ * the GPU to do, as a driver would submit it, in plain data.
+ *
+ * A frontend (a workload today, a replayed GL trace later: frontend/)
+ * turns its input into one struct tsr_frame_commands per frame; the
+ * pipeline (pipeline/) reads nothing else of the frame: no scene graph, no
+ * camera, no animation. Resources are declared once and referenced by
+ * index: meshes (index and vertex buffers), materials (fixed-function
+ * state, shader programs, the texture they bind) and images (textures) of
+ * struct tsr_resources.
+ *
+ * A frame is a list of passes. Each pass renders into a render target (the
+ * frame buffer, or a texture that a later pass samples: shadow maps,
+ * post-processing) after clearing it, with its draw calls in program
+ * order. Events (texture uploads) are driver notifications at the frame's
+ * start. Version 1 workloads have one pass into the frame buffer; the
+ * pipeline refuses other targets with TSR_ERR_UNSUPPORTED until multi-pass
+ * rendering lands (GSPC issue).
+ */
+#ifndef TSR_COMMAND_COMMAND_H
+#define TSR_COMMAND_COMMAND_H
+
+#include <stdint.h>
+
+#include "core/status.h"
+#include "core/vecmath.h"
+
+/* The resources a command list refers to (owned by the frontend). */
+struct tsr_resources {
+	uint32_t mesh_count;
+	const struct tsr_mesh *meshes;          /* scene/scene.h: buffers and their material */
+	uint32_t material_count;
+	const struct tsr_material *materials;   /* state, programs, bound image */
+	uint32_t image_count;
+	const struct tsr_image *images;         /* texture contents */
+};
+
+/* One draw call: a mesh's buffers drawn with a material and its constants. */
+struct tsr_cmd_draw {
+	uint32_t mesh;            /* index into resources.meshes */
+	uint32_t material;        /* index into resources.materials (after uploads) */
+	struct tsr_mat4 mvp;      /* constants: object to clip space */
+	struct tsr_mat4 model;    /* constants: object to world (lighting) */
+};
+
+enum tsr_target_kind {
+	TSR_TARGET_FRAMEBUFFER = 0,  /* the back buffer, shown at the frame's end */
+	TSR_TARGET_TEXTURE,          /* an image a later pass samples (render to texture) */
+};
+
+struct tsr_cmd_pass {
+	enum tsr_target_kind target;
+	uint32_t target_image;    /* TSR_TARGET_TEXTURE: index into resources.images */
+	float clear_color[4];     /* RGBA 0..1, cleared before the first draw */
+	uint32_t first_draw;      /* draws [first_draw, first_draw + draw_count) */
+	uint32_t draw_count;
+};
+
+enum tsr_event_kind {
+	TSR_EVENT_TEXTURE_UPLOAD = 0,  /* new texture contents from this frame on */
+};
+
+struct tsr_cmd_event {
+	enum tsr_event_kind kind;
+	uint32_t image;           /* the image uploaded */
+};
+
+/* One frame's commands; arrays grow and are reused from frame to frame. */
+struct tsr_frame_commands {
+	uint32_t frame;
+	uint32_t pass_count, pass_cap;
+	struct tsr_cmd_pass *passes;
+	uint32_t draw_count, draw_cap;
+	struct tsr_cmd_draw *draws;
+	uint32_t event_count, event_cap;
+	struct tsr_cmd_event *events;
+};
+
+/* Empties the lists for frame `frame` (keeps their storage). */
+void tsr_commands_reset(struct tsr_frame_commands *c, uint32_t frame);
+
+/* Appends a pass / a draw to the last pass / an event. Errors: TSR_ERR_NOMEM. */
+enum tsr_status tsr_commands_pass(struct tsr_frame_commands *c, const struct tsr_cmd_pass *p,
+				  struct tsr_error *err);
+enum tsr_status tsr_commands_draw(struct tsr_frame_commands *c, const struct tsr_cmd_draw *d,
+				  struct tsr_error *err);
+enum tsr_status tsr_commands_event(struct tsr_frame_commands *c,
+				   const struct tsr_cmd_event *e, struct tsr_error *err);
+
+/* Frees the lists' storage. */
+void tsr_commands_release(struct tsr_frame_commands *c);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * frontend.h - frontends turn an application's input into per-frame
+ * command lists (command/command.h). The workload frontend evaluates a
+ * loaded workload (scene/scene.h) at a frame: its camera, the objects'
+ * animation and the texture uploads, and emits one pass with one draw per
+ * mesh of each object, in the workload's order. A GL-trace frontend will
+ * sit beside it.
+ */
+#ifndef TSR_FRONTEND_FRONTEND_H
+#define TSR_FRONTEND_FRONTEND_H
+
+#include <stdint.h>
+
+#include "command/command.h"
+#include "core/status.h"
+#include "scene/scene.h"
+
+/* The workload's meshes, materials and images as command-list resources. */
+struct tsr_resources tsr_workload_resources(const struct tsr_scene *sc);
+
+/*
+ * Fills c with frame `frame` of the workload, for a screen of aspect
+ * width / height: per pass its frame-buffer target and clear color, a draw
+ * per object mesh with its MVP and model matrices and its material after
+ * uploads, and a texture-upload event per upload at exactly this frame.
+ * Errors: TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame,
+				      float aspect, struct tsr_frame_commands *c,
+				      struct tsr_error *err);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * frame_loop.c - the frame and pass loop of the TBR GPU (TCOR II-A,
+ * Fig. 2): per frame, the frontend's command list (command/command.h); per
+ * pass, every draw call binned (stages.c, tsr_stage_draw), then every tile
+ * rendered in the configured order, reversed every other frame if asked
+ * (boustrophedonic III-F; tsr_stage_tile); then the buffers swap.
+ */
+#include <string.h>
+
+#include "frontend/frontend.h"
+#include "pipeline/gpu_priv.h"
+
+const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame)
+{
+	return g->cfg.reverse_every_other_frame && frame % 2 ? g->order_reversed : g->order;
+}
+
+#define EACH_TECHNIQUE(g, hook, ...)                                                  \
+	for (uint32_t k_ = 0; k_ < (g)->technique_count; k_++)                      \
+		if ((g)->techniques[k_].ops->hook)                                  \
+			(g)->techniques[k_].ops->hook((g)->techniques[k_].state, __VA_ARGS__)
+
+enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+					struct tsr_frame_stats *st, struct tsr_error *err)
+{
+	if (c->pass_count != 1 || c->passes[0].target != TSR_TARGET_FRAMEBUFFER)
+		return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+				     "frame %u has %u passes: tessera renders one pass into the "
+				     "frame buffer per frame so far", c->frame, c->pass_count);
+	for (uint32_t i = 0; i < c->draw_count; i++)
+		if (c->draws[i].mesh >= g->res.mesh_count ||
+		    c->draws[i].material >= g->res.material_count)
+			return tsr_error_set(err, TSR_ERR_INTERNAL,
+					     "draw %u of frame %u names a resource that does not exist",
+					     i, c->frame);
+	const uint32_t frame = c->frame;
+	const struct tsr_cmd_pass *pass = &c->passes[0];
+	struct tsr_frame_stats base;
+	memset(st, 0, sizeof(*st));
+	st->frame = frame;
+	tsr_frame_stats_snapshot_memory(&base, g->mem);
+	tsr_mem_marker(g->mem, TSR_MARKER_FRAME, frame);
+	g->clear = pass->clear_color;
+
+	/* binning: Geometry Pipeline and Polygon List Builder, draw call by draw call */
+	g->prims.count = 0;
+	tsr_pb_begin_frame(g->pb, tsr_gpu_tile_order(g, frame), frame);
+	tsr_geometry_begin_frame(g->geom);
+	EACH_TECHNIQUE(g, frame_begin, c, st);
+	for (uint32_t i = 0; i < pass->draw_count; i++)
+		TSR_TRY(tsr_stage_draw(g, &c->draws[pass->first_draw + i], i, st, err));
+	EACH_TECHNIQUE(g, geometry_end, st);
+
+	/* rendering: Tile Fetcher and Raster Pipeline, tile by tile */
+	const uint32_t *order = tsr_gpu_tile_order(g, frame);
+	for (uint32_t i = 0; i < g->tiles; i++)
+		tsr_stage_tile(g, order[i], st);
+	g->back ^= 1;  /* swap: the frame just rendered becomes the front buffer */
+
+	tsr_frame_stats_snapshot_memory(st, g->mem);
+	tsr_frame_stats_sub_memory(st, &base);
+	EACH_TECHNIQUE(g, frame_end, st);
+	return TSR_OK;
+}
+
+enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
+				     struct tsr_frame_stats *st,
+				     struct tsr_error *err)
+{
+	TSR_TRY(tsr_workload_commands(g->scene, frame,
+				      (float)g->cfg.width / (float)g->cfg.height, &g->cmds, err));
+	return tsr_gpu_render_commands(g, &g->cmds, st, err);
+}

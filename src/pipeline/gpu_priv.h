@@ -1,0 +1,96 @@
+/*
+ * gpu_priv.h - the TBR GPU's state, shared by the pipeline's files (not
+ * part of the public API): the driver (tbr_driver.c: resources, address
+ * map, units, techniques), the stages (stages.c: the work items of a
+ * frame) and the frame and pass loop (frame_loop.c).
+ */
+#ifndef TSR_PIPELINE_GPU_PRIV_H
+#define TSR_PIPELINE_GPU_PRIV_H
+
+#include "command/command.h"
+#include "geometry/geometry.h"
+#include "memory/memsys.h"
+#include "pipeline/gpu.h"
+#include "raster/raster.h"
+#include "techniques/technique.h"
+#include "texture/texture.h"
+#include "tiling/parameter_buffer.h"
+
+struct mesh_buffers {
+	uint64_t ib_base, vb_base;
+	uint32_t index_bytes;
+};
+
+struct material_programs {
+	uint64_t vs_base, fs_base;
+	uint32_t vs_bytes, fs_bytes;
+};
+
+/* A technique the configuration switched on, with its state. */
+struct active_technique {
+	const struct tsr_technique_ops *ops;
+	void *state;
+};
+
+#define TSR_MAX_TECHNIQUES 8
+
+struct tsr_gpu {
+	struct tsr_gpu_config cfg;
+	const struct tsr_scene *scene;        /* the workload frontend's input */
+	struct tsr_resources res;             /* meshes, materials, images */
+	struct tsr_frame_commands cmds;       /* the frame's command list (reused) */
+	struct tsr_memsys *mem;
+	struct tsr_addrmap map;
+	struct tsr_geometry *geom;
+	struct tsr_param_buffer *pb;
+	struct tsr_raster *raster;
+	struct tsr_texture **textures;        /* per image */
+	struct mesh_buffers *meshes;
+	struct material_programs *programs;
+	struct tsr_shader_binding *bindings;  /* per material */
+	struct tsr_prim_array prims;
+	uint32_t max_attributes;              /* most attributes of one primitive */
+	uint32_t tiles_x, tiles_y, tiles;
+	uint32_t *order, *order_reversed;
+	float *tile_depth, *tile_color;
+	uint8_t *image[2];                    /* front and back buffers */
+	uint64_t fb_base[2];
+	uint32_t fb_pitch;                    /* bytes per frame-buffer row */
+	uint32_t back;                        /* index of the back buffer */
+	uint8_t *tile_rgba;                   /* the tile's colors as flushed (RGBA8) */
+	uint8_t *skipped;                     /* per tile: 1 if a technique skipped it */
+	const float *clear;                   /* the current pass's clear color */
+	struct tsr_tbr_view view;             /* what techniques see */
+	uint32_t technique_count;
+	struct active_technique techniques[TSR_MAX_TECHNIQUES];
+};
+
+/* ---- stages.c: one work item at a time ---- */
+
+/*
+ * Command Processor, Geometry Pipeline and Polygon List Builder for one
+ * draw call: fetches, shades, assembles, clips, culls and bins its
+ * primitives, calling the techniques' draw and bin hooks. Errors:
+ * TSR_ERR_LIMIT (Parameter Buffer full), TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_stage_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
+			       uint32_t draw_id, struct tsr_frame_stats *st,
+			       struct tsr_error *err);
+
+/*
+ * Tile Fetcher, Raster Pipeline and tile flush for one tile: unless a
+ * technique skips it, reads its primitives from the Parameter Buffer,
+ * rasterizes and shades them into the on-chip buffers, and flushes the
+ * colors to the back frame buffer (unless a technique skips the flush).
+ */
+void tsr_stage_tile(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st);
+
+/* DRAM bytes the flush of `tile` writes (a service of struct tsr_tbr_view). */
+uint64_t tsr_stage_flush_bytes(void *gpu, uint32_t tile);
+
+/* Renders `tile` through mem, uncounted (a service of struct tsr_tbr_view). */
+void tsr_stage_render_tile(void *gpu, uint32_t tile, struct tsr_memsys *mem,
+			   struct tsr_raster_stats *rs, struct tsr_texture_stats *ts,
+			   struct tsr_tile_colors *out);
+
+#endif

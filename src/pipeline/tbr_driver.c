@@ -1,0 +1,277 @@
+/*
+ * tbr_driver.c - the TBR GPU's driver side: builds the units of the
+ * modelled GPU for a configuration (memory hierarchy, Geometry Pipeline,
+ * Parameter Buffer, Raster Pipeline, the techniques it switches on),
+ * allocates the resources of the command lists in the GPU's address space
+ * (index and vertex buffers, shader programs, textures with their mip
+ * chains, the Parameter Buffer's regions, two frame buffers) and binds
+ * materials to their textures and programs. The frame loop is
+ * frame_loop.c, the stages stages.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/frontend.h"
+#include "pipeline/gpu_priv.h"
+#include "tiling/tile_order.h"
+
+static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *err)
+{
+	const struct tsr_resources *sc = &g->res;
+	char name[64];
+	enum tsr_status s;
+	uint64_t total_tris = 0;
+	for (uint32_t i = 0; i < sc->mesh_count; i++) {
+		const struct tsr_mesh *m = &sc->meshes[i];
+		struct mesh_buffers *b = &g->meshes[i];
+		b->index_bytes = m->vertex_count <= 65536 ? 2 : 4;
+		snprintf(name, sizeof(name), "mesh%u.index_buffer", i);
+		s = tsr_addrmap_add(&g->map, name, (uint64_t)m->index_count * b->index_bytes,
+				    TSR_STREAM_INDEX, &b->ib_base, err);
+		if (s != TSR_OK)
+			return s;
+		snprintf(name, sizeof(name), "mesh%u.vertex_buffer", i);
+		s = tsr_addrmap_add(&g->map, name, (uint64_t)m->vertex_count * TSR_VERTEX_STRIDE,
+				    TSR_STREAM_VERTEX, &b->vb_base, err);
+		if (s != TSR_OK)
+			return s;
+		total_tris += m->index_count / 3;
+	}
+	for (uint32_t i = 0; i < sc->material_count; i++) {
+		const struct tsr_material *mt = &sc->materials[i];
+		struct material_programs *p = &g->programs[i];
+		uint32_t samples = mt->texture >= 0 ? 1 : 0;
+		p->vs_bytes = mt->vertex_shader_instructions * g->cfg.instruction_bytes;
+		p->fs_bytes = (mt->shader_alu_instructions + samples) * g->cfg.instruction_bytes;
+		snprintf(name, sizeof(name), "material%u.vertex_shader", i);
+		s = tsr_addrmap_add(&g->map, name, p->vs_bytes, TSR_STREAM_INSTRUCTION,
+				    &p->vs_base, err);
+		if (s != TSR_OK)
+			return s;
+		snprintf(name, sizeof(name), "material%u.fragment_shader", i);
+		s = tsr_addrmap_add(&g->map, name, p->fs_bytes, TSR_STREAM_INSTRUCTION,
+				    &p->fs_base, err);
+		if (s != TSR_OK)
+			return s;
+	}
+	for (uint32_t i = 0; i < sc->image_count; i++) {
+		uint64_t base;
+		const char *path = sc->images[i].path ? sc->images[i].path : "";
+		const char *slash = strrchr(path, '/');
+		snprintf(name, sizeof(name), "texture%u:%s", i, slash ? slash + 1 : path);
+		s = tsr_addrmap_add(&g->map, name, tsr_texture_footprint_bytes(g->textures[i]),
+				    TSR_STREAM_TEXTURE, &base, err);
+		if (s != TSR_OK)
+			return s;
+		tsr_texture_set_base(g->textures[i], base);
+	}
+	/* Parameter Buffer (TCOR II-B) */
+	struct tsr_pb_layout l = {0};
+	l.screen_width = g->cfg.width;
+	l.screen_height = g->cfg.height;
+	l.tile_width = g->cfg.tile_width;
+	l.tile_height = g->cfg.tile_height;
+	l.capacity = g->cfg.list_capacity_primitives;
+	l.attribute_bytes = g->cfg.attribute_bytes;
+	l.interleaved = g->cfg.pb_layout == TSR_PB_LAYOUT_INTERLEAVED;
+	l.overflow_chunks = 4 * g->tiles;
+	/* clipping can split a triangle into up to 10 (a 12-gon fan) */
+	l.attributes_bytes = (total_tris * 10 + 1024) * g->max_attributes * TSR_PB_BLOCK_BYTES;
+	s = tsr_addrmap_add(&g->map, "pb_lists", tsr_pb_lists_bytes(g->tiles, l.capacity),
+			    TSR_STREAM_PB_LISTS, &l.lists_base, err);
+	if (s == TSR_OK)
+		s = tsr_addrmap_add(&g->map, "pb_lists_overflow",
+				    tsr_pb_lists_bytes(l.overflow_chunks, l.capacity),
+				    TSR_STREAM_PB_LISTS, &l.overflow_base, err);
+	if (s == TSR_OK)
+		s = tsr_addrmap_add(&g->map, "pb_attributes", l.attributes_bytes,
+				    TSR_STREAM_PB_ATTRIBUTES, &l.attributes_base, err);
+	if (s == TSR_OK)
+		s = tsr_pb_create(&l, &g->pb, err);
+	if (s != TSR_OK)
+		return s;
+	g->fb_pitch = (g->cfg.width * 4 + 63) & ~63u;
+	s = tsr_addrmap_add(&g->map, "framebuffer0", (uint64_t)g->fb_pitch * g->cfg.height,
+			    TSR_STREAM_COLOR, &g->fb_base[0], err);
+	if (s == TSR_OK)
+		s = tsr_addrmap_add(&g->map, "framebuffer1", (uint64_t)g->fb_pitch * g->cfg.height,
+				    TSR_STREAM_COLOR, &g->fb_base[1], err);
+	return s;
+}
+
+/*
+ * Creates the techniques the configuration switches on (techniques/
+ * technique.h), with the view of the pipeline their hooks get.
+ */
+static enum tsr_status create_techniques(struct tsr_gpu *g, struct tsr_error *err)
+{
+	g->view = (struct tsr_tbr_view){
+		.cfg = &g->cfg,
+		.tiles = g->tiles,
+		.mem = g->mem,
+		.pb = g->pb,
+		.prims = &g->prims,
+		.max_attributes = g->max_attributes,
+		.gpu = g,
+		.flush_bytes = tsr_stage_flush_bytes,
+		.render_tile = tsr_stage_render_tile,
+	};
+	for (uint32_t i = 0; tsr_techniques[i]; i++) {
+		const struct tsr_technique_ops *ops = tsr_techniques[i];
+		if (!ops->enabled(&g->cfg))
+			continue;
+		struct active_technique *t = &g->techniques[g->technique_count++];
+		t->ops = ops;
+		TSR_TRY(ops->create(&g->view, &t->state, err));
+	}
+	return TSR_OK;
+}
+
+enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
+			       const struct tsr_scene *scene,
+			       struct tsr_gpu **out, struct tsr_error *err)
+{
+	*out = NULL;
+	enum tsr_status s = tsr_config_check(cfg, err);
+	if (s != TSR_OK)
+		return s;
+	struct tsr_gpu *g = calloc(1, sizeof(*g));
+	if (!g)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	g->cfg = *cfg;
+	g->scene = scene;
+	g->res = tsr_workload_resources(scene);
+	g->max_attributes = 2;
+	for (uint32_t i = 0; i < scene->material_count; i++)
+		if (1 + scene->materials[i].varyings > g->max_attributes)
+			g->max_attributes = 1 + scene->materials[i].varyings;
+	tsr_addrmap_init(&g->map);
+	g->tiles_x = (cfg->width + cfg->tile_width - 1) / cfg->tile_width;
+	g->tiles_y = (cfg->height + cfg->tile_height - 1) / cfg->tile_height;
+	g->tiles = g->tiles_x * g->tiles_y;
+	size_t npix = (size_t)cfg->width * cfg->height;
+	size_t tpix = (size_t)cfg->tile_width * cfg->tile_height;
+	g->textures = calloc(scene->image_count ? scene->image_count : 1, sizeof(*g->textures));
+	g->meshes = calloc(scene->mesh_count ? scene->mesh_count : 1, sizeof(*g->meshes));
+	g->programs = calloc(scene->material_count ? scene->material_count : 1, sizeof(*g->programs));
+	g->bindings = calloc(scene->material_count ? scene->material_count : 1, sizeof(*g->bindings));
+	g->order = malloc(g->tiles * sizeof(*g->order));
+	g->order_reversed = malloc(g->tiles * sizeof(*g->order_reversed));
+	g->tile_depth = malloc(tpix * sizeof(float));
+	g->tile_color = malloc(tpix * 4 * sizeof(float));
+	g->image[0] = calloc(npix, 4);
+	g->image[1] = calloc(npix, 4);
+	g->tile_rgba = malloc(tpix * 4);
+	g->skipped = calloc(g->tiles, 1);
+	if (!g->textures || !g->meshes || !g->programs || !g->bindings || !g->order ||
+	    !g->order_reversed || !g->tile_depth || !g->tile_color || !g->image[0] ||
+	    !g->image[1] || !g->tile_rgba || !g->skipped) {
+		tsr_gpu_destroy(g);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	}
+	s = tsr_memsys_create(&cfg->mem, &g->mem, err);
+	if (s == TSR_OK)
+		s = tsr_geometry_create(&(struct tsr_geometry_config){cfg->width, cfg->height,
+								    cfg->mem.cores,
+								    cfg->post_transform_cache_entries},
+					&g->geom, err);
+	if (s == TSR_OK)
+		s = tsr_raster_create(&(struct tsr_raster_config){cfg->mem.cores, cfg->quad_grouping},
+				      cfg->tile_width, cfg->tile_height, &g->raster, err);
+	for (uint32_t i = 0; s == TSR_OK && i < scene->image_count; i++)
+		s = tsr_texture_create(&scene->images[i], &g->textures[i], err);
+	if (s == TSR_OK)
+		s = setup_address_map(g, err);
+	if (s != TSR_OK) {
+		tsr_gpu_destroy(g);
+		return s;
+	}
+	for (uint32_t i = 0; i < scene->material_count; i++) {
+		const struct tsr_material *mt = &scene->materials[i];
+		struct tsr_shader_binding *b = &g->bindings[i];
+		b->material = mt;
+		b->texture = mt->texture >= 0 && (uint32_t)mt->texture < scene->image_count
+				     ? g->textures[mt->texture]
+				     : NULL;
+		b->fs_base = g->programs[i].fs_base;
+		b->fs_bytes = g->programs[i].fs_bytes;
+	}
+	tsr_tile_order_build(cfg->tile_order, g->tiles_x, g->tiles_y, g->order);
+	for (uint32_t i = 0; i < g->tiles; i++)
+		g->order_reversed[i] = g->order[g->tiles - 1 - i];
+	g->back = 1;
+	s = create_techniques(g, err);
+	if (s != TSR_OK) {
+		tsr_gpu_destroy(g);
+		return s;
+	}
+	*out = g;
+	return TSR_OK;
+}
+
+void tsr_gpu_destroy(struct tsr_gpu *g)
+{
+	if (!g)
+		return;
+	if (g->textures)
+		for (uint32_t i = 0; i < g->res.image_count; i++)
+			tsr_texture_destroy(g->textures[i]);
+	free(g->textures);
+	free(g->meshes);
+	free(g->programs);
+	free(g->bindings);
+	free(g->order);
+	free(g->order_reversed);
+	free(g->tile_depth);
+	free(g->tile_color);
+	free(g->image[0]);
+	free(g->image[1]);
+	free(g->tile_rgba);
+	free(g->skipped);
+	tsr_prim_array_release(&g->prims);
+	tsr_commands_release(&g->cmds);
+	tsr_pb_destroy(g->pb);
+	for (uint32_t k = 0; k < g->technique_count; k++)
+		g->techniques[k].ops->destroy(g->techniques[k].state);
+	tsr_raster_destroy(g->raster);
+	tsr_geometry_destroy(g->geom);
+	tsr_memsys_destroy(g->mem);
+	tsr_addrmap_release(&g->map);
+	free(g);
+}
+
+struct tsr_cache *tsr_gpu_cache_by_name(struct tsr_gpu *g, const char *name)
+{
+	return tsr_memsys_cache_by_name(g->mem, name);
+}
+
+const uint8_t *tsr_gpu_frame_image(const struct tsr_gpu *g)
+{
+	return g->image[g->back ^ 1];
+}
+
+const uint8_t *tsr_gpu_skipped_tiles(const struct tsr_gpu *g)
+{
+	return g->skipped;
+}
+
+const struct tsr_addrmap *tsr_gpu_address_map(const struct tsr_gpu *g)
+{
+	return &g->map;
+}
+
+const struct tsr_memsys *tsr_gpu_memsys(const struct tsr_gpu *g)
+{
+	return g->mem;
+}
+
+const struct tsr_gpu_config *tsr_gpu_config_of(const struct tsr_gpu *g)
+{
+	return &g->cfg;
+}
+
+uint32_t tsr_gpu_tile_count(const struct tsr_gpu *g)
+{
+	return g->tiles;
+}

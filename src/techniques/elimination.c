@@ -1,0 +1,327 @@
+/*
+ * elimination.c - Rendering Elimination (RE III) and Transaction
+ * Elimination (RE IV-C) as a technique of the TBR pipeline.
+ *
+ * RE: the Command Processor sends each draw call's constants to the
+ * Signature Unit (III-E) and the Polygon List Builder each binned
+ * primitive's attributes with the tiles it overlaps (III-F); before the
+ * Tile Fetcher reads a tile, its signature is compared with the one of the
+ * frame two back (double buffering: the colors the back buffer holds), and
+ * an equal tile is skipped: no Parameter Buffer reads, rasterization,
+ * texture or instruction fetches, or flush (III-A). A texture upload
+ * invalidates the Signature Buffer; elimination.refresh_frames switches
+ * RE off for two frames every N. With elimination.verify, skipped tiles
+ * are rendered anyway through a separate, uncounted memory hierarchy and
+ * their colors compared with the kept ones (false positives).
+ *
+ * TE: each rendered tile's RGBA8 colors are signed at flush, and the flush
+ * is skipped when the signature equals the one of the same tile in the
+ * buffer being overwritten.
+ *
+ * With RE on, from the third frame on, every tile is classified as in RE
+ * Fig. 14a (stats/counters.h, group elimination).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "techniques/crc32.h"
+#include "techniques/signature_unit.h"
+#include "techniques/technique.h"
+
+/*
+ * A drawcall's scene constants as the Command Processor sends them to the
+ * Signature Unit (RE III-E): its uniforms (matrices, material color, alpha
+ * cutoff) and fixed-function state (blending, sampler, the bound texture
+ * object). The texture's contents and the shader programs are not part of
+ * it (RE III-E); uploads of those are driver events that switch RE off.
+ * A whole number of 64-bit subblocks.
+ */
+struct re_constants {
+	float mvp[16];
+	float model[16];
+	float color[4];
+	float alpha_cutoff;
+	int32_t texture_object;
+	uint32_t filter, wrap, blend, lit, double_sided;
+	uint32_t pad;
+};
+
+/*
+ * A primitive's attributes as the Polygon List Builder writes them to the
+ * Parameter Buffer, in the form the model holds them: screen positions
+ * (fixed point), depth, 1/w and the varyings the Raster Pipeline reads.
+ * The message is zero-padded to the Parameter Buffer's attributes x
+ * attribute_bytes when that is longer, so that the Signature Unit's work
+ * counts what the hardware would sign.
+ */
+struct re_attributes {
+	int64_t X[3], Y[3];
+	float z[3], inv_w[3], u[3], v[3], shade[3];
+	uint32_t pad;
+};
+
+struct elimination {
+	struct tsr_tbr_view v;
+	struct tsr_elimination_config cfg;
+	struct tsr_signature_unit *su;  /* with elimination.rendering, else NULL */
+	struct tsr_memsys *verify_mem;  /* elimination.verify: skipped tiles' accesses */
+	uint8_t *attr_msg;              /* one primitive's attribute message */
+	uint32_t attr_msg_cap;          /* its size, bytes */
+	uint32_t *te_sig[2];            /* TE: color signature of each buffer's tiles */
+	uint8_t *te_valid[2];           /* 1 once the buffer's tile was signed */
+	uint32_t back;                  /* index of the back buffer (as the pipeline's) */
+	uint32_t frames_rendered;       /* the back buffer holds a frame from 2 on */
+	uint32_t frame;
+	struct tsr_su_counters su_base; /* the Signature Unit's counters at the frame's start */
+	int classify;                   /* RE on and the back buffer holds a rendered frame */
+	int skip;                       /* RE may skip tiles in this frame */
+	int equal;                      /* the current tile's inputs equal the frame two back */
+};
+
+static int elimination_enabled(const struct tsr_gpu_config *cfg)
+{
+	return cfg->elim.rendering || cfg->elim.transactions;
+}
+
+static void elimination_destroy(void *state)
+{
+	struct elimination *e = state;
+	if (!e)
+		return;
+	tsr_su_destroy(e->su);
+	tsr_memsys_destroy(e->verify_mem);
+	free(e->attr_msg);
+	for (int b = 0; b < 2; b++) {
+		free(e->te_sig[b]);
+		free(e->te_valid[b]);
+	}
+	free(e);
+}
+
+static enum tsr_status elimination_create(const struct tsr_tbr_view *v, void **state,
+					  struct tsr_error *err)
+{
+	struct elimination *e = calloc(1, sizeof(*e));
+	if (!e)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	*state = e;
+	e->v = *v;
+	e->cfg = v->cfg->elim;
+	e->back = 1;
+	if (e->cfg.transactions)
+		for (int b = 0; b < 2; b++) {
+			e->te_sig[b] = calloc(v->tiles, sizeof(uint32_t));
+			e->te_valid[b] = calloc(v->tiles, 1);
+			if (!e->te_sig[b] || !e->te_valid[b])
+				return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+		}
+	if (!e->cfg.rendering)
+		return TSR_OK;
+	e->attr_msg_cap = v->max_attributes * v->cfg->attribute_bytes +
+			  sizeof(struct re_attributes) + 8;
+	e->attr_msg = malloc(e->attr_msg_cap);
+	if (!e->attr_msg)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	TSR_TRY(tsr_su_create(v->tiles, &e->su, err));
+	if (e->cfg.verify)
+		TSR_TRY(tsr_memsys_create(&v->cfg->mem, &e->verify_mem, err));
+	return TSR_OK;
+}
+
+static void elimination_frame_begin(void *state, const struct tsr_frame_commands *c,
+				    struct tsr_frame_stats *fs)
+{
+	(void)fs;
+	struct elimination *e = state;
+	e->frame = c->frame;
+	if (!e->su)
+		return;
+	e->su_base = *tsr_su_counters_of(e->su);
+	for (uint32_t i = 0; i < c->event_count; i++)
+		if (c->events[i].kind == TSR_EVENT_TEXTURE_UPLOAD) {
+			tsr_su_invalidate(e->su);  /* a driver event: texture contents changed */
+			break;
+		}
+}
+
+/* Signs a drawcall's constants (RE III-E) into the Signature Unit. */
+static void elimination_draw(void *state, const struct tsr_cmd_draw *d,
+			     const struct tsr_material *m)
+{
+	struct elimination *e = state;
+	if (!e->su)
+		return;
+	struct re_constants c;
+	memset(&c, 0, sizeof(c));
+	memcpy(c.mvp, &d->mvp, sizeof(c.mvp));
+	memcpy(c.model, &d->model, sizeof(c.model));
+	memcpy(c.color, m->color, sizeof(c.color));
+	c.alpha_cutoff = m->alpha_cutoff;
+	c.texture_object = m->texture_object;
+	c.filter = m->filter;
+	c.wrap = m->wrap;
+	c.blend = m->blend;
+	c.lit = (uint32_t)m->lit;
+	c.double_sided = (uint32_t)m->double_sided;
+	tsr_su_constants(e->su, &c, sizeof(c));
+}
+
+/* Signs a binned primitive's attributes into the tiles it overlaps (RE III-F). */
+static void elimination_bin(void *state, uint32_t index, const uint32_t *tiles, uint32_t n)
+{
+	struct elimination *e = state;
+	if (!e->su)
+		return;
+	const struct tsr_primitive *p = &e->v.prims->prims[index];
+	struct re_attributes a;
+	memset(&a, 0, sizeof(a));
+	memcpy(a.X, p->X, sizeof(a.X));
+	memcpy(a.Y, p->Y, sizeof(a.Y));
+	memcpy(a.z, p->z, sizeof(a.z));
+	memcpy(a.inv_w, p->inv_w, sizeof(a.inv_w));
+	memcpy(a.u, p->u, sizeof(a.u));
+	memcpy(a.v, p->v, sizeof(a.v));
+	memcpy(a.shade, p->shade, sizeof(a.shade));
+	size_t bytes = (size_t)p->attributes * e->v.cfg->attribute_bytes;
+	if (bytes < sizeof(a))
+		bytes = sizeof(a);
+	bytes = (bytes + 7) & ~(size_t)7;
+	memset(e->attr_msg, 0, bytes);
+	memcpy(e->attr_msg, &a, sizeof(a));
+	tsr_su_primitive(e->su, e->attr_msg, bytes, tiles, n);
+}
+
+/*
+ * After binning: this frame's Signature Unit work, and whether RE may skip
+ * tiles (on, not a refresh frame: elimination.refresh_frames; upload
+ * frames invalidated the Signature Buffer instead).
+ */
+static void elimination_geometry_end(void *state, struct tsr_frame_stats *fs)
+{
+	struct elimination *e = state;
+	if (!e->su)
+		return;
+	tsr_counters_delta(&tsr_counters_signature_unit, &fs->elim.su, tsr_su_counters_of(e->su),
+			   &e->su_base);
+	uint32_t n = e->cfg.refresh_frames;
+	e->classify = e->frames_rendered >= 2;
+	e->skip = !(n && e->frame % n < 2);
+	if (e->skip && tsr_su_comparable(e->su, 2))
+		fs->elim.re_frames++;
+}
+
+/* 1 when the tile's colors equal the back buffer's. */
+static int colors_equal_back(const struct tsr_tile_colors *c)
+{
+	for (uint32_t y = 0; y < c->height; y++)
+		if (memcmp(&c->back[(size_t)y * c->back_pitch], &c->rgba[(size_t)y * c->width * 4],
+			   c->width * 4))
+			return 0;
+	return 1;
+}
+
+/*
+ * A tile Rendering Elimination skips (RE III-A): nothing is read or
+ * written; the back buffer keeps the colors of the frame two back. Counts
+ * what the Tile Fetcher and the flush would have moved and, with verify,
+ * renders the tile anyway (uncounted) to check its colors.
+ */
+static void skip_tile(struct elimination *e, uint32_t tile, struct tsr_elimination_stats *s)
+{
+	uint32_t n = tsr_pb_list_length(e->v.pb, tile);
+	const uint32_t *list = tsr_pb_list(e->v.pb, tile);
+	s->tiles_skipped++;
+	s->color_bytes_removed += e->v.flush_bytes(e->v.gpu, tile);
+	s->pb_bytes_removed += (uint64_t)n * TSR_PMD_BYTES;
+	for (uint32_t k = 0; k < n; k++)
+		s->pb_bytes_removed += (uint64_t)e->v.prims->prims[list[k]].attributes *
+				       e->v.cfg->attribute_bytes;
+	if (!e->verify_mem)
+		return;
+	struct tsr_raster_stats rs = {0};
+	struct tsr_texture_stats ts = {0};
+	struct tsr_tile_colors c;
+	e->v.render_tile(e->v.gpu, tile, e->verify_mem, &rs, &ts, &c);
+	s->tiles_verified++;
+	s->false_positives += !colors_equal_back(&c);
+	s->texture_requests_removed += ts.line_requests;
+	s->instructions_removed += rs.instruction_fetches;
+	s->fragments_removed += rs.fragments_shaded;
+}
+
+static int elimination_tile_begin(void *state, uint32_t tile, struct tsr_frame_stats *fs)
+{
+	struct elimination *e = state;
+	if (!e->su)
+		return 0;
+	struct tsr_elimination_stats *s = &fs->elim;
+	e->equal = e->classify && tsr_su_inputs_equal(e->su, tile, 2);
+	s->tiles_compared += (uint64_t)e->classify;
+	s->tiles_equal_inputs += (uint64_t)e->equal;
+	if (!(e->skip && tsr_su_same_as(e->su, tile, 2)))
+		return 0;
+	skip_tile(e, tile, s);
+	return 1;
+}
+
+/*
+ * Classifies a rendered tile (RE Fig. 14a) and, with TE (RE IV-C), skips
+ * the flush when the color signature equals the one of the same tile in
+ * the back buffer.
+ */
+static int elimination_tile_flush(void *state, const struct tsr_tile_colors *c,
+				  struct tsr_frame_stats *fs)
+{
+	struct elimination *e = state;
+	struct tsr_elimination_stats *s = &fs->elim;
+	int same = -1;  /* colors equal to the back buffer's: -1 not compared yet */
+	if (e->su && e->classify) {
+		same = colors_equal_back(c);
+		if (!e->equal && same)
+			s->false_negatives++;
+		else if (!e->equal)
+			s->tiles_changed++;
+		else if (!same)
+			s->stale_inputs++;
+	}
+	if (!e->te_sig[0])
+		return 0;
+	struct tsr_crc_block b = tsr_crc_compute(c->rgba, (size_t)c->width * c->height * 4);
+	s->te_tiles_signed++;
+	s->te_subblocks_signed += b.subblocks;
+	if (e->te_valid[e->back][c->tile] && e->te_sig[e->back][c->tile] == b.crc) {
+		s->te_flushes_removed++;
+		s->color_bytes_removed += c->dram_bytes;
+		if (same < 0)
+			same = colors_equal_back(c);
+		s->te_false_positives += !same;
+		return 1;  /* the buffer keeps its colors, as the hardware's would */
+	}
+	e->te_sig[e->back][c->tile] = b.crc;
+	e->te_valid[e->back][c->tile] = 1;
+	return 0;
+}
+
+static void elimination_frame_end(void *state, struct tsr_frame_stats *fs)
+{
+	(void)fs;
+	struct elimination *e = state;
+	e->back ^= 1;
+	e->frames_rendered++;
+	if (e->su)
+		tsr_su_end_frame(e->su);
+}
+
+const struct tsr_technique_ops tsr_technique_elimination = {
+	.name = "elimination",
+	.enabled = elimination_enabled,
+	.create = elimination_create,
+	.destroy = elimination_destroy,
+	.frame_begin = elimination_frame_begin,
+	.draw = elimination_draw,
+	.bin = elimination_bin,
+	.geometry_end = elimination_geometry_end,
+	.tile_begin = elimination_tile_begin,
+	.tile_flush = elimination_tile_flush,
+	.frame_end = elimination_frame_end,
+};

@@ -1,0 +1,95 @@
+/*
+ * technique.h - the hook table through which techniques plug into the TBR
+ * pipeline, instead of edits in its frame loop.
+ *
+ * A technique (Rendering and Transaction Elimination, RE III and IV-C;
+ * TCOR's Attribute Cache, TCOR III-C) is one file under techniques/ that
+ * exports one `const struct tsr_technique_ops`; techniques.c lists them.
+ * The pipeline creates those whose configuration enables them and calls
+ * their hooks at defined points of a frame, in list order:
+ *   frame_begin   the frame's command list is known (events: uploads)
+ *   draw          the Command Processor issues a draw call (its constants)
+ *   bin           the Polygon List Builder binned a primitive into tiles
+ *   geometry_end  every draw of the frame is binned
+ *   tile_begin    before the Tile Fetcher reads a tile: may skip the tile
+ *   tile_flush    the tile's colors are final: may skip the flush
+ *   frame_end     after the last tile (stats of the frame are complete)
+ * Every hook is optional (NULL). Hooks see the pipeline through struct
+ * tsr_tbr_view (the Parameter Buffer, the primitives, the memory
+ * hierarchy, and two services the pipeline provides); they never touch
+ * the pipeline's memory accesses except through those.
+ *
+ * To add a technique: a file with its ops, a line in techniques.c, its
+ * configuration keys (config/config.c) and its counters (stats/counters.h).
+ */
+#ifndef TSR_TECHNIQUES_TECHNIQUE_H
+#define TSR_TECHNIQUES_TECHNIQUE_H
+
+#include <stdint.h>
+
+#include "command/command.h"
+#include "config/config.h"
+#include "geometry/geometry.h"
+#include "report/stats.h"
+#include "tiling/parameter_buffer.h"
+
+/* A tile's colors as a flush writes them, and the back buffer's colors there. */
+struct tsr_tile_colors {
+	uint32_t tile;            /* row-major tile ID */
+	uint32_t width, height;   /* pixels (edge tiles may be smaller) */
+	const uint8_t *rgba;      /* the tile's colors, RGBA8, rows packed (width * 4 bytes) */
+	const uint8_t *back;      /* the back buffer at the tile's origin */
+	uint32_t back_pitch;      /* bytes between the back buffer's rows */
+	uint64_t dram_bytes;      /* DRAM bytes the flush writes (whole bursts per row) */
+};
+
+/* What hooks see of the pipeline. */
+struct tsr_tbr_view {
+	const struct tsr_gpu_config *cfg;
+	uint32_t tiles;                       /* tiles of the screen */
+	struct tsr_memsys *mem;               /* the modelled hierarchy */
+	struct tsr_param_buffer *pb;          /* the frame's bins */
+	const struct tsr_prim_array *prims;   /* the frame's primitives, by index */
+	uint32_t max_attributes;              /* most attributes of one primitive */
+	void *gpu;                            /* for the services below */
+	/* DRAM bytes the flush of `tile` writes. */
+	uint64_t (*flush_bytes)(void *gpu, uint32_t tile);
+	/*
+	 * Renders `tile` again through `mem` (not the modelled hierarchy), into
+	 * the on-chip buffers, counting into rs and ts; *out describes its
+	 * colors (valid until the next tile). For checks such as RE's
+	 * verification.
+	 */
+	void (*render_tile)(void *gpu, uint32_t tile, struct tsr_memsys *mem,
+			    struct tsr_raster_stats *rs, struct tsr_texture_stats *ts,
+			    struct tsr_tile_colors *out);
+};
+
+struct tsr_technique_ops {
+	const char *name;
+	/* 1 when cfg switches the technique on. */
+	int (*enabled)(const struct tsr_gpu_config *cfg);
+	/* Builds its state (after the Parameter Buffer exists). Errors: its own. */
+	enum tsr_status (*create)(const struct tsr_tbr_view *v, void **state,
+				  struct tsr_error *err);
+	void (*destroy)(void *state);
+	void (*frame_begin)(void *state, const struct tsr_frame_commands *c,
+			    struct tsr_frame_stats *fs);
+	void (*draw)(void *state, const struct tsr_cmd_draw *d, const struct tsr_material *m);
+	/* Primitive number `index` was binned into tiles[0..n-1] (n > 0). */
+	void (*bin)(void *state, uint32_t index, const uint32_t *tiles, uint32_t n);
+	void (*geometry_end)(void *state, struct tsr_frame_stats *fs);
+	/* Returns 1 to skip the tile: nothing is fetched, rendered or flushed. */
+	int (*tile_begin)(void *state, uint32_t tile, struct tsr_frame_stats *fs);
+	/* Returns 1 to skip the flush: the back buffer keeps its colors. */
+	int (*tile_flush)(void *state, const struct tsr_tile_colors *c, struct tsr_frame_stats *fs);
+	void (*frame_end)(void *state, struct tsr_frame_stats *fs);
+};
+
+/* The techniques, NULL-terminated, in the order their hooks run. */
+extern const struct tsr_technique_ops *const tsr_techniques[];
+
+extern const struct tsr_technique_ops tsr_technique_tcor;         /* TCOR III-C */
+extern const struct tsr_technique_ops tsr_technique_elimination;  /* RE III, IV-C */
+
+#endif
