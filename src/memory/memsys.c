@@ -195,7 +195,7 @@ enum tsr_status tsr_memsys_create(const struct tsr_memsys_config *cfg,
 		struct tsr_cache_geometry g = k->geom;
 		g.write_through = k->write_policy == TSR_WRITE_THROUGH;
 		for (uint32_t c = 0; s == TSR_OK && c < (k->per_core ? cfg->cores : 1); c++) {
-			char name[TSR_CACHE_NAME_MAX + 8];
+			char name[TSR_CACHE_NAME_MAX + 16];
 			if (k->per_core)
 				snprintf(name, sizeof(name), "%s%u", k->name, c);
 			else

@@ -1,0 +1,192 @@
+/*
+ * 025: command lists (src/command), the workload frontend (src/frontend)
+ * and the pipeline consuming only command lists (pipeline/gpu.h), with the
+ * technique hook table (techniques/technique.h).
+ *
+ * The scene: a full-screen background quad and a sprite quad on a 128 x 64
+ * screen of 16 x 16 tiles, orthographic camera one world unit per pixel;
+ * the sprite's texture is uploaded anew at frame 3.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "frontend/frontend.h"
+#include "pipeline/gpu.h"
+#include "scene/scene.h"
+#include "techniques/technique.h"
+#include "test_util.h"
+
+#define TEX "/usr/share/glmark2/textures/"
+
+static const char *scene_file(void)
+{
+	return tsr_test_write_tmp("scene.json",
+		"{\"version\": 1, \"frames\": 6, \"passes\": [{\n"
+		" \"clear_color\": [0.2, 0.3, 0.4, 1],\n"
+		" \"camera\": {\"projection\": \"orthographic\", \"ortho_height\": 64,\n"
+		"   \"near\": 1, \"far\": 20, \"eye\": [0, 0, 10], \"target\": [0, 0, 0]},\n"
+		" \"objects\": [\n"
+		"  {\"mesh\": \"builtin:quad\", \"material\": {\"texture\": \"" TEX "terrain-grasslight-512.jpg\",\n"
+		"    \"lit\": false}, \"transform\": {\"translate\": [0, 0, -1], \"scale\": [128, 64, 1]}},\n"
+		"  {\"mesh\": \"builtin:quad\", \"material\": {\"texture\": \"" TEX "crate-base.png\",\n"
+		"    \"lit\": false}, \"transform\": {\"translate\": [-34, 0, 0.5], \"scale\": [20, 12, 1]},\n"
+		"    \"animation\": {\"translate_per_frame\": [2, 0, 0]}}],\n"
+		" \"events\": [{\"frame\": 3, \"type\": \"texture_upload\", \"object\": 1,\n"
+		"   \"texture\": \"" TEX "effect-2d.png\"}]}]}\n");
+}
+
+static void small_config(struct tsr_gpu_config *cfg)
+{
+	tsr_config_defaults(cfg);
+	cfg->width = 128;
+	cfg->height = 64;
+	cfg->tile_width = 16;
+	cfg->tile_height = 16;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return tsr_test_tmp_setup("tsr-025");
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return tsr_test_tmp_teardown();
+}
+
+/* The frontend: one pass into the frame buffer, a draw per mesh, uploads as events. */
+static void test_workload_frontend(void **state)
+{
+	(void)state;
+	struct tsr_error err;
+	struct tsr_scene *sc = NULL;
+	if (tsr_scene_load(scene_file(), &sc, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	struct tsr_resources r = tsr_workload_resources(sc);
+	assert_int_equal(r.mesh_count, sc->mesh_count);
+	struct tsr_frame_commands c;
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(tsr_workload_commands(sc, 0, 2.0f, &c, &err), TSR_OK);
+	assert_int_equal(c.frame, 0);
+	assert_int_equal(c.pass_count, 1);
+	assert_int_equal(c.passes[0].target, TSR_TARGET_FRAMEBUFFER);
+	assert_true(c.passes[0].clear_color[2] == 0.4f);
+	assert_int_equal(c.passes[0].draw_count, 2);
+	assert_int_equal(c.draw_count, 2);
+	assert_int_equal(c.event_count, 0);
+	uint32_t sprite_material = c.draws[1].material;
+	/* frame 1: the sprite moved (its constants changed), the background did not */
+	struct tsr_mat4 bg = c.draws[0].mvp, sprite = c.draws[1].mvp;
+	assert_int_equal(tsr_workload_commands(sc, 1, 2.0f, &c, &err), TSR_OK);
+	assert_memory_equal(&bg, &c.draws[0].mvp, sizeof(bg));
+	assert_memory_not_equal(&sprite, &c.draws[1].mvp, sizeof(sprite));
+	/* frame 3: the upload is an event, and the sprite draws with the new material */
+	assert_int_equal(tsr_workload_commands(sc, 3, 2.0f, &c, &err), TSR_OK);
+	assert_int_equal(c.event_count, 1);
+	assert_int_equal(c.events[0].kind, TSR_EVENT_TEXTURE_UPLOAD);
+	assert_true(c.events[0].image < r.image_count);
+	assert_int_not_equal(c.draws[1].material, sprite_material);
+	assert_int_equal(tsr_workload_commands(sc, 4, 2.0f, &c, &err), TSR_OK);
+	assert_int_equal(c.event_count, 0);
+	tsr_commands_release(&c);
+	tsr_scene_destroy(sc);
+}
+
+/*
+ * The pipeline renders what the command list says: the workload's frame
+ * equals its command list rendered directly; a list with no draws renders
+ * only the clear color; passes it cannot render yet are refused.
+ */
+static void test_pipeline_consumes_command_lists(void **state)
+{
+	(void)state;
+	struct tsr_error err;
+	struct tsr_scene *sc = NULL;
+	assert_int_equal(tsr_scene_load(scene_file(), &sc, &err), TSR_OK);
+	struct tsr_gpu_config cfg;
+	small_config(&cfg);
+	struct tsr_gpu *a = NULL, *b = NULL;
+	assert_int_equal(tsr_gpu_create(&cfg, sc, &a, &err), TSR_OK);
+	assert_int_equal(tsr_gpu_create(&cfg, sc, &b, &err), TSR_OK);
+	struct tsr_frame_stats *sa = calloc(1, sizeof(*sa)), *sb = calloc(1, sizeof(*sb));
+	assert_non_null(sa);
+	assert_non_null(sb);
+	struct tsr_frame_commands c;
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(tsr_workload_commands(sc, 0, 2.0f, &c, &err), TSR_OK);
+	assert_int_equal(tsr_gpu_render_frame(a, 0, sa, &err), TSR_OK);
+	assert_int_equal(tsr_gpu_render_commands(b, &c, sb, &err), TSR_OK);
+	assert_memory_equal(tsr_gpu_frame_image(a), tsr_gpu_frame_image(b), 128 * 64 * 4);
+	assert_int_equal(sa->memory_accesses, sb->memory_accesses);
+	assert_int_equal(sa->raster.quads_shaded, sb->raster.quads_shaded);
+
+	/* no draws: every tile empty, every pixel the clear color */
+	c.frame = 1;
+	c.passes[0].draw_count = 0;
+	assert_int_equal(tsr_gpu_render_commands(b, &c, sb, &err), TSR_OK);
+	assert_int_equal(sb->geometry.draws, 0);
+	assert_int_equal(sb->tiling.empty_tiles, 32);
+	const uint8_t *img = tsr_gpu_frame_image(b);
+	for (int p = 0; p < 128 * 64; p++)
+		assert_int_equal(img[p * 4 + 2], 102);  /* 0.4 x 255, rounded */
+
+	/* a second pass, or a pass into a texture, is not rendered yet */
+	struct tsr_cmd_pass extra = {.target = TSR_TARGET_FRAMEBUFFER};
+	assert_int_equal(tsr_commands_pass(&c, &extra, &err), TSR_OK);
+	assert_int_equal(tsr_gpu_render_commands(b, &c, sb, &err), TSR_ERR_UNSUPPORTED);
+	c.pass_count = 1;
+	c.passes[0].target = TSR_TARGET_TEXTURE;
+	assert_int_equal(tsr_gpu_render_commands(b, &c, sb, &err), TSR_ERR_UNSUPPORTED);
+	/* a draw naming a mesh that does not exist */
+	c.passes[0].target = TSR_TARGET_FRAMEBUFFER;
+	c.passes[0].draw_count = 1;
+	c.draws[0].mesh = 999;
+	assert_int_equal(tsr_gpu_render_commands(b, &c, sb, &err), TSR_ERR_INTERNAL);
+
+	tsr_commands_release(&c);
+	free(sa);
+	free(sb);
+	tsr_gpu_destroy(a);
+	tsr_gpu_destroy(b);
+	tsr_scene_destroy(sc);
+}
+
+/* The technique table: named, complete, switched on by the configuration. */
+static void test_technique_table(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config cfg;
+	tsr_config_defaults(&cfg);
+	int n = 0, on = 0;
+	for (const struct tsr_technique_ops *const *t = tsr_techniques; *t; t++, n++) {
+		assert_non_null((*t)->name);
+		assert_non_null((*t)->enabled);
+		assert_non_null((*t)->create);
+		assert_non_null((*t)->destroy);
+		on += (*t)->enabled(&cfg);
+	}
+	assert_int_equal(n, 2);
+	assert_int_equal(on, 0);  /* all off by default */
+	cfg.attribute_cache = 1;
+	cfg.elim.transactions = 1;
+	assert_true(tsr_technique_tcor.enabled(&cfg));
+	assert_true(tsr_technique_elimination.enabled(&cfg));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_workload_frontend),
+		cmocka_unit_test(test_pipeline_consumes_command_lists),
+		cmocka_unit_test(test_technique_table),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
