@@ -12,8 +12,7 @@
 #include <time.h>
 
 #include "config/config.h"
-#include "pipeline/gpu.h"
-#include "scene/scene.h"
+#include "sim/sim.h"
 
 static double now_seconds(void)
 {
@@ -30,34 +29,25 @@ int main(int argc, char **argv)
 	struct tsr_error err = {{0}};
 	struct tsr_gpu_config cfg;
 	tsr_config_defaults(&cfg);
-	struct tsr_scene *scene = NULL;
-	struct tsr_gpu *gpu = NULL;
+	struct tsr_sim *sim = NULL;
 	if (tsr_config_load(config, &cfg, &err) != TSR_OK ||
-	    tsr_scene_load(workload, &scene, &err) != TSR_OK ||
-	    tsr_gpu_create(&cfg, scene, &gpu, &err) != TSR_OK) {
+	    tsr_sim_open(&cfg, workload, &sim, &err) != TSR_OK) {
 		fprintf(stderr, "bench_frames: %s\n", err.msg);
-		tsr_scene_destroy(scene);
 		return 1;
 	}
-	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
-	uint64_t accesses = 0, quads = 0;
 	double t0 = now_seconds();
-	for (unsigned f = 0; f < frames; f++) {
-		if (tsr_gpu_render_frame(gpu, f, st, &err) != TSR_OK) {
-			fprintf(stderr, "bench_frames: %s\n", err.msg);
-			return 1;
-		}
-		accesses += st->memory_accesses;
-		quads += st->raster.quads_shaded;
+	if (tsr_sim_run(sim, frames, NULL, NULL, &err) != TSR_OK) {
+		fprintf(stderr, "bench_frames: %s\n", err.msg);
+		tsr_sim_close(sim);
+		return 1;
 	}
 	double s = now_seconds() - t0;
+	const struct tsr_frame_stats *t = tsr_sim_total(sim);
 	printf("workload %s, config %s (%ux%u), %u frames in %.3f s\n", workload, config,
 	       cfg.width, cfg.height, frames, s);
 	printf("simulated frames/s:          %10.2f\n", frames / s);
-	printf("simulated memory accesses/s: %10.2f M\n", (double)accesses / s / 1e6);
-	printf("shaded quads/s:              %10.2f M\n", (double)quads / s / 1e6);
-	free(st);
-	tsr_gpu_destroy(gpu);
-	tsr_scene_destroy(scene);
+	printf("simulated memory accesses/s: %10.2f M\n", (double)t->memory_accesses / s / 1e6);
+	printf("shaded quads/s:              %10.2f M\n", (double)t->raster.quads_shaded / s / 1e6);
+	tsr_sim_close(sim);
 	return 0;
 }

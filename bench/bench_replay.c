@@ -18,7 +18,7 @@
 
 #include "cachesim/replay.h"
 #include "config/config.h"
-#include "pipeline/gpu.h"
+#include "sim/sim.h"
 #include "scene/scene.h"
 #include "trace/trace.h"
 
@@ -34,31 +34,24 @@ static int record(const char *workload, const char *config, unsigned frames,
 {
 	struct tsr_gpu_config cfg;
 	tsr_config_defaults(&cfg);
-	struct tsr_scene *scene = NULL;
-	struct tsr_gpu *gpu = NULL;
+	struct tsr_sim *sim = NULL;
 	struct tsr_trace_writer *w = NULL;
 	enum tsr_status s = tsr_config_load(config, &cfg, err);
 	if (s == TSR_OK)
-		s = tsr_scene_load(workload, &scene, err);
-	if (s == TSR_OK)
-		s = tsr_gpu_create(&cfg, scene, &gpu, err);
+		s = tsr_sim_open(&cfg, workload, &sim, err);
 	if (s == TSR_OK)
 		s = tsr_trace_writer_open(path, "cache=l2 bench_replay", &w, err);
 	if (s == TSR_OK) {
 		struct tsr_cache_observer ob = tsr_trace_observer(w);
-		tsr_cache_set_observer(tsr_gpu_cache_by_name(gpu, "l2"), &ob);
+		tsr_cache_set_observer(tsr_gpu_cache_by_name(tsr_sim_gpu(sim), "l2"), &ob);
+		s = tsr_sim_run(sim, frames, NULL, NULL, err);
 	}
-	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
-	for (unsigned f = 0; s == TSR_OK && f < frames; f++)
-		s = tsr_gpu_render_frame(gpu, f, st, err);
 	if (w) {
 		enum tsr_status cs = tsr_trace_writer_close(w, s == TSR_OK, err);
 		if (s == TSR_OK)
 			s = cs;
 	}
-	free(st);
-	tsr_gpu_destroy(gpu);
-	tsr_scene_destroy(scene);
+	tsr_sim_close(sim);
 	return s == TSR_OK;
 }
 

@@ -30,6 +30,7 @@
 #include "pipeline/gpu.h"
 #include "report/report.h"
 #include "scene/scene.h"
+#include "sim/sim.h"
 
 static const char *const default_workloads[] = {
 	"workloads/glmark-scene.json", "workloads/heavy-3d.json",
@@ -89,17 +90,8 @@ static enum tsr_status simulate(const struct tsr_gpu_config *cfg, const struct t
 				uint32_t frames, struct tsr_frame_stats *total,
 				struct tsr_frame_stats *scratch, struct tsr_error *err)
 {
-	struct tsr_gpu *gpu = NULL;
-	memset(total, 0, sizeof(*total));
-	TSR_TRY(tsr_gpu_create(cfg, sc, &gpu, err));
-	enum tsr_status s = TSR_OK;
-	for (uint32_t f = 0; s == TSR_OK && f < frames; f++) {
-		s = tsr_gpu_render_frame(gpu, f, scratch, err);
-		if (s == TSR_OK)
-			tsr_frame_stats_add(total, scratch);
-	}
-	tsr_gpu_destroy(gpu);
-	return s;
+	(void)scratch;
+	return tsr_simulate(cfg, sc, frames, total, err);
 }
 
 /* Index of the L2 among a run's caches (the last one). */

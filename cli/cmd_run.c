@@ -15,6 +15,7 @@
 #include "pipeline/gpu.h"
 #include "report/report.h"
 #include "scene/scene.h"
+#include "sim/sim.h"
 #include "trace/trace.h"
 
 #define MAX_RECORDINGS 8
@@ -154,6 +155,43 @@ static void print_summary(const struct tsr_frame_stats *t, uint32_t frames,
 	       seconds > 0 ? (double)t->memory_accesses / seconds / 1e6 : 0.0);
 }
 
+/* What `run` writes as frames complete. */
+struct run_outputs {
+	struct tsr_output *out;
+	json_t *jframes;                /* stats.json's "frames" */
+	struct tsr_cli_text csv;        /* frames.csv */
+	const struct tsr_memsys *mem;
+	const struct tsr_gpu_config *cfg;
+	const char *dump;               /* --dump-frames */
+	uint32_t frames;
+	int tty;                        /* show progress */
+	double t0;
+};
+
+/* After each frame: its stats.json entry, its frames.csv row, its image, progress. */
+static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
+				   const struct tsr_frame_stats *fs, struct tsr_error *err)
+{
+	struct run_outputs *o = ctx;
+	const uint32_t f = fs->frame;
+	json_t *jf = tsr_stats_to_json(fs, o->mem, o->cfg->mem.cores);
+	json_object_set_new(jf, "frame", json_integer(f));
+	json_array_append_new(o->jframes, jf);
+	tsr_csv_row(o->csv.buf + o->csv.len, o->csv.cap - o->csv.len, fs, o->mem);
+	o->csv.len += strlen(o->csv.buf + o->csv.len);
+	o->csv.buf[o->csv.len++] = '\n';
+	if (dump_frame(o->dump, f, o->frames)) {
+		char name[64];
+		snprintf(name, sizeof(name), "frame-%04u.png", f);
+		TSR_TRY(tsr_output_png(o->out, name, o->cfg->width, o->cfg->height,
+				       tsr_gpu_frame_image(tsr_sim_gpu(sim)), err));
+	}
+	if (o->tty)
+		progress(f + 1, o->frames, tsr_sim_total(sim)->memory_accesses,
+			 tsr_cli_now_seconds() - o->t0);
+	return TSR_OK;
+}
+
 int tsr_cmd_run(int argc, char **argv)
 {
 	const char *workload = NULL, *config = NULL, *out_dir = "out", *dump = "last";
@@ -242,19 +280,14 @@ int tsr_cmd_run(int argc, char **argv)
 		fprintf(stderr, "tessera: %s\n", err.msg);
 		return s == TSR_ERR_IO ? EXIT_RUNTIME : EXIT_USAGE;
 	}
-	struct tsr_scene *scene = NULL;
-	s = tsr_scene_load(workload, &scene, &err);
+	struct tsr_sim *sim = NULL;
+	s = tsr_sim_open(&cfg, workload, &sim, &err);
 	if (s != TSR_OK) {
 		fprintf(stderr, "tessera: %s\n", err.msg);
 		return s == TSR_ERR_CONFIG ? EXIT_USAGE : EXIT_RUNTIME;
 	}
-	struct tsr_gpu *gpu = NULL;
-	s = tsr_gpu_create(&cfg, scene, &gpu, &err);
-	if (s != TSR_OK) {
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		tsr_scene_destroy(scene);
-		return EXIT_RUNTIME;
-	}
+	struct tsr_gpu *gpu = tsr_sim_gpu(sim);
+	const struct tsr_scene *scene = tsr_sim_scene(sim);
 	uint32_t frames = frames_arg > 0 ? (uint32_t)frames_arg : scene->frames;
 	for (int r = 0; r < recordings; r++) {
 		struct tsr_cache *c = tsr_gpu_cache_by_name(gpu, rec_spec[r]);
@@ -267,8 +300,7 @@ int tsr_cmd_run(int argc, char **argv)
 			fprintf(stderr, ")\n");
 			for (int q = 0; q < r; q++)
 				tsr_trace_writer_close(rec_writer[q], 0, NULL);
-			tsr_gpu_destroy(gpu);
-			tsr_scene_destroy(scene);
+			tsr_sim_close(sim);
 			return EXIT_USAGE;
 		}
 	}
@@ -287,42 +319,29 @@ int tsr_cmd_run(int argc, char **argv)
 		s = tsr_output_open(&out, out_dir, &err);
 	else
 		memset(&out, 0, sizeof(out));
-	json_t *root = NULL, *jframes = json_array();
-	struct tsr_frame_stats *total = calloc(1, sizeof(*total));
-	struct tsr_frame_stats *fs = calloc(1, sizeof(*fs));
-	size_t csv_cap = 8192 + (size_t)frames * 2048, csv_len = 0;
-	char *csv = malloc(csv_cap);
-	if (s == TSR_OK && (!total || !fs || !csv))
+	json_t *root = NULL;
+	const struct tsr_memsys *mem = tsr_gpu_memsys(gpu);
+	struct run_outputs o = {.out = &out, .jframes = json_array(), .mem = mem, .cfg = &cfg,
+				.dump = dump, .frames = frames,
+				.tty = !quiet && isatty(STDERR_FILENO)};
+	o.csv.cap = 8192 + (size_t)frames * 2048;
+	o.csv.buf = malloc(o.csv.cap);
+	if (s == TSR_OK && (!o.csv.buf || !o.jframes))
 		s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
 	if (s == TSR_OK) {
-		tsr_csv_header(csv, csv_cap, tsr_gpu_memsys(gpu));
-		csv_len = strlen(csv);
-		csv[csv_len++] = '\n';
+		tsr_csv_header(o.csv.buf, o.csv.cap, mem);
+		o.csv.len = strlen(o.csv.buf);
+		o.csv.buf[o.csv.len++] = '\n';
 	}
-	const struct tsr_memsys *mem = tsr_gpu_memsys(gpu);
-	int tty = !quiet && isatty(STDERR_FILENO);
-	double t0 = tsr_cli_now_seconds();
-	for (uint32_t f = 0; s == TSR_OK && f < frames; f++) {
-		s = tsr_gpu_render_frame(gpu, f, fs, &err);
-		if (s != TSR_OK)
-			break;
-		tsr_frame_stats_add(total, fs);
-		json_t *jf = tsr_stats_to_json(fs, mem, cfg.mem.cores);
-		json_object_set_new(jf, "frame", json_integer(f));
-		json_array_append_new(jframes, jf);
-		tsr_csv_row(csv + csv_len, csv_cap - csv_len, fs, mem);
-		csv_len += strlen(csv + csv_len);
-		csv[csv_len++] = '\n';
-		if (dump_frame(dump, f, frames)) {
-			char name[64];
-			snprintf(name, sizeof(name), "frame-%04u.png", f);
-			s = tsr_output_png(&out, name, cfg.width, cfg.height,
-					   tsr_gpu_frame_image(gpu), &err);
-		}
-		if (tty)
-			progress(f + 1, frames, total->memory_accesses, tsr_cli_now_seconds() - t0);
-	}
-	double seconds = tsr_cli_now_seconds() - t0;
+	o.t0 = tsr_cli_now_seconds();
+	if (s == TSR_OK)
+		s = tsr_sim_run(sim, frames, write_frame, &o, &err);
+	const struct tsr_frame_stats *total = tsr_sim_total(sim);
+	json_t *jframes = o.jframes;
+	char *csv = o.csv.buf;
+	size_t csv_len = o.csv.len;
+	const int tty = o.tty;
+	double seconds = tsr_cli_now_seconds() - o.t0;
 	if (tty)
 		fputc('\n', stderr);
 	if (s == TSR_OK) {
@@ -380,10 +399,7 @@ int tsr_cmd_run(int argc, char **argv)
 	json_decref(root);
 	json_decref(jframes);
 	free(csv);
-	free(fs);
-	free(total);
-	tsr_gpu_destroy(gpu);
-	tsr_scene_destroy(scene);
+	tsr_sim_close(sim);
 	return rc;
 }
 

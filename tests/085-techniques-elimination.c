@@ -20,6 +20,7 @@
 #include "config/config.h"
 #include "pipeline/gpu.h"
 #include "scene/scene.h"
+#include "sim/sim.h"
 #include "test_util.h"
 
 #define TILES_X 8
@@ -60,33 +61,36 @@ static void small_config(struct tsr_gpu_config *cfg, int re, int te)
 
 /* A GPU and its scene, rendered frame by frame. */
 struct run {
-	struct tsr_scene *sc;
+	struct tsr_sim *sim;
 	struct tsr_gpu *gpu;
-	struct tsr_frame_stats st;
+	struct tsr_frame_stats st;   /* the last frame's counters */
 };
 
 static void run_open(struct run *r, const char *workload, const struct tsr_gpu_config *cfg)
 {
 	struct tsr_error err;
 	memset(r, 0, sizeof(*r));
-	assert_int_equal(tsr_scene_load(workload, &r->sc, &err), TSR_OK);
-	enum tsr_status s = tsr_gpu_create(cfg, r->sc, &r->gpu, &err);
+	enum tsr_status s = tsr_sim_open(cfg, workload, &r->sim, &err);
 	if (s != TSR_OK)
 		fail_msg("%s", err.msg);
+	r->gpu = tsr_sim_gpu(r->sim);
 }
 
+/* Renders the next frame, which must be `frame`. */
 static void run_frame(struct run *r, uint32_t frame)
 {
 	struct tsr_error err;
-	enum tsr_status s = tsr_gpu_render_frame(r->gpu, frame, &r->st, &err);
+	const struct tsr_frame_stats *fs;
+	assert_int_equal(tsr_sim_frames_done(r->sim), frame);
+	enum tsr_status s = tsr_sim_step(r->sim, &fs, &err);
 	if (s != TSR_OK)
 		fail_msg("%s", err.msg);
+	r->st = *fs;
 }
 
 static void run_close(struct run *r)
 {
-	tsr_gpu_destroy(r->gpu);
-	tsr_scene_destroy(r->sc);
+	tsr_sim_close(r->sim);
 }
 
 /* The skipped-tile map of the last frame as a bit set (tile i is bit i). */

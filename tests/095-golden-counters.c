@@ -27,6 +27,7 @@
 #include "pipeline/gpu.h"
 #include "report/report.h"
 #include "scene/scene.h"
+#include "sim/sim.h"
 
 struct golden_run {
 	const char *name;      /* tests/golden/<name>.txt */
@@ -121,22 +122,12 @@ static char *run_counters(const struct golden_run *r)
 	if (tsr_config_load(path, &cfg, &err) != TSR_OK)
 		fail_msg("%s", err.msg);
 	snprintf(path, sizeof(path), "%s/workloads/%s", TSR_SOURCE_DIR, r->workload);
-	struct tsr_scene *sc = NULL;
-	if (tsr_scene_load(path, &sc, &err) != TSR_OK)
+	struct tsr_sim *sim = NULL;
+	if (tsr_sim_open(&cfg, path, &sim, &err) != TSR_OK ||
+	    tsr_sim_run(sim, r->frames, NULL, NULL, &err) != TSR_OK)
 		fail_msg("%s", err.msg);
-	struct tsr_gpu *gpu = NULL;
-	if (tsr_gpu_create(&cfg, sc, &gpu, &err) != TSR_OK)
-		fail_msg("%s", err.msg);
-	struct tsr_frame_stats *total = calloc(1, sizeof(*total));
-	struct tsr_frame_stats *fs = calloc(1, sizeof(*fs));
-	assert_non_null(total);
-	assert_non_null(fs);
-	for (uint32_t f = 0; f < r->frames; f++) {
-		if (tsr_gpu_render_frame(gpu, f, fs, &err) != TSR_OK)
-			fail_msg("%s", err.msg);
-		tsr_frame_stats_add(total, fs);
-	}
-	json_t *j = tsr_stats_to_json(total, tsr_gpu_memsys(gpu), cfg.mem.cores);
+	struct tsr_gpu *gpu = tsr_sim_gpu(sim);
+	json_t *j = tsr_stats_to_json(tsr_sim_total(sim), tsr_gpu_memsys(gpu), cfg.mem.cores);
 	struct text t = {0};
 	text_add(&t, "run %s %s %u frames\n", r->workload, r->config, r->frames);
 	flatten(&t, "", j);
@@ -144,10 +135,7 @@ static char *run_counters(const struct golden_run *r)
 		 (unsigned long long)fnv1a(tsr_gpu_frame_image(gpu),
 					   (size_t)cfg.width * cfg.height * 4));
 	json_decref(j);
-	free(total);
-	free(fs);
-	tsr_gpu_destroy(gpu);
-	tsr_scene_destroy(sc);
+	tsr_sim_close(sim);
 	return t.buf;
 }
 

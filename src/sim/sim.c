@@ -1,0 +1,112 @@
+#include "sim/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct tsr_sim {
+	struct tsr_scene *owned;        /* the scene, when the run loaded it */
+	const struct tsr_scene *scene;
+	struct tsr_gpu *gpu;
+	uint32_t frames_done;
+	struct tsr_frame_stats frame;   /* the last frame's counters */
+	struct tsr_frame_stats total;
+};
+
+enum tsr_status tsr_sim_open_scene(const struct tsr_gpu_config *cfg,
+				   const struct tsr_scene *scene, struct tsr_sim **out,
+				   struct tsr_error *err)
+{
+	*out = NULL;
+	struct tsr_sim *s = calloc(1, sizeof(*s));
+	if (!s)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	s->scene = scene;
+	enum tsr_status st = tsr_gpu_create(cfg, scene, &s->gpu, err);
+	if (st != TSR_OK) {
+		free(s);
+		return st;
+	}
+	*out = s;
+	return TSR_OK;
+}
+
+enum tsr_status tsr_sim_open(const struct tsr_gpu_config *cfg, const char *workload,
+			     struct tsr_sim **out, struct tsr_error *err)
+{
+	struct tsr_scene *sc = NULL;
+	*out = NULL;
+	TSR_TRY(tsr_scene_load(workload, &sc, err));
+	enum tsr_status st = tsr_sim_open_scene(cfg, sc, out, err);
+	if (st != TSR_OK) {
+		tsr_scene_destroy(sc);
+		return st;
+	}
+	(*out)->owned = sc;
+	return TSR_OK;
+}
+
+void tsr_sim_close(struct tsr_sim *s)
+{
+	if (!s)
+		return;
+	tsr_gpu_destroy(s->gpu);
+	tsr_scene_destroy(s->owned);
+	free(s);
+}
+
+enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **fs,
+			     struct tsr_error *err)
+{
+	TSR_TRY(tsr_gpu_render_frame(s->gpu, s->frames_done, &s->frame, err));
+	tsr_frame_stats_add(&s->total, &s->frame);
+	s->frames_done++;
+	if (fs)
+		*fs = &s->frame;
+	return TSR_OK;
+}
+
+enum tsr_status tsr_sim_run(struct tsr_sim *s, uint32_t frames, tsr_sim_frame_fn fn,
+			    void *ctx, struct tsr_error *err)
+{
+	const uint32_t n = frames ? frames : s->scene->frames;
+	while (s->frames_done < n) {
+		const struct tsr_frame_stats *fs;
+		TSR_TRY(tsr_sim_step(s, &fs, err));
+		if (fn)
+			TSR_TRY(fn(ctx, s, fs, err));
+	}
+	return TSR_OK;
+}
+
+enum tsr_status tsr_simulate(const struct tsr_gpu_config *cfg, const struct tsr_scene *scene,
+			     uint32_t frames, struct tsr_frame_stats *total,
+			     struct tsr_error *err)
+{
+	struct tsr_sim *s;
+	TSR_TRY(tsr_sim_open_scene(cfg, scene, &s, err));
+	enum tsr_status st = tsr_sim_run(s, frames, NULL, NULL, err);
+	if (st == TSR_OK)
+		*total = s->total;
+	tsr_sim_close(s);
+	return st;
+}
+
+const struct tsr_frame_stats *tsr_sim_total(const struct tsr_sim *s)
+{
+	return &s->total;
+}
+
+uint32_t tsr_sim_frames_done(const struct tsr_sim *s)
+{
+	return s->frames_done;
+}
+
+struct tsr_gpu *tsr_sim_gpu(const struct tsr_sim *s)
+{
+	return s->gpu;
+}
+
+const struct tsr_scene *tsr_sim_scene(const struct tsr_sim *s)
+{
+	return s->scene;
+}

@@ -1,0 +1,68 @@
+/*
+ * sim.h - a simulation run: a GPU configuration rendering a workload frame
+ * by frame, with the per-frame and total statistics. The one frame loop
+ * that `tessera run`, the experiments, the benchmarks and the tests use.
+ */
+#ifndef TSR_SIM_SIM_H
+#define TSR_SIM_SIM_H
+
+#include <stdint.h>
+
+#include "config/config.h"
+#include "core/status.h"
+#include "pipeline/gpu.h"
+#include "report/stats.h"
+#include "scene/scene.h"
+
+struct tsr_sim;
+
+/*
+ * Opens a run of cfg on the workload file (loaded here and owned by the
+ * run). Errors: those of tsr_scene_load() and tsr_gpu_create().
+ */
+enum tsr_status tsr_sim_open(const struct tsr_gpu_config *cfg, const char *workload,
+			     struct tsr_sim **out, struct tsr_error *err);
+
+/* Opens a run on a scene the caller keeps alive (experiments reuse one scene). */
+enum tsr_status tsr_sim_open_scene(const struct tsr_gpu_config *cfg,
+				   const struct tsr_scene *scene, struct tsr_sim **out,
+				   struct tsr_error *err);
+
+void tsr_sim_close(struct tsr_sim *s);
+
+/*
+ * Renders the next frame and adds its counters to the total; *fs (if
+ * fs is not NULL) points at the frame's counters until the next step.
+ * Errors: those of tsr_gpu_render_frame().
+ */
+enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **fs,
+			     struct tsr_error *err);
+
+/* Called after each frame; a status other than TSR_OK stops the run with it. */
+typedef enum tsr_status (*tsr_sim_frame_fn)(void *ctx, struct tsr_sim *s,
+					     const struct tsr_frame_stats *fs,
+					     struct tsr_error *err);
+
+/*
+ * Renders frames until `frames` have been rendered in all (0: the
+ * workload's own count), calling fn (if not NULL) after each. Errors:
+ * those of tsr_sim_step() and of fn.
+ */
+enum tsr_status tsr_sim_run(struct tsr_sim *s, uint32_t frames, tsr_sim_frame_fn fn,
+			    void *ctx, struct tsr_error *err);
+
+/*
+ * Renders `frames` frames (0: the workload's count) of scene with cfg and
+ * copies the total into *total. Errors: those of tsr_sim_run().
+ */
+enum tsr_status tsr_simulate(const struct tsr_gpu_config *cfg, const struct tsr_scene *scene,
+			     uint32_t frames, struct tsr_frame_stats *total,
+			     struct tsr_error *err);
+
+/* The counters of all frames rendered so far. */
+const struct tsr_frame_stats *tsr_sim_total(const struct tsr_sim *s);
+uint32_t tsr_sim_frames_done(const struct tsr_sim *s);
+struct tsr_gpu *tsr_sim_gpu(const struct tsr_sim *s);
+const struct tsr_scene *tsr_sim_scene(const struct tsr_sim *s);
+
+#endif
