@@ -1,0 +1,30 @@
+/*
+ * datadir.h - where tessera's shipped data lives: the configurations
+ * (configs/) and workloads (workloads/) that experiments and short names
+ * refer to. Searched in order: the folder in the environment variable
+ * TSR_DATA_DIR; the installed data folder (<prefix>/share/tessera, from
+ * `cmake --install`); the source tree tessera was built from.
+ */
+#ifndef TSR_CORE_DATADIR_H
+#define TSR_CORE_DATADIR_H
+
+#include <stddef.h>
+
+#include "core/status.h"
+
+/*
+ * Writes the path of shipped file `rel` ("configs/tcor-table1.json") into
+ * buf (n bytes): the first of the places above that holds it. Errors:
+ * TSR_ERR_IO naming the file and the places searched.
+ */
+enum tsr_status tsr_data_path(const char *rel, char *buf, size_t n, struct tsr_error *err);
+
+/*
+ * Resolves a name the user gave for a file of folder `kind` ("configs",
+ * "workloads"): the name itself when it is a file, else the shipped
+ * <kind>/<name> or <kind>/<name>.json. Errors: TSR_ERR_IO naming it.
+ */
+enum tsr_status tsr_data_resolve(const char *kind, const char *name, char *buf, size_t n,
+				 struct tsr_error *err);
+
+#endif
