@@ -1,8 +1,9 @@
 /*
  * gpu_priv.h - the TBR GPU's state, shared by the pipeline's files (not
  * part of the public API): the driver (tbr_driver.c: resources, address
- * map, units, techniques), the stages (stages.c: the work items of a
- * frame) and the frame and pass loop (frame_loop.c).
+ * map, units, techniques), the stages (stages.c: a draw call;
+ * tile_stages.c: a tile, tile_stages.h) and the frame and pass loop
+ * (frame_loop.c).
  */
 #ifndef TSR_PIPELINE_GPU_PRIV_H
 #define TSR_PIPELINE_GPU_PRIV_H
@@ -65,7 +66,7 @@ struct tsr_gpu {
 	struct active_technique techniques[TSR_MAX_TECHNIQUES];
 };
 
-/* ---- stages.c: one work item at a time ---- */
+/* ---- stages.c and tile_stages.c: one work item at a time ---- */
 
 /*
  * Command Processor, Geometry Pipeline and Polygon List Builder for one
@@ -81,7 +82,8 @@ enum tsr_status tsr_stage_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
  * Tile Fetcher, Raster Pipeline and tile flush for one tile: unless a
  * technique skips it, reads its primitives from the Parameter Buffer,
  * rasterizes and shades them into the on-chip buffers, and flushes the
- * colors to the back frame buffer (unless a technique skips the flush).
+ * colors to the back frame buffer (unless a technique skips the flush):
+ * the stages of tile_stages.h and raster/raster.h back to back.
  */
 void tsr_stage_tile(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st);
 

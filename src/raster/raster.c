@@ -1,39 +1,60 @@
-#include "raster/raster.h"
+/*
+ * raster.c - the raster unit (raster.h): its queues, the quad groupings,
+ * and the functional mode that runs the stages (rasterizer.c, early_z.c,
+ * fragment.c, blend.c) back to back.
+ */
+#include "raster/raster_priv.h"
 
 #include <stdlib.h>
 
 const char *const tsr_quad_grouping_names[] = {"fg-xshift2", "cg-square", NULL};
-
-struct tsr_raster {
-	struct tsr_raster_config cfg;
-	uint32_t capacity;          /* quads */
-	struct tsr_quad *quads;     /* the queue between the stages */
-};
 
 enum tsr_status tsr_raster_create(const struct tsr_raster_config *cfg,
 				  uint32_t max_width, uint32_t max_height,
 				  struct tsr_raster **out,
 				  struct tsr_error *err)
 {
+	if (cfg->cores == 0 || cfg->cores > TSR_MAX_CORES)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "shader cores %u not in 1..%u",
+				     cfg->cores, TSR_MAX_CORES);
 	struct tsr_raster *r = calloc(1, sizeof(*r));
 	if (!r)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	r->cfg = *cfg;
-	r->capacity = ((max_width + 1) / 2) * ((max_height + 1) / 2);
-	r->quads = malloc((size_t)r->capacity * sizeof(*r->quads));
-	if (!r->quads) {
-		free(r);
-		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	r->window_quads = ((max_width + 1) / 2) * ((max_height + 1) / 2);
+	if (r->window_quads == 0)
+		r->window_quads = 1;
+	enum tsr_status s = TSR_ERR_NOMEM;
+	r->cores = calloc(cfg->cores, sizeof(*r->cores));
+	if (!r->cores) {
+		tsr_error_set(err, s, "out of memory");
+		goto fail;
 	}
+	if ((s = tsr_prim_queue_init(&r->prims, TSR_RASTER_PRIM_QUEUE, err)) != TSR_OK ||
+	    (s = tsr_quad_queue_init(&r->early_z, r->window_quads, err)) != TSR_OK ||
+	    (s = tsr_quad_queue_init(&r->blend, r->window_quads, err)) != TSR_OK)
+		goto fail;
+	for (uint32_t c = 0; c < cfg->cores; c++)
+		if ((s = tsr_quad_queue_init(&r->cores[c], r->window_quads, err)) != TSR_OK)
+			goto fail;
 	*out = r;
 	return TSR_OK;
+fail:
+	tsr_raster_destroy(r);
+	return s;
 }
 
 void tsr_raster_destroy(struct tsr_raster *r)
 {
 	if (!r)
 		return;
-	free(r->quads);
+	if (r->cores)
+		for (uint32_t c = 0; c < r->cfg.cores; c++)
+			tsr_quad_queue_release(&r->cores[c]);
+	free(r->cores);
+	tsr_quad_queue_release(&r->blend);
+	tsr_quad_queue_release(&r->early_z);
+	tsr_prim_queue_release(&r->prims);
 	free(r);
 }
 
@@ -49,99 +70,60 @@ uint32_t tsr_quad_core(enum tsr_quad_grouping g, uint32_t cores, uint32_t qx,
 	return (qx + 2 * qy) % cores;
 }
 
-/* Stage 1: quads covering the primitive inside the window. */
-static uint32_t rasterize(struct tsr_raster *r, const struct tsr_primitive *p,
-			  const struct tsr_target *t)
+int tsr_raster_submit(struct tsr_raster *r, const struct tsr_raster_prim *item)
 {
-	const int64_t one = 1 << TSR_SUBPIXEL_BITS, half = one / 2;
-	int32_t x0 = p->min_x > t->x0 ? p->min_x : t->x0;
-	int32_t y0 = p->min_y > t->y0 ? p->min_y : t->y0;
-	int32_t x1 = p->max_x < t->x0 + (int32_t)t->width - 1 ? p->max_x : t->x0 + (int32_t)t->width - 1;
-	int32_t y1 = p->max_y < t->y0 + (int32_t)t->height - 1 ? p->max_y : t->y0 + (int32_t)t->height - 1;
-	if (x0 > x1 || y0 > y1)
-		return 0;
-	/* align to the window's quad grid */
-	x0 -= (x0 - t->x0) & 1;
-	y0 -= (y0 - t->y0) & 1;
-	int64_t dx[3], dy[3], bias[3], row[3];
-	for (int i = 0; i < 3; i++) {
-		int j = (i + 1) % 3;
-		dx[i] = p->X[j] - p->X[i];
-		dy[i] = p->Y[j] - p->Y[i];
-		int top_left = (dy[i] == 0 && dx[i] > 0) || dy[i] < 0;
-		bias[i] = top_left ? 0 : -1;
-		int64_t px = (int64_t)x0 * one + half, py = (int64_t)y0 * one + half;
-		row[i] = dx[i] * (py - p->Y[i]) - dy[i] * (px - p->X[i]) + bias[i];
-	}
-	uint32_t n = 0;
-	for (int32_t y = y0; y <= y1; y += 2) {
-		int64_t e[3] = {row[0], row[1], row[2]};
-		for (int32_t x = x0; x <= x1; x += 2) {
-			uint8_t mask = 0;
-			for (int k = 0; k < 4; k++) {
-				int ox = k & 1, oy = k >> 1;
-				int in = 1;
-				for (int i = 0; i < 3; i++) {
-					int64_t v = e[i] - dy[i] * one * ox + dx[i] * one * oy;
-					in &= v >= 0;
-				}
-				/* pixels outside the window (odd-sized edges) are not covered */
-				if (x + ox >= t->x0 + (int32_t)t->width ||
-				    y + oy >= t->y0 + (int32_t)t->height)
-					in = 0;
-				mask |= (uint8_t)(in << k);
-			}
-			if (mask) {
-				struct tsr_quad *q = &r->quads[n++];
-				q->x = x;
-				q->y = y;
-				q->mask = mask;
-			}
-			for (int i = 0; i < 3; i++)
-				e[i] -= dy[i] * 2 * one;
+	return tsr_prim_queue_push(&r->prims, item);
+}
+
+int tsr_raster_oldest_core(const struct tsr_raster *r)
+{
+	int best = -1;
+	uint32_t best_seq = 0;
+	for (uint32_t c = 0; c < r->cfg.cores; c++) {
+		const struct tsr_quad *q = tsr_quad_queue_front(&r->cores[c]);
+		/* sequence numbers wrap: compare their difference */
+		if (q && (best < 0 || (int32_t)(q->seq - best_seq) < 0)) {
+			best = (int)c;
+			best_seq = q->seq;
 		}
-		for (int i = 0; i < 3; i++)
-			row[i] += dx[i] * 2 * one;
 	}
+	return best;
+}
+
+/* Quads in every quad queue. */
+static uint32_t quads_in_flight(const struct tsr_raster *r)
+{
+	uint32_t n = tsr_quad_queue_count(&r->early_z) + tsr_quad_queue_count(&r->blend);
+	for (uint32_t c = 0; c < r->cfg.cores; c++)
+		n += tsr_quad_queue_count(&r->cores[c]);
 	return n;
 }
 
-/* Barycentric weights (screen space) of pixel (px, py). */
-static void barycentric(const struct tsr_primitive *p, int32_t px, int32_t py,
-			float l[3])
+uint32_t tsr_raster_pending(const struct tsr_raster *r)
 {
-	const int64_t one = 1 << TSR_SUBPIXEL_BITS, half = one / 2;
-	int64_t sx = (int64_t)px * one + half, sy = (int64_t)py * one + half;
-	double inv = 1.0 / (double)p->area2;
-	int64_t e1 = (p->X[2] - p->X[1]) * (sy - p->Y[1]) - (p->Y[2] - p->Y[1]) * (sx - p->X[1]);
-	int64_t e2 = (p->X[0] - p->X[2]) * (sy - p->Y[2]) - (p->Y[0] - p->Y[2]) * (sx - p->X[2]);
-	l[0] = (float)((double)e1 * inv);
-	l[1] = (float)((double)e2 * inv);
-	l[2] = 1.0f - l[0] - l[1];
+	return r->prims.count + quads_in_flight(r);
 }
 
-static int depth_test(struct tsr_target *t, struct tsr_quad *q, int write)
+void tsr_raster_drain(struct tsr_raster *r, const struct tsr_raster_ctx *c)
 {
-	uint8_t pass = 0;
-	for (int k = 0; k < 4; k++) {
-		if (!(q->mask >> k & 1))
+	for (;;) {
+		/* stage by stage over the quads in flight: a primitive's quads
+		 * never overlap, and shading in rasterization order keeps the
+		 * memory accesses in the order of the unpipelined model */
+		while (tsr_raster_early_z(r, c) == TSR_STAGE_DONE)
+			;
+		int core;
+		while ((core = tsr_raster_oldest_core(r)) >= 0 &&
+		       tsr_raster_shade(r, (uint32_t)core, c) == TSR_STAGE_DONE)
+			;
+		while (tsr_raster_blend(r, c) == TSR_STAGE_DONE)
+			;
+		/* Early-Z stalled behind an alpha-tested primitive: go again */
+		if (quads_in_flight(r))
 			continue;
-		uint32_t bx = (uint32_t)(q->x + (k & 1) - t->x0);
-		uint32_t by = (uint32_t)(q->y + (k >> 1) - t->y0);
-		float *d = &t->depth[by * t->stride + bx];
-		if (q->z[k] < *d) {
-			pass |= (uint8_t)(1 << k);
-			if (write)
-				*d = q->z[k];
-		}
+		if (tsr_raster_rasterize(r, c) != TSR_STAGE_DONE)
+			return;
 	}
-	q->mask = pass;
-	return pass != 0;
-}
-
-static int popcount4(uint8_t m)
-{
-	return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1);
 }
 
 void tsr_raster_primitive(struct tsr_raster *r, const struct tsr_primitive *p,
@@ -150,102 +132,12 @@ void tsr_raster_primitive(struct tsr_raster *r, const struct tsr_primitive *p,
 			  struct tsr_raster_stats *rs,
 			  struct tsr_texture_stats *ts)
 {
-	const struct tsr_material *mat = shader->material;
-	const uint32_t cores = r->cfg.cores;
-	const uint32_t quads_w = (t->width + 1) / 2, quads_h = (t->height + 1) / 2;
-	uint32_t n = rasterize(r, p, t);
-	rs->quads_rasterized += n;
-	const int late_z = mat->blend == TSR_BLEND_ALPHA_TEST;
-	uint32_t fs_lines = 0;
-	if (shader->fs_bytes)
-		fs_lines = (uint32_t)(((shader->fs_base + shader->fs_bytes - 1) >> 6) -
-				      (shader->fs_base >> 6) + 1);
-
-	for (uint32_t i = 0; i < n; i++) {
-		struct tsr_quad *q = &r->quads[i];
-		float l[4][3];
-		for (int k = 0; k < 4; k++) {
-			barycentric(p, q->x + (k & 1), q->y + (k >> 1), l[k]);
-			q->z[k] = l[k][0] * p->z[0] + l[k][1] * p->z[1] + l[k][2] * p->z[2];
-		}
-		/* stage 2: Early-Z */
-		if (!late_z && !depth_test(t, q, mat->blend == TSR_BLEND_OPAQUE)) {
-			rs->quads_early_z_killed++;
-			continue;
-		}
-		/* stage 3: fragment shading on the quad's core */
-		uint32_t qx = (uint32_t)(q->x - t->x0) / 2, qy = (uint32_t)(q->y - t->y0) / 2;
-		uint32_t core = tsr_quad_core(r->cfg.quad_grouping, cores, qx, qy, quads_w, quads_h);
-		q->core = (uint8_t)core;
-		rs->quads_shaded++;
-		rs->quads_per_core[core]++;
-		rs->fragments_shaded += (uint64_t)popcount4(q->mask);
-		tsr_mem_access(mem, tsr_memsys_port(mem, TSR_STREAM_INSTRUCTION, core),
-			       shader->fs_base, shader->fs_bytes, 0,
-			       TSR_STREAM_INSTRUCTION, (uint16_t)core, 0, NULL);
-		rs->instruction_fetches += fs_lines;
-		float u[4], v[4], shade[4];
-		for (int k = 0; k < 4; k++) {
-			float w0 = l[k][0] * p->inv_w[0], w1 = l[k][1] * p->inv_w[1],
-			      w2 = l[k][2] * p->inv_w[2];
-			float s = w0 + w1 + w2;
-			float inv = s != 0.0f ? 1.0f / s : 0.0f;
-			u[k] = (w0 * p->u[0] + w1 * p->u[1] + w2 * p->u[2]) * inv;
-			v[k] = (w0 * p->v[0] + w1 * p->v[1] + w2 * p->v[2]) * inv;
-			shade[k] = (w0 * p->shade[0] + w1 * p->shade[1] + w2 * p->shade[2]) * inv;
-		}
-		if (shader->texture) {
-			struct tsr_texel_requests req;
-			tsr_texture_sample_quad(shader->texture, mat->filter, mat->wrap, u, v,
-						q->rgba, &req);
-			uint32_t tc = tsr_memsys_port(mem, TSR_STREAM_TEXTURE, core);
-			for (uint32_t j = 0; j < req.line_count; j++)
-				tsr_mem_access(mem, tc, req.lines[j], TSR_TEXTURE_BLOCK_BYTES, 0,
-					       TSR_STREAM_TEXTURE, (uint16_t)core, 0, NULL);
-			ts->sample_instructions++;
-			ts->texel_fetches += req.texel_fetches;
-			ts->line_requests += req.line_count;
-		} else {
-			for (int k = 0; k < 4; k++)
-				for (int c = 0; c < 4; c++)
-					q->rgba[k][c] = 1.0f;
-		}
-		for (int k = 0; k < 4; k++) {
-			float sh = shade[k] < 0.0f ? 0.0f : (shade[k] > 1.0f ? 1.0f : shade[k]);
-			for (int c = 0; c < 3; c++)
-				q->rgba[k][c] *= mat->color[c] * sh;
-			q->rgba[k][3] *= mat->color[3];
-		}
-		if (late_z) {
-			uint8_t keep = 0;
-			for (int k = 0; k < 4; k++)
-				if ((q->mask >> k & 1) && q->rgba[k][3] >= mat->alpha_cutoff)
-					keep |= (uint8_t)(1 << k);
-			rs->fragments_discarded += (uint64_t)(popcount4(q->mask) - popcount4(keep));
-			q->mask = keep;
-			if (!keep || !depth_test(t, q, 1)) {
-				rs->quads_late_z_killed++;
-				continue;
-			}
-		}
-		/* stage 4: blending into the on-chip color buffer */
-		for (int k = 0; k < 4; k++) {
-			if (!(q->mask >> k & 1))
-				continue;
-			uint32_t bx = (uint32_t)(q->x + (k & 1) - t->x0);
-			uint32_t by = (uint32_t)(q->y + (k >> 1) - t->y0);
-			float *dst = &t->color[((size_t)by * t->stride + bx) * 4];
-			if (mat->blend == TSR_BLEND_ALPHA) {
-				float a = q->rgba[k][3];
-				a = a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a);
-				for (int c = 0; c < 3; c++)
-					dst[c] = q->rgba[k][c] * a + dst[c] * (1.0f - a);
-				dst[3] = a + dst[3] * (1.0f - a);
-			} else {
-				for (int c = 0; c < 4; c++)
-					dst[c] = q->rgba[k][c];
-			}
-			rs->pixels_written++;
-		}
+	const struct tsr_raster_ctx c = {t, mem, rs, ts};
+	const struct tsr_raster_prim item = {p, shader};
+	/* make room in a queue a stepping caller left full */
+	if (!tsr_raster_submit(r, &item)) {
+		tsr_raster_drain(r, &c);
+		tsr_raster_submit(r, &item);
 	}
+	tsr_raster_drain(r, &c);
 }

@@ -1,26 +1,48 @@
 /*
- * raster.h - the Raster Pipeline for one primitive over one render target
- * window (a tile's on-chip buffers in TBR; TCOR II-A, DTexL II-A, RE II).
+ * raster.h - the Raster Pipeline over one render target window (a tile's
+ * on-chip buffers in TBR; TCOR II-A, DTexL II-A, RE II), as four stages
+ * with explicit work items and bounded queues between them (queue.h):
  *
- * Stages, each with explicit work items so a timing model can be layered
- * on them later:
- *  1. Rasterizer: covers the primitive with 2x2 quads (struct tsr_quad)
- *     aligned to the window, a 4-bit coverage mask each, sampling pixel
- *     centres in 1/256-pixel fixed point with the top-left fill rule (a
- *     pixel on an edge shared by two triangles belongs to exactly one).
- *  2. Early-Z: per-pixel depth test (less) against the window's on-chip
- *     depth buffer (no memory traffic), depth written for opaque materials;
- *     alpha-tested materials skip it and use late Z after shading.
- *  3. Fragment stage: the quad goes to a shader core by the quad grouping
- *     (FG-xshift2 or CG-square, DTexL III-B, Fig. 6); the core fetches the
- *     fragment shader's instructions through its L1 instruction cache and,
- *     for textured materials, issues one sample instruction whose coalesced
- *     line requests go to its L1 texture cache. Attributes are interpolated
- *     perspective-correctly (helper lanes included, for derivatives).
- *  4. Blending into the on-chip color buffer (opaque: replace; alpha:
+ *   primitive queue -> Rasterizer -> Early-Z queue -> Early-Z
+ *     -> one quad queue per shader core -> fragment shading (core c)
+ *     -> blend queue -> blending (late Z first for alpha-tested materials)
+ *
+ *  1. Rasterizer (rasterizer.c), work item a primitive (struct
+ *     tsr_raster_prim): covers it with 2x2 quads (struct tsr_quad) aligned
+ *     to the window, a 4-bit coverage mask each, sampling pixel centres in
+ *     1/256-pixel fixed point with the top-left fill rule (a pixel on an
+ *     edge shared by two triangles belongs to exactly one), and
+ *     interpolates depth.
+ *  2. Early-Z (early_z.c), work item a quad: per-pixel depth test (less)
+ *     against the window's on-chip depth buffer (no memory traffic), depth
+ *     written for opaque materials; alpha-tested materials skip it and use
+ *     late Z after shading. A surviving quad goes to a shader core by the
+ *     quad grouping (FG-xshift2 or CG-square, DTexL III-B, Fig. 6).
+ *  3. Fragment shading (fragment.c), work item a quad on one core: the
+ *     core fetches the fragment shader's instructions through its L1
+ *     instruction cache and, for textured materials, issues one sample
+ *     instruction whose coalesced line requests go to its L1 texture
+ *     cache. Attributes are interpolated perspective-correctly (helper
+ *     lanes included, for derivatives).
+ *  4. Blending (blend.c), work item a quad: late Z for alpha-tested
+ *     materials, then the on-chip color buffer (opaque: replace; alpha:
  *     source-over).
+ *
+ * Each stage function consumes at most one work item and reports whether
+ * it did (enum tsr_stage_result), so a timing model can schedule the
+ * stages and the cores without changing what they compute. Only shading
+ * touches memory; to keep the memory hierarchy's access order, a
+ * scheduler shades quads in the order they were rasterized
+ * (tsr_raster_oldest_core()). Hazards a scheduler needs not track itself:
+ * a pixel's quads always go to the same core, so per-pixel order is kept
+ * by the FIFOs, and Early-Z stalls while quads of an alpha-tested
+ * primitive (whose depth is written at blending) are in flight. The
+ * functional mode (tsr_raster_drain, tsr_raster_primitive) runs the
+ * stages back to back, one primitive at a time, stage by stage.
+ *
  * The raster stages know nothing of the tile loop that feeds them: the
  * window is a parameter, so an immediate-mode renderer can drive them too.
+ * Not modelled: cycles (a timing model's job), multisampling, stencil.
  */
 #ifndef TSR_RASTER_RASTER_H
 #define TSR_RASTER_RASTER_H
@@ -43,21 +65,35 @@ struct tsr_target {
 	float *color;           /* stride * height * 4, RGBA 0..1 */
 };
 
-/* A quad in flight. */
-struct tsr_quad {
-	int32_t x, y;           /* screen position of the top-left pixel (even) */
-	uint8_t mask;           /* bit i: pixel i covered (0=(0,0) 1=(1,0) 2=(0,1) 3=(1,1)) */
-	uint8_t core;
-	float z[4];
-	float rgba[4][4];
-};
-
 /* Per-material state the fragment stage needs. */
 struct tsr_shader_binding {
 	const struct tsr_material *material;
 	const struct tsr_texture *texture;  /* NULL when untextured */
 	uint64_t fs_base;                   /* fragment shader address */
 	uint32_t fs_bytes;                  /* fragment shader size, bytes */
+};
+
+/*
+ * The Rasterizer's work item: a primitive and its shader. Both must stay
+ * valid until the primitive's last quad is blended (in TBR: the frame's
+ * primitive array and the GPU's bindings).
+ */
+struct tsr_raster_prim {
+	const struct tsr_primitive *prim;
+	const struct tsr_shader_binding *shader;
+};
+
+/* The work item of Early-Z, shading and blending: a quad in flight. */
+struct tsr_quad {
+	int32_t x, y;           /* screen position of the top-left pixel (even) */
+	uint32_t seq;           /* rasterization order (wraps), for in-order shading */
+	uint8_t mask;           /* bit i: pixel i covered (0=(0,0) 1=(1,0) 2=(0,1) 3=(1,1)) */
+	uint8_t core;           /* shader core (set by Early-Z) */
+	const struct tsr_primitive *prim;
+	const struct tsr_shader_binding *shader;
+	float z[4];             /* window depth per pixel (Rasterizer) */
+	float l[4][3];          /* screen-space barycentrics per pixel (Rasterizer) */
+	float rgba[4][4];       /* shaded colors per pixel (fragment shading) */
 };
 
 enum tsr_quad_grouping {
@@ -78,8 +114,29 @@ struct tsr_raster_config {
 struct tsr_raster;
 
 /*
+ * Where the raster stages work: the window, the memory hierarchy shading
+ * fetches through, and the counters every stage adds to. Plain data the
+ * caller fills; the same for every stage call of one window.
+ */
+struct tsr_raster_ctx {
+	struct tsr_target *target;
+	struct tsr_memsys *mem;
+	struct tsr_raster_stats *rs;
+	struct tsr_texture_stats *ts;
+};
+
+/* What a stage did with one call. */
+enum tsr_stage_result {
+	TSR_STAGE_DONE = 0,  /* consumed one work item (and pushed its outputs) */
+	TSR_STAGE_IDLE,      /* its input queue is empty */
+	TSR_STAGE_STALLED,   /* an output queue is full, or a hazard: retry later */
+};
+
+/*
  * Creates a raster pipeline for windows of at most max_width x max_height
- * pixels. Errors: TSR_ERR_NOMEM.
+ * pixels: every quad queue holds a whole window's quads (so the functional
+ * mode never stalls), the primitive queue TSR_RASTER_PRIM_QUEUE
+ * primitives. Errors: TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_raster_create(const struct tsr_raster_config *cfg,
 				  uint32_t max_width, uint32_t max_height,
@@ -91,9 +148,86 @@ void tsr_raster_destroy(struct tsr_raster *r);
 uint32_t tsr_quad_core(enum tsr_quad_grouping g, uint32_t cores, uint32_t qx,
 		       uint32_t qy, uint32_t quads_w, uint32_t quads_h);
 
+/* Primitives the Rasterizer's input queue holds. */
+#define TSR_RASTER_PRIM_QUEUE 64
+
+/* ---- one work item at a time (a timing model's interface) ---- */
+
 /*
- * Renders one primitive into the window: all four stages. Memory accesses
- * go through `mem`; counters into rs and ts. Hot path: no allocation.
+ * Appends a primitive to the Rasterizer's input queue (the Tile Fetcher's
+ * output). Returns 1, or 0 when the queue is full (nothing appended).
+ */
+int tsr_raster_submit(struct tsr_raster *r, const struct tsr_raster_prim *item);
+
+/*
+ * Rasterizer: takes the oldest queued primitive and pushes the quads that
+ * cover it inside c->target to the Early-Z queue, in scan order (rows of
+ * quads top to bottom, left to right), with depth and barycentrics. The
+ * window must be no larger than the one given at creation. Stalls unless
+ * the Early-Z queue has room for every quad of the primitive's bounding
+ * box in the window. Counts quads_rasterized. Hot path: no allocation.
+ */
+enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
+					   const struct tsr_raster_ctx *c);
+
+/*
+ * Early-Z: takes the oldest quad of the Early-Z queue, depth-tests it
+ * against c->target (writing depth for opaque materials; alpha-tested
+ * ones pass untested) and pushes it, if any pixel survives, to the queue
+ * of its shader core (tsr_quad_core()). Stalls when that queue is full,
+ * or when the quad is not alpha-tested and quads of an alpha-tested
+ * primitive have not been blended yet (their depth writes are pending).
+ * Counts quads_early_z_killed.
+ */
+enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
+					 const struct tsr_raster_ctx *c);
+
+/*
+ * Fragment shading on shader core `core` (< cores): takes the oldest quad
+ * of the core's queue, fetches the fragment shader through the core's L1
+ * instruction cache, interpolates the varyings, samples the texture
+ * through the core's L1 texture cache (memory accesses through c->mem)
+ * and pushes the shaded quad to the blend queue. Stalls when it is full.
+ * Counts quads_shaded, quads_per_core, fragments_shaded,
+ * instruction_fetches and the texture counters.
+ */
+enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
+				       const struct tsr_raster_ctx *c);
+
+/*
+ * Blending: takes the oldest quad of the blend queue; for alpha-tested
+ * materials, discards pixels under the alpha cutoff and depth-tests the
+ * rest (late Z, writing depth); blends the survivors into c->target's
+ * color buffer. Counts fragments_discarded, quads_late_z_killed and
+ * pixels_written.
+ */
+enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
+				       const struct tsr_raster_ctx *c);
+
+/*
+ * The shader core whose queue holds the oldest quad (the next to shade to
+ * keep rasterization order), or -1 when every core's queue is empty.
+ */
+int tsr_raster_oldest_core(const struct tsr_raster *r);
+
+/* Work items waiting: primitives queued plus quads in every quad queue. */
+uint32_t tsr_raster_pending(const struct tsr_raster *r);
+
+/* ---- the functional mode: back to back ---- */
+
+/*
+ * Runs the stages back to back until every queue is empty: for each
+ * queued primitive in order, rasterizes it, then Early-Z on all its quads,
+ * shading in rasterization order, blending. Memory accesses go through
+ * c->mem in the order of the unpipelined model (each quad shaded in scan
+ * order). Hot path: no allocation.
+ */
+void tsr_raster_drain(struct tsr_raster *r, const struct tsr_raster_ctx *c);
+
+/*
+ * Renders one primitive into the window: all four stages, through
+ * tsr_raster_submit() and tsr_raster_drain(). Memory accesses go through
+ * `mem`; counters into rs and ts. Hot path: no allocation.
  */
 void tsr_raster_primitive(struct tsr_raster *r, const struct tsr_primitive *p,
 			  const struct tsr_shader_binding *shader,

@@ -1,0 +1,187 @@
+/*
+ * tile_stages.c - the tile half of a TBR frame's stages as work items
+ * (TCOR II-A, Fig. 2; tile_stages.h): tile entry, Tile Fetcher, issue to
+ * the Raster Pipeline (raster/raster.h), tile flush, and tsr_stage_tile()
+ * running them back to back with the raster stages in between. The
+ * techniques are called through their tile_begin and tile_flush hooks
+ * (techniques/technique.h).
+ */
+#include <string.h>
+
+#include "pipeline/tile_stages.h"
+
+static uint8_t to_u8(float c)
+{
+	c = c < 0.0f ? 0.0f : (c > 1.0f ? 1.0f : c);
+	return (uint8_t)(c * 255.0f + 0.5f);
+}
+
+/* The tile window of tile `tile` over the GPU's on-chip depth and color buffers. */
+static void tile_window(const struct tsr_gpu *g, uint32_t tile, struct tsr_target *t)
+{
+	t->x0 = (int32_t)((tile % g->tiles_x) * g->cfg.tile_width);
+	t->y0 = (int32_t)((tile / g->tiles_x) * g->cfg.tile_height);
+	t->width = g->cfg.tile_width;
+	t->height = g->cfg.tile_height;
+	if ((uint32_t)t->x0 + t->width > g->cfg.width)
+		t->width = g->cfg.width - (uint32_t)t->x0;
+	if ((uint32_t)t->y0 + t->height > g->cfg.height)
+		t->height = g->cfg.height - (uint32_t)t->y0;
+	t->stride = g->cfg.tile_width;
+	t->depth = g->tile_depth;
+	t->color = g->tile_color;
+}
+
+/* Clears the tile's depth (to the far plane) and colors (to clear) before rendering. */
+static void tile_clear(struct tsr_target *t, const float clear[4])
+{
+	for (uint32_t p = 0; p < t->stride * t->height; p++) {
+		t->depth[p] = 1.0f;
+		memcpy(&t->color[p * 4], clear, 4 * sizeof(float));
+	}
+}
+
+/* Byte address of the tile's row y in the back frame buffer. */
+static uint64_t flush_row_address(const struct tsr_gpu *g, const struct tsr_target *t,
+				  uint32_t y)
+{
+	return g->fb_base[g->back] + ((uint64_t)t->y0 + y) * g->fb_pitch + (uint64_t)t->x0 * 4;
+}
+
+/* DRAM bytes the tile's flush writes (whole bursts per row). */
+static uint64_t flush_dram_bytes(const struct tsr_gpu *g, const struct tsr_target *t)
+{
+	uint64_t b = 0;
+	for (uint32_t y = 0; y < t->height; y++)
+		b += tsr_mem_dram_burst_bytes(g->mem, flush_row_address(g, t, y), t->width * 4);
+	return b;
+}
+
+uint64_t tsr_stage_flush_bytes(void *gpu, uint32_t tile)
+{
+	struct tsr_target t;
+	tile_window(gpu, tile, &t);
+	return flush_dram_bytes(gpu, &t);
+}
+
+/* The tile's colors as a flush writes them (RGBA8, rows packed), and the back buffer's. */
+static void tile_colors(struct tsr_gpu *g, const struct tsr_target *t, uint32_t tile,
+			struct tsr_tile_colors *c)
+{
+	uint8_t *dst = g->tile_rgba;
+	for (uint32_t y = 0; y < t->height; y++) {
+		const float *src = &t->color[(size_t)y * t->stride * 4];
+		for (uint32_t i = 0; i < t->width * 4; i++)
+			*dst++ = to_u8(src[i]);
+	}
+	c->tile = tile;
+	c->width = t->width;
+	c->height = t->height;
+	c->rgba = g->tile_rgba;
+	c->back = &g->image[g->back][((size_t)t->y0 * g->cfg.width + (uint32_t)t->x0) * 4];
+	c->back_pitch = g->cfg.width * 4;
+	c->dram_bytes = 0;
+}
+
+uint32_t tsr_stage_tile_issue(struct tsr_gpu *g, struct tsr_tile_work *w)
+{
+	uint32_t n = 0;
+	while (w->issued < w->count) {
+		const struct tsr_primitive *p = &g->prims.prims[w->list[w->issued]];
+		const struct tsr_raster_prim item = {p, &g->bindings[p->material]};
+		if (!tsr_raster_submit(g->raster, &item))
+			break;
+		w->issued++;
+		n++;
+	}
+	return n;
+}
+
+/* Issues and rasterizes every primitive of w back to back (the functional mode). */
+static void tile_raster(struct tsr_gpu *g, struct tsr_tile_work *w, const struct tsr_raster_ctx *c)
+{
+	while (tsr_stage_tile_issue(g, w))
+		tsr_raster_drain(g->raster, c);
+}
+
+void tsr_stage_render_tile(void *gpu, uint32_t tile, struct tsr_memsys *mem,
+			   struct tsr_raster_stats *rs, struct tsr_texture_stats *ts,
+			   struct tsr_tile_colors *out)
+{
+	struct tsr_gpu *g = gpu;
+	struct tsr_tile_work w = {.tile = tile};
+	tile_window(g, tile, &w.target);
+	tile_clear(&w.target, g->clear);
+	w.count = tsr_pb_list_length(g->pb, tile);
+	w.list = tsr_pb_list(g->pb, tile);
+	tile_raster(g, &w, &(struct tsr_raster_ctx){&w.target, mem, rs, ts});
+	tile_colors(g, &w.target, tile, out);
+	out->dram_bytes = flush_dram_bytes(g, &w.target);
+}
+
+/* Writes the tile's colors to the back frame buffer (routes.color: DRAM, TCOR Fig. 2). */
+static void flush_tile(struct tsr_gpu *g, const struct tsr_target *t)
+{
+	uint8_t *img = g->image[g->back];
+	const uint32_t port = tsr_memsys_port(g->mem, TSR_STREAM_COLOR, 0);
+	for (uint32_t y = 0; y < t->height; y++) {
+		uint32_t sy = (uint32_t)t->y0 + y;
+		tsr_mem_access(g->mem, port, flush_row_address(g, t, y), t->width * 4, 1,
+			       TSR_STREAM_COLOR, 0, 0, NULL);
+		memcpy(&img[((size_t)sy * g->cfg.width + (uint32_t)t->x0) * 4],
+		       &g->tile_rgba[(size_t)y * t->width * 4], t->width * 4);
+	}
+}
+
+int tsr_stage_tile_begin(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st,
+			 struct tsr_tile_work *w)
+{
+	tsr_mem_marker(g->mem, TSR_MARKER_TILE, tile);
+	st->tiling.tiles++;
+	g->skipped[tile] = 0;
+	for (uint32_t k = 0; k < g->technique_count; k++)
+		if (g->techniques[k].ops->tile_begin &&
+		    g->techniques[k].ops->tile_begin(g->techniques[k].state, tile, st)) {
+			g->skipped[tile] = 1;
+			return 0;
+		}
+	*w = (struct tsr_tile_work){.tile = tile};
+	tile_window(g, tile, &w->target);
+	tile_clear(&w->target, g->clear);
+	return 1;
+}
+
+void tsr_stage_tile_fetch(struct tsr_gpu *g, struct tsr_tile_work *w,
+			  struct tsr_frame_stats *st)
+{
+	w->list = tsr_tile_fetch(g->pb, w->tile, g->prims.prims, g->mem, &w->count, &st->tiling);
+	w->issued = 0;
+	if (w->count == 0)
+		st->tiling.empty_tiles++;
+}
+
+void tsr_stage_tile_flush(struct tsr_gpu *g, struct tsr_tile_work *w,
+			  struct tsr_frame_stats *st)
+{
+	struct tsr_tile_colors c;
+	tile_colors(g, &w->target, w->tile, &c);
+	int skip_flush = 0;
+	for (uint32_t k = 0; k < g->technique_count; k++)
+		if (g->techniques[k].ops->tile_flush) {
+			if (!c.dram_bytes)
+				c.dram_bytes = flush_dram_bytes(g, &w->target);
+			skip_flush |= g->techniques[k].ops->tile_flush(g->techniques[k].state, &c, st);
+		}
+	if (!skip_flush)
+		flush_tile(g, &w->target);
+}
+
+void tsr_stage_tile(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st)
+{
+	struct tsr_tile_work w;
+	if (!tsr_stage_tile_begin(g, tile, st, &w))
+		return;
+	tsr_stage_tile_fetch(g, &w, st);
+	tile_raster(g, &w, &(struct tsr_raster_ctx){&w.target, g->mem, &st->raster, &st->texture});
+	tsr_stage_tile_flush(g, &w, st);
+}

@@ -1,0 +1,52 @@
+/*
+ * blend.c - stage 4 of the Raster Pipeline (raster.h): late Z for
+ * alpha-tested materials (alpha cutoff, then the depth test with depth
+ * write) and blending into the window's on-chip color buffer (opaque and
+ * alpha-tested: replace; alpha: source-over). No memory traffic: the
+ * color buffer is on chip until the tile flush.
+ */
+#include "raster/raster_priv.h"
+
+enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
+				       const struct tsr_raster_ctx *c)
+{
+	struct tsr_quad *q = tsr_quad_queue_front(&r->blend);
+	if (!q)
+		return TSR_STAGE_IDLE;
+	tsr_quad_queue_pop(&r->blend);  /* the slot stays valid until the next push */
+	struct tsr_target *t = c->target;
+	struct tsr_raster_stats *rs = c->rs;
+	const struct tsr_material *mat = q->shader->material;
+	if (mat->blend == TSR_BLEND_ALPHA_TEST) {
+		r->late_z_in_flight--;
+		uint8_t keep = 0;
+		for (int k = 0; k < 4; k++)
+			if ((q->mask >> k & 1) && q->rgba[k][3] >= mat->alpha_cutoff)
+				keep |= (uint8_t)(1 << k);
+		rs->fragments_discarded += (uint64_t)(tsr_popcount4(q->mask) - tsr_popcount4(keep));
+		q->mask = keep;
+		if (!keep || !tsr_quad_depth_test(t, q, 1)) {
+			rs->quads_late_z_killed++;
+			return TSR_STAGE_DONE;
+		}
+	}
+	for (int k = 0; k < 4; k++) {
+		if (!(q->mask >> k & 1))
+			continue;
+		uint32_t bx = (uint32_t)(q->x + (k & 1) - t->x0);
+		uint32_t by = (uint32_t)(q->y + (k >> 1) - t->y0);
+		float *dst = &t->color[((size_t)by * t->stride + bx) * 4];
+		if (mat->blend == TSR_BLEND_ALPHA) {
+			float a = q->rgba[k][3];
+			a = a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a);
+			for (int i = 0; i < 3; i++)
+				dst[i] = q->rgba[k][i] * a + dst[i] * (1.0f - a);
+			dst[3] = a + dst[3] * (1.0f - a);
+		} else {
+			for (int i = 0; i < 4; i++)
+				dst[i] = q->rgba[k][i];
+		}
+		rs->pixels_written++;
+	}
+	return TSR_STAGE_DONE;
+}

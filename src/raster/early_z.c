@@ -1,0 +1,37 @@
+/*
+ * early_z.c - stage 2 of the Raster Pipeline (raster.h): the per-pixel
+ * depth test before shading against the window's on-chip depth buffer,
+ * and the dispatch of surviving quads to the shader cores by the quad
+ * grouping (DTexL III-B, Fig. 6). Alpha-tested materials pass untested:
+ * their depth test is late Z, in blending.
+ */
+#include "raster/raster_priv.h"
+
+enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
+					 const struct tsr_raster_ctx *c)
+{
+	struct tsr_quad *q = tsr_quad_queue_front(&r->early_z);
+	if (!q)
+		return TSR_STAGE_IDLE;
+	struct tsr_target *t = c->target;
+	const int late_z = tsr_quad_late_z(q);
+	/* an alpha-tested primitive ahead still has depth writes pending */
+	if (!late_z && r->late_z_in_flight)
+		return TSR_STAGE_STALLED;
+	const uint32_t quads_w = (t->width + 1) / 2, quads_h = (t->height + 1) / 2;
+	uint32_t qx = (uint32_t)(q->x - t->x0) / 2, qy = (uint32_t)(q->y - t->y0) / 2;
+	uint32_t core = tsr_quad_core(r->cfg.quad_grouping, r->cfg.cores, qx, qy, quads_w, quads_h);
+	struct tsr_quad_queue *out = &r->cores[core];
+	if (!tsr_quad_queue_room(out))
+		return TSR_STAGE_STALLED;
+	if (!late_z && !tsr_quad_depth_test(t, q, q->shader->material->blend == TSR_BLEND_OPAQUE)) {
+		c->rs->quads_early_z_killed++;
+		tsr_quad_queue_pop(&r->early_z);
+		return TSR_STAGE_DONE;
+	}
+	q->core = (uint8_t)core;
+	r->late_z_in_flight += (uint32_t)late_z;
+	*tsr_quad_queue_push(out) = *q;
+	tsr_quad_queue_pop(&r->early_z);
+	return TSR_STAGE_DONE;
+}

@@ -1,0 +1,73 @@
+/*
+ * fragment.c - stage 3 of the Raster Pipeline (raster.h): fragment shading
+ * of one quad on one shader core. The core fetches the fragment shader's
+ * instructions through its L1 instruction cache, interpolates the
+ * varyings perspective-correctly for the quad's four pixels (helper lanes
+ * included, for derivatives) and, for textured materials, issues one
+ * sample instruction whose coalesced line requests go to its L1 texture
+ * cache (DTexL II-A; texture/texture.h). The shader's ALU work is not
+ * timed here: the shaded color is the texel (or white) times the
+ * material's color and the interpolated shade.
+ */
+#include "raster/raster_priv.h"
+
+enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
+				       const struct tsr_raster_ctx *c)
+{
+	struct tsr_quad *in = tsr_quad_queue_front(&r->cores[core]);
+	if (!in)
+		return TSR_STAGE_IDLE;
+	struct tsr_quad *q = tsr_quad_queue_push(&r->blend);
+	if (!q)
+		return TSR_STAGE_STALLED;
+	*q = *in;
+	tsr_quad_queue_pop(&r->cores[core]);
+	const struct tsr_primitive *p = q->prim;
+	const struct tsr_shader_binding *shader = q->shader;
+	const struct tsr_material *mat = shader->material;
+	struct tsr_memsys *mem = c->mem;
+	struct tsr_raster_stats *rs = c->rs;
+	rs->quads_shaded++;
+	rs->quads_per_core[core]++;
+	rs->fragments_shaded += (uint64_t)tsr_popcount4(q->mask);
+	tsr_mem_access(mem, tsr_memsys_port(mem, TSR_STREAM_INSTRUCTION, core),
+		       shader->fs_base, shader->fs_bytes, 0,
+		       TSR_STREAM_INSTRUCTION, (uint16_t)core, 0, NULL);
+	if (shader->fs_bytes)
+		rs->instruction_fetches += ((shader->fs_base + shader->fs_bytes - 1) >> 6) -
+					   (shader->fs_base >> 6) + 1;
+	float u[4], v[4], shade[4];
+	for (int k = 0; k < 4; k++) {
+		const float *l = q->l[k];
+		float w0 = l[0] * p->inv_w[0], w1 = l[1] * p->inv_w[1], w2 = l[2] * p->inv_w[2];
+		float s = w0 + w1 + w2;
+		float inv = s != 0.0f ? 1.0f / s : 0.0f;
+		u[k] = (w0 * p->u[0] + w1 * p->u[1] + w2 * p->u[2]) * inv;
+		v[k] = (w0 * p->v[0] + w1 * p->v[1] + w2 * p->v[2]) * inv;
+		shade[k] = (w0 * p->shade[0] + w1 * p->shade[1] + w2 * p->shade[2]) * inv;
+	}
+	if (shader->texture) {
+		struct tsr_texel_requests req;
+		struct tsr_texture_stats *ts = c->ts;
+		tsr_texture_sample_quad(shader->texture, mat->filter, mat->wrap, u, v,
+					q->rgba, &req);
+		uint32_t tc = tsr_memsys_port(mem, TSR_STREAM_TEXTURE, core);
+		for (uint32_t j = 0; j < req.line_count; j++)
+			tsr_mem_access(mem, tc, req.lines[j], TSR_TEXTURE_BLOCK_BYTES, 0,
+				       TSR_STREAM_TEXTURE, (uint16_t)core, 0, NULL);
+		ts->sample_instructions++;
+		ts->texel_fetches += req.texel_fetches;
+		ts->line_requests += req.line_count;
+	} else {
+		for (int k = 0; k < 4; k++)
+			for (int i = 0; i < 4; i++)
+				q->rgba[k][i] = 1.0f;
+	}
+	for (int k = 0; k < 4; k++) {
+		float sh = shade[k] < 0.0f ? 0.0f : (shade[k] > 1.0f ? 1.0f : shade[k]);
+		for (int i = 0; i < 3; i++)
+			q->rgba[k][i] *= mat->color[i] * sh;
+		q->rgba[k][3] *= mat->color[3];
+	}
+	return TSR_STAGE_DONE;
+}

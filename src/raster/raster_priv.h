@@ -1,0 +1,59 @@
+/*
+ * raster_priv.h - the raster unit's state and the helpers its stages
+ * share (rasterizer.c, early_z.c, fragment.c, blend.c, raster.c); not
+ * part of the public API (raster.h).
+ */
+#ifndef TSR_RASTER_RASTER_PRIV_H
+#define TSR_RASTER_RASTER_PRIV_H
+
+#include "raster/queue.h"
+#include "raster/raster.h"
+
+struct tsr_raster {
+	struct tsr_raster_config cfg;
+	uint32_t window_quads;          /* quads of the largest window */
+	uint32_t next_seq;              /* sequence number of the next quad rasterized */
+	uint32_t late_z_in_flight;      /* alpha-tested quads past Early-Z, not yet blended */
+	struct tsr_prim_queue prims;    /* Tile Fetcher -> Rasterizer */
+	struct tsr_quad_queue early_z;  /* Rasterizer -> Early-Z */
+	struct tsr_quad_queue *cores;   /* Early-Z -> shader core c (cfg.cores queues) */
+	struct tsr_quad_queue blend;    /* shader cores -> blending */
+};
+
+/* 1 when the quad's material tests depth after shading (alpha test). */
+static inline int tsr_quad_late_z(const struct tsr_quad *q)
+{
+	return q->shader->material->blend == TSR_BLEND_ALPHA_TEST;
+}
+
+static inline int tsr_popcount4(uint8_t m)
+{
+	return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1);
+}
+
+/*
+ * Per-pixel depth test (less) of the quad's covered pixels against the
+ * window's depth buffer, writing the depth of the pixels that pass when
+ * `write`. Leaves only those pixels in the mask; returns 1 if any passed.
+ * Early-Z and late Z (blending) share it.
+ */
+static inline int tsr_quad_depth_test(struct tsr_target *t, struct tsr_quad *q, int write)
+{
+	uint8_t pass = 0;
+	for (int k = 0; k < 4; k++) {
+		if (!(q->mask >> k & 1))
+			continue;
+		uint32_t bx = (uint32_t)(q->x + (k & 1) - t->x0);
+		uint32_t by = (uint32_t)(q->y + (k >> 1) - t->y0);
+		float *d = &t->depth[by * t->stride + bx];
+		if (q->z[k] < *d) {
+			pass |= (uint8_t)(1 << k);
+			if (write)
+				*d = q->z[k];
+		}
+	}
+	q->mask = pass;
+	return pass != 0;
+}
+
+#endif

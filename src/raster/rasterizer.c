@@ -1,0 +1,101 @@
+/*
+ * rasterizer.c - stage 1 of the Raster Pipeline (raster.h): a primitive
+ * becomes the 2x2 quads that cover it inside the window, with depth and
+ * screen-space barycentrics per pixel (TCOR II-A). Edge functions in
+ * 1/256-pixel fixed point, top-left fill rule.
+ */
+#include "raster/raster_priv.h"
+
+/* Barycentric weights (screen space) of pixel (px, py). */
+static void barycentric(const struct tsr_primitive *p, int32_t px, int32_t py,
+			float l[3])
+{
+	const int64_t one = 1 << TSR_SUBPIXEL_BITS, half = one / 2;
+	int64_t sx = (int64_t)px * one + half, sy = (int64_t)py * one + half;
+	double inv = 1.0 / (double)p->area2;
+	int64_t e1 = (p->X[2] - p->X[1]) * (sy - p->Y[1]) - (p->Y[2] - p->Y[1]) * (sx - p->X[1]);
+	int64_t e2 = (p->X[0] - p->X[2]) * (sy - p->Y[2]) - (p->Y[0] - p->Y[2]) * (sx - p->X[2]);
+	l[0] = (float)((double)e1 * inv);
+	l[1] = (float)((double)e2 * inv);
+	l[2] = 1.0f - l[0] - l[1];
+}
+
+enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
+					   const struct tsr_raster_ctx *c)
+{
+	const struct tsr_raster_prim *item = tsr_prim_queue_front(&r->prims);
+	if (!item)
+		return TSR_STAGE_IDLE;
+	const struct tsr_primitive *p = item->prim;
+	const struct tsr_target *t = c->target;
+	const int64_t one = 1 << TSR_SUBPIXEL_BITS, half = one / 2;
+	int32_t x0 = p->min_x > t->x0 ? p->min_x : t->x0;
+	int32_t y0 = p->min_y > t->y0 ? p->min_y : t->y0;
+	int32_t x1 = p->max_x < t->x0 + (int32_t)t->width - 1 ? p->max_x : t->x0 + (int32_t)t->width - 1;
+	int32_t y1 = p->max_y < t->y0 + (int32_t)t->height - 1 ? p->max_y : t->y0 + (int32_t)t->height - 1;
+	if (x0 > x1 || y0 > y1) {
+		tsr_prim_queue_pop(&r->prims);
+		return TSR_STAGE_DONE;
+	}
+	/* align to the window's quad grid */
+	x0 -= (x0 - t->x0) & 1;
+	y0 -= (y0 - t->y0) & 1;
+	/* room for every quad of the bounding box, or stall */
+	uint32_t box = (uint32_t)((x1 - x0) / 2 + 1) * (uint32_t)((y1 - y0) / 2 + 1);
+	if (tsr_quad_queue_room(&r->early_z) < box)
+		return TSR_STAGE_STALLED;
+	tsr_prim_queue_pop(&r->prims);
+	/* item's slot may be reused from here on: keep what the quads need */
+	const struct tsr_shader_binding *shader = item->shader;
+	int64_t dx[3], dy[3], bias[3], row[3];
+	for (int i = 0; i < 3; i++) {
+		int j = (i + 1) % 3;
+		dx[i] = p->X[j] - p->X[i];
+		dy[i] = p->Y[j] - p->Y[i];
+		int top_left = (dy[i] == 0 && dx[i] > 0) || dy[i] < 0;
+		bias[i] = top_left ? 0 : -1;
+		int64_t px = (int64_t)x0 * one + half, py = (int64_t)y0 * one + half;
+		row[i] = dx[i] * (py - p->Y[i]) - dy[i] * (px - p->X[i]) + bias[i];
+	}
+	uint32_t n = 0;
+	for (int32_t y = y0; y <= y1; y += 2) {
+		int64_t e[3] = {row[0], row[1], row[2]};
+		for (int32_t x = x0; x <= x1; x += 2) {
+			uint8_t mask = 0;
+			for (int k = 0; k < 4; k++) {
+				int ox = k & 1, oy = k >> 1;
+				int in = 1;
+				for (int i = 0; i < 3; i++) {
+					int64_t v = e[i] - dy[i] * one * ox + dx[i] * one * oy;
+					in &= v >= 0;
+				}
+				/* pixels outside the window (odd-sized edges) are not covered */
+				if (x + ox >= t->x0 + (int32_t)t->width ||
+				    y + oy >= t->y0 + (int32_t)t->height)
+					in = 0;
+				mask |= (uint8_t)(in << k);
+			}
+			if (mask) {
+				struct tsr_quad *q = tsr_quad_queue_push(&r->early_z);
+				q->x = x;
+				q->y = y;
+				q->seq = r->next_seq++;
+				q->mask = mask;
+				q->prim = p;
+				q->shader = shader;
+				for (int k = 0; k < 4; k++) {
+					barycentric(p, x + (k & 1), y + (k >> 1), q->l[k]);
+					q->z[k] = q->l[k][0] * p->z[0] + q->l[k][1] * p->z[1] +
+						  q->l[k][2] * p->z[2];
+				}
+				n++;
+			}
+			for (int i = 0; i < 3; i++)
+				e[i] -= dy[i] * 2 * one;
+		}
+		for (int i = 0; i < 3; i++)
+			row[i] += dx[i] * 2 * one;
+	}
+	c->rs->quads_rasterized += n;
+	return TSR_STAGE_DONE;
+}
