@@ -20,18 +20,20 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 		return TSR_STAGE_STALLED;
 	const uint32_t quads_w = (t->width + 1) / 2, quads_h = (t->height + 1) / 2;
 	uint32_t qx = (uint32_t)(q->x - t->x0) / 2, qy = (uint32_t)(q->y - t->y0) / 2;
-	uint32_t core = tsr_quad_core(r->cfg.quad_grouping, r->cfg.cores, qx, qy, quads_w, quads_h);
+	uint32_t core = tsr_quad_core_inline(r->cfg.quad_grouping, r->cfg.cores, qx, qy, quads_w, quads_h);
 	struct tsr_quad_queue *out = &r->cores[core];
 	if (!tsr_quad_queue_room(out))
 		return TSR_STAGE_STALLED;
 	if (!late_z && !tsr_quad_depth_test(t, q, q->shader->material->blend == TSR_BLEND_OPAQUE)) {
 		c->rs->quads_early_z_killed++;
+		r->last_core = -1;
 		tsr_quad_queue_pop(&r->early_z);
 		return TSR_STAGE_DONE;
 	}
 	q->core = (uint8_t)core;
+	r->last_core = (int)core;
 	r->late_z_in_flight += (uint32_t)late_z;
-	*tsr_quad_queue_push(out) = *q;
+	TSR_QUAD_COPY_UNTIL(tsr_quad_queue_push(out), q, rgba);
 	tsr_quad_queue_pop(&r->early_z);
 	return TSR_STAGE_DONE;
 }

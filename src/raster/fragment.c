@@ -20,7 +20,9 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 	struct tsr_quad *q = tsr_quad_queue_push(&r->blend);
 	if (!q)
 		return TSR_STAGE_STALLED;
-	*q = *in;
+	/* the shaded quad: header and depth copied, colors computed in place;
+	 * `in` stays readable until the next push to this core's queue */
+	TSR_QUAD_COPY_UNTIL(q, in, l);
 	tsr_quad_queue_pop(&r->cores[core]);
 	const struct tsr_primitive *p = q->prim;
 	const struct tsr_shader_binding *shader = q->shader;
@@ -38,7 +40,7 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 					   (shader->fs_base >> 6) + 1;
 	float u[4], v[4], shade[4];
 	for (int k = 0; k < 4; k++) {
-		const float *l = q->l[k];
+		const float *l = in->l[k];
 		float w0 = l[0] * p->inv_w[0], w1 = l[1] * p->inv_w[1], w2 = l[2] * p->inv_w[2];
 		float s = w0 + w1 + w2;
 		float inv = s != 0.0f ? 1.0f / s : 0.0f;

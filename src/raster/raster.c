@@ -61,13 +61,7 @@ void tsr_raster_destroy(struct tsr_raster *r)
 uint32_t tsr_quad_core(enum tsr_quad_grouping g, uint32_t cores, uint32_t qx,
 		       uint32_t qy, uint32_t quads_w, uint32_t quads_h)
 {
-	if (g == TSR_QG_CG_SQUARE) {
-		uint32_t side = 1;
-		while (side * side < cores)
-			side++;
-		return (qy * side / quads_h) * side + qx * side / quads_w;
-	}
-	return (qx + 2 * qy) % cores;
+	return tsr_quad_core_inline(g, cores, qx, qy, quads_w, quads_h);
 }
 
 int tsr_raster_submit(struct tsr_raster *r, const struct tsr_raster_prim *item)
@@ -106,21 +100,27 @@ uint32_t tsr_raster_pending(const struct tsr_raster *r)
 
 void tsr_raster_drain(struct tsr_raster *r, const struct tsr_raster_ctx *c)
 {
+	int core;
 	for (;;) {
-		/* stage by stage over the quads in flight: a primitive's quads
-		 * never overlap, and shading in rasterization order keeps the
-		 * memory accesses in the order of the unpipelined model */
-		while (tsr_raster_early_z(r, c) == TSR_STAGE_DONE)
-			;
-		int core;
+		/* what a stepping caller left past Early-Z: shaded in order, blended */
 		while ((core = tsr_raster_oldest_core(r)) >= 0 &&
 		       tsr_raster_shade(r, (uint32_t)core, c) == TSR_STAGE_DONE)
 			;
 		while (tsr_raster_blend(r, c) == TSR_STAGE_DONE)
 			;
-		/* Early-Z stalled behind an alpha-tested primitive: go again */
+		/* quad by quad in rasterization order: Early-Z, then shading and
+		 * blending of a survivor (the memory accesses of the unpipelined
+		 * model, and the quad is still in the host's cache) */
+		while (tsr_raster_early_z(r, c) == TSR_STAGE_DONE) {
+			if (r->last_core >= 0) {
+				tsr_raster_shade(r, (uint32_t)r->last_core, c);
+				tsr_raster_blend(r, c);
+			}
+		}
+		/* Early-Z stalled behind a stepping caller's quads: go again */
 		if (quads_in_flight(r))
 			continue;
+		/* the next primitive's quads */
 		if (tsr_raster_rasterize(r, c) != TSR_STAGE_DONE)
 			return;
 	}

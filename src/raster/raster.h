@@ -33,12 +33,13 @@
  * stages and the cores without changing what they compute. Only shading
  * touches memory; to keep the memory hierarchy's access order, a
  * scheduler shades quads in the order they were rasterized
- * (tsr_raster_oldest_core()). Hazards a scheduler needs not track itself:
+ * (tsr_raster_oldest_core()). Hazards a scheduler need not track itself:
  * a pixel's quads always go to the same core, so per-pixel order is kept
  * by the FIFOs, and Early-Z stalls while quads of an alpha-tested
  * primitive (whose depth is written at blending) are in flight. The
  * functional mode (tsr_raster_drain, tsr_raster_primitive) runs the
- * stages back to back, one primitive at a time, stage by stage.
+ * stages back to back: a primitive's quads are rasterized into the
+ * Early-Z queue, then each goes through the other stages in turn.
  *
  * The raster stages know nothing of the tile loop that feeds them: the
  * window is a parameter, so an immediate-mode renderer can drive them too.
@@ -83,7 +84,12 @@ struct tsr_raster_prim {
 	const struct tsr_shader_binding *shader;
 };
 
-/* The work item of Early-Z, shading and blending: a quad in flight. */
+/*
+ * The work item of Early-Z, shading and blending: a quad in flight. The
+ * fields are in the order the stages stop needing them: a quad moving to
+ * the next queue copies only its prefix up to `l` (to shading) or `rgba`
+ * (shading writes rgba into its output slot).
+ */
 struct tsr_quad {
 	int32_t x, y;           /* screen position of the top-left pixel (even) */
 	uint32_t seq;           /* rasterization order (wraps), for in-order shading */
@@ -91,9 +97,9 @@ struct tsr_quad {
 	uint8_t core;           /* shader core (set by Early-Z) */
 	const struct tsr_primitive *prim;
 	const struct tsr_shader_binding *shader;
-	float z[4];             /* window depth per pixel (Rasterizer) */
-	float l[4][3];          /* screen-space barycentrics per pixel (Rasterizer) */
-	float rgba[4][4];       /* shaded colors per pixel (fragment shading) */
+	float z[4];             /* window depth per pixel (Rasterizer; Early-Z, late Z) */
+	float l[4][3];          /* screen-space barycentrics per pixel (Rasterizer; shading) */
+	float rgba[4][4];       /* shaded colors per pixel (shading; blending) */
 };
 
 enum tsr_quad_grouping {
@@ -217,10 +223,11 @@ uint32_t tsr_raster_pending(const struct tsr_raster *r);
 
 /*
  * Runs the stages back to back until every queue is empty: for each
- * queued primitive in order, rasterizes it, then Early-Z on all its quads,
- * shading in rasterization order, blending. Memory accesses go through
- * c->mem in the order of the unpipelined model (each quad shaded in scan
- * order). Hot path: no allocation.
+ * queued primitive in order, rasterizes it, then takes its quads one by
+ * one through Early-Z, shading and blending (quads a stepping caller left
+ * in the queues go first). Memory accesses go through c->mem in the order
+ * of the unpipelined model: each quad shaded in scan order. Hot path: no
+ * allocation.
  */
 void tsr_raster_drain(struct tsr_raster *r, const struct tsr_raster_ctx *c);
 

@@ -6,6 +6,8 @@
 #ifndef TSR_RASTER_RASTER_PRIV_H
 #define TSR_RASTER_RASTER_PRIV_H
 
+#include <string.h>
+
 #include "raster/queue.h"
 #include "raster/raster.h"
 
@@ -14,11 +16,30 @@ struct tsr_raster {
 	uint32_t window_quads;          /* quads of the largest window */
 	uint32_t next_seq;              /* sequence number of the next quad rasterized */
 	uint32_t late_z_in_flight;      /* alpha-tested quads past Early-Z, not yet blended */
+	int last_core;                  /* core Early-Z sent its last quad to, -1 if killed */
 	struct tsr_prim_queue prims;    /* Tile Fetcher -> Rasterizer */
 	struct tsr_quad_queue early_z;  /* Rasterizer -> Early-Z */
 	struct tsr_quad_queue *cores;   /* Early-Z -> shader core c (cfg.cores queues) */
 	struct tsr_quad_queue blend;    /* shader cores -> blending */
 };
+
+/* tsr_quad_core(), inline for Early-Z. */
+static inline uint32_t tsr_quad_core_inline(enum tsr_quad_grouping g, uint32_t cores,
+					    uint32_t qx, uint32_t qy, uint32_t quads_w,
+					    uint32_t quads_h)
+{
+	if (g == TSR_QG_CG_SQUARE) {
+		uint32_t side = 1;
+		while (side * side < cores)
+			side++;
+		return (qy * side / quads_h) * side + qx * side / quads_w;
+	}
+	return (qx + 2 * qy) % cores;
+}
+
+/* Copies the fields of quad `src` that precede `field` (see struct tsr_quad). */
+#define TSR_QUAD_COPY_UNTIL(dst, src, field) \
+	memcpy((dst), (src), offsetof(struct tsr_quad, field))
 
 /* 1 when the quad's material tests depth after shading (alpha test). */
 static inline int tsr_quad_late_z(const struct tsr_quad *q)
