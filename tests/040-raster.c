@@ -9,6 +9,11 @@
  * triangle covered it, exactly 0.5 when one did and 0.75 when two did.
  * Triangles are made by hand in 1/256-pixel fixed point like
  * emit_triangle() in src/geometry/geometry.c does.
+ *
+ * The stages as units: the bounded queues between them (full, empty,
+ * wrap-around), and a scene driven one work item at a time by a
+ * scheduler that picks stages at random gives the colors, depths,
+ * counters and memory access order of the back-to-back mode.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +28,8 @@
 
 #include "config/config.h"
 #include "memory/memsys.h"
+#include "memory/cache.h"
+#include "raster/queue.h"
 #include "raster/raster.h"
 #include "texture/texture.h"
 
@@ -574,6 +581,340 @@ static void test_quad_grouping_in_raster(void **state)
 	}
 }
 
+
+/* ------------------------------------------------------------- queues */
+
+static void test_quad_queue(void **state)
+{
+	(void)state;
+	struct tsr_quad_queue q;
+	struct tsr_error err;
+	assert_int_equal(tsr_quad_queue_init(&q, 0, &err), TSR_ERR_LIMIT);
+	assert_int_equal(tsr_quad_queue_init(&q, 5, &err), TSR_OK);
+	assert_int_equal(tsr_quad_queue_capacity(&q), 8);  /* rounded up */
+	/* empty */
+	assert_null(tsr_quad_queue_front(&q));
+	assert_int_equal(tsr_quad_queue_count(&q), 0);
+	assert_int_equal(tsr_quad_queue_room(&q), 8);
+	/* full */
+	for (int32_t i = 0; i < 8; i++) {
+		struct tsr_quad *s = tsr_quad_queue_push(&q);
+		assert_non_null(s);
+		s->x = i;
+	}
+	assert_null(tsr_quad_queue_push(&q));
+	assert_int_equal(tsr_quad_queue_count(&q), 8);
+	assert_int_equal(tsr_quad_queue_room(&q), 0);
+	/* wrap-around: FIFO order across the end of the slots, many times */
+	int32_t next_in = 8, next_out = 0;
+	for (int round = 0; round < 20; round++) {
+		for (int k = 0; k < 3; k++) {
+			assert_int_equal(tsr_quad_queue_front(&q)->x, next_out++);
+			tsr_quad_queue_pop(&q);
+		}
+		for (int k = 0; k < 3; k++)
+			tsr_quad_queue_push(&q)->x = next_in++;
+		assert_null(tsr_quad_queue_push(&q));
+		assert_true(q.head != 0 || round % 8 == 7);
+	}
+	while (tsr_quad_queue_front(&q)) {
+		assert_int_equal(tsr_quad_queue_front(&q)->x, next_out++);
+		tsr_quad_queue_pop(&q);
+	}
+	assert_int_equal(next_out, next_in);
+	assert_int_equal(tsr_quad_queue_room(&q), 8);
+	tsr_quad_queue_release(&q);
+
+	/* the primitive queue */
+	struct tsr_prim_queue pq;
+	struct tsr_primitive ps[3];
+	assert_int_equal(tsr_prim_queue_init(&pq, 2, &err), TSR_OK);
+	assert_null(tsr_prim_queue_front(&pq));
+	for (int round = 0; round < 5; round++) {
+		for (int k = 0; k < 2; k++)
+			assert_int_equal(tsr_prim_queue_push(&pq, &(struct tsr_raster_prim){&ps[(round + k) % 3], NULL}), 1);
+		assert_int_equal(tsr_prim_queue_push(&pq, &(struct tsr_raster_prim){&ps[0], NULL}), 0);
+		for (int k = 0; k < 2; k++) {
+			assert_ptr_equal(tsr_prim_queue_front(&pq)->prim, &ps[(round + k) % 3]);
+			tsr_prim_queue_pop(&pq);
+		}
+		assert_null(tsr_prim_queue_front(&pq));
+	}
+	tsr_prim_queue_release(&pq);
+}
+
+/* ------------------------------------- stages one work item at a time */
+
+/* Every access every cache receives, folded in order (FNV-1a). */
+struct access_log {
+	uint64_t hash;
+	uint64_t count;
+};
+
+static void log_access(void *ctx, const struct tsr_access *a)
+{
+	struct access_log *l = ctx;
+	uint64_t v[3] = {a->addr, a->size, (uint64_t)a->write << 8 | a->stream};
+	for (int i = 0; i < 3; i++)
+		for (int b = 0; b < 8; b++) {
+			l->hash ^= (v[i] >> (8 * b)) & 0xff;
+			l->hash *= 0x100000001b3ull;
+		}
+	l->count++;
+}
+
+static void log_marker(void *ctx, enum tsr_marker kind, uint64_t value)
+{
+	(void)ctx;
+	(void)kind;
+	(void)value;
+}
+
+static void observe_caches(struct fixture *f, struct access_log *log)
+{
+	log->hash = 0xcbf29ce484222325ull;
+	log->count = 0;
+	struct tsr_cache_observer o = {log_access, log_marker, log};
+	for (uint32_t i = 0; i < tsr_memsys_cache_count(f->mem); i++)
+		tsr_cache_set_observer(tsr_memsys_cache_by_name(f->mem,
+								tsr_cache_name(tsr_memsys_cache(f->mem, i))),
+				       &o);
+}
+
+/* A scene for the stepping test: its primitives, materials, texture. */
+struct step_scene {
+	struct tsr_primitive ps[24];
+	struct tsr_shader_binding b[24];
+	struct tsr_material m[4];
+	struct tsr_texture *tex;
+	uint8_t texels[8 * 8 * 4];
+	uint32_t n;
+};
+
+/* Overlapping triangles over a 30x27 window at (3, 5): opaque, alpha,
+ * alpha-tested (a texture whose alpha varies) and textured opaque. */
+static void step_scene_init(struct step_scene *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	for (uint32_t i = 0; i < 8 * 8; i++) {
+		sc->texels[4 * i] = (uint8_t)(i * 4);
+		sc->texels[4 * i + 1] = (uint8_t)(255 - i * 3);
+		sc->texels[4 * i + 2] = (uint8_t)(i * 7);
+		sc->texels[4 * i + 3] = (uint8_t)((i * 37) % 256);
+	}
+	struct tsr_image img = {"stepping", 8, 8, sc->texels};
+	struct tsr_error err;
+	assert_int_equal(tsr_texture_create(&img, &sc->tex, &err), TSR_OK);
+	tsr_texture_set_base(sc->tex, 0x50000000ull);
+	sc->m[0] = material(TSR_BLEND_OPAQUE, 0.9f, 0.2f, 0.1f, 1);
+	sc->m[1] = material(TSR_BLEND_ALPHA, 0.1f, 0.8f, 0.3f, 0.4f);
+	sc->m[2] = material(TSR_BLEND_ALPHA_TEST, 1, 1, 1, 1);
+	sc->m[2].texture = 0;
+	sc->m[2].alpha_cutoff = 0.5f;
+	sc->m[3] = material(TSR_BLEND_OPAQUE, 1, 1, 1, 1);
+	sc->m[3].texture = 0;
+	sc->m[3].filter = TSR_FILTER_BILINEAR;
+	uint32_t seed = 12345;
+	for (uint32_t i = 0; i < 24; i++) {
+		struct vtx v[3];
+		for (int k = 0; k < 3; k++) {
+			seed = seed * 1103515245u + 12345u;
+			double x = (seed >> 8) % 4000 / 100.0 - 2;
+			seed = seed * 1103515245u + 12345u;
+			double y = (seed >> 8) % 4000 / 100.0 - 2;
+			v[k] = (struct vtx){x, y, 0.1f + 0.035f * (float)((i * 7 + (uint32_t)k) % 24),
+					    1.0f / (1.0f + (float)k), (float)k * 0.7f,
+					    (float)(k == 1) * 1.3f, 0.6f + 0.2f * (float)k};
+		}
+		sc->ps[i] = prim(v[0], v[1], v[2]);
+		const struct tsr_material *m = &sc->m[i % 4];
+		sc->b[i] = (struct tsr_shader_binding){m, m->texture >= 0 ? sc->tex : NULL,
+						       0x40000000ull + 64 * (i % 4), 32 + 48 * (i % 2)};
+	}
+	sc->n = 24;
+}
+
+static struct fixture *step_fixture(void)
+{
+	struct fixture *f = fixture_new(TSR_QG_FG_XSHIFT2, 32, 32);
+	f->t.x0 = 3;
+	f->t.y0 = 5;
+	f->t.width = 30;
+	f->t.height = 27;
+	return f;
+}
+
+/*
+ * Runs the scene with a random schedule: each step picks one of the
+ * stages that can make progress and runs it on one work item. With
+ * in_order, shading takes the oldest quad (tsr_raster_oldest_core), else
+ * a random core's.
+ */
+static void run_stepped(struct fixture *f, struct step_scene *sc, uint32_t seed, int in_order,
+			uint64_t *steps, uint64_t *overlaps)
+{
+	const struct tsr_raster_ctx c = {&f->t, f->mem, &f->rs, &f->ts};
+	uint32_t submitted = 0, rasterized = 0;
+	*steps = *overlaps = 0;
+	while (submitted < sc->n || tsr_raster_pending(f->r)) {
+		seed = seed * 1103515245u + 12345u;
+		uint32_t pick = (seed >> 16) % 5;
+		enum tsr_stage_result res = TSR_STAGE_IDLE;
+		if (pick == 0) {
+			if (submitted < sc->n &&
+			    tsr_raster_submit(f->r, &(struct tsr_raster_prim){&sc->ps[submitted],
+									     &sc->b[submitted]}))
+				submitted++;
+			continue;
+		} else if (pick == 1) {
+			uint32_t quads_in_flight = tsr_raster_pending(f->r) - (submitted - rasterized);
+			res = tsr_raster_rasterize(f->r, &c);
+			rasterized += res == TSR_STAGE_DONE;
+			/* a primitive entered while quads of earlier ones were in flight */
+			*overlaps += res == TSR_STAGE_DONE && quads_in_flight > 0;
+		} else if (pick == 2) {
+			res = tsr_raster_early_z(f->r, &c);
+		} else if (pick == 3) {
+			int core = tsr_raster_oldest_core(f->r);
+			if (!in_order)
+				core = (int)((seed >> 8) % f->cfg.mem.cores);
+			if (core >= 0)
+				res = tsr_raster_shade(f->r, (uint32_t)core, &c);
+		} else {
+			res = tsr_raster_blend(f->r, &c);
+		}
+		*steps += res == TSR_STAGE_DONE;
+	}
+}
+
+static void test_stages_one_at_a_time(void **state)
+{
+	(void)state;
+	struct step_scene *sc = malloc(sizeof(*sc));
+	assert_non_null(sc);
+	step_scene_init(sc);
+
+	/* back to back */
+	struct fixture *a = step_fixture();
+	struct access_log la;
+	observe_caches(a, &la);
+	for (uint32_t i = 0; i < sc->n; i++)
+		tsr_raster_primitive(a->r, &sc->ps[i], &sc->b[i], &a->t, a->mem, &a->rs, &a->ts);
+	/* the scene exercises every stage and every kill path */
+	assert_true(a->rs.quads_early_z_killed > 0);
+	assert_true(a->rs.quads_late_z_killed > 0);
+	assert_true(a->rs.fragments_discarded > 0);
+	assert_true(a->ts.sample_instructions > 0);
+	assert_true(a->rs.pixels_written > 500);
+
+	uint32_t reordered = 0;
+	for (uint32_t seed = 1; seed <= 6; seed++) {
+		int in_order = seed <= 4;
+		struct fixture *b = step_fixture();
+		struct access_log lb;
+		observe_caches(b, &lb);
+		uint64_t steps, overlaps;
+		run_stepped(b, sc, seed, in_order, &steps, &overlaps);
+		/* the schedule really pipelined primitives */
+		assert_true(overlaps > 3);
+		/* one step per primitive, per rasterized quad in Early-Z, per
+		 * quad surviving it in shading and blending */
+		assert_int_equal(steps, sc->n + b->rs.quads_rasterized +
+					2 * (b->rs.quads_rasterized - b->rs.quads_early_z_killed));
+		assert_memory_equal(a->color, b->color, sizeof(a->color));
+		assert_memory_equal(a->depth, b->depth, sizeof(a->depth));
+		assert_memory_equal(&a->rs, &b->rs, sizeof(a->rs));
+		assert_memory_equal(&a->ts, &b->ts, sizeof(a->ts));
+		if (in_order) {
+			/* the same accesses in the same order, so the same counters */
+			assert_int_equal(la.count, lb.count);
+			assert_true(la.hash == lb.hash);
+			assert_int_equal(tsr_memsys_accesses(a->mem), tsr_memsys_accesses(b->mem));
+			for (uint32_t i = 0; i < tsr_memsys_cache_count(a->mem); i++) {
+				struct tsr_cache_counters ca = tsr_cache_counters_total(tsr_memsys_cache(a->mem, i));
+				struct tsr_cache_counters cb = tsr_cache_counters_total(tsr_memsys_cache(b->mem, i));
+				assert_memory_equal(&ca, &cb, sizeof(ca));
+			}
+		} else {
+			/* shading out of order: the same images, other access orders */
+			assert_int_equal(la.count, lb.count);
+			reordered += la.hash != lb.hash;
+		}
+		fixture_free(b);
+	}
+	assert_true(reordered > 0);  /* the access-order check has teeth */
+
+	/* a stepping caller may hand over to the functional mode at any point */
+	struct fixture *d = step_fixture();
+	const struct tsr_raster_ctx c = {&d->t, d->mem, &d->rs, &d->ts};
+	for (uint32_t i = 0; i < 6; i++)
+		assert_int_equal(tsr_raster_submit(d->r, &(struct tsr_raster_prim){&sc->ps[i], &sc->b[i]}), 1);
+	assert_int_equal(tsr_raster_rasterize(d->r, &c), TSR_STAGE_DONE);
+	assert_int_equal(tsr_raster_rasterize(d->r, &c), TSR_STAGE_DONE);
+	for (int k = 0; k < 5; k++)
+		tsr_raster_early_z(d->r, &c);
+	tsr_raster_drain(d->r, &c);
+	assert_int_equal(tsr_raster_pending(d->r), 0);
+	for (uint32_t i = 6; i < sc->n; i++)
+		tsr_raster_primitive(d->r, &sc->ps[i], &sc->b[i], &d->t, d->mem, &d->rs, &d->ts);
+	assert_memory_equal(a->color, d->color, sizeof(a->color));
+	assert_memory_equal(a->depth, d->depth, sizeof(a->depth));
+	assert_memory_equal(&a->rs, &d->rs, sizeof(a->rs));
+	fixture_free(d);
+
+	/* idle stages say so */
+	struct fixture *e = step_fixture();
+	const struct tsr_raster_ctx ce = {&e->t, e->mem, &e->rs, &e->ts};
+	assert_int_equal(tsr_raster_rasterize(e->r, &ce), TSR_STAGE_IDLE);
+	assert_int_equal(tsr_raster_early_z(e->r, &ce), TSR_STAGE_IDLE);
+	assert_int_equal(tsr_raster_shade(e->r, 0, &ce), TSR_STAGE_IDLE);
+	assert_int_equal(tsr_raster_blend(e->r, &ce), TSR_STAGE_IDLE);
+	assert_int_equal(tsr_raster_oldest_core(e->r), -1);
+	fixture_free(e);
+
+	fixture_free(a);
+	tsr_texture_destroy(sc->tex);
+	free(sc);
+}
+
+/* Early-Z waits for an alpha-tested primitive's late depth writes. */
+static void test_early_z_waits_for_late_z(void **state)
+{
+	(void)state;
+	struct fixture *f = fixture_new(TSR_QG_FG_XSHIFT2, 32, 32);
+	const struct tsr_raster_ctx c = {&f->t, f->mem, &f->rs, &f->ts};
+	struct tsr_material tested = material(TSR_BLEND_ALPHA_TEST, 1, 0, 0, 1);
+	tested.alpha_cutoff = 0.5f;
+	struct tsr_material opaque = material(TSR_BLEND_OPAQUE, 0, 1, 0, 1);
+	struct tsr_primitive near = flat_triangle(0.2f), far = flat_triangle(0.6f);
+	struct tsr_shader_binding bt = {&tested, NULL, 0x40000000ull, 32};
+	struct tsr_shader_binding bo = {&opaque, NULL, 0x40000000ull, 32};
+	assert_int_equal(tsr_raster_submit(f->r, &(struct tsr_raster_prim){&near, &bt}), 1);
+	assert_int_equal(tsr_raster_submit(f->r, &(struct tsr_raster_prim){&far, &bo}), 1);
+	assert_int_equal(tsr_raster_rasterize(f->r, &c), TSR_STAGE_DONE);
+	uint64_t quads = f->rs.quads_rasterized;
+	assert_int_equal(tsr_raster_rasterize(f->r, &c), TSR_STAGE_DONE);
+	/* the alpha-tested quads pass Early-Z untested ... */
+	for (uint64_t i = 0; i < quads; i++)
+		assert_int_equal(tsr_raster_early_z(f->r, &c), TSR_STAGE_DONE);
+	/* ... and the opaque ones behind them wait until they are blended */
+	assert_int_equal(tsr_raster_early_z(f->r, &c), TSR_STAGE_STALLED);
+	int core;
+	while ((core = tsr_raster_oldest_core(f->r)) >= 0)
+		assert_int_equal(tsr_raster_shade(f->r, (uint32_t)core, &c), TSR_STAGE_DONE);
+	assert_int_equal(tsr_raster_early_z(f->r, &c), TSR_STAGE_STALLED);
+	while (tsr_raster_blend(f->r, &c) == TSR_STAGE_DONE)
+		;
+	tsr_raster_drain(f->r, &c);
+	/* the far opaque triangle died in Early-Z against the late depth */
+	assert_int_equal(f->rs.quads_early_z_killed, quads);
+	for (int32_t y = 0; y < 32; y++)
+		for (int32_t x = 0; x < 32; x++)
+			if (covered(&near, x, y))
+				assert_float_equal(pixel(f, x, y)[0], 1.0f, 1e-5);
+	fixture_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -584,6 +925,9 @@ int main(void)
 		cmocka_unit_test(test_early_z),
 		cmocka_unit_test(test_quad_core_functions),
 		cmocka_unit_test(test_quad_grouping_in_raster),
+		cmocka_unit_test(test_quad_queue),
+		cmocka_unit_test(test_stages_one_at_a_time),
+		cmocka_unit_test(test_early_z_waits_for_late_z),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
