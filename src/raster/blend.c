@@ -16,8 +16,8 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 	tsr_quad_queue_pop(&r->blend);  /* the slot stays valid until the next push */
 	struct tsr_target *t = c->target;
 	struct tsr_raster_stats *rs = c->rs;
-	const struct tsr_material *mat = q->shader->material;
-	if (mat->blend == TSR_BLEND_ALPHA_TEST) {
+	if (q->blend == TSR_BLEND_ALPHA_TEST) {
+		const struct tsr_material *mat = q->shader->material;
 		r->late_z_in_flight--;
 		uint8_t keep = 0;
 		for (int k = 0; k < 4; k++)
@@ -25,7 +25,7 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 				keep |= (uint8_t)(1 << k);
 		rs->fragments_discarded += (uint64_t)(tsr_popcount4(q->mask) - tsr_popcount4(keep));
 		q->mask = keep;
-		if (!keep || !tsr_quad_depth_test(t, q, 1)) {
+		if (!keep || !(q->mask = tsr_quad_depth_test(t, q, keep, 1))) {
 			rs->quads_late_z_killed++;
 			return TSR_STAGE_DONE;
 		}
@@ -36,7 +36,7 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 		uint32_t bx = (uint32_t)(q->x + (k & 1) - t->x0);
 		uint32_t by = (uint32_t)(q->y + (k >> 1) - t->y0);
 		float *dst = &t->color[((size_t)by * t->stride + bx) * 4];
-		if (mat->blend == TSR_BLEND_ALPHA) {
+		if (q->blend == TSR_BLEND_ALPHA) {
 			float a = q->rgba[k][3];
 			a = a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a);
 			for (int i = 0; i < 3; i++)

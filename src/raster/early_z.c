@@ -5,7 +5,12 @@
  * grouping (DTexL III-B, Fig. 6). Alpha-tested materials pass untested:
  * their depth test is late Z, in blending.
  */
+#include <stddef.h>
+
 #include "raster/raster_priv.h"
+
+_Static_assert(offsetof(struct tsr_quad, l) == offsetof(struct tsr_quad, z) + sizeof(float[4]),
+	       "Early-Z copies z and l in one piece");
 
 enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 					 const struct tsr_raster_ctx *c)
@@ -24,16 +29,21 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 	struct tsr_quad_queue *out = &r->cores[core];
 	if (!tsr_quad_queue_room(out))
 		return TSR_STAGE_STALLED;
-	if (!late_z && !tsr_quad_depth_test(t, q, q->shader->material->blend == TSR_BLEND_OPAQUE)) {
-		c->rs->quads_early_z_killed++;
-		r->last_core = -1;
-		tsr_quad_queue_pop(&r->early_z);
-		return TSR_STAGE_DONE;
+	uint8_t mask = q->mask;
+	if (!late_z) {
+		mask = tsr_quad_depth_test(t, q, mask, q->blend == TSR_BLEND_OPAQUE);
+		if (!mask) {
+			c->rs->quads_early_z_killed++;
+			r->last_core = -1;
+			tsr_quad_queue_pop(&r->early_z);
+			return TSR_STAGE_DONE;
+		}
 	}
-	q->core = (uint8_t)core;
 	r->last_core = (int)core;
 	r->late_z_in_flight += (uint32_t)late_z;
-	TSR_QUAD_COPY_UNTIL(tsr_quad_queue_push(out), q, rgba);
+	struct tsr_quad *d = tsr_quad_queue_push(out);
+	tsr_quad_copy_head(d, q, mask, (uint8_t)core);
+	memcpy(d->z, q->z, sizeof(q->z) + sizeof(q->l));  /* z and l are adjacent */
 	tsr_quad_queue_pop(&r->early_z);
 	return TSR_STAGE_DONE;
 }

@@ -22,7 +22,8 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 		return TSR_STAGE_STALLED;
 	/* the shaded quad: header and depth copied, colors computed in place;
 	 * `in` stays readable until the next push to this core's queue */
-	TSR_QUAD_COPY_UNTIL(q, in, l);
+	tsr_quad_copy_head(q, in, in->mask, in->core);
+	memcpy(q->z, in->z, sizeof(q->z));
 	tsr_quad_queue_pop(&r->cores[core]);
 	const struct tsr_primitive *p = q->prim;
 	const struct tsr_shader_binding *shader = q->shader;

@@ -77,11 +77,15 @@ static inline struct tsr_quad *tsr_quad_queue_push(struct tsr_quad_queue *q)
 	return &q->slots[(q->head + q->count++) & q->mask];
 }
 
-/* Drops the oldest quad (the queue must not be empty). */
+/*
+ * Drops the oldest quad (the queue must not be empty). An emptied queue
+ * starts again at its first slot, so a queue that the functional mode
+ * keeps nearly empty reuses the same few slots (hot in the host's cache).
+ */
 static inline void tsr_quad_queue_pop(struct tsr_quad_queue *q)
 {
-	q->head = (q->head + 1) & q->mask;
 	q->count--;
+	q->head = q->count ? (q->head + 1) & q->mask : 0;
 }
 
 /* A FIFO of primitives for the Rasterizer, with a fixed capacity. */
@@ -110,11 +114,11 @@ static inline int tsr_prim_queue_push(struct tsr_prim_queue *q, const struct tsr
 	return 1;
 }
 
-/* Drops the oldest primitive (the queue must not be empty). */
+/* Drops the oldest primitive (the queue must not be empty; as tsr_quad_queue_pop()). */
 static inline void tsr_prim_queue_pop(struct tsr_prim_queue *q)
 {
-	q->head = (q->head + 1) & q->mask;
 	q->count--;
+	q->head = q->count ? (q->head + 1) & q->mask : 0;
 }
 
 #endif

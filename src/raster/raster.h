@@ -85,16 +85,17 @@ struct tsr_raster_prim {
 };
 
 /*
- * The work item of Early-Z, shading and blending: a quad in flight. The
- * fields are in the order the stages stop needing them: a quad moving to
- * the next queue copies only its prefix up to `l` (to shading) or `rgba`
- * (shading writes rgba into its output slot).
+ * The work item of Early-Z, shading and blending: a quad in flight. A
+ * quad moving to the next queue copies only what the next stages need:
+ * not its colors to shading (which writes them into its output slot), not
+ * its barycentrics to blending.
  */
 struct tsr_quad {
 	int32_t x, y;           /* screen position of the top-left pixel (even) */
 	uint32_t seq;           /* rasterization order (wraps), for in-order shading */
 	uint8_t mask;           /* bit i: pixel i covered (0=(0,0) 1=(1,0) 2=(0,1) 3=(1,1)) */
 	uint8_t core;           /* shader core (set by Early-Z) */
+	uint8_t blend;          /* the material's enum tsr_blend (Rasterizer: no pointer chase per stage) */
 	const struct tsr_primitive *prim;
 	const struct tsr_shader_binding *shader;
 	float z[4];             /* window depth per pixel (Rasterizer; Early-Z, late Z) */

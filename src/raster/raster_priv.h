@@ -34,17 +34,15 @@ static inline uint32_t tsr_quad_core_inline(enum tsr_quad_grouping g, uint32_t c
 			side++;
 		return (qy * side / quads_h) * side + qx * side / quads_w;
 	}
-	return (qx + 2 * qy) % cores;
+	/* a mask when cores is a power of two: the same result, without a
+	 * division on Early-Z's path to the core's queue */
+	return cores & (cores - 1) ? (qx + 2 * qy) % cores : (qx + 2 * qy) & (cores - 1);
 }
-
-/* Copies the fields of quad `src` that precede `field` (see struct tsr_quad). */
-#define TSR_QUAD_COPY_UNTIL(dst, src, field) \
-	memcpy((dst), (src), offsetof(struct tsr_quad, field))
 
 /* 1 when the quad's material tests depth after shading (alpha test). */
 static inline int tsr_quad_late_z(const struct tsr_quad *q)
 {
-	return q->shader->material->blend == TSR_BLEND_ALPHA_TEST;
+	return q->blend == TSR_BLEND_ALPHA_TEST;
 }
 
 static inline int tsr_popcount4(uint8_t m)
@@ -53,16 +51,17 @@ static inline int tsr_popcount4(uint8_t m)
 }
 
 /*
- * Per-pixel depth test (less) of the quad's covered pixels against the
+ * Per-pixel depth test (less) of the quad's pixels in `mask` against the
  * window's depth buffer, writing the depth of the pixels that pass when
- * `write`. Leaves only those pixels in the mask; returns 1 if any passed.
- * Early-Z and late Z (blending) share it.
+ * `write`. Returns the mask of the pixels that passed. Early-Z and late Z
+ * (blending) share it.
  */
-static inline int tsr_quad_depth_test(struct tsr_target *t, struct tsr_quad *q, int write)
+static inline uint8_t tsr_quad_depth_test(struct tsr_target *t, const struct tsr_quad *q,
+					  uint8_t mask, int write)
 {
 	uint8_t pass = 0;
 	for (int k = 0; k < 4; k++) {
-		if (!(q->mask >> k & 1))
+		if (!(mask >> k & 1))
 			continue;
 		uint32_t bx = (uint32_t)(q->x + (k & 1) - t->x0);
 		uint32_t by = (uint32_t)(q->y + (k >> 1) - t->y0);
@@ -73,8 +72,26 @@ static inline int tsr_quad_depth_test(struct tsr_target *t, struct tsr_quad *q, 
 				*d = q->z[k];
 		}
 	}
-	q->mask = pass;
-	return pass != 0;
+	return pass;
+}
+
+/*
+ * Copies a quad's header (position, sequence, primitive, shader) to the
+ * next queue's slot with its new mask and core. Field by field, not one
+ * wide copy: a wide load of fields just written narrowly (mask, core)
+ * stalls the host's store forwarding.
+ */
+static inline void tsr_quad_copy_head(struct tsr_quad *d, const struct tsr_quad *s,
+				      uint8_t mask, uint8_t core)
+{
+	d->x = s->x;
+	d->y = s->y;
+	d->seq = s->seq;
+	d->mask = mask;
+	d->core = core;
+	d->blend = s->blend;
+	d->prim = s->prim;
+	d->shader = s->shader;
 }
 
 #endif

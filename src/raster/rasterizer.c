@@ -47,6 +47,7 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 	tsr_prim_queue_pop(&r->prims);
 	/* item's slot may be reused from here on: keep what the quads need */
 	const struct tsr_shader_binding *shader = item->shader;
+	const uint8_t blend = (uint8_t)shader->material->blend;
 	int64_t dx[3], dy[3], bias[3], row[3];
 	for (int i = 0; i < 3; i++) {
 		int j = (i + 1) % 3;
@@ -57,7 +58,7 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 		int64_t px = (int64_t)x0 * one + half, py = (int64_t)y0 * one + half;
 		row[i] = dx[i] * (py - p->Y[i]) - dy[i] * (px - p->X[i]) + bias[i];
 	}
-	uint32_t n = 0;
+	uint32_t n = 0, seq = r->next_seq;
 	for (int32_t y = y0; y <= y1; y += 2) {
 		int64_t e[3] = {row[0], row[1], row[2]};
 		for (int32_t x = x0; x <= x1; x += 2) {
@@ -79,14 +80,18 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 				struct tsr_quad *q = tsr_quad_queue_push(&r->early_z);
 				q->x = x;
 				q->y = y;
-				q->seq = r->next_seq++;
+				q->seq = seq++;
 				q->mask = mask;
 				q->prim = p;
 				q->shader = shader;
+				q->blend = blend;
 				for (int k = 0; k < 4; k++) {
-					barycentric(p, x + (k & 1), y + (k >> 1), q->l[k]);
-					q->z[k] = q->l[k][0] * p->z[0] + q->l[k][1] * p->z[1] +
-						  q->l[k][2] * p->z[2];
+					float l[3];
+					barycentric(p, x + (k & 1), y + (k >> 1), l);
+					q->z[k] = l[0] * p->z[0] + l[1] * p->z[1] + l[2] * p->z[2];
+					q->l[k][0] = l[0];
+					q->l[k][1] = l[1];
+					q->l[k][2] = l[2];
 				}
 				n++;
 			}
@@ -96,6 +101,7 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 		for (int i = 0; i < 3; i++)
 			row[i] += dx[i] * 2 * one;
 	}
+	r->next_seq = seq;
 	c->rs->quads_rasterized += n;
 	return TSR_STAGE_DONE;
 }
