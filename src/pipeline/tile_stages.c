@@ -10,10 +10,21 @@
 
 #include "pipeline/tile_stages.h"
 
-static uint8_t to_u8(float c)
+/*
+ * One row of colors as a flush writes them: each channel clamped to 0..1,
+ * scaled to 0..255 and rounded. restrict: the bytes do not alias the
+ * floats, so the compiler can vectorize the loop.
+ */
+static void rgba8_row(uint8_t *restrict dst, const float *restrict src, uint32_t n)
 {
-	c = c < 0.0f ? 0.0f : (c > 1.0f ? 1.0f : c);
-	return (uint8_t)(c * 255.0f + 0.5f);
+	for (uint32_t i = 0; i < n; i++) {
+		/* clamping c * 255 + 0.5 to 0.5..255.5 is clamping c to 0..1
+		 * first, in a form the vectorizer takes */
+		float v = src[i] * 255.0f + 0.5f;
+		v = v < 0.5f ? 0.5f : v;
+		v = v > 255.5f ? 255.5f : v;
+		dst[i] = (uint8_t)(int32_t)v;
+	}
 }
 
 /* The tile window of tile `tile` over the GPU's on-chip depth and color buffers. */
@@ -35,9 +46,16 @@ static void tile_window(const struct tsr_gpu *g, uint32_t tile, struct tsr_targe
 /* Clears the tile's depth (to the far plane) and colors (to clear) before rendering. */
 static void tile_clear(struct tsr_target *t, const float clear[4])
 {
-	for (uint32_t p = 0; p < t->stride * t->height; p++) {
-		t->depth[p] = 1.0f;
-		memcpy(&t->color[p * 4], clear, 4 * sizeof(float));
+	const uint32_t n = t->stride * t->height;
+	float *restrict depth = t->depth, *restrict color = t->color;
+	const float c0 = clear[0], c1 = clear[1], c2 = clear[2], c3 = clear[3];
+	for (uint32_t p = 0; p < n; p++)
+		depth[p] = 1.0f;
+	for (uint32_t p = 0; p < n; p++) {
+		color[4 * p] = c0;
+		color[4 * p + 1] = c1;
+		color[4 * p + 2] = c2;
+		color[4 * p + 3] = c3;
 	}
 }
 
@@ -68,12 +86,9 @@ uint64_t tsr_stage_flush_bytes(void *gpu, uint32_t tile)
 static void tile_colors(struct tsr_gpu *g, const struct tsr_target *t, uint32_t tile,
 			struct tsr_tile_colors *c)
 {
-	uint8_t *dst = g->tile_rgba;
-	for (uint32_t y = 0; y < t->height; y++) {
-		const float *src = &t->color[(size_t)y * t->stride * 4];
-		for (uint32_t i = 0; i < t->width * 4; i++)
-			*dst++ = to_u8(src[i]);
-	}
+	for (uint32_t y = 0; y < t->height; y++)
+		rgba8_row(&g->tile_rgba[(size_t)y * t->width * 4],
+			  &t->color[(size_t)y * t->stride * 4], t->width * 4);
 	c->tile = tile;
 	c->width = t->width;
 	c->height = t->height;
