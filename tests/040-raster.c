@@ -745,20 +745,24 @@ static struct fixture *step_fixture(void)
 }
 
 /*
- * Runs the scene with a random schedule: each step picks one of the
- * stages that can make progress and runs it on one work item. With
- * in_order, shading takes the oldest quad (tsr_raster_oldest_core), else
- * a random core's.
+ * Runs the scene with a random schedule: each step picks a stage and runs
+ * it on one work item if it can. With in_order, shading takes the oldest
+ * quad (tsr_raster_oldest_core), else a random core's. With upstream,
+ * shading and blending are picked rarely, so the queues fill and stall.
  */
 static void run_stepped(struct fixture *f, struct step_scene *sc, uint32_t seed, int in_order,
-			uint64_t *steps, uint64_t *overlaps)
+			int upstream, uint64_t *steps, uint64_t *overlaps, uint64_t *stalls)
 {
 	const struct tsr_raster_ctx c = {&f->t, f->mem, &f->rs, &f->ts};
 	uint32_t submitted = 0, rasterized = 0;
-	*steps = *overlaps = 0;
+	*steps = *overlaps = *stalls = 0;
 	while (submitted < sc->n || tsr_raster_pending(f->r)) {
 		seed = seed * 1103515245u + 12345u;
 		uint32_t pick = (seed >> 16) % 5;
+		if (upstream) {
+			pick = (seed >> 16) % 40;
+			pick = pick < 38 ? pick % 3 : pick - 35;
+		}
 		enum tsr_stage_result res = TSR_STAGE_IDLE;
 		if (pick == 0) {
 			if (submitted < sc->n &&
@@ -784,6 +788,7 @@ static void run_stepped(struct fixture *f, struct step_scene *sc, uint32_t seed,
 			res = tsr_raster_blend(f->r, &c);
 		}
 		*steps += res == TSR_STAGE_DONE;
+		*stalls += res == TSR_STAGE_STALLED;
 	}
 }
 
@@ -808,13 +813,15 @@ static void test_stages_one_at_a_time(void **state)
 	assert_true(a->rs.pixels_written > 500);
 
 	uint32_t reordered = 0;
-	for (uint32_t seed = 1; seed <= 6; seed++) {
-		int in_order = seed <= 4;
+	uint64_t stalled = 0;
+	for (uint32_t seed = 1; seed <= 8; seed++) {
+		int in_order = seed <= 4 || seed >= 7, upstream = seed >= 7;
 		struct fixture *b = step_fixture();
 		struct access_log lb;
 		observe_caches(b, &lb);
-		uint64_t steps, overlaps;
-		run_stepped(b, sc, seed, in_order, &steps, &overlaps);
+		uint64_t steps, overlaps, stalls;
+		run_stepped(b, sc, seed, in_order, upstream, &steps, &overlaps, &stalls);
+		stalled += upstream ? stalls : 0;
 		/* the schedule really pipelined primitives */
 		assert_true(overlaps > 3);
 		/* one step per primitive, per rasterized quad in Early-Z, per
@@ -843,6 +850,7 @@ static void test_stages_one_at_a_time(void **state)
 		fixture_free(b);
 	}
 	assert_true(reordered > 0);  /* the access-order check has teeth */
+	assert_true(stalled > 0);    /* stages stalled (full queues, the late-Z hazard) */
 
 	/* a stepping caller may hand over to the functional mode at any point */
 	struct fixture *d = step_fixture();

@@ -24,6 +24,9 @@ enum tsr_status tsr_raster_create(const struct tsr_raster_config *cfg,
 	r->window_quads = ((max_width + 1) / 2) * ((max_height + 1) / 2);
 	if (r->window_quads == 0)
 		r->window_quads = 1;
+	/* past Early-Z, quads need not wait for their whole primitive */
+	const uint32_t downstream = r->window_quads < TSR_RASTER_QUAD_QUEUE ?
+				    r->window_quads : TSR_RASTER_QUAD_QUEUE;
 	enum tsr_status s = TSR_ERR_NOMEM;
 	r->cores = calloc(cfg->cores, sizeof(*r->cores));
 	if (!r->cores) {
@@ -32,10 +35,10 @@ enum tsr_status tsr_raster_create(const struct tsr_raster_config *cfg,
 	}
 	if ((s = tsr_prim_queue_init(&r->prims, TSR_RASTER_PRIM_QUEUE, err)) != TSR_OK ||
 	    (s = tsr_quad_queue_init(&r->early_z, r->window_quads, err)) != TSR_OK ||
-	    (s = tsr_quad_queue_init(&r->blend, r->window_quads, err)) != TSR_OK)
+	    (s = tsr_quad_queue_init(&r->blend, downstream, err)) != TSR_OK)
 		goto fail;
 	for (uint32_t c = 0; c < cfg->cores; c++)
-		if ((s = tsr_quad_queue_init(&r->cores[c], r->window_quads, err)) != TSR_OK)
+		if ((s = tsr_quad_queue_init(&r->cores[c], downstream, err)) != TSR_OK)
 			goto fail;
 	*out = r;
 	return TSR_OK;
@@ -102,10 +105,15 @@ void tsr_raster_drain(struct tsr_raster *r, const struct tsr_raster_ctx *c)
 {
 	int core;
 	for (;;) {
-		/* what a stepping caller left past Early-Z: shaded in order, blended */
-		while ((core = tsr_raster_oldest_core(r)) >= 0 &&
-		       tsr_raster_shade(r, (uint32_t)core, c) == TSR_STAGE_DONE)
-			;
+		/* what a stepping caller left past Early-Z: shaded in order,
+		 * blended (shading stalls when the blend queue is full) */
+		while ((core = tsr_raster_oldest_core(r)) >= 0) {
+			while (tsr_raster_shade(r, (uint32_t)core, c) == TSR_STAGE_DONE &&
+			       (core = tsr_raster_oldest_core(r)) >= 0)
+				;
+			while (tsr_raster_blend(r, c) == TSR_STAGE_DONE)
+				;
+		}
 		while (tsr_raster_blend(r, c) == TSR_STAGE_DONE)
 			;
 		/* quad by quad in rasterization order: Early-Z, then shading and

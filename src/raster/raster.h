@@ -141,9 +141,11 @@ enum tsr_stage_result {
 
 /*
  * Creates a raster pipeline for windows of at most max_width x max_height
- * pixels: every quad queue holds a whole window's quads (so the functional
- * mode never stalls), the primitive queue TSR_RASTER_PRIM_QUEUE
- * primitives. Errors: TSR_ERR_NOMEM.
+ * pixels. The Early-Z queue holds a whole window's quads (the Rasterizer
+ * pushes a primitive's quads at once), each core's queue and the blend
+ * queue at most TSR_RASTER_QUAD_QUEUE, the primitive queue
+ * TSR_RASTER_PRIM_QUEUE primitives; all are allocated here. Errors:
+ * TSR_ERR_CONFIG (cores not in 1..TSR_MAX_CORES), TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_raster_create(const struct tsr_raster_config *cfg,
 				  uint32_t max_width, uint32_t max_height,
@@ -157,6 +159,9 @@ uint32_t tsr_quad_core(enum tsr_quad_grouping g, uint32_t cores, uint32_t qx,
 
 /* Primitives the Rasterizer's input queue holds. */
 #define TSR_RASTER_PRIM_QUEUE 64
+
+/* Most quads a shader core's queue and the blend queue hold. */
+#define TSR_RASTER_QUAD_QUEUE 256
 
 /* ---- one work item at a time (a timing model's interface) ---- */
 
