@@ -27,6 +27,7 @@
 #include "config/config_json.h"
 #include "pipeline/gpu.h"
 #include "scene/scene.h"
+#include "sim/sim.h"
 
 #ifndef TSR_SOURCE_DIR
 #error "TSR_SOURCE_DIR must name the repository root"
@@ -483,12 +484,11 @@ static void test_texture_only_l2(void **state)
 	struct tsr_scene *sc = NULL;
 	assert_int_equal(tsr_scene_load(TSR_SOURCE_DIR "/workloads/glmark-scene.json", &sc, &err),
 			 TSR_OK);
-	struct tsr_gpu *g = NULL;
-	assert_int_equal(tsr_gpu_create(&c, sc, &g, &err), TSR_OK);
-	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
-	assert_non_null(st);
-	assert_int_equal(tsr_gpu_render_frame(g, 0, st, &err), TSR_OK);
-	const struct tsr_memsys *m = tsr_gpu_memsys(g);
+	struct tsr_sim *run = NULL;
+	assert_int_equal(tsr_sim_open_scene(&c, sc, &run, &err), TSR_OK);
+	const struct tsr_frame_stats *st = NULL;
+	assert_int_equal(tsr_sim_step(run, &st, &err), TSR_OK);
+	const struct tsr_memsys *m = tsr_gpu_memsys(tsr_sim_gpu(run));
 	const struct tsr_cache *l2 = tsr_memsys_cache_by_name((struct tsr_memsys *)m, "l2");
 	assert_non_null(l2);
 	for (int s = 0; s < TSR_STREAM_COUNT; s++) {
@@ -501,8 +501,7 @@ static void test_texture_only_l2(void **state)
 	assert_int_equal(tsr_memsys_cache_count(m), 5);  /* texture0..3 and l2 */
 	assert_true(tsr_memsys_perfect(m, TSR_STREAM_PB_LISTS)->write_bytes > 0);
 	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->read_bytes, 0);
-	free(st);
-	tsr_gpu_destroy(g);
+	tsr_sim_close(run);
 	tsr_scene_destroy(sc);
 }
 

@@ -7,7 +7,6 @@
  */
 #include <string.h>
 
-#include "frontend/frontend.h"
 #include "pipeline/gpu_priv.h"
 
 const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame)
@@ -61,13 +60,4 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 	tsr_frame_stats_sub_memory(st, &base);
 	EACH_TECHNIQUE(g, frame_end, st);
 	return TSR_OK;
-}
-
-enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
-				     struct tsr_frame_stats *st,
-				     struct tsr_error *err)
-{
-	TSR_TRY(tsr_workload_commands(g->scene, frame,
-				      (float)g->cfg.width / (float)g->cfg.height, &g->cmds, err));
-	return tsr_gpu_render_commands(g, &g->cmds, st, err);
 }

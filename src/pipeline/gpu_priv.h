@@ -36,9 +36,7 @@ struct active_technique {
 
 struct tsr_gpu {
 	struct tsr_gpu_config cfg;
-	const struct tsr_scene *scene;        /* the workload frontend's input */
 	struct tsr_resources res;             /* meshes, materials, images */
-	struct tsr_frame_commands cmds;       /* the frame's command list (reused) */
 	struct tsr_memsys *mem;
 	struct tsr_addrmap map;
 	struct tsr_geometry *geom;
