@@ -43,6 +43,7 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 
 	/* binning: Geometry Pipeline and Polygon List Builder, draw call by draw call */
 	g->prims.count = 0;
+	g->binned = 0;
 	tsr_pb_begin_frame(g->pb, tsr_gpu_tile_order(g, frame), frame);
 	tsr_geometry_begin_frame(g->geom);
 	EACH_TECHNIQUE(g, frame_begin, c, st);
