@@ -63,16 +63,16 @@ void tsr_geo_clip_step(struct tsr_geometry *g)
 {
 	struct tsr_geo_queue *in = &g->queue[TSR_GEO_CLIP];
 	struct tsr_geo_queue *out = &g->queue[TSR_GEO_CULL];
-	const struct tsr_geo_triangle_item tri =
-		*(const struct tsr_geo_triangle_item *)tsr_geo_queue_front(in);
+	/* the item stays valid after the pop until the next push to this queue */
+	const struct tsr_geo_triangle_item *tri = tsr_geo_queue_front(in);
 	tsr_geo_queue_pop(in);
 	int outside = 0, needs_clip = 0;
 	for (int k = 0; k < 6 && !outside; k++) {
 		int out_count = 0;
 		for (int j = 0; j < 3; j++) {
-			if (plane_dist(&tri.v[j], k, 1.0f) < 0.0f)
+			if (plane_dist(&tri->v[j], k, 1.0f) < 0.0f)
 				out_count++;
-			if (plane_dist(&tri.v[j], k, TSR_GUARD_BAND) < 0.0f)
+			if (plane_dist(&tri->v[j], k, TSR_GUARD_BAND) < 0.0f)
 				needs_clip = 1;
 		}
 		outside = out_count == 3;
@@ -82,11 +82,11 @@ void tsr_geo_clip_step(struct tsr_geometry *g)
 		return;
 	}
 	if (!needs_clip) {
-		*(struct tsr_geo_triangle_item *)tsr_geo_queue_push(out) = tri;
+		*(struct tsr_geo_triangle_item *)tsr_geo_queue_push(out) = *tri;
 		return;
 	}
 	g->st->primitives_clipped++;
-	struct tsr_clip_vertex poly[TSR_GEO_CLIP_MAX_VERTICES] = {tri.v[0], tri.v[1], tri.v[2]};
+	struct tsr_clip_vertex poly[TSR_GEO_CLIP_MAX_VERTICES] = {tri->v[0], tri->v[1], tri->v[2]};
 	uint32_t n = clip_polygon(poly, 3);
 	if (n < 3) {
 		g->st->primitives_culled++;

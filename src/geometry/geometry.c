@@ -71,6 +71,7 @@ void tsr_geometry_destroy(struct tsr_geometry *g)
 	for (int s = 0; s < TSR_GEO_STAGE_COUNT; s++)
 		tsr_geo_queue_release(&g->queue[s]);
 	free(g->ptc);
+	free(g->ptc_held);
 	free(g->shaded);
 	free(g);
 }
@@ -111,13 +112,14 @@ enum tsr_status tsr_geometry_begin_draw(struct tsr_geometry *g, const struct tsr
 	g->st = st;
 	g->index_port = tsr_memsys_port(mem, TSR_STREAM_INDEX, 0);
 	g->vertex_port = tsr_memsys_port(mem, TSR_STREAM_VERTEX, 0);
-	enum tsr_status s = tsr_geo_vs_begin(g, err);
+	enum tsr_status s = tsr_geo_vf_begin(g, err);
+	if (s == TSR_OK)
+		s = tsr_geo_vs_begin(g, err);
 	if (s != TSR_OK) {
 		g->draw.mesh = NULL;  /* nothing in flight */
 		return s;
 	}
 	tsr_geo_cp_begin(g);
-	tsr_geo_vf_begin(g);
 	tsr_geo_pa_begin(g);
 	return TSR_OK;
 }

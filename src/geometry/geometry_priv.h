@@ -63,6 +63,8 @@ struct tsr_geometry {
 	uint32_t ptc_entries;
 	uint32_t *ptc;
 	uint32_t ptc_next, ptc_fill;
+	uint8_t *ptc_held;                    /* per vertex of the mesh: 1 if in the FIFO */
+	uint32_t ptc_held_cap;
 
 	/* Vertex Shader: shaded vertices of the current mesh, by vertex index
 	 * (the post-transform cache's data: a hit reads its vertex here) */
@@ -86,8 +88,8 @@ struct tsr_geometry {
 /* command_processor.c: sends the next index position to Vertex Fetch. */
 void tsr_geo_cp_begin(struct tsr_geometry *g);
 void tsr_geo_cp_step(struct tsr_geometry *g);
-/* vertex_fetch.c: index read, post-transform cache, vertex read. */
-void tsr_geo_vf_begin(struct tsr_geometry *g);
+/* vertex_fetch.c: index read, post-transform cache, vertex read (Errors of begin: TSR_ERR_NOMEM). */
+enum tsr_status tsr_geo_vf_begin(struct tsr_geometry *g, struct tsr_error *err);
 void tsr_geo_vf_step(struct tsr_geometry *g);
 /* vertex_shader.c: instruction fetch and shading (Errors of begin: TSR_ERR_NOMEM). */
 enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err);

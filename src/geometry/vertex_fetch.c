@@ -9,29 +9,50 @@
  * be shaded, its cache entry taken at once. Work item: an index position
  * in, a vertex to shade or a hit out.
  */
+#include <stdlib.h>
+
 #include "geometry/geometry_priv.h"
 
+/*
+ * The post-transform cache: g->ptc is the FIFO of the vertex indices it
+ * holds (each at most once: a vertex enters only on a miss), and
+ * g->ptc_held[v] is 1 while vertex v is among them, so a lookup costs one
+ * load instead of a scan of the FIFO (same answers).
+ */
 static int ptc_lookup(const struct tsr_geometry *g, uint32_t idx)
 {
-	for (uint32_t i = 0; i < g->ptc_fill; i++)
-		if (g->ptc[i] == idx)
-			return 1;
-	return 0;
+	return g->ptc_held[idx];
 }
 
 static void ptc_insert(struct tsr_geometry *g, uint32_t idx)
 {
 	if (!g->ptc_entries)
 		return;
-	g->ptc[g->ptc_next] = idx;
-	g->ptc_next = (g->ptc_next + 1) % g->ptc_entries;
-	if (g->ptc_fill < g->ptc_entries)
+	if (g->ptc_fill == g->ptc_entries)
+		g->ptc_held[g->ptc[g->ptc_next]] = 0;  /* the oldest leaves */
+	else
 		g->ptc_fill++;
+	g->ptc[g->ptc_next] = idx;
+	g->ptc_held[idx] = 1;
+	g->ptc_next = (g->ptc_next + 1) % g->ptc_entries;
 }
 
-void tsr_geo_vf_begin(struct tsr_geometry *g)
+enum tsr_status tsr_geo_vf_begin(struct tsr_geometry *g, struct tsr_error *err)
 {
+	/* flush: the previous draw call's vertices leave the cache */
+	for (uint32_t i = 0; i < g->ptc_fill; i++)
+		g->ptc_held[g->ptc[i]] = 0;
 	g->ptc_fill = g->ptc_next = 0;
+	const uint32_t n = g->draw.mesh->vertex_count;
+	if (n > g->ptc_held_cap) {
+		uint8_t *h = calloc(n, 1);
+		if (!h)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for vertices");
+		free(g->ptc_held);
+		g->ptc_held = h;
+		g->ptc_held_cap = n;
+	}
+	return TSR_OK;
 }
 
 void tsr_geo_vf_step(struct tsr_geometry *g)
