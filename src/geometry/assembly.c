@@ -11,16 +11,22 @@ void tsr_geo_pa_begin(struct tsr_geometry *g)
 	g->corners = 0;
 }
 
+/*
+ * The triangle being assembled is staged in the free slot at the back of
+ * the Clipper's queue (readiness guarantees one) and pushed with its third
+ * corner: only this stage pushes to that queue, and pops leave the back
+ * slot where it is, so the staged corners stay put between steps.
+ */
 void tsr_geo_pa_step(struct tsr_geometry *g)
 {
 	struct tsr_geo_queue *in = &g->queue[TSR_GEO_ASSEMBLY];
-	g->corner[g->corners++] = ((const struct tsr_geo_shaded_item *)tsr_geo_queue_front(in))->v;
+	struct tsr_geo_queue *out = &g->queue[TSR_GEO_CLIP];
+	struct tsr_geo_triangle_item *staged = tsr_geo_queue_back(out);
+	staged->v[g->corners++] = ((const struct tsr_geo_shaded_item *)tsr_geo_queue_front(in))->v;
 	tsr_geo_queue_pop(in);
 	if (g->corners < 3)
 		return;
 	g->corners = 0;
 	g->st->primitives_in++;
-	struct tsr_geo_triangle_item *o = tsr_geo_queue_push(&g->queue[TSR_GEO_CLIP]);
-	for (int j = 0; j < 3; j++)
-		o->v[j] = g->corner[j];
+	tsr_geo_queue_push(out);  /* the staged slot */
 }

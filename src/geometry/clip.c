@@ -4,8 +4,9 @@
  * viewports in x and y) and the near and far planes passes unchanged; the
  * others are clipped (Sutherland-Hodgman in clip space) against the near
  * and far planes and the guard band, and the polygon is fanned into
- * triangles. Work item: a triangle in, 0 to TSR_GEO_CLIP_MAX_TRIANGLES
- * triangles out.
+ * triangles. The trivial tests use clip codes computed once per shaded
+ * vertex (tsr_geo_clip_codes). Work item: a triangle in, 0 to
+ * TSR_GEO_CLIP_MAX_TRIANGLES triangles out.
  */
 #include <string.h>
 
@@ -36,6 +37,7 @@ static struct tsr_clip_vertex lerp_cv(const struct tsr_clip_vertex *a,
 	r.u = a->u + (b->u - a->u) * t;
 	r.v = a->v + (b->v - a->v) * t;
 	r.shade = a->shade + (b->shade - a->shade) * t;
+	r.codes = 0;  /* the fan's vertices go straight to culling */
 	return r;
 }
 
@@ -59,6 +61,18 @@ static uint32_t clip_polygon(struct tsr_clip_vertex *poly, uint32_t n)
 	return n;
 }
 
+uint32_t tsr_geo_clip_codes(const struct tsr_clip_vertex *v)
+{
+	uint32_t c = 0;
+	for (int k = 0; k < 6; k++) {
+		if (plane_dist(v, k, 1.0f) < 0.0f)
+			c |= 1u << k;
+		if (plane_dist(v, k, TSR_GUARD_BAND) < 0.0f)
+			c |= 1u << (8 + k);
+	}
+	return c;
+}
+
 void tsr_geo_clip_step(struct tsr_geometry *g)
 {
 	struct tsr_geo_queue *in = &g->queue[TSR_GEO_CLIP];
@@ -66,17 +80,11 @@ void tsr_geo_clip_step(struct tsr_geometry *g)
 	/* the item stays valid after the pop until the next push to this queue */
 	const struct tsr_geo_triangle_item *tri = tsr_geo_queue_front(in);
 	tsr_geo_queue_pop(in);
-	int outside = 0, needs_clip = 0;
-	for (int k = 0; k < 6 && !outside; k++) {
-		int out_count = 0;
-		for (int j = 0; j < 3; j++) {
-			if (plane_dist(&tri->v[j], k, 1.0f) < 0.0f)
-				out_count++;
-			if (plane_dist(&tri->v[j], k, TSR_GUARD_BAND) < 0.0f)
-				needs_clip = 1;
-		}
-		outside = out_count == 3;
-	}
+	/* outside: all three vertices outside one frustum plane; inside the
+	 * guard band: no vertex outside a widened plane */
+	const uint32_t all = tri->v[0].codes & tri->v[1].codes & tri->v[2].codes;
+	const uint32_t any = tri->v[0].codes | tri->v[1].codes | tri->v[2].codes;
+	const int outside = (all & 0x3fu) != 0, needs_clip = (any & 0x3f00u) != 0;
 	if (outside) {
 		g->st->primitives_culled++;
 		return;

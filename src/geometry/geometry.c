@@ -40,6 +40,9 @@ enum tsr_status tsr_geometry_create(const struct tsr_geometry_config *cfg,
 				    struct tsr_error *err)
 {
 	*out = NULL;
+	if (cfg->cores < 1 || cfg->cores > TSR_MAX_CORES)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "geometry: %u shader cores, not 1..%d",
+				     cfg->cores, TSR_MAX_CORES);
 	struct tsr_geometry *g = calloc(1, sizeof(*g));
 	if (!g)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
@@ -78,7 +81,8 @@ void tsr_geometry_destroy(struct tsr_geometry *g)
 
 void tsr_geometry_begin_frame(struct tsr_geometry *g)
 {
-	g->vertices_shaded = 0;
+	g->shading_core = 0;
+	g->shading_group_fill = 0;
 }
 
 void tsr_prim_array_release(struct tsr_prim_array *a)
@@ -112,6 +116,8 @@ enum tsr_status tsr_geometry_begin_draw(struct tsr_geometry *g, const struct tsr
 	g->st = st;
 	g->index_port = tsr_memsys_port(mem, TSR_STREAM_INDEX, 0);
 	g->vertex_port = tsr_memsys_port(mem, TSR_STREAM_VERTEX, 0);
+	for (uint32_t c = 0; c < g->cfg.cores; c++)
+		g->instruction_port[c] = tsr_memsys_port(mem, TSR_STREAM_INSTRUCTION, c);
 	enum tsr_status s = tsr_geo_vf_begin(g, err);
 	if (s == TSR_OK)
 		s = tsr_geo_vs_begin(g, err);
@@ -162,22 +168,21 @@ enum tsr_status tsr_geometry_stage_step(struct tsr_geometry *g, enum tsr_geometr
 
 /*
  * Runs the stages downstream of the Command Processor until their queues
- * are empty, upstream first. Called after each index the Command Processor
- * sends, every queue holds at most what one work item makes (the
- * Clipper's fan at most), so nothing stalls and each index's memory
+ * are empty, upstream first, after the Command Processor sent one index:
+ * Vertex Fetch, the Vertex Shader and Primitive Assembly then have exactly
+ * one work item each, the Clipper at most one (every third index) and
+ * culling at most a fan, so nothing stalls and each index's memory
  * accesses (index, vertex, instructions) happen together, in order.
  */
 static enum tsr_status drain(struct tsr_geometry *g, struct tsr_error *err)
 {
 	struct tsr_geo_queue *q = g->queue;
-	while (tsr_geo_queue_length(&q[TSR_GEO_VERTEX_FETCH]))
-		tsr_geo_vf_step(g);
-	while (tsr_geo_queue_length(&q[TSR_GEO_VERTEX_SHADER]))
-		tsr_geo_vs_step(g);
-	while (tsr_geo_queue_length(&q[TSR_GEO_ASSEMBLY]))
-		tsr_geo_pa_step(g);
-	while (tsr_geo_queue_length(&q[TSR_GEO_CLIP]))
-		tsr_geo_clip_step(g);
+	tsr_geo_vf_step(g);
+	tsr_geo_vs_step(g);
+	tsr_geo_pa_step(g);
+	if (!tsr_geo_queue_length(&q[TSR_GEO_CLIP]))
+		return TSR_OK;
+	tsr_geo_clip_step(g);
 	while (tsr_geo_queue_length(&q[TSR_GEO_CULL]))
 		TSR_TRY(tsr_geo_cull_step(g, err));
 	return TSR_OK;

@@ -90,7 +90,10 @@ struct tsr_geometry_config {
 
 struct tsr_geometry;
 
-/* Creates the Geometry Pipeline. Errors: TSR_ERR_NOMEM. */
+/*
+ * Creates the Geometry Pipeline with its queues. Errors: TSR_ERR_CONFIG
+ * (cores not 1..TSR_MAX_CORES), TSR_ERR_NOMEM.
+ */
 enum tsr_status tsr_geometry_create(const struct tsr_geometry_config *cfg,
 				    struct tsr_geometry **out,
 				    struct tsr_error *err);

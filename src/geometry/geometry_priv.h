@@ -19,6 +19,7 @@
 struct tsr_clip_vertex {
 	float p[4];          /* clip-space position */
 	float u, v, shade;
+	uint32_t codes;      /* clip codes (tsr_geo_clip_codes), 0 when not needed */
 };
 
 /* Command Processor -> Vertex Fetch: one position of the draw's index buffer. */
@@ -55,6 +56,7 @@ struct tsr_geometry {
 	struct tsr_prim_array *out;           /* Culling and viewport's output */
 	struct tsr_geometry_stats *st;
 	uint32_t index_port, vertex_port;     /* memory ports of the index and vertex streams */
+	uint32_t instruction_port[TSR_MAX_CORES]; /* per core: its instruction stream's port */
 
 	/* Command Processor: the next index position to send */
 	uint32_t next_index;
@@ -70,10 +72,12 @@ struct tsr_geometry {
 	 * (the post-transform cache's data: a hit reads its vertex here) */
 	struct tsr_clip_vertex *shaded;
 	uint32_t shaded_cap;
-	uint64_t vertices_shaded;             /* in this frame, picks the core */
+	uint32_t shading_core;                /* the core of the current group of 4 */
+	uint32_t shading_group_fill;          /* vertices of the group shaded (0..3);
+	                                         both restart every frame */
 
-	/* Primitive Assembly: the vertices of the triangle being assembled */
-	struct tsr_clip_vertex corner[3];
+	/* Primitive Assembly: corners of the triangle being assembled, which
+	 * are staged in the free slot at the back of the Clipper's queue */
 	uint32_t corners;
 
 	/* queue[s]: the input queue of stage s (none for the Command Processor) */
@@ -99,6 +103,13 @@ void tsr_geo_pa_begin(struct tsr_geometry *g);
 void tsr_geo_pa_step(struct tsr_geometry *g);
 /* clip.c: trivial reject, guard-band clipping, the fan. */
 void tsr_geo_clip_step(struct tsr_geometry *g);
+/*
+ * The clip codes of a shaded vertex, computed once per vertex for the
+ * Clipper: bit k (0..5) set when it is outside plane k of the frustum
+ * (near, far, x, -x, y, -y), bit 8 + k when outside plane k widened to the
+ * guard band.
+ */
+uint32_t tsr_geo_clip_codes(const struct tsr_clip_vertex *v);
 /* cull.c: viewport transform, setup, culling (Errors: TSR_ERR_NOMEM). */
 enum tsr_status tsr_geo_cull_step(struct tsr_geometry *g, struct tsr_error *err);
 

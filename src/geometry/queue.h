@@ -71,6 +71,19 @@ static inline void *tsr_geo_queue_push(struct tsr_geo_queue *q)
 	return q->items + (size_t)slot * q->item_bytes;
 }
 
+/*
+ * The free slot at the back, where the next push lands, or NULL when the
+ * queue is full: a stage that is the queue's only producer can build a
+ * work item there over several steps and push it when complete (the
+ * slot does not move when items are popped).
+ */
+static inline void *tsr_geo_queue_back(const struct tsr_geo_queue *q)
+{
+	if (q->count == q->capacity)
+		return NULL;
+	return q->items + (size_t)((q->head + q->count) & (q->capacity - 1)) * q->item_bytes;
+}
+
 /* The work item at the front, or NULL when the queue is empty. */
 static inline void *tsr_geo_queue_front(const struct tsr_geo_queue *q)
 {

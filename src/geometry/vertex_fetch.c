@@ -34,7 +34,8 @@ static void ptc_insert(struct tsr_geometry *g, uint32_t idx)
 		g->ptc_fill++;
 	g->ptc[g->ptc_next] = idx;
 	g->ptc_held[idx] = 1;
-	g->ptc_next = (g->ptc_next + 1) % g->ptc_entries;
+	if (++g->ptc_next == g->ptc_entries)
+		g->ptc_next = 0;
 }
 
 enum tsr_status tsr_geo_vf_begin(struct tsr_geometry *g, struct tsr_error *err)

@@ -3,8 +3,8 @@
  * II-A): groups of 4 vertices go round-robin to the cores; shading a
  * vertex fetches the vertex shader's instructions through the instruction
  * cache of its core (stream "instruction") and computes the clip-space
- * position, the texture coordinates and per-vertex lighting (one fixed
- * directional light, README). A post-transform-cache hit passes through
+ * position, the texture coordinates, per-vertex lighting (one fixed
+ * directional light, README) and the vertex's clip codes (clip.c). A post-transform-cache hit passes through
  * with the vertex shaded earlier in the draw call, so the shaded vertices
  * leave in program order. Work item: a vertex in, a shaded vertex out.
  */
@@ -35,6 +35,7 @@ static void shade_vertex(const struct tsr_draw *d, uint32_t i, struct tsr_clip_v
 			ndl = -ndl;
 		o->shade = 0.35f + 0.65f * (ndl > 0.0f ? ndl : 0.0f);
 	}
+	o->codes = tsr_geo_clip_codes(o);
 }
 
 enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err)
@@ -57,12 +58,16 @@ void tsr_geo_vs_step(struct tsr_geometry *g)
 	const struct tsr_geo_vertex_item it = *(const struct tsr_geo_vertex_item *)tsr_geo_queue_front(in);
 	tsr_geo_queue_pop(in);
 	if (!it.hit) {
-		const uint32_t core = (uint32_t)((g->vertices_shaded / 4) % g->cfg.cores);
-		tsr_mem_access(g->mem, tsr_memsys_port(g->mem, TSR_STREAM_INSTRUCTION, core),
-			       d->vs_base, d->vs_bytes, 0, TSR_STREAM_INSTRUCTION,
+		/* (vertices shaded in the frame / 4) mod cores, without dividing */
+		const uint32_t core = g->shading_core;
+		if (++g->shading_group_fill == 4) {
+			g->shading_group_fill = 0;
+			if (++g->shading_core == g->cfg.cores)
+				g->shading_core = 0;
+		}
+		tsr_mem_access(g->mem, g->instruction_port[core], d->vs_base, d->vs_bytes, 0, TSR_STREAM_INSTRUCTION,
 			       (uint16_t)core, 0, NULL);
 		shade_vertex(d, it.vertex, &g->shaded[it.vertex]);
-		g->vertices_shaded++;
 	}
 	struct tsr_geo_shaded_item *o = tsr_geo_queue_push(&g->queue[TSR_GEO_ASSEMBLY]);
 	o->v = g->shaded[it.vertex];
