@@ -97,6 +97,7 @@ struct tsr_geometry;
 enum tsr_status tsr_geometry_create(const struct tsr_geometry_config *cfg,
 				    struct tsr_geometry **out,
 				    struct tsr_error *err);
+/* Frees the pipeline, its queues and buffers (NULL is fine). */
 void tsr_geometry_destroy(struct tsr_geometry *g);
 
 /* Starts a frame: resets the shaded-vertex counter that picks cores. */
@@ -168,6 +169,7 @@ uint32_t tsr_geometry_stage_pending(const struct tsr_geometry *g, enum tsr_geome
 /* 1 while the current draw call has work left in any stage. */
 int tsr_geometry_busy(const struct tsr_geometry *g);
 
+/* Frees the array's storage and empties it. */
 void tsr_prim_array_release(struct tsr_prim_array *a);
 
 #endif

@@ -17,7 +17,8 @@
  * Elimination) plug in through the hooks of techniques/technique.h. The
  * pipeline's files: tbr_driver.c (units, resources, address map),
  * frame_loop.c (frames and passes), stages.c (the work items: a draw
- * call, a tile).
+ * call through the geometry stages of geometry/geometry.h, a primitive
+ * for the Polygon List Builder, a tile).
  *
  * tsr_gpu owns the memory hierarchy, the address map and the per-frame
  * state; it allocates at creation and reuses its buffers from frame to
