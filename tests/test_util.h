@@ -113,4 +113,39 @@ static inline void *tsr_test_policy_state(const char *name, uint32_t sets, uint3
 	return st;
 }
 
+/*
+ * The README's generated section `name`: the text between the lines
+ * "<!-- name:begin -->" and "<!-- name:end -->", malloc'd (free() it), or
+ * NULL when README.md or a marker is missing. Needs TSR_SOURCE_DIR.
+ */
+static inline char *tsr_test_readme_section(const char *name)
+{
+	char begin_mark[64], end_mark[64];
+	snprintf(begin_mark, sizeof(begin_mark), "<!-- %s:begin -->\n", name);
+	snprintf(end_mark, sizeof(end_mark), "<!-- %s:end -->", name);
+	FILE *f = fopen(TSR_SOURCE_DIR "/README.md", "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *readme = malloc((size_t)n + 1);
+	size_t got = readme ? fread(readme, 1, (size_t)n, f) : 0;
+	fclose(f);
+	if (!readme || got != (size_t)n) {
+		free(readme);
+		return NULL;
+	}
+	readme[n] = '\0';
+	char *begin = strstr(readme, begin_mark);
+	char *end = begin ? strstr(begin, end_mark) : NULL;
+	char *out = NULL;
+	if (end) {
+		begin += strlen(begin_mark);
+		out = strndup(begin, (size_t)(end - begin));
+	}
+	free(readme);
+	return out;
+}
+
 #endif

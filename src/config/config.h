@@ -126,4 +126,13 @@ enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
 				   struct tsr_config_entry **out, size_t *n,
 				   struct tsr_error *err);
 
+/*
+ * The entries of tsr_config_entries(cfg) as a Markdown table (the README's
+ * configuration reference, `tessera config --list --markdown`): one header
+ * and one row per key. *out is a malloc'd NUL-terminated string (free()
+ * it). Errors: TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_config_markdown(const struct tsr_gpu_config *cfg, char **out,
+				    struct tsr_error *err);
+
 #endif
