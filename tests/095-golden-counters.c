@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_util.h"
+
 #include "config/config.h"
 #include "pipeline/gpu.h"
 #include "report/report.h"
@@ -139,22 +141,6 @@ static char *run_counters(const struct golden_run *r)
 	return t.buf;
 }
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* Prints the first line where got and want differ (with its neighbour lines' paths). */
 static void report_difference(const char *want, const char *got)
 {
@@ -190,7 +176,7 @@ static void check_golden(const struct golden_run *r)
 		free(got);
 		return;
 	}
-	char *want = read_all(path);
+	char *want = tsr_test_read_file(path);
 	if (!want)
 		fail_msg("no golden file '%s' (TSR_GOLDEN_UPDATE=1 writes it)", path);
 	if (strcmp(want, got) != 0) {
