@@ -1,6 +1,6 @@
 /*
  * 035-tiling-attribute-cache.c - TCOR's Attribute Cache
- * (src/tiling/attribute_cache.h): the worked example of TCOR III-C-7
+ * (src/techniques/tcor_attribute_cache.h): the worked example of TCOR III-C-7
  * (Fig. 9 and 10) replayed access by access with OPT, LRU and MRU, the
  * write bypass rule (III-C-4), locks (III-C-3, III-C-5), Attribute Buffer
  * shortage, XOR set indexing, and the lower bound of V-A on generated
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tiling/attribute_cache.h"
+#include "techniques/tcor_attribute_cache.h"
 #include "tiling/parameter_buffer.h"
 
 /* ------------------------------------------------------ the lower level */
