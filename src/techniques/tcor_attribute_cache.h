@@ -165,6 +165,8 @@ struct tsr_attr_cache;
 enum tsr_status tsr_ac_create(const struct tsr_ac_config *cfg,
 			      const struct tsr_ac_lower *lower,
 			      struct tsr_attr_cache **out, struct tsr_error *err);
+
+/* Frees the cache and its policy module's state (NULL: nothing). */
 void tsr_ac_destroy(struct tsr_attr_cache *ac);
 
 /*
@@ -212,8 +214,11 @@ uint32_t tsr_ac_next_entry(const struct tsr_attr_cache *ac, uint32_t entry);
 /* The set prim_id maps to (modulo or XOR index). */
 uint32_t tsr_ac_set_index(const struct tsr_attr_cache *ac, uint64_t prim_id);
 
+/* Counters since creation (counts of requests, evictions and attributes). */
 const struct tsr_ac_counters *tsr_ac_counters_of(const struct tsr_attr_cache *ac);
+/* The configuration in use (ways filled in when 0 was given: fully associative). */
 const struct tsr_ac_config *tsr_ac_config_of(const struct tsr_attr_cache *ac);
+/* Primitive Buffer sets (lines / ways). */
 uint32_t tsr_ac_sets(const struct tsr_attr_cache *ac);
 uint32_t tsr_ac_entries(const struct tsr_attr_cache *ac);       /* Attribute Buffer entries */
 uint32_t tsr_ac_free_entries(const struct tsr_attr_cache *ac);  /* on its free list */
