@@ -15,10 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/tcor_config.h"
 #include "core/status.h"
 #include "memory/memsys.h"
 #include "raster/raster.h"
-#include "tiling/attribute_cache.h"
 #include "tiling/tile_order.h"
 
 /* PB-Lists layout (TCOR II-B baseline or III-B interleaved). */
