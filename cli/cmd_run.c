@@ -12,7 +12,6 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
-#include "config/config_json.h"
 #include "core/datadir.h"
 #include "pipeline/gpu.h"
 #include "report/report.h"
@@ -166,7 +165,7 @@ static void print_summary(const struct tsr_frame_stats *t, uint32_t frames,
 /* What `run` writes as frames complete. */
 struct run_outputs {
 	struct tsr_output *out;
-	json_t *jframes;                /* stats.json's "frames" */
+	struct tsr_stats_json *json;    /* stats.json */
 	struct tsr_text csv;        /* frames.csv */
 	const struct tsr_memsys *mem;
 	const struct tsr_gpu_config *cfg;
@@ -182,9 +181,7 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 {
 	struct run_outputs *o = ctx;
 	const uint32_t f = fs->frame;
-	json_t *jf = tsr_stats_to_json(fs, o->mem, o->cfg->mem.cores);
-	json_object_set_new(jf, "frame", json_integer(f));
-	json_array_append_new(o->jframes, jf);
+	TSR_TRY(tsr_stats_json_add_frame(o->json, fs, err));
 	tsr_csv_row(o->csv.buf + o->csv.len, o->csv.cap - o->csv.len, fs, o->mem);
 	o->csv.len += strlen(o->csv.buf + o->csv.len);
 	o->csv.buf[o->csv.len++] = '\n';
@@ -331,14 +328,15 @@ int tsr_cmd_run(int argc, char **argv)
 		s = tsr_output_open(&out, out_dir, &err);
 	else
 		memset(&out, 0, sizeof(out));
-	json_t *root = NULL;
 	const struct tsr_memsys *mem = tsr_gpu_memsys(gpu);
-	struct run_outputs o = {.out = &out, .jframes = json_array(), .mem = mem, .cfg = &cfg,
+	struct run_outputs o = {.out = &out, .mem = mem, .cfg = &cfg,
 				.dump = dump, .frames = frames,
 				.tty = !quiet && isatty(STDERR_FILENO)};
+	if (s == TSR_OK)
+		s = tsr_stats_json_create(mem, cfg.mem.cores, &o.json, &err);
 	o.csv.cap = 8192 + (size_t)frames * 2048;
 	o.csv.buf = malloc(o.csv.cap);
-	if (s == TSR_OK && (!o.csv.buf || !o.jframes))
+	if (s == TSR_OK && !o.csv.buf)
 		s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
 	if (s == TSR_OK) {
 		tsr_csv_header(o.csv.buf, o.csv.cap, mem);
@@ -349,7 +347,6 @@ int tsr_cmd_run(int argc, char **argv)
 	if (s == TSR_OK)
 		s = tsr_sim_run(sim, frames, write_frame, &o, &err);
 	const struct tsr_frame_stats *total = tsr_sim_total(sim);
-	json_t *jframes = o.jframes;
 	char *csv = o.csv.buf;
 	size_t csv_len = o.csv.len;
 	const int tty = o.tty;
@@ -357,26 +354,15 @@ int tsr_cmd_run(int argc, char **argv)
 	if (tty)
 		fputc('\n', stderr);
 	if (s == TSR_OK) {
-		json_t *jt = tsr_stats_to_json(total, mem, cfg.mem.cores);
-		root = json_object();
-		json_object_set_new(root, "tessera_version", json_string(TSR_VERSION));
-		json_object_set_new(root, "config", tsr_config_to_json(&cfg));
-		json_object_set_new(root, "workload",
-				    json_pack("{s:s,s:s,s:i,s:i,s:i,s:i}", "path", workload,
-					      "name", scene->name ? scene->name : "",
-					      "frames", (json_int_t)frames, "meshes",
-					      (json_int_t)scene->mesh_count, "materials",
-					      (json_int_t)scene->material_count, "images",
-					      (json_int_t)scene->image_count));
-		json_object_set_new(root, "address_map",
-				    tsr_addrmap_to_json(tsr_gpu_address_map(gpu)));
-		json_object_set_new(root, "frames", jframes);
-		jframes = NULL;
-		json_object_set_new(root, "total", jt);
-		char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-		if (!text)
-			s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory for stats.json");
-		else
+		const struct tsr_stats_workload w = {
+			.path = workload, .name = scene->name ? scene->name : "",
+			.frames = frames, .meshes = scene->mesh_count,
+			.materials = scene->material_count, .images = scene->image_count,
+		};
+		char *text = NULL;
+		s = tsr_stats_json_render(o.json, &cfg, &w, tsr_gpu_address_map(gpu), total, &text,
+					  &err);
+		if (s == TSR_OK)
 			s = tsr_output_write(&out, "stats.json", text, strlen(text), &err);
 		free(text);
 	}
@@ -406,8 +392,7 @@ int tsr_cmd_run(int argc, char **argv)
 		print_summary(total, frames, seconds, mem);
 		printf("\nwrote %s/stats.json, %s/frames.csv\n", out_dir, out_dir);
 	}
-	json_decref(root);
-	json_decref(jframes);
+	tsr_stats_json_destroy(o.json);
 	free(csv);
 	tsr_sim_close(sim);
 	return rc;
