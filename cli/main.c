@@ -1,8 +1,9 @@
 /*
  * main.c - the tessera command line: a thin layer over libtessera that
- * dispatches to one file per command (cmd_*.c), which parse arguments,
- * print tables and map statuses to exit codes (0 success, 1 runtime
- * error, 2 usage error).
+ * dispatches to one file per command (cmd_*.c), which parse arguments
+ * with getopt_long and print tables. Statuses become exit codes in one
+ * place, tsr_cli_exit() below (0 success, 1 runtime error, 2 usage or
+ * configuration error).
  */
 #include <errno.h>
 #include <getopt.h>

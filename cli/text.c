@@ -13,17 +13,13 @@
 int tsr_cli_write_csv(const char *path, const struct tsr_text *t)
 {
 	struct tsr_error err = {{0}};
-	if (t->nomem) {
-		fprintf(stderr, "tessera: out of memory for the CSV\n");
-		return EXIT_RUNTIME;
-	}
+	if (tsr_text_status(t, "the CSV", &err) != TSR_OK)
+		return tsr_cli_exit(TSR_ERR_NOMEM, &err);
 	char dir[4096];
 	const char *slash = strrchr(path, '/');
 	const char *name = slash ? slash + 1 : path;
-	if (!*name) {
-		fprintf(stderr, "tessera: --csv '%s' is a folder, not a file\n", path);
-		return EXIT_USAGE;
-	}
+	if (!*name)
+		return tsr_cli_usage_error("--csv '%s' is a folder, not a file", path);
 	if (!slash)
 		snprintf(dir, sizeof(dir), ".");
 	else if (slash == path)
@@ -36,11 +32,8 @@ int tsr_cli_write_csv(const char *path, const struct tsr_text *t)
 		s = tsr_output_write(&out, name, t->buf ? t->buf : "", t->len, &err);
 	if (s == TSR_OK)
 		s = tsr_output_commit(&out, &err);
-	if (s != TSR_OK) {
+	if (s != TSR_OK)
 		tsr_output_abort(&out);
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		return EXIT_RUNTIME;
-	}
-	return 0;
+	return tsr_cli_exit(s, &err);
 }
 

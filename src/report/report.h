@@ -59,6 +59,7 @@ enum tsr_status tsr_stats_json_render(struct tsr_stats_json *j,
 				      const struct tsr_frame_stats *total, char **text,
 				      struct tsr_error *err);
 
+/* Frees j and the frames it holds (NULL is fine). */
 void tsr_stats_json_destroy(struct tsr_stats_json *j);
 
 /*
