@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,7 +130,13 @@ static char *run_counters(const struct golden_run *r)
 	    tsr_sim_run(sim, r->frames, NULL, NULL, &err) != TSR_OK)
 		fail_msg("%s", err.msg);
 	struct tsr_gpu *gpu = tsr_sim_gpu(sim);
-	json_t *j = tsr_stats_to_json(tsr_sim_total(sim), tsr_gpu_memsys(gpu), cfg.mem.cores);
+	char *jtext = NULL;
+	if (tsr_stats_object_text(tsr_sim_total(sim), tsr_gpu_memsys(gpu), cfg.mem.cores, &jtext,
+				  &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	json_t *j = json_loads(jtext, 0, NULL);
+	free(jtext);
+	assert_non_null(j);
 	struct text t = {0};
 	text_add(&t, "run %s %s %u frames\n", r->workload, r->config, r->frames);
 	flatten(&t, "", j);
