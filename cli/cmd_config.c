@@ -68,22 +68,25 @@ int tsr_cmd_config(int argc, char **argv)
 	struct tsr_error err = {{0}};
 	tsr_config_defaults(&cfg);
 	enum tsr_status s = tsr_config_apply_sets(&cfg, config, sets, nsets, &err);
+	if (markdown) {
+		char *md = NULL;
+		if (s == TSR_OK)
+			s = tsr_config_markdown(&cfg, &md, &err);
+		if (s != TSR_OK)
+			return tsr_cli_exit(s, &err);
+		fputs(md, stdout);
+		free(md);
+		return 0;
+	}
 	struct tsr_config_entry *e = NULL;
 	size_t n = 0;
 	if (s == TSR_OK)
 		s = tsr_config_entries(&cfg, &e, &n, &err);
 	if (s != TSR_OK)
 		return tsr_cli_exit(s, &err);
-	if (markdown)
-		printf("| key | value | valid values | unit | meaning |\n| --- | --- | --- | --- | --- |\n");
-	for (size_t i = 0; i < n; i++) {
-		if (markdown)
-			printf("| `%s` | `%s` | %s | %s | %s |\n", e[i].key, e[i].value, e[i].kind,
-			       e[i].unit, e[i].help);
-		else
-			printf("%-40s %-14s %s%s%s; %s\n", e[i].key, e[i].value, e[i].kind,
-			       e[i].unit[0] ? ", " : "", e[i].unit, e[i].help);
-	}
+	for (size_t i = 0; i < n; i++)
+		printf("%-40s %-14s %s%s%s; %s\n", e[i].key, e[i].value, e[i].kind,
+		       e[i].unit[0] ? ", " : "", e[i].unit, e[i].help);
 	free(e);
 	return 0;
 }

@@ -18,6 +18,8 @@
 #include <jansson.h>
 #include <stb/stb_image.h>
 
+#include "test_util.h"
+
 static char tmpdir[256];
 
 /* Runs the CLI with args (a shell fragment); returns the exit code. */
@@ -38,21 +40,6 @@ static int run_out(const char *args, const char *out_file, const char *stderr_fi
 		 TSR_BINARY, args, out_file, stderr_file);
 	int st = system(cmd);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *b = malloc((size_t)n + 1);
-	size_t r = fread(b, 1, (size_t)n, f);
-	b[r] = '\0';
-	fclose(f);
-	return b;
 }
 
 static int exists(const char *path)
@@ -136,7 +123,7 @@ static void test_default_workload_invariants(void **state)
 	snprintf(path, sizeof(path), "%s/a/frame-0001.png", tmpdir);
 	assert_true(exists(path));
 	snprintf(path, sizeof(path), "%s/a/frames.csv", tmpdir);
-	char *csv = slurp(path);
+	char *csv = tsr_test_read_file(path);
 	assert_non_null(csv);
 	int lines = 0;
 	for (char *p = csv; *p; p++)
@@ -212,14 +199,14 @@ static void test_record_and_replay(void **state)
 	snprintf(args, sizeof(args), "run workloads/sprites-2d.json --config '%s' --frames 1 "
 		 "--out '%s/optrun' --quiet", path, tmpdir);
 	assert_int_equal(run(args, err), 2);
-	char *msg = slurp(err);
+	char *msg = tsr_test_read_file(err);
 	assert_non_null(strstr(msg, "cachesim"));
 	free(msg);
 	/* an unknown cache name for --record-trace is a usage error, and no trace is left */
 	snprintf(args, sizeof(args), "run workloads/sprites-2d.json --frames 1 --out '%s/x' "
 		 "--quiet --record-trace l3='%s/l3.trace'", tmpdir, tmpdir);
 	assert_int_equal(run(args, err), 2);
-	msg = slurp(err);
+	msg = tsr_test_read_file(err);
 	assert_non_null(strstr(msg, "l3"));
 	free(msg);
 	snprintf(path, sizeof(path), "%s/l3.trace", tmpdir);
@@ -290,7 +277,7 @@ static char *experiment_csv(const char *args, const char *name, int *lines)
 	snprintf(path, sizeof(path), "%s/%s.csv", tmpdir, name);
 	snprintf(cmd, sizeof(cmd), "experiment %s --csv '%s'", args, path);
 	assert_int_equal(run_out(cmd, out, err), 0);
-	char *csv = slurp(path);
+	char *csv = tsr_test_read_file(path);
 	assert_non_null(csv);
 	*lines = 0;
 	for (char *p = csv; *p; p++)
@@ -320,7 +307,7 @@ static void test_experiment_cli(void **state)
 	assert_int_equal(lines, 7);  /* header + 6 configurations */
 	assert_non_null(strstr(csv, "\nsprites-2d,tcor-64k,"));
 	free(csv);
-	char *text = slurp(out);
+	char *text = tsr_test_read_file(out);
 	assert_non_null(text);
 	assert_non_null(strstr(text, "Parameter Buffer footprint"));
 	free(text);
@@ -330,7 +317,7 @@ static void test_experiment_cli(void **state)
 	snprintf(args, sizeof(args), "experiment re --frames 3 --workload workloads/no-such.json "
 		 "--csv '%s'", path);
 	assert_int_equal(run_out(args, out, err), 1);
-	char *msg = slurp(err);
+	char *msg = tsr_test_read_file(err);
 	assert_non_null(msg);
 	assert_non_null(strstr(msg, "no-such.json"));
 	assert_int_equal(strchr(msg, '\n') - msg + 1, (long)strlen(msg));
@@ -351,7 +338,7 @@ static void test_determinism(void **state)
 	}
 	snprintf(p1, sizeof(p1), "%s/d0/stats.json", tmpdir);
 	snprintf(p2, sizeof(p2), "%s/d1/stats.json", tmpdir);
-	char *a = slurp(p1), *b = slurp(p2);
+	char *a = tsr_test_read_file(p1), *b = tsr_test_read_file(p2);
 	assert_non_null(a);
 	assert_non_null(b);
 	assert_string_equal(a, b);
@@ -430,7 +417,7 @@ static void expect_failure(const char *args_fmt, const char *arg, int code,
 	snprintf(a, sizeof(a), args_fmt, arg);
 	snprintf(args, sizeof(args), "%s --out '%s' --quiet", a, out);
 	assert_int_equal(run(args, err), code);
-	char *msg = slurp(err);
+	char *msg = tsr_test_read_file(err);
 	assert_non_null(msg);
 	if (!strstr(msg, needle))
 		fail_msg("stderr '%s' does not mention '%s'", msg, needle);
