@@ -505,6 +505,25 @@ static void test_texture_only_l2(void **state)
 	tsr_scene_destroy(sc);
 }
 
+/* The README's configuration reference is `tessera config --list --markdown`. */
+static void test_readme_reference(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config cfg;
+	struct tsr_error err;
+	tsr_config_defaults(&cfg);
+	char *md = NULL;
+	assert_int_equal(tsr_config_markdown(&cfg, &md, &err), TSR_OK);
+	assert_non_null(strstr(md, "| `caches.l2.size_bytes` | `1048576` |"));
+	char *section = tsr_test_readme_section("config");
+	assert_non_null(section);
+	if (strcmp(section, md))
+		fail_msg("README.md's configuration reference differs from "
+			 "`tessera config --list --markdown`");
+	free(section);
+	free(md);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -523,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_set_overrides),
 		cmocka_unit_test(test_every_shipped_config_loads),
 		cmocka_unit_test(test_texture_only_l2),
+		cmocka_unit_test(test_readme_reference),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

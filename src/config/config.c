@@ -673,3 +673,29 @@ enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
 	*n = c;
 	return TSR_OK;
 }
+
+enum tsr_status tsr_config_markdown(const struct tsr_gpu_config *cfg, char **out,
+				    struct tsr_error *err)
+{
+	static const char head[] = "| key | value | valid values | unit | meaning |\n"
+				   "| --- | --- | --- | --- | --- |\n";
+	struct tsr_config_entry *e = NULL;
+	size_t n = 0;
+	*out = NULL;
+	TSR_TRY(tsr_config_entries(cfg, &e, &n, err));
+	size_t cap = sizeof(head);
+	for (size_t i = 0; i < n; i++)
+		cap += sizeof(*e) + strlen(e[i].unit) + strlen(e[i].help) + 32;
+	char *md = malloc(cap);
+	if (!md) {
+		free(e);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	}
+	size_t len = (size_t)snprintf(md, cap, "%s", head);
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(md + len, cap - len, "| `%s` | `%s` | %s | %s | %s |\n",
+					e[i].key, e[i].value, e[i].kind, e[i].unit, e[i].help);
+	free(e);
+	*out = md;
+	return TSR_OK;
+}

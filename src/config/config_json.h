@@ -1,7 +1,7 @@
 /*
- * config_json.h - the configuration as JSON (jansson), for the writers of
- * stats.json (report/ and the CLI). Kept out of config/config.h so that
- * the public header does not expose jansson.
+ * config_json.h - the configuration as JSON (jansson), internal: for the
+ * writer of stats.json (report/report.c) and config's own tests. Kept out
+ * of config/config.h so that no public header exposes jansson.
  */
 #ifndef TSR_CONFIG_CONFIG_JSON_H
 #define TSR_CONFIG_CONFIG_JSON_H
