@@ -24,7 +24,6 @@
 #include <dirent.h>
 
 #include "config/config.h"
-#include "config/config_json.h"
 #include "pipeline/gpu.h"
 #include "scene/scene.h"
 #include "sim/sim.h"
@@ -354,15 +353,13 @@ static void test_schema_round_trip(void **state)
 	(void)state;
 	struct tsr_gpu_config a, b;
 	tsr_config_defaults(&a);
-	json_t *j = tsr_config_to_json(&a);
-	assert_non_null(j);
-	char *text = json_dumps(j, JSON_INDENT(1));
+	char *text = tsr_config_json_text(&a);
+	assert_non_null(text);
 	load_ok(tsr_test_write_tmp("roundtrip.json", text), &b);
-	json_t *k = tsr_config_to_json(&b);
-	assert_true(json_equal(j, k));
+	char *again = tsr_config_json_text(&b);
+	assert_string_equal(text, again);
 	free(text);
-	json_decref(j);
-	json_decref(k);
+	free(again);
 	/* a changed configuration round-trips too */
 	const char *sets[] = {"tiling.order=hilbert", "caches.l2.size_bytes=2M",
 			      "caches.l3.size_bytes=4M", "caches.l3.ways=16",
@@ -371,14 +368,13 @@ static void test_schema_round_trip(void **state)
 	struct tsr_error err;
 	tsr_config_defaults(&a);
 	assert_int_equal(tsr_config_apply_sets(&a, NULL, sets, 8, &err), TSR_OK);
-	j = tsr_config_to_json(&a);
-	text = json_dumps(j, 0);
+	text = tsr_config_json_text(&a);
+	assert_non_null(strstr(text, "\"l3\""));
 	load_ok(tsr_test_write_tmp("roundtrip2.json", text), &b);
-	k = tsr_config_to_json(&b);
-	assert_true(json_equal(j, k));
+	again = tsr_config_json_text(&b);
+	assert_string_equal(text, again);
 	free(text);
-	json_decref(j);
-	json_decref(k);
+	free(again);
 
 	struct tsr_config_entry *e = NULL;
 	size_t n = 0;

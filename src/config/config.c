@@ -13,7 +13,6 @@
  * default is NULL below take the module's.
  */
 #include "config/config.h"
-#include "config/config_json.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -581,7 +580,8 @@ static json_t *cache_json(const struct tsr_cache_config *k)
 	return o;
 }
 
-json_t *tsr_config_to_json(const struct tsr_gpu_config *cfg)
+/* The configuration as a JSON object in the file format; NULL when out of memory. */
+static json_t *config_to_json(const struct tsr_gpu_config *cfg)
 {
 	json_t *o = json_object();
 	if (!o)
@@ -672,6 +672,14 @@ enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
 	*out = e;
 	*n = c;
 	return TSR_OK;
+}
+
+char *tsr_config_json_text(const struct tsr_gpu_config *cfg)
+{
+	json_t *o = config_to_json(cfg);
+	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	return text;
 }
 
 enum tsr_status tsr_config_markdown(const struct tsr_gpu_config *cfg, char **out,

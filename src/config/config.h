@@ -127,6 +127,14 @@ enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
 				   struct tsr_error *err);
 
 /*
+ * The effective configuration as compact JSON text in the file format
+ * (every key, the cache instances and the routes): what stats.json echoes
+ * as "config"; a file holding it loads to the same configuration.
+ * malloc'd (free() it); NULL when out of memory.
+ */
+char *tsr_config_json_text(const struct tsr_gpu_config *cfg);
+
+/*
  * The entries of tsr_config_entries(cfg) as a Markdown table (the README's
  * configuration reference, `tessera config --list --markdown`): one header
  * and one row per key. *out is a malloc'd NUL-terminated string (free()

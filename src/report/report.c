@@ -12,7 +12,7 @@
 
 #include <stb/stb_image_write.h>
 
-#include "config/config_json.h"
+#include "config/config.h"
 
 static json_t *u64(uint64_t v)
 {
@@ -156,7 +156,10 @@ enum tsr_status tsr_stats_json_render(struct tsr_stats_json *j,
 	json_t *root = json_object();
 	if (root) {
 		json_object_set_new(root, "tessera_version", json_string(TSR_VERSION));
-		json_object_set_new(root, "config", tsr_config_to_json(cfg));
+		char *cfg_text = tsr_config_json_text(cfg);
+		json_object_set_new(root, "config",
+				    cfg_text ? json_loads(cfg_text, 0, NULL) : NULL);
+		free(cfg_text);
 		json_object_set_new(root, "workload",
 				    json_pack("{s:s,s:s,s:i,s:i,s:i,s:i}", "path", w->path,
 					      "name", w->name ? w->name : "",
