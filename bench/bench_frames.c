@@ -1,17 +1,19 @@
 /*
  * bench_frames.c - simulation speed on a real workload (not a test).
  *
- * Renders FRAMES frames (default 10) of a workload (default
- * workloads/glmark-scene.json) with a configuration (default
- * configs/tcor-table1.json, 1960x768) and prints simulated frames per
- * second and simulated memory accesses per second, wall-clock, one core.
- * Usage: bench_frames [WORKLOAD] [CONFIG] [FRAMES]  (run from the repo root)
+ * Renders FRAMES frames (default 10) of a workload (default the shipped
+ * glmark-scene) with a configuration (default the shipped tcor-table1,
+ * 1960x768) and prints simulated frames per second and simulated memory
+ * accesses per second, wall-clock, one core.
+ * Usage: bench_frames [WORKLOAD] [CONFIG] [FRAMES]  (files or shipped names,
+ * found through TSR_DATA_DIR, the install or the source tree)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "config/config.h"
+#include "core/datadir.h"
 #include "sim/sim.h"
 
 static double now_seconds(void)
@@ -23,14 +25,18 @@ static double now_seconds(void)
 
 int main(int argc, char **argv)
 {
-	const char *workload = argc > 1 ? argv[1] : "workloads/glmark-scene.json";
-	const char *config = argc > 2 ? argv[2] : "configs/tcor-table1.json";
+	/* files, or shipped names found through the data directory (core/datadir.h) */
+	const char *workload_arg = argc > 1 ? argv[1] : "glmark-scene";
+	const char *config_arg = argc > 2 ? argv[2] : "tcor-table1";
+	char workload[4096], config[4096];
 	unsigned frames = argc > 3 ? (unsigned)atoi(argv[3]) : 10;
 	struct tsr_error err = {{0}};
 	struct tsr_gpu_config cfg;
 	tsr_config_defaults(&cfg);
 	struct tsr_sim *sim = NULL;
-	if (tsr_config_load(config, &cfg, &err) != TSR_OK ||
+	if (tsr_data_resolve("workloads", workload_arg, workload, sizeof(workload), &err) != TSR_OK ||
+	    tsr_data_resolve("configs", config_arg, config, sizeof(config), &err) != TSR_OK ||
+	    tsr_config_load(config, &cfg, &err) != TSR_OK ||
 	    tsr_sim_open(&cfg, workload, &sim, &err) != TSR_OK) {
 		fprintf(stderr, "bench_frames: %s\n", err.msg);
 		return 1;

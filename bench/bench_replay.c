@@ -1,16 +1,16 @@
 /*
  * bench_replay.c - trace replay throughput (not a test).
  *
- * Records the L2 input stream of a real workload (default
- * workloads/glmark-scene.json, configs/tcor-table1.json, FRAMES frames,
- * default 30) into a binary trace with `tessera run --record-trace`'s
+ * Records the L2 input stream of a real workload (default the shipped
+ * glmark-scene on tcor-table1, FRAMES frames, default 30) into a binary trace with `tessera run --record-trace`'s
  * machinery, then measures on one core:
  *   - loading the trace (zstd decode) and preparing it (line split, next uses);
  *   - replaying it through a 1 MiB 8-way cache with LRU, DRRIP and OPT alone;
  *   - replaying all three in one pass, against running them one by one
  *     (each paying for its own load and preparation, as three separate
  *     `tessera cachesim` runs would).
- * Usage: bench_replay [WORKLOAD] [CONFIG] [FRAMES] [TRACE]  (from the repo root)
+ * Usage: bench_replay [WORKLOAD] [CONFIG] [FRAMES] [TRACE]  (files or shipped
+ * names, found through TSR_DATA_DIR, the install or the source tree)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +18,7 @@
 
 #include "cachesim/replay.h"
 #include "config/config.h"
+#include "core/datadir.h"
 #include "sim/sim.h"
 #include "scene/scene.h"
 #include "trace/trace.h"
@@ -86,13 +87,17 @@ static double run(const char *path, const char *const *pol, uint32_t n,
 
 int main(int argc, char **argv)
 {
-	const char *workload = argc > 1 ? argv[1] : "workloads/glmark-scene.json";
-	const char *config = argc > 2 ? argv[2] : "configs/tcor-table1.json";
+	/* files, or shipped names found through the data directory (core/datadir.h) */
+	const char *workload_arg = argc > 1 ? argv[1] : "glmark-scene";
+	const char *config_arg = argc > 2 ? argv[2] : "tcor-table1";
+	char workload[4096], config[4096];
 	unsigned frames = argc > 3 ? (unsigned)atoi(argv[3]) : 30;
 	const char *path = argc > 4 ? argv[4] : "/tmp/tessera-bench-l2.trace";
 	struct tsr_error err = {{0}};
 	double t0 = now_seconds();
-	if (!record(workload, config, frames, path, &err)) {
+	if (tsr_data_resolve("workloads", workload_arg, workload, sizeof(workload), &err) != TSR_OK ||
+	    tsr_data_resolve("configs", config_arg, config, sizeof(config), &err) != TSR_OK ||
+	    !record(workload, config, frames, path, &err)) {
 		fprintf(stderr, "bench_replay: %s\n", err.msg);
 		return 1;
 	}

@@ -9,10 +9,43 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/status.h"
+#include "core/text.h"
+
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
 
-/* Commands: argv[0] is the first argument after the command name. */
+/*
+ * The one place a library status becomes an exit code: prints
+ * "tessera: <message>" (err's, or the status's description) and returns
+ * EXIT_USAGE for a bad configuration or geometry (TSR_ERR_CONFIG,
+ * TSR_ERR_GEOMETRY: the user's input to fix), EXIT_RUNTIME for everything
+ * else (files, parse errors, assets, limits, memory); 0 for TSR_OK
+ * (prints nothing).
+ */
+int tsr_cli_exit(enum tsr_status s, const struct tsr_error *err);
+
+/* Prints "tessera: <message>" (printf-style) and returns EXIT_USAGE. */
+int tsr_cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * For getopt_long() with opterr = 0: the message for the '?' or ':' it
+ * returned ("unknown option '--x' (see 'tessera CMD --help')", "option
+ * '--x' needs a value"); prints it and returns EXIT_USAGE. argv, optind
+ * and optopt are getopt's.
+ */
+int tsr_cli_getopt_error(const char *cmd, int c, char **argv);
+
+/*
+ * Resets getopt for a command's arguments: argv[0] must be the command
+ * name (getopt starts at argv[1]).
+ */
+void tsr_cli_getopt_reset(void);
+
+/*
+ * Commands: argv[0] is the command name ("run"), then its arguments, as
+ * getopt_long() expects; they return the process's exit code.
+ */
 int tsr_cmd_run(int argc, char **argv);
 int tsr_cmd_cachesim(int argc, char **argv);
 int tsr_cmd_analyze(int argc, char **argv);
@@ -39,21 +72,10 @@ double tsr_cli_now_seconds(void);
  */
 int tsr_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
-/* A growing text buffer (a CSV being built); zero-initialise it. */
-struct tsr_cli_text {
-	char *buf;
-	size_t len, cap;
-	int nomem;
-};
-
-/* Appends printf-style text; on out of memory sets t->nomem and stops. */
-void tsr_cli_text_printf(struct tsr_cli_text *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /*
  * Writes t to path atomically (path.tmp, then rename); prints the error.
  * Returns 0, or the exit code (EXIT_RUNTIME, EXIT_USAGE).
  */
-int tsr_cli_write_csv(const char *path, const struct tsr_cli_text *t);
+int tsr_cli_write_csv(const char *path, const struct tsr_text *t);
 
 #endif

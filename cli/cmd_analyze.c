@@ -4,7 +4,7 @@
  * and IIRD, accesses per set per tile, GSPC epochs) printed as aligned
  * tables, and optionally written as CSV (FILE.tmp renamed into place).
  */
-#include <stdarg.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +54,6 @@ struct options {
 	int have_geometry;                 /* size and ways known */
 	uint32_t stream;                   /* TSR_ANALYSIS_ALL_STREAMS: all */
 };
-
-/* ---- a growing text buffer for the CSV ---- */
 
 /* ---- small formatting helpers ---- */
 
@@ -155,7 +153,7 @@ static void print_lru(const struct tsr_reuse_result *r)
 	printf("\n");
 }
 
-static void csv_hist(struct tsr_cli_text *csv, const char *name, const struct tsr_reuse_result *r)
+static void csv_hist(struct tsr_text *csv, const char *name, const struct tsr_reuse_result *r)
 {
 	for (int s = -1; s < TSR_STREAM_COUNT; s++) {
 		const struct tsr_reuse_stats *st = s < 0 ? &r->total : &r->streams[s];
@@ -167,17 +165,17 @@ static void csv_hist(struct tsr_cli_text *csv, const char *name, const struct ts
 			bin_label(b, label, sizeof(label));
 			if (tsr_reuse_bin_high(b) != UINT64_MAX)
 				snprintf(high, sizeof(high), "%llu", ull(tsr_reuse_bin_high(b)));
-			tsr_cli_text_printf(csv, "%s,%u,%s,%s,%llu,%s,%llu,%llu\n", name, r->sets, sn, label,
+			tsr_text_printf(csv, "%s,%u,%s,%s,%llu,%s,%llu,%llu\n", name, r->sets, sn, label,
 				    ull(tsr_reuse_bin_low(b)), high, ull(st->reuse.bins[b]),
 				    ull(st->stack.bins[b]));
 		}
-		tsr_cli_text_printf(csv, "%s,%u,%s,cold,,,%llu,%llu\n", name, r->sets, sn,
+		tsr_text_printf(csv, "%s,%u,%s,cold,,,%llu,%llu\n", name, r->sets, sn,
 			    ull(st->reuse.cold), ull(st->stack.cold));
 	}
 }
 
 static enum tsr_status run_reuse(const struct options *o, const struct tsr_line_trace *lt,
-				 struct tsr_cli_text *csv, struct tsr_error *err)
+				 struct tsr_text *csv, struct tsr_error *err)
 {
 	struct tsr_reuse_result *r = calloc(2, sizeof(*r));
 	if (!r)
@@ -208,7 +206,7 @@ static enum tsr_status run_reuse(const struct options *o, const struct tsr_line_
 		printf("sets           1 (fully associative)\n");
 	}
 	printf("distinct lines %llu analysed\n", ull(r[1].distinct_lines));
-	tsr_cli_text_printf(csv, "histogram,sets,stream,bin,low,high,reuse_distance,stack_distance\n");
+	tsr_text_printf(csv, "histogram,sets,stream,bin,low,high,reuse_distance,stack_distance\n");
 	if (per_set) {
 		char title[128];
 		snprintf(title, sizeof(title),
@@ -240,21 +238,21 @@ static void print_reuse_row(const char *label, const struct tsr_frame_reuse *f)
 	       pct(f->inter, f->accesses));
 }
 
-static void csv_frame_row(struct tsr_cli_text *csv, const char *frame, const char *stream,
+static void csv_frame_row(struct tsr_text *csv, const char *frame, const char *stream,
 			  const struct tsr_frame_reuse *f, const struct tsr_iird *d)
 {
-	tsr_cli_text_printf(csv, "%s,%s,%llu,%llu,%llu,%llu", frame, stream, ull(f->accesses),
+	tsr_text_printf(csv, "%s,%s,%llu,%llu,%llu,%llu", frame, stream, ull(f->accesses),
 		    ull(f->new_lines), ull(f->intra), ull(f->inter));
 	if (d)
-		tsr_cli_text_printf(csv, ",%llu,%llu,%llu,%.6f,%.6f,%.6f,%.6f\n", ull(d->reuses),
+		tsr_text_printf(csv, ",%llu,%llu,%llu,%.6f,%.6f,%.6f,%.6f\n", ull(d->reuses),
 			    ull(d->insertions), ull(d->deletions), d->last_first, d->last_last,
 			    d->max, d->min);
 	else
-		tsr_cli_text_printf(csv, ",,,,,,,\n");
+		tsr_text_printf(csv, ",,,,,,,\n");
 }
 
 static enum tsr_status run_frames(const struct options *o, const struct tsr_line_trace *lt,
-				  struct tsr_cli_text *csv, struct tsr_error *err)
+				  struct tsr_text *csv, struct tsr_error *err)
 {
 	struct tsr_frames_params p = {.sets = o->sets ? (uint32_t)o->sets : 1,
 				      .stream = o->stream};
@@ -295,7 +293,7 @@ static enum tsr_status run_frames(const struct options *o, const struct tsr_line
 	       "means a circular trace (LRU thrashes), last-last near min means reversing\n"
 	       "every other frame approaches the optimum (boustrophedonic III-D).\n");
 
-	tsr_cli_text_printf(csv, "frame,stream,accesses,new,intra_frame,inter_frame,reuses,insertions,"
+	tsr_text_printf(csv, "frame,stream,accesses,new,intra_frame,inter_frame,reuses,insertions,"
 			 "deletions,last_first,last_last,max,min\n");
 	for (size_t f = 0; f < r.frame_count; f++) {
 		char label[32];
@@ -314,7 +312,7 @@ static enum tsr_status run_frames(const struct options *o, const struct tsr_line
 /* ---- tile-sets ---- */
 
 static enum tsr_status run_tile_sets(const struct options *o,
-				     const struct tsr_line_trace *lt, struct tsr_cli_text *csv,
+				     const struct tsr_line_trace *lt, struct tsr_text *csv,
 				     struct tsr_error *err)
 {
 	struct tsr_tile_sets_params p = {.sets = (uint32_t)o->sets, .stream = o->stream};
@@ -324,7 +322,7 @@ static enum tsr_status run_tile_sets(const struct options *o,
 	printf("tiles          %llu (%llu accesses in tiles, %llu outside any tile)\n",
 	       ull(r.tiles), ull(r.accesses), ull(r.outside));
 	printf("\n%-18s %14s %8s\n", "accesses/set/tile", "(tile, set)", "%");
-	tsr_cli_text_printf(csv, "accesses_per_set,pairs,fraction\n");
+	tsr_text_printf(csv, "accesses_per_set,pairs,fraction\n");
 	for (int k = 0; k < TSR_TILE_SET_BINS; k++) {
 		char label[16];
 		if (k + 1 < TSR_TILE_SET_BINS)
@@ -332,7 +330,7 @@ static enum tsr_status run_tile_sets(const struct options *o,
 		else
 			snprintf(label, sizeof(label), ">=%d", k + 1);
 		printf("%-18s %14llu %7.2f%%\n", label, ull(r.hist[k]), pct(r.hist[k], r.pairs));
-		tsr_cli_text_printf(csv, "%s,%llu,%.6f\n", label, ull(r.hist[k]),
+		tsr_text_printf(csv, "%s,%llu,%.6f\n", label, ull(r.hist[k]),
 			    r.pairs ? (double)r.hist[k] / (double)r.pairs : 0.0);
 	}
 	printf("%-18s %14llu %7.2f%%\n", "total", ull(r.pairs), r.pairs ? 100.0 : 0.0);
@@ -353,24 +351,24 @@ static void print_epoch_row(const char *label, const struct tsr_epoch_stats *e)
 	       e->death[1], e->death[2]);
 }
 
-static void csv_epoch_row(struct tsr_cli_text *csv, const char *label,
+static void csv_epoch_row(struct tsr_text *csv, const char *label,
 			  const struct tsr_cache_counters *c, const struct tsr_epoch_stats *e)
 {
 	uint64_t acc = c->reads + c->writes, miss = c->read_misses + c->write_misses;
-	tsr_cli_text_printf(csv, "%s,%llu,%llu,%llu,%llu,%llu", label, ull(acc), ull(acc - miss),
+	tsr_text_printf(csv, "%s,%llu,%llu,%llu,%llu,%llu", label, ull(acc), ull(acc - miss),
 		    ull(e->fills), ull(e->converted), ull(e->consumed));
 	for (int k = 0; k < TSR_EPOCHS; k++)
-		tsr_cli_text_printf(csv, ",%llu", ull(e->hits[k]));
+		tsr_text_printf(csv, ",%llu", ull(e->hits[k]));
 	for (int k = 0; k < TSR_EPOCHS; k++)
-		tsr_cli_text_printf(csv, ",%llu", ull(e->entered[k]));
+		tsr_text_printf(csv, ",%llu", ull(e->entered[k]));
 	for (int k = 0; k + 1 < TSR_EPOCHS; k++)
-		tsr_cli_text_printf(csv, ",%.6f", e->death[k]);
-	tsr_cli_text_printf(csv, ",%llu\n",
+		tsr_text_printf(csv, ",%.6f", e->death[k]);
+	tsr_text_printf(csv, ",%llu\n",
 		    ull(e->resident[0] + e->resident[1] + e->resident[2] + e->resident[3]));
 }
 
 static enum tsr_status run_epochs(const struct options *o, const struct tsr_line_trace *lt,
-				  struct tsr_cli_text *csv, struct tsr_error *err)
+				  struct tsr_text *csv, struct tsr_error *err)
 {
 	struct tsr_cache_geometry g = {.size_bytes = (uint32_t)o->size, .ways = (uint32_t)o->ways,
 				       .line_bytes = (uint32_t)o->line, .seed = 1};
@@ -396,7 +394,7 @@ static enum tsr_status run_epochs(const struct options *o, const struct tsr_line
 	printf("%-14s %10s %9s %9s %10s %10s %10s %10s %10s %10s %10s %10s %7s %7s %7s\n",
 	       "stream", "fills", "converted", "consumed", "hits E0", "hits E1", "hits E2",
 	       "hits E>=3", "|E0|", "|E1|", "|E2|", "|E3|", "dead E0", "dead E1", "dead E2");
-	tsr_cli_text_printf(csv, "stream,cache_accesses,cache_hits,fills,converted,consumed,hits_e0,"
+	tsr_text_printf(csv, "stream,cache_accesses,cache_hits,fills,converted,consumed,hits_e0,"
 			 "hits_e1,hits_e2,hits_e3plus,e0,e1,e2,e3,death_e0,death_e1,death_e2,"
 			 "resident\n");
 	for (int k = 0; k < TSR_STREAM_COUNT; k++) {
@@ -429,60 +427,47 @@ static int parse_kind(const char *s, enum kind *k)
 	return 0;
 }
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "tessera: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	return EXIT_USAGE;
-}
-
 /* Derives sets (and the geometry) from --size, --ways, --sets. 0 or an exit code. */
 static int resolve_geometry(struct options *o, const char *ways_arg)
 {
 	if (ways_arg && !strcmp(ways_arg, "full")) {
 		if (!o->size)
-			return usage_error("--ways full needs --size");
+			return tsr_cli_usage_error("--ways full needs --size");
 		if (o->size % o->line)
-			return usage_error("--size %llu is not a multiple of the %llu-byte line",
+			return tsr_cli_usage_error("--size %llu is not a multiple of the %llu-byte line",
 					   ull(o->size), ull(o->line));
 		o->ways = o->size / o->line;
 		if (o->sets && o->sets != 1)
-			return usage_error("--ways full means 1 set, not --sets %llu", ull(o->sets));
+			return tsr_cli_usage_error("--ways full means 1 set, not --sets %llu", ull(o->sets));
 		o->sets = 1;
 		o->have_geometry = 1;
 		return 0;
 	}
 	if (ways_arg && !tsr_cli_parse_u64(ways_arg, 1, 1u << 24, &o->ways))
-		return usage_error("invalid --ways '%s' (a number or 'full')", ways_arg);
+		return tsr_cli_usage_error("invalid --ways '%s' (a number or 'full')", ways_arg);
 	if (o->size && !o->ways)
-		return usage_error("--size needs --ways");
+		return tsr_cli_usage_error("--size needs --ways");
 	if (o->size) {
 		uint64_t set_bytes = o->ways * o->line;
 		if (o->size % set_bytes)
-			return usage_error("--size %llu is not a multiple of ways x line (%llu bytes)",
+			return tsr_cli_usage_error("--size %llu is not a multiple of ways x line (%llu bytes)",
 					   ull(o->size), ull(set_bytes));
 		uint64_t sets = o->size / set_bytes;
 		if (o->sets && o->sets != sets)
-			return usage_error("--sets %llu contradicts --size and --ways (%llu sets)",
+			return tsr_cli_usage_error("--sets %llu contradicts --size and --ways (%llu sets)",
 					   ull(o->sets), ull(sets));
 		o->sets = sets;
 		o->have_geometry = 1;
 	} else if (o->ways) {
 		if (!o->sets)
-			return usage_error("--ways needs --size or --sets");
+			return tsr_cli_usage_error("--ways needs --size or --sets");
 		if (o->sets * o->ways * o->line > (1ull << 31))
-			return usage_error("--sets x --ways x --line exceeds 2 GiB");
+			return tsr_cli_usage_error("--sets x --ways x --line exceeds 2 GiB");
 		o->size = o->sets * o->ways * o->line;
 		o->have_geometry = 1;
 	}
 	if (o->sets > TSR_ANALYSIS_MAX_SETS)
-		return usage_error("%llu sets is more than the %u an analysis takes", ull(o->sets),
+		return tsr_cli_usage_error("%llu sets is more than the %u an analysis takes", ull(o->sets),
 				   TSR_ANALYSIS_MAX_SETS);
 	return 0;
 }
@@ -491,109 +476,113 @@ static int resolve_geometry(struct options *o, const char *ways_arg)
 static int check_kind_options(struct options *o)
 {
 	if (o->kind != KIND_EPOCHS && o->policy)
-		return usage_error("--policy applies to 'epochs' only");
+		return tsr_cli_usage_error("--policy applies to 'epochs' only");
 	if (o->kind == KIND_EPOCHS && o->stream != TSR_ANALYSIS_ALL_STREAMS)
-		return usage_error("--stream does not apply to 'epochs' (the cache sees every stream)");
+		return tsr_cli_usage_error("--stream does not apply to 'epochs' (the cache sees every stream)");
 	if (o->kind == KIND_TILE_SETS && !o->sets)
-		return usage_error("'tile-sets' needs --sets N or --size and --ways");
+		return tsr_cli_usage_error("'tile-sets' needs --sets N or --size and --ways");
 	if (o->kind != KIND_EPOCHS)
 		return 0;
 	if (!o->have_geometry)
-		return usage_error("'epochs' needs --size and --ways (or --sets and --ways)");
+		return tsr_cli_usage_error("'epochs' needs --size and --ways (or --sets and --ways)");
 	if (!o->policy)
 		o->policy = "lru";
 	struct tsr_cache_geometry g = {.size_bytes = (uint32_t)o->size, .ways = (uint32_t)o->ways,
 				       .line_bytes = (uint32_t)o->line, .seed = 1};
 	if (strlen(o->policy) >= sizeof(g.policy))
-		return usage_error("policy spec '%s' is too long", o->policy);
+		return tsr_cli_usage_error("policy spec '%s' is too long", o->policy);
 	snprintf(g.policy, sizeof(g.policy), "%s", o->policy);
 	struct tsr_error err = {{0}};
 	if (tsr_cache_geometry_check(&g, "analyze", &err) != TSR_OK)
-		return usage_error("%s", err.msg);
+		return tsr_cli_usage_error("%s", err.msg);
 	return 0;
 }
 
+/* Parses the arguments into *o: 0, an exit code, or -1 after printing --help. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	const char *kind = NULL, *ways_arg = NULL;
 	memset(o, 0, sizeof(*o));
 	o->line = 64;
 	o->stream = TSR_ANALYSIS_ALL_STREAMS;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--size") || !strcmp(a, "--ways") || !strcmp(a, "--line") ||
-		    !strcmp(a, "--sets") || !strcmp(a, "--policy") || !strcmp(a, "--stream") ||
-		    !strcmp(a, "--csv")) {
-			if (i + 1 >= argc)
-				return usage_error("option '%s' needs a value", a);
-			const char *v = argv[++i];
-			int ok = 1;
-			if (!strcmp(a, "--size"))
-				ok = tsr_cli_parse_u64(v, 1, 1ull << 31, &o->size);
-			else if (!strcmp(a, "--line"))
-				ok = tsr_cli_parse_u64(v, 4, 65536, &o->line) &&
-				     !(o->line & (o->line - 1));
-			else if (!strcmp(a, "--sets"))
-				ok = tsr_cli_parse_u64(v, 1, TSR_ANALYSIS_MAX_SETS, &o->sets);
-			else if (!strcmp(a, "--ways"))
-				ways_arg = v;
-			else if (!strcmp(a, "--policy"))
-				o->policy = v;
-			else if (!strcmp(a, "--csv"))
-				o->csv = v;
-			else if ((o->stream = tsr_stream_from_name(v)) == TSR_STREAM_COUNT) {
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},        {"size", required_argument, NULL, 'S'},
+		{"ways", required_argument, NULL, 'W'},  {"line", required_argument, NULL, 'L'},
+		{"sets", required_argument, NULL, 'N'},  {"policy", required_argument, NULL, 'P'},
+		{"stream", required_argument, NULL, 'T'}, {"csv", required_argument, NULL, 'c'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		const char *v = optarg;
+		switch (c) {
+		case 'h':
+			usage_analyze(stdout);
+			return -1;
+		case 'S':
+			if (!tsr_cli_parse_u64(v, 1, 1ull << 31, &o->size))
+				return tsr_cli_usage_error("invalid --size '%s'", v);
+			break;
+		case 'L':
+			if (!tsr_cli_parse_u64(v, 4, 65536, &o->line) || (o->line & (o->line - 1)))
+				return tsr_cli_usage_error("invalid --line '%s' (a power of two from 4 "
+							   "to 65536)", v);
+			break;
+		case 'N':
+			if (!tsr_cli_parse_u64(v, 1, TSR_ANALYSIS_MAX_SETS, &o->sets))
+				return tsr_cli_usage_error("invalid --sets '%s' (1 to %u)", v,
+							   TSR_ANALYSIS_MAX_SETS);
+			break;
+		case 'W':
+			ways_arg = v;
+			break;
+		case 'P':
+			o->policy = v;
+			break;
+		case 'c':
+			o->csv = v;
+			break;
+		case 'T':
+			if ((o->stream = tsr_stream_from_name(v)) == TSR_STREAM_COUNT) {
 				char names[256] = "";
 				for (int s = 0; s < TSR_STREAM_COUNT; s++)
 					snprintf(names + strlen(names), sizeof(names) - strlen(names),
 						 "%s%s", s ? ", " : "", tsr_stream_name((enum tsr_stream)s));
-				return usage_error("unknown --stream '%s' (valid: %s)", v, names);
+				return tsr_cli_usage_error("unknown --stream '%s' (valid: %s)", v, names);
 			}
-			if (!ok) {
-				if (!strcmp(a, "--line"))
-					return usage_error("invalid --line '%s' (a power of two from 4 "
-							   "to 65536)", v);
-				if (!strcmp(a, "--sets"))
-					return usage_error("invalid --sets '%s' (1 to %u)", v,
-							   TSR_ANALYSIS_MAX_SETS);
-				return usage_error("invalid %s '%s'", a, v);
-			}
-		} else if (a[0] == '-') {
-			return usage_error("unknown option '%s' (see 'tessera analyze --help')", a);
-		} else if (!kind) {
-			kind = a;
-		} else if (!o->path) {
-			o->path = a;
-		} else {
-			return usage_error("unexpected argument '%s'", a);
+			break;
+		default:
+			return tsr_cli_getopt_error("analyze", c, argv);
 		}
 	}
+	if (optind < argc)
+		kind = argv[optind++];
+	if (optind < argc)
+		o->path = argv[optind++];
+	if (optind < argc)
+		return tsr_cli_usage_error("unexpected argument '%s'", argv[optind]);
 	if (!kind || !o->path) {
 		fprintf(stderr, "tessera: 'analyze' needs a kind and a trace\n");
 		usage_analyze(stderr);
 		return EXIT_USAGE;
 	}
 	if (!parse_kind(kind, &o->kind))
-		return usage_error("unknown analysis '%s' (reuse, frames, tile-sets, epochs)", kind);
+		return tsr_cli_usage_error("unknown analysis '%s' (reuse, frames, tile-sets, epochs)", kind);
 	int rc = resolve_geometry(o, ways_arg);
 	return rc ? rc : check_kind_options(o);
 }
 
 int tsr_cmd_analyze(int argc, char **argv)
 {
-	for (int i = 0; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage_analyze(stdout);
-			return 0;
-		}
 	struct options o;
 	int rc = parse_args(argc, argv, &o);
 	if (rc)
-		return rc;
+		return rc < 0 ? 0 : rc;  /* -1: --help */
 
 	struct tsr_error err = {{0}};
 	struct tsr_trace trace = {0};
 	struct tsr_line_trace lt = {0};
-	struct tsr_cli_text csv = {0};
+	struct tsr_text csv = {0};
 	enum tsr_status s = tsr_trace_load(o.path, &trace, &err);
 	if (s == TSR_OK)
 		s = tsr_line_trace_build(&trace, (uint32_t)o.line, &lt, &err);
@@ -616,8 +605,7 @@ int tsr_cmd_analyze(int argc, char **argv)
 	}
 	if (s != TSR_OK) {
 		fflush(stdout);
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		rc = s == TSR_ERR_CONFIG || s == TSR_ERR_GEOMETRY ? EXIT_USAGE : EXIT_RUNTIME;
+		rc = tsr_cli_exit(s, &err);
 	} else if (o.csv) {
 		rc = tsr_cli_write_csv(o.csv, &csv);
 	}

@@ -4,6 +4,7 @@
  * one pass (cachesim/replay.h), and print per policy and per stream the
  * accesses, hits, misses, miss ratio, bypasses and write-backs.
  */
+#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,45 +92,47 @@ int tsr_cmd_cachesim(int argc, char **argv)
 	const char *path = NULL, *policy_arg = NULL, *ways_arg = NULL;
 	uint64_t size = 0, line = 64, seed = 1;
 	int json = 0;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},     {"json", no_argument, NULL, 'j'},
+		{"size", required_argument, NULL, 'S'}, {"ways", required_argument, NULL, 'W'},
+		{"line", required_argument, NULL, 'L'}, {"policy", required_argument, NULL, 'P'},
+		{"seed", required_argument, NULL, 'R'}, {NULL, 0, NULL, 0},
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		const char *bad = NULL;  /* the option whose value is invalid */
+		switch (c) {
+		case 'h':
 			usage_cachesim(stdout);
 			return 0;
-		} else if (!strcmp(a, "--json")) {
+		case 'j':
 			json = 1;
-		} else if (!strcmp(a, "--size") || !strcmp(a, "--ways") || !strcmp(a, "--line") ||
-			   !strcmp(a, "--policy") || !strcmp(a, "--seed")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "tessera: option '%s' needs a value\n", a);
-				return EXIT_USAGE;
-			}
-			const char *v = argv[++i];
-			int ok = 1;
-			if (!strcmp(a, "--size"))
-				ok = tsr_cli_parse_u64(v, 1, 1ull << 31, &size);
-			else if (!strcmp(a, "--line"))
-				ok = tsr_cli_parse_u64(v, 4, 65536, &line);
-			else if (!strcmp(a, "--seed"))
-				ok = tsr_cli_parse_u64(v, 1, UINT64_MAX, &seed);
-			else if (!strcmp(a, "--ways"))
-				ways_arg = v;
-			else
-				policy_arg = v;
-			if (!ok) {
-				fprintf(stderr, "tessera: invalid %s '%s'\n", a, v);
-				return EXIT_USAGE;
-			}
-		} else if (a[0] == '-') {
-			fprintf(stderr, "tessera: unknown option '%s' (see 'tessera cachesim --help')\n", a);
-			return EXIT_USAGE;
-		} else if (!path) {
-			path = a;
-		} else {
-			fprintf(stderr, "tessera: unexpected argument '%s'\n", a);
-			return EXIT_USAGE;
+			break;
+		case 'S':
+			bad = tsr_cli_parse_u64(optarg, 1, 1ull << 31, &size) ? NULL : "--size";
+			break;
+		case 'L':
+			bad = tsr_cli_parse_u64(optarg, 4, 65536, &line) ? NULL : "--line";
+			break;
+		case 'R':
+			bad = tsr_cli_parse_u64(optarg, 1, UINT64_MAX, &seed) ? NULL : "--seed";
+			break;
+		case 'W':
+			ways_arg = optarg;
+			break;
+		case 'P':
+			policy_arg = optarg;
+			break;
+		default:
+			return tsr_cli_getopt_error("cachesim", c, argv);
 		}
+		if (bad)
+			return tsr_cli_usage_error("invalid %s '%s'", bad, optarg);
 	}
+	if (optind < argc)
+		path = argv[optind++];
+	if (optind < argc)
+		return tsr_cli_usage_error("unexpected argument '%s'", argv[optind]);
 	if (!path || !size || !ways_arg || !policy_arg) {
 		fprintf(stderr, "tessera: 'cachesim' needs a trace, --size, --ways and --policy\n");
 		usage_cachesim(stderr);
@@ -139,8 +142,7 @@ int tsr_cmd_cachesim(int argc, char **argv)
 	if (!strcmp(ways_arg, "full"))
 		ways = size / line;
 	else if (!tsr_cli_parse_u64(ways_arg, 1, 1u << 24, &ways)) {
-		fprintf(stderr, "tessera: invalid --ways '%s' (a number or 'full')\n", ways_arg);
-		return EXIT_USAGE;
+		return tsr_cli_usage_error("invalid --ways '%s' (a number or 'full')", ways_arg);
 	}
 	struct tsr_cache_geometry g = {.size_bytes = (uint32_t)size, .ways = (uint32_t)ways,
 				       .line_bytes = (uint32_t)line, .seed = seed};
@@ -152,12 +154,11 @@ int tsr_cmd_cachesim(int argc, char **argv)
 		snprintf(g.policy, sizeof(g.policy), "%s", specs[i]);
 		if (strlen(specs[i]) >= sizeof(g.policy) ||
 		    tsr_cache_geometry_check(&g, "cachesim", &err) != TSR_OK) {
-			if (strlen(specs[i]) >= sizeof(g.policy))
-				fprintf(stderr, "tessera: policy spec '%s' is too long\n", specs[i]);
-			else
-				fprintf(stderr, "tessera: %s\n", err.msg);
+			int rc = strlen(specs[i]) >= sizeof(g.policy)
+				? tsr_cli_usage_error("policy spec '%s' is too long", specs[i])
+				: tsr_cli_usage_error("%s", err.msg);
 			free(list);
-			return EXIT_USAGE;
+			return rc;
 		}
 	}
 	if (n <= 0) {
@@ -183,8 +184,7 @@ int tsr_cmd_cachesim(int argc, char **argv)
 	double t2 = tsr_cli_now_seconds();
 	int rc = 0;
 	if (s != TSR_OK) {
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		rc = s == TSR_ERR_CONFIG || s == TSR_ERR_GEOMETRY ? EXIT_USAGE : EXIT_RUNTIME;
+		rc = tsr_cli_exit(s, &err);
 	} else if (json) {
 		json_t *root = json_pack("{s:s,s:s,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I}}",
 					 "trace", path, "description", trace.description,

@@ -4,6 +4,7 @@
  * meaning; the defaults, or the effective values of --config FILE and
  * --set options.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,25 +29,37 @@ int tsr_cmd_config(int argc, char **argv)
 	const char *sets[TSR_CLI_MAX_SETS];
 	size_t nsets = 0;
 	int list = 0, markdown = 0;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},       {"list", no_argument, NULL, 'l'},
+		{"markdown", no_argument, NULL, 'm'},   {"set", required_argument, NULL, 's'},
+		{"config", required_argument, NULL, 'c'}, {NULL, 0, NULL, 0},
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			usage_config(stdout);
 			return 0;
-		} else if (!strcmp(a, "--list")) {
+		case 'l':
 			list = 1;
-		} else if (!strcmp(a, "--markdown")) {
+			break;
+		case 'm':
 			markdown = 1;
-		} else if (!strcmp(a, "--set")) {
-			if (tsr_cli_add_set(sets, &nsets, i + 1 < argc ? argv[++i] : NULL))
+			break;
+		case 's':
+			if (tsr_cli_add_set(sets, &nsets, optarg))
 				return EXIT_USAGE;
-		} else if (!strcmp(a, "--config") && i + 1 < argc) {
-			config = argv[++i];
-		} else {
-			fprintf(stderr, "tessera: unknown option '%s' (see 'tessera config --help')\n", a);
-			return EXIT_USAGE;
+			break;
+		case 'c':
+			config = optarg;
+			break;
+		default:
+			return tsr_cli_getopt_error("config", c, argv);
 		}
 	}
+	if (optind < argc)
+		return tsr_cli_usage_error("unexpected argument '%s' (see 'tessera config --help')",
+					   argv[optind]);
 	if (!list) {
 		usage_config(stderr);
 		return EXIT_USAGE;
@@ -55,24 +68,25 @@ int tsr_cmd_config(int argc, char **argv)
 	struct tsr_error err = {{0}};
 	tsr_config_defaults(&cfg);
 	enum tsr_status s = tsr_config_apply_sets(&cfg, config, sets, nsets, &err);
+	if (markdown) {
+		char *md = NULL;
+		if (s == TSR_OK)
+			s = tsr_config_markdown(&cfg, &md, &err);
+		if (s != TSR_OK)
+			return tsr_cli_exit(s, &err);
+		fputs(md, stdout);
+		free(md);
+		return 0;
+	}
 	struct tsr_config_entry *e = NULL;
 	size_t n = 0;
 	if (s == TSR_OK)
 		s = tsr_config_entries(&cfg, &e, &n, &err);
-	if (s != TSR_OK) {
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		return s == TSR_ERR_IO || s == TSR_ERR_NOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-	}
-	if (markdown)
-		printf("| key | value | valid values | unit | meaning |\n| --- | --- | --- | --- | --- |\n");
-	for (size_t i = 0; i < n; i++) {
-		if (markdown)
-			printf("| `%s` | `%s` | %s | %s | %s |\n", e[i].key, e[i].value, e[i].kind,
-			       e[i].unit, e[i].help);
-		else
-			printf("%-40s %-14s %s%s%s; %s\n", e[i].key, e[i].value, e[i].kind,
-			       e[i].unit[0] ? ", " : "", e[i].unit, e[i].help);
-	}
+	if (s != TSR_OK)
+		return tsr_cli_exit(s, &err);
+	for (size_t i = 0; i < n; i++)
+		printf("%-40s %-14s %s%s%s; %s\n", e[i].key, e[i].value, e[i].kind,
+		       e[i].unit[0] ? ", " : "", e[i].unit, e[i].help);
 	free(e);
 	return 0;
 }

@@ -3,6 +3,7 @@
  * stats.json with its unit and meaning, from the single declaration of
  * each (src/stats/counters.h). --markdown prints the README's table.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,25 +14,34 @@
 int tsr_cmd_counters(int argc, char **argv)
 {
 	int markdown = 0;
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--markdown")) {
-			markdown = 1;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"markdown", no_argument, NULL, 'm'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			printf("usage: tessera counters [--markdown]\n\n"
 			       "Every counter of stats.json: name, unit, meaning (--markdown: the\n"
 			       "README's statistics table).\n");
 			return 0;
-		} else {
-			fprintf(stderr, "tessera: unknown option '%s' (see 'tessera counters --help')\n",
-				argv[i]);
-			return EXIT_USAGE;
+		case 'm':
+			markdown = 1;
+			break;
+		default:
+			return tsr_cli_getopt_error("counters", c, argv);
 		}
 	}
+	if (optind < argc)
+		return tsr_cli_usage_error("unexpected argument '%s' (see 'tessera counters --help')",
+					   argv[optind]);
 	size_t n = tsr_stats_markdown(NULL, 0) + 1;
 	char *buf = malloc(n);
 	if (!buf) {
-		fprintf(stderr, "tessera: out of memory\n");
-		return EXIT_RUNTIME;
+		struct tsr_error err;
+		return tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
 	}
 	tsr_stats_markdown(buf, n);
 	if (markdown) {

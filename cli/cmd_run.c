@@ -4,6 +4,7 @@
  * input stream of chosen caches).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
-#include "config/config_json.h"
+#include "core/datadir.h"
 #include "pipeline/gpu.h"
 #include "report/report.h"
 #include "scene/scene.h"
@@ -23,10 +24,14 @@
 static void usage_run(FILE *f)
 {
 	fprintf(f,
-		"usage: tessera run WORKLOAD.json [--config GPU.json] [--frames N]\n"
+		"usage: tessera run WORKLOAD [--config GPU] [--frames N]\n"
 		"                   [--out DIR] [--dump-frames LIST] [--quiet]\n"
 		"\n"
-		"  --config FILE       GPU configuration (default: built-in TCOR Table I)\n"
+		"  WORKLOAD            a workload file, or a shipped workload by name\n"
+		"                      ('sprites-2d', see workloads/)\n"
+		"  --config GPU        GPU configuration: a file, or a shipped one by name\n"
+		"                      ('tcor-64k', see configs/; default: built-in TCOR\n"
+		"                      Table I)\n"
 		"  --set KEY=VALUE     override one configuration key (repeatable; see\n"
 		"                      'tessera config --list'): --set caches.l2.size_bytes=2M\n"
 		"  --frames N          frames to render (default: the workload's count)\n"
@@ -40,7 +45,9 @@ static void usage_run(FILE *f)
 		"                      may be given up to %d times\n"
 		"  --quiet             no progress bar and no summary\n"
 		"\n"
-		"Writes DIR/stats.json, DIR/frames.csv and DIR/frame-NNNN.png.\n"
+		"Writes DIR/stats.json, DIR/frames.csv and DIR/frame-NNNN.png. Shipped\n"
+		"workloads and configs are found in $TSR_DATA_DIR, the installed\n"
+		"share/tessera or the source tree.\n"
 		"Exit codes: 0 success, 1 runtime error, 2 usage error.\n",
 		MAX_RECORDINGS);
 }
@@ -158,8 +165,8 @@ static void print_summary(const struct tsr_frame_stats *t, uint32_t frames,
 /* What `run` writes as frames complete. */
 struct run_outputs {
 	struct tsr_output *out;
-	json_t *jframes;                /* stats.json's "frames" */
-	struct tsr_cli_text csv;        /* frames.csv */
+	struct tsr_stats_json *json;    /* stats.json */
+	struct tsr_text csv;        /* frames.csv */
 	const struct tsr_memsys *mem;
 	const struct tsr_gpu_config *cfg;
 	const char *dump;               /* --dump-frames */
@@ -174,9 +181,7 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 {
 	struct run_outputs *o = ctx;
 	const uint32_t f = fs->frame;
-	json_t *jf = tsr_stats_to_json(fs, o->mem, o->cfg->mem.cores);
-	json_object_set_new(jf, "frame", json_integer(f));
-	json_array_append_new(o->jframes, jf);
+	TSR_TRY(tsr_stats_json_add_frame(o->json, fs, err));
 	tsr_csv_row(o->csv.buf + o->csv.len, o->csv.cap - o->csv.len, fs, o->mem);
 	o->csv.len += strlen(o->csv.buf + o->csv.len);
 	o->csv.buf[o->csv.len++] = '\n';
@@ -194,7 +199,7 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 
 int tsr_cmd_run(int argc, char **argv)
 {
-	const char *workload = NULL, *config = NULL, *out_dir = "out", *dump = "last";
+	const char *workload_arg = NULL, *config = NULL, *out_dir = "out", *dump = "last";
 	long frames_arg = -1;
 	int quiet = 0;
 	/* --record-trace CACHE=FILE: cache names and files, split at '=' */
@@ -204,88 +209,92 @@ int tsr_cmd_run(int argc, char **argv)
 	int recordings = 0;
 	const char *sets[TSR_CLI_MAX_SETS];
 	size_t nsets = 0;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"record-trace", required_argument, NULL, 'r'},
+		{"set", required_argument, NULL, 's'},
+		{"config", required_argument, NULL, 'c'},
+		{"frames", required_argument, NULL, 'f'},
+		{"out", required_argument, NULL, 'o'},
+		{"dump-frames", required_argument, NULL, 'd'},
+		{NULL, 0, NULL, 0},
+	};
+	int opt;
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		char *eq, *end;
+		switch (opt) {
+		case 'h':
 			usage_run(stdout);
 			return 0;
-		} else if (!strcmp(a, "--quiet")) {
+		case 'q':
 			quiet = 1;
-		} else if (!strcmp(a, "--record-trace")) {
-			char *eq = i + 1 < argc ? strchr(argv[i + 1], '=') : NULL;
-			if (!eq || eq == argv[i + 1] || !eq[1]) {
-				fprintf(stderr, "tessera: option '--record-trace' needs CACHE=FILE "
-						"(e.g. l2=l2.trace)\n");
-				return EXIT_USAGE;
-			}
-			if (recordings == MAX_RECORDINGS) {
-				fprintf(stderr, "tessera: at most %d --record-trace options\n",
-					MAX_RECORDINGS);
-				return EXIT_USAGE;
-			}
+			break;
+		case 'r':
+			eq = strchr(optarg, '=');
+			if (!eq || eq == optarg || !eq[1])
+				return tsr_cli_usage_error("option '--record-trace' needs CACHE=FILE "
+							   "(e.g. l2=l2.trace)");
+			if (recordings == MAX_RECORDINGS)
+				return tsr_cli_usage_error("at most %d --record-trace options",
+							   MAX_RECORDINGS);
 			*eq = '\0';
-			rec_spec[recordings] = argv[++i];
+			rec_spec[recordings] = optarg;
 			rec_file[recordings++] = eq + 1;
-		} else if (!strcmp(a, "--set")) {
-			if (tsr_cli_add_set(sets, &nsets, i + 1 < argc ? argv[++i] : NULL))
+			break;
+		case 's':
+			if (tsr_cli_add_set(sets, &nsets, optarg))
 				return EXIT_USAGE;
-		} else if (!strcmp(a, "--config") || !strcmp(a, "--frames") ||
-			   !strcmp(a, "--out") || !strcmp(a, "--dump-frames")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "tessera: option '%s' needs a value\n", a);
-				return EXIT_USAGE;
-			}
-			const char *v = argv[++i];
-			if (!strcmp(a, "--config")) {
-				config = v;
-			} else if (!strcmp(a, "--out")) {
-				out_dir = v;
-			} else if (!strcmp(a, "--dump-frames")) {
-				if (!valid_dump_list(v)) {
-					fprintf(stderr, "tessera: invalid --dump-frames '%s' "
-							"(use last, all, none or a list like 0,5,9)\n", v);
-					return EXIT_USAGE;
-				}
-				dump = v;
-			} else {
-				char *end;
-				errno = 0;
-				frames_arg = strtol(v, &end, 10);
-				if (*end || errno || frames_arg < 1 || frames_arg > 1000000) {
-					fprintf(stderr, "tessera: invalid --frames '%s' (a number from 1 to 1000000)\n", v);
-					return EXIT_USAGE;
-				}
-			}
-		} else if (a[0] == '-') {
-			fprintf(stderr, "tessera: unknown option '%s' (see 'tessera run --help')\n", a);
-			return EXIT_USAGE;
-		} else if (!workload) {
-			workload = a;
-		} else {
-			fprintf(stderr, "tessera: unexpected argument '%s'\n", a);
-			return EXIT_USAGE;
+			break;
+		case 'c':
+			config = optarg;
+			break;
+		case 'o':
+			out_dir = optarg;
+			break;
+		case 'd':
+			if (!valid_dump_list(optarg))
+				return tsr_cli_usage_error("invalid --dump-frames '%s' (use last, all, "
+							   "none or a list like 0,5,9)", optarg);
+			dump = optarg;
+			break;
+		case 'f':
+			errno = 0;
+			frames_arg = strtol(optarg, &end, 10);
+			if (*end || errno || frames_arg < 1 || frames_arg > 1000000)
+				return tsr_cli_usage_error("invalid --frames '%s' (a number from 1 to "
+							   "1000000)", optarg);
+			break;
+		default:
+			return tsr_cli_getopt_error("run", opt, argv);
 		}
 	}
-	if (!workload) {
+	if (optind < argc)
+		workload_arg = argv[optind++];
+	if (optind < argc)
+		return tsr_cli_usage_error("unexpected argument '%s'", argv[optind]);
+	if (!workload_arg) {
 		fprintf(stderr, "tessera: 'run' needs a workload file\n");
 		usage_run(stderr);
 		return EXIT_USAGE;
 	}
 
+	/* a file, else a shipped one by name: "sprites-2d", "tcor-64k" */
 	struct tsr_error err = {{0}};
+	char workload[4096], config_path[4096];
+	enum tsr_status s = tsr_data_resolve("workloads", workload_arg, workload,
+					     sizeof(workload), &err);
+	if (s == TSR_OK && config)
+		s = tsr_data_resolve("configs", config, config_path, sizeof(config_path), &err);
 	struct tsr_gpu_config cfg;
 	tsr_config_defaults(&cfg);
-	enum tsr_status s = tsr_config_apply_sets(&cfg, config, sets, nsets, &err);
-	if (s != TSR_OK) {
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		return s == TSR_ERR_IO ? EXIT_RUNTIME : EXIT_USAGE;
-	}
+	if (s == TSR_OK)
+		s = tsr_config_apply_sets(&cfg, config ? config_path : NULL, sets, nsets, &err);
 	struct tsr_sim *sim = NULL;
-	s = tsr_sim_open(&cfg, workload, &sim, &err);
-	if (s != TSR_OK) {
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		return s == TSR_ERR_CONFIG ? EXIT_USAGE : EXIT_RUNTIME;
-	}
+	if (s == TSR_OK)
+		s = tsr_sim_open(&cfg, workload, &sim, &err);
+	if (s != TSR_OK)
+		return tsr_cli_exit(s, &err);
 	struct tsr_gpu *gpu = tsr_sim_gpu(sim);
 	const struct tsr_scene *scene = tsr_sim_scene(sim);
 	uint32_t frames = frames_arg > 0 ? (uint32_t)frames_arg : scene->frames;
@@ -307,7 +316,7 @@ int tsr_cmd_run(int argc, char **argv)
 	for (int r = 0; s == TSR_OK && r < recordings; r++) {
 		char desc[512];
 		snprintf(desc, sizeof(desc), "cache=%s workload=%s config=%s frames=%u tessera=%s",
-			 rec_spec[r], workload, cfg.name, frames, TSR_VERSION);
+			 rec_spec[r], workload_arg, cfg.name, frames, TSR_VERSION);
 		s = tsr_trace_writer_open(rec_file[r], desc, &rec_writer[r], &err);
 		if (s == TSR_OK) {
 			struct tsr_cache_observer ob = tsr_trace_observer(rec_writer[r]);
@@ -319,14 +328,15 @@ int tsr_cmd_run(int argc, char **argv)
 		s = tsr_output_open(&out, out_dir, &err);
 	else
 		memset(&out, 0, sizeof(out));
-	json_t *root = NULL;
 	const struct tsr_memsys *mem = tsr_gpu_memsys(gpu);
-	struct run_outputs o = {.out = &out, .jframes = json_array(), .mem = mem, .cfg = &cfg,
+	struct run_outputs o = {.out = &out, .mem = mem, .cfg = &cfg,
 				.dump = dump, .frames = frames,
 				.tty = !quiet && isatty(STDERR_FILENO)};
+	if (s == TSR_OK)
+		s = tsr_stats_json_create(mem, cfg.mem.cores, &o.json, &err);
 	o.csv.cap = 8192 + (size_t)frames * 2048;
 	o.csv.buf = malloc(o.csv.cap);
-	if (s == TSR_OK && (!o.csv.buf || !o.jframes))
+	if (s == TSR_OK && !o.csv.buf)
 		s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
 	if (s == TSR_OK) {
 		tsr_csv_header(o.csv.buf, o.csv.cap, mem);
@@ -337,7 +347,6 @@ int tsr_cmd_run(int argc, char **argv)
 	if (s == TSR_OK)
 		s = tsr_sim_run(sim, frames, write_frame, &o, &err);
 	const struct tsr_frame_stats *total = tsr_sim_total(sim);
-	json_t *jframes = o.jframes;
 	char *csv = o.csv.buf;
 	size_t csv_len = o.csv.len;
 	const int tty = o.tty;
@@ -345,26 +354,15 @@ int tsr_cmd_run(int argc, char **argv)
 	if (tty)
 		fputc('\n', stderr);
 	if (s == TSR_OK) {
-		json_t *jt = tsr_stats_to_json(total, mem, cfg.mem.cores);
-		root = json_object();
-		json_object_set_new(root, "tessera_version", json_string(TSR_VERSION));
-		json_object_set_new(root, "config", tsr_config_to_json(&cfg));
-		json_object_set_new(root, "workload",
-				    json_pack("{s:s,s:s,s:i,s:i,s:i,s:i}", "path", workload,
-					      "name", scene->name ? scene->name : "",
-					      "frames", (json_int_t)frames, "meshes",
-					      (json_int_t)scene->mesh_count, "materials",
-					      (json_int_t)scene->material_count, "images",
-					      (json_int_t)scene->image_count));
-		json_object_set_new(root, "address_map",
-				    tsr_addrmap_to_json(tsr_gpu_address_map(gpu)));
-		json_object_set_new(root, "frames", jframes);
-		jframes = NULL;
-		json_object_set_new(root, "total", jt);
-		char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-		if (!text)
-			s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory for stats.json");
-		else
+		const struct tsr_stats_workload w = {
+			.path = workload, .name = scene->name ? scene->name : "",
+			.frames = frames, .meshes = scene->mesh_count,
+			.materials = scene->material_count, .images = scene->image_count,
+		};
+		char *text = NULL;
+		s = tsr_stats_json_render(o.json, &cfg, &w, tsr_gpu_address_map(gpu), total, &text,
+					  &err);
+		if (s == TSR_OK)
 			s = tsr_output_write(&out, "stats.json", text, strlen(text), &err);
 		free(text);
 	}
@@ -387,17 +385,14 @@ int tsr_cmd_run(int argc, char **argv)
 		for (int r = 0; s != TSR_OK && r < recordings; r++)
 			remove(rec_file[r]);  /* no partial output */
 	}
-	int rc = 0;
+	int rc = tsr_cli_exit(s, &err);
 	if (s != TSR_OK) {
 		tsr_output_abort(&out);
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		rc = EXIT_RUNTIME;
 	} else if (!quiet) {
 		print_summary(total, frames, seconds, mem);
 		printf("\nwrote %s/stats.json, %s/frames.csv\n", out_dir, out_dir);
 	}
-	json_decref(root);
-	json_decref(jframes);
+	tsr_stats_json_destroy(o.json);
 	free(csv);
 	tsr_sim_close(sim);
 	return rc;

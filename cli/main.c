@@ -1,10 +1,13 @@
 /*
  * main.c - the tessera command line: a thin layer over libtessera that
- * dispatches to one file per command (cmd_*.c), which parse arguments,
- * print tables and map statuses to exit codes (0 success, 1 runtime
- * error, 2 usage error).
+ * dispatches to one file per command (cmd_*.c), which parse arguments
+ * with getopt_long and print tables. Statuses become exit codes in one
+ * place, tsr_cli_exit() below (0 success, 1 runtime error, 2 usage or
+ * configuration error).
  */
 #include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,20 +56,62 @@ int main(int argc, char **argv)
 		printf("tessera %s\n", TSR_VERSION);
 		return 0;
 	}
-	if (!strcmp(argv[1], "run"))
-		return tsr_cmd_run(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "cachesim"))
-		return tsr_cmd_cachesim(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "analyze"))
-		return tsr_cmd_analyze(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "experiment"))
-		return tsr_cmd_experiment(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "config"))
-		return tsr_cmd_config(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "counters"))
-		return tsr_cmd_counters(argc - 2, argv + 2);
-	fprintf(stderr, "tessera: unknown command '%s' (see 'tessera --help')\n", argv[1]);
+	static const struct {
+		const char *name;
+		int (*fn)(int argc, char **argv);
+	} commands[] = {
+		{"run", tsr_cmd_run},           {"cachesim", tsr_cmd_cachesim},
+		{"analyze", tsr_cmd_analyze},   {"experiment", tsr_cmd_experiment},
+		{"config", tsr_cmd_config},     {"counters", tsr_cmd_counters},
+	};
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name)) {
+			tsr_cli_getopt_reset();
+			return commands[i].fn(argc - 1, argv + 1);
+		}
+	return tsr_cli_usage_error("unknown command '%s' (see 'tessera --help')", argv[1]);
+}
+
+int tsr_cli_exit(enum tsr_status s, const struct tsr_error *err)
+{
+	if (s == TSR_OK)
+		return 0;
+	fprintf(stderr, "tessera: %s\n", err && err->msg[0] ? err->msg : tsr_status_str(s));
+	return s == TSR_ERR_CONFIG || s == TSR_ERR_GEOMETRY ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
+int tsr_cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("tessera: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
 	return EXIT_USAGE;
+}
+
+void tsr_cli_getopt_reset(void)
+{
+	optind = 1;
+	opterr = 0;  /* the commands print their own messages */
+}
+
+int tsr_cli_getopt_error(const char *cmd, int c, char **argv)
+{
+	/* the argument getopt stopped at (a long option's, or a missing value's) */
+	const char *arg = argv[optind - 1];
+	const int is_long = !strncmp(arg, "--", 2);
+	char opt[64];
+	if (is_long)
+		snprintf(opt, sizeof(opt), "%.*s", (int)strcspn(arg, "="), arg);
+	else
+		snprintf(opt, sizeof(opt), "-%c", optopt);
+	if (c == ':')
+		return tsr_cli_usage_error("option '%s' needs a value", opt);
+	if (is_long && optopt)
+		return tsr_cli_usage_error("option '%s' takes no value", opt);
+	return tsr_cli_usage_error("unknown option '%s' (see 'tessera %s --help')", opt, cmd);
 }
 
 int tsr_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)

@@ -1,8 +1,7 @@
 /*
- * text.c - growing text buffers and atomic CSV files for the commands
- * that print tables (analyze, experiment).
+ * text.c - atomic CSV files for the commands that print tables
+ * (analyze, experiment).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,52 +9,17 @@
 #include "cli/cli.h"
 #include "report/report.h"
 
-void tsr_cli_text_printf(struct tsr_cli_text *t, const char *fmt, ...)
-{
-	if (t->nomem)
-		return;
-	for (;;) {
-		va_list ap;
-		va_start(ap, fmt);
-		int n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? t->cap - t->len : 0,
-				  fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			t->nomem = 1;
-			return;
-		}
-		if (t->buf && t->len + (size_t)n < t->cap) {
-			t->len += (size_t)n;
-			return;
-		}
-		size_t cap = t->cap ? t->cap * 2 : 4096;
-		while (cap <= t->len + (size_t)n)
-			cap *= 2;
-		char *b = realloc(t->buf, cap);
-		if (!b) {
-			t->nomem = 1;
-			return;
-		}
-		t->buf = b;
-		t->cap = cap;
-	}
-}
-
 /* Writes t to path atomically (path.tmp, then rename). */
-int tsr_cli_write_csv(const char *path, const struct tsr_cli_text *t)
+int tsr_cli_write_csv(const char *path, const struct tsr_text *t)
 {
 	struct tsr_error err = {{0}};
-	if (t->nomem) {
-		fprintf(stderr, "tessera: out of memory for the CSV\n");
-		return EXIT_RUNTIME;
-	}
+	if (tsr_text_status(t, "the CSV", &err) != TSR_OK)
+		return tsr_cli_exit(TSR_ERR_NOMEM, &err);
 	char dir[4096];
 	const char *slash = strrchr(path, '/');
 	const char *name = slash ? slash + 1 : path;
-	if (!*name) {
-		fprintf(stderr, "tessera: --csv '%s' is a folder, not a file\n", path);
-		return EXIT_USAGE;
-	}
+	if (!*name)
+		return tsr_cli_usage_error("--csv '%s' is a folder, not a file", path);
 	if (!slash)
 		snprintf(dir, sizeof(dir), ".");
 	else if (slash == path)
@@ -68,11 +32,8 @@ int tsr_cli_write_csv(const char *path, const struct tsr_cli_text *t)
 		s = tsr_output_write(&out, name, t->buf ? t->buf : "", t->len, &err);
 	if (s == TSR_OK)
 		s = tsr_output_commit(&out, &err);
-	if (s != TSR_OK) {
+	if (s != TSR_OK)
 		tsr_output_abort(&out);
-		fprintf(stderr, "tessera: %s\n", err.msg);
-		return EXIT_RUNTIME;
-	}
-	return 0;
+	return tsr_cli_exit(s, &err);
 }
 

@@ -24,9 +24,9 @@
 #include <dirent.h>
 
 #include "config/config.h"
-#include "config/config_json.h"
 #include "pipeline/gpu.h"
 #include "scene/scene.h"
+#include "sim/sim.h"
 
 #ifndef TSR_SOURCE_DIR
 #error "TSR_SOURCE_DIR must name the repository root"
@@ -353,15 +353,13 @@ static void test_schema_round_trip(void **state)
 	(void)state;
 	struct tsr_gpu_config a, b;
 	tsr_config_defaults(&a);
-	json_t *j = tsr_config_to_json(&a);
-	assert_non_null(j);
-	char *text = json_dumps(j, JSON_INDENT(1));
+	char *text = tsr_config_json_text(&a);
+	assert_non_null(text);
 	load_ok(tsr_test_write_tmp("roundtrip.json", text), &b);
-	json_t *k = tsr_config_to_json(&b);
-	assert_true(json_equal(j, k));
+	char *again = tsr_config_json_text(&b);
+	assert_string_equal(text, again);
 	free(text);
-	json_decref(j);
-	json_decref(k);
+	free(again);
 	/* a changed configuration round-trips too */
 	const char *sets[] = {"tiling.order=hilbert", "caches.l2.size_bytes=2M",
 			      "caches.l3.size_bytes=4M", "caches.l3.ways=16",
@@ -370,14 +368,13 @@ static void test_schema_round_trip(void **state)
 	struct tsr_error err;
 	tsr_config_defaults(&a);
 	assert_int_equal(tsr_config_apply_sets(&a, NULL, sets, 8, &err), TSR_OK);
-	j = tsr_config_to_json(&a);
-	text = json_dumps(j, 0);
+	text = tsr_config_json_text(&a);
+	assert_non_null(strstr(text, "\"l3\""));
 	load_ok(tsr_test_write_tmp("roundtrip2.json", text), &b);
-	k = tsr_config_to_json(&b);
-	assert_true(json_equal(j, k));
+	again = tsr_config_json_text(&b);
+	assert_string_equal(text, again);
 	free(text);
-	json_decref(j);
-	json_decref(k);
+	free(again);
 
 	struct tsr_config_entry *e = NULL;
 	size_t n = 0;
@@ -483,12 +480,11 @@ static void test_texture_only_l2(void **state)
 	struct tsr_scene *sc = NULL;
 	assert_int_equal(tsr_scene_load(TSR_SOURCE_DIR "/workloads/glmark-scene.json", &sc, &err),
 			 TSR_OK);
-	struct tsr_gpu *g = NULL;
-	assert_int_equal(tsr_gpu_create(&c, sc, &g, &err), TSR_OK);
-	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
-	assert_non_null(st);
-	assert_int_equal(tsr_gpu_render_frame(g, 0, st, &err), TSR_OK);
-	const struct tsr_memsys *m = tsr_gpu_memsys(g);
+	struct tsr_sim *run = NULL;
+	assert_int_equal(tsr_sim_open_scene(&c, sc, &run, &err), TSR_OK);
+	const struct tsr_frame_stats *st = NULL;
+	assert_int_equal(tsr_sim_step(run, &st, &err), TSR_OK);
+	const struct tsr_memsys *m = tsr_gpu_memsys(tsr_sim_gpu(run));
 	const struct tsr_cache *l2 = tsr_memsys_cache_by_name((struct tsr_memsys *)m, "l2");
 	assert_non_null(l2);
 	for (int s = 0; s < TSR_STREAM_COUNT; s++) {
@@ -501,9 +497,27 @@ static void test_texture_only_l2(void **state)
 	assert_int_equal(tsr_memsys_cache_count(m), 5);  /* texture0..3 and l2 */
 	assert_true(tsr_memsys_perfect(m, TSR_STREAM_PB_LISTS)->write_bytes > 0);
 	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->read_bytes, 0);
-	free(st);
-	tsr_gpu_destroy(g);
+	tsr_sim_close(run);
 	tsr_scene_destroy(sc);
+}
+
+/* The README's configuration reference is `tessera config --list --markdown`. */
+static void test_readme_reference(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config cfg;
+	struct tsr_error err;
+	tsr_config_defaults(&cfg);
+	char *md = NULL;
+	assert_int_equal(tsr_config_markdown(&cfg, &md, &err), TSR_OK);
+	assert_non_null(strstr(md, "| `caches.l2.size_bytes` | `1048576` |"));
+	char *section = tsr_test_readme_section("config");
+	assert_non_null(section);
+	if (strcmp(section, md))
+		fail_msg("README.md's configuration reference differs from "
+			 "`tessera config --list --markdown`");
+	free(section);
+	free(md);
 }
 
 int main(void)
@@ -524,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_set_overrides),
 		cmocka_unit_test(test_every_shipped_config_loads),
 		cmocka_unit_test(test_texture_only_l2),
+		cmocka_unit_test(test_readme_reference),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

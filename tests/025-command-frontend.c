@@ -19,6 +19,7 @@
 #include "frontend/frontend.h"
 #include "pipeline/gpu.h"
 #include "scene/scene.h"
+#include "sim/sim.h"
 #include "techniques/technique.h"
 #include "test_util.h"
 
@@ -113,18 +114,23 @@ static void test_pipeline_consumes_command_lists(void **state)
 	assert_int_equal(tsr_scene_load(scene_file(), &sc, &err), TSR_OK);
 	struct tsr_gpu_config cfg;
 	small_config(&cfg);
-	struct tsr_gpu *a = NULL, *b = NULL;
-	assert_int_equal(tsr_gpu_create(&cfg, sc, &a, &err), TSR_OK);
-	assert_int_equal(tsr_gpu_create(&cfg, sc, &b, &err), TSR_OK);
-	struct tsr_frame_stats *sa = calloc(1, sizeof(*sa)), *sb = calloc(1, sizeof(*sb));
-	assert_non_null(sa);
+	/* a: a simulation run (the frontend inside); b: a bare GPU fed by hand */
+	struct tsr_sim *run = NULL;
+	struct tsr_gpu *b = NULL;
+	assert_int_equal(tsr_sim_open_scene(&cfg, sc, &run, &err), TSR_OK);
+	const struct tsr_resources res = tsr_workload_resources(sc);
+	assert_int_equal(tsr_gpu_create(&cfg, &res, &b, &err), TSR_OK);
+	const struct tsr_frame_stats *sa = NULL;
+	struct tsr_frame_stats *sb = calloc(1, sizeof(*sb));
 	assert_non_null(sb);
 	struct tsr_frame_commands c;
 	memset(&c, 0, sizeof(c));
 	assert_int_equal(tsr_workload_commands(sc, 0, 2.0f, &c, &err), TSR_OK);
-	assert_int_equal(tsr_gpu_render_frame(a, 0, sa, &err), TSR_OK);
+	assert_int_equal(tsr_sim_step(run, &sa, &err), TSR_OK);
+	assert_int_equal(tsr_sim_commands(run)->draw_count, c.draw_count);
 	assert_int_equal(tsr_gpu_render_commands(b, &c, sb, &err), TSR_OK);
-	assert_memory_equal(tsr_gpu_frame_image(a), tsr_gpu_frame_image(b), 128 * 64 * 4);
+	assert_memory_equal(tsr_gpu_frame_image(tsr_sim_gpu(run)), tsr_gpu_frame_image(b),
+			    128 * 64 * 4);
 	assert_int_equal(sa->memory_accesses, sb->memory_accesses);
 	assert_int_equal(sa->raster.quads_shaded, sb->raster.quads_shaded);
 
@@ -152,9 +158,8 @@ static void test_pipeline_consumes_command_lists(void **state)
 	assert_int_equal(tsr_gpu_render_commands(b, &c, sb, &err), TSR_ERR_INTERNAL);
 
 	tsr_commands_release(&c);
-	free(sa);
 	free(sb);
-	tsr_gpu_destroy(a);
+	tsr_sim_close(run);
 	tsr_gpu_destroy(b);
 	tsr_scene_destroy(sc);
 }

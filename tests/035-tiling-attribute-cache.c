@@ -1,10 +1,13 @@
 /*
  * 035-tiling-attribute-cache.c - TCOR's Attribute Cache
- * (src/tiling/attribute_cache.h): the worked example of TCOR III-C-7
+ * (src/techniques/tcor_attribute_cache.h): the worked example of TCOR III-C-7
  * (Fig. 9 and 10) replayed access by access with OPT, LRU and MRU, the
  * write bypass rule (III-C-4), locks (III-C-3, III-C-5), Attribute Buffer
  * shortage, XOR set indexing, and the lower bound of V-A on generated
  * frames. The lower level is a recorder, so every L2 access is checked.
+ * LRU, MRU and DRRIP are memory/'s policy modules: with nothing locked
+ * the Attribute Cache holds what a plain cache under the same module
+ * holds, and under locks it never evicts a locked primitive.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,10 +15,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tiling/attribute_cache.h"
+#include "memory/cache.h"
+#include "techniques/tcor_attribute_cache.h"
 #include "tiling/parameter_buffer.h"
 
 /* ------------------------------------------------------ the lower level */
@@ -796,6 +801,164 @@ static void test_drrip(void **state)
 	tsr_ac_destroy(ac);
 }
 
+/* ------------------------------- LRU, MRU, DRRIP: memory/'s policy modules */
+
+/* A plain cache of the Attribute Cache's geometry (64-byte lines) under `policy`. */
+static struct tsr_cache *plain_cache(uint32_t sets, uint32_t ways, const char *policy)
+{
+	struct tsr_cache_geometry g;
+	memset(&g, 0, sizeof(g));
+	g.size_bytes = sets * ways * 64;
+	g.ways = ways;
+	g.line_bytes = 64;
+	g.fetch_on_write = 1;
+	g.seed = 1;  /* the Attribute Cache's seed */
+	snprintf(g.policy, sizeof(g.policy), "%s", policy);
+	struct tsr_cache *c = NULL;
+	struct tsr_error err = {{0}};
+	assert_int_equal(tsr_cache_create(&g, "plain", &c, &err), TSR_OK);
+	return c;
+}
+
+#define POOL_MAX 1024
+
+/*
+ * Nothing locked (every read consumed at once, one attribute per
+ * primitive, an entry per line): the Attribute Cache under LRU, MRU and
+ * DRRIP must hold exactly what a plain cache of the same geometry under
+ * the same policy module holds, after every access of a random mix of
+ * reads and writes (writes only of absent primitives, as the Polygon List
+ * Builder issues them). So it picks the same victims, DRRIP's set dueling
+ * and random insertions included.
+ */
+static void test_policies_match_plain_cache(void **state)
+{
+	(void)state;
+	static const enum tsr_ac_policy pols[] = {TSR_AC_LRU, TSR_AC_MRU, TSR_AC_DRRIP};
+	static const uint32_t geo[][2] = {{1, 8}, {16, 4}, {128, 4}};  /* sets, ways */
+	for (size_t p = 0; p < sizeof(pols) / sizeof(pols[0]); p++)
+		for (size_t g = 0; g < sizeof(geo) / sizeof(geo[0]); g++) {
+			uint32_t sets = geo[g][0], ways = geo[g][1], lines = sets * ways;
+			uint32_t pool = 2 * lines < POOL_MAX ? 2 * lines : POOL_MAX;
+			struct tsr_attr_cache *ac = ac_new(lines, ways, lines, 1, 0, pols[p], NULL);
+			struct tsr_cache *c = plain_cache(sets, ways, tsr_ac_policy_name(pols[p]));
+			static uint8_t in[POOL_MAX];  /* the plain cache's contents */
+			memset(in, 0, sizeof(in));
+			uint64_t seed = 42 + p * 7 + g;
+			for (int i = 0; i < 20000; i++) {
+				uint32_t k = (uint32_t)(rng_next(&seed) % pool);
+				uint64_t id = 0x10000 + (uint64_t)k * 64;
+				int write = !in[k] && rng_next(&seed) % 4 == 0;
+				struct tsr_access a = {.addr = id, .size = 48, .write = (uint8_t)write,
+						       .next_use = TSR_NEVER};
+				struct tsr_cache_outcome o;
+				tsr_cache_access(c, &a, &o);
+				if (o.evicted)
+					in[(o.victim_addr - 0x10000) / 64] = 0;
+				in[k] = 1;
+				if (write) {
+					assert_int_equal(tsr_ac_write(ac, id, 1, 0, 0), TSR_AC_ALLOCATED);
+				} else {
+					assert_int_equal(tsr_ac_read(ac, id, 1, 0, 0),
+							 o.hit ? TSR_AC_HIT : TSR_AC_MISS);
+					assert_int_equal(tsr_ac_consume(ac, id), TSR_OK);
+				}
+				for (uint32_t q = 0; q < pool; q++)
+					if (tsr_ac_lookup(ac, 0x10000 + (uint64_t)q * 64, NULL) != in[q]) {
+						print_error("%s, %u x %u, access %d: primitive %u %s\n",
+							    tsr_ac_policy_name(pols[p]), sets, ways, i, q,
+							    in[q] ? "missing" : "present");
+						fail();
+					}
+			}
+			tsr_cache_destroy(c);
+			tsr_ac_destroy(ac);
+		}
+}
+
+/*
+ * Locks under LRU, MRU, DRRIP (and OPT): primitives of 1 to 3 attributes
+ * in an Attribute Buffer too small for every line, read through an output
+ * queue of `depth` primitives that stay locked until consumed (deeper
+ * than ways - 1 in some runs, so that reads stall). A locked primitive is
+ * never evicted, neither as the set's victim nor as an extra victim that
+ * frees entries, and a stall changes nothing.
+ */
+static void test_policies_never_evict_locked(void **state)
+{
+	(void)state;
+	static const enum tsr_ac_policy pols[] = {TSR_AC_LRU, TSR_AC_MRU, TSR_AC_DRRIP,
+						  TSR_AC_OPT};
+	static const uint32_t depths[] = {3, 8};
+	for (size_t p = 0; p < sizeof(pols) / sizeof(pols[0]); p++)
+		for (size_t d = 0; d < sizeof(depths) / sizeof(depths[0]); d++) {
+			enum { SETS = 4, WAYS = 4, LINES = SETS * WAYS, POOL = 48, Q = 8 };
+			struct tsr_attr_cache *ac = ac_new(LINES, WAYS, LINES + 8, 3, 0, pols[p],
+							   NULL);
+			uint64_t queue[Q];
+			uint32_t head = 0, len = 0, depth = depths[d];
+			uint64_t seed = 1234 + p + 10 * d;
+			uint64_t stalls = 0;
+			for (int i = 0; i < 20000; i++) {
+				uint32_t k = (uint32_t)(rng_next(&seed) % POOL);
+				uint64_t id = 0x20000 + (uint64_t)k * 64;
+				uint32_t n = 1 + k % 3;  /* a primitive keeps its attribute count */
+				uint32_t opt = (uint32_t)(rng_next(&seed) % 16);
+				if (!tsr_ac_lookup(ac, id, NULL) && rng_next(&seed) % 4 == 0) {
+					enum tsr_ac_result w = tsr_ac_write(ac, id, n, opt, 0);
+					assert_true(w == TSR_AC_ALLOCATED || w == TSR_AC_BYPASSED);
+				} else {
+					if (len == depth) {
+						assert_int_equal(tsr_ac_consume(ac, queue[head]), TSR_OK);
+						head = (head + 1) % Q;
+						len--;
+					}
+					uint32_t before = tsr_ac_free_entries(ac);
+					uint64_t ev = tsr_ac_counters_of(ac)->evictions;
+					enum tsr_ac_result r;
+					while ((r = tsr_ac_read(ac, id, n, opt, 0)) == TSR_AC_STALL) {
+						stalls++;
+						assert_int_equal(tsr_ac_free_entries(ac), before);
+						assert_int_equal(tsr_ac_counters_of(ac)->evictions, ev);
+						assert_true(len > 0);
+						assert_int_equal(tsr_ac_consume(ac, queue[head]), TSR_OK);
+						head = (head + 1) % Q;
+						len--;
+					}
+					assert_true(r == TSR_AC_HIT || r == TSR_AC_MISS);
+					queue[(head + len++) % Q] = id;
+				}
+				/* every queued (locked) primitive is still present */
+				for (uint32_t j = 0; j < len; j++) {
+					struct tsr_ac_line_info li;
+					if (!tsr_ac_lookup(ac, queue[(head + j) % Q], &li)) {
+						print_error("%s, depth %u, access %d: locked primitive "
+							    "0x%llx evicted\n", tsr_ac_policy_name(pols[p]),
+							    depth, i,
+							    (unsigned long long)queue[(head + j) % Q]);
+						fail();
+					}
+					assert_true(li.locks > 0);
+				}
+			}
+			if (depth > WAYS - 1)
+				assert_true(stalls > 0);  /* the deep queue did lock whole sets */
+			tsr_ac_destroy(ac);
+		}
+}
+
+/* A policy of memory/ without the pinned-line hooks is refused, with the valid list. */
+static void test_policy_refused(void **state)
+{
+	(void)state;
+	enum tsr_ac_policy p;
+	struct tsr_error err = {{0}};
+	assert_int_equal(tsr_ac_policy_parse("srrip", &p, &err), TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "srrip"));
+	assert_non_null(strstr(err.msg, "unlocked"));
+	assert_non_null(strstr(err.msg, "opt, lru, mru, drrip"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -807,6 +970,9 @@ int main(void)
 		cmocka_unit_test(test_xor_index),
 		cmocka_unit_test(test_lower_bound),
 		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_policies_match_plain_cache),
+		cmocka_unit_test(test_policies_never_evict_locked),
+		cmocka_unit_test(test_policy_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

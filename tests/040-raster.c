@@ -8,7 +8,7 @@
  * over a cleared window whose alpha is 0, so a pixel's alpha is 0 when no
  * triangle covered it, exactly 0.5 when one did and 0.75 when two did.
  * Triangles are made by hand in 1/256-pixel fixed point like
- * emit_triangle() in src/geometry/geometry.c does.
+ * emit_triangle() in src/geometry/cull.c does.
  *
  * The stages as units: the bounded queues between them (full, empty,
  * wrap-around), and a scene driven one work item at a time by a

@@ -969,11 +969,82 @@ static void test_every_policy_on_a_stream(void **state)
 	}
 }
 
+/*
+ * Version 2 hooks (pinned lines). tsr_rrip_victim_among() with every way
+ * eligible is tsr_rrip_victim() (same way, same ageing) on random RRPVs;
+ * with a pinned way it picks among the others, and a pinned line near
+ * distant saturates at distant instead of overflowing. Through the ops:
+ * for LRU, MRU and DRRIP, victim_among() with every way eligible returns
+ * victim()'s way on a state trained by hits and fills, and rank() orders
+ * the ways as the victim choice does; the others offer neither hook.
+ */
+static void test_pinned_line_hooks(void **state)
+{
+	(void)state;
+	struct tsr_rng rng;
+	tsr_rng_seed(&rng, 7);
+	static const uint8_t all[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+	for (int i = 0; i < 2000; i++) {
+		uint8_t a[8], b[8];
+		for (int w = 0; w < 8; w++)
+			a[w] = b[w] = (uint8_t)tsr_rng_below(&rng, 4);
+		assert_int_equal(tsr_rrip_victim_among(a, 8, 3, all), tsr_rrip_victim(b, 8, 3));
+		assert_memory_equal(a, b, 8);
+	}
+	uint8_t rr[4] = {3, 1, 2, 0};
+	const uint8_t unpinned[4] = {0, 1, 1, 1};
+	assert_int_equal(tsr_rrip_victim_among(rr, 4, 3, unpinned), 2);
+	assert_int_equal(rr[0], 3);  /* saturated, not 4 */
+	assert_int_equal(rr[1], 2);
+	assert_int_equal(rr[2], 3);
+	assert_int_equal(rr[3], 1);
+
+	static const char *const pinnable[] = {"lru", "mru", "drrip"};
+	for (size_t p = 0; p < 3; p++) {
+		const struct tsr_policy_ops *ops = tsr_policy_find(pinnable[p]);
+		assert_non_null(ops->victim_among);
+		assert_non_null(ops->rank);
+		struct tsr_policy_config cfg = {.sets = 4, .ways = 8, .line_bytes = LINE,
+						.seed = 1, .cache = "test"};
+		void *st = NULL;
+		struct tsr_error err;
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(ops->create(&cfg, &st, &err), TSR_OK);
+		struct tsr_line lines[8];
+		memset(lines, 0, sizeof(lines));
+		struct tsr_access acc = {.size = 4, .next_use = TSR_NEVER};
+		for (int w = 0; w < 8; w++) {
+			lines[w].valid = 1;
+			ops->on_fill(st, 1, (uint32_t)w, lines, &acc);
+		}
+		for (int i = 0; i < 200; i++) {
+			uint32_t w = (uint32_t)tsr_rng_below(&rng, 8);
+			if (tsr_rng_below(&rng, 3))
+				ops->on_hit(st, 1, w, lines, &acc);
+			else
+				ops->on_fill(st, 1, w, lines, &acc);
+			/* rank(): the victim is the lowest way of greatest rank */
+			uint32_t best = 0;
+			for (uint32_t k = 1; k < 8; k++)
+				if (ops->rank(st, 1, k) > ops->rank(st, 1, best))
+					best = k;
+			uint32_t v = ops->victim_among(st, 1, lines, &acc, all);
+			assert_int_equal(v, best);
+			/* after DRRIP's ageing the victim is distant: victim() agrees */
+			assert_int_equal(ops->victim(st, 1, lines, &acc), v);
+		}
+		ops->destroy(st);
+	}
+	assert_null(tsr_policy_find("srrip")->victim_among);
+	assert_null(tsr_policy_find("tcor-l2")->victim_among);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rng_reference_and_range),
 		cmocka_unit_test(test_rrip_victim_and_aging),
+		cmocka_unit_test(test_pinned_line_hooks),
 		cmocka_unit_test(test_srrip_worked_example),
 		cmocka_unit_test(test_srrip_hooks_directly),
 		cmocka_unit_test(test_nru),

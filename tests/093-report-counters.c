@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_util.h"
+
 #include "memory/memsys.h"
 #include "report/stats.h"
 
@@ -152,29 +154,16 @@ static void test_lookup(void **state)
 static void test_readme_table(void **state)
 {
 	(void)state;
-	FILE *f = fopen(TSR_SOURCE_DIR "/README.md", "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *readme = malloc((size_t)n + 1);
-	assert_non_null(readme);
-	assert_int_equal(fread(readme, 1, (size_t)n, f), (size_t)n);
-	readme[n] = '\0';
-	fclose(f);
-	const char *begin = strstr(readme, "<!-- counters:begin -->\n");
-	const char *end = strstr(readme, "<!-- counters:end -->");
-	assert_non_null(begin);
-	assert_non_null(end);
-	begin += strlen("<!-- counters:begin -->\n");
+	char *section = tsr_test_readme_section("counters");
+	assert_non_null(section);
 	size_t len = tsr_stats_markdown(NULL, 0);
 	char *table = malloc(len + 1);
 	assert_non_null(table);
 	tsr_stats_markdown(table, len + 1);
-	if ((size_t)(end - begin) != len || memcmp(begin, table, len))
+	if (strcmp(section, table))
 		fail_msg("README.md's statistics table differs from `tessera counters --markdown`");
 	free(table);
-	free(readme);
+	free(section);
 }
 
 int main(void)

@@ -18,10 +18,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "test_util.h"
 
 #include "config/config.h"
 #include "pipeline/gpu.h"
@@ -127,7 +130,13 @@ static char *run_counters(const struct golden_run *r)
 	    tsr_sim_run(sim, r->frames, NULL, NULL, &err) != TSR_OK)
 		fail_msg("%s", err.msg);
 	struct tsr_gpu *gpu = tsr_sim_gpu(sim);
-	json_t *j = tsr_stats_to_json(tsr_sim_total(sim), tsr_gpu_memsys(gpu), cfg.mem.cores);
+	char *jtext = NULL;
+	if (tsr_stats_object_text(tsr_sim_total(sim), tsr_gpu_memsys(gpu), cfg.mem.cores, &jtext,
+				  &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	json_t *j = json_loads(jtext, 0, NULL);
+	free(jtext);
+	assert_non_null(j);
 	struct text t = {0};
 	text_add(&t, "run %s %s %u frames\n", r->workload, r->config, r->frames);
 	flatten(&t, "", j);
@@ -137,22 +146,6 @@ static char *run_counters(const struct golden_run *r)
 	json_decref(j);
 	tsr_sim_close(sim);
 	return t.buf;
-}
-
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
 }
 
 /* Prints the first line where got and want differ (with its neighbour lines' paths). */
@@ -190,7 +183,7 @@ static void check_golden(const struct golden_run *r)
 		free(got);
 		return;
 	}
-	char *want = read_all(path);
+	char *want = tsr_test_read_file(path);
 	if (!want)
 		fail_msg("no golden file '%s' (TSR_GOLDEN_UPDATE=1 writes it)", path);
 	if (strcmp(want, got) != 0) {

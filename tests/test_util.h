@@ -113,4 +113,46 @@ static inline void *tsr_test_policy_state(const char *name, uint32_t sets, uint3
 	return st;
 }
 
+/* The whole file at path, NUL-terminated and malloc'd (free() it), or NULL if unreadable. */
+static inline char *tsr_test_read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0;
+	fclose(f);
+	if (!buf || got != (size_t)n) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The README's generated section `name`: the text between the lines
+ * "<!-- name:begin -->" and "<!-- name:end -->", malloc'd (free() it), or
+ * NULL when README.md or a marker is missing. Needs TSR_SOURCE_DIR.
+ */
+static inline char *tsr_test_readme_section(const char *name)
+{
+	char begin_mark[64], end_mark[64];
+	snprintf(begin_mark, sizeof(begin_mark), "<!-- %s:begin -->\n", name);
+	snprintf(end_mark, sizeof(end_mark), "<!-- %s:end -->", name);
+	char *readme = tsr_test_read_file(TSR_SOURCE_DIR "/README.md");
+	char *begin = readme ? strstr(readme, begin_mark) : NULL;
+	char *end = begin ? strstr(begin, end_mark) : NULL;
+	char *out = NULL;
+	if (end) {
+		begin += strlen(begin_mark);
+		out = strndup(begin, (size_t)(end - begin));
+	}
+	free(readme);
+	return out;
+}
+
 #endif

@@ -13,7 +13,6 @@
  * default is NULL below take the module's.
  */
 #include "config/config.h"
-#include "config/config_json.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -581,7 +580,8 @@ static json_t *cache_json(const struct tsr_cache_config *k)
 	return o;
 }
 
-json_t *tsr_config_to_json(const struct tsr_gpu_config *cfg)
+/* The configuration as a JSON object in the file format; NULL when out of memory. */
+static json_t *config_to_json(const struct tsr_gpu_config *cfg)
 {
 	json_t *o = json_object();
 	if (!o)
@@ -671,5 +671,39 @@ enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
 	}
 	*out = e;
 	*n = c;
+	return TSR_OK;
+}
+
+char *tsr_config_json_text(const struct tsr_gpu_config *cfg)
+{
+	json_t *o = config_to_json(cfg);
+	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	return text;
+}
+
+enum tsr_status tsr_config_markdown(const struct tsr_gpu_config *cfg, char **out,
+				    struct tsr_error *err)
+{
+	static const char head[] = "| key | value | valid values | unit | meaning |\n"
+				   "| --- | --- | --- | --- | --- |\n";
+	struct tsr_config_entry *e = NULL;
+	size_t n = 0;
+	*out = NULL;
+	TSR_TRY(tsr_config_entries(cfg, &e, &n, err));
+	size_t cap = sizeof(head);
+	for (size_t i = 0; i < n; i++)
+		cap += sizeof(*e) + strlen(e[i].unit) + strlen(e[i].help) + 32;
+	char *md = malloc(cap);
+	if (!md) {
+		free(e);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	}
+	size_t len = (size_t)snprintf(md, cap, "%s", head);
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(md + len, cap - len, "| `%s` | `%s` | %s | %s | %s |\n",
+					e[i].key, e[i].value, e[i].kind, e[i].unit, e[i].help);
+	free(e);
+	*out = md;
 	return TSR_OK;
 }

@@ -15,10 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/tcor_config.h"
 #include "core/status.h"
 #include "memory/memsys.h"
 #include "raster/raster.h"
-#include "tiling/attribute_cache.h"
 #include "tiling/tile_order.h"
 
 /* PB-Lists layout (TCOR II-B baseline or III-B interleaved). */
@@ -125,5 +125,22 @@ struct tsr_config_entry {
 enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
 				   struct tsr_config_entry **out, size_t *n,
 				   struct tsr_error *err);
+
+/*
+ * The effective configuration as compact JSON text in the file format
+ * (every key, the cache instances and the routes): what stats.json echoes
+ * as "config"; a file holding it loads to the same configuration.
+ * malloc'd (free() it); NULL when out of memory.
+ */
+char *tsr_config_json_text(const struct tsr_gpu_config *cfg);
+
+/*
+ * The entries of tsr_config_entries(cfg) as a Markdown table (the README's
+ * configuration reference, `tessera config --list --markdown`): one header
+ * and one row per key. *out is a malloc'd NUL-terminated string (free()
+ * it). Errors: TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_config_markdown(const struct tsr_gpu_config *cfg, char **out,
+				    struct tsr_error *err);
 
 #endif

@@ -41,6 +41,9 @@ enum tsr_status tsr_data_resolve(const char *kind, const char *name, char *buf, 
 		snprintf(buf, n, "%s", name);
 		return TSR_OK;
 	}
+	/* "workloads/x.json" given from outside the source tree: the shipped file */
+	if (name[0] != '/' && tsr_data_path(name, buf, n, err) == TSR_OK)
+		return TSR_OK;
 	char rel[1024];
 	snprintf(rel, sizeof(rel), "%s/%s", kind, name);
 	if (tsr_data_path(rel, buf, n, err) == TSR_OK)
@@ -48,7 +51,10 @@ enum tsr_status tsr_data_resolve(const char *kind, const char *name, char *buf, 
 	snprintf(rel, sizeof(rel), "%s/%s.json", kind, name);
 	if (tsr_data_path(rel, buf, n, err) == TSR_OK)
 		return TSR_OK;
+	const char *env = getenv("TSR_DATA_DIR");
 	return tsr_error_set(err, TSR_ERR_IO,
-			     "cannot open '%s': no such file, nor a shipped %s/%s(.json)", name,
-			     kind, name);
+			     "cannot open '%s': no such file, nor a shipped one of that name "
+			     "in %s/ (searched TSR_DATA_DIR%s%s, '%s', '%s')", name, kind,
+			     env && *env ? "=" : " (unset)", env && *env ? env : "",
+			     TSR_DATA_INSTALL_DIR, TSR_DATA_SOURCE_DIR);
 }

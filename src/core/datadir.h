@@ -21,8 +21,10 @@ enum tsr_status tsr_data_path(const char *rel, char *buf, size_t n, struct tsr_e
 
 /*
  * Resolves a name the user gave for a file of folder `kind` ("configs",
- * "workloads"): the name itself when it is a file, else the shipped
- * <kind>/<name> or <kind>/<name>.json. Errors: TSR_ERR_IO naming it.
+ * "workloads"): the name itself when it is a file, else (a relative name)
+ * the shipped file of that relative path ("workloads/ui-2d.json"), else the
+ * shipped <kind>/<name> or <kind>/<name>.json ("ui-2d"). Errors:
+ * TSR_ERR_IO naming it.
  */
 enum tsr_status tsr_data_resolve(const char *kind, const char *name, char *buf, size_t n,
 				 struct tsr_error *err);

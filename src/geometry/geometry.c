@@ -1,30 +1,48 @@
-#include "geometry/geometry.h"
+/*
+ * geometry.c - the Geometry Pipeline as a whole (geometry.h): creation of
+ * its state and queues, the start of a draw call, the stages driven one
+ * work item at a time (readiness, step, pending work) and the functional
+ * mode that runs them back to back. The stages themselves are
+ * command_processor.c, vertex_fetch.c, vertex_shader.c, assembly.c,
+ * clip.c and cull.c.
+ */
+#include "geometry/geometry_priv.h"
 
-#include "core/array.h"
-
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct clip_vertex {
-	float p[4];          /* clip-space position */
-	float u, v, shade;
+/* Bytes of the work item in the input queue of each stage. */
+static const uint32_t input_item_bytes[TSR_GEO_STAGE_COUNT] = {
+	[TSR_GEO_COMMAND_PROCESSOR] = 0,  /* its input is the latched draw call */
+	[TSR_GEO_VERTEX_FETCH] = sizeof(struct tsr_geo_index_item),
+	[TSR_GEO_VERTEX_SHADER] = sizeof(struct tsr_geo_vertex_item),
+	[TSR_GEO_ASSEMBLY] = sizeof(struct tsr_geo_shaded_item),
+	[TSR_GEO_CLIP] = sizeof(struct tsr_geo_triangle_item),
+	[TSR_GEO_CULL] = sizeof(struct tsr_geo_triangle_item),
 };
 
-struct tsr_geometry {
-	struct tsr_geometry_config cfg;
-	uint32_t ptc_entries;
-	uint32_t *ptc;       /* FIFO of shaded vertex indices */
-	uint32_t ptc_next, ptc_fill;
-	struct clip_vertex *shaded; /* per vertex of the current mesh */
-	uint32_t shaded_cap;
-	uint64_t vertices_shaded;   /* in this frame, picks the core */
+static const char *const stage_names[TSR_GEO_STAGE_COUNT] = {
+	[TSR_GEO_COMMAND_PROCESSOR] = "command_processor",
+	[TSR_GEO_VERTEX_FETCH] = "vertex_fetch",
+	[TSR_GEO_VERTEX_SHADER] = "vertex_shader",
+	[TSR_GEO_ASSEMBLY] = "primitive_assembly",
+	[TSR_GEO_CLIP] = "clipper",
+	[TSR_GEO_CULL] = "cull_viewport",
 };
+
+const char *tsr_geometry_stage_name(enum tsr_geometry_stage s)
+{
+	return (unsigned)s < TSR_GEO_STAGE_COUNT ? stage_names[s] : NULL;
+}
 
 enum tsr_status tsr_geometry_create(const struct tsr_geometry_config *cfg,
 				    struct tsr_geometry **out,
 				    struct tsr_error *err)
 {
+	*out = NULL;
+	if (cfg->cores < 1 || cfg->cores > TSR_MAX_CORES)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "geometry: %u shader cores, not 1..%d",
+				     cfg->cores, TSR_MAX_CORES);
 	struct tsr_geometry *g = calloc(1, sizeof(*g));
 	if (!g)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
@@ -33,8 +51,16 @@ enum tsr_status tsr_geometry_create(const struct tsr_geometry_config *cfg,
 	if (g->ptc_entries) {
 		g->ptc = calloc(g->ptc_entries, sizeof(*g->ptc));
 		if (!g->ptc) {
-			free(g);
+			tsr_geometry_destroy(g);
 			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+		}
+	}
+	for (int s = TSR_GEO_VERTEX_FETCH; s < TSR_GEO_STAGE_COUNT; s++) {
+		enum tsr_status st = tsr_geo_queue_init(&g->queue[s], TSR_GEO_QUEUE_ITEMS,
+							input_item_bytes[s], err);
+		if (st != TSR_OK) {
+			tsr_geometry_destroy(g);
+			return st;
 		}
 	}
 	*out = g;
@@ -45,14 +71,18 @@ void tsr_geometry_destroy(struct tsr_geometry *g)
 {
 	if (!g)
 		return;
+	for (int s = 0; s < TSR_GEO_STAGE_COUNT; s++)
+		tsr_geo_queue_release(&g->queue[s]);
 	free(g->ptc);
+	free(g->ptc_held);
 	free(g->shaded);
 	free(g);
 }
 
 void tsr_geometry_begin_frame(struct tsr_geometry *g)
 {
-	g->vertices_shaded = 0;
+	g->shading_core = 0;
+	g->shading_group_fill = 0;
 }
 
 void tsr_prim_array_release(struct tsr_prim_array *a)
@@ -62,175 +92,99 @@ void tsr_prim_array_release(struct tsr_prim_array *a)
 	a->count = a->capacity = 0;
 }
 
-static int ptc_lookup(struct tsr_geometry *g, uint32_t idx)
+int tsr_geometry_busy(const struct tsr_geometry *g)
 {
-	for (uint32_t i = 0; i < g->ptc_fill; i++)
-		if (g->ptc[i] == idx)
+	if (g->draw.mesh && g->next_index < g->draw.mesh->index_count)
+		return 1;
+	for (int s = TSR_GEO_VERTEX_FETCH; s < TSR_GEO_STAGE_COUNT; s++)
+		if (tsr_geo_queue_length(&g->queue[s]))
 			return 1;
 	return 0;
 }
 
-static void ptc_insert(struct tsr_geometry *g, uint32_t idx)
+enum tsr_status tsr_geometry_begin_draw(struct tsr_geometry *g, const struct tsr_draw *d,
+					struct tsr_memsys *mem, struct tsr_prim_array *out,
+					struct tsr_geometry_stats *st, struct tsr_error *err)
 {
-	if (!g->ptc_entries)
-		return;
-	g->ptc[g->ptc_next] = idx;
-	g->ptc_next = (g->ptc_next + 1) % g->ptc_entries;
-	if (g->ptc_fill < g->ptc_entries)
-		g->ptc_fill++;
-}
-
-/* Vertex shader (functional): clip position, texcoord, lighting. */
-static void shade_vertex(const struct tsr_draw *d, uint32_t i,
-			 struct clip_vertex *o)
-{
-	static const float light[3] = {0.3713907f, 0.7427814f, 0.557086f};
-	const struct tsr_mesh *m = d->mesh;
-	const float *p = &m->positions[3 * (size_t)i];
-	struct tsr_vec4 c = tsr_m4_apply(&d->mvp, p[0], p[1], p[2], 1.0f);
-	o->p[0] = c.x;
-	o->p[1] = c.y;
-	o->p[2] = c.z;
-	o->p[3] = c.w;
-	o->u = m->texcoords ? m->texcoords[2 * (size_t)i] : 0.0f;
-	o->v = m->texcoords ? m->texcoords[2 * (size_t)i + 1] : 0.0f;
-	o->shade = 1.0f;
-	if (d->material->lit && m->normals) {
-		const float *n = &m->normals[3 * (size_t)i];
-		struct tsr_vec4 nw = tsr_m4_apply(&d->model, n[0], n[1], n[2], 0.0f);
-		struct tsr_vec3 nn = tsr_v3_norm(tsr_v3(nw.x, nw.y, nw.z));
-		float ndl = nn.x * light[0] + nn.y * light[1] + nn.z * light[2];
-		if (d->material->double_sided && ndl < 0.0f)
-			ndl = -ndl;
-		o->shade = 0.35f + 0.65f * (ndl > 0.0f ? ndl : 0.0f);
+	if (tsr_geometry_busy(g))
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "draw %u starts before draw %u has left the geometry pipeline",
+				     d->draw_id, g->draw.draw_id);
+	g->draw = *d;
+	g->mem = mem;
+	g->out = out;
+	g->st = st;
+	g->index_port = tsr_memsys_port(mem, TSR_STREAM_INDEX, 0);
+	g->vertex_port = tsr_memsys_port(mem, TSR_STREAM_VERTEX, 0);
+	for (uint32_t c = 0; c < g->cfg.cores; c++)
+		g->instruction_port[c] = tsr_memsys_port(mem, TSR_STREAM_INSTRUCTION, c);
+	enum tsr_status s = tsr_geo_vf_begin(g, err);
+	if (s == TSR_OK)
+		s = tsr_geo_vs_begin(g, err);
+	if (s != TSR_OK) {
+		g->draw.mesh = NULL;  /* nothing in flight */
+		return s;
 	}
-}
-
-/*
- * Signed distance of a clip vertex to plane k (inside when >= 0): near,
- * far, then x and y widened by `guard` (1: the frustum itself).
- */
-static float plane_dist(const struct clip_vertex *v, int k, float guard)
-{
-	switch (k) {
-	case 0: return v->p[2] + v->p[3];            /* near: z >= -w */
-	case 1: return v->p[3] - v->p[2];            /* far: z <= w */
-	case 2: return guard * v->p[3] - v->p[0];    /* x <= guard w */
-	case 3: return guard * v->p[3] + v->p[0];    /* x >= -guard w */
-	case 4: return guard * v->p[3] - v->p[1];
-	default: return guard * v->p[3] + v->p[1];
-	}
-}
-
-static struct clip_vertex lerp_cv(const struct clip_vertex *a,
-				  const struct clip_vertex *b, float t)
-{
-	struct clip_vertex r;
-	for (int i = 0; i < 4; i++)
-		r.p[i] = a->p[i] + (b->p[i] - a->p[i]) * t;
-	r.u = a->u + (b->u - a->u) * t;
-	r.v = a->v + (b->v - a->v) * t;
-	r.shade = a->shade + (b->shade - a->shade) * t;
-	return r;
-}
-
-#define MAX_CLIP_VERTS 12
-
-/* Clips a polygon against the near, far and guard-band planes. */
-static uint32_t clip_polygon(struct clip_vertex *poly, uint32_t n)
-{
-	struct clip_vertex tmp[MAX_CLIP_VERTS];
-	for (int k = 0; k < 6 && n >= 3; k++) {
-		uint32_t m = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			const struct clip_vertex *a = &poly[i], *b = &poly[(i + 1) % n];
-			float da = plane_dist(a, k, TSR_GUARD_BAND), db = plane_dist(b, k, TSR_GUARD_BAND);
-			if (da >= 0.0f && m < MAX_CLIP_VERTS)
-				tmp[m++] = *a;
-			if ((da >= 0.0f) != (db >= 0.0f) && m < MAX_CLIP_VERTS)
-				tmp[m++] = lerp_cv(a, b, da / (da - db));
-		}
-		memcpy(poly, tmp, m * sizeof(*tmp));
-		n = m;
-	}
-	return n;
-}
-
-static enum tsr_status push_prim(struct tsr_prim_array *out,
-				 struct tsr_primitive **p,
-				 struct tsr_error *err)
-{
-	struct tsr_primitive *n = tsr_array_grow(out->prims, &out->capacity,
-						 out->count + 1, sizeof(*n));
-	if (!n)
-		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for primitives");
-	out->prims = n;
-	*p = &out->prims[out->count];
+	tsr_geo_cp_begin(g);
+	tsr_geo_pa_begin(g);
 	return TSR_OK;
 }
 
-/* Viewport transform, setup checks and culling of one clipped triangle. */
-static enum tsr_status emit_triangle(const struct tsr_geometry *g,
-				     const struct tsr_draw *d,
-				     const struct clip_vertex *cv[3],
-				     struct tsr_prim_array *out,
-				     struct tsr_geometry_stats *st,
-				     struct tsr_error *err)
+int tsr_geometry_stage_ready(const struct tsr_geometry *g, enum tsr_geometry_stage s)
 {
-	struct tsr_primitive *p = NULL;
-	enum tsr_status s = push_prim(out, &p, err);
-	if (s != TSR_OK)
-		return s;
-	const float W = (float)g->cfg.width, H = (float)g->cfg.height;
-	const float sub = (float)(1 << TSR_SUBPIXEL_BITS);
-	for (int i = 0; i < 3; i++) {
-		float iw = 1.0f / cv[i]->p[3];
-		float sx = (cv[i]->p[0] * iw * 0.5f + 0.5f) * W;
-		float sy = (0.5f - cv[i]->p[1] * iw * 0.5f) * H;
-		p->X[i] = (int64_t)llroundf(sx * sub);
-		p->Y[i] = (int64_t)llroundf(sy * sub);
-		float z = cv[i]->p[2] * iw * 0.5f + 0.5f;
-		p->z[i] = z < 0.0f ? 0.0f : (z > 1.0f ? 1.0f : z);
-		p->inv_w[i] = iw;
-		p->u[i] = cv[i]->u;
-		p->v[i] = cv[i]->v;
-		p->shade[i] = cv[i]->shade;
+	if (s == TSR_GEO_COMMAND_PROCESSOR)
+		return g->draw.mesh && g->next_index < g->draw.mesh->index_count &&
+		       tsr_geo_queue_room(&g->queue[TSR_GEO_VERTEX_FETCH]) > 0;
+	if ((unsigned)s >= TSR_GEO_STAGE_COUNT || !tsr_geo_queue_length(&g->queue[s]))
+		return 0;
+	return s == TSR_GEO_CULL || tsr_geo_queue_room(&g->queue[s + 1]) >= tsr_geo_output_need(s);
+}
+
+uint32_t tsr_geometry_stage_pending(const struct tsr_geometry *g, enum tsr_geometry_stage s)
+{
+	if (s == TSR_GEO_COMMAND_PROCESSOR)
+		return g->draw.mesh ? g->draw.mesh->index_count - g->next_index : 0;
+	return (unsigned)s < TSR_GEO_STAGE_COUNT ? tsr_geo_queue_length(&g->queue[s]) : 0;
+}
+
+enum tsr_status tsr_geometry_stage_step(struct tsr_geometry *g, enum tsr_geometry_stage s,
+					struct tsr_error *err)
+{
+	if (!tsr_geometry_stage_ready(g, s))
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "geometry stage %s stepped with no work item or no room for "
+				     "its output", tsr_geometry_stage_name(s) ? tsr_geometry_stage_name(s) : "?");
+	switch (s) {
+	case TSR_GEO_COMMAND_PROCESSOR: tsr_geo_cp_step(g); break;
+	case TSR_GEO_VERTEX_FETCH: tsr_geo_vf_step(g); break;
+	case TSR_GEO_VERTEX_SHADER: tsr_geo_vs_step(g); break;
+	case TSR_GEO_ASSEMBLY: tsr_geo_pa_step(g); break;
+	case TSR_GEO_CLIP: tsr_geo_clip_step(g); break;
+	case TSR_GEO_CULL: return tsr_geo_cull_step(g, err);
+	case TSR_GEO_STAGE_COUNT: break;
 	}
-	int64_t area2 = (p->X[1] - p->X[0]) * (p->Y[2] - p->Y[0]) -
-			(p->Y[1] - p->Y[0]) * (p->X[2] - p->X[0]);
-	if (area2 == 0) {
-		st->primitives_culled++;
+	return TSR_OK;
+}
+
+/*
+ * Runs the stages downstream of the Command Processor until their queues
+ * are empty, upstream first, after the Command Processor sent one index:
+ * Vertex Fetch, the Vertex Shader and Primitive Assembly then have exactly
+ * one work item each, the Clipper at most one (every third index) and
+ * culling at most a fan, so nothing stalls and each index's memory
+ * accesses (index, vertex, instructions) happen together, in order.
+ */
+static enum tsr_status drain(struct tsr_geometry *g, struct tsr_error *err)
+{
+	struct tsr_geo_queue *q = g->queue;
+	tsr_geo_vf_step(g);
+	tsr_geo_vs_step(g);
+	tsr_geo_pa_step(g);
+	if (!tsr_geo_queue_length(&q[TSR_GEO_CLIP]))
 		return TSR_OK;
-	}
-	/* y points down: counter-clockwise in NDC (front) has area2 < 0 */
-	int front = area2 < 0;
-	if (!front && !d->material->double_sided) {
-		st->primitives_culled++;
-		return TSR_OK;
-	}
-	if (area2 < 0) {
-		/* swap vertices 1 and 2 so that area2 > 0 */
-#define SWAP(T, a, b) do { T t_ = (a); (a) = (b); (b) = t_; } while (0)
-		SWAP(int64_t, p->X[1], p->X[2]);
-		SWAP(int64_t, p->Y[1], p->Y[2]);
-		SWAP(float, p->z[1], p->z[2]);
-		SWAP(float, p->inv_w[1], p->inv_w[2]);
-		SWAP(float, p->u[1], p->u[2]);
-		SWAP(float, p->v[1], p->v[2]);
-		SWAP(float, p->shade[1], p->shade[2]);
-#undef SWAP
-		area2 = -area2;
-	}
-	p->area2 = area2;
-	if (!tsr_primitive_bbox(p, g->cfg.width, g->cfg.height)) {
-		st->primitives_culled++;  /* covers no pixel centre on screen */
-		return TSR_OK;
-	}
-	p->material = d->material_index;
-	p->draw = d->draw_id;
-	p->pb_addr = 0;
-	p->attributes = 1 + d->material->varyings;
-	out->count++;
+	tsr_geo_clip_step(g);
+	while (tsr_geo_queue_length(&q[TSR_GEO_CULL]))
+		TSR_TRY(tsr_geo_cull_step(g, err));
 	return TSR_OK;
 }
 
@@ -241,77 +195,17 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 				  struct tsr_geometry_stats *st,
 				  struct tsr_error *err)
 {
-	const struct tsr_mesh *m = d->mesh;
-	const uint32_t iport = tsr_memsys_port(mem, TSR_STREAM_INDEX, 0);
-	const uint32_t vport = tsr_memsys_port(mem, TSR_STREAM_VERTEX, 0);
-	const uint32_t cores = g->cfg.cores;
-	if (m->vertex_count > g->shaded_cap) {
-		struct clip_vertex *n = realloc(g->shaded, m->vertex_count * sizeof(*n));
-		if (!n)
-			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for vertices");
-		g->shaded = n;
-		g->shaded_cap = m->vertex_count;
-	}
-	st->draws++;
-	g->ptc_fill = g->ptc_next = 0;
-	for (uint32_t i = 0; i < m->index_count; i++) {
-		uint32_t idx = m->indices[i];
-		tsr_mem_access(mem, iport, d->ib_base + (uint64_t)i * d->index_bytes,
-			       d->index_bytes, 0, TSR_STREAM_INDEX, 0, 0, NULL);
-		st->indices_fetched++;
-		if (!ptc_lookup(g, idx)) {
-			uint32_t core = (uint32_t)((g->vertices_shaded / 4) % cores);
-			tsr_mem_access(mem, vport, d->vb_base + (uint64_t)idx * TSR_VERTEX_STRIDE,
-				       TSR_VERTEX_STRIDE, 0, TSR_STREAM_VERTEX, 0, 0, NULL);
-			tsr_mem_access(mem, tsr_memsys_port(mem, TSR_STREAM_INSTRUCTION, core),
-				       d->vs_base, d->vs_bytes, 0, TSR_STREAM_INSTRUCTION,
-				       (uint16_t)core, 0, NULL);
-			shade_vertex(d, idx, &g->shaded[idx]);
-			ptc_insert(g, idx);
-			st->vertices_fetched++;
-			g->vertices_shaded++;
-		}
-		if (i % 3 != 2)
-			continue;
-		/* primitive assembly: a triangle list, in program order */
-		st->primitives_in++;
-		const struct clip_vertex *tri[3] = {&g->shaded[m->indices[i - 2]],
-						    &g->shaded[m->indices[i - 1]],
-						    &g->shaded[idx]};
-		int outside = 0, needs_clip = 0;
-		for (int k = 0; k < 6 && !outside; k++) {
-			int out_count = 0;
-			for (int j = 0; j < 3; j++) {
-				if (plane_dist(tri[j], k, 1.0f) < 0.0f)
-					out_count++;
-				if (plane_dist(tri[j], k, TSR_GUARD_BAND) < 0.0f)
-					needs_clip = 1;
-			}
-			outside = out_count == 3;
-		}
-		if (outside) {
-			st->primitives_culled++;
-			continue;
-		}
-		enum tsr_status s;
-		if (!needs_clip) {
-			s = emit_triangle(g, d, tri, out, st, err);
-			if (s != TSR_OK)
-				return s;
-			continue;
-		}
-		st->primitives_clipped++;
-		struct clip_vertex poly[MAX_CLIP_VERTS] = {*tri[0], *tri[1], *tri[2]};
-		uint32_t n = clip_polygon(poly, 3);
-		if (n < 3) {
-			st->primitives_culled++;
-			continue;
-		}
-		for (uint32_t k = 1; k + 1 < n; k++) {
-			const struct clip_vertex *fan[3] = {&poly[0], &poly[k], &poly[k + 1]};
-			s = emit_triangle(g, d, fan, out, st, err);
-			if (s != TSR_OK)
-				return s;
+	TSR_TRY(tsr_geometry_begin_draw(g, d, mem, out, st, err));
+	const uint32_t n = d->mesh->index_count;
+	for (uint32_t i = 0; i < n; i++) {
+		tsr_geo_cp_step(g);  /* push one index ... */
+		enum tsr_status s = drain(g, err);  /* ... and drain downstream */
+		if (s != TSR_OK) {
+			/* leave nothing in flight: the next draw call can start */
+			for (int k = 0; k < TSR_GEO_STAGE_COUNT; k++)
+				tsr_geo_queue_clear(&g->queue[k]);
+			g->next_index = n;
+			return s;
 		}
 	}
 	return TSR_OK;

@@ -18,6 +18,32 @@
  * resulting polygon is fanned into triangles. Back faces (counter-clockwise
  * is front, as OpenGL's default) and zero-area triangles are culled.
  * Lighting: one fixed directional light (README), computed per vertex.
+ *
+ * Stages and work items (files of this folder; geometry_priv.h):
+ *   Command Processor (command_processor.c): a draw call -> its constants,
+ *     then its index stream, one index position per work item;
+ *   Vertex Fetch (vertex_fetch.c): an index position -> the index read,
+ *     the post-transform cache looked up; on a miss the vertex's attributes
+ *     read: a vertex to shade, or a post-transform-cache hit;
+ *   Vertex Shader (vertex_shader.c): a vertex on a core -> a shaded vertex
+ *     (a hit passes through, already shaded);
+ *   Primitive Assembly (assembly.c): 3 shaded vertices -> a triangle;
+ *   Clipper (clip.c): a triangle -> 0 (outside), 1 or up to 10 triangles;
+ *   Culling and viewport (cull.c): a clip-space triangle -> a screen-space
+ *     primitive appended to the frame's primitives, or culled.
+ * Between consecutive stages is a bounded queue (queue.h) allocated at
+ * creation. Each stage can run one work item at a time
+ * (tsr_geometry_stage_step), for a timing model to schedule; every stage
+ * is in order, so any schedule computes the same primitives. The
+ * functional mode (tsr_geometry_draw) pushes one index and drains the
+ * stages downstream, which keeps the memory accesses in the model's order:
+ * per index, the index read, then on a miss the vertex read and the
+ * vertex shader's instruction fetch. The Polygon List Builder
+ * (tiling/parameter_buffer.h) consumes the primitives after the draw call.
+ *
+ * Left out: strips and fans (triangle lists only), several draw calls in
+ * flight (one at a time: the post-transform cache is flushed between them),
+ * the stages' latencies (a timing model's business).
  */
 #ifndef TSR_GEOMETRY_GEOMETRY_H
 #define TSR_GEOMETRY_GEOMETRY_H
@@ -64,19 +90,26 @@ struct tsr_geometry_config {
 
 struct tsr_geometry;
 
-/* Creates the Geometry Pipeline. Errors: TSR_ERR_NOMEM. */
+/*
+ * Creates the Geometry Pipeline with its queues. Errors: TSR_ERR_CONFIG
+ * (cores not 1..TSR_MAX_CORES), TSR_ERR_NOMEM.
+ */
 enum tsr_status tsr_geometry_create(const struct tsr_geometry_config *cfg,
 				    struct tsr_geometry **out,
 				    struct tsr_error *err);
+/* Frees the pipeline, its queues and buffers (NULL is fine). */
 void tsr_geometry_destroy(struct tsr_geometry *g);
 
 /* Starts a frame: resets the shaded-vertex counter that picks cores. */
 void tsr_geometry_begin_frame(struct tsr_geometry *g);
 
 /*
- * Runs one drawcall: fetches, shades, assembles, clips and culls, and
- * appends the surviving screen-space primitives to out in program order.
- * Errors: TSR_ERR_NOMEM.
+ * Runs one drawcall back to back (the functional mode): fetches, shades,
+ * assembles, clips and culls, and appends the surviving screen-space
+ * primitives to out in program order. Same as tsr_geometry_begin_draw()
+ * followed by steps of every stage until tsr_geometry_busy() is 0, in the
+ * order that keeps the memory accesses of the model (index by index).
+ * Errors: TSR_ERR_NOMEM, TSR_ERR_INTERNAL (a draw call is in flight).
  */
 enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 				  const struct tsr_draw *d,
@@ -85,6 +118,58 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 				  struct tsr_geometry_stats *st,
 				  struct tsr_error *err);
 
+/* ---- the stages one work item at a time (for a timing model) ---- */
+
+/* The Geometry Pipeline's stages, upstream first (work items above). */
+enum tsr_geometry_stage {
+	TSR_GEO_COMMAND_PROCESSOR = 0,
+	TSR_GEO_VERTEX_FETCH,
+	TSR_GEO_VERTEX_SHADER,
+	TSR_GEO_ASSEMBLY,
+	TSR_GEO_CLIP,
+	TSR_GEO_CULL,
+	TSR_GEO_STAGE_COUNT
+};
+
+/* The stage's name ("vertex_fetch", ...), NULL past the last. */
+const char *tsr_geometry_stage_name(enum tsr_geometry_stage s);
+
+/*
+ * The Command Processor takes draw call d (copied: its constants are
+ * latched), flushes the post-transform cache and counts the draw; the
+ * index stream then flows from the Command Processor's steps. mem, out
+ * and st are kept until the draw call drains: the stages read memory
+ * through mem, append primitives to out and count into st. Errors:
+ * TSR_ERR_INTERNAL (the previous draw call has not drained),
+ * TSR_ERR_NOMEM (shaded-vertex storage).
+ */
+enum tsr_status tsr_geometry_begin_draw(struct tsr_geometry *g, const struct tsr_draw *d,
+					struct tsr_memsys *mem, struct tsr_prim_array *out,
+					struct tsr_geometry_stats *st, struct tsr_error *err);
+
+/*
+ * 1 when stage s can run one work item: one waits at its input (for the
+ * Command Processor: an index of the draw call not yet sent) and its
+ * output queue has room for the most that one work item produces.
+ */
+int tsr_geometry_stage_ready(const struct tsr_geometry *g, enum tsr_geometry_stage s);
+
+/*
+ * Runs one work item of stage s: takes it from the stage's input queue,
+ * does its memory accesses and counting, and pushes its results to the
+ * next stage's queue (Culling and viewport: to the primitives). Errors:
+ * TSR_ERR_INTERNAL (the stage is not ready), TSR_ERR_NOMEM (primitives).
+ */
+enum tsr_status tsr_geometry_stage_step(struct tsr_geometry *g, enum tsr_geometry_stage s,
+					struct tsr_error *err);
+
+/* Work items waiting at the input of stage s (the Command Processor: indices left). */
+uint32_t tsr_geometry_stage_pending(const struct tsr_geometry *g, enum tsr_geometry_stage s);
+
+/* 1 while the current draw call has work left in any stage. */
+int tsr_geometry_busy(const struct tsr_geometry *g);
+
+/* Frees the array's storage and empties it. */
 void tsr_prim_array_release(struct tsr_prim_array *a);
 
 #endif

@@ -16,7 +16,10 @@
  *
  * Accesses of other units carry meta 0 (type none). A cache keeps the
  * metadata of the last access to a line and hands it down with the line's
- * write-back (memory/memsys.c).
+ * write-back (memory/memsys.c). Writer: tiling/parameter_buffer.c; readers:
+ * the policy tcor-l2 (memory/policy_tcor_l2.c) and TCOR's Attribute Cache,
+ * which hands it on (techniques/tcor_attribute_cache.h). It stays in
+ * memory/ with tcor-l2; techniques/tcor.c maps every part of TCOR.
  */
 #ifndef TSR_MEMORY_PB_META_H
 #define TSR_MEMORY_PB_META_H

@@ -30,6 +30,16 @@
  * asks for a victim. Ties between equal candidates go to the lowest way
  * (GSPC Section 1).
  *
+ * Pinned lines (version 2 hooks). A cache whose lines can be pinned --
+ * TCOR's Attribute Cache, whose locked primitives wait for the Rasterizer
+ * (TCOR III-C-5) -- asks victim_among() for a victim among the ways it
+ * marks eligible, and rank() to compare lines of different sets when it
+ * must free room beyond one set (several victims for one fill, III-C-3).
+ * A plain cache calls victim(), which is victim_among() with every way
+ * eligible. The hooks are optional: LRU, MRU and DRRIP offer them; a
+ * cache that needs them refuses the other policies (the Attribute Cache
+ * with a config error that lists the valid ones).
+ *
  * Offline policies (OPT, OPTPT) need tsr_access.next_use and so only run
  * on a replayed trace (cachesim/replay.h); the online hierarchy refuses
  * them (tsr_policy_ops.offline).
@@ -93,6 +103,27 @@ struct tsr_policy_ops {
 			 const struct tsr_access *a);
 	/* A frame or tile boundary (enum tsr_marker). Optional (may be NULL). */
 	void (*on_marker)(void *state, enum tsr_marker kind, uint64_t value);
+
+	/* ---- version 2: pinned lines (optional, both or neither) ---- */
+	/*
+	 * victim() restricted to the ways w of the full set with eligible[w]
+	 * != 0 (`ways` bytes; the caller guarantees at least one). Returns an
+	 * eligible way, the same as victim() would when every way is eligible,
+	 * with the same effect on the policy's state (for RRIP: the set is aged
+	 * until the victim is distant, RRPVs saturating at distant). Never
+	 * returns TSR_POLICY_BYPASS or TSR_POLICY_DISCARD.
+	 */
+	uint32_t (*victim_among)(void *state, uint32_t set,
+				 const struct tsr_line *set_lines,
+				 const struct tsr_access *a, const uint8_t *eligible);
+	/*
+	 * How soon the policy would evict the line in `way` of `set`: among
+	 * the eligible ways of a set, victim_among() picks the lowest way of
+	 * greatest rank. Ranks of one policy instance compare across sets (one
+	 * clock per instance; RRPVs), so a cache can choose extra victims
+	 * anywhere. No side effect.
+	 */
+	uint64_t (*rank)(const void *state, uint32_t set, uint32_t way);
 };
 
 /*

@@ -10,7 +10,9 @@
  * 2^(psel_bits-1) - 1, just below the midpoint, so followers start with
  * SRRIP; a cache with fewer than 4 sets has no leaders and stays SRRIP.
  * Hits set the RRPV to 0 and victims are chosen as in SRRIP
- * (memory/rrip.h) in every set.
+ * (memory/rrip.h) in every set. Offers the pinned-line hooks (policy.h
+ * version 2: victim_among, rank), so TCOR's Attribute Cache runs it
+ * among its unlocked lines (TCOR V-A, Fig. 13).
  *
  * Parameters: leaders (sets per competitor, default 32), psel_bits
  * (default 10, from 1 to 31), bits (M, default 2, from 1 to 8), throttle
@@ -80,4 +82,6 @@ const struct tsr_policy_ops tsr_policy_drrip = {
 	.victim = tsr_rrip_policy_victim,
 	.on_hit = tsr_rrip_policy_hit,
 	.on_fill = drrip_fill,
+	.victim_among = tsr_rrip_policy_victim_among,
+	.rank = tsr_rrip_policy_rank,
 };

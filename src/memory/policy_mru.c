@@ -4,6 +4,8 @@
  * stamp (memory/recency.h). The classic foil of LRU: on a cyclic loop
  * larger than a set it keeps all but one line of the loop, and behaves
  * like OPT on a circular trace (boustrophedonic III-C). No parameters.
+ * Offers the pinned-line hooks (policy.h version 2), so TCOR's Attribute
+ * Cache runs it among its unlocked lines.
  */
 #include "memory/recency.h"
 
@@ -20,4 +22,6 @@ const struct tsr_policy_ops tsr_policy_mru = {
 	.victim = tsr_recency_victim_newest,
 	.on_hit = tsr_recency_touch,
 	.on_fill = tsr_recency_touch,
+	.victim_among = tsr_recency_victim_newest_among,
+	.rank = tsr_recency_rank_new,
 };

@@ -38,6 +38,14 @@
  * unknown and no line is dead.
  *
  * No parameters. victim() is one pass over the set and allocates nothing.
+ *
+ * Where the rest of TCOR lives (the full map is in techniques/tcor.c):
+ * this policy and the metadata format (memory/pb_meta.h) stay in memory/
+ * because the policy table (memory/policy_table.c) lists every policy and
+ * memory/ must not include techniques/. The metadata is written by the
+ * Parameter Buffer (tiling/parameter_buffer.c, with the OPT Numbers of
+ * III-A); the Attribute Cache of III-C is techniques/tcor_attribute_cache.c,
+ * plugged into the pipeline by techniques/tcor.c.
  */
 #include <stdlib.h>
 

@@ -48,3 +48,35 @@ uint32_t tsr_recency_victim_newest(void *state, uint32_t set,
 	struct tsr_recency *r = state;
 	return tsr_recency_newest(tsr_recency_set(r, set), r->ways);
 }
+
+uint32_t tsr_recency_victim_oldest_among(void *state, uint32_t set,
+					 const struct tsr_line *set_lines,
+					 const struct tsr_access *a, const uint8_t *eligible)
+{
+	(void)set_lines;
+	(void)a;
+	struct tsr_recency *r = state;
+	return tsr_recency_oldest_among(tsr_recency_set(r, set), r->ways, eligible);
+}
+
+uint32_t tsr_recency_victim_newest_among(void *state, uint32_t set,
+					 const struct tsr_line *set_lines,
+					 const struct tsr_access *a, const uint8_t *eligible)
+{
+	(void)set_lines;
+	(void)a;
+	struct tsr_recency *r = state;
+	return tsr_recency_newest_among(tsr_recency_set(r, set), r->ways, eligible);
+}
+
+uint64_t tsr_recency_rank_old(const void *state, uint32_t set, uint32_t way)
+{
+	const struct tsr_recency *r = state;
+	return UINT64_MAX - r->stamp[(uint64_t)set * r->ways + way];
+}
+
+uint64_t tsr_recency_rank_new(const void *state, uint32_t set, uint32_t way)
+{
+	const struct tsr_recency *r = state;
+	return r->stamp[(uint64_t)set * r->ways + way];
+}

@@ -32,6 +32,31 @@ static inline uint32_t tsr_recency_newest(const uint64_t *stamp, uint32_t ways)
 	return best;
 }
 
+/*
+ * The eligible way (eligible[w] != 0) with the oldest stamp; `ways` if
+ * none is eligible.
+ */
+static inline uint32_t tsr_recency_oldest_among(const uint64_t *stamp, uint32_t ways,
+						const uint8_t *eligible)
+{
+	uint32_t best = ways;
+	for (uint32_t w = 0; w < ways; w++)
+		if (eligible[w] && (best == ways || stamp[w] < stamp[best]))
+			best = w;
+	return best;
+}
+
+/* The eligible way with the newest stamp; `ways` if none is eligible. */
+static inline uint32_t tsr_recency_newest_among(const uint64_t *stamp, uint32_t ways,
+						const uint8_t *eligible)
+{
+	uint32_t best = ways;
+	for (uint32_t w = 0; w < ways; w++)
+		if (eligible[w] && (best == ways || stamp[w] > stamp[best]))
+			best = w;
+	return best;
+}
+
 /* The state of LRU, MRU and FIFO: a clock and sets x ways stamps. */
 struct tsr_recency {
 	uint32_t ways;
@@ -55,6 +80,18 @@ uint32_t tsr_recency_victim_oldest(void *state, uint32_t set,
 uint32_t tsr_recency_victim_newest(void *state, uint32_t set,
 				   const struct tsr_line *set_lines,
 				   const struct tsr_access *a);
+
+/* Version 2 hooks (policy.h): the oldest or newest eligible line. */
+uint32_t tsr_recency_victim_oldest_among(void *state, uint32_t set,
+					 const struct tsr_line *set_lines,
+					 const struct tsr_access *a, const uint8_t *eligible);
+uint32_t tsr_recency_victim_newest_among(void *state, uint32_t set,
+					 const struct tsr_line *set_lines,
+					 const struct tsr_access *a, const uint8_t *eligible);
+
+/* Version 2 rank hooks: older is evicted sooner (LRU), newer sooner (MRU). */
+uint64_t tsr_recency_rank_old(const void *state, uint32_t set, uint32_t way);
+uint64_t tsr_recency_rank_new(const void *state, uint32_t set, uint32_t way);
 
 /* The stamps of one set. */
 static inline uint64_t *tsr_recency_set(struct tsr_recency *r, uint32_t set)

@@ -56,6 +56,31 @@ static inline uint32_t tsr_rrip_victim(uint8_t *rrpv, uint32_t ways,
 }
 
 /*
+ * The victim among the eligible ways (eligible[w] != 0, at least one) of
+ * a full set: the lowest eligible way of highest RRPV; the set is aged by
+ * (distant - its RRPV), so that it becomes distant, as the paper's
+ * "increment all until one reaches distant" does when only eligible lines
+ * may be chosen. RRPVs are M-bit saturating counters (Jaleel et al. 2010),
+ * so an ineligible (pinned) line already near distant stops at distant.
+ * With every way eligible this is tsr_rrip_victim(): the highest RRPV is
+ * then the set's maximum and nothing saturates.
+ */
+static inline uint32_t tsr_rrip_victim_among(uint8_t *rrpv, uint32_t ways,
+					     uint8_t distant, const uint8_t *eligible)
+{
+	uint32_t best = ways;
+	for (uint32_t w = 0; w < ways; w++)
+		if (eligible[w] && (best == ways || rrpv[w] > rrpv[best]))
+			best = w;
+	if (best == ways || rrpv[best] >= distant)
+		return best;
+	uint8_t age = (uint8_t)(distant - rrpv[best]);
+	for (uint32_t w = 0; w < ways; w++)
+		rrpv[w] = rrpv[w] >= distant - age ? distant : (uint8_t)(rrpv[w] + age);
+	return best;
+}
+
+/*
  * The bimodal fill RRPV of BRRIP: `distant` - 1 ("long") with probability
  * 1/throttle, `distant` otherwise (Jaleel et al., ISCA 2010; throttle 32
  * in the paper). Draws one number from rng.
@@ -80,6 +105,12 @@ struct tsr_rrip {
 uint32_t tsr_rrip_policy_victim(void *state, uint32_t set,
 				const struct tsr_line *set_lines,
 				const struct tsr_access *a);
+
+/* Version 2 hooks (policy.h): tsr_rrip_victim_among(); rank = the RRPV. */
+uint32_t tsr_rrip_policy_victim_among(void *state, uint32_t set,
+				      const struct tsr_line *set_lines,
+				      const struct tsr_access *a, const uint8_t *eligible);
+uint64_t tsr_rrip_policy_rank(const void *state, uint32_t set, uint32_t way);
 
 /* Hook: a hit sets the line's RRPV to 0 ("near-immediate" re-reference). */
 void tsr_rrip_policy_hit(void *state, uint32_t set, uint32_t way,

@@ -7,7 +7,6 @@
  */
 #include <string.h>
 
-#include "frontend/frontend.h"
 #include "pipeline/gpu_priv.h"
 
 const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame)
@@ -44,6 +43,7 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 
 	/* binning: Geometry Pipeline and Polygon List Builder, draw call by draw call */
 	g->prims.count = 0;
+	g->binned = 0;
 	tsr_pb_begin_frame(g->pb, tsr_gpu_tile_order(g, frame), frame);
 	tsr_geometry_begin_frame(g->geom);
 	EACH_TECHNIQUE(g, frame_begin, c, st);
@@ -61,13 +61,4 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 	tsr_frame_stats_sub_memory(st, &base);
 	EACH_TECHNIQUE(g, frame_end, st);
 	return TSR_OK;
-}
-
-enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
-				     struct tsr_frame_stats *st,
-				     struct tsr_error *err)
-{
-	TSR_TRY(tsr_workload_commands(g->scene, frame,
-				      (float)g->cfg.width / (float)g->cfg.height, &g->cmds, err));
-	return tsr_gpu_render_commands(g, &g->cmds, st, err);
 }

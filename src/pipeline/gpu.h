@@ -1,6 +1,8 @@
 /*
  * gpu.h - the whole modelled tile-based GPU, frame by frame: it consumes
- * command lists (command/command.h) that a frontend produces.
+ * command lists (command/command.h) that a frontend produces, and only
+ * those: no file of the pipeline reads a scene graph, a camera or an
+ * animation, nor calls a frontend (the simulation run, sim/sim.h, does).
  *
  * Per frame (TCOR II-A, Fig. 2): for each drawcall in program order, the
  * Geometry Pipeline produces primitives and the Polygon List Builder bins
@@ -15,7 +17,9 @@
  * Elimination) plug in through the hooks of techniques/technique.h. The
  * pipeline's files: tbr_driver.c (units, resources, address map),
  * frame_loop.c (frames and passes), stages.c (the work items: a draw
- * call, a tile).
+ * call through the geometry stages of geometry/geometry.h, a primitive
+ * for the Polygon List Builder), tile_stages.c (a tile: Tile Fetcher,
+ * the Raster Pipeline of raster/raster.h, tile flush).
  *
  * tsr_gpu owns the memory hierarchy, the address map and the per-frame
  * state; it allocates at creation and reuses its buffers from frame to
@@ -31,40 +35,32 @@
 #include "core/status.h"
 #include "memory/addrmap.h"
 #include "report/stats.h"
-#include "scene/scene.h"
 
 struct tsr_gpu;
 
 /*
- * Builds the GPU for a configuration and a loaded scene: memory
- * hierarchy, textures (mip chains), address map. The scene must outlive
- * the GPU. Errors: TSR_ERR_GEOMETRY / TSR_ERR_CONFIG (caches),
- * TSR_ERR_ASSET (a texture), TSR_ERR_NOMEM.
+ * Builds the GPU for a configuration and the resources its command lists
+ * will name (command/command.h: meshes, materials, images; a frontend
+ * provides them): memory hierarchy, textures (mip chains), address map.
+ * The arrays of res must outlive the GPU (res itself is copied). Errors:
+ * TSR_ERR_GEOMETRY / TSR_ERR_CONFIG (caches), TSR_ERR_ASSET (a texture),
+ * TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
-			       const struct tsr_scene *scene,
+			       const struct tsr_resources *res,
 			       struct tsr_gpu **out, struct tsr_error *err);
 void tsr_gpu_destroy(struct tsr_gpu *g);
 
 /*
  * Renders one frame's command list (command/command.h; its frame number
  * drives the tile order's direction) and fills st with the frame's
- * counters. The resources it names are the scene's (frontend/frontend.h).
+ * counters. The resources it names are those given to tsr_gpu_create().
  * Errors: TSR_ERR_UNSUPPORTED (more than one pass, or a pass into a
  * texture: multi-pass frames come later), TSR_ERR_LIMIT (Parameter Buffer
  * full), TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_frame_commands *c,
 					struct tsr_frame_stats *st, struct tsr_error *err);
-
-/*
- * Renders frame number `frame` (0-based) of the GPU's workload: the
- * workload frontend's command list for that frame, through
- * tsr_gpu_render_commands(). Errors: those of tsr_gpu_render_commands().
- */
-enum tsr_status tsr_gpu_render_frame(struct tsr_gpu *g, uint32_t frame,
-				     struct tsr_frame_stats *st,
-				     struct tsr_error *err);
 
 /* The last completed frame, RGBA8, width x height, rows top to bottom. */
 const uint8_t *tsr_gpu_frame_image(const struct tsr_gpu *g);

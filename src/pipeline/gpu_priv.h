@@ -37,9 +37,7 @@ struct active_technique {
 
 struct tsr_gpu {
 	struct tsr_gpu_config cfg;
-	const struct tsr_scene *scene;        /* the workload frontend's input */
 	struct tsr_resources res;             /* meshes, materials, images */
-	struct tsr_frame_commands cmds;       /* the frame's command list (reused) */
 	struct tsr_memsys *mem;
 	struct tsr_addrmap map;
 	struct tsr_geometry *geom;
@@ -49,7 +47,9 @@ struct tsr_gpu {
 	struct mesh_buffers *meshes;
 	struct material_programs *programs;
 	struct tsr_shader_binding *bindings;  /* per material */
-	struct tsr_prim_array prims;
+	struct tsr_prim_array prims;          /* the frame's primitives, program order */
+	uint32_t binned;                      /* prims[binned, count): the Polygon List
+	                                         Builder's queue (not yet binned) */
 	uint32_t max_attributes;              /* most attributes of one primitive */
 	uint32_t tiles_x, tiles_y, tiles;
 	uint32_t *order, *order_reversed;
@@ -69,14 +69,28 @@ struct tsr_gpu {
 /* ---- stages.c and tile_stages.c: one work item at a time ---- */
 
 /*
- * Command Processor, Geometry Pipeline and Polygon List Builder for one
- * draw call: fetches, shades, assembles, clips, culls and bins its
- * primitives, calling the techniques' draw and bin hooks. Errors:
- * TSR_ERR_LIMIT (Parameter Buffer full), TSR_ERR_NOMEM.
+ * Command Processor, geometry stages and Polygon List Builder for one
+ * draw call: decodes it (its buffers' and programs' addresses), calls the
+ * techniques' draw hooks with its constants, runs the geometry stages
+ * back to back (fetch, shade, assemble, clip, cull: geometry/geometry.h),
+ * then bins each new primitive (tsr_stage_bin). Binning follows the
+ * whole draw call's geometry, the model's order of memory accesses.
+ * Errors: TSR_ERR_LIMIT (Parameter Buffer full), TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_stage_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 			       uint32_t draw_id, struct tsr_frame_stats *st,
 			       struct tsr_error *err);
+
+/*
+ * Polygon List Builder, one work item: bins the next primitive of its
+ * queue (g->prims[g->binned], which must exist) into the tiles it overlaps
+ * (tiling/parameter_buffer.h: the Parameter Buffer's lists and attributes)
+ * and calls the techniques' bin hooks; a primitive that overlaps no tile
+ * counts as culled. Errors: TSR_ERR_LIMIT (Parameter Buffer full),
+ * TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_stage_bin(struct tsr_gpu *g, struct tsr_frame_stats *st,
+			      struct tsr_error *err);
 
 /*
  * Tile Fetcher, Raster Pipeline and tile flush for one tile: unless a

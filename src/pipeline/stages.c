@@ -1,25 +1,28 @@
 /*
  * stages.c - the draw half of a TBR frame's stages as work items (TCOR
- * II-A, Fig. 2): a draw call (Command Processor -> Geometry Pipeline ->
- * Polygon List Builder). The tile half (Tile Fetcher -> Raster Pipeline
- * -> tile flush) is in tile_stages.c. The frame loop (frame_loop.c) runs
- * them back to back; a timing model can drive them one work item at a
- * time without changing what they compute. Techniques are called through
- * their hooks (techniques/technique.h).
+ * II-A, Fig. 2): a draw call (Command Processor -> the geometry stages of
+ * geometry/geometry.h -> Polygon List Builder, one primitive per work
+ * item). The tile half (Tile Fetcher -> Raster Pipeline -> tile flush) is
+ * in tile_stages.c. The frame loop (frame_loop.c) runs them back to back;
+ * a timing model can drive them one work item at a time without changing
+ * what they compute. Techniques are called through their hooks
+ * (techniques/technique.h).
  */
 #include <string.h>
 
 #include "pipeline/gpu_priv.h"
 
-enum tsr_status tsr_stage_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
-			       uint32_t draw_id, struct tsr_frame_stats *st,
-			       struct tsr_error *err)
+/*
+ * Command Processor: decodes a draw call of the command list into what the
+ * geometry stages latch: its constants (matrices), material, and the GPU
+ * addresses of its index and vertex buffers and vertex shader.
+ */
+static void decode_draw(const struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
+			uint32_t draw_id, struct tsr_draw *d)
 {
-	const struct tsr_mesh *mesh = &g->res.meshes[cd->mesh];
-	const struct tsr_material *mat = &g->res.materials[cd->material];
-	struct tsr_draw d = {
-		.mesh = mesh,
-		.material = mat,
+	*d = (struct tsr_draw){
+		.mesh = &g->res.meshes[cd->mesh],
+		.material = &g->res.materials[cd->material],
 		.material_index = cd->material,
 		.draw_id = draw_id,
 		.mvp = cd->mvp,
@@ -30,24 +33,40 @@ enum tsr_status tsr_stage_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 		.vs_base = g->programs[cd->material].vs_base,
 		.vs_bytes = g->programs[cd->material].vs_bytes,
 	};
+}
+
+enum tsr_status tsr_stage_bin(struct tsr_gpu *g, struct tsr_frame_stats *st,
+			      struct tsr_error *err)
+{
+	const uint32_t i = g->binned++;
+	uint32_t tiles;
+	TSR_TRY(tsr_plb_bin(g->pb, &g->prims.prims[i], i, g->mem, &tiles, &st->tiling, err));
+	if (!tiles) {
+		st->geometry.primitives_culled++;
+		return TSR_OK;
+	}
+	st->geometry.primitives_binned++;
+	for (uint32_t k = 0; k < g->technique_count; k++)
+		if (g->techniques[k].ops->bin)
+			g->techniques[k].ops->bin(g->techniques[k].state, i,
+						  tsr_plb_overlapped_tiles(g->pb), tiles);
+	return TSR_OK;
+}
+
+enum tsr_status tsr_stage_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
+			       uint32_t draw_id, struct tsr_frame_stats *st,
+			       struct tsr_error *err)
+{
+	struct tsr_draw d;
+	decode_draw(g, cd, draw_id, &d);
 	/* the Command Processor sends the draw call's constants */
 	for (uint32_t k = 0; k < g->technique_count; k++)
 		if (g->techniques[k].ops->draw)
-			g->techniques[k].ops->draw(g->techniques[k].state, cd, mat);
-	uint32_t first = g->prims.count;
+			g->techniques[k].ops->draw(g->techniques[k].state, cd, d.material);
+	/* geometry stages, back to back: the draw call's primitives join g->prims */
 	TSR_TRY(tsr_geometry_draw(g->geom, &d, g->mem, &g->prims, &st->geometry, err));
-	for (uint32_t i = first; i < g->prims.count; i++) {
-		uint32_t tiles;
-		TSR_TRY(tsr_plb_bin(g->pb, &g->prims.prims[i], i, g->mem, &tiles, &st->tiling, err));
-		if (!tiles) {
-			st->geometry.primitives_culled++;
-			continue;
-		}
-		st->geometry.primitives_binned++;
-		for (uint32_t k = 0; k < g->technique_count; k++)
-			if (g->techniques[k].ops->bin)
-				g->techniques[k].ops->bin(g->techniques[k].state, i,
-							  tsr_plb_overlapped_tiles(g->pb), tiles);
-	}
+	/* Polygon List Builder: the draw call's primitives, in program order */
+	while (g->binned < g->prims.count)
+		TSR_TRY(tsr_stage_bin(g, st, err));
 	return TSR_OK;
 }

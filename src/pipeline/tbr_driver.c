@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/frontend.h"
 #include "pipeline/gpu_priv.h"
 #include "tiling/tile_order.h"
 
@@ -129,7 +128,7 @@ static enum tsr_status create_techniques(struct tsr_gpu *g, struct tsr_error *er
 }
 
 enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
-			       const struct tsr_scene *scene,
+			       const struct tsr_resources *res,
 			       struct tsr_gpu **out, struct tsr_error *err)
 {
 	*out = NULL;
@@ -140,22 +139,22 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	if (!g)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	g->cfg = *cfg;
-	g->scene = scene;
-	g->res = tsr_workload_resources(scene);
+	g->res = *res;
+	const struct tsr_resources *rs = &g->res;
 	g->max_attributes = 2;
-	for (uint32_t i = 0; i < scene->material_count; i++)
-		if (1 + scene->materials[i].varyings > g->max_attributes)
-			g->max_attributes = 1 + scene->materials[i].varyings;
+	for (uint32_t i = 0; i < rs->material_count; i++)
+		if (1 + rs->materials[i].varyings > g->max_attributes)
+			g->max_attributes = 1 + rs->materials[i].varyings;
 	tsr_addrmap_init(&g->map);
 	g->tiles_x = (cfg->width + cfg->tile_width - 1) / cfg->tile_width;
 	g->tiles_y = (cfg->height + cfg->tile_height - 1) / cfg->tile_height;
 	g->tiles = g->tiles_x * g->tiles_y;
 	size_t npix = (size_t)cfg->width * cfg->height;
 	size_t tpix = (size_t)cfg->tile_width * cfg->tile_height;
-	g->textures = calloc(scene->image_count ? scene->image_count : 1, sizeof(*g->textures));
-	g->meshes = calloc(scene->mesh_count ? scene->mesh_count : 1, sizeof(*g->meshes));
-	g->programs = calloc(scene->material_count ? scene->material_count : 1, sizeof(*g->programs));
-	g->bindings = calloc(scene->material_count ? scene->material_count : 1, sizeof(*g->bindings));
+	g->textures = calloc(rs->image_count ? rs->image_count : 1, sizeof(*g->textures));
+	g->meshes = calloc(rs->mesh_count ? rs->mesh_count : 1, sizeof(*g->meshes));
+	g->programs = calloc(rs->material_count ? rs->material_count : 1, sizeof(*g->programs));
+	g->bindings = calloc(rs->material_count ? rs->material_count : 1, sizeof(*g->bindings));
 	g->order = malloc(g->tiles * sizeof(*g->order));
 	g->order_reversed = malloc(g->tiles * sizeof(*g->order_reversed));
 	g->tile_depth = malloc(tpix * sizeof(float));
@@ -179,19 +178,19 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	if (s == TSR_OK)
 		s = tsr_raster_create(&(struct tsr_raster_config){cfg->mem.cores, cfg->quad_grouping},
 				      cfg->tile_width, cfg->tile_height, &g->raster, err);
-	for (uint32_t i = 0; s == TSR_OK && i < scene->image_count; i++)
-		s = tsr_texture_create(&scene->images[i], &g->textures[i], err);
+	for (uint32_t i = 0; s == TSR_OK && i < rs->image_count; i++)
+		s = tsr_texture_create(&rs->images[i], &g->textures[i], err);
 	if (s == TSR_OK)
 		s = setup_address_map(g, err);
 	if (s != TSR_OK) {
 		tsr_gpu_destroy(g);
 		return s;
 	}
-	for (uint32_t i = 0; i < scene->material_count; i++) {
-		const struct tsr_material *mt = &scene->materials[i];
+	for (uint32_t i = 0; i < rs->material_count; i++) {
+		const struct tsr_material *mt = &rs->materials[i];
 		struct tsr_shader_binding *b = &g->bindings[i];
 		b->material = mt;
-		b->texture = mt->texture >= 0 && (uint32_t)mt->texture < scene->image_count
+		b->texture = mt->texture >= 0 && (uint32_t)mt->texture < rs->image_count
 				     ? g->textures[mt->texture]
 				     : NULL;
 		b->fs_base = g->programs[i].fs_base;
@@ -230,7 +229,6 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	free(g->tile_rgba);
 	free(g->skipped);
 	tsr_prim_array_release(&g->prims);
-	tsr_commands_release(&g->cmds);
 	tsr_pb_destroy(g->pb);
 	for (uint32_t k = 0; k < g->technique_count; k++)
 		g->techniques[k].ops->destroy(g->techniques[k].state);

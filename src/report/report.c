@@ -1,5 +1,7 @@
 #include "report/report.h"
 
+#include <jansson.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +11,8 @@
 #include <sys/types.h>
 
 #include <stb/stb_image_write.h>
+
+#include "config/config.h"
 
 static json_t *u64(uint64_t v)
 {
@@ -60,8 +64,9 @@ static json_t *streams_json(const struct tsr_counter_group *g, const void *per_s
 	return o;
 }
 
-json_t *tsr_stats_to_json(const struct tsr_frame_stats *s,
-			  const struct tsr_memsys *mem, uint32_t cores)
+/* One statistics object (a frame's or the total's) as JSON. */
+static json_t *stats_json(const struct tsr_frame_stats *s, const struct tsr_memsys *mem,
+			  uint32_t cores)
 {
 	json_t *o = json_object();
 	/* geometry, tiling, raster and texture always; the techniques' groups when used */
@@ -92,7 +97,8 @@ json_t *tsr_stats_to_json(const struct tsr_frame_stats *s,
 	return o;
 }
 
-json_t *tsr_addrmap_to_json(const struct tsr_addrmap *m)
+/* The address map as a JSON array of {name, base, size_bytes, stream}. */
+static json_t *addrmap_json(const struct tsr_addrmap *m)
 {
 	json_t *a = json_array();
 	for (uint32_t i = 0; i < m->count; i++) {
@@ -103,6 +109,90 @@ json_t *tsr_addrmap_to_json(const struct tsr_addrmap *m)
 						   tsr_stream_name((enum tsr_stream)r->stream)));
 	}
 	return a;
+}
+
+/* stats.json's formatting: one-space indent, 10 significant digits for reals. */
+#define STATS_JSON_FLAGS (JSON_INDENT(1) | JSON_REAL_PRECISION(10))
+
+struct tsr_stats_json {
+	const struct tsr_memsys *mem;
+	uint32_t cores;
+	json_t *frames;  /* "frames" */
+};
+
+enum tsr_status tsr_stats_json_create(const struct tsr_memsys *mem, uint32_t cores,
+				      struct tsr_stats_json **out, struct tsr_error *err)
+{
+	struct tsr_stats_json *j = calloc(1, sizeof(*j));
+	if (j)
+		j->frames = json_array();
+	if (!j || !j->frames) {
+		free(j);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for stats.json");
+	}
+	j->mem = mem;
+	j->cores = cores;
+	*out = j;
+	return TSR_OK;
+}
+
+enum tsr_status tsr_stats_json_add_frame(struct tsr_stats_json *j,
+					 const struct tsr_frame_stats *fs, struct tsr_error *err)
+{
+	json_t *jf = stats_json(fs, j->mem, j->cores);
+	if (!jf || json_object_set_new(jf, "frame", json_integer(fs->frame)) ||
+	    json_array_append_new(j->frames, jf))
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for stats.json");
+	return TSR_OK;
+}
+
+enum tsr_status tsr_stats_json_render(struct tsr_stats_json *j,
+				      const struct tsr_gpu_config *cfg,
+				      const struct tsr_stats_workload *w,
+				      const struct tsr_addrmap *map,
+				      const struct tsr_frame_stats *total, char **text,
+				      struct tsr_error *err)
+{
+	json_t *root = json_object();
+	if (root) {
+		json_object_set_new(root, "tessera_version", json_string(TSR_VERSION));
+		char *cfg_text = tsr_config_json_text(cfg);
+		json_object_set_new(root, "config",
+				    cfg_text ? json_loads(cfg_text, 0, NULL) : NULL);
+		free(cfg_text);
+		json_object_set_new(root, "workload",
+				    json_pack("{s:s,s:s,s:i,s:i,s:i,s:i}", "path", w->path,
+					      "name", w->name ? w->name : "",
+					      "frames", (json_int_t)w->frames, "meshes",
+					      (json_int_t)w->meshes, "materials",
+					      (json_int_t)w->materials, "images",
+					      (json_int_t)w->images));
+		json_object_set_new(root, "address_map", addrmap_json(map));
+		json_object_set(root, "frames", j->frames);
+		json_object_set_new(root, "total", stats_json(total, j->mem, j->cores));
+	}
+	*text = root ? json_dumps(root, STATS_JSON_FLAGS) : NULL;
+	json_decref(root);
+	return *text ? TSR_OK : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for stats.json");
+}
+
+void tsr_stats_json_destroy(struct tsr_stats_json *j)
+{
+	if (!j)
+		return;
+	json_decref(j->frames);
+	free(j);
+}
+
+enum tsr_status tsr_stats_object_text(const struct tsr_frame_stats *s,
+				      const struct tsr_memsys *mem, uint32_t cores,
+				      char **text, struct tsr_error *err)
+{
+	json_t *o = stats_json(s, mem, cores);
+	/* reals with 17 digits: parsing the text gives back the exact doubles */
+	*text = o ? json_dumps(o, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) : NULL;
+	json_decref(o);
+	return *text ? TSR_OK : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for statistics");
 }
 
 /* Appends printf-style text at buf[*len] (bounded by n). */

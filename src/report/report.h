@@ -9,7 +9,6 @@
 #ifndef TSR_REPORT_REPORT_H
 #define TSR_REPORT_REPORT_H
 
-#include <jansson.h>
 #include <stdint.h>
 
 #include "core/status.h"
@@ -18,16 +17,60 @@
 #include "report/stats.h"
 
 /*
- * One frame's (or the total's) statistics as the JSON object described in
- * the README ("Statistics"). Cache names come from the memory hierarchy;
- * streams with all counters zero are left out of a cache's object, "all"
- * is always present.
+ * stats.json, built as frames complete (jansson stays inside report/):
+ * create, add each frame's counters, then render the document with the
+ * effective configuration, the workload, the address map and the total.
+ * The format is described in the README ("Statistics"): cache names come
+ * from the memory hierarchy; streams with all counters zero are left out
+ * of a cache's object, "all" is always present.
  */
-json_t *tsr_stats_to_json(const struct tsr_frame_stats *s,
-			  const struct tsr_memsys *mem, uint32_t cores);
+struct tsr_stats_json;
+struct tsr_gpu_config;
 
-/* The address map as a JSON array of {name, base, size_bytes, stream}. */
-json_t *tsr_addrmap_to_json(const struct tsr_addrmap *m);
+/* What stats.json says about the workload ("workload": {...}). */
+struct tsr_stats_workload {
+	const char *path;     /* the file rendered */
+	const char *name;     /* the workload's name ("" if none) */
+	uint32_t frames;      /* frames rendered */
+	uint32_t meshes, materials, images;
+};
+
+/*
+ * Starts a stats.json for the caches of mem and `cores` shader cores
+ * (per-core counters have that many entries). Errors: TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_stats_json_create(const struct tsr_memsys *mem, uint32_t cores,
+				      struct tsr_stats_json **out, struct tsr_error *err);
+
+/* Appends frame fs->frame's counters to "frames". Errors: TSR_ERR_NOMEM. */
+enum tsr_status tsr_stats_json_add_frame(struct tsr_stats_json *j,
+					 const struct tsr_frame_stats *fs, struct tsr_error *err);
+
+/*
+ * Renders the document: tessera_version, config (every key, as
+ * tsr_config_entries() lists them, in the file format), workload,
+ * address_map, the frames added so far, total. *text is NUL-terminated;
+ * free() it. Errors: TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_stats_json_render(struct tsr_stats_json *j,
+				      const struct tsr_gpu_config *cfg,
+				      const struct tsr_stats_workload *w,
+				      const struct tsr_addrmap *map,
+				      const struct tsr_frame_stats *total, char **text,
+				      struct tsr_error *err);
+
+/* Frees j and the frames it holds (NULL is fine). */
+void tsr_stats_json_destroy(struct tsr_stats_json *j);
+
+/*
+ * One statistics object alone (a frame's or the total's, as in
+ * stats.json's "frames" and "total") as JSON text, reals with 17
+ * significant digits so that they parse back exactly (stats.json keeps
+ * 10); free() *text. Errors: TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_stats_object_text(const struct tsr_frame_stats *s,
+				      const struct tsr_memsys *mem, uint32_t cores,
+				      char **text, struct tsr_error *err);
 
 /*
  * The header line and one row of frames.csv (no trailing newline): the

@@ -1,11 +1,23 @@
+/*
+ * sim.c - a simulation run: the workload frontend (frontend/frontend.h)
+ * turns the scene into one command list per frame, and the GPU
+ * (pipeline/gpu.h) renders it. The run owns the frontend's side (the
+ * scene, its resources, the reused command list); the GPU sees only
+ * resources and command lists.
+ */
 #include "sim/sim.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "frontend/frontend.h"
+
 struct tsr_sim {
 	struct tsr_scene *owned;        /* the scene, when the run loaded it */
 	const struct tsr_scene *scene;
+	struct tsr_resources res;       /* the scene's, as the command lists name them */
+	struct tsr_frame_commands cmds; /* the frame's command list (storage reused) */
+	float aspect;                   /* screen width / height, for the camera */
 	struct tsr_gpu *gpu;
 	uint32_t frames_done;
 	struct tsr_frame_stats frame;   /* the last frame's counters */
@@ -21,7 +33,9 @@ enum tsr_status tsr_sim_open_scene(const struct tsr_gpu_config *cfg,
 	if (!s)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	s->scene = scene;
-	enum tsr_status st = tsr_gpu_create(cfg, scene, &s->gpu, err);
+	s->res = tsr_workload_resources(scene);
+	s->aspect = (float)cfg->width / (float)cfg->height;
+	enum tsr_status st = tsr_gpu_create(cfg, &s->res, &s->gpu, err);
 	if (st != TSR_OK) {
 		free(s);
 		return st;
@@ -50,6 +64,7 @@ void tsr_sim_close(struct tsr_sim *s)
 	if (!s)
 		return;
 	tsr_gpu_destroy(s->gpu);
+	tsr_commands_release(&s->cmds);
 	tsr_scene_destroy(s->owned);
 	free(s);
 }
@@ -57,7 +72,8 @@ void tsr_sim_close(struct tsr_sim *s)
 enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **fs,
 			     struct tsr_error *err)
 {
-	TSR_TRY(tsr_gpu_render_frame(s->gpu, s->frames_done, &s->frame, err));
+	TSR_TRY(tsr_workload_commands(s->scene, s->frames_done, s->aspect, &s->cmds, err));
+	TSR_TRY(tsr_gpu_render_commands(s->gpu, &s->cmds, &s->frame, err));
 	tsr_frame_stats_add(&s->total, &s->frame);
 	s->frames_done++;
 	if (fs)
@@ -104,6 +120,11 @@ uint32_t tsr_sim_frames_done(const struct tsr_sim *s)
 struct tsr_gpu *tsr_sim_gpu(const struct tsr_sim *s)
 {
 	return s->gpu;
+}
+
+const struct tsr_frame_commands *tsr_sim_commands(const struct tsr_sim *s)
+{
+	return &s->cmds;
 }
 
 const struct tsr_scene *tsr_sim_scene(const struct tsr_sim *s)

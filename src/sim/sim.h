@@ -2,6 +2,9 @@
  * sim.h - a simulation run: a GPU configuration rendering a workload frame
  * by frame, with the per-frame and total statistics. The one frame loop
  * that `tessera run`, the experiments, the benchmarks and the tests use.
+ * The run owns the workload frontend (frontend/frontend.h): each frame,
+ * the frontend turns the scene into a command list (command/command.h)
+ * and the GPU (pipeline/gpu.h) renders that list, and only that.
  */
 #ifndef TSR_SIM_SIM_H
 #define TSR_SIM_SIM_H
@@ -31,9 +34,10 @@ enum tsr_status tsr_sim_open_scene(const struct tsr_gpu_config *cfg,
 void tsr_sim_close(struct tsr_sim *s);
 
 /*
- * Renders the next frame and adds its counters to the total; *fs (if
+ * Renders the next frame (the frontend's command list for it, through
+ * tsr_gpu_render_commands()) and adds its counters to the total; *fs (if
  * fs is not NULL) points at the frame's counters until the next step.
- * Errors: those of tsr_gpu_render_frame().
+ * Errors: those of tsr_workload_commands() and tsr_gpu_render_commands().
  */
 enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **fs,
 			     struct tsr_error *err);
@@ -64,5 +68,8 @@ const struct tsr_frame_stats *tsr_sim_total(const struct tsr_sim *s);
 uint32_t tsr_sim_frames_done(const struct tsr_sim *s);
 struct tsr_gpu *tsr_sim_gpu(const struct tsr_sim *s);
 const struct tsr_scene *tsr_sim_scene(const struct tsr_sim *s);
+
+/* The command list of the last frame rendered (valid until the next step). */
+const struct tsr_frame_commands *tsr_sim_commands(const struct tsr_sim *s);
 
 #endif

@@ -1,17 +1,37 @@
 /*
- * tcor.c - TCOR's Attribute Cache (TCOR III-C) as a technique of the TBR
+ * tcor.c - TCOR (Tile Cache Optimal Replacement) as a technique of the TBR
  * pipeline: with tcor.attribute_cache, the Tile Cache is split and the
- * Parameter Buffer's attributes go through the Attribute Cache
- * (tiling/attribute_cache.h), whose misses and write-backs go to
- * routes.attribute_cache (the L2 by default, TCOR Fig. 7). The Parameter
- * Buffer computes the OPT Numbers and last uses (tiling/parameter_buffer.h);
- * the dead-block-aware L2 is the replacement policy "tcor-l2"
- * (memory/policy_tcor_l2.c), chosen in the configuration.
+ * Parameter Buffer's attributes go through the Attribute Cache, whose
+ * misses and write-backs go to routes.attribute_cache (the L2 by default,
+ * TCOR Fig. 7). This file creates the Attribute Cache, plugs it into the
+ * Parameter Buffer (struct tsr_pb_attribute_port) and reports its
+ * counters per frame.
+ *
+ * Where every part of TCOR lives (start here):
+ *   III-A  OPT Numbers and last uses: a property of the frame's tile
+ *          order and bins, computed by the Polygon List Builder in
+ *          tiling/parameter_buffer.c (tsr_pb_opt_numbers(), per-PMD).
+ *   III-B  interleaved PB-Lists: tiling/parameter_buffer.c (pb_layout).
+ *   III-C  the Attribute Cache (Primitive Buffer, Attribute Buffer, locks,
+ *          OPT replacement and write bypass; LRU, MRU, DRRIP through the
+ *          policy modules of memory/): techniques/tcor_attribute_cache.{c,h};
+ *          its configuration section (tcor.*): config/tcor_config.h; the
+ *          Tile Fetcher's output queue that locks primitives:
+ *          tiling/parameter_buffer.c.
+ *   III-D  the dead-block-aware L2: the metadata format the Parameter
+ *          Buffer attaches to its accesses, memory/pb_meta.h, and the
+ *          replacement policy "tcor-l2", memory/policy_tcor_l2.c, chosen
+ *          per cache in the configuration. Both stay in memory/: the policy
+ *          table (memory/policy_table.c) lists every policy and memory/
+ *          must not include techniques/ (no cycles between folders).
+ *   V-A    the OPT lower bound and the policy comparison of Fig. 13: the
+ *          experiments (tessera experiment).
+ * Tests: 030 (OPT Numbers, metadata), 035 (Attribute Cache), 062 (tcor-l2).
  */
 #include <stdlib.h>
 
+#include "techniques/tcor_attribute_cache.h"
 #include "techniques/technique.h"
-#include "tiling/attribute_cache.h"
 
 struct tcor {
 	struct tsr_attr_cache *ac;
@@ -33,6 +53,27 @@ static void lower_read(void *ctx, uint64_t addr, uint32_t bytes, uint32_t meta)
 static void lower_write(void *ctx, uint64_t addr, uint32_t bytes, uint32_t meta)
 {
 	lower(ctx, addr, bytes, 1, meta);
+}
+
+/* The Parameter Buffer's port (tiling/parameter_buffer.h) onto the Attribute Cache. */
+static int port_write(void *ctx, uint64_t prim_id, uint32_t n, uint32_t opt, uint32_t meta)
+{
+	return tsr_ac_write(ctx, prim_id, n, opt, meta) == TSR_AC_INVALID ? -1 : 0;
+}
+
+static int port_read(void *ctx, uint64_t prim_id, uint32_t n, uint32_t opt, uint32_t meta)
+{
+	return tsr_ac_read(ctx, prim_id, n, opt, meta) == TSR_AC_STALL;
+}
+
+static void port_consume(void *ctx, uint64_t prim_id)
+{
+	(void)tsr_ac_consume(ctx, prim_id);
+}
+
+static void port_reset(void *ctx)
+{
+	tsr_ac_reset(ctx);
 }
 
 static int tcor_enabled(const struct tsr_gpu_config *cfg)
@@ -60,7 +101,9 @@ static enum tsr_status tcor_create(const struct tsr_tbr_view *v, void **state,
 	ac.attribute_bytes = v->cfg->attribute_bytes;
 	struct tsr_ac_lower low = {lower_read, lower_write, v->mem};
 	TSR_TRY(tsr_ac_create(&ac, &low, &t->ac, err));
-	return tsr_pb_set_attribute_cache(v->pb, t->ac, v->cfg->output_queue, err);
+	struct tsr_pb_attribute_port port = {port_write, port_read, port_consume, port_reset,
+					     t->ac};
+	return tsr_pb_set_attribute_cache(v->pb, &port, v->cfg->output_queue, err);
 }
 
 /* This frame's Attribute Cache counters. */

@@ -6,7 +6,6 @@
 
 #include "core/array.h"
 #include "memory/pb_meta.h"
-#include "tiling/attribute_cache.h"
 
 struct tile_list {
 	uint32_t *prims;      /* primitive indices, program order */
@@ -30,7 +29,7 @@ struct tsr_param_buffer {
 		uint32_t first, last;  /* positions of its first and last tiles */
 	} *use;                /* per primitive index */
 	uint32_t use_cap;
-	struct tsr_attr_cache *ac;  /* TCOR Attribute Cache, or NULL (Tile Cache) */
+	struct tsr_pb_attribute_port ac;  /* TCOR Attribute Cache (ac.read non-NULL) */
 	uint32_t queue_depth;       /* Tile Fetcher output queue (locked primitives) */
 	uint64_t *queue;            /* Primitive IDs in the output queue (ring) */
 	uint32_t q_head, q_len;
@@ -93,23 +92,25 @@ uint32_t tsr_pb_tiles_y(const struct tsr_param_buffer *pb)
 }
 
 enum tsr_status tsr_pb_set_attribute_cache(struct tsr_param_buffer *pb,
-					   struct tsr_attr_cache *ac, uint32_t queue_depth,
-					   struct tsr_error *err)
+					   const struct tsr_pb_attribute_port *port,
+					   uint32_t queue_depth, struct tsr_error *err)
 {
 	free(pb->queue);
 	pb->queue = NULL;
-	pb->ac = ac;
+	memset(&pb->ac, 0, sizeof(pb->ac));
+	if (port)
+		pb->ac = *port;
 	pb->queue_depth = queue_depth ? queue_depth : 1;
 	pb->q_head = pb->q_len = 0;
-	if (ac && !(pb->queue = malloc(pb->queue_depth * sizeof(*pb->queue))))
+	if (pb->ac.read && !(pb->queue = malloc(pb->queue_depth * sizeof(*pb->queue))))
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for the output queue");
 	return TSR_OK;
 }
 
 void tsr_pb_begin_frame(struct tsr_param_buffer *pb, const uint32_t *order, uint32_t frame)
 {
-	if (pb->ac)
-		tsr_ac_reset(pb->ac);  /* last frame's Parameter Buffer is dead */
+	if (pb->ac.read)
+		pb->ac.reset(pb->ac.ctx);  /* last frame's Parameter Buffer is dead */
 	pb->q_head = pb->q_len = 0;
 	uint32_t tiles = pb->tiles_x * pb->tiles_y;
 	for (uint32_t i = 0; order && i < tiles; i++)
@@ -260,10 +261,9 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 	}
 	*tiles = n;
 	uint32_t attr_meta = tsr_pb_meta(TSR_PB_ATTRIBUTES, sorted[n - 1], pb->frame);
-	if (pb->ac) {
+	if (pb->ac.read) {
 		/* TCOR III-C-4: one write per primitive, OPT Number = its first tile */
-		if (tsr_ac_write(pb->ac, p->pb_addr, p->attributes, sorted[0], attr_meta) ==
-		    TSR_AC_INVALID)
+		if (pb->ac.write(pb->ac.ctx, p->pb_addr, p->attributes, sorted[0], attr_meta) < 0)
 			return tsr_error_set(err, TSR_ERR_INTERNAL,
 					     "the Attribute Cache refused primitive %u (%u attributes)",
 					     index, p->attributes);
@@ -290,7 +290,7 @@ const uint32_t *tsr_pb_list(const struct tsr_param_buffer *pb, uint32_t tile)
 /* The Rasterizer consumes the oldest primitive of the output queue. */
 static void consume_oldest(struct tsr_param_buffer *pb)
 {
-	tsr_ac_consume(pb->ac, pb->queue[pb->q_head]);
+	pb->ac.consume(pb->ac.ctx, pb->queue[pb->q_head]);
 	pb->q_head = (pb->q_head + 1) % pb->queue_depth;
 	pb->q_len--;
 }
@@ -307,7 +307,7 @@ static void fetch_to_queue(struct tsr_param_buffer *pb, const struct tsr_primiti
 {
 	if (pb->q_len == pb->queue_depth)
 		consume_oldest(pb);
-	while (tsr_ac_read(pb->ac, p->pb_addr, p->attributes, opt, meta) == TSR_AC_STALL &&
+	while (pb->ac.read(pb->ac.ctx, p->pb_addr, p->attributes, opt, meta) == 1 &&
 	       pb->q_len)
 		consume_oldest(pb);
 	pb->queue[(pb->q_head + pb->q_len++) % pb->queue_depth] = p->pb_addr;
@@ -342,7 +342,7 @@ const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 		const struct tsr_primitive *p = &prims[tl->prims[i]];
 		uint32_t meta = tsr_pb_meta(TSR_PB_ATTRIBUTES, pb->use[tl->prims[i]].last, pb->frame);
 		st->pmds_read++;
-		if (pb->ac) {
+		if (pb->ac.read) {
 			fetch_to_queue(pb, p, tl->opt[i], meta);
 			continue;
 		}
@@ -351,7 +351,7 @@ const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 				       pb->l.attribute_bytes, 0, TSR_STREAM_PB_ATTRIBUTES, 0, meta, NULL);
 	}
 	/* the Rasterizer consumes the tile's last primitives */
-	while (pb->ac && pb->q_len)
+	while (pb->ac.read && pb->q_len)
 		consume_oldest(pb);
 	*count = tl->count;
 	return tl->prims;

@@ -35,7 +35,8 @@
  * of the last tile that reads its block and the frame (III-D,
  * memory/pb_meta.h), for the L2 policy tcor-l2. Optionally PB-Lists are
  * interleaved (III-B) and PB-Attributes go through the Attribute Cache
- * (III-C, tiling/attribute_cache.h) instead of the Tile Cache.
+ * (III-C, techniques/tcor_attribute_cache.h, plugged in through struct
+ * tsr_pb_attribute_port by techniques/tcor.c) instead of the Tile Cache.
  */
 #ifndef TSR_TILING_PARAMETER_BUFFER_H
 #define TSR_TILING_PARAMETER_BUFFER_H
@@ -79,20 +80,45 @@ void tsr_pb_destroy(struct tsr_param_buffer *pb);
 uint32_t tsr_pb_tiles_x(const struct tsr_param_buffer *pb);
 uint32_t tsr_pb_tiles_y(const struct tsr_param_buffer *pb);
 
-struct tsr_attr_cache;
+/*
+ * What the Parameter Buffer needs of an attribute cache (TCOR III-C):
+ * techniques/tcor.c fills it with TCOR's Attribute Cache
+ * (techniques/tcor_attribute_cache.h), so that tiling/ does not depend on
+ * techniques/. Every function gets ctx first; prim_id is the primitive's
+ * Primitive ID (its PB-Attributes byte address), opt_number an OPT Number
+ * (TCOR III-A), meta the Parameter Buffer metadata of its L2 accesses
+ * (memory/pb_meta.h).
+ */
+struct tsr_pb_attribute_port {
+	/* Polygon List Builder write (III-C-4): 0, or -1 if the cache refused it. */
+	int (*write)(void *ctx, uint64_t prim_id, uint32_t n_attributes,
+		     uint32_t opt_number, uint32_t meta);
+	/*
+	 * Tile Fetcher read (III-C-3), locking the primitive: 0 when served,
+	 * 1 when every candidate is locked (nothing changed: let the
+	 * Rasterizer consume, then retry).
+	 */
+	int (*read)(void *ctx, uint64_t prim_id, uint32_t n_attributes,
+		    uint32_t opt_number, uint32_t meta);
+	/* Rasterizer read (III-C-3): releases one lock of prim_id. */
+	void (*consume)(void *ctx, uint64_t prim_id);
+	/* A frame starts: drop every primitive without write-back (III-D). */
+	void (*reset)(void *ctx);
+	void *ctx;
+};
 
 /*
- * TCOR III-C: routes PB-Attributes through an Attribute Cache (NULL: back
- * to the Tile Cache). The Polygon List Builder then writes each primitive
- * once with its first tile as OPT Number, and the Tile Fetcher reads it
- * with its PMD's OPT Number and keeps it locked in an output queue of
- * queue_depth primitives until the Rasterizer consumes it (at the latest
- * at the end of its tile). The cache is reset at each frame start. The
- * PB does not own ac. Errors: TSR_ERR_NOMEM.
+ * TCOR III-C: routes PB-Attributes through an attribute cache (port NULL:
+ * back to the Tile Cache; the struct is copied). The Polygon List Builder
+ * then writes each primitive once with its first tile as OPT Number, and
+ * the Tile Fetcher reads it with its PMD's OPT Number and keeps it locked
+ * in an output queue of queue_depth primitives until the Rasterizer
+ * consumes it (at the latest at the end of its tile). The cache is reset
+ * at each frame start. Errors: TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_pb_set_attribute_cache(struct tsr_param_buffer *pb,
-					   struct tsr_attr_cache *ac, uint32_t queue_depth,
-					   struct tsr_error *err);
+					   const struct tsr_pb_attribute_port *port,
+					   uint32_t queue_depth, struct tsr_error *err);
 
 /*
  * Starts a frame: empties every list and the PB-Attributes cursor, and

@@ -1,5 +1,5 @@
 /*
- * attribute_cache.h - TCOR's Attribute Cache (TCOR III-C-2 to III-C-6,
+ * tcor_attribute_cache.h - TCOR's Attribute Cache (TCOR III-C-2 to III-C-6,
  * Fig. 8): the L1 half of the split Tile Cache that serves PB-Attributes,
  * at the granularity of a primitive, with OPT replacement driven by the
  * OPT Numbers the Polygon List Builder puts in the PMDs (III-A).
@@ -23,8 +23,8 @@
  *    smaller or equal -> the write bypasses to the lower level. Missing
  *    Attribute Buffer entries are found the same way: the unlocked
  *    primitives with the greatest OPT Numbers are evicted while their OPT
- *    Number is greater than the request's, else the write bypasses. LRU
- *    and MRU always allocate (write-allocate, as the LRU of Fig. 10).
+ *    Number is greater than the request's, else the write bypasses. LRU,
+ *    MRU and DRRIP always allocate (write-allocate, as the LRU of Fig. 10).
  *  - tsr_ac_read(): the Tile Fetcher reads a primitive for a tile
  *    (III-C-3). Hit: the line (and its first entry) is locked and takes the
  *    request's OPT Number (the primitive's next tile). Miss: a victim among
@@ -36,6 +36,21 @@
  *    ABP (III-C-3, "Rasterizer Read"): one lock is released.
  *  - Evictions (III-C-5): only unlocked primitives; a dirty one is written
  *    back to the lower level one attribute at a time.
+ *
+ * Replacement (TCOR III-C-6, V-A Fig. 13; config/tcor_config.h). OPT is
+ * this module's own rule: it compares OPT Numbers, which the Polygon List
+ * Builder and the PMDs supply with each request (III-A), and its write
+ * bypass needs the request's number; no other cache has them, so it is
+ * not a policy of memory/'s table (whose "opt" is Belady's, on a trace's
+ * next uses). LRU, MRU and DRRIP are the policy modules of memory/
+ * (tsr_policy_find()), one instance per Attribute Cache with the module's
+ * defaults and seed 1, driven through their pinned-line hooks
+ * (memory/policy.h version 2): the cache keeps a struct tsr_line tag store
+ * (valid, dirty, metadata; tag = Primitive ID / 64) that the hooks see,
+ * asks victim_among() for the victim of a full set among its unlocked
+ * ways, and compares rank() across sets for the extra victims that free
+ * Attribute Buffer entries. Policies without those hooks are refused
+ * (tsr_ac_config_check()).
  *
  * Choices where the paper is silent:
  *  - Units: every size is in bytes. Attribute a of a primitive is at
@@ -56,7 +71,7 @@
  *    b mod sets; XOR (González et al. [12]) XORs every log2(sets)-bit
  *    chunk of b together, so the upper bits that modulo ignores select the
  *    set too.
- *  - Ties: among equal OPT Numbers (or stamps) the lowest way (line index)
+ *  - Ties: among equal OPT Numbers (or ranks) the lowest way (line index)
  *    is the victim. TSR_PB_NEVER (no later tile) is the greatest OPT
  *    Number. The extra victims that free Attribute Buffer entries are
  *    chosen among all unlocked primitives of the cache (the Attribute
@@ -88,43 +103,14 @@
  * Tile Fetcher's reorder queue belong to the caller), the data itself,
  * and the Primitive List Cache (a conventional LRU cache, memory/cache.h).
  */
-#ifndef TSR_TILING_ATTRIBUTE_CACHE_H
-#define TSR_TILING_ATTRIBUTE_CACHE_H
+#ifndef TSR_TECHNIQUES_TCOR_ATTRIBUTE_CACHE_H
+#define TSR_TECHNIQUES_TCOR_ATTRIBUTE_CACHE_H
 
 #include <stdint.h>
 
+#include "config/tcor_config.h"  /* struct tsr_ac_config, enum tsr_ac_policy, checks */
 #include "core/status.h"
 #include "stats/counters.h"
-
-/* Replacement among the unlocked lines of a set. */
-enum tsr_ac_policy {
-	TSR_AC_OPT = 0,  /* greatest OPT Number (TCOR III-C-6); writes may bypass */
-	TSR_AC_LRU,      /* oldest fill or hit; writes always allocate */
-	TSR_AC_MRU,      /* newest fill or hit; writes always allocate */
-	TSR_AC_DRRIP,    /* 2-bit RRIP, SRRIP/BRRIP set dueling (32 leaders each when
-			    there are >= 128 sets, 10-bit PSEL, 1/32 long insertion;
-			    Jaleel et al. 2010, as TCOR Fig. 13 compares); victim =
-			    highest RRPV among unlocked lines, the set aged by the
-			    difference; writes always allocate */
-	TSR_AC_POLICY_COUNT
-};
-
-/* Plain data filled by the caller (defaults: tsr_ac_config_defaults()). */
-struct tsr_ac_config {
-	uint32_t size_bytes;             /* Attribute Buffer capacity (bytes) */
-	uint32_t attribute_entry_bytes;  /* bytes of one Attribute Buffer entry */
-	uint32_t attribute_bytes;        /* bytes of one attribute access to the lower level */
-	uint32_t lines;                  /* Primitive Buffer lines */
-	uint32_t ways;                   /* associativity; 0 or lines: fully associative */
-	uint32_t max_attributes;         /* most attributes a primitive can have */
-	uint32_t xor_index;              /* 1: XOR-folded set index, 0: modulo */
-	enum tsr_ac_policy policy;
-};
-
-/* 48 KiB / 64-byte entries (768), 384 lines, 6 ways, XOR index, OPT,
- * 48-byte attributes, up to 33 attributes (1 + the 32 varyings a
- * workload material may declare). */
-void tsr_ac_config_defaults(struct tsr_ac_config *cfg);
 
 /*
  * The level below (the L2 in TCOR Fig. 7): one call per attribute, at
@@ -171,23 +157,16 @@ struct tsr_ac_line_info {
 struct tsr_attr_cache;
 
 /*
- * Checks a configuration: non-zero sizes, size_bytes a multiple of
- * attribute_entry_bytes, attribute_bytes at most one entry and one 64-byte
- * block, lines a multiple of ways, a power-of-two number of sets, at least
- * max_attributes entries, a known policy. The message names the field.
- * Errors: TSR_ERR_GEOMETRY, TSR_ERR_CONFIG (policy).
- */
-enum tsr_status tsr_ac_config_check(const struct tsr_ac_config *cfg,
-				    struct tsr_error *err);
-
-/*
  * Creates an empty Attribute Cache; every array is allocated here and no
- * access allocates. `lower` is copied (NULL: no lower level). Errors:
- * those of tsr_ac_config_check(), TSR_ERR_NOMEM.
+ * access allocates (a policy module's state included). `lower` is copied
+ * (NULL: no lower level). Errors: those of tsr_ac_config_check()
+ * (config/tcor_config.h), TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_ac_create(const struct tsr_ac_config *cfg,
 			      const struct tsr_ac_lower *lower,
 			      struct tsr_attr_cache **out, struct tsr_error *err);
+
+/* Frees the cache and its policy module's state (NULL: nothing). */
 void tsr_ac_destroy(struct tsr_attr_cache *ac);
 
 /*
@@ -235,21 +214,14 @@ uint32_t tsr_ac_next_entry(const struct tsr_attr_cache *ac, uint32_t entry);
 /* The set prim_id maps to (modulo or XOR index). */
 uint32_t tsr_ac_set_index(const struct tsr_attr_cache *ac, uint64_t prim_id);
 
+/* Counters since creation (counts of requests, evictions and attributes). */
 const struct tsr_ac_counters *tsr_ac_counters_of(const struct tsr_attr_cache *ac);
+/* The configuration in use (ways filled in when 0 was given: fully associative). */
 const struct tsr_ac_config *tsr_ac_config_of(const struct tsr_attr_cache *ac);
+/* Primitive Buffer sets (lines / ways). */
 uint32_t tsr_ac_sets(const struct tsr_attr_cache *ac);
 uint32_t tsr_ac_entries(const struct tsr_attr_cache *ac);       /* Attribute Buffer entries */
 uint32_t tsr_ac_free_entries(const struct tsr_attr_cache *ac);  /* on its free list */
-
-/* "opt", "lru", "mru", "drrip". */
-const char *tsr_ac_policy_name(enum tsr_ac_policy p);
-
-/*
- * Looks a policy name up (case-sensitive). Errors: TSR_ERR_CONFIG with a
- * message that lists the valid names.
- */
-enum tsr_status tsr_ac_policy_parse(const char *name, enum tsr_ac_policy *out,
-				    struct tsr_error *err);
 
 /* A static lower-case name of a result ("hit", "stall", ...). */
 const char *tsr_ac_result_str(enum tsr_ac_result r);

@@ -1,28 +1,31 @@
-#include "tiling/attribute_cache.h"
+/*
+ * tcor_attribute_cache.c - TCOR's Attribute Cache (TCOR III-C), the state
+ * machine documented in tcor_attribute_cache.h. The Primitive Buffer is
+ * kept as structure of arrays: what only the Attribute Cache knows
+ * (Primitive ID, OPT Number, ABP, locks) in struct pb_line, and the tag
+ * store replacement policies see (valid, dirty, metadata) in struct
+ * tsr_line, so LRU, MRU and DRRIP run as the policy modules of memory/
+ * through their pinned-line hooks (memory/policy.h: victim_among, rank).
+ */
+#include "techniques/tcor_attribute_cache.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/rng.h"
-#include "memory/duel.h"  /* set dueling and RRPVs shared with the L2 policies */
-#include "memory/rrip.h"
+#include "core/stream.h"
+#include "memory/policy.h"
 #include "tiling/parameter_buffer.h"
 
 #define NIL TSR_AC_NIL
 
-/* One Primitive Buffer line (TCOR III-C-2, Fig. 8). */
+/* One Primitive Buffer line (TCOR III-C-2, Fig. 8), beside its struct tsr_line. */
 struct pb_line {
 	uint64_t tag;      /* Primitive ID */
-	uint64_t stamp;    /* last fill or hit (LRU, MRU) */
 	uint32_t opt;      /* OPT Number */
 	uint32_t abp;      /* Attribute Buffer Pointer: first entry */
 	uint32_t n_attr;   /* attributes (the length of the ABP's list) */
 	uint32_t locks;    /* counted lock bit: references not yet consumed */
-	uint32_t meta;     /* metadata of the request that brought it in */
-	uint8_t valid;
-	uint8_t dirty;
 	uint8_t chosen;    /* planned victim of the request being served */
-	uint8_t rrpv;      /* re-reference prediction value (DRRIP) */
 };
 
 struct tsr_attr_cache {
@@ -31,6 +34,8 @@ struct tsr_attr_cache {
 	struct tsr_ac_counters ctr;
 	uint32_t sets, ways, set_bits;
 	struct pb_line *lines;     /* sets x ways */
+	struct tsr_line *view;     /* sets x ways: valid, dirty, meta (the request that
+				      brought the line in), tag = Primitive ID / 64 */
 	/* Attribute Buffer, structure of arrays */
 	uint32_t entries;
 	uint32_t *next;            /* next entry of the list (primitive or free) */
@@ -39,89 +44,25 @@ struct tsr_attr_cache {
 	uint32_t free_head, free_count;
 	uint32_t *plan;            /* victims of one request: max_attributes + 1 */
 	uint32_t plan_n;
-	uint64_t clock;            /* stamps for LRU and MRU */
-	struct tsr_duel duel;      /* DRRIP: SRRIP (A) vs BRRIP (B) */
-	uint8_t *roles;            /* DRRIP: sets */
-	struct tsr_rng rng;        /* DRRIP: bimodal insertion */
+	/* LRU, MRU, DRRIP: a policy module of memory/; NULL for OPT (our own rule) */
+	const struct tsr_policy_ops *policy;
+	void *policy_state;
+	uint8_t *eligible;         /* ways: the unlocked ways of a set (victim_among) */
 };
-
-static const char *const policy_names[TSR_AC_POLICY_COUNT] = {"opt", "lru", "mru", "drrip"};
-
-static int is_pow2(uint64_t x)
-{
-	return x && !(x & (x - 1));
-}
-
-void tsr_ac_config_defaults(struct tsr_ac_config *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->size_bytes = 48 * 1024;
-	cfg->attribute_entry_bytes = TSR_PB_BLOCK_BYTES;
-	cfg->attribute_bytes = 48;
-	cfg->lines = cfg->size_bytes / cfg->attribute_entry_bytes / 2;
-	cfg->ways = 6;
-	cfg->max_attributes = 33;
-	cfg->xor_index = 1;
-	cfg->policy = TSR_AC_OPT;
-}
-
-enum tsr_status tsr_ac_config_check(const struct tsr_ac_config *c,
-				    struct tsr_error *err)
-{
-	static const char who[] = "attribute cache";
-	if (c->size_bytes == 0)
-		return tsr_error_set(err, TSR_ERR_GEOMETRY, "%s: size_bytes is 0", who);
-	if (c->attribute_entry_bytes == 0)
-		return tsr_error_set(err, TSR_ERR_GEOMETRY, "%s: attribute_entry_bytes is 0", who);
-	if (c->size_bytes % c->attribute_entry_bytes)
-		return tsr_error_set(err, TSR_ERR_GEOMETRY,
-				     "%s: size_bytes %u is not a multiple of attribute_entry_bytes %u",
-				     who, c->size_bytes, c->attribute_entry_bytes);
-	if (c->attribute_bytes == 0)
-		return tsr_error_set(err, TSR_ERR_GEOMETRY, "%s: attribute_bytes is 0", who);
-	if (c->attribute_bytes > c->attribute_entry_bytes ||
-	    c->attribute_bytes > TSR_PB_BLOCK_BYTES)
-		return tsr_error_set(err, TSR_ERR_GEOMETRY,
-				     "%s: attribute_bytes %u exceeds attribute_entry_bytes %u or the %u-byte block",
-				     who, c->attribute_bytes, c->attribute_entry_bytes,
-				     TSR_PB_BLOCK_BYTES);
-	if (c->lines == 0)
-		return tsr_error_set(err, TSR_ERR_GEOMETRY, "%s: lines is 0", who);
-	uint32_t ways = c->ways ? c->ways : c->lines;
-	if (ways > c->lines || c->lines % ways)
-		return tsr_error_set(err, TSR_ERR_GEOMETRY,
-				     "%s: lines %u is not a multiple of ways %u", who,
-				     c->lines, ways);
-	if (!is_pow2(c->lines / ways))
-		return tsr_error_set(err, TSR_ERR_GEOMETRY,
-				     "%s: %u sets (lines %u / ways %u) is not a power of two",
-				     who, c->lines / ways, c->lines, ways);
-	if (c->max_attributes == 0)
-		return tsr_error_set(err, TSR_ERR_GEOMETRY, "%s: max_attributes is 0", who);
-	uint32_t entries = c->size_bytes / c->attribute_entry_bytes;
-	if (entries < c->max_attributes)
-		return tsr_error_set(err, TSR_ERR_GEOMETRY,
-				     "%s: %u Attribute Buffer entries (size_bytes %u / attribute_entry_bytes %u) "
-				     "cannot hold a primitive of max_attributes %u",
-				     who, entries, c->size_bytes, c->attribute_entry_bytes,
-				     c->max_attributes);
-	if ((unsigned)c->policy >= TSR_AC_POLICY_COUNT)
-		return tsr_error_set(err, TSR_ERR_CONFIG,
-				     "%s: unknown policy %d (valid: opt, lru, mru, drrip)", who,
-				     (int)c->policy);
-	return TSR_OK;
-}
 
 void tsr_ac_destroy(struct tsr_attr_cache *ac)
 {
 	if (!ac)
 		return;
+	if (ac->policy && ac->policy_state)
+		ac->policy->destroy(ac->policy_state);
 	free(ac->lines);
+	free(ac->view);
 	free(ac->next);
 	free(ac->ab_valid);
 	free(ac->ab_locked);
 	free(ac->plan);
-	free(ac->roles);
+	free(ac->eligible);
 	free(ac);
 }
 
@@ -143,26 +84,45 @@ enum tsr_status tsr_ac_create(const struct tsr_ac_config *cfg,
 		ac->set_bits++;
 	ac->entries = cfg->size_bytes / cfg->attribute_entry_bytes;
 	ac->lines = calloc(cfg->lines, sizeof(*ac->lines));
+	ac->view = calloc(cfg->lines, sizeof(*ac->view));
 	ac->next = malloc((size_t)ac->entries * sizeof(*ac->next));
 	ac->ab_valid = malloc(ac->entries);
 	ac->ab_locked = malloc(ac->entries);
 	ac->plan = malloc(((size_t)cfg->max_attributes + 1) * sizeof(*ac->plan));
-	ac->roles = malloc(ac->sets);
-	if (!ac->lines || !ac->next || !ac->ab_valid || !ac->ab_locked || !ac->plan ||
-	    !ac->roles) {
+	ac->eligible = malloc(ac->ways);
+	if (!ac->lines || !ac->view || !ac->next || !ac->ab_valid || !ac->ab_locked ||
+	    !ac->plan || !ac->eligible) {
 		tsr_ac_destroy(ac);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for the attribute cache");
 	}
-	tsr_duel_init(&ac->duel, ac->roles, ac->sets, 32, 10);
-	tsr_rng_seed(&ac->rng, 1);
+	if (cfg->policy != TSR_AC_OPT) {
+		/* the module's defaults (DRRIP: 32 leaders, 10-bit PSEL, 1/32), seed 1 */
+		struct tsr_policy_config pc = {
+			.sets = ac->sets, .ways = ac->ways, .line_bytes = TSR_PB_BLOCK_BYTES,
+			.seed = 1, .params = NULL, .cache = "attribute cache",
+		};
+		ac->policy = tsr_policy_find(tsr_ac_policy_name(cfg->policy));
+		enum tsr_status s = ac->policy->create(&pc, &ac->policy_state, err);
+		if (s != TSR_OK) {
+			ac->policy_state = NULL;
+			tsr_ac_destroy(ac);
+			return s;
+		}
+	}
 	tsr_ac_reset(ac);
 	*out = ac;
 	return TSR_OK;
 }
 
+/*
+ * The policy's per-line state is not reset: a line is filled (on_fill)
+ * before it can be a candidate again, and DRRIP's PSEL and random numbers
+ * carry over from frame to frame.
+ */
 void tsr_ac_reset(struct tsr_attr_cache *ac)
 {
 	memset(ac->lines, 0, (size_t)ac->cfg.lines * sizeof(*ac->lines));
+	memset(ac->view, 0, (size_t)ac->cfg.lines * sizeof(*ac->view));
 	for (uint32_t e = 0; e < ac->entries; e++)
 		ac->next[e] = e + 1 < ac->entries ? e + 1 : NIL;
 	memset(ac->ab_valid, 0, ac->entries);
@@ -170,7 +130,6 @@ void tsr_ac_reset(struct tsr_attr_cache *ac)
 	ac->free_head = 0;
 	ac->free_count = ac->entries;
 	ac->plan_n = 0;
-	ac->clock = 0;
 }
 
 uint32_t tsr_ac_set_index(const struct tsr_attr_cache *ac, uint64_t prim_id)
@@ -189,44 +148,76 @@ uint32_t tsr_ac_set_index(const struct tsr_attr_cache *ac, uint64_t prim_id)
 static uint32_t find(const struct tsr_attr_cache *ac, uint64_t prim_id)
 {
 	uint32_t base = tsr_ac_set_index(ac, prim_id) * ac->ways;
-	for (uint32_t w = 0; w < ac->ways; w++) {
-		const struct pb_line *l = &ac->lines[base + w];
-		if (l->valid && l->tag == prim_id)
+	for (uint32_t w = 0; w < ac->ways; w++)
+		if (ac->lines[base + w].tag == prim_id && ac->view[base + w].valid)
 			return base + w;
-	}
 	return NIL;
 }
 
-/* Unlocked: neither the line's lock nor its first entry's (III-C-5). */
-static int evictable(const struct tsr_attr_cache *ac, const struct pb_line *l)
+/* Unlocked: neither the line's lock nor its first entry's (III-C-5), and not planned. */
+static int evictable(const struct tsr_attr_cache *ac, uint32_t i)
 {
-	return l->valid && !l->chosen && l->locks == 0 && !ac->ab_locked[l->abp];
+	const struct pb_line *l = &ac->lines[i];
+	return ac->view[i].valid && !l->chosen && l->locks == 0 && !ac->ab_locked[l->abp];
 }
 
-/* 1 when line a is a better victim than line b under the policy. */
-static int better(const struct tsr_attr_cache *ac, const struct pb_line *a,
-		  const struct pb_line *b)
+/* The request as the policy modules see it (on the stack: nothing allocated). */
+static struct tsr_access request(const struct tsr_attr_cache *ac, uint64_t prim_id,
+				 uint32_t n, int write, uint32_t meta)
 {
-	switch (ac->cfg.policy) {
-	case TSR_AC_LRU:
-		return a->stamp < b->stamp;
-	case TSR_AC_MRU:
-		return a->stamp > b->stamp;
-	case TSR_AC_DRRIP:
-		return a->rrpv > b->rrpv;
-	default:
-		return a->opt > b->opt;
+	struct tsr_access a = {
+		.addr = prim_id, .size = n * ac->cfg.attribute_bytes, .write = (uint8_t)write,
+		.stream = TSR_STREAM_PB_ATTRIBUTES, .meta = meta, .next_use = TSR_NEVER,
+	};
+	return a;
+}
+
+/*
+ * The victim of full set `set` among its unlocked lines (III-C-5, III-C-6),
+ * or NIL if every line is locked. OPT: the greatest OPT Number, lowest
+ * way on ties. Otherwise the policy module's victim_among() over the
+ * unlocked ways (which for DRRIP also ages the set).
+ */
+static uint32_t set_victim(struct tsr_attr_cache *ac, uint32_t set,
+			   const struct tsr_access *a)
+{
+	uint32_t base = set * ac->ways, best = NIL;
+	if (!ac->policy) {
+		for (uint32_t i = base; i < base + ac->ways; i++)
+			if (evictable(ac, i) && (best == NIL || ac->lines[i].opt > ac->lines[best].opt))
+				best = i;
+		return best;
 	}
+	int any = 0;
+	for (uint32_t w = 0; w < ac->ways; w++)
+		any |= ac->eligible[w] = (uint8_t)evictable(ac, base + w);
+	if (!any)
+		return NIL;
+	uint32_t w = ac->policy->victim_among(ac->policy_state, set, &ac->view[base], a,
+					      ac->eligible);
+	return w < ac->ways && ac->eligible[w] ? base + w : NIL;
 }
 
-/* The best unplanned evictable victim among lines [lo, hi), or NIL. */
-static uint32_t pick(const struct tsr_attr_cache *ac, uint32_t lo, uint32_t hi)
+/*
+ * The unlocked, unplanned line of the whole cache the policy would evict
+ * first (greatest OPT Number, or greatest rank()), lowest line on ties;
+ * NIL if there is none.
+ */
+static uint32_t cache_victim(const struct tsr_attr_cache *ac)
 {
 	uint32_t best = NIL;
-	for (uint32_t i = lo; i < hi; i++)
-		if (evictable(ac, &ac->lines[i]) &&
-		    (best == NIL || better(ac, &ac->lines[i], &ac->lines[best])))
-			best = i;
+	uint64_t best_rank = 0;
+	for (uint32_t set = 0, i = 0; set < ac->sets; set++)
+		for (uint32_t w = 0; w < ac->ways; w++, i++) {
+			if (!evictable(ac, i))
+				continue;
+			uint64_t r = ac->policy ? ac->policy->rank(ac->policy_state, set, w)
+						: ac->lines[i].opt;
+			if (best == NIL || r > best_rank) {
+				best = i;
+				best_rank = r;
+			}
+		}
 	return best;
 }
 
@@ -245,26 +236,19 @@ static void unplan(struct tsr_attr_cache *ac)
  * NIL with nothing planned.
  */
 static uint32_t plan_room(struct tsr_attr_cache *ac, uint32_t set, uint32_t n,
-			  int limit, uint32_t opt)
+			  const struct tsr_access *a, int limit, uint32_t opt)
 {
 	uint32_t base = set * ac->ways, line = NIL;
 	ac->plan_n = 0;
 	for (uint32_t w = 0; w < ac->ways && line == NIL; w++)
-		if (!ac->lines[base + w].valid)
+		if (!ac->view[base + w].valid)
 			line = base + w;
 	uint64_t avail = ac->free_count;
 	if (line == NIL) {
 		/* III-C-6: the replacement policy only runs on a full set */
-		uint32_t v = pick(ac, base, base + ac->ways);
+		uint32_t v = set_victim(ac, set, a);
 		if (v == NIL || (limit && ac->lines[v].opt <= opt))
 			return NIL;
-		if (ac->cfg.policy == TSR_AC_DRRIP) {
-			/* RRIP ageing: the set grows older until the victim is distant */
-			uint8_t age = (uint8_t)(3 - ac->lines[v].rrpv);
-			for (uint32_t w = 0; w < ac->ways; w++)
-				if (ac->lines[base + w].valid)
-					ac->lines[base + w].rrpv = (uint8_t)(ac->lines[base + w].rrpv + age);
-		}
 		ac->lines[v].chosen = 1;
 		ac->plan[ac->plan_n++] = v;
 		avail += ac->lines[v].n_attr;
@@ -272,7 +256,7 @@ static uint32_t plan_room(struct tsr_attr_cache *ac, uint32_t set, uint32_t n,
 	}
 	while (avail < n) {
 		/* III-C-3: "in case of a dearth of space, more primitives are evicted" */
-		uint32_t v = pick(ac, 0, ac->cfg.lines);
+		uint32_t v = cache_victim(ac);
 		if (v == NIL || (limit && ac->lines[v].opt <= opt)) {
 			unplan(ac);
 			return NIL;
@@ -294,14 +278,17 @@ static void lower_write(struct tsr_attr_cache *ac, uint64_t prim_id, uint32_t a,
 }
 
 /* III-C-5: writes a dirty victim back attribute by attribute, frees its entries. */
-static void evict(struct tsr_attr_cache *ac, uint32_t i)
+static void evict(struct tsr_attr_cache *ac, uint32_t i, const struct tsr_access *req)
 {
 	struct pb_line *l = &ac->lines[i];
+	struct tsr_line *v = &ac->view[i];
+	if (ac->policy && ac->policy->on_evict)
+		ac->policy->on_evict(ac->policy_state, i / ac->ways, i % ac->ways, v, req);
 	uint32_t a = 0;
 	for (uint32_t e = l->abp; e != NIL; a++) {
 		uint32_t nx = ac->next[e];
-		if (l->dirty) {
-			lower_write(ac, l->tag, a, l->meta);
+		if (v->dirty) {
+			lower_write(ac, l->tag, a, v->meta);
 			ac->ctr.writeback_attributes++;
 		}
 		ac->ab_valid[e] = 0;
@@ -311,19 +298,20 @@ static void evict(struct tsr_attr_cache *ac, uint32_t i)
 		ac->free_count++;
 		e = nx;
 	}
-	if (l->dirty)
+	if (v->dirty)
 		ac->ctr.writeback_primitives++;
 	ac->ctr.evictions++;
 	memset(l, 0, sizeof(*l));
+	memset(v, 0, sizeof(*v));
 }
 
 /* Evicts the planned victims and fills `line` with n fresh entries. */
 static struct pb_line *fill(struct tsr_attr_cache *ac, uint32_t line,
 			    uint64_t prim_id, uint32_t n, uint32_t opt,
-			    uint32_t meta, int dirty)
+			    const struct tsr_access *req, int dirty)
 {
 	for (uint32_t i = 0; i < ac->plan_n; i++)
-		evict(ac, ac->plan[i]);
+		evict(ac, ac->plan[i], req);
 	ac->plan_n = 0;
 	/* the first n free entries are already linked: cut the list after them */
 	uint32_t first = ac->free_head, e = first;
@@ -337,18 +325,22 @@ static struct pb_line *fill(struct tsr_attr_cache *ac, uint32_t line,
 	ac->free_count -= n;
 	struct pb_line *l = &ac->lines[line];
 	l->tag = prim_id;
-	l->stamp = ++ac->clock;
 	l->opt = opt;
 	l->abp = first;
 	l->n_attr = n;
 	l->locks = 0;
-	l->meta = meta;
-	l->valid = 1;
-	l->dirty = (uint8_t)dirty;
 	l->chosen = 0;
-	if (ac->cfg.policy == TSR_AC_DRRIP)
-		l->rrpv = tsr_duel_miss(&ac->duel, line / ac->ways)
-			? tsr_rrip_bimodal(&ac->rng, 32, 3) : 2;
+	struct tsr_line *v = &ac->view[line];
+	v->tag = prim_id / TSR_PB_BLOCK_BYTES;
+	v->meta = req->meta;
+	v->valid = 1;
+	v->dirty = (uint8_t)dirty;
+	v->stream = TSR_STREAM_PB_ATTRIBUTES;
+	if (ac->policy) {
+		uint32_t set = line / ac->ways;
+		ac->policy->on_fill(ac->policy_state, set, line % ac->ways,
+				    &ac->view[set * ac->ways], req);
+	}
 	return l;
 }
 
@@ -361,8 +353,9 @@ enum tsr_ac_result tsr_ac_write(struct tsr_attr_cache *ac, uint64_t prim_id,
 		return TSR_AC_INVALID;
 	ac->ctr.writes++;
 	uint32_t set = tsr_ac_set_index(ac, prim_id);
+	struct tsr_access req = request(ac, prim_id, n_attributes, 1, meta);
 	/* III-C-4: OPT evicts only lines used after the request, else bypasses */
-	uint32_t line = plan_room(ac, set, n_attributes, ac->cfg.policy == TSR_AC_OPT,
+	uint32_t line = plan_room(ac, set, n_attributes, &req, ac->cfg.policy == TSR_AC_OPT,
 				  opt_number);
 	if (line == NIL) {
 		for (uint32_t a = 0; a < n_attributes; a++)
@@ -370,7 +363,7 @@ enum tsr_ac_result tsr_ac_write(struct tsr_attr_cache *ac, uint64_t prim_id,
 		ac->ctr.write_bypasses++;
 		return TSR_AC_BYPASSED;
 	}
-	fill(ac, line, prim_id, n_attributes, opt_number, meta, 1);
+	fill(ac, line, prim_id, n_attributes, opt_number, &req, 1);
 	ac->ctr.write_allocations++;
 	return TSR_AC_ALLOCATED;
 }
@@ -388,24 +381,28 @@ enum tsr_ac_result tsr_ac_read(struct tsr_attr_cache *ac, uint64_t prim_id,
 	if (n_attributes == 0 || n_attributes > ac->cfg.max_attributes)
 		return TSR_AC_INVALID;
 	uint32_t i = find(ac, prim_id);
+	struct tsr_access req = request(ac, prim_id, n_attributes, 0, meta);
 	if (i != NIL) {
 		struct pb_line *l = &ac->lines[i];
 		if (l->n_attr != n_attributes)
 			return TSR_AC_INVALID;
 		lock(ac, l);
 		l->opt = opt_number;
-		l->stamp = ++ac->clock;
-		l->rrpv = 0;
+		if (ac->policy) {
+			uint32_t set = i / ac->ways;
+			ac->policy->on_hit(ac->policy_state, set, i % ac->ways,
+					   &ac->view[set * ac->ways], &req);
+		}
 		ac->ctr.reads++;
 		ac->ctr.read_hits++;
 		return TSR_AC_HIT;
 	}
-	uint32_t line = plan_room(ac, tsr_ac_set_index(ac, prim_id), n_attributes, 0, 0);
+	uint32_t line = plan_room(ac, tsr_ac_set_index(ac, prim_id), n_attributes, &req, 0, 0);
 	if (line == NIL) {
 		ac->ctr.stalls++;
 		return TSR_AC_STALL;
 	}
-	struct pb_line *l = fill(ac, line, prim_id, n_attributes, opt_number, meta, 0);
+	struct pb_line *l = fill(ac, line, prim_id, n_attributes, opt_number, &req, 0);
 	for (uint32_t a = 0; a < n_attributes; a++)
 		if (ac->lower.read)
 			ac->lower.read(ac->lower.ctx, prim_id + (uint64_t)a * TSR_PB_BLOCK_BYTES,
@@ -442,8 +439,8 @@ int tsr_ac_lookup(const struct tsr_attr_cache *ac, uint64_t prim_id,
 		out->abp = l->abp;
 		out->n_attributes = l->n_attr;
 		out->locks = l->locks;
-		out->meta = l->meta;
-		out->dirty = l->dirty;
+		out->meta = ac->view[i].meta;
+		out->dirty = ac->view[i].dirty;
 	}
 	return 1;
 }
@@ -476,24 +473,6 @@ uint32_t tsr_ac_entries(const struct tsr_attr_cache *ac)
 uint32_t tsr_ac_free_entries(const struct tsr_attr_cache *ac)
 {
 	return ac->free_count;
-}
-
-const char *tsr_ac_policy_name(enum tsr_ac_policy p)
-{
-	return (unsigned)p < TSR_AC_POLICY_COUNT ? policy_names[p] : "unknown";
-}
-
-enum tsr_status tsr_ac_policy_parse(const char *name, enum tsr_ac_policy *out,
-				    struct tsr_error *err)
-{
-	for (int p = 0; p < TSR_AC_POLICY_COUNT; p++)
-		if (name && strcmp(name, policy_names[p]) == 0) {
-			*out = (enum tsr_ac_policy)p;
-			return TSR_OK;
-		}
-	return tsr_error_set(err, TSR_ERR_CONFIG,
-			     "unknown attribute cache policy '%s' (valid: opt, lru, mru, drrip)",
-			     name ? name : "");
 }
 
 const char *tsr_ac_result_str(enum tsr_ac_result r)

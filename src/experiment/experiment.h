@@ -1,0 +1,105 @@
+/*
+ * experiment.h - the papers' experiments, run in-process over several
+ * workloads and configurations (one simulation per point, through the
+ * frame loop of sim/sim.h), producing tables of results with the paper's
+ * figures beside tessera's:
+ *
+ *   tcor             Parameter Buffer accesses to the L2 and to DRAM and
+ *                    total DRAM traffic, baseline against TCOR at 64 and
+ *                    128 KiB (TCOR V-B, Figs. 14-19), and each workload's
+ *                    Parameter Buffer footprint and primitive reuse
+ *                    (Table II).
+ *   attribute-cache  Attribute Cache miss ratio against its size for OPT,
+ *                    LRU, MRU and DRRIP, fully associative and 2, 4, 8
+ *                    ways, with the lower bound LB = TP + max(0, TP - CP)
+ *                    (TCOR V-A, Figs. 11-13).
+ *   re               Rendering Elimination against Transaction Elimination
+ *                    on the RE Table I GPU (RE V, Figs. 14 and 16).
+ *
+ * Shipped configurations and workloads are found through the data
+ * directory (core/datadir.h), never relative to the current directory.
+ * One file per experiment (xp_tcor.c, xp_attribute_cache.c, xp_re.c);
+ * experiments.c holds the name table. A new experiment is a new xp_*.c
+ * file and one line in that table.
+ *
+ * Left out: running points in parallel; the experiments are sequential.
+ */
+#ifndef TSR_EXPERIMENT_EXPERIMENT_H
+#define TSR_EXPERIMENT_EXPERIMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/status.h"
+#include "core/text.h"
+#include "experiment/table.h"
+
+/* What to run. Zero-initialise for every default. */
+struct tsr_xp_options {
+	uint32_t frames;                /* frames per run; 0: the experiment's default
+					   (tcor, attribute-cache: 4; re: each workload's own) */
+	const char *const *workloads;   /* files or shipped names (tsr_data_resolve);
+					   NULL: the experiment's shipped list */
+	size_t workload_count;
+	const char *const *sets;        /* "KEY=VALUE" overrides applied to every
+					   configuration (as `--set`) */
+	size_t set_count;
+	/*
+	 * Called (when not NULL) with each new piece of the report as rows
+	 * complete, so that a long experiment shows progress; the full text
+	 * is also in the result.
+	 */
+	void (*on_text)(void *ctx, const char *text, size_t len);
+	void *on_text_ctx;
+};
+
+/* Most tables one experiment produces. */
+#define TSR_XP_MAX_TABLES 4
+
+/* What an experiment produced. */
+struct tsr_xp_result {
+	/*
+	 * tables[0] is the main table (what `--csv` writes); further tables
+	 * are summaries (tcor: "tcor-table2" footprint and reuse;
+	 * attribute-cache: "attribute-cache-reach", the smallest size within
+	 * 0.1% of LB).
+	 */
+	struct tsr_table tables[TSR_XP_MAX_TABLES];
+	uint32_t table_count;
+	/* The report as `tessera experiment` prints it: tables and the paper's figures. */
+	struct tsr_text text;
+};
+
+/* One experiment of the name table. */
+struct tsr_experiment;
+
+/* The experiment called `name` ("tcor", "attribute-cache", "re"), or NULL. */
+const struct tsr_experiment *tsr_experiment_find(const char *name);
+
+/* The experiments, in table order: i from 0 to tsr_experiment_count() - 1. */
+size_t tsr_experiment_count(void);
+const struct tsr_experiment *tsr_experiment_at(size_t i);
+
+/* An experiment's name and one-line description. */
+const char *tsr_experiment_name(const struct tsr_experiment *x);
+const char *tsr_experiment_summary(const struct tsr_experiment *x);
+
+/*
+ * Runs experiment x with options o (NULL: every default) into *out (which
+ * the caller releases with tsr_xp_result_release(), also on error).
+ * Errors: TSR_ERR_IO naming a workload or shipped configuration that
+ * cannot be found, those of tsr_config_apply_sets() (a bad --set names its
+ * key), tsr_scene_load() and tsr_sim_run(); TSR_ERR_CONFIG when a
+ * configuration has no cache named "l2"; TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
+				   const struct tsr_xp_options *o, struct tsr_xp_result *out,
+				   struct tsr_error *err);
+
+/* The table called `name` in r, or NULL. */
+const struct tsr_table *tsr_xp_result_table(const struct tsr_xp_result *r, const char *name);
+
+/* Frees the tables and the text; r may then be reused. */
+void tsr_xp_result_release(struct tsr_xp_result *r);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * experiments.c - the experiments' name table, tsr_experiment_run() and
+ * the helpers every experiment shares (xp_priv.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/datadir.h"
+#include "experiment/xp_priv.h"
+#include "pipeline/gpu.h"
+#include "sim/sim.h"
+
+static const struct tsr_experiment *const experiments[] = {
+	&tsr_xp_tcor,
+	&tsr_xp_attribute_cache,
+	&tsr_xp_re,
+};
+
+#define XP_COUNT (sizeof(experiments) / sizeof(experiments[0]))
+
+const struct tsr_experiment *tsr_experiment_find(const char *name)
+{
+	for (size_t i = 0; name && i < XP_COUNT; i++)
+		if (!strcmp(experiments[i]->name, name))
+			return experiments[i];
+	return NULL;
+}
+
+size_t tsr_experiment_count(void)
+{
+	return XP_COUNT;
+}
+
+const struct tsr_experiment *tsr_experiment_at(size_t i)
+{
+	return i < XP_COUNT ? experiments[i] : NULL;
+}
+
+const char *tsr_experiment_name(const struct tsr_experiment *x)
+{
+	return x->name;
+}
+
+const char *tsr_experiment_summary(const struct tsr_experiment *x)
+{
+	return x->summary;
+}
+
+enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
+				   const struct tsr_xp_options *o, struct tsr_xp_result *out,
+				   struct tsr_error *err)
+{
+	static const struct tsr_xp_options none;
+	if (!o)
+		o = &none;
+	memset(out, 0, sizeof(*out));
+	struct xp_ctx c = {
+		.frames = o->frames ? o->frames : x->default_frames,
+		.workloads = o->workloads,
+		.workload_count = o->workload_count,
+		.sets = o->sets,
+		.set_count = o->set_count,
+		.o = o,
+	};
+	if (!o->workloads || !o->workload_count) {
+		c.workloads = x->default_workloads;
+		c.workload_count = 0;
+		while (x->default_workloads[c.workload_count])
+			c.workload_count++;
+		c.shipped = 1;
+	}
+	enum tsr_status s = x->run(&c, out, err);
+	xp_flush(&c, out);  /* also the rows before an error */
+	TSR_TRY(s);
+	TSR_TRY(tsr_text_status(&out->text, "the experiment's report", err));
+	for (uint32_t i = 0; i < out->table_count; i++)
+		TSR_TRY(tsr_table_status(&out->tables[i], err));
+	return TSR_OK;
+}
+
+const struct tsr_table *tsr_xp_result_table(const struct tsr_xp_result *r, const char *name)
+{
+	for (uint32_t i = 0; i < r->table_count; i++)
+		if (!strcmp(r->tables[i].name, name))
+			return &r->tables[i];
+	return NULL;
+}
+
+void tsr_xp_result_release(struct tsr_xp_result *r)
+{
+	for (uint32_t i = 0; i < r->table_count; i++)
+		tsr_table_release(&r->tables[i]);
+	tsr_text_release(&r->text);
+	r->table_count = 0;
+}
+
+void xp_flush(struct xp_ctx *c, const struct tsr_xp_result *out)
+{
+	if (c->o->on_text && !out->text.nomem && out->text.len > c->text_sent)
+		c->o->on_text(c->o->on_text_ctx, out->text.buf + c->text_sent,
+			      out->text.len - c->text_sent);
+	c->text_sent = out->text.len;
+}
+
+struct tsr_table *xp_add_table(struct tsr_xp_result *out, const char *name,
+			       const char *header, struct tsr_error *err)
+{
+	if (out->table_count == TSR_XP_MAX_TABLES) {
+		tsr_error_set(err, TSR_ERR_INTERNAL, "too many tables in one experiment ('%s')", name);
+		return NULL;
+	}
+	struct tsr_table *t = &out->tables[out->table_count++];
+	return tsr_table_init(t, name, header, err) == TSR_OK ? t : NULL;
+}
+
+enum tsr_status xp_load_config(const struct xp_ctx *c, const char *name,
+			       struct tsr_gpu_config *cfg, struct tsr_error *err)
+{
+	char path[4096];
+	if (name) {
+		char rel[256];
+		snprintf(rel, sizeof(rel), "configs/%s.json", name);
+		TSR_TRY(tsr_data_path(rel, path, sizeof(path), err));
+	}
+	tsr_config_defaults(cfg);
+	return tsr_config_apply_sets(cfg, name ? path : NULL, c->sets, c->set_count, err);
+}
+
+enum tsr_status xp_load_scene(const struct xp_ctx *c, size_t w, struct tsr_scene **out,
+			      struct tsr_error *err)
+{
+	char path[4096];
+	if (c->shipped)
+		TSR_TRY(tsr_data_path(c->workloads[w], path, sizeof(path), err));
+	else
+		TSR_TRY(tsr_data_resolve("workloads", c->workloads[w], path, sizeof(path), err));
+	return tsr_scene_load(path, out, err);
+}
+
+const char *xp_workload_name(const struct xp_ctx *c, size_t w, const struct tsr_scene *sc)
+{
+	return sc->name ? sc->name : c->workloads[w];
+}
+
+enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_scene *sc,
+			    uint32_t frames, struct tsr_frame_stats *total, uint32_t *l2,
+			    struct tsr_error *err)
+{
+	struct tsr_sim *s;
+	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
+	enum tsr_status st = tsr_sim_run(s, frames, NULL, NULL, err);
+	if (st == TSR_OK && l2) {
+		const struct tsr_memsys *m = tsr_gpu_memsys(tsr_sim_gpu(s));
+		uint32_t port = tsr_memsys_cache_port(m, "l2");
+		if (port == TSR_PORT_DRAM)
+			st = tsr_error_set(err, TSR_ERR_CONFIG,
+					   "configuration '%s' has no cache 'l2' (the experiment "
+					   "counts Parameter Buffer accesses there)", cfg->name);
+		else
+			*l2 = port;
+	}
+	if (st == TSR_OK)
+		*total = *tsr_sim_total(s);
+	tsr_sim_close(s);
+	return st;
+}
+
+uint64_t xp_dram_bytes(const struct tsr_frame_stats *t, int pb_only)
+{
+	uint64_t b = 0;
+	for (int s = 0; s < TSR_STREAM_COUNT; s++)
+		if (!pb_only || s == TSR_STREAM_PB_LISTS || s == TSR_STREAM_PB_ATTRIBUTES)
+			b += t->dram[s].read_bytes + t->dram[s].write_bytes;
+	return b;
+}
+
+double xp_pct(uint64_t v, uint64_t base)
+{
+	return base ? 100.0 * ((double)v - (double)base) / (double)base : 0.0;
+}

@@ -1,0 +1,78 @@
+/*
+ * xp_priv.h - what the experiment files share (internal to experiment/):
+ * the name-table entry, the run context, loading shipped configurations
+ * and workloads through the data directory, one simulation point, and the
+ * traffic sums the tables report.
+ */
+#ifndef TSR_EXPERIMENT_XP_PRIV_H
+#define TSR_EXPERIMENT_XP_PRIV_H
+
+#include "config/config.h"
+#include "experiment/experiment.h"
+#include "report/stats.h"
+#include "scene/scene.h"
+
+/* A run of one experiment: the options with defaults filled in. */
+struct xp_ctx {
+	uint32_t frames;                /* 0 only for re: each workload's own */
+	const char *const *workloads;   /* as given (or the shipped list), for display */
+	size_t workload_count;
+	const char *const *sets;
+	size_t set_count;
+	int shipped;                    /* workloads are the shipped list (data paths) */
+	const struct tsr_xp_options *o; /* on_text */
+	size_t text_sent;               /* bytes of the report passed to on_text */
+};
+
+struct tsr_experiment {
+	const char *name;
+	const char *summary;
+	const char *const *default_workloads;  /* data-dir relative paths, NULL-terminated */
+	uint32_t default_frames;               /* 0: each workload's own */
+	enum tsr_status (*run)(struct xp_ctx *c, struct tsr_xp_result *out,
+			       struct tsr_error *err);
+};
+
+extern const struct tsr_experiment tsr_xp_tcor;
+extern const struct tsr_experiment tsr_xp_attribute_cache;
+extern const struct tsr_experiment tsr_xp_re;
+
+/*
+ * Loads the defaults, then shipped configuration `name` ("tcor-table1",
+ * found as configs/<name>.json in the data directory; NULL: none), then
+ * the context's --set overrides.
+ */
+enum tsr_status xp_load_config(const struct xp_ctx *c, const char *name,
+			       struct tsr_gpu_config *cfg, struct tsr_error *err);
+
+/* Loads workload w of the context (a shipped one, a file or a shipped name). */
+enum tsr_status xp_load_scene(const struct xp_ctx *c, size_t w, struct tsr_scene **out,
+			      struct tsr_error *err);
+
+/* The name a row shows for workload w: the scene's name, else the name given. */
+const char *xp_workload_name(const struct xp_ctx *c, size_t w, const struct tsr_scene *sc);
+
+/*
+ * Simulates `frames` frames (0: the scene's own) of sc with cfg into
+ * *total, and sets *l2 (if not NULL) to the index in total->caches of the
+ * cache named "l2". Errors: those of tsr_sim_run(); TSR_ERR_CONFIG when
+ * l2 is asked for and there is none.
+ */
+enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_scene *sc,
+			    uint32_t frames, struct tsr_frame_stats *total, uint32_t *l2,
+			    struct tsr_error *err);
+
+/* DRAM bytes read and written: every stream, or (pb_only) the Parameter Buffer's. */
+uint64_t xp_dram_bytes(const struct tsr_frame_stats *t, int pb_only);
+
+/* Percentage change of v against base (0 when base is 0). */
+double xp_pct(uint64_t v, uint64_t base);
+
+/* Passes the report's text not yet passed to the options' on_text callback. */
+void xp_flush(struct xp_ctx *c, const struct tsr_xp_result *out);
+
+/* Adds a table called `name` with `header` to out; returns it (NULL on error). */
+struct tsr_table *xp_add_table(struct tsr_xp_result *out, const char *name,
+			       const char *header, struct tsr_error *err);
+
+#endif

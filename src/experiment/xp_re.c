@@ -1,0 +1,207 @@
+/*
+ * xp_re.c - `re`: Rendering Elimination against Transaction Elimination
+ * on the RE Table I GPU (configs/re-table1.json; RE V, Figs. 14 and 16).
+ * Per workload four runs: elimination off (base), TE, RE (verified, so
+ * that false positives are counted) and RE+TE. Columns: the tiles RE
+ * skips, the equal-input, false-negative and changed tiles of Fig. 14a (%
+ * of tiles compared), false positives and stale inputs, the color flushes
+ * TE removes (% of tiles signed), the total DRAM traffic of te, re and
+ * re+te against base, and re's against base per Parameter Buffer,
+ * texture, color and the Raster Pipeline traffic of Fig. 14b; a last row
+ * holds the means; the paper's figures follow the table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiment/xp_priv.h"
+
+/* The animated workloads with redundant tiles, then the others. */
+static const char *const workloads[] = {
+	"workloads/static-camera.json", "workloads/ui-2d.json", "workloads/paused-scene.json",
+	"workloads/sprites-2d.json", "workloads/gltf-truck.json", "workloads/glmark-scene.json",
+	"workloads/camera-pan.json", "workloads/heavy-3d.json", NULL};
+
+/* The runs and their elimination settings. */
+enum { RE_BASE, RE_TE, RE_RE, RE_RETE, RE_RUNS };
+
+/* The percentage columns, in table order. */
+enum {
+	RC_SKIPPED, RC_EQUAL, RC_FALSE_NEG, RC_CHANGED,   /* re run, % of tiles compared */
+	RC_TE_FLUSH,                                      /* te run, % of flushes signed */
+	RC_DRAM_TE, RC_DRAM_RE, RC_DRAM_RETE,             /* total DRAM change vs base */
+	RC_RE_PB, RC_RE_TEX, RC_RE_COLOR, RC_RE_RASTER,   /* re run, per stream group */
+	RC_COUNT
+};
+
+/* Percentage v of `of` (0 when of is 0). */
+static double share(uint64_t v, uint64_t of)
+{
+	return of ? 100.0 * (double)v / (double)of : 0.0;
+}
+
+/*
+ * "Raster Pipeline traffic" of RE Fig. 14b: Parameter Buffer reads (the
+ * Tile Fetcher), texel reads and color flushes, at DRAM.
+ */
+static uint64_t raster_dram_bytes(const struct tsr_frame_stats *t)
+{
+	return t->dram[TSR_STREAM_PB_LISTS].read_bytes +
+	       t->dram[TSR_STREAM_PB_ATTRIBUTES].read_bytes +
+	       t->dram[TSR_STREAM_TEXTURE].read_bytes + t->dram[TSR_STREAM_COLOR].write_bytes;
+}
+
+static void add_row(struct tsr_table *tab, struct tsr_text *txt, const char *name,
+		    const char *frames, const char *fp, const char *stale, const double *v)
+{
+	tsr_text_printf(txt, "%-16s %6s %7.1f%% %6.1f%% %6.1f%% %6.1f%% %5s %6s %7.1f%% %7.1f%% "
+			"%7.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n", name, frames,
+			v[RC_SKIPPED], v[RC_EQUAL], v[RC_FALSE_NEG], v[RC_CHANGED], fp, stale,
+			v[RC_TE_FLUSH], v[RC_DRAM_TE], v[RC_DRAM_RE], v[RC_DRAM_RETE], v[RC_RE_PB],
+			v[RC_RE_TEX], v[RC_RE_COLOR], v[RC_RE_RASTER]);
+	tsr_table_row(tab);
+	tsr_table_cellf(tab, "%s", name);
+	tsr_table_cellf(tab, "%s", frames);
+	for (int c = RC_SKIPPED; c <= RC_CHANGED; c++)
+		tsr_table_cellf(tab, "%.17g", v[c]);
+	tsr_table_cellf(tab, "%s", fp);
+	tsr_table_cellf(tab, "%s", stale);
+	for (int c = RC_TE_FLUSH; c < RC_COUNT; c++)
+		tsr_table_cellf(tab, "%.17g", v[c]);
+}
+
+/* The four runs of one workload; fills v[] and the false positives and stale inputs. */
+static enum tsr_status run_workload(const struct tsr_gpu_config *base_cfg,
+				    const struct tsr_scene *sc, uint32_t n,
+				    struct tsr_frame_stats *t, double *v,
+				    struct tsr_elimination_stats *re, struct tsr_error *err)
+{
+	static const struct {
+		int rendering, transactions;
+	} runs[RE_RUNS] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+	/* per run: total DRAM bytes and the stream groups */
+	uint64_t total[RE_RUNS], pb[RE_RUNS], tex[RE_RUNS], color[RE_RUNS], raster[RE_RUNS];
+	struct tsr_elimination_stats te = {0};
+	for (int r = 0; r < RE_RUNS; r++) {
+		struct tsr_gpu_config cfg = *base_cfg;
+		cfg.elim.rendering = runs[r].rendering;
+		cfg.elim.transactions = runs[r].transactions;
+		cfg.elim.verify = runs[r].rendering;  /* counts false positives */
+		cfg.elim.refresh_frames = 0;
+		TSR_TRY(xp_simulate(&cfg, sc, n, t, NULL, err));
+		total[r] = xp_dram_bytes(t, 0);
+		pb[r] = xp_dram_bytes(t, 1);
+		tex[r] = t->dram[TSR_STREAM_TEXTURE].read_bytes;
+		color[r] = t->dram[TSR_STREAM_COLOR].write_bytes;
+		raster[r] = raster_dram_bytes(t);
+		if (r == RE_RE)
+			*re = t->elim;
+		else if (r == RE_TE)
+			te = t->elim;
+	}
+	v[RC_SKIPPED] = share(re->tiles_skipped, re->tiles_compared);
+	v[RC_EQUAL] = share(re->tiles_equal_inputs, re->tiles_compared);
+	v[RC_FALSE_NEG] = share(re->false_negatives, re->tiles_compared);
+	v[RC_CHANGED] = share(re->tiles_changed, re->tiles_compared);
+	v[RC_TE_FLUSH] = share(te.te_flushes_removed, te.te_tiles_signed);
+	v[RC_DRAM_TE] = xp_pct(total[RE_TE], total[RE_BASE]);
+	v[RC_DRAM_RE] = xp_pct(total[RE_RE], total[RE_BASE]);
+	v[RC_DRAM_RETE] = xp_pct(total[RE_RETE], total[RE_BASE]);
+	v[RC_RE_PB] = xp_pct(pb[RE_RE], pb[RE_BASE]);
+	v[RC_RE_TEX] = xp_pct(tex[RE_RE], tex[RE_BASE]);
+	v[RC_RE_COLOR] = xp_pct(color[RE_RE], color[RE_BASE]);
+	v[RC_RE_RASTER] = xp_pct(raster[RE_RE], raster[RE_BASE]);
+	return TSR_OK;
+}
+
+static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
+			      struct tsr_error *err)
+{
+	struct tsr_gpu_config base_cfg;
+	TSR_TRY(xp_load_config(c, "re-table1", &base_cfg, err));
+	struct tsr_table *tab = xp_add_table(out, "re",
+		"workload,frames,tiles_skipped_pct,equal_inputs_pct,"
+		"false_negatives_pct,changed_pct,false_positives,stale_inputs,"
+		"te_flushes_removed_pct,te_dram_change_pct,re_dram_change_pct,"
+		"re_te_dram_change_pct,re_pb_dram_change_pct,re_texture_dram_change_pct,"
+		"re_color_dram_change_pct,re_raster_dram_change_pct", err);
+	if (!tab)
+		return TSR_ERR_NOMEM;
+	struct tsr_table *paper = xp_add_table(out, "re-paper",
+		"figure,quantity,paper_pct,tessera_mean_pct", err);
+	if (!paper)
+		return TSR_ERR_NOMEM;
+	struct tsr_text *txt = &out->text;
+	tsr_text_printf(txt, "%-23s %-32s %12s %8s %26s %35s\n", "", "re run: % of tiles compared",
+			"", "te run", "DRAM bytes vs base", "re run: DRAM bytes vs base");
+	tsr_text_printf(txt, "%-16s %6s %8s %7s %7s %7s %5s %6s %8s %8s %8s %8s %8s %8s %8s %8s\n",
+			"workload", "frames", "skipped", "eq-in", "f-neg", "changed", "FP", "stale",
+			"flush-rm", "te", "re", "re+te", "PB", "texture", "color", "raster");
+	struct tsr_frame_stats *t = malloc(sizeof(*t));
+	if (!t)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	double sum[RC_COUNT] = {0};
+	int nw = 0;
+	enum tsr_status s = TSR_OK;
+	for (size_t w = 0; s == TSR_OK && w < c->workload_count; w++) {
+		struct tsr_scene *sc = NULL;
+		s = xp_load_scene(c, w, &sc, err);
+		if (s != TSR_OK)
+			break;
+		const uint32_t n = c->frames ? c->frames : sc->frames;
+		double v[RC_COUNT];
+		struct tsr_elimination_stats re = {0};
+		s = run_workload(&base_cfg, sc, n, t, v, &re, err);
+		if (s == TSR_OK) {
+			char fr[16], fp[24], stale[24];
+			snprintf(fr, sizeof(fr), "%u", n);
+			snprintf(fp, sizeof(fp), "%llu", (unsigned long long)re.false_positives);
+			snprintf(stale, sizeof(stale), "%llu", (unsigned long long)re.stale_inputs);
+			add_row(tab, txt, xp_workload_name(c, w, sc), fr, fp, stale, v);
+			for (int k = 0; k < RC_COUNT; k++)
+				sum[k] += v[k];
+			nw++;
+			xp_flush(c, out);
+		}
+		tsr_scene_destroy(sc);
+	}
+	free(t);
+	if (s != TSR_OK)
+		return s;
+	double mean[RC_COUNT] = {0};
+	if (nw) {
+		for (int k = 0; k < RC_COUNT; k++)
+			mean[k] = sum[k] / nw;
+		add_row(tab, txt, "mean", "", "", "", mean);
+	}
+	tsr_text_printf(txt, "\npaper (RE V): 50%% of tiles skipped and 12%% false negatives "
+			"(Fig. 14a); 48%% less\nmemory traffic (Figs. 14b, 13b); TE saves only "
+			"color flushes (Fig. 16)\n");
+	/* the paper's figures beside tessera's means */
+	static const struct {
+		const char *figure, *quantity;
+		double paper;
+		int col;
+	} rows[] = {
+		{"14a", "tiles_skipped_pct", 50.0, RC_SKIPPED},
+		{"14a", "false_negatives_pct", 12.0, RC_FALSE_NEG},
+		{"14b", "re_dram_change_pct", -48.0, RC_DRAM_RE},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		tsr_table_row(paper);
+		tsr_table_cellf(paper, "%s", rows[i].figure);
+		tsr_table_cellf(paper, "%s", rows[i].quantity);
+		tsr_table_cellf(paper, "%.1f", rows[i].paper);
+		tsr_table_cellf(paper, "%.17g", mean[rows[i].col]);
+	}
+	return TSR_OK;
+}
+
+const struct tsr_experiment tsr_xp_re = {
+	.name = "re",
+	.summary = "Rendering Elimination against Transaction Elimination on the RE Table I "
+		   "GPU (RE V, Figs. 14 and 16)",
+	.default_workloads = workloads,
+	.default_frames = 0,
+	.run = run_re,
+};

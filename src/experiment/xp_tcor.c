@@ -1,0 +1,113 @@
+/*
+ * xp_tcor.c - `tcor`: TCOR V-B (Figs. 14-19) and Table II. Per workload,
+ * six configurations: the baseline (tcor-table1) against TCOR with only
+ * the L2 policy (tcor-l2-only), only the Attribute Cache (tcor-64k-no-l2)
+ * and both (tcor-64k), and at 128 KiB (tcor-table1-128k against
+ * tcor-128k). Each row: Parameter Buffer accesses at the L2, Parameter
+ * Buffer DRAM bytes and total DRAM bytes, with the change against its
+ * baseline. The baseline run also gives Table II: the Parameter Buffer
+ * footprint per frame and the average reuse of a primitive (tiles).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiment/xp_priv.h"
+
+static const char *const cfgs[] = {"tcor-table1", "tcor-l2-only", "tcor-64k-no-l2",
+				   "tcor-64k", "tcor-table1-128k", "tcor-128k"};
+static const int base_of[] = {0, 0, 0, 0, 4, 4};  /* the baseline of each configuration */
+enum { NCFG = sizeof(cfgs) / sizeof(cfgs[0]) };
+
+static const char *const workloads[] = {
+	"workloads/glmark-scene.json", "workloads/heavy-3d.json",
+	"workloads/sprites-2d.json", "workloads/gltf-truck.json", NULL};
+
+/* Parameter Buffer reads and writes at the L2 (cache index l2). */
+static uint64_t pb_l2_accesses(const struct tsr_frame_stats *t, uint32_t l2)
+{
+	const struct tsr_cache_counters *l = &t->caches[l2][TSR_STREAM_PB_LISTS];
+	const struct tsr_cache_counters *a = &t->caches[l2][TSR_STREAM_PB_ATTRIBUTES];
+	return l->reads + l->writes + a->reads + a->writes;
+}
+
+static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
+				struct tsr_error *err)
+{
+	struct tsr_table *tab = xp_add_table(out, "tcor",
+		"workload,config,pb_l2_accesses,pb_dram_bytes,dram_bytes,"
+		"pb_l2_change_pct,pb_dram_change_pct,dram_change_pct", err);
+	if (!tab)
+		return TSR_ERR_NOMEM;
+	struct tsr_table *t2 = xp_add_table(out, "tcor-table2",
+		"workload,pb_footprint_mib_per_frame,primitive_reuse_tiles", err);
+	if (!t2)
+		return TSR_ERR_NOMEM;
+	struct tsr_text *txt = &out->text;
+	tsr_text_printf(txt, "%-16s %-17s %12s %7s %12s %7s %12s %7s\n", "workload", "config",
+			"PB L2 acc", "chg", "PB DRAM B", "chg", "DRAM B", "chg");
+	struct tsr_frame_stats *t = malloc(sizeof(*t));
+	if (!t)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	enum tsr_status s = TSR_OK;
+	for (size_t w = 0; s == TSR_OK && w < c->workload_count; w++) {
+		struct tsr_scene *sc = NULL;
+		s = xp_load_scene(c, w, &sc, err);
+		if (s != TSR_OK)
+			break;
+		const char *name = xp_workload_name(c, w, sc);
+		uint64_t base[3] = {0, 0, 0};
+		for (int k = 0; s == TSR_OK && k < NCFG; k++) {
+			struct tsr_gpu_config cfg;
+			uint32_t l2 = 0;
+			s = xp_load_config(c, cfgs[k], &cfg, err);
+			if (s == TSR_OK)
+				s = xp_simulate(&cfg, sc, c->frames, t, &l2, err);
+			if (s != TSR_OK)
+				break;
+			uint64_t v[3] = {pb_l2_accesses(t, l2), xp_dram_bytes(t, 1), xp_dram_bytes(t, 0)};
+			if (k == base_of[k])
+				memcpy(base, v, sizeof(base));
+			if (k == 0) {
+				/* Table II: footprint (attribute blocks + PMD bytes) and reuse */
+				double fp = ((double)t->tiling.pb_attributes_bytes / cfg.attribute_bytes *
+					     64.0 + (double)t->tiling.pb_lists_bytes) / c->frames / 1048576.0;
+				double reuse = t->geometry.primitives_binned
+					? (double)t->tiling.pmds_written / (double)t->geometry.primitives_binned
+					: 0.0;
+				tsr_text_printf(txt, "%-16s Parameter Buffer footprint %.2f MiB/frame, "
+						"primitive reuse %.2f tiles\n", name, fp, reuse);
+				tsr_table_row(t2);
+				tsr_table_cellf(t2, "%s", name);
+				tsr_table_cellf(t2, "%.6f", fp);
+				tsr_table_cellf(t2, "%.6f", reuse);
+			}
+			double chg[3];
+			for (int i = 0; i < 3; i++)
+				chg[i] = xp_pct(v[i], base[i]);
+			tsr_text_printf(txt, "%-16s %-17s %12llu %6.1f%% %12llu %6.1f%% %12llu %6.1f%%\n",
+					name, cfgs[k], (unsigned long long)v[0], chg[0],
+					(unsigned long long)v[1], chg[1], (unsigned long long)v[2], chg[2]);
+			tsr_table_row(tab);
+			tsr_table_cellf(tab, "%s", name);
+			tsr_table_cellf(tab, "%s", cfgs[k]);
+			for (int i = 0; i < 3; i++)
+				tsr_table_cellf(tab, "%llu", (unsigned long long)v[i]);
+			for (int i = 0; i < 3; i++)
+				tsr_table_cellf(tab, "%.3f", chg[i]);
+			xp_flush(c, out);
+		}
+		tsr_scene_destroy(sc);
+	}
+	free(t);
+	return s;
+}
+
+const struct tsr_experiment tsr_xp_tcor = {
+	.name = "tcor",
+	.summary = "Parameter Buffer traffic to the L2 and DRAM, baseline against TCOR "
+		   "(TCOR V-B, Figs. 14-19, Table II)",
+	.default_workloads = workloads,
+	.default_frames = 4,
+	.run = run_tcor,
+};

@@ -1,0 +1,109 @@
+/*
+ * clip.c - the Clipper (TCOR II-A): a triangle wholly outside one frustum
+ * plane is culled; a triangle inside the guard band (TSR_GUARD_BAND
+ * viewports in x and y) and the near and far planes passes unchanged; the
+ * others are clipped (Sutherland-Hodgman in clip space) against the near
+ * and far planes and the guard band, and the polygon is fanned into
+ * triangles. The trivial tests use clip codes computed once per shaded
+ * vertex (tsr_geo_clip_codes). Work item: a triangle in, 0 to
+ * TSR_GEO_CLIP_MAX_TRIANGLES triangles out.
+ */
+#include <string.h>
+
+#include "geometry/geometry_priv.h"
+
+/*
+ * Signed distance of a clip vertex to plane k (inside when >= 0): near,
+ * far, then x and y widened by `guard` (1: the frustum itself).
+ */
+static float plane_dist(const struct tsr_clip_vertex *v, int k, float guard)
+{
+	switch (k) {
+	case 0: return v->p[2] + v->p[3];            /* near: z >= -w */
+	case 1: return v->p[3] - v->p[2];            /* far: z <= w */
+	case 2: return guard * v->p[3] - v->p[0];    /* x <= guard w */
+	case 3: return guard * v->p[3] + v->p[0];    /* x >= -guard w */
+	case 4: return guard * v->p[3] - v->p[1];
+	default: return guard * v->p[3] + v->p[1];
+	}
+}
+
+static struct tsr_clip_vertex lerp_cv(const struct tsr_clip_vertex *a,
+				      const struct tsr_clip_vertex *b, float t)
+{
+	struct tsr_clip_vertex r;
+	for (int i = 0; i < 4; i++)
+		r.p[i] = a->p[i] + (b->p[i] - a->p[i]) * t;
+	r.u = a->u + (b->u - a->u) * t;
+	r.v = a->v + (b->v - a->v) * t;
+	r.shade = a->shade + (b->shade - a->shade) * t;
+	r.codes = 0;  /* the fan's vertices go straight to culling */
+	return r;
+}
+
+/* Clips a polygon against the near, far and guard-band planes. */
+static uint32_t clip_polygon(struct tsr_clip_vertex *poly, uint32_t n)
+{
+	struct tsr_clip_vertex tmp[TSR_GEO_CLIP_MAX_VERTICES];
+	for (int k = 0; k < 6 && n >= 3; k++) {
+		uint32_t m = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			const struct tsr_clip_vertex *a = &poly[i], *b = &poly[(i + 1) % n];
+			float da = plane_dist(a, k, TSR_GUARD_BAND), db = plane_dist(b, k, TSR_GUARD_BAND);
+			if (da >= 0.0f && m < TSR_GEO_CLIP_MAX_VERTICES)
+				tmp[m++] = *a;
+			if ((da >= 0.0f) != (db >= 0.0f) && m < TSR_GEO_CLIP_MAX_VERTICES)
+				tmp[m++] = lerp_cv(a, b, da / (da - db));
+		}
+		memcpy(poly, tmp, m * sizeof(*tmp));
+		n = m;
+	}
+	return n;
+}
+
+uint32_t tsr_geo_clip_codes(const struct tsr_clip_vertex *v)
+{
+	uint32_t c = 0;
+	for (int k = 0; k < 6; k++) {
+		if (plane_dist(v, k, 1.0f) < 0.0f)
+			c |= 1u << k;
+		if (plane_dist(v, k, TSR_GUARD_BAND) < 0.0f)
+			c |= 1u << (8 + k);
+	}
+	return c;
+}
+
+void tsr_geo_clip_step(struct tsr_geometry *g)
+{
+	struct tsr_geo_queue *in = &g->queue[TSR_GEO_CLIP];
+	struct tsr_geo_queue *out = &g->queue[TSR_GEO_CULL];
+	/* the item stays valid after the pop until the next push to this queue */
+	const struct tsr_geo_triangle_item *tri = tsr_geo_queue_front(in);
+	tsr_geo_queue_pop(in);
+	/* outside: all three vertices outside one frustum plane; inside the
+	 * guard band: no vertex outside a widened plane */
+	const uint32_t all = tri->v[0].codes & tri->v[1].codes & tri->v[2].codes;
+	const uint32_t any = tri->v[0].codes | tri->v[1].codes | tri->v[2].codes;
+	const int outside = (all & 0x3fu) != 0, needs_clip = (any & 0x3f00u) != 0;
+	if (outside) {
+		g->st->primitives_culled++;
+		return;
+	}
+	if (!needs_clip) {
+		*(struct tsr_geo_triangle_item *)tsr_geo_queue_push(out) = *tri;
+		return;
+	}
+	g->st->primitives_clipped++;
+	struct tsr_clip_vertex poly[TSR_GEO_CLIP_MAX_VERTICES] = {tri->v[0], tri->v[1], tri->v[2]};
+	uint32_t n = clip_polygon(poly, 3);
+	if (n < 3) {
+		g->st->primitives_culled++;
+		return;
+	}
+	for (uint32_t k = 1; k + 1 < n; k++) {
+		struct tsr_geo_triangle_item *o = tsr_geo_queue_push(out);
+		o->v[0] = poly[0];
+		o->v[1] = poly[k];
+		o->v[2] = poly[k + 1];
+	}
+}

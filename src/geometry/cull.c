@@ -1,0 +1,97 @@
+/*
+ * cull.c - Culling and the viewport transform (TCOR II-A): a clip-space
+ * triangle is projected to the screen in 1/2^TSR_SUBPIXEL_BITS pixel
+ * fixed point with its window depth and perspective-correct varyings;
+ * zero-area triangles, back faces (counter-clockwise is front, as
+ * OpenGL's default, unless the material is double-sided) and triangles
+ * that cover no pixel centre are culled. Work item: a triangle in, a
+ * screen-space primitive (geometry/primitive.h) appended to the frame's
+ * primitives, or nothing.
+ */
+#include <math.h>
+
+#include "core/array.h"
+#include "geometry/geometry_priv.h"
+
+static enum tsr_status push_prim(struct tsr_prim_array *out, struct tsr_primitive **p,
+				 struct tsr_error *err)
+{
+	struct tsr_primitive *n = tsr_array_grow(out->prims, &out->capacity,
+						 out->count + 1, sizeof(*n));
+	if (!n)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for primitives");
+	out->prims = n;
+	*p = &out->prims[out->count];
+	return TSR_OK;
+}
+
+/* Viewport transform, setup checks and culling of one clipped triangle. */
+static enum tsr_status emit_triangle(struct tsr_geometry *g,
+				     const struct tsr_clip_vertex *cv,
+				     struct tsr_error *err)
+{
+	const struct tsr_draw *d = &g->draw;
+	struct tsr_geometry_stats *st = g->st;
+	struct tsr_primitive *p = NULL;
+	TSR_TRY(push_prim(g->out, &p, err));
+	const float W = (float)g->cfg.width, H = (float)g->cfg.height;
+	const float sub = (float)(1 << TSR_SUBPIXEL_BITS);
+	for (int i = 0; i < 3; i++) {
+		float iw = 1.0f / cv[i].p[3];
+		float sx = (cv[i].p[0] * iw * 0.5f + 0.5f) * W;
+		float sy = (0.5f - cv[i].p[1] * iw * 0.5f) * H;
+		p->X[i] = (int64_t)llroundf(sx * sub);
+		p->Y[i] = (int64_t)llroundf(sy * sub);
+		float z = cv[i].p[2] * iw * 0.5f + 0.5f;
+		p->z[i] = z < 0.0f ? 0.0f : (z > 1.0f ? 1.0f : z);
+		p->inv_w[i] = iw;
+		p->u[i] = cv[i].u;
+		p->v[i] = cv[i].v;
+		p->shade[i] = cv[i].shade;
+	}
+	int64_t area2 = (p->X[1] - p->X[0]) * (p->Y[2] - p->Y[0]) -
+			(p->Y[1] - p->Y[0]) * (p->X[2] - p->X[0]);
+	if (area2 == 0) {
+		st->primitives_culled++;
+		return TSR_OK;
+	}
+	/* y points down: counter-clockwise in NDC (front) has area2 < 0 */
+	int front = area2 < 0;
+	if (!front && !d->material->double_sided) {
+		st->primitives_culled++;
+		return TSR_OK;
+	}
+	if (area2 < 0) {
+		/* swap vertices 1 and 2 so that area2 > 0 */
+#define SWAP(T, a, b) do { T t_ = (a); (a) = (b); (b) = t_; } while (0)
+		SWAP(int64_t, p->X[1], p->X[2]);
+		SWAP(int64_t, p->Y[1], p->Y[2]);
+		SWAP(float, p->z[1], p->z[2]);
+		SWAP(float, p->inv_w[1], p->inv_w[2]);
+		SWAP(float, p->u[1], p->u[2]);
+		SWAP(float, p->v[1], p->v[2]);
+		SWAP(float, p->shade[1], p->shade[2]);
+#undef SWAP
+		area2 = -area2;
+	}
+	p->area2 = area2;
+	if (!tsr_primitive_bbox(p, g->cfg.width, g->cfg.height)) {
+		st->primitives_culled++;  /* covers no pixel centre on screen */
+		return TSR_OK;
+	}
+	p->material = d->material_index;
+	p->draw = d->draw_id;
+	p->pb_addr = 0;
+	p->attributes = 1 + d->material->varyings;
+	g->out->count++;
+	return TSR_OK;
+}
+
+enum tsr_status tsr_geo_cull_step(struct tsr_geometry *g, struct tsr_error *err)
+{
+	struct tsr_geo_queue *in = &g->queue[TSR_GEO_CULL];
+	const struct tsr_geo_triangle_item *t = tsr_geo_queue_front(in);
+	/* the item stays valid until the next push to this queue */
+	tsr_geo_queue_pop(in);
+	return emit_triangle(g, t->v, err);
+}

@@ -1,0 +1,122 @@
+/*
+ * geometry_priv.h - the Geometry Pipeline's internals shared by its stage
+ * files (not part of the public API; geometry.h is): the pipeline's state,
+ * the work items that flow between the stages, the bounded queues that
+ * hold them and each stage's step and readiness functions.
+ *
+ * A stage's step takes one work item from its input queue and pushes what
+ * it produces into its output queue; its readiness says whether a work
+ * item waits and the output queue has room for the most one item makes.
+ * Steps assume readiness (geometry.c checks it for outside callers).
+ */
+#ifndef TSR_GEOMETRY_GEOMETRY_PRIV_H
+#define TSR_GEOMETRY_GEOMETRY_PRIV_H
+
+#include "geometry/geometry.h"
+#include "geometry/queue.h"
+
+/* A vertex in clip space with its varyings, as the Vertex Shader outputs it. */
+struct tsr_clip_vertex {
+	float p[4];          /* clip-space position */
+	float u, v, shade;
+	uint32_t codes;      /* clip codes (tsr_geo_clip_codes), 0 when not needed */
+};
+
+/* Command Processor -> Vertex Fetch: one position of the draw's index buffer. */
+struct tsr_geo_index_item {
+	uint32_t position;   /* the index's position in the index buffer */
+};
+
+/* Vertex Fetch -> Vertex Shader: a vertex to shade, or a post-transform-cache hit. */
+struct tsr_geo_vertex_item {
+	uint32_t vertex;     /* the vertex's index in the mesh */
+	uint32_t hit;        /* 1: shaded already (post-transform cache hit) */
+};
+
+/* Vertex Shader -> Primitive Assembly: a shaded vertex. */
+struct tsr_geo_shaded_item {
+	struct tsr_clip_vertex v;
+};
+
+/* Primitive Assembly -> Clipper, Clipper -> Culling and viewport: a triangle. */
+struct tsr_geo_triangle_item {
+	struct tsr_clip_vertex v[3];
+};
+
+#define TSR_GEO_CLIP_MAX_VERTICES 12  /* a triangle clipped by 6 planes, with room */
+#define TSR_GEO_CLIP_MAX_TRIANGLES (TSR_GEO_CLIP_MAX_VERTICES - 2)  /* its fan */
+#define TSR_GEO_QUEUE_ITEMS 32        /* capacity of each queue, work items */
+
+struct tsr_geometry {
+	struct tsr_geometry_config cfg;
+
+	/* the draw call in flight (latched by the Command Processor) */
+	struct tsr_draw draw;
+	struct tsr_memsys *mem;
+	struct tsr_prim_array *out;           /* Culling and viewport's output */
+	struct tsr_geometry_stats *st;
+	uint32_t index_port, vertex_port;     /* memory ports of the index and vertex streams */
+	uint32_t instruction_port[TSR_MAX_CORES]; /* per core: its instruction stream's port */
+
+	/* Command Processor: the next index position to send */
+	uint32_t next_index;
+
+	/* Vertex Fetch: the post-transform cache, a FIFO of vertex indices */
+	uint32_t ptc_entries;
+	uint32_t *ptc;
+	uint32_t ptc_next, ptc_fill;
+	uint8_t *ptc_held;                    /* per vertex of the mesh: 1 if in the FIFO */
+	uint32_t ptc_held_cap;
+
+	/* Vertex Shader: shaded vertices of the current mesh, by vertex index
+	 * (the post-transform cache's data: a hit reads its vertex here) */
+	struct tsr_clip_vertex *shaded;
+	uint32_t shaded_cap;
+	uint32_t shading_core;                /* the core of the current group of 4 */
+	uint32_t shading_group_fill;          /* vertices of the group shaded (0..3);
+	                                         both restart every frame */
+
+	/* Primitive Assembly: corners of the triangle being assembled, which
+	 * are staged in the free slot at the back of the Clipper's queue */
+	uint32_t corners;
+
+	/* queue[s]: the input queue of stage s (none for the Command Processor) */
+	struct tsr_geo_queue queue[TSR_GEO_STAGE_COUNT];
+};
+
+/*
+ * The stages, one file each. *_begin prepares the stage for the draw call
+ * just latched in g->draw; *_step runs one work item (the stage must be
+ * ready: tsr_geometry_stage_ready()).
+ */
+/* command_processor.c: sends the next index position to Vertex Fetch. */
+void tsr_geo_cp_begin(struct tsr_geometry *g);
+void tsr_geo_cp_step(struct tsr_geometry *g);
+/* vertex_fetch.c: index read, post-transform cache, vertex read (Errors of begin: TSR_ERR_NOMEM). */
+enum tsr_status tsr_geo_vf_begin(struct tsr_geometry *g, struct tsr_error *err);
+void tsr_geo_vf_step(struct tsr_geometry *g);
+/* vertex_shader.c: instruction fetch and shading (Errors of begin: TSR_ERR_NOMEM). */
+enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err);
+void tsr_geo_vs_step(struct tsr_geometry *g);
+/* assembly.c: triangle lists, in program order. */
+void tsr_geo_pa_begin(struct tsr_geometry *g);
+void tsr_geo_pa_step(struct tsr_geometry *g);
+/* clip.c: trivial reject, guard-band clipping, the fan. */
+void tsr_geo_clip_step(struct tsr_geometry *g);
+/*
+ * The clip codes of a shaded vertex, computed once per vertex for the
+ * Clipper: bit k (0..5) set when it is outside plane k of the frustum
+ * (near, far, x, -x, y, -y), bit 8 + k when outside plane k widened to the
+ * guard band.
+ */
+uint32_t tsr_geo_clip_codes(const struct tsr_clip_vertex *v);
+/* cull.c: viewport transform, setup, culling (Errors: TSR_ERR_NOMEM). */
+enum tsr_status tsr_geo_cull_step(struct tsr_geometry *g, struct tsr_error *err);
+
+/* Room each stage needs in its output queue for one work item. */
+static inline uint32_t tsr_geo_output_need(enum tsr_geometry_stage s)
+{
+	return s == TSR_GEO_CLIP ? TSR_GEO_CLIP_MAX_TRIANGLES : 1;
+}
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * vertex_fetch.c - Vertex Fetch (TCOR II-A, RE II): index-driven, as in
+ * current mobile GPUs. For each index position: the index is read from the
+ * index buffer through the vertex cache (stream "index"); the
+ * post-transform cache of the last N shaded vertices (FIFO of vertex
+ * indices, flushed between draw calls) is looked up; on a miss the
+ * vertex's interleaved attributes (TSR_VERTEX_STRIDE bytes, stream
+ * "vertex") are read through the vertex cache and the vertex is sent to
+ * be shaded, its cache entry taken at once. Work item: an index position
+ * in, a vertex to shade or a hit out.
+ */
+#include <stdlib.h>
+
+#include "geometry/geometry_priv.h"
+
+/*
+ * The post-transform cache: g->ptc is the FIFO of the vertex indices it
+ * holds (each at most once: a vertex enters only on a miss), and
+ * g->ptc_held[v] is 1 while vertex v is among them, so a lookup costs one
+ * load instead of a scan of the FIFO (same answers).
+ */
+static int ptc_lookup(const struct tsr_geometry *g, uint32_t idx)
+{
+	return g->ptc_held[idx];
+}
+
+static void ptc_insert(struct tsr_geometry *g, uint32_t idx)
+{
+	if (!g->ptc_entries)
+		return;
+	if (g->ptc_fill == g->ptc_entries)
+		g->ptc_held[g->ptc[g->ptc_next]] = 0;  /* the oldest leaves */
+	else
+		g->ptc_fill++;
+	g->ptc[g->ptc_next] = idx;
+	g->ptc_held[idx] = 1;
+	if (++g->ptc_next == g->ptc_entries)
+		g->ptc_next = 0;
+}
+
+enum tsr_status tsr_geo_vf_begin(struct tsr_geometry *g, struct tsr_error *err)
+{
+	/* flush: the previous draw call's vertices leave the cache */
+	for (uint32_t i = 0; i < g->ptc_fill; i++)
+		g->ptc_held[g->ptc[i]] = 0;
+	g->ptc_fill = g->ptc_next = 0;
+	const uint32_t n = g->draw.mesh->vertex_count;
+	if (n > g->ptc_held_cap) {
+		uint8_t *h = calloc(n, 1);
+		if (!h)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for vertices");
+		free(g->ptc_held);
+		g->ptc_held = h;
+		g->ptc_held_cap = n;
+	}
+	return TSR_OK;
+}
+
+void tsr_geo_vf_step(struct tsr_geometry *g)
+{
+	const struct tsr_draw *d = &g->draw;
+	struct tsr_geo_queue *in = &g->queue[TSR_GEO_VERTEX_FETCH];
+	const uint32_t i = ((const struct tsr_geo_index_item *)tsr_geo_queue_front(in))->position;
+	tsr_geo_queue_pop(in);
+	const uint32_t idx = d->mesh->indices[i];
+	tsr_mem_access(g->mem, g->index_port, d->ib_base + (uint64_t)i * d->index_bytes,
+		       d->index_bytes, 0, TSR_STREAM_INDEX, 0, 0, NULL);
+	g->st->indices_fetched++;
+	const int hit = ptc_lookup(g, idx);
+	if (!hit) {
+		tsr_mem_access(g->mem, g->vertex_port,
+			       d->vb_base + (uint64_t)idx * TSR_VERTEX_STRIDE,
+			       TSR_VERTEX_STRIDE, 0, TSR_STREAM_VERTEX, 0, 0, NULL);
+		ptc_insert(g, idx);
+		g->st->vertices_fetched++;
+	}
+	struct tsr_geo_vertex_item *o = tsr_geo_queue_push(&g->queue[TSR_GEO_VERTEX_SHADER]);
+	o->vertex = idx;
+	o->hit = (uint32_t)hit;
+}

@@ -1,0 +1,74 @@
+/*
+ * vertex_shader.c - vertex shading on the unified shader cores (TCOR
+ * II-A): groups of 4 vertices go round-robin to the cores; shading a
+ * vertex fetches the vertex shader's instructions through the instruction
+ * cache of its core (stream "instruction") and computes the clip-space
+ * position, the texture coordinates, per-vertex lighting (one fixed
+ * directional light, README) and the vertex's clip codes (clip.c). A post-transform-cache hit passes through
+ * with the vertex shaded earlier in the draw call, so the shaded vertices
+ * leave in program order. Work item: a vertex in, a shaded vertex out.
+ */
+#include <stdlib.h>
+
+#include "geometry/geometry_priv.h"
+
+/* Vertex shader (functional): clip position, texcoord, lighting. */
+static void shade_vertex(const struct tsr_draw *d, uint32_t i, struct tsr_clip_vertex *o)
+{
+	static const float light[3] = {0.3713907f, 0.7427814f, 0.557086f};
+	const struct tsr_mesh *m = d->mesh;
+	const float *p = &m->positions[3 * (size_t)i];
+	struct tsr_vec4 c = tsr_m4_apply(&d->mvp, p[0], p[1], p[2], 1.0f);
+	o->p[0] = c.x;
+	o->p[1] = c.y;
+	o->p[2] = c.z;
+	o->p[3] = c.w;
+	o->u = m->texcoords ? m->texcoords[2 * (size_t)i] : 0.0f;
+	o->v = m->texcoords ? m->texcoords[2 * (size_t)i + 1] : 0.0f;
+	o->shade = 1.0f;
+	if (d->material->lit && m->normals) {
+		const float *n = &m->normals[3 * (size_t)i];
+		struct tsr_vec4 nw = tsr_m4_apply(&d->model, n[0], n[1], n[2], 0.0f);
+		struct tsr_vec3 nn = tsr_v3_norm(tsr_v3(nw.x, nw.y, nw.z));
+		float ndl = nn.x * light[0] + nn.y * light[1] + nn.z * light[2];
+		if (d->material->double_sided && ndl < 0.0f)
+			ndl = -ndl;
+		o->shade = 0.35f + 0.65f * (ndl > 0.0f ? ndl : 0.0f);
+	}
+	o->codes = tsr_geo_clip_codes(o);
+}
+
+enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err)
+{
+	const uint32_t n = g->draw.mesh->vertex_count;
+	if (n > g->shaded_cap) {
+		struct tsr_clip_vertex *v = realloc(g->shaded, n * sizeof(*v));
+		if (!v)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for vertices");
+		g->shaded = v;
+		g->shaded_cap = n;
+	}
+	return TSR_OK;
+}
+
+void tsr_geo_vs_step(struct tsr_geometry *g)
+{
+	const struct tsr_draw *d = &g->draw;
+	struct tsr_geo_queue *in = &g->queue[TSR_GEO_VERTEX_SHADER];
+	const struct tsr_geo_vertex_item it = *(const struct tsr_geo_vertex_item *)tsr_geo_queue_front(in);
+	tsr_geo_queue_pop(in);
+	if (!it.hit) {
+		/* (vertices shaded in the frame / 4) mod cores, without dividing */
+		const uint32_t core = g->shading_core;
+		if (++g->shading_group_fill == 4) {
+			g->shading_group_fill = 0;
+			if (++g->shading_core == g->cfg.cores)
+				g->shading_core = 0;
+		}
+		tsr_mem_access(g->mem, g->instruction_port[core], d->vs_base, d->vs_bytes, 0, TSR_STREAM_INSTRUCTION,
+			       (uint16_t)core, 0, NULL);
+		shade_vertex(d, it.vertex, &g->shaded[it.vertex]);
+	}
+	struct tsr_geo_shaded_item *o = tsr_geo_queue_push(&g->queue[TSR_GEO_ASSEMBLY]);
+	o->v = g->shaded[it.vertex];
+}

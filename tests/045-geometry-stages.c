@@ -1,0 +1,283 @@
+/*
+ * 045-geometry-stages.c - the Geometry Pipeline's stages as units
+ * (src/geometry: geometry.h, queue.h): the bounded queue between stages
+ * (full, empty, wrap-around, FIFO order), and the stages driven one work
+ * item at a time under three schedules against the functional mode
+ * (tsr_geometry_draw, back to back):
+ *   - downstream first (the functional mode's order): the same primitives,
+ *     the same counters and the very same memory accesses (every cache's
+ *     counters equal);
+ *   - upstream first (queues fill up and stages stall on full outputs) and
+ *     a pseudo-random choice among ready stages: the same primitives, the
+ *     same geometry counters and the same number of memory accesses.
+ * The mesh is pseudo-random triangles around a perspective camera, so
+ * some are culled (outside, back-facing, tiny), some clipped (behind the
+ * near plane, beyond the guard band), and indices reuse recent vertices
+ * (post-transform cache hits); two draw calls with different materials.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "geometry/geometry.h"
+#include "geometry/queue.h"
+#include "memory/cache.h"
+#include "memory/memsys.h"
+
+/* ---- the queue ---- */
+
+static void test_queue_full_empty_wrap(void **state)
+{
+	(void)state;
+	struct tsr_geo_queue q;
+	struct tsr_error err;
+	assert_int_equal(tsr_geo_queue_init(&q, 3, sizeof(uint32_t), &err), TSR_OK);
+	assert_int_equal(q.capacity, 4);  /* rounded up to a power of two */
+	assert_null(tsr_geo_queue_front(&q));
+	assert_int_equal(tsr_geo_queue_length(&q), 0);
+	assert_int_equal(tsr_geo_queue_room(&q), 4);
+	uint32_t next_in = 0, next_out = 0;
+	/* fill: four pushes succeed, the fifth finds the queue full */
+	for (int i = 0; i < 4; i++)
+		*(uint32_t *)tsr_geo_queue_push(&q) = next_in++;
+	assert_null(tsr_geo_queue_push(&q));
+	assert_int_equal(tsr_geo_queue_length(&q), 4);
+	assert_int_equal(tsr_geo_queue_room(&q), 0);
+	/* rounds of pop 3, push 3: the ring wraps many times, order stays FIFO */
+	for (int round = 0; round < 10; round++) {
+		for (int i = 0; i < 3; i++) {
+			assert_int_equal(*(uint32_t *)tsr_geo_queue_front(&q), next_out++);
+			tsr_geo_queue_pop(&q);
+		}
+		assert_int_equal(tsr_geo_queue_length(&q), 1);
+		for (int i = 0; i < 3; i++)
+			*(uint32_t *)tsr_geo_queue_push(&q) = next_in++;
+		assert_null(tsr_geo_queue_push(&q));
+	}
+	/* empty it */
+	while (tsr_geo_queue_length(&q)) {
+		assert_int_equal(*(uint32_t *)tsr_geo_queue_front(&q), next_out++);
+		tsr_geo_queue_pop(&q);
+	}
+	assert_int_equal(next_out, next_in);
+	assert_null(tsr_geo_queue_front(&q));
+	*(uint32_t *)tsr_geo_queue_push(&q) = 7;
+	tsr_geo_queue_clear(&q);
+	assert_null(tsr_geo_queue_front(&q));
+	assert_int_equal(tsr_geo_queue_room(&q), 4);
+	tsr_geo_queue_release(&q);
+	assert_null(q.items);
+}
+
+/* ---- the stages ---- */
+
+#define VERTS 400
+#define TRIS 700
+
+static uint32_t lcg(uint32_t *s)
+{
+	*s = *s * 1664525u + 1013904223u;
+	return *s >> 8;
+}
+
+static float unit(uint32_t *s)
+{
+	return (float)(lcg(s) & 0xffff) / 65535.0f;  /* 0..1 */
+}
+
+struct world {
+	struct tsr_mesh mesh;
+	struct tsr_material mat[2];
+	float pos[3 * VERTS], nrm[3 * VERTS], uv[2 * VERTS];
+	uint32_t idx[3 * TRIS];
+	struct tsr_draw draw[2];
+};
+
+static struct world *world_new(void)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	assert_non_null(w);
+	uint32_t s = 12345;
+	for (int v = 0; v < VERTS; v++) {
+		/* x, y in [-30, 30], z in [-60, 8]: some behind the camera at z = 5 */
+		w->pos[3 * v] = unit(&s) * 60.0f - 30.0f;
+		w->pos[3 * v + 1] = unit(&s) * 60.0f - 30.0f;
+		w->pos[3 * v + 2] = unit(&s) * 68.0f - 60.0f;
+		w->nrm[3 * v] = unit(&s) - 0.5f;
+		w->nrm[3 * v + 1] = unit(&s) - 0.5f;
+		w->nrm[3 * v + 2] = 1.0f;
+		w->uv[2 * v] = unit(&s);
+		w->uv[2 * v + 1] = unit(&s);
+	}
+	/* indices near a moving base: recently used vertices come back */
+	for (int i = 0; i < 3 * TRIS; i++)
+		w->idx[i] = (uint32_t)((i / 2 + lcg(&s) % 12) % VERTS);
+	w->mesh = (struct tsr_mesh){.vertex_count = VERTS, .positions = w->pos,
+				    .normals = w->nrm, .texcoords = w->uv,
+				    .index_count = 3 * TRIS, .indices = w->idx};
+	w->mat[0] = (struct tsr_material){.texture = -1, .lit = 1, .varyings = 1,
+					  .vertex_shader_instructions = 24};
+	w->mat[1] = (struct tsr_material){.texture = -1, .lit = 1, .double_sided = 1,
+					  .varyings = 3, .vertex_shader_instructions = 40};
+	struct tsr_mat4 proj = tsr_m4_perspective(60.0f, 2.0f, 0.5f, 100.0f);
+	for (int k = 0; k < 2; k++) {
+		struct tsr_mat4 model = tsr_m4_rotate_xyz_deg(tsr_v3(0.0f, 10.0f * (float)k, 0.0f));
+		struct tsr_mat4 view = tsr_m4_look_at(tsr_v3(0.0f, 0.0f, 5.0f), tsr_v3(0.0f, 0.0f, 0.0f),
+						      tsr_v3(0.0f, 1.0f, 0.0f));
+		w->draw[k] = (struct tsr_draw){
+			.mesh = &w->mesh, .material = &w->mat[k], .material_index = (uint32_t)k,
+			.draw_id = (uint32_t)k, .mvp = tsr_m4_mul(proj, tsr_m4_mul(view, model)),
+			.model = model, .ib_base = 0x100000, .index_bytes = 2,
+			.vb_base = 0x200000, .vs_base = 0x300000 + 0x1000 * (uint64_t)k,
+			.vs_bytes = 8 * w->mat[k].vertex_shader_instructions};
+	}
+	return w;
+}
+
+enum schedule { DOWNSTREAM_FIRST, UPSTREAM_FIRST, RANDOM, BACK_TO_BACK };
+
+struct run {
+	struct tsr_gpu_config cfg;
+	struct tsr_memsys *mem;
+	struct tsr_geometry *geo;
+	struct tsr_prim_array prims;
+	struct tsr_geometry_stats st;
+	uint32_t most_pending[TSR_GEO_STAGE_COUNT];  /* deepest each queue got */
+};
+
+static void run_draws(struct run *r, const struct world *w, enum schedule how)
+{
+	struct tsr_error err;
+	tsr_config_defaults(&r->cfg);
+	assert_int_equal(tsr_memsys_create(&r->cfg.mem, &r->mem, &err), TSR_OK);
+	struct tsr_geometry_config gc = {320, 160, r->cfg.mem.cores, 8};
+	assert_int_equal(tsr_geometry_create(&gc, &r->geo, &err), TSR_OK);
+	tsr_geometry_begin_frame(r->geo);
+	uint32_t seed = 99;
+	for (int k = 0; k < 2; k++) {
+		if (how == BACK_TO_BACK) {
+			assert_int_equal(tsr_geometry_draw(r->geo, &w->draw[k], r->mem, &r->prims,
+							   &r->st, &err), TSR_OK);
+			continue;
+		}
+		assert_int_equal(tsr_geometry_begin_draw(r->geo, &w->draw[k], r->mem, &r->prims,
+							 &r->st, &err), TSR_OK);
+		/* a draw call in flight refuses the next one */
+		assert_int_equal(tsr_geometry_begin_draw(r->geo, &w->draw[k], r->mem, &r->prims,
+							 &r->st, &err), TSR_ERR_INTERNAL);
+		while (tsr_geometry_busy(r->geo)) {
+			int ready[TSR_GEO_STAGE_COUNT], n = 0;
+			for (int s = 0; s < TSR_GEO_STAGE_COUNT; s++) {
+				uint32_t p = tsr_geometry_stage_pending(r->geo, (enum tsr_geometry_stage)s);
+				if (s && p > r->most_pending[s])
+					r->most_pending[s] = p;
+				if (tsr_geometry_stage_ready(r->geo, (enum tsr_geometry_stage)s))
+					ready[n++] = s;
+			}
+			assert_true(n > 0);  /* no deadlock */
+			int s = how == DOWNSTREAM_FIRST ? ready[n - 1]
+				: how == UPSTREAM_FIRST ? ready[0] : ready[lcg(&seed) % (uint32_t)n];
+			assert_int_equal(tsr_geometry_stage_step(r->geo, (enum tsr_geometry_stage)s, &err),
+					 TSR_OK);
+		}
+		/* nothing left to do: every stage refuses a step */
+		for (int s = 0; s < TSR_GEO_STAGE_COUNT; s++) {
+			assert_false(tsr_geometry_stage_ready(r->geo, (enum tsr_geometry_stage)s));
+			assert_int_equal(tsr_geometry_stage_step(r->geo, (enum tsr_geometry_stage)s, &err),
+					 TSR_ERR_INTERNAL);
+		}
+	}
+}
+
+static void run_free(struct run *r)
+{
+	tsr_prim_array_release(&r->prims);
+	tsr_geometry_destroy(r->geo);
+	tsr_memsys_destroy(r->mem);
+}
+
+static void assert_same_primitives(const struct run *a, const struct run *b)
+{
+	assert_int_equal(a->prims.count, b->prims.count);
+	for (uint32_t i = 0; i < a->prims.count; i++) {
+		const struct tsr_primitive *p = &a->prims.prims[i], *q = &b->prims.prims[i];
+		assert_memory_equal(p->X, q->X, sizeof(p->X));
+		assert_memory_equal(p->Y, q->Y, sizeof(p->Y));
+		assert_int_equal(p->area2, q->area2);
+		assert_memory_equal(p->z, q->z, sizeof(p->z));
+		assert_memory_equal(p->inv_w, q->inv_w, sizeof(p->inv_w));
+		assert_memory_equal(p->u, q->u, sizeof(p->u));
+		assert_memory_equal(p->v, q->v, sizeof(p->v));
+		assert_memory_equal(p->shade, q->shade, sizeof(p->shade));
+		assert_int_equal(p->min_x, q->min_x);
+		assert_int_equal(p->min_y, q->min_y);
+		assert_int_equal(p->max_x, q->max_x);
+		assert_int_equal(p->max_y, q->max_y);
+		assert_int_equal(p->material, q->material);
+		assert_int_equal(p->draw, q->draw);
+		assert_int_equal(p->attributes, q->attributes);
+	}
+	assert_memory_equal(&a->st, &b->st, sizeof(a->st));
+	assert_int_equal(tsr_memsys_accesses(a->mem), tsr_memsys_accesses(b->mem));
+}
+
+static void assert_same_memory_accesses(const struct run *a, const struct run *b)
+{
+	uint32_t n = tsr_memsys_cache_count(a->mem);
+	assert_int_equal(n, tsr_memsys_cache_count(b->mem));
+	for (uint32_t i = 0; i < n; i++)
+		for (int s = 0; s < TSR_STREAM_COUNT; s++)
+			assert_memory_equal(tsr_cache_counters_of(tsr_memsys_cache(a->mem, i), (enum tsr_stream)s),
+					    tsr_cache_counters_of(tsr_memsys_cache(b->mem, i), (enum tsr_stream)s),
+					    sizeof(struct tsr_cache_counters));
+}
+
+static void test_stages_one_item_at_a_time(void **state)
+{
+	(void)state;
+	struct world *w = world_new();
+	struct run *r = calloc(4, sizeof(*r));
+	assert_non_null(r);
+	run_draws(&r[BACK_TO_BACK], w, BACK_TO_BACK);
+	const struct tsr_geometry_stats *st = &r[BACK_TO_BACK].st;
+	/* the mesh exercises every path */
+	assert_int_equal(st->draws, 2);
+	assert_int_equal(st->indices_fetched, 2 * 3 * TRIS);
+	assert_int_equal(st->primitives_in, 2 * TRIS);
+	assert_true(st->vertices_fetched < st->indices_fetched);  /* post-transform cache hits */
+	assert_true(st->primitives_clipped > 0);
+	assert_true(st->primitives_culled > 0);
+	assert_true(r[BACK_TO_BACK].prims.count > 50);
+	assert_true(r[BACK_TO_BACK].prims.count > st->primitives_in - st->primitives_culled -
+						       st->primitives_clipped);  /* fans */
+	for (int how = DOWNSTREAM_FIRST; how <= RANDOM; how++) {
+		run_draws(&r[how], w, (enum schedule)how);
+		assert_same_primitives(&r[BACK_TO_BACK], &r[how]);
+	}
+	assert_same_memory_accesses(&r[BACK_TO_BACK], &r[DOWNSTREAM_FIRST]);
+	/* downstream first: one work item at a time in each queue (clipper: a fan) */
+	assert_int_equal(r[DOWNSTREAM_FIRST].most_pending[TSR_GEO_VERTEX_FETCH], 1);
+	assert_true(r[DOWNSTREAM_FIRST].most_pending[TSR_GEO_CULL] > 1);
+	/* upstream first: the queues fill and the stages stall on full outputs */
+	for (int s = TSR_GEO_VERTEX_FETCH; s <= TSR_GEO_CLIP; s++)
+		assert_true(r[UPSTREAM_FIRST].most_pending[s] >= 16);
+	for (int how = 0; how < 4; how++)
+		run_free(&r[how]);
+	free(r);
+	free(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_queue_full_empty_wrap),
+		cmocka_unit_test(test_stages_one_item_at_a_time),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,320 @@
+/*
+ * 092-experiment.c - the papers' experiments in-process (experiment/):
+ * each on a short, small input (1-3 frames at 256x128 through --set
+ * overrides), asserting the tables' shape and values: TCOR's Parameter
+ * Buffer traffic below the baseline's, the Attribute Cache's lower bound
+ * LB = TP + max(0, TP - CP) and no policy below it, RE's equal-input tiles
+ * on a static workload and no false positives. Also the table module, the
+ * name table, errors that name their subject, and shipped workloads found
+ * through the data directory from another current folder.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "experiment/experiment.h"
+#include "experiment/table.h"
+
+/* 256x128 screens: 8 x 4 tiles of 32x32, fast runs */
+static const char *const small[] = {"screen.width=256", "screen.height=128"};
+/* 64x64 for the 128 runs of attribute-cache */
+static const char *const tiny[] = {"screen.width=64", "screen.height=64"};
+
+/* Runs experiment `name` on one workload for `frames` frames with two --set overrides. */
+static void run_sets(const char *name, const char *workload, uint32_t frames,
+		     const char *const *sets, struct tsr_xp_result *r)
+{
+	const struct tsr_experiment *x = tsr_experiment_find(name);
+	assert_non_null(x);
+	const struct tsr_xp_options o = {
+		.frames = frames, .workloads = &workload, .workload_count = 1,
+		.sets = sets, .set_count = 2,
+	};
+	struct tsr_error err = {{0}};
+	enum tsr_status s = tsr_experiment_run(x, &o, r, &err);
+	if (s != TSR_OK)
+		fail_msg("experiment %s: %s", name, err.msg);
+}
+
+/* The same at 256x128. */
+static void run_small(const char *name, const char *workload, uint32_t frames,
+		      struct tsr_xp_result *r)
+{
+	run_sets(name, workload, frames, small, r);
+}
+
+/* The cell of row `row`, column `col` as a number (the cell must be one). */
+static double num(const struct tsr_table *t, uint32_t row, const char *col)
+{
+	const char *s = tsr_table_cell(t, row, col);
+	if (!s)
+		fail_msg("table '%s' has no cell (%u, %s)", t->name, row, col);
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || *end)
+		fail_msg("table '%s' cell (%u, %s) = '%s' is not a number", t->name, row, col, s);
+	return v;
+}
+
+static void test_table(void **state)
+{
+	(void)state;
+	struct tsr_table t;
+	struct tsr_error err = {{0}};
+	assert_int_equal(tsr_table_init(&t, "t", "a,b,c", &err), TSR_OK);
+	assert_int_equal(t.cols, 3);
+	assert_int_equal(tsr_table_column(&t, "c"), 2);
+	assert_int_equal(tsr_table_column(&t, "d"), -1);
+	for (int r = 0; r < 40; r++) {  /* past the first allocation */
+		tsr_table_row(&t);
+		tsr_table_cellf(&t, "row%d", r);
+		tsr_table_cellf(&t, "%d", r * 2);
+	}
+	tsr_table_row(&t);
+	tsr_table_cellf(&t, "x,y");
+	tsr_table_cellf(&t, "say \"hi\"");
+	tsr_table_cellf(&t, "3");
+	tsr_table_cellf(&t, "dropped");  /* past the last column */
+	assert_int_equal(tsr_table_status(&t, &err), TSR_OK);
+	assert_int_equal(t.rows, 41);
+	assert_string_equal(tsr_table_cell(&t, 39, "b"), "78");
+	assert_string_equal(tsr_table_cell(&t, 39, "c"), "");  /* never set */
+	assert_null(tsr_table_cell(&t, 41, "a"));
+	assert_null(tsr_table_cell(&t, 0, "zz"));
+	assert_int_equal(tsr_table_find_row(&t, "a", "row7"), 7);
+	assert_int_equal(tsr_table_find_row(&t, "a", "nope"), -1);
+	struct tsr_text csv = {0};
+	tsr_table_csv(&t, &csv);
+	assert_int_equal(tsr_text_status(&csv, "csv", &err), TSR_OK);
+	assert_memory_equal(csv.buf, "a,b,c\nrow0,0,\nrow1,2,\n", 22);
+	static const char last[] = "\"x,y\",\"say \"\"hi\"\"\",3\n";
+	assert_true(csv.len > sizeof(last));
+	assert_string_equal(csv.buf + csv.len - (sizeof(last) - 1), last);
+	tsr_text_release(&csv);
+	tsr_table_release(&t);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"tcor", "attribute-cache", "re"};
+	assert_int_equal(tsr_experiment_count(), 3);
+	for (size_t i = 0; i < 3; i++) {
+		const struct tsr_experiment *x = tsr_experiment_find(names[i]);
+		assert_non_null(x);
+		assert_ptr_equal(x, tsr_experiment_at(i));
+		assert_string_equal(tsr_experiment_name(x), names[i]);
+		assert_true(strlen(tsr_experiment_summary(x)) > 10);
+	}
+	assert_null(tsr_experiment_find("nonsense"));
+	assert_null(tsr_experiment_find(NULL));
+	assert_null(tsr_experiment_at(3));
+}
+
+/* TCOR V-B: six configurations; TCOR sends fewer Parameter Buffer accesses to the L2 and DRAM. */
+static void test_tcor(void **state)
+{
+	(void)state;
+	struct tsr_xp_result r;
+	run_small("tcor", "sprites-2d", 1, &r);
+	const struct tsr_table *t = tsr_xp_result_table(&r, "tcor");
+	assert_ptr_equal(t, &r.tables[0]);
+	assert_int_equal(t->cols, 8);
+	assert_int_equal(t->rows, 6);
+	static const char *const cfgs[] = {"tcor-table1", "tcor-l2-only", "tcor-64k-no-l2",
+					   "tcor-64k", "tcor-table1-128k", "tcor-128k"};
+	static const int base_of[] = {0, 0, 0, 0, 4, 4};
+	for (uint32_t i = 0; i < 6; i++) {
+		assert_string_equal(tsr_table_cell(t, i, "workload"), "sprites-2d");
+		assert_string_equal(tsr_table_cell(t, i, "config"), cfgs[i]);
+		/* the change columns are the change against the row's baseline */
+		static const char *const v[] = {"pb_l2_accesses", "pb_dram_bytes", "dram_bytes"};
+		static const char *const c[] = {"pb_l2_change_pct", "pb_dram_change_pct",
+						"dram_change_pct"};
+		for (int k = 0; k < 3; k++) {
+			double base = num(t, (uint32_t)base_of[i], v[k]);
+			assert_true(base > 0);
+			double want = 100.0 * (num(t, i, v[k]) - base) / base;
+			assert_true(fabs(num(t, i, c[k]) - want) < 0.0005 + 1e-9);
+		}
+	}
+	assert_string_equal(tsr_table_cell(t, 0, "pb_l2_change_pct"), "0.000");
+	/* the Attribute Cache keeps attributes out of the L2 and of DRAM */
+	assert_true(num(t, 3, "pb_l2_accesses") < num(t, 0, "pb_l2_accesses"));
+	assert_true(num(t, 3, "pb_dram_bytes") < num(t, 0, "pb_dram_bytes"));
+	assert_true(num(t, 5, "pb_l2_accesses") < num(t, 4, "pb_l2_accesses"));
+	assert_true(num(t, 3, "dram_bytes") <= num(t, 0, "dram_bytes"));
+	/* Table II: one row per workload; a binned primitive lands in >= 1 tile */
+	const struct tsr_table *t2 = tsr_xp_result_table(&r, "tcor-table2");
+	assert_non_null(t2);
+	assert_int_equal(t2->rows, 1);
+	assert_true(num(t2, 0, "primitive_reuse_tiles") >= 1.0);
+	assert_true(num(t2, 0, "pb_footprint_mib_per_frame") > 0.0);
+	/* the report holds the table and the footprint line */
+	assert_non_null(strstr(r.text.buf, "tcor-64k-no-l2"));
+	assert_non_null(strstr(r.text.buf, "Parameter Buffer footprint"));
+	tsr_xp_result_release(&r);
+}
+
+/*
+ * TCOR V-A: 8 sizes x 4 associativities x 4 policies; LB = TP + max(0, TP - CP)
+ * per frame. glmark-scene at 64x64 bins more primitives than the smallest
+ * cache holds, so the max() term counts.
+ */
+static void test_attribute_cache(void **state)
+{
+	(void)state;
+	struct tsr_xp_result r;
+	const uint32_t frames = 1;
+	run_sets("attribute-cache", "glmark-scene", frames, tiny, &r);
+	const struct tsr_table *t = &r.tables[0];
+	assert_string_equal(t->name, "attribute-cache");
+	assert_int_equal(t->rows, 8 * 4 * 4);
+	int policies[4] = {0}, over = 0;
+	for (uint32_t i = 0; i < t->rows; i++) {
+		double tp = num(t, i, "primitives"), cp = num(t, i, "capacity_primitives");
+		double acc = num(t, i, "accesses"), miss = num(t, i, "misses");
+		assert_true(tp > 0 && cp > 0 && acc > 0);
+		double tpf = floor(tp / frames);
+		double lb = frames * (tpf + (tpf > cp ? tpf - cp : 0));
+		over += tpf > cp;
+		assert_true(fabs(num(t, i, "lower_bound_ratio") - lb / acc) < 1e-6);
+		assert_true(fabs(num(t, i, "miss_ratio") - miss / acc) < 1e-6);
+		/* every binned primitive is written once and every write misses: none beats LB */
+		assert_true(miss >= lb);
+		/* capacity: one primitive per line, lines = size / 64-byte entries / 2 */
+		assert_true(fabs(cp - floor(num(t, i, "size_bytes") / 64 / 2)) < 1e-9);
+		const char *pol = tsr_table_cell(t, i, "policy");
+		static const char *const names[] = {"opt", "lru", "mru", "drrip"};
+		for (int p = 0; p < 4; p++)
+			policies[p] += !strcmp(pol, names[p]);
+	}
+	assert_true(over > 0);
+	for (int p = 0; p < 4; p++)
+		assert_int_equal(policies[p], 32);
+	/* fully associative OPT meets LB at 4 KiB; LRU needs a larger cache (TCOR V-A) */
+	int row = tsr_table_find_row(t, "size_bytes", "4096");
+	assert_int_equal(row, 0);
+	assert_string_equal(tsr_table_cell(t, 0, "ways"), "full");
+	assert_string_equal(tsr_table_cell(t, 0, "policy"), "opt");
+	assert_string_equal(tsr_table_cell(t, 0, "miss_ratio"),
+			    tsr_table_cell(t, 0, "lower_bound_ratio"));
+	const struct tsr_table *reach = tsr_xp_result_table(&r, "attribute-cache-reach");
+	assert_non_null(reach);
+	assert_int_equal(reach->rows, 4);
+	assert_string_equal(tsr_table_cell(reach, 0, "workload"), "glmark-scene");
+	assert_string_equal(tsr_table_cell(reach, 0, "ways"), "full");
+	assert_string_equal(tsr_table_cell(reach, 0, "paper_opt_kib"), "55");
+	assert_string_equal(tsr_table_cell(reach, 0, "paper_lru_kib"), "375");
+	assert_true(num(reach, 0, "opt_kib") == 4);
+	assert_true(num(reach, 0, "lru_kib") > num(reach, 0, "opt_kib"));
+	assert_non_null(strstr(r.text.buf, "TCOR V-A: OPT 55, LRU 375"));
+	tsr_xp_result_release(&r);
+}
+
+/* RE V on a static camera: RE skips the tiles whose inputs are equal, without false positives. */
+static void test_re(void **state)
+{
+	(void)state;
+	struct tsr_xp_result r;
+	run_small("re", "static-camera", 3, &r);
+	const struct tsr_table *t = &r.tables[0];
+	assert_string_equal(t->name, "re");
+	assert_int_equal(t->cols, 16);
+	assert_int_equal(t->rows, 2);  /* the workload and the mean */
+	assert_string_equal(tsr_table_cell(t, 0, "workload"), "static-camera");
+	assert_string_equal(tsr_table_cell(t, 0, "frames"), "3");
+	assert_string_equal(tsr_table_cell(t, 1, "workload"), "mean");
+	assert_string_equal(tsr_table_cell(t, 1, "frames"), "");
+	assert_string_equal(tsr_table_cell(t, 0, "false_positives"), "0");
+	double eq = num(t, 0, "equal_inputs_pct");
+	assert_true(eq > 50.0);
+	/* RE skips exactly the equal-input tiles; the rest are false negatives or changed */
+	assert_true(fabs(num(t, 0, "tiles_skipped_pct") - eq) < 1e-9);
+	assert_true(fabs(eq + num(t, 0, "false_negatives_pct") + num(t, 0, "changed_pct") - 100.0) <
+		    1e-6);
+	/* skipping tiles removes traffic; TE removes color flushes */
+	assert_true(num(t, 0, "re_dram_change_pct") < 0.0);
+	assert_true(num(t, 0, "re_color_dram_change_pct") < 0.0);
+	assert_true(num(t, 0, "te_flushes_removed_pct") > 0.0);
+	/* one workload: the mean is its row */
+	assert_string_equal(tsr_table_cell(t, 1, "re_dram_change_pct"),
+			    tsr_table_cell(t, 0, "re_dram_change_pct"));
+	const struct tsr_table *paper = tsr_xp_result_table(&r, "re-paper");
+	assert_non_null(paper);
+	int row = tsr_table_find_row(paper, "quantity", "tiles_skipped_pct");
+	assert_true(row >= 0);
+	assert_true(fabs(num(paper, (uint32_t)row, "paper_pct") - 50.0) < 1e-9);
+	assert_true(fabs(num(paper, (uint32_t)row, "tessera_mean_pct") -
+			 num(t, 0, "tiles_skipped_pct")) < 1e-9);
+	assert_non_null(strstr(r.text.buf, "paper (RE V): 50% of tiles skipped"));
+	tsr_xp_result_release(&r);
+}
+
+/* The report reaches on_text as rows complete, in order, whole. */
+static void collect(void *ctx, const char *text, size_t len)
+{
+	tsr_text_printf(ctx, "%.*s", (int)len, text);
+}
+
+static void test_on_text(void **state)
+{
+	(void)state;
+	const char *w = "sprites-2d";
+	struct tsr_text got = {0};
+	const struct tsr_xp_options o = {.frames = 1, .workloads = &w, .workload_count = 1,
+					 .sets = small, .set_count = 2, .on_text = collect,
+					 .on_text_ctx = &got};
+	struct tsr_xp_result r;
+	struct tsr_error err = {{0}};
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("tcor"), &o, &r, &err), TSR_OK);
+	assert_int_equal(got.len, r.text.len);
+	assert_memory_equal(got.buf, r.text.buf, r.text.len);
+	tsr_text_release(&got);
+	tsr_xp_result_release(&r);
+}
+
+/* Errors name their subject; nothing is left to release but the result. */
+static void test_errors(void **state)
+{
+	(void)state;
+	struct tsr_xp_result r;
+	struct tsr_error err = {{0}};
+	const char *w = "no-such-workload";
+	struct tsr_xp_options o = {.frames = 1, .workloads = &w, .workload_count = 1};
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("re"), &o, &r, &err), TSR_ERR_IO);
+	assert_non_null(strstr(err.msg, "no-such-workload"));
+	tsr_xp_result_release(&r);
+	static const char *const bad[] = {"caches.l2.sise_bytes=1M"};
+	w = "sprites-2d";
+	o.sets = bad;
+	o.set_count = 1;
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("tcor"), &o, &r, &err),
+			 TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "sise_bytes"));
+	tsr_xp_result_release(&r);
+}
+
+int main(void)
+{
+	/* shipped data through the data directory, not the current folder */
+	if (setenv("TSR_DATA_DIR", TSR_SOURCE_DIR, 1) != 0 || chdir("/") != 0)
+		return 1;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_tcor),
+		cmocka_unit_test(test_attribute_cache),
+		cmocka_unit_test(test_re),
+		cmocka_unit_test(test_on_text),
+		cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
