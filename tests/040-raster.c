@@ -587,15 +587,15 @@ static void test_quad_grouping_in_raster(void **state)
 static void test_quad_queue(void **state)
 {
 	(void)state;
-	struct tsr_quad_queue q;
+	struct tsr_ring q;
 	struct tsr_error err;
 	assert_int_equal(tsr_quad_queue_init(&q, 0, &err), TSR_ERR_LIMIT);
 	assert_int_equal(tsr_quad_queue_init(&q, 5, &err), TSR_OK);
-	assert_int_equal(tsr_quad_queue_capacity(&q), 8);  /* rounded up */
+	assert_int_equal(tsr_ring_capacity(&q), 8);  /* rounded up */
 	/* empty */
 	assert_null(tsr_quad_queue_front(&q));
-	assert_int_equal(tsr_quad_queue_count(&q), 0);
-	assert_int_equal(tsr_quad_queue_room(&q), 8);
+	assert_int_equal(tsr_ring_count(&q), 0);
+	assert_int_equal(tsr_ring_room(&q), 8);
 	/* full */
 	for (int32_t i = 0; i < 8; i++) {
 		struct tsr_quad *s = tsr_quad_queue_push(&q);
@@ -603,8 +603,8 @@ static void test_quad_queue(void **state)
 		s->x = i;
 	}
 	assert_null(tsr_quad_queue_push(&q));
-	assert_int_equal(tsr_quad_queue_count(&q), 8);
-	assert_int_equal(tsr_quad_queue_room(&q), 0);
+	assert_int_equal(tsr_ring_count(&q), 8);
+	assert_int_equal(tsr_ring_room(&q), 0);
 	/* wrap-around: FIFO order across the end of the slots, many times */
 	int32_t next_in = 8, next_out = 0;
 	for (int round = 0; round < 20; round++) {
@@ -622,11 +622,11 @@ static void test_quad_queue(void **state)
 		tsr_quad_queue_pop(&q);
 	}
 	assert_int_equal(next_out, next_in);
-	assert_int_equal(tsr_quad_queue_room(&q), 8);
-	tsr_quad_queue_release(&q);
+	assert_int_equal(tsr_ring_room(&q), 8);
+	tsr_ring_release(&q);
 
 	/* the primitive queue */
-	struct tsr_prim_queue pq;
+	struct tsr_ring pq;
 	struct tsr_primitive ps[3];
 	assert_int_equal(tsr_prim_queue_init(&pq, 2, &err), TSR_OK);
 	assert_null(tsr_prim_queue_front(&pq));
@@ -640,7 +640,7 @@ static void test_quad_queue(void **state)
 		}
 		assert_null(tsr_prim_queue_front(&pq));
 	}
-	tsr_prim_queue_release(&pq);
+	tsr_ring_release(&pq);
 }
 
 /* ------------------------------------- stages one work item at a time */

@@ -26,53 +26,68 @@
 
 #include "config/config.h"
 #include "geometry/geometry.h"
-#include "geometry/queue.h"
+#include "core/ring.h"
 #include "memory/cache.h"
 #include "memory/memsys.h"
 
-/* ---- the queue ---- */
+/* ---- the work-item ring (core/ring.h) between the stages ---- */
 
 static void test_queue_full_empty_wrap(void **state)
 {
 	(void)state;
-	struct tsr_geo_queue q;
+	struct tsr_ring q;
 	struct tsr_error err;
-	assert_int_equal(tsr_geo_queue_init(&q, 3, sizeof(uint32_t), &err), TSR_OK);
-	assert_int_equal(q.capacity, 4);  /* rounded up to a power of two */
-	assert_null(tsr_geo_queue_front(&q));
-	assert_int_equal(tsr_geo_queue_length(&q), 0);
-	assert_int_equal(tsr_geo_queue_room(&q), 4);
+	assert_int_equal(tsr_ring_init(&q, 3, sizeof(uint32_t), &err), TSR_OK);
+	assert_int_equal(tsr_ring_capacity(&q), 4);  /* rounded up to a power of two */
+	assert_null(tsr_ring_front(&q));
+	assert_int_equal(tsr_ring_count(&q), 0);
+	assert_int_equal(tsr_ring_room(&q), 4);
 	uint32_t next_in = 0, next_out = 0;
 	/* fill: four pushes succeed, the fifth finds the queue full */
 	for (int i = 0; i < 4; i++)
-		*(uint32_t *)tsr_geo_queue_push(&q) = next_in++;
-	assert_null(tsr_geo_queue_push(&q));
-	assert_int_equal(tsr_geo_queue_length(&q), 4);
-	assert_int_equal(tsr_geo_queue_room(&q), 0);
+		*(uint32_t *)tsr_ring_push(&q) = next_in++;
+	assert_null(tsr_ring_push(&q));
+	assert_int_equal(tsr_ring_count(&q), 4);
+	assert_int_equal(tsr_ring_room(&q), 0);
 	/* rounds of pop 3, push 3: the ring wraps many times, order stays FIFO */
 	for (int round = 0; round < 10; round++) {
 		for (int i = 0; i < 3; i++) {
-			assert_int_equal(*(uint32_t *)tsr_geo_queue_front(&q), next_out++);
-			tsr_geo_queue_pop(&q);
+			assert_int_equal(*(uint32_t *)tsr_ring_front(&q), next_out++);
+			tsr_ring_pop(&q);
 		}
-		assert_int_equal(tsr_geo_queue_length(&q), 1);
+		assert_int_equal(tsr_ring_count(&q), 1);
 		for (int i = 0; i < 3; i++)
-			*(uint32_t *)tsr_geo_queue_push(&q) = next_in++;
-		assert_null(tsr_geo_queue_push(&q));
+			*(uint32_t *)tsr_ring_push(&q) = next_in++;
+		assert_null(tsr_ring_push(&q));
 	}
 	/* empty it */
-	while (tsr_geo_queue_length(&q)) {
-		assert_int_equal(*(uint32_t *)tsr_geo_queue_front(&q), next_out++);
-		tsr_geo_queue_pop(&q);
+	while (tsr_ring_count(&q)) {
+		assert_int_equal(*(uint32_t *)tsr_ring_front(&q), next_out++);
+		tsr_ring_pop(&q);
 	}
 	assert_int_equal(next_out, next_in);
-	assert_null(tsr_geo_queue_front(&q));
-	*(uint32_t *)tsr_geo_queue_push(&q) = 7;
-	tsr_geo_queue_clear(&q);
-	assert_null(tsr_geo_queue_front(&q));
-	assert_int_equal(tsr_geo_queue_room(&q), 4);
-	tsr_geo_queue_release(&q);
-	assert_null(q.items);
+	assert_null(tsr_ring_front(&q));
+	*(uint32_t *)tsr_ring_push(&q) = 7;
+	tsr_ring_clear(&q);
+	assert_null(tsr_ring_front(&q));
+	assert_int_equal(tsr_ring_room(&q), 4);
+	/* pops leave the back slot where it is; an emptying pop_rewind restarts at slot 0 */
+	*(uint32_t *)tsr_ring_push(&q) = 1;
+	*(uint32_t *)tsr_ring_push(&q) = 2;
+	void *back = tsr_ring_back(&q);
+	assert_ptr_not_equal(back, q.slots);
+	tsr_ring_pop(&q);
+	assert_ptr_equal(tsr_ring_back(&q), back);
+	tsr_ring_pop_rewind(&q);
+	assert_int_equal(tsr_ring_count(&q), 0);
+	assert_ptr_equal(tsr_ring_back(&q), q.slots);
+	tsr_ring_release(&q);
+	assert_null(q.slots);
+	/* impossible sizes are refused with an empty ring */
+	assert_int_equal(tsr_ring_init(&q, 0, 4, &err), TSR_ERR_LIMIT);
+	assert_int_equal(tsr_ring_init(&q, 4, 0, &err), TSR_ERR_LIMIT);
+	assert_null(q.slots);
+	tsr_ring_release(&q);
 }
 
 /* ---- the stages ---- */

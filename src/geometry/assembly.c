@@ -19,14 +19,14 @@ void tsr_geo_pa_begin(struct tsr_geometry *g)
  */
 void tsr_geo_pa_step(struct tsr_geometry *g)
 {
-	struct tsr_geo_queue *in = &g->queue[TSR_GEO_ASSEMBLY];
-	struct tsr_geo_queue *out = &g->queue[TSR_GEO_CLIP];
-	struct tsr_geo_triangle_item *staged = tsr_geo_queue_back(out);
-	staged->v[g->corners++] = ((const struct tsr_geo_shaded_item *)tsr_geo_queue_front(in))->v;
-	tsr_geo_queue_pop(in);
+	struct tsr_ring *in = &g->queue[TSR_GEO_ASSEMBLY];
+	struct tsr_ring *out = &g->queue[TSR_GEO_CLIP];
+	struct tsr_geo_triangle_item *staged = tsr_ring_back(out);
+	staged->v[g->corners++] = ((const struct tsr_geo_shaded_item *)tsr_ring_front(in))->v;
+	tsr_ring_pop(in);
 	if (g->corners < 3)
 		return;
 	g->corners = 0;
 	g->st->primitives_in++;
-	tsr_geo_queue_push(out);  /* the staged slot */
+	tsr_ring_push(out);  /* the staged slot */
 }

@@ -75,11 +75,11 @@ uint32_t tsr_geo_clip_codes(const struct tsr_clip_vertex *v)
 
 void tsr_geo_clip_step(struct tsr_geometry *g)
 {
-	struct tsr_geo_queue *in = &g->queue[TSR_GEO_CLIP];
-	struct tsr_geo_queue *out = &g->queue[TSR_GEO_CULL];
+	struct tsr_ring *in = &g->queue[TSR_GEO_CLIP];
+	struct tsr_ring *out = &g->queue[TSR_GEO_CULL];
 	/* the item stays valid after the pop until the next push to this queue */
-	const struct tsr_geo_triangle_item *tri = tsr_geo_queue_front(in);
-	tsr_geo_queue_pop(in);
+	const struct tsr_geo_triangle_item *tri = tsr_ring_front(in);
+	tsr_ring_pop(in);
 	/* outside: all three vertices outside one frustum plane; inside the
 	 * guard band: no vertex outside a widened plane */
 	const uint32_t all = tri->v[0].codes & tri->v[1].codes & tri->v[2].codes;
@@ -90,7 +90,7 @@ void tsr_geo_clip_step(struct tsr_geometry *g)
 		return;
 	}
 	if (!needs_clip) {
-		*(struct tsr_geo_triangle_item *)tsr_geo_queue_push(out) = *tri;
+		*(struct tsr_geo_triangle_item *)tsr_ring_push(out) = *tri;
 		return;
 	}
 	g->st->primitives_clipped++;
@@ -101,7 +101,7 @@ void tsr_geo_clip_step(struct tsr_geometry *g)
 		return;
 	}
 	for (uint32_t k = 1; k + 1 < n; k++) {
-		struct tsr_geo_triangle_item *o = tsr_geo_queue_push(out);
+		struct tsr_geo_triangle_item *o = tsr_ring_push(out);
 		o->v[0] = poly[0];
 		o->v[1] = poly[k];
 		o->v[2] = poly[k + 1];

@@ -16,6 +16,6 @@ void tsr_geo_cp_begin(struct tsr_geometry *g)
 
 void tsr_geo_cp_step(struct tsr_geometry *g)
 {
-	struct tsr_geo_index_item *o = tsr_geo_queue_push(&g->queue[TSR_GEO_VERTEX_FETCH]);
+	struct tsr_geo_index_item *o = tsr_ring_push(&g->queue[TSR_GEO_VERTEX_FETCH]);
 	o->position = g->next_index++;
 }

@@ -89,9 +89,9 @@ static enum tsr_status emit_triangle(struct tsr_geometry *g,
 
 enum tsr_status tsr_geo_cull_step(struct tsr_geometry *g, struct tsr_error *err)
 {
-	struct tsr_geo_queue *in = &g->queue[TSR_GEO_CULL];
-	const struct tsr_geo_triangle_item *t = tsr_geo_queue_front(in);
+	struct tsr_ring *in = &g->queue[TSR_GEO_CULL];
+	const struct tsr_geo_triangle_item *t = tsr_ring_front(in);
 	/* the item stays valid until the next push to this queue */
-	tsr_geo_queue_pop(in);
+	tsr_ring_pop(in);
 	return emit_triangle(g, t->v, err);
 }

@@ -56,7 +56,7 @@ enum tsr_status tsr_geometry_create(const struct tsr_geometry_config *cfg,
 		}
 	}
 	for (int s = TSR_GEO_VERTEX_FETCH; s < TSR_GEO_STAGE_COUNT; s++) {
-		enum tsr_status st = tsr_geo_queue_init(&g->queue[s], TSR_GEO_QUEUE_ITEMS,
+		enum tsr_status st = tsr_ring_init(&g->queue[s], TSR_GEO_QUEUE_ITEMS,
 							input_item_bytes[s], err);
 		if (st != TSR_OK) {
 			tsr_geometry_destroy(g);
@@ -72,7 +72,7 @@ void tsr_geometry_destroy(struct tsr_geometry *g)
 	if (!g)
 		return;
 	for (int s = 0; s < TSR_GEO_STAGE_COUNT; s++)
-		tsr_geo_queue_release(&g->queue[s]);
+		tsr_ring_release(&g->queue[s]);
 	free(g->ptc);
 	free(g->ptc_held);
 	free(g->shaded);
@@ -97,7 +97,7 @@ int tsr_geometry_busy(const struct tsr_geometry *g)
 	if (g->draw.mesh && g->next_index < g->draw.mesh->index_count)
 		return 1;
 	for (int s = TSR_GEO_VERTEX_FETCH; s < TSR_GEO_STAGE_COUNT; s++)
-		if (tsr_geo_queue_length(&g->queue[s]))
+		if (tsr_ring_count(&g->queue[s]))
 			return 1;
 	return 0;
 }
@@ -134,17 +134,17 @@ int tsr_geometry_stage_ready(const struct tsr_geometry *g, enum tsr_geometry_sta
 {
 	if (s == TSR_GEO_COMMAND_PROCESSOR)
 		return g->draw.mesh && g->next_index < g->draw.mesh->index_count &&
-		       tsr_geo_queue_room(&g->queue[TSR_GEO_VERTEX_FETCH]) > 0;
-	if ((unsigned)s >= TSR_GEO_STAGE_COUNT || !tsr_geo_queue_length(&g->queue[s]))
+		       tsr_ring_room(&g->queue[TSR_GEO_VERTEX_FETCH]) > 0;
+	if ((unsigned)s >= TSR_GEO_STAGE_COUNT || !tsr_ring_count(&g->queue[s]))
 		return 0;
-	return s == TSR_GEO_CULL || tsr_geo_queue_room(&g->queue[s + 1]) >= tsr_geo_output_need(s);
+	return s == TSR_GEO_CULL || tsr_ring_room(&g->queue[s + 1]) >= tsr_geo_output_need(s);
 }
 
 uint32_t tsr_geometry_stage_pending(const struct tsr_geometry *g, enum tsr_geometry_stage s)
 {
 	if (s == TSR_GEO_COMMAND_PROCESSOR)
 		return g->draw.mesh ? g->draw.mesh->index_count - g->next_index : 0;
-	return (unsigned)s < TSR_GEO_STAGE_COUNT ? tsr_geo_queue_length(&g->queue[s]) : 0;
+	return (unsigned)s < TSR_GEO_STAGE_COUNT ? tsr_ring_count(&g->queue[s]) : 0;
 }
 
 enum tsr_status tsr_geometry_stage_step(struct tsr_geometry *g, enum tsr_geometry_stage s,
@@ -176,14 +176,14 @@ enum tsr_status tsr_geometry_stage_step(struct tsr_geometry *g, enum tsr_geometr
  */
 static enum tsr_status drain(struct tsr_geometry *g, struct tsr_error *err)
 {
-	struct tsr_geo_queue *q = g->queue;
+	struct tsr_ring *q = g->queue;
 	tsr_geo_vf_step(g);
 	tsr_geo_vs_step(g);
 	tsr_geo_pa_step(g);
-	if (!tsr_geo_queue_length(&q[TSR_GEO_CLIP]))
+	if (!tsr_ring_count(&q[TSR_GEO_CLIP]))
 		return TSR_OK;
 	tsr_geo_clip_step(g);
-	while (tsr_geo_queue_length(&q[TSR_GEO_CULL]))
+	while (tsr_ring_count(&q[TSR_GEO_CULL]))
 		TSR_TRY(tsr_geo_cull_step(g, err));
 	return TSR_OK;
 }
@@ -203,7 +203,7 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 		if (s != TSR_OK) {
 			/* leave nothing in flight: the next draw call can start */
 			for (int k = 0; k < TSR_GEO_STAGE_COUNT; k++)
-				tsr_geo_queue_clear(&g->queue[k]);
+				tsr_ring_clear(&g->queue[k]);
 			g->next_index = n;
 			return s;
 		}

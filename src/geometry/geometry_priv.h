@@ -13,7 +13,7 @@
 #define TSR_GEOMETRY_GEOMETRY_PRIV_H
 
 #include "geometry/geometry.h"
-#include "geometry/queue.h"
+#include "core/ring.h"
 
 /* A vertex in clip space with its varyings, as the Vertex Shader outputs it. */
 struct tsr_clip_vertex {
@@ -81,7 +81,7 @@ struct tsr_geometry {
 	uint32_t corners;
 
 	/* queue[s]: the input queue of stage s (none for the Command Processor) */
-	struct tsr_geo_queue queue[TSR_GEO_STAGE_COUNT];
+	struct tsr_ring queue[TSR_GEO_STAGE_COUNT];
 };
 
 /*

@@ -59,9 +59,9 @@ enum tsr_status tsr_geo_vf_begin(struct tsr_geometry *g, struct tsr_error *err)
 void tsr_geo_vf_step(struct tsr_geometry *g)
 {
 	const struct tsr_draw *d = &g->draw;
-	struct tsr_geo_queue *in = &g->queue[TSR_GEO_VERTEX_FETCH];
-	const uint32_t i = ((const struct tsr_geo_index_item *)tsr_geo_queue_front(in))->position;
-	tsr_geo_queue_pop(in);
+	struct tsr_ring *in = &g->queue[TSR_GEO_VERTEX_FETCH];
+	const uint32_t i = ((const struct tsr_geo_index_item *)tsr_ring_front(in))->position;
+	tsr_ring_pop(in);
 	const uint32_t idx = d->mesh->indices[i];
 	tsr_mem_access(g->mem, g->index_port, d->ib_base + (uint64_t)i * d->index_bytes,
 		       d->index_bytes, 0, TSR_STREAM_INDEX, 0, 0, NULL);
@@ -74,7 +74,7 @@ void tsr_geo_vf_step(struct tsr_geometry *g)
 		ptc_insert(g, idx);
 		g->st->vertices_fetched++;
 	}
-	struct tsr_geo_vertex_item *o = tsr_geo_queue_push(&g->queue[TSR_GEO_VERTEX_SHADER]);
+	struct tsr_geo_vertex_item *o = tsr_ring_push(&g->queue[TSR_GEO_VERTEX_SHADER]);
 	o->vertex = idx;
 	o->hit = (uint32_t)hit;
 }

@@ -54,9 +54,9 @@ enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err)
 void tsr_geo_vs_step(struct tsr_geometry *g)
 {
 	const struct tsr_draw *d = &g->draw;
-	struct tsr_geo_queue *in = &g->queue[TSR_GEO_VERTEX_SHADER];
-	const struct tsr_geo_vertex_item it = *(const struct tsr_geo_vertex_item *)tsr_geo_queue_front(in);
-	tsr_geo_queue_pop(in);
+	struct tsr_ring *in = &g->queue[TSR_GEO_VERTEX_SHADER];
+	const struct tsr_geo_vertex_item it = *(const struct tsr_geo_vertex_item *)tsr_ring_front(in);
+	tsr_ring_pop(in);
 	if (!it.hit) {
 		/* (vertices shaded in the frame / 4) mod cores, without dividing */
 		const uint32_t core = g->shading_core;
@@ -69,6 +69,6 @@ void tsr_geo_vs_step(struct tsr_geometry *g)
 			       (uint16_t)core, 0, NULL);
 		shade_vertex(d, it.vertex, &g->shaded[it.vertex]);
 	}
-	struct tsr_geo_shaded_item *o = tsr_geo_queue_push(&g->queue[TSR_GEO_ASSEMBLY]);
+	struct tsr_geo_shaded_item *o = tsr_ring_push(&g->queue[TSR_GEO_ASSEMBLY]);
 	o->v = g->shaded[it.vertex];
 }

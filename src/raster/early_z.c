@@ -26,8 +26,8 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 	const uint32_t quads_w = (t->width + 1) / 2, quads_h = (t->height + 1) / 2;
 	uint32_t qx = (uint32_t)(q->x - t->x0) / 2, qy = (uint32_t)(q->y - t->y0) / 2;
 	uint32_t core = tsr_quad_core_inline(r->cfg.quad_grouping, r->cfg.cores, qx, qy, quads_w, quads_h);
-	struct tsr_quad_queue *out = &r->cores[core];
-	if (!tsr_quad_queue_room(out))
+	struct tsr_ring *out = &r->cores[core];
+	if (!tsr_ring_room(out))
 		return TSR_STAGE_STALLED;
 	uint8_t mask = q->mask;
 	if (!late_z) {

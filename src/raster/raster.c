@@ -53,11 +53,11 @@ void tsr_raster_destroy(struct tsr_raster *r)
 		return;
 	if (r->cores)
 		for (uint32_t c = 0; c < r->cfg.cores; c++)
-			tsr_quad_queue_release(&r->cores[c]);
+			tsr_ring_release(&r->cores[c]);
 	free(r->cores);
-	tsr_quad_queue_release(&r->blend);
-	tsr_quad_queue_release(&r->early_z);
-	tsr_prim_queue_release(&r->prims);
+	tsr_ring_release(&r->blend);
+	tsr_ring_release(&r->early_z);
+	tsr_ring_release(&r->prims);
 	free(r);
 }
 
@@ -90,9 +90,9 @@ int tsr_raster_oldest_core(const struct tsr_raster *r)
 /* Quads in every quad queue. */
 static uint32_t quads_in_flight(const struct tsr_raster *r)
 {
-	uint32_t n = tsr_quad_queue_count(&r->early_z) + tsr_quad_queue_count(&r->blend);
+	uint32_t n = tsr_ring_count(&r->early_z) + tsr_ring_count(&r->blend);
 	for (uint32_t c = 0; c < r->cfg.cores; c++)
-		n += tsr_quad_queue_count(&r->cores[c]);
+		n += tsr_ring_count(&r->cores[c]);
 	return n;
 }
 

@@ -17,10 +17,10 @@ struct tsr_raster {
 	uint32_t next_seq;              /* sequence number of the next quad rasterized */
 	uint32_t late_z_in_flight;      /* alpha-tested quads past Early-Z, not yet blended */
 	int last_core;                  /* core Early-Z sent its last quad to, -1 if killed */
-	struct tsr_prim_queue prims;    /* Tile Fetcher -> Rasterizer */
-	struct tsr_quad_queue early_z;  /* Rasterizer -> Early-Z */
-	struct tsr_quad_queue *cores;   /* Early-Z -> shader core c (cfg.cores queues) */
-	struct tsr_quad_queue blend;    /* shader cores -> blending */
+	struct tsr_ring prims;    /* Tile Fetcher -> Rasterizer */
+	struct tsr_ring early_z;  /* Rasterizer -> Early-Z */
+	struct tsr_ring *cores;   /* Early-Z -> shader core c (cfg.cores queues) */
+	struct tsr_ring blend;    /* shader cores -> blending */
 };
 
 /* tsr_quad_core(), inline for Early-Z. */

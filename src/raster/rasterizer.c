@@ -42,7 +42,7 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 	y0 -= (y0 - t->y0) & 1;
 	/* room for every quad of the bounding box, or stall */
 	uint32_t box = (uint32_t)((x1 - x0) / 2 + 1) * (uint32_t)((y1 - y0) / 2 + 1);
-	if (tsr_quad_queue_room(&r->early_z) < box)
+	if (tsr_ring_room(&r->early_z) < box)
 		return TSR_STAGE_STALLED;
 	tsr_prim_queue_pop(&r->prims);
 	/* item's slot may be reused from here on: keep what the quads need */
