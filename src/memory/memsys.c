@@ -303,8 +303,12 @@ static void to_parent(struct tsr_memsys *m, const struct node *from,
 		return;
 	}
 	const uint32_t p = from->parent;
-	const uint32_t line = m->nodes[p].line_bytes;
+	const uint64_t line = m->nodes[p].line_bytes;
 	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
+	if (((addr ^ (end - 1)) & ~(line - 1)) == 0) {  /* within one parent line: no split */
+		node_access(m, p, a, depth + 1, r);
+		return;
+	}
 	while (addr < end) {
 		uint64_t line_end = (addr | (line - 1)) + 1;
 		struct tsr_access part = *a;
