@@ -145,6 +145,8 @@ static inline int32_t wrap_coord(int32_t c, uint32_t size, enum tsr_wrap wrap)
 {
 	if (wrap == TSR_WRAP_CLAMP)
 		return c < 0 ? 0 : (c >= (int32_t)size ? (int32_t)size - 1 : c);
+	if ((size & (size - 1)) == 0)  /* a power of two: the same modulo, without a division */
+		return (int32_t)((uint32_t)c & (size - 1));
 	int32_t m = c % (int32_t)size;
 	return m < 0 ? m + (int32_t)size : m;
 }
@@ -153,6 +155,9 @@ static inline void add_line(struct tsr_texel_requests *req, uint64_t addr)
 {
 	uint64_t line = addr & ~(uint64_t)(TSR_TEXTURE_BLOCK_BYTES - 1);
 	req->texel_fetches++;
+	/* neighbouring texels mostly share the line added last: look there first */
+	if (req->line_count && req->lines[req->line_count - 1] == line)
+		return;
 	for (uint32_t i = 0; i < req->line_count; i++)
 		if (req->lines[i] == line)
 			return;
