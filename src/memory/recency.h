@@ -12,49 +12,48 @@
 
 #include "memory/policy.h"
 
-/* The way with the oldest (smallest) of the `ways` stamps of a set. */
-static inline uint32_t tsr_recency_oldest(const uint64_t *stamp, uint32_t ways)
-{
-	uint32_t best = 0;
-	for (uint32_t w = 1; w < ways; w++)
-		if (stamp[w] < stamp[best])
-			best = w;
-	return best;
-}
-
-/* The way with the newest (largest) stamp. */
-static inline uint32_t tsr_recency_newest(const uint64_t *stamp, uint32_t ways)
-{
-	uint32_t best = 0;
-	for (uint32_t w = 1; w < ways; w++)
-		if (stamp[w] > stamp[best])
-			best = w;
-	return best;
-}
-
 /*
- * The eligible way (eligible[w] != 0) with the oldest stamp; `ways` if
- * none is eligible.
+ * The way with the oldest (smallest) of the `ways` stamps of a set, among
+ * the eligible ways (eligible[w] != 0; NULL: every way); `ways` if none is
+ * eligible.
  */
 static inline uint32_t tsr_recency_oldest_among(const uint64_t *stamp, uint32_t ways,
 						const uint8_t *eligible)
 {
-	uint32_t best = ways;
-	for (uint32_t w = 0; w < ways; w++)
-		if (eligible[w] && (best == ways || stamp[w] < stamp[best]))
+	uint32_t best = 0;  /* the first eligible way, then the loop (the plain case: way 0) */
+	if (eligible)
+		while (best < ways && !eligible[best])
+			best++;
+	for (uint32_t w = best + 1; w < ways; w++)
+		if ((!eligible || eligible[w]) && stamp[w] < stamp[best])
 			best = w;
 	return best;
 }
 
-/* The eligible way with the newest stamp; `ways` if none is eligible. */
+/* The eligible way with the newest (largest) stamp; `ways` if none is eligible. */
 static inline uint32_t tsr_recency_newest_among(const uint64_t *stamp, uint32_t ways,
 						const uint8_t *eligible)
 {
-	uint32_t best = ways;
-	for (uint32_t w = 0; w < ways; w++)
-		if (eligible[w] && (best == ways || stamp[w] > stamp[best]))
+	uint32_t best = 0;  /* the first eligible way, then the loop (the plain case: way 0) */
+	if (eligible)
+		while (best < ways && !eligible[best])
+			best++;
+	for (uint32_t w = best + 1; w < ways; w++)
+		if ((!eligible || eligible[w]) && stamp[w] > stamp[best])
 			best = w;
 	return best;
+}
+
+/* The way with the oldest stamp of a set (every way eligible). */
+static inline uint32_t tsr_recency_oldest(const uint64_t *stamp, uint32_t ways)
+{
+	return tsr_recency_oldest_among(stamp, ways, NULL);
+}
+
+/* The way with the newest stamp. */
+static inline uint32_t tsr_recency_newest(const uint64_t *stamp, uint32_t ways)
+{
+	return tsr_recency_newest_among(stamp, ways, NULL);
 }
 
 /* The state of LRU, MRU and FIFO: a clock and sets x ways stamps. */

@@ -33,51 +33,39 @@ static inline uint8_t tsr_rrip_distant(uint64_t bits)
 }
 
 /*
- * The victim among the `ways` RRPVs of a full set: the lowest way at
- * `distant`; if none is, the set is aged first. Aging adds (distant -
- * highest RRPV) to every line in one pass, which is the same as the
- * paper's "increment all until one reaches distant" and leaves the lowest
- * way among the oldest lines at distant.
- */
-static inline uint32_t tsr_rrip_victim(uint8_t *rrpv, uint32_t ways,
-				       uint8_t distant)
-{
-	uint32_t best = 0;
-	for (uint32_t w = 0; w < ways; w++) {
-		if (rrpv[w] == distant)
-			return w;
-		if (rrpv[w] > rrpv[best])
-			best = w;
-	}
-	uint8_t age = (uint8_t)(distant - rrpv[best]);
-	for (uint32_t w = 0; w < ways; w++)
-		rrpv[w] = (uint8_t)(rrpv[w] + age);
-	return best;
-}
-
-/*
- * The victim among the eligible ways (eligible[w] != 0, at least one) of
- * a full set: the lowest eligible way of highest RRPV; the set is aged by
- * (distant - its RRPV), so that it becomes distant, as the paper's
- * "increment all until one reaches distant" does when only eligible lines
- * may be chosen. RRPVs are M-bit saturating counters (Jaleel et al. 2010),
- * so an ineligible (pinned) line already near distant stops at distant.
- * With every way eligible this is tsr_rrip_victim(): the highest RRPV is
- * then the set's maximum and nothing saturates.
+ * The victim among the eligible ways (eligible[w] != 0, at least one;
+ * NULL: every way) of a full set: the lowest eligible way at `distant`;
+ * if none is, the lowest eligible way of highest RRPV, after the set is
+ * aged by (distant - its RRPV) in one pass, which is the paper's
+ * "increment all until one reaches distant". RRPVs are M-bit saturating
+ * counters (Jaleel et al. 2010): a pinned (ineligible) line already near
+ * distant stops at distant; with every way eligible nothing saturates.
+ * Returns `ways` if no way is eligible.
  */
 static inline uint32_t tsr_rrip_victim_among(uint8_t *rrpv, uint32_t ways,
 					     uint8_t distant, const uint8_t *eligible)
 {
 	uint32_t best = ways;
-	for (uint32_t w = 0; w < ways; w++)
-		if (eligible[w] && (best == ways || rrpv[w] > rrpv[best]))
+	for (uint32_t w = 0; w < ways; w++) {
+		if (eligible && !eligible[w])
+			continue;
+		if (rrpv[w] >= distant)  /* RRPVs never exceed distant: the highest */
+			return w;
+		if (best == ways || rrpv[w] > rrpv[best])
 			best = w;
-	if (best == ways || rrpv[best] >= distant)
+	}
+	if (best == ways)
 		return best;
 	uint8_t age = (uint8_t)(distant - rrpv[best]);
 	for (uint32_t w = 0; w < ways; w++)
 		rrpv[w] = rrpv[w] >= distant - age ? distant : (uint8_t)(rrpv[w] + age);
 	return best;
+}
+
+/* tsr_rrip_victim_among() with every way eligible. */
+static inline uint32_t tsr_rrip_victim(uint8_t *rrpv, uint32_t ways, uint8_t distant)
+{
+	return tsr_rrip_victim_among(rrpv, ways, distant, NULL);
 }
 
 /*
