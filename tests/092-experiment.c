@@ -160,6 +160,20 @@ static void test_tcor(void **state)
 	/* the report holds the table and the footprint line */
 	assert_non_null(strstr(r.text.buf, "tcor-64k-no-l2"));
 	assert_non_null(strstr(r.text.buf, "Parameter Buffer footprint"));
+	/* the paper's averages (V-B, Figs. 14-19) beside tessera's means (one workload: its rows) */
+	const struct tsr_table *paper = tsr_xp_result_table(&r, "tcor-paper");
+	assert_non_null(paper);
+	assert_int_equal(paper->rows, 6);
+	int row = tsr_table_find_row(paper, "figure", "16");
+	assert_true(row >= 0);
+	assert_true(fabs(num(paper, (uint32_t)row, "paper_pct") + 93.0) < 1e-9);
+	assert_true(fabs(num(paper, (uint32_t)row, "tessera_mean_pct") -
+			 num(t, 3, "pb_dram_change_pct")) < 0.0005 + 1e-9);
+	row = tsr_table_find_row(paper, "figure", "19");
+	assert_true(row >= 0);
+	assert_true(fabs(num(paper, (uint32_t)row, "tessera_mean_pct") -
+			 num(t, 5, "dram_change_pct")) < 0.0005 + 1e-9);
+	assert_non_null(strstr(r.text.buf, "change against the baseline"));
 	tsr_xp_result_release(&r);
 }
 

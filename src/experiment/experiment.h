@@ -60,7 +60,8 @@ struct tsr_xp_options {
 struct tsr_xp_result {
 	/*
 	 * tables[0] is the main table (what `--csv` writes); further tables
-	 * are summaries (tcor: "tcor-table2" footprint and reuse;
+	 * are summaries (tcor: "tcor-table2" footprint and reuse, "tcor-paper"
+	 * the paper's averages of Figs. 14-19 beside tessera's means;
 	 * attribute-cache: "attribute-cache-reach", the smallest size within
 	 * 0.1% of LB).
 	 */
