@@ -21,7 +21,8 @@ static void usage_cachesim(FILE *f)
 {
 	fprintf(f,
 		"usage: tessera cachesim TRACE --size BYTES --ways W|full [--line BYTES]\n"
-		"                        --policy SPEC[,SPEC...] [--seed N] [--json]\n"
+		"                        --policy SPEC[,SPEC...] [--seed N] [--fetch-on-write]\n"
+		"                        [--json]\n"
 		"\n"
 		"  TRACE            a binary trace (tessera run --record-trace) or a text trace\n"
 		"  --size BYTES     capacity (K, M, G suffixes: 256K, 1M)\n"
@@ -31,6 +32,8 @@ static void usage_cachesim(FILE *f)
 		"                   a spec is NAME[:KEY=VALUE,KEY=VALUE...], e.g.\n"
 		"                   lru,srrip:bits=3,drrip,opt,optpt\n"
 		"  --seed N         seed of randomised policies (default 1)\n"
+		"  --fetch-on-write a partial-line write miss reads the line (default: byte-\n"
+		"                   masked write-allocate, as caches.*.fetch_on_write false)\n"
 		"  --json           print JSON instead of tables\n"
 		"\n"
 		"Exit codes: 0 success, 1 runtime error (bad trace), 2 usage error.\n");
@@ -91,12 +94,13 @@ int tsr_cmd_cachesim(int argc, char **argv)
 {
 	const char *path = NULL, *policy_arg = NULL, *ways_arg = NULL;
 	uint64_t size = 0, line = 64, seed = 1;
-	int json = 0;
+	int json = 0, fetch_on_write = 0;
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, 'h'},     {"json", no_argument, NULL, 'j'},
 		{"size", required_argument, NULL, 'S'}, {"ways", required_argument, NULL, 'W'},
 		{"line", required_argument, NULL, 'L'}, {"policy", required_argument, NULL, 'P'},
-		{"seed", required_argument, NULL, 'R'}, {NULL, 0, NULL, 0},
+		{"seed", required_argument, NULL, 'R'}, {"fetch-on-write", no_argument, NULL, 'F'},
+		{NULL, 0, NULL, 0},
 	};
 	int c;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -107,6 +111,9 @@ int tsr_cmd_cachesim(int argc, char **argv)
 			return 0;
 		case 'j':
 			json = 1;
+			break;
+		case 'F':
+			fetch_on_write = 1;
 			break;
 		case 'S':
 			bad = tsr_cli_parse_u64(optarg, 1, 1ull << 31, &size) ? NULL : "--size";
@@ -145,7 +152,8 @@ int tsr_cmd_cachesim(int argc, char **argv)
 		return tsr_cli_usage_error("invalid --ways '%s' (a number or 'full')", ways_arg);
 	}
 	struct tsr_cache_geometry g = {.size_bytes = (uint32_t)size, .ways = (uint32_t)ways,
-				       .line_bytes = (uint32_t)line, .seed = seed};
+				       .line_bytes = (uint32_t)line, .seed = seed,
+				       .fetch_on_write = (uint32_t)fetch_on_write};
 	char *list = strdup(policy_arg);
 	char *specs[MAX_POLICIES];
 	int n = list ? split_policies(list, specs, MAX_POLICIES) : -1;

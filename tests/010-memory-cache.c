@@ -200,10 +200,76 @@ static void test_fetch_on_write(void **state)
 	o = acc(c, SET0_A + 4, 4, 1, TSR_STREAM_COLOR);
 	assert_false(o.hit);
 	assert_false(o.fetch);
-	o = acc(c, SET0_A, 4, 0, TSR_STREAM_COLOR);          /* allocated: hit */
+	o = acc(c, SET0_A + 4, 4, 0, TSR_STREAM_COLOR);      /* written bytes: hit */
 	assert_true(o.hit);
 	o = acc(c, SET0_B, 4, 0, TSR_STREAM_COLOR);
 	assert_true(o.fetch);
+	tsr_cache_destroy(c);
+}
+
+/*
+ * Byte-masked write-allocate (fetch_on_write = 0, TCOR Fig. 10): a line
+ * filled only by writes is never read from below; a read of bytes never
+ * written merges; a partly written dirty victim carries its mask.
+ */
+static void test_byte_masked_write_allocate(void **state)
+{
+	(void)state;
+	struct tsr_cache *c = tiny_cache(0);
+	/* sixteen 4-byte writes fill line A: no fetch, then every read hits */
+	for (uint32_t i = 0; i < 16; i++) {
+		struct tsr_cache_outcome o = acc(c, SET0_A + 4 * i, 4, 1, TSR_STREAM_PB_LISTS);
+		assert_false(o.fetch);
+		assert_int_equal(o.hit, i > 0);
+	}
+	struct tsr_cache_outcome o = acc(c, SET0_A, 64, 0, TSR_STREAM_PB_LISTS);
+	assert_true(o.hit);
+	assert_false(o.fetch);
+	/* line B: bytes 0-47 written (one 48-byte write), 48-63 never */
+	o = acc(c, SET0_B, 48, 1, TSR_STREAM_PB_ATTRIBUTES);
+	assert_false(o.fetch);
+	o = acc(c, SET0_B + 16, 32, 0, TSR_STREAM_PB_ATTRIBUTES);  /* inside the mask */
+	assert_true(o.hit);
+	/* a read that needs byte 48 merges: fetched, no victim, then whole */
+	o = acc(c, SET0_B + 40, 16, 0, TSR_STREAM_PB_ATTRIBUTES);
+	assert_false(o.hit);
+	assert_true(o.fetch);
+	assert_true(o.merge);
+	assert_false(o.evicted);
+	o = acc(c, SET0_B + 60, 4, 0, TSR_STREAM_PB_ATTRIBUTES);
+	assert_true(o.hit);
+	const struct tsr_cache_counters *k = tsr_cache_counters_of(c, TSR_STREAM_PB_ATTRIBUTES);
+	assert_counters(k, 3, 1, 1, 1, 0);
+	assert_int_equal(k->merges, 1);
+	assert_int_equal(tsr_cache_counters_of(c, TSR_STREAM_PB_LISTS)->merges, 0);
+	/* line C: two runs written (0-7, 32-35); evicting it reports the mask */
+	acc(c, SET0_C, 8, 1, TSR_STREAM_PB_LISTS);         /* evicts A (LRU), whole */
+	acc(c, SET0_C + 32, 4, 1, TSR_STREAM_PB_LISTS);
+	o = acc(c, SET0_A, 4, 0, TSR_STREAM_TEXTURE);        /* evicts B, whole */
+	assert_true(o.writeback);
+	assert_int_equal(o.victim_mask, 0);
+	o = acc(c, SET0_B, 4, 0, TSR_STREAM_TEXTURE);        /* evicts C, partial */
+	assert_true(o.writeback);
+	assert_int_equal(o.victim_addr, SET0_C);
+	assert_int_equal(o.victim_mask, UINT64_C(0xf000000ff));
+	uint32_t offs[32], sizes[32];
+	assert_int_equal(tsr_cache_mask_runs(c, o.victim_mask, offs, sizes), 2);
+	assert_int_equal(offs[0], 0);
+	assert_int_equal(sizes[0], 8);
+	assert_int_equal(offs[1], 32);
+	assert_int_equal(sizes[1], 4);
+	tsr_cache_destroy(c);
+
+	/* 256-byte lines: 4-byte granules; a write of part of one fetches */
+	struct tsr_cache_geometry g = geometry(1024, 2, 256, 0, "lru");
+	assert_int_equal(tsr_cache_create(&g, "wide", &c, NULL), TSR_OK);
+	o = acc(c, 0x400, 8, 1, TSR_STREAM_PB_LISTS);
+	assert_false(o.fetch);
+	o = acc(c, 0x40a, 2, 1, TSR_STREAM_PB_LISTS);         /* half a granule */
+	assert_true(o.merge);
+	o = acc(c, 0x800, 6, 1, TSR_STREAM_PB_LISTS);         /* miss, half a granule */
+	assert_true(o.fetch);
+	assert_false(o.merge);
 	tsr_cache_destroy(c);
 }
 
@@ -399,6 +465,51 @@ static void test_memsys_dirty_eviction_becomes_l2_write(void **state)
 	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_ATTRIBUTES)->read_bytes, 128);
 	/* L1: 3 accesses; L2: 1 fill + 2 fills + 1 write-back */
 	assert_int_equal(tsr_memsys_accesses(m), 7);
+	tsr_memsys_destroy(m);
+}
+
+/*
+ * The Parameter Buffer's writes through a byte-masked L1 and L2: partial
+ * lines are written back as their written runs, and the only DRAM reads
+ * are those of bytes nobody wrote.
+ */
+static void test_memsys_byte_masked_writes(void **state)
+{
+	(void)state;
+	struct tsr_memsys_config cfg;
+	const struct tsr_cache_geometry l1 = geometry(256, 2, 64, 0, "lru");
+	tree_config(&cfg, 1, l1, l1, l1, l1, geometry(4096, 4, 64, 0, "lru"));
+	struct tsr_memsys *m = NULL;
+	assert_int_equal(tsr_memsys_create(&cfg, &m, NULL), TSR_OK);
+	/* PMDs 0-2 of a list (12 bytes), one attribute block written whole */
+	for (uint32_t i = 0; i < 3; i++)
+		tsr_mem_access(m, 1, SET0_A + 4 * i, 4, 1, TSR_STREAM_PB_LISTS, 0, 0, NULL);
+	tsr_mem_access(m, 1, SET0_B, 64, 1, TSR_STREAM_PB_ATTRIBUTES, 0, 0, NULL);
+	/* line C evicts A (partial, dirty): one 12-byte write to the L2, a miss
+	 * that allocates without a read */
+	tsr_mem_access(m, 1, SET0_C, 64, 1, TSR_STREAM_PB_ATTRIBUTES, 0, 0, NULL);
+	assert_counters(mcnt(m, 4, TSR_STREAM_PB_LISTS), 0, 1, 0, 1, 0);
+	/* the Tile Fetcher reads the 3 PMDs: L1 miss, the fill asks the L2 for
+	 * the 12 bytes it holds: a hit */
+	tsr_mem_access(m, 1, SET0_A, 12, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);
+	assert_counters(mcnt(m, 4, TSR_STREAM_PB_LISTS), 1, 1, 0, 1, 0);
+	for (int s = 0; s < TSR_STREAM_COUNT; s++)
+		assert_int_equal(tsr_memsys_dram(m, (enum tsr_stream)s)->read_bytes, 0);
+	/* a fill makes the L1 line whole; a partly written L1 line merges:
+	 * 4 bytes written at D, bytes 4-7 read: the fill misses in the L2 */
+	tsr_mem_access(m, 1, SET1_D, 4, 1, TSR_STREAM_PB_LISTS, 0, 0, NULL);
+	tsr_mem_access(m, 1, SET1_D + 4, 4, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);
+	assert_int_equal(mcnt(m, 1, TSR_STREAM_PB_LISTS)->merges, 1);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->read_bytes, 64);
+	/* L1 set 0 is {C*, A}: reading B evicts C (whole, to the L2), reading C
+	 * evicts A (clean); then PMD 3 of A, never written, merges in the L2 */
+	tsr_mem_access(m, 1, SET0_B, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0, NULL);
+	tsr_mem_access(m, 1, SET0_C, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0, NULL);
+	tsr_mem_access(m, 1, SET0_A + 12, 4, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);
+	assert_int_equal(mcnt(m, 4, TSR_STREAM_PB_LISTS)->merges, 1);
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->read_bytes, 128);
+	/* attribute blocks were written whole: never read from DRAM */
+	assert_int_equal(tsr_memsys_dram(m, TSR_STREAM_PB_ATTRIBUTES)->read_bytes, 0);
 	tsr_memsys_destroy(m);
 }
 
@@ -720,6 +831,8 @@ int main(void)
 		cmocka_unit_test(test_lru_victim),
 		cmocka_unit_test(test_write_miss_and_dirty_writeback),
 		cmocka_unit_test(test_fetch_on_write),
+		cmocka_unit_test(test_byte_masked_write_allocate),
+		cmocka_unit_test(test_memsys_byte_masked_writes),
 		cmocka_unit_test(test_per_stream_counters_and_total),
 		cmocka_unit_test(test_geometry_errors),
 		cmocka_unit_test(test_memsys_read_miss_goes_to_l2_and_dram),

@@ -465,6 +465,67 @@ static void test_binning(void **state)
 	tsr_pb_destroy(pb);
 }
 
+/* Sizes of the attribute writes the Tile Cache receives. */
+struct write_sizes {
+	uint64_t attr_writes, attr_write_bytes;
+};
+
+static void log_write_size(void *ctx, const struct tsr_access *a)
+{
+	struct write_sizes *w = ctx;
+	if (a->stream == TSR_STREAM_PB_ATTRIBUTES && a->write) {
+		w->attr_writes++;
+		w->attr_write_bytes += a->size;
+	}
+}
+
+/*
+ * TCOR III-D-1: the Polygon List Builder writes each attribute's whole
+ * 64-byte block (the last tile's ID in the spare bytes). Whole blocks need
+ * no fetch even in a fetch-on-write cache; 48-byte writes do, unless the
+ * cache allocates with a byte mask (the default): then nothing of the
+ * Parameter Buffer is ever read from DRAM.
+ */
+static void test_attribute_block_writes(void **state)
+{
+	(void)state;
+	for (int whole = 0; whole <= 1; whole++) {
+		for (int fetch = 0; fetch <= 1; fetch++) {
+			struct tsr_pb_layout l = layout(SW, SH, 32, 1024, 4, 1 << 20);
+			l.attribute_write_bytes = whole ? 64 : 48;
+			struct tsr_param_buffer *pb = pb_new(&l);
+			struct tsr_gpu_config cfg;
+			tsr_config_defaults(&cfg);
+			tsr_memsys_config_cache(&cfg.mem, "tile")->geom.fetch_on_write = (uint32_t)fetch;
+			tsr_memsys_config_cache(&cfg.mem, "l2")->geom.fetch_on_write = (uint32_t)fetch;
+			struct tsr_memsys *m = NULL;
+			assert_int_equal(tsr_memsys_create(&cfg.mem, &m, NULL), TSR_OK);
+			struct write_sizes w = {0};
+			struct tsr_cache_observer ob = {log_write_size, NULL, &w};
+			tsr_cache_set_observer(tsr_memsys_cache_by_name(m, "tile"), &ob);
+			struct tsr_tiling_stats st;
+			memset(&st, 0, sizeof(st));
+			struct tsr_primitive p[5];
+			make_scene(p);
+			for (uint32_t i = 0; i < 5; i++)
+				bin(pb, &p[i], i, m, &st);
+			/* 4 binned primitives x 2 attributes */
+			assert_int_equal(w.attr_writes, 8);
+			assert_int_equal(w.attr_write_bytes, 8 * (whole ? 64 : 48));
+			/* the footprint counts attribute bytes either way */
+			assert_int_equal(st.pb_attributes_bytes, 8 * 48);
+			const uint64_t dram_reads =
+				tsr_memsys_dram(m, TSR_STREAM_PB_ATTRIBUTES)->read_bytes +
+				tsr_memsys_dram(m, TSR_STREAM_PB_LISTS)->read_bytes;
+			/* only 48-byte writes into a fetch-on-write cache read lines:
+			 * 8 attribute blocks and 8 PMD blocks */
+			assert_int_equal(dram_reads, fetch ? (whole ? 8 : 16) * 64 : 0);
+			tsr_memsys_destroy(m);
+			tsr_pb_destroy(pb);
+		}
+	}
+}
+
 static void test_overlap_test(void **state)
 {
 	(void)state;
@@ -782,6 +843,7 @@ int main(void)
 		cmocka_unit_test(test_hilbert_d2xy),
 		cmocka_unit_test(test_pmd_addresses_tcor),
 		cmocka_unit_test(test_binning),
+		cmocka_unit_test(test_attribute_block_writes),
 		cmocka_unit_test(test_overlap_test),
 		cmocka_unit_test(test_list_overflow),
 		cmocka_unit_test(test_fetch_reads_pmds_from_overflow_chunk), /* SRC BUG */

@@ -49,6 +49,8 @@ struct tsr_gpu_config {
 	uint32_t tile_width, tile_height;    /* pixels, even */
 	enum tsr_tile_order tile_order;
 	int reverse_every_other_frame;       /* boustrophedonic III-F */
+	int attribute_block_writes;          /* 1: attribute writes cover their 64-byte block
+						(TCOR III-D-1) */
 	uint32_t list_capacity_primitives;   /* PMDs per tile list (TCOR II-B: 1024) */
 	uint32_t attribute_bytes;            /* bytes of one attribute (TCOR II-B: 48) */
 	enum tsr_pb_list_layout pb_layout;   /* PB-Lists layout */

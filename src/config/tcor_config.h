@@ -42,7 +42,10 @@ enum tsr_ac_policy {
 struct tsr_ac_config {
 	uint32_t size_bytes;             /* Attribute Buffer capacity (bytes) */
 	uint32_t attribute_entry_bytes;  /* bytes of one Attribute Buffer entry */
-	uint32_t attribute_bytes;        /* bytes of one attribute access to the lower level */
+	uint32_t attribute_bytes;        /* bytes of one attribute read from the lower level */
+	uint32_t write_bytes;            /* bytes of one attribute write to the lower level
+					    (0: attribute_bytes; 64 when the block's spare
+					    bytes carry the last tile's ID, III-D-1) */
 	uint32_t lines;                  /* Primitive Buffer lines */
 	uint32_t ways;                   /* associativity; 0 or lines: fully associative */
 	uint32_t max_attributes;         /* most attributes a primitive can have */

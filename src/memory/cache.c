@@ -13,6 +13,9 @@ struct tsr_cache {
 	uint32_t ways;
 	uint32_t line_shift;
 	uint8_t dirty_on_write;  /* 0 for a write-through cache */
+	uint32_t gshift;         /* log2 of the bytes of one write-mask granule */
+	uint64_t full_mask;      /* the granules of a whole line */
+	uint64_t *masks;         /* sets x ways write masks (fetch_on_write = 0), else NULL */
 	const struct tsr_policy_ops *policy;
 	void *policy_state;
 	struct tsr_line *lines;  /* sets x ways */
@@ -96,15 +99,23 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	while ((1u << c->line_shift) < g->line_bytes)
 		c->line_shift++;
 	c->dirty_on_write = g->write_through ? 0 : 1;
+	uint32_t granules = g->line_bytes < 64 ? g->line_bytes : 64;
+	while ((granules << c->gshift) < g->line_bytes)
+		c->gshift++;
+	c->full_mask = granules == 64 ? UINT64_MAX : (UINT64_C(1) << granules) - 1;
 	c->policy = tsr_policy_find(g->policy);
 	c->lines = calloc((size_t)c->sets * c->ways, sizeof(*c->lines));
-	if (!c->lines) {
+	if (!g->fetch_on_write && c->lines)
+		c->masks = calloc((size_t)c->sets * c->ways, sizeof(*c->masks));
+	if (!c->lines || (!g->fetch_on_write && !c->masks)) {
+		free(c->lines);
 		free(c);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for cache '%s'", name);
 	}
 	struct tsr_policy_config pc = policy_config(g, c->name);
 	s = c->policy->create(&pc, &c->policy_state, err);
 	if (s != TSR_OK) {
+		free(c->masks);
 		free(c->lines);
 		free(c);
 		return s;
@@ -118,8 +129,52 @@ void tsr_cache_destroy(struct tsr_cache *c)
 	if (!c)
 		return;
 	c->policy->destroy(c->policy_state);
+	free(c->masks);
 	free(c->lines);
 	free(c);
+}
+
+/*
+ * The write-mask granules an access covers; *exact = 0 when it covers a
+ * granule only in part (possible for lines longer than 64 bytes).
+ */
+static uint64_t granules_of(const struct tsr_cache *c, const struct tsr_access *a, int *exact)
+{
+	const uint32_t off = (uint32_t)a->addr & (c->geom.line_bytes - 1);
+	const uint32_t size = a->size ? a->size : 1;
+	const uint32_t first = off >> c->gshift, last = (off + size - 1) >> c->gshift;
+	*exact = ((off | size) & ((UINT32_C(1) << c->gshift) - 1)) == 0;
+	uint64_t hi = last >= 63 ? UINT64_MAX : (UINT64_C(1) << (last + 1)) - 1;
+	return hi & ~((UINT64_C(1) << first) - 1);
+}
+
+/*
+ * A hit on a partly written line: a write adds its bytes to the mask; a
+ * read of bytes never written (or a write of part of a granule) is a
+ * merge: the line is fetched from the next level and becomes whole.
+ */
+static void partial_hit(struct tsr_cache *c, const struct tsr_access *a, uint32_t set,
+			uint32_t w, struct tsr_cache_outcome *out)
+{
+	struct tsr_line *l = &c->lines[(size_t)set * c->ways + w];
+	uint64_t *mask = &c->masks[(size_t)set * c->ways + w];
+	int exact;
+	const uint64_t m = granules_of(c, a, &exact);
+	if (a->write ? exact : (*mask & m) == m) {
+		out->hit = 1;
+		*mask |= m;
+		l->partial = *mask != c->full_mask;
+		return;
+	}
+	struct tsr_cache_counters *cnt = &c->counters[a->stream];
+	if (a->write)
+		cnt->write_misses++;
+	else
+		cnt->read_misses++;
+	cnt->merges++;
+	out->fetch = 1;
+	out->merge = 1;
+	l->partial = 0;
 }
 
 void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
@@ -142,8 +197,11 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	for (uint32_t w = 0; w < c->ways; w++) {
 		if (sl[w].valid) {
 			if (sl[w].tag == tag) {
-				out->hit = 1;
 				out->way = w;
+				if (sl[w].partial)
+					partial_hit(c, a, set, w, out);
+				else
+					out->hit = 1;
 				c->policy->on_hit(c->policy_state, set, w, sl, a);
 				sl[w].dirty |= a->write & c->dirty_on_write;
 				sl[w].meta = a->meta;
@@ -178,6 +236,8 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		out->victim_addr = v->tag << c->line_shift;
 		out->victim_stream = v->stream;
 		out->victim_meta = v->meta;
+		if (v->partial)
+			out->victim_mask = c->masks[(size_t)set * c->ways + way];
 		if (v->dirty && discard) {
 			c->counters[v->stream].discards++;
 		} else if (v->dirty) {
@@ -192,9 +252,19 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	l->dirty = a->write & c->dirty_on_write;
 	l->stream = a->stream;
 	l->meta = a->meta;
+	l->partial = 0;
 	/* a full-line write (e.g. an upper level's write-back) needs no fetch */
-	out->fetch = !a->write ||
-		     (c->geom.fetch_on_write && a->size < c->geom.line_bytes);
+	out->fetch = !a->write || (a->size < c->geom.line_bytes && c->geom.fetch_on_write);
+	if (!out->fetch && c->masks && a->size < c->geom.line_bytes) {
+		int exact;
+		uint64_t m = granules_of(c, a, &exact);
+		if (exact) {  /* byte-masked write-allocate: no read below */
+			c->masks[(size_t)set * c->ways + way] = m;
+			l->partial = 1;
+		} else {
+			out->fetch = 1;  /* part of a granule: fetch as fetch_on_write */
+		}
+	}
 	c->policy->on_fill(c->policy_state, set, way, sl, a);
 }
 
@@ -242,13 +312,30 @@ const struct tsr_cache_counters *tsr_cache_counters_of(const struct tsr_cache *c
 
 void tsr_cache_counters_add(struct tsr_cache_counters *a, const struct tsr_cache_counters *b)
 {
-	a->reads += b->reads;
-	a->writes += b->writes;
-	a->read_misses += b->read_misses;
-	a->write_misses += b->write_misses;
-	a->writebacks += b->writebacks;
-	a->bypasses += b->bypasses;
-	a->discards += b->discards;
+#define ADD_ONE(name, unit, merge, flags, help) a->name += b->name;
+	TSR_CACHE_COUNTERS(ADD_ONE, ADD_ONE)
+#undef ADD_ONE
+}
+
+uint32_t tsr_cache_mask_runs(const struct tsr_cache *c, uint64_t mask,
+			     uint32_t offs[32], uint32_t sizes[32])
+{
+	uint32_t n = 0, g = 0;
+	while (mask && n < 32) {
+		while (!(mask & 1)) {
+			mask >>= 1;
+			g++;
+		}
+		uint32_t start = g;
+		while (mask & 1) {
+			mask >>= 1;
+			g++;
+		}
+		offs[n] = start << c->gshift;
+		sizes[n] = (g - start) << c->gshift;
+		n++;
+	}
+	return n;
 }
 
 struct tsr_cache_counters tsr_cache_counters_total(const struct tsr_cache *c)

@@ -15,9 +15,22 @@
  * Write-back by default; with write_through set, lines never become dirty
  * and memory/memsys.h forwards every write to the next level.
  *
- * Left out: timing (latency is recorded, not simulated yet), MSHRs, banks,
- * sectoring (a write miss fetches the whole line unless the cache is
- * configured with fetch_on_write = 0).
+ * Write misses (TCOR Fig. 10: a Parameter Buffer write miss causes a
+ * write-back or a bypass, never a read). With fetch_on_write = 0 (the
+ * default) a write miss allocates the line without reading it and the line
+ * keeps a byte mask of what was written: a read of written bytes hits, a
+ * read of bytes never written into a partly written line fetches the line
+ * from the next level and merges it (a "merge", counted as a read miss
+ * too), and a partly written dirty line is written back as its written
+ * byte runs (tsr_cache_written_runs()). The mask has 64 granules: a byte
+ * for 64-byte lines, line_bytes / 64 bytes for longer lines; a write that
+ * covers a granule only in part is treated as with fetch_on_write = 1.
+ * With fetch_on_write = 1 a write miss smaller than a line reads the line
+ * first (write-allocate with fetch). A full-line write never fetches.
+ * A fill makes the line wholly valid (the next level checks only the bytes
+ * of the access that missed, which the fill request carries).
+ *
+ * Left out: timing (latency is recorded, not simulated yet), MSHRs, banks.
  */
 #ifndef TSR_MEMORY_CACHE_H
 #define TSR_MEMORY_CACHE_H
@@ -46,7 +59,8 @@ struct tsr_cache_geometry {
 	uint32_t ways;            /* associativity; equal to size/line for fully associative */
 	uint32_t line_bytes;      /* line size in bytes (power of two) */
 	uint32_t latency_cycles;  /* hit latency in cycles (recorded for the timing model) */
-	uint32_t fetch_on_write;  /* 1: a write miss reads the line from the next level */
+	uint32_t fetch_on_write;  /* 1: a partial-line write miss reads the line from the
+				     next level; 0: byte-masked write-allocate, no read */
 	uint32_t write_through;   /* 1: lines never become dirty (the hierarchy forwards every
 				     write to the next level); 0: write-back */
 	char policy[TSR_POLICY_SPEC_MAX]; /* policy spec "name[:key=value,...]" (memory/policy.h) */
@@ -73,7 +87,8 @@ struct tsr_line {
 	uint8_t valid;
 	uint8_t dirty;
 	uint8_t stream;       /* stream of the access that filled the line */
-	uint8_t pad;
+	uint8_t partial;      /* 1: only the bytes of the line's write mask are valid
+				 (fetch_on_write = 0 caches) */
 };
 
 /* Counters of one stream at one cache (or of all streams): struct tsr_cache_counters,
@@ -88,10 +103,14 @@ struct tsr_cache_outcome {
 	uint8_t evicted;        /* 1: a valid line (victim_addr) was replaced */
 	uint8_t hit;
 	uint8_t fetch;          /* 1: the line must be read from the next level */
+	uint8_t merge;          /* 1: the fetch completes a partly written line
+				   (the line was present: nothing was evicted) */
 	uint8_t writeback;      /* 1: victim_addr must be written to the next level */
 	uint8_t bypass;         /* 1: the line was not allocated */
 	uint8_t victim_stream;  /* stream of the replaced line */
 	uint32_t victim_meta;   /* upper-level metadata of the replaced line */
+	uint64_t victim_mask;   /* written granules of a partly written victim; 0: the
+				   victim was wholly valid */
 	uint64_t victim_addr;   /* byte address of the replaced line */
 };
 
@@ -154,6 +173,15 @@ void tsr_cache_invalidate_all(struct tsr_cache *c);
 const char *tsr_cache_name(const struct tsr_cache *c);
 const struct tsr_cache_geometry *tsr_cache_geometry_of(const struct tsr_cache *c);
 uint32_t tsr_cache_sets(const struct tsr_cache *c);
+
+/*
+ * The byte runs of a write mask (struct tsr_cache_outcome.victim_mask of a
+ * partly written victim): fills offs[i], sizes[i] (bytes from the line's
+ * start, in address order) and returns their number (at most 32). Used to
+ * write a partly written line back as byte-masked writes.
+ */
+uint32_t tsr_cache_mask_runs(const struct tsr_cache *c, uint64_t mask,
+			     uint32_t offs[32], uint32_t sizes[32]);
 
 /* Counters of one stream (s < TSR_STREAM_COUNT) since creation. */
 const struct tsr_cache_counters *tsr_cache_counters_of(const struct tsr_cache *c,

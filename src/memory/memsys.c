@@ -319,6 +319,30 @@ static void to_parent(struct tsr_memsys *m, const struct node *from,
 	}
 }
 
+/*
+ * Writes a dirty victim back: the whole line, or for a partly written line
+ * (fetch_on_write = 0) its written byte runs as byte-masked writes; DRAM
+ * moves the line once either way.
+ */
+static void write_back(struct tsr_memsys *m, const struct node *x,
+		       const struct tsr_cache_outcome *o, uint16_t requester, uint32_t depth)
+{
+	struct tsr_access wb = {.addr = o->victim_addr, .size = x->line_bytes, .write = 1,
+				.stream = o->victim_stream, .requester = requester,
+				.meta = o->victim_meta, .next_use = TSR_NEVER};
+	if (!o->victim_mask || x->parent == NODE_DRAM) {
+		to_parent(m, x, &wb, depth, NULL);
+		return;
+	}
+	uint32_t offs[32], sizes[32];
+	uint32_t runs = tsr_cache_mask_runs(x->cache, o->victim_mask, offs, sizes);
+	for (uint32_t i = 0; i < runs; i++) {
+		wb.addr = o->victim_addr + offs[i];
+		wb.size = sizes[i];
+		to_parent(m, x, &wb, depth, NULL);
+	}
+}
+
 /* One line-contained access at node n, `depth` levels below the port. */
 static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
 			uint32_t depth, struct tsr_mem_result *r)
@@ -334,20 +358,20 @@ static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_acces
 		return;
 	}
 	const uint32_t line = x->line_bytes;
-	if (o.writeback) {
-		struct tsr_access wb = {.addr = o.victim_addr, .size = line, .write = 1,
-					.stream = o.victim_stream, .requester = a->requester,
-					.meta = o.victim_meta, .next_use = TSR_NEVER};
-		to_parent(m, x, &wb, depth, NULL);
-	}
+	if (o.writeback)
+		write_back(m, x, &o, a->requester, depth);
 	if (o.bypass) {
 		to_parent(m, x, a, depth, r);
 		return;
 	}
 	if (o.fetch) {
+		/* the fill request carries the bytes a read needs (a byte-masked
+		 * parent checks only those); a write's fetch needs the whole line */
 		struct tsr_access rd = *a;
-		rd.addr &= ~(uint64_t)(line - 1);
-		rd.size = line;
+		if (a->write || x->parent == NODE_DRAM || m->nodes[x->parent].line_bytes < line) {
+			rd.addr &= ~(uint64_t)(line - 1);
+			rd.size = line;
+		}
 		rd.write = 0;
 		to_parent(m, x, &rd, depth, r);
 	} else {

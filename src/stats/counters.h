@@ -167,7 +167,9 @@ enum tsr_counter_merge {
 	  "dirty lines evicted (on the evicted line's stream)")                             \
 	X(bypasses, "count", TSR_MERGE_SUM, 0, "fills the policy declined")                 \
 	X(discards, "count", TSR_MERGE_SUM, 0,                                              \
-	  "dirty lines the policy knew dead, dropped without a write-back (TCOR III-D)")
+	  "dirty lines the policy knew dead, dropped without a write-back (TCOR III-D)")  \
+	X(merges, "count", TSR_MERGE_SUM, 0,                                                \
+	  "reads of bytes never written into a partly written line: fetched and merged (also read misses)")
 
 /* DRAM, one stream; also the bytes of perfect routes. */
 #define TSR_DRAM_COUNTERS(X, XA)                                                           \

@@ -273,7 +273,8 @@ static void lower_write(struct tsr_attr_cache *ac, uint64_t prim_id, uint32_t a,
 {
 	if (ac->lower.write)
 		ac->lower.write(ac->lower.ctx, prim_id + (uint64_t)a * TSR_PB_BLOCK_BYTES,
-				ac->cfg.attribute_bytes, meta);
+				ac->cfg.write_bytes ? ac->cfg.write_bytes : ac->cfg.attribute_bytes,
+				meta);
 	ac->ctr.lower_writes++;
 }
 

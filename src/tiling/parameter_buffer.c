@@ -270,7 +270,9 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 	} else {
 		for (uint32_t a = 0; a < p->attributes; a++)
 		tsr_mem_access(mem, attr_port, p->pb_addr + (uint64_t)a * TSR_PB_BLOCK_BYTES,
-				       l->attribute_bytes, 1, TSR_STREAM_PB_ATTRIBUTES, 0, attr_meta, NULL);
+				       l->attribute_write_bytes ? l->attribute_write_bytes
+								: l->attribute_bytes,
+				       1, TSR_STREAM_PB_ATTRIBUTES, 0, attr_meta, NULL);
 	}
 	st->pb_attributes_bytes += (uint64_t)p->attributes * l->attribute_bytes;
 	pb->attr_cursor += attr_bytes;

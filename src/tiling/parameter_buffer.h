@@ -58,7 +58,9 @@ struct tsr_pb_layout {
 	uint32_t screen_width, screen_height;  /* pixels */
 	uint32_t tile_width, tile_height;      /* pixels */
 	uint32_t capacity;                     /* PMDs per list (chunk) */
-	uint32_t attribute_bytes;              /* bytes written per attribute */
+	uint32_t attribute_bytes;              /* bytes of one attribute */
+	uint32_t attribute_write_bytes;        /* bytes of one attribute write: attribute_bytes,
+						  or the whole 64-byte block (TCOR III-D-1) */
 	uint64_t lists_base;                   /* PB-Lists Pointer */
 	uint64_t overflow_base;                /* overflow chunk pool */
 	uint32_t overflow_chunks;              /* chunks in the pool */
