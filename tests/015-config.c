@@ -100,7 +100,7 @@ static void assert_cache(const struct tsr_cache_geometry *g, uint32_t size,
 	assert_int_equal(g->line_bytes, 64);
 	assert_int_equal(g->latency_cycles, latency);
 	assert_string_equal(g->policy, "lru");
-	assert_int_equal(g->fetch_on_write, 1);
+	assert_int_equal(g->fetch_on_write, 0);  /* byte-masked write-allocate */
 }
 
 /* TCOR Table I: the baseline every other configuration starts from. */
@@ -192,12 +192,12 @@ static void test_partial_file_keeps_defaults(void **state)
 	load_ok(tsr_test_write_tmp("partial.json",
 			  "{\"tiling\": {\"order\": \"hilbert\"},\n"
 			  " \"raster\": {\"quad_grouping\": \"cg-square\"},\n"
-			  " \"caches\": {\"l2\": {\"ways\": 16, \"fetch_on_write\": false}}}\n"),
+			  " \"caches\": {\"l2\": {\"ways\": 16, \"fetch_on_write\": true}}}\n"),
 		&c);
 	assert_int_equal(c.tile_order, TSR_ORDER_HILBERT);
 	assert_int_equal(c.quad_grouping, TSR_QG_CG_SQUARE);
 	assert_int_equal(cache_of(&c, "l2")->ways, 16);
-	assert_int_equal(cache_of(&c, "l2")->fetch_on_write, 0);
+	assert_int_equal(cache_of(&c, "l2")->fetch_on_write, 1);
 	assert_int_equal(cache_of(&c, "l2")->size_bytes, 1024 * KIB);  /* untouched */
 	assert_int_equal(c.width, 1960);
 	assert_cache(cache_of(&c, "texture"), 64 * KIB, 4, 1);

@@ -158,7 +158,7 @@ static void test_record_and_replay(void **state)
 	} caches[] = {{"l2", "256K", "8"}, {"tile", "128K", "8"}};
 	for (int c = 0; c < 2; c++) {
 		snprintf(args, sizeof(args),
-			 "cachesim '%s/%s.trace' --size %s --ways %s --policy lru,opt --json --fetch-on-write",
+			 "cachesim '%s/%s.trace' --size %s --ways %s --policy lru,opt --json",
 			 tmpdir, caches[c].cache, caches[c].size, caches[c].ways);
 		assert_int_equal(run_out(args, out, err), 0);
 		json_t *sim = json_load_file(out, 0, &je);

@@ -65,7 +65,7 @@ static const struct key keys[] = {
 	    "PMDs", "PMDs per tile list (TCOR II-B)"),
 	U32("tiling.attribute_bytes", attribute_bytes, 16, 64, "48", "bytes",
 	    "bytes of one attribute, 3 vertices x 16 bytes (TCOR II-B)"),
-	BOOL("tiling.attribute_block_writes", attribute_block_writes, "false",
+	BOOL("tiling.attribute_block_writes", attribute_block_writes, "true",
 	     "the Polygon List Builder writes each attribute's whole 64-byte block, the "
 	     "spare bytes holding the last tile's ID (TCOR III-D-1); false: only its bytes"),
 	ENUM("tiling.pb_layout", pb_layout, tsr_pb_layout_names, "\"baseline\"",
@@ -123,7 +123,7 @@ static const struct key cache_keys[] = {
 	 "cycles", "hit latency (recorded for the timing model)"},
 	{"policy", KEY_STRING, CACHE(geom.policy), TSR_POLICY_SPEC_MAX, 0, 0, NULL, "\"lru\"",
 	 "", "replacement policy spec name[:key=value,...] (OPT/OPTPT only in cachesim)"},
-	{"fetch_on_write", KEY_BOOL, CACHE(geom.fetch_on_write), 0, 0, 1, NULL, "true", "",
+	{"fetch_on_write", KEY_BOOL, CACHE(geom.fetch_on_write), 0, 0, 1, NULL, "false", "",
 	 "true: a partial-line write miss reads the line from the parent; false: "
 	 "write-allocate with a byte mask, no read (TCOR Fig. 10)"},
 	{"write_policy", KEY_ENUM, CACHE(write_policy), 0, 0, 0, write_policy_names,

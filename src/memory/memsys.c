@@ -46,7 +46,6 @@ static void instance(struct tsr_memsys_config *c, const char *name, uint32_t siz
 	k->geom.ways = ways;
 	k->geom.line_bytes = 64;
 	k->geom.latency_cycles = latency;
-	k->geom.fetch_on_write = 1;
 	snprintf(k->geom.policy, sizeof(k->geom.policy), "lru");
 	k->write_policy = TSR_WRITE_BACK;
 	k->per_core = (uint32_t)per_core;
