@@ -320,7 +320,7 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 				"paper", "table", "min", "max", "tessera min", "tessera max");
 		for (int r = 0; r < NPAPER; r++) {
 			double lo, hi;
-			char lo_g[64], hi_g[64], a[64], b[64], tl[64], th[64];
+			char lo_g[64], hi_g[64], a[96], b[96], tl[96], th[96];
 			paper_range(r, &lo, &hi);
 			games_at(paper_rows[r].games, paper_rows[r].n, lo, lo_g, sizeof(lo_g));
 			games_at(paper_rows[r].games, paper_rows[r].n, hi, hi_g, sizeof(hi_g));
