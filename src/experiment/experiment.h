@@ -97,7 +97,8 @@ const char *tsr_experiment_summary(const struct tsr_experiment *x);
  * Runs experiment x with options o (NULL: every default) into *out (which
  * the caller releases with tsr_xp_result_release(), also on error).
  * Errors: TSR_ERR_IO naming a workload or shipped configuration that
- * cannot be found, those of tsr_config_apply_sets() (a bad --set names its
+ * cannot be found (or the shipped workloads/ folder, for an experiment
+ * that runs every shipped workload), those of tsr_config_apply_sets() (a bad --set names its
  * key), tsr_scene_load() and tsr_sim_run(); TSR_ERR_CONFIG when a
  * configuration has no cache named "l2"; TSR_ERR_NOMEM.
  */

@@ -219,8 +219,8 @@ static enum tsr_status characterize(const struct tsr_gpu_config *cfg, const stru
 			v[WC_SHARE + gi] = 100.0 * ratio((double)b, (double)all);
 		}
 	}
+	tsr_sim_close(s);  /* the caches and their observer first, then its set */
 	tsr_u64map_release(&f.lines);
-	tsr_sim_close(s);
 	return st;
 }
 
