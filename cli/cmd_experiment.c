@@ -14,8 +14,8 @@
 static void usage_experiment(FILE *f)
 {
 	fprintf(f,
-		"usage: tessera experiment tcor|attribute-cache|re [--frames N] [--csv FILE]\n"
-		"                          [--workload FILE]...\n"
+		"usage: tessera experiment tcor|attribute-cache|re|workloads [--frames N]\n"
+		"                          [--csv FILE] [--workload FILE]... [--set KEY=VALUE]...\n"
 		"\n"
 		"  tcor             Parameter Buffer traffic to the L2 and DRAM and total DRAM\n"
 		"                   traffic: baseline (configs/tcor-table1*.json) against TCOR\n"
@@ -33,11 +33,18 @@ static void usage_experiment(FILE *f)
 		"                   flushes, and the DRAM traffic against base, in total and for\n"
 		"                   re per Parameter Buffer, texture, color and Raster Pipeline\n"
 		"                   (RE V, Figs. 14 and 16)\n"
+		"  workloads        each workload on configs/tcor-table1.json, means per frame:\n"
+		"                   primitives, binned primitives, tiles per binned primitive,\n"
+		"                   attributes per primitive, Parameter Buffer and texture\n"
+		"                   footprints, fragments per pixel, empty tiles, DRAM bytes and\n"
+		"                   their shares per stream; then the papers' ranges (TCOR\n"
+		"                   Table II, DTexL Table I, boustrophedonic Table I)\n"
 		"\n"
-		"  --frames N       frames per run (default 4; re: each workload's own)\n"
+		"  --frames N       frames per run (default 4; re: each workload's own;\n"
+		"                   workloads: 3)\n"
 		"  --workload FILE  a workload file or a shipped name such as 'ui-2d'\n"
 		"                   (repeatable; default: the four shipped ones; re: eight\n"
-		"                   shipped ones, see README)\n"
+		"                   shipped ones, see README; workloads: every shipped one)\n"
 		"  --csv FILE       also write the table as CSV\n"
 		"  --set KEY=VALUE  override a configuration key in every run (repeatable)\n"
 		"Shipped configs/ and workloads/ are found in $TSR_DATA_DIR, the installed\n"
@@ -101,7 +108,11 @@ int tsr_cmd_experiment(int argc, char **argv)
 		return tsr_cli_usage_error("unexpected argument '%s'", argv[optind + 1]);
 	const struct tsr_experiment *x = optind < argc ? tsr_experiment_find(argv[optind]) : NULL;
 	if (!x) {
-		fprintf(stderr, "tessera: 'experiment' needs 'tcor', 'attribute-cache' or 're'\n");
+		fprintf(stderr, "tessera: 'experiment' needs one of");
+		for (size_t i = 0; i < tsr_experiment_count(); i++)
+			fprintf(stderr, "%s '%s'", i ? "," : "",
+				tsr_experiment_name(tsr_experiment_at(i)));
+		fprintf(stderr, "\n");
 		usage_experiment(stderr);
 		return EXIT_USAGE;
 	}

@@ -311,6 +311,26 @@ static void test_experiment_cli(void **state)
 	assert_non_null(text);
 	assert_non_null(strstr(text, "Parameter Buffer footprint"));
 	free(text);
+	/* workloads: one row per workload, the papers' ranges in the report */
+	csv = experiment_csv("workloads --frames 1 --workload sprites-2d --workload ui-2d "
+			     "--set screen.width=256 --set screen.height=128", "char", &lines);
+	static const char char_header[] = "workload,frames,primitives_per_frame,binned_per_frame,"
+		"tiles_per_binned_primitive,attributes_per_primitive,pb_footprint_mib,"
+		"texture_footprint_mib,fragments_per_pixel,empty_tiles_pct,dram_mib_per_frame,"
+		"dram_pb_pct,dram_texture_pct,dram_color_pct,dram_vertex_index_pct,"
+		"dram_instruction_pct,dram_other_pct\n";
+	assert_memory_equal(csv, char_header, strlen(char_header));
+	assert_int_equal(lines, 3);  /* header + 2 workloads */
+	assert_non_null(strstr(csv, "\nsprites-2d,1,"));
+	assert_non_null(strstr(csv, "\nui-2d,1,"));
+	free(csv);
+	snprintf(out, sizeof(out), "%s/char.txt", tmpdir);
+	text = tsr_test_read_file(out);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "papers' ranges"));
+	assert_non_null(strstr(text, "boustrophedonic Table I"));
+	free(text);
+	snprintf(out, sizeof(out), "%s/exp.txt", tmpdir);
 	assert_int_equal(run_out("experiment nonsense", out, err), 2);
 	/* a bad workload: one line naming it, exit 1, no CSV */
 	assert_int_equal(unlink(path), 0);

@@ -4,7 +4,9 @@
  * overrides), asserting the tables' shape and values: TCOR's Parameter
  * Buffer traffic below the baseline's, the Attribute Cache's lower bound
  * LB = TP + max(0, TP - CP) and no policy below it, RE's equal-input tiles
- * on a static workload and no false positives. Also the table module, the
+ * on a static workload and no false positives, the workload
+ * characterization against an independent run's counters and the papers'
+ * ranges, every shipped workload by default. Also the table module, the
  * name table, errors that name their subject, and shipped workloads found
  * through the data directory from another current folder.
  */
@@ -17,10 +19,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/config.h"
+#include "core/datadir.h"
 #include "experiment/experiment.h"
 #include "experiment/table.h"
+#include "scene/scene.h"
+#include "sim/sim.h"
 
 /* 256x128 screens: 8 x 4 tiles of 32x32, fast runs */
 static const char *const small[] = {"screen.width=256", "screen.height=128"};
@@ -104,9 +111,9 @@ static void test_table(void **state)
 static void test_names(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"tcor", "attribute-cache", "re"};
-	assert_int_equal(tsr_experiment_count(), 3);
-	for (size_t i = 0; i < 3; i++) {
+	static const char *const names[] = {"tcor", "attribute-cache", "re", "workloads"};
+	assert_int_equal(tsr_experiment_count(), 4);
+	for (size_t i = 0; i < 4; i++) {
 		const struct tsr_experiment *x = tsr_experiment_find(names[i]);
 		assert_non_null(x);
 		assert_ptr_equal(x, tsr_experiment_at(i));
@@ -115,7 +122,7 @@ static void test_names(void **state)
 	}
 	assert_null(tsr_experiment_find("nonsense"));
 	assert_null(tsr_experiment_find(NULL));
-	assert_null(tsr_experiment_at(3));
+	assert_null(tsr_experiment_at(4));
 }
 
 /* TCOR V-B: six configurations; TCOR sends fewer Parameter Buffer accesses to the L2 and DRAM. */
@@ -278,6 +285,228 @@ static void collect(void *ctx, const char *text, size_t len)
 	tsr_text_printf(ctx, "%.*s", (int)len, text);
 }
 
+/* |a - b| within the 6 decimals the table keeps (relative for large values) */
+static void assert_close(double a, double b)
+{
+	if (fabs(a - b) > 5e-7 + 1e-9 * fabs(b))
+		fail_msg("%.9f != %.9f", a, b);
+}
+
+/*
+ * The characterization against the counters of an independent run of the
+ * same configuration (tcor-table1 at 256x128) and workload, one frame.
+ */
+static void check_against_run(const struct tsr_table *t, uint32_t row, const char *workload)
+{
+	struct tsr_gpu_config cfg;
+	struct tsr_error err = {{0}};
+	tsr_config_defaults(&cfg);
+	assert_int_equal(tsr_config_apply_sets(&cfg, TSR_SOURCE_DIR "/configs/tcor-table1.json",
+					       small, 2, &err), TSR_OK);
+	char path[1024];
+	snprintf(path, sizeof(path), TSR_SOURCE_DIR "/workloads/%s.json", workload);
+	struct tsr_scene *sc = NULL;
+	assert_int_equal(tsr_scene_load(path, &sc, &err), TSR_OK);
+	struct tsr_frame_stats *st = malloc(sizeof(*st));
+	assert_non_null(st);
+	assert_int_equal(tsr_simulate(&cfg, sc, 1, st, &err), TSR_OK);
+	tsr_scene_destroy(sc);
+	assert_string_equal(tsr_table_cell(t, row, "workload"), workload);
+	assert_string_equal(tsr_table_cell(t, row, "frames"), "1");
+	double binned = (double)st->geometry.primitives_binned;
+	assert_true(binned > 0);
+	assert_close(num(t, row, "primitives_per_frame"), (double)st->geometry.primitives_in);
+	assert_close(num(t, row, "binned_per_frame"), binned);
+	assert_close(num(t, row, "tiles_per_binned_primitive"),
+		     (double)st->tiling.pmds_written / binned);
+	assert_close(num(t, row, "attributes_per_primitive"),
+		     (double)st->tiling.pb_attributes_bytes / cfg.attribute_bytes / binned);
+	/* every primitive carries its position and at least one varying */
+	assert_true(num(t, row, "attributes_per_primitive") >= 2.0);
+	assert_close(num(t, row, "pb_footprint_mib"),
+		     ((double)st->tiling.pb_attributes_bytes / cfg.attribute_bytes * 64.0 +
+		      (double)st->tiling.pb_lists_bytes) / 1048576.0);
+	assert_close(num(t, row, "fragments_per_pixel"),
+		     (double)st->raster.fragments_shaded / (256.0 * 128.0));
+	assert_close(num(t, row, "empty_tiles_pct"),
+		     100.0 * (double)st->tiling.empty_tiles / (double)st->tiling.tiles);
+	/* texture footprint: some lines, at most every line request a distinct line */
+	double tex = num(t, row, "texture_footprint_mib");
+	assert_true(tex > 0.0);
+	assert_true(tex * 1048576.0 <= (double)st->texture.line_requests * 64.0 + 1e-6);
+	/* DRAM: the total, the texture share, and shares that add up to 100% */
+	uint64_t all = 0;
+	for (int k = 0; k < TSR_STREAM_COUNT; k++)
+		all += st->dram[k].read_bytes + st->dram[k].write_bytes;
+	assert_true(all > 0);
+	assert_close(num(t, row, "dram_mib_per_frame"), (double)all / 1048576.0);
+	const struct tsr_dram_counters *d = st->dram;
+	assert_close(num(t, row, "dram_texture_pct"),
+		     100.0 * (double)(d[TSR_STREAM_TEXTURE].read_bytes +
+				      d[TSR_STREAM_TEXTURE].write_bytes) / (double)all);
+	assert_close(num(t, row, "dram_pb_pct"),
+		     100.0 * (double)(d[TSR_STREAM_PB_LISTS].read_bytes +
+				      d[TSR_STREAM_PB_LISTS].write_bytes +
+				      d[TSR_STREAM_PB_ATTRIBUTES].read_bytes +
+				      d[TSR_STREAM_PB_ATTRIBUTES].write_bytes) / (double)all);
+	static const char *const shares[] = {"dram_pb_pct", "dram_texture_pct", "dram_color_pct",
+					     "dram_vertex_index_pct", "dram_instruction_pct",
+					     "dram_other_pct"};
+	double sum = 0;
+	for (size_t i = 0; i < sizeof(shares) / sizeof(shares[0]); i++)
+		sum += num(t, row, shares[i]);
+	assert_true(fabs(sum - 100.0) < 1e-4);
+	free(st);
+}
+
+/* The papers' range of `quantity` from `paper` (-1 if absent). */
+static int paper_row(const struct tsr_table *p, const char *quantity, const char *paper)
+{
+	for (uint32_t r = 0; r < p->rows; r++)
+		if (!strcmp(tsr_table_cell(p, r, "quantity"), quantity) &&
+		    !strcmp(tsr_table_cell(p, r, "paper"), paper))
+			return (int)r;
+	return -1;
+}
+
+/*
+ * `workloads`: each cell against an independent run's counters, and the
+ * papers' ranges (TCOR Table II, DTexL Table I, boustrophedonic Table I)
+ * beside tessera's range over the workloads run.
+ */
+static void test_workloads(void **state)
+{
+	(void)state;
+	static const char *const w[] = {"sprites-2d", "glmark-scene"};
+	const struct tsr_xp_options o = {.frames = 1, .workloads = w, .workload_count = 2,
+					 .sets = small, .set_count = 2};
+	struct tsr_xp_result r;
+	struct tsr_error err = {{0}};
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("workloads"), &o, &r, &err),
+			 TSR_OK);
+	const struct tsr_table *t = tsr_xp_result_table(&r, "workloads");
+	assert_ptr_equal(t, &r.tables[0]);
+	assert_int_equal(t->rows, 2);
+	assert_int_equal(t->cols, 17);
+	check_against_run(t, 0, "sprites-2d");
+	check_against_run(t, 1, "glmark-scene");
+	const struct tsr_table *p = tsr_xp_result_table(&r, "workloads-paper");
+	assert_non_null(p);
+	assert_int_equal(p->rows, 5);
+	static const struct {
+		const char *quantity, *paper, *table;
+		double min, max;
+		const char *min_games, *max_games;
+	} want[] = {
+		{"tiles_per_binned_primitive", "TCOR", "Table II", 1.4, 6.9, "DDS", "SoD, GTr"},
+		{"pb_footprint_mib", "TCOR", "Table II", 0.12, 1.81, "GTr", "DDS"},
+		{"texture_footprint_mib", "DTexL", "Table I", 0.2, 6.8, "SWa", "RoK"},
+		{"texture_footprint_mib", "boustrophedonic", "Table I", 0.7, 6.9, "CrS, GrT", "RoK"},
+		{"dram_texture_pct", "boustrophedonic", "Table I", 3.9, 74.5, "GrT", "RoK"},
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int row = paper_row(p, want[i].quantity, want[i].paper);
+		assert_true(row >= 0);
+		uint32_t u = (uint32_t)row;
+		assert_string_equal(tsr_table_cell(p, u, "table"), want[i].table);
+		assert_true(fabs(num(p, u, "paper_min") - want[i].min) < 1e-9);
+		assert_true(fabs(num(p, u, "paper_max") - want[i].max) < 1e-9);
+		assert_string_equal(tsr_table_cell(p, u, "paper_min_games"), want[i].min_games);
+		assert_string_equal(tsr_table_cell(p, u, "paper_max_games"), want[i].max_games);
+		/* tessera's range: the smaller and the larger of the two workloads' cells */
+		double a = num(t, 0, want[i].quantity), b = num(t, 1, want[i].quantity);
+		assert_close(num(p, u, "tessera_min"), a < b ? a : b);
+		assert_close(num(p, u, "tessera_max"), a > b ? a : b);
+		assert_string_equal(tsr_table_cell(p, u, "tessera_max_workload"), w[a > b ? 0 : 1]);
+	}
+	assert_int_equal(num(p, 0, "games"), 10);   /* TCOR Table II: ten games */
+	assert_int_equal(num(p, 4, "games"), 12);   /* boustrophedonic Table I: twelve */
+	assert_non_null(strstr(r.text.buf, "papers' ranges"));
+	assert_non_null(strstr(r.text.buf, "6.9 (SoD, GTr)"));
+	tsr_xp_result_release(&r);
+}
+
+/* Writes the shipped workload `from` as <dir>/workloads/<file> with its name replaced. */
+static void copy_workload(const char *dir, const char *from, const char *file, const char *name)
+{
+	char path[1024], key[128];
+	snprintf(path, sizeof(path), TSR_SOURCE_DIR "/workloads/%s.json", from);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	static char text[1 << 16];
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	snprintf(key, sizeof(key), "\"name\": \"%s\"", from);
+	char *at = strstr(text, key);
+	assert_non_null(at);
+	snprintf(path, sizeof(path), "%s/workloads/%s", dir, file);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fprintf(f, "%.*s\"name\": \"%s\"%s", (int)(at - text), text, name, at + strlen(key));
+	fclose(f);
+}
+
+/*
+ * `workloads` runs every shipped workload by default: workloads/ *.json of
+ * the data directory sorted by name, so a new file appears without editing
+ * the experiment (a data directory with two workloads added shows them).
+ */
+static void test_workloads_default(void **state)
+{
+	(void)state;
+	char **list = NULL;
+	size_t n = 0;
+	struct tsr_error err = {{0}};
+	assert_int_equal(tsr_data_list("workloads", ".json", &list, &n, &err), TSR_OK);
+	assert_true(n >= 8);
+	assert_null(list[n]);
+	for (size_t i = 0; i < n; i++) {
+		assert_memory_equal(list[i], "workloads/", 10);
+		assert_string_equal(list[i] + strlen(list[i]) - 5, ".json");
+		assert_true(i == 0 || strcmp(list[i - 1], list[i]) < 0);
+	}
+	const struct tsr_experiment *x = tsr_experiment_find("workloads");
+	struct tsr_xp_options o = {.frames = 1, .sets = small, .set_count = 2};
+	struct tsr_xp_result r;
+	assert_int_equal(tsr_experiment_run(x, &o, &r, &err), TSR_OK);
+	const struct tsr_table *t = &r.tables[0];
+	assert_int_equal(t->rows, n);
+	for (size_t i = 0; i < n; i++) {  /* shipped names are their files' names */
+		char want[256];
+		snprintf(want, sizeof(want), "%.*s", (int)(strlen(list[i]) - 15), list[i] + 10);
+		assert_string_equal(tsr_table_cell(t, (uint32_t)i, "workload"), want);
+	}
+	tsr_xp_result_release(&r);
+	tsr_data_list_free(list);
+	/* a data directory of its own: two workloads added, found and run in name order */
+	char dir[] = "/tmp/tsr092-XXXXXX", sub[64], a[128], b[128];
+	assert_non_null(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/workloads", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	copy_workload(dir, "sprites-2d", "zz-new.json", "zz-new");
+	copy_workload(dir, "ui-2d", "aa-new.json", "aa-new");
+	assert_int_equal(setenv("TSR_DATA_DIR", dir, 1), 0);
+	enum tsr_status s = tsr_experiment_run(x, &o, &r, &err);
+	assert_int_equal(setenv("TSR_DATA_DIR", TSR_SOURCE_DIR, 1), 0);
+	snprintf(a, sizeof(a), "%s/aa-new.json", sub);
+	snprintf(b, sizeof(b), "%s/zz-new.json", sub);
+	unlink(a);
+	unlink(b);
+	rmdir(sub);
+	rmdir(dir);
+	if (s != TSR_OK)
+		fail_msg("workloads: %s", err.msg);
+	assert_int_equal(r.tables[0].rows, 2);
+	assert_string_equal(tsr_table_cell(&r.tables[0], 0, "workload"), "aa-new");
+	assert_string_equal(tsr_table_cell(&r.tables[0], 1, "workload"), "zz-new");
+	tsr_xp_result_release(&r);
+	/* no workload folder anywhere: an error that names it */
+	assert_int_equal(tsr_data_list("no-such-folder", ".json", &list, &n, &err), TSR_ERR_IO);
+	assert_null(list);
+	assert_non_null(strstr(err.msg, "no-such-folder"));
+}
+
 static void test_on_text(void **state)
 {
 	(void)state;
@@ -327,6 +556,8 @@ int main(void)
 		cmocka_unit_test(test_tcor),
 		cmocka_unit_test(test_attribute_cache),
 		cmocka_unit_test(test_re),
+		cmocka_unit_test(test_workloads),
+		cmocka_unit_test(test_workloads_default),
 		cmocka_unit_test(test_on_text),
 		cmocka_unit_test(test_errors),
 	};

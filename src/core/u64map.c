@@ -1,6 +1,7 @@
 #include "core/u64map.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static size_t slot_of(uint64_t key, size_t cap)
 {
@@ -70,4 +71,11 @@ void tsr_u64map_release(struct tsr_u64map *m)
 	free(m->vals);
 	m->keys = m->vals = NULL;
 	m->cap = m->count = 0;
+}
+
+void tsr_u64map_clear(struct tsr_u64map *m)
+{
+	if (m->cap)
+		memset(m->keys, 0, m->cap * sizeof(*m->keys));
+	m->count = 0;
 }

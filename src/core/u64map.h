@@ -30,6 +30,9 @@ uint64_t *tsr_u64map_upsert(struct tsr_u64map *m, uint64_t key, uint64_t init);
 /* The value of key, or NULL if absent. */
 uint64_t *tsr_u64map_find(const struct tsr_u64map *m, uint64_t key);
 
+/* Empties the map and keeps its tables (a set reused frame after frame). */
+void tsr_u64map_clear(struct tsr_u64map *m);
+
 /* Frees the tables; the map is empty and reusable afterwards. */
 void tsr_u64map_release(struct tsr_u64map *m);
 

@@ -15,10 +15,14 @@
  *                    (TCOR V-A, Figs. 11-13).
  *   re               Rendering Elimination against Transaction Elimination
  *                    on the RE Table I GPU (RE V, Figs. 14 and 16).
+ *   workloads        each workload characterized as the papers tabulate
+ *                    their benchmarks (TCOR Table II, DTexL Table I,
+ *                    boustrophedonic Table I), beside the papers' ranges.
  *
  * Shipped configurations and workloads are found through the data
  * directory (core/datadir.h), never relative to the current directory.
- * One file per experiment (xp_tcor.c, xp_attribute_cache.c, xp_re.c);
+ * One file per experiment (xp_tcor.c, xp_attribute_cache.c, xp_re.c,
+ * xp_workloads.c);
  * experiments.c holds the name table. A new experiment is a new xp_*.c
  * file and one line in that table.
  *
@@ -37,9 +41,12 @@
 /* What to run. Zero-initialise for every default. */
 struct tsr_xp_options {
 	uint32_t frames;                /* frames per run; 0: the experiment's default
-					   (tcor, attribute-cache: 4; re: each workload's own) */
+					   (tcor, attribute-cache: 4; re: each workload's own;
+					   workloads: 3) */
 	const char *const *workloads;   /* files or shipped names (tsr_data_resolve);
-					   NULL: the experiment's shipped list */
+					   NULL: the experiment's shipped list (workloads:
+					   every workloads/ *.json of the data directory,
+					   sorted by name) */
 	size_t workload_count;
 	const char *const *sets;        /* "KEY=VALUE" overrides applied to every
 					   configuration (as `--set`) */
@@ -63,7 +70,8 @@ struct tsr_xp_result {
 	 * are summaries (tcor: "tcor-table2" footprint and reuse, "tcor-paper"
 	 * the paper's averages of Figs. 14-19 beside tessera's means;
 	 * attribute-cache: "attribute-cache-reach", the smallest size within
-	 * 0.1% of LB).
+	 * 0.1% of LB; workloads: "workloads-paper", each paper's range beside
+	 * tessera's).
 	 */
 	struct tsr_table tables[TSR_XP_MAX_TABLES];
 	uint32_t table_count;
@@ -74,7 +82,7 @@ struct tsr_xp_result {
 /* One experiment of the name table. */
 struct tsr_experiment;
 
-/* The experiment called `name` ("tcor", "attribute-cache", "re"), or NULL. */
+/* The experiment called `name` ("tcor", "attribute-cache", "re", "workloads"), or NULL. */
 const struct tsr_experiment *tsr_experiment_find(const char *name);
 
 /* The experiments, in table order: i from 0 to tsr_experiment_count() - 1. */
@@ -89,7 +97,8 @@ const char *tsr_experiment_summary(const struct tsr_experiment *x);
  * Runs experiment x with options o (NULL: every default) into *out (which
  * the caller releases with tsr_xp_result_release(), also on error).
  * Errors: TSR_ERR_IO naming a workload or shipped configuration that
- * cannot be found, those of tsr_config_apply_sets() (a bad --set names its
+ * cannot be found (or the shipped workloads/ folder, for an experiment
+ * that runs every shipped workload), those of tsr_config_apply_sets() (a bad --set names its
  * key), tsr_scene_load() and tsr_sim_run(); TSR_ERR_CONFIG when a
  * configuration has no cache named "l2"; TSR_ERR_NOMEM.
  */

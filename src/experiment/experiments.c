@@ -15,6 +15,7 @@ static const struct tsr_experiment *const experiments[] = {
 	&tsr_xp_tcor,
 	&tsr_xp_attribute_cache,
 	&tsr_xp_re,
+	&tsr_xp_workloads,
 };
 
 #define XP_COUNT (sizeof(experiments) / sizeof(experiments[0]))
@@ -63,15 +64,22 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 		.set_count = o->set_count,
 		.o = o,
 	};
+	char **all = NULL;  /* every shipped workload, when the experiment asks for them */
 	if (!o->workloads || !o->workload_count) {
-		c.workloads = x->default_workloads;
-		c.workload_count = 0;
-		while (x->default_workloads[c.workload_count])
-			c.workload_count++;
+		if (x->default_workloads) {
+			c.workloads = x->default_workloads;
+			c.workload_count = 0;
+			while (x->default_workloads[c.workload_count])
+				c.workload_count++;
+		} else {
+			TSR_TRY(tsr_data_list("workloads", ".json", &all, &c.workload_count, err));
+			c.workloads = (const char *const *)all;
+		}
 		c.shipped = 1;
 	}
 	enum tsr_status s = x->run(&c, out, err);
 	xp_flush(&c, out);  /* also the rows before an error */
+	tsr_data_list_free(all);
 	TSR_TRY(s);
 	TSR_TRY(tsr_text_status(&out->text, "the experiment's report", err));
 	for (uint32_t i = 0; i < out->table_count; i++)
@@ -173,6 +181,12 @@ uint64_t xp_dram_bytes(const struct tsr_frame_stats *t, int pb_only)
 		if (!pb_only || s == TSR_STREAM_PB_LISTS || s == TSR_STREAM_PB_ATTRIBUTES)
 			b += t->dram[s].read_bytes + t->dram[s].write_bytes;
 	return b;
+}
+
+double xp_pb_footprint_bytes(const struct tsr_frame_stats *t, const struct tsr_gpu_config *cfg)
+{
+	return (double)t->tiling.pb_attributes_bytes / cfg->attribute_bytes * 64.0 +
+	       (double)t->tiling.pb_lists_bytes;
 }
 
 double xp_pct(uint64_t v, uint64_t base)

@@ -27,7 +27,8 @@ struct xp_ctx {
 struct tsr_experiment {
 	const char *name;
 	const char *summary;
-	const char *const *default_workloads;  /* data-dir relative paths, NULL-terminated */
+	const char *const *default_workloads;  /* data-dir relative paths, NULL-terminated;
+						  NULL: every shipped workload */
 	uint32_t default_frames;               /* 0: each workload's own */
 	enum tsr_status (*run)(struct xp_ctx *c, struct tsr_xp_result *out,
 			       struct tsr_error *err);
@@ -36,6 +37,7 @@ struct tsr_experiment {
 extern const struct tsr_experiment tsr_xp_tcor;
 extern const struct tsr_experiment tsr_xp_attribute_cache;
 extern const struct tsr_experiment tsr_xp_re;
+extern const struct tsr_experiment tsr_xp_workloads;
 
 /*
  * Loads the defaults, then shipped configuration `name` ("tcor-table1",
@@ -64,6 +66,13 @@ enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_s
 
 /* DRAM bytes read and written: every stream, or (pb_only) the Parameter Buffer's. */
 uint64_t xp_dram_bytes(const struct tsr_frame_stats *t, int pb_only);
+
+/*
+ * The Parameter Buffer footprint of t (TCOR Table II): its attributes in
+ * 64-byte blocks (one per attribute of cfg->attribute_bytes) plus its PMD
+ * bytes.
+ */
+double xp_pb_footprint_bytes(const struct tsr_frame_stats *t, const struct tsr_gpu_config *cfg);
 
 /* Percentage change of v against base (0 when base is 0). */
 double xp_pct(uint64_t v, uint64_t base);

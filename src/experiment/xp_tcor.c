@@ -98,8 +98,7 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 				memcpy(base, v, sizeof(base));
 			if (k == 0) {
 				/* Table II: footprint (attribute blocks + PMD bytes) and reuse */
-				double fp = ((double)t->tiling.pb_attributes_bytes / cfg.attribute_bytes *
-					     64.0 + (double)t->tiling.pb_lists_bytes) / c->frames / 1048576.0;
+				double fp = xp_pb_footprint_bytes(t, &cfg) / c->frames / 1048576.0;
 				double reuse = t->geometry.primitives_binned
 					? (double)t->tiling.pmds_written / (double)t->geometry.primitives_binned
 					: 0.0;
