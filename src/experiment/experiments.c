@@ -15,6 +15,7 @@ static const struct tsr_experiment *const experiments[] = {
 	&tsr_xp_tcor,
 	&tsr_xp_attribute_cache,
 	&tsr_xp_re,
+	&tsr_xp_boustrophedonic,
 };
 
 #define XP_COUNT (sizeof(experiments) / sizeof(experiments[0]))
