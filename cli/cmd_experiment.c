@@ -14,8 +14,8 @@
 static void usage_experiment(FILE *f)
 {
 	fprintf(f,
-		"usage: tessera experiment tcor|attribute-cache|re [--frames N] [--csv FILE]\n"
-		"                          [--workload FILE]...\n"
+		"usage: tessera experiment tcor|attribute-cache|re|boustrophedonic [--frames N]\n"
+		"                          [--csv FILE] [--workload FILE]...\n"
 		"\n"
 		"  tcor             Parameter Buffer traffic to the L2 and DRAM and total DRAM\n"
 		"                   traffic: baseline (configs/tcor-table1*.json) against TCOR\n"
@@ -33,11 +33,19 @@ static void usage_experiment(FILE *f)
 		"                   flushes, and the DRAM traffic against base, in total and for\n"
 		"                   re per Parameter Buffer, texture, color and Raster Pipeline\n"
 		"                   (RE V, Figs. 14 and 16)\n"
+		"  boustrophedonic  texture-only L2 misses (configs/boustrophedonic-texture-l2.json)\n"
+		"                   of LRU with forward (FO) and every-other-frame reversed (RO)\n"
+		"                   tile orders, OPT and OPTPT FO/RO and MRU FO by replaying the\n"
+		"                   recorded L2 input; FDM on loop traces; on the shared L2\n"
+		"                   (configs/boustrophedonic-table2.json) the L2 misses per\n"
+		"                   stream and DRAM traffic of LRU FO, LRU RO and MRU FO\n"
+		"                   (boustrophedonic V, Figs. 9-12, 15)\n"
 		"\n"
-		"  --frames N       frames per run (default 4; re: each workload's own)\n"
+		"  --frames N       frames per run (default 4; re: each workload's own;\n"
+		"                   boustrophedonic: 30)\n"
 		"  --workload FILE  a workload file or a shipped name such as 'ui-2d'\n"
-		"                   (repeatable; default: the four shipped ones; re: eight\n"
-		"                   shipped ones, see README)\n"
+		"                   (repeatable; default: the four shipped ones; re and\n"
+		"                   boustrophedonic: eight shipped ones, see README)\n"
 		"  --csv FILE       also write the table as CSV\n"
 		"  --set KEY=VALUE  override a configuration key in every run (repeatable)\n"
 		"Shipped configs/ and workloads/ are found in $TSR_DATA_DIR, the installed\n"
@@ -101,7 +109,7 @@ int tsr_cmd_experiment(int argc, char **argv)
 		return tsr_cli_usage_error("unexpected argument '%s'", argv[optind + 1]);
 	const struct tsr_experiment *x = optind < argc ? tsr_experiment_find(argv[optind]) : NULL;
 	if (!x) {
-		fprintf(stderr, "tessera: 'experiment' needs 'tcor', 'attribute-cache' or 're'\n");
+		fprintf(stderr, "tessera: 'experiment' needs 'tcor', 'attribute-cache', 're' or 'boustrophedonic'\n");
 		usage_experiment(stderr);
 		return EXIT_USAGE;
 	}
