@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "cachesim/linetrace.h"
+#include "cachesim/looptrace.h"
 #include "cachesim/replay.h"
 #include "memory/memsys.h"
 #include "memory/policy.h"
@@ -40,51 +41,19 @@ static struct tsr_access read_line(uint64_t line)
 				   .stream = TSR_STREAM_TEXTURE, .next_use = TSR_NEVER};
 }
 
-static struct tsr_cache *make_cache(const char *policy, uint32_t sets, uint32_t ways)
-{
-	struct tsr_cache_geometry g = tsr_test_geometry(sets, ways, LINE, policy);
-	struct tsr_cache *c = NULL;
-	struct tsr_error err;
-	enum tsr_status s = tsr_cache_create(&g, policy, &c, &err);
-	if (s != TSR_OK)
-		print_error("%s\n", err.msg);
-	assert_int_equal(s, TSR_OK);
-	return c;
-}
-
 /*
- * A loop trace: `iters` iterations over s blocks in each of `sets` sets
- * (block b of set k is line b * sets + k), iteration order forward, or
- * reversed in odd iterations. Returns the misses of each iteration.
+ * The loop trace of cachesim/looptrace.h: `iters` iterations over s blocks
+ * in each of `sets` sets, forward, or reversed in odd iterations. Returns
+ * the misses of each iteration.
  */
 static void loop_misses(const char *policy, uint32_t s, uint32_t j, uint32_t sets,
 			uint32_t iters, int reverse_odd, uint32_t *per_iter)
 {
-	size_t n = (size_t)s * sets * iters, i = 0;
-	struct tsr_access *acc = malloc(n * sizeof(*acc));
-	assert_non_null(acc);
-	for (uint32_t it = 0; it < iters; it++)
-		for (uint32_t k = 0; k < s; k++) {
-			uint32_t b = reverse_odd && it % 2 ? s - 1 - k : k;
-			for (uint32_t set = 0; set < sets; set++)
-				acc[i++] = read_line((uint64_t)b * sets + set);
-		}
-	struct tsr_line_trace lt;
 	struct tsr_error err;
-	assert_int_equal(tsr_line_trace_from_accesses(acc, n, LINE, &lt, &err), TSR_OK);
-	struct tsr_cache *c = make_cache(policy, sets, j);
-	struct tsr_cache_outcome o;
-	i = 0;
-	for (uint32_t it = 0; it < iters; it++) {
-		per_iter[it] = 0;
-		for (uint32_t k = 0; k < s * sets; k++, i++) {
-			tsr_cache_access(c, &lt.accesses[i], &o);
-			per_iter[it] += !o.hit;
-		}
-	}
-	tsr_cache_destroy(c);
-	tsr_line_trace_release(&lt);
-	free(acc);
+	enum tsr_status st = tsr_loop_misses(policy, s, j, sets, iters, reverse_odd, per_iter, &err);
+	if (st != TSR_OK)
+		print_error("%s\n", err.msg);
+	assert_int_equal(st, TSR_OK);
 }
 
 static uint32_t sum(const uint32_t *v, uint32_t from, uint32_t to)

@@ -6,7 +6,9 @@
  * LB = TP + max(0, TP - CP) and no policy below it, RE's equal-input tiles
  * on a static workload and no false positives, the workload
  * characterization against an independent run's counters and the papers'
- * ranges, every shipped workload by default. Also the table module, the
+ * ranges, every shipped workload by default, the boustrophedonic
+ * texture-only L2 (no non-texture access, LRU replay = run, OPTPT <= OPT
+ * <= LRU per order) and its stream shares. Also the table module, the
  * name table, errors that name their subject, and shipped workloads found
  * through the data directory from another current folder.
  */
@@ -111,9 +113,10 @@ static void test_table(void **state)
 static void test_names(void **state)
 {
 	(void)state;
-	static const char *const names[] = {"tcor", "attribute-cache", "re", "workloads"};
-	assert_int_equal(tsr_experiment_count(), 4);
-	for (size_t i = 0; i < 4; i++) {
+	static const char *const names[] = {"tcor", "attribute-cache", "re", "workloads",
+					    "boustrophedonic"};
+	assert_int_equal(tsr_experiment_count(), 5);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct tsr_experiment *x = tsr_experiment_find(names[i]);
 		assert_non_null(x);
 		assert_ptr_equal(x, tsr_experiment_at(i));
@@ -122,7 +125,7 @@ static void test_names(void **state)
 	}
 	assert_null(tsr_experiment_find("nonsense"));
 	assert_null(tsr_experiment_find(NULL));
-	assert_null(tsr_experiment_at(4));
+	assert_null(tsr_experiment_at(sizeof(names) / sizeof(names[0])));
 }
 
 /* TCOR V-B: six configurations; TCOR sends fewer Parameter Buffer accesses to the L2 and DRAM. */
@@ -507,6 +510,120 @@ static void test_workloads_default(void **state)
 	assert_non_null(strstr(err.msg, "no-such-folder"));
 }
 
+/* The row of table t whose cells in columns c1 and c2 are v1 and v2 (it must exist). */
+static uint32_t row2(const struct tsr_table *t, const char *c1, const char *v1, const char *c2,
+		     const char *v2)
+{
+	for (uint32_t r = 0; r < t->rows; r++)
+		if (!strcmp(tsr_table_cell(t, r, c1), v1) && !strcmp(tsr_table_cell(t, r, c2), v2))
+			return r;
+	fail_msg("table '%s' has no row %s=%s, %s=%s", t->name, c1, v1, c2, v2);
+	return 0;
+}
+
+/*
+ * Boustrophedonic V: 3 frames (FO, RO, FO) of sprites-2d at 256x128. The
+ * texture-only hierarchy sends no non-texture access to the L2; replaying
+ * the recorded L2 input under LRU gives the run's L2 read misses; OPT is
+ * optimal for a given order (OPT <= LRU) and OPTPT, with bypassing too,
+ * is at most OPT; the shared L2's stream shares sum to 100%; Fig. 9's FDM
+ * equals j / s exactly on loop traces; the paper table's rows.
+ */
+static void test_boustrophedonic(void **state)
+{
+	(void)state;
+	struct tsr_xp_result r;
+	run_small("boustrophedonic", "sprites-2d", 3, &r);
+	const struct tsr_table *t = tsr_xp_result_table(&r, "boustrophedonic");
+	assert_ptr_equal(t, &r.tables[0]);
+	static const char *const pols[] = {"lru-fo", "lru-ro", "opt-fo", "optpt-fo",
+					   "opt-ro", "optpt-ro", "mru-fo"};
+	assert_int_equal(t->rows, 14);  /* 7 policies, then their means */
+	uint32_t p[7];
+	for (int i = 0; i < 7; i++) {
+		p[i] = row2(t, "workload", "sprites-2d", "policy", pols[i]);
+		assert_true(num(t, p[i], "texture_footprint_mib") > 0.0);
+		double base = num(t, p[0], "l2_misses");
+		assert_true(base > 0);
+		assert_true(fabs(num(t, p[i], "change_pct") -
+				 100.0 * (num(t, p[i], "l2_misses") - base) / base) < 0.0005 + 1e-9);
+	}
+	for (int i = 0; i < 2; i++) {  /* LRU FO and RO: the runs */
+		assert_true(num(t, p[i], "l2_misses") == num(t, p[i], "run_l2_read_misses"));
+		assert_true(num(t, p[i], "l2_non_texture_accesses") == 0.0);
+		assert_true(num(t, p[i], "trace_line_accesses") >= num(t, p[i], "l2_misses"));
+	}
+	assert_true(num(t, p[2], "l2_misses") <= num(t, p[0], "l2_misses"));  /* OPT-FO <= LRU-FO */
+	assert_true(num(t, p[4], "l2_misses") <= num(t, p[1], "l2_misses"));  /* OPT-RO <= LRU-RO */
+	assert_true(num(t, p[3], "l2_misses") <= num(t, p[2], "l2_misses"));  /* OPTPT <= OPT */
+	assert_true(num(t, p[5], "l2_misses") <= num(t, p[4], "l2_misses"));
+	assert_non_null(strstr(r.text.buf, "ok"));
+	assert_null(strstr(r.text.buf, "MISMATCH"));
+	uint32_t mean_ro = row2(t, "workload", "mean", "policy", "lru-ro");
+	assert_true(fabs(num(t, mean_ro, "change_pct") - num(t, p[1], "change_pct")) < 1e-9);
+
+	/* Fig. 9: FDM = j / s for s > j, 0 below, exactly */
+	const struct tsr_table *f = tsr_xp_result_table(&r, "boustrophedonic-fdm");
+	assert_non_null(f);
+	assert_true(f->rows > 10);
+	for (uint32_t i = 0; i < f->rows; i++)
+		assert_true(fabs(num(f, i, "fdm_pct") - num(f, i, "paper_fdm_pct")) < 1e-4);
+	int s9 = tsr_table_find_row(f, "s", "9");
+	assert_true(s9 >= 0);
+	assert_true(fabs(num(f, (uint32_t)s9, "fdm_pct") - 800.0 / 9.0) < 1e-4);
+
+	/* V-B: the L2's misses per stream sum to 100%; DRAM change against LRU FO */
+	const struct tsr_table *sh = tsr_xp_result_table(&r, "boustrophedonic-shared");
+	assert_non_null(sh);
+	assert_int_equal(sh->rows, 6);
+	static const char *const groups[] = {"texture_pct", "pb_pct", "geometry_pct",
+					     "instruction_pct", "other_pct"};
+	for (uint32_t i = 0; i < sh->rows; i++) {
+		double sum = 0.0;
+		for (int g = 0; g < 5; g++)
+			sum += num(sh, i, groups[g]);
+		assert_true(fabs(sum - 100.0) < 1e-3);
+	}
+	uint32_t fo = row2(sh, "workload", "sprites-2d", "run", "lru-fo");
+	uint32_t ro = row2(sh, "workload", "sprites-2d", "run", "lru-ro");
+	assert_true(num(sh, fo, "texture_pct") > 0.0);
+	assert_string_equal(tsr_table_cell(sh, fo, "dram_change_pct"), "0.000");
+	double base = num(sh, fo, "dram_bytes");
+	assert_true(fabs(num(sh, ro, "dram_change_pct") -
+			 100.0 * (num(sh, ro, "dram_bytes") - base) / base) < 0.0005 + 1e-9);
+
+	/* the paper's figures beside tessera's means (one workload: its rows) */
+	const struct tsr_table *paper = tsr_xp_result_table(&r, "boustrophedonic-paper");
+	assert_non_null(paper);
+	assert_int_equal(paper->rows, 10);
+	static const struct { const char *q; double v; } want[] = {
+		{"texture-only L2 misses lru-ro vs lru-fo", -43.6},
+		{"texture-only L2 misses opt-fo vs lru-fo", -47.7},
+		{"texture-only L2 misses optpt-fo vs lru-fo", -50.4},
+		{"texture-only L2 misses opt-ro vs lru-fo", -52.9},
+		{"texture-only L2 misses optpt-ro vs lru-fo", -55.0},
+		{"texture-only L2 misses mru-fo vs lru-fo", 3.6},
+	};
+	for (int i = 0; i < 6; i++) {
+		int row = tsr_table_find_row(paper, "quantity", want[i].q);
+		assert_true(row >= 0);
+		assert_true(fabs(num(paper, (uint32_t)row, "paper_pct") - want[i].v) < 1e-9);
+		assert_true(fabs(num(paper, (uint32_t)row, "tessera_pct") -
+				 num(t, p[i + 1], "change_pct")) < 0.0005 + 1e-9);
+	}
+	int row = tsr_table_find_row(paper, "figure", "12");
+	assert_true(row >= 0);
+	assert_true(fabs(num(paper, (uint32_t)row, "paper_pct") + 5.6) < 1e-9);
+	assert_true(fabs(num(paper, (uint32_t)row, "tessera_pct") -
+			 num(sh, ro, "dram_change_pct")) < 0.0005 + 1e-9);
+	row = tsr_table_find_row(paper, "figure", "11");
+	assert_true(row >= 0);
+	assert_true(fabs(num(paper, (uint32_t)row, "paper_pct") - 63.6) < 1e-9);
+	assert_true(fabs(num(paper, (uint32_t)row, "tessera_pct") -
+			 num(sh, fo, "texture_pct")) < 1e-6);
+	tsr_xp_result_release(&r);
+}
+
 static void test_on_text(void **state)
 {
 	(void)state;
@@ -558,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_re),
 		cmocka_unit_test(test_workloads),
 		cmocka_unit_test(test_workloads_default),
+		cmocka_unit_test(test_boustrophedonic),
 		cmocka_unit_test(test_on_text),
 		cmocka_unit_test(test_errors),
 	};

@@ -117,6 +117,11 @@ enum tsr_status tsr_line_trace_from_accesses(const struct tsr_access *acc, size_
 	return compute_next_use(out, err);
 }
 
+enum tsr_status tsr_line_trace_index(struct tsr_line_trace *lt, struct tsr_error *err)
+{
+	return compute_next_use(lt, err);
+}
+
 void tsr_line_trace_release(struct tsr_line_trace *lt)
 {
 	free(lt->accesses);

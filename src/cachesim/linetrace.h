@@ -58,6 +58,15 @@ enum tsr_status tsr_line_trace_from_accesses(const struct tsr_access *acc, size_
 					     struct tsr_line_trace *out,
 					     struct tsr_error *err);
 
+/*
+ * Computes next uses and distinct_lines in place for a line trace the
+ * caller assembled (accesses line-contained, markers in position order,
+ * line_bytes and line_shift set): e.g. a cache's input recorded in memory
+ * by an observer, without the copy of tsr_line_trace_from_accesses().
+ * Errors: TSR_ERR_NOMEM, after which lt is released.
+ */
+enum tsr_status tsr_line_trace_index(struct tsr_line_trace *lt, struct tsr_error *err);
+
 void tsr_line_trace_release(struct tsr_line_trace *lt);
 
 #endif

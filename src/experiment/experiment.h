@@ -18,11 +18,16 @@
  *   workloads        each workload characterized as the papers tabulate
  *                    their benchmarks (TCOR Table II, DTexL Table I,
  *                    boustrophedonic Table I), beside the papers' ranges.
+ *   boustrophedonic  texture L2 misses of LRU, OPT, OPTPT with forward and
+ *                    every-other-frame reversed tile orders and MRU, by
+ *                    replaying the recorded L2 input; FDM on loop traces;
+ *                    shared-L2 misses per stream and DRAM traffic
+ *                    (boustrophedonic V, Figs. 9-12, 15).
  *
  * Shipped configurations and workloads are found through the data
  * directory (core/datadir.h), never relative to the current directory.
  * One file per experiment (xp_tcor.c, xp_attribute_cache.c, xp_re.c,
- * xp_workloads.c);
+ * xp_workloads.c, xp_boustrophedonic.c);
  * experiments.c holds the name table. A new experiment is a new xp_*.c
  * file and one line in that table.
  *
@@ -42,7 +47,7 @@
 struct tsr_xp_options {
 	uint32_t frames;                /* frames per run; 0: the experiment's default
 					   (tcor, attribute-cache: 4; re: each workload's own;
-					   workloads: 3) */
+					   workloads: 3; boustrophedonic: 30) */
 	const char *const *workloads;   /* files or shipped names (tsr_data_resolve);
 					   NULL: the experiment's shipped list (workloads:
 					   every workloads/ *.json of the data directory,
@@ -71,7 +76,8 @@ struct tsr_xp_result {
 	 * the paper's averages of Figs. 14-19 beside tessera's means;
 	 * attribute-cache: "attribute-cache-reach", the smallest size within
 	 * 0.1% of LB; workloads: "workloads-paper", each paper's range beside
-	 * tessera's).
+	 * tessera's; boustrophedonic: "boustrophedonic-fdm" Fig. 9,
+	 * "boustrophedonic-shared" V-B, "boustrophedonic-paper").
 	 */
 	struct tsr_table tables[TSR_XP_MAX_TABLES];
 	uint32_t table_count;
@@ -82,7 +88,8 @@ struct tsr_xp_result {
 /* One experiment of the name table. */
 struct tsr_experiment;
 
-/* The experiment called `name` ("tcor", "attribute-cache", "re", "workloads"), or NULL. */
+/* The experiment called `name` ("tcor", "attribute-cache", "re", "workloads",
+ * "boustrophedonic"), or NULL. */
 const struct tsr_experiment *tsr_experiment_find(const char *name);
 
 /* The experiments, in table order: i from 0 to tsr_experiment_count() - 1. */

@@ -16,6 +16,7 @@ static const struct tsr_experiment *const experiments[] = {
 	&tsr_xp_attribute_cache,
 	&tsr_xp_re,
 	&tsr_xp_workloads,
+	&tsr_xp_boustrophedonic,
 };
 
 #define XP_COUNT (sizeof(experiments) / sizeof(experiments[0]))
