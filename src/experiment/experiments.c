@@ -190,6 +190,19 @@ double xp_pb_footprint_bytes(const struct tsr_frame_stats *t, const struct tsr_g
 	       (double)t->tiling.pb_lists_bytes;
 }
 
+void xp_paper_row(struct tsr_table *paper, struct tsr_text *txt, int width, const char *figure,
+		  const char *quantity, double paper_value, double tessera)
+{
+	if (txt)
+		tsr_text_printf(txt, "%-6s %-*s %7.1f%% %7.1f%%\n", figure, width, quantity,
+				paper_value, tessera);
+	tsr_table_row(paper);
+	tsr_table_cellf(paper, "%s", figure);
+	tsr_table_cellf(paper, "%s", quantity);
+	tsr_table_cellf(paper, "%.1f", paper_value);
+	tsr_table_cellf(paper, "%.17g", tessera);
+}
+
 double xp_pct(uint64_t v, uint64_t base)
 {
 	return base ? 100.0 * ((double)v - (double)base) / (double)base : 0.0;

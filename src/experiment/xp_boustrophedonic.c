@@ -636,13 +636,8 @@ static enum tsr_status run_boustrophedonic(struct xp_ctx *c, struct tsr_xp_resul
 		case K_TEX_DRAM_SHARE: v = tex_dram; break;
 		case K_DRAM_CHANGE: v = dram_chg; break;
 		}
-		tsr_text_printf(txt, "%-6s %-56s %7.1f%% %7.1f%%\n", paper_rows[i].figure,
-				paper_rows[i].quantity, paper_rows[i].paper, v);
-		tsr_table_row(paper);
-		tsr_table_cellf(paper, "%s", paper_rows[i].figure);
-		tsr_table_cellf(paper, "%s", paper_rows[i].quantity);
-		tsr_table_cellf(paper, "%.1f", paper_rows[i].paper);
-		tsr_table_cellf(paper, "%.17g", v);
+		xp_paper_row(paper, txt, 56, paper_rows[i].figure, paper_rows[i].quantity,
+			     paper_rows[i].paper, v);
 	}
 	xp_flush(c, out);
 	return TSR_OK;

@@ -81,6 +81,15 @@ double xp_pct(uint64_t v, uint64_t base);
 /* Passes the report's text not yet passed to the options' on_text callback. */
 void xp_flush(struct xp_ctx *c, const struct tsr_xp_result *out);
 
+/*
+ * One row of an experiment's "<name>-paper" table (columns figure,
+ * quantity, paper, tessera): the paper's figure beside tessera's. With txt,
+ * also prints it as "figure quantity paper% tessera%", the quantity padded
+ * to `width` characters.
+ */
+void xp_paper_row(struct tsr_table *paper, struct tsr_text *txt, int width, const char *figure,
+		  const char *quantity, double paper_value, double tessera);
+
 /* Adds a table called `name` with `header` to out; returns it (NULL on error). */
 struct tsr_table *xp_add_table(struct tsr_xp_result *out, const char *name,
 			       const char *header, struct tsr_error *err);

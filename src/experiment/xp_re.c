@@ -187,13 +187,9 @@ static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
 		{"14a", "false_negatives_pct", 12.0, RC_FALSE_NEG},
 		{"14b", "re_dram_change_pct", -48.0, RC_DRAM_RE},
 	};
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		tsr_table_row(paper);
-		tsr_table_cellf(paper, "%s", rows[i].figure);
-		tsr_table_cellf(paper, "%s", rows[i].quantity);
-		tsr_table_cellf(paper, "%.1f", rows[i].paper);
-		tsr_table_cellf(paper, "%.17g", mean[rows[i].col]);
-	}
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		xp_paper_row(paper, NULL, 0, rows[i].figure, rows[i].quantity, rows[i].paper,
+			     mean[rows[i].col]);
 	return TSR_OK;
 }
 

@@ -138,13 +138,8 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 			"paper", "tessera");
 	for (int i = 0; i < NPAPER; i++) {
 		double mean = nw ? sum[paper_rows[i].cfg][paper_rows[i].col] / nw : 0.0;
-		tsr_text_printf(txt, "%-6s %-30s %7.1f%% %7.1f%%\n", paper_rows[i].figure,
-				paper_rows[i].quantity, paper_rows[i].paper, mean);
-		tsr_table_row(paper);
-		tsr_table_cellf(paper, "%s", paper_rows[i].figure);
-		tsr_table_cellf(paper, "%s", paper_rows[i].quantity);
-		tsr_table_cellf(paper, "%.1f", paper_rows[i].paper);
-		tsr_table_cellf(paper, "%.17g", mean);
+		xp_paper_row(paper, txt, 30, paper_rows[i].figure, paper_rows[i].quantity,
+			     paper_rows[i].paper, mean);
 	}
 	xp_flush(c, out);
 	return TSR_OK;
