@@ -5,7 +5,10 @@
  * (depth 1 - 2^-18, in front of the cleared depth 1.0), so it is hidden by
  * whatever else covers a pixel and, drawn after the opaque geometry, Early-Z
  * rejects its hidden quads. Its model matrix is moved to the camera's eye,
- * so the camera never comes closer to it.
+ * so the camera never comes closer to it. A screen-space object (a HUD)
+ * is placed by its model matrix alone, in units of half the screen height:
+ * y from -1 (bottom) to 1 (top), x from -aspect to aspect, z from -1 (near
+ * plane) to 1 (far plane); no camera applies.
  */
 static struct tsr_mat4 skybox_mvp(struct tsr_mat4 mvp)
 {
@@ -50,7 +53,9 @@ enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame
 				model = tsr_m4_mul(tsr_m4_translate(tsr_camera_eye(&pass->camera,
 										    frame)),
 						   model);
-			struct tsr_mat4 mvp = tsr_m4_mul(vp, model);
+			struct tsr_mat4 mvp = obj->screen_space
+						      ? tsr_m4_mul(tsr_m4_scale(tsr_v3(1.0f / aspect, 1, 1)), model)
+						      : tsr_m4_mul(vp, model);
 			if (obj->skybox)
 				mvp = skybox_mvp(mvp);
 			float uv[2];

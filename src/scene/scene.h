@@ -111,6 +111,7 @@ struct tsr_object {
 	uint32_t mesh_count;
 	struct tsr_transform_anim anim;
 	int skybox;            /* 1: centred on the camera's eye, drawn at the far plane */
+	int screen_space;      /* 1: the model matrix maps straight to clip space (HUD) */
 };
 
 enum tsr_projection { TSR_PROJ_PERSPECTIVE = 0, TSR_PROJ_ORTHOGRAPHIC };

@@ -15,7 +15,8 @@
  * into one object per instance (sharing the meshes, as instancing would);
  * `uv_rect` maps a mesh's texture coordinates into a rectangle of the
  * image (a sprite of an atlas, or a tiled ground), baked into a copy of the
- * mesh; `skybox` objects follow the camera (frontend); asset paths under
+ * mesh; `skybox` objects follow the camera and `screen_space` ones are
+ * placed in clip space, a HUD (frontend); asset paths under
  * /usr/share whose Debian package is missing are reported by package name.
  */
 #include <float.h>
@@ -74,11 +75,12 @@ static const char *const orbit_keys[] = {"radius", "height", "deg_per_frame",
 static const char *const camera_key_keys[] = {"frame", "eye", "target", "up", NULL};
 static const char *const object_keys[] = {"mesh", "normalize", "material",
 					  "transform", "animation", "uv_rect",
-					  "skybox", "instances", "grid", NULL};
+					  "skybox", "screen_space", "instances", "grid",
+					  NULL};
 static const char *const instance_keys[] = {"translate", "rotate_deg", "scale",
 					    "uv_rect", "texture", NULL};
 static const char *const grid_keys[] = {"count", "spacing", "jitter",
-					"rotate_jitter_deg", "fill", "seed",
+					"rotate_jitter_deg", "scale_jitter", "fill", "seed",
 					"uv_rects", "textures", NULL};
 static const char *const material_keys[] = {
 	"texture", "filter", "wrap", "blend", "alpha_cutoff", "color", "lit",
@@ -700,6 +702,9 @@ bad:
 			     path, L->file);
 }
 
+/* Object flags handed to add_object. */
+enum { OBJ_SKYBOX = 1, OBJ_SCREEN_SPACE = 2 };
+
 /* One instance of an object: its offsets from the object's placement. */
 struct instance {
 	struct tsr_vec3 translate;   /* added */
@@ -713,7 +718,7 @@ struct instance {
 static enum tsr_status add_object(struct loader *L, uint32_t mi,
 				  const struct material_spec *spec,
 				  float normalize, const float *uv_rect,
-				  int skybox, const struct tsr_transform_anim *anim,
+				  int flags, const struct tsr_transform_anim *anim,
 				  const struct instance *in, const char *key_path)
 {
 	struct tsr_scene *sc = L->sc;
@@ -727,7 +732,8 @@ static enum tsr_status add_object(struct loader *L, uint32_t mi,
 	memset(obj, 0, sizeof(*obj));
 	obj->anim = *anim;
 	obj->anim.keyframes = NULL;
-	obj->skybox = skybox;
+	obj->skybox = (flags & OBJ_SKYBOX) != 0;
+	obj->screen_space = (flags & OBJ_SCREEN_SPACE) != 0;
 	if (anim->keyframe_count) {
 		size_t bytes = anim->keyframe_count * sizeof(*anim->keyframes);
 		obj->anim.keyframes = malloc(bytes);
@@ -768,7 +774,7 @@ static enum tsr_status parse_instances(struct loader *L, const json_t *arr,
 				       const char *path, uint32_t mi,
 				       const struct material_spec *spec,
 				       float normalize, const float *uv_rect,
-				       int skybox, const struct tsr_transform_anim *anim,
+				       int flags, const struct tsr_transform_anim *anim,
 				       const char *mesh_key)
 {
 	for (size_t i = 0; i < json_array_size(arr); i++) {
@@ -793,7 +799,7 @@ static enum tsr_status parse_instances(struct loader *L, const json_t *arr,
 			tsr_json_path(kp, sizeof(kp), ip, "texture");
 			TSR_TRY(load_texture(L, tex, kp, &in.texture));
 		}
-		TSR_TRY(add_object(L, mi, spec, normalize, uv_rect, skybox, anim, &in,
+		TSR_TRY(add_object(L, mi, spec, normalize, uv_rect, flags, anim, &in,
 				   mesh_key));
 	}
 	return TSR_OK;
@@ -809,16 +815,17 @@ static float rng_signed(struct tsr_rng *r)
  * passes[0].objects[i].grid: a generator of instances on a regular grid of
  * count[0] x count[1] x count[2] cells (x fastest), `spacing` apart from
  * the object's own placement, each kept with probability `fill`, moved by
- * up to +-jitter and turned by up to +-rotate_jitter_deg, with a uv_rect
- * and a texture chosen from the lists; all random choices come from a
- * SplitMix64 stream seeded with `seed` (9 numbers per cell, always drawn,
- * so a key changes only its own choices).
+ * up to +-jitter, turned by up to +-rotate_jitter_deg and scaled by
+ * 1 +- scale_jitter per axis, with a uv_rect and a texture chosen from the
+ * lists; all random choices come from a SplitMix64 stream seeded with
+ * `seed` (12 numbers per cell, always drawn, so a key changes only its own
+ * choices).
  */
 static enum tsr_status parse_grid(struct loader *L, const json_t *g,
 				  const char *path, uint32_t mi,
 				  const struct material_spec *spec,
 				  float normalize, const float *uv_rect,
-				  int skybox, const struct tsr_transform_anim *anim,
+				  int flags, const struct tsr_transform_anim *anim,
 				  const char *mesh_key)
 {
 	char kp[256];
@@ -829,7 +836,7 @@ static enum tsr_status parse_grid(struct loader *L, const json_t *g,
 	}
 	float countf[3] = {1, 1, 1}, fill = 1.0f;
 	struct tsr_vec3 spacing = tsr_v3(1, 1, 1), jitter = tsr_v3(0, 0, 0),
-			rjitter = tsr_v3(0, 0, 0);
+			rjitter = tsr_v3(0, 0, 0), sjitter = tsr_v3(0, 0, 0);
 	uint32_t seed = 1;
 	TSR_TRY(tsr_json_get_floats(g, L->file, path, "count", 3, countf, L->err));
 	uint32_t count[3];
@@ -852,6 +859,7 @@ static enum tsr_status parse_grid(struct loader *L, const json_t *g,
 	TSR_TRY(tsr_json_get_vec3(g, L->file, path, "spacing", &spacing, L->err));
 	TSR_TRY(tsr_json_get_vec3(g, L->file, path, "jitter", &jitter, L->err));
 	TSR_TRY(tsr_json_get_vec3(g, L->file, path, "rotate_jitter_deg", &rjitter, L->err));
+	TSR_TRY(tsr_json_get_vec3(g, L->file, path, "scale_jitter", &sjitter, L->err));
 	TSR_TRY(tsr_json_get_float(g, L->file, path, "fill", 0.0f, 1.0f, &fill, L->err));
 	TSR_TRY(tsr_json_get_u32(g, L->file, path, "seed", 0, UINT32_MAX, &seed, L->err));
 	json_t *rects_json, *tex_json;
@@ -883,8 +891,8 @@ static enum tsr_status parse_grid(struct loader *L, const json_t *g,
 	for (uint32_t z = 0; z < count[2] && st == TSR_OK; z++)
 		for (uint32_t y = 0; y < count[1] && st == TSR_OK; y++)
 			for (uint32_t x = 0; x < count[0] && st == TSR_OK; x++) {
-				float r[9];
-				for (int k = 0; k < 9; k++)
+				float r[12];
+				for (int k = 0; k < 12; k++)
 					r[k] = rng_signed(&rng);
 				if (0.5f * (r[0] + 1.0f) >= fill && fill < 1.0f)
 					continue;
@@ -894,7 +902,8 @@ static enum tsr_status parse_grid(struct loader *L, const json_t *g,
 							    (float)z * spacing.z + r[3] * jitter.z),
 					.rotate_deg = tsr_v3(r[4] * rjitter.x, r[5] * rjitter.y,
 							     r[6] * rjitter.z),
-					.scale = tsr_v3(1, 1, 1),
+					.scale = tsr_v3(1.0f + r[9] * sjitter.x, 1.0f + r[10] * sjitter.y,
+							1.0f + r[11] * sjitter.z),
 					.texture = -1,
 				};
 				/* r in [-1, 1): index = floor((r + 1) / 2 * n) */
@@ -906,7 +915,7 @@ static enum tsr_status parse_grid(struct loader *L, const json_t *g,
 					size_t i = (size_t)(0.5f * (r[8] + 1.0f) * (float)ntex);
 					in.texture = tex[i < ntex ? i : ntex - 1];
 				}
-				st = add_object(L, mi, spec, normalize, uv_rect, skybox, anim,
+				st = add_object(L, mi, spec, normalize, uv_rect, flags, anim,
 						&in, mesh_key);
 			}
 	free(rects);
@@ -949,8 +958,17 @@ static enum tsr_status parse_object(struct loader *L, const json_t *o,
 	float normalize = 0.0f;
 	TSR_TRY(tsr_json_get_float(o, L->file, path, "normalize", 1e-6f, FLT_MAX,
 			       &normalize, L->err));
-	int skybox = 0;
+	int skybox = 0, screen_space = 0;
 	TSR_TRY(tsr_json_get_bool(o, L->file, path, "skybox", &skybox, L->err));
+	TSR_TRY(tsr_json_get_bool(o, L->file, path, "screen_space", &screen_space, L->err));
+	if (skybox && screen_space) {
+		char fp[256];
+		tsr_json_path(fp, sizeof(fp), path, "screen_space");
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "key '%s' in '%s' cannot be given together with 'skybox'",
+				     fp, L->file);
+	}
+	const int flags = (skybox ? OBJ_SKYBOX : 0) | (screen_space ? OBJ_SCREEN_SPACE : 0);
 	float rect[4];
 	const float *uv_rect = NULL;
 	const json_t *r = json_object_get(o, "uv_rect");
@@ -985,14 +1003,15 @@ static enum tsr_status parse_object(struct loader *L, const json_t *o,
 		char ip[256];
 		tsr_json_path(ip, sizeof(ip), path, "instances");
 		st = parse_instances(L, instances, ip, mi, &spec, normalize, uv_rect,
-				     skybox, &anim, kp);
+				     flags, &anim, kp);
 	} else if (st == TSR_OK && grid) {
 		char gp[256];
 		tsr_json_path(gp, sizeof(gp), path, "grid");
-		st = parse_grid(L, grid, gp, mi, &spec, normalize, uv_rect, skybox,
-				&anim, kp);
+		st = parse_grid(L, grid, gp, mi, &spec, normalize, uv_rect,
+				flags, &anim, kp);
 	} else if (st == TSR_OK) {
-		st = add_object(L, mi, &spec, normalize, uv_rect, skybox, &anim, NULL, kp);
+		st = add_object(L, mi, &spec, normalize, uv_rect, flags, &anim,
+				NULL, kp);
 	}
 	free(anim.keyframes);
 	return st;
