@@ -130,7 +130,6 @@ static const struct {
 	{"/usr/share/games/frozen-bubble/", "frozen-bubble-data"},
 	{"/usr/share/games/pingus/", "pingus-data"},
 	{"/usr/share/games/neverball/", "neverball-data"},
-	{"/usr/share/games/openarena/", "openarena-data"},
 };
 
 const char *tsr_asset_package(const char *path)
