@@ -798,6 +798,255 @@ static void test_texture_upload_errors(void **state)
 	event_fails("[3]", TSR_ERR_CONFIG, "passes[0].events[0]");
 }
 
+/* ---- game-like keys: uv_rect, instances, grid, skybox, screen_space, scrolling ---- */
+
+#define GLM_TEX "/usr/share/glmark2/textures/"
+
+/* Translation of an object's model matrix at a frame. */
+static struct tsr_vec3 object_translation(const struct tsr_scene *sc, uint32_t o,
+					  uint32_t frame)
+{
+	struct tsr_mat4 m = tsr_object_model_matrix(&sc->objects[o], frame);
+	return tsr_v3(m.m[12], m.m[13], m.m[14]);
+}
+
+static void test_uv_rect_and_builtin_grid(void **state)
+{
+	(void)state;
+	const char *p = object_workload(
+		"uvrect.json",
+		"{\"mesh\": \"builtin:quad\"},"
+		"{\"mesh\": \"builtin:quad\", \"uv_rect\": [0.25, 0.5, 0.5, 1]},"
+		"{\"mesh\": \"builtin:quad\", \"uv_rect\": [0.25, 0.5, 0.5, 1]},"
+		"{\"mesh\": \"builtin:grid:4\", \"uv_rect\": [0, 0, 3, 3]}");
+	struct tsr_scene *sc = load_ok(p);
+	check_scene_consistent(sc);
+	assert_int_equal(sc->object_count, 4);
+	/* the atlas sprite has its own mesh, shared by the two objects using it */
+	assert_int_not_equal(sc->objects[0].first_mesh, sc->objects[1].first_mesh);
+	assert_int_equal(sc->objects[1].first_mesh, sc->objects[2].first_mesh);
+	const struct tsr_mesh *q = &sc->meshes[sc->objects[0].first_mesh];
+	const struct tsr_mesh *r = &sc->meshes[sc->objects[1].first_mesh];
+	for (uint32_t v = 0; v < 4; v++) {
+		assert_float_equal(r->texcoords[2 * v], 0.25f + 0.25f * q->texcoords[2 * v], 1e-6);
+		assert_float_equal(r->texcoords[2 * v + 1], 0.5f + 0.5f * q->texcoords[2 * v + 1], 1e-6);
+	}
+	/* builtin:grid:4: 5 x 5 vertices, 32 counter-clockwise triangles, uv 0..3 */
+	const struct tsr_mesh *g = &sc->meshes[sc->objects[3].first_mesh];
+	assert_int_equal(g->vertex_count, 25);
+	assert_int_equal(g->index_count, 96);
+	float umax = 0.0f;
+	for (uint32_t v = 0; v < g->vertex_count; v++) {
+		assert_true(fabsf(g->positions[3 * v]) <= 0.5f + 1e-6f);
+		umax = fmaxf(umax, g->texcoords[2 * v]);
+	}
+	assert_float_equal(umax, 3.0f, 1e-6);
+	for (uint32_t t = 0; t < g->index_count; t += 3) {
+		const float *a = &g->positions[3 * g->indices[t]];
+		const float *b = &g->positions[3 * g->indices[t + 1]];
+		const float *c = &g->positions[3 * g->indices[t + 2]];
+		assert_true((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]) > 0.0f);
+	}
+	tsr_scene_destroy(sc);
+
+	p = object_workload("badgrid.json", "{\"mesh\": \"builtin:grid:0\"}");
+	assert_non_null(strstr(load_fails(p, TSR_ERR_CONFIG), "builtin:grid:0"));
+	p = object_workload("badbuiltin.json", "{\"mesh\": \"builtin:cube\"}");
+	const char *msg = load_fails(p, TSR_ERR_CONFIG);
+	assert_non_null(strstr(msg, "passes[0].objects[0].mesh"));
+	assert_non_null(strstr(msg, "builtin:cube"));
+	p = object_workload("badrect.json", "{\"mesh\": \"builtin:quad\", \"uv_rect\": [0, 0, 1]}");
+	msg = load_fails(p, TSR_ERR_CONFIG);
+	assert_non_null(strstr(msg, "passes[0].objects[0].uv_rect"));
+}
+
+static void test_instances(void **state)
+{
+	(void)state;
+	const char *p = object_workload(
+		"instances.json",
+		"{\"mesh\": \"builtin:quad\", \"material\": {\"texture\": \"" GLM_TEX "crate-base.png\"},"
+		" \"transform\": {\"translate\": [1, 2, 3], \"scale\": 2},"
+		" \"animation\": {\"translate_per_frame\": [1, 0, 0]},"
+		" \"instances\": [{}, {\"translate\": [10, 0, 0], \"scale\": [1, 3, 1]},"
+		"   {\"translate\": [0, 0, -5], \"uv_rect\": [0, 0, 0.5, 0.5]},"
+		"   {\"texture\": \"" GLM_TEX "effect-2d.png\"}]},"
+		"{\"mesh\": \"builtin:quad\"}");
+	struct tsr_scene *sc = load_ok(p);
+	check_scene_consistent(sc);
+	assert_int_equal(sc->object_count, 5);   /* 4 instances + 1 */
+	assert_int_equal(sc->passes[0].object_count, 5);
+	/* the same mesh and material, unless uv_rect or texture differ */
+	assert_int_equal(sc->objects[0].first_mesh, sc->objects[1].first_mesh);
+	assert_int_not_equal(sc->objects[0].first_mesh, sc->objects[2].first_mesh);
+	const struct tsr_mesh *m0 = &sc->meshes[sc->objects[0].first_mesh];
+	const struct tsr_mesh *m3 = &sc->meshes[sc->objects[3].first_mesh];
+	assert_int_not_equal(m0->material, m3->material);
+	assert_int_not_equal(sc->materials[m0->material].texture, sc->materials[m3->material].texture);
+	/* offsets add to the placement, scales multiply, the animation applies to all */
+	struct tsr_vec3 t = object_translation(sc, 1, 4);
+	assert_float_equal(t.x, 15.0f, 1e-5);
+	assert_float_equal(t.y, 2.0f, 1e-5);
+	assert_float_equal(t.z, 3.0f, 1e-5);
+	struct tsr_mat4 m = tsr_object_model_matrix(&sc->objects[1], 0);
+	assert_float_equal(m.m[0], 2.0f, 1e-5);
+	assert_float_equal(m.m[5], 6.0f, 1e-5);
+	t = object_translation(sc, 2, 0);
+	assert_float_equal(t.z, -2.0f, 1e-5);
+	tsr_scene_destroy(sc);
+
+	p = object_workload("instkey.json",
+			    "{\"mesh\": \"builtin:quad\", \"instances\": [{}, {\"transalte\": [1, 0, 0]}]}");
+	const char *msg = load_fails(p, TSR_ERR_CONFIG);
+	assert_non_null(strstr(msg, "passes[0].objects[0].instances[1].transalte"));
+	assert_non_null(strstr(msg, p));
+	assert_non_null(strstr(msg, "translate"));  /* lists the valid keys */
+}
+
+static void test_grid(void **state)
+{
+	(void)state;
+	const char *body =
+		"{\"mesh\": \"builtin:quad\", \"transform\": {\"translate\": [100, 0, 0]},"
+		" \"grid\": {\"count\": [3, 2, 1], \"spacing\": [10, 20, 0]}},"
+		"{\"mesh\": \"builtin:quad\", \"grid\": {\"count\": [8, 8, 1], \"spacing\": [1, 1, 1],"
+		"  \"jitter\": [0.25, 0.25, 0], \"fill\": 0.5, \"seed\": 7,"
+		"  \"uv_rects\": [[0, 0, 0.5, 0.5], [0.5, 0.5, 1, 1]]}}";
+	const char *p = object_workload("grid.json", body);
+	struct tsr_scene *sc = load_ok(p);
+	check_scene_consistent(sc);
+	/* a regular 3 x 2 grid, x fastest, from the object's placement */
+	for (uint32_t i = 0; i < 6; i++) {
+		struct tsr_vec3 t = object_translation(sc, i, 0);
+		assert_float_equal(t.x, 100.0f + 10.0f * (float)(i % 3), 1e-5);
+		assert_float_equal(t.y, 20.0f * (float)(i / 3), 1e-5);
+	}
+	/* fill keeps about half of the 64 cells; jitter stays within bounds */
+	uint32_t kept = sc->object_count - 6;
+	assert_true(kept > 16 && kept < 48);
+	uint32_t meshes[2] = {UINT32_MAX, UINT32_MAX};
+	for (uint32_t i = 6; i < sc->object_count; i++) {
+		struct tsr_vec3 t = object_translation(sc, i, 0);
+		float fx = t.x - floorf(t.x + 0.5f), fy = t.y - floorf(t.y + 0.5f);
+		assert_true(fabsf(fx) <= 0.25f + 1e-5f && fabsf(fy) <= 0.25f + 1e-5f);
+		uint32_t fm = sc->objects[i].first_mesh;
+		if (meshes[0] == UINT32_MAX || meshes[0] == fm)
+			meshes[0] = fm;
+		else
+			meshes[1] = fm;
+	}
+	assert_int_not_equal(meshes[1], UINT32_MAX);  /* both atlas rectangles used */
+	/* seeded: loading again gives the same instances */
+	struct tsr_scene *again = load_ok(p);
+	assert_int_equal(again->object_count, sc->object_count);
+	for (uint32_t i = 0; i < sc->object_count; i++) {
+		struct tsr_vec3 a = object_translation(sc, i, 0), b = object_translation(again, i, 0);
+		assert_memory_equal(&a, &b, sizeof(a));
+		assert_int_equal(sc->objects[i].first_mesh, again->objects[i].first_mesh);
+	}
+	tsr_scene_destroy(again);
+	tsr_scene_destroy(sc);
+
+	p = object_workload("gridkey.json",
+			    "{\"mesh\": \"builtin:quad\", \"grid\": {\"count\": [2, 2, 1], \"spaceing\": [1, 1, 1]}}");
+	const char *msg = load_fails(p, TSR_ERR_CONFIG);
+	assert_non_null(strstr(msg, "passes[0].objects[0].grid.spaceing"));
+	p = object_workload("gridcount.json", "{\"mesh\": \"builtin:quad\", \"grid\": {\"spacing\": [1, 1, 1]}}");
+	assert_non_null(strstr(load_fails(p, TSR_ERR_CONFIG), "passes[0].objects[0].grid.count"));
+	p = object_workload("gridboth.json",
+			    "{\"mesh\": \"builtin:quad\", \"instances\": [{}], \"grid\": {\"count\": [1, 1, 1]}}");
+	assert_non_null(strstr(load_fails(p, TSR_ERR_CONFIG), "instances"));
+}
+
+static void test_skybox_screen_space_scrolling(void **state)
+{
+	(void)state;
+	const char *p = object_workload(
+		"sky.json",
+		"{\"mesh\": \"builtin:quad\", \"skybox\": true},"
+		"{\"mesh\": \"builtin:quad\", \"screen_space\": true},"
+		"{\"mesh\": \"builtin:quad\", \"animation\": {\"uv_scroll_per_frame\": [0.25, -0.1]}}");
+	struct tsr_scene *sc = load_ok(p);
+	assert_int_equal(sc->objects[0].skybox, 1);
+	assert_int_equal(sc->objects[0].screen_space, 0);
+	assert_int_equal(sc->objects[1].screen_space, 1);
+	assert_int_equal(sc->objects[2].skybox, 0);
+	float uv[2];
+	tsr_object_uv_offset(&sc->objects[2], 3, uv);   /* 0.75, -0.3 -> 0.7 */
+	assert_float_equal(uv[0], 0.75f, 1e-5);
+	assert_float_equal(uv[1], 0.7f, 1e-5);
+	tsr_object_uv_offset(&sc->objects[0], 3, uv);
+	assert_float_equal(uv[0], 0.0f, 0.0);
+	tsr_scene_destroy(sc);
+	p = object_workload("skyboth.json",
+			    "{\"mesh\": \"builtin:quad\", \"skybox\": true, \"screen_space\": true}");
+	assert_non_null(strstr(load_fails(p, TSR_ERR_CONFIG), "screen_space"));
+}
+
+/* An asset under /usr/share whose package folder is missing names the package. */
+static void test_missing_asset_package(void **state)
+{
+	(void)state;
+	assert_string_equal(tsr_asset_package("/usr/share/games/etr/env/x.png"), "extremetuxracer-data");
+	assert_string_equal(tsr_asset_package("/usr/share/glmark2/models/horse.3ds"), "glmark2-data");
+	assert_string_equal(tsr_asset_package("/usr/share/games/pingus/data/x.png"), "pingus-data");
+	assert_null(tsr_asset_package("/usr/share/tsr-no-such-package/x.png"));
+	assert_null(tsr_asset_package("/tmp/x.png"));
+
+	const char *p = object_workload(
+		"nopkg.json",
+		"{\"mesh\": \"builtin:quad\", \"material\": {\"texture\": \"/usr/share/tsr-no-such-package/t.png\"}}");
+	const char *msg = load_fails(p, TSR_ERR_IO);
+	assert_non_null(strstr(msg, "install the Debian package"));
+	assert_non_null(strstr(msg, "'/usr/share/tsr-no-such-package'"));
+	assert_non_null(strstr(msg, "scripts/setup.sh"));
+	assert_non_null(strstr(msg, "passes[0].objects[0].material.texture"));
+	p = object_workload("nopkg-mesh.json", "{\"mesh\": \"/usr/share/games/tsr-no-such-game/m.obj\"}");
+	msg = load_fails(p, TSR_ERR_IO);
+	assert_non_null(strstr(msg, "'/usr/share/games/tsr-no-such-game'"));
+	assert_non_null(strstr(msg, "passes[0].objects[0].mesh"));
+	/* a missing file in an installed package's folder is a plain "cannot open" */
+	p = object_workload(
+		"nofile.json",
+		"{\"mesh\": \"builtin:quad\", \"material\": {\"texture\": \"" GLM_TEX "no-such.png\"}}");
+	msg = load_fails(p, TSR_ERR_IO);
+	assert_null(strstr(msg, "install the Debian package"));
+}
+
+/* The game-like workloads load when their Debian packages are installed. */
+static void test_game_workloads_load(void **state)
+{
+	(void)state;
+	static const char *const games[] = {"bubble-match-2d", "kingdom-map-2d",
+					    "parallax-runner-2d", "snow-run-3d",
+					    "city-racing-3d", "sniper-3d"};
+	static const char *const dirs[] = {"/usr/share/games/etr", "/usr/share/games/frozen-bubble",
+					   "/usr/share/games/pingus", "/usr/share/games/neverball"};
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++)
+		if (access(dirs[d], R_OK) != 0) {
+			print_message("skipped: '%s' is missing (scripts/setup.sh installs it)\n", dirs[d]);
+			skip();
+		}
+	for (size_t i = 0; i < sizeof(games) / sizeof(games[0]); i++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/workloads/%s.json", TSR_SOURCE_DIR, games[i]);
+		struct tsr_scene *sc = load_ok(path);
+		check_scene_consistent(sc);
+		assert_int_equal(sc->frames, 30);
+		assert_true(sc->image_count >= 6);
+		int is_2d = strstr(games[i], "-2d") != NULL, skyboxes = 0;
+		for (uint32_t o = 0; o < sc->object_count; o++)
+			skyboxes += sc->objects[o].skybox;
+		assert_int_equal(sc->passes[0].camera.projection,
+				 is_2d ? TSR_PROJ_ORTHOGRAPHIC : TSR_PROJ_PERSPECTIVE);
+		if (is_2d)
+			assert_true(sc->object_count >= 300);  /* hundreds of sprites */
+		else
+			assert_true(skyboxes >= 3 && sc->object_count >= 30);
+		tsr_scene_destroy(sc);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -818,6 +1067,12 @@ int main(void)
 		cmocka_unit_test(test_orbit_camera),
 		cmocka_unit_test(test_texture_upload_events),
 		cmocka_unit_test(test_texture_upload_errors),
+		cmocka_unit_test(test_uv_rect_and_builtin_grid),
+		cmocka_unit_test(test_instances),
+		cmocka_unit_test(test_grid),
+		cmocka_unit_test(test_skybox_screen_space_scrolling),
+		cmocka_unit_test(test_missing_asset_package),
+		cmocka_unit_test(test_game_workloads_load),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config/config.h"
 #include "frontend/frontend.h"
@@ -186,12 +187,105 @@ static void test_technique_table(void **state)
 	assert_true(tsr_technique_elimination.enabled(&cfg));
 }
 
+/* Skybox, screen-space and scrolling objects become draw constants. */
+static void test_frontend_game_objects(void **state)
+{
+	(void)state;
+	const char *path = tsr_test_write_tmp("game.json",
+		"{\"version\": 1, \"passes\": [{\n"
+		" \"camera\": {\"keyframes\": [{\"frame\": 0, \"eye\": [0, 1, 5], \"target\": [0, 1, 0]},\n"
+		"   {\"frame\": 4, \"eye\": [0, 1, -3], \"target\": [0, 1, -8]}]},\n"
+		" \"objects\": [\n"
+		"  {\"mesh\": \"builtin:quad\", \"skybox\": true, \"transform\": {\"translate\": [0, 0, -1]}},\n"
+		"  {\"mesh\": \"builtin:quad\", \"screen_space\": true,\n"
+		"    \"transform\": {\"translate\": [1, 0.5, -0.9], \"scale\": [0.5, 0.25, 1]}},\n"
+		"  {\"mesh\": \"builtin:quad\", \"animation\": {\"uv_scroll_per_frame\": [0.125, 0]}}]}]}\n");
+	struct tsr_error err;
+	struct tsr_scene *sc = NULL;
+	if (tsr_scene_load(path, &sc, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	struct tsr_frame_commands c;
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(tsr_workload_commands(sc, 2, 2.0f, &c, &err), TSR_OK);
+	assert_int_equal(c.draw_count, 3);
+	/* the skybox follows the eye (0, 1, 1 at frame 2) and lies at the far plane */
+	const struct tsr_cmd_draw *sky = &c.draws[0];
+	assert_float_equal(sky->model.m[12], 0.0f, 1e-5);
+	assert_float_equal(sky->model.m[13], 1.0f, 1e-5);
+	assert_float_equal(sky->model.m[14], 0.0f, 1e-5);   /* eye z 1, then -1 */
+	for (int col = 0; col < 4; col++)
+		assert_float_equal(sky->mvp.m[col * 4 + 2],
+				   sky->mvp.m[col * 4 + 3] * (1.0f - 1.0f / 131072.0f), 1e-6);
+	/* screen space: no camera, x divided by the aspect */
+	const struct tsr_cmd_draw *hud = &c.draws[1];
+	assert_float_equal(hud->mvp.m[0], 0.25f, 1e-6);
+	assert_float_equal(hud->mvp.m[5], 0.25f, 1e-6);
+	assert_float_equal(hud->mvp.m[12], 0.5f, 1e-6);
+	assert_float_equal(hud->mvp.m[13], 0.5f, 1e-6);
+	assert_float_equal(hud->mvp.m[14], -0.9f, 1e-6);
+	assert_float_equal(hud->mvp.m[15], 1.0f, 1e-6);
+	/* scrolling: a texture coordinate offset, none on the others */
+	assert_float_equal(c.draws[2].uv_offset[0], 0.25f, 1e-6);
+	assert_float_equal(c.draws[2].uv_offset[1], 0.0f, 0.0);
+	assert_float_equal(c.draws[0].uv_offset[0], 0.0f, 0.0);
+	tsr_commands_release(&c);
+	tsr_scene_destroy(sc);
+}
+
+/*
+ * The game-like workloads, one frame each at 1960 x 768 with 32 x 32
+ * tiles (TCOR Table I): the 2D ones leave no tile empty (their background
+ * is drawn geometry), the 3D ones bin primitives that cover 1.4 to 6.9
+ * tiles on average (the papers' games). Skipped without the game data.
+ */
+static void test_game_workload_invariants(void **state)
+{
+	(void)state;
+	static const char *const dirs[] = {"/usr/share/games/etr", "/usr/share/games/frozen-bubble",
+					   "/usr/share/games/pingus", "/usr/share/games/neverball"};
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++)
+		if (access(dirs[d], R_OK) != 0) {
+			print_message("skipped: '%s' is missing (scripts/setup.sh installs it)\n", dirs[d]);
+			skip();
+		}
+	static const char *const games[] = {"bubble-match-2d", "kingdom-map-2d",
+					    "parallax-runner-2d", "snow-run-3d",
+					    "city-racing-3d", "sniper-3d"};
+	struct tsr_gpu_config cfg;
+	tsr_config_defaults(&cfg);
+	for (size_t i = 0; i < sizeof(games) / sizeof(games[0]); i++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/workloads/%s.json", TSR_SOURCE_DIR, games[i]);
+		struct tsr_error err;
+		struct tsr_scene *sc = NULL;
+		struct tsr_sim *run = NULL;
+		if (tsr_scene_load(path, &sc, &err) != TSR_OK ||
+		    tsr_sim_open_scene(&cfg, sc, &run, &err) != TSR_OK)
+			fail_msg("%s", err.msg);
+		const struct tsr_frame_stats *fs = NULL;
+		assert_int_equal(tsr_sim_step(run, &fs, &err), TSR_OK);
+		double reuse = (double)fs->tiling.pmds_written / (double)fs->geometry.primitives_binned;
+		print_message("%s: %llu binned, %.2f tiles per binned primitive, %llu empty tiles\n",
+			      games[i], (unsigned long long)fs->geometry.primitives_binned, reuse,
+			      (unsigned long long)fs->tiling.empty_tiles);
+		assert_true(fs->geometry.primitives_binned > 500);
+		if (strstr(games[i], "-2d"))
+			assert_int_equal(fs->tiling.empty_tiles, 0);
+		else
+			assert_true(reuse >= 1.4 && reuse <= 6.9);
+		tsr_sim_close(run);
+		tsr_scene_destroy(sc);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_workload_frontend),
 		cmocka_unit_test(test_pipeline_consumes_command_lists),
 		cmocka_unit_test(test_technique_table),
+		cmocka_unit_test(test_frontend_game_objects),
+		cmocka_unit_test(test_game_workload_invariants),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -42,6 +42,7 @@ struct tsr_cmd_draw {
 	uint32_t material;        /* index into resources.materials (after uploads) */
 	struct tsr_mat4 mvp;      /* constants: object to clip space */
 	struct tsr_mat4 model;    /* constants: object to world (lighting) */
+	float uv_offset[2];       /* constants: added to the texture coordinates (scrolling) */
 };
 
 enum tsr_target_kind {

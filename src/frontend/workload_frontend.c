@@ -1,5 +1,23 @@
 #include "frontend/frontend.h"
 
+/*
+ * A skybox is drawn at the far plane: its clip z is set to w * (1 - 2^-17)
+ * (depth 1 - 2^-18, in front of the cleared depth 1.0), so it is hidden by
+ * whatever else covers a pixel and, drawn after the opaque geometry, Early-Z
+ * rejects its hidden quads. Its model matrix is moved to the camera's eye,
+ * so the camera never comes closer to it. A screen-space object (a HUD)
+ * is placed by its model matrix alone, in units of half the screen height:
+ * y from -1 (bottom) to 1 (top), x from -aspect to aspect, z from -1 (near
+ * plane) to 1 (far plane); no camera applies.
+ */
+static struct tsr_mat4 skybox_mvp(struct tsr_mat4 mvp)
+{
+	const float k = 1.0f - 1.0f / 131072.0f;
+	for (int c = 0; c < 4; c++)   /* column-major: m[c * 4 + row] */
+		mvp.m[c * 4 + 2] = mvp.m[c * 4 + 3] * k;
+	return mvp;
+}
+
 struct tsr_resources tsr_workload_resources(const struct tsr_scene *sc)
 {
 	struct tsr_resources r = {sc->mesh_count, sc->meshes, sc->material_count, sc->materials,
@@ -31,13 +49,24 @@ enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame
 			const uint32_t oi = pass->first_object + o;
 			const struct tsr_object *obj = &sc->objects[oi];
 			struct tsr_mat4 model = tsr_object_model_matrix(obj, frame);
-			struct tsr_mat4 mvp = tsr_m4_mul(vp, model);
+			if (obj->skybox)
+				model = tsr_m4_mul(tsr_m4_translate(tsr_camera_eye(&pass->camera,
+										    frame)),
+						   model);
+			struct tsr_mat4 mvp = obj->screen_space
+						      ? tsr_m4_mul(tsr_m4_scale(tsr_v3(1.0f / aspect, 1, 1)), model)
+						      : tsr_m4_mul(vp, model);
+			if (obj->skybox)
+				mvp = skybox_mvp(mvp);
+			float uv[2];
+			tsr_object_uv_offset(obj, frame, uv);
 			for (uint32_t k = 0; k < obj->mesh_count; k++) {
 				struct tsr_cmd_draw d = {
 					.mesh = obj->first_mesh + k,
 					.material = tsr_object_mesh_material(sc, pass, oi, k, frame),
 					.mvp = mvp,
 					.model = model,
+					.uv_offset = {uv[0], uv[1]},
 				};
 				TSR_TRY(tsr_commands_draw(c, &d, err));
 			}

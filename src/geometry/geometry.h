@@ -68,6 +68,7 @@ struct tsr_draw {
 	uint32_t draw_id;
 	struct tsr_mat4 mvp;        /* projection * view * model */
 	struct tsr_mat4 model;      /* for normals (uniform scale assumed) */
+	float uv_offset[2];         /* added to the texture coordinates */
 	uint64_t ib_base;           /* index buffer address */
 	uint32_t index_bytes;       /* 2 or 4 */
 	uint64_t vb_base;           /* vertex buffer address */

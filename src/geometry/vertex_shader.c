@@ -23,8 +23,8 @@ static void shade_vertex(const struct tsr_draw *d, uint32_t i, struct tsr_clip_v
 	o->p[1] = c.y;
 	o->p[2] = c.z;
 	o->p[3] = c.w;
-	o->u = m->texcoords ? m->texcoords[2 * (size_t)i] : 0.0f;
-	o->v = m->texcoords ? m->texcoords[2 * (size_t)i + 1] : 0.0f;
+	o->u = (m->texcoords ? m->texcoords[2 * (size_t)i] : 0.0f) + d->uv_offset[0];
+	o->v = (m->texcoords ? m->texcoords[2 * (size_t)i + 1] : 0.0f) + d->uv_offset[1];
 	o->shade = 1.0f;
 	if (d->material->lit && m->normals) {
 		const float *n = &m->normals[3 * (size_t)i];

@@ -143,6 +143,57 @@ nomem:
 			     TSR_BUILTIN_QUAD);
 }
 
+enum tsr_status tsr_model_builtin_grid(const char *name, struct tsr_model *out,
+				       struct tsr_error *err)
+{
+	const char *num = name + strlen(TSR_BUILTIN_GRID);
+	char *end = NULL;
+	long n = strtol(num, &end, 10);
+	memset(out, 0, sizeof(*out));
+	if (!*num || *end || n < 1 || n > 256)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "built-in mesh '%s' needs 1..256 cells per side (%s<N>)",
+				     name, TSR_BUILTIN_GRID);
+	const uint32_t cells = (uint32_t)n, side = cells + 1;
+	out->path = strdup(name);
+	out->meshes = calloc(1, sizeof(*out->meshes));
+	out->materials = calloc(1, sizeof(*out->materials));
+	if (!out->path || !out->meshes || !out->materials)
+		goto nomem;
+	out->mesh_count = 1;
+	out->material_count = 1;
+	out->materials[0].embedded = -1;
+	struct tsr_mesh *m = &out->meshes[0];
+	if (mesh_alloc(m, side * side, 6 * cells * cells) != TSR_OK)
+		goto nomem;
+	for (uint32_t y = 0; y < side; y++)
+		for (uint32_t x = 0; x < side; x++) {
+			const uint32_t v = y * side + x;
+			const float fx = (float)x / (float)cells, fy = (float)y / (float)cells;
+			m->positions[3 * v + 0] = fx - 0.5f;
+			m->positions[3 * v + 1] = fy - 0.5f;
+			m->positions[3 * v + 2] = 0.0f;
+			m->normals[3 * v + 0] = 0.0f;
+			m->normals[3 * v + 1] = 0.0f;
+			m->normals[3 * v + 2] = 1.0f;
+			m->texcoords[2 * v + 0] = fx;
+			m->texcoords[2 * v + 1] = 1.0f - fy;
+		}
+	uint32_t *idx = m->indices;
+	for (uint32_t y = 0; y < cells; y++)
+		for (uint32_t x = 0; x < cells; x++) {
+			const uint32_t bl = y * side + x, br = bl + 1;
+			const uint32_t tl = bl + side, tr = tl + 1;
+			*idx++ = bl; *idx++ = br; *idx++ = tr;
+			*idx++ = bl; *idx++ = tr; *idx++ = tl;
+		}
+	m->material = 0;
+	return TSR_OK;
+nomem:
+	tsr_model_release(out);
+	return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for '%s'", name);
+}
+
 /* What assimp logged during one import that the loader must act on. */
 struct import_log {
 	int dropped_faces;     /* assimp dropped faces with bad indices */

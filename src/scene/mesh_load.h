@@ -24,6 +24,7 @@
 #include "scene/scene.h"
 
 #define TSR_BUILTIN_QUAD "builtin:quad"
+#define TSR_BUILTIN_GRID "builtin:grid:"   /* followed by the cells per side */
 
 /* Directory part of path with a trailing '/', or "" (caller frees); NULL
  * when out of memory. */
@@ -63,6 +64,18 @@ enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
  * image appears upright seen from +Z with +Y up.
  */
 enum tsr_status tsr_model_builtin_quad(struct tsr_model *out,
+				       struct tsr_error *err);
+
+/*
+ * The built-in subdivided square "builtin:grid:N" (N = 1..256 cells per
+ * side): the same square, normal and texture coordinates as the quad, as
+ * (N+1)^2 vertices and 2 N^2 triangles, for grounds and roads whose
+ * triangles should stay a few tiles large on screen. Vertices row by row
+ * from the bottom (y = -0.5), x fastest; each cell is the triangles
+ * (bottom-left, bottom-right, top-right), (bottom-left, top-right,
+ * top-left). Errors: TSR_ERR_CONFIG for a malformed N.
+ */
+enum tsr_status tsr_model_builtin_grid(const char *name, struct tsr_model *out,
 				       struct tsr_error *err);
 
 /*

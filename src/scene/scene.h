@@ -101,6 +101,7 @@ struct tsr_transform_anim {
 	struct tsr_vec3 translate_per_frame;  /* constant-rate animation */
 	struct tsr_vec3 rotate_deg_per_frame;
 	struct tsr_vec3 scale_per_frame;      /* added to scale each frame */
+	float uv_scroll_per_frame[2];         /* added to texture coordinates each frame */
 	uint32_t keyframe_count;              /* > 0: keyframes override the above */
 	struct tsr_keyframe *keyframes;       /* sorted by frame */
 };
@@ -109,6 +110,8 @@ struct tsr_object {
 	uint32_t first_mesh;   /* meshes [first_mesh, first_mesh + mesh_count) */
 	uint32_t mesh_count;
 	struct tsr_transform_anim anim;
+	int skybox;            /* 1: centred on the camera's eye, drawn at the far plane */
+	int screen_space;      /* 1: the model matrix maps straight to clip space (HUD) */
 };
 
 enum tsr_projection { TSR_PROJ_PERSPECTIVE = 0, TSR_PROJ_ORTHOGRAPHIC };
@@ -190,6 +193,20 @@ void tsr_scene_destroy(struct tsr_scene *scene);
 /* Model matrix of an object at a frame (frame 0 = the base transform). */
 struct tsr_mat4 tsr_object_model_matrix(const struct tsr_object *obj,
 					uint32_t frame);
+
+/* Offset added to the object's texture coordinates at a frame (u, v). */
+void tsr_object_uv_offset(const struct tsr_object *obj, uint32_t frame,
+			  float uv[2]);
+
+/* The camera's eye at a frame (after orbit or keyframes). */
+struct tsr_vec3 tsr_camera_eye(const struct tsr_camera *cam, uint32_t frame);
+
+/*
+ * The Debian package that provides an asset path under /usr/share (from a
+ * small table of the packages the shipped workloads use), or NULL when
+ * the path is elsewhere or its folder is not in the table. Pure.
+ */
+const char *tsr_asset_package(const char *path);
 
 /*
  * Material (index into sc->materials) of the object's k-th mesh at a frame,

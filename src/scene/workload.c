@@ -10,13 +10,24 @@
  * deduplicated, images are decoded once per path. The pass's texture
  * upload events are read after its objects: each adds, per mesh of its
  * object, a variant of the mesh's material that samples the new image.
+ *
+ * Game-like scenes: an object's `instances` or `grid` expands at load time
+ * into one object per instance (sharing the meshes, as instancing would);
+ * `uv_rect` maps a mesh's texture coordinates into a rectangle of the
+ * image (a sprite of an atlas, or a tiled ground), baked into a copy of the
+ * mesh; `skybox` objects follow the camera and `screen_space` ones are
+ * placed in clip space, a HUD (frontend); asset paths under
+ * /usr/share whose Debian package is missing are reported by package name.
  */
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/array.h"
+#include "core/rng.h"
 #include "core/json_util.h"
 #include "scene/image_load.h"
 #include "scene/mesh_load.h"
@@ -28,6 +39,8 @@ struct placement {
 	float normalize;      /* bounding-sphere radius, 0 for none */
 	uint32_t first_mesh;
 	uint32_t mesh_count;
+	int has_uv_rect;      /* texture coordinates mapped into uv_rect */
+	float uv_rect[4];     /* u0, v0, u1, v1 */
 };
 
 /* Material keys of one object, over the defaults. */
@@ -61,7 +74,14 @@ static const char *const orbit_keys[] = {"radius", "height", "deg_per_frame",
 					 "start_deg", NULL};
 static const char *const camera_key_keys[] = {"frame", "eye", "target", "up", NULL};
 static const char *const object_keys[] = {"mesh", "normalize", "material",
-					  "transform", "animation", NULL};
+					  "transform", "animation", "uv_rect",
+					  "skybox", "screen_space", "instances", "grid",
+					  NULL};
+static const char *const instance_keys[] = {"translate", "rotate_deg", "scale",
+					    "uv_rect", "texture", NULL};
+static const char *const grid_keys[] = {"count", "spacing", "jitter",
+					"rotate_jitter_deg", "scale_jitter", "fill", "seed",
+					"uv_rects", "textures", NULL};
 static const char *const material_keys[] = {
 	"texture", "filter", "wrap", "blend", "alpha_cutoff", "color", "lit",
 	"double_sided", "shader_alu_instructions",
@@ -69,7 +89,7 @@ static const char *const material_keys[] = {
 static const char *const transform_keys[] = {"translate", "rotate_deg", "scale", NULL};
 static const char *const animation_keys[] = {
 	"translate_per_frame", "rotate_deg_per_frame", "scale_per_frame",
-	"keyframes", NULL};
+	"uv_scroll_per_frame", "keyframes", NULL};
 static const char *const keyframe_keys[] = {"frame", "translate", "rotate_deg",
 					    "scale", NULL};
 
@@ -94,6 +114,92 @@ static char *resolve(const struct loader *L, const char *p)
 	if (r)
 		snprintf(r, n, "%s%s", p[0] == '/' ? "" : L->dir, p);
 	return r;
+}
+
+static enum tsr_status with_key(struct loader *L, enum tsr_status st,
+				const char *path);
+
+/* Debian packages that provide the assets of the shipped workloads. */
+static const struct {
+	const char *dir;       /* with a trailing '/' */
+	const char *package;
+} asset_packages[] = {
+	{"/usr/share/glmark2/", "glmark2-data"},
+	{"/usr/share/assimp/models/", "assimp-testmodels"},
+	{"/usr/share/games/etr/", "extremetuxracer-data"},
+	{"/usr/share/games/frozen-bubble/", "frozen-bubble-data"},
+	{"/usr/share/games/pingus/", "pingus-data"},
+	{"/usr/share/games/neverball/", "neverball-data"},
+};
+
+const char *tsr_asset_package(const char *path)
+{
+	for (size_t i = 0; i < sizeof(asset_packages) / sizeof(asset_packages[0]); i++)
+		if (strncmp(path, asset_packages[i].dir, strlen(asset_packages[i].dir)) == 0)
+			return asset_packages[i].package;
+	return NULL;
+}
+
+static int path_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/*
+ * An asset under /usr/share whose package folder does not exist: one error
+ * that names the Debian package to install (from asset_packages, else the
+ * folder /usr/share/<dir> or /usr/share/games/<dir>). Other paths, and
+ * missing files in a folder that exists, are left to the loaders' own
+ * "cannot open" messages.
+ */
+static enum tsr_status check_asset_package(struct loader *L, const char *full,
+					   const char *key_path)
+{
+	static const char share[] = "/usr/share/";
+	if (strncmp(full, share, sizeof(share) - 1) != 0 || path_exists(full))
+		return TSR_OK;
+	/* the package folder: the table's, else the first one or two levels */
+	char dir[256];
+	const char *pkg = tsr_asset_package(full);
+	const char *rest = full + sizeof(share) - 1;
+	if (strncmp(rest, "games/", 6) == 0)
+		rest += 6;
+	const char *slash = strchr(rest, '/');
+	size_t n = slash ? (size_t)(slash - full) : strlen(full);
+	for (size_t i = 0; pkg && i < sizeof(asset_packages) / sizeof(asset_packages[0]); i++)
+		if (strcmp(asset_packages[i].package, pkg) == 0)
+			n = strlen(asset_packages[i].dir) - 1;
+	if (n >= sizeof(dir))
+		n = sizeof(dir) - 1;
+	memcpy(dir, full, n);
+	dir[n] = '\0';
+	if (path_exists(dir))
+		return TSR_OK;
+	if (pkg)
+		return tsr_error_set(L->err, TSR_ERR_IO,
+				     "cannot open asset '%s' (key '%s' in '%s'): install the Debian package '%s' (scripts/setup.sh)",
+				     full, key_path, L->file, pkg);
+	return tsr_error_set(L->err, TSR_ERR_IO,
+			     "cannot open asset '%s' (key '%s' in '%s'): folder '%s' is missing, install the Debian package that provides it (scripts/setup.sh)",
+			     full, key_path, L->file, dir);
+}
+
+/* Decodes the image at (resolved) path `tex` into *index; errors name key_path. */
+static enum tsr_status load_texture(struct loader *L, const char *tex,
+				    const char *key_path, int32_t *index)
+{
+	char *full = resolve(L, tex);
+	if (!full)
+		return nomem(L);
+	enum tsr_status st = check_asset_package(L, full, key_path);
+	if (st != TSR_OK) {  /* already names the key */
+		free(full);
+		return st;
+	}
+	st = tsr_image_set_add_file(&L->images, full, index, L->err);
+	free(full);
+	return st == TSR_OK ? st : with_key(L, st, key_path);
 }
 
 /* Appends " (key '<path>' in '<file>')" to an asset error. */
@@ -338,14 +444,7 @@ static enum tsr_status parse_material(struct loader *L, const json_t *m,
 	if (tex) {
 		char kp[256];
 		tsr_json_path(kp, sizeof(kp), path, "texture");
-		char *full = resolve(L, tex);
-		if (!full)
-			return nomem(L);
-		enum tsr_status st = tsr_image_set_add_file(&L->images, full,
-							    &b->texture, L->err);
-		free(full);
-		if (st != TSR_OK)
-			return with_key(L, st, kp);
+		TSR_TRY(load_texture(L, tex, kp, &b->texture));
 		b->texture_object = b->texture;
 		spec->has_texture = 1;
 	}
@@ -375,6 +474,8 @@ static enum tsr_status parse_anim(struct loader *L, const json_t *tr,
 	TSR_TRY(tsr_json_get_vec3(an, L->file, p, "rotate_deg_per_frame",
 			      &a->rotate_deg_per_frame, L->err));
 	TSR_TRY(get_scale(L, an, p, "scale_per_frame", &a->scale_per_frame));
+	TSR_TRY(tsr_json_get_floats(an, L->file, p, "uv_scroll_per_frame", 2,
+				a->uv_scroll_per_frame, L->err));
 	json_t *keys;
 	TSR_TRY(get_array(L, an, p, "keyframes", &keys));
 	size_t n = keys ? json_array_size(keys) : 0;
@@ -463,9 +564,13 @@ static enum tsr_status get_model(struct loader *L, const char *path,
 		return nomem(L);
 	L->models = models;
 	struct tsr_model *m = &L->models[L->model_count];
-	enum tsr_status st = strcmp(path, TSR_BUILTIN_QUAD) == 0
-				     ? tsr_model_builtin_quad(m, L->err)
-				     : tsr_model_load(path, m, L->err);
+	enum tsr_status st;
+	if (strcmp(path, TSR_BUILTIN_QUAD) == 0)
+		st = tsr_model_builtin_quad(m, L->err);
+	else if (strncmp(path, TSR_BUILTIN_GRID, strlen(TSR_BUILTIN_GRID)) == 0)
+		st = tsr_model_builtin_grid(path, m, L->err);
+	else
+		st = tsr_model_load(path, m, L->err);
 	if (st != TSR_OK)
 		return with_key(L, st, key_path);
 	*index = L->model_count++;
@@ -479,7 +584,8 @@ static enum tsr_status get_model(struct loader *L, const char *path,
  */
 static enum tsr_status place_model(struct loader *L, uint32_t mi,
 				   const struct material_spec *spec,
-				   float normalize, const char *key_path,
+				   float normalize, const float *uv_rect,
+				   const char *key_path,
 				   uint32_t *first, uint32_t *count)
 {
 	struct tsr_scene *sc = L->sc;
@@ -514,7 +620,9 @@ static enum tsr_status place_model(struct loader *L, uint32_t mi,
 		goto out;
 	for (uint32_t p = 0; p < L->placed_count; p++) {
 		const struct placement *pl = &L->placed[p];
-		if (pl->model != mi || pl->normalize != normalize)
+		if (pl->model != mi || pl->normalize != normalize ||
+		    pl->has_uv_rect != (uv_rect != NULL) ||
+		    (uv_rect && memcmp(pl->uv_rect, uv_rect, sizeof(pl->uv_rect)) != 0))
 			continue;
 		uint32_t i = 0;
 		while (i < model->mesh_count &&
@@ -554,18 +662,291 @@ static enum tsr_status place_model(struct loader *L, uint32_t mi,
 	}
 	if (normalize > 0.0f)
 		tsr_meshes_normalize(&sc->meshes[*first], *count, normalize);
-	L->placed[L->placed_count++] = (struct placement){
-		.model = mi, .normalize = normalize,
-		.first_mesh = *first, .mesh_count = *count};
+	struct placement pl = {.model = mi, .normalize = normalize,
+			       .first_mesh = *first, .mesh_count = *count};
+	if (uv_rect) {
+		pl.has_uv_rect = 1;
+		memcpy(pl.uv_rect, uv_rect, sizeof(pl.uv_rect));
+		for (uint32_t i = 0; i < *count; i++) {
+			struct tsr_mesh *m = &sc->meshes[*first + i];
+			for (uint32_t v = 0; v < m->vertex_count; v++) {
+				float *t = &m->texcoords[2 * (size_t)v];
+				t[0] = uv_rect[0] + t[0] * (uv_rect[2] - uv_rect[0]);
+				t[1] = uv_rect[1] + t[1] * (uv_rect[3] - uv_rect[1]);
+			}
+		}
+	}
+	L->placed[L->placed_count++] = pl;
 out:
 	free(map);
+	return st;
+}
+
+/* A rectangle of 4 numbers (u0, v0, u1, v1) at `path`. */
+static enum tsr_status get_rect(struct loader *L, const json_t *v,
+				const char *path, float out[4])
+{
+	if (!json_is_array(v) || json_array_size(v) != 4)
+		goto bad;
+	for (size_t i = 0; i < 4; i++) {
+		const json_t *x = json_array_get(v, i);
+		if (!json_is_number(x))
+			goto bad;
+		out[i] = (float)json_number_value(x);
+	}
+	return TSR_OK;
+bad:
+	return tsr_error_set(L->err, TSR_ERR_CONFIG,
+			     "key '%s' in '%s' must be an array of 4 numbers [u0, v0, u1, v1]",
+			     path, L->file);
+}
+
+/* Object flags handed to add_object. */
+enum { OBJ_SKYBOX = 1, OBJ_SCREEN_SPACE = 2 };
+
+/* One instance of an object: its offsets from the object's placement. */
+struct instance {
+	struct tsr_vec3 translate;   /* added */
+	struct tsr_vec3 rotate_deg;  /* added */
+	struct tsr_vec3 scale;       /* multiplied */
+	const float *uv_rect;        /* NULL: the object's */
+	int32_t texture;             /* -1: the object's material */
+};
+
+/* Adds one object: model mi placed with the instance's changes. */
+static enum tsr_status add_object(struct loader *L, uint32_t mi,
+				  const struct material_spec *spec,
+				  float normalize, const float *uv_rect,
+				  int flags, const struct tsr_transform_anim *anim,
+				  const struct instance *in, const char *key_path)
+{
+	struct tsr_scene *sc = L->sc;
+	struct tsr_object *objects = tsr_array_grow(sc->objects, &L->object_cap,
+						    sc->object_count + 1,
+						    sizeof(*sc->objects));
+	if (!objects)
+		return nomem(L);
+	sc->objects = objects;
+	struct tsr_object *obj = &sc->objects[sc->object_count];
+	memset(obj, 0, sizeof(*obj));
+	obj->anim = *anim;
+	obj->anim.keyframes = NULL;
+	obj->skybox = (flags & OBJ_SKYBOX) != 0;
+	obj->screen_space = (flags & OBJ_SCREEN_SPACE) != 0;
+	if (anim->keyframe_count) {
+		size_t bytes = anim->keyframe_count * sizeof(*anim->keyframes);
+		obj->anim.keyframes = malloc(bytes);
+		if (!obj->anim.keyframes)
+			return nomem(L);
+		memcpy(obj->anim.keyframes, anim->keyframes, bytes);
+	}
+	/* counted now so that tsr_scene_destroy frees its keyframes */
+	sc->object_count++;
+	struct material_spec ms = *spec;
+	if (in) {
+		struct tsr_transform_anim *a = &obj->anim;
+		a->translate = tsr_v3_add(a->translate, in->translate);
+		a->rotate_deg = tsr_v3_add(a->rotate_deg, in->rotate_deg);
+		a->scale = tsr_v3(a->scale.x * in->scale.x, a->scale.y * in->scale.y,
+				  a->scale.z * in->scale.z);
+		for (uint32_t k = 0; k < a->keyframe_count; k++) {
+			struct tsr_keyframe *kf = &a->keyframes[k];
+			kf->translate = tsr_v3_add(kf->translate, in->translate);
+			kf->rotate_deg = tsr_v3_add(kf->rotate_deg, in->rotate_deg);
+			kf->scale = tsr_v3(kf->scale.x * in->scale.x, kf->scale.y * in->scale.y,
+					   kf->scale.z * in->scale.z);
+		}
+		if (in->uv_rect)
+			uv_rect = in->uv_rect;
+		if (in->texture >= 0) {
+			ms.base.texture = in->texture;
+			ms.base.texture_object = in->texture;
+			ms.has_texture = 1;
+		}
+	}
+	return place_model(L, mi, &ms, normalize, uv_rect, key_path,
+			   &obj->first_mesh, &obj->mesh_count);
+}
+
+/* passes[0].objects[i].instances: one object per entry. */
+static enum tsr_status parse_instances(struct loader *L, const json_t *arr,
+				       const char *path, uint32_t mi,
+				       const struct material_spec *spec,
+				       float normalize, const float *uv_rect,
+				       int flags, const struct tsr_transform_anim *anim,
+				       const char *mesh_key)
+{
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		const json_t *e = json_array_get(arr, i);
+		char ip[256], kp[256];
+		index_path(ip, sizeof(ip), path, NULL, i);
+		TSR_TRY(tsr_json_check_keys(e, L->file, ip, instance_keys, L->err));
+		struct instance in = {.scale = tsr_v3(1, 1, 1), .texture = -1};
+		float rect[4];
+		TSR_TRY(tsr_json_get_vec3(e, L->file, ip, "translate", &in.translate, L->err));
+		TSR_TRY(tsr_json_get_vec3(e, L->file, ip, "rotate_deg", &in.rotate_deg, L->err));
+		TSR_TRY(get_scale(L, e, ip, "scale", &in.scale));
+		const json_t *r = json_object_get(e, "uv_rect");
+		if (r) {
+			tsr_json_path(kp, sizeof(kp), ip, "uv_rect");
+			TSR_TRY(get_rect(L, r, kp, rect));
+			in.uv_rect = rect;
+		}
+		const char *tex = NULL;
+		TSR_TRY(tsr_json_get_string(e, L->file, ip, "texture", &tex, L->err));
+		if (tex) {
+			tsr_json_path(kp, sizeof(kp), ip, "texture");
+			TSR_TRY(load_texture(L, tex, kp, &in.texture));
+		}
+		TSR_TRY(add_object(L, mi, spec, normalize, uv_rect, flags, anim, &in,
+				   mesh_key));
+	}
+	return TSR_OK;
+}
+
+/* A uniform random number in [-1, 1] from the grid's generator. */
+static float rng_signed(struct tsr_rng *r)
+{
+	return (float)(tsr_rng_next(r) >> 40) / (float)(1u << 23) - 1.0f;
+}
+
+/*
+ * passes[0].objects[i].grid: a generator of instances on a regular grid of
+ * count[0] x count[1] x count[2] cells (x fastest), `spacing` apart from
+ * the object's own placement, each kept with probability `fill`, moved by
+ * up to +-jitter, turned by up to +-rotate_jitter_deg and scaled by
+ * 1 +- scale_jitter per axis, with a uv_rect and a texture chosen from the
+ * lists; all random choices come from a SplitMix64 stream seeded with
+ * `seed` (12 numbers per cell, always drawn, so a key changes only its own
+ * choices).
+ */
+static enum tsr_status parse_grid(struct loader *L, const json_t *g,
+				  const char *path, uint32_t mi,
+				  const struct material_spec *spec,
+				  float normalize, const float *uv_rect,
+				  int flags, const struct tsr_transform_anim *anim,
+				  const char *mesh_key)
+{
+	char kp[256];
+	TSR_TRY(tsr_json_check_keys(g, L->file, path, grid_keys, L->err));
+	if (!json_object_get(g, "count")) {
+		tsr_json_path(kp, sizeof(kp), path, "count");
+		return missing(L, kp);
+	}
+	float countf[3] = {1, 1, 1}, fill = 1.0f;
+	struct tsr_vec3 spacing = tsr_v3(1, 1, 1), jitter = tsr_v3(0, 0, 0),
+			rjitter = tsr_v3(0, 0, 0), sjitter = tsr_v3(0, 0, 0);
+	uint32_t seed = 1;
+	TSR_TRY(tsr_json_get_floats(g, L->file, path, "count", 3, countf, L->err));
+	uint32_t count[3];
+	for (int k = 0; k < 3; k++) {
+		if (!(countf[k] >= 1.0f && countf[k] <= 4096.0f) ||
+		    countf[k] != (float)(uint32_t)countf[k]) {
+			tsr_json_path(kp, sizeof(kp), path, "count");
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "key '%s' in '%s' must be 3 integers 1..4096",
+					     kp, L->file);
+		}
+		count[k] = (uint32_t)countf[k];
+	}
+	if ((uint64_t)count[0] * count[1] * count[2] > 65536) {
+		tsr_json_path(kp, sizeof(kp), path, "count");
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "key '%s' in '%s' makes more than 65536 instances",
+				     kp, L->file);
+	}
+	TSR_TRY(tsr_json_get_vec3(g, L->file, path, "spacing", &spacing, L->err));
+	TSR_TRY(tsr_json_get_vec3(g, L->file, path, "jitter", &jitter, L->err));
+	TSR_TRY(tsr_json_get_vec3(g, L->file, path, "rotate_jitter_deg", &rjitter, L->err));
+	TSR_TRY(tsr_json_get_vec3(g, L->file, path, "scale_jitter", &sjitter, L->err));
+	TSR_TRY(tsr_json_get_float(g, L->file, path, "fill", 0.0f, 1.0f, &fill, L->err));
+	TSR_TRY(tsr_json_get_u32(g, L->file, path, "seed", 0, UINT32_MAX, &seed, L->err));
+	json_t *rects_json, *tex_json;
+	TSR_TRY(get_array(L, g, path, "uv_rects", &rects_json));
+	TSR_TRY(get_array(L, g, path, "textures", &tex_json));
+	size_t nrects = rects_json ? json_array_size(rects_json) : 0;
+	size_t ntex = tex_json ? json_array_size(tex_json) : 0;
+	float *rects = malloc((nrects ? nrects : 1) * 4 * sizeof(float));
+	int32_t *tex = malloc((ntex ? ntex : 1) * sizeof(int32_t));
+	enum tsr_status st = rects && tex ? TSR_OK : nomem(L);
+	for (size_t i = 0; i < nrects && st == TSR_OK; i++) {
+		tsr_json_path(kp, sizeof(kp), path, "uv_rects");
+		char ip[256];
+		index_path(ip, sizeof(ip), kp, NULL, i);
+		st = get_rect(L, json_array_get(rects_json, i), ip, &rects[4 * i]);
+	}
+	for (size_t i = 0; i < ntex && st == TSR_OK; i++) {
+		char ip[256];
+		index_path(ip, sizeof(ip), path, "textures", i);
+		const json_t *t = json_array_get(tex_json, i);
+		if (!json_is_string(t))
+			st = tsr_error_set(L->err, TSR_ERR_CONFIG,
+					   "key '%s' in '%s' must be a string", ip, L->file);
+		else
+			st = load_texture(L, json_string_value(t), ip, &tex[i]);
+	}
+	struct tsr_rng rng;
+	tsr_rng_seed(&rng, seed);
+	for (uint32_t z = 0; z < count[2] && st == TSR_OK; z++)
+		for (uint32_t y = 0; y < count[1] && st == TSR_OK; y++)
+			for (uint32_t x = 0; x < count[0] && st == TSR_OK; x++) {
+				float r[12];
+				for (int k = 0; k < 12; k++)
+					r[k] = rng_signed(&rng);
+				if (0.5f * (r[0] + 1.0f) >= fill && fill < 1.0f)
+					continue;
+				struct instance in = {
+					.translate = tsr_v3((float)x * spacing.x + r[1] * jitter.x,
+							    (float)y * spacing.y + r[2] * jitter.y,
+							    (float)z * spacing.z + r[3] * jitter.z),
+					.rotate_deg = tsr_v3(r[4] * rjitter.x, r[5] * rjitter.y,
+							     r[6] * rjitter.z),
+					.scale = tsr_v3(1.0f + r[9] * sjitter.x, 1.0f + r[10] * sjitter.y,
+							1.0f + r[11] * sjitter.z),
+					.texture = -1,
+				};
+				/* r in [-1, 1): index = floor((r + 1) / 2 * n) */
+				if (nrects) {
+					size_t i = (size_t)(0.5f * (r[7] + 1.0f) * (float)nrects);
+					in.uv_rect = &rects[4 * (i < nrects ? i : nrects - 1)];
+				}
+				if (ntex) {
+					size_t i = (size_t)(0.5f * (r[8] + 1.0f) * (float)ntex);
+					in.texture = tex[i < ntex ? i : ntex - 1];
+				}
+				st = add_object(L, mi, spec, normalize, uv_rect, flags, anim,
+						&in, mesh_key);
+			}
+	free(rects);
+	free(tex);
+	return st;
+}
+
+/* The model a "mesh" value names: builtin:quad, builtin:grid:N or a file. */
+static enum tsr_status object_model(struct loader *L, const char *mesh,
+				    const char *kp, uint32_t *mi)
+{
+	if (strcmp(mesh, TSR_BUILTIN_QUAD) == 0)
+		return get_model(L, TSR_BUILTIN_QUAD, kp, mi);
+	if (strncmp(mesh, TSR_BUILTIN_GRID, strlen(TSR_BUILTIN_GRID)) == 0)
+		return get_model(L, mesh, kp, mi);
+	if (strncmp(mesh, "builtin:", 8) == 0)
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "key '%s' in '%s' names an unknown built-in mesh '%s' (valid: %s, %sN)",
+				     kp, L->file, mesh, TSR_BUILTIN_QUAD, TSR_BUILTIN_GRID);
+	char *full = resolve(L, mesh);
+	if (!full)
+		return nomem(L);
+	enum tsr_status st = check_asset_package(L, full, kp);
+	if (st == TSR_OK)
+		st = get_model(L, full, kp, mi);
+	free(full);
 	return st;
 }
 
 static enum tsr_status parse_object(struct loader *L, const json_t *o,
 				    const char *path)
 {
-	struct tsr_scene *sc = L->sc;
 	char kp[256];
 	TSR_TRY(tsr_json_check_keys(o, L->file, path, object_keys, L->err));
 	const char *mesh = NULL;
@@ -576,37 +957,63 @@ static enum tsr_status parse_object(struct loader *L, const json_t *o,
 	float normalize = 0.0f;
 	TSR_TRY(tsr_json_get_float(o, L->file, path, "normalize", 1e-6f, FLT_MAX,
 			       &normalize, L->err));
+	int skybox = 0, screen_space = 0;
+	TSR_TRY(tsr_json_get_bool(o, L->file, path, "skybox", &skybox, L->err));
+	TSR_TRY(tsr_json_get_bool(o, L->file, path, "screen_space", &screen_space, L->err));
+	if (skybox && screen_space) {
+		char fp[256];
+		tsr_json_path(fp, sizeof(fp), path, "screen_space");
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "key '%s' in '%s' cannot be given together with 'skybox'",
+				     fp, L->file);
+	}
+	const int flags = (skybox ? OBJ_SKYBOX : 0) | (screen_space ? OBJ_SCREEN_SPACE : 0);
+	float rect[4];
+	const float *uv_rect = NULL;
+	const json_t *r = json_object_get(o, "uv_rect");
+	if (r) {
+		char rp[256];
+		tsr_json_path(rp, sizeof(rp), path, "uv_rect");
+		TSR_TRY(get_rect(L, r, rp, rect));
+		uv_rect = rect;
+	}
 	char mp[256];
 	tsr_json_path(mp, sizeof(mp), path, "material");
 	struct material_spec spec;
 	TSR_TRY(parse_material(L, json_object_get(o, "material"), mp, &spec));
-
-	struct tsr_object *objects = tsr_array_grow(sc->objects, &L->object_cap,
-						    sc->object_count + 1,
-						    sizeof(*sc->objects));
-	if (!objects)
-		return nomem(L);
-	sc->objects = objects;
-	struct tsr_object *obj = &sc->objects[sc->object_count];
-	/* counted now so that tsr_scene_destroy frees its keyframes */
-	sc->object_count++;
-	TSR_TRY(parse_anim(L, json_object_get(o, "transform"),
-		       json_object_get(o, "animation"), path, &obj->anim));
-
-	uint32_t mi;
-	if (strcmp(mesh, TSR_BUILTIN_QUAD) == 0) {
-		TSR_TRY(get_model(L, TSR_BUILTIN_QUAD, kp, &mi));
-	} else {
-		char *full = resolve(L, mesh);
-		if (!full)
-			return nomem(L);
-		enum tsr_status st = get_model(L, full, kp, &mi);
-		free(full);
-		if (st != TSR_OK)
-			return st;
+	struct tsr_transform_anim anim;
+	enum tsr_status st = parse_anim(L, json_object_get(o, "transform"),
+					json_object_get(o, "animation"), path, &anim);
+	uint32_t mi = 0;
+	if (st == TSR_OK)
+		st = object_model(L, mesh, kp, &mi);
+	json_t *instances = NULL;
+	const json_t *grid = json_object_get(o, "grid");
+	if (st == TSR_OK)
+		st = get_array(L, o, path, "instances", &instances);
+	if (st == TSR_OK && instances && grid) {
+		char gp[256];
+		tsr_json_path(gp, sizeof(gp), path, "grid");
+		st = tsr_error_set(L->err, TSR_ERR_CONFIG,
+				   "key '%s' in '%s' cannot be given together with 'instances'",
+				   gp, L->file);
 	}
-	return place_model(L, mi, &spec, normalize, kp, &obj->first_mesh,
-			   &obj->mesh_count);
+	if (st == TSR_OK && instances) {
+		char ip[256];
+		tsr_json_path(ip, sizeof(ip), path, "instances");
+		st = parse_instances(L, instances, ip, mi, &spec, normalize, uv_rect,
+				     flags, &anim, kp);
+	} else if (st == TSR_OK && grid) {
+		char gp[256];
+		tsr_json_path(gp, sizeof(gp), path, "grid");
+		st = parse_grid(L, grid, gp, mi, &spec, normalize, uv_rect,
+				flags, &anim, kp);
+	} else if (st == TSR_OK) {
+		st = add_object(L, mi, &spec, normalize, uv_rect, flags, &anim,
+				NULL, kp);
+	}
+	free(anim.keyframes);
+	return st;
 }
 
 /* A required key of an event; missing -> TSR_ERR_CONFIG naming it. */
@@ -652,14 +1059,7 @@ static enum tsr_status parse_event(struct loader *L, const json_t *e,
 	const char *tex = NULL;
 	TSR_TRY(tsr_json_get_string(e, L->file, path, "texture", &tex, L->err));
 	tsr_json_path(kp, sizeof(kp), path, "texture");
-	char *full = resolve(L, tex);
-	if (!full)
-		return nomem(L);
-	enum tsr_status st = tsr_image_set_add_file(&L->images, full, &u->image,
-						    L->err);
-	free(full);
-	if (st != TSR_OK)
-		return with_key(L, st, kp);
+	TSR_TRY(load_texture(L, tex, kp, &u->image));
 
 	const struct tsr_object *obj = &sc->objects[u->object];
 	u->mesh_materials = calloc(obj->mesh_count ? obj->mesh_count : 1,
@@ -935,9 +1335,21 @@ int tsr_pass_uploads_at(const struct tsr_pass *pass, uint32_t frame)
 	return 0;
 }
 
-void tsr_camera_matrices(const struct tsr_camera *cam, uint32_t frame,
-			 float aspect, struct tsr_mat4 *view,
-			 struct tsr_mat4 *proj)
+void tsr_object_uv_offset(const struct tsr_object *obj, uint32_t frame,
+			  float uv[2])
+{
+	for (int k = 0; k < 2; k++) {
+		/* the fractional part only: repeat wrapping makes them equal, and
+		   texture coordinates stay small however long the run */
+		double o = (double)frame * (double)obj->anim.uv_scroll_per_frame[k];
+		uv[k] = (float)(o - floor(o));
+	}
+}
+
+/* Eye, target and up of a camera at a frame. */
+static void camera_at(const struct tsr_camera *cam, uint32_t frame,
+		      struct tsr_vec3 *eye_out, struct tsr_vec3 *target_out,
+		      struct tsr_vec3 *up_out)
 {
 	struct tsr_vec3 eye = cam->eye, target = cam->target, up = cam->up;
 	if (cam->key_count > 0) {
@@ -956,6 +1368,24 @@ void tsr_camera_matrices(const struct tsr_camera *cam, uint32_t frame,
 						cam->orbit_height,
 						cam->orbit_radius * cosf(a)));
 	}
+	*eye_out = eye;
+	*target_out = target;
+	*up_out = up;
+}
+
+struct tsr_vec3 tsr_camera_eye(const struct tsr_camera *cam, uint32_t frame)
+{
+	struct tsr_vec3 eye, target, up;
+	camera_at(cam, frame, &eye, &target, &up);
+	return eye;
+}
+
+void tsr_camera_matrices(const struct tsr_camera *cam, uint32_t frame,
+			 float aspect, struct tsr_mat4 *view,
+			 struct tsr_mat4 *proj)
+{
+	struct tsr_vec3 eye, target, up;
+	camera_at(cam, frame, &eye, &target, &up);
 	*view = tsr_m4_look_at(eye, target, up);
 	if (cam->projection == TSR_PROJ_ORTHOGRAPHIC) {
 		float h = cam->ortho_height, w = h * aspect;
