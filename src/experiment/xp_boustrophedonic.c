@@ -438,7 +438,7 @@ static void print_va(struct tsr_xp_result *out, struct tsr_table *tab, const str
 	struct tsr_text *txt = &out->text;
 	tsr_text_printf(txt, "\nV-A, Figs. 10 and 15: texture-only L2 (boustrophedonic-texture-l2), "
 			"L2 misses; change against LRU-FO\n");
-	tsr_text_printf(txt, "%-16s %8s %11s", "workload", "tex MiB", "LRU-FO");
+	tsr_text_printf(txt, "%-18s %8s %11s", "workload", "tex MiB", "LRU-FO");
 	for (int p = 1; p < NPOL; p++)
 		tsr_text_printf(txt, " %8s", pols[p].name);
 	tsr_text_printf(txt, "  %s\n", "LRU replay = run");
@@ -448,7 +448,7 @@ static void print_va(struct tsr_xp_result *out, struct tsr_table *tab, const str
 		const struct bw_row *r = &rows[w];
 		int ok = r->misses[P_LRU_FO] == r->run_read_misses[0] &&
 			 r->misses[P_LRU_RO] == r->run_read_misses[1];
-		tsr_text_printf(txt, "%-16s %8.3f %11llu", r->name, r->footprint_mib,
+		tsr_text_printf(txt, "%-18s %8.3f %11llu", r->name, r->footprint_mib,
 				(unsigned long long)r->misses[P_LRU_FO]);
 		for (int p = 1; p < NPOL; p++) {
 			double chg = xp_pct(r->misses[p], r->misses[P_LRU_FO]);
@@ -481,10 +481,10 @@ static void print_va(struct tsr_xp_result *out, struct tsr_table *tab, const str
 			}
 		}
 	}
-	tsr_text_printf(txt, "%-16s %8s %11s", "mean", "", "");
+	tsr_text_printf(txt, "%-18s %8s %11s", "mean", "", "");
 	for (int p = 1; p < NPOL; p++)
 		tsr_text_printf(txt, " %7.1f%%", mean[p]);
-	tsr_text_printf(txt, "\n%-16s %8s %11s", "paper (mean)", "", "");
+	tsr_text_printf(txt, "\n%-18s %8s %11s", "paper (mean)", "", "");
 	for (int p = 1; p < NPOL; p++) {
 		double v = 0.0;
 		for (int i = 0; i < NPAPER; i++)
@@ -510,7 +510,7 @@ static void print_vb(struct tsr_xp_result *out, struct tsr_table *tab, const str
 	struct tsr_text *txt = &out->text;
 	tsr_text_printf(txt, "\nV-B, Figs. 11 and 12: shared L2 (boustrophedonic-table2): share of "
 			"the L2's misses per stream, DRAM bytes; change against LRU-FO\n");
-	tsr_text_printf(txt, "%-16s %-7s %11s %8s %8s %8s %8s %8s %13s %8s\n", "workload", "run",
+	tsr_text_printf(txt, "%-18s %-7s %11s %8s %8s %8s %8s %8s %13s %8s\n", "workload", "run",
 			"L2 misses", "texture", "PB", "geometry", "instr", "other", "DRAM bytes",
 			"chg");
 	double mean_share[NV][NG] = {{0}}, mean_chg[NV] = {0};
@@ -523,7 +523,7 @@ static void print_vb(struct tsr_xp_result *out, struct tsr_table *tab, const str
 		for (int v = 0; v < NV; v++) {
 			double chg = xp_pct(r->vb_dram[v], r->vb_dram[V_LRU_FO]);
 			mean_chg[v] += chg / (double)nw;
-			tsr_text_printf(txt, "%-16s %-7s %11llu", r->name, vb_names[v],
+			tsr_text_printf(txt, "%-18s %-7s %11llu", r->name, vb_names[v],
 					(unsigned long long)r->vb_misses[v]);
 			for (int g = 0; g < NG; g++) {
 				mean_share[v][g] += r->vb_share[v][g] / (double)nw;
@@ -541,7 +541,7 @@ static void print_vb(struct tsr_xp_result *out, struct tsr_table *tab, const str
 		}
 	}
 	for (int v = 0; v < NV; v++) {
-		tsr_text_printf(txt, "%-16s %-7s %11s", "mean", vb_names[v], "");
+		tsr_text_printf(txt, "%-18s %-7s %11s", "mean", vb_names[v], "");
 		for (int g = 0; g < NG; g++)
 			tsr_text_printf(txt, " %7.1f%%", mean_share[v][g]);
 		tsr_text_printf(txt, " %13s %7.1f%%\n", "", mean_chg[v]);
@@ -607,7 +607,7 @@ static enum tsr_status run_boustrophedonic(struct xp_ctx *c, struct tsr_xp_resul
 		tsr_scene_destroy(sc);
 		if (s != TSR_OK)
 			break;
-		tsr_text_printf(txt, "  %-16s texture footprint %.3f MiB/frame, L2 texture trace "
+		tsr_text_printf(txt, "  %-18s texture footprint %.3f MiB/frame, L2 texture trace "
 				"%llu line accesses (%.1f MiB in memory)\n", r->name,
 				r->footprint_mib, (unsigned long long)r->trace_accesses[0],
 				(double)r->trace_accesses[0] * sizeof(struct tsr_access) / 1048576.0);

@@ -43,7 +43,10 @@ enum { NPAPER = sizeof(paper_rows) / sizeof(paper_rows[0]) };
 
 static const char *const workloads[] = {
 	"workloads/glmark-scene.json", "workloads/heavy-3d.json",
-	"workloads/sprites-2d.json", "workloads/gltf-truck.json", NULL};
+	"workloads/sprites-2d.json", "workloads/gltf-truck.json",
+	"workloads/bubble-match-2d.json", "workloads/kingdom-map-2d.json",
+	"workloads/parallax-runner-2d.json", "workloads/snow-run-3d.json",
+	"workloads/city-racing-3d.json", "workloads/sniper-3d.json", NULL};
 
 /* Parameter Buffer reads and writes at the L2 (cache index l2). */
 static uint64_t pb_l2_accesses(const struct tsr_frame_stats *t, uint32_t l2)
@@ -72,7 +75,7 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 	double sum[NCFG][3] = {{0}};
 	uint32_t nw = 0;
 	struct tsr_text *txt = &out->text;
-	tsr_text_printf(txt, "%-16s %-17s %12s %7s %12s %7s %12s %7s\n", "workload", "config",
+	tsr_text_printf(txt, "%-18s %-17s %12s %7s %12s %7s %12s %7s\n", "workload", "config",
 			"PB L2 acc", "chg", "PB DRAM B", "chg", "DRAM B", "chg");
 	struct tsr_frame_stats *t = malloc(sizeof(*t));
 	if (!t)
@@ -102,7 +105,7 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 				double reuse = t->geometry.primitives_binned
 					? (double)t->tiling.pmds_written / (double)t->geometry.primitives_binned
 					: 0.0;
-				tsr_text_printf(txt, "%-16s Parameter Buffer footprint %.2f MiB/frame, "
+				tsr_text_printf(txt, "%-18s Parameter Buffer footprint %.2f MiB/frame, "
 						"primitive reuse %.2f tiles\n", name, fp, reuse);
 				tsr_table_row(t2);
 				tsr_table_cellf(t2, "%s", name);
@@ -114,7 +117,7 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 				chg[i] = xp_pct(v[i], base[i]);
 				sum[k][i] += chg[i];
 			}
-			tsr_text_printf(txt, "%-16s %-17s %12llu %6.1f%% %12llu %6.1f%% %12llu %6.1f%%\n",
+			tsr_text_printf(txt, "%-18s %-17s %12llu %6.1f%% %12llu %6.1f%% %12llu %6.1f%%\n",
 					name, cfgs[k], (unsigned long long)v[0], chg[0],
 					(unsigned long long)v[1], chg[1], (unsigned long long)v[2], chg[2]);
 			tsr_table_row(tab);

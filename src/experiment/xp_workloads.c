@@ -246,7 +246,7 @@ static void paper_range(int r, double *lo, double *hi)
 
 static void text_row(struct tsr_text *txt, const char *name, uint32_t frames, const double *v)
 {
-	tsr_text_printf(txt, "%-16s %6u %9.0f %9.0f %6.2f %5.2f %6.3f %6.3f %5.2f %5.1f%% %8.2f",
+	tsr_text_printf(txt, "%-18s %6u %9.0f %9.0f %6.2f %5.2f %6.3f %6.3f %5.2f %5.1f%% %8.2f",
 			name, frames, v[WC_PRIMS], v[WC_BINNED], v[WC_TILES_PER_PRIM], v[WC_ATTRS],
 			v[WC_PB_MIB], v[WC_TEX_MIB], v[WC_FRAG_PX], v[WC_EMPTY], v[WC_DRAM_MIB]);
 	for (int gi = 0; gi < NGROUP; gi++)
@@ -274,12 +274,12 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 	struct tsr_text *txt = &out->text;
 	tsr_text_printf(txt, "workloads on tcor-table1 (%ux%u), means per frame\n", cfg.width,
 			cfg.height);
-	tsr_text_printf(txt, "%-16s %6s %9s %9s %6s %5s %6s %6s %5s %6s %8s", "workload", "frames",
+	tsr_text_printf(txt, "%-18s %6s %9s %9s %6s %5s %6s %6s %5s %6s %8s", "workload", "frames",
 			"prims", "binned", "tiles/", "attr/", "PB", "tex", "frag/", "empty",
 			"DRAM");
 	for (int gi = 0; gi < NGROUP; gi++)
 		tsr_text_printf(txt, " %7s", "DRAM");
-	tsr_text_printf(txt, "\n%-16s %6s %9s %9s %6s %5s %6s %6s %5s %6s %8s", "", "", "",
+	tsr_text_printf(txt, "\n%-18s %6s %9s %9s %6s %5s %6s %6s %5s %6s %8s", "", "", "",
 			"", "prim", "prim", "MiB", "MiB", "pixel", "tiles", "MiB");
 	for (int gi = 0; gi < NGROUP; gi++)
 		tsr_text_printf(txt, " %7s", groups[gi].label);
@@ -316,7 +316,7 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 				"stream, its footprint is not measured)\n");
 	if (s == TSR_OK) {
 		/* each paper's range beside tessera's */
-		tsr_text_printf(txt, "\n%-27s %-15s %-8s %-16s %-16s %-28s %s\n", "papers' ranges",
+		tsr_text_printf(txt, "\n%-27s %-15s %-8s %-18s %-18s %-28s %s\n", "papers' ranges",
 				"paper", "table", "min", "max", "tessera min", "tessera max");
 		for (int r = 0; r < NPAPER; r++) {
 			double lo, hi;
@@ -338,7 +338,7 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 				 nw ? names[wlo] : "");
 			snprintf(th, sizeof(th), "%.3f (%s)", nw ? vals[whi * NCOL + col] : 0.0,
 				 nw ? names[whi] : "");
-			tsr_text_printf(txt, "%-27s %-15s %-8s %-16s %-16s %-28s %s\n", col_name(col),
+			tsr_text_printf(txt, "%-27s %-15s %-8s %-18s %-18s %-28s %s\n", col_name(col),
 					paper_rows[r].paper, paper_rows[r].table, a, b, tl, th);
 			tsr_table_row(paper);
 			tsr_table_cellf(paper, "%s", col_name(col));
