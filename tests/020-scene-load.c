@@ -1020,13 +1020,11 @@ static void test_game_workloads_load(void **state)
 	static const char *const games[] = {"bubble-match-2d", "kingdom-map-2d",
 					    "parallax-runner-2d", "snow-run-3d",
 					    "city-racing-3d", "sniper-3d"};
-	static const char *const dirs[] = {"/usr/share/games/etr", "/usr/share/games/frozen-bubble",
-					   "/usr/share/games/pingus", "/usr/share/games/neverball"};
-	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++)
-		if (access(dirs[d], R_OK) != 0) {
-			print_message("skipped: '%s' is missing (scripts/setup.sh installs it)\n", dirs[d]);
-			skip();
-		}
+	const char *missing = tsr_test_missing_game_data();
+	if (missing) {
+		print_message("skipped: '%s' is missing (scripts/setup.sh installs it)\n", missing);
+		skip();
+	}
 	for (size_t i = 0; i < sizeof(games) / sizeof(games[0]); i++) {
 		char path[512];
 		snprintf(path, sizeof(path), "%s/workloads/%s.json", TSR_SOURCE_DIR, games[i]);

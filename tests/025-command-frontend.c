@@ -241,13 +241,11 @@ static void test_frontend_game_objects(void **state)
 static void test_game_workload_invariants(void **state)
 {
 	(void)state;
-	static const char *const dirs[] = {"/usr/share/games/etr", "/usr/share/games/frozen-bubble",
-					   "/usr/share/games/pingus", "/usr/share/games/neverball"};
-	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++)
-		if (access(dirs[d], R_OK) != 0) {
-			print_message("skipped: '%s' is missing (scripts/setup.sh installs it)\n", dirs[d]);
-			skip();
-		}
+	const char *missing = tsr_test_missing_game_data();
+	if (missing) {
+		print_message("skipped: '%s' is missing (scripts/setup.sh installs it)\n", missing);
+		skip();
+	}
 	static const char *const games[] = {"bubble-match-2d", "kingdom-map-2d",
 					    "parallax-runner-2d", "snow-run-3d",
 					    "city-racing-3d", "sniper-3d"};

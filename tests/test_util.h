@@ -113,6 +113,21 @@ static inline void *tsr_test_policy_state(const char *name, uint32_t sets, uint3
 	return st;
 }
 
+/*
+ * The first folder of the game data packages the game-like workloads use
+ * that is missing (scripts/setup.sh installs them), or NULL when all are
+ * there: tests that need them skip with a message naming it.
+ */
+static inline const char *tsr_test_missing_game_data(void)
+{
+	static const char *const dirs[] = {"/usr/share/games/etr", "/usr/share/games/frozen-bubble",
+					   "/usr/share/games/pingus", "/usr/share/games/neverball"};
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++)
+		if (access(dirs[d], R_OK) != 0)
+			return dirs[d];
+	return NULL;
+}
+
 /* The whole file at path, NUL-terminated and malloc'd (free() it), or NULL if unreadable. */
 static inline char *tsr_test_read_file(const char *path)
 {

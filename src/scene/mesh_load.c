@@ -108,6 +108,38 @@ void tsr_meshes_normalize(struct tsr_mesh *meshes, uint32_t n, float radius)
 			}
 }
 
+/*
+ * A built-in model of one mesh facing +z (normals (0, 0, 1), material 0)
+ * with room for `vertices` vertices and `indices` indices, for the caller
+ * to fill. Errors: TSR_ERR_NOMEM (out released).
+ */
+static enum tsr_status one_mesh_model(const char *name, uint32_t vertices, uint32_t indices,
+				      struct tsr_model *out, struct tsr_mesh **mesh,
+				      struct tsr_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->path = strdup(name);
+	out->meshes = calloc(1, sizeof(*out->meshes));
+	out->materials = calloc(1, sizeof(*out->materials));
+	if (!out->path || !out->meshes || !out->materials ||
+	    mesh_alloc(&out->meshes[0], vertices, indices) != TSR_OK) {
+		tsr_model_release(out);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for '%s'", name);
+	}
+	out->mesh_count = 1;
+	out->material_count = 1;
+	out->materials[0].embedded = -1;
+	struct tsr_mesh *m = &out->meshes[0];
+	for (uint32_t v = 0; v < vertices; v++) {
+		m->normals[3 * v + 0] = 0.0f;
+		m->normals[3 * v + 1] = 0.0f;
+		m->normals[3 * v + 2] = 1.0f;
+	}
+	m->material = 0;
+	*mesh = m;
+	return TSR_OK;
+}
+
 enum tsr_status tsr_model_builtin_quad(struct tsr_model *out,
 				       struct tsr_error *err)
 {
@@ -115,32 +147,12 @@ enum tsr_status tsr_model_builtin_quad(struct tsr_model *out,
 				      0.5f,  0.5f,  0, -0.5f, 0.5f, 0};
 	static const float uv[8] = {0, 1, 1, 1, 1, 0, 0, 0};
 	static const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
-	memset(out, 0, sizeof(*out));
-	out->path = strdup(TSR_BUILTIN_QUAD);
-	out->meshes = calloc(1, sizeof(*out->meshes));
-	out->materials = calloc(1, sizeof(*out->materials));
-	if (!out->path || !out->meshes || !out->materials)
-		goto nomem;
-	out->mesh_count = 1;
-	out->material_count = 1;
-	out->materials[0].embedded = -1;
-	struct tsr_mesh *m = &out->meshes[0];
-	if (mesh_alloc(m, 4, 6) != TSR_OK)
-		goto nomem;
+	struct tsr_mesh *m = NULL;
+	TSR_TRY(one_mesh_model(TSR_BUILTIN_QUAD, 4, 6, out, &m, err));
 	memcpy(m->positions, pos, sizeof(pos));
 	memcpy(m->texcoords, uv, sizeof(uv));
 	memcpy(m->indices, idx, sizeof(idx));
-	for (int v = 0; v < 4; v++) {
-		m->normals[3 * v + 0] = 0.0f;
-		m->normals[3 * v + 1] = 0.0f;
-		m->normals[3 * v + 2] = 1.0f;
-	}
-	m->material = 0;
 	return TSR_OK;
-nomem:
-	tsr_model_release(out);
-	return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for '%s'",
-			     TSR_BUILTIN_QUAD);
 }
 
 enum tsr_status tsr_model_builtin_grid(const char *name, struct tsr_model *out,
@@ -155,17 +167,8 @@ enum tsr_status tsr_model_builtin_grid(const char *name, struct tsr_model *out,
 				     "built-in mesh '%s' needs 1..256 cells per side (%s<N>)",
 				     name, TSR_BUILTIN_GRID);
 	const uint32_t cells = (uint32_t)n, side = cells + 1;
-	out->path = strdup(name);
-	out->meshes = calloc(1, sizeof(*out->meshes));
-	out->materials = calloc(1, sizeof(*out->materials));
-	if (!out->path || !out->meshes || !out->materials)
-		goto nomem;
-	out->mesh_count = 1;
-	out->material_count = 1;
-	out->materials[0].embedded = -1;
-	struct tsr_mesh *m = &out->meshes[0];
-	if (mesh_alloc(m, side * side, 6 * cells * cells) != TSR_OK)
-		goto nomem;
+	struct tsr_mesh *m = NULL;
+	TSR_TRY(one_mesh_model(name, side * side, 6 * cells * cells, out, &m, err));
 	for (uint32_t y = 0; y < side; y++)
 		for (uint32_t x = 0; x < side; x++) {
 			const uint32_t v = y * side + x;
@@ -173,9 +176,6 @@ enum tsr_status tsr_model_builtin_grid(const char *name, struct tsr_model *out,
 			m->positions[3 * v + 0] = fx - 0.5f;
 			m->positions[3 * v + 1] = fy - 0.5f;
 			m->positions[3 * v + 2] = 0.0f;
-			m->normals[3 * v + 0] = 0.0f;
-			m->normals[3 * v + 1] = 0.0f;
-			m->normals[3 * v + 2] = 1.0f;
 			m->texcoords[2 * v + 0] = fx;
 			m->texcoords[2 * v + 1] = 1.0f - fy;
 		}
@@ -187,11 +187,7 @@ enum tsr_status tsr_model_builtin_grid(const char *name, struct tsr_model *out,
 			*idx++ = bl; *idx++ = br; *idx++ = tr;
 			*idx++ = bl; *idx++ = tr; *idx++ = tl;
 		}
-	m->material = 0;
 	return TSR_OK;
-nomem:
-	tsr_model_release(out);
-	return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for '%s'", name);
 }
 
 /* What assimp logged during one import that the loader must act on. */
