@@ -52,38 +52,43 @@ static void usage_run(FILE *f)
 		MAX_RECORDINGS);
 }
 
-/* Is frame f in the --dump-frames list? */
-static int dump_frame(const char *list, uint32_t f, uint32_t frames)
+/*
+ * The frames of a --dump-frames list ('last', 'all', 'none' or numbers
+ * separated by commas) for a run of `frames` frames: want[f] = 1 for each.
+ * Returns 0, or prints the error (naming the option and the bad item) and
+ * returns EXIT_USAGE.
+ */
+static int dump_frames_parse(const char *list, uint32_t frames, unsigned char *want)
 {
+	memset(want, 0, frames);
 	if (strcmp(list, "none") == 0)
 		return 0;
-	if (strcmp(list, "all") == 0)
-		return 1;
-	if (strcmp(list, "last") == 0)
-		return f + 1 == frames;
-	const char *p = list;
-	while (*p) {
-		char *end;
-		unsigned long v = strtoul(p, &end, 10);
-		if (v == f)
-			return 1;
-		p = *end == ',' ? end + 1 : end;
-		if (end == p && *p)
-			break;
-	}
-	return 0;
-}
-
-static int valid_dump_list(const char *list)
-{
-	if (!strcmp(list, "none") || !strcmp(list, "all") || !strcmp(list, "last"))
-		return 1;
-	if (!*list)
+	if (strcmp(list, "all") == 0) {
+		memset(want, 1, frames);
 		return 0;
-	for (const char *p = list; *p; p++)
-		if ((*p < '0' || *p > '9') && *p != ',')
+	}
+	if (strcmp(list, "last") == 0) {
+		want[frames - 1] = 1;
+		return 0;
+	}
+	for (const char *p = list;;) {
+		size_t len = strcspn(p, ",");
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(p, &end, 10);
+		if (len == 0 || p[0] < '0' || p[0] > '9' || (size_t)(end - p) != len || errno)
+			return tsr_cli_usage_error("invalid --dump-frames '%s': item '%.*s' is not a "
+						   "frame number (use last, all, none or a list "
+						   "like 0,5,9)", list, (int)len, p);
+		if (v >= frames)
+			return tsr_cli_usage_error("invalid --dump-frames '%s': frame %.*s is past "
+						   "the last frame (the run has %u frames, 0 to %u)",
+						   list, (int)len, p, frames, frames - 1);
+		want[v] = 1;
+		if (!p[len])
 			return 0;
-	return 1;
+		p += len + 1;
+	}
 }
 
 static void progress(uint32_t done, uint32_t total, uint64_t accesses,
@@ -169,7 +174,7 @@ struct run_outputs {
 	struct tsr_text csv;        /* frames.csv */
 	const struct tsr_memsys *mem;
 	const struct tsr_gpu_config *cfg;
-	const char *dump;               /* --dump-frames */
+	const unsigned char *dump;      /* --dump-frames: 1 for each frame to write */
 	uint32_t frames;
 	int tty;                        /* show progress */
 	double t0;
@@ -185,7 +190,7 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 	tsr_csv_row(o->csv.buf + o->csv.len, o->csv.cap - o->csv.len, fs, o->mem);
 	o->csv.len += strlen(o->csv.buf + o->csv.len);
 	o->csv.buf[o->csv.len++] = '\n';
-	if (dump_frame(o->dump, f, o->frames)) {
+	if (f < o->frames && o->dump[f]) {
 		char name[64];
 		snprintf(name, sizeof(name), "frame-%04u.png", f);
 		TSR_TRY(tsr_output_png(o->out, name, o->cfg->width, o->cfg->height,
@@ -253,9 +258,6 @@ int tsr_cmd_run(int argc, char **argv)
 			out_dir = optarg;
 			break;
 		case 'd':
-			if (!valid_dump_list(optarg))
-				return tsr_cli_usage_error("invalid --dump-frames '%s' (use last, all, "
-							   "none or a list like 0,5,9)", optarg);
 			dump = optarg;
 			break;
 		case 'f':
@@ -298,7 +300,13 @@ int tsr_cmd_run(int argc, char **argv)
 	struct tsr_gpu *gpu = tsr_sim_gpu(sim);
 	const struct tsr_scene *scene = tsr_sim_scene(sim);
 	uint32_t frames = frames_arg > 0 ? (uint32_t)frames_arg : scene->frames;
-	for (int r = 0; r < recordings; r++) {
+	unsigned char *want = calloc(frames, 1);
+	if (!want) {
+		tsr_sim_close(sim);
+		return tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
+	}
+	int rc = dump_frames_parse(dump, frames, want);
+	for (int r = 0; !rc && r < recordings; r++) {
 		struct tsr_cache *c = tsr_gpu_cache_by_name(gpu, rec_spec[r]);
 		if (!c) {
 			fprintf(stderr, "tessera: --record-trace: no cache '%s' (caches: ", rec_spec[r]);
@@ -307,30 +315,65 @@ int tsr_cmd_run(int argc, char **argv)
 				fprintf(stderr, "%s%s", k ? ", " : "",
 					tsr_cache_name(tsr_memsys_cache(m, k)));
 			fprintf(stderr, ")\n");
-			for (int q = 0; q < r; q++)
-				tsr_trace_writer_close(rec_writer[q], 0, NULL);
-			tsr_sim_close(sim);
-			return EXIT_USAGE;
+			rc = EXIT_USAGE;
 		}
+		/* a cache has one observer: a second recording would silently replace the first */
+		for (int q = 0; !rc && q < r; q++)
+			if (tsr_gpu_cache_by_name(gpu, rec_spec[q]) == c) {
+				char a[TSR_SHORT_BUF], b[TSR_SHORT_BUF];
+				rc = tsr_cli_usage_error("--record-trace: cache '%s' is recorded twice "
+							 "('%s' and '%s'); record each cache once",
+							 rec_spec[r], tsr_short(rec_file[q], a, sizeof(a)),
+							 tsr_short(rec_file[r], b, sizeof(b)));
+			}
 	}
+	if (rc) {
+		free(want);
+		tsr_sim_close(sim);
+		return rc;
+	}
+	/*
+	 * Every output is declared before the run (two naming the same file, or
+	 * one that is a folder, fail now) and written under a temporary name;
+	 * the traces too (<file>.tmp, renamed with the rest on success).
+	 */
+	struct tsr_output out;
+	s = tsr_output_open(&out, out_dir, &err);
+	if (s == TSR_OK)
+		s = tsr_output_plan(&out, "stats.json", 1, &err);
+	if (s == TSR_OK)
+		s = tsr_output_plan(&out, "frames.csv", 1, &err);
+	for (uint32_t f = 0; s == TSR_OK && f < frames; f++) {
+		char name[64];
+		snprintf(name, sizeof(name), "frame-%04u.png", f);
+		if (want[f])
+			s = tsr_output_plan(&out, name, 1, &err);
+	}
+	for (int r = 0; s == TSR_OK && r < recordings; r++)
+		s = tsr_output_plan(&out, rec_file[r], 0, &err);
 	for (int r = 0; s == TSR_OK && r < recordings; r++) {
 		char desc[512];
 		snprintf(desc, sizeof(desc), "cache=%s workload=%s config=%s frames=%u tessera=%s",
 			 rec_spec[r], workload_arg, cfg.name, frames, TSR_VERSION);
-		s = tsr_trace_writer_open(rec_file[r], desc, &rec_writer[r], &err);
+		size_t len = strlen(rec_file[r]);
+		char *tmp = malloc(len + 5);
+		if (!tmp) {
+			s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
+			break;
+		}
+		memcpy(tmp, rec_file[r], len);
+		memcpy(tmp + len, ".tmp", 5);
+		/* the writer writes <tmp>.tmp and renames it to <tmp> when it closes */
+		s = tsr_trace_writer_open(tmp, desc, &rec_writer[r], &err);
+		free(tmp);
 		if (s == TSR_OK) {
 			struct tsr_cache_observer ob = tsr_trace_observer(rec_writer[r]);
 			tsr_cache_set_observer(tsr_gpu_cache_by_name(gpu, rec_spec[r]), &ob);
 		}
 	}
-	struct tsr_output out;
-	if (s == TSR_OK)
-		s = tsr_output_open(&out, out_dir, &err);
-	else
-		memset(&out, 0, sizeof(out));
 	const struct tsr_memsys *mem = tsr_gpu_memsys(gpu);
 	struct run_outputs o = {.out = &out, .mem = mem, .cfg = &cfg,
-				.dump = dump, .frames = frames,
+				.dump = want, .frames = frames,
 				.tty = !quiet && isatty(STDERR_FILENO)};
 	if (s == TSR_OK)
 		s = tsr_stats_json_create(mem, cfg.mem.cores, &o.json, &err);
@@ -379,19 +422,22 @@ int tsr_cmd_run(int argc, char **argv)
 			err = terr;
 		}
 		rec_writer[r] = NULL;
+		/* closed and committed: <file>.tmp, renamed into place with the rest */
+		if (s == TSR_OK)
+			s = tsr_output_adopt(&out, rec_file[r], &err);
 	}
-	if (s == TSR_OK) {
+	if (s == TSR_OK)
 		s = tsr_output_commit(&out, &err);
-		for (int r = 0; s != TSR_OK && r < recordings; r++)
-			remove(rec_file[r]);  /* no partial output */
-	}
-	int rc = tsr_cli_exit(s, &err);
+	rc = tsr_cli_exit(s, &err);
 	if (s != TSR_OK) {
 		tsr_output_abort(&out);
 	} else if (!quiet) {
 		print_summary(total, frames, seconds, mem);
-		printf("\nwrote %s/stats.json, %s/frames.csv\n", out_dir, out_dir);
+		char a[TSR_SHORT_BUF];
+		const char *d = tsr_short(out_dir, a, sizeof(a));
+		printf("\nwrote %s/stats.json, %s/frames.csv\n", d, d);
 	}
+	free(want);
 	tsr_stats_json_destroy(o.json);
 	free(csv);
 	tsr_sim_close(sim);

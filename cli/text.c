@@ -29,6 +29,8 @@ int tsr_cli_write_csv(const char *path, const struct tsr_text *t)
 	struct tsr_output out;
 	enum tsr_status s = tsr_output_open(&out, dir, &err);
 	if (s == TSR_OK)
+		s = tsr_output_plan(&out, name, 1, &err);
+	if (s == TSR_OK)
 		s = tsr_output_write(&out, name, t->buf ? t->buf : "", t->len, &err);
 	if (s == TSR_OK)
 		s = tsr_output_commit(&out, &err);

@@ -142,6 +142,10 @@ enum tsr_status tsr_data_resolve(const char *kind, const char *name, char *buf, 
 	snprintf(rel, sizeof(rel), "%s/%s.json", kind, name);
 	if (tsr_data_path(rel, buf, n, err) == TSR_OK)
 		return TSR_OK;
+	if (is_dir(name))
+		return tsr_error_set(err, TSR_ERR_IO,
+				     "cannot read '%s': it is a folder, not a %s file", name,
+				     strcmp(kind, "configs") == 0 ? "configuration" : "workload");
 	const char *env = getenv("TSR_DATA_DIR");
 	return tsr_error_set(err, TSR_ERR_IO,
 			     "cannot open '%s': no such file, nor a shipped one of that name "

@@ -2,13 +2,19 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum tsr_status tsr_json_load_file(const char *file, json_t **out,
 				   struct tsr_error *err)
 {
 	json_error_t je;
 	*out = NULL;
+	struct stat sb;
+	if (stat(file, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return tsr_error_set(err, TSR_ERR_IO, "cannot read '%s': it is a folder, not a JSON file",
+				     file);
 	FILE *f = fopen(file, "rb");
 	if (!f)
 		return tsr_error_set(err, TSR_ERR_IO, "cannot open '%s'", file);
@@ -26,6 +32,71 @@ enum tsr_status tsr_json_load_file(const char *file, json_t **out,
 	}
 	*out = root;
 	return TSR_OK;
+}
+
+size_t tsr_utf8_seq_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	if (c < 0x80)
+		return 1;
+	size_t n;
+	unsigned lo = 0x80, hi = 0xbf;  /* the second byte's range (RFC 3629 table) */
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;  /* no surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;  /* at most U+10FFFF */
+	} else
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+json_t *tsr_json_string(const char *s)
+{
+	if (!s)
+		return json_string("");
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s), bad = 0;
+	for (size_t i = 0; i < len;) {
+		size_t n = tsr_utf8_seq_len(u + i);
+		bad += !n;
+		i += n ? n : 1;
+	}
+	if (!bad)
+		return json_stringn(s, len);
+	char *buf = malloc(len + 2 * bad + 1);  /* U+FFFD is 3 bytes for 1 */
+	if (!buf)
+		return NULL;
+	size_t o = 0;
+	for (size_t i = 0; i < len;) {
+		size_t n = tsr_utf8_seq_len(u + i);
+		if (n) {
+			memcpy(buf + o, s + i, n);
+			o += n;
+			i += n;
+		} else {
+			memcpy(buf + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	json_t *j = json_stringn(buf, o);
+	free(buf);
+	return j;
 }
 
 void tsr_json_path(char *buf, size_t n, const char *parent, const char *key)

@@ -24,6 +24,19 @@
 enum tsr_status tsr_json_load_file(const char *file, json_t **out,
 				   struct tsr_error *err);
 
+/*
+ * A JSON string for any C string: bytes that are not valid UTF-8 (stray
+ * continuation bytes, truncated or overlong sequences, surrogates, code
+ * points past U+10FFFF) are each replaced by U+FFFD, so every string
+ * tessera writes into JSON (paths, trace descriptions, names) is valid;
+ * jansson's json_string() would return NULL for them. NULL s gives "".
+ * Returns NULL only when out of memory.
+ */
+json_t *tsr_json_string(const char *s);
+
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if s[0] starts none. */
+size_t tsr_utf8_seq_len(const unsigned char *s);
+
 /* Joins a parent path and a key ("caches" + "l2" -> "caches.l2"). */
 /* "a, b, c" from a NULL-terminated list of names, truncated to fit n bytes. */
 void tsr_names_join(char *buf, size_t n, const char *const *names);

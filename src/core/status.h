@@ -42,6 +42,26 @@ enum tsr_status tsr_error_set(struct tsr_error *err, enum tsr_status s,
 			      const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Long subjects in messages: a quoted part ('...') of a message longer than
+ * 123 characters is shortened to its first and last TSR_SHORT_KEEP (60)
+ * characters joined by "...", by tsr_error_set() for every message and by
+ * tsr_short() for text the CLI prints itself; a message that still does
+ * not fit its buffer has its longest quoted parts shortened further, so the
+ * explanation after them survives.
+ */
+#define TSR_SHORT_KEEP 60
+#define TSR_SHORT_BUF (2 * TSR_SHORT_KEEP + 4)
+
+/* Shortens msg (NUL-terminated) in place as described above, to fit cap bytes. */
+void tsr_error_shorten(char *msg, size_t cap);
+
+/*
+ * s itself when it has at most 123 characters, else its first and last 60
+ * characters joined by "..." written to buf (n >= TSR_SHORT_BUF) and buf.
+ */
+const char *tsr_short(const char *s, char *buf, size_t n);
+
 /* Returns from the calling function with the status of x unless it is TSR_OK. */
 #define TSR_TRY(x)                         \
 	do {                               \

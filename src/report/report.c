@@ -1,3 +1,5 @@
+/* realpath() is XSI: the X/Open level that includes POSIX.1-2008 */
+#define _XOPEN_SOURCE 700
 #include "report/report.h"
 
 #include <jansson.h>
@@ -9,10 +11,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <stb/stb_image_write.h>
 
 #include "config/config.h"
+#include "core/json_util.h"
 
 static json_t *u64(uint64_t v)
 {
@@ -103,7 +107,7 @@ static json_t *addrmap_json(const struct tsr_addrmap *m)
 	json_t *a = json_array();
 	for (uint32_t i = 0; i < m->count; i++) {
 		const struct tsr_region *r = &m->regions[i];
-		json_array_append_new(a, json_pack("{s:s,s:o,s:o,s:s}", "name", r->name,
+		json_array_append_new(a, json_pack("{s:o,s:o,s:o,s:s}", "name", tsr_json_string(r->name),
 						   "base", u64(r->base), "size_bytes",
 						   u64(r->size_bytes), "stream",
 						   tsr_stream_name((enum tsr_stream)r->stream)));
@@ -161,8 +165,9 @@ enum tsr_status tsr_stats_json_render(struct tsr_stats_json *j,
 				    cfg_text ? json_loads(cfg_text, 0, NULL) : NULL);
 		free(cfg_text);
 		json_object_set_new(root, "workload",
-				    json_pack("{s:s,s:s,s:i,s:i,s:i,s:i}", "path", w->path,
-					      "name", w->name ? w->name : "",
+				    json_pack("{s:o,s:o,s:i,s:i,s:i,s:i}", "path",
+					      tsr_json_string(w->path), "name",
+					      tsr_json_string(w->name),
 					      "frames", (json_int_t)w->frames, "meshes",
 					      (json_int_t)w->meshes, "materials",
 					      (json_int_t)w->materials, "images",
@@ -280,44 +285,167 @@ void tsr_csv_row(char *buf, size_t n, const struct tsr_frame_stats *s,
 		(unsigned long long)s->memory_accesses);
 }
 
+/* Appends a copy of s to the list *v of *n strings; 0 when out of memory. */
+static int list_add(char ***v, uint32_t *n, const char *s)
+{
+	char *c = strdup(s);
+	char **nv = c ? realloc(*v, (*n + 1) * sizeof(**v)) : NULL;
+	if (!nv) {
+		free(c);
+		return 0;
+	}
+	nv[(*n)++] = c;
+	*v = nv;
+	return 1;
+}
+
+static void list_free(char ***v, uint32_t *n)
+{
+	for (uint32_t i = 0; i < *n; i++)
+		free((*v)[i]);
+	free(*v);
+	*v = NULL;
+	*n = 0;
+}
+
+/* "<a>/<b>" (malloc), or NULL when out of memory. */
+static char *join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *p = malloc(la + lb + 2);
+	if (p) {
+		memcpy(p, a, la);
+		p[la] = '/';
+		memcpy(p + la + 1, b, lb + 1);
+	}
+	return p;
+}
+
+/* "<path>.tmp" (malloc), or NULL when out of memory. */
+static char *tmp_name(const char *path)
+{
+	size_t n = strlen(path);
+	char *p = malloc(n + 5);
+	if (p) {
+		memcpy(p, path, n);
+		memcpy(p + n, ".tmp", 5);
+	}
+	return p;
+}
+
+static int is_folder(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
 enum tsr_status tsr_output_open(struct tsr_output *o, const char *dir,
 				struct tsr_error *err)
 {
 	memset(o, 0, sizeof(*o));
-	if (strlen(dir) + 64 >= sizeof(o->dir))
-		return tsr_error_set(err, TSR_ERR_IO, "output path '%s' is too long", dir);
-	snprintf(o->dir, sizeof(o->dir), "%s", dir);
-	/* mkdir -p */
-	char path[4096];
-	snprintf(path, sizeof(path), "%s", dir);
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0777) != 0 && errno != EEXIST)
-			return tsr_error_set(err, TSR_ERR_IO, "cannot create folder '%s': %s",
-					     path, strerror(errno));
-		*p = '/';
+	if (!*dir)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "the output folder name is empty");
+	o->dir = strdup(dir);
+	char *path = strdup(dir);
+	if (!o->dir || !path) {
+		free(path);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	}
-	if (mkdir(path, 0777) != 0 && errno != EEXIST)
-		return tsr_error_set(err, TSR_ERR_IO, "cannot create folder '%s': %s", path,
-				     strerror(errno));
-	struct stat sb;
-	if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
-		return tsr_error_set(err, TSR_ERR_IO, "'%s' is not a folder", path);
+	/* mkdir -p, remembering what it made so that abort can take it back */
+	enum tsr_status s = TSR_OK;
+	for (char *p = path + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(path, 0777) == 0) {
+			if (!list_add(&o->created, &o->ncreated, path))
+				s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+		} else if (errno != EEXIST) {
+			s = tsr_error_set(err, TSR_ERR_IO, "cannot create folder '%s': %s", path,
+					  strerror(errno));
+		}
+		*p = c;
+		if (s != TSR_OK || !c)
+			break;
+	}
+	if (s == TSR_OK && !is_folder(path))
+		s = tsr_error_set(err, TSR_ERR_IO, "output folder '%s' is not a folder", path);
+	free(path);
+	return s;
+}
+
+/* path with its folder resolved (symbolic links, "..", "."), for comparing outputs. */
+static char *canonical(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+	if (dir && !*dir) {
+		free(dir);
+		dir = strdup("/");
+	}
+	char *real = dir ? realpath(dir, NULL) : NULL;
+	free(dir);
+	if (!real || !*base) {
+		free(real);
+		return strdup(path);
+	}
+	char *c = join(strcmp(real, "/") ? real : "", base);
+	free(real);
+	return c;
+}
+
+enum tsr_status tsr_output_plan(struct tsr_output *o, const char *path, int in_dir,
+				struct tsr_error *err)
+{
+	char *full = in_dir ? join(o->dir, path) : strdup(path);
+	char *tmp = full ? tmp_name(full) : NULL;
+	char *c = full ? canonical(full) : NULL;
+	enum tsr_status s = TSR_OK;
+	if (!tmp || !c)
+		s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	else if (!*path || path[strlen(path) - 1] == '/' || is_folder(full))
+		s = tsr_error_set(err, TSR_ERR_CONFIG, "output '%s' is a folder, not a file", full);
+	else if (is_folder(tmp))
+		s = tsr_error_set(err, TSR_ERR_CONFIG,
+				  "output '%s' cannot be written: its temporary '%s' is a folder",
+				  full, tmp);
+	for (uint32_t i = 0; s == TSR_OK && i < o->nplanned; i++)
+		if (strcmp(o->planned[i], c) == 0)
+			s = tsr_error_set(err, TSR_ERR_CONFIG,
+					  "outputs '%s' and '%s' are the same file; give each its own "
+					  "name", o->shown[i], full);
+	if (s == TSR_OK && (!list_add(&o->planned, &o->nplanned, c) ||
+			    !list_add(&o->shown, &o->nshown, full)))
+		s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	free(full);
+	free(tmp);
+	free(c);
+	return s;
+}
+
+enum tsr_status tsr_output_adopt(struct tsr_output *o, const char *path,
+				 struct tsr_error *err)
+{
+	if (!list_add(&o->names, &o->count, path))
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	return TSR_OK;
 }
 
-static enum tsr_status add_name(struct tsr_output *o, const char *name,
-				char *tmp, size_t n, struct tsr_error *err)
+/* Registers <dir>/<name>; *tmp is its temporary name (free() it). */
+static enum tsr_status add_name(struct tsr_output *o, const char *name, char **tmp,
+				struct tsr_error *err)
 {
-	char (*names)[4160] = realloc(o->names, (o->count + 1) * sizeof(*names));
-	if (!names)
+	char *full = join(o->dir, name);
+	*tmp = full ? tmp_name(full) : NULL;
+	if (!*tmp || !list_add(&o->names, &o->count, full)) {
+		free(full);
+		free(*tmp);
+		*tmp = NULL;
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
-	o->names = names;
-	snprintf(o->names[o->count], sizeof(o->names[0]), "%s/%s", o->dir, name);
-	snprintf(tmp, n, "%s.tmp", o->names[o->count]);
-	o->count++;
+	}
+	free(full);
 	return TSR_OK;
 }
 
@@ -325,55 +453,91 @@ enum tsr_status tsr_output_write(struct tsr_output *o, const char *name,
 				 const void *data, size_t size,
 				 struct tsr_error *err)
 {
-	char tmp[4200];
-	enum tsr_status s = add_name(o, name, tmp, sizeof(tmp), err);
-	if (s != TSR_OK)
-		return s;
+	char *tmp;
+	TSR_TRY(add_name(o, name, &tmp, err));
+	enum tsr_status s = TSR_OK;
 	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return tsr_error_set(err, TSR_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
-	size_t w = fwrite(data, 1, size, f);
-	if (fclose(f) != 0 || w != size)
-		return tsr_error_set(err, TSR_ERR_IO, "cannot write '%s'", tmp);
-	return TSR_OK;
+	if (!f) {
+		s = tsr_error_set(err, TSR_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
+	} else {
+		size_t w = fwrite(data, 1, size, f);
+		if (fclose(f) != 0 || w != size)
+			s = tsr_error_set(err, TSR_ERR_IO, "cannot write '%s'", tmp);
+	}
+	free(tmp);
+	return s;
 }
 
 enum tsr_status tsr_output_png(struct tsr_output *o, const char *name,
 			       uint32_t width, uint32_t height,
 			       const uint8_t *rgba, struct tsr_error *err)
 {
-	char tmp[4200];
-	enum tsr_status s = add_name(o, name, tmp, sizeof(tmp), err);
-	if (s != TSR_OK)
-		return s;
+	char *tmp;
+	TSR_TRY(add_name(o, name, &tmp, err));
+	enum tsr_status s = TSR_OK;
 	if (!stbi_write_png(tmp, (int)width, (int)height, 4, rgba, (int)width * 4))
-		return tsr_error_set(err, TSR_ERR_IO, "cannot write image '%s'", tmp);
-	return TSR_OK;
+		s = tsr_error_set(err, TSR_ERR_IO, "cannot write image '%s'", tmp);
+	free(tmp);
+	return s;
+}
+
+static void output_release(struct tsr_output *o)
+{
+	list_free(&o->names, &o->count);
+	list_free(&o->planned, &o->nplanned);
+	list_free(&o->shown, &o->nshown);
+	list_free(&o->created, &o->ncreated);
+	free(o->dir);
+	o->dir = NULL;
 }
 
 enum tsr_status tsr_output_commit(struct tsr_output *o, struct tsr_error *err)
 {
+	/* first every check, then every rename: a failure leaves the old files */
 	for (uint32_t i = 0; i < o->count; i++) {
-		char tmp[4200];
-		snprintf(tmp, sizeof(tmp), "%s.tmp", o->names[i]);
-		if (rename(tmp, o->names[i]) != 0)
-			return tsr_error_set(err, TSR_ERR_IO, "cannot rename '%s': %s", tmp,
-					     strerror(errno));
+		if (is_folder(o->names[i]))
+			return tsr_error_set(err, TSR_ERR_IO, "cannot write '%s': it is a folder",
+					     o->names[i]);
+		char *tmp = tmp_name(o->names[i]);
+		struct stat sb;
+		int ok = tmp && stat(tmp, &sb) == 0 && S_ISREG(sb.st_mode);
+		free(tmp);
+		if (!ok)
+			return tsr_error_set(err, TSR_ERR_IO, "cannot write '%s': its temporary "
+					     "file is missing", o->names[i]);
 	}
-	free(o->names);
-	o->names = NULL;
-	o->count = 0;
+	for (uint32_t i = 0; i < o->count; i++) {
+		char *tmp = tmp_name(o->names[i]);
+		if (!tmp)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+		int r = rename(tmp, o->names[i]);
+		int e = errno;
+		if (r != 0) {
+			tsr_error_set(err, TSR_ERR_IO, "cannot rename '%s': %s", tmp, strerror(e));
+			free(tmp);
+			return TSR_ERR_IO;
+		}
+		free(tmp);
+		/* renamed: abort must not touch it */
+		free(o->names[i]);
+		o->names[i] = NULL;
+	}
+	output_release(o);
 	return TSR_OK;
 }
 
 void tsr_output_abort(struct tsr_output *o)
 {
 	for (uint32_t i = 0; i < o->count; i++) {
-		char tmp[4200];
-		snprintf(tmp, sizeof(tmp), "%s.tmp", o->names[i]);
-		remove(tmp);
+		if (!o->names[i])
+			continue;
+		char *tmp = tmp_name(o->names[i]);
+		if (tmp)
+			remove(tmp);
+		free(tmp);
 	}
-	free(o->names);
-	o->names = NULL;
-	o->count = 0;
+	/* the folders open made, deepest first (rmdir fails on a folder not empty) */
+	for (uint32_t i = o->ncreated; i-- > 0;)
+		rmdir(o->created[i]);
+	output_release(o);
 }

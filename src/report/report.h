@@ -82,16 +82,44 @@ void tsr_csv_header(char *buf, size_t n, const struct tsr_memsys *mem);
 void tsr_csv_row(char *buf, size_t n, const struct tsr_frame_stats *s,
 		 const struct tsr_memsys *mem);
 
-/* A set of output files written atomically. */
+/*
+ * A set of output files written all or nothing: every file is written as
+ * <path>.tmp and tsr_output_commit() renames them all into place once the
+ * run succeeded; tsr_output_abort() removes the temporaries and the folders
+ * open made. tsr_output_plan() declares the outputs before the run, so
+ * that two outputs naming the same file, or an output that is a folder,
+ * fail before any work. Zero-initialised, it can be aborted.
+ */
 struct tsr_output {
-	char dir[4000];
+	char *dir;                 /* the output folder */
+	char **names;              /* final paths of the files written (or adopted) so far */
 	uint32_t count;
-	char (*names)[4160];   /* final paths of the files written so far */
+	char **planned, **shown;   /* planned outputs: resolved paths, paths as given */
+	uint32_t nplanned, nshown;
+	char **created;            /* folders tsr_output_open() made, outermost first */
+	uint32_t ncreated;
 };
 
-/* Creates dir (and parents) if needed. Errors: TSR_ERR_IO. */
+/* Creates dir (and parents) if needed. Errors: TSR_ERR_IO, TSR_ERR_NOMEM. */
 enum tsr_status tsr_output_open(struct tsr_output *o, const char *dir,
 				struct tsr_error *err);
+
+/*
+ * Declares an output before the run: `path` inside the output folder
+ * (in_dir) or as given (a trace elsewhere). Errors: TSR_ERR_CONFIG (a usage
+ * error) when it, or its temporary, is an existing folder, or when it names
+ * the same file as an output declared before (the message names both);
+ * TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_output_plan(struct tsr_output *o, const char *path, int in_dir,
+				struct tsr_error *err);
+
+/*
+ * Adds a file written by someone else as <path>.tmp (a trace): commit
+ * renames it to path, abort removes it. Errors: TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_output_adopt(struct tsr_output *o, const char *path,
+				 struct tsr_error *err);
 
 /* Writes bytes to <dir>/<name>.tmp. Errors: TSR_ERR_IO, TSR_ERR_NOMEM. */
 enum tsr_status tsr_output_write(struct tsr_output *o, const char *name,
@@ -103,10 +131,14 @@ enum tsr_status tsr_output_png(struct tsr_output *o, const char *name,
 			       uint32_t width, uint32_t height,
 			       const uint8_t *rgba, struct tsr_error *err);
 
-/* Renames every temporary into place. Errors: TSR_ERR_IO. */
+/*
+ * Checks that every temporary is there and no final path is a folder,
+ * then renames every temporary into place and releases o. Errors:
+ * TSR_ERR_IO (o is kept: abort it).
+ */
 enum tsr_status tsr_output_commit(struct tsr_output *o, struct tsr_error *err);
 
-/* Removes every temporary; releases o. */
+/* Removes every temporary not yet renamed and the folders open made; releases o. */
 void tsr_output_abort(struct tsr_output *o);
 
 #endif
