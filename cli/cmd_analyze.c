@@ -490,7 +490,8 @@ static int check_kind_options(struct options *o)
 	struct tsr_cache_geometry g = {.size_bytes = (uint32_t)o->size, .ways = (uint32_t)o->ways,
 				       .line_bytes = (uint32_t)o->line, .seed = 1};
 	if (strlen(o->policy) >= sizeof(g.policy))
-		return tsr_cli_usage_error("policy spec '%s' is too long", o->policy);
+		return tsr_cli_usage_error("--policy: spec '%s' is longer than %d characters",
+					   o->policy, TSR_POLICY_SPEC_MAX - 1);
 	snprintf(g.policy, sizeof(g.policy), "%s", o->policy);
 	struct tsr_error err = {{0}};
 	if (tsr_cache_geometry_check(&g, "analyze", &err) != TSR_OK)

@@ -12,6 +12,7 @@
 
 #include "cachesim/replay.h"
 #include "cli/cli.h"
+#include "core/json_util.h"
 #include "memory/policy.h"
 #include "trace/trace.h"
 
@@ -146,6 +147,10 @@ int tsr_cmd_cachesim(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	uint64_t ways = 0;
+	if (!strcmp(ways_arg, "full") && size < line)
+		return tsr_cli_usage_error("--ways full: --size %llu is smaller than one %llu-byte "
+					   "line (--line); a cache holds at least one line",
+					   (unsigned long long)size, (unsigned long long)line);
 	if (!strcmp(ways_arg, "full"))
 		ways = size / line;
 	else if (!tsr_cli_parse_u64(ways_arg, 1, 1u << 24, &ways)) {
@@ -163,7 +168,9 @@ int tsr_cmd_cachesim(int argc, char **argv)
 		if (strlen(specs[i]) >= sizeof(g.policy) ||
 		    tsr_cache_geometry_check(&g, "cachesim", &err) != TSR_OK) {
 			int rc = strlen(specs[i]) >= sizeof(g.policy)
-				? tsr_cli_usage_error("policy spec '%s' is too long", specs[i])
+				? tsr_cli_usage_error("--policy: spec '%s' is longer than %d "
+						      "characters", specs[i],
+						      TSR_POLICY_SPEC_MAX - 1)
 				: tsr_cli_usage_error("%s", err.msg);
 			free(list);
 			return rc;
@@ -194,8 +201,9 @@ int tsr_cmd_cachesim(int argc, char **argv)
 	if (s != TSR_OK) {
 		rc = tsr_cli_exit(s, &err);
 	} else if (json) {
-		json_t *root = json_pack("{s:s,s:s,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I}}",
-					 "trace", path, "description", trace.description,
+		json_t *root = json_pack("{s:o,s:o,s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I}}",
+					 "trace", tsr_json_string(path), "description",
+					 tsr_json_string(trace.description),
 					 "records", (json_int_t)trace.count,
 					 "accesses", (json_int_t)lt.count,
 					 "distinct_lines", (json_int_t)lt.distinct_lines,
@@ -209,8 +217,8 @@ int tsr_cmd_cachesim(int argc, char **argv)
 				if (res[i].streams[k].reads + res[i].streams[k].writes)
 					json_object_set_new(st, tsr_stream_name((enum tsr_stream)k),
 							    counters_json(&res[i].streams[k]));
-			json_array_append_new(pols, json_pack("{s:s,s:o,s:o}", "policy",
-							      res[i].policy, "total",
+			json_array_append_new(pols, json_pack("{s:o,s:o,s:o}", "policy",
+							      tsr_json_string(res[i].policy), "total",
 							      counters_json(&res[i].total),
 							      "streams", st));
 		}

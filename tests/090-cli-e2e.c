@@ -25,7 +25,7 @@ static char tmpdir[256];
 /* Runs the CLI with args (a shell fragment); returns the exit code. */
 static int run(const char *args, const char *stderr_file)
 {
-	char cmd[4096];
+	char cmd[12288];
 	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >/dev/null 2>'%s'", TSR_SOURCE_DIR,
 		 TSR_BINARY, args, stderr_file);
 	int st = system(cmd);
@@ -512,6 +512,175 @@ static void test_bad_input(void **state)
 	expect_failure("run workloads/sprites-2d.json %s", "--bogus", 2, "--bogus");
 }
 
+/* Runs args (small workload and config added) expecting exit code; returns stderr (free it). */
+static char *small_run(const char *args, int code)
+{
+	char err[512], full[10240];
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(full, sizeof(full), "%s%s", args, strncmp(args, "run ", 4) ? "" : " --quiet");
+	int rc = run(full, err);
+	char *msg = tsr_test_read_file(err);
+	assert_non_null(msg);
+	if (rc != code)
+		fail_msg("'%s' exited %d, not %d: %s", args, rc, code, msg);
+	return msg;
+}
+
+static void expect_msg(char *msg, const char *needle)
+{
+	if (!strstr(msg, needle))
+		fail_msg("stderr '%s' does not mention '%s'", msg, needle);
+	free(msg);
+}
+
+/* Files in dir (not . and ..), -1 if it cannot be read. */
+static int count_files(const char *dir)
+{
+	char cmd[1024], out[512];
+	snprintf(out, sizeof(out), "%s/count.txt", tmpdir);
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' 2>/dev/null | wc -l > '%s'", dir, out);
+	assert_int_equal(system(cmd), 0);
+	char *t = tsr_test_read_file(out);
+	int n = t ? atoi(t) : -1;
+	free(t);
+	return n;
+}
+
+/* issue 12: outputs all or nothing, collisions found before the run, valid UTF-8 JSON */
+static void test_outputs_all_or_nothing(void **state)
+{
+	(void)state;
+	const char *w = "tests/data/two-quads.json --config tests/data/small-gpu.json";
+	char args[2048], d[600], p[700];
+	/* stats.json is a folder: exit 2 before the run, nothing else written */
+	snprintf(d, sizeof(d), "%s/o-dir", tmpdir);
+	snprintf(p, sizeof(p), "%s/stats.json", d);
+	assert_int_equal(mkdir(d, 0777), 0);
+	assert_int_equal(mkdir(p, 0777), 0);
+	snprintf(args, sizeof(args), "run %s --out '%s' --dump-frames all", w, d);
+	expect_msg(small_run(args, 2), "stats.json' is a folder");
+	assert_int_equal(count_files(d), 1);
+	/* frames.csv a folder beside an old stats.json: the old file stays */
+	snprintf(d, sizeof(d), "%s/o-csv", tmpdir);
+	assert_int_equal(mkdir(d, 0777), 0);
+	snprintf(p, sizeof(p), "%s/frames.csv", d);
+	assert_int_equal(mkdir(p, 0777), 0);
+	snprintf(p, sizeof(p), "%s/stats.json", d);
+	write_file(p, "old");
+	snprintf(args, sizeof(args), "run %s --out '%s'", w, d);
+	expect_msg(small_run(args, 2), "frames.csv' is a folder");
+	assert_int_equal(count_files(d), 2);
+	char *old = tsr_test_read_file(p);
+	assert_string_equal(old, "old");
+	free(old);
+	/* a trace named like stats.json, or the same file twice: both paths named, nothing left */
+	snprintf(d, sizeof(d), "%s/o-same", tmpdir);
+	snprintf(args, sizeof(args), "run %s --out '%s' --record-trace l2='%s/stats.json'", w, d, d);
+	expect_msg(small_run(args, 2), "are the same file");
+	assert_false(exists(d));
+	snprintf(args, sizeof(args),
+		 "run %s --out '%s' --record-trace l2='%s/a.trace' --record-trace tile='%s/./a.trace'",
+		 w, d, tmpdir, tmpdir);
+	expect_msg(small_run(args, 2), "a.trace' are the same file");
+	/* one cache recorded twice would leave the first trace empty */
+	snprintf(args, sizeof(args),
+		 "run %s --out '%s' --record-trace l2='%s/a.trace' --record-trace l2='%s/b.trace'",
+		 w, d, tmpdir, tmpdir);
+	expect_msg(small_run(args, 2), "cache 'l2' is recorded twice");
+	snprintf(p, sizeof(p), "%s/a.trace", tmpdir);
+	assert_false(exists(p));
+	/* a trace into the --out folder that does not exist yet */
+	snprintf(d, sizeof(d), "%s/o-new", tmpdir);
+	snprintf(args, sizeof(args), "run %s --out '%s' --record-trace l2='%s/l2.trace'", w, d, d);
+	free(small_run(args, 0));
+	snprintf(p, sizeof(p), "%s/l2.trace", d);
+	assert_true(exists(p));
+	assert_int_equal(count_files(d), 4);  /* stats.json, frames.csv, frame-0001.png, l2.trace */
+	/* --dump-frames checked against the run */
+	snprintf(d, sizeof(d), "%s/o-dump", tmpdir);
+	snprintf(args, sizeof(args), "run %s --out '%s' --dump-frames 5", w, d);
+	expect_msg(small_run(args, 2), "--dump-frames '5': frame 5 is past the last frame");
+	snprintf(args, sizeof(args), "run %s --out '%s' --dump-frames ,", w, d);
+	expect_msg(small_run(args, 2), "item '' is not a frame number");
+	snprintf(args, sizeof(args), "run %s --out '%s' --dump-frames 1,x", w, d);
+	expect_msg(small_run(args, 2), "item 'x'");
+	assert_false(exists(d));
+	/* a workload path that is not valid UTF-8: stats.json keeps its workload (U+FFFD) */
+	char wl[600];
+	snprintf(wl, sizeof(wl), "%s/w\xff.json", tmpdir);
+	char *text = tsr_test_read_file(TSR_SOURCE_DIR "/tests/data/two-quads.json");
+	assert_non_null(text);
+	write_file(wl, text);
+	free(text);
+	snprintf(d, sizeof(d), "%s/o-utf8", tmpdir);
+	snprintf(args, sizeof(args),
+		 "run '%s' --config tests/data/small-gpu.json --out '%s' --record-trace l2='%s/t\xfe.trace'",
+		 wl, d, d);
+	free(small_run(args, 0));
+	snprintf(p, sizeof(p), "%s/stats.json", d);
+	json_error_t je;
+	json_t *root = json_load_file(p, 0, &je);
+	assert_non_null(root);
+	const char *wp = json_string_value(json_object_get(json_object_get(root, "workload"), "path"));
+	assert_non_null(wp);
+	assert_non_null(strstr(wp, "w\xef\xbf\xbd.json"));
+	json_decref(root);
+	/* cachesim --json on that trace (path not UTF-8, description neither): valid JSON */
+	char out[600], err[600];
+	snprintf(out, sizeof(out), "%s/cs.json", tmpdir);
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(args, sizeof(args), "cachesim '%s/t\xfe.trace' --size 4K --ways 4 --policy lru --json", d);
+	assert_int_equal(run_out(args, out, err), 0);
+	root = json_load_file(out, 0, &je);
+	if (!root)
+		fail_msg("cachesim --json is not valid JSON: %s", je.text);
+	assert_non_null(strstr(json_string_value(json_object_get(root, "description")), "\xef\xbf\xbd"));
+	json_decref(root);
+}
+
+/* issue 12: messages that say what is wrong, exit codes as the README's table */
+static void test_clear_messages(void **state)
+{
+	(void)state;
+	const char *w = "tests/data/two-quads.json --config tests/data/small-gpu.json";
+	char args[8192], d[600], p[700];
+	/* a folder as config or workload */
+	snprintf(args, sizeof(args), "run tests/data/two-quads.json --config tests/data --out '%s/o'",
+		 tmpdir);
+	expect_msg(small_run(args, 1), "is a folder, not a configuration file");
+	snprintf(args, sizeof(args), "run tests/data --out '%s/o'", tmpdir);
+	expect_msg(small_run(args, 1), "is a folder, not a workload file");
+	/* a corrupt config and a corrupt workload: both runtime errors (1), as the README says */
+	snprintf(p, sizeof(p), "%s/corrupt.json", tmpdir);
+	write_file(p, "{\"caches\": ");
+	snprintf(args, sizeof(args), "run %s --config '%s' --out '%s/o'",
+		 "tests/data/two-quads.json", p, tmpdir);
+	expect_msg(small_run(args, 1), "malformed JSON");
+	snprintf(args, sizeof(args), "run '%s' --out '%s/o'", p, tmpdir);
+	expect_msg(small_run(args, 1), "malformed JSON");
+	/* a 5000-character output path: shortened, the explanation kept */
+	int n = snprintf(d, sizeof(d), "%s/", tmpdir);
+	char *longp = malloc(5200);
+	assert_non_null(longp);
+	memcpy(longp, d, (size_t)n);
+	memset(longp + n, 'x', 5000);
+	longp[n + 5000] = '\0';
+	snprintf(args, sizeof(args), "run %s --out '%s'", w, longp);
+	char *msg = small_run(args, 1);
+	assert_true(strlen(msg) < 300);
+	assert_non_null(strstr(msg, "xxx...xxx"));
+	expect_msg(msg, "name too long");
+	free(longp);
+	/* --ways full smaller than a line */
+	snprintf(args, sizeof(args), "cachesim tests/data/trace-basic.txt --size 32 --ways full "
+		 "--line 64 --policy lru");
+	expect_msg(small_run(args, 2), "smaller than one 64-byte line");
+	/* a policy spec past 63 characters is refused, not truncated */
+	snprintf(args, sizeof(args), "cachesim tests/data/trace-basic.txt --size 4K --ways 4 "
+		 "--policy srrip:bits=2,seed=1234567890123456789012345678901234567890123456789");
+	expect_msg(small_run(args, 2), "longer than 63 characters");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -522,6 +691,8 @@ int main(void)
 		cmocka_unit_test(test_experiment_cli),
 		cmocka_unit_test(test_known_image),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_outputs_all_or_nothing),
+		cmocka_unit_test(test_clear_messages),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -214,7 +214,7 @@ static json_t *key_json(const void *base, const struct key *k)
 	case KEY_ENUM:
 		return json_string(k->names[get_u32(base, k)]);
 	case KEY_STRING:
-		return json_string((const char *)base + k->offset);
+		return tsr_json_string((const char *)base + k->offset);
 	}
 	return json_null();
 }
@@ -477,7 +477,7 @@ static json_t *set_value(const char *v)
 		if (mul && n <= (unsigned long long)INT64_MAX / mul)
 			return json_integer((json_int_t)(n * mul));
 	}
-	return json_string(v);
+	return tsr_json_string(v);
 }
 
 /* Applies one "KEY=VALUE" to the document root. */
@@ -601,7 +601,7 @@ static json_t *config_to_json(const struct tsr_gpu_config *cfg)
 		json_object_set_new(caches, cfg->mem.caches[i].name, cache_json(&cfg->mem.caches[i]));
 	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++)
 		json_object_set_new(routes, tsr_memsys_route_name(r),
-				    json_string(cfg->mem.routes[r]));
+				    tsr_json_string(cfg->mem.routes[r]));
 	json_object_set_new(o, "caches", caches);
 	json_object_set_new(o, "routes", routes);
 	return o;

@@ -114,6 +114,9 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	}
 	struct tsr_policy_config pc = policy_config(g, c->name);
 	s = c->policy->create(&pc, &c->policy_state, err);
+	if (s == TSR_ERR_NOMEM)  /* the policies' messages name their state, not the cache */
+		tsr_error_set(err, s, "out of memory for cache '%s' (%u sets x %u ways): policy '%s'",
+			      name, c->sets, c->ways, g->policy);
 	if (s != TSR_OK) {
 		free(c->masks);
 		free(c->lines);
