@@ -24,6 +24,7 @@
 #include <dirent.h>
 
 #include "config/config.h"
+#include "core/json_util.h"
 #include "pipeline/gpu.h"
 #include "scene/scene.h"
 #include "sim/sim.h"
@@ -520,10 +521,39 @@ static void test_readme_reference(void **state)
 	free(md);
 }
 
+/* issue 12: invalid UTF-8 becomes U+FFFD in JSON; long quoted subjects are shortened */
+static void test_json_utf8_and_short_messages(void **state)
+{
+	(void)state;
+	json_t *j = tsr_json_string("a\xff" "b\xc3\xa9" "c\xe2\x82" "d\xed\xa0\x80");
+	assert_non_null(j);
+	assert_string_equal(json_string_value(j),
+			    "a\xef\xbf\xbd" "b\xc3\xa9" "c\xef\xbf\xbd\xef\xbf\xbd"
+			    "d\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	json_decref(j);
+	j = tsr_json_string(NULL);
+	assert_string_equal(json_string_value(j), "");
+	json_decref(j);
+	char path[3001];
+	memset(path, 'p', 3000);
+	path[3000] = '\0';
+	struct tsr_error err;
+	tsr_error_set(&err, TSR_ERR_IO, "cannot write '%s': disk full", path);
+	assert_true(strlen(err.msg) < 200);
+	if (!strstr(err.msg, "ppp...ppp") || !strstr(err.msg, "ppp': disk full"))
+		fail_msg("message: %s", err.msg);
+	/* short subjects are untouched */
+	tsr_error_set(&err, TSR_ERR_IO, "cannot write '%s': disk full", "a.json");
+	assert_string_equal(err.msg, "cannot write 'a.json': disk full");
+	char buf[TSR_SHORT_BUF];
+	assert_int_equal(strlen(tsr_short(path, buf, sizeof(buf))), 123);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_are_tcor_table1),
+		cmocka_unit_test(test_json_utf8_and_short_messages),
 		cmocka_unit_test(test_load_tcor_table1),
 		cmocka_unit_test(test_load_dtexl_table2),
 		cmocka_unit_test(test_load_re_table1),
