@@ -582,6 +582,86 @@ static void test_orbit_camera(void **state)
 	assert_float_equal(proj.m[0], 2.0f / 6.0f, 1e-6);
 }
 
+#define DATA_DIR TSR_SOURCE_DIR "/tests/data/"
+
+/* issue 12: NaN, infinite and 1e300 (infinite as float) vertices are refused
+ * at load naming the file and the mesh; a PLY header claiming 2^31 faces is
+ * refused before assimp allocates them */
+static void test_nonfinite_meshes(void **state)
+{
+	(void)state;
+	const char *files[] = {"vertex-nan.obj", "vertex-inf.obj", "vertex-1e300.obj",
+			       "texcoord-inf.ply"};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char obj[256], name[64];
+		snprintf(obj, sizeof(obj), "{\"mesh\": \"%s%s\"}", DATA_DIR, files[i]);
+		snprintf(name, sizeof(name), "nonfinite%zu.json", i);
+		const char *msg = load_fails(object_workload(name, obj), TSR_ERR_ASSET);
+		assert_non_null(strstr(msg, files[i]));
+		assert_non_null(strstr(msg, "non-finite"));
+		assert_non_null(strstr(msg, "mesh 0"));
+		assert_non_null(strstr(msg, i == 3 ? "texture coordinate" : "position"));
+	}
+	const char *msg = load_fails(object_workload("ply2g.json",
+		"{\"mesh\": \"" DATA_DIR "ply-2g-faces.ply\"}"), TSR_ERR_ASSET);
+	assert_non_null(strstr(msg, "ply-2g-faces.ply"));
+	assert_non_null(strstr(msg, "2147483648"));
+	/* huge but finite: loads (the geometry path culls what overflows) */
+	struct tsr_scene *sc = load_ok(object_workload("huge.json",
+		"{\"mesh\": \"" DATA_DIR "vertex-huge.obj\"}"));
+	tsr_scene_destroy(sc);
+}
+
+/* A one-object workload with the given camera. */
+static const char *camera_fails(const char *name, const char *camera, const char *key)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf),
+		 "{\"version\": 1, \"passes\": [{\"objects\": [{\"mesh\": \"builtin:quad\"}],"
+		 " \"camera\": %s}]}", camera);
+	const char *msg = load_fails(tsr_test_write_tmp(name, buf), TSR_ERR_CONFIG);
+	if (!strstr(msg, key))
+		print_error("'%s' does not name '%s'\n", msg, key);
+	assert_non_null(strstr(msg, key));
+	return msg;
+}
+
+/* issue 12: cameras that rendered blank frames are refused naming the key */
+static void test_degenerate_cameras(void **state)
+{
+	(void)state;
+	const char *msg = camera_fails("c-up.json",
+		"{\"eye\": [0, 0, 5], \"target\": [0, 0, 0], \"up\": [0, 0, 2]}",
+		"passes[0].camera.up");
+	assert_non_null(strstr(msg, "parallel"));
+	camera_fails("c-eq.json", "{\"eye\": [1, 1, 1], \"target\": [1, 1, 1]}",
+		     "passes[0].camera.eye");
+	msg = camera_fails("c-orbit0.json", "{\"orbit\": {\"radius\": 0, \"height\": 0}}",
+			   "passes[0].camera.orbit");
+	assert_non_null(strstr(msg, "eye equal to target"));
+	msg = camera_fails("c-orbitv.json", "{\"orbit\": {\"radius\": 0, \"height\": 4}}",
+			   "passes[0].camera.orbit");
+	assert_non_null(strstr(msg, "parallel"));
+	msg = camera_fails("c-keys.json",
+		"{\"keyframes\": [{\"frame\": 0, \"eye\": [0, 0, 5]},"
+		" {\"frame\": 8, \"eye\": [0, 0, 0]}]}", "passes[0].camera.keyframes[1]");
+	assert_non_null(strstr(msg, "eye equal to target"));
+	camera_fails("c-keyup.json",
+		"{\"keyframes\": [{\"frame\": 3, \"up\": [0, 0, 1]}]}",
+		"passes[0].camera.keyframes[0]");
+	/* finite as a double, infinite as a float */
+	camera_fails("c-1e39.json", "{\"eye\": [0, 0, 1e39]}", "passes[0].camera.eye");
+	camera_fails("c-t1e39.json", "{\"target\": [-1e39, 0, 0]}", "passes[0].camera.target");
+	/* an eye-to-target distance that overflows float */
+	camera_fails("c-far.json", "{\"eye\": [0, 0, 3e38], \"target\": [0, 0, -3e38]}",
+		     "passes[0].camera");
+	/* still fine: an orbit of radius 0 looking down with up along z */
+	struct tsr_scene *sc = load_ok(tsr_test_write_tmp("c-ok.json",
+		"{\"version\": 1, \"passes\": [{\"objects\": [{\"mesh\": \"builtin:quad\"}],"
+		" \"camera\": {\"up\": [0, 0, -1], \"orbit\": {\"radius\": 0, \"height\": 4}}}]}"));
+	tsr_scene_destroy(sc);
+}
+
 #define TEX_DIR "/usr/share/glmark2/textures/"
 
 /* A workload with the given objects and passes[0].events (reused names). */
@@ -1063,6 +1143,8 @@ int main(void)
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_keyframe_interpolation),
 		cmocka_unit_test(test_orbit_camera),
+		cmocka_unit_test(test_nonfinite_meshes),
+		cmocka_unit_test(test_degenerate_cameras),
 		cmocka_unit_test(test_texture_upload_events),
 		cmocka_unit_test(test_texture_upload_errors),
 		cmocka_unit_test(test_uv_rect_and_builtin_grid),

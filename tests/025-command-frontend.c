@@ -18,6 +18,7 @@
 
 #include "config/config.h"
 #include "frontend/frontend.h"
+#include "memory/addrmap.h"
 #include "pipeline/gpu.h"
 #include "scene/scene.h"
 #include "sim/sim.h"
@@ -165,6 +166,107 @@ static void test_pipeline_consumes_command_lists(void **state)
 	tsr_scene_destroy(sc);
 }
 
+/* Runs frame 0 of a workload on the small GPU; returns the simulation. */
+static struct tsr_sim *run_one_frame(const char *path, struct tsr_scene **sc,
+				     const struct tsr_frame_stats **st)
+{
+	struct tsr_error err = {{0}};
+	if (tsr_scene_load(path, sc, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	struct tsr_gpu_config cfg;
+	small_config(&cfg);
+	struct tsr_sim *run = NULL;
+	if (tsr_sim_open_scene(&cfg, *sc, &run, &err) != TSR_OK ||
+	    tsr_sim_step(run, st, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	return run;
+}
+
+static const struct tsr_region *region(const struct tsr_addrmap *m, const char *name)
+{
+	for (uint32_t i = 0; i < m->count; i++)
+		if (strcmp(m->regions[i].name, name) == 0)
+			return &m->regions[i];
+	return NULL;
+}
+
+static const char *grid_workload(const char *name, uint32_t n)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf),
+		 "{\"version\": 1, \"frames\": 1, \"passes\": [{\n"
+		 " \"camera\": {\"projection\": \"orthographic\", \"ortho_height\": 110,\n"
+		 "   \"eye\": [50, 50, 5], \"target\": [50, 50, 0]},\n"
+		 " \"objects\": [{\"mesh\": \"builtin:quad\", \"material\": {\"texture\": \"" TEX
+		 "crate-base.png\", \"lit\": false},\n"
+		 "   \"grid\": {\"count\": [%u, %u, 1]}}]}]}\n", n, n);
+	return tsr_test_write_tmp(name, buf);
+}
+
+/*
+ * issue 12: 10,000 textured quads (a 100 x 100 grid of instances) used to
+ * fill the PB-Attributes region (133632 bytes); the Parameter Buffer's
+ * regions now grow after every other region, and the regions of a small
+ * scene keep their addresses.
+ */
+static void test_regions_grow(void **state)
+{
+	(void)state;
+	struct tsr_scene *small = NULL, *big = NULL;
+	const struct tsr_frame_stats *st = NULL;
+	struct tsr_sim *a = run_one_frame(grid_workload("grid1.json", 1), &small, &st);
+	const struct tsr_addrmap *ma = tsr_gpu_address_map(tsr_sim_gpu(a));
+	assert_null(region(ma, "pb_attributes.grow1"));
+	struct tsr_sim *b = run_one_frame(grid_workload("grid100.json", 100), &big, &st);
+	assert_int_equal(st->geometry.draws, 10000);
+	print_message("100 x 100 quads: %llu primitives binned\n",
+		      (unsigned long long)st->geometry.primitives_binned);
+	assert_true(st->geometry.primitives_binned > 3000);
+	const struct tsr_addrmap *mb = tsr_gpu_address_map(tsr_sim_gpu(b));
+	const struct tsr_region *g1 = region(mb, "pb_attributes.grow1");
+	assert_non_null(g1);
+	/* everything the small scene has is where it was; growth comes after */
+	assert_true(mb->count > ma->count);
+	for (uint32_t i = 0; i < ma->count; i++) {
+		assert_string_equal(ma->regions[i].name, mb->regions[i].name);
+		assert_int_equal(ma->regions[i].base, mb->regions[i].base);
+		assert_int_equal(ma->regions[i].size_bytes, mb->regions[i].size_bytes);
+		assert_true(g1->base >= ma->regions[i].base + ma->regions[i].size_bytes);
+	}
+	/* each growth doubles what the region held */
+	const struct tsr_region *pa = region(mb, "pb_attributes");
+	const struct tsr_region *g2 = region(mb, "pb_attributes.grow2");
+	assert_non_null(g2);
+	assert_int_equal(g1->size_bytes, pa->size_bytes);
+	assert_int_equal(g2->size_bytes, pa->size_bytes + g1->size_bytes);
+	tsr_sim_close(a);
+	tsr_sim_close(b);
+	tsr_scene_destroy(small);
+	tsr_scene_destroy(big);
+}
+
+/*
+ * issue 12: vertices huge but finite as floats (1e30, 3e38) overflow to
+ * infinity in the transforms; those triangles are culled, with no
+ * undefined float-to-int conversion (UBSan halts the sanitizer build).
+ */
+static void test_huge_vertices_culled(void **state)
+{
+	(void)state;
+	const char *p = tsr_test_write_tmp("huge.json",
+		"{\"version\": 1, \"frames\": 1, \"passes\": [{\n"
+		" \"objects\": [{\"mesh\": \"" TSR_SOURCE_DIR "/tests/data/vertex-huge.obj\",\n"
+		"   \"material\": {\"double_sided\": true}},\n"
+		"  {\"mesh\": \"builtin:quad\", \"transform\": {\"scale\": [3e38, 3e38, 1]}}]}]}\n");
+	struct tsr_scene *sc = NULL;
+	const struct tsr_frame_stats *st = NULL;
+	struct tsr_sim *run = run_one_frame(p, &sc, &st);
+	assert_int_equal(st->geometry.primitives_in, 5);
+	assert_true(st->geometry.primitives_culled >= 2);
+	tsr_sim_close(run);
+	tsr_scene_destroy(sc);
+}
+
 /* The technique table: named, complete, switched on by the configuration. */
 static void test_technique_table(void **state)
 {
@@ -284,6 +386,8 @@ int main(void)
 		cmocka_unit_test(test_technique_table),
 		cmocka_unit_test(test_frontend_game_objects),
 		cmocka_unit_test(test_game_workload_invariants),
+		cmocka_unit_test(test_regions_grow),
+		cmocka_unit_test(test_huge_vertices_culled),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -704,6 +705,69 @@ static void test_attributes_region_full(void **state)
 }
 
 
+/*
+ * issue 12: with an address map to grow into, a full PB-Attributes region
+ * or overflow pool appends a region after every other one (twice what the
+ * region held, at least what is needed) and binning goes on; the next frame
+ * reuses the grown regions.
+ */
+static const struct tsr_region *named_region(const struct tsr_addrmap *m, const char *name)
+{
+	for (uint32_t i = 0; i < m->count; i++)
+		if (strcmp(m->regions[i].name, name) == 0)
+			return &m->regions[i];
+	fail_msg("no region '%s'", name);
+	return NULL;
+}
+
+static void test_regions_grow_into_map(void **state)
+{
+	(void)state;
+	struct tsr_addrmap map;
+	tsr_addrmap_init(&map);
+	map.next = 0x40000000ull;
+	/* room for 3 primitives of 2 attributes, 16 PMDs per list, 1 pool chunk */
+	struct tsr_pb_layout l = layout(SW, SH, 32, 16, 1, 3 * 128);
+	l.map = &map;
+	struct tsr_param_buffer *pb = pb_new(&l);
+	struct tsr_memsys *m = memsys_new();
+	struct tsr_tiling_stats st;
+	memset(&st, 0, sizeof(st));
+	enum { N = 40 };
+	struct tsr_primitive p[N];
+	for (int frame = 0; frame < 2; frame++) {
+		tsr_pb_begin_frame(pb, NULL, (uint32_t)frame);
+		for (uint32_t n = 0; n < N; n++) {
+			p[n] = tri(2, 2, 10, 2, 2, 10, SW, SH);
+			assert_int_equal(bin(pb, &p[n], n, m, &st), 1);
+		}
+		assert_int_equal(p[2].pb_addr, ATTR_BASE + 256);
+		assert_int_equal(p[3].pb_addr, 0x40000000ull);  /* pb_attributes.grow1 */
+		/* PMD 16: the layout's pool chunk; PMD 32: the pool's first growth */
+		assert_int_equal(tsr_pb_pmd_address(pb, 0, 16), OVERFLOW_BASE);
+		assert_int_equal(tsr_pb_pmd_address(pb, 0, 33),
+				 named_region(&map, "pb_lists_overflow.grow1")->base + 4);
+		assert_int_equal(tsr_pb_list_length(pb, 0), N);
+	}
+	/* grown in frame 0 only: each attribute growth twice what the region
+	 * held (384, 768, 1536, 3072 bytes), the pool by 16 chunks of 64 bytes */
+	assert_int_equal(map.count, 5);
+	const uint64_t sizes[] = {384, 768, 1536, 3072};
+	const uint32_t first_prim[] = {3, 6, 12, 24};
+	for (int i = 0; i < 4; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "pb_attributes.grow%d", i + 1);
+		const struct tsr_region *r = named_region(&map, name);
+		assert_non_null(r);
+		assert_int_equal(r->size_bytes, sizes[i]);
+		assert_int_equal(p[first_prim[i]].pb_addr, r->base);
+	}
+	assert_int_equal(named_region(&map, "pb_lists_overflow.grow1")->size_bytes, 16 * 16 * 4);
+	tsr_addrmap_release(&map);
+	tsr_memsys_destroy(m);
+	tsr_pb_destroy(pb);
+}
+
 /* Records the metadata of every access the Tile Cache sees. */
 struct meta_log {
 	uint32_t attr_reads, bad;
@@ -848,6 +912,7 @@ int main(void)
 		cmocka_unit_test(test_list_overflow),
 		cmocka_unit_test(test_fetch_reads_pmds_from_overflow_chunk), /* SRC BUG */
 		cmocka_unit_test(test_attributes_region_full),
+		cmocka_unit_test(test_regions_grow_into_map),
 		cmocka_unit_test(test_opt_numbers_match_fetch_sequence),
 		cmocka_unit_test(test_interleaved_layout),
 	};

@@ -1,5 +1,6 @@
 #include "core/json_util.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,6 +238,12 @@ enum tsr_status tsr_json_get_floats(const json_t *obj, const char *file,
 		json_t *e = json_array_get(v, i);
 		if (!json_is_number(e) || !isfinite(json_number_value(e)))
 			return type_error(file, path, key, want, err);
+		if (!isfinite((float)json_number_value(e))) {
+			/* 1e39 is finite as a double but infinite as a float */
+			snprintf(want, sizeof(want), "an array of %u numbers within +-%g",
+				 n, (double)FLT_MAX);
+			return type_error(file, path, key, want, err);
+		}
 		out[i] = (float)json_number_value(e);
 	}
 	return TSR_OK;

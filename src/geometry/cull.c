@@ -13,6 +13,14 @@
 #include "core/array.h"
 #include "geometry/geometry_priv.h"
 
+/*
+ * Bound on a vertex's screen coordinates in subpixels (2^29, i.e. 2^21
+ * pixels): edge functions take products of two coordinate differences
+ * (< 2^30 each), which then stay below 2^61 in int64. The guard band of a
+ * 16384-pixel screen reaches 9 * 2^14 * 2^8 < 2^26 subpixels.
+ */
+#define TSR_SCREEN_COORD_LIMIT 536870912.0f
+
 static enum tsr_status push_prim(struct tsr_prim_array *out, struct tsr_primitive **p,
 				 struct tsr_error *err)
 {
@@ -38,10 +46,23 @@ static enum tsr_status emit_triangle(struct tsr_geometry *g,
 	const float sub = (float)(1 << TSR_SUBPIXEL_BITS);
 	for (int i = 0; i < 3; i++) {
 		float iw = 1.0f / cv[i].p[3];
-		float sx = (cv[i].p[0] * iw * 0.5f + 0.5f) * W;
-		float sy = (0.5f - cv[i].p[1] * iw * 0.5f) * H;
-		p->X[i] = (int64_t)llroundf(sx * sub);
-		p->Y[i] = (int64_t)llroundf(sy * sub);
+		float sx = (cv[i].p[0] * iw * 0.5f + 0.5f) * W * sub;
+		float sy = (0.5f - cv[i].p[1] * iw * 0.5f) * H * sub;
+		/*
+		 * The clipper keeps vertices within the guard band, but w = 0 on
+		 * the near/far planes' edge, or huge model coordinates that
+		 * overflowed to infinity or NaN in the transforms, get past it:
+		 * such a triangle is culled before the float-to-int conversion
+		 * (undefined when out of range) and before the int64 edge
+		 * products (exact when |X|, |Y| <= TSR_SCREEN_COORD_LIMIT).
+		 */
+		if (!(fabsf(sx) <= TSR_SCREEN_COORD_LIMIT) ||
+		    !(fabsf(sy) <= TSR_SCREEN_COORD_LIMIT) || !isfinite(iw)) {
+			st->primitives_culled++;
+			return TSR_OK;
+		}
+		p->X[i] = (int64_t)llroundf(sx);
+		p->Y[i] = (int64_t)llroundf(sy);
 		float z = cv[i].p[2] * iw * 0.5f + 0.5f;
 		p->z[i] = z < 0.0f ? 0.0f : (z > 1.0f ? 1.0f : z);
 		p->inv_w[i] = iw;

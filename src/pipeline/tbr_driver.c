@@ -77,6 +77,8 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 								: g->cfg.attribute_bytes;
 	l.interleaved = g->cfg.pb_layout == TSR_PB_LAYOUT_INTERLEAVED;
 	l.overflow_chunks = 4 * g->tiles;
+	/* both grow after every other region when a frame needs more */
+	l.map = &g->map;
 	/* clipping can split a triangle into up to 10 (a 12-gon fan) */
 	l.attributes_bytes = (total_tris * 10 + 1024) * g->max_attributes * TSR_PB_BLOCK_BYTES;
 	s = tsr_addrmap_add(&g->map, "pb_lists", tsr_pb_lists_bytes(g->tiles, l.capacity),

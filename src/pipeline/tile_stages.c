@@ -21,7 +21,7 @@ static void rgba8_row(uint8_t *restrict dst, const float *restrict src, uint32_t
 		/* clamping c * 255 + 0.5 to 0.5..255.5 is clamping c to 0..1
 		 * first, in a form the vectorizer takes */
 		float v = src[i] * 255.0f + 0.5f;
-		v = v < 0.5f ? 0.5f : v;
+		v = v >= 0.5f ? v : 0.5f;  /* NaN becomes 0.5: float->int stays defined */
 		v = v > 255.5f ? 255.5f : v;
 		dst[i] = (uint8_t)(int32_t)v;
 	}

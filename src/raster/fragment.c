@@ -67,7 +67,8 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 				q->rgba[k][i] = 1.0f;
 	}
 	for (int k = 0; k < 4; k++) {
-		float sh = shade[k] < 0.0f ? 0.0f : (shade[k] > 1.0f ? 1.0f : shade[k]);
+		/* written so that NaN (a NaN normal) clamps to 0 */
+		float sh = shade[k] > 0.0f ? (shade[k] > 1.0f ? 1.0f : shade[k]) : 0.0f;
 		for (int i = 0; i < 3; i++)
 			q->rgba[k][i] *= mat->color[i] * sh;
 		q->rgba[k][3] *= mat->color[3];

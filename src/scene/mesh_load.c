@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,36 @@ static enum tsr_status read_material(const char *model_path, const char *dir,
 	return TSR_OK;
 }
 
+/*
+ * A vertex position or texture coordinate that is NaN or infinite as a float
+ * (assimp reads 1e300 as infinity) would turn into undefined float-to-int
+ * conversions downstream: the mesh is refused, naming the file, the mesh
+ * (its index among the file's meshes and its name) and the vertex.
+ */
+static enum tsr_status check_finite(const char *path, unsigned mesh_index,
+				    const struct aiMesh *am, struct tsr_error *err)
+{
+	const struct aiVector3D *uv = am->mTextureCoords[0];
+	for (unsigned v = 0; v < am->mNumVertices; v++) {
+		const struct aiVector3D *p = &am->mVertices[v];
+		const char *what = NULL;
+		double x = 0, y = 0, z = 0;
+		if (!isfinite((float)p->x) || !isfinite((float)p->y) || !isfinite((float)p->z)) {
+			what = "position";
+			x = p->x, y = p->y, z = p->z;
+		} else if (uv && (!isfinite((float)uv[v].x) || !isfinite((float)uv[v].y))) {
+			what = "texture coordinate";
+			x = uv[v].x, y = uv[v].y, z = uv[v].z;
+		}
+		if (what)
+			return tsr_error_set(err, TSR_ERR_ASSET,
+					     "non-finite vertex %s (%g, %g, %g) at vertex %u of mesh %u "
+					     "('%s') in '%s'", what, x, y, z, v, mesh_index,
+					     am->mName.data, path);
+	}
+	return TSR_OK;
+}
+
 static enum tsr_status convert_mesh(const char *path, const struct aiMesh *am,
 				    struct tsr_mesh *m, struct tsr_error *err)
 {
@@ -346,6 +377,39 @@ static enum tsr_status convert_mesh(const char *path, const struct aiMesh *am,
 	return TSR_OK;
 }
 
+/*
+ * assimp's PLY reader allocates every element a header declares before it
+ * reads any: a header that claims 2^31 faces asks for gigabytes. Every
+ * element takes at least one byte of the file (ASCII: a digit; binary: a
+ * property), so a count above the file's size is refused before import.
+ * Files that are not PLY pass unchanged.
+ */
+static enum tsr_status check_ply_header(FILE *f, const char *path,
+					struct tsr_error *err)
+{
+	char line[256];
+	if (!fgets(line, sizeof(line), f) || strncmp(line, "ply", 3) != 0 ||
+	    (line[3] != '\n' && line[3] != '\r'))
+		return TSR_OK;
+	if (fseek(f, 0, SEEK_END) != 0)
+		return TSR_OK;
+	long size = ftell(f);
+	if (size < 0 || fseek(f, 0, SEEK_SET) != 0 || !fgets(line, sizeof(line), f))
+		return TSR_OK;
+	for (int n = 0; n < 4096 && fgets(line, sizeof(line), f); n++) {
+		if (strncmp(line, "end_header", 10) == 0)
+			break;
+		char name[64];
+		unsigned long long count;
+		if (sscanf(line, "element %63s %llu", name, &count) == 2 &&
+		    count > (unsigned long long)size)
+			return tsr_error_set(err, TSR_ERR_ASSET,
+					     "mesh '%s' declares %llu '%s' elements in its PLY header "
+					     "but holds only %ld bytes", path, count, name, size);
+	}
+	return TSR_OK;
+}
+
 enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
 			       struct tsr_error *err)
 {
@@ -355,7 +419,10 @@ enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
 	if (!f)
 		return tsr_error_set(err, TSR_ERR_IO, "cannot open mesh '%s': %s",
 				     path, strerror(errno));
+	st = check_ply_header(f, path, err);
 	fclose(f);
+	if (st != TSR_OK)
+		return st;
 
 	/* The log stream is process-global in assimp: imports are not
 	 * thread-safe while it is attached. */
@@ -410,6 +477,9 @@ enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
 					   am->mMaterialIndex, path);
 			goto fail;
 		}
+		st = check_finite(path, i, am, err);
+		if (st != TSR_OK)
+			goto fail;
 		st = convert_mesh(path, am, &out->meshes[out->mesh_count], err);
 		if (st != TSR_OK)
 			goto fail;

@@ -320,6 +320,70 @@ static enum tsr_status parse_camera_keys(struct loader *L, const json_t *arr,
 	return TSR_OK;
 }
 
+static void camera_at(const struct tsr_camera *cam, uint32_t frame,
+		      struct tsr_vec3 *eye_out, struct tsr_vec3 *target_out,
+		      struct tsr_vec3 *up_out);
+
+/*
+ * What makes a view degenerate (tsr_m4_look_at would give a blank frame),
+ * or NULL: eye equal to target, up parallel to the view direction, or
+ * values that overflow float in the view matrix.
+ */
+static const char *view_problem(struct tsr_vec3 eye, struct tsr_vec3 target,
+				struct tsr_vec3 up)
+{
+	struct tsr_vec3 f = tsr_v3_norm(tsr_v3_sub(target, eye));
+	float ff = tsr_v3_dot(f, f);
+	if (!isfinite(ff))
+		return "has an eye-to-target distance that overflows float";
+	if (ff == 0.0f)
+		return "has eye equal to target";
+	struct tsr_vec3 side = tsr_v3_cross(f, up);
+	if (tsr_v3_dot(side, side) == 0.0f)
+		return "has up parallel to the view direction";
+	struct tsr_mat4 m = tsr_m4_look_at(eye, target, up);
+	for (int i = 0; i < 16; i++)
+		if (!isfinite(m.m[i]))
+			return "has a view matrix that overflows float";
+	return NULL;
+}
+
+/*
+ * Refuses a camera whose view is degenerate: the static camera, the
+ * orbit's view at frame 0 (with radius 0 the view is the same at every
+ * frame), each keyframe. The message names the key.
+ */
+static enum tsr_status check_camera_views(struct loader *L, const char *path,
+					  const struct tsr_camera *c)
+{
+	char p[256];
+	struct tsr_vec3 eye, target, up;
+	const char *why;
+	if (c->key_count) {
+		for (uint32_t i = 0; i < c->key_count; i++) {
+			camera_at(c, c->keys[i].frame, &eye, &target, &up);
+			if ((why = view_problem(eye, target, up)) != NULL) {
+				index_path(p, sizeof(p), path, "keyframes", i);
+				return tsr_error_set(L->err, TSR_ERR_CONFIG,
+						     "camera key '%s' (frame %u) in '%s' %s",
+						     p, c->keys[i].frame, L->file, why);
+			}
+		}
+		return TSR_OK;
+	}
+	camera_at(c, 0, &eye, &target, &up);
+	if ((why = view_problem(eye, target, up)) == NULL)
+		return TSR_OK;
+	if (c->orbit)
+		tsr_json_path(p, sizeof(p), path, "orbit");
+	else if (strcmp(why, "has up parallel to the view direction") == 0)
+		tsr_json_path(p, sizeof(p), path, "up");
+	else
+		tsr_json_path(p, sizeof(p), path, "eye");
+	return tsr_error_set(L->err, TSR_ERR_CONFIG, "camera '%s' in '%s' %s (key '%s')",
+			     path, L->file, why, p);
+}
+
 static enum tsr_status parse_camera(struct loader *L, const json_t *cam,
 				    const char *path, struct tsr_camera *c)
 {
@@ -387,14 +451,7 @@ static enum tsr_status parse_camera(struct loader *L, const json_t *cam,
 		tsr_json_path(p, sizeof(p), path, "keyframes");
 		TSR_TRY(parse_camera_keys(L, keys, p, c));
 	}
-	if (!c->orbit && !c->key_count) {
-		struct tsr_vec3 d = tsr_v3_sub(c->target, c->eye);
-		if (tsr_v3_dot(d, d) == 0.0f)
-			return tsr_error_set(L->err, TSR_ERR_CONFIG,
-					     "camera '%s' in '%s' has eye equal to target",
-					     path, L->file);
-	}
-	return TSR_OK;
+	return check_camera_views(L, path, c);
 }
 
 static enum tsr_status parse_material(struct loader *L, const json_t *m,

@@ -1,5 +1,6 @@
 #include "tiling/parameter_buffer.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <string.h>
@@ -16,12 +17,31 @@ struct tile_list {
 	uint32_t chunk_count, chunk_cap;
 };
 
+/*
+ * A piece of a growable region: the layout's region first, then the ones
+ * appended to the address map (parameter_buffer.h).
+ */
+struct segment {
+	uint64_t base;   /* byte address */
+	uint64_t size;   /* PB-Attributes: bytes; overflow pool: chunks */
+	uint64_t first;  /* overflow pool: number of its first chunk */
+};
+
+struct segments {
+	struct segment *s;
+	uint32_t count, cap;
+	uint64_t total;  /* bytes or chunks in all segments */
+};
+
 struct tsr_param_buffer {
 	struct tsr_pb_layout l;
 	uint32_t tiles_x, tiles_y;
 	struct tile_list *lists;
 	uint32_t chunks_used;
-	uint64_t attr_cursor;  /* bytes used in PB-Attributes */
+	struct segments attr;  /* PB-Attributes */
+	struct segments pool;  /* list overflow chunks */
+	uint32_t attr_seg;     /* PB-Attributes segment being filled ... */
+	uint64_t attr_cursor;  /* ... and the bytes used in it */
 	uint32_t frame;        /* frame being binned and fetched */
 	uint32_t *pos;         /* tiles: position of each tile in this frame's order */
 	uint32_t *scratch;     /* tiles: the tiles (then positions) of one primitive */
@@ -38,6 +58,34 @@ struct tsr_param_buffer {
 uint64_t tsr_pb_lists_bytes(uint32_t tiles, uint32_t capacity)
 {
 	return (uint64_t)tiles * capacity * TSR_PMD_BYTES;
+}
+
+static enum tsr_status segments_add(struct segments *g, uint64_t base, uint64_t size,
+				    struct tsr_error *err)
+{
+	struct segment *n = tsr_array_grow(g->s, &g->cap, g->count + 1, sizeof(*n));
+	if (!n)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for the Parameter Buffer");
+	g->s = n;
+	g->s[g->count++] = (struct segment){base, size, g->total};
+	g->total += size;
+	return TSR_OK;
+}
+
+/*
+ * Appends a segment of at least `need` units (bytes or chunks), twice what
+ * the region holds so far, as a new address-map region after all others.
+ */
+static enum tsr_status segments_grow(struct tsr_param_buffer *pb, struct segments *g,
+				     const char *name, uint64_t need, uint64_t unit_bytes,
+				     enum tsr_stream stream, struct tsr_error *err)
+{
+	uint64_t size = g->total > need ? g->total : need;
+	char region[64];
+	snprintf(region, sizeof(region), "%s.grow%u", name, g->count);
+	uint64_t base;
+	TSR_TRY(tsr_addrmap_add(pb->l.map, region, size * unit_bytes, stream, &base, err));
+	return segments_add(g, base, size, err);
 }
 
 enum tsr_status tsr_pb_create(const struct tsr_pb_layout *layout,
@@ -60,6 +108,14 @@ enum tsr_status tsr_pb_create(const struct tsr_pb_layout *layout,
 	}
 	for (size_t t = 0; t < tiles; t++)
 		pb->pos[t] = (uint32_t)t;
+	enum tsr_status s = segments_add(&pb->attr, layout->attributes_base,
+					 layout->attributes_bytes, err);
+	if (s == TSR_OK)
+		s = segments_add(&pb->pool, layout->overflow_base, layout->overflow_chunks, err);
+	if (s != TSR_OK) {
+		tsr_pb_destroy(pb);
+		return s;
+	}
 	*out = pb;
 	return TSR_OK;
 }
@@ -78,6 +134,8 @@ void tsr_pb_destroy(struct tsr_param_buffer *pb)
 	free(pb->scratch);
 	free(pb->use);
 	free(pb->queue);
+	free(pb->attr.s);
+	free(pb->pool.s);
 	free(pb);
 }
 
@@ -121,6 +179,7 @@ void tsr_pb_begin_frame(struct tsr_param_buffer *pb, const uint32_t *order, uint
 		pb->lists[t].chunk_count = 0;
 	}
 	pb->chunks_used = 0;
+	pb->attr_seg = 0;
 	pb->attr_cursor = 0;
 }
 
@@ -170,7 +229,10 @@ uint64_t tsr_pb_pmd_address(const struct tsr_param_buffer *pb, uint32_t tile,
 	if (chunk == 0)
 		return pb->l.lists_base + ((uint64_t)tile * cap + slot) * TSR_PMD_BYTES;
 	uint32_t c = pb->lists[tile].chunks[chunk - 1];
-	return pb->l.overflow_base + ((uint64_t)c * cap + slot) * TSR_PMD_BYTES;
+	const struct segment *g = pb->pool.s;
+	while (c >= g->first + g->size)
+		g++;
+	return g->base + ((c - g->first) * cap + slot) * TSR_PMD_BYTES;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -190,11 +252,20 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 	const struct tsr_pb_layout *l = &pb->l;
 	uint64_t attr_bytes = (uint64_t)p->attributes * TSR_PB_BLOCK_BYTES;
 	*tiles = 0;
-	if (pb->attr_cursor + attr_bytes > l->attributes_bytes)
-		return tsr_error_set(err, TSR_ERR_LIMIT,
-				     "the PB-Attributes region (%llu bytes) is full",
-				     (unsigned long long)l->attributes_bytes);
-	p->pb_addr = l->attributes_base + pb->attr_cursor;
+	/* a primitive's attributes stay in one segment */
+	while (pb->attr_cursor + attr_bytes > pb->attr.s[pb->attr_seg].size) {
+		if (pb->attr_seg + 1 == pb->attr.count) {
+			if (!l->map)
+				return tsr_error_set(err, TSR_ERR_LIMIT,
+						     "the PB-Attributes region (%llu bytes) is full",
+						     (unsigned long long)l->attributes_bytes);
+			TSR_TRY(segments_grow(pb, &pb->attr, "pb_attributes", attr_bytes, 1,
+					      TSR_STREAM_PB_ATTRIBUTES, err));
+		}
+		pb->attr_seg++;
+		pb->attr_cursor = 0;
+	}
+	p->pb_addr = pb->attr.s[pb->attr_seg].base + pb->attr_cursor;
 	/* the tiles the primitive truly overlaps, row-major */
 	uint32_t n = 0;
 	uint32_t tx0 = (uint32_t)p->min_x / l->tile_width, tx1 = (uint32_t)p->max_x / l->tile_width;
@@ -238,10 +309,17 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 		if (s != TSR_OK)
 			return s;
 		if (tl->count && tl->count % l->capacity == 0) {
-			if (pb->chunks_used == l->overflow_chunks)
-				return tsr_error_set(err, TSR_ERR_LIMIT,
-						     "the Parameter Buffer list overflow pool (%u chunks of %u PMDs) is exhausted",
-						     l->overflow_chunks, l->capacity);
+			if (pb->chunks_used == pb->pool.total) {
+				if (!l->map)
+					return tsr_error_set(err, TSR_ERR_LIMIT,
+							     "the Parameter Buffer list overflow pool (%u chunks of %u PMDs) is exhausted",
+							     l->overflow_chunks, l->capacity);
+				s = segments_grow(pb, &pb->pool, "pb_lists_overflow", 16,
+						  tsr_pb_lists_bytes(1, l->capacity),
+						  TSR_STREAM_PB_LISTS, err);
+				if (s != TSR_OK)
+					return s;
+			}
 			s = grow(&tl->chunks, &tl->chunk_cap, tl->chunk_count + 1, err);
 			if (s != TSR_OK)
 				return s;

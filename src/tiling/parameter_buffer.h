@@ -45,6 +45,7 @@
 
 #include "core/status.h"
 #include "geometry/primitive.h"
+#include "memory/addrmap.h"
 #include "memory/memsys.h"
 #include "stats/counters.h"
 
@@ -67,6 +68,15 @@ struct tsr_pb_layout {
 	uint64_t attributes_base;              /* PB-Attributes Pointer */
 	uint64_t attributes_bytes;             /* size of the PB-Attributes region */
 	uint32_t interleaved;                  /* 1: TCOR III-B interleaved PB-Lists */
+	/*
+	 * Address map the regions grow into (NULL: fixed sizes, a full region
+	 * is TSR_ERR_LIMIT). When a frame needs more PB-Attributes or overflow
+	 * chunks than the regions above hold, a region twice the size in use
+	 * ("pb_attributes.grow<N>", "pb_lists_overflow.grow<N>") is appended
+	 * after every other region, and kept for later frames: the map stays
+	 * deterministic and the regions given here keep their addresses.
+	 */
+	struct tsr_addrmap *map;
 };
 
 struct tsr_param_buffer;
@@ -136,7 +146,8 @@ void tsr_pb_begin_frame(struct tsr_param_buffer *pb, const uint32_t *order, uint
  * attributes, through the memory hierarchy's pb_lists and pb_attributes
  * routes), sets p->pb_addr, and returns the
  * number of tiles it overlaps in *tiles (0: nothing written). Errors:
- * TSR_ERR_LIMIT (PB-Attributes region or overflow pool full), TSR_ERR_NOMEM.
+ * TSR_ERR_LIMIT (PB-Attributes region or overflow pool full, only when the
+ * layout has no map to grow into), TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 			    struct tsr_primitive *p, uint32_t index,
