@@ -95,6 +95,7 @@ enum tsr_status tsr_line_trace_build(const struct tsr_trace *t, uint32_t line_by
 						 .write = r->write,
 						 .stream = r->stream,
 						 .requester = r->requester,
+						 .meta = r->meta,
 						 .next_use = TSR_NEVER};
 			addr = chunk_end;
 		}

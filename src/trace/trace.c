@@ -46,9 +46,10 @@
 #define TRACE_MAGIC "TSRTRACE"
 #define HEADER_BYTES 16u           /* magic, version, description length */
 #define DESC_MAX (64u * 1024u)     /* longest description in bytes */
-#define REC_MAX 41u                /* tag + 4 varints of at most 10 bytes */
+#define REC_MAX 51u                /* tag + 5 varints of at most 10 bytes */
 #define TAG_KIND_MASK 3u
 #define TAG_WRITE 4u
+#define TAG_META 8u                /* version 2: a meta varint follows */
 #define KIND_END 3u
 #define WBUF_CAP (128u * 1024u)    /* writer: encoded records per zstd call */
 #define RBUF_CAP (256u * 1024u)    /* reader: decompressed bytes */
@@ -282,11 +283,14 @@ void tsr_trace_write(struct tsr_trace_writer *w, const struct tsr_trace_record *
 				    r->size ? (unsigned)r->stream : 0u);
 			return;
 		}
-		*p++ = (uint8_t)(TSR_TRACE_ACCESS | (r->write ? TAG_WRITE : 0));
+		*p++ = (uint8_t)(TSR_TRACE_ACCESS | (r->write ? TAG_WRITE : 0) |
+				 (r->meta ? TAG_META : 0));
 		p = put_varint(p, zigzag(r->addr - w->prev_addr));
 		p = put_varint(p, r->size);
 		p = put_varint(p, r->stream);
 		p = put_varint(p, r->requester);
+		if (r->meta)
+			p = put_varint(p, r->meta);
 		w->prev_addr = r->addr;
 		break;
 	case TSR_TRACE_FRAME:
@@ -345,7 +349,7 @@ static void observe_access(void *ctx, const struct tsr_access *a)
 	struct tsr_trace_record r = {.addr = a->addr, .size = a->size,
 				     .requester = a->requester,
 				     .kind = TSR_TRACE_ACCESS, .write = a->write,
-				     .stream = a->stream};
+				     .stream = a->stream, .meta = a->meta};
 	tsr_trace_write(ctx, &r);
 }
 
@@ -462,10 +466,11 @@ static enum tsr_status open_binary(struct tsr_trace_reader *r)
 	if (avail < HEADER_BYTES)
 		return truncated(r);
 	uint32_t version = get_le32(r->buf + 8);
-	if (version != TSR_TRACE_VERSION)
+	if (version < TSR_TRACE_VERSION_MIN || version > TSR_TRACE_VERSION)
 		return reader_fail(r, TSR_ERR_PARSE,
-				   "'%s': trace version %u is not supported (this tessera reads version %d)",
-				   r->path, (unsigned)version, TSR_TRACE_VERSION);
+				   "'%s': trace version %u is not supported (this tessera reads versions %d to %d)",
+				   r->path, (unsigned)version, TSR_TRACE_VERSION_MIN, TSR_TRACE_VERSION);
+	r->version = version;
 	uint32_t dlen = get_le32(r->buf + 12);
 	if (dlen > DESC_MAX)
 		return reader_fail(r, TSR_ERR_PARSE,
@@ -577,28 +582,37 @@ static enum tsr_status read_record(struct tsr_trace_reader *r, struct tsr_trace_
 	if (p == end)
 		return truncated(r);
 	uint8_t tag = *p++;
-	uint64_t v, size, stream, req;
+	uint64_t v, size, stream, req, meta = 0;
 	int e;
 	switch (tag) {
+	case TSR_TRACE_ACCESS | TAG_META:
+	case TSR_TRACE_ACCESS | TAG_WRITE | TAG_META:
+		if (r->version < 2)
+			return reader_fail(r, TSR_ERR_PARSE,
+					   "'%s' is corrupt: record %llu has tag 0x%02x (meta needs version 2)",
+					   r->path, (unsigned long long)r->count, (unsigned)tag);
+		/* fall through */
 	case TSR_TRACE_ACCESS:
 	case TSR_TRACE_ACCESS | TAG_WRITE:
 		if ((e = (end - p >= 8 ? get_varint_wide(&p, end, &v) : get_varint(&p, end, &v))) ||
 		    (e = get_varint(&p, end, &size)) ||
-		    (e = get_varint(&p, end, &stream)) || (e = get_varint(&p, end, &req)))
+		    (e = get_varint(&p, end, &stream)) || (e = get_varint(&p, end, &req)) ||
+		    ((tag & TAG_META) && (e = get_varint(&p, end, &meta))))
 			return varint_error(r, e);
 		if (size == 0 || size > UINT32_MAX || stream >= TSR_STREAM_COUNT ||
-		    req > UINT16_MAX)
+		    req > UINT16_MAX || meta > UINT32_MAX)
 			return reader_fail(r, TSR_ERR_PARSE,
-					   "'%s' is corrupt: record %llu has size %llu, stream %llu, requester %llu",
+					   "'%s' is corrupt: record %llu has size %llu, stream %llu, requester %llu, meta %llu",
 					   r->path, (unsigned long long)r->count,
 					   (unsigned long long)size, (unsigned long long)stream,
-					   (unsigned long long)req);
+					   (unsigned long long)req, (unsigned long long)meta);
 		r->prev_addr += unzigzag(v);
 		*rec = (struct tsr_trace_record){.addr = r->prev_addr, .size = (uint32_t)size,
 						 .requester = (uint16_t)req,
 						 .kind = TSR_TRACE_ACCESS,
-						 .write = (uint8_t)(tag >> 2),
-						 .stream = (uint8_t)stream};
+						 .write = (uint8_t)((tag & TAG_WRITE) != 0),
+						 .stream = (uint8_t)stream,
+						 .meta = (uint32_t)meta};
 		break;
 	case TSR_TRACE_FRAME:
 	case TSR_TRACE_TILE:
@@ -636,20 +650,24 @@ static enum tsr_status read_record(struct tsr_trace_reader *r, struct tsr_trace_
 static inline int read_access_fast(struct tsr_trace_reader *r, struct tsr_trace_record *rec)
 {
 	const uint8_t *p = r->buf + r->pos, *end = r->buf + r->len;
-	if (end - p < (ptrdiff_t)REC_MAX || (*p & ~TAG_WRITE) != TSR_TRACE_ACCESS)
+	if (end - p < (ptrdiff_t)REC_MAX || (*p & ~(TAG_WRITE | TAG_META)) != TSR_TRACE_ACCESS ||
+	    ((*p & TAG_META) && r->version < 2))
 		return 0;
 	uint8_t tag = *p++;
-	uint64_t v, size, stream, req;
+	uint64_t v, size, stream, req, meta = 0;
 	/* REC_MAX bytes pending: no varint can come short */
 	if (get_varint_wide(&p, end, &v) || get_varint(&p, end, &size) ||
-	    get_varint(&p, end, &stream) || get_varint(&p, end, &req))
+	    get_varint(&p, end, &stream) || get_varint(&p, end, &req) ||
+	    ((tag & TAG_META) && get_varint(&p, end, &meta)))
 		return 0;
-	if (size - 1 >= UINT32_MAX || stream >= TSR_STREAM_COUNT || req > UINT16_MAX)
+	if (size - 1 >= UINT32_MAX || stream >= TSR_STREAM_COUNT || req > UINT16_MAX ||
+	    meta > UINT32_MAX)
 		return 0;
 	r->prev_addr += unzigzag(v);
 	*rec = (struct tsr_trace_record){.addr = r->prev_addr, .size = (uint32_t)size,
 					 .requester = (uint16_t)req, .kind = TSR_TRACE_ACCESS,
-					 .write = (uint8_t)(tag >> 2), .stream = (uint8_t)stream};
+					 .write = (uint8_t)((tag & TAG_WRITE) != 0),
+					 .stream = (uint8_t)stream, .meta = (uint32_t)meta};
 	r->pos = (size_t)(p - r->buf);
 	r->count++;
 	return 1;

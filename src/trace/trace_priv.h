@@ -38,6 +38,7 @@ struct tsr_trace_reader {
 	int src_done;             /* no more decompressed bytes will come */
 	int frame_done;           /* the zstd frame ended (checksum verified) */
 	uint64_t prev_addr;       /* address of the previous access */
+	uint32_t version;         /* the header's format version */
 
 	/* text form */
 	char *line;               /* getline() buffer */

@@ -117,7 +117,9 @@ static enum tsr_status parse_access(struct tsr_trace_reader *r, char *p,
 	rec->stream = TSR_STREAM_OTHER;
 	rec->requester = 0;
 
-	int have_size = 0, have_req = 0, first = 1;
+	rec->meta = 0;
+
+	int have_size = 0, have_req = 0, have_meta = 0, first = 1;
 	while ((f = next_field(&p)) != NULL) {
 		uint64_t v;
 		if (strncmp(f, "size=", 5) == 0) {
@@ -134,8 +136,14 @@ static enum tsr_status parse_access(struct tsr_trace_reader *r, char *p,
 			if (!parse_u64(f + 4, &v) || v > UINT16_MAX)
 				return line_error(r, "bad requester '%.40s' (0 to 65535)", f + 4);
 			rec->requester = (uint16_t)v;
+		} else if (strncmp(f, "meta=", 5) == 0) {
+			if (have_meta++)
+				return line_error(r, "meta given twice");
+			if (!parse_u64(f + 5, &v) || v > UINT32_MAX)
+				return line_error(r, "bad meta '%.40s' (0 to 0xffffffff)", f + 5);
+			rec->meta = (uint32_t)v;
 		} else if (strchr(f, '=')) {
-			return line_error(r, "unknown option '%.40s' (valid: size=N, req=N)", f);
+			return line_error(r, "unknown option '%.40s' (valid: size=N, req=N, meta=N)", f);
 		} else if (first) {
 			enum tsr_stream s = tsr_stream_from_name(f);
 			if (s == TSR_STREAM_COUNT)
