@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "memory/cache.h"
@@ -335,6 +336,22 @@ static void test_geometry_errors(void **state)
 	tsr_cache_geometry_check(&g, "caches.instruction", &err);
 	assert_non_null(strstr(err.msg, "no-such-policy"));
 	assert_non_null(strstr(err.msg, "lru"));   /* lists the valid policies */
+
+	/* issue 12 item 3: at most TSR_LIMIT_CACHE_WAYS ways (a lookup scans them) */
+	g = geometry(16384 * 64, 16384, 64, 1, "lru");
+	assert_int_equal(tsr_cache_geometry_check(&g, "caches.ok", &err), TSR_OK);
+	g = geometry(32768 * 64, 32768, 64, 1, "lru");
+	create_fails(&g, "caches.full", TSR_ERR_GEOMETRY);
+	assert_int_equal(tsr_cache_geometry_check(&g, "caches.full", &err), TSR_ERR_GEOMETRY);
+	assert_non_null(strstr(err.msg, "32768 ways is more than the limit of 16384"));
+	/* a tag store over the memory budget is an error before any allocation */
+	setenv("TESSERA_MEMORY_LIMIT", "1M", 1);
+	g = geometry(1u << 30, 8, 64, 1, "lru");  /* 16 M lines */
+	create_fails(&g, "caches.huge", TSR_ERR_LIMIT);
+	assert_int_equal(tsr_cache_geometry_check(&g, "caches.huge", &err), TSR_ERR_LIMIT);
+	unsetenv("TESSERA_MEMORY_LIMIT");
+	assert_non_null(strstr(err.msg, "the tag store of cache 'caches.huge' needs"));
+	assert_non_null(strstr(err.msg, "memory limit of 1.0 MiB"));
 }
 
 /* --------------------------------------------------------------- memsys */

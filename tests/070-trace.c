@@ -24,6 +24,7 @@
 
 #include <zstd.h>
 
+#include "core/limits.h"
 #include "memory/cache.h"
 #include "trace/trace.h"
 
@@ -146,7 +147,7 @@ static struct tsr_trace_record *gen_records(size_t n, uint64_t seed)
 		r[i].addr = addr;
 		r[i].write = (x >> 20) & 1;
 		r[i].stream = (uint8_t)((x >> 24) % TSR_STREAM_COUNT);
-		r[i].size = (x >> 30) % 8 == 0 ? UINT32_MAX : 1 + (uint32_t)((x >> 33) % 128);
+		r[i].size = (x >> 30) % 8 == 0 ? TSR_LIMIT_ACCESS_BYTES : 1 + (uint32_t)((x >> 33) % 128);
 		r[i].requester = (x >> 50) % 8 == 0 ? UINT16_MAX : (uint16_t)((x >> 45) % 16);
 		/* Parameter Buffer metadata on some accesses, all 32 bits on a few */
 		r[i].meta = (x >> 53) % 4 == 0 ? (uint32_t)(x >> 20)
@@ -346,6 +347,62 @@ static void test_writer_errors(void **state)
 	assert_non_null(strstr(err.msg, path));
 	assert_false(exists(path));
 	assert_false(exists(tmp_path("invalid.trace.tmp")));
+
+	/* an access over TSR_LIMIT_ACCESS_BYTES is refused too */
+	assert_int_equal(tsr_trace_writer_open(path, NULL, &w, &err), TSR_OK);
+	struct tsr_trace_record big = {.kind = TSR_TRACE_ACCESS, .addr = 2,
+				       .size = TSR_LIMIT_ACCESS_BYTES + 1};
+	tsr_trace_write(w, &big);
+	assert_int_equal(tsr_trace_writer_close(w, 1, &err), TSR_ERR_INTERNAL);
+	assert_non_null(strstr(err.msg, "size 4097"));
+	assert_false(exists(path));
+}
+
+/*
+ * Issue 12 item 3: a reader stops at its record limit (counted while it
+ * streams, so a trace that decompresses to more is refused before it is
+ * held), and whole-trace loading stops at the memory budget.
+ */
+static void test_limits(void **state)
+{
+	(void)state;
+	const size_t n = 100000;
+	struct tsr_trace_record *r = gen_records(n, 7);
+	const char *path = tmp_path("limits.trace");
+	write_trace(path, "limits", r, n);
+	free(r);
+	struct tsr_trace t;
+	struct tsr_error err;
+	assert_int_equal(tsr_trace_load_max(path, n, &t, &err), TSR_OK);
+	assert_int_equal(t.count, n);
+	tsr_trace_release(&t);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(tsr_trace_load_max(path, n - 1, &t, &err), TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, path));
+	assert_non_null(strstr(err.msg, "more than 99999 records"));
+	assert_non_null(strstr(err.msg, "--max-records"));
+	assert_null(t.records);
+
+	/* the same for a text trace */
+	const char *tpath = tmp_path("limits.txt");
+	const char *text = "R 1\nR 2\nF\nR 3\n";
+	write_bytes(tpath, text, strlen(text));
+	assert_int_equal(tsr_trace_load_max(tpath, 4, &t, &err), TSR_OK);
+	tsr_trace_release(&t);
+	assert_int_equal(tsr_trace_load_max(tpath, 3, &t, &err), TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "more than 3 records"));
+
+	/* 100000 records of 24 bytes do not fit a 1 MiB budget */
+	setenv("TESSERA_MEMORY_LIMIT", "1M", 1);
+	assert_int_equal(tsr_memory_budget_bytes(), 1u << 20);
+	memset(&err, 0, sizeof(err));
+	enum tsr_status st = tsr_trace_load(path, &t, &err);
+	unsetenv("TESSERA_MEMORY_LIMIT");
+	assert_int_equal(st, TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, path));
+	assert_non_null(strstr(err.msg, "memory limit of 1.0 MiB (TESSERA_MEMORY_LIMIT)"));
+	assert_null(t.records);
+	assert_true(tsr_memory_budget_bytes() > (1u << 20));
 }
 
 /* ---- the cache observer ---- */
@@ -434,7 +491,7 @@ static void test_text(void **state)
 		{.kind = TSR_TRACE_FRAME, .addr = 1},
 		{.kind = TSR_TRACE_ACCESS, .addr = UINT64_MAX, .size = 1, .stream = TSR_STREAM_INDEX},
 		{.kind = TSR_TRACE_FRAME, .addr = 7},
-		{.kind = TSR_TRACE_ACCESS, .addr = 0, .size = UINT32_MAX, .write = 1,
+		{.kind = TSR_TRACE_ACCESS, .addr = 0, .size = 4096, .write = 1,
 		 .stream = TSR_STREAM_RENDER_TARGET, .requester = 65535},
 		{.kind = TSR_TRACE_FRAME, .addr = 8},
 		{.kind = TSR_TRACE_ACCESS, .addr = 0x40, .size = 4, .write = 1,
@@ -504,6 +561,7 @@ static void test_text_errors(void **state)
 		{"W 0x10 texture size=0", "size 0"},
 		{"W 0x10 texture size=4294967296", "bad size"},
 		{"W 0x10 texture size=", "bad size"},
+		{"W 0x10 texture size=4097", "size 4097 is more than the limit of 4096 bytes"},
 		{"R 0x10 req=65536", "bad requester"},
 		{"R 0x10 meta=4294967296", "bad meta"},
 		{"R 0x10 meta=1 meta=2", "meta given twice"},
@@ -770,6 +828,7 @@ static void test_bad_records(void **state)
 		{{0, 2, 0, 1, 0, 3, 1}, 7, "size 0"},
 		{{0, 2, 0x80, 0x80, 0x80, 0x80, 0x10, 1, 0, 3, 1}, 11, "size 4294967296"},
 		{{0, 2, 4, 1, 0x80, 0x80, 0x04, 3, 1}, 9, "requester 65536"},
+		{{0, 2, 0x81, 0x20, 1, 0, 3, 1}, 8, "access of 4097 bytes, more than the limit of 4096"},
 		{{3, 0, 3, 0}, 4, "data after the end record"},
 		{{3, 0, 0}, 3, "data after the end record"},
 	};
@@ -875,6 +934,7 @@ int main(void)
 		cmocka_unit_test(test_long_description),
 		cmocka_unit_test(test_discard),
 		cmocka_unit_test(test_writer_errors),
+		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_text_errors),

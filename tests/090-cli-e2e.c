@@ -290,6 +290,71 @@ static void test_replay_every_config(void **state)
 }
 
 /*
+ * Issue 12 item 3: resources bounded before any work starts. Each
+ * refusal is one line naming the option or key and the limit, with the
+ * exit code of its kind (2 usage, 1 runtime), and leaves no output.
+ */
+static void test_resource_limits(void **state)
+{
+	(void)state;
+	char args[2048], err[512], out[512];
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(out, sizeof(out), "%s/out.txt", tmpdir);
+	static const struct {
+		const char *args;
+		int rc;
+		const char *msg;
+	} cases[] = {
+		{"cachesim tests/data/trace-basic.txt --size 1G --ways full --policy lru", 2,
+		 "--ways full is 16777216 ways, more than the limit of 16384"},
+		{"cachesim tests/data/trace-basic.txt --size 1M --ways 16777216 --policy lru", 2,
+		 "more than the limit of 16384"},
+		{"cachesim tests/data/trace-basic.txt --size 1M --ways 8 --policy lru "
+		 "--max-records 5", 1, "'tests/data/trace-basic.txt' has more than 5 records"},
+		{"cachesim tests/data/trace-basic.txt --size 1M --ways 8 --policy lru "
+		 "--max-records x", 2, "--max-records"},
+		{"analyze reuse tests/data/trace-basic.txt --max-records 3", 1, "more than 3 records"},
+		{"run workloads/sprites-2d.json --frames 1 --set screen.width=16384 "
+		 "--set screen.height=8192 --quiet --out '%s/lim'", 2,
+		 "more than the limit of 67108864 pixels"},
+		{"run workloads/sprites-2d.json --frames 100001 --quiet --out '%s/lim'", 2,
+		 "1 to 100000"},
+		{"run workloads/sprites-2d.json --frames 1 --set caches.l2.ways=32768 "
+		 "--quiet --out '%s/lim'", 2, "caches.l2.ways"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(args, sizeof(args), cases[i].args, tmpdir);
+		int rc = run_out(args, out, err);
+		char *msg = tsr_test_read_file(err);
+		assert_non_null(msg);
+		if (rc != cases[i].rc || !strstr(msg, cases[i].msg))
+			fail_msg("'%s': exit %d, stderr \"%s\"", args, rc, msg);
+		free(msg);
+	}
+	/* memory: structures over the budget are errors, not an OOM kill */
+	snprintf(args, sizeof(args),
+		 "cachesim tests/data/trace-basic.txt --size 1G --ways 8 --policy lru");
+	setenv("TESSERA_MEMORY_LIMIT", "16M", 1);
+	int rc = run_out(args, out, err);
+	char *msg = tsr_test_read_file(err);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(msg, "the tag store of cache 'cachesim' needs"));
+	assert_non_null(strstr(msg, "memory limit of 16.0 MiB (TESSERA_MEMORY_LIMIT)"));
+	free(msg);
+	snprintf(args, sizeof(args),
+		 "run workloads/sprites-2d.json --frames 1 --set screen.width=4096 "
+		 "--set screen.height=4096 --quiet --out '%s/lim'", tmpdir);
+	rc = run_out(args, out, err);
+	unsetenv("TESSERA_MEMORY_LIMIT");
+	msg = tsr_test_read_file(err);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(msg, "the frame buffer pair"));
+	free(msg);
+	snprintf(args, sizeof(args), "%s/lim", tmpdir);
+	assert_false(exists(args));
+}
+
+/*
  * TCOR on a real workload: the Attribute Cache sees one write per binned
  * primitive and one read per PMD, every miss reads the primitive's
  * attributes from the L2, the default output queue never stalls, and the
@@ -595,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_record_and_replay),
 		cmocka_unit_test(test_replay_every_config),
+		cmocka_unit_test(test_resource_limits),
 		cmocka_unit_test(test_tcor_run),
 		cmocka_unit_test(test_experiment_cli),
 		cmocka_unit_test(test_known_image),

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "memory/policy.h"
 
 struct tsr_cache {
@@ -64,6 +65,19 @@ enum tsr_status tsr_cache_geometry_check(const struct tsr_cache_geometry *g,
 		return tsr_error_set(err, TSR_ERR_GEOMETRY,
 				     "cache '%s': %llu sets is not a power of two",
 				     name, (unsigned long long)sets);
+	if (g->ways > TSR_LIMIT_CACHE_WAYS)
+		return tsr_error_set(err, TSR_ERR_GEOMETRY,
+				     "cache '%s': %u ways is more than the limit of %u (a lookup "
+				     "scans every way of a set: use more sets)",
+				     name, g->ways, TSR_LIMIT_CACHE_WAYS);
+	/* the tag store, write masks and policy state (at most 16 bytes a line),
+	 * estimated before the policy's state is created below */
+	uint64_t lines = g->size_bytes / g->line_bytes;
+	char what[96];
+	snprintf(what, sizeof(what), "the tag store of cache '%s'", name);
+	TSR_TRY(tsr_memory_check(what, lines * (sizeof(struct tsr_line) +
+					       (g->fetch_on_write ? 0 : sizeof(uint64_t)) + 16),
+				 err));
 	const struct tsr_policy_ops *ops = tsr_policy_find(g->policy);
 	if (!ops) {
 		char list[256];

@@ -41,6 +41,7 @@
 #include <zstd.h>
 
 #include "core/array.h"
+#include "core/limits.h"
 #include "core/stream.h"
 
 #define TRACE_MAGIC "TSRTRACE"
@@ -275,12 +276,14 @@ void tsr_trace_write(struct tsr_trace_writer *w, const struct tsr_trace_record *
 	uint8_t *p = w->buf + w->len;
 	switch (r->kind) {
 	case TSR_TRACE_ACCESS:
-		if (r->stream >= TSR_STREAM_COUNT || r->size == 0) {
+		if (r->stream >= TSR_STREAM_COUNT || r->size == 0 ||
+		    r->size > TSR_LIMIT_ACCESS_BYTES) {
+			int bad_stream = r->stream >= TSR_STREAM_COUNT;
 			writer_fail(w, TSR_ERR_INTERNAL,
 				    "record %llu of trace '%s' is invalid: %s %u",
 				    (unsigned long long)w->count, w->path,
-				    r->size ? "stream" : "size",
-				    r->size ? (unsigned)r->stream : 0u);
+				    bad_stream ? "stream" : "size",
+				    bad_stream ? (unsigned)r->stream : r->size);
 			return;
 		}
 		*p++ = (uint8_t)(TSR_TRACE_ACCESS | (r->write ? TAG_WRITE : 0) |
@@ -515,6 +518,7 @@ enum tsr_status tsr_trace_reader_open(const char *path, struct tsr_trace_reader 
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for trace '%s'", path);
 	}
 	memcpy(r->path, path, plen + 1);
+	r->max_records = TSR_LIMIT_TRACE_RECORDS;
 	enum tsr_status s = TSR_OK;
 	r->in_cap = ZSTD_DStreamInSize();
 	r->in = malloc(r->in_cap);
@@ -599,6 +603,12 @@ static enum tsr_status read_record(struct tsr_trace_reader *r, struct tsr_trace_
 		    (e = get_varint(&p, end, &stream)) || (e = get_varint(&p, end, &req)) ||
 		    ((tag & TAG_META) && (e = get_varint(&p, end, &meta))))
 			return varint_error(r, e);
+		if (size > TSR_LIMIT_ACCESS_BYTES && size <= UINT32_MAX)
+			return reader_fail(r, TSR_ERR_PARSE,
+					   "'%s' is corrupt: record %llu is an access of %llu bytes, "
+					   "more than the limit of %u",
+					   r->path, (unsigned long long)r->count,
+					   (unsigned long long)size, TSR_LIMIT_ACCESS_BYTES);
 		if (size == 0 || size > UINT32_MAX || stream >= TSR_STREAM_COUNT ||
 		    req > UINT16_MAX || meta > UINT32_MAX)
 			return reader_fail(r, TSR_ERR_PARSE,
@@ -660,8 +670,8 @@ static inline int read_access_fast(struct tsr_trace_reader *r, struct tsr_trace_
 	    get_varint(&p, end, &stream) || get_varint(&p, end, &req) ||
 	    ((tag & TAG_META) && get_varint(&p, end, &meta)))
 		return 0;
-	if (size - 1 >= UINT32_MAX || stream >= TSR_STREAM_COUNT || req > UINT16_MAX ||
-	    meta > UINT32_MAX)
+	if (size - 1 >= TSR_LIMIT_ACCESS_BYTES || stream >= TSR_STREAM_COUNT ||
+	    req > UINT16_MAX || meta > UINT32_MAX)
 		return 0;
 	r->prev_addr += unzigzag(v);
 	*rec = (struct tsr_trace_record){.addr = r->prev_addr, .size = (uint32_t)size,
@@ -677,7 +687,7 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 			       int *eof, struct tsr_error *err)
 {
 	*eof = 0;
-	if (r->binary && !r->status && read_access_fast(r, rec))
+	if (r->binary && !r->status && r->count < r->max_records && read_access_fast(r, rec))
 		return TSR_OK;
 	enum tsr_status s = r->status;
 	if (!s) {
@@ -696,12 +706,22 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 			else
 				r->count++;
 		}
+		if (!s && !*eof && r->count > r->max_records)
+			s = reader_fail(r, TSR_ERR_LIMIT,
+					"'%s' has more than %llu records, the limit (cachesim and "
+					"analyze: --max-records raises it)",
+					r->path, (unsigned long long)r->max_records);
 		if (!s)
 			return TSR_OK;
 	}
 	if (err)
 		*err = r->error;
 	return s;
+}
+
+void tsr_trace_reader_set_max_records(struct tsr_trace_reader *r, uint64_t max_records)
+{
+	r->max_records = max_records;
 }
 
 void tsr_trace_reader_close(struct tsr_trace_reader *r)
@@ -724,9 +744,17 @@ void tsr_trace_reader_close(struct tsr_trace_reader *r)
 enum tsr_status tsr_trace_load(const char *path, struct tsr_trace *out,
 			       struct tsr_error *err)
 {
+	return tsr_trace_load_max(path, 0, out, err);
+}
+
+enum tsr_status tsr_trace_load_max(const char *path, uint64_t max_records,
+				   struct tsr_trace *out, struct tsr_error *err)
+{
 	memset(out, 0, sizeof(*out));
 	struct tsr_trace_reader *r;
 	TSR_TRY(tsr_trace_reader_open(path, &r, err));
+	if (max_records)
+		tsr_trace_reader_set_max_records(r, max_records);
 
 	/* the description, cut at a character boundary to fit */
 	const char *d = r->description;
@@ -743,6 +771,13 @@ enum tsr_status tsr_trace_load(const char *path, struct tsr_trace *out,
 	enum tsr_status s = TSR_OK;
 	for (;;) {
 		if (out->count == cap) {
+			char what[512];
+			snprintf(what, sizeof(what), "trace '%.400s' (%zu records so far)", path,
+				 out->count);
+			s = tsr_memory_check(what, (uint64_t)(cap ? 2ull * cap : 16) *
+						   sizeof(*out->records), err);
+			if (s)
+				break;
 			/* tsr_array_grow counts in uint32_t and doubles: stop at 2^31 */
 			void *p = cap < (1u << 31)
 					  ? tsr_array_grow(out->records, &cap, (uint32_t)out->count + 1,

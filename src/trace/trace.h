@@ -25,6 +25,11 @@
  *            struct tsr_access.meta; 0 when absent);
  *            marker: value (frame number or tile id);
  *            end: the number of records before it (the reader checks it).
+ * Limits (core/limits.h): an access is 1 to 4096 bytes
+ * (TSR_LIMIT_ACCESS_BYTES, the largest line); a reader returns at most
+ * TSR_LIMIT_TRACE_RECORDS (200 M) records unless told otherwise
+ * (tsr_trace_reader_set_max_records), counting while it streams, so a
+ * trace that decompresses to more is refused before it fills memory.
  * A file that ends before the end record is truncated; a zstd checksum or
  * format error is corruption; versions 1 (no meta: every access reads as
  * meta 0) and 2 are read, another version is refused. `zstdcat FILE`
@@ -135,6 +140,12 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r,
 			       struct tsr_trace_record *rec, int *eof,
 			       struct tsr_error *err);
 
+/*
+ * Sets the most records r returns (default TSR_LIMIT_TRACE_RECORDS); one
+ * more is TSR_ERR_LIMIT naming the file and the limit.
+ */
+void tsr_trace_reader_set_max_records(struct tsr_trace_reader *r, uint64_t max_records);
+
 void tsr_trace_reader_close(struct tsr_trace_reader *r);
 
 /* ---- a whole trace in memory ---- */
@@ -148,11 +159,17 @@ struct tsr_trace {
 };
 
 /*
- * Reads a whole trace (binary or text) into memory. Errors: those of the
- * reader; TSR_ERR_NOMEM.
+ * Reads a whole trace (binary or text) into memory, at most
+ * TSR_LIMIT_TRACE_RECORDS records. Errors: those of the reader;
+ * TSR_ERR_LIMIT when the records would exceed the memory budget
+ * (core/limits.h); TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_trace_load(const char *path, struct tsr_trace *out,
 			       struct tsr_error *err);
+
+/* tsr_trace_load() with another record limit (0: TSR_LIMIT_TRACE_RECORDS). */
+enum tsr_status tsr_trace_load_max(const char *path, uint64_t max_records,
+				   struct tsr_trace *out, struct tsr_error *err);
 
 /* Frees what tsr_trace_load() allocated; the struct may be reused. */
 void tsr_trace_release(struct tsr_trace *t);

@@ -28,6 +28,7 @@ struct tsr_trace_reader {
 	enum tsr_status status;   /* sticky: the first error, then every read */
 	struct tsr_error error;   /* its message */
 	uint64_t count;           /* records returned so far */
+	uint64_t max_records;     /* the most records returned (limit) */
 
 	/* binary form */
 	struct ZSTD_DCtx_s *dctx;

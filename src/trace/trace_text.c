@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "core/limits.h"
 #include "core/stream.h"
 
 /* Fills r->error with "'FILE' line N: <problem>"; returns TSR_ERR_PARSE. */
@@ -129,6 +130,9 @@ static enum tsr_status parse_access(struct tsr_trace_reader *r, char *p,
 				return line_error(r, "bad size '%.40s'", f + 5);
 			if (v == 0)
 				return line_error(r, "size 0 (an access has at least 1 byte)");
+			if (v > TSR_LIMIT_ACCESS_BYTES)
+				return line_error(r, "size %llu is more than the limit of %u bytes",
+						  (unsigned long long)v, TSR_LIMIT_ACCESS_BYTES);
 			rec->size = (uint32_t)v;
 		} else if (strncmp(f, "req=", 4) == 0) {
 			if (have_req++)
