@@ -358,53 +358,6 @@ static void test_writer_errors(void **state)
 	assert_false(exists(path));
 }
 
-/*
- * Issue 12 item 3: a reader stops at its record limit (counted while it
- * streams, so a trace that decompresses to more is refused before it is
- * held), and whole-trace loading stops at the memory budget.
- */
-static void test_limits(void **state)
-{
-	(void)state;
-	const size_t n = 100000;
-	struct tsr_trace_record *r = gen_records(n, 7);
-	const char *path = tmp_path("limits.trace");
-	write_trace(path, "limits", r, n);
-	free(r);
-	struct tsr_trace t;
-	struct tsr_error err;
-	assert_int_equal(tsr_trace_load_max(path, n, &t, &err), TSR_OK);
-	assert_int_equal(t.count, n);
-	tsr_trace_release(&t);
-	memset(&err, 0, sizeof(err));
-	assert_int_equal(tsr_trace_load_max(path, n - 1, &t, &err), TSR_ERR_LIMIT);
-	assert_non_null(strstr(err.msg, path));
-	assert_non_null(strstr(err.msg, "more than 99999 records"));
-	assert_non_null(strstr(err.msg, "--max-records"));
-	assert_null(t.records);
-
-	/* the same for a text trace */
-	const char *tpath = tmp_path("limits.txt");
-	const char *text = "R 1\nR 2\nF\nR 3\n";
-	write_bytes(tpath, text, strlen(text));
-	assert_int_equal(tsr_trace_load_max(tpath, 4, &t, &err), TSR_OK);
-	tsr_trace_release(&t);
-	assert_int_equal(tsr_trace_load_max(tpath, 3, &t, &err), TSR_ERR_LIMIT);
-	assert_non_null(strstr(err.msg, "more than 3 records"));
-
-	/* 100000 records of 24 bytes do not fit a 1 MiB budget */
-	setenv("TESSERA_MEMORY_LIMIT", "1M", 1);
-	assert_int_equal(tsr_memory_budget_bytes(), 1u << 20);
-	memset(&err, 0, sizeof(err));
-	enum tsr_status st = tsr_trace_load(path, &t, &err);
-	unsetenv("TESSERA_MEMORY_LIMIT");
-	assert_int_equal(st, TSR_ERR_LIMIT);
-	assert_non_null(strstr(err.msg, path));
-	assert_non_null(strstr(err.msg, "memory limit of 1.0 MiB (TESSERA_MEMORY_LIMIT)"));
-	assert_null(t.records);
-	assert_true(tsr_memory_budget_bytes() > (1u << 20));
-}
-
 /* ---- the cache observer ---- */
 
 static void test_observer(void **state)
@@ -923,6 +876,77 @@ static void test_bad_records(void **state)
 	assert_int_equal(t.records[1].requester, 7);
 	assert_int_equal(t.records[2].addr, 9);
 	assert_int_equal(t.records[2].meta, 0);
+	tsr_trace_release(&t);
+}
+
+/*
+ * Issue 12 item 3: a reader stops at its record limit (counted while it
+ * streams, so a trace that decompresses to more is refused before it is
+ * held), and whole-trace loading stops at the memory budget.
+ */
+static void test_limits(void **state)
+{
+	(void)state;
+	const size_t n = 100000;
+	struct tsr_trace_record *r = gen_records(n, 7);
+	const char *path = tmp_path("limits.trace");
+	write_trace(path, "limits", r, n);
+	free(r);
+	struct tsr_trace t;
+	struct tsr_error err;
+	assert_int_equal(tsr_trace_load_max(path, n, &t, &err), TSR_OK);
+	assert_int_equal(t.count, n);
+	tsr_trace_release(&t);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(tsr_trace_load_max(path, n - 1, &t, &err), TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, path));
+	assert_non_null(strstr(err.msg, "more than 99999 records"));
+	assert_non_null(strstr(err.msg, "--max-records"));
+	assert_null(t.records);
+
+	/* the same for a text trace */
+	const char *tpath = tmp_path("limits.txt");
+	const char *text = "R 1\nR 2\nF\nR 3\n";
+	write_bytes(tpath, text, strlen(text));
+	assert_int_equal(tsr_trace_load_max(tpath, 4, &t, &err), TSR_OK);
+	tsr_trace_release(&t);
+	assert_int_equal(tsr_trace_load_max(tpath, 3, &t, &err), TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "more than 3 records"));
+
+	/* 100000 records of 24 bytes do not fit a 1 MiB budget */
+	setenv("TESSERA_MEMORY_LIMIT", "1M", 1);
+	assert_int_equal(tsr_memory_budget_bytes(), 1u << 20);
+	memset(&err, 0, sizeof(err));
+	enum tsr_status st = tsr_trace_load(path, &t, &err);
+	unsetenv("TESSERA_MEMORY_LIMIT");
+	assert_int_equal(st, TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, path));
+	assert_non_null(strstr(err.msg, "memory limit of 1.0 MiB (TESSERA_MEMORY_LIMIT)"));
+	assert_null(t.records);
+	assert_true(tsr_memory_budget_bytes() > (1u << 20));
+
+	/* a zstd frame that declares more content than max_records records can
+	 * take is refused before decoding (write_zstd declares the size) */
+	const size_t markers = 35000, clen = 16 + 2 * markers + 4;
+	uint8_t *c = malloc(clen);
+	assert_non_null(c);
+	size_t k = header(c, "TSRTRACE", 2, 0);
+	for (size_t i = 0; i < markers; i++) {
+		c[k++] = TSR_TRACE_FRAME;
+		c[k++] = 0;
+	}
+	c[k++] = 3;  /* the end record: 35000 = 0xb8 0x91 0x02 */
+	c[k++] = 0xb8;
+	c[k++] = 0x91;
+	c[k++] = 0x02;
+	const char *zpath = tmp_path("declared.trace");
+	write_zstd(zpath, c, k);
+	free(c);
+	assert_int_equal(tsr_trace_load_max(zpath, 1, &t, &err), TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "decompresses to 70020 bytes"));
+	assert_non_null(strstr(err.msg, zpath));
+	assert_int_equal(tsr_trace_load_max(zpath, markers, &t, &err), TSR_OK);
+	assert_int_equal(t.count, markers);
 	tsr_trace_release(&t);
 }
 

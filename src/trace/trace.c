@@ -518,7 +518,7 @@ enum tsr_status tsr_trace_reader_open(const char *path, struct tsr_trace_reader 
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for trace '%s'", path);
 	}
 	memcpy(r->path, path, plen + 1);
-	r->max_records = TSR_LIMIT_TRACE_RECORDS;
+	r->max_records = r->fast_until = TSR_LIMIT_TRACE_RECORDS;
 	enum tsr_status s = TSR_OK;
 	r->in_cap = ZSTD_DStreamInSize();
 	r->in = malloc(r->in_cap);
@@ -535,6 +535,11 @@ enum tsr_status tsr_trace_reader_open(const char *path, struct tsr_trace_reader 
 					strerror(errno ? errno : EIO));
 		else if (n >= 4 && get_le32(r->in) == ZSTD_MAGICNUMBER) {
 			r->in_len = n;
+			unsigned long long cs = ZSTD_getFrameContentSize(r->in, n);
+			if (cs != ZSTD_CONTENTSIZE_UNKNOWN && cs != ZSTD_CONTENTSIZE_ERROR) {
+				r->content_bytes = cs;  /* checked by the first read */
+				r->fast_until = 0;
+			}
 			s = open_binary(r);
 		} else if (n > 0 && n < 4 && memcmp(r->in, zmagic, n) == 0)
 			s = truncated(r);  /* a binary trace cut inside the magic */
@@ -687,9 +692,23 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 			       int *eof, struct tsr_error *err)
 {
 	*eof = 0;
-	if (r->binary && !r->status && r->count < r->max_records && read_access_fast(r, rec))
+	if (r->binary && !r->status && r->count < r->fast_until && read_access_fast(r, rec))
 		return TSR_OK;
 	enum tsr_status s = r->status;
+	if (!s && r->content_bytes) {
+		/* a declared content size no trace of max_records records can have
+		 * (each record at most REC_MAX bytes) is refused before decoding it */
+		uint64_t most = HEADER_BYTES + DESC_MAX + (r->max_records + 1) * REC_MAX;
+		if (r->max_records < UINT64_MAX / (2 * REC_MAX) && r->content_bytes > most)
+			s = reader_fail(r, TSR_ERR_LIMIT,
+					"'%s' decompresses to %llu bytes, more than a trace of %llu "
+					"records (the limit; cachesim and analyze: --max-records "
+					"raises it) can take",
+					r->path, (unsigned long long)r->content_bytes,
+					(unsigned long long)r->max_records);
+		r->content_bytes = 0;
+		r->fast_until = r->max_records;
+	}
 	if (!s) {
 		if (r->ended) {
 			*eof = 1;
@@ -722,6 +741,7 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 void tsr_trace_reader_set_max_records(struct tsr_trace_reader *r, uint64_t max_records)
 {
 	r->max_records = max_records;
+	r->fast_until = r->content_bytes ? 0 : max_records;
 }
 
 void tsr_trace_reader_close(struct tsr_trace_reader *r)

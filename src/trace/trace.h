@@ -29,7 +29,9 @@
  * (TSR_LIMIT_ACCESS_BYTES, the largest line); a reader returns at most
  * TSR_LIMIT_TRACE_RECORDS (200 M) records unless told otherwise
  * (tsr_trace_reader_set_max_records), counting while it streams, so a
- * trace that decompresses to more is refused before it fills memory.
+ * trace that decompresses to more is refused before it fills memory; a
+ * zstd frame that declares a content size no trace of that many records
+ * can have is refused at the first read.
  * A file that ends before the end record is truncated; a zstd checksum or
  * format error is corruption; versions 1 (no meta: every access reads as
  * meta 0) and 2 are read, another version is refused. `zstdcat FILE`

@@ -29,6 +29,10 @@ struct tsr_trace_reader {
 	struct tsr_error error;   /* its message */
 	uint64_t count;           /* records returned so far */
 	uint64_t max_records;     /* the most records returned (limit) */
+	uint64_t fast_until;      /* the fast path runs while count < fast_until:
+				     max_records, or 0 until the declared size
+				     below is checked against it */
+	uint64_t content_bytes;   /* the zstd frame's declared content size, 0 if none */
 
 	/* binary form */
 	struct ZSTD_DCtx_s *dctx;
