@@ -160,8 +160,8 @@ int tsr_cmd_cachesim(int argc, char **argv)
 		return tsr_cli_usage_error("invalid --ways '%s' (a number or 'full')", ways_arg);
 	}
 	if (ways > TSR_LIMIT_CACHE_WAYS)
-		return tsr_cli_usage_error("--ways %s is %llu ways, more than the limit of %u (a "
-					   "lookup scans every way of a set: use more sets)",
+		return tsr_cli_usage_error("--ways %s is %llu ways, more than the limit of %u (most "
+					   "policies scan every way of a set to choose a victim: use more sets)",
 					   ways_arg, (unsigned long long)ways, TSR_LIMIT_CACHE_WAYS);
 	struct tsr_cache_geometry g = {.size_bytes = (uint32_t)size, .ways = (uint32_t)ways,
 				       .line_bytes = (uint32_t)line, .seed = seed,

@@ -354,6 +354,68 @@ static void test_geometry_errors(void **state)
 	assert_non_null(strstr(err.msg, "memory limit of 1.0 MiB"));
 }
 
+/*
+ * Caches of more than 64 ways find lines through a hash index (issue 12
+ * item 3: a fully associative cache's lookup cost is bounded). Checked
+ * access by access against a reference LRU that scans: hits, fills into
+ * the first invalid way, victims and write-backs, across two sets, with
+ * evictions that reorder the index's probe chains, and after
+ * tsr_cache_invalidate_all().
+ */
+static void test_indexed_lookup_matches_scan(void **state)
+{
+	(void)state;
+	enum { WAYS = 128, SETS = 2, LINES = 300 };
+	struct tsr_cache_geometry g = geometry(WAYS * SETS * 64, WAYS, 64, 1, "lru");
+	struct tsr_cache *c = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_cache_create(&g, "wide", &c, &err), TSR_OK);
+	struct {
+		uint64_t tag, stamp;
+		int valid, dirty;
+	} ref[SETS][WAYS];
+	uint64_t x = 88172645463325252ull, clock = 0;
+	for (int round = 0; round < 2; round++) {
+		memset(ref, 0, sizeof(ref));
+		for (int i = 0; i < 40000; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			uint64_t tag = (x >> 8) % LINES * 7919;  /* spread over the index */
+			int write = (x >> 3) % 4 == 0;
+			struct tsr_cache_outcome o = acc(c, tag * 64, 64, write, TSR_STREAM_OTHER);
+			uint32_t set = (uint32_t)(tag % SETS);
+			int way = -1, inv = -1, old = -1;
+			for (int w = 0; w < WAYS; w++) {
+				if (ref[set][w].valid && ref[set][w].tag == tag)
+					way = w;
+				else if (!ref[set][w].valid && inv < 0)
+					inv = w;
+				if (ref[set][w].valid &&
+				    (old < 0 || ref[set][w].stamp < ref[set][old].stamp))
+					old = w;
+			}
+			assert_int_equal(o.hit, way >= 0);
+			if (way < 0) {
+				way = inv >= 0 ? inv : old;
+				assert_int_equal(o.evicted, inv < 0);
+				if (inv < 0) {
+					assert_int_equal(o.victim_addr, ref[set][old].tag * 64);
+					assert_int_equal(o.writeback, ref[set][old].dirty);
+				}
+				ref[set][way].tag = tag;
+				ref[set][way].valid = 1;
+				ref[set][way].dirty = 0;
+			}
+			assert_int_equal(o.way, way);
+			ref[set][way].dirty |= write;
+			ref[set][way].stamp = ++clock;
+		}
+		tsr_cache_invalidate_all(c);
+	}
+	tsr_cache_destroy(c);
+}
+
 /* --------------------------------------------------------------- memsys */
 
 /*
@@ -852,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_memsys_byte_masked_writes),
 		cmocka_unit_test(test_per_stream_counters_and_total),
 		cmocka_unit_test(test_geometry_errors),
+		cmocka_unit_test(test_indexed_lookup_matches_scan),
 		cmocka_unit_test(test_memsys_read_miss_goes_to_l2_and_dram),
 		cmocka_unit_test(test_memsys_split_across_lines),
 		cmocka_unit_test(test_memsys_dirty_eviction_becomes_l2_write),

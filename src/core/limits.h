@@ -28,9 +28,9 @@
 
 /* Pixels of the screen (screen.width x screen.height): 8192 x 8192. */
 #define TSR_LIMIT_SCREEN_PIXELS (1ull << 26)
-/* Associativity of a cache (caches.*.ways, cachesim --ways): every lookup
- * and most victim choices scan the set, so a set's ways bound the cost of
- * one access. */
+/* Associativity of a cache (caches.*.ways, cachesim --ways): most
+ * policies scan the set to choose a victim, so a set's ways bound the cost
+ * of one miss (lookups use a hash index above 64 ways, memory/cache.c). */
 #define TSR_LIMIT_CACHE_WAYS 16384u
 /* Frames of a run (workload "frames", run --frames). */
 #define TSR_LIMIT_FRAMES 100000u
