@@ -127,13 +127,15 @@ enum tsr_status tsr_cache_geometry_check(const struct tsr_cache_geometry *g,
 				     "cache '%s': %u ways is more than the limit of %u (most policies "
 				     "scan every way of a set to choose a victim: use more sets)",
 				     name, g->ways, TSR_LIMIT_CACHE_WAYS);
-	/* the tag store, write masks and policy state (at most 16 bytes a line),
-	 * estimated before the policy's state is created below */
+	/* the tag store, write masks, policy state (at most 16 bytes a line)
+	 * and the hash index of a wide cache (at most 4 slots of 12 bytes a
+	 * line), estimated before the policy's state is created below */
 	uint64_t lines = g->size_bytes / g->line_bytes;
 	char what[96];
 	snprintf(what, sizeof(what), "the tag store of cache '%s'", name);
 	TSR_TRY(tsr_memory_check(what, lines * (sizeof(struct tsr_line) +
-					       (g->fetch_on_write ? 0 : sizeof(uint64_t)) + 16),
+					       (g->fetch_on_write ? 0 : sizeof(uint64_t)) + 16 +
+					       (g->ways > INDEX_MIN_WAYS ? 4 * 12 : 0)),
 				 err));
 	const struct tsr_policy_ops *ops = tsr_policy_find(g->policy);
 	if (!ops) {
