@@ -19,6 +19,7 @@ static void usage_analyze(FILE *f)
 	fprintf(f,
 		"usage: tessera analyze KIND TRACE [--line BYTES] [--size BYTES --ways W|full]\n"
 		"                       [--sets N] [--policy SPEC] [--stream NAME] [--csv FILE]\n"
+		"                       [--max-records N]\n"
 		"\n"
 		"kinds:\n"
 		"  reuse      reuse and stack (LRU) distance histograms, overall and per stream:\n"
@@ -41,6 +42,7 @@ static void usage_analyze(FILE *f)
 		"  --policy SPEC  replacement policy of 'epochs' (default lru; opt works)\n"
 		"  --stream NAME  analyse only this stream's accesses (reuse, frames, tile-sets)\n"
 		"  --csv FILE     also write the table(s) as CSV\n"
+		"  --max-records N  refuse a trace of more records (default 200000000)\n"
 		"\n"
 		"Exit codes: 0 success, 1 runtime error (bad trace), 2 usage error.\n");
 }
@@ -51,6 +53,7 @@ struct options {
 	enum kind kind;
 	const char *path, *csv, *policy;
 	uint64_t line, size, ways, sets;  /* 0: not given */
+	uint64_t max_records;              /* 0: the default limit */
 	int have_geometry;                 /* size and ways known */
 	uint32_t stream;                   /* TSR_ANALYSIS_ALL_STREAMS: all */
 };
@@ -494,7 +497,10 @@ static int check_kind_options(struct options *o)
 					   o->policy, TSR_POLICY_SPEC_MAX - 1);
 	snprintf(g.policy, sizeof(g.policy), "%s", o->policy);
 	struct tsr_error err = {{0}};
-	if (tsr_cache_geometry_check(&g, "analyze", &err) != TSR_OK)
+	enum tsr_status gs = tsr_cache_geometry_check(&g, "analyze", &err);
+	if (gs == TSR_ERR_LIMIT)  /* over the memory limit: a runtime error */
+		return tsr_cli_exit(gs, &err);
+	if (gs != TSR_OK)
 		return tsr_cli_usage_error("%s", err.msg);
 	return 0;
 }
@@ -511,7 +517,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{"ways", required_argument, NULL, 'W'},  {"line", required_argument, NULL, 'L'},
 		{"sets", required_argument, NULL, 'N'},  {"policy", required_argument, NULL, 'P'},
 		{"stream", required_argument, NULL, 'T'}, {"csv", required_argument, NULL, 'c'},
-		{NULL, 0, NULL, 0},
+		{"max-records", required_argument, NULL, 'M'}, {NULL, 0, NULL, 0},
 	};
 	int c;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -536,6 +542,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'W':
 			ways_arg = v;
+			break;
+		case 'M':
+			if (!tsr_cli_parse_u64(v, 1, UINT64_MAX, &o->max_records))
+				return tsr_cli_usage_error("invalid --max-records '%s'", v);
 			break;
 		case 'P':
 			o->policy = v;
@@ -584,7 +594,7 @@ int tsr_cmd_analyze(int argc, char **argv)
 	struct tsr_trace trace = {0};
 	struct tsr_line_trace lt = {0};
 	struct tsr_text csv = {0};
-	enum tsr_status s = tsr_trace_load(o.path, &trace, &err);
+	enum tsr_status s = tsr_trace_load_max(o.path, o.max_records, &trace, &err);
 	if (s == TSR_OK)
 		s = tsr_line_trace_build(&trace, (uint32_t)o.line, &lt, &err);
 	if (s == TSR_OK) {

@@ -13,6 +13,7 @@
 #include "cachesim/replay.h"
 #include "cli/cli.h"
 #include "core/json_util.h"
+#include "core/limits.h"
 #include "memory/policy.h"
 #include "trace/trace.h"
 
@@ -23,11 +24,12 @@ static void usage_cachesim(FILE *f)
 	fprintf(f,
 		"usage: tessera cachesim TRACE --size BYTES --ways W|full [--line BYTES]\n"
 		"                        --policy SPEC[,SPEC...] [--seed N] [--fetch-on-write]\n"
-		"                        [--json]\n"
+		"                        [--max-records N] [--json]\n"
 		"\n"
 		"  TRACE            a binary trace (tessera run --record-trace) or a text trace\n"
 		"  --size BYTES     capacity (K, M, G suffixes: 256K, 1M)\n"
-		"  --ways W|full    associativity, or 'full' for fully associative\n"
+		"  --ways W|full    associativity (at most 16384), or 'full' for fully\n"
+		"                   associative (size / line at most 16384 lines)\n"
 		"  --line BYTES     line size (default 64)\n"
 		"  --policy LIST    comma-separated policy specs, replayed in one pass;\n"
 		"                   a spec is NAME[:KEY=VALUE,KEY=VALUE...], e.g.\n"
@@ -35,6 +37,7 @@ static void usage_cachesim(FILE *f)
 		"  --seed N         seed of randomised policies (default 1)\n"
 		"  --fetch-on-write a partial-line write miss reads the line (default: byte-\n"
 		"                   masked write-allocate, as caches.*.fetch_on_write false)\n"
+		"  --max-records N  refuse a trace of more records (default 200000000)\n"
 		"  --json           print JSON instead of tables\n"
 		"\n"
 		"Exit codes: 0 success, 1 runtime error (bad trace), 2 usage error.\n");
@@ -94,13 +97,14 @@ static void print_row(const char *policy, const char *stream,
 int tsr_cmd_cachesim(int argc, char **argv)
 {
 	const char *path = NULL, *policy_arg = NULL, *ways_arg = NULL;
-	uint64_t size = 0, line = 64, seed = 1;
+	uint64_t size = 0, line = 64, seed = 1, max_records = TSR_LIMIT_TRACE_RECORDS;
 	int json = 0, fetch_on_write = 0;
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, 'h'},     {"json", no_argument, NULL, 'j'},
 		{"size", required_argument, NULL, 'S'}, {"ways", required_argument, NULL, 'W'},
 		{"line", required_argument, NULL, 'L'}, {"policy", required_argument, NULL, 'P'},
 		{"seed", required_argument, NULL, 'R'}, {"fetch-on-write", no_argument, NULL, 'F'},
+		{"max-records", required_argument, NULL, 'M'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -124,6 +128,10 @@ int tsr_cmd_cachesim(int argc, char **argv)
 			break;
 		case 'R':
 			bad = tsr_cli_parse_u64(optarg, 1, UINT64_MAX, &seed) ? NULL : "--seed";
+			break;
+		case 'M':
+			bad = tsr_cli_parse_u64(optarg, 1, UINT64_MAX, &max_records) ? NULL
+										   : "--max-records";
 			break;
 		case 'W':
 			ways_arg = optarg;
@@ -156,6 +164,10 @@ int tsr_cmd_cachesim(int argc, char **argv)
 	else if (!tsr_cli_parse_u64(ways_arg, 1, 1u << 24, &ways)) {
 		return tsr_cli_usage_error("invalid --ways '%s' (a number or 'full')", ways_arg);
 	}
+	if (ways > TSR_LIMIT_CACHE_WAYS)
+		return tsr_cli_usage_error("--ways %s is %llu ways, more than the limit of %u (most "
+					   "policies scan every way of a set to choose a victim: use more sets)",
+					   ways_arg, (unsigned long long)ways, TSR_LIMIT_CACHE_WAYS);
 	struct tsr_cache_geometry g = {.size_bytes = (uint32_t)size, .ways = (uint32_t)ways,
 				       .line_bytes = (uint32_t)line, .seed = seed,
 				       .fetch_on_write = (uint32_t)fetch_on_write};
@@ -165,12 +177,15 @@ int tsr_cmd_cachesim(int argc, char **argv)
 	struct tsr_error err = {{0}};
 	for (int i = 0; i < n; i++) {
 		snprintf(g.policy, sizeof(g.policy), "%s", specs[i]);
+		enum tsr_status gs = TSR_OK;
 		if (strlen(specs[i]) >= sizeof(g.policy) ||
-		    tsr_cache_geometry_check(&g, "cachesim", &err) != TSR_OK) {
+		    (gs = tsr_cache_geometry_check(&g, "cachesim", &err)) != TSR_OK) {
+			/* a tag store over the memory limit is a runtime error, not usage */
 			int rc = strlen(specs[i]) >= sizeof(g.policy)
 				? tsr_cli_usage_error("--policy: spec '%s' is longer than %d "
 						      "characters", specs[i],
 						      TSR_POLICY_SPEC_MAX - 1)
+				: gs == TSR_ERR_LIMIT ? tsr_cli_exit(gs, &err)
 				: tsr_cli_usage_error("%s", err.msg);
 			free(list);
 			return rc;
@@ -189,7 +204,7 @@ int tsr_cmd_cachesim(int argc, char **argv)
 	enum tsr_status s = res ? TSR_OK : tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
 	double t0 = tsr_cli_now_seconds(), t1 = t0;
 	if (s == TSR_OK)
-		s = tsr_trace_load(path, &trace, &err);
+		s = tsr_trace_load_max(path, max_records, &trace, &err);
 	if (s == TSR_OK)
 		s = tsr_line_trace_build(&trace, (uint32_t)line, &lt, &err);
 	if (s == TSR_OK) {

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "config/config.h"
 #include "core/datadir.h"
+#include "core/limits.h"
 #include "pipeline/gpu.h"
 #include "report/report.h"
 #include "scene/scene.h"
@@ -263,9 +264,9 @@ int tsr_cmd_run(int argc, char **argv)
 		case 'f':
 			errno = 0;
 			frames_arg = strtol(optarg, &end, 10);
-			if (*end || errno || frames_arg < 1 || frames_arg > 1000000)
+			if (*end || errno || frames_arg < 1 || frames_arg > TSR_LIMIT_FRAMES)
 				return tsr_cli_usage_error("invalid --frames '%s' (a number from 1 to "
-							   "1000000)", optarg);
+							   "%u)", optarg, TSR_LIMIT_FRAMES);
 			break;
 		default:
 			return tsr_cli_getopt_error("run", opt, argv);

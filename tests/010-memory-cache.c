@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "memory/cache.h"
@@ -335,6 +336,84 @@ static void test_geometry_errors(void **state)
 	tsr_cache_geometry_check(&g, "caches.instruction", &err);
 	assert_non_null(strstr(err.msg, "no-such-policy"));
 	assert_non_null(strstr(err.msg, "lru"));   /* lists the valid policies */
+
+	/* issue 12 item 3: at most TSR_LIMIT_CACHE_WAYS ways (a lookup scans them) */
+	g = geometry(16384 * 64, 16384, 64, 1, "lru");
+	assert_int_equal(tsr_cache_geometry_check(&g, "caches.ok", &err), TSR_OK);
+	g = geometry(32768 * 64, 32768, 64, 1, "lru");
+	create_fails(&g, "caches.full", TSR_ERR_GEOMETRY);
+	assert_int_equal(tsr_cache_geometry_check(&g, "caches.full", &err), TSR_ERR_GEOMETRY);
+	assert_non_null(strstr(err.msg, "32768 ways is more than the limit of 16384"));
+	/* a tag store over the memory budget is an error before any allocation */
+	setenv("TESSERA_MEMORY_LIMIT", "1M", 1);
+	g = geometry(1u << 30, 8, 64, 1, "lru");  /* 16 M lines */
+	create_fails(&g, "caches.huge", TSR_ERR_LIMIT);
+	assert_int_equal(tsr_cache_geometry_check(&g, "caches.huge", &err), TSR_ERR_LIMIT);
+	unsetenv("TESSERA_MEMORY_LIMIT");
+	assert_non_null(strstr(err.msg, "the tag store of cache 'caches.huge' needs"));
+	assert_non_null(strstr(err.msg, "memory limit of 1.0 MiB"));
+}
+
+/*
+ * Caches of more than 64 ways find lines through a hash index (issue 12
+ * item 3: a fully associative cache's lookup cost is bounded). Checked
+ * access by access against a reference LRU that scans: hits, fills into
+ * the first invalid way, victims and write-backs, across two sets, with
+ * evictions that reorder the index's probe chains, and after
+ * tsr_cache_invalidate_all().
+ */
+static void test_indexed_lookup_matches_scan(void **state)
+{
+	(void)state;
+	enum { WAYS = 128, SETS = 2, LINES = 300 };
+	struct tsr_cache_geometry g = geometry(WAYS * SETS * 64, WAYS, 64, 1, "lru");
+	struct tsr_cache *c = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_cache_create(&g, "wide", &c, &err), TSR_OK);
+	struct {
+		uint64_t tag, stamp;
+		int valid, dirty;
+	} ref[SETS][WAYS];
+	uint64_t x = 88172645463325252ull, clock = 0;
+	for (int round = 0; round < 2; round++) {
+		memset(ref, 0, sizeof(ref));
+		for (int i = 0; i < 40000; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			uint64_t tag = (x >> 8) % LINES * 7919;  /* spread over the index */
+			int write = (x >> 3) % 4 == 0;
+			struct tsr_cache_outcome o = acc(c, tag * 64, 64, write, TSR_STREAM_OTHER);
+			uint32_t set = (uint32_t)(tag % SETS);
+			int way = -1, inv = -1, old = -1;
+			for (int w = 0; w < WAYS; w++) {
+				if (ref[set][w].valid && ref[set][w].tag == tag)
+					way = w;
+				else if (!ref[set][w].valid && inv < 0)
+					inv = w;
+				if (ref[set][w].valid &&
+				    (old < 0 || ref[set][w].stamp < ref[set][old].stamp))
+					old = w;
+			}
+			assert_int_equal(o.hit, way >= 0);
+			if (way < 0) {
+				way = inv >= 0 ? inv : old;
+				assert_int_equal(o.evicted, inv < 0);
+				if (inv < 0) {
+					assert_int_equal(o.victim_addr, ref[set][old].tag * 64);
+					assert_int_equal(o.writeback, ref[set][old].dirty);
+				}
+				ref[set][way].tag = tag;
+				ref[set][way].valid = 1;
+				ref[set][way].dirty = 0;
+			}
+			assert_int_equal(o.way, way);
+			ref[set][way].dirty |= write;
+			ref[set][way].stamp = ++clock;
+		}
+		tsr_cache_invalidate_all(c);
+	}
+	tsr_cache_destroy(c);
 }
 
 /* --------------------------------------------------------------- memsys */
@@ -835,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_memsys_byte_masked_writes),
 		cmocka_unit_test(test_per_stream_counters_and_total),
 		cmocka_unit_test(test_geometry_errors),
+		cmocka_unit_test(test_indexed_lookup_matches_scan),
 		cmocka_unit_test(test_memsys_read_miss_goes_to_l2_and_dram),
 		cmocka_unit_test(test_memsys_split_across_lines),
 		cmocka_unit_test(test_memsys_dirty_eviction_becomes_l2_write),

@@ -261,6 +261,12 @@ static void test_impossible_geometry(void **state)
 	msg = load_fails(tsr_test_write_tmp("odd.json",
 		"{\"tiling\": {\"tile_width\": 15}}\n"), TSR_ERR_CONFIG);
 	assert_contains(msg, "tiling.tile_width");
+	/* issue 12 item 3: at most 8192 x 8192 pixels, however they are shaped */
+	msg = load_fails(tsr_test_write_tmp("screen.json",
+		"{\"screen\": {\"width\": 16384, \"height\": 8192}, "
+		"\"tiling\": {\"tile_width\": 256, \"tile_height\": 256}}\n"), TSR_ERR_CONFIG);
+	assert_contains(msg, "screen.width");
+	assert_contains(msg, "more than the limit of 67108864 pixels");
 }
 
 /* TCOR configurations: the Attribute Cache, the L2 policy, the interleaved layout. */
@@ -429,6 +435,7 @@ static void test_set_overrides(void **state)
 		{"screen.width.x=1", "screen.width"},
 		{"caches.l2.size_bytes=3000", "caches.l2"},
 		{"routes.texture=l9", "routes.texture"},
+		{"caches.l2.ways=16385", "caches.l2.ways"},  /* TSR_LIMIT_CACHE_WAYS */
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		tsr_config_defaults(&c);

@@ -392,6 +392,22 @@ static void test_wrong_types(void **state)
 	p = tsr_test_write_tmp("noversion.json", "{\"passes\": []}");
 	msg = load_fails(p, TSR_ERR_CONFIG);
 	assert_non_null(strstr(msg, "version"));
+
+	/* issue 12 item 3: shader instructions and frames are bounded */
+	p = object_workload("alu.json", "{\"mesh\": \"builtin:quad\", \"material\": "
+			    "{\"shader_alu_instructions\": 4097}}");
+	msg = load_fails(p, TSR_ERR_CONFIG);
+	assert_non_null(strstr(msg, "passes[0].objects[0].material.shader_alu_instructions"));
+	assert_non_null(strstr(msg, "4096"));
+	p = object_workload("vsalu.json", "{\"mesh\": \"builtin:quad\", \"material\": "
+			    "{\"vertex_shader_instructions\": 1048576}}");
+	msg = load_fails(p, TSR_ERR_CONFIG);
+	assert_non_null(strstr(msg, "vertex_shader_instructions"));
+	p = tsr_test_write_tmp("frames.json",
+			       "{\"version\": 1, \"frames\": 100001, \"passes\": []}");
+	msg = load_fails(p, TSR_ERR_CONFIG);
+	assert_non_null(strstr(msg, "frames"));
+	assert_non_null(strstr(msg, "100000"));
 }
 
 static void test_malformed_json(void **state)

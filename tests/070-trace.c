@@ -24,6 +24,7 @@
 
 #include <zstd.h>
 
+#include "core/limits.h"
 #include "memory/cache.h"
 #include "trace/trace.h"
 
@@ -146,8 +147,11 @@ static struct tsr_trace_record *gen_records(size_t n, uint64_t seed)
 		r[i].addr = addr;
 		r[i].write = (x >> 20) & 1;
 		r[i].stream = (uint8_t)((x >> 24) % TSR_STREAM_COUNT);
-		r[i].size = (x >> 30) % 8 == 0 ? UINT32_MAX : 1 + (uint32_t)((x >> 33) % 128);
+		r[i].size = (x >> 30) % 8 == 0 ? TSR_LIMIT_ACCESS_BYTES : 1 + (uint32_t)((x >> 33) % 128);
 		r[i].requester = (x >> 50) % 8 == 0 ? UINT16_MAX : (uint16_t)((x >> 45) % 16);
+		/* Parameter Buffer metadata on some accesses, all 32 bits on a few */
+		r[i].meta = (x >> 53) % 4 == 0 ? (uint32_t)(x >> 20)
+			    : (x >> 53) % 16 == 1 ? UINT32_MAX : 0;
 	}
 	return r;
 }
@@ -162,6 +166,7 @@ static void assert_record_equal(const struct tsr_trace_record *a,
 		assert_int_equal(a->write, b->write);
 		assert_int_equal(a->stream, b->stream);
 		assert_int_equal(a->requester, b->requester);
+		assert_int_equal(a->meta, b->meta);
 	}
 }
 
@@ -342,6 +347,15 @@ static void test_writer_errors(void **state)
 	assert_non_null(strstr(err.msg, path));
 	assert_false(exists(path));
 	assert_false(exists(tmp_path("invalid.trace.tmp")));
+
+	/* an access over TSR_LIMIT_ACCESS_BYTES is refused too */
+	assert_int_equal(tsr_trace_writer_open(path, NULL, &w, &err), TSR_OK);
+	struct tsr_trace_record big = {.kind = TSR_TRACE_ACCESS, .addr = 2,
+				       .size = TSR_LIMIT_ACCESS_BYTES + 1};
+	tsr_trace_write(w, &big);
+	assert_int_equal(tsr_trace_writer_close(w, 1, &err), TSR_ERR_INTERNAL);
+	assert_non_null(strstr(err.msg, "size 4097"));
+	assert_false(exists(path));
 }
 
 /* ---- the cache observer ---- */
@@ -383,14 +397,14 @@ static void test_observer(void **state)
 					.write = (uint8_t)(k & 1),
 					.stream = (uint8_t)((tile + k) % TSR_STREAM_COUNT),
 					.requester = (uint16_t)(k + frame),
-					.meta = 99,
+					.meta = k == 2 ? 0 : 99 + k,  /* recorded (version 2) */
 					.next_use = TSR_NEVER};
 				struct tsr_cache_outcome out;
 				tsr_cache_access(c, &a, &out);
 				expect[n++] = (struct tsr_trace_record){
 					.kind = TSR_TRACE_ACCESS, .addr = a.addr, .size = a.size,
 					.write = a.write, .stream = a.stream,
-					.requester = a.requester};
+					.requester = a.requester, .meta = a.meta};
 			}
 		}
 	}
@@ -430,15 +444,19 @@ static void test_text(void **state)
 		{.kind = TSR_TRACE_FRAME, .addr = 1},
 		{.kind = TSR_TRACE_ACCESS, .addr = UINT64_MAX, .size = 1, .stream = TSR_STREAM_INDEX},
 		{.kind = TSR_TRACE_FRAME, .addr = 7},
-		{.kind = TSR_TRACE_ACCESS, .addr = 0, .size = UINT32_MAX, .write = 1,
+		{.kind = TSR_TRACE_ACCESS, .addr = 0, .size = 4096, .write = 1,
 		 .stream = TSR_STREAM_RENDER_TARGET, .requester = 65535},
 		{.kind = TSR_TRACE_FRAME, .addr = 8},
+		{.kind = TSR_TRACE_ACCESS, .addr = 0x40, .size = 4, .write = 1,
+		 .stream = TSR_STREAM_PB_LISTS, .meta = 0x40009},
+		{.kind = TSR_TRACE_ACCESS, .addr = 0x44, .size = 1,
+		 .stream = TSR_STREAM_PB_LISTS, .requester = 1, .meta = UINT32_MAX},
 	};
 	const size_t n = sizeof(expect) / sizeof(expect[0]);
 	struct tsr_trace t;
 	load_ok(TSR_SOURCE_DIR "/tests/data/trace-basic.txt", &t);
 	assert_int_equal(t.count, n);
-	assert_int_equal(t.accesses, 7);
+	assert_int_equal(t.accesses, 9);
 	assert_string_equal(t.description, "");
 	for (size_t i = 0; i < n; i++)
 		assert_record_equal(&t.records[i], &expect[i]);
@@ -496,7 +514,10 @@ static void test_text_errors(void **state)
 		{"W 0x10 texture size=0", "size 0"},
 		{"W 0x10 texture size=4294967296", "bad size"},
 		{"W 0x10 texture size=", "bad size"},
+		{"W 0x10 texture size=4097", "size 4097 is more than the limit of 4096 bytes"},
 		{"R 0x10 req=65536", "bad requester"},
+		{"R 0x10 meta=4294967296", "bad meta"},
+		{"R 0x10 meta=1 meta=2", "meta given twice"},
 		{"R 0x10 size=1 size=2", "size given twice"},
 		{"R 0x10 sz=1", "unknown option 'sz=1'"},
 		{"R 0x10 texture junk", "unexpected 'junk'"},
@@ -704,11 +725,16 @@ static void test_header_errors(void **state)
 	uint8_t c[64];
 	const char *path = tmp_path("header.trace");
 
-	size_t n = header(c, "TSRTRACE", 2, 0);
+	size_t n = header(c, "TSRTRACE", 3, 0);
 	c[n++] = 3;
 	c[n++] = 0;
 	write_zstd(path, c, n);
-	expect_error(path, TSR_ERR_PARSE, "version 2", "this tessera reads version 1");
+	expect_error(path, TSR_ERR_PARSE, "version 3", "this tessera reads versions 1 to 2");
+	n = header(c, "TSRTRACE", 0, 0);
+	c[n++] = 3;
+	c[n++] = 0;
+	write_zstd(path, c, n);
+	expect_error(path, TSR_ERR_PARSE, "version 0", "versions 1 to 2");
 
 	n = header(c, "TSRTRACX", 1, 0);
 	c[n++] = 3;
@@ -744,7 +770,7 @@ static void test_bad_records(void **state)
 	} cases[] = {
 		/* a tile marker, then an end record counting 2 */
 		{{2, 5, 3, 2}, 4, "counts 2 records, not 1"},
-		{{8, 0}, 2, "tag 0x08"},
+		{{8, 0}, 2, "tag 0x08 (meta needs version 2)"},  /* version 1 */
 		{{2 | 4, 1}, 2, "tag 0x06"},          /* a marker with the write bit */
 		{{3 | 4, 0}, 2, "tag 0x07"},
 		{{1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, 12,
@@ -755,6 +781,7 @@ static void test_bad_records(void **state)
 		{{0, 2, 0, 1, 0, 3, 1}, 7, "size 0"},
 		{{0, 2, 0x80, 0x80, 0x80, 0x80, 0x10, 1, 0, 3, 1}, 11, "size 4294967296"},
 		{{0, 2, 4, 1, 0x80, 0x80, 0x04, 3, 1}, 9, "requester 65536"},
+		{{0, 2, 0x81, 0x20, 1, 0, 3, 1}, 8, "access of 4097 bytes, more than the limit of 4096"},
 		{{3, 0, 3, 0}, 4, "data after the end record"},
 		{{3, 0, 0}, 3, "data after the end record"},
 	};
@@ -768,6 +795,27 @@ static void test_bad_records(void **state)
 		const char *path = tmp_path(name);
 		write_zstd(path, c, n + cases[i].n);
 		expect_error(path, TSR_ERR_PARSE, "is corrupt", cases[i].problem);
+	}
+
+	/* version 2: the meta bit adds a u32 varint; other tags stay refused */
+	static const struct {
+		uint8_t rec[24];
+		size_t n;
+		const char *problem;
+	} v2[] = {
+		{{8 | 0, 2, 4, 1, 0, 0x80, 0x80, 0x80, 0x80, 0x10, 3, 1}, 12, "meta 4294967296"},
+		{{16, 0}, 2, "tag 0x10"},
+		{{2 | 8, 1}, 2, "tag 0x0a"},  /* a marker with the meta bit */
+	};
+	for (size_t i = 0; i < sizeof(v2) / sizeof(v2[0]); i++) {
+		uint8_t c[64];
+		size_t n = header(c, "TSRTRACE", 2, 0);
+		memcpy(c + n, v2[i].rec, v2[i].n);
+		char name[32];
+		snprintf(name, sizeof(name), "rec2-%zu.trace", i);
+		const char *path = tmp_path(name);
+		write_zstd(path, c, n + v2[i].n);
+		expect_error(path, TSR_ERR_PARSE, "is corrupt", v2[i].problem);
 	}
 
 	/* a complete frame without an end record: the trace is truncated */
@@ -803,6 +851,102 @@ static void test_bad_records(void **state)
 	assert_int_equal(t.records[2].addr, UINT64_MAX);
 	assert_int_equal(t.records[2].stream, 10);
 	assert_int_equal(t.records[3].addr, 0);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(t.records[i].meta, 0);  /* version 1: no meta */
+	tsr_trace_release(&t);
+
+	/* version 2 by hand: the meta bit (8) adds a varint, else meta is 0 */
+	n = header(c, "TSRTRACE", 2, 0);
+	static const uint8_t recs2[] = {
+		8, 20, 1, 5, 0, 0xa5, 0x80, 0x04,  /* +10 -> 10, meta 0x10025 */
+		12, 3, 2, 0, 7, 1,                 /* -2 -> 8, write, meta 1 */
+		0, 2, 1, 10, 0,                    /* +1 -> 9, meta 0 */
+		3, 3};
+	memcpy(c + n, recs2, sizeof(recs2));
+	path = tmp_path("hand2.trace");
+	write_zstd(path, c, n + sizeof(recs2));
+	load_ok(path, &t);
+	assert_int_equal(t.count, 3);
+	assert_int_equal(t.records[0].addr, 10);
+	assert_int_equal(t.records[0].meta, 0x10025);
+	assert_int_equal(t.records[0].write, 0);
+	assert_int_equal(t.records[1].addr, 8);
+	assert_int_equal(t.records[1].write, 1);
+	assert_int_equal(t.records[1].meta, 1);
+	assert_int_equal(t.records[1].requester, 7);
+	assert_int_equal(t.records[2].addr, 9);
+	assert_int_equal(t.records[2].meta, 0);
+	tsr_trace_release(&t);
+}
+
+/*
+ * Issue 12 item 3: a reader stops at its record limit (counted while it
+ * streams, so a trace that decompresses to more is refused before it is
+ * held), and whole-trace loading stops at the memory budget.
+ */
+static void test_limits(void **state)
+{
+	(void)state;
+	const size_t n = 100000;
+	struct tsr_trace_record *r = gen_records(n, 7);
+	const char *path = tmp_path("limits.trace");
+	write_trace(path, "limits", r, n);
+	free(r);
+	struct tsr_trace t;
+	struct tsr_error err;
+	assert_int_equal(tsr_trace_load_max(path, n, &t, &err), TSR_OK);
+	assert_int_equal(t.count, n);
+	tsr_trace_release(&t);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(tsr_trace_load_max(path, n - 1, &t, &err), TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, path));
+	assert_non_null(strstr(err.msg, "more than 99999 records"));
+	assert_non_null(strstr(err.msg, "--max-records"));
+	assert_null(t.records);
+
+	/* the same for a text trace */
+	const char *tpath = tmp_path("limits.txt");
+	const char *text = "R 1\nR 2\nF\nR 3\n";
+	write_bytes(tpath, text, strlen(text));
+	assert_int_equal(tsr_trace_load_max(tpath, 4, &t, &err), TSR_OK);
+	tsr_trace_release(&t);
+	assert_int_equal(tsr_trace_load_max(tpath, 3, &t, &err), TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "more than 3 records"));
+
+	/* 100000 records of 24 bytes do not fit a 1 MiB budget */
+	setenv("TESSERA_MEMORY_LIMIT", "1M", 1);
+	assert_int_equal(tsr_memory_budget_bytes(), 1u << 20);
+	memset(&err, 0, sizeof(err));
+	enum tsr_status st = tsr_trace_load(path, &t, &err);
+	unsetenv("TESSERA_MEMORY_LIMIT");
+	assert_int_equal(st, TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, path));
+	assert_non_null(strstr(err.msg, "memory limit of 1.0 MiB (TESSERA_MEMORY_LIMIT)"));
+	assert_null(t.records);
+	assert_true(tsr_memory_budget_bytes() > (1u << 20));
+
+	/* a zstd frame that declares more content than max_records records can
+	 * take is refused before decoding (write_zstd declares the size) */
+	const size_t markers = 35000, clen = 16 + 2 * markers + 4;
+	uint8_t *c = malloc(clen);
+	assert_non_null(c);
+	size_t k = header(c, "TSRTRACE", 2, 0);
+	for (size_t i = 0; i < markers; i++) {
+		c[k++] = TSR_TRACE_FRAME;
+		c[k++] = 0;
+	}
+	c[k++] = 3;  /* the end record: 35000 = 0xb8 0x91 0x02 */
+	c[k++] = 0xb8;
+	c[k++] = 0x91;
+	c[k++] = 0x02;
+	const char *zpath = tmp_path("declared.trace");
+	write_zstd(zpath, c, k);
+	free(c);
+	assert_int_equal(tsr_trace_load_max(zpath, 1, &t, &err), TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "decompresses to 70020 bytes"));
+	assert_non_null(strstr(err.msg, zpath));
+	assert_int_equal(tsr_trace_load_max(zpath, markers, &t, &err), TSR_OK);
+	assert_int_equal(t.count, markers);
 	tsr_trace_release(&t);
 }
 
@@ -814,6 +958,7 @@ int main(void)
 		cmocka_unit_test(test_long_description),
 		cmocka_unit_test(test_discard),
 		cmocka_unit_test(test_writer_errors),
+		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_text_errors),

@@ -3,6 +3,7 @@
  * invariants of stats.json, the rendered image, determinism, and the
  * handling of bad input (message, exit code, no partial output).
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -211,6 +212,146 @@ static void test_record_and_replay(void **state)
 	free(msg);
 	snprintf(path, sizeof(path), "%s/l3.trace", tmpdir);
 	assert_false(exists(path));
+}
+
+/*
+ * Run = replay for every shipped configuration's L2 (issue 12 item 5): a
+ * one-frame run on a small screen records the L2's input, and cachesim
+ * with the L2's geometry, policy and write-allocate mode gives exactly the
+ * run's L2 counters. The L2 is shrunk to 16 KiB so that its sets fill and
+ * the policy decides victims (at 1 MiB a small frame evicts nothing and
+ * any policy would match); tcor-l2 needs the trace's Parameter Buffer
+ * metadata and tile markers for that.
+ */
+static void test_replay_every_config(void **state)
+{
+	(void)state;
+	char args[2048], err[512], out[512], path[512];
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(out, sizeof(out), "%s/out.txt", tmpdir);
+	DIR *d = opendir(TSR_SOURCE_DIR "/configs");
+	assert_non_null(d);
+	struct dirent *e;
+	int checked = 0, tcor = 0;
+	while ((e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0)
+			continue;
+		snprintf(args, sizeof(args),
+			 "run workloads/glmark-scene.json --config 'configs/%s' --frames 1 "
+			 "--set screen.width=256 --set screen.height=128 "
+			 "--set caches.l2.size_bytes=16384 --out '%s/every' --quiet "
+			 "--record-trace l2='%s/every.trace'", e->d_name, tmpdir, tmpdir);
+		assert_int_equal(run(args, err), 0);
+		snprintf(path, sizeof(path), "%s/every/stats.json", tmpdir);
+		json_error_t je;
+		json_t *root = json_load_file(path, 0, &je);
+		assert_non_null(root);
+		json_t *l2cfg = json_object_get(json_object_get(json_object_get(root, "config"),
+								"caches"), "l2");
+		if (!l2cfg) {  /* a configuration without an L2: nothing to replay */
+			json_decref(root);
+			continue;
+		}
+		const char *policy = json_string_value(json_object_get(l2cfg, "policy"));
+		int fow = json_is_true(json_object_get(l2cfg, "fetch_on_write"));
+		assert_string_equal(json_string_value(json_object_get(l2cfg, "write_policy")),
+				    "write-back");
+		tcor += policy && strcmp(policy, "tcor-l2") == 0;
+		snprintf(args, sizeof(args),
+			 "cachesim '%s/every.trace' --size %lld --ways %lld --line %lld "
+			 "--policy '%s'%s --json", tmpdir,
+			 (long long)jint(l2cfg, "size_bytes"), (long long)jint(l2cfg, "ways"),
+			 (long long)jint(l2cfg, "line_bytes"), policy ? policy : "lru",
+			 fow ? " --fetch-on-write" : "");
+		assert_int_equal(run_out(args, out, err), 0);
+		json_t *sim = json_load_file(out, 0, &je);
+		assert_non_null(sim);
+		json_t *rep = json_object_get(json_array_get(json_object_get(sim, "policies"), 0),
+					      "total");
+		json_t *l2 = json_object_get(json_object_get(json_object_get(json_object_get(
+						     root, "total"), "caches"), "l2"), "all");
+		static const char *const keys[] = {"reads", "writes", "read_misses",
+						   "write_misses", "writebacks"};
+		assert_true(jint(l2, "reads") > 0);
+		assert_true(jint(l2, "read_misses") > 0);
+		for (int k = 0; k < 5; k++) {
+			if (jint(rep, keys[k]) != jint(l2, keys[k]))
+				fail_msg("%s: L2 %s: run %lld, replay %lld", e->d_name, keys[k],
+					 (long long)jint(l2, keys[k]), (long long)jint(rep, keys[k]));
+		}
+		json_decref(sim);
+		json_decref(root);
+		checked++;
+	}
+	closedir(d);
+	assert_true(checked >= 13);
+	assert_true(tcor >= 3);  /* tcor-64k, tcor-128k, tcor-l2-only */
+}
+
+/*
+ * Issue 12 item 3: resources bounded before any work starts. Each
+ * refusal is one line naming the option or key and the limit, with the
+ * exit code of its kind (2 usage, 1 runtime), and leaves no output.
+ */
+static void test_resource_limits(void **state)
+{
+	(void)state;
+	char args[2048], err[512], out[512];
+	snprintf(err, sizeof(err), "%s/err.txt", tmpdir);
+	snprintf(out, sizeof(out), "%s/out.txt", tmpdir);
+	static const struct {
+		const char *args;
+		int rc;
+		const char *msg;
+	} cases[] = {
+		{"cachesim tests/data/trace-basic.txt --size 1G --ways full --policy lru", 2,
+		 "--ways full is 16777216 ways, more than the limit of 16384"},
+		{"cachesim tests/data/trace-basic.txt --size 1M --ways 16777216 --policy lru", 2,
+		 "more than the limit of 16384"},
+		{"cachesim tests/data/trace-basic.txt --size 1M --ways 8 --policy lru "
+		 "--max-records 5", 1, "'tests/data/trace-basic.txt' has more than 5 records"},
+		{"cachesim tests/data/trace-basic.txt --size 1M --ways 8 --policy lru "
+		 "--max-records x", 2, "--max-records"},
+		{"analyze reuse tests/data/trace-basic.txt --max-records 3", 1, "more than 3 records"},
+		{"run workloads/sprites-2d.json --frames 1 --set screen.width=16384 "
+		 "--set screen.height=8192 --quiet --out '%s/lim'", 2,
+		 "more than the limit of 67108864 pixels"},
+		{"run workloads/sprites-2d.json --frames 100001 --quiet --out '%s/lim'", 2,
+		 "1 to 100000"},
+		{"run workloads/sprites-2d.json --frames 1 --set caches.l2.ways=32768 "
+		 "--quiet --out '%s/lim'", 2, "caches.l2.ways"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(args, sizeof(args), cases[i].args, tmpdir);
+		int rc = run_out(args, out, err);
+		char *msg = tsr_test_read_file(err);
+		assert_non_null(msg);
+		if (rc != cases[i].rc || !strstr(msg, cases[i].msg))
+			fail_msg("'%s': exit %d, stderr \"%s\"", args, rc, msg);
+		free(msg);
+	}
+	/* memory: structures over the budget are errors, not an OOM kill */
+	snprintf(args, sizeof(args),
+		 "cachesim tests/data/trace-basic.txt --size 1G --ways 8 --policy lru");
+	setenv("TESSERA_MEMORY_LIMIT", "16M", 1);
+	int rc = run_out(args, out, err);
+	char *msg = tsr_test_read_file(err);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(msg, "the tag store of cache 'cachesim' needs"));
+	assert_non_null(strstr(msg, "memory limit of 16.0 MiB (TESSERA_MEMORY_LIMIT)"));
+	free(msg);
+	snprintf(args, sizeof(args),
+		 "run workloads/sprites-2d.json --frames 1 --set screen.width=4096 "
+		 "--set screen.height=4096 --quiet --out '%s/lim'", tmpdir);
+	rc = run_out(args, out, err);
+	unsetenv("TESSERA_MEMORY_LIMIT");
+	msg = tsr_test_read_file(err);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(msg, "the frame buffer pair"));
+	free(msg);
+	snprintf(args, sizeof(args), "%s/lim", tmpdir);
+	assert_false(exists(args));
 }
 
 /*
@@ -687,6 +828,8 @@ int main(void)
 		cmocka_unit_test(test_default_workload_invariants),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_record_and_replay),
+		cmocka_unit_test(test_replay_every_config),
+		cmocka_unit_test(test_resource_limits),
 		cmocka_unit_test(test_tcor_run),
 		cmocka_unit_test(test_experiment_cli),
 		cmocka_unit_test(test_known_image),

@@ -1,8 +1,10 @@
 #include "cachesim/linetrace.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "core/u64map.h"
 
 static enum tsr_status check_line(uint32_t line_bytes, struct tsr_error *err)
@@ -69,6 +71,15 @@ enum tsr_status tsr_line_trace_build(const struct tsr_trace *t, uint32_t line_by
 		else
 			markers++;
 	}
+	char what[96];
+	snprintf(what, sizeof(what), "a trace of %zu line accesses", n);
+	enum tsr_status s = tsr_memory_check(what, (uint64_t)n * sizeof(*out->accesses) +
+						   (uint64_t)markers * sizeof(*out->markers),
+					     err);
+	if (s != TSR_OK) {
+		tsr_line_trace_release(out);
+		return s;
+	}
 	out->accesses = malloc((n ? n : 1) * sizeof(*out->accesses));
 	out->markers = malloc((markers ? markers : 1) * sizeof(*out->markers));
 	if (!out->accesses || !out->markers) {
@@ -95,6 +106,7 @@ enum tsr_status tsr_line_trace_build(const struct tsr_trace *t, uint32_t line_by
 						 .write = r->write,
 						 .stream = r->stream,
 						 .requester = r->requester,
+						 .meta = r->meta,
 						 .next_use = TSR_NEVER};
 			addr = chunk_end;
 		}

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/json_util.h"
+#include "core/limits.h"
 #include "memory/policy.h"
 
 const char *const tsr_pb_layout_names[] = {"baseline", "interleaved", NULL};
@@ -53,7 +54,8 @@ struct key {
 static const struct key keys[] = {
 	{"name", KEY_STRING, GPU(name), sizeof(((struct tsr_gpu_config *)0)->name), 0, 0,
 	 NULL, "\"default\"", "", "label copied into stats.json"},
-	U32("screen.width", width, 1, 16384, "1960", "pixels", "screen width"),
+	U32("screen.width", width, 1, 16384, "1960", "pixels",
+	    "screen width (width x height at most 8192 x 8192 pixels)"),
 	U32("screen.height", height, 1, 16384, "768", "pixels", "screen height"),
 	U32("tiling.tile_width", tile_width, 2, 256, "32", "pixels", "tile width (even)"),
 	U32("tiling.tile_height", tile_height, 2, 256, "32", "pixels", "tile height (even)"),
@@ -115,7 +117,7 @@ static const struct key keys[] = {
 static const struct key cache_keys[] = {
 	{"size_bytes", KEY_U32, CACHE(geom.size_bytes), 0, 1, 1u << 31, NULL, NULL, "bytes",
 	 "capacity (required for a new instance)"},
-	{"ways", KEY_U32, CACHE(geom.ways), 0, 1, 1u << 20, NULL, NULL, "ways",
+	{"ways", KEY_U32, CACHE(geom.ways), 0, 1, TSR_LIMIT_CACHE_WAYS, NULL, NULL, "ways",
 	 "associativity (required for a new instance)"},
 	{"line_bytes", KEY_U32, CACHE(geom.line_bytes), 0, 4, 4096, NULL, "64", "bytes",
 	 "line size (power of two; 64 for the Parameter Buffer's and textures' paths)"},
@@ -430,6 +432,13 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "key 'raster.quad_grouping' cg-square needs 1, 4 or 16 cores, not %u",
 				     cfg->mem.cores);
+	uint64_t pixels = (uint64_t)cfg->width * cfg->height;
+	if (pixels > TSR_LIMIT_SCREEN_PIXELS)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "keys 'screen.width' x 'screen.height' (%u x %u = %llu pixels) "
+				     "are more than the limit of %llu pixels (8192 x 8192)",
+				     cfg->width, cfg->height, (unsigned long long)pixels,
+				     (unsigned long long)TSR_LIMIT_SCREEN_PIXELS);
 	uint64_t tiles = (uint64_t)((cfg->width + cfg->tile_width - 1) / cfg->tile_width) *
 			 ((cfg->height + cfg->tile_height - 1) / cfg->tile_height);
 	if (tiles > 65535)

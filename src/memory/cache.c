@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "memory/policy.h"
 
 struct tsr_cache {
@@ -21,7 +22,64 @@ struct tsr_cache {
 	struct tsr_line *lines;  /* sets x ways */
 	struct tsr_cache_counters counters[TSR_STREAM_COUNT];
 	struct tsr_cache_observer observer;  /* observer.access NULL: none */
+
+	/* Caches of more than INDEX_MIN_WAYS ways (fully associative ones)
+	 * find a line through a hash index instead of scanning the set, so a
+	 * lookup costs O(1) whatever the associativity (a victim's cost is the
+	 * policy's: O(1) for OPT and OPTPT, a scan of the set for most). Lines
+	 * are never invalidated one by one, so a set's valid lines are its
+	 * ways [0, filled[set]) and its first invalid way is filled[set], the
+	 * one the scan would find. */
+	uint64_t *index_key;     /* open addressing, linear probing: tag + 1, 0 empty */
+	uint32_t *index_way;     /* the way of index_key's line */
+	uint64_t index_mask;     /* slots - 1 (slots: a power of two >= 2 x lines) */
+	uint32_t *filled;        /* per set: ways filled so far */
 };
+
+#define INDEX_MIN_WAYS 64u
+
+static inline uint64_t index_slot(const struct tsr_cache *c, uint64_t tag)
+{
+	return (tag * 0x9e3779b97f4a7c15ull >> 17) & c->index_mask;
+}
+
+/* The way holding tag, or UINT32_MAX. */
+static inline uint32_t index_find(const struct tsr_cache *c, uint64_t tag)
+{
+	for (uint64_t h = index_slot(c, tag);; h = (h + 1) & c->index_mask) {
+		if (c->index_key[h] == tag + 1)
+			return c->index_way[h];
+		if (!c->index_key[h])
+			return UINT32_MAX;
+	}
+}
+
+static void index_insert(struct tsr_cache *c, uint64_t tag, uint32_t way)
+{
+	uint64_t h = index_slot(c, tag);
+	while (c->index_key[h])
+		h = (h + 1) & c->index_mask;
+	c->index_key[h] = tag + 1;
+	c->index_way[h] = way;
+}
+
+/* Removes tag (present); backward-shift deletion keeps every probe chain whole. */
+static void index_remove(struct tsr_cache *c, uint64_t tag)
+{
+	uint64_t h = index_slot(c, tag);
+	while (c->index_key[h] != tag + 1)
+		h = (h + 1) & c->index_mask;
+	for (uint64_t j = (h + 1) & c->index_mask; c->index_key[j]; j = (j + 1) & c->index_mask) {
+		uint64_t home = index_slot(c, c->index_key[j] - 1);
+		/* move j's entry into the hole at h unless its home lies in (h, j] */
+		if (((j - home) & c->index_mask) >= ((j - h) & c->index_mask)) {
+			c->index_key[h] = c->index_key[j];
+			c->index_way[h] = c->index_way[j];
+			h = j;
+		}
+	}
+	c->index_key[h] = 0;
+}
 
 static struct tsr_policy_config policy_config(const struct tsr_cache_geometry *g,
 					      const char *name)
@@ -64,6 +122,21 @@ enum tsr_status tsr_cache_geometry_check(const struct tsr_cache_geometry *g,
 		return tsr_error_set(err, TSR_ERR_GEOMETRY,
 				     "cache '%s': %llu sets is not a power of two",
 				     name, (unsigned long long)sets);
+	if (g->ways > TSR_LIMIT_CACHE_WAYS)
+		return tsr_error_set(err, TSR_ERR_GEOMETRY,
+				     "cache '%s': %u ways is more than the limit of %u (most policies "
+				     "scan every way of a set to choose a victim: use more sets)",
+				     name, g->ways, TSR_LIMIT_CACHE_WAYS);
+	/* the tag store, write masks, policy state (at most 16 bytes a line)
+	 * and the hash index of a wide cache (at most 4 slots of 12 bytes a
+	 * line), estimated before the policy's state is created below */
+	uint64_t lines = g->size_bytes / g->line_bytes;
+	char what[96];
+	snprintf(what, sizeof(what), "the tag store of cache '%s'", name);
+	TSR_TRY(tsr_memory_check(what, lines * (sizeof(struct tsr_line) +
+					       (g->fetch_on_write ? 0 : sizeof(uint64_t)) + 16 +
+					       (g->ways > INDEX_MIN_WAYS ? 4 * 12 : 0)),
+				 err));
 	const struct tsr_policy_ops *ops = tsr_policy_find(g->policy);
 	if (!ops) {
 		char list[256];
@@ -107,7 +180,22 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	c->lines = calloc((size_t)c->sets * c->ways, sizeof(*c->lines));
 	if (!g->fetch_on_write && c->lines)
 		c->masks = calloc((size_t)c->sets * c->ways, sizeof(*c->masks));
-	if (!c->lines || (!g->fetch_on_write && !c->masks)) {
+	int index_ok = 1;
+	if (c->ways > INDEX_MIN_WAYS) {
+		uint64_t slots = 1;
+		while (slots < 2ull * c->sets * c->ways)
+			slots <<= 1;
+		c->index_mask = slots - 1;
+		c->index_key = calloc(slots, sizeof(*c->index_key));
+		c->index_way = calloc(slots, sizeof(*c->index_way));
+		c->filled = calloc(c->sets, sizeof(*c->filled));
+		index_ok = c->index_key && c->index_way && c->filled;
+	}
+	if (!c->lines || (!g->fetch_on_write && !c->masks) || !index_ok) {
+		free(c->index_key);
+		free(c->index_way);
+		free(c->filled);
+		free(c->masks);
 		free(c->lines);
 		free(c);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for cache '%s'", name);
@@ -132,6 +220,9 @@ void tsr_cache_destroy(struct tsr_cache *c)
 	if (!c)
 		return;
 	c->policy->destroy(c->policy_state);
+	free(c->index_key);
+	free(c->index_way);
+	free(c->filled);
 	free(c->masks);
 	free(c->lines);
 	free(c);
@@ -196,23 +287,34 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	else
 		cnt->reads++;
 
-	uint32_t invalid = UINT32_MAX;
-	for (uint32_t w = 0; w < c->ways; w++) {
-		if (sl[w].valid) {
-			if (sl[w].tag == tag) {
-				out->way = w;
-				if (sl[w].partial)
-					partial_hit(c, a, set, w, out);
-				else
-					out->hit = 1;
-				c->policy->on_hit(c->policy_state, set, w, sl, a);
-				sl[w].dirty |= a->write & c->dirty_on_write;
-				sl[w].meta = a->meta;
-				return;
+	/* the way holding the line (hit), else the set's first invalid way */
+	uint32_t hit = UINT32_MAX, invalid = UINT32_MAX;
+	if (c->index_key) {
+		hit = index_find(c, tag);
+		if (c->filled[set] < c->ways)
+			invalid = c->filled[set];
+	} else {
+		for (uint32_t w = 0; w < c->ways; w++) {
+			if (sl[w].valid) {
+				if (sl[w].tag == tag) {
+					hit = w;
+					break;
+				}
+			} else if (invalid == UINT32_MAX) {
+				invalid = w;
 			}
-		} else if (invalid == UINT32_MAX) {
-			invalid = w;
 		}
+	}
+	if (hit != UINT32_MAX) {
+		out->way = hit;
+		if (sl[hit].partial)
+			partial_hit(c, a, set, hit, out);
+		else
+			out->hit = 1;
+		c->policy->on_hit(c->policy_state, set, hit, sl, a);
+		sl[hit].dirty |= a->write & c->dirty_on_write;
+		sl[hit].meta = a->meta;
+		return;
 	}
 
 	if (a->write)
@@ -233,6 +335,8 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		int discard = (choice & TSR_POLICY_DISCARD) != 0;
 		way = choice & ~TSR_POLICY_DISCARD;
 		struct tsr_line *v = &sl[way];
+		if (c->index_key)
+			index_remove(c, v->tag);
 		if (c->policy->on_evict)
 			c->policy->on_evict(c->policy_state, set, way, v, a);
 		out->evicted = 1;
@@ -249,6 +353,11 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		}
 	}
 	out->way = way;
+	if (c->index_key) {
+		index_insert(c, tag, way);
+		if (way == c->filled[set])
+			c->filled[set]++;
+	}
 	struct tsr_line *l = &sl[way];
 	l->tag = tag;
 	l->valid = 1;
@@ -290,6 +399,10 @@ void tsr_cache_set_observer(struct tsr_cache *c, const struct tsr_cache_observer
 void tsr_cache_invalidate_all(struct tsr_cache *c)
 {
 	memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof(*c->lines));
+	if (c->index_key) {
+		memset(c->index_key, 0, (c->index_mask + 1) * sizeof(*c->index_key));
+		memset(c->filled, 0, c->sets * sizeof(*c->filled));
+	}
 }
 
 const char *tsr_cache_name(const struct tsr_cache *c)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "pipeline/gpu_priv.h"
 #include "tiling/tile_order.h"
 
@@ -137,6 +138,11 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 {
 	*out = NULL;
 	enum tsr_status s = tsr_config_check(cfg, err);
+	if (s != TSR_OK)
+		return s;
+	/* the front and back frame buffers, RGBA8 */
+	s = tsr_memory_check("the frame buffer pair (2 x screen.width x screen.height x 4 bytes)",
+			     (uint64_t)cfg->width * cfg->height * 8, err);
 	if (s != TSR_OK)
 		return s;
 	struct tsr_gpu *g = calloc(1, sizeof(*g));

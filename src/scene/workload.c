@@ -29,6 +29,7 @@
 #include "core/array.h"
 #include "core/rng.h"
 #include "core/json_util.h"
+#include "core/limits.h"
 #include "scene/image_load.h"
 #include "scene/mesh_load.h"
 #include "scene/scene.h"
@@ -491,9 +492,9 @@ static enum tsr_status parse_material(struct loader *L, const json_t *m,
 	TSR_TRY(tsr_json_get_bool(m, L->file, path, "double_sided",
 			      &b->double_sided, L->err));
 	TSR_TRY(tsr_json_get_u32(m, L->file, path, "shader_alu_instructions", 0,
-			     1u << 20, &b->shader_alu_instructions, L->err));
+			     TSR_LIMIT_SHADER_INSTRUCTIONS, &b->shader_alu_instructions, L->err));
 	TSR_TRY(tsr_json_get_u32(m, L->file, path, "vertex_shader_instructions", 0,
-			     1u << 20, &b->vertex_shader_instructions, L->err));
+			     TSR_LIMIT_SHADER_INSTRUCTIONS, &b->vertex_shader_instructions, L->err));
 	TSR_TRY(tsr_json_get_u32(m, L->file, path, "varyings", 1, 32,
 			     &b->varyings, L->err));
 	const char *tex = NULL;
@@ -1246,7 +1247,7 @@ static enum tsr_status parse_top(struct loader *L, const json_t *root)
 	if (!sc->name)
 		return nomem(L);
 	sc->frames = 1;
-	TSR_TRY(tsr_json_get_u32(root, L->file, "", "frames", 1, 1000000,
+	TSR_TRY(tsr_json_get_u32(root, L->file, "", "frames", 1, TSR_LIMIT_FRAMES,
 			     &sc->frames, L->err));
 
 	json_t *passes;

@@ -41,14 +41,16 @@
 #include <zstd.h>
 
 #include "core/array.h"
+#include "core/limits.h"
 #include "core/stream.h"
 
 #define TRACE_MAGIC "TSRTRACE"
 #define HEADER_BYTES 16u           /* magic, version, description length */
 #define DESC_MAX (64u * 1024u)     /* longest description in bytes */
-#define REC_MAX 41u                /* tag + 4 varints of at most 10 bytes */
+#define REC_MAX 51u                /* tag + 5 varints of at most 10 bytes */
 #define TAG_KIND_MASK 3u
 #define TAG_WRITE 4u
+#define TAG_META 8u                /* version 2: a meta varint follows */
 #define KIND_END 3u
 #define WBUF_CAP (128u * 1024u)    /* writer: encoded records per zstd call */
 #define RBUF_CAP (256u * 1024u)    /* reader: decompressed bytes */
@@ -274,19 +276,24 @@ void tsr_trace_write(struct tsr_trace_writer *w, const struct tsr_trace_record *
 	uint8_t *p = w->buf + w->len;
 	switch (r->kind) {
 	case TSR_TRACE_ACCESS:
-		if (r->stream >= TSR_STREAM_COUNT || r->size == 0) {
+		if (r->stream >= TSR_STREAM_COUNT || r->size == 0 ||
+		    r->size > TSR_LIMIT_ACCESS_BYTES) {
+			int bad_stream = r->stream >= TSR_STREAM_COUNT;
 			writer_fail(w, TSR_ERR_INTERNAL,
 				    "record %llu of trace '%s' is invalid: %s %u",
 				    (unsigned long long)w->count, w->path,
-				    r->size ? "stream" : "size",
-				    r->size ? (unsigned)r->stream : 0u);
+				    bad_stream ? "stream" : "size",
+				    bad_stream ? (unsigned)r->stream : r->size);
 			return;
 		}
-		*p++ = (uint8_t)(TSR_TRACE_ACCESS | (r->write ? TAG_WRITE : 0));
+		*p++ = (uint8_t)(TSR_TRACE_ACCESS | (r->write ? TAG_WRITE : 0) |
+				 (r->meta ? TAG_META : 0));
 		p = put_varint(p, zigzag(r->addr - w->prev_addr));
 		p = put_varint(p, r->size);
 		p = put_varint(p, r->stream);
 		p = put_varint(p, r->requester);
+		if (r->meta)
+			p = put_varint(p, r->meta);
 		w->prev_addr = r->addr;
 		break;
 	case TSR_TRACE_FRAME:
@@ -345,7 +352,7 @@ static void observe_access(void *ctx, const struct tsr_access *a)
 	struct tsr_trace_record r = {.addr = a->addr, .size = a->size,
 				     .requester = a->requester,
 				     .kind = TSR_TRACE_ACCESS, .write = a->write,
-				     .stream = a->stream};
+				     .stream = a->stream, .meta = a->meta};
 	tsr_trace_write(ctx, &r);
 }
 
@@ -462,10 +469,11 @@ static enum tsr_status open_binary(struct tsr_trace_reader *r)
 	if (avail < HEADER_BYTES)
 		return truncated(r);
 	uint32_t version = get_le32(r->buf + 8);
-	if (version != TSR_TRACE_VERSION)
+	if (version < TSR_TRACE_VERSION_MIN || version > TSR_TRACE_VERSION)
 		return reader_fail(r, TSR_ERR_PARSE,
-				   "'%s': trace version %u is not supported (this tessera reads version %d)",
-				   r->path, (unsigned)version, TSR_TRACE_VERSION);
+				   "'%s': trace version %u is not supported (this tessera reads versions %d to %d)",
+				   r->path, (unsigned)version, TSR_TRACE_VERSION_MIN, TSR_TRACE_VERSION);
+	r->version = version;
 	uint32_t dlen = get_le32(r->buf + 12);
 	if (dlen > DESC_MAX)
 		return reader_fail(r, TSR_ERR_PARSE,
@@ -510,6 +518,7 @@ enum tsr_status tsr_trace_reader_open(const char *path, struct tsr_trace_reader 
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for trace '%s'", path);
 	}
 	memcpy(r->path, path, plen + 1);
+	r->max_records = r->fast_until = TSR_LIMIT_TRACE_RECORDS;
 	enum tsr_status s = TSR_OK;
 	r->in_cap = ZSTD_DStreamInSize();
 	r->in = malloc(r->in_cap);
@@ -526,6 +535,11 @@ enum tsr_status tsr_trace_reader_open(const char *path, struct tsr_trace_reader 
 					strerror(errno ? errno : EIO));
 		else if (n >= 4 && get_le32(r->in) == ZSTD_MAGICNUMBER) {
 			r->in_len = n;
+			unsigned long long cs = ZSTD_getFrameContentSize(r->in, n);
+			if (cs != ZSTD_CONTENTSIZE_UNKNOWN && cs != ZSTD_CONTENTSIZE_ERROR) {
+				r->content_bytes = cs;  /* checked by the first read */
+				r->fast_until = 0;
+			}
 			s = open_binary(r);
 		} else if (n > 0 && n < 4 && memcmp(r->in, zmagic, n) == 0)
 			s = truncated(r);  /* a binary trace cut inside the magic */
@@ -577,28 +591,43 @@ static enum tsr_status read_record(struct tsr_trace_reader *r, struct tsr_trace_
 	if (p == end)
 		return truncated(r);
 	uint8_t tag = *p++;
-	uint64_t v, size, stream, req;
+	uint64_t v, size, stream, req, meta = 0;
 	int e;
 	switch (tag) {
+	case TSR_TRACE_ACCESS | TAG_META:
+	case TSR_TRACE_ACCESS | TAG_WRITE | TAG_META:
+		if (r->version < 2)
+			return reader_fail(r, TSR_ERR_PARSE,
+					   "'%s' is corrupt: record %llu has tag 0x%02x (meta needs version 2)",
+					   r->path, (unsigned long long)r->count, (unsigned)tag);
+		/* fall through */
 	case TSR_TRACE_ACCESS:
 	case TSR_TRACE_ACCESS | TAG_WRITE:
 		if ((e = (end - p >= 8 ? get_varint_wide(&p, end, &v) : get_varint(&p, end, &v))) ||
 		    (e = get_varint(&p, end, &size)) ||
-		    (e = get_varint(&p, end, &stream)) || (e = get_varint(&p, end, &req)))
+		    (e = get_varint(&p, end, &stream)) || (e = get_varint(&p, end, &req)) ||
+		    ((tag & TAG_META) && (e = get_varint(&p, end, &meta))))
 			return varint_error(r, e);
-		if (size == 0 || size > UINT32_MAX || stream >= TSR_STREAM_COUNT ||
-		    req > UINT16_MAX)
+		if (size > TSR_LIMIT_ACCESS_BYTES && size <= UINT32_MAX)
 			return reader_fail(r, TSR_ERR_PARSE,
-					   "'%s' is corrupt: record %llu has size %llu, stream %llu, requester %llu",
+					   "'%s' is corrupt: record %llu is an access of %llu bytes, "
+					   "more than the limit of %u",
+					   r->path, (unsigned long long)r->count,
+					   (unsigned long long)size, TSR_LIMIT_ACCESS_BYTES);
+		if (size == 0 || size > UINT32_MAX || stream >= TSR_STREAM_COUNT ||
+		    req > UINT16_MAX || meta > UINT32_MAX)
+			return reader_fail(r, TSR_ERR_PARSE,
+					   "'%s' is corrupt: record %llu has size %llu, stream %llu, requester %llu, meta %llu",
 					   r->path, (unsigned long long)r->count,
 					   (unsigned long long)size, (unsigned long long)stream,
-					   (unsigned long long)req);
+					   (unsigned long long)req, (unsigned long long)meta);
 		r->prev_addr += unzigzag(v);
 		*rec = (struct tsr_trace_record){.addr = r->prev_addr, .size = (uint32_t)size,
 						 .requester = (uint16_t)req,
 						 .kind = TSR_TRACE_ACCESS,
-						 .write = (uint8_t)(tag >> 2),
-						 .stream = (uint8_t)stream};
+						 .write = (uint8_t)((tag & TAG_WRITE) != 0),
+						 .stream = (uint8_t)stream,
+						 .meta = (uint32_t)meta};
 		break;
 	case TSR_TRACE_FRAME:
 	case TSR_TRACE_TILE:
@@ -636,20 +665,24 @@ static enum tsr_status read_record(struct tsr_trace_reader *r, struct tsr_trace_
 static inline int read_access_fast(struct tsr_trace_reader *r, struct tsr_trace_record *rec)
 {
 	const uint8_t *p = r->buf + r->pos, *end = r->buf + r->len;
-	if (end - p < (ptrdiff_t)REC_MAX || (*p & ~TAG_WRITE) != TSR_TRACE_ACCESS)
+	if (end - p < (ptrdiff_t)REC_MAX || (*p & ~(TAG_WRITE | TAG_META)) != TSR_TRACE_ACCESS ||
+	    ((*p & TAG_META) && r->version < 2))
 		return 0;
 	uint8_t tag = *p++;
-	uint64_t v, size, stream, req;
+	uint64_t v, size, stream, req, meta = 0;
 	/* REC_MAX bytes pending: no varint can come short */
 	if (get_varint_wide(&p, end, &v) || get_varint(&p, end, &size) ||
-	    get_varint(&p, end, &stream) || get_varint(&p, end, &req))
+	    get_varint(&p, end, &stream) || get_varint(&p, end, &req) ||
+	    ((tag & TAG_META) && get_varint(&p, end, &meta)))
 		return 0;
-	if (size - 1 >= UINT32_MAX || stream >= TSR_STREAM_COUNT || req > UINT16_MAX)
+	if (size - 1 >= TSR_LIMIT_ACCESS_BYTES || stream >= TSR_STREAM_COUNT ||
+	    req > UINT16_MAX || meta > UINT32_MAX)
 		return 0;
 	r->prev_addr += unzigzag(v);
 	*rec = (struct tsr_trace_record){.addr = r->prev_addr, .size = (uint32_t)size,
 					 .requester = (uint16_t)req, .kind = TSR_TRACE_ACCESS,
-					 .write = (uint8_t)(tag >> 2), .stream = (uint8_t)stream};
+					 .write = (uint8_t)((tag & TAG_WRITE) != 0),
+					 .stream = (uint8_t)stream, .meta = (uint32_t)meta};
 	r->pos = (size_t)(p - r->buf);
 	r->count++;
 	return 1;
@@ -659,9 +692,23 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 			       int *eof, struct tsr_error *err)
 {
 	*eof = 0;
-	if (r->binary && !r->status && read_access_fast(r, rec))
+	if (r->binary && !r->status && r->count < r->fast_until && read_access_fast(r, rec))
 		return TSR_OK;
 	enum tsr_status s = r->status;
+	if (!s && r->content_bytes) {
+		/* a declared content size no trace of max_records records can have
+		 * (each record at most REC_MAX bytes) is refused before decoding it */
+		uint64_t most = HEADER_BYTES + DESC_MAX + (r->max_records + 1) * REC_MAX;
+		if (r->max_records < UINT64_MAX / (2 * REC_MAX) && r->content_bytes > most)
+			s = reader_fail(r, TSR_ERR_LIMIT,
+					"'%s' decompresses to %llu bytes, more than a trace of %llu "
+					"records (the limit; cachesim and analyze: --max-records "
+					"raises it) can take",
+					r->path, (unsigned long long)r->content_bytes,
+					(unsigned long long)r->max_records);
+		r->content_bytes = 0;
+		r->fast_until = r->max_records;
+	}
 	if (!s) {
 		if (r->ended) {
 			*eof = 1;
@@ -678,12 +725,23 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 			else
 				r->count++;
 		}
+		if (!s && !*eof && r->count > r->max_records)
+			s = reader_fail(r, TSR_ERR_LIMIT,
+					"'%s' has more than %llu records, the limit (cachesim and "
+					"analyze: --max-records raises it)",
+					r->path, (unsigned long long)r->max_records);
 		if (!s)
 			return TSR_OK;
 	}
 	if (err)
 		*err = r->error;
 	return s;
+}
+
+void tsr_trace_reader_set_max_records(struct tsr_trace_reader *r, uint64_t max_records)
+{
+	r->max_records = max_records;
+	r->fast_until = r->content_bytes ? 0 : max_records;
 }
 
 void tsr_trace_reader_close(struct tsr_trace_reader *r)
@@ -706,9 +764,17 @@ void tsr_trace_reader_close(struct tsr_trace_reader *r)
 enum tsr_status tsr_trace_load(const char *path, struct tsr_trace *out,
 			       struct tsr_error *err)
 {
+	return tsr_trace_load_max(path, 0, out, err);
+}
+
+enum tsr_status tsr_trace_load_max(const char *path, uint64_t max_records,
+				   struct tsr_trace *out, struct tsr_error *err)
+{
 	memset(out, 0, sizeof(*out));
 	struct tsr_trace_reader *r;
 	TSR_TRY(tsr_trace_reader_open(path, &r, err));
+	if (max_records)
+		tsr_trace_reader_set_max_records(r, max_records);
 
 	/* the description, cut at a character boundary to fit */
 	const char *d = r->description;
@@ -725,6 +791,13 @@ enum tsr_status tsr_trace_load(const char *path, struct tsr_trace *out,
 	enum tsr_status s = TSR_OK;
 	for (;;) {
 		if (out->count == cap) {
+			char what[512];
+			snprintf(what, sizeof(what), "trace '%.400s' (%zu records so far)", path,
+				 out->count);
+			s = tsr_memory_check(what, (uint64_t)(cap ? 2ull * cap : 16) *
+						   sizeof(*out->records), err);
+			if (s)
+				break;
 			/* tsr_array_grow counts in uint32_t and doubles: stop at 2^31 */
 			void *p = cap < (1u << 31)
 					  ? tsr_array_grow(out->records, &cap, (uint32_t)out->count + 1,

@@ -5,28 +5,43 @@
  * Section 2, boustrophedonic III, TCOR V-A).
  *
  * A trace is a sequence of records: accesses (address, size, read/write,
- * stream, requester) and markers for frame and tile boundaries.
+ * stream, requester, upper-level metadata) and markers for frame and tile
+ * boundaries: everything a replacement policy sees of the cache's input,
+ * so a replay reproduces the run's counters for every policy (tcor-l2
+ * reads the Parameter Buffer metadata of memory/pb_meta.h and counts the
+ * tile markers).
  *
  * Binary form (written by tsr_trace_writer_*): one zstd frame (with
  * zstd's content checksum) whose content is
- *   header:  "TSRTRACE" (8 bytes), version (u32 little-endian, 1),
+ *   header:  "TSRTRACE" (8 bytes), version (u32 little-endian, 2),
  *            description length (u32 LE), description (UTF-8, not NUL
  *            terminated; e.g. "cache=l2 workload=... config=... frames=4")
  *   records: one tag byte then fields as LEB128 varints:
  *            tag bits 0-1 kind (0 access, 1 frame marker, 2 tile marker,
- *            3 end), bit 2 write;
+ *            3 end), bit 2 write, bit 3 meta (version 2: the access
+ *            carries a non-zero meta);
  *            access: address delta from the previous access (zigzag),
- *            size, stream, requester;
+ *            size, stream, requester, then meta if bit 3 is set (u32,
+ *            struct tsr_access.meta; 0 when absent);
  *            marker: value (frame number or tile id);
  *            end: the number of records before it (the reader checks it).
+ * Limits (core/limits.h): an access is 1 to 4096 bytes
+ * (TSR_LIMIT_ACCESS_BYTES, the largest line); a reader returns at most
+ * TSR_LIMIT_TRACE_RECORDS (200 M) records unless told otherwise
+ * (tsr_trace_reader_set_max_records), counting while it streams, so a
+ * trace that decompresses to more is refused before it fills memory; a
+ * zstd frame that declares a content size no trace of that many records
+ * can have is refused at the first read.
  * A file that ends before the end record is truncated; a zstd checksum or
- * format error is corruption; another version is refused. `zstdcat FILE`
+ * format error is corruption; versions 1 (no meta: every access reads as
+ * meta 0) and 2 are read, another version is refused. `zstdcat FILE`
  * shows the raw content.
  *
  * Text form (hand-made traces), one record per line:
  *   R 0x1f40 texture        a read (stream optional, default "other")
  *   W 0x80 pb_attributes    a write
  *   R 0x1f40 texture size=4 req=2   optional size (bytes, default 1) and requester
+ *   R 0x80 pb_lists meta=0x40009   optional metadata (u32, default 0)
  *   F                       a frame boundary
  *   T 12                    a tile boundary (tile id)
  *   # ...                   a comment (also after a record)
@@ -43,7 +58,8 @@
 #include "core/status.h"
 #include "memory/cache.h"
 
-#define TSR_TRACE_VERSION 1
+#define TSR_TRACE_VERSION 2      /* the version the writer writes */
+#define TSR_TRACE_VERSION_MIN 1  /* the oldest version the reader reads */
 
 enum tsr_trace_kind {
 	TSR_TRACE_ACCESS = 0,  /* a memory access */
@@ -59,7 +75,8 @@ struct tsr_trace_record {
 	uint8_t kind;        /* enum tsr_trace_kind */
 	uint8_t write;       /* access: 1 for a write */
 	uint8_t stream;      /* access: enum tsr_stream */
-	uint8_t pad[7];
+	uint8_t pad[3];
+	uint32_t meta;       /* access: upper-level metadata (struct tsr_access.meta) */
 };
 
 /* ---- writing (binary form) ---- */
@@ -125,6 +142,12 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r,
 			       struct tsr_trace_record *rec, int *eof,
 			       struct tsr_error *err);
 
+/*
+ * Sets the most records r returns (default TSR_LIMIT_TRACE_RECORDS); one
+ * more is TSR_ERR_LIMIT naming the file and the limit.
+ */
+void tsr_trace_reader_set_max_records(struct tsr_trace_reader *r, uint64_t max_records);
+
 void tsr_trace_reader_close(struct tsr_trace_reader *r);
 
 /* ---- a whole trace in memory ---- */
@@ -138,11 +161,17 @@ struct tsr_trace {
 };
 
 /*
- * Reads a whole trace (binary or text) into memory. Errors: those of the
- * reader; TSR_ERR_NOMEM.
+ * Reads a whole trace (binary or text) into memory, at most
+ * TSR_LIMIT_TRACE_RECORDS records. Errors: those of the reader;
+ * TSR_ERR_LIMIT when the records would exceed the memory budget
+ * (core/limits.h); TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_trace_load(const char *path, struct tsr_trace *out,
 			       struct tsr_error *err);
+
+/* tsr_trace_load() with another record limit (0: TSR_LIMIT_TRACE_RECORDS). */
+enum tsr_status tsr_trace_load_max(const char *path, uint64_t max_records,
+				   struct tsr_trace *out, struct tsr_error *err);
 
 /* Frees what tsr_trace_load() allocated; the struct may be reused. */
 void tsr_trace_release(struct tsr_trace *t);

@@ -28,6 +28,11 @@ struct tsr_trace_reader {
 	enum tsr_status status;   /* sticky: the first error, then every read */
 	struct tsr_error error;   /* its message */
 	uint64_t count;           /* records returned so far */
+	uint64_t max_records;     /* the most records returned (limit) */
+	uint64_t fast_until;      /* the fast path runs while count < fast_until:
+				     max_records, or 0 until the declared size
+				     below is checked against it */
+	uint64_t content_bytes;   /* the zstd frame's declared content size, 0 if none */
 
 	/* binary form */
 	struct ZSTD_DCtx_s *dctx;
@@ -38,6 +43,7 @@ struct tsr_trace_reader {
 	int src_done;             /* no more decompressed bytes will come */
 	int frame_done;           /* the zstd frame ended (checksum verified) */
 	uint64_t prev_addr;       /* address of the previous access */
+	uint32_t version;         /* the header's format version */
 
 	/* text form */
 	char *line;               /* getline() buffer */

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "core/limits.h"
 #include "core/stream.h"
 
 /* Fills r->error with "'FILE' line N: <problem>"; returns TSR_ERR_PARSE. */
@@ -117,7 +118,9 @@ static enum tsr_status parse_access(struct tsr_trace_reader *r, char *p,
 	rec->stream = TSR_STREAM_OTHER;
 	rec->requester = 0;
 
-	int have_size = 0, have_req = 0, first = 1;
+	rec->meta = 0;
+
+	int have_size = 0, have_req = 0, have_meta = 0, first = 1;
 	while ((f = next_field(&p)) != NULL) {
 		uint64_t v;
 		if (strncmp(f, "size=", 5) == 0) {
@@ -127,6 +130,9 @@ static enum tsr_status parse_access(struct tsr_trace_reader *r, char *p,
 				return line_error(r, "bad size '%.40s'", f + 5);
 			if (v == 0)
 				return line_error(r, "size 0 (an access has at least 1 byte)");
+			if (v > TSR_LIMIT_ACCESS_BYTES)
+				return line_error(r, "size %llu is more than the limit of %u bytes",
+						  (unsigned long long)v, TSR_LIMIT_ACCESS_BYTES);
 			rec->size = (uint32_t)v;
 		} else if (strncmp(f, "req=", 4) == 0) {
 			if (have_req++)
@@ -134,8 +140,14 @@ static enum tsr_status parse_access(struct tsr_trace_reader *r, char *p,
 			if (!parse_u64(f + 4, &v) || v > UINT16_MAX)
 				return line_error(r, "bad requester '%.40s' (0 to 65535)", f + 4);
 			rec->requester = (uint16_t)v;
+		} else if (strncmp(f, "meta=", 5) == 0) {
+			if (have_meta++)
+				return line_error(r, "meta given twice");
+			if (!parse_u64(f + 5, &v) || v > UINT32_MAX)
+				return line_error(r, "bad meta '%.40s' (0 to 0xffffffff)", f + 5);
+			rec->meta = (uint32_t)v;
 		} else if (strchr(f, '=')) {
-			return line_error(r, "unknown option '%.40s' (valid: size=N, req=N)", f);
+			return line_error(r, "unknown option '%.40s' (valid: size=N, req=N, meta=N)", f);
 		} else if (first) {
 			enum tsr_stream s = tsr_stream_from_name(f);
 			if (s == TSR_STREAM_COUNT)
