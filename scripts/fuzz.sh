@@ -44,6 +44,7 @@ seed_mesh() { # prefixes each small model file with its extension's index
 # it would on a machine without that memory, instead of ending the run:
 # what is checked is that tessera reports it (TSR_ERR_NOMEM, a parse error)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:max_allocation_size_mb=2048}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/fuzz/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 mkdir -p "$BUILD/artifacts" "$BUILD/logs"
@@ -51,8 +52,9 @@ seed config "$ROOT"/configs/*.json "$ROOT"/tests/data/*.json
 seed set "$ROOT"/fuzz/seeds/set/*
 seed workload "$ROOT"/workloads/*.json "$ROOT"/tests/data/*.json
 seed_mesh
-seed image $(find "$GLMARK/textures" "$ASSIMP" \( -iname '*.png' -o -iname '*.jpg' \
-	-o -iname '*.bmp' -o -iname '*.tga' \) -size -8k 2>/dev/null | sort | head -16)
+seed image $(find "$GLMARK/textures" "$ASSIMP" -iname '*.png' -size -8k 2>/dev/null |
+	sort | head -12) $(find "$ASSIMP" \( -iname '*.jpg' -o -iname '*.bmp' -o -iname '*.tga' \) \
+	-size -24k 2>/dev/null | sort | head -6)
 seed trace_text "$ROOT"/tests/data/*.txt "$ROOT"/fuzz/seeds/trace_text/*
 seed trace_bin "$ROOT"/fuzz/seeds/trace_bin/*
 

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scene/image_load.h"
 #include "scene/scene.h"
 
 #ifndef TSR_SOURCE_DIR
@@ -1045,6 +1046,39 @@ static void test_game_workloads_load(void **state)
 	}
 }
 
+/*
+ * A JPEG whose Huffman table claims 257 codes (found by fuzz/fuzz_image):
+ * Debian's stb_image writes past its 257-entry size list; tessera refuses
+ * the file first, from a file and from memory, and a valid image in the
+ * same set still loads.
+ */
+static void test_jpeg_huffman_table_overflow(void **state)
+{
+	(void)state;
+	const char *path = TSR_SOURCE_DIR "/tests/data/jpeg-dht-overflow.jpg";
+	struct tsr_image_set set = {0};
+	struct tsr_error err;
+	int32_t index = -1;
+	assert_int_equal(tsr_image_set_add_file(&set, path, &index, &err),
+			 TSR_ERR_PARSE);
+	assert_non_null(strstr(err.msg, "jpeg-dht-overflow.jpg"));
+	assert_non_null(strstr(err.msg, "Huffman table"));
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	uint8_t buf[512];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	assert_int_equal(tsr_image_set_add_memory(&set, "embedded", buf, n,
+						  &index, &err), TSR_ERR_PARSE);
+	assert_non_null(strstr(err.msg, "'embedded'"));
+	assert_int_equal(set.count, 0);
+	assert_int_equal(tsr_image_set_add_file(&set,
+			 "/usr/share/glmark2/textures/crate-base.png", &index, &err),
+			 TSR_OK);
+	assert_int_equal(set.count, 1);
+	tsr_image_set_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1071,6 +1105,7 @@ int main(void)
 		cmocka_unit_test(test_skybox_screen_space_scrolling),
 		cmocka_unit_test(test_missing_asset_package),
 		cmocka_unit_test(test_game_workloads_load),
+		cmocka_unit_test(test_jpeg_huffman_table_overflow),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -66,6 +66,71 @@ static enum tsr_status take_stbi(struct tsr_image_set *set, const char *name,
 	return push(set, name, (uint32_t)w, (uint32_t)h, rgba, index, err);
 }
 
+/*
+ * 1 when data is a JPEG with a Huffman table (DHT segment) whose 16 code
+ * counts add up to more than 256 symbols. The stb_image of Debian 12
+ * (git 2022-09-08) does not check that sum and writes past the table's
+ * 257-entry size list (fixed upstream in 2.28 with "bad DHT header"), so
+ * such a file is refused before it reaches the decoder. The walk follows
+ * stb's: markers from SOI, segments by their length, the entropy-coded
+ * data after SOS skipped up to the next marker (FF not followed by 00,
+ * RSTn or FF).
+ */
+static int jpeg_bad_dht(const uint8_t *p, size_t n)
+{
+	if (n < 4 || p[0] != 0xff || p[1] != 0xd8)
+		return 0;
+	size_t i = 2;
+	while (i + 1 < n) {
+		if (p[i] != 0xff) {
+			i++;  /* garbage or entropy-coded data: stb fails or skips it */
+			continue;
+		}
+		uint8_t m = p[i + 1];
+		if (m == 0xff || m == 0x00 || (m >= 0xd0 && m <= 0xd7) || m == 0x01) {
+			i += (m == 0xff) ? 1 : 2;
+			continue;
+		}
+		if (m == 0xd9 || i + 3 >= n)
+			return 0;
+		size_t len = ((size_t)p[i + 2] << 8) | p[i + 3];
+		size_t seg = i + 4, end = i + 2 + len;
+		if (end > n)
+			end = n;
+		if (m == 0xc4) {
+			while (seg + 17 <= end) {
+				unsigned sum = 0;
+				for (size_t k = 1; k <= 16; k++)
+					sum += p[seg + k];
+				if (sum > 256)
+					return 1;
+				seg += 17 + sum;
+			}
+		}
+		i = (len < 2) ? i + 4 : i + 2 + len;
+	}
+	return 0;
+}
+
+/* Decodes a compressed image held in memory (size checked by the caller). */
+static enum tsr_status decode(struct tsr_image_set *set, const char *name,
+			      const uint8_t *data, size_t size_bytes,
+			      int32_t *index, struct tsr_error *err)
+{
+	if (jpeg_bad_dht(data, size_bytes))
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "cannot decode texture '%s': corrupt JPEG "
+				     "(a Huffman table of more than 256 codes)", name);
+	int w = 0, h = 0, comp = 0;
+	stbi_uc *px = stbi_load_from_memory(data, (int)size_bytes, &w, &h,
+					    &comp, 4);
+	if (!px)
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "cannot decode texture '%s': %s", name,
+				     stbi_failure_reason());
+	return take_stbi(set, name, px, w, h, index, err);
+}
+
 enum tsr_status tsr_image_set_add_file(struct tsr_image_set *set,
 				       const char *path, int32_t *index,
 				       struct tsr_error *err)
@@ -80,14 +145,31 @@ enum tsr_status tsr_image_set_add_file(struct tsr_image_set *set,
 		return tsr_error_set(err, TSR_ERR_IO,
 				     "cannot open texture '%s': %s", path,
 				     strerror(errno));
-	int w = 0, h = 0, comp = 0;
-	stbi_uc *px = stbi_load_from_file(f, &w, &h, &comp, 4);
-	fclose(f);
-	if (!px)
-		return tsr_error_set(err, TSR_ERR_PARSE,
+	/* read whole, so the JPEG check sees every segment before stb does */
+	long size = -1;
+	if (fseek(f, 0, SEEK_END) == 0)
+		size = ftell(f);
+	if (size <= 0 || size > INT32_MAX || fseek(f, 0, SEEK_SET) != 0) {
+		fclose(f);
+		return tsr_error_set(err, size == 0 ? TSR_ERR_PARSE : TSR_ERR_IO,
 				     "cannot decode texture '%s': %s", path,
-				     stbi_failure_reason());
-	return take_stbi(set, path, px, w, h, index, err);
+				     size == 0 ? "empty file" : "cannot read its size");
+	}
+	uint8_t *data = malloc((size_t)size);
+	if (!data) {
+		fclose(f);
+		return tsr_error_set(err, TSR_ERR_NOMEM,
+				     "out of memory for texture '%s'", path);
+	}
+	size_t got = fread(data, 1, (size_t)size, f);
+	fclose(f);
+	if (got != (size_t)size) {
+		free(data);
+		return tsr_error_set(err, TSR_ERR_IO, "cannot read texture '%s'", path);
+	}
+	enum tsr_status st = decode(set, path, data, got, index, err);
+	free(data);
+	return st;
 }
 
 enum tsr_status tsr_image_set_add_memory(struct tsr_image_set *set,
@@ -104,14 +186,7 @@ enum tsr_status tsr_image_set_add_memory(struct tsr_image_set *set,
 		return tsr_error_set(err, TSR_ERR_PARSE,
 				     "cannot decode texture '%s': bad size %zu bytes",
 				     name, size_bytes);
-	int w = 0, h = 0, comp = 0;
-	stbi_uc *px = stbi_load_from_memory(data, (int)size_bytes, &w, &h,
-					    &comp, 4);
-	if (!px)
-		return tsr_error_set(err, TSR_ERR_PARSE,
-				     "cannot decode texture '%s': %s", name,
-				     stbi_failure_reason());
-	return take_stbi(set, name, px, w, h, index, err);
+	return decode(set, name, data, size_bytes, index, err);
 }
 
 enum tsr_status tsr_image_set_add_bgra(struct tsr_image_set *set,
