@@ -1047,30 +1047,37 @@ static void test_game_workloads_load(void **state)
 }
 
 /*
- * A JPEG whose Huffman table claims 257 codes (found by fuzz/fuzz_image):
- * Debian's stb_image writes past its 257-entry size list; tessera refuses
- * the file first, from a file and from memory, and a valid image in the
- * same set still loads.
+ * JPEGs whose Huffman table claims 257 codes (found by fuzz/fuzz_image),
+ * in a DHT segment of the right length and in one whose length is too
+ * short (stb reads the table anyway): Debian's stb_image writes past its
+ * 257-entry size list; tessera refuses the file first, from a file and
+ * from memory, and a valid image in the same set still loads.
  */
 static void test_jpeg_huffman_table_overflow(void **state)
 {
 	(void)state;
-	const char *path = TSR_SOURCE_DIR "/tests/data/jpeg-dht-overflow.jpg";
+	static const char *const files[] = {
+		TSR_SOURCE_DIR "/tests/data/jpeg-dht-overflow.jpg",
+		TSR_SOURCE_DIR "/tests/data/jpeg-dht-short-segment.jpg",
+	};
 	struct tsr_image_set set = {0};
 	struct tsr_error err;
 	int32_t index = -1;
-	assert_int_equal(tsr_image_set_add_file(&set, path, &index, &err),
-			 TSR_ERR_PARSE);
-	assert_non_null(strstr(err.msg, "jpeg-dht-overflow.jpg"));
-	assert_non_null(strstr(err.msg, "Huffman table"));
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	uint8_t buf[512];
-	size_t n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	assert_int_equal(tsr_image_set_add_memory(&set, "embedded", buf, n,
-						  &index, &err), TSR_ERR_PARSE);
-	assert_non_null(strstr(err.msg, "'embedded'"));
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(tsr_image_set_add_file(&set, files[i], &index, &err),
+				 TSR_ERR_PARSE);
+		assert_non_null(strstr(err.msg, files[i]));
+		assert_non_null(strstr(err.msg, "Huffman table"));
+		FILE *f = fopen(files[i], "rb");
+		assert_non_null(f);
+		uint8_t buf[512];
+		size_t n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		assert_int_equal(tsr_image_set_add_memory(&set, "embedded", buf, n,
+							  &index, &err), TSR_ERR_PARSE);
+		assert_non_null(strstr(err.msg, "'embedded'"));
+		assert_non_null(strstr(err.msg, "Huffman table"));
+	}
 	assert_int_equal(set.count, 0);
 	assert_int_equal(tsr_image_set_add_file(&set,
 			 "/usr/share/glmark2/textures/crate-base.png", &index, &err),

@@ -72,9 +72,9 @@ static enum tsr_status take_stbi(struct tsr_image_set *set, const char *name,
  * (git 2022-09-08) does not check that sum and writes past the table's
  * 257-entry size list (fixed upstream in 2.28 with "bad DHT header"), so
  * such a file is refused before it reaches the decoder. The walk follows
- * stb's: markers from SOI, segments by their length, the entropy-coded
- * data after SOS skipped up to the next marker (FF not followed by 00,
- * RSTn or FF).
+ * stb's: markers from SOI, segments by their length (a DHT's tables by
+ * their own counts, as stb reads them), the bytes that are not a marker
+ * (entropy-coded data after SOS, junk) skipped one at a time.
  */
 static int jpeg_bad_dht(const uint8_t *p, size_t n)
 {
@@ -94,18 +94,24 @@ static int jpeg_bad_dht(const uint8_t *p, size_t n)
 		if (m == 0xd9 || i + 3 >= n)
 			return 0;
 		size_t len = ((size_t)p[i + 2] << 8) | p[i + 3];
-		size_t seg = i + 4, end = i + 2 + len;
-		if (end > n)
-			end = n;
 		if (m == 0xc4) {
-			while (seg + 17 <= end) {
+			/* as stb: tables while the length lasts, each read whole
+			 * even past the segment's end (stb checks that after) */
+			long left = (long)len - 2;
+			size_t at = i + 4;
+			while (left > 0) {
+				if (at + 17 > n)
+					return 0;
 				unsigned sum = 0;
 				for (size_t k = 1; k <= 16; k++)
-					sum += p[seg + k];
+					sum += p[at + k];
 				if (sum > 256)
 					return 1;
-				seg += 17 + sum;
+				at += 17 + sum;
+				left -= 17 + (long)sum;
 			}
+			i = at;
+			continue;
 		}
 		i = (len < 2) ? i + 4 : i + 2 + len;
 	}
