@@ -1048,8 +1048,9 @@ static void test_game_workloads_load(void **state)
 
 /*
  * JPEGs whose Huffman table claims 257 codes (found by fuzz/fuzz_image),
- * in a DHT segment of the right length and in one whose length is too
- * short (stb reads the table anyway): Debian's stb_image writes past its
+ * in a DHT segment of the right length, in one whose length is too
+ * short (stb reads the table anyway) and in one cut by the end of the
+ * file (stb reads zeros there, the fuzzer's own 56 bytes): Debian's stb_image writes past its
  * 257-entry size list; tessera refuses the file first, from a file and
  * from memory, and a valid image in the same set still loads.
  */
@@ -1059,11 +1060,12 @@ static void test_jpeg_huffman_table_overflow(void **state)
 	static const char *const files[] = {
 		TSR_SOURCE_DIR "/tests/data/jpeg-dht-overflow.jpg",
 		TSR_SOURCE_DIR "/tests/data/jpeg-dht-short-segment.jpg",
+		TSR_SOURCE_DIR "/tests/data/jpeg-dht-truncated.jpg",
 	};
 	struct tsr_image_set set = {0};
 	struct tsr_error err;
 	int32_t index = -1;
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 3; i++) {
 		assert_int_equal(tsr_image_set_add_file(&set, files[i], &index, &err),
 				 TSR_ERR_PARSE);
 		assert_non_null(strstr(err.msg, files[i]));

@@ -71,49 +71,33 @@ static enum tsr_status take_stbi(struct tsr_image_set *set, const char *name,
  * counts add up to more than 256 symbols. The stb_image of Debian 12
  * (git 2022-09-08) does not check that sum and writes past the table's
  * 257-entry size list (fixed upstream in 2.28 with "bad DHT header"), so
- * such a file is refused before it reaches the decoder. The walk follows
- * stb's: markers from SOI, segments by their length (a DHT's tables by
- * their own counts, as stb reads them), the bytes that are not a marker
- * (entropy-coded data after SOS, junk) skipped one at a time.
+ * such a file is refused before it reaches the decoder. stb reaches a
+ * DHT through its bytes FF C4 (after any FF fill), in the headers, after
+ * a scan or past junk, and reads its tables while the segment's length
+ * lasts, each whole even past the segment's end (and past the end of
+ * the data, as zeros). Rather than follow each
+ * of its paths, every FF C4 of the file is read as a DHT that way: a
+ * superset of what stb reads, so a valid JPEG is refused only if bytes
+ * FF C4 inside other data are followed by counts summing past 256.
  */
 static int jpeg_bad_dht(const uint8_t *p, size_t n)
 {
 	if (n < 4 || p[0] != 0xff || p[1] != 0xd8)
 		return 0;
-	size_t i = 2;
-	while (i + 1 < n) {
-		if (p[i] != 0xff) {
-			i++;  /* garbage or entropy-coded data: stb fails or skips it */
+	for (size_t i = 2; i + 3 < n; i++) {
+		if (p[i] != 0xff || p[i + 1] != 0xc4)
 			continue;
+		long left = (long)(((size_t)p[i + 2] << 8) | p[i + 3]) - 2;
+		size_t at = i + 4;
+		while (left > 0 && at + 1 < n) {
+			unsigned sum = 0;  /* stb reads 0 past the end of the data */
+			for (size_t k = 1; k <= 16 && at + k < n; k++)
+				sum += p[at + k];
+			if (sum > 256)
+				return 1;
+			at += 17 + sum;
+			left -= 17 + (long)sum;
 		}
-		uint8_t m = p[i + 1];
-		if (m == 0xff || m == 0x00 || (m >= 0xd0 && m <= 0xd7) || m == 0x01) {
-			i += (m == 0xff) ? 1 : 2;
-			continue;
-		}
-		if (m == 0xd9 || i + 3 >= n)
-			return 0;
-		size_t len = ((size_t)p[i + 2] << 8) | p[i + 3];
-		if (m == 0xc4) {
-			/* as stb: tables while the length lasts, each read whole
-			 * even past the segment's end (stb checks that after) */
-			long left = (long)len - 2;
-			size_t at = i + 4;
-			while (left > 0) {
-				if (at + 17 > n)
-					return 0;
-				unsigned sum = 0;
-				for (size_t k = 1; k <= 16; k++)
-					sum += p[at + k];
-				if (sum > 256)
-					return 1;
-				at += 17 + sum;
-				left -= 17 + (long)sum;
-			}
-			i = at;
-			continue;
-		}
-		i = (len < 2) ? i + 4 : i + 2 + len;
 	}
 	return 0;
 }
