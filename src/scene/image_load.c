@@ -82,9 +82,13 @@ static enum tsr_status take_stbi(struct tsr_image_set *set, const char *name,
  */
 static int jpeg_bad_dht(const uint8_t *p, size_t n)
 {
-	if (n < 4 || p[0] != 0xff || p[1] != 0xd8)
+	/* stb's JPEG test: SOI after any number of FF fill bytes */
+	size_t soi = 0;
+	while (soi < n && p[soi] == 0xff)
+		soi++;
+	if (soi == 0 || soi >= n || p[soi] != 0xd8)
 		return 0;
-	for (size_t i = 2; i + 3 < n; i++) {
+	for (size_t i = soi + 1; i + 3 < n; i++) {
 		if (p[i] != 0xff || p[i + 1] != 0xc4)
 			continue;
 		long left = (long)(((size_t)p[i + 2] << 8) | p[i + 3]) - 2;
