@@ -6,8 +6,9 @@ JOBS       ?= 2
 WORKLOAD   ?= workloads/glmark-scene.json
 CONFIG     ?= configs/tcor-table1.json
 FRAMES     ?= 30
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo check check-asan check-clang bench clean
+.PHONY: all deps build demo check check-asan check-clang fuzz bench clean
 
 all: build
 
@@ -35,10 +36,18 @@ check-clang:
 	@cmake --build $(BUILD)-clang -j $(JOBS)
 	ctest --test-dir $(BUILD)-clang --output-on-failure
 
+# libFuzzer harnesses of fuzz/ (README, "Fuzzing"): FUZZ_SECONDS each, one at a time
+fuzz:
+	@TSR_WITH_CLANG=1 bash scripts/setup.sh
+	@CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON \
+		-DTSR_BUILD_TESTS=OFF -DTSR_WERROR=ON >/dev/null
+	@cmake --build build-fuzz -j $(JOBS)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh build-fuzz
+
 bench: build
 	./$(BUILD)/bench_frames
 	./$(BUILD)/bench_replay
 	./$(BUILD)/bench_crc
 
 clean:
-	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-clang out
+	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-clang build-fuzz out

@@ -10,7 +10,9 @@ PACKAGES=(build-essential cmake pkg-config
 # the last four are game data for the game-like workloads (README, "Workload
 # reference"): about 42, 24, 22 and 84 MiB installed
 # clang is used by 'make check-clang' (CI) to prove the build is warning-free there too
-if [ "${TSR_WITH_CLANG:-0}" = 1 ]; then PACKAGES+=(clang); fi
+# libclang-rt-14-dev: libFuzzer and the sanitizer runtimes (`make fuzz`); clang-14
+# only recommends it, and recommends are not installed here
+if [ "${TSR_WITH_CLANG:-0}" = 1 ]; then PACKAGES+=(clang libclang-rt-14-dev); fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

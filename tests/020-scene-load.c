@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scene/image_load.h"
 #include "scene/scene.h"
 
 #ifndef TSR_SOURCE_DIR
@@ -1141,6 +1142,50 @@ static void test_game_workloads_load(void **state)
 	}
 }
 
+/*
+ * JPEGs whose Huffman table claims 257 codes (found by fuzz/fuzz_image),
+ * in a DHT segment of the right length, in one whose length is too
+ * short (stb reads the table anyway) and in one cut by the end of the
+ * file (stb reads zeros there, the fuzzer's own 56 bytes), and one whose
+ * SOI follows FF fill bytes (stb's JPEG test skips them): Debian's stb_image writes past its
+ * 257-entry size list; tessera refuses the file first, from a file and
+ * from memory, and a valid image in the same set still loads.
+ */
+static void test_jpeg_huffman_table_overflow(void **state)
+{
+	(void)state;
+	static const char *const files[] = {
+		TSR_SOURCE_DIR "/tests/data/jpeg-dht-overflow.jpg",
+		TSR_SOURCE_DIR "/tests/data/jpeg-dht-short-segment.jpg",
+		TSR_SOURCE_DIR "/tests/data/jpeg-dht-truncated.jpg",
+		TSR_SOURCE_DIR "/tests/data/jpeg-dht-fill-before-soi.jpg",
+	};
+	struct tsr_image_set set = {0};
+	struct tsr_error err;
+	int32_t index = -1;
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(tsr_image_set_add_file(&set, files[i], &index, &err),
+				 TSR_ERR_PARSE);
+		assert_non_null(strstr(err.msg, files[i]));
+		assert_non_null(strstr(err.msg, "Huffman table"));
+		FILE *f = fopen(files[i], "rb");
+		assert_non_null(f);
+		uint8_t buf[1024];
+		size_t n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		assert_int_equal(tsr_image_set_add_memory(&set, "embedded", buf, n,
+							  &index, &err), TSR_ERR_PARSE);
+		assert_non_null(strstr(err.msg, "'embedded'"));
+		assert_non_null(strstr(err.msg, "Huffman table"));
+	}
+	assert_int_equal(set.count, 0);
+	assert_int_equal(tsr_image_set_add_file(&set,
+			 "/usr/share/glmark2/textures/crate-base.png", &index, &err),
+			 TSR_OK);
+	assert_int_equal(set.count, 1);
+	tsr_image_set_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1169,6 +1214,7 @@ int main(void)
 		cmocka_unit_test(test_skybox_screen_space_scrolling),
 		cmocka_unit_test(test_missing_asset_package),
 		cmocka_unit_test(test_game_workloads_load),
+		cmocka_unit_test(test_jpeg_huffman_table_overflow),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -66,6 +66,65 @@ static enum tsr_status take_stbi(struct tsr_image_set *set, const char *name,
 	return push(set, name, (uint32_t)w, (uint32_t)h, rgba, index, err);
 }
 
+/*
+ * 1 when data is a JPEG with a Huffman table (DHT segment) whose 16 code
+ * counts add up to more than 256 symbols. The stb_image of Debian 12
+ * (git 2022-09-08) does not check that sum and writes past the table's
+ * 257-entry size list (fixed upstream in 2.28 with "bad DHT header"), so
+ * such a file is refused before it reaches the decoder. stb reaches a
+ * DHT through its bytes FF C4 (after any FF fill), in the headers, after
+ * a scan or past junk, and reads its tables while the segment's length
+ * lasts, each whole even past the segment's end (and past the end of
+ * the data, as zeros). Rather than follow each
+ * of its paths, every FF C4 of the file is read as a DHT that way: a
+ * superset of what stb reads, so a valid JPEG is refused only if bytes
+ * FF C4 inside other data are followed by counts summing past 256.
+ */
+static int jpeg_bad_dht(const uint8_t *p, size_t n)
+{
+	/* stb's JPEG test: SOI after any number of FF fill bytes */
+	size_t soi = 0;
+	while (soi < n && p[soi] == 0xff)
+		soi++;
+	if (soi == 0 || soi >= n || p[soi] != 0xd8)
+		return 0;
+	for (size_t i = soi + 1; i + 3 < n; i++) {
+		if (p[i] != 0xff || p[i + 1] != 0xc4)
+			continue;
+		long left = (long)(((size_t)p[i + 2] << 8) | p[i + 3]) - 2;
+		size_t at = i + 4;
+		while (left > 0 && at + 1 < n) {
+			unsigned sum = 0;  /* stb reads 0 past the end of the data */
+			for (size_t k = 1; k <= 16 && at + k < n; k++)
+				sum += p[at + k];
+			if (sum > 256)
+				return 1;
+			at += 17 + sum;
+			left -= 17 + (long)sum;
+		}
+	}
+	return 0;
+}
+
+/* Decodes a compressed image held in memory (size checked by the caller). */
+static enum tsr_status decode(struct tsr_image_set *set, const char *name,
+			      const uint8_t *data, size_t size_bytes,
+			      int32_t *index, struct tsr_error *err)
+{
+	if (jpeg_bad_dht(data, size_bytes))
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "cannot decode texture '%s': corrupt JPEG "
+				     "(a Huffman table of more than 256 codes)", name);
+	int w = 0, h = 0, comp = 0;
+	stbi_uc *px = stbi_load_from_memory(data, (int)size_bytes, &w, &h,
+					    &comp, 4);
+	if (!px)
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "cannot decode texture '%s': %s", name,
+				     stbi_failure_reason());
+	return take_stbi(set, name, px, w, h, index, err);
+}
+
 enum tsr_status tsr_image_set_add_file(struct tsr_image_set *set,
 				       const char *path, int32_t *index,
 				       struct tsr_error *err)
@@ -80,14 +139,31 @@ enum tsr_status tsr_image_set_add_file(struct tsr_image_set *set,
 		return tsr_error_set(err, TSR_ERR_IO,
 				     "cannot open texture '%s': %s", path,
 				     strerror(errno));
-	int w = 0, h = 0, comp = 0;
-	stbi_uc *px = stbi_load_from_file(f, &w, &h, &comp, 4);
-	fclose(f);
-	if (!px)
-		return tsr_error_set(err, TSR_ERR_PARSE,
+	/* read whole, so the JPEG check sees every segment before stb does */
+	long size = -1;
+	if (fseek(f, 0, SEEK_END) == 0)
+		size = ftell(f);
+	if (size <= 0 || size > INT32_MAX || fseek(f, 0, SEEK_SET) != 0) {
+		fclose(f);
+		return tsr_error_set(err, size == 0 ? TSR_ERR_PARSE : TSR_ERR_IO,
 				     "cannot decode texture '%s': %s", path,
-				     stbi_failure_reason());
-	return take_stbi(set, path, px, w, h, index, err);
+				     size == 0 ? "empty file" : "cannot read its size");
+	}
+	uint8_t *data = malloc((size_t)size);
+	if (!data) {
+		fclose(f);
+		return tsr_error_set(err, TSR_ERR_NOMEM,
+				     "out of memory for texture '%s'", path);
+	}
+	size_t got = fread(data, 1, (size_t)size, f);
+	fclose(f);
+	if (got != (size_t)size) {
+		free(data);
+		return tsr_error_set(err, TSR_ERR_IO, "cannot read texture '%s'", path);
+	}
+	enum tsr_status st = decode(set, path, data, got, index, err);
+	free(data);
+	return st;
 }
 
 enum tsr_status tsr_image_set_add_memory(struct tsr_image_set *set,
@@ -104,14 +180,7 @@ enum tsr_status tsr_image_set_add_memory(struct tsr_image_set *set,
 		return tsr_error_set(err, TSR_ERR_PARSE,
 				     "cannot decode texture '%s': bad size %zu bytes",
 				     name, size_bytes);
-	int w = 0, h = 0, comp = 0;
-	stbi_uc *px = stbi_load_from_memory(data, (int)size_bytes, &w, &h,
-					    &comp, 4);
-	if (!px)
-		return tsr_error_set(err, TSR_ERR_PARSE,
-				     "cannot decode texture '%s': %s", name,
-				     stbi_failure_reason());
-	return take_stbi(set, name, px, w, h, index, err);
+	return decode(set, name, data, size_bytes, index, err);
 }
 
 enum tsr_status tsr_image_set_add_bgra(struct tsr_image_set *set,

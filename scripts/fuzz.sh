@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer harness of fuzz/ (README, "Fuzzing") for
+# FUZZ_SECONDS each, one at a time, over a corpus kept in
+# $BUILD/corpus/<name> and seeded from the shipped files and test data.
+# Usage: scripts/fuzz.sh [BUILD_DIR] [NAME...]   (BUILD_DIR: build-fuzz)
+#   FUZZ_SECONDS=N   seconds per harness (default 60)
+# Crash inputs land in $BUILD/artifacts/, each harness's log in
+# $BUILD/logs/<name>.log. Exits 1 when a harness found a crash.
+set -uo pipefail
+
+BUILD=${1:-build-fuzz}
+shift || true
+SECONDS_EACH=${FUZZ_SECONDS:-60}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ASSIMP=/usr/share/assimp/models
+GLMARK=/usr/share/glmark2
+
+# name, -max_len; the order is the order of the runs
+FUZZERS=(config:16384 set:1024 workload:16384 mesh:65536 image:65536
+         trace_text:8192 trace_bin:16384)
+# fuzz_mesh.c's extension table: the first byte of an input picks one
+MESH_EXTS=(obj ply stl off gltf glb 3ds dae fbx x md2 ac)
+
+seed() { # NAME FILE...: copies the files into the corpus (kept if present)
+	local dir=$BUILD/corpus/$1; shift
+	mkdir -p "$dir"
+	for f in "$@"; do [ -f "$f" ] && cp -n "$f" "$dir/" ; done
+}
+
+seed_mesh() { # prefixes each small model file with its extension's index
+	local dir=$BUILD/corpus/mesh i f
+	mkdir -p "$dir"
+	for i in "${!MESH_EXTS[@]}"; do
+		find "$ASSIMP" "$GLMARK/models" -iname "*.${MESH_EXTS[$i]}" -size -12k \
+			2>/dev/null | sort | head -4 | while read -r f; do
+			local out
+			out="$dir/seed-$(basename "$f")"
+			[ -e "$out" ] || { printf "\\x$(printf %02x "$i")"; cat "$f"; } > "$out"
+		done
+	done
+}
+
+# An allocation over 2 GiB fails (NULL, or std::bad_alloc inside assimp) as
+# it would on a machine without that memory, instead of ending the run:
+# what is checked is that tessera reports it (TSR_ERR_NOMEM, a parse error)
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:max_allocation_size_mb=2048}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$ROOT/fuzz/lsan.supp:print_suppressions=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+mkdir -p "$BUILD/artifacts" "$BUILD/logs"
+seed config "$ROOT"/configs/*.json "$ROOT"/tests/data/*.json
+seed set "$ROOT"/fuzz/seeds/set/*
+seed workload "$ROOT"/workloads/*.json "$ROOT"/tests/data/*.json
+seed_mesh
+seed image $(find "$GLMARK/textures" "$ASSIMP" -iname '*.png' -size -8k 2>/dev/null |
+	sort | head -12) $(find "$ASSIMP" \( -iname '*.jpg' -o -iname '*.bmp' -o -iname '*.tga' \) \
+	-size -24k 2>/dev/null | sort | head -6)
+seed trace_text "$ROOT"/tests/data/*.txt "$ROOT"/fuzz/seeds/trace_text/*
+seed trace_bin "$ROOT"/fuzz/seeds/trace_bin/*
+
+want=("$@")
+failed=()
+printf '%-11s %8s %8s %8s  %s\n' fuzzer seconds cov ft result
+for entry in "${FUZZERS[@]}"; do
+	name=${entry%%:*}; max_len=${entry#*:}
+	if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then continue; fi
+	bin=$BUILD/fuzz/fuzz_$name
+	[ -x "$bin" ] || { echo "fuzz: $bin missing (build with -DTSR_FUZZ=ON)" >&2; exit 2; }
+	extra=()
+	case $name in config|workload) extra=(-dict="$ROOT/fuzz/json.dict");; esac
+	# assimp (not tessera) crashes on some inputs (fuzz/known/): the mesh
+	# harness runs in a child process that libFuzzer restarts after a
+	# crash, so the run goes on; each crash still lands in artifacts/
+	[ "$name" = mesh ] && extra=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1)
+	before=$(ls "$BUILD/artifacts" | grep -c "^$name-")
+	log=$BUILD/logs/$name.log
+	start=$(date +%s)
+	"$bin" "$BUILD/corpus/$name" -max_total_time="$SECONDS_EACH" -max_len="$max_len" \
+		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -close_fd_mask=1 \
+		-artifact_prefix="$BUILD/artifacts/$name-" "${extra[@]}" > "$log" 2>&1
+	rc=$?
+	took=$(( $(date +%s) - start ))
+	last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1)
+	cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
+	ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
+	found=$(( $(ls "$BUILD/artifacts" | grep -c "^$name-") - before ))
+	if [ $rc -eq 0 ] && [ "$found" -eq 0 ]; then
+		result=ok
+	else
+		result="$found new input(s) in $BUILD/artifacts/ (see $log)"; failed+=("$name")
+	fi
+	printf '%-11s %8s %8s %8s  %s\n' "$name" "$took" "${cov:--}" "${ft:--}" "$result"
+done
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "fuzz: crashes in ${failed[*]}; inputs in $BUILD/artifacts/" >&2
+	exit 1
+fi
