@@ -4,6 +4,8 @@
 # $BUILD/corpus/<name> and seeded from the shipped files and test data.
 # Usage: scripts/fuzz.sh [BUILD_DIR] [NAME...]   (BUILD_DIR: build-fuzz)
 #   FUZZ_SECONDS=N   seconds per harness (default 60)
+#   FUZZ_RUNS=N      instead: N inputs per harness from a fixed seed (-seed=1),
+#                    a repeatable run (CI: make fuzz-ci)
 # Crash inputs land in $BUILD/artifacts/, each harness's log in
 # $BUILD/logs/<name>.log. Exits 1 when a harness found a crash.
 set -uo pipefail
@@ -75,7 +77,9 @@ for entry in "${FUZZERS[@]}"; do
 	before=$(ls "$BUILD/artifacts" | grep -c "^$name-")
 	log=$BUILD/logs/$name.log
 	start=$(date +%s)
-	"$bin" "$BUILD/corpus/$name" -max_total_time="$SECONDS_EACH" -max_len="$max_len" \
+	budget=(-max_total_time="$SECONDS_EACH")
+	[ -n "${FUZZ_RUNS:-}" ] && budget=(-runs="$FUZZ_RUNS" -seed=1)
+	"$bin" "$BUILD/corpus/$name" "${budget[@]}" -max_len="$max_len" \
 		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -close_fd_mask=1 \
 		-artifact_prefix="$BUILD/artifacts/$name-" "${extra[@]}" > "$log" 2>&1
 	rc=$?
