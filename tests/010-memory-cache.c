@@ -592,6 +592,23 @@ static void test_memsys_byte_masked_writes(void **state)
 	tsr_memsys_destroy(m);
 }
 
+/*
+ * Issue 12: accesses at the top of the 64-bit address space (the last
+ * byte, the last line, two lines ending at 2^64 - 1) reach the caches.
+ */
+static void test_memsys_top_of_address_space(void **state)
+{
+	(void)state;
+	struct tsr_memsys *m = tiny_memsys();
+	tsr_mem_access(m, 0, UINT64_MAX, 1, 0, TSR_STREAM_VERTEX, 0, 0, NULL);
+	tsr_mem_access(m, 0, UINT64_MAX - 63, 64, 0, TSR_STREAM_VERTEX, 0, 0, NULL);
+	tsr_mem_access(m, 0, UINT64_MAX - 127, 128, 0, TSR_STREAM_VERTEX, 0, 0, NULL);
+	/* 1 + 1 + 2 L1 reads: the first misses, then the line hits, then the
+	 * line below it misses */
+	assert_counters(mcnt(m, 0, TSR_STREAM_VERTEX), 4, 0, 2, 0, 0);
+	tsr_memsys_destroy(m);
+}
+
 static void test_memsys_l2_dirty_eviction_goes_to_dram(void **state)
 {
 	(void)state;
@@ -912,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_fetch_on_write),
 		cmocka_unit_test(test_byte_masked_write_allocate),
 		cmocka_unit_test(test_memsys_byte_masked_writes),
+		cmocka_unit_test(test_memsys_top_of_address_space),
 		cmocka_unit_test(test_per_stream_counters_and_total),
 		cmocka_unit_test(test_geometry_errors),
 		cmocka_unit_test(test_indexed_lookup_matches_scan),

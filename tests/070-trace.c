@@ -148,6 +148,9 @@ static struct tsr_trace_record *gen_records(size_t n, uint64_t seed)
 		r[i].write = (x >> 20) & 1;
 		r[i].stream = (uint8_t)((x >> 24) % TSR_STREAM_COUNT);
 		r[i].size = (x >> 30) % 8 == 0 ? TSR_LIMIT_ACCESS_BYTES : 1 + (uint32_t)((x >> 33) % 128);
+		/* the delta may wrap, an access may not: it ends at 2^64 - 1 at most */
+		if (addr + (r[i].size - 1) < addr)
+			r[i].size = (uint32_t)(UINT64_MAX - addr + 1);
 		r[i].requester = (x >> 50) % 8 == 0 ? UINT16_MAX : (uint16_t)((x >> 45) % 16);
 		/* Parameter Buffer metadata on some accesses, all 32 bits on a few */
 		r[i].meta = (x >> 53) % 4 == 0 ? (uint32_t)(x >> 20)
@@ -517,6 +520,8 @@ static void test_text_errors(void **state)
 		{"W 0x10 texture size=4097", "size 4097 is more than the limit of 4096 bytes"},
 		{"R 0x10 req=65536", "bad requester"},
 		{"R 0x10 meta=4294967296", "bad meta"},
+		/* issue 12: an access past 2^64 - 1 was dropped; it is refused */
+		{"R 0xfffffffffffffffe size=4", "wraps past the end of the 64-bit address space"},
 		{"R 0x10 meta=1 meta=2", "meta given twice"},
 		{"R 0x10 size=1 size=2", "size given twice"},
 		{"R 0x10 sz=1", "unknown option 'sz=1'"},

@@ -96,19 +96,22 @@ enum tsr_status tsr_line_trace_build(const struct tsr_trace *t, uint32_t line_by
 			out->frames += r->kind == TSR_TRACE_FRAME;
 			continue;
 		}
-		uint64_t addr = r->addr, end = r->addr + (r->size ? r->size : 1);
-		while (addr < end) {
-			uint64_t line_end = ((addr >> out->line_shift) + 1) << out->line_shift;
-			uint64_t chunk_end = line_end < end ? line_end : end;
+		/* by the last byte, so that an access ending at 2^64 - 1 is kept */
+		const uint64_t mask = ((uint64_t)1 << out->line_shift) - 1;
+		const uint64_t last = r->addr + ((r->size ? r->size : 1) - 1);
+		for (uint64_t addr = r->addr;;) {
+			const uint64_t chunk_last = (addr | mask) < last ? (addr | mask) : last;
 			struct tsr_access *a = &out->accesses[out->count++];
 			*a = (struct tsr_access){.addr = addr,
-						 .size = (uint32_t)(chunk_end - addr),
+						 .size = (uint32_t)(chunk_last - addr + 1),
 						 .write = r->write,
 						 .stream = r->stream,
 						 .requester = r->requester,
 						 .meta = r->meta,
 						 .next_use = TSR_NEVER};
-			addr = chunk_end;
+			if (chunk_last == last)
+				break;
+			addr = chunk_last + 1;
 		}
 	}
 	return compute_next_use(out, err);

@@ -411,17 +411,20 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 		return;
 	}
 	const uint32_t line = m->nodes[port].line_bytes;
-	uint64_t end = addr + (size ? size : 1);
-	while (addr < end) {
-		uint64_t line_end = (addr | (line - 1)) + 1;
-		uint64_t chunk_end = line_end < end ? line_end : end;
+	/* by the last byte, so that an access ending at 2^64 - 1 is served */
+	const uint64_t last = addr + ((size ? size : 1) - 1);
+	for (;;) {
+		const uint64_t line_last = addr | (line - 1);
+		const uint64_t chunk_last = line_last < last ? line_last : last;
 		struct tsr_access a = {.addr = addr,
-				       .size = (uint32_t)(chunk_end - addr),
+				       .size = (uint32_t)(chunk_last - addr + 1),
 				       .write = (uint8_t)(write != 0),
 				       .stream = (uint8_t)s, .requester = requester,
 				       .meta = meta, .next_use = TSR_NEVER};
 		node_access(m, port, &a, 1, r);
-		addr = chunk_end;
+		if (chunk_last == last)
+			break;
+		addr = chunk_last + 1;
 	}
 }
 

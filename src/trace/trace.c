@@ -277,7 +277,7 @@ void tsr_trace_write(struct tsr_trace_writer *w, const struct tsr_trace_record *
 	switch (r->kind) {
 	case TSR_TRACE_ACCESS:
 		if (r->stream >= TSR_STREAM_COUNT || r->size == 0 ||
-		    r->size > TSR_LIMIT_ACCESS_BYTES) {
+		    r->size > TSR_LIMIT_ACCESS_BYTES || r->addr + (r->size - 1) < r->addr) {
 			int bad_stream = r->stream >= TSR_STREAM_COUNT;
 			writer_fail(w, TSR_ERR_INTERNAL,
 				    "record %llu of trace '%s' is invalid: %s %u",
@@ -622,6 +622,12 @@ static enum tsr_status read_record(struct tsr_trace_reader *r, struct tsr_trace_
 					   (unsigned long long)size, (unsigned long long)stream,
 					   (unsigned long long)req, (unsigned long long)meta);
 		r->prev_addr += unzigzag(v);
+		if (r->prev_addr + (size - 1) < r->prev_addr)
+			return reader_fail(r, TSR_ERR_PARSE,
+					   "'%s' is corrupt: record %llu, an access of %llu bytes at "
+					   "0x%llx, wraps past the end of the 64-bit address space",
+					   r->path, (unsigned long long)r->count,
+					   (unsigned long long)size, (unsigned long long)r->prev_addr);
 		*rec = (struct tsr_trace_record){.addr = r->prev_addr, .size = (uint32_t)size,
 						 .requester = (uint16_t)req,
 						 .kind = TSR_TRACE_ACCESS,
@@ -678,6 +684,8 @@ static inline int read_access_fast(struct tsr_trace_reader *r, struct tsr_trace_
 	if (size - 1 >= TSR_LIMIT_ACCESS_BYTES || stream >= TSR_STREAM_COUNT ||
 	    req > UINT16_MAX || meta > UINT32_MAX)
 		return 0;
+	if (r->prev_addr + unzigzag(v) + (size - 1) < r->prev_addr + unzigzag(v))
+		return 0;  /* wraps past 2^64: the slow path reports it */
 	r->prev_addr += unzigzag(v);
 	*rec = (struct tsr_trace_record){.addr = r->prev_addr, .size = (uint32_t)size,
 					 .requester = (uint16_t)req, .kind = TSR_TRACE_ACCESS,

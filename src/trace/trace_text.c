@@ -175,6 +175,10 @@ static enum tsr_status parse_line(struct tsr_trace_reader *r, char *p,
 		rec->kind = TSR_TRACE_ACCESS;
 		rec->write = op[0] == 'W';
 		TSR_TRY(parse_access(r, p, rec));
+		if (rec->addr + (rec->size - 1) < rec->addr)
+			return line_error(r, "an access of %u bytes at 0x%llx wraps past the end "
+					  "of the 64-bit address space", rec->size,
+					  (unsigned long long)rec->addr);
 	} else if (op[0] == 'F' && !op[1]) {
 		rec->kind = TSR_TRACE_FRAME;
 		rec->addr = r->frames;
