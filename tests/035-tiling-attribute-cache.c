@@ -750,6 +750,8 @@ static void test_config(void **state)
 	c = d; c.ways = 5;                       expect_geometry_error(&c, "ways");
 	c = d; c.ways = 1000;                    expect_geometry_error(&c, "ways");
 	c = d; c.ways = 4;                       expect_geometry_error(&c, "power of two");
+	/* issue 12: a fully associative Primitive Buffer is bounded as caches are */
+	c = d; c.lines = 32768; c.ways = 0;      expect_geometry_error(&c, "limit of 16384");
 	c = d; c.max_attributes = 0;             expect_geometry_error(&c, "max_attributes");
 	c = d; c.size_bytes = 16 * 64;           expect_geometry_error(&c, "max_attributes");
 	c = d; c.policy = TSR_AC_POLICY_COUNT;

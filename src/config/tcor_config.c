@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "core/limits.h"
 #include "memory/policy.h"
 #include "tiling/parameter_buffer.h"
 
@@ -58,6 +59,11 @@ enum tsr_status tsr_ac_config_check(const struct tsr_ac_config *c,
 		return tsr_error_set(err, TSR_ERR_GEOMETRY,
 				     "%s: lines %u is not a multiple of ways %u", who,
 				     c->lines, ways);
+	if (ways > TSR_LIMIT_CACHE_WAYS)
+		return tsr_error_set(err, TSR_ERR_GEOMETRY,
+				     "%s: %u ways%s is more than the limit of %u (as caches.*.ways)",
+				     who, ways, c->ways ? "" : " (fully associative: every line)",
+				     TSR_LIMIT_CACHE_WAYS);
 	if (!is_pow2(c->lines / ways))
 		return tsr_error_set(err, TSR_ERR_GEOMETRY,
 				     "%s: %u sets (lines %u / ways %u) is not a power of two",
