@@ -38,17 +38,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!path)
 		return 0;
-	struct tsr_trace_reader *r;
-	struct tsr_error err;
-	if (tsr_trace_reader_open(path, &r, &err) != TSR_OK)
-		return 0;
-	(void)tsr_trace_reader_description(r);
-	for (;;) {
-		struct tsr_trace_record rec;
-		int eof = 0;
-		if (tsr_trace_read(r, &rec, &eof, &err) != TSR_OK || eof)
-			break;
-	}
-	tsr_trace_reader_close(r);
+	fuzz_read_trace(path);
 	return 0;
 }

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "trace/trace.h"
+
 /* The process's temporary folder ("$TMPDIR/tsr-fuzz-XXXXXX"); removed at exit. */
 static char fuzz_dir[256];
 static char fuzz_file[300];
@@ -53,6 +55,27 @@ static inline const char *fuzz_write(const char *name, const uint8_t *data, size
 	if (fclose(f) != 0 || w != size)
 		return NULL;
 	return fuzz_file;
+}
+
+/*
+ * Reads the trace at `path` record by record (tsr_trace_reader_open,
+ * tsr_trace_read) until its end or the first error: the text and binary
+ * trace harnesses' common body.
+ */
+static inline void fuzz_read_trace(const char *path)
+{
+	struct tsr_trace_reader *r;
+	struct tsr_error err;
+	if (tsr_trace_reader_open(path, &r, &err) != TSR_OK)
+		return;
+	(void)tsr_trace_reader_description(r);
+	for (;;) {
+		struct tsr_trace_record rec;
+		int eof = 0;
+		if (tsr_trace_read(r, &rec, &eof, &err) != TSR_OK || eof)
+			break;
+	}
+	tsr_trace_reader_close(r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
