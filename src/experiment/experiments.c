@@ -190,6 +190,14 @@ double xp_pb_footprint_bytes(const struct tsr_frame_stats *t, const struct tsr_g
 	       (double)t->tiling.pb_lists_bytes;
 }
 
+struct tsr_table *xp_add_paper_table(struct tsr_xp_result *out, const char *name,
+				     const char *tessera_col, struct tsr_error *err)
+{
+	char header[128];
+	snprintf(header, sizeof(header), "figure,quantity,paper_pct,%s", tessera_col);
+	return xp_add_table(out, name, header, err);
+}
+
 void xp_paper_row(struct tsr_table *paper, struct tsr_text *txt, int width, const char *figure,
 		  const char *quantity, double paper_value, double tessera)
 {

@@ -573,8 +573,8 @@ static enum tsr_status run_boustrophedonic(struct xp_ctx *c, struct tsr_xp_resul
 		 group_cols[4]);
 	struct tsr_table *shared = fdm ? xp_add_table(out, "boustrophedonic-shared", hdr, err)
 				       : NULL;
-	struct tsr_table *paper = shared ? xp_add_table(out, "boustrophedonic-paper",
-		"figure,quantity,paper_pct,tessera_pct", err) : NULL;
+	struct tsr_table *paper = shared ? xp_add_paper_table(out, "boustrophedonic-paper",
+							      "tessera_pct", err) : NULL;
 	if (!paper)
 		return TSR_ERR_NOMEM;
 	struct tsr_text *txt = &out->text;

@@ -82,8 +82,16 @@ double xp_pct(uint64_t v, uint64_t base);
 void xp_flush(struct xp_ctx *c, const struct tsr_xp_result *out);
 
 /*
- * One row of an experiment's "<name>-paper" table (columns figure,
- * quantity, paper, tessera): the paper's figure beside tessera's. With txt,
+ * Adds an experiment's table of the papers' figures, "<name>-paper", with
+ * the columns xp_paper_row() fills: figure, quantity, paper_pct and
+ * `tessera_col` (tessera's figure). Returns it (NULL on error).
+ */
+struct tsr_table *xp_add_paper_table(struct tsr_xp_result *out, const char *name,
+				     const char *tessera_col, struct tsr_error *err);
+
+/*
+ * One row of a table made by xp_add_paper_table(): the paper's figure
+ * beside tessera's. With txt,
  * also prints it as "figure quantity paper% tessera%", the quantity padded
  * to `width` characters.
  */

@@ -121,8 +121,7 @@ static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
 		"re_color_dram_change_pct,re_raster_dram_change_pct", err);
 	if (!tab)
 		return TSR_ERR_NOMEM;
-	struct tsr_table *paper = xp_add_table(out, "re-paper",
-		"figure,quantity,paper_pct,tessera_mean_pct", err);
+	struct tsr_table *paper = xp_add_paper_table(out, "re-paper", "tessera_mean_pct", err);
 	if (!paper)
 		return TSR_ERR_NOMEM;
 	struct tsr_text *txt = &out->text;

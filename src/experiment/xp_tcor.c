@@ -68,8 +68,7 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 		"workload,pb_footprint_mib_per_frame,primitive_reuse_tiles", err);
 	if (!t2)
 		return TSR_ERR_NOMEM;
-	struct tsr_table *paper = xp_add_table(out, "tcor-paper",
-		"figure,quantity,paper_pct,tessera_mean_pct", err);
+	struct tsr_table *paper = xp_add_paper_table(out, "tcor-paper", "tessera_mean_pct", err);
 	if (!paper)
 		return TSR_ERR_NOMEM;
 	double sum[NCFG][3] = {{0}};
