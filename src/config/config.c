@@ -22,6 +22,7 @@
 #include "core/json_util.h"
 #include "core/limits.h"
 #include "memory/policy.h"
+#include "tiling/parameter_buffer.h"
 
 const char *const tsr_pb_layout_names[] = {"baseline", "interleaved", NULL};
 static const char *const ac_policy_names[] = {"opt", "lru", "mru", "drrip", NULL};
@@ -719,4 +720,9 @@ enum tsr_status tsr_config_markdown(const struct tsr_gpu_config *cfg, char **out
 	free(e);
 	*out = md;
 	return TSR_OK;
+}
+
+uint32_t tsr_config_attribute_write_bytes(const struct tsr_gpu_config *cfg)
+{
+	return cfg->attribute_block_writes ? TSR_PB_BLOCK_BYTES : cfg->attribute_bytes;
 }

@@ -82,6 +82,14 @@ extern const char *const tsr_pb_layout_names[];
 void tsr_config_defaults(struct tsr_gpu_config *cfg);
 
 /*
+ * Bytes of one attribute write of the Polygon List Builder (and of the
+ * Attribute Cache's write-backs): the whole 64-byte block when
+ * tiling.attribute_block_writes is set (its spare bytes hold the last
+ * tile's ID, TCOR III-D-1), else tiling.attribute_bytes.
+ */
+uint32_t tsr_config_attribute_write_bytes(const struct tsr_gpu_config *cfg);
+
+/*
  * Reads a configuration file over the defaults and checks it (cache
  * geometries, tile sizes). Equal to tsr_config_apply_sets(cfg, file, NULL,
  * 0, err). Errors: TSR_ERR_IO, TSR_ERR_PARSE, TSR_ERR_CONFIG naming the

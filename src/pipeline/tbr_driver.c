@@ -74,8 +74,7 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 	l.tile_height = g->cfg.tile_height;
 	l.capacity = g->cfg.list_capacity_primitives;
 	l.attribute_bytes = g->cfg.attribute_bytes;
-	l.attribute_write_bytes = g->cfg.attribute_block_writes ? TSR_PB_BLOCK_BYTES
-								: g->cfg.attribute_bytes;
+	l.attribute_write_bytes = tsr_config_attribute_write_bytes(&g->cfg);
 	l.interleaved = g->cfg.pb_layout == TSR_PB_LAYOUT_INTERLEAVED;
 	l.overflow_chunks = 4 * g->tiles;
 	/* both grow after every other region when a frame needs more */

@@ -99,8 +99,7 @@ static enum tsr_status tcor_create(const struct tsr_tbr_view *v, void **state,
 	*state = t;
 	struct tsr_ac_config ac = v->cfg->ac;
 	ac.attribute_bytes = v->cfg->attribute_bytes;
-	ac.write_bytes = v->cfg->attribute_block_writes ? TSR_PB_BLOCK_BYTES
-							: v->cfg->attribute_bytes;
+	ac.write_bytes = tsr_config_attribute_write_bytes(v->cfg);
 	struct tsr_ac_lower low = {lower_read, lower_write, v->mem};
 	TSR_TRY(tsr_ac_create(&ac, &low, &t->ac, err));
 	struct tsr_pb_attribute_port port = {port_write, port_read, port_consume, port_reset,
