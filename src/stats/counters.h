@@ -169,7 +169,7 @@ enum tsr_counter_merge {
 	X(discards, "count", TSR_MERGE_SUM, 0,                                              \
 	  "dirty lines the policy knew dead, dropped without a write-back (TCOR III-D)")  \
 	X(merges, "count", TSR_MERGE_SUM, 0,                                                \
-	  "reads of bytes never written into a partly written line: fetched and merged (also read misses)")
+	  "accesses to a partly written line needing bytes never written (a read; with lines over 64 bytes a write of part of a granule): fetched and merged (also counted as misses)")
 
 /* DRAM, one stream; also the bytes of perfect routes. */
 #define TSR_DRAM_COUNTERS(X, XA)                                                           \
