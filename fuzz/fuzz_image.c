@@ -1,7 +1,9 @@
 /*
- * fuzz_image.c - libFuzzer harness for image loading through stb_image:
- * the input is a compressed image (PNG, JPEG, ...) decoded from memory
- * by tsr_image_set_add_memory(), as an embedded model texture is.
+ * fuzz_image.c - libFuzzer harness for image loading: the input is a
+ * compressed image (PNG, JPEG, ...) decoded from memory by
+ * tsr_image_set_add_memory(), as an embedded model texture is: JPEGs
+ * through libjpeg-turbo (Debian's, not instrumented), the rest through
+ * stb_image.
  *
  * tessera links Debian's libstb, which is not instrumented; this file
  * compiles the same stb_image.h into the harness, whose definitions take

@@ -1143,40 +1143,44 @@ static void test_game_workloads_load(void **state)
 }
 
 /*
- * JPEGs whose Huffman table claims 257 codes (found by fuzz/fuzz_image),
- * in a DHT segment of the right length, in one whose length is too
- * short (stb reads the table anyway) and in one cut by the end of the
- * file (stb reads zeros there, the fuzzer's own 56 bytes), and one whose
- * SOI follows FF fill bytes (stb's JPEG test skips them): Debian's stb_image writes past its
- * 257-entry size list; tessera refuses the file first, from a file and
- * from memory, and a valid image in the same set still loads.
+ * Corrupt JPEGs found by fuzz/fuzz_image that Debian's stb_image decodes
+ * with undefined behaviour: Huffman tables claiming 257 codes (in a DHT
+ * segment of the right length, of too short a length, and cut by the
+ * end of the file) make it write past its 257-entry size list, and
+ * corrupt entropy data makes its bit reader shift past 31 bits. tessera
+ * decodes JPEGs with libjpeg-turbo, which refuses each with its reason,
+ * from a file and from memory, as it does a file whose SOI follows FF fill
+ * bytes (stb would take it as a JPEG); a valid image in the same set
+ * still loads.
  */
-static void test_jpeg_huffman_table_overflow(void **state)
+static void test_corrupt_jpeg_refused(void **state)
 {
 	(void)state;
-	static const char *const files[] = {
-		TSR_SOURCE_DIR "/tests/data/jpeg-dht-overflow.jpg",
-		TSR_SOURCE_DIR "/tests/data/jpeg-dht-short-segment.jpg",
-		TSR_SOURCE_DIR "/tests/data/jpeg-dht-truncated.jpg",
-		TSR_SOURCE_DIR "/tests/data/jpeg-dht-fill-before-soi.jpg",
+	static const char *const files[][2] = {
+		{TSR_SOURCE_DIR "/tests/data/jpeg-dht-overflow.jpg", "Bogus Huffman table"},
+		{TSR_SOURCE_DIR "/tests/data/jpeg-dht-short-segment.jpg", "Bogus Huffman table"},
+		{TSR_SOURCE_DIR "/tests/data/jpeg-dht-truncated.jpg", "Bogus Huffman table"},
+		{TSR_SOURCE_DIR "/tests/data/jpeg-dht-fill-before-soi.jpg", "Not a JPEG file"},
+		{TSR_SOURCE_DIR "/tests/data/jpeg-code-bits-shift.jpg", "Corrupt JPEG data"},
 	};
 	struct tsr_image_set set = {0};
 	struct tsr_error err;
 	int32_t index = -1;
-	for (size_t i = 0; i < 4; i++) {
-		assert_int_equal(tsr_image_set_add_file(&set, files[i], &index, &err),
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		assert_int_equal(tsr_image_set_add_file(&set, files[i][0], &index, &err),
 				 TSR_ERR_PARSE);
-		assert_non_null(strstr(err.msg, files[i]));
-		assert_non_null(strstr(err.msg, "Huffman table"));
-		FILE *f = fopen(files[i], "rb");
+		assert_non_null(strstr(err.msg, files[i][0]));
+		assert_non_null(strstr(err.msg, files[i][1]));
+		FILE *f = fopen(files[i][0], "rb");
 		assert_non_null(f);
-		uint8_t buf[1024];
+		uint8_t buf[4096];
 		size_t n = fread(buf, 1, sizeof(buf), f);
+		assert_true(feof(f));
 		fclose(f);
 		assert_int_equal(tsr_image_set_add_memory(&set, "embedded", buf, n,
 							  &index, &err), TSR_ERR_PARSE);
 		assert_non_null(strstr(err.msg, "'embedded'"));
-		assert_non_null(strstr(err.msg, "Huffman table"));
+		assert_non_null(strstr(err.msg, files[i][1]));
 	}
 	assert_int_equal(set.count, 0);
 	assert_int_equal(tsr_image_set_add_file(&set,
@@ -1214,7 +1218,7 @@ int main(void)
 		cmocka_unit_test(test_skybox_screen_space_scrolling),
 		cmocka_unit_test(test_missing_asset_package),
 		cmocka_unit_test(test_game_workloads_load),
-		cmocka_unit_test(test_jpeg_huffman_table_overflow),
+		cmocka_unit_test(test_corrupt_jpeg_refused),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include <stb/stb_image.h>
+#include <turbojpeg.h>
 
 #include "core/array.h"
+#include "core/limits.h"
 
 static int find(const struct tsr_image_set *set, const char *name)
 {
@@ -67,43 +69,68 @@ static enum tsr_status take_stbi(struct tsr_image_set *set, const char *name,
 }
 
 /*
- * 1 when data is a JPEG with a Huffman table (DHT segment) whose 16 code
- * counts add up to more than 256 symbols. The stb_image of Debian 12
- * (git 2022-09-08) does not check that sum and writes past the table's
- * 257-entry size list (fixed upstream in 2.28 with "bad DHT header"), so
- * such a file is refused before it reaches the decoder. stb reaches a
- * DHT through its bytes FF C4 (after any FF fill), in the headers, after
- * a scan or past junk, and reads its tables while the segment's length
- * lasts, each whole even past the segment's end (and past the end of
- * the data, as zeros). Rather than follow each
- * of its paths, every FF C4 of the file is read as a DHT that way: a
- * superset of what stb reads, so a valid JPEG is refused only if bytes
- * FF C4 inside other data are followed by counts summing past 256.
+ * 1 when stb_image would read data as a JPEG: the SOI marker D8 after one
+ * or more FF bytes. Such data goes to libjpeg-turbo instead: the JPEG
+ * decoder of Debian 12's stb_image (git 2022-09-08) writes past a Huffman
+ * table of more than 256 codes and shifts past 31 bits on corrupt entropy
+ * data (both found by fuzz_image; tests/data/jpeg-*.jpg), while
+ * libjpeg-turbo checks both and is fuzzed by OSS-Fuzz.
  */
-static int jpeg_bad_dht(const uint8_t *p, size_t n)
+static int is_jpeg(const uint8_t *p, size_t n)
 {
-	/* stb's JPEG test: SOI after any number of FF fill bytes */
 	size_t soi = 0;
 	while (soi < n && p[soi] == 0xff)
 		soi++;
-	if (soi == 0 || soi >= n || p[soi] != 0xd8)
-		return 0;
-	for (size_t i = soi + 1; i + 3 < n; i++) {
-		if (p[i] != 0xff || p[i + 1] != 0xc4)
-			continue;
-		long left = (long)(((size_t)p[i + 2] << 8) | p[i + 3]) - 2;
-		size_t at = i + 4;
-		while (left > 0 && at + 1 < n) {
-			unsigned sum = 0;  /* stb reads 0 past the end of the data */
-			for (size_t k = 1; k <= 16 && at + k < n; k++)
-				sum += p[at + k];
-			if (sum > 256)
-				return 1;
-			at += 17 + sum;
-			left -= 17 + (long)sum;
-		}
+	return soi > 0 && soi < n && p[soi] == 0xd8;
+}
+
+/*
+ * Decodes a JPEG with the TurboJPEG API into RGBA. Warnings (corrupt or
+ * truncated data that libjpeg would otherwise fill with grey) are errors,
+ * and so are progressive files of more than 500 scans (TJFLAG_LIMITSCANS,
+ * libjpeg-turbo's guard against scan floods). The size is checked against
+ * the memory budget before the pixels are allocated.
+ */
+static enum tsr_status decode_jpeg(struct tsr_image_set *set, const char *name,
+				   const uint8_t *data, size_t size_bytes,
+				   int32_t *index, struct tsr_error *err)
+{
+	tjhandle tj = tjInitDecompress();
+	if (!tj)
+		return tsr_error_set(err, TSR_ERR_NOMEM,
+				     "out of memory for texture '%s'", name);
+	enum tsr_status st = TSR_OK;
+	uint8_t *rgba = NULL;
+	int w = 0, h = 0, subsamp = 0, colorspace = 0;
+	const int flags = TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS;
+	if (tjDecompressHeader3(tj, data, (unsigned long)size_bytes, &w, &h,
+				&subsamp, &colorspace) != 0) {
+		st = tsr_error_set(err, TSR_ERR_PARSE, "cannot decode texture '%s': %s",
+				   name, tjGetErrorStr2(tj));
+		goto out;
 	}
-	return 0;
+	uint64_t bytes = (uint64_t)w * (uint64_t)h * 4;
+	st = tsr_memory_check(name, bytes, err);
+	if (st != TSR_OK)
+		goto out;
+	rgba = malloc((size_t)bytes);
+	if (!rgba) {
+		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for image '%s'",
+				   name);
+		goto out;
+	}
+	if (tjDecompress2(tj, data, (unsigned long)size_bytes, rgba, w, 0, h,
+			  TJPF_RGBA, flags) != 0) {
+		st = tsr_error_set(err, TSR_ERR_PARSE, "cannot decode texture '%s': %s",
+				   name, tjGetErrorStr2(tj));
+		goto out;
+	}
+	st = push(set, name, (uint32_t)w, (uint32_t)h, rgba, index, err);
+	rgba = NULL; /* owned by the set, or freed by push() */
+out:
+	free(rgba);
+	tjDestroy(tj);
+	return st;
 }
 
 /* Decodes a compressed image held in memory (size checked by the caller). */
@@ -111,10 +138,8 @@ static enum tsr_status decode(struct tsr_image_set *set, const char *name,
 			      const uint8_t *data, size_t size_bytes,
 			      int32_t *index, struct tsr_error *err)
 {
-	if (jpeg_bad_dht(data, size_bytes))
-		return tsr_error_set(err, TSR_ERR_PARSE,
-				     "cannot decode texture '%s': corrupt JPEG "
-				     "(a Huffman table of more than 256 codes)", name);
+	if (is_jpeg(data, size_bytes))
+		return decode_jpeg(set, name, data, size_bytes, index, err);
 	int w = 0, h = 0, comp = 0;
 	stbi_uc *px = stbi_load_from_memory(data, (int)size_bytes, &w, &h,
 					    &comp, 4);
@@ -139,7 +164,7 @@ enum tsr_status tsr_image_set_add_file(struct tsr_image_set *set,
 		return tsr_error_set(err, TSR_ERR_IO,
 				     "cannot open texture '%s': %s", path,
 				     strerror(errno));
-	/* read whole, so the JPEG check sees every segment before stb does */
+	/* read whole: both decoders take the file from memory */
 	long size = -1;
 	if (fseek(f, 0, SEEK_END) == 0)
 		size = ftell(f);
