@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "scene/image_load.h"
+#include "scene/mesh_load.h"
 #include "scene/scene.h"
 
 #ifndef TSR_SOURCE_DIR
@@ -311,6 +312,47 @@ static void test_glb_embedded_texture(void **state)
 	assert_int_equal(sc->images[0].width, 211);
 	assert_int_equal(sc->images[0].height, 211);
 	tsr_scene_destroy(sc);
+}
+
+/*
+ * A DirectX .x file on which Debian's assimp dereferences NULL and a PLY
+ * on which it fails an assertion (both found by fuzz/fuzz_mesh): the
+ * import runs in a child process, so each crash is an error naming the
+ * file and the signal, and the caller goes on to load a good model. An OFF file whose header asks for 2^31 vertices (assimp
+ * reserves them, 24 GiB) is an error too, not an out-of-memory kill.
+ */
+static void test_mesh_import_isolated(void **state)
+{
+	(void)state;
+	const char *x = TSR_SOURCE_DIR "/tests/data/assimp-x-segv.x";
+	enum tsr_status st;
+	struct tsr_model m;
+	struct tsr_error err;
+	st = tsr_model_load(x, &m, &err);
+	assert_int_equal(st, TSR_ERR_PARSE);
+	assert_non_null(strstr(err.msg, "assimp crashed"));
+	assert_non_null(strstr(err.msg, x));
+	assert_non_null(strstr(err.msg, "Segmentation fault"));
+	assert_null(m.meshes);
+	/* a PLY on which assimp's triangulation fails an assertion: abort() */
+	const char *ply = TSR_SOURCE_DIR "/tests/data/assimp-ply-triangulate-abort.ply";
+	assert_int_equal(tsr_model_load(ply, &m, &err), TSR_ERR_PARSE);
+	assert_non_null(strstr(err.msg, "assimp crashed"));
+	assert_non_null(strstr(err.msg, "Aborted: ai_assert failure in"));
+
+	const char *off = tsr_test_write_tmp("huge.off", "OFF\n2147483647 1 0\n0 0 0\n");
+	st = tsr_model_load(off, &m, &err);
+	assert_int_not_equal(st, TSR_OK);
+	assert_non_null(strstr(err.msg, off));
+
+	assert_int_equal(tsr_model_load(GLTF2_DIR "/BoxTextured-glTF-Binary/BoxTextured.glb",
+					&m, &err), TSR_OK);
+	assert_int_equal(m.embedded_count, 1);
+	assert_int_equal(m.embedded[0].height, 0); /* a PNG file's bytes */
+	assert_true(m.embedded[0].width > 8);
+	assert_memory_equal(m.embedded[0].data, "\x89PNG", 4);
+	assert_int_equal(m.materials[m.meshes[0].material].embedded, 0);
+	tsr_model_release(&m);
 }
 
 static void test_images_and_meshes_shared(void **state)
@@ -1198,6 +1240,7 @@ int main(void)
 		cmocka_unit_test(test_quad_geometry_and_defaults),
 		cmocka_unit_test(test_gltf_box_texcoords),
 		cmocka_unit_test(test_glb_embedded_texture),
+		cmocka_unit_test(test_mesh_import_isolated),
 		cmocka_unit_test(test_images_and_meshes_shared),
 		cmocka_unit_test(test_unknown_key),
 		cmocka_unit_test(test_wrong_types),

@@ -44,6 +44,9 @@
  * --max-records) sets another limit. */
 #define TSR_LIMIT_TRACE_RECORDS 200000000ull
 
+/* CPU seconds one model import (assimp, in its child process) may take. */
+#define TSR_LIMIT_IMPORT_CPU_SECONDS 120u
+
 /* The memory budget of one structure in bytes (see above); at least 1 MiB. */
 uint64_t tsr_memory_budget_bytes(void);
 

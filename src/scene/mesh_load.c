@@ -12,6 +12,8 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include "core/limits.h"
+
 /*
  * GenSmoothNormals only acts on meshes without normals. ValidateDataStructure
  * runs before the other steps and turns inconsistent files into import
@@ -71,8 +73,9 @@ void tsr_model_release(struct tsr_model *model)
 		free(model->materials[i].texture_path);
 	free(model->materials);
 	free(model->path);
-	if (model->ai_scene)
-		aiReleaseImport(model->ai_scene);
+	for (uint32_t i = 0; i < model->embedded_count; i++)
+		free(model->embedded[i].data);
+	free(model->embedded);
 	memset(model, 0, sizeof(*model));
 }
 
@@ -410,8 +413,39 @@ static enum tsr_status check_ply_header(FILE *f, const char *path,
 	return TSR_OK;
 }
 
-enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
-			       struct tsr_error *err)
+/*
+ * Copies the file's embedded textures into out->embedded, so that the model
+ * outlives the assimp scene. Errors: TSR_ERR_NOMEM, TSR_ERR_LIMIT (over the
+ * memory budget).
+ */
+static enum tsr_status copy_embedded(const char *path, const struct aiScene *s,
+				     struct tsr_model *out, struct tsr_error *err)
+{
+	if (s->mNumTextures == 0)
+		return TSR_OK;
+	out->embedded = calloc(s->mNumTextures, sizeof(*out->embedded));
+	if (!out->embedded)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for '%s'", path);
+	for (unsigned i = 0; i < s->mNumTextures; i++) {
+		const struct aiTexture *t = s->mTextures[i];
+		uint64_t bytes = t->mHeight == 0 ? t->mWidth
+						 : (uint64_t)t->mWidth * t->mHeight * 4;
+		TSR_TRY(tsr_memory_check(path, bytes, err));
+		struct tsr_model_embedded *e = &out->embedded[out->embedded_count];
+		e->data = malloc(bytes ? (size_t)bytes : 1);
+		if (!e->data)
+			return tsr_error_set(err, TSR_ERR_NOMEM,
+					     "out of memory for '%s'", path);
+		memcpy(e->data, t->pcData, (size_t)bytes);
+		e->width = t->mWidth;
+		e->height = t->mHeight;
+		out->embedded_count++;
+	}
+	return TSR_OK;
+}
+
+enum tsr_status tsr_model_import(const char *path, struct tsr_model *out,
+				 struct tsr_error *err)
 {
 	enum tsr_status st;
 	memset(out, 0, sizeof(*out));
@@ -447,7 +481,6 @@ enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
 		return tsr_error_set(err, TSR_ERR_PARSE,
 				     "cannot read mesh '%s': %s", path, msg);
 	}
-	out->ai_scene = s;
 	out->path = strdup(path);
 	char *dir = tsr_path_dir(path);
 	uint32_t nmesh = 0;
@@ -460,6 +493,9 @@ enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
 		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for '%s'", path);
 		goto fail;
 	}
+	st = copy_embedded(path, s, out, err);
+	if (st != TSR_OK)
+		goto fail;
 	out->material_count = s->mNumMaterials;
 	for (unsigned i = 0; i < s->mNumMaterials; i++) {
 		st = read_material(path, dir, s, s->mMaterials[i],
@@ -495,9 +531,11 @@ enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
 		goto fail;
 	}
 	free(dir);
+	aiReleaseImport(s);
 	return TSR_OK;
 fail:
 	free(dir);
+	aiReleaseImport(s);
 	tsr_model_release(out);
 	return st;
 }
@@ -527,18 +565,16 @@ enum tsr_status tsr_model_texture(const struct tsr_model *model,
 	if (mm->texture_path) {
 		st = tsr_image_set_add_file(images, mm->texture_path, index, err);
 	} else {
-		const struct aiScene *s = model->ai_scene;
-		const struct aiTexture *t = s->mTextures[mm->embedded];
+		const struct tsr_model_embedded *t = &model->embedded[mm->embedded];
 		char name[1100];
 		snprintf(name, sizeof(name), "%s#embedded%d", model->path,
 			 mm->embedded);
-		if (t->mHeight == 0)
-			st = tsr_image_set_add_memory(images, name, t->pcData,
-						      t->mWidth, index, err);
+		if (t->height == 0)
+			st = tsr_image_set_add_memory(images, name, t->data,
+						      t->width, index, err);
 		else
-			st = tsr_image_set_add_bgra(images, name, t->mWidth,
-						    t->mHeight,
-						    (const uint8_t *)t->pcData,
+			st = tsr_image_set_add_bgra(images, name, t->width,
+						    t->height, t->data,
 						    index, err);
 	}
 	if (st != TSR_OK)

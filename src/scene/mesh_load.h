@@ -39,23 +39,57 @@ struct tsr_model_material {
 	int32_t embedded;      /* index into the model's embedded textures, or -1 */
 };
 
+/*
+ * A texture the model file holds itself (assimp's aiTexture, copied):
+ * compressed file bytes when height is 0 (width is then their count),
+ * else width x height texels of 4 bytes, B, G, R, A.
+ */
+struct tsr_model_embedded {
+	uint32_t width;
+	uint32_t height;
+	uint8_t *data;
+};
+
 struct tsr_model {
 	char *path;                    /* the model file ("builtin:quad") */
 	uint32_t mesh_count;
 	struct tsr_mesh *meshes;       /* .material indexes materials[] below */
 	uint32_t material_count;
 	struct tsr_model_material *materials;
-	const void *ai_scene;          /* the assimp scene (embedded textures) */
+	uint32_t embedded_count;
+	struct tsr_model_embedded *embedded; /* what materials[].embedded indexes */
 };
 
 /*
- * Imports a model file. Errors: TSR_ERR_IO (cannot open), TSR_ERR_PARSE
- * (assimp cannot read it; assimp's message), TSR_ERR_ASSET (no triangles,
- * indices out of range, including faces assimp itself dropped for that).
- * On error *out is left released.
+ * Imports a model file with assimp in a child process (fork), so that a
+ * hostile file that crashes or exhausts one of assimp's readers (the
+ * DirectX .x reader dereferences NULL on some files; an OFF header can ask
+ * for 16 GB) costs an error, not the caller's process. The child runs
+ * with at most TSR_LIMIT_IMPORT_CPU_SECONDS of CPU and, outside sanitizer
+ * builds, the memory budget (tsr_memory_budget_bytes) as the growth of
+ * its address space; it sends the meshes, materials and embedded textures
+ * back through a pipe and ends with _exit(), never returning into the
+ * caller's code. Not for a process whose other threads may hold locks
+ * other than malloc's when it is called (POSIX fork).
+ * Errors: TSR_ERR_IO (cannot open), TSR_ERR_PARSE (assimp cannot read it,
+ * assimp's message; or the importer crashed, naming the signal, or
+ * ended without a result),
+ * TSR_ERR_LIMIT (the import ran out of its CPU time), TSR_ERR_ASSET (no
+ * triangles, non-finite coordinates, indices out of range, including
+ * faces assimp itself dropped for that), TSR_ERR_NOMEM, TSR_ERR_INTERNAL
+ * (fork or pipe failed). On error *out is left released.
  */
 enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
 			       struct tsr_error *err);
+
+/*
+ * tsr_model_load() in the calling process, without its isolation: for the
+ * fuzz harness (which must see assimp's and tessera's coverage) and for
+ * callers already inside a sandbox. A crash inside assimp ends the caller.
+ * Same errors, less the crash and CPU-limit ones.
+ */
+enum tsr_status tsr_model_import(const char *path, struct tsr_model *out,
+				 struct tsr_error *err);
 
 /*
  * The built-in sprite: a unit square in the XY plane from (-0.5,-0.5,0) to
