@@ -719,6 +719,21 @@ static void test_degenerate_cameras(void **state)
 		"{\"version\": 1, \"passes\": [{\"objects\": [{\"mesh\": \"builtin:quad\"}],"
 		" \"camera\": {\"up\": [0, 0, -1], \"orbit\": {\"radius\": 0, \"height\": 4}}}]}"));
 	tsr_scene_destroy(sc);
+
+	/* moving cameras whose keys are fine: checked at every frame a run
+	 * simulates (tsr_sim_run calls tsr_scene_check_cameras first) */
+	struct tsr_error err;
+	sc = load_ok(tsr_test_write_tmp("c-through.json",
+		"{\"version\": 1, \"passes\": [{\"objects\": [{\"mesh\": \"builtin:quad\"}],"
+		" \"camera\": {\"keyframes\": [{\"frame\": 0, \"eye\": [0, 0, 5]},"
+		" {\"frame\": 10, \"eye\": [0, 0, -5]}]}}]}"));
+	assert_int_equal(tsr_scene_check_cameras(sc, 0, 5, &err), TSR_OK);
+	assert_int_equal(tsr_scene_check_cameras(sc, 0, 30, &err), TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "eye equal to target at frame 5"));
+	assert_non_null(strstr(err.msg, "passes[0].camera"));
+	assert_non_null(strstr(err.msg, "c-through.json"));
+	assert_int_equal(tsr_scene_check_cameras(sc, 6, 30, &err), TSR_OK);
+	tsr_scene_destroy(sc);
 }
 
 #define TEX_DIR "/usr/share/glmark2/textures/"

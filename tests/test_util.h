@@ -33,7 +33,7 @@ static inline struct tsr_cache_geometry tsr_test_geometry(uint32_t sets, uint32_
 
 struct tsr_test_tmp {
 	char dir[64];
-	char files[64][128];
+	char files[128][128];
 	int count;
 };
 
@@ -89,7 +89,7 @@ static inline const char *tsr_test_write_tmp(const char *name, const char *text)
 	for (int i = 0; i < t->count; i++)
 		if (strcmp(t->files[i], path) == 0)
 			return t->files[i];
-	assert_true(t->count < 64);
+	assert_true(t->count < 128);
 	memcpy(t->files[t->count], path, sizeof(path));
 	return t->files[t->count++];
 }

@@ -198,6 +198,18 @@ struct tsr_mat4 tsr_object_model_matrix(const struct tsr_object *obj,
 void tsr_object_uv_offset(const struct tsr_object *obj, uint32_t frame,
 			  float uv[2]);
 
+/*
+ * Checks the view of every pass's camera at frames [first, end): a
+ * keyframed camera moves, so a view between two good keyframes (an eye
+ * that passes through the target, an up that turns into the view) can be
+ * degenerate where its keys are not; orbits are checked the same way.
+ * Errors: TSR_ERR_CONFIG naming the pass, the workload and the first such
+ * frame (the loader has already refused degenerate static cameras and
+ * keyframes).
+ */
+enum tsr_status tsr_scene_check_cameras(const struct tsr_scene *sc, uint32_t first,
+					uint32_t end, struct tsr_error *err);
+
 /* The camera's eye at a frame (after orbit or keyframes). */
 struct tsr_vec3 tsr_camera_eye(const struct tsr_camera *cam, uint32_t frame);
 

@@ -352,7 +352,9 @@ static const char *view_problem(struct tsr_vec3 eye, struct tsr_vec3 target,
 /*
  * Refuses a camera whose view is degenerate: the static camera, the
  * orbit's view at frame 0 (with radius 0 the view is the same at every
- * frame), each keyframe. The message names the key.
+ * frame), each keyframe. The message names the key. The views between
+ * keyframes and at the orbit's later frames are checked for the frames a
+ * run simulates, before it starts (tsr_scene_check_cameras).
  */
 static enum tsr_status check_camera_views(struct loader *L, const char *path,
 					  const struct tsr_camera *c)
@@ -1429,6 +1431,27 @@ static void camera_at(const struct tsr_camera *cam, uint32_t frame,
 	*eye_out = eye;
 	*target_out = target;
 	*up_out = up;
+}
+
+enum tsr_status tsr_scene_check_cameras(const struct tsr_scene *sc, uint32_t first,
+					uint32_t end, struct tsr_error *err)
+{
+	for (uint32_t i = 0; i < sc->pass_count; i++) {
+		const struct tsr_camera *c = &sc->passes[i].camera;
+		/* a static camera was checked when the workload was loaded */
+		uint32_t last = c->key_count || c->orbit ? end : (first < end ? first + 1 : end);
+		for (uint32_t f = first; f < last; f++) {
+			struct tsr_vec3 eye, target, up;
+			camera_at(c, f, &eye, &target, &up);
+			const char *why = view_problem(eye, target, up);
+			if (why)
+				return tsr_error_set(err, TSR_ERR_CONFIG,
+						     "the camera of pass '%s' in '%s' %s at frame %u "
+						     "(key 'passes[%u].camera')", sc->passes[i].name,
+						     sc->path, why, f, i);
+		}
+	}
+	return TSR_OK;
 }
 
 struct tsr_vec3 tsr_camera_eye(const struct tsr_camera *cam, uint32_t frame)

@@ -85,6 +85,8 @@ enum tsr_status tsr_sim_run(struct tsr_sim *s, uint32_t frames, tsr_sim_frame_fn
 			    void *ctx, struct tsr_error *err)
 {
 	const uint32_t n = frames ? frames : s->scene->frames;
+	/* every frame's view before the first frame is simulated */
+	TSR_TRY(tsr_scene_check_cameras(s->scene, s->frames_done, n, err));
 	while (s->frames_done < n) {
 		const struct tsr_frame_stats *fs;
 		TSR_TRY(tsr_sim_step(s, &fs, err));
