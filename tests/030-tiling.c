@@ -768,6 +768,46 @@ static void test_regions_grow_into_map(void **state)
 	tsr_pb_destroy(pb);
 }
 
+/*
+ * issue 12: growth stops at tsr_pb_layout.max_bytes (tiling.pb_max_mib):
+ * a growth that would pass it shrinks to what the primitive needs, and
+ * one that cannot fit at all is TSR_ERR_LIMIT naming the key.
+ */
+static void test_regions_growth_limit(void **state)
+{
+	(void)state;
+	struct tsr_addrmap map;
+	tsr_addrmap_init(&map);
+	map.next = 0x40000000ull;
+	struct tsr_pb_layout l = layout(SW, SH, 32, 16, 1, 3 * 128);
+	l.map = &map;
+	const uint32_t tiles = ((SW + 31) / 32) * ((SH + 31) / 32);
+	/* the layout's regions, then 384 + 128 bytes of attribute growth */
+	l.max_bytes = tsr_pb_lists_bytes(tiles, 16) + tsr_pb_lists_bytes(1, 16) + 384 + 512;
+	struct tsr_param_buffer *pb = pb_new(&l);
+	struct tsr_memsys *m = memsys_new();
+	struct tsr_tiling_stats st;
+	memset(&st, 0, sizeof(st));
+	struct tsr_primitive p[8];
+	tsr_pb_begin_frame(pb, NULL, 0);
+	for (uint32_t n = 0; n < 7; n++) {
+		p[n] = tri(2, 2, 10, 2, 2, 10, SW, SH);
+		assert_int_equal(bin(pb, &p[n], n, m, &st), 1);
+	}
+	/* grow1: 384 bytes (3 primitives); grow2: 128 bytes, all that fits */
+	assert_int_equal(named_region(&map, "pb_attributes.grow1")->size_bytes, 384);
+	assert_int_equal(named_region(&map, "pb_attributes.grow2")->size_bytes, 128);
+	p[7] = tri(2, 2, 10, 2, 2, 10, SW, SH);
+	struct tsr_error err;
+	uint32_t t = 0;
+	assert_int_equal(tsr_plb_bin(pb, &p[7], 7, m, &t, &st, &err), TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "'tiling.pb_max_mib'"));
+	assert_non_null(strstr(err.msg, "frame 0"));
+	tsr_addrmap_release(&map);
+	tsr_memsys_destroy(m);
+	tsr_pb_destroy(pb);
+}
+
 /* Records the metadata of every access the Tile Cache sees. */
 struct meta_log {
 	uint32_t attr_reads, bad;
@@ -913,6 +953,7 @@ int main(void)
 		cmocka_unit_test(test_fetch_reads_pmds_from_overflow_chunk), /* SRC BUG */
 		cmocka_unit_test(test_attributes_region_full),
 		cmocka_unit_test(test_regions_grow_into_map),
+		cmocka_unit_test(test_regions_growth_limit),
 		cmocka_unit_test(test_opt_numbers_match_fetch_sequence),
 		cmocka_unit_test(test_interleaved_layout),
 	};

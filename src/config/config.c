@@ -74,6 +74,9 @@ static const struct key keys[] = {
 	ENUM("tiling.pb_layout", pb_layout, tsr_pb_layout_names, "\"baseline\"",
 	     "PB-Lists layout: baseline (TCOR II-B) or interleaved (III-B, Fig. 6; list "
 	     "capacity a multiple of 16)"),
+	U32("tiling.pb_max_mib", pb_max_mib, 1, 65536, "1024", "MiB",
+	    "most bytes the Parameter Buffer (lists, overflow pool, attributes) may take, its "
+	    "regions grown for a frame included (a driver's tiler-heap limit)"),
 	U32("raster.cores", mem.cores, 1, TSR_MAX_CORES, "4", "cores",
 	    "shader cores; per-core caches get one copy each"),
 	ENUM("raster.quad_grouping", quad_grouping, tsr_quad_grouping_names, "\"fg-xshift2\"",

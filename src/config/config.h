@@ -54,6 +54,7 @@ struct tsr_gpu_config {
 	uint32_t list_capacity_primitives;   /* PMDs per tile list (TCOR II-B: 1024) */
 	uint32_t attribute_bytes;            /* bytes of one attribute (TCOR II-B: 48) */
 	enum tsr_pb_list_layout pb_layout;   /* PB-Lists layout */
+	uint32_t pb_max_mib;                 /* Parameter Buffer growth limit, MiB */
 	enum tsr_quad_grouping quad_grouping;
 	uint32_t post_transform_cache_entries; /* shaded vertices kept (FIFO), 0 = none */
 	uint32_t instruction_bytes;          /* bytes per shader instruction */

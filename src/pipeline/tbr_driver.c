@@ -79,6 +79,7 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 	l.overflow_chunks = 4 * g->tiles;
 	/* both grow after every other region when a frame needs more */
 	l.map = &g->map;
+	l.max_bytes = (uint64_t)g->cfg.pb_max_mib << 20;
 	/* clipping can split a triangle into up to 10 (a 12-gon fan) */
 	l.attributes_bytes = (total_tris * 10 + 1024) * g->max_attributes * TSR_PB_BLOCK_BYTES;
 	s = tsr_addrmap_add(&g->map, "pb_lists", tsr_pb_lists_bytes(g->tiles, l.capacity),

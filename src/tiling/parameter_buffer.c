@@ -81,6 +81,21 @@ static enum tsr_status segments_grow(struct tsr_param_buffer *pb, struct segment
 				     enum tsr_stream stream, struct tsr_error *err)
 {
 	uint64_t size = g->total > need ? g->total : need;
+	const struct tsr_pb_layout *l = &pb->l;
+	uint64_t chunk = tsr_pb_lists_bytes(1, l->capacity);
+	uint64_t now = tsr_pb_lists_bytes(pb->tiles_x * pb->tiles_y, l->capacity) +
+		       pb->pool.total * chunk + pb->attr.total;
+	if (l->max_bytes && now + size * unit_bytes > l->max_bytes) {
+		/* grow by what is needed only, if that still fits */
+		size = need;
+		if (now + size * unit_bytes > l->max_bytes)
+			return tsr_error_set(err, TSR_ERR_LIMIT,
+					     "the Parameter Buffer needs more than its limit of "
+					     "%llu MiB in frame %u (%llu MiB in use; raise "
+					     "'tiling.pb_max_mib')",
+					     (unsigned long long)(l->max_bytes >> 20), pb->frame,
+					     (unsigned long long)(now >> 20));
+	}
 	char region[64];
 	snprintf(region, sizeof(region), "%s.grow%u", name, g->count);
 	uint64_t base;

@@ -77,6 +77,10 @@ struct tsr_pb_layout {
 	 * deterministic and the regions given here keep their addresses.
 	 */
 	struct tsr_addrmap *map;
+	/* Most bytes the three regions may take with their grown parts
+	 * (tiling.pb_max_mib); a frame that needs more is TSR_ERR_LIMIT.
+	 * 0: no limit. */
+	uint64_t max_bytes;
 };
 
 struct tsr_param_buffer;
