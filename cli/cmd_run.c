@@ -92,16 +92,20 @@ static int dump_frames_parse(const char *list, uint32_t frames, unsigned char *w
 	}
 }
 
+/* The progress line; `within`: where the frame in work is, or "". */
 static void progress(uint32_t done, uint32_t total, uint64_t accesses,
-		     double elapsed)
+		     double elapsed, const char *within)
 {
 	const int width = 30;
 	int fill = total ? (int)((uint64_t)done * width / total) : width;
 	double rate = elapsed > 0 ? (double)accesses / elapsed : 0.0;
-	double left = done ? elapsed / done * (total - done) : 0.0;
-	fprintf(stderr, "\r[%.*s%*s] %u/%u frames  %.1f M accesses/s  %.0fs left ",
-		fill, "##############################", width - fill, "", done, total,
-		rate / 1e6, left);
+	fprintf(stderr, "\r[%.*s%*s] %u/%u frames  ", fill, "##############################",
+		width - fill, "", done, total);
+	if (within[0]) /* the counters are summed at the end of a frame */
+		fprintf(stderr, "%s, %.0fs   ", within, elapsed);
+	else
+		fprintf(stderr, "%.1f M accesses/s  %.0fs left%20s", rate / 1e6,
+			done ? elapsed / done * (total - done) : 0.0, "");
 	fflush(stderr);
 }
 
@@ -179,7 +183,25 @@ struct run_outputs {
 	uint32_t frames;
 	int tty;                        /* show progress */
 	double t0;
+	double shown;                   /* when progress was last printed */
 };
+
+/* Within a frame: at most 4 updates a second, from the second second on,
+ * so that short frames print nothing more. */
+static void frame_progress(void *ctx, uint32_t frame, enum tsr_frame_phase phase,
+			   uint32_t done, uint32_t total)
+{
+	struct run_outputs *o = ctx;
+	double now = tsr_cli_now_seconds();
+	if (now - o->shown < (o->shown == o->t0 ? 1.0 : 0.25))
+		return;
+	o->shown = now;
+	char within[96];
+	snprintf(within, sizeof(within), "frame %u: %s %u/%u %s", frame,
+		 phase == TSR_PHASE_BINNING ? "binning" : "rendering", done, total,
+		 phase == TSR_PHASE_BINNING ? "draws" : "tiles");
+	progress(frame, o->frames, 0, now - o->t0, within);
+}
 
 /* After each frame: its stats.json entry, its frames.csv row, its image, progress. */
 static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
@@ -197,9 +219,11 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 		TSR_TRY(tsr_output_png(o->out, name, o->cfg->width, o->cfg->height,
 				       tsr_gpu_frame_image(tsr_sim_gpu(sim)), err));
 	}
-	if (o->tty)
+	if (o->tty) {
+		o->shown = tsr_cli_now_seconds();
 		progress(f + 1, o->frames, tsr_sim_total(sim)->memory_accesses,
-			 tsr_cli_now_seconds() - o->t0);
+			 o->shown - o->t0, "");
+	}
 	return TSR_OK;
 }
 
@@ -387,7 +411,9 @@ int tsr_cmd_run(int argc, char **argv)
 		o.csv.len = strlen(o.csv.buf);
 		o.csv.buf[o.csv.len++] = '\n';
 	}
-	o.t0 = tsr_cli_now_seconds();
+	o.t0 = o.shown = tsr_cli_now_seconds();
+	if (o.tty)
+		tsr_gpu_set_progress(gpu, frame_progress, &o);
 	if (s == TSR_OK)
 		s = tsr_sim_run(sim, frames, write_frame, &o, &err);
 	const struct tsr_frame_stats *total = tsr_sim_total(sim);

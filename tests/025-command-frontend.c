@@ -103,6 +103,25 @@ static void test_workload_frontend(void **state)
 	tsr_scene_destroy(sc);
 }
 
+/* What tsr_gpu_set_progress() reported during one frame. */
+struct progress_log {
+	uint32_t calls, binning, rendering, bad;
+	uint32_t last_done[2], last_total[2];
+};
+
+static void log_progress(void *ctx, uint32_t frame, enum tsr_frame_phase phase,
+			 uint32_t done, uint32_t total)
+{
+	struct progress_log *l = ctx;
+	l->calls++;
+	if (frame != 0 || done == 0 || done > total || done <= l->last_done[phase] ||
+	    (phase == TSR_PHASE_BINNING && l->rendering))
+		l->bad++;
+	*(phase == TSR_PHASE_BINNING ? &l->binning : &l->rendering) += 1;
+	l->last_done[phase] = done;
+	l->last_total[phase] = total;
+}
+
 /*
  * The pipeline renders what the command list says: the workload's frame
  * equals its command list rendered directly; a list with no draws renders
@@ -130,7 +149,18 @@ static void test_pipeline_consumes_command_lists(void **state)
 	assert_int_equal(tsr_workload_commands(sc, 0, 2.0f, &c, &err), TSR_OK);
 	assert_int_equal(tsr_sim_step(run, &sa, &err), TSR_OK);
 	assert_int_equal(tsr_sim_commands(run)->draw_count, c.draw_count);
+	/* progress: each draw binned, then every 64 tiles and the last */
+	struct progress_log pl;
+	memset(&pl, 0, sizeof(pl));
+	tsr_gpu_set_progress(b, log_progress, &pl);
 	assert_int_equal(tsr_gpu_render_commands(b, &c, sb, &err), TSR_OK);
+	tsr_gpu_set_progress(b, NULL, NULL);
+	assert_int_equal(pl.bad, 0);
+	assert_int_equal(pl.binning, c.draw_count);
+	assert_int_equal(pl.last_done[TSR_PHASE_BINNING], c.draw_count);
+	assert_int_equal(pl.rendering, 1);  /* 32 tiles */
+	assert_int_equal(pl.last_done[TSR_PHASE_RENDERING], tsr_gpu_tile_count(b));
+	assert_int_equal(pl.last_total[TSR_PHASE_RENDERING], 32);
 	assert_memory_equal(tsr_gpu_frame_image(tsr_sim_gpu(run)), tsr_gpu_frame_image(b),
 			    128 * 64 * 4);
 	assert_int_equal(sa->memory_accesses, sb->memory_accesses);

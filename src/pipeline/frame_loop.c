@@ -9,6 +9,12 @@
 
 #include "pipeline/gpu_priv.h"
 
+void tsr_gpu_set_progress(struct tsr_gpu *g, tsr_gpu_progress_fn fn, void *ctx)
+{
+	g->progress = fn;
+	g->progress_ctx = ctx;
+}
+
 const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame)
 {
 	return g->cfg.reverse_every_other_frame && frame % 2 ? g->order_reversed : g->order;
@@ -47,14 +53,21 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 	tsr_pb_begin_frame(g->pb, tsr_gpu_tile_order(g, frame), frame);
 	tsr_geometry_begin_frame(g->geom);
 	EACH_TECHNIQUE(g, frame_begin, c, st);
-	for (uint32_t i = 0; i < pass->draw_count; i++)
+	for (uint32_t i = 0; i < pass->draw_count; i++) {
 		TSR_TRY(tsr_stage_draw(g, &c->draws[pass->first_draw + i], i, st, err));
+		if (g->progress)
+			g->progress(g->progress_ctx, frame, TSR_PHASE_BINNING, i + 1,
+				    pass->draw_count);
+	}
 	EACH_TECHNIQUE(g, geometry_end, st);
 
 	/* rendering: Tile Fetcher and Raster Pipeline, tile by tile */
 	const uint32_t *order = tsr_gpu_tile_order(g, frame);
-	for (uint32_t i = 0; i < g->tiles; i++)
+	for (uint32_t i = 0; i < g->tiles; i++) {
 		tsr_stage_tile(g, order[i], st);
+		if (g->progress && ((i & 63) == 63 || i + 1 == g->tiles))
+			g->progress(g->progress_ctx, frame, TSR_PHASE_RENDERING, i + 1, g->tiles);
+	}
 	g->back ^= 1;  /* swap: the frame just rendered becomes the front buffer */
 
 	tsr_frame_stats_snapshot_memory(st, g->mem);

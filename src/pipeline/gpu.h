@@ -86,6 +86,20 @@ const struct tsr_gpu_config *tsr_gpu_config_of(const struct tsr_gpu *g);
 /* Tiles of the screen. */
 uint32_t tsr_gpu_tile_count(const struct tsr_gpu *g);
 
+/* Where a frame is, for a progress display: in binning, `done` of `total`
+ * draw calls; in rendering, `done` of `total` tiles. */
+enum tsr_frame_phase { TSR_PHASE_BINNING, TSR_PHASE_RENDERING };
+typedef void (*tsr_gpu_progress_fn)(void *ctx, uint32_t frame, enum tsr_frame_phase phase,
+				    uint32_t done, uint32_t total);
+
+/*
+ * Calls fn (NULL: none) during each frame of tsr_gpu_render_commands():
+ * after every draw call binned and every 64 tiles rendered, so that a very
+ * long frame (a huge screen, a heavy shader) can show progress. fn must be
+ * cheap; the CLI throttles what it prints by time.
+ */
+void tsr_gpu_set_progress(struct tsr_gpu *g, tsr_gpu_progress_fn fn, void *ctx);
+
 /* The tile order used for a frame (tile IDs, tsr_gpu_tile_count() long). */
 const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame);
 

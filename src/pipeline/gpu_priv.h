@@ -37,6 +37,8 @@ struct active_technique {
 
 struct tsr_gpu {
 	struct tsr_gpu_config cfg;
+	tsr_gpu_progress_fn progress;         /* tsr_gpu_set_progress(), or NULL */
+	void *progress_ctx;
 	struct tsr_resources res;             /* meshes, materials, images */
 	struct tsr_memsys *mem;
 	struct tsr_addrmap map;
