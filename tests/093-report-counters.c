@@ -3,7 +3,8 @@
  * counter is declared once with a unit and a meaning, names are unique,
  * the generic accumulation follows each counter's merge rule, the lookup
  * by name returns the struct's field, and the README's statistics table
- * is the one the declarations generate.
+ * is the one the declarations generate; the outputs of a run are
+ * committed as one transaction (report/report.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include "test_util.h"
 
 #include "memory/memsys.h"
+#include "report/report.h"
 #include "report/stats.h"
 
 static void check_group(const struct tsr_counter_group *g)
@@ -166,6 +168,81 @@ static void test_readme_table(void **state)
 	free(section);
 }
 
+/* 1 when <tmp dir>/<name> holds exactly `text` (NULL: does not exist). */
+static int holds(const char *name, const char *text)
+{
+	char path[256], buf[64] = {0};
+	tsr_test_tmp_path(name, path, sizeof(path));
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return text == NULL;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	return text && n == strlen(text) && memcmp(buf, text, n) == 0;
+}
+
+/* Writes a.txt, b.txt and c.txt through a tsr_output of the tmp dir. */
+static void write_three(struct tsr_output *o, const char *tag)
+{
+	struct tsr_error err;
+	memset(o, 0, sizeof(*o));
+	assert_int_equal(tsr_output_open(o, tsr_test_tmp()->dir, &err), TSR_OK);
+	const char *names[] = {"a.txt", "b.txt", "c.txt"};
+	for (int i = 0; i < 3; i++) {
+		char text[32];
+		snprintf(text, sizeof(text), "%s %c", tag, 'a' + i);
+		assert_int_equal(tsr_output_write(o, names[i], text, strlen(text), &err), TSR_OK);
+	}
+}
+
+/*
+ * issue 12: a commit replaces every output or none: when its second rename
+ * fails, the first output gets its old file back, the third (new) does not
+ * appear, and no temporary or backup is left after abort; a commit that
+ * succeeds replaces all three and leaves no backup.
+ */
+static void test_output_commit_transaction(void **state)
+{
+	(void)state;
+	tsr_test_write_tmp("a.txt", "old a");
+	tsr_test_write_tmp("b.txt", "old b");
+	struct tsr_output o;
+	struct tsr_error err;
+	for (uint32_t fail = 1; fail <= 3; fail++) {
+		write_three(&o, "new");
+		tsr_output_test_fail_rename(fail);
+		assert_int_equal(tsr_output_commit(&o, &err), TSR_ERR_IO);
+		assert_non_null(strstr(err.msg, "cannot rename"));
+		tsr_output_abort(&o);
+		assert_true(holds("a.txt", "old a"));
+		assert_true(holds("b.txt", "old b"));
+		assert_true(holds("c.txt", NULL));
+		const char *left[] = {"a.txt.tmp", "b.txt.tmp", "c.txt.tmp", "a.txt.old.tmp",
+				      "b.txt.old.tmp"};
+		for (int i = 0; i < 5; i++)
+			assert_true(holds(left[i], NULL));
+	}
+	write_three(&o, "new");
+	assert_int_equal(tsr_output_commit(&o, &err), TSR_OK);
+	assert_true(holds("a.txt", "new a"));
+	assert_true(holds("b.txt", "new b"));
+	assert_true(holds("c.txt", "new c"));
+	assert_true(holds("a.txt.old.tmp", NULL));
+	tsr_test_write_tmp("c.txt", ""); /* removed at teardown */
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return tsr_test_tmp_setup("tsr-093");
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return tsr_test_tmp_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_merge_rules),
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_readme_table),
+		cmocka_unit_test(test_output_commit_transaction),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -491,6 +491,40 @@ static void output_release(struct tsr_output *o)
 	o->dir = NULL;
 }
 
+/* tsr_output_test_fail_rename(): the rename of a commit that fails (1-based), 0: none */
+static uint32_t fail_rename_at;
+
+void tsr_output_test_fail_rename(uint32_t n)
+{
+	fail_rename_at = n;
+}
+
+/* <path><suffix>, malloc'd; NULL when out of memory. */
+static char *suffixed(const char *path, const char *suffix)
+{
+	size_t n = strlen(path), k = strlen(suffix);
+	char *p = malloc(n + k + 1);
+	if (p) {
+		memcpy(p, path, n);
+		memcpy(p + n, suffix, k + 1);
+	}
+	return p;
+}
+
+/*
+ * Puts back the files of outputs [0, n) as they were before the commit:
+ * the previous file from its backup, else no file.
+ */
+static void roll_back(struct tsr_output *o, uint32_t n, char **backup)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		if (backup[j])
+			rename(backup[j], o->names[j]);
+		else
+			remove(o->names[j]);
+	}
+}
+
 enum tsr_status tsr_output_commit(struct tsr_output *o, struct tsr_error *err)
 {
 	/* first every check, then every rename: a failure leaves the old files */
@@ -506,18 +540,74 @@ enum tsr_status tsr_output_commit(struct tsr_output *o, struct tsr_error *err)
 			return tsr_error_set(err, TSR_ERR_IO, "cannot write '%s': its temporary "
 					     "file is missing", o->names[i]);
 	}
-	for (uint32_t i = 0; i < o->count; i++) {
-		char *tmp = tmp_name(o->names[i]);
-		if (!tmp)
-			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
-		int r = rename(tmp, o->names[i]);
-		int e = errno;
+	/*
+	 * One transaction: each existing file is kept as <path>.old.tmp (a
+	 * hard link, so it stays in place meanwhile; a rename where links are
+	 * not supported), then every temporary is renamed into place; if one
+	 * rename fails, those done are undone and the old files put back.
+	 */
+	enum tsr_status st = TSR_OK;
+	char **backup = calloc(o->count ? o->count : 1, sizeof(*backup));
+	if (!backup)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	uint32_t kept = 0, renamed = 0, attempt = 0;
+	for (; st == TSR_OK && kept < o->count; kept++) {
+		struct stat sb;
+		if (lstat(o->names[kept], &sb) != 0)
+			continue; /* a new file */
+		char *b = suffixed(o->names[kept], ".old.tmp");
+		if (!b) {
+			st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+			break;
+		}
+		remove(b);
+		if (link(o->names[kept], b) != 0 && rename(o->names[kept], b) != 0) {
+			int e = errno;
+			st = tsr_error_set(err, TSR_ERR_IO, "cannot keep '%s' while replacing it: %s",
+					   o->names[kept], strerror(e));
+			free(b);
+			break;
+		}
+		backup[kept] = b;
+	}
+	for (; st == TSR_OK && renamed < o->count; renamed++) {
+		char *tmp = tmp_name(o->names[renamed]);
+		if (!tmp) {
+			st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+			break;
+		}
+		int r = ++attempt == fail_rename_at ? (errno = EIO, -1)
+						    : rename(tmp, o->names[renamed]);
 		if (r != 0) {
-			tsr_error_set(err, TSR_ERR_IO, "cannot rename '%s': %s", tmp, strerror(e));
+			int e = errno;
+			st = tsr_error_set(err, TSR_ERR_IO, "cannot rename '%s': %s", tmp,
+					   strerror(e));
 			free(tmp);
-			return TSR_ERR_IO;
+			break;
 		}
 		free(tmp);
+	}
+	if (st != TSR_OK) {
+		roll_back(o, renamed, backup);
+		/* backups of outputs not renamed: put back those that were moved */
+		for (uint32_t j = renamed; j < kept; j++)
+			if (backup[j]) {
+				if (access(o->names[j], F_OK) == 0)
+					remove(backup[j]);
+				else
+					rename(backup[j], o->names[j]);
+			}
+	}
+	for (uint32_t j = 0; j < o->count; j++) {
+		if (st == TSR_OK && backup[j])
+			remove(backup[j]);
+		free(backup[j]);
+	}
+	free(backup);
+	fail_rename_at = 0;
+	if (st != TSR_OK)
+		return st;  /* o kept: abort removes the temporaries left */
+	for (uint32_t i = 0; i < o->count; i++) {
 		/* renamed: abort must not touch it */
 		free(o->names[i]);
 		o->names[i] = NULL;

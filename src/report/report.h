@@ -133,10 +133,20 @@ enum tsr_status tsr_output_png(struct tsr_output *o, const char *name,
 
 /*
  * Checks that every temporary is there and no final path is a folder,
- * then renames every temporary into place and releases o. Errors:
- * TSR_ERR_IO (o is kept: abort it).
+ * then renames every temporary into place and releases o, as one
+ * transaction: each file it replaces is kept as <path>.old.tmp until all
+ * renames succeeded, and a failed rename undoes the ones before it, so the
+ * outputs are all new or all as they were (against failures the process
+ * sees; a power cut mid-commit can still leave a mix). Errors:
+ * TSR_ERR_IO, TSR_ERR_NOMEM (o is kept: abort it).
  */
 enum tsr_status tsr_output_commit(struct tsr_output *o, struct tsr_error *err);
+
+/*
+ * For tests (fault injection, as SQLite's test hooks): the n-th rename of
+ * the next tsr_output_commit() fails with EIO (n >= 1; 0: none).
+ */
+void tsr_output_test_fail_rename(uint32_t n);
 
 /* Removes every temporary not yet renamed and the folders open made; releases o. */
 void tsr_output_abort(struct tsr_output *o);
