@@ -98,18 +98,22 @@ static void enq(struct tsr_dram *d, uint64_t cycle, uint64_t addr, int write, ui
  * Open-page runs only (auto-precharges are reported out of order).
  */
 #define MAXB 16
+struct check_bank {
+	uint32_t open;  /* row + 1, 0 when closed */
+	int64_t act, pre, rd, wr;
+};
+
+struct check_chan {
+	int64_t last_cmd, last_rd, last_wr, last_ref, last_pre_all, data_end;
+	int64_t acts[4];
+	uint32_t nacts;
+	int64_t act_any;
+	struct check_bank b[MAXB];
+};
+
 struct checker {
 	const struct tsr_dram_params *p;
-	struct {
-		int64_t last_cmd, last_rd, last_wr, last_ref, last_pre_all, data_end;
-		int64_t acts[4];
-		uint32_t nacts;
-		int64_t act_any;
-		struct {
-			uint32_t open;  /* row + 1, 0 when closed */
-			int64_t act, pre, rd, wr;
-		} b[MAXB];
-	} ch[4];
+	struct check_chan ch[4];
 	uint64_t commands;
 };
 
@@ -140,7 +144,7 @@ static void on_command(void *ctx, const struct tsr_dram_command *c)
 	int64_t wdata = p->wl + 1;
 	assert_true(c->cmd != TSR_DRAM_PRE_AUTO);
 	assert_true(c->channel < p->channels);
-	__typeof__(k->ch[0]) *ch = &k->ch[c->channel];
+	struct check_chan *ch = &k->ch[c->channel];
 	assert_true(t > ch->last_cmd);  /* one command per cycle, in order */
 	ch->last_cmd = t;
 	k->commands++;
@@ -167,7 +171,7 @@ static void on_command(void *ctx, const struct tsr_dram_command *c)
 		return;
 	}
 	assert_true(c->bank < p->banks);
-	__typeof__(ch->b[0]) *bk = &ch->b[c->bank];
+	struct check_bank *bk = &ch->b[c->bank];
 	switch (c->cmd) {
 	case TSR_DRAM_ACT:
 		assert_int_equal(bk->open, 0);

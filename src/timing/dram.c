@@ -20,24 +20,36 @@
 
 #define NO_ROW UINT32_MAX
 #define NEVER UINT64_MAX
+#define TICK_LIMIT (UINT64_MAX >> 2)  /* ticks of the latest cycle the model takes */
 
 enum cmd { CMD_ACT, CMD_PRE, CMD_COL };
 enum first { FIRST_NONE, FIRST_HIT, FIRST_MISS, FIRST_CONFLICT };
 
 struct req {
-	uint64_t addr, tag;
-	uint64_t enqueue_cycle;
+	/* what decide() reads, first */
 	uint64_t ready;          /* first tick it may be scheduled */
-	uint32_t bytes, bank, row;
-	uint32_t bursts_left;
+	uint32_t bank, row;
 	uint8_t write;
 	uint8_t first;           /* enum first: how its first command found the bank */
+	uint32_t bursts_left;
+	uint32_t bytes;
+	uint64_t addr, tag;
+	uint64_t enqueue_cycle;
 };
 
 struct bank {
 	uint32_t open_row;       /* NO_ROW when precharged */
 	uint32_t col_count;      /* column commands since the row's ACT */
 	uint64_t next_act, next_pre, next_col; /* earliest ticks */
+};
+
+/* What one decision learns about a bank (decide()). */
+struct scratch {
+	uint32_t stamp;          /* chan.gen of the decision that wrote it */
+	uint8_t hit;             /* a candidate hits the open row */
+	uint8_t listed;          /* the bank is in pre_banks */
+	uint32_t pre_pos;        /* age position of the oldest legal PRE, UINT32_MAX none */
+	uint64_t pre_e;          /* earliest tick of a PRE not legal yet */
 };
 
 struct chan {
@@ -49,7 +61,9 @@ struct chan {
 	uint32_t reads_in, writes_in;     /* slots held, by kind */
 	uint32_t unissued_reads, unissued_writes;
 	uint8_t drain;
-	uint8_t *hit_pending;    /* per bank, scratch of decide() */
+	struct scratch *scr;     /* per bank, of decide(); valid when stamp == gen */
+	uint32_t *pre_banks;     /* banks with a PRE candidate in this decision */
+	uint32_t gen;            /* decision number */
 	struct bank *banks;
 	uint64_t next_act;       /* tRRD */
 	uint64_t faw[4];         /* ticks of the last four ACTs (ring) */
@@ -320,8 +334,10 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 		ch->free_slots = calloc(slots, sizeof(*ch->free_slots));
 		ch->order = calloc(slots, sizeof(*ch->order));
 		ch->banks = calloc(p->banks, sizeof(*ch->banks));
-		ch->hit_pending = calloc(p->banks, 1);
-		ok = ch->reqs && ch->free_slots && ch->order && ch->banks && ch->hit_pending;
+		ch->scr = calloc(p->banks, sizeof(*ch->scr));
+		ch->pre_banks = calloc(p->banks, sizeof(*ch->pre_banks));
+		ok = ch->reqs && ch->free_slots && ch->order && ch->banks && ch->scr &&
+		     ch->pre_banks;
 		if (!ok)
 			break;
 		for (uint32_t s = 0; s < slots; s++)
@@ -349,7 +365,8 @@ void tsr_dram_destroy(struct tsr_dram *d)
 		free(d->ch[c].free_slots);
 		free(d->ch[c].order);
 		free(d->ch[c].banks);
-		free(d->ch[c].hit_pending);
+		free(d->ch[c].scr);
+		free(d->ch[c].pre_banks);
 	}
 	free(d->ch);
 	free(d->heap);
@@ -593,7 +610,13 @@ static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t pos,
 		finish_issue(d, ch, c, pos, data_end);
 }
 
-/* One FR-FCFS decision of channel c at DRAM edge t (== ch->next_tick). */
+/*
+ * One FR-FCFS decision of channel c at DRAM edge t (== ch->next_tick), in
+ * one pass over the queue in age order: the first legal row hit issues at
+ * once; meanwhile the pass notes the oldest legal ACT, per bank the oldest
+ * legal PRE and the earliest tick of a PRE not yet legal, and whether the
+ * bank has a queued hit (which holds its PREs back, see dram.h).
+ */
 static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 {
 	const struct tsr_dram_params *p = &d->p;
@@ -608,45 +631,64 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 		ch->drain = 0;
 	int allow_reads = !ch->drain, allow_writes = ch->drain || ch->unissued_reads == 0;
 
-	memset(ch->hit_pending, 0, p->banks);
-	for (uint32_t i = 0; i < ch->norder; i++) {
-		const struct req *r = &ch->reqs[ch->order[i]];
-		if ((r->write ? allow_writes : allow_reads) && ch->banks[r->bank].open_row == r->row)
-			ch->hit_pending[r->bank] = 1;
+	if (++ch->gen == 0) {  /* stamps wrapped: forget them all */
+		for (uint32_t b = 0; b < p->banks; b++)
+			ch->scr[b].stamp = 0;
+		ch->gen = 1;
 	}
+	const uint32_t gen = ch->gen;
+	uint32_t npre = 0;
 	uint64_t next = ch->ref_due;
-	uint32_t other = UINT32_MAX;
-	enum cmd other_cmd = CMD_ACT;
+	uint32_t act_pos = UINT32_MAX;
 	for (uint32_t i = 0; i < ch->norder; i++) {
 		const struct req *r = &ch->reqs[ch->order[i]];
 		if (!(r->write ? allow_writes : allow_reads))
 			continue;
 		const struct bank *bk = &ch->banks[r->bank];
-		enum cmd cmd;
+		struct scratch *sc = &ch->scr[r->bank];
+		if (sc->stamp != gen)
+			*sc = (struct scratch){.stamp = gen, .pre_pos = UINT32_MAX, .pre_e = NEVER};
 		uint64_t e;
 		if (bk->open_row == r->row) {
-			cmd = CMD_COL;
+			sc->hit = 1;
 			e = max64(max64(bk->next_col, r->write ? ch->next_wr : ch->next_rd), r->ready);
+			if (e <= t) {
+				issue(d, ch, c, i, CMD_COL, t);  /* the oldest legal row hit */
+				return;
+			}
+			next = min64(next, e);
 		} else if (bk->open_row != NO_ROW) {
-			if (ch->hit_pending[r->bank] &&
-			    (p->row_hit_cap == 0 || bk->col_count < p->row_hit_cap))
-				continue;  /* FR-FCFS: don't close a row with hits queued */
-			cmd = CMD_PRE;
+			if (!sc->listed) {
+				sc->listed = 1;
+				ch->pre_banks[npre++] = r->bank;
+			}
 			e = max64(bk->next_pre, r->ready);
+			if (e > t)
+				sc->pre_e = min64(sc->pre_e, e);
+			else if (sc->pre_pos == UINT32_MAX)
+				sc->pre_pos = i;
 		} else {
-			cmd = CMD_ACT;
 			e = max64(max64(bk->next_act, ch->next_act), r->ready);
 			if (ch->acts >= 4)
 				e = max64(e, ch->faw[ch->faw_i] + (uint64_t)p->t_faw * d->D);
+			if (e > t)
+				next = min64(next, e);
+			else if (act_pos == UINT32_MAX)
+				act_pos = i;
 		}
-		if (e > t) {
-			next = min64(next, e);
-		} else if (cmd == CMD_COL) {
-			issue(d, ch, c, i, cmd, t);  /* the oldest legal row hit */
-			return;
-		} else if (other == UINT32_MAX) {
-			other = i;
-			other_cmd = cmd;
+	}
+	uint32_t other = act_pos;
+	enum cmd other_cmd = CMD_ACT;
+	for (uint32_t k = 0; k < npre; k++) {
+		uint32_t b = ch->pre_banks[k];
+		const struct scratch *sc = &ch->scr[b];
+		/* FR-FCFS: don't close a row with hits queued, up to row_hit_cap */
+		if (sc->hit && (p->row_hit_cap == 0 || ch->banks[b].col_count < p->row_hit_cap))
+			continue;
+		next = min64(next, sc->pre_e);
+		if (sc->pre_pos < other) {
+			other = sc->pre_pos;
+			other_cmd = CMD_PRE;
 		}
 	}
 	if (other != UINT32_MAX) {
@@ -688,7 +730,7 @@ static void deliver(struct tsr_dram *d, struct done e)
 
 void tsr_dram_advance(struct tsr_dram *d, uint64_t cycle)
 {
-	if (cycle <= d->now)
+	if (cycle <= d->now || cycle > TICK_LIMIT / d->G)
 		return;
 	const uint64_t limit = cycle * d->G;
 	for (;;) {
@@ -718,6 +760,9 @@ enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
 				     "dram request at 0x%llx of %u bytes is empty or crosses a "
 				     "%llu-byte interleave granule", (unsigned long long)rq->addr,
 				     rq->bytes, (unsigned long long)granule);
+	if (cycle > TICK_LIMIT / d->G)
+		return tsr_error_set(err, TSR_ERR_LIMIT, "dram request at cycle %llu is beyond the "
+				     "model's time range", (unsigned long long)cycle);
 	if (cycle < d->now)
 		return tsr_error_set(err, TSR_ERR_INTERNAL,
 				     "dram request at cycle %llu is before the current cycle %llu",

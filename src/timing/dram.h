@@ -320,7 +320,8 @@ bool tsr_dram_can_accept(const struct tsr_dram *d, uint64_t addr, bool write);
  * arriving then; it may issue from the first DRAM clock edge at or after
  * the start of that cycle. Errors: TSR_ERR_LIMIT when the queue is full
  * (nothing changes; retry after a completion; err is left alone, so hot
- * loops may pass NULL), TSR_ERR_CONFIG for a request of 0 bytes or one
+ * loops may pass NULL) or the cycle is beyond the model's time range (see
+ * tsr_dram_advance()), TSR_ERR_CONFIG for a request of 0 bytes or one
  * crossing an interleave granule, TSR_ERR_INTERNAL for a cycle before
  * the device's current cycle.
  */
@@ -331,7 +332,10 @@ enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
  * Brings the device to the start of GPU cycle `cycle`: issues every
  * command whose DRAM clock edge falls before it, then reports every
  * request completed at or before it. A cycle at or before the current one
- * does nothing. The result does not depend on how the caller steps.
+ * does nothing, and so does one beyond the model's time range (2^62 ticks,
+ * about 2^62 / (dram_mhz / gcd(gpu_mhz, dram_mhz)) cycles: UINT64_MAX
+ * from tsr_dram_next_event() included). The result does not depend on how
+ * the caller steps.
  */
 void tsr_dram_advance(struct tsr_dram *d, uint64_t cycle);
 
