@@ -1,0 +1,848 @@
+/*
+ * dram.c - the DRAM device and controller model of timing/dram.h.
+ *
+ * Layout: each channel owns a pool of read_queue_entries +
+ * write_queue_entries request slots (a free-slot stack), an age-ordered
+ * list of the slots that still have column commands to issue, its banks,
+ * and the "not before" ticks of every timing constraint (the way
+ * DRAMSim2 and Ramulator keep them). A channel decides at most one
+ * command per DRAM clock edge; when nothing is legal it sleeps until the
+ * earliest tick a candidate's next command becomes legal, which is exact
+ * because no constraint changes while the channel issues nothing and no
+ * request arrives. Completions wait in a binary min-heap ordered by
+ * (done cycle, sequence number), so they are reported deterministically.
+ */
+#include "timing/dram.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_ROW UINT32_MAX
+#define NEVER UINT64_MAX
+#define TICK_LIMIT (UINT64_MAX >> 2)  /* ticks of the latest cycle the model takes */
+
+enum cmd { CMD_ACT, CMD_PRE, CMD_COL };
+enum first { FIRST_NONE, FIRST_HIT, FIRST_MISS, FIRST_CONFLICT };
+
+struct req {
+	/* what decide() reads, first */
+	uint64_t ready;          /* first tick it may be scheduled */
+	uint32_t bank, row;
+	uint8_t write;
+	uint8_t first;           /* enum first: how its first command found the bank */
+	uint32_t bursts_left;
+	uint32_t bytes;
+	uint64_t addr, tag;
+	uint64_t enqueue_cycle;
+};
+
+struct bank {
+	uint32_t open_row;       /* NO_ROW when precharged */
+	uint32_t col_count;      /* column commands since the row's ACT */
+	uint64_t next_act, next_pre, next_col; /* earliest ticks */
+};
+
+/* What one decision learns about a bank (decide()). */
+struct scratch {
+	uint32_t stamp;          /* chan.gen of the decision that wrote it */
+	uint8_t hit;             /* a candidate hits the open row */
+	uint8_t listed;          /* the bank is in pre_banks */
+	uint32_t pre_pos;        /* age position of the oldest legal PRE, UINT32_MAX none */
+	uint64_t pre_e;          /* earliest tick of a PRE not legal yet */
+};
+
+struct chan {
+	struct req *reqs;        /* read + write slots */
+	uint32_t *free_slots;
+	uint32_t nfree;
+	uint32_t *order;         /* slots with bursts left, oldest first */
+	uint32_t norder;
+	uint32_t reads_in, writes_in;     /* slots held, by kind */
+	uint32_t unissued_reads, unissued_writes;
+	uint8_t drain;
+	struct scratch *scr;     /* per bank, of decide(); valid when stamp == gen */
+	uint32_t *pre_banks;     /* banks with a PRE candidate in this decision */
+	uint32_t gen;            /* decision number */
+	struct bank *banks;
+	uint64_t next_act;       /* tRRD */
+	uint64_t faw[4];         /* ticks of the last four ACTs (ring) */
+	uint32_t faw_i, acts;
+	uint64_t next_rd, next_wr;
+	uint64_t next_tick;      /* next decision; NEVER when idle without refresh */
+	uint64_t ref_due;        /* NEVER without refresh */
+};
+
+struct done {
+	uint64_t cycle, seq;
+	uint32_t ch, slot;
+};
+
+struct tsr_dram {
+	struct tsr_dram_params p;
+	uint32_t gpu_mhz;
+	uint64_t G, D;           /* ticks per GPU cycle, per DRAM cycle */
+	/* address map: shift and mask of each field, granule bits */
+	uint32_t off_bits, col_bits, shift[4], bits[4];
+	uint32_t burst_bytes;
+	struct chan *ch;
+	struct done *heap;
+	uint32_t nheap, cap_heap;
+	uint64_t seq;
+	uint64_t now;            /* GPU cycle */
+	uint64_t occ_last;
+	uint32_t in_flight;
+	uint64_t rport_free, wport_free; /* GPU cycles */
+	tsr_dram_done_fn fn;
+	void *ctx;
+	tsr_dram_cmd_fn cmd_fn;
+	void *cmd_ctx;
+	struct tsr_dram_counters k;
+};
+
+enum field { F_ROW, F_BANK, F_COLUMN, F_CHANNEL };
+static const char *const field_names[4] = {"row", "bank", "column", "channel"};
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static int pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+static uint32_t log2u(uint64_t x)
+{
+	uint32_t n = 0;
+	while (x > 1) {
+		x >>= 1;
+		n++;
+	}
+	return n;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+void tsr_dram_params_default_lpddr3(struct tsr_dram_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->channels = 2;
+	p->banks = 8;
+	p->rows = 16384;
+	p->row_bytes = 4096;
+	p->bus_bits = 32;
+	p->burst_length = 8;
+	p->dram_mhz = 800;
+	p->interleave_bytes = 64;
+	strcpy(p->address_map, "row:bank:column:channel");
+	p->t_rcd = 15;
+	p->t_rp = 15;
+	p->t_rp_ab = 17;
+	p->t_ras = 34;
+	p->t_rc = 49;
+	p->rl = 12;
+	p->wl = 6;
+	p->t_wr = 12;
+	p->t_wtr = 6;
+	p->t_rtp = 6;
+	p->t_rtw = 16;
+	p->t_rrd = 8;
+	p->t_faw = 40;
+	p->t_ccd = 4;
+	p->t_refi = 3120;
+	p->t_rfc = 104;
+	p->read_queue_entries = 32;
+	p->write_queue_entries = 32;
+	p->write_high = 24;
+	p->write_low = 8;
+	p->closed_page = 0;
+	p->row_hit_cap = 16;
+	p->ctrl_latency_gpu_cycles = 24;
+	p->port_bytes_per_gpu_cycle = 4;
+}
+
+void tsr_dram_params_default_lpddr4(struct tsr_dram_params *p)
+{
+	tsr_dram_params_default_lpddr3(p);
+	p->rows = 32768;
+	p->row_bytes = 2048;
+	p->bus_bits = 16;
+	p->burst_length = 16;
+	p->dram_mhz = 1600;
+	p->t_rcd = 29;
+	p->t_rp = 29;
+	p->t_rp_ab = 34;
+	p->t_ras = 68;
+	p->t_rc = 97;
+	p->rl = 28;
+	p->wl = 14;
+	p->t_wr = 29;
+	p->t_wtr = 16;
+	p->t_rtp = 12;
+	p->t_rtw = 31;
+	p->t_rrd = 16;
+	p->t_faw = 64;
+	p->t_ccd = 8;
+	p->t_refi = 6246;
+	p->t_rfc = 288;
+	p->port_bytes_per_gpu_cycle = 0;
+}
+
+/* Parses address_map into order[0..3] (most significant first). */
+static enum tsr_status parse_map(const char *s, enum field order[4], struct tsr_error *err)
+{
+	char buf[TSR_DRAM_MAP_MAX];
+	size_t n = strnlen(s, TSR_DRAM_MAP_MAX);
+	if (n == TSR_DRAM_MAP_MAX)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "dram parameter 'address_map' is not NUL-terminated");
+	memcpy(buf, s, n + 1);
+	int seen[4] = {0, 0, 0, 0}, count = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		int f = -1;
+		for (int i = 0; i < 4; i++)
+			if (strcmp(tok, field_names[i]) == 0)
+				f = i;
+		if (f < 0 || seen[f] || count == 4)
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "dram parameter 'address_map' must name row, bank, "
+					     "column and channel once each, separated by ':' (got '%s')",
+					     s);
+		seen[f] = 1;
+		order[count++] = (enum field)f;
+	}
+	if (count != 4)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "dram parameter 'address_map' must name row, bank, column "
+				     "and channel once each, separated by ':' (got '%s')", s);
+	return TSR_OK;
+}
+
+#define BAD(name, why, val) \
+	tsr_error_set(err, TSR_ERR_CONFIG, "dram parameter '%s' " why " (got %llu)", name, \
+		      (unsigned long long)(val))
+
+enum tsr_status tsr_dram_params_check(const struct tsr_dram_params *p, uint32_t gpu_mhz,
+				      struct tsr_error *err)
+{
+	if (gpu_mhz == 0)
+		return BAD("gpu_mhz", "must be non-zero", gpu_mhz);
+	if (p->dram_mhz == 0)
+		return BAD("dram_mhz", "must be non-zero", p->dram_mhz);
+	if (!pow2(p->channels) || p->channels > 64)
+		return BAD("channels", "must be a power of two from 1 to 64", p->channels);
+	if (!pow2(p->banks) || p->banks > 256)
+		return BAD("banks", "must be a power of two from 1 to 256", p->banks);
+	if (!pow2(p->rows))
+		return BAD("rows", "must be a non-zero power of two", p->rows);
+	if (p->bus_bits != 8 && p->bus_bits != 16 && p->bus_bits != 32 && p->bus_bits != 64)
+		return BAD("bus_bits", "must be 8, 16, 32 or 64", p->bus_bits);
+	if (p->burst_length == 0 || p->burst_length % 2 || p->burst_length > 64)
+		return BAD("burst_length", "must be even, from 2 to 64", p->burst_length);
+	uint32_t burst_bytes = p->bus_bits / 8 * p->burst_length;
+	if (!pow2(p->row_bytes) || p->row_bytes < burst_bytes)
+		return BAD("row_bytes", "must be a power of two of at least one burst", p->row_bytes);
+	if (!pow2(p->interleave_bytes) || p->interleave_bytes < burst_bytes ||
+	    p->interleave_bytes > p->row_bytes)
+		return BAD("interleave_bytes",
+			   "must be a power of two from one burst to row_bytes", p->interleave_bytes);
+	if (log2u(p->channels) + log2u(p->banks) + log2u(p->rows) + log2u(p->row_bytes) > 63)
+		return BAD("rows", "gives a device larger than 2^63 bytes", p->rows);
+	enum field order[4];
+	TSR_TRY(parse_map(p->address_map, order, err));
+	static const struct { const char *name; size_t off; } nonzero[] = {
+		{"t_rcd", offsetof(struct tsr_dram_params, t_rcd)},
+		{"t_rp", offsetof(struct tsr_dram_params, t_rp)},
+		{"t_rp_ab", offsetof(struct tsr_dram_params, t_rp_ab)},
+		{"t_ras", offsetof(struct tsr_dram_params, t_ras)},
+		{"rl", offsetof(struct tsr_dram_params, rl)},
+		{"wl", offsetof(struct tsr_dram_params, wl)},
+		{"t_ccd", offsetof(struct tsr_dram_params, t_ccd)},
+		{"read_queue_entries", offsetof(struct tsr_dram_params, read_queue_entries)},
+		{"write_queue_entries", offsetof(struct tsr_dram_params, write_queue_entries)},
+		{"write_high", offsetof(struct tsr_dram_params, write_high)},
+	};
+	for (size_t i = 0; i < sizeof(nonzero) / sizeof(nonzero[0]); i++) {
+		uint32_t v;
+		memcpy(&v, (const char *)p + nonzero[i].off, sizeof(v));
+		if (v == 0)
+			return BAD(nonzero[i].name, "must be non-zero", v);
+	}
+	if (p->t_rc < p->t_ras + p->t_rp)
+		return BAD("t_rc", "must be at least t_ras + t_rp", p->t_rc);
+	if (p->t_ccd < p->burst_length / 2)
+		return BAD("t_ccd", "must be at least burst_length / 2 (the data of a burst)",
+			   p->t_ccd);
+	if (p->t_refi && (p->t_rfc == 0 || p->t_rfc + p->t_rp_ab >= p->t_refi))
+		return BAD("t_rfc", "must be non-zero and t_rfc + t_rp_ab below t_refi", p->t_rfc);
+	if (p->read_queue_entries > 65536)
+		return BAD("read_queue_entries", "must be at most 65536", p->read_queue_entries);
+	if (p->write_queue_entries > 65536)
+		return BAD("write_queue_entries", "must be at most 65536", p->write_queue_entries);
+	if (p->write_high > p->write_queue_entries)
+		return BAD("write_high", "must be at most write_queue_entries", p->write_high);
+	if (p->write_low >= p->write_high)
+		return BAD("write_low", "must be below write_high", p->write_low);
+	if (p->closed_page > 1)
+		return BAD("closed_page", "must be 0 or 1", p->closed_page);
+	uint64_t g = gcd64(gpu_mhz, p->dram_mhz);
+	if (p->dram_mhz / g > 1000000 || gpu_mhz / g > 1000000)
+		return BAD("dram_mhz", "and gpu_mhz have too fine a common tick", p->dram_mhz);
+	return TSR_OK;
+}
+
+enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mhz,
+				struct tsr_dram **out, struct tsr_error *err)
+{
+	*out = NULL;
+	TSR_TRY(tsr_dram_params_check(p, gpu_mhz, err));
+	struct tsr_dram *d = calloc(1, sizeof(*d));
+	if (!d)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory creating the dram model");
+	d->p = *p;
+	d->gpu_mhz = gpu_mhz;
+	uint64_t g = gcd64(gpu_mhz, p->dram_mhz);
+	d->G = p->dram_mhz / g;
+	d->D = gpu_mhz / g;
+	d->burst_bytes = p->bus_bits / 8 * p->burst_length;
+	d->off_bits = log2u(p->interleave_bytes);
+	d->col_bits = log2u(p->row_bytes / p->interleave_bytes);
+	enum field order[4];
+	parse_map(p->address_map, order, err);
+	uint32_t widths[4] = {log2u(p->rows), log2u(p->banks), d->col_bits, log2u(p->channels)};
+	uint32_t shift = d->off_bits;
+	for (int i = 3; i >= 0; i--) {
+		d->shift[order[i]] = shift;
+		d->bits[order[i]] = widths[order[i]];
+		shift += widths[order[i]];
+	}
+	uint32_t slots = p->read_queue_entries + p->write_queue_entries;
+	d->cap_heap = slots * p->channels;
+	d->heap = calloc(d->cap_heap, sizeof(*d->heap));
+	d->ch = calloc(p->channels, sizeof(*d->ch));
+	int ok = d->heap && d->ch;
+	for (uint32_t c = 0; ok && c < p->channels; c++) {
+		struct chan *ch = &d->ch[c];
+		ch->reqs = calloc(slots, sizeof(*ch->reqs));
+		ch->free_slots = calloc(slots, sizeof(*ch->free_slots));
+		ch->order = calloc(slots, sizeof(*ch->order));
+		ch->banks = calloc(p->banks, sizeof(*ch->banks));
+		ch->scr = calloc(p->banks, sizeof(*ch->scr));
+		ch->pre_banks = calloc(p->banks, sizeof(*ch->pre_banks));
+		ok = ch->reqs && ch->free_slots && ch->order && ch->banks && ch->scr &&
+		     ch->pre_banks;
+		if (!ok)
+			break;
+		for (uint32_t s = 0; s < slots; s++)
+			ch->free_slots[s] = slots - 1 - s;  /* slot 0 on top */
+		ch->nfree = slots;
+		for (uint32_t b = 0; b < p->banks; b++)
+			ch->banks[b].open_row = NO_ROW;
+		ch->ref_due = p->t_refi ? (uint64_t)p->t_refi * d->D : NEVER;
+		ch->next_tick = ch->ref_due;
+	}
+	if (!ok) {
+		tsr_dram_destroy(d);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory creating the dram model");
+	}
+	*out = d;
+	return TSR_OK;
+}
+
+void tsr_dram_destroy(struct tsr_dram *d)
+{
+	if (!d)
+		return;
+	for (uint32_t c = 0; d->ch && c < d->p.channels; c++) {
+		free(d->ch[c].reqs);
+		free(d->ch[c].free_slots);
+		free(d->ch[c].order);
+		free(d->ch[c].banks);
+		free(d->ch[c].scr);
+		free(d->ch[c].pre_banks);
+	}
+	free(d->ch);
+	free(d->heap);
+	free(d);
+}
+
+void tsr_dram_set_completion(struct tsr_dram *d, tsr_dram_done_fn fn, void *ctx)
+{
+	d->fn = fn;
+	d->ctx = ctx;
+}
+
+void tsr_dram_set_command_observer(struct tsr_dram *d, tsr_dram_cmd_fn fn, void *ctx)
+{
+	d->cmd_fn = fn;
+	d->cmd_ctx = ctx;
+}
+
+/* Reports a command issued at tick t to the observer, if any. */
+static void observe(const struct tsr_dram *d, const struct chan *ch, uint32_t bank,
+		    uint32_t row, enum tsr_dram_cmd cmd, uint64_t t)
+{
+	if (!d->cmd_fn)
+		return;
+	struct tsr_dram_command c = {.dram_cycle = t / d->D, .channel = (uint32_t)(ch - d->ch),
+				     .bank = bank, .row = row, .cmd = cmd};
+	d->cmd_fn(d->cmd_ctx, &c);
+}
+
+static uint32_t field_of(const struct tsr_dram *d, uint64_t addr, enum field f)
+{
+	return (uint32_t)((addr >> d->shift[f]) & ((UINT64_C(1) << d->bits[f]) - 1));
+}
+
+void tsr_dram_decode(const struct tsr_dram *d, uint64_t addr, struct tsr_dram_coord *out)
+{
+	out->channel = field_of(d, addr, F_CHANNEL);
+	out->bank = field_of(d, addr, F_BANK);
+	out->row = field_of(d, addr, F_ROW);
+	out->column = (field_of(d, addr, F_COLUMN) << d->off_bits) |
+		      (uint32_t)(addr & (d->p.interleave_bytes - 1));
+}
+
+bool tsr_dram_can_accept(const struct tsr_dram *d, uint64_t addr, bool write)
+{
+	const struct chan *ch = &d->ch[field_of(d, addr, F_CHANNEL)];
+	return write ? ch->writes_in < d->p.write_queue_entries
+		     : ch->reads_in < d->p.read_queue_entries;
+}
+
+/* ---- completion heap ---- */
+
+static int done_before(const struct done *a, const struct done *b)
+{
+	return a->cycle != b->cycle ? a->cycle < b->cycle : a->seq < b->seq;
+}
+
+static void heap_push(struct tsr_dram *d, struct done e)
+{
+	uint32_t i = d->nheap++;
+	while (i > 0) {
+		uint32_t parent = (i - 1) / 2;
+		if (!done_before(&e, &d->heap[parent]))
+			break;
+		d->heap[i] = d->heap[parent];
+		i = parent;
+	}
+	d->heap[i] = e;
+}
+
+static struct done heap_pop(struct tsr_dram *d)
+{
+	struct done top = d->heap[0], last = d->heap[--d->nheap];
+	uint32_t i = 0, n = d->nheap;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && done_before(&d->heap[c + 1], &d->heap[c]))
+			c++;
+		if (!done_before(&d->heap[c], &last))
+			break;
+		d->heap[i] = d->heap[c];
+		i = c;
+	}
+	if (n)
+		d->heap[i] = last;
+	return top;
+}
+
+/* ---- scheduling ---- */
+
+static void occupancy_to(struct tsr_dram *d, uint64_t cycle)
+{
+	if (cycle > d->occ_last) {
+		d->k.occupancy_sum += (uint64_t)d->in_flight * (cycle - d->occ_last);
+		d->occ_last = cycle;
+	}
+}
+
+static void classify(struct tsr_dram *d, struct req *r, enum first f)
+{
+	if (r->first != FIRST_NONE)
+		return;
+	r->first = (uint8_t)f;
+	if (f == FIRST_HIT)
+		d->k.row_hits++;
+	else if (f == FIRST_MISS)
+		d->k.row_misses++;
+	else
+		d->k.row_conflicts++;
+}
+
+/* Refresh of channel ch, due at or before tick t: PREab, then REF. */
+static void refresh(struct tsr_dram *d, struct chan *ch, uint64_t t)
+{
+	const struct tsr_dram_params *p = &d->p;
+	uint64_t e = 0;
+	uint32_t open = 0;
+	for (uint32_t b = 0; b < p->banks; b++)
+		if (ch->banks[b].open_row != NO_ROW) {
+			open++;
+			e = max64(e, ch->banks[b].next_pre);
+		}
+	if (open) {
+		if (e > t) {
+			ch->next_tick = e;
+			return;
+		}
+		for (uint32_t b = 0; b < p->banks; b++) {
+			struct bank *bk = &ch->banks[b];
+			if (bk->open_row != NO_ROW) {
+				bk->open_row = NO_ROW;
+				bk->next_act = max64(bk->next_act, t + (uint64_t)p->t_rp_ab * d->D);
+			}
+		}
+		d->k.precharges += open;
+		observe(d, ch, 0, 0, TSR_DRAM_PRE_ALL, t);
+		ch->next_tick = t + d->D;
+		return;
+	}
+	for (uint32_t b = 0; b < p->banks; b++)
+		e = max64(e, ch->banks[b].next_act);
+	if (e > t) {
+		ch->next_tick = e;
+		return;
+	}
+	for (uint32_t b = 0; b < p->banks; b++)
+		ch->banks[b].next_act = t + (uint64_t)p->t_rfc * d->D;
+	d->k.refreshes++;
+	observe(d, ch, 0, 0, TSR_DRAM_REF, t);
+	ch->ref_due += (uint64_t)p->t_refi * d->D;
+	ch->next_tick = t + d->D;
+}
+
+/* The last column command of slot s at tick t (data ending at data_end). */
+static void finish_issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t pos,
+			 uint64_t data_end)
+{
+	const struct tsr_dram_params *p = &d->p;
+	uint32_t s = ch->order[pos];
+	struct req *r = &ch->reqs[s];
+	memmove(&ch->order[pos], &ch->order[pos + 1], (ch->norder - pos - 1) * sizeof(uint32_t));
+	ch->norder--;
+	if (r->write)
+		ch->unissued_writes--;
+	else
+		ch->unissued_reads--;
+	uint64_t done = div_up(data_end, d->G) + p->ctrl_latency_gpu_cycles;
+	if (p->port_bytes_per_gpu_cycle && !r->write) {
+		done = max64(done, d->rport_free) + div_up(r->bytes, p->port_bytes_per_gpu_cycle);
+		d->rport_free = done;
+	}
+	heap_push(d, (struct done){done, d->seq++, c, s});
+	if (p->closed_page) {
+		struct bank *bk = &ch->banks[r->bank];
+		for (uint32_t i = 0; i < ch->norder; i++) {
+			const struct req *o = &ch->reqs[ch->order[i]];
+			if (o->bank == r->bank && o->row == r->row)
+				return;  /* a queued request hits the row: keep it open */
+		}
+		observe(d, ch, r->bank, r->row, TSR_DRAM_PRE_AUTO, bk->next_pre);
+		bk->open_row = NO_ROW;  /* auto-precharge as soon as it is legal */
+		bk->next_act = max64(bk->next_act, bk->next_pre + (uint64_t)p->t_rp * d->D);
+		d->k.precharges++;
+	}
+}
+
+static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t pos,
+		  enum cmd cmd, uint64_t t)
+{
+	const struct tsr_dram_params *p = &d->p;
+	const uint64_t D = d->D;
+	struct req *r = &ch->reqs[ch->order[pos]];
+	struct bank *bk = &ch->banks[r->bank];
+	ch->next_tick = t + D;
+	if (cmd == CMD_ACT) {
+		classify(d, r, FIRST_MISS);
+		bk->open_row = r->row;
+		bk->col_count = 0;
+		bk->next_col = t + (uint64_t)p->t_rcd * D;
+		bk->next_pre = max64(bk->next_pre, t + (uint64_t)p->t_ras * D);
+		bk->next_act = t + (uint64_t)p->t_rc * D;
+		ch->next_act = t + (uint64_t)p->t_rrd * D;
+		ch->faw[ch->faw_i] = t;
+		ch->faw_i = (ch->faw_i + 1) & 3;
+		ch->acts++;
+		d->k.activates++;
+		observe(d, ch, r->bank, r->row, TSR_DRAM_ACT, t);
+		return;
+	}
+	if (cmd == CMD_PRE) {
+		classify(d, r, FIRST_CONFLICT);
+		observe(d, ch, r->bank, bk->open_row, TSR_DRAM_PRE, t);
+		bk->open_row = NO_ROW;
+		bk->next_act = max64(bk->next_act, t + (uint64_t)p->t_rp * D);
+		d->k.precharges++;
+		return;
+	}
+	classify(d, r, FIRST_HIT);
+	bk->col_count++;
+	uint64_t half = p->burst_length / 2, data_end;
+	if (r->write) {
+		uint64_t data = p->wl + 1;
+		ch->next_wr = max64(ch->next_wr, t + p->t_ccd * D);
+		ch->next_rd = max64(ch->next_rd, t + (data + half + p->t_wtr) * D);
+		bk->next_pre = max64(bk->next_pre, t + (data + half + p->t_wr) * D);
+		data_end = t + (data + half) * D;
+		d->k.write_bursts++;
+	} else {
+		ch->next_rd = max64(ch->next_rd, t + p->t_ccd * D);
+		ch->next_wr = max64(ch->next_wr, t + (uint64_t)p->t_rtw * D);
+		bk->next_pre = max64(bk->next_pre, t + (uint64_t)p->t_rtp * D);
+		data_end = t + (p->rl + half) * D;
+		d->k.read_bursts++;
+	}
+	observe(d, ch, r->bank, r->row, r->write ? TSR_DRAM_WR : TSR_DRAM_RD, t);
+	d->k.io_bytes += d->burst_bytes;
+	d->k.data_bus_busy_dram_cycles += half;
+	if (--r->bursts_left == 0)
+		finish_issue(d, ch, c, pos, data_end);
+}
+
+/*
+ * One FR-FCFS decision of channel c at DRAM edge t (== ch->next_tick), in
+ * one pass over the queue in age order: the first legal row hit issues at
+ * once; meanwhile the pass notes the oldest legal ACT, per bank the oldest
+ * legal PRE and the earliest tick of a PRE not yet legal, and whether the
+ * bank has a queued hit (which holds its PREs back, see dram.h).
+ */
+static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
+{
+	const struct tsr_dram_params *p = &d->p;
+	struct chan *ch = &d->ch[c];
+	if (t >= ch->ref_due) {
+		refresh(d, ch, t);
+		return;
+	}
+	if (!ch->drain && ch->unissued_writes >= p->write_high)
+		ch->drain = 1;
+	else if (ch->drain && ch->unissued_writes <= p->write_low)
+		ch->drain = 0;
+	int allow_reads = !ch->drain, allow_writes = ch->drain || ch->unissued_reads == 0;
+
+	if (++ch->gen == 0) {  /* stamps wrapped: forget them all */
+		for (uint32_t b = 0; b < p->banks; b++)
+			ch->scr[b].stamp = 0;
+		ch->gen = 1;
+	}
+	const uint32_t gen = ch->gen;
+	uint32_t npre = 0;
+	uint64_t next = ch->ref_due;
+	uint32_t act_pos = UINT32_MAX;
+	for (uint32_t i = 0; i < ch->norder; i++) {
+		const struct req *r = &ch->reqs[ch->order[i]];
+		if (!(r->write ? allow_writes : allow_reads))
+			continue;
+		const struct bank *bk = &ch->banks[r->bank];
+		struct scratch *sc = &ch->scr[r->bank];
+		if (sc->stamp != gen)
+			*sc = (struct scratch){.stamp = gen, .pre_pos = UINT32_MAX, .pre_e = NEVER};
+		uint64_t e;
+		if (bk->open_row == r->row) {
+			sc->hit = 1;
+			e = max64(max64(bk->next_col, r->write ? ch->next_wr : ch->next_rd), r->ready);
+			if (e <= t) {
+				issue(d, ch, c, i, CMD_COL, t);  /* the oldest legal row hit */
+				return;
+			}
+			next = min64(next, e);
+		} else if (bk->open_row != NO_ROW) {
+			if (!sc->listed) {
+				sc->listed = 1;
+				ch->pre_banks[npre++] = r->bank;
+			}
+			e = max64(bk->next_pre, r->ready);
+			if (e > t)
+				sc->pre_e = min64(sc->pre_e, e);
+			else if (sc->pre_pos == UINT32_MAX)
+				sc->pre_pos = i;
+		} else {
+			e = max64(max64(bk->next_act, ch->next_act), r->ready);
+			if (ch->acts >= 4)
+				e = max64(e, ch->faw[ch->faw_i] + (uint64_t)p->t_faw * d->D);
+			if (e > t)
+				next = min64(next, e);
+			else if (act_pos == UINT32_MAX)
+				act_pos = i;
+		}
+	}
+	uint32_t other = act_pos;
+	enum cmd other_cmd = CMD_ACT;
+	for (uint32_t k = 0; k < npre; k++) {
+		uint32_t b = ch->pre_banks[k];
+		const struct scratch *sc = &ch->scr[b];
+		/* FR-FCFS: don't close a row with hits queued, up to row_hit_cap */
+		if (sc->hit && (p->row_hit_cap == 0 || ch->banks[b].col_count < p->row_hit_cap))
+			continue;
+		next = min64(next, sc->pre_e);
+		if (sc->pre_pos < other) {
+			other = sc->pre_pos;
+			other_cmd = CMD_PRE;
+		}
+	}
+	if (other != UINT32_MAX) {
+		issue(d, ch, c, other, other_cmd, t);
+		return;
+	}
+	ch->next_tick = next;
+}
+
+static void deliver(struct tsr_dram *d, struct done e)
+{
+	struct chan *ch = &d->ch[e.ch];
+	struct req *r = &ch->reqs[e.slot];
+	occupancy_to(d, e.cycle);
+	d->in_flight--;
+	uint64_t lat = e.cycle - r->enqueue_cycle;
+	d->k.completed++;
+	d->k.latency_sum += lat;
+	d->k.latency_max = max64(d->k.latency_max, lat);
+	uint32_t bucket = lat < 2 ? 0 : log2u(lat);
+	d->k.latency_hist[bucket < TSR_DRAM_HIST_BUCKETS ? bucket : TSR_DRAM_HIST_BUCKETS - 1]++;
+	if (r->write) {
+		d->k.writes++;
+		d->k.bytes_written += r->bytes;
+		ch->writes_in--;
+	} else {
+		d->k.reads++;
+		d->k.bytes_read += r->bytes;
+		ch->reads_in--;
+	}
+	ch->free_slots[ch->nfree++] = e.slot;
+	if (d->fn) {
+		struct tsr_dram_completion out = {
+			.tag = r->tag, .addr = r->addr, .bytes = r->bytes, .write = r->write,
+			.enqueue_cycle = r->enqueue_cycle, .done_cycle = e.cycle};
+		d->fn(d->ctx, &out);
+	}
+}
+
+void tsr_dram_advance(struct tsr_dram *d, uint64_t cycle)
+{
+	if (cycle <= d->now || cycle > TICK_LIMIT / d->G)
+		return;
+	const uint64_t limit = cycle * d->G;
+	for (;;) {
+		uint32_t best = 0;
+		for (uint32_t c = 1; c < d->p.channels; c++)
+			if (d->ch[c].next_tick < d->ch[best].next_tick)
+				best = c;
+		uint64_t t = d->ch[best].next_tick;
+		if (t >= limit)
+			break;
+		decide(d, best, t);
+	}
+	while (d->nheap && d->heap[0].cycle <= cycle)
+		deliver(d, heap_pop(d));
+	occupancy_to(d, cycle);
+	d->now = cycle;
+	d->k.cycles = cycle;
+}
+
+enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
+				 const struct tsr_dram_request *rq, struct tsr_error *err)
+{
+	const struct tsr_dram_params *p = &d->p;
+	uint64_t granule = p->interleave_bytes;
+	if (rq->bytes == 0 || (rq->addr & (granule - 1)) + rq->bytes > granule)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "dram request at 0x%llx of %u bytes is empty or crosses a "
+				     "%llu-byte interleave granule", (unsigned long long)rq->addr,
+				     rq->bytes, (unsigned long long)granule);
+	if (cycle > TICK_LIMIT / d->G)
+		return tsr_error_set(err, TSR_ERR_LIMIT, "dram request at cycle %llu is beyond the "
+				     "model's time range", (unsigned long long)cycle);
+	if (cycle < d->now)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "dram request at cycle %llu is before the current cycle %llu",
+				     (unsigned long long)cycle, (unsigned long long)d->now);
+	tsr_dram_advance(d, cycle);
+	uint32_t c = field_of(d, rq->addr, F_CHANNEL);
+	struct chan *ch = &d->ch[c];
+	if (!tsr_dram_can_accept(d, rq->addr, rq->write)) {
+		d->k.refused++;
+		return TSR_ERR_LIMIT;
+	}
+	uint32_t s = ch->free_slots[--ch->nfree];
+	struct req *r = &ch->reqs[s];
+	struct tsr_dram_coord co;
+	tsr_dram_decode(d, rq->addr, &co);
+	r->addr = rq->addr;
+	r->tag = rq->tag;
+	r->bytes = rq->bytes;
+	r->write = rq->write ? 1 : 0;
+	r->bank = co.bank;
+	r->row = co.row;
+	r->first = FIRST_NONE;
+	r->enqueue_cycle = cycle;
+	r->bursts_left = (co.column + rq->bytes - 1) / d->burst_bytes - co.column / d->burst_bytes + 1;
+	uint64_t arrive = div_up(cycle * d->G, d->D) * d->D;
+	r->ready = arrive;
+	if (r->write) {
+		if (p->port_bytes_per_gpu_cycle) {
+			uint64_t at = max64(cycle, d->wport_free) +
+				      div_up(rq->bytes, p->port_bytes_per_gpu_cycle);
+			d->wport_free = at;
+			r->ready = div_up(at * d->G, d->D) * d->D;
+		}
+		ch->writes_in++;
+		ch->unissued_writes++;
+	} else {
+		ch->reads_in++;
+		ch->unissued_reads++;
+	}
+	ch->order[ch->norder++] = s;
+	occupancy_to(d, cycle);
+	d->in_flight++;
+	ch->next_tick = min64(ch->next_tick, arrive);
+	return TSR_OK;
+}
+
+uint64_t tsr_dram_next_event(const struct tsr_dram *d)
+{
+	uint64_t m = d->nheap ? d->heap[0].cycle : NEVER;
+	for (uint32_t c = 0; c < d->p.channels; c++) {
+		const struct chan *ch = &d->ch[c];
+		if (ch->norder && ch->next_tick != NEVER)
+			m = min64(m, ch->next_tick / d->G + 1);
+	}
+	return m;
+}
+
+uint32_t tsr_dram_occupancy(const struct tsr_dram *d)
+{
+	return d->in_flight;
+}
+
+uint64_t tsr_dram_now(const struct tsr_dram *d)
+{
+	return d->now;
+}
+
+const struct tsr_dram_counters *tsr_dram_counters(struct tsr_dram *d)
+{
+	occupancy_to(d, d->now);
+	return &d->k;
+}
+
+double tsr_dram_peak_bytes_per_gpu_cycle(const struct tsr_dram *d)
+{
+	const struct tsr_dram_params *p = &d->p;
+	/* per channel: one burst every max(tCCD, BL/2) DRAM cycles */
+	double dram = (double)p->channels * d->burst_bytes / (double)p->t_ccd *
+		      (double)p->dram_mhz / (double)d->gpu_mhz;
+	if (p->port_bytes_per_gpu_cycle && p->port_bytes_per_gpu_cycle < dram)
+		return p->port_bytes_per_gpu_cycle;
+	return dram;
+}
