@@ -32,7 +32,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* One run; returns seconds and fills the device's final counters. */
 static double run(const struct tsr_dram_params *p, uint32_t gpu_mhz, int random, uint64_t n,
-		  struct tsr_dram_counters *k)
+		  struct tsr_dram_device_counters *k)
 {
 	struct tsr_dram *d = NULL;
 	struct tsr_error err;
@@ -63,7 +63,7 @@ static double run(const struct tsr_dram_params *p, uint32_t gpu_mhz, int random,
 		tsr_dram_advance(d, t);
 	}
 	double s = now_seconds() - t0;
-	*k = *tsr_dram_counters(d);
+	*k = *tsr_dram_device_counters(d);
 	tsr_dram_destroy(d);
 	return s;
 }
@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 			p.port_bytes_per_gpu_cycle = 0;
 		for (int random = 0; random < 2; random++) {
 			double secs[99];
-			struct tsr_dram_counters k;
+			struct tsr_dram_device_counters k;
 			for (int i = 0; i < reps; i++)
 				secs[i] = run(&p, setups[s].gpu_mhz, random, n, &k);
 			qsort(secs, (size_t)reps, sizeof(secs[0]), cmp_double);

@@ -286,7 +286,7 @@ static void test_unloaded_latencies(void **state)
 	assert_int_equal(l.n, 3);
 	assert_int_equal(latency(&l, 2), ctrl + p.t_rp + p.t_rcd + tail);
 
-	const struct tsr_dram_counters *k = tsr_dram_counters(d);
+	const struct tsr_dram_device_counters *k = tsr_dram_device_counters(d);
 	assert_int_equal(k->row_misses, 1);
 	assert_int_equal(k->row_hits, 1);
 	assert_int_equal(k->row_conflicts, 1);
@@ -345,7 +345,7 @@ static void test_frfcfs_younger_hit_first(void **state)
 	assert_int_equal(l.c[2].tag, 2);
 	uint64_t pre = t + (n - 1) * p.t_ccd + p.t_rtp;  /* after the hit's last RD */
 	assert_int_equal(l.c[2].done_cycle, pre + p.t_rp + p.t_rcd + tail + ctrl);
-	const struct tsr_dram_counters *k = tsr_dram_counters(d);
+	const struct tsr_dram_device_counters *k = tsr_dram_device_counters(d);
 	assert_int_equal(k->row_hits, 1);
 	assert_int_equal(k->row_conflicts, 1);
 	tsr_dram_destroy(d);
@@ -365,7 +365,7 @@ static void test_write_latency(void **state)
 	assert_int_equal(l.c[0].write, 1);
 	assert_int_equal(latency(&l, 0), p.ctrl_latency_gpu_cycles + p.t_rcd +
 					 (n - 1) * p.t_ccd + p.wl + 1 + p.burst_length / 2);
-	const struct tsr_dram_counters *k = tsr_dram_counters(d);
+	const struct tsr_dram_device_counters *k = tsr_dram_device_counters(d);
 	assert_int_equal(k->writes, 1);
 	assert_int_equal(k->write_bursts, n);
 	assert_int_equal(k->bytes_written, LINE);
@@ -384,7 +384,7 @@ static void test_closed_page(void **state)
 	drain(d);
 	enq(d, tsr_dram_now(d) + 100, addr_of(&p, 0, 0, 64 * 2), 0, 2);
 	drain(d);
-	const struct tsr_dram_counters *k = tsr_dram_counters(d);
+	const struct tsr_dram_device_counters *k = tsr_dram_device_counters(d);
 	assert_int_equal(k->row_misses, 2);
 	assert_int_equal(k->row_hits, 0);
 	assert_int_equal(k->precharges, 2);
@@ -460,7 +460,7 @@ static double stream_bandwidth(const struct tsr_dram_params *p, uint32_t gpu, ui
 		t = tsr_dram_next_event(d);
 		tsr_dram_advance(d, t);
 	}
-	const struct tsr_dram_counters *k = tsr_dram_counters(d);
+	const struct tsr_dram_device_counters *k = tsr_dram_device_counters(d);
 	assert_int_equal(k->bytes_read, (uint64_t)count * LINE);
 	double bw = (double)k->bytes_read / (double)k->cycles;
 	print_message("stream of %u reads at %u MHz: %.3f bytes/cycle of %.3f peak, "
@@ -525,7 +525,7 @@ static void test_backpressure(void **state)
 	assert_true(tsr_dram_can_accept(d, extra, false));
 	assert_int_equal(tsr_dram_enqueue(d, t, &r, NULL), TSR_OK);
 	drain(d);
-	const struct tsr_dram_counters *k = tsr_dram_counters(d);
+	const struct tsr_dram_device_counters *k = tsr_dram_device_counters(d);
 	assert_int_equal(k->refused, t);
 	assert_int_equal(k->completed, 5);
 	tsr_dram_destroy(d);
@@ -538,7 +538,7 @@ static void test_backpressure(void **state)
  * the occupancy itself; otherwise it jumps to the next arrival or event.
  */
 struct run {
-	struct tsr_dram_counters k;
+	struct tsr_dram_device_counters k;
 	uint64_t sampled_occupancy;
 	uint64_t latency_sum;
 };
@@ -607,7 +607,7 @@ static void random_run(const struct mix *m, struct run *out)
 		t = next;
 	}
 	assert_true(chk.commands > 0);
-	out->k = *tsr_dram_counters(d);
+	out->k = *tsr_dram_device_counters(d);
 	out->sampled_occupancy = sampled;
 	out->latency_sum = l.latency_sum;
 	assert_int_equal(l.count, count);
@@ -621,7 +621,7 @@ static void test_littles_law(void **state)
 	struct mix m = {.gpu_mhz = 600, .count = 20000, .lines = 1u << 24, .rate_div = 20,
 			.wq = 32, .step_all = 1};
 	random_run(&m, &a);
-	const struct tsr_dram_counters *k = &a.k;
+	const struct tsr_dram_device_counters *k = &a.k;
 	assert_int_equal(k->completed, 20000);
 	assert_int_equal(k->latency_sum, a.latency_sum);
 	/* the device's occupancy integral equals the caller's own samples */
@@ -680,7 +680,7 @@ static void test_constraints_hold(void **state)
 	for (size_t i = 0; i < sizeof(mixes) / sizeof(mixes[0]); i++) {
 		struct run a;
 		random_run(&mixes[i], &a);
-		const struct tsr_dram_counters *k = &a.k;
+		const struct tsr_dram_device_counters *k = &a.k;
 		print_message("mix %zu: %llu reads %llu writes, hits %llu misses %llu conflicts "
 			      "%llu, %llu ACT %llu PRE %llu REF, mean latency %.1f, max %llu, "
 			      "data bus %.1f%%\n", i, (unsigned long long)k->reads,

@@ -97,7 +97,7 @@ struct tsr_dram {
 	void *ctx;
 	tsr_dram_cmd_fn cmd_fn;
 	void *cmd_ctx;
-	struct tsr_dram_counters k;
+	struct tsr_dram_device_counters k;
 };
 
 enum field { F_ROW, F_BANK, F_COLUMN, F_CHANNEL };
@@ -830,7 +830,7 @@ uint64_t tsr_dram_now(const struct tsr_dram *d)
 	return d->now;
 }
 
-const struct tsr_dram_counters *tsr_dram_counters(struct tsr_dram *d)
+const struct tsr_dram_device_counters *tsr_dram_device_counters(struct tsr_dram *d)
 {
 	occupancy_to(d, d->now);
 	return &d->k;

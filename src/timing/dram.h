@@ -197,7 +197,7 @@ struct tsr_dram_coord {
  * occupancy_sum / cycles = (completed / cycles) x (latency_sum / completed)
  * once every request has completed.
  */
-struct tsr_dram_counters {
+struct tsr_dram_device_counters {
 	uint64_t cycles;             /* GPU cycles advanced to */
 	uint64_t reads, writes;      /* completed requests */
 	uint64_t bytes_read, bytes_written; /* bytes the requests asked for */
@@ -353,7 +353,7 @@ uint32_t tsr_dram_occupancy(const struct tsr_dram *d);
 uint64_t tsr_dram_now(const struct tsr_dram *d);
 
 /* Counters, with occupancy_sum brought up to the current cycle. */
-const struct tsr_dram_counters *tsr_dram_counters(struct tsr_dram *d);
+const struct tsr_dram_device_counters *tsr_dram_device_counters(struct tsr_dram *d);
 
 /* Peak data rate in bytes per GPU cycle: the DRAM buses' or the GPU
  * port's, whichever is smaller. */
