@@ -20,6 +20,7 @@
 
 #include "memory/cache.h"
 #include "memory/memsys.h"
+#include "timing/mempath.h"
 
 /* Lines of the tiny cache (see the file comment). */
 #define SET0_A 0x1000u
@@ -547,6 +548,80 @@ static void test_memsys_dirty_eviction_becomes_l2_write(void **state)
 	tsr_memsys_destroy(m);
 }
 
+/* The paths a memsys reported (tsr_memsys_set_path_sink). */
+struct path_log {
+	uint32_t count;
+	struct tsr_mem_path p[16];
+};
+
+static void log_path(void *ctx, const struct tsr_mem_path *p)
+{
+	struct path_log *l = ctx;
+	if (l->count < 16)
+		l->p[l->count] = *p;
+	l->count++;
+}
+
+/*
+ * The timing model's path of each line access (timing/mempath.h): the
+ * levels looked up, the first that held the line, DRAM fill bytes and
+ * write-backs, one path per line of a split access; the counters are
+ * those of the same accesses without a sink.
+ */
+static void test_memsys_paths(void **state)
+{
+	(void)state;
+	struct tsr_memsys *m = tiny_memsys(), *ref = tiny_memsys();
+	struct path_log l = {0};
+	tsr_memsys_set_path_sink(m, log_path, &l);
+	for (int k = 0; k < 2; k++) {
+		struct tsr_memsys *x = k ? ref : m;
+		tsr_mem_access(x, 1, SET0_A + 4, 4, 1, TSR_STREAM_PB_LISTS, 0, 0, NULL);
+		tsr_mem_access(x, 1, SET0_A + 8, 4, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);
+		tsr_mem_access(x, 1, SET0_B, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0, NULL);
+		tsr_mem_access(x, 1, SET0_C, 4, 0, TSR_STREAM_PB_ATTRIBUTES, 0, 0, NULL);
+		tsr_mem_access(x, 0, SET0_A + 0x30, 32, 0, TSR_STREAM_INDEX, 0, 0, NULL);
+		tsr_mem_access(x, TSR_PORT_DRAM, 0x9000, 16, 1, TSR_STREAM_COLOR, 0, 0, NULL);
+	}
+	assert_int_equal(l.count, 7);
+	/* write miss, fetch on write: L1 and L2 miss, a 64-byte DRAM fill */
+	assert_int_equal(l.p[0].levels, 2);
+	assert_int_equal(l.p[0].hit_level, 2);
+	assert_int_equal(l.p[0].cache[0], 1);
+	assert_int_equal(l.p[0].cache[1], 4);
+	assert_int_equal(l.p[0].line[0], SET0_A);
+	assert_true(l.p[0].write && l.p[0].fetch);
+	assert_int_equal(l.p[0].dram_bytes, 64);
+	/* an L1 hit */
+	assert_int_equal(l.p[1].levels, 1);
+	assert_int_equal(l.p[1].hit_level, 0);
+	assert_int_equal(l.p[1].dram_bytes, 0);
+	/* the third line of set 0 evicts the dirty SET0_A line into the L2 */
+	assert_int_equal(l.p[2].wb_count, 0);
+	assert_int_equal(l.p[3].wb_count, 1);
+	assert_int_equal(l.p[3].wb[0].addr, SET0_A);
+	assert_int_equal(l.p[3].wb[0].from_level, 0);
+	assert_int_equal(l.p[3].wb[0].to_dram, 0);
+	assert_int_equal(l.p[3].stream, TSR_STREAM_PB_ATTRIBUTES);
+	/* a split access: one path per line */
+	assert_int_equal(l.p[4].addr, SET0_A + 0x30);
+	assert_int_equal(l.p[4].bytes, 16);
+	assert_int_equal(l.p[5].addr, SET0_A + 0x40);
+	assert_int_equal(l.p[5].line[1], SET0_A + 0x40);
+	/* uncached: no level, whole DRAM bursts */
+	assert_int_equal(l.p[6].levels, 0);
+	assert_int_equal(l.p[6].hit_level, 0);
+	assert_int_equal(l.p[6].dram_bytes, 64);
+	for (uint32_t c = 0; c < tsr_memsys_cache_count(m); c++) {
+		struct tsr_cache_counters a = tsr_cache_counters_total(tsr_memsys_cache(m, c));
+		struct tsr_cache_counters b = tsr_cache_counters_total(tsr_memsys_cache(ref, c));
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+	assert_int_equal(tsr_memsys_accesses(m), tsr_memsys_accesses(ref));
+	tsr_memsys_destroy(m);
+	tsr_memsys_destroy(ref);
+}
+
 /*
  * The Parameter Buffer's writes through a byte-masked L1 and L2: partial
  * lines are written back as their written runs, and the only DRAM reads
@@ -936,6 +1011,7 @@ int main(void)
 		cmocka_unit_test(test_memsys_read_miss_goes_to_l2_and_dram),
 		cmocka_unit_test(test_memsys_split_across_lines),
 		cmocka_unit_test(test_memsys_dirty_eviction_becomes_l2_write),
+		cmocka_unit_test(test_memsys_paths),
 		cmocka_unit_test(test_memsys_l2_dirty_eviction_goes_to_dram),
 		cmocka_unit_test(test_memsys_l1_line_smaller_than_l2_line),
 		cmocka_unit_test(test_memsys_l1_line_larger_than_l2_line),  /* SRC BUG */

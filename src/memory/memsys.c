@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "memory/policy.h"
+#include "timing/mempath.h"
 
 /* Parent of a DRAM-backed cache. */
 #define NODE_DRAM UINT32_MAX
@@ -28,7 +29,16 @@ struct tsr_memsys {
 	struct tsr_dram_counters dram[TSR_STREAM_COUNT];
 	struct tsr_dram_counters perfect[TSR_STREAM_COUNT];
 	uint64_t accesses;
+	tsr_mem_path_fn path_fn;     /* tsr_memsys_set_path_sink(), or NULL */
+	void *path_ctx;
+	struct tsr_mem_path path;    /* the line access being resolved */
 };
+
+void tsr_memsys_set_path_sink(struct tsr_memsys *m, tsr_mem_path_fn fn, void *ctx)
+{
+	m->path_fn = fn;
+	m->path_ctx = ctx;
+}
 
 const char *tsr_memsys_route_name(uint32_t r)
 {
@@ -299,6 +309,8 @@ static void to_parent(struct tsr_memsys *m, const struct node *from,
 	if (from->parent == NODE_DRAM) {
 		dram_bytes(m, a->write, (enum tsr_stream)a->stream, from->line_bytes);
 		reached(r, TSR_PORT_DRAM, depth + 1);
+		if (m->path_fn && r)
+			m->path.dram_bytes += from->line_bytes;
 		return;
 	}
 	const uint32_t p = from->parent;
@@ -329,6 +341,10 @@ static void write_back(struct tsr_memsys *m, const struct node *x,
 	struct tsr_access wb = {.addr = o->victim_addr, .size = x->line_bytes, .write = 1,
 				.stream = o->victim_stream, .requester = requester,
 				.meta = o->victim_meta, .next_use = TSR_NEVER};
+	if (m->path_fn && m->path.wb_count < TSR_MEM_PATH_WRITEBACKS)
+		m->path.wb[m->path.wb_count++] = (struct tsr_mem_writeback){
+			.from_level = (uint8_t)(depth - 1), .to_dram = x->parent == NODE_DRAM,
+			.bytes = (uint16_t)x->line_bytes, .addr = o->victim_addr};
 	if (!o->victim_mask || x->parent == NODE_DRAM) {
 		to_parent(m, x, &wb, depth, NULL);
 		return;
@@ -342,6 +358,29 @@ static void write_back(struct tsr_memsys *m, const struct node *x,
 	}
 }
 
+/*
+ * Records a lookup of the access being resolved (r non-NULL: the request's
+ * own chain, not a write-back) in m->path: the cache at level depth - 1,
+ * the line, and the first level that held it (or allocated it without a
+ * fetch). Parts of a line split across smaller parent lines after the
+ * first are not recorded (their lookups coincide in level and time).
+ */
+static void path_level(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
+		       uint32_t depth, const struct tsr_cache_outcome *o)
+{
+	struct tsr_mem_path *p = &m->path;
+	const uint32_t i = depth - 1;
+	if (i >= TSR_MEM_PATH_LEVELS || i < p->levels)
+		return;
+	p->cache[i] = (uint16_t)n;
+	p->line[i] = a->addr & ~(uint64_t)(m->nodes[n].line_bytes - 1);
+	p->levels = (uint8_t)(i + 1);
+	if (o->fetch)
+		p->fetch = 1;
+	if ((o->hit || (!o->fetch && !o->bypass)) && p->hit_level == UINT8_MAX)
+		p->hit_level = (uint8_t)i;
+}
+
 /* One line-contained access at node n, `depth` levels below the port. */
 static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
 			uint32_t depth, struct tsr_mem_result *r)
@@ -350,6 +389,8 @@ static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_acces
 	struct tsr_cache_outcome o;
 	m->accesses++;
 	tsr_cache_access(x->cache, a, &o);
+	if (m->path_fn && r)
+		path_level(m, n, a, depth, &o);
 	if (o.hit) {
 		reached(r, n, depth);
 		if (a->write && x->write_through)
@@ -380,6 +421,22 @@ static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_acces
 		to_parent(m, x, a, depth, r);
 }
 
+/* Starts recording the path of one line access. */
+static void path_begin(struct tsr_memsys *m, uint64_t addr, uint32_t size, int write,
+		       enum tsr_stream s)
+{
+	struct tsr_mem_path *p = &m->path;
+	p->addr = addr;
+	p->bytes = size;
+	p->write = (uint8_t)(write != 0);
+	p->stream = (uint8_t)s;
+	p->levels = 0;
+	p->hit_level = UINT8_MAX;
+	p->fetch = 0;
+	p->wb_count = 0;
+	p->dram_bytes = 0;
+}
+
 uint64_t tsr_mem_dram_burst_bytes(const struct tsr_memsys *m, uint64_t addr, uint32_t size)
 {
 	uint64_t burst = m->burst_bytes;
@@ -392,6 +449,9 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 		    uint32_t size, int write, enum tsr_stream s,
 		    uint16_t requester, uint32_t meta, struct tsr_mem_result *r)
 {
+	struct tsr_mem_result own;
+	if (m->path_fn && !r)
+		r = &own;  /* the path follows the request's chain by r */
 	if (r)
 		memset(r, 0, sizeof(*r));
 	if (port >= m->cache_count) {
@@ -408,6 +468,12 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 			d->write_bytes += bytes;
 		else
 			d->read_bytes += bytes;
+		if (m->path_fn) {
+			path_begin(m, addr, size ? size : 1, write, s);
+			m->path.hit_level = 0;
+			m->path.dram_bytes = d == &m->dram[s] ? (uint32_t)bytes : 0;
+			m->path_fn(m->path_ctx, &m->path);
+		}
 		return;
 	}
 	const uint32_t line = m->nodes[port].line_bytes;
@@ -421,7 +487,14 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 				       .write = (uint8_t)(write != 0),
 				       .stream = (uint8_t)s, .requester = requester,
 				       .meta = meta, .next_use = TSR_NEVER};
+		if (m->path_fn)
+			path_begin(m, a.addr, a.size, write, s);
 		node_access(m, port, &a, 1, r);
+		if (m->path_fn) {
+			if (m->path.hit_level == UINT8_MAX)
+				m->path.hit_level = m->path.levels;
+			m->path_fn(m->path_ctx, &m->path);
+		}
 		if (chunk_last == last)
 			break;
 		addr = chunk_last + 1;

@@ -153,6 +153,18 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 		    uint16_t requester, uint32_t meta, struct tsr_mem_result *r);
 
 /*
+ * The timing model's view of each access (docs/timing.md): with a sink set,
+ * every line access that tsr_mem_access() resolves is reported, once
+ * resolved, as the path it took (timing/mempath.h: the caches looked up,
+ * the first that held the line, the DRAM bytes of its fill, the dirty
+ * victims it wrote back). Does not change what the caches do. NULL: none
+ * (the functional mode; one branch per lookup).
+ */
+struct tsr_mem_path;
+typedef void (*tsr_mem_path_fn)(void *ctx, const struct tsr_mem_path *p);
+void tsr_memsys_set_path_sink(struct tsr_memsys *m, tsr_mem_path_fn fn, void *ctx);
+
+/*
  * Bytes DRAM moves for a direct access of `size` bytes at addr: whole
  * bursts (dram.burst_bytes). Pure.
  */
