@@ -753,7 +753,7 @@ static struct fixture *step_fixture(void)
 static void run_stepped(struct fixture *f, struct step_scene *sc, uint32_t seed, int in_order,
 			int upstream, uint64_t *steps, uint64_t *overlaps, uint64_t *stalls)
 {
-	const struct tsr_raster_ctx c = {&f->t, f->mem, &f->rs, &f->ts};
+	const struct tsr_raster_ctx c = {&f->t, f->mem, &f->rs, &f->ts, NULL};
 	uint32_t submitted = 0, rasterized = 0;
 	*steps = *overlaps = *stalls = 0;
 	while (submitted < sc->n || tsr_raster_pending(f->r)) {
@@ -854,7 +854,7 @@ static void test_stages_one_at_a_time(void **state)
 
 	/* a stepping caller may hand over to the functional mode at any point */
 	struct fixture *d = step_fixture();
-	const struct tsr_raster_ctx c = {&d->t, d->mem, &d->rs, &d->ts};
+	const struct tsr_raster_ctx c = {&d->t, d->mem, &d->rs, &d->ts, NULL};
 	for (uint32_t i = 0; i < 6; i++)
 		assert_int_equal(tsr_raster_submit(d->r, &(struct tsr_raster_prim){&sc->ps[i], &sc->b[i]}), 1);
 	assert_int_equal(tsr_raster_rasterize(d->r, &c), TSR_STAGE_DONE);
@@ -872,7 +872,7 @@ static void test_stages_one_at_a_time(void **state)
 
 	/* idle stages say so */
 	struct fixture *e = step_fixture();
-	const struct tsr_raster_ctx ce = {&e->t, e->mem, &e->rs, &e->ts};
+	const struct tsr_raster_ctx ce = {&e->t, e->mem, &e->rs, &e->ts, NULL};
 	assert_int_equal(tsr_raster_rasterize(e->r, &ce), TSR_STAGE_IDLE);
 	assert_int_equal(tsr_raster_early_z(e->r, &ce), TSR_STAGE_IDLE);
 	assert_int_equal(tsr_raster_shade(e->r, 0, &ce), TSR_STAGE_IDLE);
@@ -890,7 +890,7 @@ static void test_early_z_waits_for_late_z(void **state)
 {
 	(void)state;
 	struct fixture *f = fixture_new(TSR_QG_FG_XSHIFT2, 32, 32);
-	const struct tsr_raster_ctx c = {&f->t, f->mem, &f->rs, &f->ts};
+	const struct tsr_raster_ctx c = {&f->t, f->mem, &f->rs, &f->ts, NULL};
 	struct tsr_material tested = material(TSR_BLEND_ALPHA_TEST, 1, 0, 0, 1);
 	tested.alpha_cutoff = 0.5f;
 	struct tsr_material opaque = material(TSR_BLEND_OPAQUE, 0, 1, 0, 1);

@@ -37,6 +37,7 @@ struct active_technique {
 
 struct tsr_gpu {
 	struct tsr_gpu_config cfg;
+	struct tsr_worklog *log;              /* timing mode: the tile's work items, or NULL */
 	tsr_gpu_progress_fn progress;         /* tsr_gpu_set_progress(), or NULL */
 	void *progress_ctx;
 	struct tsr_resources res;             /* meshes, materials, images */

@@ -129,7 +129,7 @@ void tsr_stage_render_tile(void *gpu, uint32_t tile, struct tsr_memsys *mem,
 	tile_clear(&w.target, g->clear);
 	w.count = tsr_pb_list_length(g->pb, tile);
 	w.list = tsr_pb_list(g->pb, tile);
-	tile_raster(g, &w, &(struct tsr_raster_ctx){&w.target, mem, rs, ts});
+	tile_raster(g, &w, &(struct tsr_raster_ctx){&w.target, mem, rs, ts, NULL});
 	tile_colors(g, &w.target, tile, out);
 	out->dram_bytes = flush_dram_bytes(g, &w.target);
 }
@@ -169,7 +169,11 @@ int tsr_stage_tile_begin(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stat
 void tsr_stage_tile_fetch(struct tsr_gpu *g, struct tsr_tile_work *w,
 			  struct tsr_frame_stats *st)
 {
+	if (g->log)
+		tsr_worklog_mark(g->log);
 	w->list = tsr_tile_fetch(g->pb, w->tile, g->prims.prims, g->mem, &w->count, &st->tiling);
+	if (g->log)
+		g->log->fetch = tsr_worklog_since_mark(g->log);
 	w->issued = 0;
 	if (w->count == 0)
 		st->tiling.empty_tiles++;
@@ -187,8 +191,12 @@ void tsr_stage_tile_flush(struct tsr_gpu *g, struct tsr_tile_work *w,
 				c.dram_bytes = flush_dram_bytes(g, &w->target);
 			skip_flush |= g->techniques[k].ops->tile_flush(g->techniques[k].state, &c, st);
 		}
+	if (g->log)
+		tsr_worklog_mark(g->log);
 	if (!skip_flush)
 		flush_tile(g, &w->target);
+	if (g->log)
+		g->log->flush = tsr_worklog_since_mark(g->log);
 }
 
 void tsr_stage_tile(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st)
@@ -197,6 +205,7 @@ void tsr_stage_tile(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st
 	if (!tsr_stage_tile_begin(g, tile, st, &w))
 		return;
 	tsr_stage_tile_fetch(g, &w, st);
-	tile_raster(g, &w, &(struct tsr_raster_ctx){&w.target, g->mem, &st->raster, &st->texture});
+	tile_raster(g, &w, &(struct tsr_raster_ctx){&w.target, g->mem, &st->raster, &st->texture,
+						    g->log});
 	tsr_stage_tile_flush(g, &w, st);
 }

@@ -12,6 +12,16 @@
 _Static_assert(offsetof(struct tsr_quad, l) == offsetof(struct tsr_quad, z) + sizeof(float[4]),
 	       "Early-Z copies z and l in one piece");
 
+/* The quad in the timing model's work log (its index follows from seq). */
+static void log_quad(struct tsr_worklog *log, const struct tsr_quad *q, int32_t core)
+{
+	const struct tsr_shader_binding *s = q->shader;
+	if (log->quad_count == 0)
+		log->seq_base = q->seq;
+	tsr_worklog_quad(log, core, s->material->shader_alu_instructions, s->texture != NULL,
+			 tsr_quad_late_z(q));
+}
+
 enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 					 const struct tsr_raster_ctx *c)
 {
@@ -33,12 +43,16 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 	if (!late_z) {
 		mask = tsr_quad_depth_test(t, q, mask, q->blend == TSR_BLEND_OPAQUE);
 		if (!mask) {
+			if (c->log)
+				log_quad(c->log, q, -1);
 			c->rs->quads_early_z_killed++;
 			r->last_core = -1;
 			tsr_quad_queue_pop(&r->early_z);
 			return TSR_STAGE_DONE;
 		}
 	}
+	if (c->log)
+		log_quad(c->log, q, (int32_t)core);
 	r->last_core = (int)core;
 	r->late_z_in_flight += (uint32_t)late_z;
 	struct tsr_quad *d = tsr_quad_queue_push(out);

@@ -33,12 +33,22 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 	rs->quads_shaded++;
 	rs->quads_per_core[core]++;
 	rs->fragments_shaded += (uint64_t)tsr_popcount4(q->mask);
+	/* timing mode: the quad's record, by its rasterization order */
+	struct tsr_wl_quad *wq = NULL;
+	if (c->log && (uint32_t)(q->seq - c->log->seq_base) < c->log->quad_count) {
+		wq = &c->log->quads[q->seq - c->log->seq_base];
+		tsr_worklog_mark(c->log);
+	}
 	tsr_mem_access(mem, tsr_memsys_port(mem, TSR_STREAM_INSTRUCTION, core),
 		       shader->fs_base, shader->fs_bytes, 0,
 		       TSR_STREAM_INSTRUCTION, (uint16_t)core, 0, NULL);
 	if (shader->fs_bytes)
 		rs->instruction_fetches += ((shader->fs_base + shader->fs_bytes - 1) >> 6) -
 					   (shader->fs_base >> 6) + 1;
+	if (wq) {
+		wq->ifetch = tsr_worklog_since_mark(c->log);
+		tsr_worklog_mark(c->log);
+	}
 	float u[4], v[4], shade[4];
 	for (int k = 0; k < 4; k++) {
 		const float *l = in->l[k];
@@ -61,6 +71,8 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 		ts->sample_instructions++;
 		ts->texel_fetches += req.texel_fetches;
 		ts->line_requests += req.line_count;
+		if (wq)
+			wq->tex = tsr_worklog_since_mark(c->log);
 	} else {
 		for (int k = 0; k < 4; k++)
 			for (int i = 0; i < 4; i++)

@@ -140,7 +140,7 @@ void tsr_raster_primitive(struct tsr_raster *r, const struct tsr_primitive *p,
 			  struct tsr_raster_stats *rs,
 			  struct tsr_texture_stats *ts)
 {
-	const struct tsr_raster_ctx c = {t, mem, rs, ts};
+	const struct tsr_raster_ctx c = {t, mem, rs, ts, NULL};
 	const struct tsr_raster_prim item = {p, shader};
 	/* make room in a queue a stepping caller left full */
 	if (!tsr_raster_submit(r, &item)) {

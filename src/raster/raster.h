@@ -56,6 +56,7 @@
 #include "stats/counters.h"
 #include "scene/scene.h"
 #include "texture/texture.h"
+#include "timing/worklog.h"
 
 /* A render target window: on-chip depth and color buffers for a tile. */
 struct tsr_target {
@@ -130,6 +131,8 @@ struct tsr_raster_ctx {
 	struct tsr_memsys *mem;
 	struct tsr_raster_stats *rs;
 	struct tsr_texture_stats *ts;
+	struct tsr_worklog *log;  /* timing mode: the stages record their work items
+				     (timing/worklog.h); NULL: not recorded */
 };
 
 /* What a stage did with one call. */

@@ -34,6 +34,8 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 	int32_t x1 = p->max_x < t->x0 + (int32_t)t->width - 1 ? p->max_x : t->x0 + (int32_t)t->width - 1;
 	int32_t y1 = p->max_y < t->y0 + (int32_t)t->height - 1 ? p->max_y : t->y0 + (int32_t)t->height - 1;
 	if (x0 > x1 || y0 > y1) {
+		if (c->log)
+			tsr_worklog_prim(c->log, p->attributes, 0);
 		tsr_prim_queue_pop(&r->prims);
 		return TSR_STAGE_DONE;
 	}
@@ -101,6 +103,8 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 		for (int i = 0; i < 3; i++)
 			row[i] += dx[i] * 2 * one;
 	}
+	if (c->log)
+		tsr_worklog_prim(c->log, p->attributes, n);
 	r->next_seq = seq;
 	c->rs->quads_rasterized += n;
 	return TSR_STAGE_DONE;

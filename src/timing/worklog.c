@@ -1,0 +1,77 @@
+/*
+ * worklog.c - the work items of one tile (worklog.h).
+ */
+#include "timing/worklog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/array.h"
+
+void tsr_worklog_begin(struct tsr_worklog *l, uint32_t tile)
+{
+	l->tile = tile;
+	l->fetch = l->flush = (struct tsr_wl_range){0, 0};
+	l->path_count = l->prim_count = l->quad_count = 0;
+	l->mark = 0;
+	l->failed = 0;
+}
+
+void tsr_worklog_release(struct tsr_worklog *l)
+{
+	free(l->paths);
+	free(l->prims);
+	free(l->quads);
+	memset(l, 0, sizeof(*l));
+}
+
+void tsr_worklog_path(void *log, const struct tsr_mem_path *p)
+{
+	struct tsr_worklog *l = log;
+	struct tsr_mem_path *a = tsr_array_grow(l->paths, &l->path_cap, l->path_count + 1,
+						sizeof(*a));
+	if (!a) {
+		l->failed = 1;
+		return;
+	}
+	l->paths = a;
+	a[l->path_count++] = *p;
+}
+
+void tsr_worklog_prim(struct tsr_worklog *l, uint32_t attributes, uint32_t quad_count)
+{
+	struct tsr_wl_prim *a = tsr_array_grow(l->prims, &l->prim_cap, l->prim_count + 1,
+					       sizeof(*a));
+	if (!a) {
+		l->failed = 1;
+		return;
+	}
+	l->prims = a;
+	a[l->prim_count++] = (struct tsr_wl_prim){attributes, l->quad_count, quad_count};
+}
+
+struct tsr_wl_quad *tsr_worklog_quad(struct tsr_worklog *l, int32_t core, uint32_t alu,
+				     int textured, int late_z)
+{
+	struct tsr_wl_quad *a = tsr_array_grow(l->quads, &l->quad_cap, l->quad_count + 1,
+					       sizeof(*a));
+	if (!a || !l->prim_count) {
+		l->failed = 1;
+		return NULL;
+	}
+	l->quads = a;
+	struct tsr_wl_quad *q = &a[l->quad_count++];
+	*q = (struct tsr_wl_quad){.prim = l->prim_count - 1, .core = core, .alu = alu,
+				  .textured = (uint8_t)(textured != 0),
+				  .late_z = (uint8_t)(late_z != 0)};
+	return q;
+}
+
+enum tsr_status tsr_worklog_status(const struct tsr_worklog *l, struct tsr_error *err)
+{
+	if (l->failed)
+		return tsr_error_set(err, TSR_ERR_NOMEM,
+				     "out of memory for the timing model's work log of tile %u",
+				     l->tile);
+	return TSR_OK;
+}
