@@ -551,6 +551,33 @@ static void test_bad_tokens(void **state)
 	tsr_core_destroy(r.core);
 }
 
+/*
+ * A completion the core learns of after advancing past its cycle counts
+ * as late and as happening at the core's current cycle: one quad, one
+ * texture request sent at 3 (a = 2, S = 1) and back at 10, reported
+ * only once the core is at 20: the last instruction issues at 20.
+ */
+static void test_late_completion(void **state)
+{
+	(void)state;
+	struct tsr_core_params p = params(1, TSR_CORE_SCHED_GTO);
+	struct rig r;
+	rig_init(&r, &p);
+	r.tex_latency = 7;
+	struct tsr_core_item it = {.tag = 3, .alu_instructions = 3, .tex_requests = 1};
+	assert_int_equal(tsr_core_push(r.core, 0, &it, NULL), TSR_OK);
+	tsr_core_advance(r.core, 20);
+	assert_int_equal(r.npend, 1);
+	assert_int_equal(r.pend[0].done, 10);
+	deliver(&r, 20);
+	assert_int_equal(tsr_core_next_event(r.core), 21);
+	tsr_core_advance(r.core, 21);
+	assert_int_equal(r.nret, 1);
+	assert_int_equal(r.ret[0].cycle, 21);
+	assert_int_equal(tsr_core_counters(r.core)->late_completions, 1);
+	tsr_core_destroy(r.core);
+}
+
 static void test_bad_params(void **state)
 {
 	(void)state;
@@ -606,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_tile_window),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_bad_tokens),
+		cmocka_unit_test(test_late_completion),
 		cmocka_unit_test(test_bad_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

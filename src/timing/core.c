@@ -45,6 +45,7 @@ struct tsr_core {
 	uint64_t now;         /* start of the first cycle not simulated */
 	uint64_t port_free;   /* first cycle the issue port is free */
 	uint64_t seq;         /* quads pushed (epochs) */
+	uint64_t ev_min;      /* <= every warp's emit_at and retire_at */
 	int in_advance;
 	tsr_core_issue_fn issue;
 	void *issue_ctx;
@@ -129,6 +130,7 @@ enum tsr_status tsr_core_create(const struct tsr_core_params *p, struct tsr_core
 	c->nslots = p->warp_slots;
 	c->rr_last = c->nslots - 1;  /* the first search starts at slot 0 */
 	c->greedy = -1;
+	c->ev_min = NONE;
 	*out = c;
 	return TSR_OK;
 }
@@ -190,13 +192,21 @@ static inline uint64_t token_of(const struct tsr_core *c, const struct warp *w)
 	return (w->epoch << SLOT_BITS) | (uint64_t)(w - c->w);
 }
 
+/* Sets an event cycle of a warp (emit_at or retire_at) to t. */
+static inline void set_event(struct tsr_core *c, uint64_t *field, uint64_t t)
+{
+	*field = t;
+	if (t < c->ev_min)
+		c->ev_min = t;
+}
+
 /* One request of w completed at `cycle` (already checked and clamped). */
-static void complete(struct warp *w, uint64_t cycle)
+static void complete(struct tsr_core *c, struct warp *w, uint64_t cycle)
 {
 	w->pending--;
 	w->ready_at = max64(w->ready_at, cycle);
 	if (!w->pending && !has_instructions(w))
-		w->retire_at = w->ready_at;
+		set_event(c, &w->retire_at, w->ready_at);
 }
 
 /* Sends n requests of one kind for w at the current cycle. */
@@ -210,7 +220,7 @@ static void send(struct tsr_core *c, struct warp *w, uint32_t kind, uint32_t n)
 		if (c->issue)
 			c->issue(c->issue_ctx, c->now, tag, kind, i, tok);
 		else
-			complete(w, c->now);
+			complete(c, w, c->now);
 	}
 }
 
@@ -226,7 +236,7 @@ enum tsr_status tsr_core_mem_done(struct tsr_core *c, uint64_t token, uint64_t c
 		c->k.late_completions++;
 		cycle = c->now;
 	}
-	complete(w, cycle);
+	complete(c, w, cycle);
 	return TSR_OK;
 }
 
@@ -255,8 +265,11 @@ static void retire(struct tsr_core *c, struct warp *w, uint64_t cycle)
  * repeated, as a request completed at once can retire its quad. */
 static void process_events(struct tsr_core *c, uint64_t y)
 {
+	if (y < c->ev_min)
+		return;
 	for (bool again = true; again;) {
 		again = false;
+		c->ev_min = NONE;
 		for (uint32_t s = 0; s < c->nslots; s++) {
 			struct warp *w = &c->w[s];
 			if (!w->busy)
@@ -270,6 +283,13 @@ static void process_events(struct tsr_core *c, uint64_t y)
 			if (w->busy && w->retire_at <= y) {
 				retire(c, w, y);
 				again = true;
+			}
+			/* events set by the callbacks lower ev_min themselves */
+			if (w->busy) {
+				if (w->emit_at < c->ev_min)
+					c->ev_min = w->emit_at;
+				if (w->retire_at < c->ev_min)
+					c->ev_min = w->retire_at;
 			}
 		}
 	}
@@ -317,7 +337,7 @@ static void issue_one(struct tsr_core *c, int32_t s, uint64_t y)
 		w->sample_left = 0;
 		c->k.sample_instructions++;
 		c->port_free = y + sc;
-		w->emit_at = y + sc;
+		set_event(c, &w->emit_at, y + sc);
 		w->ready_at = y + sc;
 		w->mem_wait = 1;
 	} else {
@@ -325,7 +345,7 @@ static void issue_one(struct tsr_core *c, int32_t s, uint64_t y)
 		w->ready_at = y + lat;
 	}
 	if (!has_instructions(w) && w->emit_at == NONE)
-		w->retire_at = w->ready_at;
+		set_event(c, &w->retire_at, w->ready_at);
 	c->rr_last = (uint32_t)s;
 	c->greedy = s;
 }
@@ -407,22 +427,36 @@ void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
 	c->in_advance = 0;
 }
 
+/*
+ * A lower bound on the cycle w next sends requests or retires, if nothing
+ * is pushed and no request completes before: its next instructions issue
+ * at best alu_latency_cycles apart from max(ready_at, port_free, now).
+ * NONE while it waits on a request (its completion is an input).
+ */
+static uint64_t output_bound(const struct tsr_core *c, const struct warp *w)
+{
+	if (w->emit_at != NONE)
+		return max64(w->emit_at, c->now);
+	if (w->retire_at != NONE)
+		return max64(w->retire_at, c->now);
+	if (!candidate(w))
+		return NONE;
+	uint64_t start = max64(max64(w->ready_at, c->port_free), c->now);
+	uint64_t lat = c->p.alu_latency_cycles;
+	if (w->sample_left)
+		return start + (uint64_t)w->before_left * lat + c->p.sample_issue_cycles;
+	return start + ((uint64_t)w->before_left + w->after_left) * lat;
+}
+
 uint64_t tsr_core_next_event(const struct tsr_core *c)
 {
-	uint64_t m = NONE, now = c->now;
+	uint64_t m = NONE;
 	for (uint32_t s = 0; s < c->nslots; s++) {
-		const struct warp *w = &c->w[s];
-		if (!w->busy)
+		if (!c->w[s].busy)
 			continue;
-		if (w->emit_at != NONE)
-			m = m < max64(w->emit_at, now) ? m : max64(w->emit_at, now);
-		if (w->retire_at != NONE)
-			m = m < max64(w->retire_at, now) ? m : max64(w->retire_at, now);
-		if (candidate(w)) {
-			uint64_t t = max64(max64(w->ready_at, c->port_free), now) + 1;
-			if (t < m)
-				m = t;
-		}
+		uint64_t t = output_bound(c, &c->w[s]);
+		if (t < m)
+			m = t;
 	}
 	return m;
 }
@@ -468,7 +502,7 @@ enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct t
 		c->k.ifetch_requests += q->ifetch_requests;
 		send(c, w, TSR_CORE_MEM_IFETCH, q->ifetch_requests);
 	} else if (!has_instructions(w)) {
-		w->retire_at = c->now;
+		set_event(c, &w->retire_at, c->now);
 	}
 	return TSR_OK;
 }

@@ -63,14 +63,22 @@
  * are simulated, and every event at a cycle <= c (requests leaving,
  * quads retiring) is reported. Inputs (tsr_core_push(),
  * tsr_core_mark()) happen at a cycle >= the current one, after the
- * core's events of that cycle. tsr_core_next_event() is the smallest
- * cycle at which tsr_core_advance() has something to do: the cycle
- * after the next possible issue while a warp is ready (issuing at cycle
- * y is simulated by advance(y + 1)), the next request departure or
- * retirement, UINT64_MAX when the core is idle or every warp waits on a
- * request not yet completed. The core steps cycle by cycle while it
- * issues and jumps over stretches where nothing can issue; warp slots
- * are allocated once, at creation.
+ * core's events of that cycle. tsr_core_next_event() is a lower bound
+ * on the next cycle the core produces an output (sends requests or
+ * retires a quad) if nothing is pushed and no request completes before:
+ * a warp's remaining instructions issue at best alu_latency_cycles
+ * apart. A caller advances the core to that cycle and not beyond before
+ * asking again (so requests reach the memory and freed slots are refilled
+ * on time), to each cycle at which it pushes a quad, and reports a
+ * completion before the core passes its cycle; a top-level loop that
+ * advances every unit to the minimum of their next events does all that.
+ * The instructions in between are simulated when the core advances,
+ * cycle by cycle while a warp can issue, jumping over stretches where
+ * none can.
+ * It is UINT64_MAX when the core is idle or every warp waits on a request
+ * not yet completed, and the current cycle when a quad retires or
+ * requests leave at it (advance(now) reports them). Warp slots are
+ * allocated once, at creation; nothing is allocated per quad.
  *
  * Statistics. Every simulated cycle is exactly one of: busy (the issue
  * port is used: an instruction issues, or a sample instruction occupies
@@ -250,8 +258,9 @@ enum tsr_status tsr_core_mem_done(struct tsr_core *c, uint64_t token, uint64_t c
  * cycle before the current one does nothing. */
 void tsr_core_advance(struct tsr_core *c, uint64_t cycle);
 
-/* The smallest cycle (>= current) at which tsr_core_advance() does
- * something; UINT64_MAX when idle or every warp waits on memory. */
+/* A lower bound (>= current) on the next cycle the core sends requests
+ * or retires a quad, absent inputs (see the file comment); UINT64_MAX
+ * when idle or every warp waits on memory. */
 uint64_t tsr_core_next_event(const struct tsr_core *c);
 
 /* Current cycle (the last advanced to). */
