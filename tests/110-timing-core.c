@@ -42,6 +42,8 @@ struct rig {
 	} ret[MAXQ];
 	uint32_t nret;
 	uint64_t retired, last_retire;
+	int driving;          /* inside drive(): outputs must come at cycle t */
+	uint64_t t;
 };
 
 static void on_issue(void *ctx, uint64_t cycle, uint64_t tag, uint32_t kind, uint32_t index,
@@ -51,6 +53,10 @@ static void on_issue(void *ctx, uint64_t cycle, uint64_t tag, uint32_t kind, uin
 	uint32_t lat = r->latency ? r->latency(tag, kind, index)
 				  : kind == TSR_CORE_MEM_IFETCH ? r->ifetch_latency : r->tex_latency;
 	r->requests++;
+	/* next_event() is a lower bound on the next output: the driver never
+	 * jumps past a request's cycle */
+	if (r->driving)
+		assert_int_equal(cycle, r->t);
 	if (r->immediate || lat == 0) {
 		assert_int_equal(tsr_core_mem_done(r->core, token, cycle + lat), TSR_OK);
 		return;
@@ -70,6 +76,8 @@ static void on_retire(void *ctx, uint64_t tag, uint64_t cycle)
 		r->nret++;
 	}
 	r->retired++;
+	if (r->driving)
+		assert_int_equal(cycle, r->t);
 	assert_true(cycle >= r->last_retire);
 	r->last_retire = cycle;
 }
@@ -122,7 +130,9 @@ static uint64_t drive(struct rig *r, const struct tsr_core_item *items, size_t n
 {
 	uint64_t t = tsr_core_now(r->core), guard = 0, base = r->retired;
 	size_t i = 0;
+	r->driving = 1;
 	for (;;) {
+		r->t = t;
 		deliver(r, t);
 		tsr_core_advance(r->core, t);
 		while (i < n && tsr_core_can_accept(r->core)) {
@@ -131,6 +141,9 @@ static uint64_t drive(struct rig *r, const struct tsr_core_item *items, size_t n
 		}
 		if (i == n && r->retired - base == n)
 			break;
+		/* the core's state did not change since the last advance: the
+		 * bound must not move back */
+		assert_true(tsr_core_next_event(r->core) >= t);
 		uint64_t a = tsr_core_next_event(r->core), b = fake_next(r);
 		/* stepping: one cycle on, unless the core has events at t itself
 		 * (a quad pushed with nothing to do retires at once) */
@@ -140,6 +153,7 @@ static uint64_t drive(struct rig *r, const struct tsr_core_item *items, size_t n
 		t = nx;
 		assert_true(++guard < 10000000);
 	}
+	r->driving = 0;
 	return r->last_retire;
 }
 
