@@ -203,8 +203,11 @@ typedef void (*tsr_core_issue_fn)(void *ctx, uint64_t cycle, uint64_t quad_tag, 
  * tsr_core_advance(); may call the core's read-only functions only. */
 typedef void (*tsr_core_retire_fn)(void *ctx, uint64_t tag, uint64_t cycle);
 
-/* Defaults: 16 warp slots, greedy-then-oldest, issue width 1,
- * alu_before_sample 2, alu_latency_cycles 1, sample_issue_cycles 1. */
+/* Defaults: 16 warp slots (64 threads: the papers do not give the
+ * figure, so it is our assumption for a config to override),
+ * greedy-then-oldest, issue width 1, alu_before_sample 2 (the two
+ * interpolation instructions of raster/fragment.c's u, v), alu_latency_cycles
+ * 1, sample_issue_cycles 1. */
 void tsr_core_params_default(struct tsr_core_params *p);
 
 /*
