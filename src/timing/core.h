@@ -205,9 +205,9 @@ typedef void (*tsr_core_retire_fn)(void *ctx, uint64_t tag, uint64_t cycle);
 
 /* Defaults: 16 warp slots (64 threads: the papers do not give the
  * figure, so it is our assumption for a config to override),
- * greedy-then-oldest, issue width 1, alu_before_sample 2 (the two
- * interpolation instructions of raster/fragment.c's u, v), alu_latency_cycles
- * 1, sample_issue_cycles 1. */
+ * greedy-then-oldest, issue width 1, alu_before_sample 2 (interpolating
+ * the texture coordinates before the sample), alu_latency_cycles 1,
+ * sample_issue_cycles 1. */
 void tsr_core_params_default(struct tsr_core_params *p);
 
 /*
