@@ -1,0 +1,536 @@
+/*
+ * core.c - cycle-level timing of one shader core (timing/core.h).
+ *
+ * State per warp slot: the instructions left in each phase (before the
+ * sample, the sample, after it), the earliest cycle of its next
+ * instruction, requests outstanding, and at most one pending event (its
+ * sample requests leaving, or its retirement). advance() processes the
+ * events of the current cycle, then either issues one instruction and
+ * moves one cycle on, or jumps to the next cycle anything can happen,
+ * charging the stretch to one of the four cycle classes. Every scan is
+ * over the (at most 64) slots; nothing is allocated after creation.
+ */
+#include "timing/core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT64_MAX
+#define SLOT_BITS 8u
+
+const char *const tsr_core_sched_names[TSR_CORE_SCHED_COUNT] = {"rr", "gto"};
+
+struct warp {
+	uint64_t tag;
+	uint64_t epoch;       /* push sequence number: the warp's age, and in its tokens */
+	uint64_t push_cycle;
+	uint64_t acct_from;   /* slot_resident_cycles counted up to this cycle */
+	uint64_t ready_at;    /* earliest cycle of the next instruction */
+	uint64_t emit_at;     /* cycle the sample's requests leave, NONE */
+	uint64_t retire_at;   /* retirement cycle once known, NONE */
+	uint64_t req_cycle;   /* issue cycle of the outstanding requests */
+	uint64_t window;      /* tile window it was pushed in */
+	uint32_t before_left, after_left, tex, pending;
+	uint8_t busy;         /* slot holds a quad */
+	uint8_t sample_left;  /* the sample instruction is still to issue */
+	uint8_t mem_wait;     /* its last action was sending requests (not an ALU issue) */
+};
+
+struct tsr_core {
+	struct tsr_core_params p;
+	struct warp *w;
+	uint32_t nslots, resident;
+	uint32_t rr_last;     /* slot that issued last (round-robin pointer) */
+	int32_t greedy;       /* slot that issued last if still the same quad, else -1 */
+	uint64_t now;         /* start of the first cycle not simulated */
+	uint64_t port_free;   /* first cycle the issue port is free */
+	uint64_t seq;         /* quads pushed (epochs) */
+	uint64_t ev_min;      /* <= every warp's emit_at and retire_at */
+	int in_advance;
+	tsr_core_issue_fn issue;
+	void *issue_ctx;
+	tsr_core_retire_fn retire;
+	void *retire_ctx;
+	struct tsr_core_counters k;
+	struct tsr_core_window win;
+	uint64_t win_id, busy_at_mark;
+};
+
+enum cycle_class { CC_BUSY, CC_IDLE, CC_MEM, CC_DEP };
+
+void tsr_core_params_default(struct tsr_core_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->warp_slots = 16;
+	p->sched = TSR_CORE_SCHED_GTO;
+	p->issue_width = 1;
+	p->alu_before_sample = 2;
+	p->alu_latency_cycles = 1;
+	p->sample_issue_cycles = 1;
+}
+
+static enum tsr_status range(struct tsr_error *err, const char *name, uint32_t v, uint32_t lo,
+			     uint32_t hi)
+{
+	if (v >= lo && v <= hi)
+		return TSR_OK;
+	return tsr_error_set(err, TSR_ERR_CONFIG,
+			     "core parameter '%s' out of range %u-%u (got %u)", name, lo, hi, v);
+}
+
+enum tsr_status tsr_core_params_check(const struct tsr_core_params *p, struct tsr_error *err)
+{
+	TSR_TRY(range(err, "warp_slots", p->warp_slots, 1, TSR_CORE_MAX_WARP_SLOTS));
+	if (p->sched >= TSR_CORE_SCHED_COUNT)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "core parameter 'sched' unknown (got %u; 0 rr, 1 gto)", p->sched);
+	if (p->issue_width != 1)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "core parameter 'issue_width' must be 1, the only width modelled "
+				     "(got %u)", p->issue_width);
+	TSR_TRY(range(err, "alu_before_sample", p->alu_before_sample, 0, TSR_CORE_MAX_ALU_BEFORE));
+	TSR_TRY(range(err, "alu_latency_cycles", p->alu_latency_cycles, 1, TSR_CORE_MAX_LATENCY));
+	TSR_TRY(range(err, "sample_issue_cycles", p->sample_issue_cycles, 1, TSR_CORE_MAX_LATENCY));
+	return TSR_OK;
+}
+
+enum tsr_status tsr_core_sched_from_name(const char *name, uint32_t *out, struct tsr_error *err)
+{
+	static const struct {
+		const char *name;
+		uint32_t sched;
+	} names[] = {{"rr", TSR_CORE_SCHED_RR},
+		     {"round-robin", TSR_CORE_SCHED_RR},
+		     {"gto", TSR_CORE_SCHED_GTO},
+		     {"greedy-then-oldest", TSR_CORE_SCHED_GTO}};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i].name) == 0) {
+			*out = names[i].sched;
+			return TSR_OK;
+		}
+	return tsr_error_set(err, TSR_ERR_CONFIG,
+			     "unknown warp scheduler '%s' (valid: rr, round-robin, gto, "
+			     "greedy-then-oldest)", name);
+}
+
+enum tsr_status tsr_core_create(const struct tsr_core_params *p, struct tsr_core **out,
+				struct tsr_error *err)
+{
+	*out = NULL;
+	TSR_TRY(tsr_core_params_check(p, err));
+	struct tsr_core *c = calloc(1, sizeof(*c));
+	struct warp *w = calloc(p->warp_slots, sizeof(*w));
+	if (!c || !w) {
+		free(c);
+		free(w);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory creating a shader core");
+	}
+	c->p = *p;
+	c->w = w;
+	c->nslots = p->warp_slots;
+	c->rr_last = c->nslots - 1;  /* the first search starts at slot 0 */
+	c->greedy = -1;
+	c->ev_min = NONE;
+	*out = c;
+	return TSR_OK;
+}
+
+void tsr_core_destroy(struct tsr_core *c)
+{
+	if (!c)
+		return;
+	free(c->w);
+	free(c);
+}
+
+void tsr_core_set_memory(struct tsr_core *c, tsr_core_issue_fn fn, void *ctx)
+{
+	c->issue = fn;
+	c->issue_ctx = ctx;
+}
+
+void tsr_core_set_retire(struct tsr_core *c, tsr_core_retire_fn fn, void *ctx)
+{
+	c->retire = fn;
+	c->retire_ctx = ctx;
+}
+
+bool tsr_core_can_accept(const struct tsr_core *c)
+{
+	return c->resident < c->nslots;
+}
+
+uint64_t tsr_core_now(const struct tsr_core *c)
+{
+	return c->now;
+}
+
+uint32_t tsr_core_resident(const struct tsr_core *c)
+{
+	return c->resident;
+}
+
+static inline bool has_instructions(const struct warp *w)
+{
+	return w->before_left || w->sample_left || w->after_left;
+}
+
+/* Resident, nothing outstanding or pending, instructions left. */
+static inline bool candidate(const struct warp *w)
+{
+	return w->busy && !w->pending && w->emit_at == NONE && w->retire_at == NONE &&
+	       has_instructions(w);
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static inline uint64_t token_of(const struct tsr_core *c, const struct warp *w)
+{
+	return (w->epoch << SLOT_BITS) | (uint64_t)(w - c->w);
+}
+
+/* Sets an event cycle of a warp (emit_at or retire_at) to t. */
+static inline void set_event(struct tsr_core *c, uint64_t *field, uint64_t t)
+{
+	*field = t;
+	if (t < c->ev_min)
+		c->ev_min = t;
+}
+
+/* One request of w completed at `cycle` (already checked and clamped). */
+static void complete(struct tsr_core *c, struct warp *w, uint64_t cycle)
+{
+	w->pending--;
+	w->ready_at = max64(w->ready_at, cycle);
+	if (!w->pending && !has_instructions(w))
+		set_event(c, &w->retire_at, w->ready_at);
+}
+
+/* Sends n requests of one kind for w at the current cycle. */
+static void send(struct tsr_core *c, struct warp *w, uint32_t kind, uint32_t n)
+{
+	w->pending = n;
+	w->req_cycle = c->now;
+	w->mem_wait = 1;
+	uint64_t tok = token_of(c, w), tag = w->tag;
+	for (uint32_t i = 0; i < n; i++) {
+		if (c->issue)
+			c->issue(c->issue_ctx, c->now, tag, kind, i, tok);
+		else
+			complete(c, w, c->now);
+	}
+}
+
+enum tsr_status tsr_core_mem_done(struct tsr_core *c, uint64_t token, uint64_t cycle)
+{
+	uint64_t slot = token & ((1u << SLOT_BITS) - 1);
+	if (slot >= c->nslots)
+		return TSR_ERR_INTERNAL;
+	struct warp *w = &c->w[slot];
+	if (!w->busy || w->epoch != token >> SLOT_BITS || !w->pending || cycle < w->req_cycle)
+		return TSR_ERR_INTERNAL;
+	if (cycle < c->now) {
+		c->k.late_completions++;
+		cycle = c->now;
+	}
+	complete(c, w, cycle);
+	return TSR_OK;
+}
+
+static void retire(struct tsr_core *c, struct warp *w, uint64_t cycle)
+{
+	uint32_t s = (uint32_t)(w - c->w);
+	w->busy = 0;
+	c->resident--;
+	if (c->greedy == (int32_t)s)
+		c->greedy = -1;
+	uint64_t life = cycle - w->push_cycle;
+	c->k.quads_retired++;
+	c->k.quad_cycles_sum += life;
+	if (life > c->k.quad_cycles_max)
+		c->k.quad_cycles_max = life;
+	c->k.slot_resident_cycles[s] += cycle - w->acct_from;
+	if (w->window == c->win_id) {
+		c->win.quads_retired++;
+		c->win.last_retire_cycle = max64(c->win.last_retire_cycle, cycle);
+	}
+	if (c->retire)
+		c->retire(c->retire_ctx, w->tag, cycle);
+}
+
+/* Requests leaving and quads retiring at cycle y (== now), in slot order;
+ * repeated, as a request completed at once can retire its quad. */
+static void process_events(struct tsr_core *c, uint64_t y)
+{
+	if (y < c->ev_min)
+		return;
+	for (bool again = true; again;) {
+		again = false;
+		c->ev_min = NONE;
+		for (uint32_t s = 0; s < c->nslots; s++) {
+			struct warp *w = &c->w[s];
+			if (!w->busy)
+				continue;
+			if (w->emit_at <= y) {
+				w->emit_at = NONE;
+				c->k.tex_requests += w->tex;
+				send(c, w, TSR_CORE_MEM_TEXTURE, w->tex);
+				again = true;
+			}
+			if (w->busy && w->retire_at <= y) {
+				retire(c, w, y);
+				again = true;
+			}
+			/* events set by the callbacks lower ev_min themselves */
+			if (w->busy) {
+				if (w->emit_at < c->ev_min)
+					c->ev_min = w->emit_at;
+				if (w->retire_at < c->ev_min)
+					c->ev_min = w->retire_at;
+			}
+		}
+	}
+}
+
+static inline bool ready(const struct warp *w, uint64_t y)
+{
+	return candidate(w) && w->ready_at <= y;
+}
+
+/* The slot to issue from at cycle y, or -1. */
+static int32_t pick(const struct tsr_core *c, uint64_t y)
+{
+	if (c->port_free > y)
+		return -1;
+	if (c->p.sched == TSR_CORE_SCHED_RR) {
+		for (uint32_t i = 1; i <= c->nslots; i++) {
+			uint32_t s = (c->rr_last + i) % c->nslots;
+			if (ready(&c->w[s], y))
+				return (int32_t)s;
+		}
+		return -1;
+	}
+	if (c->greedy >= 0 && ready(&c->w[c->greedy], y))
+		return c->greedy;
+	int32_t best = -1;
+	for (uint32_t s = 0; s < c->nslots; s++)
+		if (ready(&c->w[s], y) && (best < 0 || c->w[s].epoch < c->w[best].epoch))
+			best = (int32_t)s;
+	return best;
+}
+
+static void issue_one(struct tsr_core *c, int32_t s, uint64_t y)
+{
+	struct warp *w = &c->w[s];
+	uint64_t lat = c->p.alu_latency_cycles;
+	c->k.instructions++;
+	c->port_free = y + 1;
+	w->mem_wait = 0;
+	if (w->before_left) {
+		w->before_left--;
+		w->ready_at = y + lat;
+	} else if (w->sample_left) {
+		uint64_t sc = c->p.sample_issue_cycles;
+		w->sample_left = 0;
+		c->k.sample_instructions++;
+		c->port_free = y + sc;
+		set_event(c, &w->emit_at, y + sc);
+		w->ready_at = y + sc;
+		w->mem_wait = 1;
+	} else {
+		w->after_left--;
+		w->ready_at = y + lat;
+	}
+	if (!has_instructions(w) && w->emit_at == NONE)
+		set_event(c, &w->retire_at, w->ready_at);
+	c->rr_last = (uint32_t)s;
+	c->greedy = s;
+}
+
+/* The first cycle >= from at which an event happens or a warp could
+ * issue (events at earlier cycles must have been processed). */
+static uint64_t next_internal(const struct tsr_core *c, uint64_t from)
+{
+	uint64_t m = NONE;
+	for (uint32_t s = 0; s < c->nslots; s++) {
+		const struct warp *w = &c->w[s];
+		if (!w->busy)
+			continue;
+		if (w->emit_at < m)
+			m = w->emit_at;
+		if (w->retire_at < m)
+			m = w->retire_at;
+		if (candidate(w)) {
+			uint64_t t = max64(max64(w->ready_at, c->port_free), from);
+			if (t < m)
+				m = t;
+		}
+	}
+	return max64(m, from);
+}
+
+static void account(struct tsr_core *c, uint64_t d, enum cycle_class cc)
+{
+	switch (cc) {
+	case CC_BUSY: c->k.busy_cycles += d; break;
+	case CC_IDLE: c->k.idle_cycles += d; break;
+	case CC_MEM: c->k.stall_mem_cycles += d; break;
+	case CC_DEP: c->k.stall_dep_cycles += d; break;
+	}
+	c->k.occupancy_cycles[c->resident] += d;
+	c->k.resident_warp_cycles += (uint64_t)c->resident * d;
+}
+
+/* Class of a cycle y at which nothing issues. */
+static enum cycle_class stall_class(const struct tsr_core *c, uint64_t y)
+{
+	if (c->port_free > y)
+		return CC_BUSY;
+	if (!c->resident)
+		return CC_IDLE;
+	for (uint32_t s = 0; s < c->nslots; s++)
+		if (c->w[s].busy && !c->w[s].mem_wait)
+			return CC_DEP;
+	return CC_MEM;
+}
+
+void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
+{
+	if (cycle < c->now || c->in_advance)
+		return;
+	c->in_advance = 1;
+	for (;;) {
+		uint64_t y = c->now;
+		process_events(c, y);
+		if (y >= cycle)
+			break;
+		int32_t s = pick(c, y);
+		if (s >= 0) {
+			account(c, 1, CC_BUSY);
+			issue_one(c, s, y);
+			c->now = y + 1;
+			continue;
+		}
+		enum cycle_class cc = stall_class(c, y);
+		uint64_t nx = next_internal(c, y + 1);
+		if (cc == CC_BUSY && c->port_free < nx)
+			nx = c->port_free;
+		if (nx > cycle)
+			nx = cycle;
+		account(c, nx - y, cc);
+		c->now = nx;
+	}
+	c->k.cycles = c->now;
+	c->in_advance = 0;
+}
+
+/*
+ * A lower bound on the cycle w next sends requests or retires, if nothing
+ * is pushed and no request completes before: its next instructions issue
+ * at best alu_latency_cycles apart from max(ready_at, port_free, now).
+ * NONE while it waits on a request (its completion is an input).
+ */
+static uint64_t output_bound(const struct tsr_core *c, const struct warp *w)
+{
+	if (w->emit_at != NONE)
+		return max64(w->emit_at, c->now);
+	if (w->retire_at != NONE)
+		return max64(w->retire_at, c->now);
+	if (!candidate(w))
+		return NONE;
+	uint64_t start = max64(max64(w->ready_at, c->port_free), c->now);
+	uint64_t lat = c->p.alu_latency_cycles;
+	if (w->sample_left)
+		return start + (uint64_t)w->before_left * lat + c->p.sample_issue_cycles;
+	return start + ((uint64_t)w->before_left + w->after_left) * lat;
+}
+
+uint64_t tsr_core_next_event(const struct tsr_core *c)
+{
+	uint64_t m = NONE;
+	for (uint32_t s = 0; s < c->nslots; s++) {
+		if (!c->w[s].busy)
+			continue;
+		uint64_t t = output_bound(c, &c->w[s]);
+		if (t < m)
+			m = t;
+	}
+	return m;
+}
+
+enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct tsr_core_item *q,
+			      struct tsr_error *err)
+{
+	if (cycle < c->now)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "core push at cycle %llu before the current cycle %llu",
+				     (unsigned long long)cycle, (unsigned long long)c->now);
+	tsr_core_advance(c, cycle);
+	if (c->resident >= c->nslots) {
+		c->k.refused++;
+		return TSR_ERR_LIMIT;
+	}
+	uint32_t s = 0;
+	while (c->w[s].busy)
+		s++;
+	struct warp *w = &c->w[s];
+	memset(w, 0, sizeof(*w));
+	w->busy = 1;
+	w->tag = q->tag;
+	w->epoch = ++c->seq;
+	w->push_cycle = w->acct_from = w->ready_at = c->now;
+	w->emit_at = w->retire_at = NONE;
+	w->window = c->win_id;
+	w->tex = q->tex_requests;
+	if (q->tex_requests) {
+		w->before_left = q->alu_instructions < c->p.alu_before_sample
+					 ? q->alu_instructions
+					 : c->p.alu_before_sample;
+		w->sample_left = 1;
+		w->after_left = q->alu_instructions - w->before_left;
+	} else {
+		w->before_left = q->alu_instructions;
+	}
+	c->resident++;
+	c->k.quads_pushed++;
+	if (c->win.quads_pushed++ == 0)
+		c->win.first_push_cycle = c->now;
+	if (q->ifetch_requests) {
+		c->k.ifetch_requests += q->ifetch_requests;
+		send(c, w, TSR_CORE_MEM_IFETCH, q->ifetch_requests);
+	} else if (!has_instructions(w)) {
+		set_event(c, &w->retire_at, c->now);
+	}
+	return TSR_OK;
+}
+
+void tsr_core_mark(struct tsr_core *c, uint64_t cycle)
+{
+	tsr_core_advance(c, cycle);
+	c->win_id++;
+	memset(&c->win, 0, sizeof(c->win));
+	c->win.mark_cycle = c->now;
+	c->busy_at_mark = c->k.busy_cycles;
+}
+
+const struct tsr_core_window *tsr_core_window(struct tsr_core *c)
+{
+	c->win.busy_cycles = c->k.busy_cycles - c->busy_at_mark;
+	return &c->win;
+}
+
+const struct tsr_core_counters *tsr_core_counters(struct tsr_core *c)
+{
+	for (uint32_t s = 0; s < c->nslots; s++) {
+		struct warp *w = &c->w[s];
+		if (w->busy) {
+			c->k.slot_resident_cycles[s] += c->now - w->acct_from;
+			w->acct_from = c->now;
+		}
+	}
+	c->k.cycles = c->now;
+	return &c->k;
+}
