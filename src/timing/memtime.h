@@ -116,7 +116,7 @@ struct tsr_memtime_cache_counters {
 	uint64_t mshr_stall_cycles;  /* cycles those waited for one */
 	uint64_t mshr_occupancy_sum; /* sum over cycles of busy MSHRs (mean occupancy =
 					this / cycles) */
-	uint32_t mshr_busy_max;      /* most MSHRs busy at once */
+	uint64_t mshr_busy_max;      /* most MSHRs busy at once */
 	uint64_t port_wait_cycles;   /* cycles lookups (write-backs included) waited for
 					a port slot */
 	uint64_t writebacks;         /* write-backs received (one port slot each) */
