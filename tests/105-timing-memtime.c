@@ -250,6 +250,41 @@ static void test_merging(void **state)
 	tsr_memtime_destroy(mt);
 }
 
+/* A write that fetches (write-allocate) is done after its L1 lookup, but its
+ * fill holds the MSHR and a read of the line waits for it; a 128-byte line
+ * is read from DRAM as two 64-byte granules (two channels, in parallel). */
+static void test_fetching_write_and_split_fill(void **state)
+{
+	(void)state;
+	struct tsr_memtime_cache_params c[2];
+	default_caches(c);
+	struct tsr_dram_params d = analytic_dram();
+	struct log l;
+	struct tsr_memtime *mt = make(c, 2, &d, d.dram_mhz, &l);
+	const uint64_t dm = dram_miss(&d);
+	struct tsr_mem_path w = rd(0x3000, 2, 2);
+	w.write = 1;
+	w.fetch = 1;
+	issue(mt, 0, &w, 1);
+	struct tsr_mem_path p = rd(0x3000, 2, 0);
+	issue(mt, 3, &p, 2);
+	drain(mt);
+	assert_int_equal(l.cycle[1], L1_LAT);
+	assert_int_equal(l.cycle[2], L1_LAT + L2_LAT + dm);
+	assert_int_equal(tsr_memtime_counters(mt)->posted, 1);
+	assert_int_equal(tsr_memtime_dram_counters(mt)->reads, 1);
+
+	p = rd(0x10000, 2, 2);
+	p.line[1] = 0x10000;
+	p.dram_bytes = 2 * LINE;
+	issue(mt, 1000, &p, 3);
+	drain(mt);
+	assert_int_equal(l.cycle[3], 1000 + L1_LAT + L2_LAT + dm);
+	assert_int_equal(tsr_memtime_dram_counters(mt)->reads, 3);
+	assert_int_equal(tsr_memtime_counters(mt)->dram_reads, 3);
+	tsr_memtime_destroy(mt);
+}
+
 /* Two MSHRs, three misses to different lines: the third waits for the first fill. */
 static void test_mshr_exhaustion(void **state)
 {
@@ -361,6 +396,7 @@ static void test_posted_writes(void **state)
 	assert_int_equal(dk->bytes_written, 200 * LINE);
 	assert_true(dk->cycles > last);
 	assert_int_equal(tsr_memtime_counters(mt)->posted, 200);
+	assert_true(tsr_memtime_counters(mt)->dram_refusals > 0);  /* 2 x 32 write entries */
 	print_message("200 posted writes: requesters done by cycle %llu, DRAM by %llu\n",
 		      (unsigned long long)last, (unsigned long long)dk->cycles);
 	tsr_memtime_destroy(mt);
@@ -575,6 +611,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unloaded_latencies),
 		cmocka_unit_test(test_merging),
+		cmocka_unit_test(test_fetching_write_and_split_fill),
 		cmocka_unit_test(test_mshr_exhaustion),
 		cmocka_unit_test(test_port_contention),
 		cmocka_unit_test(test_posted_writes),
