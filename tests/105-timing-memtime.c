@@ -21,6 +21,8 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "core/stream.h"
+#include "memory/memsys.h"
 #include "timing/memtime.h"
 
 #define LINE 64u
@@ -548,6 +550,112 @@ static void test_determinism(void **state)
 	assert_memory_equal(&a, &e, sizeof(a));
 }
 
+/* The functional model's own paths (TCOR Table I tree, two cores) replayed. */
+struct replay {
+	struct tsr_memtime *mt;
+	uint64_t cycle, paths;
+};
+
+static void replay_path(void *ctx, const struct tsr_mem_path *p)
+{
+	struct replay *r = ctx;
+	issue(r->mt, r->cycle, p, 256 + r->cycle);
+	r->paths++;
+}
+
+/* gap: cycles between accesses. Returns the model (caller destroys). */
+static struct tsr_memtime *replay_run(uint32_t gap, uint32_t n, struct tsr_memsys **out_m,
+				      struct log *l, struct replay *r)
+{
+	struct tsr_memsys_config cfg;
+	tsr_memsys_config_defaults(&cfg, 2);
+	struct tsr_memsys *m = NULL;
+	struct tsr_error err = {{0}};
+	assert_int_equal(tsr_memsys_create(&cfg, &m, &err), TSR_OK);
+	struct tsr_memtime_cache_params c[TSR_MEMSYS_MAX_CACHES];
+	uint32_t nc = tsr_memsys_cache_count(m);
+	for (uint32_t i = 0; i < nc; i++) {
+		int l1 = tsr_memsys_cache_level(m, i) == 1;
+		c[i] = (struct tsr_memtime_cache_params){
+			.name = tsr_memsys_cache_group(m, i),
+			.hit_latency = tsr_cache_geometry_of(tsr_memsys_cache(m, i))->latency_cycles,
+			.ports = l1 ? 1 : 8, .mshrs = l1 ? 8 : 32};
+	}
+	struct tsr_dram_params d;
+	tsr_dram_params_default_lpddr3(&d);
+	struct tsr_memtime *mt = make(c, nc, &d, 600, l);
+	memset(r, 0, sizeof(*r));
+	r->mt = mt;
+	tsr_memsys_set_path_sink(m, replay_path, r);
+	struct tsr_rng rng;
+	tsr_rng_seed(&rng, 3);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t x = tsr_rng_below(&rng, 10), core = tsr_rng_below(&rng, 2);
+		uint64_t addr = (uint64_t)tsr_rng_below(&rng, 1u << 20) * 4;  /* 4 MiB */
+		enum tsr_stream s = x < 5 ? TSR_STREAM_TEXTURE : x < 9 ? TSR_STREAM_PB_LISTS
+							      : TSR_STREAM_COLOR;
+		int write = s == TSR_STREAM_COLOR || (s == TSR_STREAM_PB_LISTS && x == 8);
+		tsr_mem_access(m, tsr_memsys_port(m, s, core), addr, 4, write, s, 0, 0, NULL);
+		r->cycle += gap;
+	}
+	uint64_t t;
+	while ((t = tsr_memtime_next_event(mt)) != UINT64_MAX)
+		tsr_memtime_advance(mt, t);
+	*out_m = m;
+	return mt;
+}
+
+static void test_replay_functional_paths(void **state)
+{
+	(void)state;
+	struct tsr_memsys *m;
+	struct log l;
+	struct replay r;
+	/* spaced out: nothing overlaps, so the DRAM moves what the functional
+	 * model counted, and every latency is a sum of hit latencies plus DRAM */
+	struct tsr_memtime *mt = replay_run(1000, 3000, &m, &l, &r);
+	uint64_t fr = 0, fw = 0;
+	for (int s = 0; s < TSR_STREAM_COUNT; s++) {
+		fr += tsr_memsys_dram(m, (enum tsr_stream)s)->read_bytes;
+		fw += tsr_memsys_dram(m, (enum tsr_stream)s)->write_bytes;
+	}
+	const struct tsr_dram_device_counters *dk = tsr_memtime_dram_counters(mt);
+	const struct tsr_memtime_counters *k = tsr_memtime_counters(mt);
+	print_message("spaced replay: %llu paths, DRAM read %llu B (functional %llu), written "
+		      "%llu B (functional %llu), mean latency %.1f\n", (unsigned long long)r.paths,
+		      (unsigned long long)dk->bytes_read, (unsigned long long)fr,
+		      (unsigned long long)dk->bytes_written, (unsigned long long)fw,
+		      (double)k->latency_sum / (double)k->completed);
+	assert_int_equal(l.count, r.paths);
+	assert_int_equal(dk->bytes_read, fr);
+	assert_int_equal(dk->bytes_written, fw);
+	assert_int_equal(k->merges, 0);
+	assert_int_equal(k->mshr_stall_cycles, 0);
+	assert_true(fr > 0 && fw > 0);
+	tsr_memtime_destroy(mt);
+	tsr_memsys_destroy(m);
+
+	/* one access per cycle, far beyond the DRAM port (overloaded on purpose):
+	 * every path completes, Little holds, merged lines never add DRAM reads */
+	mt = replay_run(1, 3000, &m, &l, &r);
+	fr = 0;
+	for (int s = 0; s < TSR_STREAM_COUNT; s++)
+		fr += tsr_memsys_dram(m, (enum tsr_stream)s)->read_bytes;
+	dk = tsr_memtime_dram_counters(mt);
+	k = tsr_memtime_counters(mt);
+	print_message("dense replay: %llu paths, DRAM read %llu B (functional %llu), merges "
+		      "%llu, MSHR stall cycles %llu, mean latency %.1f\n",
+		      (unsigned long long)r.paths, (unsigned long long)dk->bytes_read,
+		      (unsigned long long)fr, (unsigned long long)k->merges,
+		      (unsigned long long)k->mshr_stall_cycles,
+		      (double)k->latency_sum / (double)k->completed);
+	assert_int_equal(l.count, r.paths);
+	assert_true(dk->bytes_read <= fr);
+	assert_int_equal(k->occupancy_sum, k->latency_sum);
+	tsr_memtime_destroy(mt);
+	tsr_memsys_destroy(m);
+}
+
 static void expect_bad(const struct tsr_memtime_cache_params *c, uint32_t nc,
 		       const struct tsr_dram_params *d, const char *what)
 {
@@ -618,6 +726,7 @@ int main(void)
 		cmocka_unit_test(test_stream_reaches_dram_bandwidth),
 		cmocka_unit_test(test_littles_law),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_replay_functional_paths),
 		cmocka_unit_test(test_bad_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

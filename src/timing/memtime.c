@@ -87,7 +87,7 @@ struct tsr_memtime {
 	struct cache *c;
 	uint32_t nc;
 	struct tsr_dram *d;
-	uint64_t granule, burst;
+	uint64_t granule;        /* DRAM interleave granule, bytes */
 	struct req *reqs;
 	uint32_t cap_reqs, free_head, live;
 	struct event *heap;
@@ -171,7 +171,6 @@ enum tsr_status tsr_memtime_create(const struct tsr_memtime_cache_params *caches
 	}
 	tsr_dram_set_completion(mt->d, on_dram_done, mt);
 	mt->granule = dram->interleave_bytes;
-	mt->burst = (uint64_t)dram->bus_bits / 8 * dram->burst_length;
 	mt->nc = ncaches;
 	mt->c = calloc(ncaches ? ncaches : 1, sizeof(*mt->c));
 	int ok = mt->c != NULL;
@@ -336,10 +335,17 @@ static uint32_t dram_send(struct tsr_memtime *mt, uint64_t t, uint64_t addr, uin
 }
 
 /* Where a path's DRAM bytes start: the last level's line, or without caches
- * the access's first burst. */
+ * the access's address aligned down to the largest power of two that is at
+ * most dram_bytes and the interleave granule (the memory system's burst:
+ * the path does not carry it). */
 static uint64_t dram_base(const struct tsr_memtime *mt, const struct req *r)
 {
-	return r->levels ? r->line[r->levels - 1] : r->addr & ~(mt->burst - 1);
+	if (r->levels)
+		return r->line[r->levels - 1];
+	uint64_t a = mt->granule;
+	while (a > 1 && a > r->dram_bytes)
+		a >>= 1;
+	return r->addr & ~(a - 1);
 }
 
 /* DRAM completion: read pieces of a request; its data is at the last level

@@ -28,7 +28,9 @@
  *     merges (a secondary miss: no request goes below). Else it takes a
  *     free MSHR (the lowest-numbered) and its lookup continues at the next
  *     level in the same cycle, or goes to DRAM (a read of p->dram_bytes at
- *     the last level's line, split into interleave granules). With no free
+ *     the last level's line, split into interleave granules; without
+ *     caches at p->addr aligned down to the largest power of two not above
+ *     dram_bytes or the granule). With no free
  *     MSHR it waits, in arrival order per cache, until one frees (stall
  *     cycles); when one frees, waiters to the freed or another in-flight
  *     line merge and the first other waiter takes it.
