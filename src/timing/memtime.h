@@ -75,7 +75,11 @@
  * per-bank address interleaving (`ports` are bank-oblivious), write
  * buffers of bounded size (posted writes never block), MSHR targets per
  * entry (unbounded merges), the interconnect between levels (no wire or
- * queueing latency beyond ports), and coherence.
+ * queueing latency beyond ports), and coherence. A merged secondary miss
+ * sends nothing below, so when the functional model re-fetched a line that
+ * was evicted while its fill was still in flight, the owned DRAM device
+ * counts fewer reads than the functional model; time-independent counters
+ * (accesses, misses, DRAM bytes) should be taken from the functional model.
  */
 #ifndef TSR_TIMING_MEMTIME_H
 #define TSR_TIMING_MEMTIME_H
@@ -207,8 +211,8 @@ enum tsr_status tsr_memtime_issue(struct tsr_memtime *mt, uint64_t cycle,
 /*
  * Brings the model to `cycle`: runs every event at or before it (lookups
  * ending, fills, DRAM commands and completions), reporting completions.
- * A cycle before the current one does nothing. The result does not depend
- * on how the caller steps.
+ * A cycle before the current one, or UINT64_MAX, does nothing. The result
+ * does not depend on how the caller steps (tests/105 checks it).
  */
 void tsr_memtime_advance(struct tsr_memtime *mt, uint64_t cycle);
 
