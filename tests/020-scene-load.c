@@ -1239,6 +1239,12 @@ static void test_corrupt_jpeg_refused(void **state)
 		assert_non_null(strstr(err.msg, "'embedded'"));
 		assert_non_null(strstr(err.msg, files[i][1]));
 	}
+	/* a 59-byte BMP declaring 257 x 1048577 texels (found by fuzz_image):
+	 * refused from its header, before stb_image decodes a gigabyte */
+	const char *bmp = TSR_SOURCE_DIR "/tests/data/bmp-huge-declared.bmp";
+	assert_int_equal(tsr_image_set_add_file(&set, bmp, &index, &err), TSR_ERR_LIMIT);
+	assert_non_null(strstr(err.msg, "257 x 1048577 texels"));
+	assert_non_null(strstr(err.msg, bmp));
 	assert_int_equal(set.count, 0);
 	assert_int_equal(tsr_image_set_add_file(&set,
 			 "/usr/share/glmark2/textures/crate-base.png", &index, &err),

@@ -44,6 +44,10 @@
  * --max-records) sets another limit. */
 #define TSR_LIMIT_TRACE_RECORDS 200000000ull
 
+/* Width and height of one texture, texels (OpenGL ES 3.2 GPUs support
+ * 8192 to 16384), checked before an image is decoded. */
+#define TSR_LIMIT_TEXTURE_SIDE 16384u
+
 /* CPU seconds one model import (assimp, in its child process) may take. */
 #define TSR_LIMIT_IMPORT_CPU_SECONDS 120u
 

@@ -69,6 +69,22 @@ static enum tsr_status take_stbi(struct tsr_image_set *set, const char *name,
 }
 
 /*
+ * Refuses an image whose header declares more than TSR_LIMIT_TEXTURE_SIDE
+ * texels a side or more RGBA bytes than the memory budget, before it is
+ * decoded (a 59-byte BMP can declare a gigabyte of pixels).
+ */
+static enum tsr_status check_size(const char *name, uint64_t w, uint64_t h,
+				  struct tsr_error *err)
+{
+	if (w > TSR_LIMIT_TEXTURE_SIDE || h > TSR_LIMIT_TEXTURE_SIDE)
+		return tsr_error_set(err, TSR_ERR_LIMIT,
+				     "texture '%s' is %llu x %llu texels, more than the limit of %u "
+				     "a side", name, (unsigned long long)w, (unsigned long long)h,
+				     TSR_LIMIT_TEXTURE_SIDE);
+	return tsr_memory_check(name, w * h * 4, err);
+}
+
+/*
  * 1 when stb_image would read data as a JPEG: the SOI marker D8 after one
  * or more FF bytes. Such data goes to libjpeg-turbo instead: the JPEG
  * decoder of Debian 12's stb_image (git 2022-09-08) writes past a Huffman
@@ -110,7 +126,7 @@ static enum tsr_status decode_jpeg(struct tsr_image_set *set, const char *name,
 		goto out;
 	}
 	uint64_t bytes = (uint64_t)w * (uint64_t)h * 4;
-	st = tsr_memory_check(name, bytes, err);
+	st = check_size(name, (uint64_t)w, (uint64_t)h, err);
 	if (st != TSR_OK)
 		goto out;
 	rgba = malloc((size_t)bytes);
@@ -141,6 +157,8 @@ static enum tsr_status decode(struct tsr_image_set *set, const char *name,
 	if (is_jpeg(data, size_bytes))
 		return decode_jpeg(set, name, data, size_bytes, index, err);
 	int w = 0, h = 0, comp = 0;
+	if (stbi_info_from_memory(data, (int)size_bytes, &w, &h, &comp))
+		TSR_TRY(check_size(name, (uint64_t)w, (uint64_t)h, err));
 	stbi_uc *px = stbi_load_from_memory(data, (int)size_bytes, &w, &h,
 					    &comp, 4);
 	if (!px)
@@ -221,6 +239,7 @@ enum tsr_status tsr_image_set_add_bgra(struct tsr_image_set *set,
 	if (width == 0 || height == 0)
 		return tsr_error_set(err, TSR_ERR_PARSE,
 				     "texture '%s' is empty", name);
+	TSR_TRY(check_size(name, width, height, err));
 	size_t n = (size_t)width * height;
 	uint8_t *rgba = malloc(n * 4);
 	if (!rgba)
