@@ -26,7 +26,8 @@ static void usage_run(FILE *f)
 {
 	fprintf(f,
 		"usage: tessera run WORKLOAD [--config GPU] [--frames N]\n"
-		"                   [--out DIR] [--dump-frames LIST] [--quiet]\n"
+		"                   [--out DIR] [--dump-frames LIST] [--timing on|off]\n"
+		"                   [--quiet]\n"
 		"\n"
 		"  WORKLOAD            a workload file, or a shipped workload by name\n"
 		"                      ('sprites-2d', see workloads/)\n"
@@ -44,6 +45,9 @@ static void usage_run(FILE *f)
 		"                      vertex, texture0, instruction0, ...) as a binary\n"
 		"                      trace for 'tessera cachesim' and 'tessera analyze';\n"
 		"                      may be given up to %d times\n"
+		"  --timing on|off     count cycles too (timing.enabled): frames per second,\n"
+		"                      unit and core activity, memory latencies; every other\n"
+		"                      counter is the same (default: the configuration's)\n"
 		"  --quiet             no progress bar and no summary\n"
 		"\n"
 		"Writes DIR/stats.json, DIR/frames.csv and DIR/frame-NNNN.png. Shipped\n"
@@ -111,7 +115,7 @@ static void progress(uint32_t done, uint32_t total, uint64_t accesses,
 
 /* The summary: the counters flagged TSR_CTR_SUMMARY (stats/counters.h) and ratios. */
 static void print_summary(const struct tsr_frame_stats *t, uint32_t frames,
-			  double seconds, const struct tsr_memsys *mem)
+			  double seconds, const struct tsr_memsys *mem, uint32_t gpu_mhz)
 {
 	printf("\n%-34s %16s\n", "statistic", "total");
 	printf("%-34s %16u\n", "frames", frames);
@@ -129,6 +133,15 @@ static void print_summary(const struct tsr_frame_stats *t, uint32_t frames,
 			printf("%-34s %16llu\n", label,
 			       (unsigned long long)tsr_counter_value(d, gs, 0));
 		}
+	}
+	if (t->timing.cycles) {
+		char label[80];
+		snprintf(label, sizeof(label), "frames per second (%u MHz)", gpu_mhz);
+		printf("%-34s %16.2f\n", label,
+		       tsr_frames_per_second(frames, t->timing.cycles, gpu_mhz));
+		printf("%-34s %16.1f\n", "mean memory latency (cycles)",
+		       t->timing.memory_requests ? (double)t->timing.memory_latency /
+						   (double)t->timing.memory_requests : 0.0);
 	}
 	printf("%-34s %16.2f\n", "avg primitives per tile",
 	       t->tiling.tiles ? (double)t->tiling.pmds_written / (double)t->tiling.tiles : 0.0);
@@ -248,6 +261,7 @@ int tsr_cmd_run(int argc, char **argv)
 		{"frames", required_argument, NULL, 'f'},
 		{"out", required_argument, NULL, 'o'},
 		{"dump-frames", required_argument, NULL, 'd'},
+		{"timing", required_argument, NULL, 't'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
@@ -276,6 +290,18 @@ int tsr_cmd_run(int argc, char **argv)
 			if (tsr_cli_add_set(sets, &nsets, optarg))
 				return EXIT_USAGE;
 			break;
+		case 't': {
+			char shown[TSR_SHORT_BUF];
+			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+				return tsr_cli_usage_error("option '--timing' needs 'on' or 'off', "
+							   "not '%s'",
+							   tsr_short(optarg, shown, sizeof(shown)));
+			if (tsr_cli_add_set(sets, &nsets, strcmp(optarg, "on")
+							  ? "timing.enabled=false"
+							  : "timing.enabled=true"))
+				return EXIT_USAGE;
+			break;
+		}
 		case 'c':
 			config = optarg;
 			break;
@@ -401,7 +427,7 @@ int tsr_cmd_run(int argc, char **argv)
 				.dump = want, .frames = frames,
 				.tty = !quiet && isatty(STDERR_FILENO)};
 	if (s == TSR_OK)
-		s = tsr_stats_json_create(mem, cfg.mem.cores, &o.json, &err);
+		s = tsr_stats_json_create(mem, cfg.mem.cores, cfg.timing.gpu_mhz, &o.json, &err);
 	o.csv.cap = 8192 + (size_t)frames * 2048;
 	o.csv.buf = malloc(o.csv.cap);
 	if (s == TSR_OK && !o.csv.buf)
@@ -459,7 +485,7 @@ int tsr_cmd_run(int argc, char **argv)
 	if (s != TSR_OK) {
 		tsr_output_abort(&out);
 	} else if (!quiet) {
-		print_summary(total, frames, seconds, mem);
+		print_summary(total, frames, seconds, mem, cfg.timing.gpu_mhz);
 		char a[TSR_SHORT_BUF];
 		const char *d = tsr_short(out_dir, a, sizeof(a));
 		printf("\nwrote %s/stats.json, %s/frames.csv\n", d, d);

@@ -30,7 +30,8 @@ static void check_group(const struct tsr_counter_group *g)
 	for (size_t i = 0; i < g->count; i++) {
 		const struct tsr_counter_desc *d = &g->counters[i];
 		assert_true(d->help && d->help[0]);
-		assert_true(!strcmp(d->unit, "count") || !strcmp(d->unit, "bytes"));
+		assert_true(!strcmp(d->unit, "count") || !strcmp(d->unit, "bytes") ||
+			    !strcmp(d->unit, "cycles"));
 		assert_true(d->length >= 1);
 		assert_int_equal(d->offset % sizeof(uint64_t), 0);
 		words += d->length;

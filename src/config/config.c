@@ -22,10 +22,16 @@
 #include "core/json_util.h"
 #include "core/limits.h"
 #include "memory/policy.h"
+#include "timing/core.h"
 #include "tiling/parameter_buffer.h"
 
 const char *const tsr_pb_layout_names[] = {"baseline", "interleaved", NULL};
 static const char *const ac_policy_names[] = {"opt", "lru", "mru", "drrip", NULL};
+static const char *const dram_model_names[] = {"lpddr3", "lpddr4", NULL};
+/* enum tsr_core_sched's names, NULL-terminated for the ENUM keys */
+static const char *const warp_scheduler_names[] = {"rr", "gto", NULL};
+_Static_assert(TSR_CORE_SCHED_RR == 0 && TSR_CORE_SCHED_GTO == 1 && TSR_CORE_SCHED_COUNT == 2,
+	       "warp_scheduler_names follows enum tsr_core_sched");
 static const char *const write_policy_names[] = {"write-back", "write-through", NULL};
 
 enum key_type {
@@ -109,6 +115,32 @@ static const struct key keys[] = {
 	    "0: never; N >= 3: RE off in frames f with f mod N < 2 (RE III-E)"),
 	BOOL("elimination.verify", elim.verify, "false",
 	     "render skipped tiles anyway, uncounted, and compare colors (false positives)"),
+	BOOL("timing.enabled", timing.enabled, "false",
+	     "count cycles (docs/timing.md): frames per second, unit and core activity, memory "
+	     "latencies; every other counter is the same as without"),
+	U32("timing.gpu_mhz", timing.gpu_mhz, 1, 10000, "600", "MHz",
+	    "GPU clock (TCOR, DTexL, boustrophedonic Table I/II: 600; RE Table I: 400)"),
+	U32("timing.warp_slots", timing.warp_slots, 1, 64, "16", "quads",
+	    "warps (one quad each) resident per shader core (an assumption: the papers give none)"),
+	ENUM("timing.warp_scheduler", timing.warp_scheduler, warp_scheduler_names, "\"gto\"",
+	     "rr (round-robin) or gto (greedy-then-oldest) over ready warps"),
+	U32("timing.alu_before_sample", timing.alu_before_sample, 0, 4096, "2", "instructions",
+	    "ALU instructions of a quad before its sample instruction (interpolation)"),
+	U32("timing.sample_issue_cycles", timing.sample_issue_cycles, 1, 64, "1", "cycles",
+	    "issue cycles of a sample instruction (address computation, coalescing)"),
+	U32("timing.tile_fetch_requests_per_cycle", timing.tile_fetch_requests_per_cycle, 1, 64,
+	    "1", "requests", "memory requests the Tile Fetcher issues per cycle (TCOR V-B-3)"),
+	U32("timing.triangle_queue_entries", timing.triangle_queue_entries, 1, 4096, "16",
+	    "entries", "Rasterizer input queue (RE Table I: triangle and tile queues, 16)"),
+	U32("timing.rasterizer_attributes_per_cycle", timing.rasterizer_attributes_per_cycle, 1,
+	    1024, "16", "attributes", "primitive setup throughput (RE Table I: 16 per cycle)"),
+	U32("timing.early_z_inflight", timing.early_z_inflight, 1, 4096, "32", "quads",
+	    "quads in flight in Early-Z (RE Table I: 32)"),
+	U32("timing.fragment_queue_entries", timing.fragment_queue_entries, 1, 4096, "64",
+	    "entries", "blending input queue (RE Table I: fragment queue, 64)"),
+	ENUM("dram.model", timing.dram_model, dram_model_names, "\"lpddr3\"",
+	     "timing mode: the DRAM device, lpddr3 (dual-channel LPDDR3-1600 behind a 4 "
+	     "bytes/cycle port, RE Table I) or lpddr4 (dual-channel LPDDR4-3200)"),
 	U32("dram.latency_cycles", mem.dram_latency_cycles, 0, 100000, NULL, "cycles",
 	    "DRAM latency (recorded for the timing model)"),
 	U32("dram.burst_bytes", mem.dram_burst_bytes, 4, 4096, NULL, "bytes",
@@ -138,6 +170,11 @@ static const struct key cache_keys[] = {
 	 "one private copy per shader core, named <name><core>"},
 	{"parent", KEY_STRING, CACHE(parent), TSR_CACHE_NAME_MAX, 0, 0, NULL, "\"dram\"", "",
 	 "the next level: another instance, or \"dram\""},
+	{"mshrs", KEY_U32, CACHE(mshrs), 0, 1, 65535, NULL, "16", "entries",
+	 "timing mode: miss status holding registers; later misses to a line in one merge "
+	 "(the papers give none: 16 is an assumption)"},
+	{"ports", KEY_U32, CACHE(ports), 0, 1, 64, NULL, "1", "lookups/cycle",
+	 "timing mode: lookups that may start per cycle (ports or banks, RE Table I)"},
 };
 
 #define NKEYS(t) (sizeof(t) / sizeof((t)[0]))

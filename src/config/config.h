@@ -43,6 +43,25 @@ struct tsr_elimination_config {
 				     compare their colors (false positives) */
 };
 
+/* The timing model's parameters (keys timing.*, dram.model; docs/timing.md). */
+struct tsr_timing_config {
+	int enabled;                          /* 1: cycles, not only counts */
+	uint32_t gpu_mhz;                     /* GPU clock, MHz */
+	uint32_t warp_slots;                  /* quads resident per shader core */
+	uint32_t warp_scheduler;              /* enum tsr_core_sched */
+	uint32_t alu_before_sample;           /* instructions before the sample */
+	uint32_t sample_issue_cycles;         /* issue cycles of a sample instruction */
+	uint32_t tile_fetch_requests_per_cycle; /* Tile Fetcher's memory requests per cycle */
+	uint32_t triangle_queue_entries;      /* Rasterizer input queue, quads */
+	uint32_t rasterizer_attributes_per_cycle; /* primitive setup throughput */
+	uint32_t early_z_inflight;            /* quads in flight in Early-Z */
+	uint32_t fragment_queue_entries;      /* blending input queue, quads */
+	uint32_t dram_model;                  /* enum tsr_dram_model */
+};
+
+/* DRAM presets of the timing model (timing/dram.h). */
+enum tsr_dram_model { TSR_DRAM_LPDDR3 = 0, TSR_DRAM_LPDDR4, TSR_DRAM_MODEL_COUNT };
+
 struct tsr_gpu_config {
 	char name[64];
 	uint32_t width, height;              /* screen, pixels */
@@ -69,6 +88,7 @@ struct tsr_gpu_config {
 	uint32_t output_queue;               /* Tile Fetcher output queue: primitives kept
 						locked until the Rasterizer consumes them */
 	struct tsr_elimination_config elim;  /* RE and TE, both off by default */
+	struct tsr_timing_config timing;     /* the timing model (docs/timing.md) */
 };
 
 /* Names used in JSON for the enums (NULL-terminated). */

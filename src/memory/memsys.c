@@ -58,6 +58,8 @@ static void instance(struct tsr_memsys_config *c, const char *name, uint32_t siz
 	k->geom.latency_cycles = latency;
 	snprintf(k->geom.policy, sizeof(k->geom.policy), "lru");
 	k->write_policy = TSR_WRITE_BACK;
+	k->mshrs = 16;
+	k->ports = 1;
 	k->per_core = (uint32_t)per_core;
 	snprintf(k->parent, sizeof(k->parent), "%s", parent);
 }
@@ -341,10 +343,18 @@ static void write_back(struct tsr_memsys *m, const struct node *x,
 	struct tsr_access wb = {.addr = o->victim_addr, .size = x->line_bytes, .write = 1,
 				.stream = o->victim_stream, .requester = requester,
 				.meta = o->victim_meta, .next_use = TSR_NEVER};
-	if (m->path_fn && m->path.wb_count < TSR_MEM_PATH_WRITEBACKS)
-		m->path.wb[m->path.wb_count++] = (struct tsr_mem_writeback){
-			.from_level = (uint8_t)(depth - 1), .to_dram = x->parent == NODE_DRAM,
-			.bytes = (uint16_t)x->line_bytes, .addr = o->victim_addr};
+	if (m->path_fn && m->path.wb_count < TSR_MEM_PATH_WRITEBACKS && m->path.levels) {
+		/* a victim of a cache off the request's chain (a write-back's own
+		 * eviction below): kept when it goes to DRAM, at the chain's last
+		 * level, so that its DRAM traffic is timed */
+		uint32_t from = depth - 1;
+		if (from >= m->path.levels && x->parent == NODE_DRAM)
+			from = m->path.levels - 1u;
+		if (from < m->path.levels)
+			m->path.wb[m->path.wb_count++] = (struct tsr_mem_writeback){
+				.from_level = (uint8_t)from, .to_dram = x->parent == NODE_DRAM,
+				.bytes = (uint16_t)x->line_bytes, .addr = o->victim_addr};
+	}
 	if (!o->victim_mask || x->parent == NODE_DRAM) {
 		to_parent(m, x, &wb, depth, NULL);
 		return;
@@ -526,6 +536,11 @@ const struct tsr_cache *tsr_memsys_cache(const struct tsr_memsys *m, uint32_t i)
 const char *tsr_memsys_cache_group(const struct tsr_memsys *m, uint32_t i)
 {
 	return m->cfg.caches[m->nodes[i].instance].name;
+}
+
+const struct tsr_cache_config *tsr_memsys_cache_config(const struct tsr_memsys *m, uint32_t i)
+{
+	return &m->cfg.caches[m->nodes[i].instance];
 }
 
 uint32_t tsr_memsys_cache_level(const struct tsr_memsys *m, uint32_t i)

@@ -55,6 +55,8 @@ struct tsr_cache_config {
 	uint32_t write_policy;              /* enum tsr_write_policy */
 	uint32_t per_core;                  /* 1: one private copy per shader core */
 	char parent[TSR_CACHE_NAME_MAX];    /* another instance's name, or "dram" */
+	uint32_t mshrs;                     /* timing mode: miss status holding registers */
+	uint32_t ports;                     /* timing mode: lookups per cycle (ports or banks) */
 };
 
 /* Where a route leads besides a cache instance. */
@@ -185,6 +187,9 @@ const struct tsr_cache *tsr_memsys_cache(const struct tsr_memsys *m, uint32_t i)
 
 /* The configured instance name of cache i ("texture" for texture2). */
 const char *tsr_memsys_cache_group(const struct tsr_memsys *m, uint32_t i);
+
+/* The configuration of cache i's instance (its per-core copies share it). */
+const struct tsr_cache_config *tsr_memsys_cache_config(const struct tsr_memsys *m, uint32_t i);
 
 /* Level of cache i: 1 for a first-level cache, 2 for its parent, ... */
 uint32_t tsr_memsys_cache_level(const struct tsr_memsys *m, uint32_t i);

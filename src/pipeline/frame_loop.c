@@ -50,6 +50,9 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 	/* binning: Geometry Pipeline and Polygon List Builder, draw call by draw call */
 	g->prims.count = 0;
 	g->binned = 0;
+	const uint64_t frame_start = g->timing ? tsr_timing_now(g) : 0;
+	if (g->timing)
+		tsr_timing_frame_begin(g);
 	tsr_pb_begin_frame(g->pb, tsr_gpu_tile_order(g, frame), frame);
 	tsr_geometry_begin_frame(g->geom);
 	EACH_TECHNIQUE(g, frame_begin, c, st);
@@ -60,11 +63,17 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 				    pass->draw_count);
 	}
 	EACH_TECHNIQUE(g, geometry_end, st);
+	if (g->timing)
+		TSR_TRY(tsr_timing_geometry_end(g, st, err));
 
 	/* rendering: Tile Fetcher and Raster Pipeline, tile by tile */
 	const uint32_t *order = tsr_gpu_tile_order(g, frame);
 	for (uint32_t i = 0; i < g->tiles; i++) {
+		if (g->timing)
+			tsr_timing_tile_begin(g, order[i]);
 		tsr_stage_tile(g, order[i], st);
+		if (g->timing)
+			TSR_TRY(tsr_timing_tile_end(g, st, err));
 		if (g->progress && ((i & 63) == 63 || i + 1 == g->tiles))
 			g->progress(g->progress_ctx, frame, TSR_PHASE_RENDERING, i + 1, g->tiles);
 	}
@@ -72,6 +81,8 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 
 	tsr_frame_stats_snapshot_memory(st, g->mem);
 	tsr_frame_stats_sub_memory(st, &base);
+	if (g->timing)
+		TSR_TRY(tsr_timing_frame_end(g, frame_start, st, err));
 	EACH_TECHNIQUE(g, frame_end, st);
 	return TSR_OK;
 }

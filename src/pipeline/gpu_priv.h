@@ -38,6 +38,7 @@ struct active_technique {
 struct tsr_gpu {
 	struct tsr_gpu_config cfg;
 	struct tsr_worklog *log;              /* timing mode: the tile's work items, or NULL */
+	struct tsr_timing *timing;            /* timing mode (timing_driver.c), or NULL */
 	tsr_gpu_progress_fn progress;         /* tsr_gpu_set_progress(), or NULL */
 	void *progress_ctx;
 	struct tsr_resources res;             /* meshes, materials, images */
@@ -111,5 +112,26 @@ uint64_t tsr_stage_flush_bytes(void *gpu, uint32_t tile);
 void tsr_stage_render_tile(void *gpu, uint32_t tile, struct tsr_memsys *mem,
 			   struct tsr_raster_stats *rs, struct tsr_texture_stats *ts,
 			   struct tsr_tile_colors *out);
+
+/*
+ * The timing mode (timing_driver.c, docs/timing.md). tsr_timing_create()
+ * builds the timing units when cfg.timing.enabled and makes the stages
+ * record their work; the frame loop brackets the geometry phase and each
+ * tile with the calls below, which simulate what was recorded and add the
+ * cycles to st->timing. Errors: TSR_ERR_NOMEM, TSR_ERR_CONFIG (a timing
+ * parameter), TSR_ERR_INTERNAL (a unit's invariant broken: a bug).
+ */
+struct tsr_timing;
+enum tsr_status tsr_timing_create(struct tsr_gpu *g, struct tsr_error *err);
+void tsr_timing_destroy(struct tsr_gpu *g);
+uint64_t tsr_timing_now(const struct tsr_gpu *g);
+void tsr_timing_frame_begin(struct tsr_gpu *g);
+enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
+					struct tsr_error *err);
+void tsr_timing_tile_begin(struct tsr_gpu *g, uint32_t tile);
+enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
+				    struct tsr_error *err);
+enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, uint64_t frame_start,
+				     struct tsr_frame_stats *st, struct tsr_error *err);
 
 #endif

@@ -68,9 +68,14 @@ static json_t *streams_json(const struct tsr_counter_group *g, const void *per_s
 	return o;
 }
 
-/* One statistics object (a frame's or the total's) as JSON. */
+double tsr_frames_per_second(uint64_t frames, uint64_t cycles, uint32_t gpu_mhz)
+{
+	return cycles ? (double)frames * (double)gpu_mhz * 1e6 / (double)cycles : 0.0;
+}
+
+/* One statistics object (a frame's or the total's, of `frames` frames) as JSON. */
 static json_t *stats_json(const struct tsr_frame_stats *s, const struct tsr_memsys *mem,
-			  uint32_t cores)
+			  uint32_t cores, uint32_t gpu_mhz, uint64_t frames)
 {
 	json_t *o = json_object();
 	/* geometry, tiling, raster and texture always; the techniques' groups when used */
@@ -98,6 +103,16 @@ static json_t *stats_json(const struct tsr_frame_stats *s, const struct tsr_mems
 		json_object_set_new(o, "perfect", streams_json(&tsr_counters_dram, s->perfect,
 							       sizeof(s->perfect[0])));
 	json_object_set_new(o, "memory_accesses", u64(s->memory_accesses));
+	json_t *timing = gpu_mhz ? json_object_get(o, "timing") : NULL;
+	if (timing) {
+		const struct tsr_timing_stats *ts = &s->timing;
+		json_object_set_new(timing, "frames_per_second",
+				    json_real(tsr_frames_per_second(frames, ts->cycles, gpu_mhz)));
+		json_object_set_new(timing, "mean_memory_latency",
+				    json_real(ts->memory_requests ? (double)ts->memory_latency /
+								    (double)ts->memory_requests
+								  : 0.0));
+	}
 	return o;
 }
 
@@ -121,11 +136,13 @@ static json_t *addrmap_json(const struct tsr_addrmap *m)
 struct tsr_stats_json {
 	const struct tsr_memsys *mem;
 	uint32_t cores;
+	uint32_t gpu_mhz;
 	json_t *frames;  /* "frames" */
 };
 
 enum tsr_status tsr_stats_json_create(const struct tsr_memsys *mem, uint32_t cores,
-				      struct tsr_stats_json **out, struct tsr_error *err)
+				      uint32_t gpu_mhz, struct tsr_stats_json **out,
+				      struct tsr_error *err)
 {
 	struct tsr_stats_json *j = calloc(1, sizeof(*j));
 	if (j)
@@ -136,6 +153,7 @@ enum tsr_status tsr_stats_json_create(const struct tsr_memsys *mem, uint32_t cor
 	}
 	j->mem = mem;
 	j->cores = cores;
+	j->gpu_mhz = gpu_mhz;
 	*out = j;
 	return TSR_OK;
 }
@@ -143,7 +161,7 @@ enum tsr_status tsr_stats_json_create(const struct tsr_memsys *mem, uint32_t cor
 enum tsr_status tsr_stats_json_add_frame(struct tsr_stats_json *j,
 					 const struct tsr_frame_stats *fs, struct tsr_error *err)
 {
-	json_t *jf = stats_json(fs, j->mem, j->cores);
+	json_t *jf = stats_json(fs, j->mem, j->cores, j->gpu_mhz, 1);
 	if (!jf || json_object_set_new(jf, "frame", json_integer(fs->frame)) ||
 	    json_array_append_new(j->frames, jf))
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for stats.json");
@@ -174,7 +192,8 @@ enum tsr_status tsr_stats_json_render(struct tsr_stats_json *j,
 					      (json_int_t)w->images));
 		json_object_set_new(root, "address_map", addrmap_json(map));
 		json_object_set(root, "frames", j->frames);
-		json_object_set_new(root, "total", stats_json(total, j->mem, j->cores));
+		json_object_set_new(root, "total", stats_json(total, j->mem, j->cores, j->gpu_mhz,
+							      json_array_size(j->frames)));
 	}
 	*text = root ? json_dumps(root, STATS_JSON_FLAGS) : NULL;
 	json_decref(root);
@@ -193,7 +212,7 @@ enum tsr_status tsr_stats_object_text(const struct tsr_frame_stats *s,
 				      const struct tsr_memsys *mem, uint32_t cores,
 				      char **text, struct tsr_error *err)
 {
-	json_t *o = stats_json(s, mem, cores);
+	json_t *o = stats_json(s, mem, cores, 0, 1);
 	/* reals with 17 digits: parsing the text gives back the exact doubles */
 	*text = o ? json_dumps(o, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) : NULL;
 	json_decref(o);

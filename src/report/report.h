@@ -37,10 +37,17 @@ struct tsr_stats_workload {
 
 /*
  * Starts a stats.json for the caches of mem and `cores` shader cores
- * (per-core counters have that many entries). Errors: TSR_ERR_NOMEM.
+ * (per-core counters have that many entries); with the timing model on,
+ * the "timing" objects also get frames_per_second at gpu_mhz and
+ * mean_memory_latency (cycles). Errors: TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_stats_json_create(const struct tsr_memsys *mem, uint32_t cores,
-				      struct tsr_stats_json **out, struct tsr_error *err);
+				      uint32_t gpu_mhz, struct tsr_stats_json **out,
+				      struct tsr_error *err);
+
+/* Frames per second of `frames` frames taking `cycles` GPU cycles at gpu_mhz
+ * (0 when cycles is 0). */
+double tsr_frames_per_second(uint64_t frames, uint64_t cycles, uint32_t gpu_mhz);
 
 /* Appends frame fs->frame's counters to "frames". Errors: TSR_ERR_NOMEM. */
 enum tsr_status tsr_stats_json_add_frame(struct tsr_stats_json *j,

@@ -13,6 +13,7 @@ const struct tsr_stats_group tsr_stats_groups[] = {
 	{&tsr_counters_texture, offsetof(struct tsr_frame_stats, texture)},
 	{&tsr_counters_attribute_cache, offsetof(struct tsr_frame_stats, attribute_cache)},
 	{&tsr_counters_elimination, offsetof(struct tsr_frame_stats, elim)},
+	{&tsr_counters_timing, offsetof(struct tsr_frame_stats, timing)},
 };
 const size_t tsr_stats_group_count = sizeof(tsr_stats_groups) / sizeof(tsr_stats_groups[0]);
 

@@ -28,6 +28,7 @@ struct tsr_frame_stats {
 	uint64_t memory_accesses;      /* accesses served by all caches */
 	struct tsr_ac_counters attribute_cache;  /* TCOR Attribute Cache (zero when off) */
 	struct tsr_elimination_stats elim;       /* RE and TE (zero when off) */
+	struct tsr_timing_stats timing;          /* the timing model (zero when off) */
 };
 
 /* The groups of struct tsr_frame_stats with one struct each, and where they are. */

@@ -50,6 +50,12 @@ GROUP(tsr_counters_signature_unit, tsr_su_counters, "signature_unit",
       "Rendering Elimination's Signature Unit (inside elimination)",
       TSR_SIGNATURE_UNIT_COUNTERS, NULL, 0);
 
+#define tsr_counters_timing_X(...) DESC(tsr_timing_stats, __VA_ARGS__)
+#define tsr_counters_timing_XA(...) DESC_ARRAY(tsr_timing_stats, __VA_ARGS__)
+GROUP(tsr_counters_timing, tsr_timing_stats, "timing",
+      "the timing model (only with timing.enabled; docs/timing.md)", TSR_TIMING_COUNTERS,
+      NULL, 0);
+
 #define tsr_counters_elimination_X(...) DESC(tsr_elimination_stats, __VA_ARGS__)
 #define tsr_counters_elimination_XA(...) DESC_ARRAY(tsr_elimination_stats, __VA_ARGS__)
 GROUP(tsr_counters_elimination, tsr_elimination_stats, "elimination",

@@ -8,7 +8,8 @@
  * descriptor tables that drive per-frame and total accumulation,
  * stats.json, frames.csv, the terminal summary, the lookup by name
  * (report/stats.h) and the README's statistics table (`tessera counters
- * --markdown`, checked by test 093). Units: "count" (events) or "bytes".
+ * --markdown`, checked by test 093). Units: "count" (events), "bytes" or
+ * "cycles" (GPU cycles of the timing model).
  * Merge: how frames combine into the total (TSR_MERGE_SUM, or
  * TSR_MERGE_MAX for a high-water mark). Flags: TSR_CTR_SUMMARY puts the
  * counter in `tessera run`'s summary.
@@ -157,6 +158,44 @@ enum tsr_counter_merge {
 	X(color_bytes_removed, "bytes", TSR_MERGE_SUM, 0,                                   \
 	  "DRAM bytes of the color flushes RE skipped and TE removed")
 
+/*
+ * The timing model (docs/timing.md); zero unless timing.enabled. Cycles
+ * are GPU cycles at timing.gpu_mhz.
+ */
+#define TSR_TIMING_COUNTERS(X, XA)                                                         \
+	X(cycles, "cycles", TSR_MERGE_SUM, TSR_CTR_SUMMARY,                                 \
+	  "cycles of the frame, from its geometry to its last write reaching DRAM")         \
+	X(geometry_cycles, "cycles", TSR_MERGE_SUM, 0, "cycles of the geometry phase")      \
+	X(tile_cycles, "cycles", TSR_MERGE_SUM, 0,                                          \
+	  "cycles of the tiles, Tile Fetcher to the flush's last write issued")             \
+	X(tile_fetch_reads, "count", TSR_MERGE_SUM, 0, "Parameter Buffer line reads timed") \
+	X(memory_requests, "count", TSR_MERGE_SUM, 0, "line requests timed")                \
+	X(memory_latency, "cycles", TSR_MERGE_SUM, 0,                                       \
+	  "sum of the requests' latencies, issue to data (mean: / memory_requests)")        \
+	X(mshr_stall_cycles, "cycles", TSR_MERGE_SUM, 0,                                    \
+	  "cycles misses waited for a free MSHR, all caches")                               \
+	X(rasterizer_busy, "cycles", TSR_MERGE_SUM, 0, "cycles the Rasterizer worked")      \
+	X(early_z_busy, "cycles", TSR_MERGE_SUM, 0, "cycles Early-Z worked")                \
+	X(early_z_stalled, "cycles", TSR_MERGE_SUM, 0,                                      \
+	  "cycles Early-Z held a quad its core had no warp slot for")                       \
+	X(blend_busy, "cycles", TSR_MERGE_SUM, 0, "cycles blending worked")                 \
+	XA(core_busy, TSR_MAX_CORES, "cycles", TSR_MERGE_SUM, 0,                            \
+	   "cycles each shader core issued an instruction")                                 \
+	XA(core_stalled_memory, TSR_MAX_CORES, "cycles", TSR_MERGE_SUM, 0,                  \
+	   "cycles each core had warps, all waiting on memory")                             \
+	XA(core_tile_cycles, TSR_MAX_CORES, "cycles", TSR_MERGE_SUM, 0,                     \
+	   "sum over tiles of each core's execution time, first quad in to last out "       \
+	   "(DTexL Fig. 14)")                                                                \
+	X(dram_requests, "count", TSR_MERGE_SUM, 0, "DRAM requests completed")              \
+	X(dram_row_hits, "count", TSR_MERGE_SUM, 0, "DRAM requests that found their row open") \
+	X(dram_row_misses, "count", TSR_MERGE_SUM, 0, "DRAM requests to a closed bank")     \
+	X(dram_row_conflicts, "count", TSR_MERGE_SUM, 0,                                    \
+	  "DRAM requests that closed another row")                                          \
+	X(dram_latency, "cycles", TSR_MERGE_SUM, 0,                                         \
+	  "sum of DRAM request latencies, enqueue to data")                                 \
+	X(dram_occupancy, "cycles", TSR_MERGE_SUM, 0,                                       \
+	  "sum over cycles of DRAM requests in flight (Little's law: = dram_latency)")
+
 /* One cache, one stream (TCOR II-D); "all" sums the streams. */
 #define TSR_CACHE_COUNTERS(X, XA)                                                          \
 	X(reads, "count", TSR_MERGE_SUM, 0, "read accesses")                                \
@@ -191,6 +230,7 @@ TSR_COUNTER_STRUCT(tsr_ac_counters, TSR_ATTRIBUTE_CACHE_COUNTERS);
 TSR_COUNTER_STRUCT(tsr_su_counters, TSR_SIGNATURE_UNIT_COUNTERS);
 TSR_COUNTER_STRUCT(tsr_cache_counters, TSR_CACHE_COUNTERS);
 TSR_COUNTER_STRUCT(tsr_dram_counters, TSR_DRAM_COUNTERS);
+TSR_COUNTER_STRUCT(tsr_timing_stats, TSR_TIMING_COUNTERS);
 
 struct tsr_elimination_stats {
 	TSR_ELIMINATION_COUNTERS(TSR_CTR_MEMBER, TSR_CTR_ARRAY_MEMBER)
@@ -200,7 +240,7 @@ struct tsr_elimination_stats {
 /* One counter of a group. */
 struct tsr_counter_desc {
 	const char *name;                /* JSON key and the name's last part */
-	const char *unit;                /* "count" or "bytes" */
+	const char *unit;                /* "count", "bytes" or "cycles" */
 	const char *help;                /* what it counts */
 	size_t offset;                   /* of its first uint64_t in the group's struct */
 	uint32_t length;                 /* 1, or the array's length */
@@ -228,6 +268,7 @@ extern const struct tsr_counter_group tsr_counters_signature_unit;
 extern const struct tsr_counter_group tsr_counters_elimination;
 extern const struct tsr_counter_group tsr_counters_cache;
 extern const struct tsr_counter_group tsr_counters_dram;
+extern const struct tsr_counter_group tsr_counters_timing;
 
 /* a += b, counter by counter, by each counter's merge rule (nested groups too). */
 void tsr_counters_add(const struct tsr_counter_group *g, void *a, const void *b);

@@ -11,7 +11,9 @@
  * without a fetch unless the cache fetches on write; its requester does
  * not wait (posted). Write-backs are the dirty victims the access evicted
  * on its way, each written to the next level (or DRAM); they are posted
- * too.
+ * too. A victim that a write-back itself evicts further down (off the
+ * request's chain) is kept only when it goes to DRAM, as from the
+ * chain's last level, and only the first TSR_MEM_PATH_WRITEBACKS are kept.
  */
 #ifndef TSR_TIMING_MEMPATH_H
 #define TSR_TIMING_MEMPATH_H
