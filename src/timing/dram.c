@@ -14,6 +14,8 @@
  */
 #include "timing/dram.h"
 
+#include "core/event_heap.h"
+
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,42 +421,16 @@ bool tsr_dram_can_accept(const struct tsr_dram *d, uint64_t addr, bool write)
 
 /* ---- completion heap ---- */
 
-static int done_before(const struct done *a, const struct done *b)
-{
-	return a->cycle != b->cycle ? a->cycle < b->cycle : a->seq < b->seq;
-}
+TSR_EVENT_HEAP_DEFINE(done_heap, struct done, cycle)
 
 static void heap_push(struct tsr_dram *d, struct done e)
 {
-	uint32_t i = d->nheap++;
-	while (i > 0) {
-		uint32_t parent = (i - 1) / 2;
-		if (!done_before(&e, &d->heap[parent]))
-			break;
-		d->heap[i] = d->heap[parent];
-		i = parent;
-	}
-	d->heap[i] = e;
+	done_heap_push(d->heap, &d->nheap, e);
 }
 
 static struct done heap_pop(struct tsr_dram *d)
 {
-	struct done top = d->heap[0], last = d->heap[--d->nheap];
-	uint32_t i = 0, n = d->nheap;
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && done_before(&d->heap[c + 1], &d->heap[c]))
-			c++;
-		if (!done_before(&d->heap[c], &last))
-			break;
-		d->heap[i] = d->heap[c];
-		i = c;
-	}
-	if (n)
-		d->heap[i] = last;
-	return top;
+	return done_heap_pop(d->heap, &d->nheap);
 }
 
 /* ---- scheduling ---- */

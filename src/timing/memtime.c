@@ -22,6 +22,8 @@
  */
 #include "timing/memtime.h"
 
+#include "core/event_heap.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,44 +225,18 @@ void tsr_memtime_set_completion(struct tsr_memtime *mt, tsr_memtime_done_fn fn, 
 
 /* ---- event heap ---- */
 
-static int ev_before(const struct event *a, const struct event *b)
-{
-	return a->t != b->t ? a->t < b->t : a->seq < b->seq;
-}
+TSR_EVENT_HEAP_DEFINE(event_heap, struct event, t)
 
 /* Capacity was reserved by issue(). */
 static void push(struct tsr_memtime *mt, struct event e)
 {
 	e.seq = mt->seq++;
-	uint32_t i = mt->nheap++;
-	while (i > 0) {
-		uint32_t parent = (i - 1) / 2;
-		if (!ev_before(&e, &mt->heap[parent]))
-			break;
-		mt->heap[i] = mt->heap[parent];
-		i = parent;
-	}
-	mt->heap[i] = e;
+	event_heap_push(mt->heap, &mt->nheap, e);
 }
 
 static struct event pop(struct tsr_memtime *mt)
 {
-	struct event top = mt->heap[0], last = mt->heap[--mt->nheap];
-	uint32_t i = 0, n = mt->nheap;
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && ev_before(&mt->heap[c + 1], &mt->heap[c]))
-			c++;
-		if (!ev_before(&mt->heap[c], &last))
-			break;
-		mt->heap[i] = mt->heap[c];
-		i = c;
-	}
-	if (n)
-		mt->heap[i] = last;
-	return top;
+	return event_heap_pop(mt->heap, &mt->nheap);
 }
 
 static void push_req(struct tsr_memtime *mt, enum ev_kind kind, const struct req *r,
