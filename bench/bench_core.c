@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "timing/core.h"
 
 #define RING 1024u  /* > warp slots x requests per quad */
@@ -55,19 +56,6 @@ static void on_retire(void *ctx, uint64_t tag, uint64_t cycle)
 	(void)tag;
 	(void)cycle;
 	((struct mem *)ctx)->retired++;
-}
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 /* One run; returns seconds and fills the core's final counters. */
@@ -147,7 +135,7 @@ int main(int argc, char **argv)
 			struct tsr_core_counters k;
 			for (int i = 0; i < reps; i++)
 				secs[i] = run(sc, &mixes[x].q, n, &k);
-			qsort(secs, (size_t)reps, sizeof(secs[0]), cmp_double);
+			qsort(secs, (size_t)reps, sizeof(secs[0]), bench_cmp_double);
 			double med = secs[reps / 2];
 			printf("%-5s %-5s %12.2f %14llu %8.3f %8.1f\n", mixes[x].name,
 			       tsr_core_sched_names[sc], (double)n / med / 1e6,

@@ -17,15 +17,9 @@
 
 #include <zlib.h>
 
+#include "bench_util.h"
 #include "core/rng.h"
 #include "techniques/crc32.h"
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {

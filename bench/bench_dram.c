@@ -14,21 +14,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "core/rng.h"
 #include "timing/dram.h"
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* One run; returns seconds and fills the device's final counters. */
 static double run(const struct tsr_dram_params *p, uint32_t gpu_mhz, int random, uint64_t n,
@@ -100,7 +88,7 @@ int main(int argc, char **argv)
 			struct tsr_dram_device_counters k;
 			for (int i = 0; i < reps; i++)
 				secs[i] = run(&p, setups[s].gpu_mhz, random, n, &k);
-			qsort(secs, (size_t)reps, sizeof(secs[0]), cmp_double);
+			qsort(secs, (size_t)reps, sizeof(secs[0]), bench_cmp_double);
 			double med = secs[reps / 2];
 			printf("%-32s %-7s %12.2f %12llu %12.2f %10.1f\n", setups[s].name,
 			       random ? "random" : "stream", (double)n / med / 1e6,

@@ -12,16 +12,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "config/config.h"
 #include "core/datadir.h"
 #include "sim/sim.h"
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {

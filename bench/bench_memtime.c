@@ -19,23 +19,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "core/rng.h"
 #include "timing/memtime.h"
 
 #define WINDOW 128
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 static void make_path(struct tsr_rng *rng, int miss_heavy, struct tsr_mem_path *p)
 {
@@ -132,7 +120,7 @@ int main(int argc, char **argv)
 		struct tsr_memtime_counters k;
 		for (int i = 0; i < reps; i++)
 			secs[i] = run(miss_heavy, n, &k);
-		qsort(secs, (size_t)reps, sizeof(secs[0]), cmp_double);
+		qsort(secs, (size_t)reps, sizeof(secs[0]), bench_cmp_double);
 		double med = secs[reps / 2];
 		printf("%-11s %12.2f %12llu %10.1f %10llu %14llu\n",
 		       miss_heavy ? "miss-heavy" : "hit-heavy", (double)n / med / 1e6,

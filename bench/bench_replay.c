@@ -16,19 +16,13 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "cachesim/replay.h"
 #include "config/config.h"
 #include "core/datadir.h"
 #include "sim/sim.h"
 #include "scene/scene.h"
 #include "trace/trace.h"
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int record(const char *workload, const char *config, unsigned frames,
 		  const char *path, struct tsr_error *err)
