@@ -115,7 +115,8 @@ static void progress(uint32_t done, uint32_t total, uint64_t accesses,
 
 /* The summary: the counters flagged TSR_CTR_SUMMARY (stats/counters.h) and ratios. */
 static void print_summary(const struct tsr_frame_stats *t, uint32_t frames,
-			  double seconds, const struct tsr_memsys *mem, uint32_t gpu_mhz)
+			  double seconds, const struct tsr_memsys *mem, uint32_t gpu_mhz,
+			  const struct tsr_energy *energy)
 {
 	printf("\n%-34s %16s\n", "statistic", "total");
 	printf("%-34s %16u\n", "frames", frames);
@@ -142,6 +143,13 @@ static void print_summary(const struct tsr_frame_stats *t, uint32_t frames,
 		printf("%-34s %16.1f\n", "mean memory latency (cycles)",
 		       t->timing.memory_requests ? (double)t->timing.memory_latency /
 						   (double)t->timing.memory_requests : 0.0);
+		struct tsr_energy_result r;
+		struct tsr_error err;
+		if (energy && tsr_energy_compute(energy, t, &r, &err) == TSR_OK) {
+			printf("%-34s %16.3f\n", "energy (mJ)", r.total_nj * 1e-6);
+			printf("%-34s %16.3f\n", "energy per frame (mJ)",
+			       frames ? r.total_nj * 1e-6 / frames : 0.0);
+		}
 	}
 	printf("%-34s %16.2f\n", "avg primitives per tile",
 	       t->tiling.tiles ? (double)t->tiling.pmds_written / (double)t->tiling.tiles : 0.0);
@@ -192,6 +200,7 @@ struct run_outputs {
 	struct tsr_text csv;        /* frames.csv */
 	const struct tsr_memsys *mem;
 	const struct tsr_gpu_config *cfg;
+	const struct tsr_energy *energy;  /* timing mode: frames.csv's energy_nj column */
 	const unsigned char *dump;      /* --dump-frames: 1 for each frame to write */
 	uint32_t frames;
 	int tty;                        /* show progress */
@@ -225,6 +234,13 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 	TSR_TRY(tsr_stats_json_add_frame(o->json, fs, err));
 	tsr_csv_row(o->csv.buf + o->csv.len, o->csv.cap - o->csv.len, fs, o->mem);
 	o->csv.len += strlen(o->csv.buf + o->csv.len);
+	if (o->energy) {
+		struct tsr_energy_result r;
+		TSR_TRY(tsr_energy_compute(o->energy, fs, &r, err));
+		int w = snprintf(o->csv.buf + o->csv.len, o->csv.cap - o->csv.len, ",%.3f",
+				 r.total_nj);
+		o->csv.len += w > 0 ? (size_t)w : 0;
+	}
 	o->csv.buf[o->csv.len++] = '\n';
 	if (f < o->frames && o->dump[f]) {
 		char name[64];
@@ -426,8 +442,14 @@ int tsr_cmd_run(int argc, char **argv)
 	struct run_outputs o = {.out = &out, .mem = mem, .cfg = &cfg,
 				.dump = want, .frames = frames,
 				.tty = !quiet && isatty(STDERR_FILENO)};
+	struct tsr_energy *energy = NULL;
+	if (s == TSR_OK && cfg.timing.enabled)
+		s = tsr_energy_create(&cfg, mem, &energy, &err);
+	o.energy = energy;
 	if (s == TSR_OK)
 		s = tsr_stats_json_create(mem, cfg.mem.cores, cfg.timing.gpu_mhz, &o.json, &err);
+	if (s == TSR_OK)
+		tsr_stats_json_set_energy(o.json, energy);
 	o.csv.cap = 8192 + (size_t)frames * 2048;
 	o.csv.buf = malloc(o.csv.cap);
 	if (s == TSR_OK && !o.csv.buf)
@@ -435,6 +457,10 @@ int tsr_cmd_run(int argc, char **argv)
 	if (s == TSR_OK) {
 		tsr_csv_header(o.csv.buf, o.csv.cap, mem);
 		o.csv.len = strlen(o.csv.buf);
+		if (energy) {
+			snprintf(o.csv.buf + o.csv.len, o.csv.cap - o.csv.len, ",energy_nj");
+			o.csv.len += strlen(o.csv.buf + o.csv.len);
+		}
 		o.csv.buf[o.csv.len++] = '\n';
 	}
 	o.t0 = o.shown = tsr_cli_now_seconds();
@@ -485,13 +511,14 @@ int tsr_cmd_run(int argc, char **argv)
 	if (s != TSR_OK) {
 		tsr_output_abort(&out);
 	} else if (!quiet) {
-		print_summary(total, frames, seconds, mem, cfg.timing.gpu_mhz);
+		print_summary(total, frames, seconds, mem, cfg.timing.gpu_mhz, energy);
 		char a[TSR_SHORT_BUF];
 		const char *d = tsr_short(out_dir, a, sizeof(a));
 		printf("\nwrote %s/stats.json, %s/frames.csv\n", d, d);
 	}
 	free(want);
 	tsr_stats_json_destroy(o.json);
+	tsr_energy_destroy(energy);
 	free(csv);
 	tsr_sim_close(sim);
 	return rc;

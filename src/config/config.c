@@ -333,6 +333,7 @@ static void top_names(char store[][32], const char **out, size_t cap)
 	}
 	out[c++] = "caches";
 	out[c++] = "routes";
+	out[c++] = "energy";
 	out[c] = NULL;
 }
 
@@ -387,6 +388,47 @@ static enum tsr_status read_routes(const json_t *o, const char *file,
 	return TSR_OK;
 }
 
+/*
+ * The "energy" section: numbers under dotted names, written flat
+ * ("caches.l2.all.reads": 300) or nested as --set makes them; each becomes
+ * an override of the energy table (replacing an earlier one of the same
+ * name). The names are checked by tsr_config_check().
+ */
+static enum tsr_status read_energy(const json_t *o, const char *file, const char *prefix,
+				   struct tsr_gpu_config *cfg, struct tsr_error *err)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)o, k, v) {
+		char name[TSR_ENERGY_NAME_MAX + 8];
+		snprintf(name, sizeof(name), "%s%s%s", prefix, prefix[0] ? "." : "", k);
+		if (strlen(name) >= TSR_ENERGY_NAME_MAX)
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "key 'energy.%s' in '%s' is longer than %d characters",
+					     name, file, TSR_ENERGY_NAME_MAX - 1);
+		if (json_is_object(v)) {
+			TSR_TRY(read_energy(v, file, name, cfg, err));
+			continue;
+		}
+		if (!json_is_number(v))
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "key 'energy.%s' in '%s' must be a number (pJ per event; "
+					     "mW under energy.static_mw)", name, file);
+		struct tsr_energy_config *ec = &cfg->energy;
+		uint32_t i = 0;
+		while (i < ec->count && strcmp(ec->items[i].name, name))
+			i++;
+		if (i == TSR_ENERGY_MAX_OVERRIDES)
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "key 'energy.%s' in '%s': at most %d energy keys", name,
+					     file, TSR_ENERGY_MAX_OVERRIDES);
+		if (i == ec->count)
+			snprintf(ec->items[ec->count++].name, TSR_ENERGY_NAME_MAX, "%s", name);
+		ec->items[i].value = json_number_value(v);
+	}
+	return TSR_OK;
+}
+
 static enum tsr_status read_config(const json_t *root, const char *file,
 				   struct tsr_gpu_config *cfg, struct tsr_error *err)
 {
@@ -397,7 +439,8 @@ static enum tsr_status read_config(const json_t *root, const char *file,
 	/* every section's keys first (unknown keys are errors), then the values */
 	for (size_t i = 0; top[i]; i++) {
 		const json_t *o = json_object_get(root, top[i]);
-		if (!o || !strcmp(top[i], "caches") || !strcmp(top[i], "routes"))
+		if (!o || !strcmp(top[i], "caches") || !strcmp(top[i], "routes") ||
+		    !strcmp(top[i], "energy"))
 			continue;
 		const char *allowed[32];
 		names_in(keys, NKEYS(keys), top[i], allowed, 32);
@@ -423,6 +466,12 @@ static enum tsr_status read_config(const json_t *root, const char *file,
 	}
 	if ((o = json_object_get(root, "routes")))
 		TSR_TRY(read_routes(o, file, cfg, err));
+	if ((o = json_object_get(root, "energy"))) {
+		if (!json_is_object(o))
+			return tsr_error_set(err, TSR_ERR_CONFIG, "'energy' in '%s' must be an object",
+					     file);
+		TSR_TRY(read_energy(o, file, "", cfg, err));
+	}
 	return TSR_OK;
 }
 
@@ -505,7 +554,8 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "key 'tiling.list_capacity_primitives' must be a multiple of 16 "
 				     "with the interleaved PB-Lists layout (whole 64-byte blocks)");
-	return check_lines(cfg, err);
+	TSR_TRY(check_lines(cfg, err));
+	return tsr_energy_config_check(cfg, err);
 }
 
 /* ---- --set: edits of the document ---- */
@@ -654,6 +704,13 @@ static json_t *config_to_json(const struct tsr_gpu_config *cfg)
 				    tsr_json_string(cfg->mem.routes[r]));
 	json_object_set_new(o, "caches", caches);
 	json_object_set_new(o, "routes", routes);
+	if (cfg->energy.count) {  /* the overrides only: the defaults follow from the rest */
+		json_t *energy = json_object();
+		for (uint32_t i = 0; i < cfg->energy.count; i++)
+			json_object_set_new(energy, cfg->energy.items[i].name,
+					    json_real(cfg->energy.items[i].value));
+		json_object_set_new(o, "energy", energy);
+	}
 	return o;
 }
 
@@ -698,10 +755,16 @@ enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
 				   struct tsr_config_entry **out, size_t *n,
 				   struct tsr_error *err)
 {
-	size_t cap = NKEYS(keys) + cfg->mem.cache_count * NKEYS(cache_keys) + TSR_ROUTE_COUNT;
+	struct tsr_energy_row *rows = NULL;
+	size_t nrows = 0;
+	TSR_TRY(tsr_energy_table(cfg, &rows, &nrows, err));
+	size_t cap = NKEYS(keys) + cfg->mem.cache_count * NKEYS(cache_keys) + TSR_ROUTE_COUNT +
+		     nrows;
 	struct tsr_config_entry *e = calloc(cap, sizeof(*e));
-	if (!e)
+	if (!e) {
+		free(rows);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	}
 	size_t c = 0;
 	for (size_t i = 0; i < NKEYS(keys); i++)
 		entry(&e[c++], keys[i].path, &keys[i], cfg);
@@ -723,6 +786,16 @@ enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
 						"\"perfect\" (always hits) or \"dram\" (uncached)"};
 		entry(&e[c++], key, &k, cfg->mem.routes[r]);
 	}
+	/* the effective energy table (timing/energy.h): defaults with their sources */
+	for (size_t i = 0; i < nrows; i++) {
+		struct tsr_config_entry *x = &e[c++];
+		snprintf(x->key, sizeof(x->key), "energy.%s", rows[i].name);
+		snprintf(x->value, sizeof(x->value), "%.6g", rows[i].value);
+		snprintf(x->kind, sizeof(x->kind), "number >= 0");
+		x->unit = rows[i].is_static ? "mW" : "pJ";
+		x->help = rows[i].source;
+	}
+	free(rows);
 	*out = e;
 	*n = c;
 	return TSR_OK;

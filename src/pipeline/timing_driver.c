@@ -468,6 +468,12 @@ static void cumulative(struct tsr_timing *t, struct tsr_timing_stats *c)
 	c->dram_row_conflicts = d->row_conflicts;
 	c->dram_latency = d->latency_sum;
 	c->dram_occupancy = d->occupancy_sum;
+	c->dram_activates = d->activates;
+	c->dram_precharges = d->precharges;
+	c->dram_read_bursts = d->read_bursts;
+	c->dram_write_bursts = d->write_bursts;
+	c->dram_refreshes = d->refreshes;
+	c->dram_io_bytes = d->io_bytes;
 }
 
 /* Waits for every write of the frame to reach DRAM; fills the frame's totals. */
@@ -513,6 +519,12 @@ enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, uint64_t frame_start,
 	DELTA(dram_row_conflicts);
 	DELTA(dram_latency);
 	DELTA(dram_occupancy);
+	DELTA(dram_activates);
+	DELTA(dram_precharges);
+	DELTA(dram_read_bursts);
+	DELTA(dram_write_bursts);
+	DELTA(dram_refreshes);
+	DELTA(dram_io_bytes);
 #undef DELTA
 	t->prev = cum;
 	return TSR_OK;

@@ -73,9 +73,36 @@ double tsr_frames_per_second(uint64_t frames, uint64_t cycles, uint32_t gpu_mhz)
 	return cycles ? (double)frames * (double)gpu_mhz * 1e6 / (double)cycles : 0.0;
 }
 
+/*
+ * The "energy" object of s (timing/energy.h): total, dynamic and static nJ,
+ * per frame, and each component's; NULL when it cannot be computed.
+ */
+static json_t *energy_json(const struct tsr_energy *e, const struct tsr_frame_stats *s,
+			   uint64_t frames)
+{
+	struct tsr_energy_result r;
+	struct tsr_error err;
+	if (tsr_energy_compute(e, s, &r, &err) != TSR_OK)
+		return NULL;
+	json_t *o = json_object(), *parts = json_object();
+	json_object_set_new(o, "total_nj", json_real(r.total_nj));
+	json_object_set_new(o, "dynamic_nj", json_real(r.dynamic_nj));
+	json_object_set_new(o, "static_nj", json_real(r.static_nj));
+	json_object_set_new(o, "per_frame_nj",
+			    json_real(frames ? r.total_nj / (double)frames : 0.0));
+	for (uint32_t p = 0; p < r.count; p++)
+		json_object_set_new(parts, r.parts[p].name,
+				    json_pack("{s:f,s:f,s:f}", "dynamic_nj", r.parts[p].dynamic_nj,
+					      "static_nj", r.parts[p].static_nj, "total_nj",
+					      r.parts[p].dynamic_nj + r.parts[p].static_nj));
+	json_object_set_new(o, "components", parts);
+	return o;
+}
+
 /* One statistics object (a frame's or the total's, of `frames` frames) as JSON. */
 static json_t *stats_json(const struct tsr_frame_stats *s, const struct tsr_memsys *mem,
-			  uint32_t cores, uint32_t gpu_mhz, uint64_t frames)
+			  uint32_t cores, uint32_t gpu_mhz, uint64_t frames,
+			  const struct tsr_energy *energy)
 {
 	json_t *o = json_object();
 	/* geometry, tiling, raster and texture always; the techniques' groups when used */
@@ -112,6 +139,8 @@ static json_t *stats_json(const struct tsr_frame_stats *s, const struct tsr_mems
 				    json_real(ts->memory_requests ? (double)ts->memory_latency /
 								    (double)ts->memory_requests
 								  : 0.0));
+		if (energy)
+			json_object_set_new(o, "energy", energy_json(energy, s, frames));
 	}
 	return o;
 }
@@ -137,8 +166,14 @@ struct tsr_stats_json {
 	const struct tsr_memsys *mem;
 	uint32_t cores;
 	uint32_t gpu_mhz;
+	const struct tsr_energy *energy;  /* NULL: no "energy" objects */
 	json_t *frames;  /* "frames" */
 };
+
+void tsr_stats_json_set_energy(struct tsr_stats_json *j, const struct tsr_energy *e)
+{
+	j->energy = e;
+}
 
 enum tsr_status tsr_stats_json_create(const struct tsr_memsys *mem, uint32_t cores,
 				      uint32_t gpu_mhz, struct tsr_stats_json **out,
@@ -161,7 +196,7 @@ enum tsr_status tsr_stats_json_create(const struct tsr_memsys *mem, uint32_t cor
 enum tsr_status tsr_stats_json_add_frame(struct tsr_stats_json *j,
 					 const struct tsr_frame_stats *fs, struct tsr_error *err)
 {
-	json_t *jf = stats_json(fs, j->mem, j->cores, j->gpu_mhz, 1);
+	json_t *jf = stats_json(fs, j->mem, j->cores, j->gpu_mhz, 1, j->energy);
 	if (!jf || json_object_set_new(jf, "frame", json_integer(fs->frame)) ||
 	    json_array_append_new(j->frames, jf))
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for stats.json");
@@ -193,7 +228,7 @@ enum tsr_status tsr_stats_json_render(struct tsr_stats_json *j,
 		json_object_set_new(root, "address_map", addrmap_json(map));
 		json_object_set(root, "frames", j->frames);
 		json_object_set_new(root, "total", stats_json(total, j->mem, j->cores, j->gpu_mhz,
-							      json_array_size(j->frames)));
+							      json_array_size(j->frames), j->energy));
 	}
 	*text = root ? json_dumps(root, STATS_JSON_FLAGS) : NULL;
 	json_decref(root);
@@ -212,7 +247,7 @@ enum tsr_status tsr_stats_object_text(const struct tsr_frame_stats *s,
 				      const struct tsr_memsys *mem, uint32_t cores,
 				      char **text, struct tsr_error *err)
 {
-	json_t *o = stats_json(s, mem, cores, 0, 1);
+	json_t *o = stats_json(s, mem, cores, 0, 1, NULL);
 	/* reals with 17 digits: parsing the text gives back the exact doubles */
 	*text = o ? json_dumps(o, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) : NULL;
 	json_decref(o);

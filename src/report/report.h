@@ -15,6 +15,7 @@
 #include "memory/addrmap.h"
 #include "memory/memsys.h"
 #include "report/stats.h"
+#include "timing/energy.h"
 
 /*
  * stats.json, built as frames complete (jansson stays inside report/):
@@ -44,6 +45,14 @@ struct tsr_stats_workload {
 enum tsr_status tsr_stats_json_create(const struct tsr_memsys *mem, uint32_t cores,
 				      uint32_t gpu_mhz, struct tsr_stats_json **out,
 				      struct tsr_error *err);
+
+/*
+ * With the timing model on, every "timing" object's statistics object
+ * also gets "energy" (timing/energy.h): total_nj, dynamic_nj, static_nj,
+ * per_frame_nj and "components" (dynamic_nj, static_nj, total_nj each),
+ * by model e (kept, not owned; NULL: none).
+ */
+void tsr_stats_json_set_energy(struct tsr_stats_json *j, const struct tsr_energy *e);
 
 /* Frames per second of `frames` frames taking `cycles` GPU cycles at gpu_mhz
  * (0 when cycles is 0). */

@@ -169,6 +169,10 @@ enum tsr_status tsr_stats_lookup(const struct tsr_frame_stats *s,
 					     "counter '%s' needs a cache and a stream "
 					     "(caches.l2.all.reads)", name);
 		TSR_TRY(stream_range(stream, name, &lo, &hi, err));
+		if (!mem) {  /* a check of the name: any cache, its counter must exist */
+			static const struct tsr_cache_counters zero;
+			return lookup_group(&tsr_counters_cache, &zero, name, rest, out, err);
+		}
 		int found = 0;
 		for (uint32_t c = 0; c < s->cache_count; c++) {
 			if (strcmp(tsr_cache_name(tsr_memsys_cache(mem, c)), cache) &&

@@ -58,8 +58,9 @@ void tsr_frame_stats_sub_memory(struct tsr_frame_stats *s,
  * instance: the sum over its copies), "dram.color.write_bytes",
  * "dram.all.read_bytes", "perfect.vertex.read_bytes", "memory_accesses".
  * mem names the caches (the hierarchy s was taken from). Units: those of
- * the counter (stats/counters.h). Errors: TSR_ERR_CONFIG naming the
- * unknown part.
+ * the counter (stats/counters.h). With mem NULL any cache name is taken
+ * (its counters read 0): a check of a name before the hierarchy is built.
+ * Errors: TSR_ERR_CONFIG naming the unknown part.
  */
 enum tsr_status tsr_stats_lookup(const struct tsr_frame_stats *s,
 				 const struct tsr_memsys *mem, const char *name,

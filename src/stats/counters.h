@@ -194,7 +194,15 @@ enum tsr_counter_merge {
 	X(dram_latency, "cycles", TSR_MERGE_SUM, 0,                                         \
 	  "sum of DRAM request latencies, enqueue to data")                                 \
 	X(dram_occupancy, "cycles", TSR_MERGE_SUM, 0,                                       \
-	  "sum over cycles of DRAM requests in flight (Little's law: = dram_latency)")
+	  "sum over cycles of DRAM requests in flight (Little's law: = dram_latency)")     \
+	X(dram_activates, "count", TSR_MERGE_SUM, 0, "DRAM ACT commands, all channels")    \
+	X(dram_precharges, "count", TSR_MERGE_SUM, 0,                                      \
+	  "DRAM banks precharged (PRE, auto-precharge, each bank a PREab closes)")         \
+	X(dram_read_bursts, "count", TSR_MERGE_SUM, 0, "DRAM RD commands (one burst each)") \
+	X(dram_write_bursts, "count", TSR_MERGE_SUM, 0, "DRAM WR commands (one burst each)") \
+	X(dram_refreshes, "count", TSR_MERGE_SUM, 0, "DRAM all-bank REF commands")         \
+	X(dram_io_bytes, "bytes", TSR_MERGE_SUM, 0,                                        \
+	  "bytes over the DRAM pins, whole bursts")
 
 /* One cache, one stream (TCOR II-D); "all" sums the streams. */
 #define TSR_CACHE_COUNTERS(X, XA)                                                          \
