@@ -36,20 +36,27 @@ static const char *const small[] = {"screen.width=256", "screen.height=128"};
 /* 64x64 for the 128 runs of attribute-cache */
 static const char *const tiny[] = {"screen.width=64", "screen.height=64"};
 
-/* Runs experiment `name` on one workload for `frames` frames with two --set overrides. */
-static void run_sets(const char *name, const char *workload, uint32_t frames,
-		     const char *const *sets, struct tsr_xp_result *r)
+/* Runs experiment `name` on one workload for `frames` frames with n --set overrides. */
+static void run_n_sets(const char *name, const char *workload, uint32_t frames,
+		       const char *const *sets, size_t n, struct tsr_xp_result *r)
 {
 	const struct tsr_experiment *x = tsr_experiment_find(name);
 	assert_non_null(x);
 	const struct tsr_xp_options o = {
 		.frames = frames, .workloads = &workload, .workload_count = 1,
-		.sets = sets, .set_count = 2,
+		.sets = sets, .set_count = n,
 	};
 	struct tsr_error err = {{0}};
 	enum tsr_status s = tsr_experiment_run(x, &o, r, &err);
 	if (s != TSR_OK)
 		fail_msg("experiment %s: %s", name, err.msg);
+}
+
+/* The same with two --set overrides. */
+static void run_sets(const char *name, const char *workload, uint32_t frames,
+		     const char *const *sets, struct tsr_xp_result *r)
+{
+	run_n_sets(name, workload, frames, sets, 2, r);
 }
 
 /* The same at 256x128. */
@@ -251,8 +258,9 @@ static void test_re(void **state)
 	run_small("re", "static-camera", 3, &r);
 	const struct tsr_table *t = &r.tables[0];
 	assert_string_equal(t->name, "re");
-	assert_int_equal(t->cols, 16);
+	assert_int_equal(t->cols, 20);
 	assert_int_equal(t->rows, 2);  /* the workload and the mean */
+	assert_string_equal(tsr_table_cell(t, 0, "re_speedup"), "");  /* no timing model */
 	assert_string_equal(tsr_table_cell(t, 0, "workload"), "static-camera");
 	assert_string_equal(tsr_table_cell(t, 0, "frames"), "3");
 	assert_string_equal(tsr_table_cell(t, 1, "workload"), "mean");
@@ -279,6 +287,22 @@ static void test_re(void **state)
 	assert_true(fabs(num(paper, (uint32_t)row, "tessera_mean_pct") -
 			 num(t, 0, "tiles_skipped_pct")) < 1e-9);
 	assert_non_null(strstr(r.text.buf, "paper (RE V): 50% of tiles skipped"));
+	tsr_xp_result_release(&r);
+
+	/* with the timing model: RE makes the frames faster and cheaper, TE too but less */
+	static const char *const timed[] = {"screen.width=256", "screen.height=128",
+					    "timing.enabled=true"};
+	run_n_sets("re", "static-camera", 4, timed, 3, &r);
+	t = &r.tables[0];
+	assert_true(num(t, 0, "re_speedup") > 1.1);
+	assert_true(num(t, 0, "re_energy_change_pct") < 0.0);
+	assert_true(num(t, 0, "te_energy_change_pct") < 0.0);
+	assert_true(num(t, 0, "re_energy_change_pct") < num(t, 0, "te_energy_change_pct"));
+	paper = tsr_xp_result_table(&r, "re-paper");
+	row = tsr_table_find_row(paper, "quantity", "re_speedup");
+	assert_true(row >= 0);
+	assert_true(fabs(num(paper, (uint32_t)row, "paper_pct") - 1.74) < 1e-9);
+	assert_non_null(strstr(r.text.buf, "paper (RE V-B): re 1.74x faster"));
 	tsr_xp_result_release(&r);
 }
 

@@ -122,7 +122,7 @@ static enum tsr_status run_attribute_cache(struct xp_ctx *c, struct tsr_xp_resul
 					struct tsr_gpu_config cfg;
 					s = point_config(c, k, a, p, &cfg, err);
 					if (s == TSR_OK)
-						s = xp_simulate(&cfg, sc, c->frames, t, NULL, err);
+						s = xp_simulate(&cfg, sc, c->frames, t, NULL, NULL, err);
 					if (s != TSR_OK)
 						break;
 					const struct tsr_ac_counters *ac = &t->attribute_cache;

@@ -56,14 +56,25 @@ enum tsr_status xp_load_scene(const struct xp_ctx *c, size_t w, struct tsr_scene
 const char *xp_workload_name(const struct xp_ctx *c, size_t w, const struct tsr_scene *sc);
 
 /*
+ * What the timing model says of a run (zero without timing.enabled):
+ * cycles, the energy of everything and of the memory hierarchy (the caches
+ * and DRAM components of timing/energy.h), nJ.
+ */
+struct xp_timing {
+	uint64_t cycles;
+	double energy_nj, memory_energy_nj;
+};
+
+/*
  * Simulates `frames` frames (0: the scene's own) of sc with cfg into
  * *total, and sets *l2 (if not NULL) to the index in total->caches of the
- * cache named "l2". Errors: those of tsr_sim_run(); TSR_ERR_CONFIG when
- * l2 is asked for and there is none.
+ * cache named "l2", and *timing (if not NULL) to the run's cycles and
+ * energy. Errors: those of tsr_sim_run() and tsr_energy_create();
+ * TSR_ERR_CONFIG when l2 is asked for and there is none.
  */
 enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_scene *sc,
 			    uint32_t frames, struct tsr_frame_stats *total, uint32_t *l2,
-			    struct tsr_error *err);
+			    struct xp_timing *timing, struct tsr_error *err);
 
 /* DRAM bytes read and written: every stream, or (pb_only) the Parameter Buffer's. */
 uint64_t xp_dram_bytes(const struct tsr_frame_stats *t, int pb_only);

@@ -7,8 +7,11 @@
  * of tiles compared), false positives and stale inputs, the color flushes
  * TE removes (% of tiles signed), the total DRAM traffic of te, re and
  * re+te against base, and re's against base per Parameter Buffer,
- * texture, color and the Raster Pipeline traffic of Fig. 14b; a last row
- * holds the means; the paper's figures follow the table.
+ * texture, color and the Raster Pipeline traffic of Fig. 14b; with the
+ * timing model on (`--set timing.enabled=true`) also the speedups of re
+ * and te (base cycles / their cycles, Fig. 13a) and their energy against
+ * base (Figs. 13b, 16); a last row holds the means; the paper's figures
+ * follow the table.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +28,11 @@ enum {
 	RC_TE_FLUSH,                                      /* te run, % of flushes signed */
 	RC_DRAM_TE, RC_DRAM_RE, RC_DRAM_RETE,             /* total DRAM change vs base */
 	RC_RE_PB, RC_RE_TEX, RC_RE_COLOR, RC_RE_RASTER,   /* re run, per stream group */
+	RC_RE_SPEEDUP, RC_TE_SPEEDUP,                     /* timing: base cycles / run's */
+	RC_RE_ENERGY, RC_TE_ENERGY,                       /* timing: energy change vs base */
 	RC_COUNT
 };
+enum { RC_TIMED = RC_RE_SPEEDUP };  /* the first timing column */
 
 /* Percentage v of `of` (0 when of is 0). */
 static double share(uint64_t v, uint64_t of)
@@ -46,13 +52,18 @@ static uint64_t raster_dram_bytes(const struct tsr_frame_stats *t)
 }
 
 static void add_row(struct tsr_table *tab, struct tsr_text *txt, const char *name,
-		    const char *frames, const char *fp, const char *stale, const double *v)
+		    const char *frames, const char *fp, const char *stale, const double *v,
+		    int timed)
 {
 	tsr_text_printf(txt, "%-18s %6s %7.1f%% %6.1f%% %6.1f%% %6.1f%% %5s %6s %7.1f%% %7.1f%% "
-			"%7.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%%\n", name, frames,
+			"%7.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%%", name, frames,
 			v[RC_SKIPPED], v[RC_EQUAL], v[RC_FALSE_NEG], v[RC_CHANGED], fp, stale,
 			v[RC_TE_FLUSH], v[RC_DRAM_TE], v[RC_DRAM_RE], v[RC_DRAM_RETE], v[RC_RE_PB],
 			v[RC_RE_TEX], v[RC_RE_COLOR], v[RC_RE_RASTER]);
+	if (timed)
+		tsr_text_printf(txt, " %7.2fx %7.2fx %7.1f%% %7.1f%%", v[RC_RE_SPEEDUP],
+				v[RC_TE_SPEEDUP], v[RC_RE_ENERGY], v[RC_TE_ENERGY]);
+	tsr_text_printf(txt, "\n");
 	tsr_table_row(tab);
 	tsr_table_cellf(tab, "%s", name);
 	tsr_table_cellf(tab, "%s", frames);
@@ -60,8 +71,12 @@ static void add_row(struct tsr_table *tab, struct tsr_text *txt, const char *nam
 		tsr_table_cellf(tab, "%.17g", v[c]);
 	tsr_table_cellf(tab, "%s", fp);
 	tsr_table_cellf(tab, "%s", stale);
-	for (int c = RC_TE_FLUSH; c < RC_COUNT; c++)
-		tsr_table_cellf(tab, "%.17g", v[c]);
+	for (int c = RC_TE_FLUSH; c < RC_COUNT; c++) {
+		if (c >= RC_TIMED && !timed)
+			tsr_table_cellf(tab, "%s", "");  /* no timing model: no figure */
+		else
+			tsr_table_cellf(tab, "%.17g", v[c]);
+	}
 }
 
 /* The four runs of one workload; fills v[] and the false positives and stale inputs. */
@@ -75,6 +90,7 @@ static enum tsr_status run_workload(const struct tsr_gpu_config *base_cfg,
 	} runs[RE_RUNS] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
 	/* per run: total DRAM bytes and the stream groups */
 	uint64_t total[RE_RUNS], pb[RE_RUNS], tex[RE_RUNS], color[RE_RUNS], raster[RE_RUNS];
+	struct xp_timing tm[RE_RUNS];
 	struct tsr_elimination_stats te = {0};
 	for (int r = 0; r < RE_RUNS; r++) {
 		struct tsr_gpu_config cfg = *base_cfg;
@@ -82,7 +98,7 @@ static enum tsr_status run_workload(const struct tsr_gpu_config *base_cfg,
 		cfg.elim.transactions = runs[r].transactions;
 		cfg.elim.verify = runs[r].rendering;  /* counts false positives */
 		cfg.elim.refresh_frames = 0;
-		TSR_TRY(xp_simulate(&cfg, sc, n, t, NULL, err));
+		TSR_TRY(xp_simulate(&cfg, sc, n, t, NULL, &tm[r], err));
 		total[r] = xp_dram_bytes(t, 0);
 		pb[r] = xp_dram_bytes(t, 1);
 		tex[r] = t->dram[TSR_STREAM_TEXTURE].read_bytes;
@@ -105,6 +121,14 @@ static enum tsr_status run_workload(const struct tsr_gpu_config *base_cfg,
 	v[RC_RE_TEX] = xp_pct(tex[RE_RE], tex[RE_BASE]);
 	v[RC_RE_COLOR] = xp_pct(color[RE_RE], color[RE_BASE]);
 	v[RC_RE_RASTER] = xp_pct(raster[RE_RE], raster[RE_BASE]);
+	v[RC_RE_SPEEDUP] = tm[RE_RE].cycles ? (double)tm[RE_BASE].cycles / (double)tm[RE_RE].cycles
+					    : 0.0;
+	v[RC_TE_SPEEDUP] = tm[RE_TE].cycles ? (double)tm[RE_BASE].cycles / (double)tm[RE_TE].cycles
+					    : 0.0;
+	v[RC_RE_ENERGY] = tm[RE_BASE].energy_nj > 0
+		? 100.0 * (tm[RE_RE].energy_nj - tm[RE_BASE].energy_nj) / tm[RE_BASE].energy_nj : 0.0;
+	v[RC_TE_ENERGY] = tm[RE_BASE].energy_nj > 0
+		? 100.0 * (tm[RE_TE].energy_nj - tm[RE_BASE].energy_nj) / tm[RE_BASE].energy_nj : 0.0;
 	return TSR_OK;
 }
 
@@ -118,7 +142,8 @@ static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
 		"false_negatives_pct,changed_pct,false_positives,stale_inputs,"
 		"te_flushes_removed_pct,te_dram_change_pct,re_dram_change_pct,"
 		"re_te_dram_change_pct,re_pb_dram_change_pct,re_texture_dram_change_pct,"
-		"re_color_dram_change_pct,re_raster_dram_change_pct", err);
+		"re_color_dram_change_pct,re_raster_dram_change_pct,re_speedup,te_speedup,"
+		"re_energy_change_pct,te_energy_change_pct", err);
 	if (!tab)
 		return TSR_ERR_NOMEM;
 	struct tsr_table *paper = xp_add_paper_table(out, "re-paper", "tessera_mean_pct", err);
@@ -127,9 +152,14 @@ static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
 	struct tsr_text *txt = &out->text;
 	tsr_text_printf(txt, "%-23s %-32s %12s %8s %26s %35s\n", "", "re run: % of tiles compared",
 			"", "te run", "DRAM bytes vs base", "re run: DRAM bytes vs base");
-	tsr_text_printf(txt, "%-18s %6s %8s %7s %7s %7s %5s %6s %8s %8s %8s %8s %8s %8s %8s %8s\n",
+	const int timed = base_cfg.timing.enabled;
+	tsr_text_printf(txt, "%-18s %6s %8s %7s %7s %7s %5s %6s %8s %8s %8s %8s %8s %8s %8s %8s",
 			"workload", "frames", "skipped", "eq-in", "f-neg", "changed", "FP", "stale",
 			"flush-rm", "te", "re", "re+te", "PB", "texture", "color", "raster");
+	if (timed)
+		tsr_text_printf(txt, " %8s %8s %8s %8s", "re-spdup", "te-spdup", "re-enrg",
+				"te-enrg");
+	tsr_text_printf(txt, "\n");
 	struct tsr_frame_stats *t = malloc(sizeof(*t));
 	if (!t)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
@@ -150,7 +180,7 @@ static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
 			snprintf(fr, sizeof(fr), "%u", n);
 			snprintf(fp, sizeof(fp), "%llu", (unsigned long long)re.false_positives);
 			snprintf(stale, sizeof(stale), "%llu", (unsigned long long)re.stale_inputs);
-			add_row(tab, txt, xp_workload_name(c, w, sc), fr, fp, stale, v);
+			add_row(tab, txt, xp_workload_name(c, w, sc), fr, fp, stale, v, timed);
 			for (int k = 0; k < RC_COUNT; k++)
 				sum[k] += v[k];
 			nw++;
@@ -165,7 +195,7 @@ static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
 	if (nw) {
 		for (int k = 0; k < RC_COUNT; k++)
 			mean[k] = sum[k] / nw;
-		add_row(tab, txt, "mean", "", "", "", mean);
+		add_row(tab, txt, "mean", "", "", "", mean, timed);
 	}
 	tsr_text_printf(txt, "\npaper (RE V): 50%% of tiles skipped and 12%% false negatives "
 			"(Fig. 14a); 48%% less\nmemory traffic (Figs. 14b, 13b); TE saves only "
@@ -183,6 +213,19 @@ static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		xp_paper_row(paper, NULL, 0, rows[i].figure, rows[i].quantity, rows[i].paper,
 			     mean[rows[i].col]);
+	if (timed) {
+		/* RE V-B: 1.74x (Fig. 13a), 43% less energy (Fig. 13b), TE 9% less (Fig. 16) */
+		tsr_text_printf(txt, "paper (RE V-B): re %.2fx faster (Fig. 13a) with %.0f%% less "
+				"energy (Fig. 13b), te %.0f%% less energy (Fig. 16); tessera: re "
+				"%.2fx, %+.1f%%, te %+.1f%% (frames 0 and 1 of a run are never "
+				"skipped: RE compares with the frame two back)\n", 1.74, 43.0, 9.0,
+				mean[RC_RE_SPEEDUP], mean[RC_RE_ENERGY], mean[RC_TE_ENERGY]);
+		xp_paper_row(paper, NULL, 0, "13a", "re_speedup", 1.74, mean[RC_RE_SPEEDUP]);
+		xp_paper_row(paper, NULL, 0, "13b", "re_energy_change_pct", -43.0,
+			     mean[RC_RE_ENERGY]);
+		xp_paper_row(paper, NULL, 0, "16", "te_energy_change_pct", -9.0,
+			     mean[RC_TE_ENERGY]);
+	}
 	return TSR_OK;
 }
 

@@ -92,7 +92,7 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 			uint32_t l2 = 0;
 			s = xp_load_config(c, cfgs[k], &cfg, err);
 			if (s == TSR_OK)
-				s = xp_simulate(&cfg, sc, c->frames, t, &l2, err);
+				s = xp_simulate(&cfg, sc, c->frames, t, &l2, NULL, err);
 			if (s != TSR_OK)
 				break;
 			uint64_t v[3] = {pb_l2_accesses(t, l2), xp_dram_bytes(t, 1), xp_dram_bytes(t, 0)};
