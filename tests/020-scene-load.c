@@ -1239,6 +1239,11 @@ static void test_corrupt_jpeg_refused(void **state)
 		assert_non_null(strstr(err.msg, "'embedded'"));
 		assert_non_null(strstr(err.msg, files[i][1]));
 	}
+	/* a PPM whose width has 113 digits (found by fuzz_image): stb would
+	 * overflow an int reading it */
+	const char *ppm = TSR_SOURCE_DIR "/tests/data/pnm-huge-width.ppm";
+	assert_int_equal(tsr_image_set_add_file(&set, ppm, &index, &err), TSR_ERR_PARSE);
+	assert_non_null(strstr(err.msg, "more than 9 digits"));
 	/* a 59-byte BMP declaring 257 x 1048577 texels (found by fuzz_image):
 	 * refused from its header, before stb_image decodes a gigabyte */
 	const char *bmp = TSR_SOURCE_DIR "/tests/data/bmp-huge-declared.bmp";

@@ -149,6 +149,39 @@ out:
 	return st;
 }
 
+/*
+ * 1 when data is a binary PGM/PPM (P5, P6) whose header has a number of
+ * more than 9 digits: Debian 12's stb_image reads the width, height and
+ * maximum value into an int without an overflow check (signed overflow;
+ * found by fuzz_image, tests/data/pnm-huge-width.ppm). Follows stb's
+ * header parsing: after "P5"/"P6", whitespace and '#' comments to the end
+ * of the line, then digits, three times.
+ */
+static int pnm_header_overflows(const uint8_t *p, size_t n)
+{
+	if (n < 2 || p[0] != 'P' || (p[1] != '5' && p[1] != '6'))
+		return 0;
+	size_t i = 2;
+	for (int k = 0; k < 3; k++) {
+		for (;;) {
+			while (i < n && (p[i] == ' ' || (p[i] >= '\t' && p[i] <= '\r')))
+				i++;
+			if (i >= n || p[i] != '#')
+				break;
+			while (i < n && p[i] != '\n' && p[i] != '\r')
+				i++;
+		}
+		size_t digits = 0;
+		while (i < n && p[i] >= '0' && p[i] <= '9') {
+			i++;
+			digits++;
+		}
+		if (digits > 9)
+			return 1;
+	}
+	return 0;
+}
+
 /* Decodes a compressed image held in memory (size checked by the caller). */
 static enum tsr_status decode(struct tsr_image_set *set, const char *name,
 			      const uint8_t *data, size_t size_bytes,
@@ -156,6 +189,10 @@ static enum tsr_status decode(struct tsr_image_set *set, const char *name,
 {
 	if (is_jpeg(data, size_bytes))
 		return decode_jpeg(set, name, data, size_bytes, index, err);
+	if (pnm_header_overflows(data, size_bytes))
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "cannot decode texture '%s': a PGM/PPM header number of more "
+				     "than 9 digits", name);
 	int w = 0, h = 0, comp = 0;
 	if (stbi_info_from_memory(data, (int)size_bytes, &w, &h, &comp))
 		TSR_TRY(check_size(name, (uint64_t)w, (uint64_t)h, err));
