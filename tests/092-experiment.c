@@ -143,8 +143,9 @@ static void test_tcor(void **state)
 	run_small("tcor", "sprites-2d", 1, &r);
 	const struct tsr_table *t = tsr_xp_result_table(&r, "tcor");
 	assert_ptr_equal(t, &r.tables[0]);
-	assert_int_equal(t->cols, 8);
+	assert_int_equal(t->cols, 13);
 	assert_int_equal(t->rows, 6);
+	assert_string_equal(tsr_table_cell(t, 0, "cycles"), "");  /* no timing model */
 	static const char *const cfgs[] = {"tcor-table1", "tcor-l2-only", "tcor-64k-no-l2",
 					   "tcor-64k", "tcor-table1-128k", "tcor-128k"};
 	static const int base_of[] = {0, 0, 0, 0, 4, 4};
@@ -191,6 +192,26 @@ static void test_tcor(void **state)
 	assert_true(fabs(num(paper, (uint32_t)row, "tessera_mean_pct") -
 			 num(t, 5, "dram_change_pct")) < 0.0005 + 1e-9);
 	assert_non_null(strstr(r.text.buf, "change against the baseline"));
+	tsr_xp_result_release(&r);
+
+	/* with the timing model: cycles, energy and their changes, and Figs. 20-22 */
+	static const char *const timed[] = {"screen.width=256", "screen.height=128",
+					    "timing.enabled=true"};
+	run_n_sets("tcor", "sprites-2d", 1, timed, 3, &r);
+	t = tsr_xp_result_table(&r, "tcor");
+	for (uint32_t i = 0; i < 6; i++) {
+		assert_true(num(t, i, "cycles") > 0);
+		assert_true(num(t, i, "energy_nj") > 0);
+	}
+	assert_true(fabs(num(t, 0, "energy_change_pct")) < 1e-9);
+	/* the frames per second change is that of the inverse cycles */
+	double fps = 100.0 * (num(t, 0, "cycles") / num(t, 3, "cycles") - 1.0);
+	assert_true(fabs(num(t, 3, "fps_change_pct") - fps) < 0.0005 + 1e-6);
+	paper = tsr_xp_result_table(&r, "tcor-paper");
+	assert_int_equal(paper->rows, 11);
+	row = tsr_table_find_row(paper, "figure", "20");
+	assert_true(row >= 0);
+	assert_true(fabs(num(paper, (uint32_t)row, "paper_pct") + 14.1) < 1e-9);
 	tsr_xp_result_release(&r);
 }
 

@@ -29,7 +29,8 @@ enum { NCFG = sizeof(cfgs) / sizeof(cfgs[0]) };
 static const struct {
 	const char *figure, *quantity;
 	int cfg;       /* index in cfgs: tcor-64k or tcor-128k */
-	int col;       /* 0: PB accesses at the L2, 1: PB DRAM, 2: all DRAM */
+	int col;       /* 0: PB accesses at the L2, 1: PB DRAM, 2: all DRAM; timing
+			  model: 3 frames per second, 4 memory hierarchy energy, 5 energy */
 	double paper;  /* percent */
 } paper_rows[] = {
 	{"14", "pb_l2_change_pct (64 KiB)", 3, 0, -33.5},
@@ -38,7 +39,14 @@ static const struct {
 	{"17", "pb_dram_change_pct (128 KiB)", 5, 1, -94.1},
 	{"18", "dram_change_pct (64 KiB)", 3, 2, -13.9},
 	{"19", "dram_change_pct (128 KiB)", 5, 2, -13.3},
+	/* with the timing model (V-B-2): FPS (abstract, I), energy (Figs. 20-22) */
+	{"I", "fps_change_pct (64 KiB)", 3, 3, 3.7},
+	{"20", "memory_energy_change_pct (64 KiB)", 3, 4, -14.1},
+	{"21", "memory_energy_change_pct (128 KiB)", 5, 4, -13.6},
+	{"22", "energy_change_pct (64 KiB)", 3, 5, -5.6},
+	{"22", "energy_change_pct (128 KiB)", 5, 5, -5.3},
 };
+enum { NCOUNT = 3, NCOL = 6 };  /* counted columns, then the timing model's */
 enum { NPAPER = sizeof(paper_rows) / sizeof(paper_rows[0]) };
 
 static const char *const workloads[] = {
@@ -61,7 +69,8 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 {
 	struct tsr_table *tab = xp_add_table(out, "tcor",
 		"workload,config,pb_l2_accesses,pb_dram_bytes,dram_bytes,"
-		"pb_l2_change_pct,pb_dram_change_pct,dram_change_pct", err);
+		"pb_l2_change_pct,pb_dram_change_pct,dram_change_pct,cycles,energy_nj,"
+		"fps_change_pct,memory_energy_change_pct,energy_change_pct", err);
 	if (!tab)
 		return TSR_ERR_NOMEM;
 	struct tsr_table *t2 = xp_add_table(out, "tcor-table2",
@@ -71,11 +80,17 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 	struct tsr_table *paper = xp_add_paper_table(out, "tcor-paper", "tessera_mean_pct", err);
 	if (!paper)
 		return TSR_ERR_NOMEM;
-	double sum[NCFG][3] = {{0}};
+	double sum[NCFG][NCOL] = {{0}};
+	struct tsr_gpu_config probe;  /* --set timing.enabled=true reaches every config */
+	TSR_TRY(xp_load_config(c, cfgs[0], &probe, err));
+	const int timed = probe.timing.enabled;
 	uint32_t nw = 0;
 	struct tsr_text *txt = &out->text;
-	tsr_text_printf(txt, "%-18s %-17s %12s %7s %12s %7s %12s %7s\n", "workload", "config",
+	tsr_text_printf(txt, "%-18s %-17s %12s %7s %12s %7s %12s %7s", "workload", "config",
 			"PB L2 acc", "chg", "PB DRAM B", "chg", "DRAM B", "chg");
+	if (timed)
+		tsr_text_printf(txt, " %7s %7s %7s", "FPS", "mem-E", "energy");
+	tsr_text_printf(txt, "\n");
 	struct tsr_frame_stats *t = malloc(sizeof(*t));
 	if (!t)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
@@ -86,16 +101,21 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 		if (s != TSR_OK)
 			break;
 		const char *name = xp_workload_name(c, w, sc);
-		uint64_t base[3] = {0, 0, 0};
+		double base[NCOL] = {0};
 		for (int k = 0; s == TSR_OK && k < NCFG; k++) {
 			struct tsr_gpu_config cfg;
 			uint32_t l2 = 0;
+			struct xp_timing tm;
 			s = xp_load_config(c, cfgs[k], &cfg, err);
 			if (s == TSR_OK)
-				s = xp_simulate(&cfg, sc, c->frames, t, &l2, NULL, err);
+				s = xp_simulate(&cfg, sc, c->frames, t, &l2, &tm, err);
 			if (s != TSR_OK)
 				break;
-			uint64_t v[3] = {pb_l2_accesses(t, l2), xp_dram_bytes(t, 1), xp_dram_bytes(t, 0)};
+			/* frames per second: the inverse of cycles */
+			double v[NCOL] = {(double)pb_l2_accesses(t, l2), (double)xp_dram_bytes(t, 1),
+					  (double)xp_dram_bytes(t, 0),
+					  tm.cycles ? 1.0 / (double)tm.cycles : 0.0,
+					  tm.memory_energy_nj, tm.energy_nj};
 			if (k == base_of[k])
 				memcpy(base, v, sizeof(base));
 			if (k == 0) {
@@ -111,21 +131,32 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 				tsr_table_cellf(t2, "%.6f", fp);
 				tsr_table_cellf(t2, "%.6f", reuse);
 			}
-			double chg[3];
-			for (int i = 0; i < 3; i++) {
-				chg[i] = xp_pct(v[i], base[i]);
+			double chg[NCOL];
+			for (int i = 0; i < NCOL; i++) {
+				chg[i] = base[i] > 0 ? 100.0 * (v[i] - base[i]) / base[i] : 0.0;
 				sum[k][i] += chg[i];
 			}
-			tsr_text_printf(txt, "%-18s %-17s %12llu %6.1f%% %12llu %6.1f%% %12llu %6.1f%%\n",
-					name, cfgs[k], (unsigned long long)v[0], chg[0],
-					(unsigned long long)v[1], chg[1], (unsigned long long)v[2], chg[2]);
+			tsr_text_printf(txt, "%-18s %-17s %12.0f %6.1f%% %12.0f %6.1f%% %12.0f %6.1f%%",
+					name, cfgs[k], v[0], chg[0], v[1], chg[1], v[2], chg[2]);
+			if (timed)
+				tsr_text_printf(txt, " %6.1f%% %6.1f%% %6.1f%%", chg[3], chg[4], chg[5]);
+			tsr_text_printf(txt, "\n");
 			tsr_table_row(tab);
 			tsr_table_cellf(tab, "%s", name);
 			tsr_table_cellf(tab, "%s", cfgs[k]);
-			for (int i = 0; i < 3; i++)
-				tsr_table_cellf(tab, "%llu", (unsigned long long)v[i]);
-			for (int i = 0; i < 3; i++)
+			for (int i = 0; i < NCOUNT; i++)
+				tsr_table_cellf(tab, "%.0f", v[i]);
+			for (int i = 0; i < NCOUNT; i++)
 				tsr_table_cellf(tab, "%.3f", chg[i]);
+			if (timed) {
+				tsr_table_cellf(tab, "%llu", (unsigned long long)tm.cycles);
+				tsr_table_cellf(tab, "%.3f", tm.energy_nj);
+				for (int i = NCOUNT; i < NCOL; i++)
+					tsr_table_cellf(tab, "%.3f", chg[i]);
+			} else {
+				for (int i = 0; i < 5; i++)
+					tsr_table_cellf(tab, "%s", "");  /* no timing model */
+			}
 			xp_flush(c, out);
 		}
 		if (s == TSR_OK)
@@ -136,11 +167,13 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 	if (s != TSR_OK)
 		return s;
 	/* the paper's averages beside tessera's means */
-	tsr_text_printf(txt, "\n%-6s %-30s %8s %8s\n", "figure", "change against the baseline",
+	tsr_text_printf(txt, "\n%-6s %-36s %8s %8s\n", "figure", "change against the baseline",
 			"paper", "tessera");
 	for (int i = 0; i < NPAPER; i++) {
+		if (paper_rows[i].col >= NCOUNT && !timed)
+			continue;
 		double mean = nw ? sum[paper_rows[i].cfg][paper_rows[i].col] / nw : 0.0;
-		xp_paper_row(paper, txt, 30, paper_rows[i].figure, paper_rows[i].quantity,
+		xp_paper_row(paper, txt, 36, paper_rows[i].figure, paper_rows[i].quantity,
 			     paper_rows[i].paper, mean);
 	}
 	xp_flush(c, out);
