@@ -443,7 +443,9 @@ static void test_experiment_cli(void **state)
 	snprintf(out, sizeof(out), "%s/exp.txt", tmpdir);
 	snprintf(path, sizeof(path), "%s/exp.csv", tmpdir);
 	static const char header[] = "workload,config,pb_l2_accesses,pb_dram_bytes,dram_bytes,"
-				     "pb_l2_change_pct,pb_dram_change_pct,dram_change_pct\n";
+				     "pb_l2_change_pct,pb_dram_change_pct,dram_change_pct,cycles,"
+				     "energy_nj,fps_change_pct,memory_energy_change_pct,"
+				     "energy_change_pct\n";
 	assert_memory_equal(csv, header, strlen(header));
 	assert_int_equal(lines, 7);  /* header + 6 configurations */
 	assert_non_null(strstr(csv, "\nsprites-2d,tcor-64k,"));
