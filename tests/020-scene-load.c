@@ -1244,6 +1244,14 @@ static void test_corrupt_jpeg_refused(void **state)
 	const char *ppm = TSR_SOURCE_DIR "/tests/data/pnm-huge-width.ppm";
 	assert_int_equal(tsr_image_set_add_file(&set, ppm, &index, &err), TSR_ERR_PARSE);
 	assert_non_null(strstr(err.msg, "more than 9 digits"));
+	/* a 16-bit PPM, whose samples stb's 16-to-8 conversion reads past its buffer */
+	const char *ppm16 = TSR_SOURCE_DIR "/tests/data/pnm-16bit.ppm";
+	assert_int_equal(tsr_image_set_add_file(&set, ppm16, &index, &err), TSR_ERR_PARSE);
+	assert_non_null(strstr(err.msg, "16-bit samples"));
+	/* a PGM whose pixels are cut short */
+	const char *cut = tsr_test_write_tmp("cut.pgm", "P5 4 4 255\nabcd");
+	assert_int_equal(tsr_image_set_add_file(&set, cut, &index, &err), TSR_ERR_PARSE);
+	assert_non_null(strstr(err.msg, "holds 4 bytes of pixels, not 16"));
 	/* a 59-byte BMP declaring 257 x 1048577 texels (found by fuzz_image):
 	 * refused from its header, before stb_image decodes a gigabyte */
 	const char *bmp = TSR_SOURCE_DIR "/tests/data/bmp-huge-declared.bmp";

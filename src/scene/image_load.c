@@ -150,17 +150,23 @@ out:
 }
 
 /*
- * 1 when data is a binary PGM/PPM (P5, P6) whose header has a number of
- * more than 9 digits: Debian 12's stb_image reads the width, height and
- * maximum value into an int without an overflow check (signed overflow;
- * found by fuzz_image, tests/data/pnm-huge-width.ppm). Follows stb's
- * header parsing: after "P5"/"P6", whitespace and '#' comments to the end
- * of the line, then digits, three times.
+ * Checks a binary PGM/PPM (P5, P6; anything else passes) before stb_image
+ * reads it, because Debian 12's stb_image mishandles hostile ones (both
+ * found by fuzz_image): it reads the header's numbers into an int without
+ * an overflow check (tests/data/pnm-huge-width.ppm), and its 16-bit path
+ * reads past the pixels it decoded (tests/data/pnm-16bit.ppm). Refused: a
+ * header number of more than 9 digits, a maximum value over 255 (16-bit
+ * samples; tessera's textures are 8-bit), pixel data shorter than the
+ * header declares. The header is parsed as stb does: after "P5"/"P6",
+ * whitespace and '#' comments to the end of the line, then digits, three
+ * times; the pixels start one byte after the last number.
  */
-static int pnm_header_overflows(const uint8_t *p, size_t n)
+static enum tsr_status pnm_check(const uint8_t *p, size_t n, const char *name,
+				 struct tsr_error *err)
 {
 	if (n < 2 || p[0] != 'P' || (p[1] != '5' && p[1] != '6'))
-		return 0;
+		return TSR_OK;
+	uint64_t v[3] = {0, 0, 0};
 	size_t i = 2;
 	for (int k = 0; k < 3; k++) {
 		for (;;) {
@@ -173,13 +179,28 @@ static int pnm_header_overflows(const uint8_t *p, size_t n)
 		}
 		size_t digits = 0;
 		while (i < n && p[i] >= '0' && p[i] <= '9') {
+			v[k] = v[k] * 10 + (uint64_t)(p[i] - '0');
 			i++;
-			digits++;
+			if (++digits > 9)
+				return tsr_error_set(err, TSR_ERR_PARSE,
+						     "cannot decode texture '%s': a PGM/PPM header "
+						     "number of more than 9 digits", name);
 		}
-		if (digits > 9)
-			return 1;
 	}
-	return 0;
+	if (v[2] > 255)
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "cannot decode texture '%s': a PGM/PPM of 16-bit samples "
+				     "(maximum value %llu; only 8-bit ones are read)", name,
+				     (unsigned long long)v[2]);
+	const uint64_t need = v[0] * v[1] * (p[1] == '6' ? 3u : 1u);
+	const uint64_t have = n > i + 1 ? n - (i + 1) : 0;
+	if (have < need)
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "cannot decode texture '%s': a PGM/PPM of %llu x %llu holds "
+				     "%llu bytes of pixels, not %llu", name,
+				     (unsigned long long)v[0], (unsigned long long)v[1],
+				     (unsigned long long)have, (unsigned long long)need);
+	return TSR_OK;
 }
 
 /* Decodes a compressed image held in memory (size checked by the caller). */
@@ -189,10 +210,7 @@ static enum tsr_status decode(struct tsr_image_set *set, const char *name,
 {
 	if (is_jpeg(data, size_bytes))
 		return decode_jpeg(set, name, data, size_bytes, index, err);
-	if (pnm_header_overflows(data, size_bytes))
-		return tsr_error_set(err, TSR_ERR_PARSE,
-				     "cannot decode texture '%s': a PGM/PPM header number of more "
-				     "than 9 digits", name);
+	TSR_TRY(pnm_check(data, size_bytes, name, err));
 	int w = 0, h = 0, comp = 0;
 	if (stbi_info_from_memory(data, (int)size_bytes, &w, &h, &comp))
 		TSR_TRY(check_size(name, (uint64_t)w, (uint64_t)h, err));
