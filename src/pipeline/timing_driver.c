@@ -264,8 +264,14 @@ static void advance_all(struct tsr_timing *t, uint64_t cycle)
 	tsr_unit_advance(t->rasterizer, cycle);
 	tsr_unit_advance(t->early_z, cycle);
 	t->core_freed = 0;
+	/* A core whose next output (a request, a retirement) lies beyond
+	 * `cycle` is left behind: nothing it would do up to `cycle` is seen
+	 * here, and a push or a completion brings it up to date first
+	 * (core.h). Its instructions in between are simulated when it is
+	 * next advanced, with the same result. */
 	for (uint32_t c = 0; c < t->cores; c++)
-		tsr_core_advance(t->core[c], cycle);
+		if (tsr_core_next_event(t->core[c]) <= cycle)
+			tsr_core_advance(t->core[c], cycle);
 	while (t->blend_wait_count && tsr_unit_push(t->blend, cycle, t->blend_wait[0], 1)) {
 		memmove(t->blend_wait, t->blend_wait + 1,
 			--t->blend_wait_count * sizeof(*t->blend_wait));
@@ -279,7 +285,7 @@ static void advance_all(struct tsr_timing *t, uint64_t cycle)
 }
 
 /* The earliest next event of the units. */
-static uint64_t next_event(const struct tsr_timing *t)
+static uint64_t next_event(struct tsr_timing *t)
 {
 	uint64_t n = tsr_memtime_next_event(t->mem);
 	n = min64(n, tsr_unit_next_event(t->rasterizer));

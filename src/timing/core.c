@@ -46,6 +46,8 @@ struct tsr_core {
 	uint64_t port_free;   /* first cycle the issue port is free */
 	uint64_t seq;         /* quads pushed (epochs) */
 	uint64_t ev_min;      /* <= every warp's emit_at and retire_at */
+	uint64_t next_ev;     /* tsr_core_next_event()'s answer, while next_ev_ok */
+	int next_ev_ok;       /* 0 after any change of state (push, completion, advance) */
 	int in_advance;
 	tsr_core_issue_fn issue;
 	void *issue_ctx;
@@ -203,6 +205,7 @@ static inline void set_event(struct tsr_core *c, uint64_t *field, uint64_t t)
 /* One request of w completed at `cycle` (already checked and clamped). */
 static void complete(struct tsr_core *c, struct warp *w, uint64_t cycle)
 {
+	c->next_ev_ok = 0;
 	w->pending--;
 	w->ready_at = max64(w->ready_at, cycle);
 	if (!w->pending && !has_instructions(w))
@@ -425,6 +428,7 @@ void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
 	}
 	c->k.cycles = c->now;
 	c->in_advance = 0;
+	c->next_ev_ok = 0;  /* also drops an answer cached by a callback mid-advance */
 }
 
 /*
@@ -448,8 +452,10 @@ static uint64_t output_bound(const struct tsr_core *c, const struct warp *w)
 	return start + ((uint64_t)w->before_left + w->after_left) * lat;
 }
 
-uint64_t tsr_core_next_event(const struct tsr_core *c)
+uint64_t tsr_core_next_event(struct tsr_core *c)
 {
+	if (c->next_ev_ok)
+		return c->next_ev;
 	uint64_t m = NONE;
 	for (uint32_t s = 0; s < c->nslots; s++) {
 		if (!c->w[s].busy)
@@ -458,6 +464,8 @@ uint64_t tsr_core_next_event(const struct tsr_core *c)
 		if (t < m)
 			m = t;
 	}
+	c->next_ev = m;
+	c->next_ev_ok = 1;
 	return m;
 }
 
@@ -495,6 +503,7 @@ enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct t
 		w->before_left = q->alu_instructions;
 	}
 	c->resident++;
+	c->next_ev_ok = 0;
 	c->k.quads_pushed++;
 	if (c->win.quads_pushed++ == 0)
 		c->win.first_push_cycle = c->now;
