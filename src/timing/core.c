@@ -7,8 +7,12 @@
  * sample requests leaving, or its retirement). advance() processes the
  * events of the current cycle, then either issues one instruction and
  * moves one cycle on, or jumps to the next cycle anything can happen,
- * charging the stretch to one of the four cycle classes. Every scan is
- * over the (at most 64) slots; nothing is allocated after creation.
+ * charging the stretch to one of the four cycle classes. Three bit
+ * masks over the (at most 64) slots, kept up to date by refresh() at
+ * every change of a warp, let the scans visit only the warps that matter:
+ * candidates (could issue once ready_at is reached), warps with a pending
+ * event, and warps not waiting on memory (for the stall class). Nothing
+ * is allocated after creation.
  */
 #include "timing/core.h"
 
@@ -46,6 +50,9 @@ struct tsr_core {
 	uint64_t port_free;   /* first cycle the issue port is free */
 	uint64_t seq;         /* quads pushed (epochs) */
 	uint64_t ev_min;      /* <= every warp's emit_at and retire_at */
+	uint64_t cand_mask;   /* slots s with candidate(w[s]) */
+	uint64_t ev_mask;     /* resident slots with emit_at or retire_at set */
+	uint64_t dep_mask;    /* resident slots not waiting on memory (!mem_wait) */
 	uint64_t next_ev;     /* tsr_core_next_event()'s answer, while next_ev_ok */
 	int next_ev_ok;       /* 0 after any change of state (push, completion, advance) */
 	int in_advance;
@@ -194,6 +201,31 @@ static inline uint64_t token_of(const struct tsr_core *c, const struct warp *w)
 	return (w->epoch << SLOT_BITS) | (uint64_t)(w - c->w);
 }
 
+static inline uint64_t bit_of(const struct tsr_core *c, const struct warp *w)
+{
+	return 1ull << (uint32_t)(w - c->w);
+}
+
+/* Brings the masks' bits of w up to date with its state; called after
+ * every change of a warp's busy, pending, emit_at, retire_at, mem_wait
+ * or instruction counts. */
+static inline void refresh(struct tsr_core *c, const struct warp *w)
+{
+	const uint64_t b = bit_of(c, w);
+	c->cand_mask = candidate(w) ? c->cand_mask | b : c->cand_mask & ~b;
+	c->ev_mask = w->busy && (w->emit_at != NONE || w->retire_at != NONE) ? c->ev_mask | b
+									      : c->ev_mask & ~b;
+	c->dep_mask = w->busy && !w->mem_wait ? c->dep_mask | b : c->dep_mask & ~b;
+}
+
+/* Lowest set bit's index; m != 0. */
+static inline uint32_t low_bit(uint64_t m)
+{
+	return (uint32_t)__builtin_ctzll(m);
+}
+
+static uint64_t output_bound(const struct tsr_core *c, const struct warp *w);
+
 /* Sets an event cycle of a warp (emit_at or retire_at) to t. */
 static inline void set_event(struct tsr_core *c, uint64_t *field, uint64_t t)
 {
@@ -205,11 +237,20 @@ static inline void set_event(struct tsr_core *c, uint64_t *field, uint64_t t)
 /* One request of w completed at `cycle` (already checked and clamped). */
 static void complete(struct tsr_core *c, struct warp *w, uint64_t cycle)
 {
-	c->next_ev_ok = 0;
 	w->pending--;
 	w->ready_at = max64(w->ready_at, cycle);
-	if (!w->pending && !has_instructions(w))
+	if (w->pending)
+		return;  /* still waiting: its output bound stays none */
+	if (!has_instructions(w))
 		set_event(c, &w->retire_at, w->ready_at);
+	refresh(c, w);
+	/* Only w changed, and its bound was none while it waited: the cached
+	 * next event stays exact as the minimum with its new bound. */
+	if (c->next_ev_ok) {
+		uint64_t b = output_bound(c, w);
+		if (b < c->next_ev)
+			c->next_ev = b;
+	}
 }
 
 /* Sends n requests of one kind for w at the current cycle. */
@@ -218,6 +259,7 @@ static void send(struct tsr_core *c, struct warp *w, uint32_t kind, uint32_t n)
 	w->pending = n;
 	w->req_cycle = c->now;
 	w->mem_wait = 1;
+	refresh(c, w);
 	uint64_t tok = token_of(c, w), tag = w->tag;
 	for (uint32_t i = 0; i < n; i++) {
 		if (c->issue)
@@ -247,6 +289,7 @@ static void retire(struct tsr_core *c, struct warp *w, uint64_t cycle)
 {
 	uint32_t s = (uint32_t)(w - c->w);
 	w->busy = 0;
+	refresh(c, w);
 	c->resident--;
 	if (c->greedy == (int32_t)s)
 		c->greedy = -1;
@@ -273,10 +316,14 @@ static void process_events(struct tsr_core *c, uint64_t y)
 	for (bool again = true; again;) {
 		again = false;
 		c->ev_min = NONE;
+		/* the slots with events, in slot order; the mask is read again
+		 * at each step, as callbacks may set events of later slots */
 		for (uint32_t s = 0; s < c->nslots; s++) {
+			const uint64_t rest = c->ev_mask & (~0ull << s);
+			if (!rest)
+				break;
+			s = low_bit(rest);
 			struct warp *w = &c->w[s];
-			if (!w->busy)
-				continue;
 			if (w->emit_at <= y) {
 				w->emit_at = NONE;
 				c->k.tex_requests += w->tex;
@@ -303,25 +350,37 @@ static inline bool ready(const struct warp *w, uint64_t y)
 	return candidate(w) && w->ready_at <= y;
 }
 
+/* The first slot of m (in slot order) whose warp is ready at y, or -1. */
+static int32_t first_ready(const struct tsr_core *c, uint64_t m, uint64_t y)
+{
+	for (; m; m &= m - 1) {
+		uint32_t s = low_bit(m);
+		if (c->w[s].ready_at <= y)
+			return (int32_t)s;
+	}
+	return -1;
+}
+
 /* The slot to issue from at cycle y, or -1. */
 static int32_t pick(const struct tsr_core *c, uint64_t y)
 {
 	if (c->port_free > y)
 		return -1;
+	const uint64_t cand = c->cand_mask;
 	if (c->p.sched == TSR_CORE_SCHED_RR) {
-		for (uint32_t i = 1; i <= c->nslots; i++) {
-			uint32_t s = (c->rr_last + i) % c->nslots;
-			if (ready(&c->w[s], y))
-				return (int32_t)s;
-		}
-		return -1;
+		/* the slots after rr_last, then those up to it */
+		const uint64_t after = c->rr_last >= 63 ? 0 : cand & (~0ull << (c->rr_last + 1));
+		int32_t s = first_ready(c, after, y);
+		return s >= 0 ? s : first_ready(c, cand & ~after, y);
 	}
 	if (c->greedy >= 0 && ready(&c->w[c->greedy], y))
 		return c->greedy;
 	int32_t best = -1;
-	for (uint32_t s = 0; s < c->nslots; s++)
-		if (ready(&c->w[s], y) && (best < 0 || c->w[s].epoch < c->w[best].epoch))
+	for (uint64_t m = cand; m; m &= m - 1) {
+		uint32_t s = low_bit(m);
+		if (c->w[s].ready_at <= y && (best < 0 || c->w[s].epoch < c->w[best].epoch))
 			best = (int32_t)s;
+	}
 	return best;
 }
 
@@ -349,6 +408,7 @@ static void issue_one(struct tsr_core *c, int32_t s, uint64_t y)
 	}
 	if (!has_instructions(w) && w->emit_at == NONE)
 		set_event(c, &w->retire_at, w->ready_at);
+	refresh(c, w);
 	c->rr_last = (uint32_t)s;
 	c->greedy = s;
 }
@@ -358,19 +418,18 @@ static void issue_one(struct tsr_core *c, int32_t s, uint64_t y)
 static uint64_t next_internal(const struct tsr_core *c, uint64_t from)
 {
 	uint64_t m = NONE;
-	for (uint32_t s = 0; s < c->nslots; s++) {
-		const struct warp *w = &c->w[s];
-		if (!w->busy)
-			continue;
+	for (uint64_t b = c->ev_mask; b; b &= b - 1) {
+		const struct warp *w = &c->w[low_bit(b)];
 		if (w->emit_at < m)
 			m = w->emit_at;
 		if (w->retire_at < m)
 			m = w->retire_at;
-		if (candidate(w)) {
-			uint64_t t = max64(max64(w->ready_at, c->port_free), from);
-			if (t < m)
-				m = t;
-		}
+	}
+	for (uint64_t b = c->cand_mask; b; b &= b - 1) {
+		const struct warp *w = &c->w[low_bit(b)];
+		uint64_t t = max64(max64(w->ready_at, c->port_free), from);
+		if (t < m)
+			m = t;
 	}
 	return max64(m, from);
 }
@@ -394,10 +453,7 @@ static enum cycle_class stall_class(const struct tsr_core *c, uint64_t y)
 		return CC_BUSY;
 	if (!c->resident)
 		return CC_IDLE;
-	for (uint32_t s = 0; s < c->nslots; s++)
-		if (c->w[s].busy && !c->w[s].mem_wait)
-			return CC_DEP;
-	return CC_MEM;
+	return c->dep_mask ? CC_DEP : CC_MEM;
 }
 
 void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
@@ -456,11 +512,10 @@ uint64_t tsr_core_next_event(struct tsr_core *c)
 {
 	if (c->next_ev_ok)
 		return c->next_ev;
+	/* warps neither candidates nor with an event wait on memory: none */
 	uint64_t m = NONE;
-	for (uint32_t s = 0; s < c->nslots; s++) {
-		if (!c->w[s].busy)
-			continue;
-		uint64_t t = output_bound(c, &c->w[s]);
+	for (uint64_t b = c->cand_mask | c->ev_mask; b; b &= b - 1) {
+		uint64_t t = output_bound(c, &c->w[low_bit(b)]);
 		if (t < m)
 			m = t;
 	}
@@ -513,6 +568,7 @@ enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct t
 	} else if (!has_instructions(w)) {
 		set_event(c, &w->retire_at, c->now);
 	}
+	refresh(c, w);
 	return TSR_OK;
 }
 
