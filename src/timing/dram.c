@@ -84,6 +84,10 @@ struct tsr_dram {
 	struct tsr_dram_params p;
 	uint32_t gpu_mhz;
 	uint64_t G, D;           /* ticks per GPU cycle, per DRAM cycle */
+	uint64_t cycle_limit;    /* latest GPU cycle the model takes: TICK_LIMIT / G */
+	/* kept by update_next() after every change (advance, enqueue) */
+	uint64_t tick_min;       /* earliest next_tick of the channels, ticks */
+	uint64_t next_ev;        /* tsr_dram_next_event()'s answer, GPU cycles */
 	/* address map: shift and mask of each field, granule bits */
 	uint32_t off_bits, col_bits, shift[4], bits[4];
 	uint32_t burst_bytes;
@@ -103,6 +107,8 @@ struct tsr_dram {
 };
 
 enum field { F_ROW, F_BANK, F_COLUMN, F_CHANNEL };
+
+static void update_next(struct tsr_dram *d);
 static const char *const field_names[4] = {"row", "bank", "column", "channel"};
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -313,6 +319,7 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 	uint64_t g = gcd64(gpu_mhz, p->dram_mhz);
 	d->G = p->dram_mhz / g;
 	d->D = gpu_mhz / g;
+	d->cycle_limit = TICK_LIMIT / d->G;
 	d->burst_bytes = p->bus_bits / 8 * p->burst_length;
 	d->off_bits = log2u(p->interleave_bytes);
 	d->col_bits = log2u(p->row_bytes / p->interleave_bytes);
@@ -354,6 +361,7 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 		tsr_dram_destroy(d);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory creating the dram model");
 	}
+	update_next(d);
 	*out = d;
 	return TSR_OK;
 }
@@ -434,6 +442,22 @@ static struct done heap_pop(struct tsr_dram *d)
 }
 
 /* ---- scheduling ---- */
+
+/* Recomputes tick_min and next_ev from the channels and the completion
+ * heap; called after every change of either, so that
+ * tsr_dram_next_event() and an advance with nothing due cost O(1). */
+static void update_next(struct tsr_dram *d)
+{
+	uint64_t m = d->nheap ? d->heap[0].cycle : NEVER, tick = NEVER;
+	for (uint32_t c = 0; c < d->p.channels; c++) {
+		const struct chan *ch = &d->ch[c];
+		tick = min64(tick, ch->next_tick);
+		if (ch->norder && ch->next_tick != NEVER)
+			m = min64(m, ch->next_tick / d->G + 1);
+	}
+	d->tick_min = tick;
+	d->next_ev = m;
+}
 
 static void occupancy_to(struct tsr_dram *d, uint64_t cycle)
 {
@@ -706,9 +730,17 @@ static void deliver(struct tsr_dram *d, struct done e)
 
 void tsr_dram_advance(struct tsr_dram *d, uint64_t cycle)
 {
-	if (cycle <= d->now || cycle > TICK_LIMIT / d->G)
+	if (cycle <= d->now || cycle > d->cycle_limit)
 		return;
 	const uint64_t limit = cycle * d->G;
+	if (d->tick_min >= limit && (!d->nheap || d->heap[0].cycle > cycle)) {
+		/* nothing due: no decision, no completion (the loops below
+		 * would do just this) */
+		occupancy_to(d, cycle);
+		d->now = cycle;
+		d->k.cycles = cycle;
+		return;
+	}
 	for (;;) {
 		uint32_t best = 0;
 		for (uint32_t c = 1; c < d->p.channels; c++)
@@ -724,6 +756,7 @@ void tsr_dram_advance(struct tsr_dram *d, uint64_t cycle)
 	occupancy_to(d, cycle);
 	d->now = cycle;
 	d->k.cycles = cycle;
+	update_next(d);
 }
 
 enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
@@ -736,7 +769,7 @@ enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
 				     "dram request at 0x%llx of %u bytes is empty or crosses a "
 				     "%llu-byte interleave granule", (unsigned long long)rq->addr,
 				     rq->bytes, (unsigned long long)granule);
-	if (cycle > TICK_LIMIT / d->G)
+	if (cycle > d->cycle_limit)
 		return tsr_error_set(err, TSR_ERR_LIMIT, "dram request at cycle %llu is beyond the "
 				     "model's time range", (unsigned long long)cycle);
 	if (cycle < d->now)
@@ -782,18 +815,13 @@ enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
 	occupancy_to(d, cycle);
 	d->in_flight++;
 	ch->next_tick = min64(ch->next_tick, arrive);
+	update_next(d);
 	return TSR_OK;
 }
 
 uint64_t tsr_dram_next_event(const struct tsr_dram *d)
 {
-	uint64_t m = d->nheap ? d->heap[0].cycle : NEVER;
-	for (uint32_t c = 0; c < d->p.channels; c++) {
-		const struct chan *ch = &d->ch[c];
-		if (ch->norder && ch->next_tick != NEVER)
-			m = min64(m, ch->next_tick / d->G + 1);
-	}
-	return m;
+	return d->next_ev;  /* kept by update_next() */
 }
 
 uint32_t tsr_dram_occupancy(const struct tsr_dram *d)
