@@ -257,12 +257,26 @@ static uint64_t min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* Every unit to `cycle`, in dataflow order, then the waits it freed. */
+/*
+ * A fixed-function unit to `cycle` if it has something to do by then. A
+ * unit with no event up to `cycle` only counts idle or stalled cycles,
+ * which it does the same when it is next advanced (by this, a push or a
+ * wake, each of which brings it up to date first; unit.h); what the
+ * driver reads of it (items, room in its queue) does not change.
+ */
+static void advance_unit(struct tsr_unit *u, uint64_t cycle)
+{
+	if (tsr_unit_next_event(u) <= cycle)
+		tsr_unit_advance(u, cycle);
+}
+
+/* Every unit to `cycle`, in dataflow order, then the waits it freed;
+ * units and cores with nothing due by `cycle` are left behind. */
 static void advance_all(struct tsr_timing *t, uint64_t cycle)
 {
 	tsr_memtime_advance(t->mem, cycle);
-	tsr_unit_advance(t->rasterizer, cycle);
-	tsr_unit_advance(t->early_z, cycle);
+	advance_unit(t->rasterizer, cycle);
+	advance_unit(t->early_z, cycle);
 	t->core_freed = 0;
 	/* A core whose next output (a request, a retirement) lies beyond
 	 * `cycle` is left behind: nothing it would do up to `cycle` is seen
@@ -276,7 +290,7 @@ static void advance_all(struct tsr_timing *t, uint64_t cycle)
 		memmove(t->blend_wait, t->blend_wait + 1,
 			--t->blend_wait_count * sizeof(*t->blend_wait));
 	}
-	tsr_unit_advance(t->blend, cycle);
+	advance_unit(t->blend, cycle);
 	/* a freed warp slot or queue entry lets a blocked producer go on */
 	if (t->core_freed)
 		tsr_unit_wake(t->early_z, cycle);
