@@ -34,6 +34,8 @@ struct warp {
 	uint64_t retire_at;   /* retirement cycle once known, NONE */
 	uint64_t req_cycle;   /* issue cycle of the outstanding requests */
 	uint64_t window;      /* tile window it was pushed in */
+	uint64_t tail;        /* cycles from its next instruction's issue to its next
+				 output, at best (set by refresh() for a candidate) */
 	uint32_t before_left, after_left, tex, pending;
 	uint8_t busy;         /* slot holds a quad */
 	uint8_t sample_left;  /* the sample instruction is still to issue */
@@ -209,10 +211,20 @@ static inline uint64_t bit_of(const struct tsr_core *c, const struct warp *w)
 /* Brings the masks' bits of w up to date with its state; called after
  * every change of a warp's busy, pending, emit_at, retire_at, mem_wait
  * or instruction counts. */
-static inline void refresh(struct tsr_core *c, const struct warp *w)
+static inline void refresh(struct tsr_core *c, struct warp *w)
 {
 	const uint64_t b = bit_of(c, w);
-	c->cand_mask = candidate(w) ? c->cand_mask | b : c->cand_mask & ~b;
+	if (candidate(w)) {
+		/* its remaining instructions alu_latency_cycles apart, the
+		 * sample's requests leaving sample_issue_cycles after it issues */
+		const uint64_t lat = c->p.alu_latency_cycles;
+		w->tail = w->sample_left
+				  ? (uint64_t)w->before_left * lat + c->p.sample_issue_cycles
+				  : ((uint64_t)w->before_left + w->after_left) * lat;
+		c->cand_mask |= b;
+	} else {
+		c->cand_mask &= ~b;
+	}
 	c->ev_mask = w->busy && (w->emit_at != NONE || w->retire_at != NONE) ? c->ev_mask | b
 									      : c->ev_mask & ~b;
 	c->dep_mask = w->busy && !w->mem_wait ? c->dep_mask | b : c->dep_mask & ~b;
@@ -501,21 +513,27 @@ static uint64_t output_bound(const struct tsr_core *c, const struct warp *w)
 		return max64(w->retire_at, c->now);
 	if (!candidate(w))
 		return NONE;
-	uint64_t start = max64(max64(w->ready_at, c->port_free), c->now);
-	uint64_t lat = c->p.alu_latency_cycles;
-	if (w->sample_left)
-		return start + (uint64_t)w->before_left * lat + c->p.sample_issue_cycles;
-	return start + ((uint64_t)w->before_left + w->after_left) * lat;
+	return max64(max64(w->ready_at, c->port_free), c->now) + w->tail;
 }
 
 uint64_t tsr_core_next_event(struct tsr_core *c)
 {
 	if (c->next_ev_ok)
 		return c->next_ev;
-	/* warps neither candidates nor with an event wait on memory: none */
-	uint64_t m = NONE;
-	for (uint64_t b = c->cand_mask | c->ev_mask; b; b &= b - 1) {
-		uint64_t t = output_bound(c, &c->w[low_bit(b)]);
+	/* output_bound() over the warps with an event, then the candidates
+	 * (disjoint sets); the others wait on memory: none */
+	uint64_t ev = NONE;
+	for (uint64_t b = c->ev_mask; b; b &= b - 1) {
+		const struct warp *w = &c->w[low_bit(b)];
+		uint64_t t = w->emit_at != NONE ? w->emit_at : w->retire_at;
+		if (t < ev)
+			ev = t;
+	}
+	uint64_t m = max64(ev, c->now);
+	const uint64_t start = max64(c->port_free, c->now);
+	for (uint64_t b = c->cand_mask; b; b &= b - 1) {
+		const struct warp *w = &c->w[low_bit(b)];
+		uint64_t t = max64(w->ready_at, start) + w->tail;
 		if (t < m)
 			m = t;
 	}
