@@ -298,10 +298,12 @@ static void advance_all(struct tsr_timing *t, uint64_t cycle)
 		tsr_unit_wake(t->rasterizer, cycle);
 }
 
-/* The earliest next event of the units. */
+/* The earliest next event of the units. Of the memory timing only its
+ * completions matter: its DRAM decisions in between are run by the next
+ * advance or issue (memtime.h). */
 static uint64_t next_event(struct tsr_timing *t)
 {
-	uint64_t n = tsr_memtime_next_event(t->mem);
+	uint64_t n = tsr_memtime_next_completion(t->mem);
 	n = min64(n, tsr_unit_next_event(t->rasterizer));
 	n = min64(n, tsr_unit_next_event(t->early_z));
 	n = min64(n, tsr_unit_next_event(t->blend));

@@ -88,6 +88,9 @@ struct tsr_dram {
 	/* kept by update_next() after every change (advance, enqueue) */
 	uint64_t tick_min;       /* earliest next_tick of the channels, ticks */
 	uint64_t next_ev;        /* tsr_dram_next_event()'s answer, GPU cycles */
+	uint64_t next_done;      /* tsr_dram_next_completion()'s answer, GPU cycles */
+	uint64_t min_data_ticks; /* shortest column command to data end: min(rl, wl + 1)
+				    + burst_length / 2 DRAM cycles, in ticks */
 	/* address map: shift and mask of each field, granule bits */
 	uint32_t off_bits, col_bits, shift[4], bits[4];
 	uint32_t burst_bytes;
@@ -320,6 +323,7 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 	d->G = p->dram_mhz / g;
 	d->D = gpu_mhz / g;
 	d->cycle_limit = TICK_LIMIT / d->G;
+	d->min_data_ticks = ((uint64_t)min64(p->rl, (uint64_t)p->wl + 1) + p->burst_length / 2) * d->D;
 	d->burst_bytes = p->bus_bits / 8 * p->burst_length;
 	d->off_bits = log2u(p->interleave_bytes);
 	d->col_bits = log2u(p->row_bytes / p->interleave_bytes);
@@ -443,20 +447,31 @@ static struct done heap_pop(struct tsr_dram *d)
 
 /* ---- scheduling ---- */
 
-/* Recomputes tick_min and next_ev from the channels and the completion
- * heap; called after every change of either, so that
- * tsr_dram_next_event() and an advance with nothing due cost O(1). */
+/*
+ * Recomputes tick_min, next_ev and next_done from the channels and the
+ * completion heap; called after every change of either, so that
+ * tsr_dram_next_event(), tsr_dram_next_completion() and an advance with
+ * nothing due cost O(1). A request still to issue completes at best when
+ * its last column command issues at the channel's next decision: the
+ * data ends min_data_ticks later, then the controller latency (the read
+ * port only adds to it, see finish_issue()).
+ */
 static void update_next(struct tsr_dram *d)
 {
-	uint64_t m = d->nheap ? d->heap[0].cycle : NEVER, tick = NEVER;
+	const uint64_t heap = d->nheap ? d->heap[0].cycle : NEVER;
+	uint64_t m = heap, done = heap, tick = NEVER;
 	for (uint32_t c = 0; c < d->p.channels; c++) {
 		const struct chan *ch = &d->ch[c];
 		tick = min64(tick, ch->next_tick);
-		if (ch->norder && ch->next_tick != NEVER)
+		if (ch->norder && ch->next_tick != NEVER) {
 			m = min64(m, ch->next_tick / d->G + 1);
+			done = min64(done, div_up(ch->next_tick + d->min_data_ticks, d->G) +
+						   d->p.ctrl_latency_gpu_cycles);
+		}
 	}
 	d->tick_min = tick;
 	d->next_ev = m;
+	d->next_done = done;
 }
 
 static void occupancy_to(struct tsr_dram *d, uint64_t cycle)
@@ -822,6 +837,11 @@ enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
 uint64_t tsr_dram_next_event(const struct tsr_dram *d)
 {
 	return d->next_ev;  /* kept by update_next() */
+}
+
+uint64_t tsr_dram_next_completion(const struct tsr_dram *d)
+{
+	return d->next_done;  /* kept by update_next() */
 }
 
 uint32_t tsr_dram_occupancy(const struct tsr_dram *d)
