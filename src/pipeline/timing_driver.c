@@ -385,7 +385,12 @@ static enum tsr_status run_tile(struct tsr_timing *t, struct tsr_error *err)
 		    !tsr_unit_items(t->early_z) && !t->blend_wait_count)
 			break;
 		uint64_t next = next_event(t);
-		if (t->fetch_next < l->fetch.count || t->prim_next < t->prims_released)
+		/* the Tile Fetcher issues every cycle; released primitives wait
+		 * only while the Rasterizer's queue is full (feed_rasterizer()
+		 * stops at that), and it gets room only at one of its own
+		 * events, where the loop stops anyway */
+		if (t->fetch_next < l->fetch.count ||
+		    (t->prim_next < t->prims_released && tsr_unit_can_accept(t->rasterizer)))
 			next = min64(next, now + 1);
 		if (next == UINT64_MAX)
 			return tsr_error_set(err, TSR_ERR_INTERNAL,
