@@ -468,6 +468,52 @@ static enum cycle_class stall_class(const struct tsr_core *c, uint64_t y)
 	return c->dep_mask ? CC_DEP : CC_MEM;
 }
 
+/*
+ * The ALU instructions w can issue back to back from now on in its
+ * current phase without ending it in a way issue_one() must handle: all
+ * of the phase before the sample, or all but the last of its last phase
+ * (whose issue sets the retirement).
+ */
+static uint32_t plain_run(const struct warp *w)
+{
+	if (w->before_left)
+		return w->sample_left ? w->before_left : w->before_left - 1;
+	if (w->sample_left || !w->after_left)
+		return 0;
+	return w->after_left - 1;
+}
+
+/*
+ * After issue_one() of an ALU instruction of w at now - 1: under
+ * greedy-then-oldest with alu_latency_cycles 1, w stays the one picked
+ * every cycle while it has plain ALU instructions, so they issue
+ * together, as the cycle-by-cycle loop would issue them, up to `cycle`
+ * and the first cycle an event may happen (ev_min), which must be
+ * processed in its own cycle. Nothing else changes meanwhile: events of
+ * other warps wait until ev_min, and inputs come only between advances.
+ */
+static void issue_run(struct tsr_core *c, struct warp *w, uint64_t cycle)
+{
+	const uint64_t from = c->now;
+	const uint64_t end = cycle < c->ev_min ? cycle : c->ev_min;
+	if (c->p.sched != TSR_CORE_SCHED_GTO || c->p.alu_latency_cycles != 1 || end <= from ||
+	    !candidate(w) || w->ready_at != from)
+		return;
+	uint64_t j = plain_run(w);
+	if (j > end - from)
+		j = end - from;
+	if (!j)
+		return;
+	if (w->before_left)
+		w->before_left -= (uint32_t)j;
+	else
+		w->after_left -= (uint32_t)j;
+	c->k.instructions += j;
+	account(c, j, CC_BUSY);
+	w->ready_at = c->port_free = c->now = from + j;
+	refresh(c, w);
+}
+
 void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
 {
 	if (cycle < c->now || c->in_advance)
@@ -483,6 +529,7 @@ void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
 			account(c, 1, CC_BUSY);
 			issue_one(c, s, y);
 			c->now = y + 1;
+			issue_run(c, &c->w[s], cycle);
 			continue;
 		}
 		enum cycle_class cc = stall_class(c, y);
