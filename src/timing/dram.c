@@ -2,10 +2,13 @@
  * dram.c - the DRAM device and controller model of timing/dram.h.
  *
  * Layout: each channel owns a pool of read_queue_entries +
- * write_queue_entries request slots (a free-slot stack), an age-ordered
- * list of the slots that still have column commands to issue, its banks,
- * and the "not before" ticks of every timing constraint (the way
- * DRAMSim2 and Ramulator keep them). A channel decides at most one
+ * write_queue_entries request slots (a free-slot stack), per bank and
+ * kind (read, write) an age-ordered list of the slots that still have
+ * column commands to issue, its banks, and the "not before" ticks of
+ * every timing constraint (the way DRAMSim2 and Ramulator keep them).
+ * Within one list the requests' ready ticks never decrease with age, so
+ * a decision looks only at each list's oldest request and its oldest
+ * one hitting or missing the open row, not at the whole queue. A channel decides at most one
  * command per DRAM clock edge; when nothing is legal it sleeps until the
  * earliest tick a candidate's next command becomes legal, which is exact
  * because no constraint changes while the channel issues nothing and no
@@ -27,9 +30,13 @@
 enum cmd { CMD_ACT, CMD_PRE, CMD_COL };
 enum first { FIRST_NONE, FIRST_HIT, FIRST_MISS, FIRST_CONFLICT };
 
+#define NIL UINT32_MAX       /* end of a request list */
+
 struct req {
 	/* what decide() reads, first */
 	uint64_t ready;          /* first tick it may be scheduled */
+	uint64_t seq;            /* the channel's enqueue number: its age */
+	uint32_t next, prev;     /* its bank-and-kind list, NIL at the ends */
 	uint32_t bank, row;
 	uint8_t write;
 	uint8_t first;           /* enum first: how its first command found the bank */
@@ -45,27 +52,21 @@ struct bank {
 	uint64_t next_act, next_pre, next_col; /* earliest ticks */
 };
 
-/* What one decision learns about a bank (decide()). */
-struct scratch {
-	uint32_t stamp;          /* chan.gen of the decision that wrote it */
-	uint8_t hit;             /* a candidate hits the open row */
-	uint8_t listed;          /* the bank is in pre_banks */
-	uint32_t pre_pos;        /* age position of the oldest legal PRE, UINT32_MAX none */
-	uint64_t pre_e;          /* earliest tick of a PRE not legal yet */
+/* Requests of one bank and kind with bursts left, oldest first. */
+struct list {
+	uint32_t head, tail;     /* slots, NIL when empty */
 };
 
 struct chan {
 	struct req *reqs;        /* read + write slots */
 	uint32_t *free_slots;
 	uint32_t nfree;
-	uint32_t *order;         /* slots with bursts left, oldest first */
-	uint32_t norder;
+	struct list *lists;      /* per bank: [2 * bank + write] */
+	uint32_t norder;         /* slots with bursts left */
+	uint64_t seq;            /* requests enqueued */
 	uint32_t reads_in, writes_in;     /* slots held, by kind */
 	uint32_t unissued_reads, unissued_writes;
 	uint8_t drain;
-	struct scratch *scr;     /* per bank, of decide(); valid when stamp == gen */
-	uint32_t *pre_banks;     /* banks with a PRE candidate in this decision */
-	uint32_t gen;            /* decision number */
 	struct bank *banks;
 	uint64_t next_act;       /* tRRD */
 	uint64_t faw[4];         /* ticks of the last four ACTs (ring) */
@@ -345,14 +346,13 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 		struct chan *ch = &d->ch[c];
 		ch->reqs = calloc(slots, sizeof(*ch->reqs));
 		ch->free_slots = calloc(slots, sizeof(*ch->free_slots));
-		ch->order = calloc(slots, sizeof(*ch->order));
+		ch->lists = calloc(2 * (size_t)p->banks, sizeof(*ch->lists));
 		ch->banks = calloc(p->banks, sizeof(*ch->banks));
-		ch->scr = calloc(p->banks, sizeof(*ch->scr));
-		ch->pre_banks = calloc(p->banks, sizeof(*ch->pre_banks));
-		ok = ch->reqs && ch->free_slots && ch->order && ch->banks && ch->scr &&
-		     ch->pre_banks;
+		ok = ch->reqs && ch->free_slots && ch->lists && ch->banks;
 		if (!ok)
 			break;
+		for (uint32_t l = 0; l < 2 * p->banks; l++)
+			ch->lists[l] = (struct list){NIL, NIL};
 		for (uint32_t s = 0; s < slots; s++)
 			ch->free_slots[s] = slots - 1 - s;  /* slot 0 on top */
 		ch->nfree = slots;
@@ -377,10 +377,8 @@ void tsr_dram_destroy(struct tsr_dram *d)
 	for (uint32_t c = 0; d->ch && c < d->p.channels; c++) {
 		free(d->ch[c].reqs);
 		free(d->ch[c].free_slots);
-		free(d->ch[c].order);
+		free(d->ch[c].lists);
 		free(d->ch[c].banks);
-		free(d->ch[c].scr);
-		free(d->ch[c].pre_banks);
 	}
 	free(d->ch);
 	free(d->heap);
@@ -537,14 +535,56 @@ static void refresh(struct tsr_dram *d, struct chan *ch, uint64_t t)
 	ch->next_tick = t + d->D;
 }
 
+static struct list *list_of(struct chan *ch, const struct req *r)
+{
+	return &ch->lists[2 * r->bank + r->write];
+}
+
+/* Appends slot s (its bank, kind set) to its list, the youngest. */
+static void list_append(struct chan *ch, uint32_t s)
+{
+	struct req *r = &ch->reqs[s];
+	struct list *l = list_of(ch, r);
+	r->next = NIL;
+	r->prev = l->tail;
+	if (l->tail == NIL)
+		l->head = s;
+	else
+		ch->reqs[l->tail].next = s;
+	l->tail = s;
+}
+
+static void list_remove(struct chan *ch, uint32_t s)
+{
+	struct req *r = &ch->reqs[s];
+	struct list *l = list_of(ch, r);
+	if (r->prev == NIL)
+		l->head = r->next;
+	else
+		ch->reqs[r->prev].next = r->next;
+	if (r->next == NIL)
+		l->tail = r->prev;
+	else
+		ch->reqs[r->next].prev = r->prev;
+}
+
+/* Whether a queued request of either kind targets the bank's row. */
+static int row_queued(const struct chan *ch, uint32_t bank, uint32_t row)
+{
+	for (uint32_t k = 0; k < 2; k++)
+		for (uint32_t i = ch->lists[2 * bank + k].head; i != NIL; i = ch->reqs[i].next)
+			if (ch->reqs[i].row == row)
+				return 1;
+	return 0;
+}
+
 /* The last column command of slot s at tick t (data ending at data_end). */
-static void finish_issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t pos,
+static void finish_issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t s,
 			 uint64_t data_end)
 {
 	const struct tsr_dram_params *p = &d->p;
-	uint32_t s = ch->order[pos];
 	struct req *r = &ch->reqs[s];
-	memmove(&ch->order[pos], &ch->order[pos + 1], (ch->norder - pos - 1) * sizeof(uint32_t));
+	list_remove(ch, s);
 	ch->norder--;
 	if (r->write)
 		ch->unissued_writes--;
@@ -558,11 +598,8 @@ static void finish_issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32
 	heap_push(d, (struct done){done, d->seq++, c, s});
 	if (p->closed_page) {
 		struct bank *bk = &ch->banks[r->bank];
-		for (uint32_t i = 0; i < ch->norder; i++) {
-			const struct req *o = &ch->reqs[ch->order[i]];
-			if (o->bank == r->bank && o->row == r->row)
-				return;  /* a queued request hits the row: keep it open */
-		}
+		if (row_queued(ch, r->bank, r->row))
+			return;  /* a queued request hits the row: keep it open */
 		observe(d, ch, r->bank, r->row, TSR_DRAM_PRE_AUTO, bk->next_pre);
 		bk->open_row = NO_ROW;  /* auto-precharge as soon as it is legal */
 		bk->next_act = max64(bk->next_act, bk->next_pre + (uint64_t)p->t_rp * d->D);
@@ -570,12 +607,13 @@ static void finish_issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32
 	}
 }
 
-static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t pos,
+/* Command cmd for slot s at tick t. */
+static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t s,
 		  enum cmd cmd, uint64_t t)
 {
 	const struct tsr_dram_params *p = &d->p;
 	const uint64_t D = d->D;
-	struct req *r = &ch->reqs[ch->order[pos]];
+	struct req *r = &ch->reqs[s];
 	struct bank *bk = &ch->banks[r->bank];
 	ch->next_tick = t + D;
 	if (cmd == CMD_ACT) {
@@ -622,15 +660,23 @@ static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t pos,
 	d->k.io_bytes += d->burst_bytes;
 	d->k.data_bus_busy_dram_cycles += half;
 	if (--r->bursts_left == 0)
-		finish_issue(d, ch, c, pos, data_end);
+		finish_issue(d, ch, c, s, data_end);
 }
 
 /*
- * One FR-FCFS decision of channel c at DRAM edge t (== ch->next_tick), in
- * one pass over the queue in age order: the first legal row hit issues at
- * once; meanwhile the pass notes the oldest legal ACT, per bank the oldest
- * legal PRE and the earliest tick of a PRE not yet legal, and whether the
- * bank has a queued hit (which holds its PREs back, see dram.h).
+ * One FR-FCFS decision of channel c at DRAM edge t (== ch->next_tick):
+ * the oldest legal row hit issues; else the oldest of the legal ACTs and
+ * the legal PREs of banks with no queued hit (which holds a bank's PREs
+ * back, see dram.h, up to row_hit_cap); else the channel sleeps until
+ * the earliest tick one of them becomes legal. Within a bank-and-kind
+ * list the requests' ready ticks never decrease with age (enqueue
+ * cycles, and the write port's, only grow), and a command's earliest
+ * tick is the max of bank and channel terms and the request's ready
+ * tick, so of each list only the oldest request (a closed bank), or the
+ * oldest hit and the oldest miss of the open row, can be the oldest
+ * legal one or the earliest to become legal: the decision visits those
+ * and compares ages by enqueue number, as a pass over the whole queue
+ * in age order would.
  */
 static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 {
@@ -644,69 +690,83 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 		ch->drain = 1;
 	else if (ch->drain && ch->unissued_writes <= p->write_low)
 		ch->drain = 0;
-	int allow_reads = !ch->drain, allow_writes = ch->drain || ch->unissued_reads == 0;
-
-	if (++ch->gen == 0) {  /* stamps wrapped: forget them all */
-		for (uint32_t b = 0; b < p->banks; b++)
-			ch->scr[b].stamp = 0;
-		ch->gen = 1;
-	}
-	const uint32_t gen = ch->gen;
-	uint32_t npre = 0;
+	const int allow[2] = {!ch->drain, ch->drain || ch->unissued_reads == 0};
+	const uint64_t faw = ch->acts >= 4 ? ch->faw[ch->faw_i] + (uint64_t)p->t_faw * d->D : 0;
 	uint64_t next = ch->ref_due;
-	uint32_t act_pos = UINT32_MAX;
-	for (uint32_t i = 0; i < ch->norder; i++) {
-		const struct req *r = &ch->reqs[ch->order[i]];
-		if (!(r->write ? allow_writes : allow_reads))
-			continue;
-		const struct bank *bk = &ch->banks[r->bank];
-		struct scratch *sc = &ch->scr[r->bank];
-		if (sc->stamp != gen)
-			*sc = (struct scratch){.stamp = gen, .pre_pos = UINT32_MAX, .pre_e = NEVER};
-		uint64_t e;
-		if (bk->open_row == r->row) {
-			sc->hit = 1;
-			e = max64(max64(bk->next_col, r->write ? ch->next_wr : ch->next_rd), r->ready);
-			if (e <= t) {
-				issue(d, ch, c, i, CMD_COL, t);  /* the oldest legal row hit */
-				return;
-			}
-			next = min64(next, e);
-		} else if (bk->open_row != NO_ROW) {
-			if (!sc->listed) {
-				sc->listed = 1;
-				ch->pre_banks[npre++] = r->bank;
-			}
-			e = max64(bk->next_pre, r->ready);
-			if (e > t)
-				sc->pre_e = min64(sc->pre_e, e);
-			else if (sc->pre_pos == UINT32_MAX)
-				sc->pre_pos = i;
-		} else {
-			e = max64(max64(bk->next_act, ch->next_act), r->ready);
-			if (ch->acts >= 4)
-				e = max64(e, ch->faw[ch->faw_i] + (uint64_t)p->t_faw * d->D);
-			if (e > t)
-				next = min64(next, e);
-			else if (act_pos == UINT32_MAX)
-				act_pos = i;
-		}
-	}
-	uint32_t other = act_pos;
+	uint32_t hit = NIL, other = NIL;     /* slots of the best legal candidates */
+	uint64_t hit_seq = NEVER, other_seq = NEVER;
 	enum cmd other_cmd = CMD_ACT;
-	for (uint32_t k = 0; k < npre; k++) {
-		uint32_t b = ch->pre_banks[k];
-		const struct scratch *sc = &ch->scr[b];
+	for (uint32_t b = 0; b < p->banks; b++) {
+		const struct bank *bk = &ch->banks[b];
+		int bank_hit = 0, bank_pre = 0;
+		uint32_t pre = NIL;
+		uint64_t pre_seq = NEVER, pre_e = NEVER;
+		for (uint32_t k = 0; k < 2; k++) {
+			uint32_t s = ch->lists[2 * b + k].head;
+			if (!allow[k] || s == NIL)
+				continue;
+			if (bk->open_row == NO_ROW) {
+				const struct req *r = &ch->reqs[s];
+				uint64_t e = max64(max64(max64(bk->next_act, ch->next_act), r->ready), faw);
+				if (e > t)
+					next = min64(next, e);
+				else if (r->seq < other_seq) {
+					other_seq = r->seq;
+					other = s;
+					other_cmd = CMD_ACT;
+				}
+				continue;
+			}
+			/* the oldest hit and the oldest miss of the open row */
+			uint32_t h = NIL, m = NIL;
+			for (; s != NIL && (h == NIL || m == NIL); s = ch->reqs[s].next) {
+				if (ch->reqs[s].row == bk->open_row) {
+					if (h == NIL)
+						h = s;
+				} else if (m == NIL) {
+					m = s;
+				}
+			}
+			if (h != NIL) {
+				const struct req *r = &ch->reqs[h];
+				uint64_t e = max64(max64(bk->next_col, k ? ch->next_wr : ch->next_rd),
+						   r->ready);
+				bank_hit = 1;
+				if (e > t)
+					next = min64(next, e);
+				else if (r->seq < hit_seq) {
+					hit_seq = r->seq;
+					hit = h;
+				}
+			}
+			if (m != NIL) {
+				const struct req *r = &ch->reqs[m];
+				uint64_t e = max64(bk->next_pre, r->ready);
+				bank_pre = 1;
+				if (e > t)
+					pre_e = min64(pre_e, e);
+				else if (r->seq < pre_seq) {
+					pre_seq = r->seq;
+					pre = m;
+				}
+			}
+		}
 		/* FR-FCFS: don't close a row with hits queued, up to row_hit_cap */
-		if (sc->hit && (p->row_hit_cap == 0 || ch->banks[b].col_count < p->row_hit_cap))
+		if (!bank_pre ||
+		    (bank_hit && (p->row_hit_cap == 0 || bk->col_count < p->row_hit_cap)))
 			continue;
-		next = min64(next, sc->pre_e);
-		if (sc->pre_pos < other) {
-			other = sc->pre_pos;
+		next = min64(next, pre_e);
+		if (pre_seq < other_seq) {
+			other_seq = pre_seq;
+			other = pre;
 			other_cmd = CMD_PRE;
 		}
 	}
-	if (other != UINT32_MAX) {
+	if (hit != NIL) {
+		issue(d, ch, c, hit, CMD_COL, t);
+		return;
+	}
+	if (other != NIL) {
 		issue(d, ch, c, other, other_cmd, t);
 		return;
 	}
@@ -826,7 +886,9 @@ enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
 		ch->reads_in++;
 		ch->unissued_reads++;
 	}
-	ch->order[ch->norder++] = s;
+	r->seq = ch->seq++;
+	list_append(ch, s);
+	ch->norder++;
 	occupancy_to(d, cycle);
 	d->in_flight++;
 	ch->next_tick = min64(ch->next_tick, arrive);
