@@ -55,6 +55,8 @@ struct bank {
 /* Requests of one bank and kind with bursts left, oldest first. */
 struct list {
 	uint32_t head, tail;     /* slots, NIL when empty */
+	uint32_t len;            /* requests in it */
+	uint32_t hits;           /* of them, those to the bank's open row (set_open_row()) */
 };
 
 struct chan {
@@ -113,6 +115,7 @@ struct tsr_dram {
 enum field { F_ROW, F_BANK, F_COLUMN, F_CHANNEL };
 
 static void update_next(struct tsr_dram *d);
+static void set_open_row(struct chan *ch, uint32_t b, uint32_t row);
 static const char *const field_names[4] = {"row", "bank", "column", "channel"};
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -352,12 +355,12 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 		if (!ok)
 			break;
 		for (uint32_t l = 0; l < 2 * p->banks; l++)
-			ch->lists[l] = (struct list){NIL, NIL};
+			ch->lists[l] = (struct list){NIL, NIL, 0, 0};
 		for (uint32_t s = 0; s < slots; s++)
 			ch->free_slots[s] = slots - 1 - s;  /* slot 0 on top */
 		ch->nfree = slots;
 		for (uint32_t b = 0; b < p->banks; b++)
-			ch->banks[b].open_row = NO_ROW;
+			set_open_row(ch, b, NO_ROW);
 		ch->ref_due = p->t_refi ? (uint64_t)p->t_refi * d->D : NEVER;
 		ch->next_tick = ch->ref_due;
 	}
@@ -512,7 +515,7 @@ static void refresh(struct tsr_dram *d, struct chan *ch, uint64_t t)
 		for (uint32_t b = 0; b < p->banks; b++) {
 			struct bank *bk = &ch->banks[b];
 			if (bk->open_row != NO_ROW) {
-				bk->open_row = NO_ROW;
+				set_open_row(ch, b, NO_ROW);
 				bk->next_act = max64(bk->next_act, t + (uint64_t)p->t_rp_ab * d->D);
 			}
 		}
@@ -540,11 +543,13 @@ static struct list *list_of(struct chan *ch, const struct req *r)
 	return &ch->lists[2 * r->bank + r->write];
 }
 
-/* Appends slot s (its bank, kind set) to its list, the youngest. */
+/* Appends slot s (its bank, kind and row set) to its list, the youngest. */
 static void list_append(struct chan *ch, uint32_t s)
 {
 	struct req *r = &ch->reqs[s];
 	struct list *l = list_of(ch, r);
+	l->len++;
+	l->hits += r->row == ch->banks[r->bank].open_row;
 	r->next = NIL;
 	r->prev = l->tail;
 	if (l->tail == NIL)
@@ -558,6 +563,8 @@ static void list_remove(struct chan *ch, uint32_t s)
 {
 	struct req *r = &ch->reqs[s];
 	struct list *l = list_of(ch, r);
+	l->len--;
+	l->hits -= r->row == ch->banks[r->bank].open_row;
 	if (r->prev == NIL)
 		l->head = r->next;
 	else
@@ -566,6 +573,20 @@ static void list_remove(struct chan *ch, uint32_t s)
 		l->tail = r->prev;
 	else
 		ch->reqs[r->next].prev = r->prev;
+}
+
+/* Opens `row` in bank b (NO_ROW: precharges it) and recounts the hits
+ * of the bank's two lists. */
+static void set_open_row(struct chan *ch, uint32_t b, uint32_t row)
+{
+	ch->banks[b].open_row = row;
+	for (uint32_t k = 0; k < 2; k++) {
+		struct list *l = &ch->lists[2 * b + k];
+		l->hits = 0;
+		if (row != NO_ROW)
+			for (uint32_t i = l->head; i != NIL; i = ch->reqs[i].next)
+				l->hits += ch->reqs[i].row == row;
+	}
 }
 
 /* Whether a queued request of either kind targets the bank's row. */
@@ -601,7 +622,7 @@ static void finish_issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32
 		if (row_queued(ch, r->bank, r->row))
 			return;  /* a queued request hits the row: keep it open */
 		observe(d, ch, r->bank, r->row, TSR_DRAM_PRE_AUTO, bk->next_pre);
-		bk->open_row = NO_ROW;  /* auto-precharge as soon as it is legal */
+		set_open_row(ch, r->bank, NO_ROW);  /* auto-precharge as soon as it is legal */
 		bk->next_act = max64(bk->next_act, bk->next_pre + (uint64_t)p->t_rp * d->D);
 		d->k.precharges++;
 	}
@@ -618,7 +639,7 @@ static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t s,
 	ch->next_tick = t + D;
 	if (cmd == CMD_ACT) {
 		classify(d, r, FIRST_MISS);
-		bk->open_row = r->row;
+		set_open_row(ch, r->bank, r->row);
 		bk->col_count = 0;
 		bk->next_col = t + (uint64_t)p->t_rcd * D;
 		bk->next_pre = max64(bk->next_pre, t + (uint64_t)p->t_ras * D);
@@ -634,7 +655,7 @@ static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t s,
 	if (cmd == CMD_PRE) {
 		classify(d, r, FIRST_CONFLICT);
 		observe(d, ch, r->bank, bk->open_row, TSR_DRAM_PRE, t);
-		bk->open_row = NO_ROW;
+		set_open_row(ch, r->bank, NO_ROW);
 		bk->next_act = max64(bk->next_act, t + (uint64_t)p->t_rp * D);
 		d->k.precharges++;
 		return;
@@ -676,7 +697,10 @@ static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t s,
  * oldest hit and the oldest miss of the open row, can be the oldest
  * legal one or the earliest to become legal: the decision visits those
  * and compares ages by enqueue number, as a pass over the whole queue
- * in age order would.
+ * in age order would. Each list counts its requests to the open row
+ * (set_open_row() recounts at an ACT), so a bank with no hit, or no miss,
+ * is not searched for one, and a bank whose PREs are held back is not
+ * searched for a miss at all.
  */
 static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 {
@@ -698,68 +722,61 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 	enum cmd other_cmd = CMD_ACT;
 	for (uint32_t b = 0; b < p->banks; b++) {
 		const struct bank *bk = &ch->banks[b];
-		int bank_hit = 0, bank_pre = 0;
-		uint32_t pre = NIL;
-		uint64_t pre_seq = NEVER, pre_e = NEVER;
-		for (uint32_t k = 0; k < 2; k++) {
-			uint32_t s = ch->lists[2 * b + k].head;
-			if (!allow[k] || s == NIL)
-				continue;
-			if (bk->open_row == NO_ROW) {
-				const struct req *r = &ch->reqs[s];
+		const struct list *lists = &ch->lists[2 * b];
+		if (bk->open_row == NO_ROW) {
+			/* ACT: the oldest request of each kind */
+			for (uint32_t k = 0; k < 2; k++) {
+				if (!allow[k] || lists[k].head == NIL)
+					continue;
+				const struct req *r = &ch->reqs[lists[k].head];
 				uint64_t e = max64(max64(max64(bk->next_act, ch->next_act), r->ready), faw);
 				if (e > t)
 					next = min64(next, e);
 				else if (r->seq < other_seq) {
 					other_seq = r->seq;
-					other = s;
+					other = lists[k].head;
 					other_cmd = CMD_ACT;
 				}
+			}
+			continue;
+		}
+		/* a column command: the oldest hit of each kind */
+		int bank_hit = 0;
+		for (uint32_t k = 0; k < 2; k++) {
+			if (!allow[k] || !lists[k].hits)
 				continue;
-			}
-			/* the oldest hit and the oldest miss of the open row */
-			uint32_t h = NIL, m = NIL;
-			for (; s != NIL && (h == NIL || m == NIL); s = ch->reqs[s].next) {
-				if (ch->reqs[s].row == bk->open_row) {
-					if (h == NIL)
-						h = s;
-				} else if (m == NIL) {
-					m = s;
-				}
-			}
-			if (h != NIL) {
-				const struct req *r = &ch->reqs[h];
-				uint64_t e = max64(max64(bk->next_col, k ? ch->next_wr : ch->next_rd),
-						   r->ready);
-				bank_hit = 1;
-				if (e > t)
-					next = min64(next, e);
-				else if (r->seq < hit_seq) {
-					hit_seq = r->seq;
-					hit = h;
-				}
-			}
-			if (m != NIL) {
-				const struct req *r = &ch->reqs[m];
-				uint64_t e = max64(bk->next_pre, r->ready);
-				bank_pre = 1;
-				if (e > t)
-					pre_e = min64(pre_e, e);
-				else if (r->seq < pre_seq) {
-					pre_seq = r->seq;
-					pre = m;
-				}
+			bank_hit = 1;
+			uint32_t h = lists[k].head;
+			while (ch->reqs[h].row != bk->open_row)
+				h = ch->reqs[h].next;
+			const struct req *r = &ch->reqs[h];
+			uint64_t e = max64(max64(bk->next_col, k ? ch->next_wr : ch->next_rd), r->ready);
+			if (e > t)
+				next = min64(next, e);
+			else if (r->seq < hit_seq) {
+				hit_seq = r->seq;
+				hit = h;
 			}
 		}
 		/* FR-FCFS: don't close a row with hits queued, up to row_hit_cap */
-		if (!bank_pre ||
-		    (bank_hit && (p->row_hit_cap == 0 || bk->col_count < p->row_hit_cap)))
+		if (bank_hit && (p->row_hit_cap == 0 || bk->col_count < p->row_hit_cap))
 			continue;
-		next = min64(next, pre_e);
-		if (pre_seq < other_seq) {
-			other_seq = pre_seq;
-			other = pre;
-			other_cmd = CMD_PRE;
+		/* a PRE: the oldest miss of each kind */
+		for (uint32_t k = 0; k < 2; k++) {
+			if (!allow[k] || lists[k].hits == lists[k].len)
+				continue;
+			uint32_t m = lists[k].head;
+			while (ch->reqs[m].row == bk->open_row)
+				m = ch->reqs[m].next;
+			const struct req *r = &ch->reqs[m];
+			uint64_t e = max64(bk->next_pre, r->ready);
+			if (e > t)
+				next = min64(next, e);
+			else if (r->seq < other_seq) {
+				other_seq = r->seq;
+				other = m;
+				other_cmd = CMD_PRE;
+			}
 		}
 	}
 	if (hit != NIL) {
