@@ -56,6 +56,7 @@ fuzz-ci:
 
 bench: build
 	./$(BUILD)/bench_frames
+	./$(BUILD)/bench_timing
 	./$(BUILD)/bench_replay
 	./$(BUILD)/bench_crc
 

@@ -257,20 +257,40 @@ static uint64_t min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* Every unit to `cycle`, in dataflow order, then the waits it freed. */
+/*
+ * A fixed-function unit to `cycle` if it has something to do by then. A
+ * unit with no event up to `cycle` only counts idle or stalled cycles,
+ * which it does the same when it is next advanced (by this, a push or a
+ * wake, each of which brings it up to date first; unit.h); what the
+ * driver reads of it (items, room in its queue) does not change.
+ */
+static void advance_unit(struct tsr_unit *u, uint64_t cycle)
+{
+	if (tsr_unit_next_event(u) <= cycle)
+		tsr_unit_advance(u, cycle);
+}
+
+/* Every unit to `cycle`, in dataflow order, then the waits it freed;
+ * units and cores with nothing due by `cycle` are left behind. */
 static void advance_all(struct tsr_timing *t, uint64_t cycle)
 {
 	tsr_memtime_advance(t->mem, cycle);
-	tsr_unit_advance(t->rasterizer, cycle);
-	tsr_unit_advance(t->early_z, cycle);
+	advance_unit(t->rasterizer, cycle);
+	advance_unit(t->early_z, cycle);
 	t->core_freed = 0;
+	/* A core whose next output (a request, a retirement) lies beyond
+	 * `cycle` is left behind: nothing it would do up to `cycle` is seen
+	 * here, and a push or a completion brings it up to date first
+	 * (core.h). Its instructions in between are simulated when it is
+	 * next advanced, with the same result. */
 	for (uint32_t c = 0; c < t->cores; c++)
-		tsr_core_advance(t->core[c], cycle);
+		if (tsr_core_next_event(t->core[c]) <= cycle)
+			tsr_core_advance(t->core[c], cycle);
 	while (t->blend_wait_count && tsr_unit_push(t->blend, cycle, t->blend_wait[0], 1)) {
 		memmove(t->blend_wait, t->blend_wait + 1,
 			--t->blend_wait_count * sizeof(*t->blend_wait));
 	}
-	tsr_unit_advance(t->blend, cycle);
+	advance_unit(t->blend, cycle);
 	/* a freed warp slot or queue entry lets a blocked producer go on */
 	if (t->core_freed)
 		tsr_unit_wake(t->early_z, cycle);
@@ -278,10 +298,12 @@ static void advance_all(struct tsr_timing *t, uint64_t cycle)
 		tsr_unit_wake(t->rasterizer, cycle);
 }
 
-/* The earliest next event of the units. */
-static uint64_t next_event(const struct tsr_timing *t)
+/* The earliest next event of the units. Of the memory timing only its
+ * completions matter: its DRAM decisions in between are run by the next
+ * advance or issue (memtime.h). */
+static uint64_t next_event(struct tsr_timing *t)
 {
-	uint64_t n = tsr_memtime_next_event(t->mem);
+	uint64_t n = tsr_memtime_next_completion(t->mem);
 	n = min64(n, tsr_unit_next_event(t->rasterizer));
 	n = min64(n, tsr_unit_next_event(t->early_z));
 	n = min64(n, tsr_unit_next_event(t->blend));
@@ -363,7 +385,12 @@ static enum tsr_status run_tile(struct tsr_timing *t, struct tsr_error *err)
 		    !tsr_unit_items(t->early_z) && !t->blend_wait_count)
 			break;
 		uint64_t next = next_event(t);
-		if (t->fetch_next < l->fetch.count || t->prim_next < t->prims_released)
+		/* the Tile Fetcher issues every cycle; released primitives wait
+		 * only while the Rasterizer's queue is full (feed_rasterizer()
+		 * stops at that), and it gets room only at one of its own
+		 * events, where the loop stops anyway */
+		if (t->fetch_next < l->fetch.count ||
+		    (t->prim_next < t->prims_released && tsr_unit_can_accept(t->rasterizer)))
 			next = min64(next, now + 1);
 		if (next == UINT64_MAX)
 			return tsr_error_set(err, TSR_ERR_INTERNAL,

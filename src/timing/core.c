@@ -7,8 +7,12 @@
  * sample requests leaving, or its retirement). advance() processes the
  * events of the current cycle, then either issues one instruction and
  * moves one cycle on, or jumps to the next cycle anything can happen,
- * charging the stretch to one of the four cycle classes. Every scan is
- * over the (at most 64) slots; nothing is allocated after creation.
+ * charging the stretch to one of the four cycle classes. Three bit
+ * masks over the (at most 64) slots, kept up to date by refresh() at
+ * every change of a warp, let the scans visit only the warps that matter:
+ * candidates (could issue once ready_at is reached), warps with a pending
+ * event, and warps not waiting on memory (for the stall class). Nothing
+ * is allocated after creation.
  */
 #include "timing/core.h"
 
@@ -30,6 +34,8 @@ struct warp {
 	uint64_t retire_at;   /* retirement cycle once known, NONE */
 	uint64_t req_cycle;   /* issue cycle of the outstanding requests */
 	uint64_t window;      /* tile window it was pushed in */
+	uint64_t tail;        /* cycles from its next instruction's issue to its next
+				 output, at best (set by refresh() for a candidate) */
 	uint32_t before_left, after_left, tex, pending;
 	uint8_t busy;         /* slot holds a quad */
 	uint8_t sample_left;  /* the sample instruction is still to issue */
@@ -46,6 +52,11 @@ struct tsr_core {
 	uint64_t port_free;   /* first cycle the issue port is free */
 	uint64_t seq;         /* quads pushed (epochs) */
 	uint64_t ev_min;      /* <= every warp's emit_at and retire_at */
+	uint64_t cand_mask;   /* slots s with candidate(w[s]) */
+	uint64_t ev_mask;     /* resident slots with emit_at or retire_at set */
+	uint64_t dep_mask;    /* resident slots not waiting on memory (!mem_wait) */
+	uint64_t next_ev;     /* tsr_core_next_event()'s answer, while next_ev_ok */
+	int next_ev_ok;       /* 0 after any change of state (push, completion, advance) */
 	int in_advance;
 	tsr_core_issue_fn issue;
 	void *issue_ctx;
@@ -192,6 +203,41 @@ static inline uint64_t token_of(const struct tsr_core *c, const struct warp *w)
 	return (w->epoch << SLOT_BITS) | (uint64_t)(w - c->w);
 }
 
+static inline uint64_t bit_of(const struct tsr_core *c, const struct warp *w)
+{
+	return 1ull << (uint32_t)(w - c->w);
+}
+
+/* Brings the masks' bits of w up to date with its state; called after
+ * every change of a warp's busy, pending, emit_at, retire_at, mem_wait
+ * or instruction counts. */
+static inline void refresh(struct tsr_core *c, struct warp *w)
+{
+	const uint64_t b = bit_of(c, w);
+	if (candidate(w)) {
+		/* its remaining instructions alu_latency_cycles apart, the
+		 * sample's requests leaving sample_issue_cycles after it issues */
+		const uint64_t lat = c->p.alu_latency_cycles;
+		w->tail = w->sample_left
+				  ? (uint64_t)w->before_left * lat + c->p.sample_issue_cycles
+				  : ((uint64_t)w->before_left + w->after_left) * lat;
+		c->cand_mask |= b;
+	} else {
+		c->cand_mask &= ~b;
+	}
+	c->ev_mask = w->busy && (w->emit_at != NONE || w->retire_at != NONE) ? c->ev_mask | b
+									      : c->ev_mask & ~b;
+	c->dep_mask = w->busy && !w->mem_wait ? c->dep_mask | b : c->dep_mask & ~b;
+}
+
+/* Lowest set bit's index; m != 0. */
+static inline uint32_t low_bit(uint64_t m)
+{
+	return (uint32_t)__builtin_ctzll(m);
+}
+
+static uint64_t output_bound(const struct tsr_core *c, const struct warp *w);
+
 /* Sets an event cycle of a warp (emit_at or retire_at) to t. */
 static inline void set_event(struct tsr_core *c, uint64_t *field, uint64_t t)
 {
@@ -205,8 +251,18 @@ static void complete(struct tsr_core *c, struct warp *w, uint64_t cycle)
 {
 	w->pending--;
 	w->ready_at = max64(w->ready_at, cycle);
-	if (!w->pending && !has_instructions(w))
+	if (w->pending)
+		return;  /* still waiting: its output bound stays none */
+	if (!has_instructions(w))
 		set_event(c, &w->retire_at, w->ready_at);
+	refresh(c, w);
+	/* Only w changed, and its bound was none while it waited: the cached
+	 * next event stays exact as the minimum with its new bound. */
+	if (c->next_ev_ok) {
+		uint64_t b = output_bound(c, w);
+		if (b < c->next_ev)
+			c->next_ev = b;
+	}
 }
 
 /* Sends n requests of one kind for w at the current cycle. */
@@ -215,6 +271,7 @@ static void send(struct tsr_core *c, struct warp *w, uint32_t kind, uint32_t n)
 	w->pending = n;
 	w->req_cycle = c->now;
 	w->mem_wait = 1;
+	refresh(c, w);
 	uint64_t tok = token_of(c, w), tag = w->tag;
 	for (uint32_t i = 0; i < n; i++) {
 		if (c->issue)
@@ -244,6 +301,7 @@ static void retire(struct tsr_core *c, struct warp *w, uint64_t cycle)
 {
 	uint32_t s = (uint32_t)(w - c->w);
 	w->busy = 0;
+	refresh(c, w);
 	c->resident--;
 	if (c->greedy == (int32_t)s)
 		c->greedy = -1;
@@ -270,10 +328,14 @@ static void process_events(struct tsr_core *c, uint64_t y)
 	for (bool again = true; again;) {
 		again = false;
 		c->ev_min = NONE;
+		/* the slots with events, in slot order; the mask is read again
+		 * at each step, as callbacks may set events of later slots */
 		for (uint32_t s = 0; s < c->nslots; s++) {
+			const uint64_t rest = c->ev_mask & (~0ull << s);
+			if (!rest)
+				break;
+			s = low_bit(rest);
 			struct warp *w = &c->w[s];
-			if (!w->busy)
-				continue;
 			if (w->emit_at <= y) {
 				w->emit_at = NONE;
 				c->k.tex_requests += w->tex;
@@ -300,25 +362,37 @@ static inline bool ready(const struct warp *w, uint64_t y)
 	return candidate(w) && w->ready_at <= y;
 }
 
+/* The first slot of m (in slot order) whose warp is ready at y, or -1. */
+static int32_t first_ready(const struct tsr_core *c, uint64_t m, uint64_t y)
+{
+	for (; m; m &= m - 1) {
+		uint32_t s = low_bit(m);
+		if (c->w[s].ready_at <= y)
+			return (int32_t)s;
+	}
+	return -1;
+}
+
 /* The slot to issue from at cycle y, or -1. */
 static int32_t pick(const struct tsr_core *c, uint64_t y)
 {
 	if (c->port_free > y)
 		return -1;
+	const uint64_t cand = c->cand_mask;
 	if (c->p.sched == TSR_CORE_SCHED_RR) {
-		for (uint32_t i = 1; i <= c->nslots; i++) {
-			uint32_t s = (c->rr_last + i) % c->nslots;
-			if (ready(&c->w[s], y))
-				return (int32_t)s;
-		}
-		return -1;
+		/* the slots after rr_last, then those up to it */
+		const uint64_t after = c->rr_last >= 63 ? 0 : cand & (~0ull << (c->rr_last + 1));
+		int32_t s = first_ready(c, after, y);
+		return s >= 0 ? s : first_ready(c, cand & ~after, y);
 	}
 	if (c->greedy >= 0 && ready(&c->w[c->greedy], y))
 		return c->greedy;
 	int32_t best = -1;
-	for (uint32_t s = 0; s < c->nslots; s++)
-		if (ready(&c->w[s], y) && (best < 0 || c->w[s].epoch < c->w[best].epoch))
+	for (uint64_t m = cand; m; m &= m - 1) {
+		uint32_t s = low_bit(m);
+		if (c->w[s].ready_at <= y && (best < 0 || c->w[s].epoch < c->w[best].epoch))
 			best = (int32_t)s;
+	}
 	return best;
 }
 
@@ -346,6 +420,7 @@ static void issue_one(struct tsr_core *c, int32_t s, uint64_t y)
 	}
 	if (!has_instructions(w) && w->emit_at == NONE)
 		set_event(c, &w->retire_at, w->ready_at);
+	refresh(c, w);
 	c->rr_last = (uint32_t)s;
 	c->greedy = s;
 }
@@ -355,19 +430,18 @@ static void issue_one(struct tsr_core *c, int32_t s, uint64_t y)
 static uint64_t next_internal(const struct tsr_core *c, uint64_t from)
 {
 	uint64_t m = NONE;
-	for (uint32_t s = 0; s < c->nslots; s++) {
-		const struct warp *w = &c->w[s];
-		if (!w->busy)
-			continue;
+	for (uint64_t b = c->ev_mask; b; b &= b - 1) {
+		const struct warp *w = &c->w[low_bit(b)];
 		if (w->emit_at < m)
 			m = w->emit_at;
 		if (w->retire_at < m)
 			m = w->retire_at;
-		if (candidate(w)) {
-			uint64_t t = max64(max64(w->ready_at, c->port_free), from);
-			if (t < m)
-				m = t;
-		}
+	}
+	for (uint64_t b = c->cand_mask; b; b &= b - 1) {
+		const struct warp *w = &c->w[low_bit(b)];
+		uint64_t t = max64(max64(w->ready_at, c->port_free), from);
+		if (t < m)
+			m = t;
 	}
 	return max64(m, from);
 }
@@ -391,10 +465,53 @@ static enum cycle_class stall_class(const struct tsr_core *c, uint64_t y)
 		return CC_BUSY;
 	if (!c->resident)
 		return CC_IDLE;
-	for (uint32_t s = 0; s < c->nslots; s++)
-		if (c->w[s].busy && !c->w[s].mem_wait)
-			return CC_DEP;
-	return CC_MEM;
+	return c->dep_mask ? CC_DEP : CC_MEM;
+}
+
+/*
+ * The ALU instructions w can issue back to back from now on in its
+ * current phase without ending it in a way issue_one() must handle: all
+ * of the phase before the sample, or all but the last of its last phase
+ * (whose issue sets the retirement).
+ */
+static uint32_t plain_run(const struct warp *w)
+{
+	if (w->before_left)
+		return w->sample_left ? w->before_left : w->before_left - 1;
+	if (w->sample_left || !w->after_left)
+		return 0;
+	return w->after_left - 1;
+}
+
+/*
+ * After issue_one() of an ALU instruction of w at now - 1: under
+ * greedy-then-oldest with alu_latency_cycles 1, w stays the one picked
+ * every cycle while it has plain ALU instructions, so they issue
+ * together, as the cycle-by-cycle loop would issue them, up to `cycle`
+ * and the first cycle an event may happen (ev_min), which must be
+ * processed in its own cycle. Nothing else changes meanwhile: events of
+ * other warps wait until ev_min, and inputs come only between advances.
+ */
+static void issue_run(struct tsr_core *c, struct warp *w, uint64_t cycle)
+{
+	const uint64_t from = c->now;
+	const uint64_t end = cycle < c->ev_min ? cycle : c->ev_min;
+	if (c->p.sched != TSR_CORE_SCHED_GTO || c->p.alu_latency_cycles != 1 || end <= from ||
+	    !candidate(w) || w->ready_at != from)
+		return;
+	uint64_t j = plain_run(w);
+	if (j > end - from)
+		j = end - from;
+	if (!j)
+		return;
+	if (w->before_left)
+		w->before_left -= (uint32_t)j;
+	else
+		w->after_left -= (uint32_t)j;
+	c->k.instructions += j;
+	account(c, j, CC_BUSY);
+	w->ready_at = c->port_free = c->now = from + j;
+	refresh(c, w);
 }
 
 void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
@@ -412,6 +529,7 @@ void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
 			account(c, 1, CC_BUSY);
 			issue_one(c, s, y);
 			c->now = y + 1;
+			issue_run(c, &c->w[s], cycle);
 			continue;
 		}
 		enum cycle_class cc = stall_class(c, y);
@@ -425,6 +543,7 @@ void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
 	}
 	c->k.cycles = c->now;
 	c->in_advance = 0;
+	c->next_ev_ok = 0;  /* also drops an answer cached by a callback mid-advance */
 }
 
 /*
@@ -441,23 +560,32 @@ static uint64_t output_bound(const struct tsr_core *c, const struct warp *w)
 		return max64(w->retire_at, c->now);
 	if (!candidate(w))
 		return NONE;
-	uint64_t start = max64(max64(w->ready_at, c->port_free), c->now);
-	uint64_t lat = c->p.alu_latency_cycles;
-	if (w->sample_left)
-		return start + (uint64_t)w->before_left * lat + c->p.sample_issue_cycles;
-	return start + ((uint64_t)w->before_left + w->after_left) * lat;
+	return max64(max64(w->ready_at, c->port_free), c->now) + w->tail;
 }
 
-uint64_t tsr_core_next_event(const struct tsr_core *c)
+uint64_t tsr_core_next_event(struct tsr_core *c)
 {
-	uint64_t m = NONE;
-	for (uint32_t s = 0; s < c->nslots; s++) {
-		if (!c->w[s].busy)
-			continue;
-		uint64_t t = output_bound(c, &c->w[s]);
+	if (c->next_ev_ok)
+		return c->next_ev;
+	/* output_bound() over the warps with an event, then the candidates
+	 * (disjoint sets); the others wait on memory: none */
+	uint64_t ev = NONE;
+	for (uint64_t b = c->ev_mask; b; b &= b - 1) {
+		const struct warp *w = &c->w[low_bit(b)];
+		uint64_t t = w->emit_at != NONE ? w->emit_at : w->retire_at;
+		if (t < ev)
+			ev = t;
+	}
+	uint64_t m = max64(ev, c->now);
+	const uint64_t start = max64(c->port_free, c->now);
+	for (uint64_t b = c->cand_mask; b; b &= b - 1) {
+		const struct warp *w = &c->w[low_bit(b)];
+		uint64_t t = max64(w->ready_at, start) + w->tail;
 		if (t < m)
 			m = t;
 	}
+	c->next_ev = m;
+	c->next_ev_ok = 1;
 	return m;
 }
 
@@ -495,6 +623,7 @@ enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct t
 		w->before_left = q->alu_instructions;
 	}
 	c->resident++;
+	c->next_ev_ok = 0;
 	c->k.quads_pushed++;
 	if (c->win.quads_pushed++ == 0)
 		c->win.first_push_cycle = c->now;
@@ -504,6 +633,7 @@ enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct t
 	} else if (!has_instructions(w)) {
 		set_event(c, &w->retire_at, c->now);
 	}
+	refresh(c, w);
 	return TSR_OK;
 }
 

@@ -263,8 +263,13 @@ void tsr_core_advance(struct tsr_core *c, uint64_t cycle);
 
 /* A lower bound (>= current) on the next cycle the core sends requests
  * or retires a quad, absent inputs (see the file comment); UINT64_MAX
- * when idle or every warp waits on memory. */
-uint64_t tsr_core_next_event(const struct tsr_core *c);
+ * when idle or every warp waits on memory. The answer is cached until
+ * the core's state next changes (a push, a completion, an advance), so
+ * asking again without a change costs O(1): a caller may ask every
+ * cycle, and need not advance a core whose next event lies beyond the
+ * cycle it brings the other units to (an advance then changes nothing
+ * the caller sees; a push or a completion brings the core up to date). */
+uint64_t tsr_core_next_event(struct tsr_core *c);
 
 /* Current cycle (the last advanced to). */
 uint64_t tsr_core_now(const struct tsr_core *c);

@@ -2,10 +2,13 @@
  * dram.c - the DRAM device and controller model of timing/dram.h.
  *
  * Layout: each channel owns a pool of read_queue_entries +
- * write_queue_entries request slots (a free-slot stack), an age-ordered
- * list of the slots that still have column commands to issue, its banks,
- * and the "not before" ticks of every timing constraint (the way
- * DRAMSim2 and Ramulator keep them). A channel decides at most one
+ * write_queue_entries request slots (a free-slot stack), per bank and
+ * kind (read, write) an age-ordered list of the slots that still have
+ * column commands to issue, its banks, and the "not before" ticks of
+ * every timing constraint (the way DRAMSim2 and Ramulator keep them).
+ * Within one list the requests' ready ticks never decrease with age, so
+ * a decision looks only at each list's oldest request and its oldest
+ * one hitting or missing the open row, not at the whole queue. A channel decides at most one
  * command per DRAM clock edge; when nothing is legal it sleeps until the
  * earliest tick a candidate's next command becomes legal, which is exact
  * because no constraint changes while the channel issues nothing and no
@@ -27,9 +30,13 @@
 enum cmd { CMD_ACT, CMD_PRE, CMD_COL };
 enum first { FIRST_NONE, FIRST_HIT, FIRST_MISS, FIRST_CONFLICT };
 
+#define NIL UINT32_MAX       /* end of a request list */
+
 struct req {
 	/* what decide() reads, first */
 	uint64_t ready;          /* first tick it may be scheduled */
+	uint64_t seq;            /* the channel's enqueue number: its age */
+	uint32_t next, prev;     /* its bank-and-kind list, NIL at the ends */
 	uint32_t bank, row;
 	uint8_t write;
 	uint8_t first;           /* enum first: how its first command found the bank */
@@ -45,27 +52,23 @@ struct bank {
 	uint64_t next_act, next_pre, next_col; /* earliest ticks */
 };
 
-/* What one decision learns about a bank (decide()). */
-struct scratch {
-	uint32_t stamp;          /* chan.gen of the decision that wrote it */
-	uint8_t hit;             /* a candidate hits the open row */
-	uint8_t listed;          /* the bank is in pre_banks */
-	uint32_t pre_pos;        /* age position of the oldest legal PRE, UINT32_MAX none */
-	uint64_t pre_e;          /* earliest tick of a PRE not legal yet */
+/* Requests of one bank and kind with bursts left, oldest first. */
+struct list {
+	uint32_t head, tail;     /* slots, NIL when empty */
+	uint32_t len;            /* requests in it */
+	uint32_t hits;           /* of them, those to the bank's open row (set_open_row()) */
 };
 
 struct chan {
 	struct req *reqs;        /* read + write slots */
 	uint32_t *free_slots;
 	uint32_t nfree;
-	uint32_t *order;         /* slots with bursts left, oldest first */
-	uint32_t norder;
+	struct list *lists;      /* per bank: [2 * bank + write] */
+	uint32_t norder;         /* slots with bursts left */
+	uint64_t seq;            /* requests enqueued */
 	uint32_t reads_in, writes_in;     /* slots held, by kind */
 	uint32_t unissued_reads, unissued_writes;
 	uint8_t drain;
-	struct scratch *scr;     /* per bank, of decide(); valid when stamp == gen */
-	uint32_t *pre_banks;     /* banks with a PRE candidate in this decision */
-	uint32_t gen;            /* decision number */
 	struct bank *banks;
 	uint64_t next_act;       /* tRRD */
 	uint64_t faw[4];         /* ticks of the last four ACTs (ring) */
@@ -84,6 +87,13 @@ struct tsr_dram {
 	struct tsr_dram_params p;
 	uint32_t gpu_mhz;
 	uint64_t G, D;           /* ticks per GPU cycle, per DRAM cycle */
+	uint64_t cycle_limit;    /* latest GPU cycle the model takes: TICK_LIMIT / G */
+	/* kept by update_next() after every change (advance, enqueue) */
+	uint64_t tick_min;       /* earliest next_tick of the channels, ticks */
+	uint64_t next_ev;        /* tsr_dram_next_event()'s answer, GPU cycles */
+	uint64_t next_done;      /* tsr_dram_next_completion()'s answer, GPU cycles */
+	uint64_t min_data_ticks; /* shortest column command to data end: min(rl, wl + 1)
+				    + burst_length / 2 DRAM cycles, in ticks */
 	/* address map: shift and mask of each field, granule bits */
 	uint32_t off_bits, col_bits, shift[4], bits[4];
 	uint32_t burst_bytes;
@@ -103,6 +113,9 @@ struct tsr_dram {
 };
 
 enum field { F_ROW, F_BANK, F_COLUMN, F_CHANNEL };
+
+static void update_next(struct tsr_dram *d);
+static void set_open_row(struct chan *ch, uint32_t b, uint32_t row);
 static const char *const field_names[4] = {"row", "bank", "column", "channel"};
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -313,6 +326,8 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 	uint64_t g = gcd64(gpu_mhz, p->dram_mhz);
 	d->G = p->dram_mhz / g;
 	d->D = gpu_mhz / g;
+	d->cycle_limit = TICK_LIMIT / d->G;
+	d->min_data_ticks = ((uint64_t)min64(p->rl, (uint64_t)p->wl + 1) + p->burst_length / 2) * d->D;
 	d->burst_bytes = p->bus_bits / 8 * p->burst_length;
 	d->off_bits = log2u(p->interleave_bytes);
 	d->col_bits = log2u(p->row_bytes / p->interleave_bytes);
@@ -334,19 +349,18 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 		struct chan *ch = &d->ch[c];
 		ch->reqs = calloc(slots, sizeof(*ch->reqs));
 		ch->free_slots = calloc(slots, sizeof(*ch->free_slots));
-		ch->order = calloc(slots, sizeof(*ch->order));
+		ch->lists = calloc(2 * (size_t)p->banks, sizeof(*ch->lists));
 		ch->banks = calloc(p->banks, sizeof(*ch->banks));
-		ch->scr = calloc(p->banks, sizeof(*ch->scr));
-		ch->pre_banks = calloc(p->banks, sizeof(*ch->pre_banks));
-		ok = ch->reqs && ch->free_slots && ch->order && ch->banks && ch->scr &&
-		     ch->pre_banks;
+		ok = ch->reqs && ch->free_slots && ch->lists && ch->banks;
 		if (!ok)
 			break;
+		for (uint32_t l = 0; l < 2 * p->banks; l++)
+			ch->lists[l] = (struct list){NIL, NIL, 0, 0};
 		for (uint32_t s = 0; s < slots; s++)
 			ch->free_slots[s] = slots - 1 - s;  /* slot 0 on top */
 		ch->nfree = slots;
 		for (uint32_t b = 0; b < p->banks; b++)
-			ch->banks[b].open_row = NO_ROW;
+			set_open_row(ch, b, NO_ROW);
 		ch->ref_due = p->t_refi ? (uint64_t)p->t_refi * d->D : NEVER;
 		ch->next_tick = ch->ref_due;
 	}
@@ -354,6 +368,7 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 		tsr_dram_destroy(d);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory creating the dram model");
 	}
+	update_next(d);
 	*out = d;
 	return TSR_OK;
 }
@@ -365,10 +380,8 @@ void tsr_dram_destroy(struct tsr_dram *d)
 	for (uint32_t c = 0; d->ch && c < d->p.channels; c++) {
 		free(d->ch[c].reqs);
 		free(d->ch[c].free_slots);
-		free(d->ch[c].order);
+		free(d->ch[c].lists);
 		free(d->ch[c].banks);
-		free(d->ch[c].scr);
-		free(d->ch[c].pre_banks);
 	}
 	free(d->ch);
 	free(d->heap);
@@ -435,6 +448,33 @@ static struct done heap_pop(struct tsr_dram *d)
 
 /* ---- scheduling ---- */
 
+/*
+ * Recomputes tick_min, next_ev and next_done from the channels and the
+ * completion heap; called after every change of either, so that
+ * tsr_dram_next_event(), tsr_dram_next_completion() and an advance with
+ * nothing due cost O(1). A request still to issue completes at best when
+ * its last column command issues at the channel's next decision: the
+ * data ends min_data_ticks later, then the controller latency (the read
+ * port only adds to it, see finish_issue()).
+ */
+static void update_next(struct tsr_dram *d)
+{
+	const uint64_t heap = d->nheap ? d->heap[0].cycle : NEVER;
+	uint64_t m = heap, done = heap, tick = NEVER;
+	for (uint32_t c = 0; c < d->p.channels; c++) {
+		const struct chan *ch = &d->ch[c];
+		tick = min64(tick, ch->next_tick);
+		if (ch->norder && ch->next_tick != NEVER) {
+			m = min64(m, ch->next_tick / d->G + 1);
+			done = min64(done, div_up(ch->next_tick + d->min_data_ticks, d->G) +
+						   d->p.ctrl_latency_gpu_cycles);
+		}
+	}
+	d->tick_min = tick;
+	d->next_ev = m;
+	d->next_done = done;
+}
+
 static void occupancy_to(struct tsr_dram *d, uint64_t cycle)
 {
 	if (cycle > d->occ_last) {
@@ -475,7 +515,7 @@ static void refresh(struct tsr_dram *d, struct chan *ch, uint64_t t)
 		for (uint32_t b = 0; b < p->banks; b++) {
 			struct bank *bk = &ch->banks[b];
 			if (bk->open_row != NO_ROW) {
-				bk->open_row = NO_ROW;
+				set_open_row(ch, b, NO_ROW);
 				bk->next_act = max64(bk->next_act, t + (uint64_t)p->t_rp_ab * d->D);
 			}
 		}
@@ -498,14 +538,74 @@ static void refresh(struct tsr_dram *d, struct chan *ch, uint64_t t)
 	ch->next_tick = t + d->D;
 }
 
+static struct list *list_of(struct chan *ch, const struct req *r)
+{
+	return &ch->lists[2 * r->bank + r->write];
+}
+
+/* Appends slot s (its bank, kind and row set) to its list, the youngest. */
+static void list_append(struct chan *ch, uint32_t s)
+{
+	struct req *r = &ch->reqs[s];
+	struct list *l = list_of(ch, r);
+	l->len++;
+	l->hits += r->row == ch->banks[r->bank].open_row;
+	r->next = NIL;
+	r->prev = l->tail;
+	if (l->tail == NIL)
+		l->head = s;
+	else
+		ch->reqs[l->tail].next = s;
+	l->tail = s;
+}
+
+static void list_remove(struct chan *ch, uint32_t s)
+{
+	struct req *r = &ch->reqs[s];
+	struct list *l = list_of(ch, r);
+	l->len--;
+	l->hits -= r->row == ch->banks[r->bank].open_row;
+	if (r->prev == NIL)
+		l->head = r->next;
+	else
+		ch->reqs[r->prev].next = r->next;
+	if (r->next == NIL)
+		l->tail = r->prev;
+	else
+		ch->reqs[r->next].prev = r->prev;
+}
+
+/* Opens `row` in bank b (NO_ROW: precharges it) and recounts the hits
+ * of the bank's two lists. */
+static void set_open_row(struct chan *ch, uint32_t b, uint32_t row)
+{
+	ch->banks[b].open_row = row;
+	for (uint32_t k = 0; k < 2; k++) {
+		struct list *l = &ch->lists[2 * b + k];
+		l->hits = 0;
+		if (row != NO_ROW)
+			for (uint32_t i = l->head; i != NIL; i = ch->reqs[i].next)
+				l->hits += ch->reqs[i].row == row;
+	}
+}
+
+/* Whether a queued request of either kind targets the bank's row. */
+static int row_queued(const struct chan *ch, uint32_t bank, uint32_t row)
+{
+	for (uint32_t k = 0; k < 2; k++)
+		for (uint32_t i = ch->lists[2 * bank + k].head; i != NIL; i = ch->reqs[i].next)
+			if (ch->reqs[i].row == row)
+				return 1;
+	return 0;
+}
+
 /* The last column command of slot s at tick t (data ending at data_end). */
-static void finish_issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t pos,
+static void finish_issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t s,
 			 uint64_t data_end)
 {
 	const struct tsr_dram_params *p = &d->p;
-	uint32_t s = ch->order[pos];
 	struct req *r = &ch->reqs[s];
-	memmove(&ch->order[pos], &ch->order[pos + 1], (ch->norder - pos - 1) * sizeof(uint32_t));
+	list_remove(ch, s);
 	ch->norder--;
 	if (r->write)
 		ch->unissued_writes--;
@@ -519,29 +619,27 @@ static void finish_issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32
 	heap_push(d, (struct done){done, d->seq++, c, s});
 	if (p->closed_page) {
 		struct bank *bk = &ch->banks[r->bank];
-		for (uint32_t i = 0; i < ch->norder; i++) {
-			const struct req *o = &ch->reqs[ch->order[i]];
-			if (o->bank == r->bank && o->row == r->row)
-				return;  /* a queued request hits the row: keep it open */
-		}
+		if (row_queued(ch, r->bank, r->row))
+			return;  /* a queued request hits the row: keep it open */
 		observe(d, ch, r->bank, r->row, TSR_DRAM_PRE_AUTO, bk->next_pre);
-		bk->open_row = NO_ROW;  /* auto-precharge as soon as it is legal */
+		set_open_row(ch, r->bank, NO_ROW);  /* auto-precharge as soon as it is legal */
 		bk->next_act = max64(bk->next_act, bk->next_pre + (uint64_t)p->t_rp * d->D);
 		d->k.precharges++;
 	}
 }
 
-static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t pos,
+/* Command cmd for slot s at tick t. */
+static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t s,
 		  enum cmd cmd, uint64_t t)
 {
 	const struct tsr_dram_params *p = &d->p;
 	const uint64_t D = d->D;
-	struct req *r = &ch->reqs[ch->order[pos]];
+	struct req *r = &ch->reqs[s];
 	struct bank *bk = &ch->banks[r->bank];
 	ch->next_tick = t + D;
 	if (cmd == CMD_ACT) {
 		classify(d, r, FIRST_MISS);
-		bk->open_row = r->row;
+		set_open_row(ch, r->bank, r->row);
 		bk->col_count = 0;
 		bk->next_col = t + (uint64_t)p->t_rcd * D;
 		bk->next_pre = max64(bk->next_pre, t + (uint64_t)p->t_ras * D);
@@ -557,7 +655,7 @@ static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t pos,
 	if (cmd == CMD_PRE) {
 		classify(d, r, FIRST_CONFLICT);
 		observe(d, ch, r->bank, bk->open_row, TSR_DRAM_PRE, t);
-		bk->open_row = NO_ROW;
+		set_open_row(ch, r->bank, NO_ROW);
 		bk->next_act = max64(bk->next_act, t + (uint64_t)p->t_rp * D);
 		d->k.precharges++;
 		return;
@@ -583,15 +681,26 @@ static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t pos,
 	d->k.io_bytes += d->burst_bytes;
 	d->k.data_bus_busy_dram_cycles += half;
 	if (--r->bursts_left == 0)
-		finish_issue(d, ch, c, pos, data_end);
+		finish_issue(d, ch, c, s, data_end);
 }
 
 /*
- * One FR-FCFS decision of channel c at DRAM edge t (== ch->next_tick), in
- * one pass over the queue in age order: the first legal row hit issues at
- * once; meanwhile the pass notes the oldest legal ACT, per bank the oldest
- * legal PRE and the earliest tick of a PRE not yet legal, and whether the
- * bank has a queued hit (which holds its PREs back, see dram.h).
+ * One FR-FCFS decision of channel c at DRAM edge t (== ch->next_tick):
+ * the oldest legal row hit issues; else the oldest of the legal ACTs and
+ * the legal PREs of banks with no queued hit (which holds a bank's PREs
+ * back, see dram.h, up to row_hit_cap); else the channel sleeps until
+ * the earliest tick one of them becomes legal. Within a bank-and-kind
+ * list the requests' ready ticks never decrease with age (enqueue
+ * cycles, and the write port's, only grow), and a command's earliest
+ * tick is the max of bank and channel terms and the request's ready
+ * tick, so of each list only the oldest request (a closed bank), or the
+ * oldest hit and the oldest miss of the open row, can be the oldest
+ * legal one or the earliest to become legal: the decision visits those
+ * and compares ages by enqueue number, as a pass over the whole queue
+ * in age order would. Each list counts its requests to the open row
+ * (set_open_row() recounts at an ACT), so a bank with no hit, or no miss,
+ * is not searched for one, and a bank whose PREs are held back is not
+ * searched for a miss at all.
  */
 static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 {
@@ -605,69 +714,76 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 		ch->drain = 1;
 	else if (ch->drain && ch->unissued_writes <= p->write_low)
 		ch->drain = 0;
-	int allow_reads = !ch->drain, allow_writes = ch->drain || ch->unissued_reads == 0;
-
-	if (++ch->gen == 0) {  /* stamps wrapped: forget them all */
-		for (uint32_t b = 0; b < p->banks; b++)
-			ch->scr[b].stamp = 0;
-		ch->gen = 1;
-	}
-	const uint32_t gen = ch->gen;
-	uint32_t npre = 0;
+	const int allow[2] = {!ch->drain, ch->drain || ch->unissued_reads == 0};
+	const uint64_t faw = ch->acts >= 4 ? ch->faw[ch->faw_i] + (uint64_t)p->t_faw * d->D : 0;
 	uint64_t next = ch->ref_due;
-	uint32_t act_pos = UINT32_MAX;
-	for (uint32_t i = 0; i < ch->norder; i++) {
-		const struct req *r = &ch->reqs[ch->order[i]];
-		if (!(r->write ? allow_writes : allow_reads))
+	uint32_t hit = NIL, other = NIL;     /* slots of the best legal candidates */
+	uint64_t hit_seq = NEVER, other_seq = NEVER;
+	enum cmd other_cmd = CMD_ACT;
+	for (uint32_t b = 0; b < p->banks; b++) {
+		const struct bank *bk = &ch->banks[b];
+		const struct list *lists = &ch->lists[2 * b];
+		if (bk->open_row == NO_ROW) {
+			/* ACT: the oldest request of each kind */
+			for (uint32_t k = 0; k < 2; k++) {
+				if (!allow[k] || lists[k].head == NIL)
+					continue;
+				const struct req *r = &ch->reqs[lists[k].head];
+				uint64_t e = max64(max64(max64(bk->next_act, ch->next_act), r->ready), faw);
+				if (e > t)
+					next = min64(next, e);
+				else if (r->seq < other_seq) {
+					other_seq = r->seq;
+					other = lists[k].head;
+					other_cmd = CMD_ACT;
+				}
+			}
 			continue;
-		const struct bank *bk = &ch->banks[r->bank];
-		struct scratch *sc = &ch->scr[r->bank];
-		if (sc->stamp != gen)
-			*sc = (struct scratch){.stamp = gen, .pre_pos = UINT32_MAX, .pre_e = NEVER};
-		uint64_t e;
-		if (bk->open_row == r->row) {
-			sc->hit = 1;
-			e = max64(max64(bk->next_col, r->write ? ch->next_wr : ch->next_rd), r->ready);
-			if (e <= t) {
-				issue(d, ch, c, i, CMD_COL, t);  /* the oldest legal row hit */
-				return;
-			}
-			next = min64(next, e);
-		} else if (bk->open_row != NO_ROW) {
-			if (!sc->listed) {
-				sc->listed = 1;
-				ch->pre_banks[npre++] = r->bank;
-			}
-			e = max64(bk->next_pre, r->ready);
-			if (e > t)
-				sc->pre_e = min64(sc->pre_e, e);
-			else if (sc->pre_pos == UINT32_MAX)
-				sc->pre_pos = i;
-		} else {
-			e = max64(max64(bk->next_act, ch->next_act), r->ready);
-			if (ch->acts >= 4)
-				e = max64(e, ch->faw[ch->faw_i] + (uint64_t)p->t_faw * d->D);
+		}
+		/* a column command: the oldest hit of each kind */
+		int bank_hit = 0;
+		for (uint32_t k = 0; k < 2; k++) {
+			if (!allow[k] || !lists[k].hits)
+				continue;
+			bank_hit = 1;
+			uint32_t h = lists[k].head;
+			while (ch->reqs[h].row != bk->open_row)
+				h = ch->reqs[h].next;
+			const struct req *r = &ch->reqs[h];
+			uint64_t e = max64(max64(bk->next_col, k ? ch->next_wr : ch->next_rd), r->ready);
 			if (e > t)
 				next = min64(next, e);
-			else if (act_pos == UINT32_MAX)
-				act_pos = i;
+			else if (r->seq < hit_seq) {
+				hit_seq = r->seq;
+				hit = h;
+			}
 		}
-	}
-	uint32_t other = act_pos;
-	enum cmd other_cmd = CMD_ACT;
-	for (uint32_t k = 0; k < npre; k++) {
-		uint32_t b = ch->pre_banks[k];
-		const struct scratch *sc = &ch->scr[b];
 		/* FR-FCFS: don't close a row with hits queued, up to row_hit_cap */
-		if (sc->hit && (p->row_hit_cap == 0 || ch->banks[b].col_count < p->row_hit_cap))
+		if (bank_hit && (p->row_hit_cap == 0 || bk->col_count < p->row_hit_cap))
 			continue;
-		next = min64(next, sc->pre_e);
-		if (sc->pre_pos < other) {
-			other = sc->pre_pos;
-			other_cmd = CMD_PRE;
+		/* a PRE: the oldest miss of each kind */
+		for (uint32_t k = 0; k < 2; k++) {
+			if (!allow[k] || lists[k].hits == lists[k].len)
+				continue;
+			uint32_t m = lists[k].head;
+			while (ch->reqs[m].row == bk->open_row)
+				m = ch->reqs[m].next;
+			const struct req *r = &ch->reqs[m];
+			uint64_t e = max64(bk->next_pre, r->ready);
+			if (e > t)
+				next = min64(next, e);
+			else if (r->seq < other_seq) {
+				other_seq = r->seq;
+				other = m;
+				other_cmd = CMD_PRE;
+			}
 		}
 	}
-	if (other != UINT32_MAX) {
+	if (hit != NIL) {
+		issue(d, ch, c, hit, CMD_COL, t);
+		return;
+	}
+	if (other != NIL) {
 		issue(d, ch, c, other, other_cmd, t);
 		return;
 	}
@@ -706,9 +822,17 @@ static void deliver(struct tsr_dram *d, struct done e)
 
 void tsr_dram_advance(struct tsr_dram *d, uint64_t cycle)
 {
-	if (cycle <= d->now || cycle > TICK_LIMIT / d->G)
+	if (cycle <= d->now || cycle > d->cycle_limit)
 		return;
 	const uint64_t limit = cycle * d->G;
+	if (d->tick_min >= limit && (!d->nheap || d->heap[0].cycle > cycle)) {
+		/* nothing due: no decision, no completion (the loops below
+		 * would do just this) */
+		occupancy_to(d, cycle);
+		d->now = cycle;
+		d->k.cycles = cycle;
+		return;
+	}
 	for (;;) {
 		uint32_t best = 0;
 		for (uint32_t c = 1; c < d->p.channels; c++)
@@ -724,6 +848,7 @@ void tsr_dram_advance(struct tsr_dram *d, uint64_t cycle)
 	occupancy_to(d, cycle);
 	d->now = cycle;
 	d->k.cycles = cycle;
+	update_next(d);
 }
 
 enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
@@ -736,7 +861,7 @@ enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
 				     "dram request at 0x%llx of %u bytes is empty or crosses a "
 				     "%llu-byte interleave granule", (unsigned long long)rq->addr,
 				     rq->bytes, (unsigned long long)granule);
-	if (cycle > TICK_LIMIT / d->G)
+	if (cycle > d->cycle_limit)
 		return tsr_error_set(err, TSR_ERR_LIMIT, "dram request at cycle %llu is beyond the "
 				     "model's time range", (unsigned long long)cycle);
 	if (cycle < d->now)
@@ -778,22 +903,24 @@ enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
 		ch->reads_in++;
 		ch->unissued_reads++;
 	}
-	ch->order[ch->norder++] = s;
+	r->seq = ch->seq++;
+	list_append(ch, s);
+	ch->norder++;
 	occupancy_to(d, cycle);
 	d->in_flight++;
 	ch->next_tick = min64(ch->next_tick, arrive);
+	update_next(d);
 	return TSR_OK;
 }
 
 uint64_t tsr_dram_next_event(const struct tsr_dram *d)
 {
-	uint64_t m = d->nheap ? d->heap[0].cycle : NEVER;
-	for (uint32_t c = 0; c < d->p.channels; c++) {
-		const struct chan *ch = &d->ch[c];
-		if (ch->norder && ch->next_tick != NEVER)
-			m = min64(m, ch->next_tick / d->G + 1);
-	}
-	return m;
+	return d->next_ev;  /* kept by update_next() */
+}
+
+uint64_t tsr_dram_next_completion(const struct tsr_dram *d)
+{
+	return d->next_done;  /* kept by update_next() */
 }
 
 uint32_t tsr_dram_occupancy(const struct tsr_dram *d)

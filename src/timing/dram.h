@@ -346,6 +346,19 @@ void tsr_dram_advance(struct tsr_dram *d, uint64_t cycle);
  */
 uint64_t tsr_dram_next_event(const struct tsr_dram *d);
 
+/*
+ * A lower bound (in GPU cycles) on the next
+ * cycle at which tsr_dram_advance() reports a completion, if no request
+ * is enqueued before: the earliest completion already scheduled, or for
+ * a channel with commands left, its next decision plus the shortest
+ * time from a column command to its data's end (min(rl, wl + 1) +
+ * burst_length / 2 DRAM cycles) plus ctrl_latency_gpu_cycles. The
+ * decisions in between have no effect a caller sees, so a caller that
+ * only waits for completions may let the device lag until then.
+ * UINT64_MAX when no request is in flight.
+ */
+uint64_t tsr_dram_next_completion(const struct tsr_dram *d);
+
 /* Requests in flight (enqueued, not yet reported) over all channels. */
 uint32_t tsr_dram_occupancy(const struct tsr_dram *d);
 

@@ -632,6 +632,15 @@ uint64_t tsr_memtime_next_event(const struct tsr_memtime *mt)
 	return min64(te, tsr_dram_next_event(mt->d));
 }
 
+uint64_t tsr_memtime_next_completion(const struct tsr_memtime *mt)
+{
+	/* any pending event may complete a requester at its cycle (a lookup
+	 * ending in a hit, data reaching level 0); DRAM data only when the
+	 * device reports it */
+	uint64_t te = mt->nheap ? mt->heap[0].t : NEVER;
+	return min64(te, tsr_dram_next_completion(mt->d));
+}
+
 /* Room for n requests and every event that may then be pending. */
 static enum tsr_status reserve(struct tsr_memtime *mt, uint64_t wb, struct tsr_error *err)
 {

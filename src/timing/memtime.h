@@ -223,6 +223,18 @@ void tsr_memtime_advance(struct tsr_memtime *mt, uint64_t cycle);
  */
 uint64_t tsr_memtime_next_event(const struct tsr_memtime *mt);
 
+/*
+ * A lower bound on the next cycle at which
+ * a requester's completion is reported, if no request is issued before:
+ * the earliest pending event, or the DRAM device's
+ * tsr_dram_next_completion(). Until then the model only makes DRAM
+ * decisions, which nobody outside sees; a caller that reacts only to
+ * completions need not stop at them: tsr_memtime_advance() and
+ * tsr_memtime_issue() run them in order when they bring the model to a
+ * later cycle.
+ */
+uint64_t tsr_memtime_next_completion(const struct tsr_memtime *mt);
+
 /* TSR_OK, or the failure (TSR_ERR_NOMEM growing the DRAM wait queue)
  * that an advance met and could not return; the model's timing is
  * unreliable after one. */

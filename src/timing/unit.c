@@ -32,6 +32,8 @@ struct tsr_unit {
 	uint64_t s_tag, s_done;       /* its tag, the cycle its service ends */
 	int blocked;                  /* the output refused; waits for a wake */
 	int gated;                    /* the gate closed; waits for a wake */
+	int settled;                  /* advance() has done all it could at now: nothing
+					 changed since (cleared by push and wake) */
 	struct tsr_unit_counters c;
 };
 
@@ -181,7 +183,7 @@ static void act(struct tsr_unit *u)
 
 void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle)
 {
-	if (cycle < u->now)
+	if (cycle < u->now || (cycle == u->now && u->settled))
 		return;
 	for (;;) {
 		act(u);
@@ -193,6 +195,11 @@ void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle)
 	}
 	account(u, cycle);
 	act(u);
+	/* act() stops only when nothing can progress at now: the pipeline's
+	 * head is not ready or refused, the server is busy or held, the queue
+	 * is empty or gated; none of that changes at now without a push or a
+	 * wake */
+	u->settled = 1;
 }
 
 bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t work)
@@ -204,6 +211,7 @@ bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t wo
 	s->tag = tag;
 	s->when = work;
 	u->q_len++;
+	u->settled = 0;
 	return true;
 }
 
@@ -212,4 +220,5 @@ void tsr_unit_wake(struct tsr_unit *u, uint64_t cycle)
 	tsr_unit_advance(u, cycle);
 	u->blocked = 0;
 	u->gated = 0;
+	u->settled = 0;
 }
