@@ -422,8 +422,8 @@ static enum tsr_status read_energy(const json_t *o, const char *file, const char
 			return tsr_error_set(err, TSR_ERR_CONFIG,
 					     "key 'energy.%s' in '%s': at most %d energy keys", name,
 					     file, TSR_ENERGY_MAX_OVERRIDES);
-		if (i == ec->count)
-			snprintf(ec->items[ec->count++].name, TSR_ENERGY_NAME_MAX, "%s", name);
+		if (i == ec->count)  /* name is shorter than TSR_ENERGY_NAME_MAX (checked above) */
+			memcpy(ec->items[ec->count++].name, name, strlen(name) + 1);
 		ec->items[i].value = json_number_value(v);
 	}
 	return TSR_OK;
