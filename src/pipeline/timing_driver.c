@@ -27,7 +27,8 @@
  * the previous tile's flush has been issued (the baseline's barriers at
  * Early-Z, fragment and blending, DTexL II-C, with no overlap of the Tile
  * Fetcher either: a first, conservative model). The geometry phase of a
- * frame is bounded by its memory traffic (its paths issued one a cycle),
+ * frame is bounded by its memory traffic (its paths issued one a cycle, at most 32
+ * outstanding: the vertex queues of RE Table I),
  * primitive assembly's 1 triangle per cycle and the vertex processor's 1
  * vertex per cycle; its shader instructions are not timed yet. A frame
  * ends when its last write has reached DRAM.
@@ -50,6 +51,9 @@
 #define TAG_CORE_SHIFT 56
 #define TAG_LOW_MASK ((1ull << TAG_CORE_SHIFT) - 1)
 enum tag_kind { TAG_CORE = 1, TAG_FETCH, TAG_POSTED };
+
+/* Requests the geometry phase keeps outstanding (RE Table I: vertex queues 2 x 16). */
+#define GEOMETRY_IN_FLIGHT 32
 
 /* A quad item for the Rasterizer with no quad: a primitive's setup only. */
 #define SETUP_ONLY (1ull << 63)
@@ -434,6 +438,15 @@ enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stat
 	TSR_TRY(tsr_worklog_status(&t->log, err));
 	uint64_t start = t->now, now = start;
 	for (uint32_t i = 0; i < t->log.path_count; i++) {
+		/* at most GEOMETRY_IN_FLIGHT requests outstanding: the vertex
+		 * queues (RE Table I: 2 x 16 entries) stall the fetcher */
+		while (tsr_memtime_in_flight(t->mem) >= GEOMETRY_IN_FLIGHT) {
+			uint64_t n = tsr_memtime_next_event(t->mem);
+			if (n == UINT64_MAX)
+				break;
+			now = n > now ? n : now;
+			tsr_memtime_advance(t->mem, now);
+		}
 		issue_path(t, now, &t->log.paths[i], (uint64_t)TAG_POSTED << TAG_KIND_SHIFT);
 		tsr_memtime_advance(t->mem, ++now);
 	}
