@@ -420,6 +420,24 @@ static enum tsr_status run_tile(struct tsr_timing *t, struct tsr_error *err)
 	return TSR_OK;
 }
 
+/*
+ * Advances the memory timing alone, event by event from `now`, while at
+ * least `in_flight` requests are outstanding or (until_idle) anything is
+ * pending (posted writes included); returns the cycle reached.
+ */
+static uint64_t wait_memory(struct tsr_timing *t, uint64_t now, uint64_t in_flight,
+			    int until_idle)
+{
+	for (;;) {
+		const uint64_t n = tsr_memtime_next_event(t->mem);
+		if (n == UINT64_MAX ||
+		    (tsr_memtime_in_flight(t->mem) < in_flight && !until_idle))
+			return now;
+		now = n > now ? n : now;
+		tsr_memtime_advance(t->mem, now);
+	}
+}
+
 void tsr_timing_frame_begin(struct tsr_gpu *g)
 {
 	tsr_worklog_begin(&g->timing->log, UINT32_MAX);
@@ -427,8 +445,8 @@ void tsr_timing_frame_begin(struct tsr_gpu *g)
 
 /*
  * The geometry phase (recorded since tsr_timing_frame_begin): its paths
- * issued one a cycle, as long as primitive assembly and vertex processing
- * take at least.
+ * issued one a cycle, at most GEOMETRY_IN_FLIGHT outstanding, as long as
+ * primitive assembly and vertex processing take at least.
  */
 enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
 					struct tsr_error *err)
@@ -440,24 +458,12 @@ enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stat
 	for (uint32_t i = 0; i < t->log.path_count; i++) {
 		/* at most GEOMETRY_IN_FLIGHT requests outstanding: the vertex
 		 * queues (RE Table I: 2 x 16 entries) stall the fetcher */
-		while (tsr_memtime_in_flight(t->mem) >= GEOMETRY_IN_FLIGHT) {
-			uint64_t n = tsr_memtime_next_event(t->mem);
-			if (n == UINT64_MAX)
-				break;
-			now = n > now ? n : now;
-			tsr_memtime_advance(t->mem, now);
-		}
+		now = wait_memory(t, now, GEOMETRY_IN_FLIGHT, 0);
 		issue_path(t, now, &t->log.paths[i], (uint64_t)TAG_POSTED << TAG_KIND_SHIFT);
 		tsr_memtime_advance(t->mem, ++now);
 	}
 	/* reads must have arrived: wait for the last one */
-	while (tsr_memtime_in_flight(t->mem)) {
-		uint64_t n = tsr_memtime_next_event(t->mem);
-		if (n == UINT64_MAX)
-			break;
-		now = n > now ? n : now;
-		tsr_memtime_advance(t->mem, now);
-	}
+	now = wait_memory(t, now, 1, 0);
 	uint64_t bound = start + min64(UINT64_MAX - start, st->geometry.primitives_in);
 	bound = bound > start + st->geometry.vertices_fetched ? bound
 							      : start + st->geometry.vertices_fetched;
@@ -521,14 +527,7 @@ enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, uint64_t frame_start,
 				     struct tsr_frame_stats *st, struct tsr_error *err)
 {
 	struct tsr_timing *t = g->timing;
-	uint64_t now = t->now;
-	while (tsr_memtime_in_flight(t->mem) || tsr_memtime_next_event(t->mem) != UINT64_MAX) {
-		uint64_t n = tsr_memtime_next_event(t->mem);
-		if (n == UINT64_MAX)
-			break;
-		now = n > now ? n : now;
-		tsr_memtime_advance(t->mem, now);
-	}
+	const uint64_t now = wait_memory(t, t->now, 1, 1);
 	if (t->failed)
 		return tsr_error_set(err, t->failed, "the timing model failed: %s", t->err.msg);
 	t->now = now;
