@@ -376,15 +376,23 @@ static char *join(const char *a, const char *b)
 }
 
 /* "<path>.tmp" (malloc), or NULL when out of memory. */
-static char *tmp_name(const char *path)
+
+/* <path><suffix>, malloc'd; NULL when out of memory. */
+static char *suffixed(const char *path, const char *suffix)
 {
-	size_t n = strlen(path);
-	char *p = malloc(n + 5);
+	size_t n = strlen(path), k = strlen(suffix);
+	char *p = malloc(n + k + 1);
 	if (p) {
 		memcpy(p, path, n);
-		memcpy(p + n, ".tmp", 5);
+		memcpy(p + n, suffix, k + 1);
 	}
 	return p;
+}
+
+/* <path>.tmp, the name an output is written under; NULL when out of memory. */
+static char *tmp_name(const char *path)
+{
+	return suffixed(path, ".tmp");
 }
 
 static int is_folder(const char *path)
@@ -553,17 +561,6 @@ void tsr_output_test_fail_rename(uint32_t n)
 	fail_rename_at = n;
 }
 
-/* <path><suffix>, malloc'd; NULL when out of memory. */
-static char *suffixed(const char *path, const char *suffix)
-{
-	size_t n = strlen(path), k = strlen(suffix);
-	char *p = malloc(n + k + 1);
-	if (p) {
-		memcpy(p, path, n);
-		memcpy(p + n, suffix, k + 1);
-	}
-	return p;
-}
 
 /*
  * Puts back the files of outputs [0, n) as they were before the commit:
