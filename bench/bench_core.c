@@ -111,12 +111,10 @@ static double run(uint32_t sched, const struct tsr_core_item *q, uint64_t n,
 
 int main(int argc, char **argv)
 {
-	uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
-	int reps = argc > 2 ? atoi(argv[2]) : 5;
-	if (n == 0 || reps < 1 || reps > 99) {
-		fprintf(stderr, "usage: bench_core [QUADS] [REPEATS (1-99)]\n");
+	uint64_t n;
+	int reps;
+	if (!bench_count_args(argc, argv, "bench_core", "QUADS", &n, &reps))
 		return 1;
-	}
 	const struct {
 		const char *name;
 		struct tsr_core_item q;
@@ -135,8 +133,7 @@ int main(int argc, char **argv)
 			struct tsr_core_counters k;
 			for (int i = 0; i < reps; i++)
 				secs[i] = run(sc, &mixes[x].q, n, &k);
-			qsort(secs, (size_t)reps, sizeof(secs[0]), bench_cmp_double);
-			double med = secs[reps / 2];
+			double med = bench_median(secs, reps);
 			printf("%-5s %-5s %12.2f %14llu %8.3f %8.1f\n", mixes[x].name,
 			       tsr_core_sched_names[sc], (double)n / med / 1e6,
 			       (unsigned long long)k.cycles,

@@ -58,12 +58,10 @@ static double run(const struct tsr_dram_params *p, uint32_t gpu_mhz, int random,
 
 int main(int argc, char **argv)
 {
-	uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
-	int reps = argc > 2 ? atoi(argv[2]) : 5;
-	if (n == 0 || reps < 1 || reps > 99) {
-		fprintf(stderr, "usage: bench_dram [REQUESTS] [REPEATS (1-99)]\n");
+	uint64_t n;
+	int reps;
+	if (!bench_count_args(argc, argv, "bench_dram", "REQUESTS", &n, &reps))
 		return 1;
-	}
 	struct {
 		const char *name;
 		void (*preset)(struct tsr_dram_params *p);
@@ -88,8 +86,7 @@ int main(int argc, char **argv)
 			struct tsr_dram_device_counters k;
 			for (int i = 0; i < reps; i++)
 				secs[i] = run(&p, setups[s].gpu_mhz, random, n, &k);
-			qsort(secs, (size_t)reps, sizeof(secs[0]), bench_cmp_double);
-			double med = secs[reps / 2];
+			double med = bench_median(secs, reps);
 			printf("%-32s %-7s %12.2f %12llu %12.2f %10.1f\n", setups[s].name,
 			       random ? "random" : "stream", (double)n / med / 1e6,
 			       (unsigned long long)k.cycles,

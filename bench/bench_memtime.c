@@ -105,12 +105,10 @@ static double run(int miss_heavy, uint64_t n, struct tsr_memtime_counters *k)
 
 int main(int argc, char **argv)
 {
-	uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
-	int reps = argc > 2 ? atoi(argv[2]) : 5;
-	if (n == 0 || reps < 1 || reps > 99) {
-		fprintf(stderr, "usage: bench_memtime [REQUESTS] [REPEATS (1-99)]\n");
+	uint64_t n;
+	int reps;
+	if (!bench_count_args(argc, argv, "bench_memtime", "REQUESTS", &n, &reps))
 		return 1;
-	}
 	printf("%llu requests per run, median of %d runs, L1 + L2 + LPDDR3 at 600 MHz\n\n",
 	       (unsigned long long)n, reps);
 	printf("%-11s %12s %12s %10s %10s %14s\n", "mix", "M req/s", "GPU cycles", "mean lat",
@@ -120,8 +118,7 @@ int main(int argc, char **argv)
 		struct tsr_memtime_counters k;
 		for (int i = 0; i < reps; i++)
 			secs[i] = run(miss_heavy, n, &k);
-		qsort(secs, (size_t)reps, sizeof(secs[0]), bench_cmp_double);
-		double med = secs[reps / 2];
+		double med = bench_median(secs, reps);
 		printf("%-11s %12.2f %12llu %10.1f %10llu %14llu\n",
 		       miss_heavy ? "miss-heavy" : "hit-heavy", (double)n / med / 1e6,
 		       (unsigned long long)k.cycles, (double)k.latency_sum / (double)k.completed,

@@ -1,11 +1,13 @@
 /*
  * bench_util.h - what the benchmarks of bench/ share (header only: each
- * bench is one executable): a monotonic clock and the comparison that
- * sorts run times for their median.
+ * bench is one executable): a monotonic clock, the median of repeated
+ * runs, and the [COUNT] [REPEATS] arguments of the timing-unit benches.
  */
 #ifndef TSR_BENCH_UTIL_H
 #define TSR_BENCH_UTIL_H
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -22,6 +24,30 @@ static inline int bench_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
+}
+
+/* Sorts secs[0 .. n) (n >= 1) and returns the median (the upper one for even n). */
+static inline double bench_median(double *secs, int n)
+{
+	qsort(secs, (size_t)n, sizeof(secs[0]), bench_cmp_double);
+	return secs[n / 2];
+}
+
+/*
+ * Reads "[COUNT] [REPEATS (1-99)]" (defaults 1000000 and 5) into *count
+ * and *reps; prints the usage, naming the bench and what it counts, and
+ * returns 0 when they are out of range.
+ */
+static inline int bench_count_args(int argc, char **argv, const char *bench, const char *what,
+				   uint64_t *count, int *reps)
+{
+	*count = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
+	*reps = argc > 2 ? atoi(argv[2]) : 5;
+	if (*count == 0 || *reps < 1 || *reps > 99) {
+		fprintf(stderr, "usage: %s [%s] [REPEATS (1-99)]\n", bench, what);
+		return 0;
+	}
+	return 1;
 }
 
 #endif
