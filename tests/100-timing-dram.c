@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "test_util.h"
 #include "timing/dram.h"
 
 #define LINE 64u
@@ -40,17 +41,6 @@ static void on_done(void *ctx, const struct tsr_dram_completion *c)
 		l->c[l->n++] = *c;
 	l->count++;
 	l->latency_sum += c->done_cycle - c->enqueue_cycle;
-}
-
-/* LPDDR3 with one tick per cycle: GPU clock = DRAM clock, no refresh, no port. */
-static struct tsr_dram_params analytic_params(void)
-{
-	struct tsr_dram_params p;
-	tsr_dram_params_default_lpddr3(&p);
-	p.t_refi = 0;
-	p.port_bytes_per_gpu_cycle = 0;
-	p.ctrl_latency_gpu_cycles = 7;
-	return p;
 }
 
 static struct tsr_dram *make(const struct tsr_dram_params *p, uint32_t gpu_mhz, struct log *l)
@@ -233,7 +223,7 @@ static uint64_t latency(const struct log *l, uint32_t i)
 static void test_decode_default_map(void **state)
 {
 	(void)state;
-	struct tsr_dram_params p = analytic_params();
+	struct tsr_dram_params p = tsr_test_dram_analytic();
 	struct log l;
 	struct tsr_dram *d = make(&p, 800, &l);
 	struct tsr_dram_coord c;
@@ -262,7 +252,7 @@ static void test_decode_default_map(void **state)
 static void test_unloaded_latencies(void **state)
 {
 	(void)state;
-	struct tsr_dram_params p = analytic_params();
+	struct tsr_dram_params p = tsr_test_dram_analytic();
 	struct log l;
 	struct tsr_dram *d = make(&p, p.dram_mhz, &l);
 	uint32_t n = bursts(&p), ctrl = p.ctrl_latency_gpu_cycles;
@@ -303,7 +293,7 @@ static void test_unloaded_latencies(void **state)
 static void test_conflict_respects_tras(void **state)
 {
 	(void)state;
-	struct tsr_dram_params p = analytic_params();
+	struct tsr_dram_params p = tsr_test_dram_analytic();
 	struct log l;
 	struct tsr_dram *d = make(&p, p.dram_mhz, &l);
 	uint32_t n = bursts(&p), ctrl = p.ctrl_latency_gpu_cycles;
@@ -328,7 +318,7 @@ static void test_conflict_respects_tras(void **state)
 static void test_frfcfs_younger_hit_first(void **state)
 {
 	(void)state;
-	struct tsr_dram_params p = analytic_params();
+	struct tsr_dram_params p = tsr_test_dram_analytic();
 	struct log l;
 	struct tsr_dram *d = make(&p, p.dram_mhz, &l);
 	uint32_t n = bursts(&p), ctrl = p.ctrl_latency_gpu_cycles;
@@ -355,7 +345,7 @@ static void test_frfcfs_younger_hit_first(void **state)
 static void test_write_latency(void **state)
 {
 	(void)state;
-	struct tsr_dram_params p = analytic_params();
+	struct tsr_dram_params p = tsr_test_dram_analytic();
 	struct log l;
 	struct tsr_dram *d = make(&p, p.dram_mhz, &l);
 	uint32_t n = bursts(&p);
@@ -376,7 +366,7 @@ static void test_write_latency(void **state)
 static void test_closed_page(void **state)
 {
 	(void)state;
-	struct tsr_dram_params p = analytic_params();
+	struct tsr_dram_params p = tsr_test_dram_analytic();
 	p.closed_page = 1;
 	struct log l;
 	struct tsr_dram *d = make(&p, p.dram_mhz, &l);
@@ -504,7 +494,7 @@ static void test_stream_reaches_peak(void **state)
 static void test_backpressure(void **state)
 {
 	(void)state;
-	struct tsr_dram_params p = analytic_params();
+	struct tsr_dram_params p = tsr_test_dram_analytic();
 	p.read_queue_entries = 4;
 	struct log l;
 	struct tsr_dram *d = make(&p, p.dram_mhz, &l);

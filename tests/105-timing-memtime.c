@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/rng.h"
+#include "test_util.h"
 #include "core/stream.h"
 #include "memory/memsys.h"
 #include "timing/memtime.h"
@@ -43,16 +44,6 @@ static void on_done(void *ctx, uint64_t tag, uint64_t cycle)
 	else
 		l->latency_sum += cycle - (tag - 256);
 	l->count++;
-}
-
-static struct tsr_dram_params analytic_dram(void)
-{
-	struct tsr_dram_params p;
-	tsr_dram_params_default_lpddr3(&p);
-	p.t_refi = 0;
-	p.port_bytes_per_gpu_cycle = 0;
-	p.ctrl_latency_gpu_cycles = 7;
-	return p;
 }
 
 /* Unloaded 64-byte read of a closed bank, GPU clock = DRAM clock. */
@@ -128,7 +119,7 @@ static void test_unloaded_latencies(void **state)
 	(void)state;
 	struct tsr_memtime_cache_params c[2];
 	default_caches(c);
-	struct tsr_dram_params d = analytic_dram();
+	struct tsr_dram_params d = tsr_test_dram_analytic();
 	struct log l;
 	struct tsr_memtime *mt = make(c, 2, &d, d.dram_mhz, &l);
 	const uint64_t dm = dram_miss(&d);
@@ -202,7 +193,7 @@ static void test_merging(void **state)
 	(void)state;
 	struct tsr_memtime_cache_params c[2];
 	default_caches(c);
-	struct tsr_dram_params d = analytic_dram();
+	struct tsr_dram_params d = tsr_test_dram_analytic();
 	struct log l;
 	struct tsr_memtime *mt = make(c, 2, &d, d.dram_mhz, &l);
 	const uint64_t dm = dram_miss(&d);
@@ -260,7 +251,7 @@ static void test_fetching_write_and_split_fill(void **state)
 	(void)state;
 	struct tsr_memtime_cache_params c[2];
 	default_caches(c);
-	struct tsr_dram_params d = analytic_dram();
+	struct tsr_dram_params d = tsr_test_dram_analytic();
 	struct log l;
 	struct tsr_memtime *mt = make(c, 2, &d, d.dram_mhz, &l);
 	const uint64_t dm = dram_miss(&d);
@@ -295,7 +286,7 @@ static void test_mshr_exhaustion(void **state)
 	default_caches(c);
 	c[0].mshrs = 2;
 	c[0].ports = 4;
-	struct tsr_dram_params d = analytic_dram();
+	struct tsr_dram_params d = tsr_test_dram_analytic();
 	struct log l;
 	struct tsr_memtime *mt = make(c, 2, &d, d.dram_mhz, &l);
 	for (uint64_t i = 0; i < 3; i++) {
@@ -323,7 +314,7 @@ static void test_port_contention(void **state)
 	struct tsr_memtime_cache_params c[2];
 	default_caches(c);
 	c[0].hit_latency = 3;
-	struct tsr_dram_params d = analytic_dram();
+	struct tsr_dram_params d = tsr_test_dram_analytic();
 	struct log l;
 	struct tsr_memtime *mt = make(c, 2, &d, d.dram_mhz, &l);
 	struct tsr_mem_path p = rd(0x1000, 2, 0), q = rd(0x2000, 2, 0);
@@ -352,7 +343,7 @@ static void test_posted_writes(void **state)
 	(void)state;
 	struct tsr_memtime_cache_params c[2];
 	default_caches(c);
-	struct tsr_dram_params d = analytic_dram();
+	struct tsr_dram_params d = tsr_test_dram_analytic();
 	struct log l;
 	struct tsr_memtime *mt = make(c, 2, &d, d.dram_mhz, &l);
 	const uint64_t dm = dram_miss(&d);
@@ -672,7 +663,7 @@ static void test_bad_params(void **state)
 {
 	(void)state;
 	struct tsr_memtime_cache_params c[2];
-	struct tsr_dram_params d = analytic_dram();
+	struct tsr_dram_params d = tsr_test_dram_analytic();
 	default_caches(c);
 	c[1].ports = 0;
 	expect_bad(c, 2, &d, "cache 'L2' parameter 'ports'");
@@ -691,7 +682,7 @@ static void test_bad_params(void **state)
 	expect_bad(c, 2, &d, "'channels'");
 
 	/* paths that do not fit the model */
-	d = analytic_dram();
+	d = tsr_test_dram_analytic();
 	struct log l;
 	struct tsr_memtime *mt = make(c, 2, &d, d.dram_mhz, &l);
 	struct tsr_error err = {{0}};

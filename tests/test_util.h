@@ -12,6 +12,7 @@
 
 #include "memory/cache.h"
 #include "memory/policy.h"
+#include "timing/dram.h"
 
 /* sets x ways lines of line_bytes, the given policy spec, fetch on write. */
 static inline struct tsr_cache_geometry tsr_test_geometry(uint32_t sets, uint32_t ways,
@@ -27,6 +28,21 @@ static inline struct tsr_cache_geometry tsr_test_geometry(uint32_t sets, uint32_
 	g.fetch_on_write = 1;
 	snprintf(g.policy, sizeof(g.policy), "%s", policy);
 	return g;
+}
+
+/*
+ * LPDDR3 for analytic DRAM latencies (tests 100, 105): with a GPU clock
+ * equal to the DRAM clock one tick is one cycle; no refresh, no GPU-port
+ * limit, a 7-cycle controller latency.
+ */
+static inline struct tsr_dram_params tsr_test_dram_analytic(void)
+{
+	struct tsr_dram_params p;
+	tsr_dram_params_default_lpddr3(&p);
+	p.t_refi = 0;
+	p.port_bytes_per_gpu_cycle = 0;
+	p.ctrl_latency_gpu_cycles = 7;
+	return p;
 }
 
 /* ---- temporary files of one test program (a mkdtemp() folder) ---- */
