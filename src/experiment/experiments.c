@@ -232,7 +232,12 @@ void xp_paper_row(struct tsr_table *paper, struct tsr_text *txt, int width, cons
 	tsr_table_cellf(paper, "%.17g", tessera);
 }
 
+double xp_change_pct(double v, double base)
+{
+	return base > 0 ? 100.0 * (v - base) / base : 0.0;
+}
+
 double xp_pct(uint64_t v, uint64_t base)
 {
-	return base ? 100.0 * ((double)v - (double)base) / (double)base : 0.0;
+	return xp_change_pct((double)v, (double)base);
 }

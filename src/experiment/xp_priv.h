@@ -89,6 +89,9 @@ double xp_pb_footprint_bytes(const struct tsr_frame_stats *t, const struct tsr_g
 /* Percentage change of v against base (0 when base is 0). */
 double xp_pct(uint64_t v, uint64_t base);
 
+/* The same of measures that are not counts (energy, 1 / cycles); 0 when base <= 0. */
+double xp_change_pct(double v, double base);
+
 /* Passes the report's text not yet passed to the options' on_text callback. */
 void xp_flush(struct xp_ctx *c, const struct tsr_xp_result *out);
 

@@ -125,10 +125,8 @@ static enum tsr_status run_workload(const struct tsr_gpu_config *base_cfg,
 					    : 0.0;
 	v[RC_TE_SPEEDUP] = tm[RE_TE].cycles ? (double)tm[RE_BASE].cycles / (double)tm[RE_TE].cycles
 					    : 0.0;
-	v[RC_RE_ENERGY] = tm[RE_BASE].energy_nj > 0
-		? 100.0 * (tm[RE_RE].energy_nj - tm[RE_BASE].energy_nj) / tm[RE_BASE].energy_nj : 0.0;
-	v[RC_TE_ENERGY] = tm[RE_BASE].energy_nj > 0
-		? 100.0 * (tm[RE_TE].energy_nj - tm[RE_BASE].energy_nj) / tm[RE_BASE].energy_nj : 0.0;
+	v[RC_RE_ENERGY] = xp_change_pct(tm[RE_RE].energy_nj, tm[RE_BASE].energy_nj);
+	v[RC_TE_ENERGY] = xp_change_pct(tm[RE_TE].energy_nj, tm[RE_BASE].energy_nj);
 	return TSR_OK;
 }
 

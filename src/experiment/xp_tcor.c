@@ -133,7 +133,7 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 			}
 			double chg[NCOL];
 			for (int i = 0; i < NCOL; i++) {
-				chg[i] = base[i] > 0 ? 100.0 * (v[i] - base[i]) / base[i] : 0.0;
+				chg[i] = xp_change_pct(v[i], base[i]);
 				sum[k][i] += chg[i];
 			}
 			tsr_text_printf(txt, "%-18s %-17s %12.0f %6.1f%% %12.0f %6.1f%% %12.0f %6.1f%%",
