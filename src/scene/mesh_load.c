@@ -428,8 +428,7 @@ static enum tsr_status copy_embedded(const char *path, const struct aiScene *s,
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for '%s'", path);
 	for (unsigned i = 0; i < s->mNumTextures; i++) {
 		const struct aiTexture *t = s->mTextures[i];
-		uint64_t bytes = t->mHeight == 0 ? t->mWidth
-						 : (uint64_t)t->mWidth * t->mHeight * 4;
+		uint64_t bytes = tsr_model_embedded_bytes(t->mWidth, t->mHeight);
 		TSR_TRY(tsr_memory_check(path, bytes, err));
 		struct tsr_model_embedded *e = &out->embedded[out->embedded_count];
 		e->data = malloc(bytes ? (size_t)bytes : 1);

@@ -50,6 +50,12 @@ struct tsr_model_embedded {
 	uint8_t *data;
 };
 
+/* Bytes of an embedded texture of width x height (height 0: width bytes of a file). */
+static inline uint64_t tsr_model_embedded_bytes(uint32_t width, uint32_t height)
+{
+	return height == 0 ? width : (uint64_t)width * height * 4;
+}
+
 struct tsr_model {
 	char *path;                    /* the model file ("builtin:quad") */
 	uint32_t mesh_count;

@@ -87,7 +87,7 @@ static int put_model(FILE *f, const struct tsr_model *m)
 	}
 	for (uint32_t i = 0; ok && i < m->embedded_count; i++) {
 		const struct tsr_model_embedded *e = &m->embedded[i];
-		size_t bytes = e->height == 0 ? e->width : (size_t)e->width * e->height * 4;
+		size_t bytes = (size_t)tsr_model_embedded_bytes(e->width, e->height);
 		ok = put_u32(f, e->width) && put_u32(f, e->height) && put(f, e->data, bytes);
 	}
 	return ok;
@@ -233,7 +233,7 @@ static int get_model(struct wire *w, struct tsr_model *m)
 		struct tsr_model_embedded *e = &m->embedded[m->embedded_count];
 		e->width = take_u32(w);
 		e->height = take_u32(w);
-		uint64_t bytes = e->height == 0 ? e->width : (uint64_t)e->width * e->height * 4;
+		uint64_t bytes = tsr_model_embedded_bytes(e->width, e->height);
 		e->data = take_copy(w, bytes, 0);
 		if (w->bad)
 			return 0;
