@@ -3,7 +3,9 @@
  * docs/timing.md): every counter but the timing group's equals the
  * functional mode's on every shipped workload; timing runs are
  * deterministic; a fill-rate-bound frame takes the cycles its shader
- * work divided among the cores says, plus its flushes.
+ * work divided among the cores says, plus its last flush; coupled
+ * barriers serialize tiles that load different cores, decoupled ones
+ * overlap them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -106,13 +108,48 @@ static void test_deterministic(void **state)
 	free(b);
 }
 
+/* Every route of instructions, the Parameter Buffer, colors and geometry
+ * perfect: no memory time but the shaders'. */
+static void perfect_routes(struct tsr_gpu_config *cfg)
+{
+	const char *perfect[] = {"instruction", "pb_lists", "pb_attributes", "color", "index",
+				 "vertex"};
+	for (size_t i = 0; i < sizeof(perfect) / sizeof(perfect[0]); i++)
+		for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++)
+			if (!strcmp(tsr_memsys_route_name(r), perfect[i]))
+				snprintf(cfg->mem.routes[r], sizeof(cfg->mem.routes[r]), "%s",
+					 TSR_ROUTE_PERFECT);
+}
+
+/* A one-pass workload of `mesh` (OBJ text) seen by an orthographic camera
+ * whose world units are pixels of a w x h screen, A ALU instructions a quad. */
+static const char *flat_workload(const char *name, const char *mesh_text, uint32_t h,
+				 uint32_t A)
+{
+	char file[64];
+	snprintf(file, sizeof(file), "%s.obj", name);
+	const char *mesh = tsr_test_write_tmp(file, mesh_text);
+	char obj[1024];
+	snprintf(obj, sizeof(obj),
+		 "{\"version\": 1, \"frames\": 1, \"passes\": [{\n"
+		 " \"camera\": {\"projection\": \"orthographic\", \"ortho_height\": %u,\n"
+		 "   \"near\": 1, \"far\": 20, \"eye\": [0, 0, 10], \"target\": [0, 0, 0]},\n"
+		 " \"objects\": [{\"mesh\": \"%s\", \"material\": {\"lit\": false,\n"
+		 "   \"double_sided\": true, \"shader_alu_instructions\": %u}}]}]}\n",
+		 h, mesh, A);
+	snprintf(file, sizeof(file), "%s.json", name);
+	return tsr_test_write_tmp(file, obj);
+}
+
 /*
  * Fill-rate bound: one untextured opaque triangle covering a 128 x 64
  * screen of 32 x 32 tiles (8 tiles of 256 quads), A ALU instructions a quad, and
  * perfect routes for instructions, the Parameter Buffer and colors (no
  * memory time). FG-xshift2 gives each of the 4 cores 64 quads a tile, so
- * a tile takes 64 A cycles of shading plus its flush, one write a cycle
- * (32 rows: a perfect route takes a row as one access), plus a few cycles of pipeline fill
+ * the cores shade for 8 x 64 A cycles; a tile's flush (32 writes, one a
+ * cycle: a perfect route takes a row as one access) overlaps the next
+ * tile's shading but the last one's, and the Rasterizer runs ahead, so
+ * the raster phase is 8 x 64 A + 32 cycles plus the pipeline's fill
  * (setup, Rasterizer, Early-Z, the last quad's retirement): at most 16.
  */
 static void test_fill_rate(void **state)
@@ -120,43 +157,96 @@ static void test_fill_rate(void **state)
 	(void)state;
 	const uint32_t A = 32;
 	/* one triangle larger than the screen: every quad covered once */
-	const char *mesh = tsr_test_write_tmp("big.obj",
-		"v -70 -40 0\nv 200 -40 0\nv -70 120 0\nf 1 2 3\n");
-	char obj[1024];
-	snprintf(obj, sizeof(obj),
-		 "{\"version\": 1, \"frames\": 1, \"passes\": [{\n"
-		 " \"camera\": {\"projection\": \"orthographic\", \"ortho_height\": 64,\n"
-		 "   \"near\": 1, \"far\": 20, \"eye\": [0, 0, 10], \"target\": [0, 0, 0]},\n"
-		 " \"objects\": [{\"mesh\": \"%s\", \"material\": {\"lit\": false,\n"
-		 "   \"double_sided\": true, \"shader_alu_instructions\": %u}}]}]}\n",
-		 mesh, A);
-	const char *w = tsr_test_write_tmp("fill.json", obj);
+	const char *w = flat_workload("big", "v -70 -40 0\nv 200 -40 0\nv -70 120 0\nf 1 2 3\n",
+				      64, A);
 	struct tsr_gpu_config cfg;
 	tsr_config_defaults(&cfg);
 	cfg.width = 128;
 	cfg.height = 64;
 	cfg.timing.enabled = 1;
-	const char *perfect[] = {"instruction", "pb_lists", "pb_attributes", "color", "index",
-				 "vertex"};
-	for (size_t i = 0; i < sizeof(perfect) / sizeof(perfect[0]); i++)
-		for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++)
-			if (!strcmp(tsr_memsys_route_name(r), perfect[i]))
-				snprintf(cfg.mem.routes[r], sizeof(cfg.mem.routes[r]), "%s",
-					 TSR_ROUTE_PERFECT);
+	perfect_routes(&cfg);
 	struct tsr_frame_stats *t = malloc(sizeof(*t));
 	assert_non_null(t);
-	run(&cfg, w, 1, t);
-	assert_int_equal(t->raster.quads_shaded, 8 * 256);
-	for (uint32_t c = 0; c < 4; c++)
-		assert_int_equal(t->raster.quads_per_core[c], 8 * 64);
-	const uint64_t per_tile = 64 * A + 32;
-	const uint64_t tiles = t->timing.tile_cycles;
-	print_message("fill rate: %llu tile cycles, analytic %llu + fill\n",
-		      (unsigned long long)tiles, (unsigned long long)(8 * per_tile));
-	assert_true(tiles >= 8 * per_tile);
-	assert_true(tiles <= 8 * (per_tile + 16));
-	for (uint32_t c = 0; c < 4; c++)
-		assert_int_equal(t->timing.core_busy[c], 8 * 64 * A);
+	for (uint32_t b = 0; b < TSR_BARRIERS_COUNT; b++) {
+		cfg.timing.barriers = b;
+		run(&cfg, w, 1, t);
+		assert_int_equal(t->raster.quads_shaded, 8 * 256);
+		for (uint32_t c = 0; c < 4; c++)
+			assert_int_equal(t->raster.quads_per_core[c], 8 * 64);
+		const uint64_t analytic = 8 * 64 * A + 32;
+		const uint64_t tiles = t->timing.tile_cycles;
+		print_message("fill rate, %s barriers: %llu tile cycles, analytic %llu + fill\n",
+			      b ? "decoupled" : "coupled", (unsigned long long)tiles,
+			      (unsigned long long)analytic);
+		assert_true(tiles >= analytic);
+		assert_true(tiles <= analytic + 16);
+		for (uint32_t c = 0; c < 4; c++)
+			assert_int_equal(t->timing.core_busy[c], 8 * 64 * A);
+		/* the shader cores hold every tile up but for the pipeline's fill
+		 * and the last flush; the bottleneck shares add up to the phase */
+		assert_true(t->timing.bottleneck_fragment >= 8 * 64 * A - 16);
+		assert_int_equal(t->timing.bottleneck_tile_fetcher + t->timing.bottleneck_rasterizer +
+				 t->timing.bottleneck_early_z + t->timing.bottleneck_fragment +
+				 t->timing.bottleneck_blending + t->timing.bottleneck_flush, tiles);
+	}
+	free(t);
+}
+
+/*
+ * Barriers (DTexL II-C, III-E): a 64 x 32 screen of two tiles; in each,
+ * a 16 x 16 square covers one quadrant, which CG-square gives to one
+ * core: the left tile's top-left, the right tile's bottom-right, so each
+ * tile's Q quads all go to one core and the two tiles to different cores.
+ * Coupled, the fragment stage takes the second tile only when every core
+ * has finished the first: 2 Q A cycles of shading one after the other.
+ * Decoupled, the second core starts as soon as its quads arrive: the
+ * tiles overlap, and the raster phase is Q A plus the first tile's
+ * rasterization and the flushes, far below.
+ */
+static void test_barriers(void **state)
+{
+	(void)state;
+	const uint32_t A = 32;
+	const char *w = flat_workload("quadrants",
+		"v -32 0 0\nv -16 0 0\nv -16 16 0\nv -32 16 0\n"
+		"v 16 -16 0\nv 32 -16 0\nv 32 0 0\nv 16 0 0\n"
+		"f 1 2 3\nf 1 3 4\nf 5 6 7\nf 5 7 8\n", 32, A);
+	struct tsr_gpu_config cfg;
+	tsr_config_defaults(&cfg);
+	cfg.width = 64;
+	cfg.height = 32;
+	cfg.quad_grouping = TSR_QG_CG_SQUARE;
+	cfg.timing.enabled = 1;
+	/* room for a whole tile's quads in a core and its Early-Z lane, so
+	 * that the Rasterizer does not wait on the first core (head-of-line
+	 * blocking, which no barrier removes) */
+	cfg.timing.warp_slots = 64;
+	cfg.timing.triangle_queue_entries = 64;
+	perfect_routes(&cfg);
+	struct tsr_frame_stats *t = malloc(sizeof(*t));
+	assert_non_null(t);
+	uint64_t cycles[TSR_BARRIERS_COUNT], Q = 0;
+	for (uint32_t b = 0; b < TSR_BARRIERS_COUNT; b++) {
+		cfg.timing.barriers = b;
+		run(&cfg, w, 1, t);
+		/* Q quads a square (the pixel-centre rule may add a row of quads) */
+		Q = t->raster.quads_shaded / 2;
+		assert_true(Q >= 64);
+		uint32_t used = 0;
+		for (uint32_t c = 0; c < 4; c++) {
+			assert_true(t->raster.quads_per_core[c] == 0 ||
+				    t->raster.quads_per_core[c] == Q);
+			used += t->raster.quads_per_core[c] == Q;
+			assert_int_equal(t->timing.core_busy[c], t->raster.quads_per_core[c] * A);
+		}
+		assert_int_equal(used, 2);
+		cycles[b] = t->timing.tile_cycles;
+		print_message("barriers, %s: %llu tile cycles (one core's tile: %llu)\n",
+			      b ? "decoupled" : "coupled", (unsigned long long)cycles[b],
+			      (unsigned long long)(Q * A));
+	}
+	assert_true(cycles[TSR_BARRIERS_COUPLED] >= 2 * Q * A);
+	assert_true(cycles[TSR_BARRIERS_DECOUPLED] <= Q * A + 256);
 	free(t);
 }
 
@@ -179,6 +269,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fill_rate),
+		cmocka_unit_test(test_barriers),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_same_counters_every_workload),
 	};

@@ -32,6 +32,9 @@ static const char *const dram_model_names[] = {"lpddr3", "lpddr4", NULL};
 static const char *const warp_scheduler_names[] = {"rr", "gto", NULL};
 _Static_assert(TSR_CORE_SCHED_RR == 0 && TSR_CORE_SCHED_GTO == 1 && TSR_CORE_SCHED_COUNT == 2,
 	       "warp_scheduler_names follows enum tsr_core_sched");
+static const char *const barrier_names[] = {"coupled", "decoupled", NULL};
+_Static_assert(TSR_BARRIERS_COUPLED == 0 && TSR_BARRIERS_DECOUPLED == 1 &&
+	       TSR_BARRIERS_COUNT == 2, "barrier_names follows enum tsr_timing_barriers");
 static const char *const write_policy_names[] = {"write-back", "write-through", NULL};
 
 enum key_type {
@@ -130,8 +133,18 @@ static const struct key keys[] = {
 	    "issue cycles of a sample instruction (address computation, coalescing)"),
 	U32("timing.tile_fetch_requests_per_cycle", timing.tile_fetch_requests_per_cycle, 1, 64,
 	    "1", "requests", "memory requests the Tile Fetcher issues per cycle (TCOR V-B-3)"),
-	U32("timing.triangle_queue_entries", timing.triangle_queue_entries, 1, 4096, "16",
-	    "entries", "Rasterizer input queue (RE Table I: triangle and tile queues, 16)"),
+	U32("timing.tile_fetch_primitives_per_cycle", timing.tile_fetch_primitives_per_cycle, 1,
+	    64, "1", "primitives", "primitives the Tile Fetcher outputs per cycle (TCOR V-B-3: 1)"),
+	U32("timing.triangle_queue_entries", timing.triangle_queue_entries, 0, 1u << 20, "16",
+	    "primitives", "the Tile Fetcher's output queue to the Rasterizer (RE Table I: "
+	    "triangle and tile queues, 16); 0: unlimited (TCOR V-B-3's throughput experiment)"),
+	ENUM("timing.barriers", timing.barriers, barrier_names, "\"coupled\"",
+	     "coupled: Early-Z, the cores and blending start a tile when all their lanes "
+	     "finished the previous one (DTexL II-C); decoupled: each lane waits only for its "
+	     "own previous subtile, color-buffer banks flush one by one (DTexL III-E)"),
+	U32("timing.tiles_in_flight", timing.tiles_in_flight, 2, 16, "4", "tiles",
+	    "tiles the raster pipeline holds at once, Tile Fetcher to flush (how far a lane "
+	    "or the Tile Fetcher may run ahead of the oldest tile)"),
 	U32("timing.rasterizer_attributes_per_cycle", timing.rasterizer_attributes_per_cycle, 1,
 	    1024, "16", "attributes", "primitive setup throughput (RE Table I: 16 per cycle)"),
 	U32("timing.early_z_inflight", timing.early_z_inflight, 1, 4096, "32", "quads",

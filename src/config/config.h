@@ -53,11 +53,22 @@ struct tsr_timing_config {
 	uint32_t alu_before_sample;           /* instructions before the sample */
 	uint32_t sample_issue_cycles;         /* issue cycles of a sample instruction */
 	uint32_t tile_fetch_requests_per_cycle; /* Tile Fetcher's memory requests per cycle */
-	uint32_t triangle_queue_entries;      /* Rasterizer input queue, quads */
+	uint32_t tile_fetch_primitives_per_cycle; /* Tile Fetcher's output rate */
+	uint32_t triangle_queue_entries;      /* Tile Fetcher's output queue, primitives;
+						 0: unlimited (TCOR V-B-3) */
+	uint32_t barriers;                    /* enum tsr_timing_barriers */
+	uint32_t tiles_in_flight;             /* tiles the raster pipeline holds at once */
 	uint32_t rasterizer_attributes_per_cycle; /* primitive setup throughput */
 	uint32_t early_z_inflight;            /* quads in flight in Early-Z */
 	uint32_t fragment_queue_entries;      /* blending input queue, quads */
 	uint32_t dram_model;                  /* enum tsr_dram_model */
+};
+
+/* The raster pipeline's barriers (DTexL II-C, III-E). */
+enum tsr_timing_barriers {
+	TSR_BARRIERS_COUPLED = 0,  /* a stage starts a tile when all its lanes finished the last */
+	TSR_BARRIERS_DECOUPLED,    /* each lane waits only for its own previous subtile */
+	TSR_BARRIERS_COUNT
 };
 
 /* DRAM presets of the timing model (timing/dram.h). */

@@ -2,36 +2,52 @@
  * timing_driver.c - the timing mode of the TBR GPU (docs/timing.md): the
  * functional model runs each tile as in the functional mode, recording
  * its work items (timing/worklog.h) and their memory paths (the memory
- * system's path sink); then the tile is simulated cycle by cycle on the
- * timing units:
+ * system's path sink) into one of timing.tiles_in_flight work logs; the
+ * recorded tiles are then simulated cycle by cycle on the timing units,
+ * several at once, as the raster pipeline of DTexL II-A/C holds them:
  *
- *   Tile Fetcher: the tile's Parameter Buffer reads, tile_fetch_requests_per_cycle
- *     a cycle, through the memory timing (timing/memtime.h); the tile's
- *     primitives become available to the Rasterizer in order, in
- *     proportion to the reads completed (a primitive's PMD and attributes
- *     are read before it).
+ *   Tile Fetcher: each tile's Parameter Buffer reads in tile order,
+ *     tile_fetch_requests_per_cycle a cycle, through the memory timing
+ *     (timing/memtime.h); a tile's primitives become ready in proportion
+ *     to its reads completed (a primitive's PMD and attributes are read
+ *     before it) and leave at tile_fetch_primitives_per_cycle into the
+ *     triangle queue (triangle_queue_entries primitives; the Tile Fetcher
+ *     stops reading while it is full). The next tile's reads start as soon
+ *     as the last one's are issued, so fetching overlaps rasterization.
  *   Rasterizer (timing/unit.h): one quad per cycle, a primitive's first
  *     quad also taking its setup, attributes / rasterizer_attributes_per_cycle
- *     cycles (RE Table I); a primitive covering no quad takes the setup only.
- *   Early-Z: one quad per cycle, early_z_inflight quads in flight; a
- *     killed quad ends there, a survivor goes to its shader core and waits
- *     (blocking Early-Z, which is in order) while the core has no free
- *     warp slot.
+ *     cycles (RE Table I); a primitive covering no quad takes the setup
+ *     only. Its quads go to the Early-Z lane of their core.
+ *   Early-Z: one lane per core (the Z-Buffer's bank, DTexL II-A), one
+ *     quad per cycle each, early_z_inflight / cores quads in flight; a
+ *     killed quad ends there, a survivor goes to its shader core and
+ *     waits (blocking its lane, which is in order) while the core has no
+ *     free warp slot.
  *   Shader cores (timing/core.h): warps of one quad, the quad's
  *     instruction fetch and texture paths through the memory timing.
- *   Blending: one quad per cycle (fragment_queue_entries queue).
- *   Flush: once every quad is blended, the tile's color writes, one a
- *     cycle (posted: they take DRAM bandwidth, nobody waits).
+ *   Blending: one lane per core (the Color Buffer's bank), one quad per
+ *     cycle each, fragment_queue_entries / cores entries of queue.
+ *   Flush: a bank's color writes, one a cycle for the whole Color Buffer
+ *     (posted: they take DRAM bandwidth, nobody waits). A tile's flush
+ *     lines are shared among the banks in equal contiguous parts.
  *
- * Tiles run one after another: the next tile's Tile Fetcher starts when
- * the previous tile's flush has been issued (the baseline's barriers at
- * Early-Z, fragment and blending, DTexL II-C, with no overlap of the Tile
- * Fetcher either: a first, conservative model). The geometry phase of a
- * frame is bounded by its memory traffic (its paths issued one a cycle, at most 32
- * outstanding: the vertex queues of RE Table I),
- * primitive assembly's 1 triangle per cycle and the vertex processor's 1
- * vertex per cycle; its shader instructions are not timed yet. A frame
- * ends when its last write has reached DRAM.
+ * Barriers (DTexL II-C, III-E; timing.barriers): coupled, Early-Z, the
+ * cores and blending each take a tile's quads only when every lane of the
+ * stage has finished every earlier tile, and the whole Color Buffer is
+ * flushed when all blending lanes have finished the tile, before any
+ * lane blends the next; decoupled, each lane waits only for its own
+ * earlier subtiles and each bank flushes when its lane is done. A tile
+ * leaves the pipeline when its last flush write is issued; at most
+ * tiles_in_flight tiles are in it (the functional model runs that far
+ * ahead), so a window that is full stops the Tile Fetcher until the
+ * oldest tile leaves.
+ *
+ * The geometry phase of a frame runs before its tiles (binning must be
+ * complete), bounded by its memory traffic (its paths issued one a cycle,
+ * at most 32 outstanding: the vertex queues of RE Table I), primitive
+ * assembly's 1 triangle per cycle and the vertex processor's 1 vertex per
+ * cycle; its shader instructions are not timed yet. A frame ends when its
+ * last write has reached DRAM.
  *
  * The caches see the functional order, so every counter but the timing
  * group's is the functional mode's.
@@ -52,37 +68,117 @@
 #define TAG_LOW_MASK ((1ull << TAG_CORE_SHIFT) - 1)
 enum tag_kind { TAG_CORE = 1, TAG_FETCH, TAG_POSTED };
 
+/* Quad and primitive tags: the tile's slot in the window, then the index. */
+#define SLOT_SHIFT 32
+#define INDEX_MASK 0xffffffffull
+/* A Rasterizer item with no quad: a primitive's setup only. */
+#define SETUP_ONLY (1ull << 63)
+
 /* Requests the geometry phase keeps outstanding (RE Table I: vertex queues 2 x 16). */
 #define GEOMETRY_IN_FLIGHT 32
 
-/* A quad item for the Rasterizer with no quad: a primitive's setup only. */
-#define SETUP_ONLY (1ull << 63)
+/* Most tiles in flight (timing.tiles_in_flight's maximum). */
+#define MAX_WINDOW 16
+
+/* Where the oldest tile in flight waits (the bottleneck_* counters). */
+enum stage { ST_FETCH, ST_RASTER, ST_EARLY_Z, ST_FRAGMENT, ST_BLEND, ST_FLUSH, ST_NONE };
+
+/* One tile in the raster pipeline. */
+struct tile_run {
+	struct tsr_worklog log;      /* its work items, as the functional model ran them */
+	uint32_t fetch_next, fetch_done;  /* reads issued, completed */
+	uint32_t prims_out;          /* primitives the Tile Fetcher has output */
+	uint32_t prim_next, quad_next;    /* next primitive (and quad) for the Rasterizer */
+	uint32_t raster_in, raster_out;   /* Rasterizer items pushed, finished */
+	/* per lane: its quads at Early-Z, its survivors (cores and blending),
+	 * its flush lines; and the totals of the tiles before it */
+	uint32_t n_ez[TSR_MAX_CORES], n_frag[TSR_MAX_CORES], n_flush[TSR_MAX_CORES];
+	uint32_t flush_first[TSR_MAX_CORES];  /* the bank's first line in the flush range */
+	uint64_t ez_before[TSR_MAX_CORES], frag_before[TSR_MAX_CORES],
+		flush_before[TSR_MAX_CORES];
+	uint64_t core_first[TSR_MAX_CORES], core_last[TSR_MAX_CORES];  /* DTexL Fig. 14 */
+	uint32_t core_quads[TSR_MAX_CORES];   /* quads its cores have taken */
+	uint32_t banks_flushed;      /* Color Buffer banks whose flush has been issued */
+};
+
+/* A bank's flush in the Color Buffer's write-out queue. */
+struct flush_job {
+	uint32_t slot, lane, next;
+};
+
+/* Retired quads a blending lane has not taken yet, in retirement order. */
+struct wait_list {
+	uint64_t *tags;
+	uint32_t head, count, cap;
+};
 
 struct tsr_timing {
 	struct tsr_gpu *g;
 	struct tsr_timing_config cfg;
-	uint32_t cores;
+	uint32_t lanes;              /* cores = Early-Z and blending lanes = banks */
+	int decoupled;
 	struct tsr_memtime *mem;
 	struct tsr_memtime_cache_params *cache_params;
-	struct tsr_unit *rasterizer, *early_z, *blend;
+	struct tsr_unit *rasterizer, *early_z[TSR_MAX_CORES], *blend[TSR_MAX_CORES];
 	struct tsr_core *core[TSR_MAX_CORES];
-	struct tsr_worklog log;
-	uint64_t now;                /* cycle the next phase starts at */
-	/* the tile being simulated */
-	const struct tsr_worklog *l;
-	uint32_t fetch_next, fetch_done;
-	uint32_t prim_next;          /* next primitive to feed the Rasterizer */
-	uint32_t quad_next;          /* next quad of that primitive */
-	uint32_t prims_released;     /* primitives whose reads are done */
-	uint32_t quads_in, quads_out;  /* survivors pushed to cores, blended */
-	uint32_t *blend_wait;        /* retired quads the blending queue refused */
-	uint32_t blend_wait_count, blend_wait_cap;
-	int core_freed;              /* a core retired a quad this step */
+	struct tsr_worklog glog;     /* the geometry phase's work */
+	uint64_t now;                /* the current cycle */
+	/* the window: runs[(head + i) % window], i < count, oldest first */
+	struct tile_run runs[MAX_WINDOW];
+	uint32_t window, head, count;
+	uint32_t fetch_pos;          /* window index of the tile the Tile Fetcher reads */
+	uint32_t raster_pos;         /* window index of the tile the Rasterizer is fed from */
+	uint64_t fetch_cycle;        /* cycle after the Tile Fetcher's last issue and output */
+	uint32_t fetch_issued, fetch_out;  /* its reads and primitives in that cycle */
+	uint64_t prims_queued;       /* primitives output and not yet fed to the Rasterizer */
+	/* per lane, since creation: quads assigned, and finished by each stage;
+	 * flush lines queued, issued */
+	uint64_t ez_total[TSR_MAX_CORES], ez_done[TSR_MAX_CORES];
+	uint64_t frag_total[TSR_MAX_CORES], frag_done[TSR_MAX_CORES], blend_done[TSR_MAX_CORES];
+	uint64_t flush_total[TSR_MAX_CORES], flush_done[TSR_MAX_CORES];
+	uint32_t flush_seq[TSR_MAX_CORES];  /* window index of the bank's next tile to flush */
+	struct flush_job flushq[MAX_WINDOW * TSR_MAX_CORES];
+	uint32_t fq_head, fq_count;
+	uint64_t flush_cycle;        /* cycle of the last flush write */
+	struct wait_list blend_wait[TSR_MAX_CORES];
+	int retired, ez_moved, blended;  /* what changed this step: whom to wake */
+	uint64_t raster_start;       /* the frame's raster phase began */
 	enum tsr_status failed;      /* a callback's error */
 	struct tsr_timing_stats *st; /* the frame's timing counters */
 	struct tsr_timing_stats prev; /* the units' cumulative counters at the last frame end */
 	struct tsr_error err;        /* the first callback error's message */
 };
+
+static struct tile_run *run_at(struct tsr_timing *t, uint32_t i)
+{
+	return &t->runs[(t->head + i) % t->window];
+}
+
+static struct tile_run *run_of(struct tsr_timing *t, uint64_t tag)
+{
+	return &t->runs[(tag & ~SETUP_ONLY) >> SLOT_SHIFT];
+}
+
+static const struct tsr_wl_quad *quad_of(struct tsr_timing *t, uint64_t tag)
+{
+	return &run_of(t, tag)->log.quads[tag & INDEX_MASK];
+}
+
+/*
+ * Whether a barrier lets lane `lane` take a tile whose earlier tiles
+ * brought the lanes `before` work: coupled, every lane has done its share
+ * (`done`); decoupled, this lane has.
+ */
+static bool barrier_open(const struct tsr_timing *t, const uint64_t *done,
+			 const uint64_t *before, uint32_t lane)
+{
+	if (t->decoupled)
+		return done[lane] >= before[lane];
+	for (uint32_t i = 0; i < t->lanes; i++)
+		if (done[i] < before[i])
+			return false;
+	return true;
+}
 
 /* ---- callbacks ---- */
 
@@ -97,7 +193,7 @@ static void mem_done(void *ctx, uint64_t tag, uint64_t cycle)
 		break;
 	}
 	case TAG_FETCH:
-		t->fetch_done++;
+		t->runs[(tag & TAG_LOW_MASK) >> SLOT_SHIFT].fetch_done++;
 		break;
 	default:
 		break;
@@ -118,67 +214,114 @@ static void core_issue(void *ctx, uint64_t cycle, uint64_t quad, uint32_t kind, 
 		       uint64_t token)
 {
 	struct tsr_timing *t = ctx;
-	const struct tsr_wl_quad *q = &t->l->quads[quad];
-	const struct tsr_wl_range *r = kind == TSR_CORE_MEM_IFETCH ? &q->ifetch : &q->tex;
-	issue_path(t, cycle, &t->l->paths[r->first + index],
+	const struct tile_run *r = run_of(t, quad);
+	const struct tsr_wl_quad *q = &r->log.quads[quad & INDEX_MASK];
+	const struct tsr_wl_range *rg = kind == TSR_CORE_MEM_IFETCH ? &q->ifetch : &q->tex;
+	issue_path(t, cycle, &r->log.paths[rg->first + index],
 		   (uint64_t)TAG_CORE << TAG_KIND_SHIFT | (uint64_t)q->core << TAG_CORE_SHIFT |
 		   (token & TAG_LOW_MASK));
+}
+
+/* Whether blending lane `lane` may take `tag`: its barrier, and its bank
+ * flushed of every earlier tile. */
+static bool blend_gate(void *ctx, uint64_t cycle, uint64_t tag)
+{
+	(void)cycle;
+	struct tsr_timing *t = ctx;
+	const struct tile_run *r = run_of(t, tag);
+	const uint32_t lane = quad_of(t, tag)->core;
+	return barrier_open(t, t->blend_done, r->frag_before, lane) &&
+	       barrier_open(t, t->flush_done, r->flush_before, lane);
 }
 
 static void core_retire(void *ctx, uint64_t tag, uint64_t cycle)
 {
 	struct tsr_timing *t = ctx;
-	t->core_freed = 1;
-	if (t->blend_wait_count == 0 && tsr_unit_push(t->blend, cycle, tag, 1))
+	struct tile_run *r = run_of(t, tag);
+	const uint32_t lane = quad_of(t, tag)->core;
+	t->frag_done[lane]++;
+	r->core_last[lane] = cycle;
+	t->retired = 1;
+	struct wait_list *w = &t->blend_wait[lane];
+	if (w->count == 0 && tsr_unit_push(t->blend[lane], cycle, tag, 1))
 		return;
-	uint32_t *a = tsr_array_grow(t->blend_wait, &t->blend_wait_cap,
-				     t->blend_wait_count + 1, sizeof(*a));
-	if (!a) {
-		t->failed = TSR_ERR_NOMEM;
-		return;
+	if (w->head + w->count == w->cap) {
+		if (w->head) {  /* slide to the front before growing */
+			memmove(w->tags, w->tags + w->head, w->count * sizeof(*w->tags));
+			w->head = 0;
+		} else {
+			uint64_t *a = tsr_array_grow(w->tags, &w->cap, w->count + 1,
+						     sizeof(*a));
+			if (!a) {
+				t->failed = TSR_ERR_NOMEM;
+				return;
+			}
+			w->tags = a;
+		}
 	}
-	t->blend_wait = a;
-	a[t->blend_wait_count++] = (uint32_t)tag;
+	w->tags[w->head + w->count++] = tag;
 }
 
-/* Rasterizer -> Early-Z */
+/* Rasterizer -> the quad's Early-Z lane */
 static bool rasterizer_out(void *ctx, uint64_t cycle, uint64_t tag)
 {
 	struct tsr_timing *t = ctx;
-	if (tag & SETUP_ONLY)
-		return true;
-	return tsr_unit_push(t->early_z, cycle, tag, 1);
+	struct tile_run *r = run_of(t, tag);
+	if (!(tag & SETUP_ONLY) &&
+	    !tsr_unit_push(t->early_z[quad_of(t, tag)->core], cycle, tag, 1))
+		return false;
+	r->raster_out++;
+	return true;
 }
 
-/* Early-Z -> the quad's core (a killed quad ends here) */
+/* Whether Early-Z lane `lane` may take `tag` (its barrier). */
+static bool early_z_gate(void *ctx, uint64_t cycle, uint64_t tag)
+{
+	(void)cycle;
+	struct tsr_timing *t = ctx;
+	return barrier_open(t, t->ez_done, run_of(t, tag)->ez_before, quad_of(t, tag)->core);
+}
+
+/* Early-Z -> the quad's core, past the fragment stage's barrier (a killed
+ * quad ends here) */
 static bool early_z_out(void *ctx, uint64_t cycle, uint64_t tag)
 {
 	struct tsr_timing *t = ctx;
-	const struct tsr_wl_quad *q = &t->l->quads[tag];
-	if (q->core < 0)
-		return true;
-	struct tsr_core *c = t->core[q->core];
-	if (!tsr_core_can_accept(c))
-		return false;
-	const struct tsr_core_item item = {tag, q->alu, q->tex.count, q->ifetch.count};
-	if (tsr_core_push(c, cycle, &item, NULL) != TSR_OK) {
-		t->failed = TSR_ERR_INTERNAL;
-		return true;
+	struct tile_run *r = run_of(t, tag);
+	const struct tsr_wl_quad *q = &r->log.quads[tag & INDEX_MASK];
+	const uint32_t lane = q->core;
+	if (!q->killed) {
+		struct tsr_core *c = t->core[lane];
+		if (!barrier_open(t, t->frag_done, r->frag_before, lane) || !tsr_core_can_accept(c))
+			return false;
+		const struct tsr_core_item item = {tag, q->alu, q->tex.count, q->ifetch.count};
+		if (tsr_core_push(c, cycle, &item, NULL) != TSR_OK) {
+			t->failed = TSR_ERR_INTERNAL;
+			return true;
+		}
+		if (r->core_quads[lane]++ == 0)
+			r->core_first[lane] = cycle;
 	}
-	t->quads_in++;
+	t->ez_done[lane]++;
+	t->ez_moved = 1;
 	return true;
 }
 
 static bool blend_out(void *ctx, uint64_t cycle, uint64_t tag)
 {
 	(void)cycle;
-	(void)tag;
 	struct tsr_timing *t = ctx;
-	t->quads_out++;
+	t->blend_done[quad_of(t, tag)->core]++;
+	t->blended = 1;
 	return true;
 }
 
 /* ---- creation ---- */
+
+static uint32_t at_least_1(uint32_t x)
+{
+	return x ? x : 1;
+}
 
 enum tsr_status tsr_timing_create(struct tsr_gpu *g, struct tsr_error *err)
 {
@@ -188,7 +331,10 @@ enum tsr_status tsr_timing_create(struct tsr_gpu *g, struct tsr_error *err)
 	g->timing = t;
 	t->g = g;
 	t->cfg = g->cfg.timing;
-	t->cores = g->cfg.mem.cores;
+	t->lanes = g->cfg.mem.cores;
+	t->decoupled = t->cfg.barriers == TSR_BARRIERS_DECOUPLED;
+	t->window = t->cfg.tiles_in_flight < 2 ? 2
+		    : t->cfg.tiles_in_flight > MAX_WINDOW ? MAX_WINDOW : t->cfg.tiles_in_flight;
 	/* per cache: the functional model's latency, MSHRs and ports */
 	const uint32_t n = tsr_memsys_cache_count(g->mem);
 	t->cache_params = calloc(n ? n : 1, sizeof(*t->cache_params));
@@ -210,26 +356,29 @@ enum tsr_status tsr_timing_create(struct tsr_gpu *g, struct tsr_error *err)
 		tsr_dram_params_default_lpddr3(&dp);
 	TSR_TRY(tsr_memtime_create(t->cache_params, n, &dp, t->cfg.gpu_mhz, &t->mem, err));
 	tsr_memtime_set_completion(t->mem, mem_done, t);
-	const struct tsr_unit_params rp = {"rasterizer", t->cfg.triangle_queue_entries, 1, 0, 1};
-	const struct tsr_unit_params zp = {"early_z", t->cfg.triangle_queue_entries, 1, 1,
-					   t->cfg.early_z_inflight};
-	const struct tsr_unit_params bp = {"blending", t->cfg.fragment_queue_entries, 1, 0, 1};
+	const struct tsr_unit_params rp = {"rasterizer", t->cfg.triangle_queue_entries
+					   ? t->cfg.triangle_queue_entries : 16, 1, 0, 1};
+	const struct tsr_unit_params zp = {"early_z", rp.queue_entries, 1, 1,
+					   at_least_1(t->cfg.early_z_inflight / t->lanes)};
+	const struct tsr_unit_params bp = {"blending",
+					   at_least_1(t->cfg.fragment_queue_entries / t->lanes), 1,
+					   0, 1};
 	TSR_TRY(tsr_unit_create(&rp, rasterizer_out, NULL, t, &t->rasterizer, err));
-	TSR_TRY(tsr_unit_create(&zp, early_z_out, NULL, t, &t->early_z, err));
-	TSR_TRY(tsr_unit_create(&bp, blend_out, NULL, t, &t->blend, err));
 	struct tsr_core_params cp;
 	tsr_core_params_default(&cp);
 	cp.warp_slots = t->cfg.warp_slots;
 	cp.sched = t->cfg.warp_scheduler;
 	cp.alu_before_sample = t->cfg.alu_before_sample;
 	cp.sample_issue_cycles = t->cfg.sample_issue_cycles;
-	for (uint32_t c = 0; c < t->cores; c++) {
+	for (uint32_t c = 0; c < t->lanes; c++) {
+		TSR_TRY(tsr_unit_create(&zp, early_z_out, early_z_gate, t, &t->early_z[c], err));
+		TSR_TRY(tsr_unit_create(&bp, blend_out, blend_gate, t, &t->blend[c], err));
 		TSR_TRY(tsr_core_create(&cp, &t->core[c], err));
 		tsr_core_set_memory(t->core[c], core_issue, t);
 		tsr_core_set_retire(t->core[c], core_retire, t);
 	}
-	g->log = &t->log;
-	tsr_memsys_set_path_sink(g->mem, tsr_worklog_path, &t->log);
+	g->log = &t->glog;
+	tsr_memsys_set_path_sink(g->mem, tsr_worklog_path, &t->glog);
 	return TSR_OK;
 }
 
@@ -243,13 +392,16 @@ void tsr_timing_destroy(struct tsr_gpu *g)
 	g->log = NULL;
 	tsr_memtime_destroy(t->mem);
 	tsr_unit_destroy(t->rasterizer);
-	tsr_unit_destroy(t->early_z);
-	tsr_unit_destroy(t->blend);
-	for (uint32_t c = 0; c < t->cores; c++)
+	for (uint32_t c = 0; c < t->lanes; c++) {
+		tsr_unit_destroy(t->early_z[c]);
+		tsr_unit_destroy(t->blend[c]);
 		tsr_core_destroy(t->core[c]);
-	tsr_worklog_release(&t->log);
+		free(t->blend_wait[c].tags);
+	}
+	tsr_worklog_release(&t->glog);
+	for (uint32_t i = 0; i < MAX_WINDOW; i++)
+		tsr_worklog_release(&t->runs[i].log);
 	free(t->cache_params);
-	free(t->blend_wait);
 	free(t);
 	g->timing = NULL;
 }
@@ -280,26 +432,42 @@ static void advance_all(struct tsr_timing *t, uint64_t cycle)
 {
 	tsr_memtime_advance(t->mem, cycle);
 	advance_unit(t->rasterizer, cycle);
-	advance_unit(t->early_z, cycle);
-	t->core_freed = 0;
+	for (uint32_t c = 0; c < t->lanes; c++)
+		advance_unit(t->early_z[c], cycle);
 	/* A core whose next output (a request, a retirement) lies beyond
 	 * `cycle` is left behind: nothing it would do up to `cycle` is seen
 	 * here, and a push or a completion brings it up to date first
 	 * (core.h). Its instructions in between are simulated when it is
 	 * next advanced, with the same result. */
-	for (uint32_t c = 0; c < t->cores; c++)
+	for (uint32_t c = 0; c < t->lanes; c++)
 		if (tsr_core_next_event(t->core[c]) <= cycle)
 			tsr_core_advance(t->core[c], cycle);
-	while (t->blend_wait_count && tsr_unit_push(t->blend, cycle, t->blend_wait[0], 1)) {
-		memmove(t->blend_wait, t->blend_wait + 1,
-			--t->blend_wait_count * sizeof(*t->blend_wait));
+	for (uint32_t c = 0; c < t->lanes; c++) {
+		struct wait_list *w = &t->blend_wait[c];
+		while (w->count && tsr_unit_push(t->blend[c], cycle, w->tags[w->head], 1)) {
+			w->head++;
+			if (--w->count == 0)
+				w->head = 0;
+		}
+		advance_unit(t->blend[c], cycle);
 	}
-	advance_unit(t->blend, cycle);
-	/* a freed warp slot or queue entry lets a blocked producer go on */
-	if (t->core_freed)
-		tsr_unit_wake(t->early_z, cycle);
-	if (tsr_unit_can_accept(t->early_z))
+}
+
+/* Wakes the units whose output or barrier may have opened this step. */
+static void wake(struct tsr_timing *t, uint64_t cycle)
+{
+	/* a freed warp slot, or a core's progress through the fragment
+	 * stage's barrier, or Early-Z's own barrier */
+	if (t->retired || t->ez_moved)
+		for (uint32_t c = 0; c < t->lanes; c++)
+			tsr_unit_wake(t->early_z[c], cycle);
+	/* room in an Early-Z lane */
+	if (t->ez_moved && tsr_unit_blocked(t->rasterizer))
 		tsr_unit_wake(t->rasterizer, cycle);
+	if (t->blended)
+		for (uint32_t c = 0; c < t->lanes; c++)
+			tsr_unit_wake(t->blend[c], cycle);
+	t->retired = t->ez_moved = t->blended = 0;
 }
 
 /* The earliest next event of the units. Of the memory timing only its
@@ -309,113 +477,311 @@ static uint64_t next_event(struct tsr_timing *t)
 {
 	uint64_t n = tsr_memtime_next_completion(t->mem);
 	n = min64(n, tsr_unit_next_event(t->rasterizer));
-	n = min64(n, tsr_unit_next_event(t->early_z));
-	n = min64(n, tsr_unit_next_event(t->blend));
-	for (uint32_t c = 0; c < t->cores; c++)
+	for (uint32_t c = 0; c < t->lanes; c++) {
+		n = min64(n, tsr_unit_next_event(t->early_z[c]));
+		n = min64(n, tsr_unit_next_event(t->blend[c]));
 		n = min64(n, tsr_core_next_event(t->core[c]));
+	}
 	return n;
 }
 
-/* Feeds released primitives' quads to the Rasterizer while it takes them. */
-static int feed_rasterizer(struct tsr_timing *t, uint64_t cycle)
+/* Primitives of run r its completed reads have made ready. */
+static uint32_t prims_ready(const struct tile_run *r)
 {
-	const struct tsr_worklog *l = t->l;
-	int fed = 0;
-	while (t->prim_next < t->prims_released) {
-		const struct tsr_wl_prim *p = &l->prims[t->prim_next];
-		uint32_t setup = (p->attributes + t->cfg.rasterizer_attributes_per_cycle - 1) /
-				 t->cfg.rasterizer_attributes_per_cycle;
+	const uint32_t f = r->log.fetch.count;
+	if (f == 0 || r->fetch_done >= f)
+		return r->log.prim_count;
+	return (uint32_t)((uint64_t)r->fetch_done * r->log.prim_count / f);
+}
+
+/* Whether the triangle queue has room for another primitive. */
+static bool triangle_room(const struct tsr_timing *t)
+{
+	return !t->cfg.triangle_queue_entries || t->prims_queued < t->cfg.triangle_queue_entries;
+}
+
+/*
+ * The Tile Fetcher at `now`: its reads (in tile order, a tile's after the
+ * last one's are all issued, none while the triangle queue is full) and
+ * its output of ready primitives, up to its budget a cycle.
+ */
+static void tile_fetcher(struct tsr_timing *t, uint64_t now)
+{
+	/* a call again in the same cycle (the simulation resumed there with
+	 * new tiles) goes on with what is left of the cycle's budget */
+	if (t->fetch_cycle != now + 1) {  /* a new cycle: a new budget */
+		t->fetch_cycle = now + 1;
+		t->fetch_issued = t->fetch_out = 0;
+	}
+	uint32_t issued = t->fetch_issued, out = t->fetch_out;
+	const uint32_t out0 = out;
+	int in_order = 1;  /* every earlier tile's primitives are out: this one's may go */
+	for (uint32_t i = t->fetch_pos; i < t->count; i++) {
+		struct tile_run *r = run_at(t, i);
+		const struct tsr_wl_range *f = &r->log.fetch;
+		const uint64_t slot = (uint64_t)(r - t->runs) << SLOT_SHIFT;
+		while (issued < t->cfg.tile_fetch_requests_per_cycle && r->fetch_next < f->count &&
+		       triangle_room(t)) {
+			issue_path(t, now, &r->log.paths[f->first + r->fetch_next],
+				   (uint64_t)TAG_FETCH << TAG_KIND_SHIFT | slot | r->fetch_next);
+			r->fetch_next++;
+			issued++;
+		}
+		const uint32_t ready = in_order ? prims_ready(r) : 0;
+		while (out < t->cfg.tile_fetch_primitives_per_cycle && r->prims_out < ready &&
+		       triangle_room(t)) {
+			r->prims_out++;
+			t->prims_queued++;
+			out++;
+		}
+		const int all_out = r->prims_out == r->log.prim_count;
+		if (all_out && in_order && i == t->fetch_pos && i + 1 < t->count)
+			t->fetch_pos++;
+		in_order &= all_out;
+		/* the next tile's reads once this one's are all issued */
+		if (r->fetch_next < f->count)
+			break;
+	}
+	t->st->tile_fetch_primitives += out - out0;
+	t->fetch_issued = issued;
+	t->fetch_out = out;
+}
+
+/* Whether the Tile Fetcher has reads to issue or ready primitives to output. */
+static bool fetcher_has_work(struct tsr_timing *t)
+{
+	for (uint32_t i = t->fetch_pos; i < t->count; i++) {
+		const struct tile_run *r = run_at(t, i);
+		if (r->fetch_next < r->log.fetch.count || r->prims_out < prims_ready(r))
+			return true;
+		if (r->prims_out < r->log.prim_count)
+			return false;  /* its primitives wait for reads; the next tile's too */
+	}
+	return false;
+}
+
+/* Feeds output primitives' quads to the Rasterizer while it takes them. */
+static void feed_rasterizer(struct tsr_timing *t, uint64_t cycle)
+{
+	while (t->raster_pos < t->count) {
+		struct tile_run *r = run_at(t, t->raster_pos);
+		const struct tsr_worklog *l = &r->log;
+		if (r->prim_next == l->prim_count) {
+			if (t->raster_pos + 1 == t->count)
+				return;  /* stay on the newest tile */
+			t->raster_pos++;  /* every primitive fed: the next tile */
+			continue;
+		}
+		if (r->prim_next == r->prims_out)
+			return;
+		const struct tsr_wl_prim *p = &l->prims[r->prim_next];
+		const uint32_t setup = (p->attributes + t->cfg.rasterizer_attributes_per_cycle - 1) /
+				       t->cfg.rasterizer_attributes_per_cycle;
+		const uint64_t slot = (uint64_t)(r - t->runs) << SLOT_SHIFT;
 		uint64_t tag;
 		uint32_t work;
 		if (p->quad_count == 0) {
-			tag = SETUP_ONLY | t->prim_next;
-			work = setup ? setup : 1;
+			tag = SETUP_ONLY | slot | r->prim_next;
+			work = at_least_1(setup);
 		} else {
-			tag = p->quad_first + t->quad_next;
-			work = 1 + (t->quad_next == 0 ? setup : 0);
+			tag = slot | (p->quad_first + r->quad_next);
+			work = 1 + (r->quad_next == 0 ? setup : 0);
 		}
 		if (!tsr_unit_push(t->rasterizer, cycle, tag, work))
-			break;
-		fed = 1;
-		if (p->quad_count == 0 || ++t->quad_next == p->quad_count) {
-			t->prim_next++;
-			t->quad_next = 0;
+			return;
+		r->raster_in++;
+		if (p->quad_count == 0 || ++r->quad_next == p->quad_count) {
+			r->prim_next++;
+			r->quad_next = 0;
+			t->prims_queued--;
 		}
 	}
-	return fed;
 }
 
-/* Primitives released by the Tile Fetcher's completed reads. */
-static void release_primitives(struct tsr_timing *t)
+/* Whether run r's primitives have all left the Rasterizer. */
+static bool raster_done(const struct tile_run *r)
 {
-	const struct tsr_worklog *l = t->l;
-	const uint32_t f = l->fetch.count;
-	if (f == 0 || t->fetch_done >= f) {
-		t->prims_released = l->prim_count;
-		return;
+	return r->fetch_done == r->log.fetch.count && r->prim_next == r->log.prim_count &&
+	       r->raster_out == r->raster_in;
+}
+
+/* Whether lane `lane` (every lane, coupled) has blended run r's quads. */
+static bool blended(const struct tsr_timing *t, const struct tile_run *r, uint32_t lane)
+{
+	for (uint32_t i = t->decoupled ? lane : 0; i < (t->decoupled ? lane + 1 : t->lanes); i++)
+		if (t->ez_done[i] < r->ez_before[i] + r->n_ez[i] ||
+		    t->blend_done[i] < r->frag_before[i] + r->n_frag[i])
+			return false;
+	return true;
+}
+
+/*
+ * The Color Buffer's write-out at `now`: banks whose tile is blended join
+ * its queue (each bank in tile order), and one line a cycle leaves.
+ */
+static void flush(struct tsr_timing *t, uint64_t now)
+{
+	for (uint32_t lane = 0; lane < t->lanes; lane++) {
+		while (t->flush_seq[lane] < t->count) {
+			const uint32_t i = t->flush_seq[lane];
+			const struct tile_run *r = run_at(t, i);
+			if (!raster_done(r) || !blended(t, r, lane))
+				break;
+			t->flushq[(t->fq_head + t->fq_count++) % (MAX_WINDOW * TSR_MAX_CORES)] =
+				(struct flush_job){(uint32_t)(r - t->runs), lane, 0};
+			t->flush_seq[lane]++;
+		}
 	}
-	t->prims_released = (uint32_t)((uint64_t)t->fetch_done * l->prim_count / f);
+	while (t->fq_count && t->flush_cycle <= now) {
+		struct flush_job *j = &t->flushq[t->fq_head];
+		const struct tile_run *r = &t->runs[j->slot];
+		if (j->next < r->n_flush[j->lane]) {
+			issue_path(t, now, &r->log.paths[r->log.flush.first + r->flush_first[j->lane] +
+							  j->next],
+				   (uint64_t)TAG_POSTED << TAG_KIND_SHIFT);
+			j->next++;
+			t->flush_cycle = now + 1;
+		}
+		if (j->next >= r->n_flush[j->lane]) {
+			t->flush_done[j->lane] += r->n_flush[j->lane];
+			t->runs[j->slot].banks_flushed++;
+			t->fq_head = (t->fq_head + 1) % (MAX_WINDOW * TSR_MAX_CORES);
+			t->fq_count--;
+			t->blended = 1;  /* a bank is free: blending may go on */
+		}
+	}
 }
 
-/* Simulates the recorded tile from t->now; t->now becomes its end. */
-static enum tsr_status run_tile(struct tsr_timing *t, struct tsr_error *err)
+/* Retires the oldest tiles that have left every stage. */
+static void retire(struct tsr_timing *t)
 {
-	const struct tsr_worklog *l = t->l;
+	while (t->count) {
+		struct tile_run *r = run_at(t, 0);
+		/* every bank flushed (which needs every quad blended) */
+		if (r->banks_flushed < t->lanes)
+			return;
+		t->st->tile_fetch_reads += r->log.fetch.count;
+		for (uint32_t c = 0; c < t->lanes; c++)
+			if (r->core_quads[c])
+				t->st->core_tile_cycles[c] += r->core_last[c] - r->core_first[c];
+		t->head = (t->head + 1) % t->window;
+		t->count--;
+		t->fetch_pos -= t->fetch_pos > 0;
+		t->raster_pos -= t->raster_pos > 0;
+		for (uint32_t c = 0; c < t->lanes; c++)
+			t->flush_seq[c] -= t->flush_seq[c] > 0;
+	}
+}
+
+/*
+ * The stage run r waits on: the most downstream one that holds work of it
+ * (a stage upstream of it is then held by its back-pressure or works in
+ * its shadow), or the first that has not finished.
+ */
+static enum stage stage_of(struct tsr_timing *t, const struct tile_run *r)
+{
+	int in_early_z = 0, unblended = 0;
+	for (uint32_t i = 0; i < t->lanes; i++) {
+		/* a lane takes a tile's quads after its earlier tiles' */
+		const uint64_t retired = t->frag_done[i] > r->frag_before[i]
+					 ? t->frag_done[i] - r->frag_before[i] : 0;
+		if (r->core_quads[i] > retired)
+			return ST_FRAGMENT;
+		const uint64_t ez = t->ez_done[i] > r->ez_before[i]
+				    ? t->ez_done[i] - r->ez_before[i] : 0;
+		in_early_z |= ez < r->n_ez[i] && tsr_unit_items(t->early_z[i]);
+		unblended |= t->blend_done[i] < r->frag_before[i] + r->n_frag[i];
+	}
+	if (in_early_z)
+		return ST_EARLY_Z;
+	if (r->prim_next < r->prims_out || r->raster_out < r->raster_in)
+		return ST_RASTER;
+	if (r->prims_out < r->log.prim_count || r->fetch_done < r->log.fetch.count)
+		return ST_FETCH;
+	return unblended ? ST_BLEND : ST_FLUSH;
+}
+
+/*
+ * What holds the pipeline up (critical-path attribution): the stage the
+ * oldest tile in flight waits on. A flush is posted and overlaps the next
+ * tile, so a tile that waits only on its flush passes the blame to the
+ * next one, unless that one's quads wait in blending (for the bank).
+ */
+static enum stage waiting_on(struct tsr_timing *t)
+{
+	for (uint32_t i = 0; i < t->count; i++) {
+		const enum stage s = stage_of(t, run_at(t, i));
+		if (s != ST_FLUSH || i + 1 == t->count)
+			return s;
+		if (stage_of(t, run_at(t, i + 1)) == ST_BLEND)
+			return ST_FLUSH;
+	}
+	return ST_NONE;
+}
+
+/* Counts the cycles [from, to) of the raster phase by what holds it up. */
+static void account(struct tsr_timing *t, uint64_t from, uint64_t to)
+{
+	const uint64_t n = to - from;
+	struct tsr_timing_stats *s = t->st;
+	switch (waiting_on(t)) {
+	case ST_FETCH: s->bottleneck_tile_fetcher += n; break;
+	case ST_RASTER: s->bottleneck_rasterizer += n; break;
+	case ST_EARLY_Z: s->bottleneck_early_z += n; break;
+	case ST_FRAGMENT: s->bottleneck_fragment += n; break;
+	case ST_BLEND: s->bottleneck_blending += n; break;
+	case ST_FLUSH: s->bottleneck_flush += n; break;
+	default: break;
+	}
+	/* the Tile Fetcher: work and room, or work and a full queue */
+	if (t->fetch_pos < t->count) {
+		const struct tile_run *r = run_at(t, t->fetch_pos);
+		if (r->fetch_next < r->log.fetch.count || r->prims_out < r->log.prim_count) {
+			if (triangle_room(t))
+				s->tile_fetch_active += n;
+			else
+				s->tile_fetch_stalled += n;
+		}
+	}
+}
+
+/*
+ * Simulates the tiles in flight until at most `keep` remain; the
+ * simulation stops at the cycle the last one needed leaves and resumes
+ * there on the next call.
+ */
+static enum tsr_status simulate(struct tsr_timing *t, uint32_t keep, struct tsr_error *err)
+{
 	uint64_t now = t->now;
-	t->fetch_next = t->fetch_done = 0;
-	t->prim_next = t->quad_next = 0;
-	t->prims_released = 0;
-	t->quads_in = t->quads_out = 0;
-	uint32_t survivors = 0;
-	for (uint32_t i = 0; i < l->quad_count; i++)
-		survivors += l->quads[i].core >= 0;
-	for (uint32_t c = 0; c < t->cores; c++)
-		tsr_core_mark(t->core[c], now);
-	const uint64_t start = now;
 	for (;;) {
-		/* Tile Fetcher: this cycle's requests */
-		for (uint32_t k = 0; k < t->cfg.tile_fetch_requests_per_cycle &&
-				     t->fetch_next < l->fetch.count; k++, t->fetch_next++)
-			issue_path(t, now, &l->paths[l->fetch.first + t->fetch_next],
-				   (uint64_t)TAG_FETCH << TAG_KIND_SHIFT | t->fetch_next);
 		advance_all(t, now);
-		release_primitives(t);
+		tile_fetcher(t, now);
 		feed_rasterizer(t, now);
+		flush(t, now);
+		wake(t, now);
+		retire(t);
 		if (t->failed)
-			return tsr_error_set(err, t->failed, "the timing model failed in tile %u: %s",
-					     l->tile, t->err.msg);
-		if (t->fetch_done == l->fetch.count && t->prim_next == l->prim_count &&
-		    t->quads_out == survivors && !tsr_unit_items(t->rasterizer) &&
-		    !tsr_unit_items(t->early_z) && !t->blend_wait_count)
+			return tsr_error_set(err, t->failed, "the timing model failed: %s",
+					     t->err.msg);
+		if (t->count <= keep)
 			break;
 		uint64_t next = next_event(t);
-		/* the Tile Fetcher issues every cycle; released primitives wait
-		 * only while the Rasterizer's queue is full (feed_rasterizer()
-		 * stops at that), and it gets room only at one of its own
-		 * events, where the loop stops anyway */
-		if (t->fetch_next < l->fetch.count ||
-		    (t->prim_next < t->prims_released && tsr_unit_can_accept(t->rasterizer)))
+		/* the Tile Fetcher and the flush act every cycle while they have
+		 * work; fed primitives wait only while the Rasterizer's queue is
+		 * full, and it gets room only at one of its own events */
+		if (t->fq_count || (triangle_room(t) && fetcher_has_work(t)))
 			next = min64(next, now + 1);
-		if (next == UINT64_MAX)
+		if (next == UINT64_MAX) {
+			const struct tile_run *r = run_at(t, 0);
 			return tsr_error_set(err, TSR_ERR_INTERNAL,
 					     "the timing model of tile %u stopped with work left "
-					     "(%u of %u quads blended)", l->tile, t->quads_out,
-					     survivors);
-		now = next > now ? next : now;
+					     "(%u of %u primitives fed)", r->log.tile, r->prim_next,
+					     r->log.prim_count);
+		}
+		next = next > now ? next : now;
+		account(t, now, next);
+		now = next;
 	}
-	t->st->tile_fetch_reads += l->fetch.count;
-	/* per core: its execution time in this tile (DTexL Fig. 14) */
-	for (uint32_t c = 0; c < t->cores; c++) {
-		const struct tsr_core_window *w = tsr_core_window(t->core[c]);
-		if (w->quads_retired)
-			t->st->core_tile_cycles[c] += w->last_retire_cycle - w->first_push_cycle;
-	}
-	/* the flush: one color write a cycle, posted */
-	for (uint32_t i = 0; i < l->flush.count; i++) {
-		issue_path(t, now, &l->paths[l->flush.first + i], (uint64_t)TAG_POSTED << TAG_KIND_SHIFT);
-		now++;
-	}
-	t->st->tile_cycles += now - start;
 	t->now = now;
 	return TSR_OK;
 }
@@ -438,9 +804,17 @@ static uint64_t wait_memory(struct tsr_timing *t, uint64_t now, uint64_t in_flig
 	}
 }
 
+/* Makes the functional model record into `log` (the stages and the memory's paths). */
+static void record_into(struct tsr_gpu *g, struct tsr_worklog *log, uint32_t tile)
+{
+	tsr_worklog_begin(log, tile);
+	g->log = log;
+	tsr_memsys_set_path_sink(g->mem, tsr_worklog_path, log);
+}
+
 void tsr_timing_frame_begin(struct tsr_gpu *g)
 {
-	tsr_worklog_begin(&g->timing->log, UINT32_MAX);
+	record_into(g, &g->timing->glog, UINT32_MAX);
 }
 
 /*
@@ -453,13 +827,13 @@ enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stat
 {
 	struct tsr_timing *t = g->timing;
 	t->st = &st->timing;
-	TSR_TRY(tsr_worklog_status(&t->log, err));
+	TSR_TRY(tsr_worklog_status(&t->glog, err));
 	uint64_t start = t->now, now = start;
-	for (uint32_t i = 0; i < t->log.path_count; i++) {
+	for (uint32_t i = 0; i < t->glog.path_count; i++) {
 		/* at most GEOMETRY_IN_FLIGHT requests outstanding: the vertex
 		 * queues (RE Table I: 2 x 16 entries) stall the fetcher */
 		now = wait_memory(t, now, GEOMETRY_IN_FLIGHT, 0);
-		issue_path(t, now, &t->log.paths[i], (uint64_t)TAG_POSTED << TAG_KIND_SHIFT);
+		issue_path(t, now, &t->glog.paths[i], (uint64_t)TAG_POSTED << TAG_KIND_SHIFT);
 		tsr_memtime_advance(t->mem, ++now);
 	}
 	/* reads must have arrived: wait for the last one */
@@ -472,23 +846,55 @@ enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stat
 		return tsr_error_set(err, t->failed, "the timing model failed in the geometry "
 				     "phase: %s", t->err.msg);
 	st->timing.geometry_cycles += now - start;
-	t->now = now;
+	t->now = t->raster_start = now;
 	return TSR_OK;
 }
 
 void tsr_timing_tile_begin(struct tsr_gpu *g, uint32_t tile)
 {
-	tsr_worklog_begin(&g->timing->log, tile);
+	struct tsr_timing *t = g->timing;
+	/* tsr_timing_tile_end() leaves room for one more */
+	record_into(g, &run_at(t, t->count)->log, tile);
 }
 
+/*
+ * The tile just recorded joins the window: its lanes' shares of the work
+ * and of the flush; when the window is full, the pipeline runs until its
+ * oldest tile leaves.
+ */
 enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
 				    struct tsr_error *err)
 {
 	struct tsr_timing *t = g->timing;
 	t->st = &st->timing;
-	TSR_TRY(tsr_worklog_status(&t->log, err));
-	t->l = &t->log;
-	return run_tile(t, err);
+	struct tile_run *r = run_at(t, t->count);
+	TSR_TRY(tsr_worklog_status(&r->log, err));
+	const struct tsr_worklog log = r->log;
+	memset(r, 0, sizeof(*r));
+	r->log = log;
+	for (uint32_t i = 0; i < log.quad_count; i++) {
+		const struct tsr_wl_quad *q = &log.quads[i];
+		if (q->core >= t->lanes)
+			return tsr_error_set(err, TSR_ERR_INTERNAL, "tile %u: a quad of core %u "
+					     "with %u cores", log.tile, q->core, t->lanes);
+		r->n_ez[q->core]++;
+		r->n_frag[q->core] += !q->killed;
+	}
+	for (uint32_t c = 0; c < t->lanes; c++) {
+		r->flush_first[c] = (uint32_t)((uint64_t)c * log.flush.count / t->lanes);
+		r->n_flush[c] = (uint32_t)((uint64_t)(c + 1) * log.flush.count / t->lanes) -
+				r->flush_first[c];
+		r->ez_before[c] = t->ez_total[c];
+		r->frag_before[c] = t->frag_total[c];
+		r->flush_before[c] = t->flush_total[c];
+		t->ez_total[c] += r->n_ez[c];
+		t->frag_total[c] += r->n_frag[c];
+		t->flush_total[c] += r->n_flush[c];
+	}
+	t->count++;
+	if (t->count < t->window)
+		return TSR_OK;
+	return simulate(t, t->window - 1, err);
 }
 
 /* The counters the units keep themselves, cumulative since creation. */
@@ -498,11 +904,17 @@ static void cumulative(struct tsr_timing *t, struct tsr_timing_stats *c)
 	const struct tsr_memtime_counters *m = tsr_memtime_counters(t->mem);
 	c->memory_latency = m->latency_sum;
 	c->mshr_stall_cycles = m->mshr_stall_cycles;
-	c->rasterizer_busy = tsr_unit_counters(t->rasterizer)->busy;
-	c->early_z_busy = tsr_unit_counters(t->early_z)->busy;
-	c->early_z_stalled = tsr_unit_counters(t->early_z)->stalled_output;
-	c->blend_busy = tsr_unit_counters(t->blend)->busy;
-	for (uint32_t i = 0; i < t->cores; i++) {
+	const struct tsr_unit_counters *u = tsr_unit_counters(t->rasterizer);
+	c->rasterizer_busy = u->busy;
+	c->rasterizer_stalled = u->stalled_output;
+	for (uint32_t i = 0; i < t->lanes; i++) {
+		u = tsr_unit_counters(t->early_z[i]);
+		c->early_z_busy += u->busy;
+		c->early_z_stalled += u->stalled_output;
+		c->early_z_barrier += u->stalled_gate;
+		u = tsr_unit_counters(t->blend[i]);
+		c->blend_busy += u->busy;
+		c->blend_barrier += u->stalled_gate;
 		const struct tsr_core_counters *k = tsr_core_counters(t->core[i]);
 		c->core_busy[i] = k->busy_cycles;
 		c->core_stalled_memory[i] = k->stall_mem_cycles;
@@ -522,21 +934,26 @@ static void cumulative(struct tsr_timing *t, struct tsr_timing_stats *c)
 	c->dram_io_bytes = d->io_bytes;
 }
 
-/* Waits for every write of the frame to reach DRAM; fills the frame's totals. */
+/* Runs the frame's last tiles and waits for every write of the frame to
+ * reach DRAM; fills the frame's totals. */
 enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, uint64_t frame_start,
 				     struct tsr_frame_stats *st, struct tsr_error *err)
 {
 	struct tsr_timing *t = g->timing;
+	t->st = &st->timing;
+	TSR_TRY(simulate(t, 0, err));
+	st->timing.tile_cycles += t->now - t->raster_start;
 	const uint64_t now = wait_memory(t, t->now, 1, 1);
 	if (t->failed)
 		return tsr_error_set(err, t->failed, "the timing model failed: %s", t->err.msg);
 	t->now = now;
 	st->timing.cycles += now - frame_start;
-	for (uint32_t c = 0; c < t->cores; c++)
-		tsr_core_advance(t->core[c], now);
 	tsr_unit_advance(t->rasterizer, now);
-	tsr_unit_advance(t->early_z, now);
-	tsr_unit_advance(t->blend, now);
+	for (uint32_t c = 0; c < t->lanes; c++) {
+		tsr_core_advance(t->core[c], now);
+		tsr_unit_advance(t->early_z[c], now);
+		tsr_unit_advance(t->blend[c], now);
+	}
 	/* this frame's share of what the units count themselves */
 	struct tsr_timing_stats cum;
 	cumulative(t, &cum);
@@ -545,10 +962,13 @@ enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, uint64_t frame_start,
 	DELTA(memory_latency);
 	DELTA(mshr_stall_cycles);
 	DELTA(rasterizer_busy);
+	DELTA(rasterizer_stalled);
 	DELTA(early_z_busy);
 	DELTA(early_z_stalled);
+	DELTA(early_z_barrier);
 	DELTA(blend_busy);
-	for (uint32_t i = 0; i < t->cores; i++) {
+	DELTA(blend_barrier);
+	for (uint32_t i = 0; i < t->lanes; i++) {
 		DELTA(core_busy[i]);
 		DELTA(core_stalled_memory[i]);
 	}
@@ -566,6 +986,8 @@ enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, uint64_t frame_start,
 	DELTA(dram_io_bytes);
 #undef DELTA
 	t->prev = cum;
+	/* the geometry phase of the next frame records into its own log */
+	record_into(g, &t->glog, UINT32_MAX);
 	return TSR_OK;
 }
 

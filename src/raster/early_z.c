@@ -13,12 +13,13 @@ _Static_assert(offsetof(struct tsr_quad, l) == offsetof(struct tsr_quad, z) + si
 	       "Early-Z copies z and l in one piece");
 
 /* The quad in the timing model's work log (its index follows from seq). */
-static void log_quad(struct tsr_worklog *log, const struct tsr_quad *q, int32_t core)
+static void log_quad(struct tsr_worklog *log, const struct tsr_quad *q, uint32_t core,
+		     int killed)
 {
 	const struct tsr_shader_binding *s = q->shader;
 	if (log->quad_count == 0)
 		log->seq_base = q->seq;
-	tsr_worklog_quad(log, core, s->material->shader_alu_instructions, s->texture != NULL,
+	tsr_worklog_quad(log, core, killed, s->material->shader_alu_instructions, s->texture != NULL,
 			 tsr_quad_late_z(q));
 }
 
@@ -44,7 +45,7 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 		mask = tsr_quad_depth_test(t, q, mask, q->blend == TSR_BLEND_OPAQUE);
 		if (!mask) {
 			if (c->log)
-				log_quad(c->log, q, -1);
+				log_quad(c->log, q, core, 1);
 			c->rs->quads_early_z_killed++;
 			r->last_core = -1;
 			tsr_quad_queue_pop(&r->early_z);
@@ -52,7 +53,7 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 		}
 	}
 	if (c->log)
-		log_quad(c->log, q, (int32_t)core);
+		log_quad(c->log, q, core, 0);
 	r->last_core = (int)core;
 	r->late_z_in_flight += (uint32_t)late_z;
 	struct tsr_quad *d = tsr_quad_queue_push(out);

@@ -167,18 +167,46 @@ enum tsr_counter_merge {
 	  "cycles of the frame, from its geometry to its last write reaching DRAM")         \
 	X(geometry_cycles, "cycles", TSR_MERGE_SUM, 0, "cycles of the geometry phase")      \
 	X(tile_cycles, "cycles", TSR_MERGE_SUM, 0,                                          \
-	  "cycles of the tiles, Tile Fetcher to the flush's last write issued")             \
+	  "cycles of the raster phase, the first tile's Tile Fetcher to the last tile's "  \
+	  "flush issued")                                                                   \
 	X(tile_fetch_reads, "count", TSR_MERGE_SUM, 0, "Parameter Buffer line reads timed") \
+	X(tile_fetch_primitives, "count", TSR_MERGE_SUM, 0,                                 \
+	  "primitives the Tile Fetcher output to the Rasterizer")                           \
+	X(tile_fetch_active, "cycles", TSR_MERGE_SUM, 0,                                    \
+	  "cycles the Tile Fetcher had reads to issue or primitives to output and room "   \
+	  "for them (primitives per cycle = tile_fetch_primitives / this: TCOR Figs. 23-24)") \
+	X(tile_fetch_stalled, "cycles", TSR_MERGE_SUM, 0,                                   \
+	  "cycles the Tile Fetcher's output queue was full")                                \
 	X(memory_requests, "count", TSR_MERGE_SUM, 0, "line requests timed")                \
 	X(memory_latency, "cycles", TSR_MERGE_SUM, 0,                                       \
 	  "sum of the requests' latencies, issue to data (mean: / memory_requests)")        \
 	X(mshr_stall_cycles, "cycles", TSR_MERGE_SUM, 0,                                    \
 	  "cycles misses waited for a free MSHR, all caches")                               \
 	X(rasterizer_busy, "cycles", TSR_MERGE_SUM, 0, "cycles the Rasterizer worked")      \
-	X(early_z_busy, "cycles", TSR_MERGE_SUM, 0, "cycles Early-Z worked")                \
+	X(rasterizer_stalled, "cycles", TSR_MERGE_SUM, 0,                                   \
+	  "cycles the Rasterizer held a quad its Early-Z lane had no room for")             \
+	X(early_z_busy, "cycles", TSR_MERGE_SUM, 0, "lane-cycles Early-Z worked, all lanes") \
 	X(early_z_stalled, "cycles", TSR_MERGE_SUM, 0,                                      \
-	  "cycles Early-Z held a quad its core had no warp slot for")                       \
-	X(blend_busy, "cycles", TSR_MERGE_SUM, 0, "cycles blending worked")                 \
+	  "lane-cycles Early-Z held a quad its core had no warp slot for or the fragment " \
+	  "stage's barrier kept out")                                                       \
+	X(early_z_barrier, "cycles", TSR_MERGE_SUM, 0,                                      \
+	  "lane-cycles Early-Z had quads of a tile its barrier kept out (DTexL II-C)")      \
+	X(blend_busy, "cycles", TSR_MERGE_SUM, 0, "lane-cycles blending worked, all lanes") \
+	X(blend_barrier, "cycles", TSR_MERGE_SUM, 0,                                        \
+	  "lane-cycles blending had quads of a tile its barrier or an unflushed color-"     \
+	  "buffer bank kept out")                                                           \
+	X(bottleneck_tile_fetcher, "cycles", TSR_MERGE_SUM, 0,                              \
+	  "raster-phase cycles the oldest tile in flight waited on its Tile Fetcher")       \
+	X(bottleneck_rasterizer, "cycles", TSR_MERGE_SUM, 0,                                \
+	  "raster-phase cycles the oldest tile waited on the Rasterizer")                   \
+	X(bottleneck_early_z, "cycles", TSR_MERGE_SUM, 0,                                   \
+	  "raster-phase cycles the oldest tile waited on Early-Z")                          \
+	X(bottleneck_fragment, "cycles", TSR_MERGE_SUM, 0,                                  \
+	  "raster-phase cycles the oldest tile waited on the shader cores")                 \
+	X(bottleneck_blending, "cycles", TSR_MERGE_SUM, 0,                                  \
+	  "raster-phase cycles the oldest tile waited on blending")                         \
+	X(bottleneck_flush, "cycles", TSR_MERGE_SUM, 0,                                     \
+	  "raster-phase cycles the oldest tile waited on its color flush")                  \
 	XA(core_busy, TSR_MAX_CORES, "cycles", TSR_MERGE_SUM, 0,                            \
 	   "cycles each shader core issued an instruction")                                 \
 	XA(core_stalled_memory, TSR_MAX_CORES, "cycles", TSR_MERGE_SUM, 0,                  \

@@ -80,6 +80,11 @@ bool tsr_unit_can_accept(const struct tsr_unit *u)
 	return u->q_len < u->p.queue_entries;
 }
 
+bool tsr_unit_blocked(const struct tsr_unit *u)
+{
+	return u->blocked != 0;
+}
+
 uint32_t tsr_unit_items(const struct tsr_unit *u)
 {
 	return u->q_len + u->p_len + (uint32_t)u->serving;

@@ -90,6 +90,9 @@ uint64_t tsr_unit_next_event(const struct tsr_unit *u);
 /* Simulates up to the start of `cycle`, calling the callbacks on the way. */
 void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle);
 
+/* Whether the unit waits for a wake because its output refused an item. */
+bool tsr_unit_blocked(const struct tsr_unit *u);
+
 /* Items in the unit: queued, in service or in its pipeline. */
 uint32_t tsr_unit_items(const struct tsr_unit *u);
 

@@ -50,8 +50,8 @@ void tsr_worklog_prim(struct tsr_worklog *l, uint32_t attributes, uint32_t quad_
 	a[l->prim_count++] = (struct tsr_wl_prim){attributes, l->quad_count, quad_count};
 }
 
-struct tsr_wl_quad *tsr_worklog_quad(struct tsr_worklog *l, int32_t core, uint32_t alu,
-				     int textured, int late_z)
+struct tsr_wl_quad *tsr_worklog_quad(struct tsr_worklog *l, uint32_t core, int killed,
+				     uint32_t alu, int textured, int late_z)
 {
 	struct tsr_wl_quad *a = tsr_array_grow(l->quads, &l->quad_cap, l->quad_count + 1,
 					       sizeof(*a));
@@ -61,7 +61,8 @@ struct tsr_wl_quad *tsr_worklog_quad(struct tsr_worklog *l, int32_t core, uint32
 	}
 	l->quads = a;
 	struct tsr_wl_quad *q = &a[l->quad_count++];
-	*q = (struct tsr_wl_quad){.prim = l->prim_count - 1, .core = core, .alu = alu,
+	*q = (struct tsr_wl_quad){.prim = l->prim_count - 1, .alu = alu, .core = (uint16_t)core,
+				  .killed = (uint8_t)(killed != 0),
 				  .textured = (uint8_t)(textured != 0),
 				  .late_z = (uint8_t)(late_z != 0)};
 	return q;

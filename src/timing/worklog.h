@@ -34,8 +34,10 @@ struct tsr_wl_prim {
 
 struct tsr_wl_quad {
 	uint32_t prim;            /* index into prims */
-	int32_t core;             /* shader core, -1: Early-Z killed it */
 	uint32_t alu;             /* the material's ALU instructions */
+	uint16_t core;            /* shader core, and Early-Z and blending lane, by the
+				     quad grouping (DTexL III-B) */
+	uint8_t killed;           /* 1: Early-Z killed it (it ends there) */
 	uint8_t textured;         /* 1: a sample instruction */
 	uint8_t late_z;           /* 1: alpha-tested (depth after shading) */
 	struct tsr_wl_range ifetch;  /* instruction fetch paths */
@@ -82,11 +84,12 @@ static inline struct tsr_wl_range tsr_worklog_since_mark(const struct tsr_worklo
 void tsr_worklog_prim(struct tsr_worklog *l, uint32_t attributes, uint32_t quad_count);
 
 /*
- * Appends a quad of the last primitive after Early-Z (core -1: killed);
- * returns it (NULL when out of memory), so shading can fill its ranges.
+ * Appends a quad of the last primitive after Early-Z: its core (lane) and
+ * whether Early-Z killed it; returns it (NULL when out of memory), so
+ * shading can fill its ranges.
  */
-struct tsr_wl_quad *tsr_worklog_quad(struct tsr_worklog *l, int32_t core, uint32_t alu,
-				     int textured, int late_z);
+struct tsr_wl_quad *tsr_worklog_quad(struct tsr_worklog *l, uint32_t core, int killed,
+				     uint32_t alu, int textured, int late_z);
 
 /* TSR_ERR_NOMEM (naming the tile) when an append failed since begin. */
 enum tsr_status tsr_worklog_status(const struct tsr_worklog *l, struct tsr_error *err);
