@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "report/stats.h"
+#include "framestats/stats.h"
 
 int tsr_cmd_counters(int argc, char **argv)
 {

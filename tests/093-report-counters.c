@@ -1,5 +1,5 @@
 /*
- * 093: the counter registry (src/stats/counters.h, report/stats.h): every
+ * 093: the counter registry (src/stats/counters.h, framestats/stats.h): every
  * counter is declared once with a unit and a meaning, names are unique,
  * the generic accumulation follows each counter's merge rule, the lookup
  * by name returns the struct's field, and the README's statistics table
@@ -17,9 +17,9 @@
 
 #include "test_util.h"
 
+#include "framestats/stats.h"
 #include "memory/memsys.h"
 #include "report/report.h"
-#include "report/stats.h"
 
 static void check_group(const struct tsr_counter_group *g)
 {

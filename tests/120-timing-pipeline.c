@@ -19,7 +19,7 @@
 
 #include "config/config.h"
 #include "core/datadir.h"
-#include "report/stats.h"
+#include "framestats/stats.h"
 #include "scene/scene.h"
 #include "sim/sim.h"
 #include "test_util.h"

@@ -1,5 +1,5 @@
 /*
- * 125: the energy model of the timing mode (timing/energy.h): the energy
+ * 125: the energy model of the timing mode (energy/energy.h): the energy
  * of a small run equals the counters times the default pJ plus static
  * power times time, computed here from the README's table; one override
  * changes its component only; unknown names are rejected naming the key;
@@ -19,10 +19,10 @@
 
 #include "config/config.h"
 #include "core/datadir.h"
+#include "energy/energy.h"
+#include "framestats/stats.h"
 #include "pipeline/gpu.h"
-#include "report/stats.h"
 #include "sim/sim.h"
-#include "timing/energy.h"
 #include "test_util.h"
 
 /* A small timing run of glmark-scene: its total and the open run (for its hierarchy). */

@@ -799,7 +799,7 @@ enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
 						"\"perfect\" (always hits) or \"dram\" (uncached)"};
 		entry(&e[c++], key, &k, cfg->mem.routes[r]);
 	}
-	/* the effective energy table (timing/energy.h): defaults with their sources */
+	/* the effective energy table (config/energy_config.h): defaults with their sources */
 	for (size_t i = 0; i < nrows; i++) {
 		struct tsr_config_entry *x = &e[c++];
 		snprintf(x->key, sizeof(x->key), "energy.%s", rows[i].name);

@@ -15,12 +15,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/energy_config.h"
 #include "config/tcor_config.h"
 #include "core/status.h"
 #include "memory/memsys.h"
 #include "raster/raster.h"
 #include "tiling/tile_order.h"
-#include "timing/energy.h"
 
 /* PB-Lists layout (TCOR II-B baseline or III-B interleaved). */
 enum tsr_pb_list_layout {
@@ -101,7 +101,7 @@ struct tsr_gpu_config {
 						locked until the Rasterizer consumes them */
 	struct tsr_elimination_config elim;  /* RE and TE, both off by default */
 	struct tsr_timing_config timing;     /* the timing model (docs/timing.md) */
-	struct tsr_energy_config energy;     /* energy table overrides (timing/energy.h) */
+	struct tsr_energy_config energy;     /* energy table overrides (config/energy_config.h) */
 };
 
 /* Names used in JSON for the enums (NULL-terminated). */

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "core/datadir.h"
+#include "energy/energy.h"
 #include "experiment/xp_priv.h"
 #include "pipeline/gpu.h"
 #include "sim/sim.h"
-#include "timing/energy.h"
 
 static const struct tsr_experiment *const experiments[] = {
 	&tsr_xp_tcor,

@@ -9,7 +9,7 @@
 
 #include "config/config.h"
 #include "experiment/experiment.h"
-#include "report/stats.h"
+#include "framestats/stats.h"
 #include "scene/scene.h"
 
 /* A run of one experiment: the options with defaults filled in. */

@@ -33,8 +33,8 @@
 #include "command/command.h"
 #include "config/config.h"
 #include "core/status.h"
+#include "framestats/stats.h"
 #include "memory/addrmap.h"
-#include "report/stats.h"
 
 struct tsr_gpu;
 

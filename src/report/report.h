@@ -12,10 +12,10 @@
 #include <stdint.h>
 
 #include "core/status.h"
+#include "energy/energy.h"
+#include "framestats/stats.h"
 #include "memory/addrmap.h"
 #include "memory/memsys.h"
-#include "report/stats.h"
-#include "timing/energy.h"
 
 /*
  * stats.json, built as frames complete (jansson stays inside report/):
@@ -48,7 +48,7 @@ enum tsr_status tsr_stats_json_create(const struct tsr_memsys *mem, uint32_t cor
 
 /*
  * With the timing model on, every "timing" object's statistics object
- * also gets "energy" (timing/energy.h): total_nj, dynamic_nj, static_nj,
+ * also gets "energy" (energy/energy.h): total_nj, dynamic_nj, static_nj,
  * per_frame_nj and "components" (dynamic_nj, static_nj, total_nj each),
  * by model e (kept, not owned; NULL: none).
  */

@@ -13,8 +13,8 @@
 
 #include "config/config.h"
 #include "core/status.h"
+#include "framestats/stats.h"
 #include "pipeline/gpu.h"
-#include "report/stats.h"
 #include "scene/scene.h"
 
 struct tsr_sim;

@@ -29,8 +29,8 @@
 
 #include "command/command.h"
 #include "config/config.h"
+#include "framestats/stats.h"
 #include "geometry/geometry.h"
-#include "report/stats.h"
 #include "tiling/parameter_buffer.h"
 
 /* A tile's colors as a flush writes them, and the back buffer's colors there. */

@@ -5,8 +5,8 @@
  * the functions here are driven by its descriptor tables. The README
  * ("Statistics") says what each one means.
  */
-#ifndef TSR_REPORT_STATS_H
-#define TSR_REPORT_STATS_H
+#ifndef TSR_FRAMESTATS_STATS_H
+#define TSR_FRAMESTATS_STATS_H
 
 #include <stdint.h>
 

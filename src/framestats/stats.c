@@ -1,4 +1,4 @@
-#include "report/stats.h"
+#include "framestats/stats.h"
 
 #include <stdarg.h>
 #include <stddef.h>
