@@ -58,7 +58,7 @@ const char *xp_workload_name(const struct xp_ctx *c, size_t w, const struct tsr_
 /*
  * What the timing model says of a run (zero without timing.enabled):
  * cycles, the energy of everything and of the memory hierarchy (the caches
- * and DRAM components of timing/energy.h), nJ.
+ * and DRAM components of energy/energy.h), nJ.
  */
 struct xp_timing {
 	uint64_t cycles;

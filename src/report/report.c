@@ -74,7 +74,7 @@ double tsr_frames_per_second(uint64_t frames, uint64_t cycles, uint32_t gpu_mhz)
 }
 
 /*
- * The "energy" object of s (timing/energy.h): total, dynamic and static nJ,
+ * The "energy" object of s (energy/energy.h): total, dynamic and static nJ,
  * per frame, and each component's; NULL when it cannot be computed.
  */
 static json_t *energy_json(const struct tsr_energy *e, const struct tsr_frame_stats *s,

@@ -7,7 +7,7 @@
  * (struct tsr_geometry_stats, ...: one uint64_t member per counter), the
  * descriptor tables that drive per-frame and total accumulation,
  * stats.json, frames.csv, the terminal summary, the lookup by name
- * (report/stats.h) and the README's statistics table (`tessera counters
+ * (framestats/stats.h) and the README's statistics table (`tessera counters
  * --markdown`, checked by test 093). Units: "count" (events), "bytes" or
  * "cycles" (GPU cycles of the timing model).
  * Merge: how frames combine into the total (TSR_MERGE_SUM, or
