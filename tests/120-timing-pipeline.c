@@ -80,6 +80,8 @@ static void test_same_counters_every_workload(void **state)
 		for (uint32_t c = 0; c < cfg.mem.cores; c++)
 			assert_true(b->timing.core_busy[c] > 0 || b->raster.quads_per_core[c] == 0);
 		memset(&b->timing, 0, sizeof(b->timing));
+		memset(b->cache_timing, 0, sizeof(b->cache_timing));
+		memset(b->stream_timing, 0, sizeof(b->stream_timing));
 		if (memcmp(a, b, sizeof(*a)) != 0)
 			fail_msg("%s: the timing mode changed a counter", list[i]);
 	}

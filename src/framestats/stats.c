@@ -29,6 +29,11 @@ void tsr_frame_stats_add(struct tsr_frame_stats *a, const struct tsr_frame_stats
 		tsr_counters_add(&tsr_counters_dram, &a->dram[st], &b->dram[st]);
 		tsr_counters_add(&tsr_counters_dram, &a->perfect[st], &b->perfect[st]);
 	}
+	for (uint32_t c = 0; c < b->cache_count; c++)
+		tsr_counters_add(&tsr_counters_cache_timing, &a->cache_timing[c], &b->cache_timing[c]);
+	for (int st = 0; st < TSR_STREAM_COUNT; st++)
+		tsr_counters_add(&tsr_counters_stream_timing, &a->stream_timing[st],
+				 &b->stream_timing[st]);
 	a->memory_accesses += b->memory_accesses;
 	a->cache_count = b->cache_count;
 }
@@ -131,6 +136,48 @@ static enum tsr_status stream_range(const char *part, const char *full, int *lo,
 	return TSR_OK;
 }
 
+/* "timing.caches.<cache>.<counter>" or "timing.streams.<stream|all>.<counter>"
+ * (rest: from "caches" or "streams" on). */
+static enum tsr_status lookup_timing(const struct tsr_frame_stats *s,
+				     const struct tsr_memsys *mem, const char *name,
+				     const char *rest, uint64_t *out, struct tsr_error *err)
+{
+	char kind[16], sub[64];
+	next_part(&rest, kind, sizeof(kind));
+	if (!next_part(&rest, sub, sizeof(sub)))
+		return tsr_error_set(err, TSR_ERR_CONFIG, "counter '%s' needs a %s", name,
+				     kind[0] == 'c' ? "cache" : "stream");
+	if (kind[0] == 's') {
+		int lo = 0, hi = 0;
+		TSR_TRY(stream_range(sub, name, &lo, &hi, err));
+		for (int st = lo; st < hi; st++) {
+			uint64_t v;
+			TSR_TRY(lookup_group(&tsr_counters_stream_timing, &s->stream_timing[st], name,
+					     rest, &v, err));
+			*out += v;
+		}
+		return TSR_OK;
+	}
+	if (!mem) {  /* a check of the name: any cache, its counter must exist */
+		static const struct tsr_cache_timing_stats zero;
+		return lookup_group(&tsr_counters_cache_timing, &zero, name, rest, out, err);
+	}
+	int found = 0;
+	for (uint32_t c = 0; c < s->cache_count; c++) {
+		if (strcmp(tsr_cache_name(tsr_memsys_cache(mem, c)), sub) &&
+		    strcmp(tsr_memsys_cache_group(mem, c), sub))
+			continue;
+		found = 1;
+		uint64_t v;
+		TSR_TRY(lookup_group(&tsr_counters_cache_timing, &s->cache_timing[c], name, rest, &v,
+				     err));
+		*out += v;
+	}
+	if (!found)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "no cache '%s' (in '%s')", sub, name);
+	return TSR_OK;
+}
+
 enum tsr_status tsr_stats_lookup(const struct tsr_frame_stats *s,
 				 const struct tsr_memsys *mem, const char *name,
 				 uint64_t *out, struct tsr_error *err)
@@ -144,6 +191,8 @@ enum tsr_status tsr_stats_lookup(const struct tsr_frame_stats *s,
 		*out = s->memory_accesses;
 		return TSR_OK;
 	}
+	if (!strcmp(part, "timing") && (!strncmp(rest, "caches.", 7) || !strncmp(rest, "streams.", 8)))
+		return lookup_timing(s, mem, name, rest, out, err);
 	for (size_t i = 0; i < tsr_stats_group_count; i++)
 		if (!strcmp(part, tsr_stats_groups[i].group->name))
 			return lookup_group(tsr_stats_groups[i].group,
@@ -237,6 +286,12 @@ size_t tsr_stats_markdown(char *buf, size_t n)
 		md_add(buf, n, &len, "| **`%s`** | | %s |\n", g->name, g->help);
 		md_group(buf, n, &len, prefix, g);
 	}
+	md_add(buf, n, &len, "| **`timing.caches.<cache>`** | | %s |\n",
+	       tsr_counters_cache_timing.help);
+	md_group(buf, n, &len, "timing.caches.<cache>.", &tsr_counters_cache_timing);
+	md_add(buf, n, &len, "| **`timing.streams.<stream>`** | | %s |\n",
+	       tsr_counters_stream_timing.help);
+	md_group(buf, n, &len, "timing.streams.<stream>.", &tsr_counters_stream_timing);
 	md_add(buf, n, &len, "| **`caches.<cache>.<stream>`** | | %s |\n", tsr_counters_cache.help);
 	md_group(buf, n, &len, "caches.<cache>.<stream>.", &tsr_counters_cache);
 	md_add(buf, n, &len, "| **`dram.<stream>`** | | %s |\n", tsr_counters_dram.help);

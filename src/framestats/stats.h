@@ -29,6 +29,9 @@ struct tsr_frame_stats {
 	struct tsr_ac_counters attribute_cache;  /* TCOR Attribute Cache (zero when off) */
 	struct tsr_elimination_stats elim;       /* RE and TE (zero when off) */
 	struct tsr_timing_stats timing;          /* the timing model (zero when off) */
+	/* the timing model per cache (indexed as caches[]) and per stream (zero when off) */
+	struct tsr_cache_timing_stats cache_timing[TSR_MEMSYS_MAX_CACHES];
+	struct tsr_stream_timing_stats stream_timing[TSR_STREAM_COUNT];
 };
 
 /* The groups of struct tsr_frame_stats with one struct each, and where they are. */
@@ -56,7 +59,9 @@ void tsr_frame_stats_sub_memory(struct tsr_frame_stats *s,
  * "elimination.signature_unit.ot_max", "caches.l2.texture.read_misses",
  * "caches.l2.all.reads", "caches.texture.all.read_misses" (a per-core
  * instance: the sum over its copies), "dram.color.write_bytes",
- * "dram.all.read_bytes", "perfect.vertex.read_bytes", "memory_accesses".
+ * "dram.all.read_bytes", "perfect.vertex.read_bytes", "memory_accesses",
+ * "timing.caches.l2.mshr_occupancy", "timing.caches.texture.latency_hist.3"
+ * (per-core copies summed), "timing.streams.texture.latency".
  * mem names the caches (the hierarchy s was taken from). Units: those of
  * the counter (stats/counters.h). With mem NULL any cache name is taken
  * (its counters read 0): a check of a name before the hierarchy is built.

@@ -146,6 +146,9 @@ struct tsr_timing {
 	enum tsr_status failed;      /* a callback's error */
 	struct tsr_timing_stats *st; /* the frame's timing counters */
 	struct tsr_timing_stats prev; /* the units' cumulative counters at the last frame end */
+	/* the memory timing's per-cache and per-stream ones, likewise */
+	struct tsr_cache_timing_stats prev_cache[TSR_MEMSYS_MAX_CACHES];
+	struct tsr_stream_timing_stats prev_stream[TSR_STREAM_COUNT];
 	struct tsr_error err;        /* the first callback error's message */
 };
 
@@ -932,6 +935,51 @@ static void cumulative(struct tsr_timing *t, struct tsr_timing_stats *c)
 	c->dram_write_bursts = d->write_bursts;
 	c->dram_refreshes = d->refreshes;
 	c->dram_io_bytes = d->io_bytes;
+	for (uint32_t i = 0; i < TSR_LATENCY_HIST_BUCKETS; i++)
+		c->memory_latency_hist[i] = m->latency_hist[i];
+}
+
+_Static_assert(TSR_LATENCY_HIST_BUCKETS == TSR_MEMTIME_HIST_BUCKETS,
+	       "stats/counters.h's latency histograms are memtime's");
+_Static_assert(TSR_STREAM_COUNT <= TSR_MEMTIME_STREAMS, "memtime counts every stream apart");
+
+/* Adds the memory timing's per-cache and per-stream counters since the
+ * last frame end to st's, and keeps them for the next frame. */
+static void cache_stream_deltas(struct tsr_timing *t, struct tsr_frame_stats *st)
+{
+	const uint32_t n = tsr_memsys_cache_count(t->g->mem);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct tsr_memtime_cache_counters *k = tsr_memtime_cache_counters(t->mem, i);
+		struct tsr_cache_timing_stats c = {
+			.lookups = k->lookups,
+			.hits = k->hits,
+			.misses = k->misses,
+			.merges = k->merges,
+			.mshr_allocs = k->mshr_allocs,
+			.mshr_stalls = k->mshr_stalls,
+			.mshr_stall_cycles = k->mshr_stall_cycles,
+			.mshr_occupancy = k->mshr_occupancy_sum,
+			.port_wait_cycles = k->port_wait_cycles,
+			.writebacks = k->writebacks,
+			.latency_count = k->latency_count,
+			.latency = k->latency_sum,
+		}, d;
+		memcpy(c.latency_hist, k->latency_hist, sizeof(c.latency_hist));
+		tsr_counters_delta(&tsr_counters_cache_timing, &d, &c, &t->prev_cache[i]);
+		tsr_counters_add(&tsr_counters_cache_timing, &st->cache_timing[i], &d);
+		t->prev_cache[i] = c;
+	}
+	const struct tsr_memtime_counters *m = tsr_memtime_counters(t->mem);
+	for (int i = 0; i < TSR_STREAM_COUNT; i++) {
+		struct tsr_stream_timing_stats c = {
+			.requests = m->stream[i].completed,
+			.latency = m->stream[i].latency_sum,
+		}, d;
+		memcpy(c.latency_hist, m->stream[i].latency_hist, sizeof(c.latency_hist));
+		tsr_counters_delta(&tsr_counters_stream_timing, &d, &c, &t->prev_stream[i]);
+		tsr_counters_add(&tsr_counters_stream_timing, &st->stream_timing[i], &d);
+		t->prev_stream[i] = c;
+	}
 }
 
 /* Runs the frame's last tiles and waits for every write of the frame to
@@ -984,8 +1032,14 @@ enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, uint64_t frame_start,
 	DELTA(dram_write_bursts);
 	DELTA(dram_refreshes);
 	DELTA(dram_io_bytes);
+	for (uint32_t i = 0; i < TSR_LATENCY_HIST_BUCKETS; i++)
+		DELTA(memory_latency_hist[i]);
 #undef DELTA
 	t->prev = cum;
+	/* what the DRAM could have moved in the frame (dram_bandwidth_utilisation's base) */
+	s->dram_peak_bytes += (uint64_t)((double)(now - frame_start) *
+					 tsr_dram_peak_bytes_per_gpu_cycle(tsr_memtime_dram(t->mem)));
+	cache_stream_deltas(t, st);
 	/* the geometry phase of the next frame records into its own log */
 	record_into(g, &t->glog, UINT32_MAX);
 	return TSR_OK;

@@ -68,6 +68,67 @@ static json_t *streams_json(const struct tsr_counter_group *g, const void *per_s
 	return o;
 }
 
+/* a / b, 0 when b is 0 (stats.json's derived ratios). */
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+/*
+ * stats.json's timing.caches (every cache instance, as "caches") and
+ * timing.streams (streams with requests): the counters of
+ * stats/counters.h's cache and stream timing groups and their means.
+ */
+static void timing_detail_json(json_t *timing, const struct tsr_frame_stats *s,
+			       const struct tsr_memsys *mem)
+{
+	json_t *caches = json_object(), *streams = json_object();
+	for (uint32_t c = 0; c < s->cache_count; c++) {
+		const struct tsr_cache_timing_stats *k = &s->cache_timing[c];
+		json_t *o = group_json(&tsr_counters_cache_timing, k, 0);
+		json_object_set_new(o, "mean_latency", json_real(ratio(k->latency, k->latency_count)));
+		json_object_set_new(o, "mean_mshr_occupancy",
+				    json_real(ratio(k->mshr_occupancy, s->timing.cycles)));
+		json_object_set_new(caches, tsr_cache_name(tsr_memsys_cache(mem, c)), o);
+	}
+	for (int st = 0; st < TSR_STREAM_COUNT; st++) {
+		const struct tsr_stream_timing_stats *k = &s->stream_timing[st];
+		if (!tsr_counters_any(&tsr_counters_stream_timing, k))
+			continue;
+		json_t *o = group_json(&tsr_counters_stream_timing, k, 0);
+		json_object_set_new(o, "mean_latency", json_real(ratio(k->latency, k->requests)));
+		json_object_set_new(streams, tsr_stream_name((enum tsr_stream)st), o);
+	}
+	json_object_set_new(timing, "caches", caches);
+	json_object_set_new(timing, "streams", streams);
+}
+
+/*
+ * stats.json's derived DRAM figures of the timing object. The GPU port is
+ * one each way, so reads and writes together may use up to twice the peak
+ * (dram_bandwidth_utilisation up to 2); each direction's share of the pins'
+ * bytes (whole bursts) is also given over the same peak.
+ */
+static void timing_dram_json(json_t *timing, const struct tsr_timing_stats *ts)
+{
+	const uint64_t bursts = ts->dram_read_bursts + ts->dram_write_bursts;
+	const double peak = (double)ts->dram_peak_bytes;
+	const double rd = bursts ? (double)ts->dram_io_bytes * (double)ts->dram_read_bursts /
+					   (double)bursts
+				 : 0.0;
+	const double wr = (double)ts->dram_io_bytes - rd;
+	json_object_set_new(timing, "mean_dram_latency",
+			    json_real(ratio(ts->dram_latency, ts->dram_requests)));
+	json_object_set_new(timing, "mean_dram_in_flight",
+			    json_real(ratio(ts->dram_occupancy, ts->cycles)));
+	json_object_set_new(timing, "dram_row_hit_rate",
+			    json_real(ratio(ts->dram_row_hits, ts->dram_requests)));
+	json_object_set_new(timing, "dram_bandwidth_utilisation",
+			    json_real(ratio(ts->dram_io_bytes, ts->dram_peak_bytes)));
+	json_object_set_new(timing, "dram_read_utilisation", json_real(peak > 0 ? rd / peak : 0.0));
+	json_object_set_new(timing, "dram_write_utilisation", json_real(peak > 0 ? wr / peak : 0.0));
+}
+
 double tsr_frames_per_second(uint64_t frames, uint64_t cycles, uint32_t gpu_mhz)
 {
 	return cycles ? (double)frames * (double)gpu_mhz * 1e6 / (double)cycles : 0.0;
@@ -136,9 +197,9 @@ static json_t *stats_json(const struct tsr_frame_stats *s, const struct tsr_mems
 		json_object_set_new(timing, "frames_per_second",
 				    json_real(tsr_frames_per_second(frames, ts->cycles, gpu_mhz)));
 		json_object_set_new(timing, "mean_memory_latency",
-				    json_real(ts->memory_requests ? (double)ts->memory_latency /
-								    (double)ts->memory_requests
-								  : 0.0));
+				    json_real(ratio(ts->memory_latency, ts->memory_requests)));
+		timing_dram_json(timing, ts);
+		timing_detail_json(timing, s, mem);
 		if (energy)
 			json_object_set_new(o, "energy", energy_json(energy, s, frames));
 	}

@@ -53,8 +53,24 @@ GROUP(tsr_counters_signature_unit, tsr_su_counters, "signature_unit",
 #define tsr_counters_timing_X(...) DESC(tsr_timing_stats, __VA_ARGS__)
 #define tsr_counters_timing_XA(...) DESC_ARRAY(tsr_timing_stats, __VA_ARGS__)
 GROUP(tsr_counters_timing, tsr_timing_stats, "timing",
-      "the timing model (only with timing.enabled; docs/timing.md)", TSR_TIMING_COUNTERS,
+      "the timing model (only with timing.enabled; docs/timing.md; stats.json adds "
+      "frames_per_second, mean_memory_latency, mean_dram_latency, mean_dram_in_flight, "
+      "dram_row_hit_rate, dram_bandwidth_utilisation, dram_read_utilisation, "
+      "dram_write_utilisation)", TSR_TIMING_COUNTERS,
       NULL, 0);
+
+#define tsr_counters_cache_timing_X(...) DESC(tsr_cache_timing_stats, __VA_ARGS__)
+#define tsr_counters_cache_timing_XA(...) DESC_ARRAY(tsr_cache_timing_stats, __VA_ARGS__)
+GROUP(tsr_counters_cache_timing, tsr_cache_timing_stats, "caches",
+      "per cache instance (texture0, l2, ...) as in \"caches\" (only with timing.enabled; also "
+      "mean_latency and mean_mshr_occupancy in stats.json)",
+      TSR_CACHE_TIMING_COUNTERS, NULL, 0);
+
+#define tsr_counters_stream_timing_X(...) DESC(tsr_stream_timing_stats, __VA_ARGS__)
+#define tsr_counters_stream_timing_XA(...) DESC_ARRAY(tsr_stream_timing_stats, __VA_ARGS__)
+GROUP(tsr_counters_stream_timing, tsr_stream_timing_stats, "streams",
+      "per stream with requests (only with timing.enabled; also mean_latency in stats.json)",
+      TSR_STREAM_TIMING_COUNTERS, NULL, 0);
 
 #define tsr_counters_elimination_X(...) DESC(tsr_elimination_stats, __VA_ARGS__)
 #define tsr_counters_elimination_XA(...) DESC_ARRAY(tsr_elimination_stats, __VA_ARGS__)

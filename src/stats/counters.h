@@ -31,6 +31,12 @@
 /* Most shader cores (also the length of per-core counter arrays). */
 #define TSR_MAX_CORES 16
 
+/* Buckets of the timing model's latency histograms (timing/memtime.h's
+ * TSR_MEMTIME_HIST_BUCKETS): bucket 0 holds 0-1 cycles, bucket i (0 < i <
+ * last) [2^i, 2^(i+1)), the last one everything above. Not TSR_MAX_CORES,
+ * which stats.json reads as a per-core array. */
+#define TSR_LATENCY_HIST_BUCKETS 20
+
 enum tsr_counter_merge {
 	TSR_MERGE_SUM = 0,  /* the total is the sum of the frames' */
 	TSR_MERGE_MAX,      /* the total is the largest frame's (a high-water mark) */
@@ -230,7 +236,50 @@ enum tsr_counter_merge {
 	X(dram_write_bursts, "count", TSR_MERGE_SUM, 0, "DRAM WR commands (one burst each)") \
 	X(dram_refreshes, "count", TSR_MERGE_SUM, 0, "DRAM all-bank REF commands")         \
 	X(dram_io_bytes, "bytes", TSR_MERGE_SUM, 0,                                        \
-	  "bytes over the DRAM pins, whole bursts")
+	  "bytes over the DRAM pins, whole bursts")                                        \
+	X(dram_peak_bytes, "bytes", TSR_MERGE_SUM, 0,                                      \
+	  "bytes the DRAM could have moved in the frame's cycles: cycles x its peak rate "  \
+	  "(the GPU port's bytes a cycle, one way; the buses' rate without a port), "       \
+	  "rounded down (dram_bandwidth_utilisation = dram_io_bytes / this)")               \
+	XA(memory_latency_hist, TSR_LATENCY_HIST_BUCKETS, "count", TSR_MERGE_SUM, 0,        \
+	   "requests by latency, issue to data (bucket 0: 0-1 cycles, i: [2^i, 2^(i+1)), "  \
+	   "the last: above)")
+
+/*
+ * One cache's timing (timing/memtime.h), per cache instance as in
+ * "caches"; zero unless timing.enabled. Latencies count read-like lookups
+ * (reads, fetching writes) from their arrival at the cache to their data
+ * being there.
+ */
+#define TSR_CACHE_TIMING_COUNTERS(X, XA)                                                   \
+	X(lookups, "count", TSR_MERGE_SUM, 0, "request lookups (write-backs not included)") \
+	X(hits, "count", TSR_MERGE_SUM, 0, "lookups served from the array")                 \
+	X(misses, "count", TSR_MERGE_SUM, 0, "lookups that went below")                     \
+	X(merges, "count", TSR_MERGE_SUM, 0,                                                \
+	  "lookups merged into an in-flight MSHR (secondary misses, hits on lines being "   \
+	  "filled)")                                                                        \
+	X(mshr_allocs, "count", TSR_MERGE_SUM, 0, "MSHRs taken")                            \
+	X(mshr_stalls, "count", TSR_MERGE_SUM, 0, "misses that found no free MSHR")         \
+	X(mshr_stall_cycles, "cycles", TSR_MERGE_SUM, 0, "cycles those waited for one")     \
+	X(mshr_occupancy, "cycles", TSR_MERGE_SUM, 0,                                       \
+	  "sum over cycles of busy MSHRs (mean_mshr_occupancy = this / timing.cycles)")     \
+	X(port_wait_cycles, "cycles", TSR_MERGE_SUM, 0,                                     \
+	  "cycles lookups (write-backs included) waited for a port slot")                   \
+	X(writebacks, "count", TSR_MERGE_SUM, 0, "write-backs received (a port slot each)") \
+	X(latency_count, "count", TSR_MERGE_SUM, 0, "read-like lookups whose data came back here") \
+	X(latency, "cycles", TSR_MERGE_SUM, 0,                                              \
+	  "sum of their latencies, arrival here to data here (mean_latency: / latency_count)") \
+	XA(latency_hist, TSR_LATENCY_HIST_BUCKETS, "count", TSR_MERGE_SUM, 0,               \
+	   "those lookups by latency (buckets as timing.memory_latency_hist)")
+
+/* Requester-visible latency of one stream (timing/memtime.h); zero unless timing.enabled. */
+#define TSR_STREAM_TIMING_COUNTERS(X, XA)                                                  \
+	X(requests, "count", TSR_MERGE_SUM, 0, "requests completed")                        \
+	X(latency, "cycles", TSR_MERGE_SUM, 0,                                              \
+	  "sum of their latencies, issue to data (a posted write's: its first lookup; "     \
+	  "mean_latency: / requests)")                                                      \
+	XA(latency_hist, TSR_LATENCY_HIST_BUCKETS, "count", TSR_MERGE_SUM, 0,               \
+	   "requests by latency (buckets as timing.memory_latency_hist)")
 
 /* One cache, one stream (TCOR II-D); "all" sums the streams. */
 #define TSR_CACHE_COUNTERS(X, XA)                                                          \
@@ -267,6 +316,8 @@ TSR_COUNTER_STRUCT(tsr_su_counters, TSR_SIGNATURE_UNIT_COUNTERS);
 TSR_COUNTER_STRUCT(tsr_cache_counters, TSR_CACHE_COUNTERS);
 TSR_COUNTER_STRUCT(tsr_dram_counters, TSR_DRAM_COUNTERS);
 TSR_COUNTER_STRUCT(tsr_timing_stats, TSR_TIMING_COUNTERS);
+TSR_COUNTER_STRUCT(tsr_cache_timing_stats, TSR_CACHE_TIMING_COUNTERS);
+TSR_COUNTER_STRUCT(tsr_stream_timing_stats, TSR_STREAM_TIMING_COUNTERS);
 
 struct tsr_elimination_stats {
 	TSR_ELIMINATION_COUNTERS(TSR_CTR_MEMBER, TSR_CTR_ARRAY_MEMBER)
@@ -305,6 +356,8 @@ extern const struct tsr_counter_group tsr_counters_elimination;
 extern const struct tsr_counter_group tsr_counters_cache;
 extern const struct tsr_counter_group tsr_counters_dram;
 extern const struct tsr_counter_group tsr_counters_timing;
+extern const struct tsr_counter_group tsr_counters_cache_timing;
+extern const struct tsr_counter_group tsr_counters_stream_timing;
 
 /* a += b, counter by counter, by each counter's merge rule (nested groups too). */
 void tsr_counters_add(const struct tsr_counter_group *g, void *a, const void *b);
