@@ -666,6 +666,40 @@ static void test_boustrophedonic(void **state)
 	assert_true(fabs(num(paper, (uint32_t)row, "paper_pct") - 63.6) < 1e-9);
 	assert_true(fabs(num(paper, (uint32_t)row, "tessera_pct") -
 			 num(sh, fo, "texture_pct")) < 1e-6);
+	assert_string_equal(tsr_table_cell(sh, fo, "cycles"), "");  /* no timing model */
+	assert_int_equal(tsr_table_find_row(paper, "figure", "13"), -1);
+	tsr_xp_result_release(&r);
+
+	/* with the timing model: the shared-L2 runs' cycles and energy, and Figs. 13-14 */
+	static const char *const timed[] = {"screen.width=256", "screen.height=128",
+					    "timing.enabled=true"};
+	run_n_sets("boustrophedonic", "sprites-2d", 2, timed, 3, &r);
+	sh = tsr_xp_result_table(&r, "boustrophedonic-shared");
+	fo = row2(sh, "workload", "sprites-2d", "run", "lru-fo");
+	ro = row2(sh, "workload", "sprites-2d", "run", "lru-ro");
+	for (uint32_t i = 0; i < 3; i++) {
+		assert_true(num(sh, i, "cycles") > 0);
+		assert_true(num(sh, i, "energy_nj") > 0);
+	}
+	assert_string_equal(tsr_table_cell(sh, fo, "speedup_pct"), "0.000");
+	double speedup = 100.0 * (num(sh, fo, "cycles") / num(sh, ro, "cycles") - 1.0);
+	assert_true(fabs(num(sh, ro, "speedup_pct") - speedup) < 0.0005 + 1e-6);
+	double energy = 100.0 * (num(sh, ro, "energy_nj") / num(sh, fo, "energy_nj") - 1.0);
+	assert_true(fabs(num(sh, ro, "energy_change_pct") - energy) < 0.0005 + 1e-6);
+	paper = tsr_xp_result_table(&r, "boustrophedonic-paper");
+	assert_int_equal(paper->rows, 13);
+	static const struct { const char *figure, *col; double v; } tw[] = {
+		{"13", "speedup_pct", 2.0},
+		{"14", "memory_energy_change_pct", -9.9},
+		{"V-B", "energy_change_pct", -2.6},
+	};
+	for (int i = 0; i < 3; i++) {
+		row = tsr_table_find_row(paper, "figure", tw[i].figure);
+		assert_true(row >= 0);
+		assert_true(fabs(num(paper, (uint32_t)row, "paper_pct") - tw[i].v) < 1e-9);
+		assert_true(fabs(num(paper, (uint32_t)row, "tessera_pct") -
+				 num(sh, ro, tw[i].col)) < 0.0005 + 1e-9);
+	}
 	tsr_xp_result_release(&r);
 }
 
