@@ -18,6 +18,7 @@ static const struct tsr_experiment *const experiments[] = {
 	&tsr_xp_re,
 	&tsr_xp_workloads,
 	&tsr_xp_boustrophedonic,
+	&tsr_xp_timing,
 };
 
 #define XP_COUNT (sizeof(experiments) / sizeof(experiments[0]))

@@ -40,6 +40,7 @@ extern const struct tsr_experiment tsr_xp_attribute_cache;
 extern const struct tsr_experiment tsr_xp_re;
 extern const struct tsr_experiment tsr_xp_workloads;
 extern const struct tsr_experiment tsr_xp_boustrophedonic;
+extern const struct tsr_experiment tsr_xp_timing;
 
 /*
  * Loads the defaults, then shipped configuration `name` ("tcor-table1",
