@@ -8,7 +8,9 @@
  * characterization against an independent run's counters and the papers'
  * ranges, every shipped workload by default, the boustrophedonic
  * texture-only L2 (no non-texture access, LRU replay = run, OPTPT <= OPT
- * <= LRU per order) and its stream shares. Also the table module, the
+ * <= LRU per order) and its stream shares, the timing columns of tcor, re
+ * and boustrophedonic, and the timing experiment's rows (frames per
+ * second, energy shares adding up to 100%). Also the table module, the
  * name table, errors that name their subject, and shipped workloads found
  * through the data directory from another current folder.
  */
@@ -121,8 +123,8 @@ static void test_names(void **state)
 {
 	(void)state;
 	static const char *const names[] = {"tcor", "attribute-cache", "re", "workloads",
-					    "boustrophedonic"};
-	assert_int_equal(tsr_experiment_count(), 5);
+					    "boustrophedonic", "timing"};
+	assert_int_equal(tsr_experiment_count(), 6);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct tsr_experiment *x = tsr_experiment_find(names[i]);
 		assert_non_null(x);
@@ -666,6 +668,99 @@ static void test_boustrophedonic(void **state)
 	assert_true(fabs(num(paper, (uint32_t)row, "paper_pct") - 63.6) < 1e-9);
 	assert_true(fabs(num(paper, (uint32_t)row, "tessera_pct") -
 			 num(sh, fo, "texture_pct")) < 1e-6);
+	assert_string_equal(tsr_table_cell(sh, fo, "cycles"), "");  /* no timing model */
+	assert_int_equal(tsr_table_find_row(paper, "figure", "13"), -1);
+	tsr_xp_result_release(&r);
+
+	/* with the timing model: the shared-L2 runs' cycles and energy, and Figs. 13-14 */
+	static const char *const timed[] = {"screen.width=256", "screen.height=128",
+					    "timing.enabled=true"};
+	run_n_sets("boustrophedonic", "sprites-2d", 2, timed, 3, &r);
+	sh = tsr_xp_result_table(&r, "boustrophedonic-shared");
+	fo = row2(sh, "workload", "sprites-2d", "run", "lru-fo");
+	ro = row2(sh, "workload", "sprites-2d", "run", "lru-ro");
+	for (uint32_t i = 0; i < 3; i++) {
+		assert_true(num(sh, i, "cycles") > 0);
+		assert_true(num(sh, i, "energy_nj") > 0);
+	}
+	assert_string_equal(tsr_table_cell(sh, fo, "speedup_pct"), "0.000");
+	double speedup = 100.0 * (num(sh, fo, "cycles") / num(sh, ro, "cycles") - 1.0);
+	assert_true(fabs(num(sh, ro, "speedup_pct") - speedup) < 0.0005 + 1e-6);
+	double energy = 100.0 * (num(sh, ro, "energy_nj") / num(sh, fo, "energy_nj") - 1.0);
+	assert_true(fabs(num(sh, ro, "energy_change_pct") - energy) < 0.0005 + 1e-6);
+	paper = tsr_xp_result_table(&r, "boustrophedonic-paper");
+	assert_int_equal(paper->rows, 13);
+	static const struct { const char *figure, *col; double v; } tw[] = {
+		{"13", "speedup_pct", 2.0},
+		{"14", "memory_energy_change_pct", -9.9},
+		{"V-B", "energy_change_pct", -2.6},
+	};
+	for (int i = 0; i < 3; i++) {
+		row = tsr_table_find_row(paper, "figure", tw[i].figure);
+		assert_true(row >= 0);
+		assert_true(fabs(num(paper, (uint32_t)row, "paper_pct") - tw[i].v) < 1e-9);
+		assert_true(fabs(num(paper, (uint32_t)row, "tessera_pct") -
+				 num(sh, ro, tw[i].col)) < 0.0005 + 1e-9);
+	}
+	tsr_xp_result_release(&r);
+}
+
+/*
+ * The timing model on every workload given: a row each and the means, timing
+ * forced on (even against --set), energy shares that add up to 100%.
+ */
+static void test_timing(void **state)
+{
+	(void)state;
+	static const char *const w[] = {"sprites-2d", "static-camera"};
+	static const char *const sets[] = {"screen.width=256", "screen.height=128",
+					   "timing.enabled=false"};
+	const struct tsr_xp_options o = {.frames = 1, .workloads = w, .workload_count = 2,
+					 .sets = sets, .set_count = 3};
+	struct tsr_xp_result r;
+	struct tsr_error err = {{0}};
+	if (tsr_experiment_run(tsr_experiment_find("timing"), &o, &r, &err) != TSR_OK)
+		fail_msg("experiment timing: %s", err.msg);
+	const struct tsr_table *t = tsr_xp_result_table(&r, "timing");
+	assert_ptr_equal(t, &r.tables[0]);
+	assert_int_equal(t->rows, 3);  /* the workloads, then the mean */
+	static const char *const shares[] = {
+		"energy_dram_pct", "energy_caches_pct", "energy_shader_cores_pct",
+		"energy_texture_units_pct", "energy_raster_pct", "energy_geometry_pct",
+		"energy_tiling_pct", "energy_other_pct"};
+	for (uint32_t i = 0; i < 3; i++) {
+		assert_string_equal(tsr_table_cell(t, i, "workload"), i < 2 ? w[i] : "mean");
+		assert_string_equal(tsr_table_cell(t, i, "frames"), i < 2 ? "1" : "");
+		assert_true(num(t, i, "fps") > 0.0);
+		assert_true(num(t, i, "cycles_per_frame") > 0.0);
+		/* frames per second are the clock over the cycles of a frame (600 MHz) */
+		assert_true(fabs(num(t, i, "fps") * num(t, i, "cycles_per_frame") - 600e6) <
+			    (i < 2 ? 1e-3 : 600e6));
+		assert_true(num(t, i, "mean_memory_latency_cycles") > 0.0);
+		assert_true(num(t, i, "mean_dram_latency_cycles") > 0.0);
+		double hit = num(t, i, "dram_row_hit_pct"), bw = num(t, i, "dram_bandwidth_pct");
+		assert_true(hit > 0.0 && hit <= 100.0);
+		assert_true(bw > 0.0 && bw <= 200.0);  /* the port is one each way */
+		double geo = num(t, i, "geometry_cycles_pct");
+		assert_true(geo > 0.0 && geo < 100.0);
+		assert_true(num(t, i, "energy_mj_per_frame") > 0.0);
+		double sum = 0.0;
+		for (size_t k = 0; k < sizeof(shares) / sizeof(shares[0]); k++)
+			sum += num(t, i, shares[k]);
+		assert_true(fabs(sum - 100.0) < 1e-6);
+		assert_true(num(t, i, "energy_dram_pct") > 0.0);
+		assert_true(num(t, i, "energy_caches_pct") > 0.0);
+	}
+	for (size_t k = 0; k < sizeof(shares) / sizeof(shares[0]); k++)
+		assert_true(fabs(num(t, 2, shares[k]) -
+				 (num(t, 0, shares[k]) + num(t, 1, shares[k])) / 2) < 1e-9);
+	const struct tsr_table *paper = tsr_xp_result_table(&r, "timing-paper");
+	assert_non_null(paper);
+	int row = tsr_table_find_row(paper, "paper", "50-100");
+	assert_true(row >= 0);
+	assert_true(fabs(num(paper, (uint32_t)row, "tessera_mean") -
+			 num(t, 2, "mean_dram_latency_cycles")) < 1e-9);
+	assert_non_null(strstr(r.text.buf, "DRAM peak 4.00 bytes/cycle"));
 	tsr_xp_result_release(&r);
 }
 
@@ -721,6 +816,7 @@ int main(void)
 		cmocka_unit_test(test_workloads),
 		cmocka_unit_test(test_workloads_default),
 		cmocka_unit_test(test_boustrophedonic),
+		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_on_text),
 		cmocka_unit_test(test_errors),
 	};

@@ -23,11 +23,15 @@
  *                    replaying the recorded L2 input; FDM on loop traces;
  *                    shared-L2 misses per stream and DRAM traffic
  *                    (boustrophedonic V, Figs. 9-12, 15).
+ *   timing           the timing model on the default configuration: per
+ *                    workload frames per second, cycles, geometry share,
+ *                    memory and DRAM latency, DRAM row hits and bandwidth,
+ *                    energy per frame and its shares per component.
  *
  * Shipped configurations and workloads are found through the data
  * directory (core/datadir.h), never relative to the current directory.
  * One file per experiment (xp_tcor.c, xp_attribute_cache.c, xp_re.c,
- * xp_workloads.c, xp_boustrophedonic.c);
+ * xp_workloads.c, xp_boustrophedonic.c, xp_timing.c);
  * experiments.c holds the name table. A new experiment is a new xp_*.c
  * file and one line in that table.
  *
@@ -46,8 +50,8 @@
 /* What to run. Zero-initialise for every default. */
 struct tsr_xp_options {
 	uint32_t frames;                /* frames per run; 0: the experiment's default
-					   (tcor, attribute-cache: 4; re: each workload's own;
-					   workloads: 3; boustrophedonic: 30) */
+					   (tcor, attribute-cache, timing: 4; re: each
+					   workload's own; workloads: 3; boustrophedonic: 30) */
 	const char *const *workloads;   /* files or shipped names (tsr_data_resolve);
 					   NULL: the experiment's shipped list (workloads:
 					   every workloads/ *.json of the data directory,
@@ -77,7 +81,8 @@ struct tsr_xp_result {
 	 * attribute-cache: "attribute-cache-reach", the smallest size within
 	 * 0.1% of LB; workloads: "workloads-paper", each paper's range beside
 	 * tessera's; boustrophedonic: "boustrophedonic-fdm" Fig. 9,
-	 * "boustrophedonic-shared" V-B, "boustrophedonic-paper").
+	 * "boustrophedonic-shared" V-B, "boustrophedonic-paper"; timing:
+	 * "timing-paper", the papers' figures beside tessera's means).
 	 */
 	struct tsr_table tables[TSR_XP_MAX_TABLES];
 	uint32_t table_count;
@@ -89,7 +94,7 @@ struct tsr_xp_result {
 struct tsr_experiment;
 
 /* The experiment called `name` ("tcor", "attribute-cache", "re", "workloads",
- * "boustrophedonic"), or NULL. */
+ * "boustrophedonic", "timing"), or NULL. */
 const struct tsr_experiment *tsr_experiment_find(const char *name);
 
 /* The experiments, in table order: i from 0 to tsr_experiment_count() - 1. */

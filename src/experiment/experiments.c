@@ -18,6 +18,7 @@ static const struct tsr_experiment *const experiments[] = {
 	&tsr_xp_re,
 	&tsr_xp_workloads,
 	&tsr_xp_boustrophedonic,
+	&tsr_xp_timing,
 };
 
 #define XP_COUNT (sizeof(experiments) / sizeof(experiments[0]))
@@ -127,14 +128,31 @@ struct tsr_table *xp_add_table(struct tsr_xp_result *out, const char *name,
 enum tsr_status xp_load_config(const struct xp_ctx *c, const char *name,
 			       struct tsr_gpu_config *cfg, struct tsr_error *err)
 {
+	return xp_load_config_extra(c, name, NULL, cfg, err);
+}
+
+enum tsr_status xp_load_config_extra(const struct xp_ctx *c, const char *name,
+				     const char *extra, struct tsr_gpu_config *cfg,
+				     struct tsr_error *err)
+{
 	char path[4096];
 	if (name) {
 		char rel[256];
 		snprintf(rel, sizeof(rel), "configs/%s.json", name);
 		TSR_TRY(tsr_data_path(rel, path, sizeof(path), err));
 	}
+	const char **sets = malloc((c->set_count + 1) * sizeof(*sets));
+	if (!sets)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	size_t n = 0;
+	for (size_t i = 0; i < c->set_count; i++)
+		sets[n++] = c->sets[i];
+	if (extra)
+		sets[n++] = extra;
 	tsr_config_defaults(cfg);
-	return tsr_config_apply_sets(cfg, name ? path : NULL, c->sets, c->set_count, err);
+	enum tsr_status s = tsr_config_apply_sets(cfg, name ? path : NULL, sets, n, err);
+	free(sets);
+	return s;
 }
 
 enum tsr_status xp_load_scene(const struct xp_ctx *c, size_t w, struct tsr_scene **out,
@@ -153,6 +171,29 @@ const char *xp_workload_name(const struct xp_ctx *c, size_t w, const struct tsr_
 	return sc->name ? sc->name : c->workloads[w];
 }
 
+enum tsr_status xp_timing_of(const struct tsr_gpu_config *cfg, struct tsr_sim *s,
+			     struct xp_timing *timing, struct tsr_error *err)
+{
+	memset(timing, 0, sizeof(*timing));
+	if (!cfg->timing.enabled)
+		return TSR_OK;
+	const struct tsr_frame_stats *t = tsr_sim_total(s);
+	struct tsr_energy *e = NULL;
+	enum tsr_status st = tsr_energy_create(cfg, tsr_gpu_memsys(tsr_sim_gpu(s)), &e, err);
+	if (st == TSR_OK)
+		st = tsr_energy_compute(e, t, &timing->energy, err);
+	tsr_energy_destroy(e);
+	if (st != TSR_OK)
+		return st;
+	const struct tsr_energy_result *r = &timing->energy;
+	timing->cycles = t->timing.cycles;
+	timing->energy_nj = r->total_nj;
+	for (uint32_t i = 0; i < r->count; i++)
+		if (!strncmp(r->parts[i].name, "caches.", 7) || !strcmp(r->parts[i].name, "dram"))
+			timing->memory_energy_nj += r->parts[i].dynamic_nj + r->parts[i].static_nj;
+	return TSR_OK;
+}
+
 enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_scene *sc,
 			    uint32_t frames, struct tsr_frame_stats *total, uint32_t *l2,
 			    struct xp_timing *timing, struct tsr_error *err)
@@ -162,24 +203,8 @@ enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_s
 	enum tsr_status st = tsr_sim_run(s, frames, NULL, NULL, err);
 	if (timing)
 		memset(timing, 0, sizeof(*timing));
-	if (st == TSR_OK && timing && cfg->timing.enabled) {
-		const struct tsr_frame_stats *t = tsr_sim_total(s);
-		struct tsr_energy *e = NULL;
-		struct tsr_energy_result r;
-		st = tsr_energy_create(cfg, tsr_gpu_memsys(tsr_sim_gpu(s)), &e, err);
-		if (st == TSR_OK)
-			st = tsr_energy_compute(e, t, &r, err);
-		tsr_energy_destroy(e);
-		if (st == TSR_OK) {
-			timing->cycles = t->timing.cycles;
-			timing->energy_nj = r.total_nj;
-			for (uint32_t i = 0; i < r.count; i++)
-				if (!strncmp(r.parts[i].name, "caches.", 7) ||
-				    !strcmp(r.parts[i].name, "dram"))
-					timing->memory_energy_nj += r.parts[i].dynamic_nj +
-								    r.parts[i].static_nj;
-		}
-	}
+	if (st == TSR_OK && timing)
+		st = xp_timing_of(cfg, s, timing, err);
 	if (st == TSR_OK && l2) {
 		const struct tsr_memsys *m = tsr_gpu_memsys(tsr_sim_gpu(s));
 		uint32_t port = tsr_memsys_cache_port(m, "l2");

@@ -29,7 +29,12 @@
  * the L2's misses per stream (texture, Parameter Buffer, geometry =
  * index + vertex, instruction, other) and DRAM bytes (all streams, color
  * flushes included: the paper's main-memory accesses x 64) with the
- * change against LRU FO.
+ * change against LRU FO. With the timing model on (`--set
+ * timing.enabled=true`) the V-B runs also give their cycles and energy and
+ * the speedup (the change of 1 / cycles, Fig. 13), memory hierarchy energy
+ * (caches and DRAM, Fig. 14) and total energy against LRU FO; the V-A runs
+ * stay untimed (their counters are the same either way and the paper
+ * times only the full system).
  *
  * Last, "boustrophedonic-paper": the paper's averages beside tessera's
  * means over the workloads (means of the per-workload changes, as the
@@ -105,8 +110,14 @@ enum { NFDM = sizeof(fdm_sizes) / sizeof(fdm_sizes[0]) };
  * accesses and 63.6% of the last level (L2) cache misses" (Figs. 1, 11);
  * V-B-1: Fig. 12 "On average, we get a 5.6% decrease"; V-A: Fig. 9 "the
  * maximum achievable decrease is j/(j+1) [...] 0.88 at s = 9" (8/9).
+ * With the timing model (V-B-2, V-B-3): Fig. 13 "an average speedup of
+ * 2%", Fig. 14 "a 9.9% decrease [in memory hierarchy energy] on average",
+ * "a 2.6% decrease in total GPU energy on average" (text, no figure).
  */
-enum { K_VA, K_FDM_MAX, K_TEX_L2_SHARE, K_TEX_DRAM_SHARE, K_DRAM_CHANGE };
+enum {
+	K_VA, K_FDM_MAX, K_TEX_L2_SHARE, K_TEX_DRAM_SHARE, K_DRAM_CHANGE,
+	K_SPEEDUP, K_MEMORY_ENERGY, K_ENERGY  /* the timing model's, lru-ro vs lru-fo */
+};
 static const struct {
 	const char *figure, *quantity;
 	int kind;
@@ -124,6 +135,9 @@ static const struct {
 	{"11", "texture share of L2 misses, shared L2, lru-fo", K_TEX_L2_SHARE, 0, 63.6},
 	{"1", "texture share of DRAM traffic, shared L2, lru-fo", K_TEX_DRAM_SHARE, 0, 33.7},
 	{"12", "DRAM traffic lru-ro vs lru-fo, shared L2", K_DRAM_CHANGE, 0, -5.6},
+	{"13", "speedup lru-ro vs lru-fo, shared L2", K_SPEEDUP, 0, 2.0},
+	{"14", "memory hierarchy energy lru-ro vs lru-fo, shared L2", K_MEMORY_ENERGY, 0, -9.9},
+	{"V-B", "GPU energy lru-ro vs lru-fo, shared L2", K_ENERGY, 0, -2.6},
 };
 enum { NPAPER = sizeof(paper_rows) / sizeof(paper_rows[0]) };
 
@@ -139,6 +153,9 @@ struct bw_row {
 	double vb_share[NV][NG];          /* V-B: % of the L2's misses per group */
 	uint64_t vb_dram[NV];             /* V-B: DRAM bytes */
 	uint64_t vb_tex_dram;             /* V-B LRU FO: texture DRAM bytes */
+	uint64_t vb_cycles[NV];           /* V-B, timing model: cycles (0: off) */
+	double vb_energy_nj[NV];          /* V-B, timing model: energy, nJ */
+	double vb_memory_energy_nj[NV];   /* V-B, timing model: caches + DRAM, nJ */
 };
 
 /* ---- recording the L2's input in memory ---- */
@@ -206,38 +223,16 @@ static void rec_marker(void *ctx, enum tsr_marker kind, uint64_t value)
 }
 
 /*
- * Loads shipped configuration `name`, the context's --set overrides, then
- * `extra` (the point's own setting, may be NULL).
- */
-static enum tsr_status load_cfg(const struct xp_ctx *c, const char *name, const char *extra,
-				struct tsr_gpu_config *cfg, struct tsr_error *err)
-{
-	char rel[256], path[4096];
-	snprintf(rel, sizeof(rel), "configs/%s.json", name);
-	TSR_TRY(tsr_data_path(rel, path, sizeof(path), err));
-	const char **sets = malloc((c->set_count + 1) * sizeof(*sets));
-	if (!sets)
-		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
-	size_t n = 0;
-	for (size_t i = 0; i < c->set_count; i++)
-		sets[n++] = c->sets[i];
-	if (extra)
-		sets[n++] = extra;
-	tsr_config_defaults(cfg);
-	enum tsr_status s = tsr_config_apply_sets(cfg, path, sets, n, err);
-	free(sets);
-	return s;
-}
-
-/*
  * Simulates `frames` frames of sc with cfg into *total; *l2 is the L2's
  * index in total->caches and *geom its geometry. With rec (not NULL) the
- * L2's input is recorded into rec->lt (next uses computed).
+ * L2's input is recorded into rec->lt (next uses computed); with tm (not
+ * NULL) *tm is what the timing model says (zero with it off).
  */
 static enum tsr_status simulate(const struct tsr_gpu_config *cfg, const struct tsr_scene *sc,
 				uint32_t frames, struct recorder *rec,
 				struct tsr_frame_stats *total, uint32_t *l2,
-				struct tsr_cache_geometry *geom, struct tsr_error *err)
+				struct tsr_cache_geometry *geom, struct xp_timing *tm,
+				struct tsr_error *err)
 {
 	struct tsr_sim *s;
 	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
@@ -260,6 +255,8 @@ static enum tsr_status simulate(const struct tsr_gpu_config *cfg, const struct t
 	}
 	if (st == TSR_OK)
 		st = tsr_sim_run(s, frames, NULL, NULL, err);
+	if (st == TSR_OK && tm)
+		st = xp_timing_of(cfg, s, tm, err);
 	if (st == TSR_OK) {
 		*l2 = port;
 		*total = *tsr_sim_total(s);
@@ -320,12 +317,17 @@ static enum tsr_status run_va(struct xp_ctx *c, const struct tsr_scene *sc,
 {
 	for (int ro = 0; ro < 2; ro++) {
 		struct tsr_gpu_config cfg;
-		TSR_TRY(load_cfg(c, "boustrophedonic-texture-l2",
+		TSR_TRY(xp_load_config_extra(c, "boustrophedonic-texture-l2",
 				 ro ? "tiling.reverse_every_other_frame=true" : NULL, &cfg, err));
+		/*
+		 * Counts only: the timing model changes no counter outside its
+		 * own group (test 120), and the paper times the shared L2 (V-B)
+		 */
+		cfg.timing.enabled = 0;
 		struct recorder rec;
 		struct tsr_cache_geometry g;
 		uint32_t l2 = 0;
-		TSR_TRY(simulate(&cfg, sc, c->frames, &rec, t, &l2, &g, err));
+		TSR_TRY(simulate(&cfg, sc, c->frames, &rec, t, &l2, &g, NULL, err));
 		row->run_read_misses[ro] = t->caches[l2][TSR_STREAM_TEXTURE].read_misses;
 		row->non_texture[ro] = 0;
 		for (int s = 0; s < TSR_STREAM_COUNT; s++) {
@@ -369,8 +371,12 @@ static enum tsr_status run_vb(struct xp_ctx *c, const struct tsr_scene *sc,
 		struct tsr_gpu_config cfg;
 		struct tsr_cache_geometry g;
 		uint32_t l2 = 0;
-		TSR_TRY(load_cfg(c, "boustrophedonic-table2", extra[v], &cfg, err));
-		TSR_TRY(simulate(&cfg, sc, c->frames, NULL, t, &l2, &g, err));
+		struct xp_timing tm;
+		TSR_TRY(xp_load_config_extra(c, "boustrophedonic-table2", extra[v], &cfg, err));
+		TSR_TRY(simulate(&cfg, sc, c->frames, NULL, t, &l2, &g, &tm, err));
+		row->vb_cycles[v] = tm.cycles;
+		row->vb_energy_nj[v] = tm.energy_nj;
+		row->vb_memory_energy_nj[v] = tm.memory_energy_nj;
 		uint64_t per[NG] = {0}, all = 0;
 		for (int s = 0; s < TSR_STREAM_COUNT; s++) {
 			uint64_t m = l2_misses(&t->caches[l2][s]);
@@ -503,33 +509,64 @@ static void print_va(struct tsr_xp_result *out, struct tsr_table *tab, const str
 	}
 }
 
-/* The V-B table and report; sets the means the paper table needs. */
+/* The timing model's changes against LRU FO (V-B). */
+enum { T_SPEEDUP, T_MEMORY_ENERGY, T_ENERGY, NT };
+
+/* Means over the workloads of V-B that the paper table needs. */
+struct vb_means {
+	double tex_l2_share, tex_dram_share, dram_chg;  /* LRU FO shares, LRU RO change */
+	double timed[NT];                               /* LRU RO, timing model */
+};
+
+/*
+ * The V-B table and report; with timed, also the runs' cycles and energy
+ * and their changes against LRU FO: speedup (the change of 1 / cycles),
+ * memory hierarchy (caches and DRAM) and total energy.
+ */
 static void print_vb(struct tsr_xp_result *out, struct tsr_table *tab, const struct bw_row *rows,
-		     size_t nw, double *tex_l2_share, double *tex_dram_share, double *dram_chg)
+		     size_t nw, int timed, struct vb_means *m)
 {
 	struct tsr_text *txt = &out->text;
 	tsr_text_printf(txt, "\nV-B, Figs. 11 and 12: shared L2 (boustrophedonic-table2): share of "
 			"the L2's misses per stream, DRAM bytes; change against LRU-FO\n");
-	tsr_text_printf(txt, "%-18s %-7s %11s %8s %8s %8s %8s %8s %13s %8s\n", "workload", "run",
+	tsr_text_printf(txt, "%-18s %-7s %11s %8s %8s %8s %8s %8s %13s %8s", "workload", "run",
 			"L2 misses", "texture", "PB", "geometry", "instr", "other", "DRAM bytes",
 			"chg");
-	double mean_share[NV][NG] = {{0}}, mean_chg[NV] = {0};
-	*tex_dram_share = 0.0;
+	if (timed)
+		tsr_text_printf(txt, " %11s %8s %8s %8s", "cycles", "speedup", "mem-E", "energy");
+	tsr_text_printf(txt, "\n");
+	double mean_share[NV][NG] = {{0}}, mean_chg[NV] = {0}, mean_t[NV][NT] = {{0}};
+	m->tex_dram_share = 0.0;
 	for (size_t w = 0; w < nw; w++) {
 		const struct bw_row *r = &rows[w];
-		*tex_dram_share += r->vb_dram[V_LRU_FO]
+		m->tex_dram_share += r->vb_dram[V_LRU_FO]
 			? 100.0 * (double)r->vb_tex_dram / (double)r->vb_dram[V_LRU_FO] / (double)nw
 			: 0.0;
 		for (int v = 0; v < NV; v++) {
 			double chg = xp_pct(r->vb_dram[v], r->vb_dram[V_LRU_FO]);
+			double tc[NT] = {
+				xp_change_pct(r->vb_cycles[v] ? 1.0 / (double)r->vb_cycles[v] : 0.0,
+					      r->vb_cycles[V_LRU_FO]
+						      ? 1.0 / (double)r->vb_cycles[V_LRU_FO] : 0.0),
+				xp_change_pct(r->vb_memory_energy_nj[v],
+					      r->vb_memory_energy_nj[V_LRU_FO]),
+				xp_change_pct(r->vb_energy_nj[v], r->vb_energy_nj[V_LRU_FO]),
+			};
 			mean_chg[v] += chg / (double)nw;
+			for (int k = 0; k < NT; k++)
+				mean_t[v][k] += tc[k] / (double)nw;
 			tsr_text_printf(txt, "%-18s %-7s %11llu", r->name, vb_names[v],
 					(unsigned long long)r->vb_misses[v]);
 			for (int g = 0; g < NG; g++) {
 				mean_share[v][g] += r->vb_share[v][g] / (double)nw;
 				tsr_text_printf(txt, " %7.1f%%", r->vb_share[v][g]);
 			}
-			tsr_text_printf(txt, " %13llu %7.1f%%\n", (unsigned long long)r->vb_dram[v], chg);
+			tsr_text_printf(txt, " %13llu %7.1f%%", (unsigned long long)r->vb_dram[v], chg);
+			if (timed)
+				tsr_text_printf(txt, " %11llu %+7.1f%% %+7.1f%% %+7.1f%%",
+						(unsigned long long)r->vb_cycles[v], tc[T_SPEEDUP],
+						tc[T_MEMORY_ENERGY], tc[T_ENERGY]);
+			tsr_text_printf(txt, "\n");
 			tsr_table_row(tab);
 			tsr_table_cellf(tab, "%s", r->name);
 			tsr_table_cellf(tab, "%s", vb_names[v]);
@@ -538,13 +575,27 @@ static void print_vb(struct tsr_xp_result *out, struct tsr_table *tab, const str
 				tsr_table_cellf(tab, "%.6f", r->vb_share[v][g]);
 			tsr_table_cellf(tab, "%llu", (unsigned long long)r->vb_dram[v]);
 			tsr_table_cellf(tab, "%.3f", chg);
+			if (timed) {
+				tsr_table_cellf(tab, "%llu", (unsigned long long)r->vb_cycles[v]);
+				tsr_table_cellf(tab, "%.3f", r->vb_energy_nj[v]);
+				for (int k = 0; k < NT; k++)
+					tsr_table_cellf(tab, "%.3f", tc[k]);
+			} else {
+				for (int k = 0; k < 2 + NT; k++)
+					tsr_table_cellf(tab, "%s", "");  /* no timing model */
+			}
 		}
 	}
 	for (int v = 0; v < NV; v++) {
 		tsr_text_printf(txt, "%-18s %-7s %11s", "mean", vb_names[v], "");
 		for (int g = 0; g < NG; g++)
 			tsr_text_printf(txt, " %7.1f%%", mean_share[v][g]);
-		tsr_text_printf(txt, " %13s %7.1f%%\n", "", mean_chg[v]);
+		tsr_text_printf(txt, " %13s %7.1f%%", "", mean_chg[v]);
+		if (timed)
+			tsr_text_printf(txt, " %11s %+7.1f%% %+7.1f%% %+7.1f%%", "",
+					mean_t[v][T_SPEEDUP], mean_t[v][T_MEMORY_ENERGY],
+					mean_t[v][T_ENERGY]);
+		tsr_text_printf(txt, "\n");
 		tsr_table_row(tab);
 		tsr_table_cellf(tab, "%s", "mean");
 		tsr_table_cellf(tab, "%s", vb_names[v]);
@@ -553,9 +604,19 @@ static void print_vb(struct tsr_xp_result *out, struct tsr_table *tab, const str
 			tsr_table_cellf(tab, "%.6f", mean_share[v][g]);
 		tsr_table_cellf(tab, "%s", "");
 		tsr_table_cellf(tab, "%.3f", mean_chg[v]);
+		tsr_table_cellf(tab, "%s", "");
+		tsr_table_cellf(tab, "%s", "");
+		for (int k = 0; k < NT; k++) {
+			if (timed)
+				tsr_table_cellf(tab, "%.3f", mean_t[v][k]);
+			else
+				tsr_table_cellf(tab, "%s", "");
+		}
 	}
-	*tex_l2_share = mean_share[V_LRU_FO][G_TEXTURE];
-	*dram_chg = mean_chg[V_LRU_RO];
+	m->tex_l2_share = mean_share[V_LRU_FO][G_TEXTURE];
+	m->dram_chg = mean_chg[V_LRU_RO];
+	for (int k = 0; k < NT; k++)
+		m->timed[k] = mean_t[V_LRU_RO][k];
 }
 
 static enum tsr_status run_boustrophedonic(struct xp_ctx *c, struct tsr_xp_result *out,
@@ -569,7 +630,8 @@ static enum tsr_status run_boustrophedonic(struct xp_ctx *c, struct tsr_xp_resul
 		err) : NULL;
 	char hdr[256];
 	snprintf(hdr, sizeof(hdr), "workload,run,l2_misses,%s,%s,%s,%s,%s,dram_bytes,"
-		 "dram_change_pct", group_cols[0], group_cols[1], group_cols[2], group_cols[3],
+		 "dram_change_pct,cycles,energy_nj,speedup_pct,memory_energy_change_pct,"
+		 "energy_change_pct", group_cols[0], group_cols[1], group_cols[2], group_cols[3],
 		 group_cols[4]);
 	struct tsr_table *shared = fdm ? xp_add_table(out, "boustrophedonic-shared", hdr, err)
 				       : NULL;
@@ -578,6 +640,9 @@ static enum tsr_status run_boustrophedonic(struct xp_ctx *c, struct tsr_xp_resul
 	if (!paper)
 		return TSR_ERR_NOMEM;
 	struct tsr_text *txt = &out->text;
+	struct tsr_gpu_config probe;  /* --set timing.enabled=true times the V-B runs */
+	TSR_TRY(xp_load_config(c, "boustrophedonic-table2", &probe, err));
+	const int timed = probe.timing.enabled;
 	double fdm_max = 0.0;
 	TSR_TRY(run_fdm(out, fdm, &fdm_max, err));
 	xp_flush(c, out);
@@ -620,21 +685,27 @@ static enum tsr_status run_boustrophedonic(struct xp_ctx *c, struct tsr_xp_resul
 		return s;
 	}
 	qsort(rows, nw, sizeof(*rows), by_footprint);
-	double mean[NPOL], tex_l2 = 0.0, tex_dram = 0.0, dram_chg = 0.0;
+	double mean[NPOL];
+	struct vb_means vb;
 	print_va(out, tab, rows, nw, mean);
-	print_vb(out, shared, rows, nw, &tex_l2, &tex_dram, &dram_chg);
+	print_vb(out, shared, rows, nw, timed, &vb);
 	free(rows);
 
 	tsr_text_printf(txt, "\n%-6s %-56s %8s %8s\n", "figure", "quantity (tessera: mean over "
 			"the workloads)", "paper", "tessera");
 	for (int i = 0; i < NPAPER; i++) {
 		double v = 0.0;
+		if (paper_rows[i].kind >= K_SPEEDUP && !timed)
+			continue;
 		switch (paper_rows[i].kind) {
 		case K_VA: v = mean[paper_rows[i].pol]; break;
 		case K_FDM_MAX: v = fdm_max; break;
-		case K_TEX_L2_SHARE: v = tex_l2; break;
-		case K_TEX_DRAM_SHARE: v = tex_dram; break;
-		case K_DRAM_CHANGE: v = dram_chg; break;
+		case K_TEX_L2_SHARE: v = vb.tex_l2_share; break;
+		case K_TEX_DRAM_SHARE: v = vb.tex_dram_share; break;
+		case K_DRAM_CHANGE: v = vb.dram_chg; break;
+		case K_SPEEDUP: v = vb.timed[T_SPEEDUP]; break;
+		case K_MEMORY_ENERGY: v = vb.timed[T_MEMORY_ENERGY]; break;
+		case K_ENERGY: v = vb.timed[T_ENERGY]; break;
 		}
 		xp_paper_row(paper, txt, 56, paper_rows[i].figure, paper_rows[i].quantity,
 			     paper_rows[i].paper, v);

@@ -11,6 +11,7 @@
 #include "experiment/experiment.h"
 #include "framestats/stats.h"
 #include "scene/scene.h"
+#include "energy/energy.h"
 
 /* A run of one experiment: the options with defaults filled in. */
 struct xp_ctx {
@@ -39,6 +40,7 @@ extern const struct tsr_experiment tsr_xp_attribute_cache;
 extern const struct tsr_experiment tsr_xp_re;
 extern const struct tsr_experiment tsr_xp_workloads;
 extern const struct tsr_experiment tsr_xp_boustrophedonic;
+extern const struct tsr_experiment tsr_xp_timing;
 
 /*
  * Loads the defaults, then shipped configuration `name` ("tcor-table1",
@@ -47,6 +49,11 @@ extern const struct tsr_experiment tsr_xp_boustrophedonic;
  */
 enum tsr_status xp_load_config(const struct xp_ctx *c, const char *name,
 			       struct tsr_gpu_config *cfg, struct tsr_error *err);
+
+/* The same, then `extra` ("KEY=VALUE", the point's own setting; NULL: none). */
+enum tsr_status xp_load_config_extra(const struct xp_ctx *c, const char *name,
+				     const char *extra, struct tsr_gpu_config *cfg,
+				     struct tsr_error *err);
 
 /* Loads workload w of the context (a shipped one, a file or a shipped name). */
 enum tsr_status xp_load_scene(const struct xp_ctx *c, size_t w, struct tsr_scene **out,
@@ -58,12 +65,24 @@ const char *xp_workload_name(const struct xp_ctx *c, size_t w, const struct tsr_
 /*
  * What the timing model says of a run (zero without timing.enabled):
  * cycles, the energy of everything and of the memory hierarchy (the caches
- * and DRAM components of energy/energy.h), nJ.
+ * and DRAM components of energy/energy.h), nJ, and the energy per
+ * component.
  */
 struct xp_timing {
 	uint64_t cycles;
 	double energy_nj, memory_energy_nj;
+	struct tsr_energy_result energy;
 };
+
+struct tsr_sim;
+
+/*
+ * Sets *timing to what the timing model says of the frames simulation s
+ * (opened with cfg) has run: zero when cfg->timing.enabled is 0.
+ * Errors: those of tsr_energy_create() and tsr_energy_compute().
+ */
+enum tsr_status xp_timing_of(const struct tsr_gpu_config *cfg, struct tsr_sim *s,
+			     struct xp_timing *timing, struct tsr_error *err);
 
 /*
  * Simulates `frames` frames (0: the scene's own) of sc with cfg into

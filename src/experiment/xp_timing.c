@@ -1,0 +1,262 @@
+/*
+ * xp_timing.c - `timing`: what the timing model (issue 13, README "Timing
+ * mode") says of every workload on the default configuration (the
+ * built-in TCOR Table I GPU and the context's --set overrides), with
+ * timing.enabled forced on. One row per workload, from the run's total
+ * counters (stats/counters.h, group "timing") and the energy model
+ * (energy/energy.h):
+ *
+ *   fps                    frames per second at timing.gpu_mhz
+ *   cycles_per_frame       timing.cycles / frames
+ *   geometry_cycles_pct    timing.geometry_cycles / timing.cycles
+ *   mean_memory_latency    timing.memory_latency / memory_requests (every
+ *                          line request timed, issue to data, hits included)
+ *   mean_dram_latency      timing.dram_latency / dram_requests (enqueue to
+ *                          data)
+ *   dram_row_hit_pct       timing.dram_row_hits / dram_requests
+ *   dram_bandwidth_pct     timing.dram_io_bytes / (cycles x the DRAM's peak
+ *                          bytes per GPU cycle: the GPU port's 4 bytes on
+ *                          lpddr3, the buses' on lpddr4); the port is one
+ *                          each way, so reads and writes at once can pass
+ *                          100%
+ *   energy_mj_per_frame    total energy / frames, and the static share
+ *   energy_<group>_pct     shares of the components, grouped: dram,
+ *                          caches (every cache instance and TCOR's
+ *                          Attribute Cache), shader_cores, texture_units,
+ *                          raster, geometry, tiling, other (the Signature
+ *                          Unit and anything else); they add up to 100%
+ *
+ * A last row holds the means over the workloads. Then "timing-paper": what
+ * the papers state of the same quantities, beside tessera's means (their
+ * text only; one figure derived from three quoted ones, and marked so).
+ *
+ * Left out: per-unit stall breakdowns (not in the counters yet), the
+ * papers' per-benchmark FPS (they report speedups, not frame rates).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "experiment/xp_priv.h"
+#include "report/report.h"
+#include "timing/dram.h"
+
+/* Energy components, grouped (energy/energy.h names them). */
+enum { E_DRAM, E_CACHES, E_CORES, E_TEXTURE, E_RASTER, E_GEOMETRY, E_TILING, E_OTHER, NE };
+static const char *const energy_cols[NE] = {
+	"energy_dram_pct",    "energy_caches_pct", "energy_shader_cores_pct",
+	"energy_texture_units_pct", "energy_raster_pct", "energy_geometry_pct",
+	"energy_tiling_pct",  "energy_other_pct"};
+static const char *const energy_heads[NE] = {"dram", "caches", "cores", "tex",
+					     "raster", "geom", "tiling", "other"};
+
+static int energy_group(const char *component)
+{
+	if (!strcmp(component, "dram"))
+		return E_DRAM;
+	if (!strncmp(component, "caches.", 7) || !strcmp(component, "attribute_cache"))
+		return E_CACHES;
+	if (!strcmp(component, "shader_cores"))
+		return E_CORES;
+	if (!strcmp(component, "texture_units"))
+		return E_TEXTURE;
+	if (!strcmp(component, "raster"))
+		return E_RASTER;
+	if (!strcmp(component, "geometry"))
+		return E_GEOMETRY;
+	if (!strcmp(component, "tiling"))
+		return E_TILING;
+	return E_OTHER;
+}
+
+/* The columns of a row, in table order. */
+enum {
+	C_FPS, C_CYCLES_PER_FRAME, C_GEOMETRY_CYCLES, C_MEMORY_LATENCY, C_DRAM_LATENCY,
+	C_ROW_HITS, C_BANDWIDTH, C_ENERGY_MJ, C_STATIC, C_SHARE,  /* then NE shares */
+	NC = C_SHARE + NE
+};
+
+/* Percentage v of `of` (0 when of is 0). */
+static double share(double v, double of)
+{
+	return of > 0 ? 100.0 * v / of : 0.0;
+}
+
+/* Mean of `sum` over `count` requests (0 when there are none). */
+static double mean_of(uint64_t sum, uint64_t count)
+{
+	return count ? (double)sum / (double)count : 0.0;
+}
+
+/*
+ * The DRAM's peak bytes per GPU cycle for cfg: the preset the timing
+ * driver builds for cfg->timing.dram_model (pipeline/timing_driver.c),
+ * asked of an idle device.
+ */
+static enum tsr_status dram_peak(const struct tsr_gpu_config *cfg, double *peak,
+				 struct tsr_error *err)
+{
+	struct tsr_dram_params p;
+	if (cfg->timing.dram_model == TSR_DRAM_LPDDR4)
+		tsr_dram_params_default_lpddr4(&p);
+	else
+		tsr_dram_params_default_lpddr3(&p);
+	struct tsr_dram *d;
+	TSR_TRY(tsr_dram_create(&p, cfg->timing.gpu_mhz, &d, err));
+	*peak = tsr_dram_peak_bytes_per_gpu_cycle(d);
+	tsr_dram_destroy(d);
+	return TSR_OK;
+}
+
+/* One workload's row from its run's counters and energy. */
+static void measure(const struct tsr_frame_stats *t, const struct xp_timing *tm,
+		    uint32_t frames, uint32_t gpu_mhz, double peak, double *v)
+{
+	const struct tsr_timing_stats *k = &t->timing;
+	v[C_FPS] = tsr_frames_per_second(frames, k->cycles, gpu_mhz);
+	v[C_CYCLES_PER_FRAME] = (double)k->cycles / frames;
+	v[C_GEOMETRY_CYCLES] = share((double)k->geometry_cycles, (double)k->cycles);
+	v[C_MEMORY_LATENCY] = mean_of(k->memory_latency, k->memory_requests);
+	v[C_DRAM_LATENCY] = mean_of(k->dram_latency, k->dram_requests);
+	v[C_ROW_HITS] = share((double)k->dram_row_hits, (double)k->dram_requests);
+	v[C_BANDWIDTH] = share((double)k->dram_io_bytes, (double)k->cycles * peak);
+	const struct tsr_energy_result *e = &tm->energy;
+	v[C_ENERGY_MJ] = e->total_nj / frames / 1e6;
+	v[C_STATIC] = share(e->static_nj, e->total_nj);
+	for (int g = 0; g < NE; g++)
+		v[C_SHARE + g] = 0.0;
+	for (uint32_t i = 0; i < e->count; i++)
+		v[C_SHARE + energy_group(e->parts[i].name)] +=
+			share(e->parts[i].dynamic_nj + e->parts[i].static_nj, e->total_nj);
+}
+
+static void add_row(struct tsr_table *tab, struct tsr_text *txt, const char *name,
+		    const char *frames, const double *v)
+{
+	tsr_text_printf(txt, "%-18s %6s %8.1f %11.0f %6.1f%% %8.1f %8.1f %7.1f%% %6.1f%% "
+			"%8.3f %6.1f%%", name, frames, v[C_FPS], v[C_CYCLES_PER_FRAME],
+			v[C_GEOMETRY_CYCLES], v[C_MEMORY_LATENCY], v[C_DRAM_LATENCY],
+			v[C_ROW_HITS], v[C_BANDWIDTH], v[C_ENERGY_MJ], v[C_STATIC]);
+	for (int g = 0; g < NE; g++)
+		tsr_text_printf(txt, " %6.1f%%", v[C_SHARE + g]);
+	tsr_text_printf(txt, "\n");
+	tsr_table_row(tab);
+	tsr_table_cellf(tab, "%s", name);
+	tsr_table_cellf(tab, "%s", frames);
+	for (int c = 0; c < NC; c++)
+		tsr_table_cellf(tab, "%.17g", v[c]);
+}
+
+static enum tsr_status run_timing(struct xp_ctx *c, struct tsr_xp_result *out,
+				  struct tsr_error *err)
+{
+	struct tsr_gpu_config cfg;
+	TSR_TRY(xp_load_config_extra(c, NULL, "timing.enabled=true", &cfg, err));
+	double peak = 0.0;
+	TSR_TRY(dram_peak(&cfg, &peak, err));
+	char header[512];
+	int n = snprintf(header, sizeof(header), "workload,frames,fps,cycles_per_frame,"
+			 "geometry_cycles_pct,mean_memory_latency_cycles,"
+			 "mean_dram_latency_cycles,dram_row_hit_pct,dram_bandwidth_pct,"
+			 "energy_mj_per_frame,static_energy_pct");
+	for (int g = 0; g < NE && n > 0 && (size_t)n < sizeof(header); g++)
+		n += snprintf(header + n, sizeof(header) - (size_t)n, ",%s", energy_cols[g]);
+	struct tsr_table *tab = xp_add_table(out, "timing", header, err);
+	struct tsr_table *paper = tab ? xp_add_table(out, "timing-paper",
+						     "source,quantity,paper,tessera_mean", err)
+				      : NULL;
+	if (!paper)
+		return TSR_ERR_NOMEM;
+	struct tsr_text *txt = &out->text;
+	tsr_text_printf(txt, "timing model on '%s' at %u MHz, DRAM peak %.2f bytes/cycle, "
+			"means per frame\n", cfg.name, cfg.timing.gpu_mhz, peak);
+	tsr_text_printf(txt, "%-18s %6s %8s %11s %7s %8s %8s %8s %7s %8s %7s", "workload",
+			"frames", "FPS", "cyc/frame", "geom", "mem-lat", "dram-lat", "row-hit",
+			"DRAM-bw", "mJ/frame", "static");
+	for (int g = 0; g < NE; g++)
+		tsr_text_printf(txt, " %7s", energy_heads[g]);
+	tsr_text_printf(txt, "\n");
+	xp_flush(c, out);
+	struct tsr_frame_stats *t = malloc(sizeof(*t));
+	struct xp_timing *tm = malloc(sizeof(*tm));
+	if (!t || !tm) {
+		free(t);
+		free(tm);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	}
+	double sum[NC] = {0};
+	int nw = 0;
+	enum tsr_status s = TSR_OK;
+	for (size_t w = 0; s == TSR_OK && w < c->workload_count; w++) {
+		struct tsr_scene *sc = NULL;
+		s = xp_load_scene(c, w, &sc, err);
+		if (s != TSR_OK)
+			break;
+		const uint32_t frames = c->frames ? c->frames : sc->frames;
+		s = xp_simulate(&cfg, sc, frames, t, NULL, tm, err);
+		if (s == TSR_OK) {
+			double v[NC];
+			char fr[16];
+			measure(t, tm, frames, cfg.timing.gpu_mhz, peak, v);
+			snprintf(fr, sizeof(fr), "%u", frames);
+			add_row(tab, txt, xp_workload_name(c, w, sc), fr, v);
+			for (int k = 0; k < NC; k++)
+				sum[k] += v[k];
+			nw++;
+			xp_flush(c, out);
+		}
+		tsr_scene_destroy(sc);
+	}
+	free(t);
+	free(tm);
+	if (s != TSR_OK)
+		return s;
+	double mean[NC] = {0};
+	if (nw) {
+		for (int k = 0; k < NC; k++)
+			mean[k] = sum[k] / nw;
+		add_row(tab, txt, "mean", "", mean);
+	}
+
+	/* what the papers state (their text), beside tessera's means */
+	static const struct {
+		const char *source, *quantity, *paper;
+		int col;  /* tessera's mean; -1: the DRAM's peak, -2: the clock */
+	} rows[] = {
+		{"TCOR I, DTexL II, boustrophedonic II (RE I: 400)", "GPU clock, MHz", "600", -2},
+		{"TCOR, RE, DTexL, boustrophedonic tables", "main memory latency, cycles (loaded)",
+		 "50-100", C_DRAM_LATENCY},
+		{"RE Table I", "main memory bandwidth, bytes/cycle", "4", -1},
+		{"RE V-B, Fig. 13b", "main memory share of energy, % (derived)", "50", C_SHARE + E_DRAM},
+	};
+	tsr_text_printf(txt, "\n%-50s %-42s %8s %8s\n", "source", "quantity", "paper", "tessera");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		double v = rows[i].col >= 0 ? mean[rows[i].col]
+			 : rows[i].col == -1 ? peak : (double)cfg.timing.gpu_mhz;
+		tsr_text_printf(txt, "%-50s %-42s %8s %8.1f\n", rows[i].source, rows[i].quantity,
+				rows[i].paper, v);
+		tsr_table_row(paper);
+		tsr_table_cellf(paper, "%s", rows[i].source);
+		tsr_table_cellf(paper, "%s", rows[i].quantity);
+		tsr_table_cellf(paper, "%s", rows[i].paper);
+		tsr_table_cellf(paper, "%.17g", v);
+	}
+	tsr_text_printf(txt, "\nRE V-B (Fig. 13b): energy -43%% for the system, -38%% for the GPU "
+			"and -48%% for main memory,\nwhich puts main memory at half the "
+			"baseline's energy (0.48 f + 0.38 (1 - f) = 0.43: f = 0.5);\nDTexL I: the "
+			"shader cores are \"the vast majority of execution time and energy "
+			"consumption\";\nRE I: \"the GPU and its communication with main memory [...] "
+			"are the greatest contributors\nto energy consumption\"\n");
+	xp_flush(c, out);
+	return TSR_OK;
+}
+
+const struct tsr_experiment tsr_xp_timing = {
+	.name = "timing",
+	.summary = "frames per second, cycles, memory latency, DRAM row hits and bandwidth, "
+		   "energy per frame and its shares per component, with the timing model on "
+		   "(issue 13)",
+	.default_workloads = NULL,  /* every shipped workload */
+	.default_frames = 4,
+	.run = run_timing,
+};
