@@ -23,6 +23,7 @@
 #include "core/limits.h"
 #include "memory/policy.h"
 #include "timing/core.h"
+#include "timing/dram.h"
 #include "tiling/parameter_buffer.h"
 
 const char *const tsr_pb_layout_names[] = {"baseline", "interleaved", NULL};
@@ -851,4 +852,12 @@ enum tsr_status tsr_config_markdown(const struct tsr_gpu_config *cfg, char **out
 uint32_t tsr_config_attribute_write_bytes(const struct tsr_gpu_config *cfg)
 {
 	return cfg->attribute_block_writes ? TSR_PB_BLOCK_BYTES : cfg->attribute_bytes;
+}
+
+void tsr_config_dram_params(const struct tsr_gpu_config *cfg, struct tsr_dram_params *p)
+{
+	if (cfg->timing.dram_model == TSR_DRAM_LPDDR4)
+		tsr_dram_params_default_lpddr4(p);
+	else
+		tsr_dram_params_default_lpddr3(p);
 }

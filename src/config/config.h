@@ -147,6 +147,10 @@ enum tsr_status tsr_config_apply_sets(struct tsr_gpu_config *cfg, const char *fi
 				      const char *const *sets, size_t n,
 				      struct tsr_error *err);
 
+struct tsr_dram_params;
+/* The DRAM device's parameters of the preset dram.model names (timing/dram.h). */
+void tsr_config_dram_params(const struct tsr_gpu_config *cfg, struct tsr_dram_params *p);
+
 /* Checks a filled configuration (as tsr_config_load does). */
 enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 				 struct tsr_error *err);

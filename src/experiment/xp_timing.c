@@ -97,10 +97,7 @@ static enum tsr_status dram_peak(const struct tsr_gpu_config *cfg, double *peak,
 				 struct tsr_error *err)
 {
 	struct tsr_dram_params p;
-	if (cfg->timing.dram_model == TSR_DRAM_LPDDR4)
-		tsr_dram_params_default_lpddr4(&p);
-	else
-		tsr_dram_params_default_lpddr3(&p);
+	tsr_config_dram_params(cfg, &p);
 	struct tsr_dram *d;
 	TSR_TRY(tsr_dram_create(&p, cfg->timing.gpu_mhz, &d, err));
 	*peak = tsr_dram_peak_bytes_per_gpu_cycle(d);

@@ -353,10 +353,7 @@ enum tsr_status tsr_timing_create(struct tsr_gpu *g, struct tsr_error *err)
 		p->mshrs = k->mshrs;
 	}
 	struct tsr_dram_params dp;
-	if (t->cfg.dram_model == TSR_DRAM_LPDDR4)
-		tsr_dram_params_default_lpddr4(&dp);
-	else
-		tsr_dram_params_default_lpddr3(&dp);
+	tsr_config_dram_params(&g->cfg, &dp);
 	TSR_TRY(tsr_memtime_create(t->cache_params, n, &dp, t->cfg.gpu_mhz, &t->mem, err));
 	tsr_memtime_set_completion(t->mem, mem_done, t);
 	const struct tsr_unit_params rp = {"rasterizer", t->cfg.triangle_queue_entries
