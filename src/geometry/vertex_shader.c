@@ -67,6 +67,7 @@ void tsr_geo_vs_step(struct tsr_geometry *g)
 		}
 		tsr_mem_access(g->mem, g->instruction_port[core], d->vs_base, d->vs_bytes, 0, TSR_STREAM_INSTRUCTION,
 			       (uint16_t)core, 0, NULL);
+		g->st->vertex_instructions += d->material->vertex_shader_instructions;
 		shade_vertex(d, it.vertex, &g->shaded[it.vertex]);
 	}
 	struct tsr_geo_shaded_item *o = tsr_ring_push(&g->queue[TSR_GEO_ASSEMBLY]);

@@ -50,6 +50,8 @@ enum tsr_counter_merge {
 	X(indices_fetched, "count", TSR_MERGE_SUM, 0, "indices read by the Vertex Fetcher") \
 	X(vertices_fetched, "count", TSR_MERGE_SUM, 0,                                      \
 	  "post-transform cache misses: vertices read and shaded")                          \
+	X(vertex_instructions, "count", TSR_MERGE_SUM, 0,                                   \
+	  "instructions the vertex shader executed (its material's, per vertex shaded)")    \
 	X(primitives_in, "count", TSR_MERGE_SUM, TSR_CTR_SUMMARY, "triangles assembled")    \
 	X(primitives_culled, "count", TSR_MERGE_SUM, 0,                                     \
 	  "outside the frustum, back-facing, zero-area, covering no pixel centre or "       \
