@@ -99,7 +99,7 @@ static void test_sum_of_counts(void **state)
 		pj += 58.0 * (double)s->timing.core_busy[c];
 	pj += 20.0 * (double)s->texture.sample_instructions + 3.0 * (double)s->texture.texel_fetches;
 	pj += 30.0 * (double)s->raster.quads_rasterized + 20.0 * (double)s->raster.quads_shaded;
-	pj += 290.0 * (double)s->geometry.vertices_fetched + 20.0 * (double)s->geometry.primitives_in;
+	pj += 14.5 * (double)s->geometry.vertex_instructions + 20.0 * (double)s->geometry.primitives_in;
 	pj += 10.0 * (double)s->geometry.primitives_binned + 5.0 * (double)s->tiling.pmds_written +
 	      3.0 * (double)s->tiling.pmds_read;
 	double cache_mw = 0;

@@ -146,6 +146,8 @@ static const struct key keys[] = {
 	U32("timing.tiles_in_flight", timing.tiles_in_flight, 2, 16, "4", "tiles",
 	    "tiles the raster pipeline holds at once, Tile Fetcher to flush (how far a lane "
 	    "or the Tile Fetcher may run ahead of the oldest tile)"),
+	U32("timing.vertex_processors", timing.vertex_processors, 1, 64, "1", "processors",
+	    "vertex processors, one vertex shader instruction a cycle each (RE Table I: 1)"),
 	U32("timing.rasterizer_attributes_per_cycle", timing.rasterizer_attributes_per_cycle, 1,
 	    1024, "16", "attributes", "primitive setup throughput (RE Table I: 16 per cycle)"),
 	U32("timing.early_z_inflight", timing.early_z_inflight, 1, 4096, "32", "quads",

@@ -160,9 +160,8 @@ static enum tsr_status defaults(const struct tsr_gpu_config *cfg, struct table *
 	TSR_TRY(dyn(t, "texture.texel_fetches", "texture_units", 3.0, SRC_OPS, err));
 	TSR_TRY(dyn(t, "raster.quads_rasterized", "raster", 30.0, SRC_OPS, err));
 	TSR_TRY(dyn(t, "raster.quads_shaded", "raster", 20.0, SRC_OPS, err));
-	TSR_TRY(dyn(t, "geometry.vertices_fetched", "geometry", 290.0,
-		    "20 vertex shader instructions x 1 lane of a quad instruction (assumption)",
-		    err));
+	TSR_TRY(dyn(t, "geometry.vertex_instructions", "geometry", 14.5,
+		    "1 lane of a quad instruction (58 pJ / 4)", err));
 	TSR_TRY(dyn(t, "geometry.primitives_in", "geometry", 20.0, SRC_ASSUMED, err));
 	TSR_TRY(dyn(t, "geometry.primitives_binned", "tiling", 10.0, SRC_ASSUMED, err));
 	TSR_TRY(dyn(t, "tiling.pmds_written", "tiling", 5.0, SRC_ASSUMED, err));

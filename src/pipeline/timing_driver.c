@@ -45,9 +45,10 @@
  * The geometry phase of a frame runs before its tiles (binning must be
  * complete), bounded by its memory traffic (its paths issued one a cycle,
  * at most 32 outstanding: the vertex queues of RE Table I), primitive
- * assembly's 1 triangle per cycle and the vertex processor's 1 vertex per
- * cycle; its shader instructions are not timed yet. A frame ends when its
- * last write has reached DRAM.
+ * assembly's 1 triangle per cycle, the vertex fetcher's 1 vertex per cycle
+ * and the vertex processors' vertex_instructions / vertex_processors
+ * cycles (RE Table I: 1 vertex processor). A frame ends when its last
+ * write has reached DRAM.
  *
  * The caches see the functional order, so every counter but the timing
  * group's is the functional mode's.
@@ -820,7 +821,10 @@ void tsr_timing_frame_begin(struct tsr_gpu *g)
 /*
  * The geometry phase (recorded since tsr_timing_frame_begin): its paths
  * issued one a cycle, at most GEOMETRY_IN_FLIGHT outstanding, as long as
- * primitive assembly and vertex processing take at least.
+ * primitive assembly, vertex fetch (one a cycle each) and the vertex
+ * processors (timing.vertex_processors instructions a cycle) take at
+ * least: the phase is bounded by the slowest, not simulated stage by
+ * stage.
  */
 enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
 					struct tsr_error *err)
@@ -838,10 +842,15 @@ enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stat
 	}
 	/* reads must have arrived: wait for the last one */
 	now = wait_memory(t, now, 1, 0);
-	uint64_t bound = start + min64(UINT64_MAX - start, st->geometry.primitives_in);
-	bound = bound > start + st->geometry.vertices_fetched ? bound
-							      : start + st->geometry.vertices_fetched;
-	now = now > bound ? now : bound;
+	/* primitive assembly and the vertex fetcher, 1 a cycle; the vertex
+	 * processors, one instruction a cycle each */
+	const struct tsr_geometry_stats *gs = &st->geometry;
+	const uint64_t vp = (gs->vertex_instructions + t->cfg.vertex_processors - 1) /
+			    t->cfg.vertex_processors;
+	uint64_t busy = gs->primitives_in > gs->vertices_fetched ? gs->primitives_in
+								 : gs->vertices_fetched;
+	busy = busy > vp ? busy : vp;
+	now = now - start > busy ? now : start + busy;
 	if (t->failed)
 		return tsr_error_set(err, t->failed, "the timing model failed in the geometry "
 				     "phase: %s", t->err.msg);
