@@ -145,7 +145,7 @@ static void test_tcor(void **state)
 	run_small("tcor", "sprites-2d", 1, &r);
 	const struct tsr_table *t = tsr_xp_result_table(&r, "tcor");
 	assert_ptr_equal(t, &r.tables[0]);
-	assert_int_equal(t->cols, 13);
+	assert_int_equal(t->cols, 15);
 	assert_int_equal(t->rows, 6);
 	assert_string_equal(tsr_table_cell(t, 0, "cycles"), "");  /* no timing model */
 	static const char *const cfgs[] = {"tcor-table1", "tcor-l2-only", "tcor-64k-no-l2",
@@ -204,13 +204,16 @@ static void test_tcor(void **state)
 	for (uint32_t i = 0; i < 6; i++) {
 		assert_true(num(t, i, "cycles") > 0);
 		assert_true(num(t, i, "energy_nj") > 0);
+		/* the Tile Fetcher outputs at most one primitive a cycle (TCOR V-B-3) */
+		assert_true(num(t, i, "tf_prims_per_cycle") > 0);
+		assert_true(num(t, i, "tf_prims_per_cycle") <= 1.0);
 	}
 	assert_true(fabs(num(t, 0, "energy_change_pct")) < 1e-9);
 	/* the frames per second change is that of the inverse cycles */
 	double fps = 100.0 * (num(t, 0, "cycles") / num(t, 3, "cycles") - 1.0);
 	assert_true(fabs(num(t, 3, "fps_change_pct") - fps) < 0.0005 + 1e-6);
 	paper = tsr_xp_result_table(&r, "tcor-paper");
-	assert_int_equal(paper->rows, 11);
+	assert_int_equal(paper->rows, 13);
 	row = tsr_table_find_row(paper, "figure", "20");
 	assert_true(row >= 0);
 	assert_true(fabs(num(paper, (uint32_t)row, "paper_pct") + 14.1) < 1e-9);

@@ -30,7 +30,8 @@ static const struct {
 	const char *figure, *quantity;
 	int cfg;       /* index in cfgs: tcor-64k or tcor-128k */
 	int col;       /* 0: PB accesses at the L2, 1: PB DRAM, 2: all DRAM; timing
-			  model: 3 frames per second, 4 memory hierarchy energy, 5 energy */
+			  model: 3 frames per second, 4 memory hierarchy energy, 5 energy,
+			  6 the Tile Fetcher's primitives per cycle */
 	double paper;  /* percent */
 } paper_rows[] = {
 	{"14", "pb_l2_change_pct (64 KiB)", 3, 0, -33.5},
@@ -45,8 +46,12 @@ static const struct {
 	{"21", "memory_energy_change_pct (128 KiB)", 5, 4, -13.6},
 	{"22", "energy_change_pct (64 KiB)", 3, 5, -5.6},
 	{"22", "energy_change_pct (128 KiB)", 5, 5, -5.3},
+	/* V-B-3: "on average, our technique provides a 5x speedup" of the Tile
+	 * Fetcher's output (primitives per cycle, with an unlimited queue) */
+	{"23", "tf_throughput_change_pct (64 KiB)", 3, 6, 400.0},
+	{"24", "tf_throughput_change_pct (128 KiB)", 5, 6, 400.0},
 };
-enum { NCOUNT = 3, NCOL = 6 };  /* counted columns, then the timing model's */
+enum { NCOUNT = 3, NCOL = 7 };  /* counted columns, then the timing model's */
 enum { NPAPER = sizeof(paper_rows) / sizeof(paper_rows[0]) };
 
 static const char *const workloads[] = {
@@ -70,7 +75,8 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 	struct tsr_table *tab = xp_add_table(out, "tcor",
 		"workload,config,pb_l2_accesses,pb_dram_bytes,dram_bytes,"
 		"pb_l2_change_pct,pb_dram_change_pct,dram_change_pct,cycles,energy_nj,"
-		"fps_change_pct,memory_energy_change_pct,energy_change_pct", err);
+		"fps_change_pct,memory_energy_change_pct,energy_change_pct,tf_prims_per_cycle,"
+		"tf_throughput_change_pct", err);
 	if (!tab)
 		return TSR_ERR_NOMEM;
 	struct tsr_table *t2 = xp_add_table(out, "tcor-table2",
@@ -89,7 +95,7 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 	tsr_text_printf(txt, "%-18s %-17s %12s %7s %12s %7s %12s %7s", "workload", "config",
 			"PB L2 acc", "chg", "PB DRAM B", "chg", "DRAM B", "chg");
 	if (timed)
-		tsr_text_printf(txt, " %7s %7s %7s", "FPS", "mem-E", "energy");
+		tsr_text_printf(txt, " %7s %7s %7s %7s", "FPS", "mem-E", "energy", "TF p/c");
 	tsr_text_printf(txt, "\n");
 	struct tsr_frame_stats *t = malloc(sizeof(*t));
 	if (!t)
@@ -111,11 +117,17 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 				s = xp_simulate(&cfg, sc, c->frames, t, &l2, &tm, err);
 			if (s != TSR_OK)
 				break;
-			/* frames per second: the inverse of cycles */
+			/* frames per second: the inverse of cycles; the Tile Fetcher's
+			 * primitives per cycle it had work and room for them (its
+			 * throughput as with TCOR V-B-3's unlimited output queue) */
+			const struct tsr_timing_stats *ts = &t->timing;
 			double v[NCOL] = {(double)pb_l2_accesses(t, l2), (double)xp_dram_bytes(t, 1),
 					  (double)xp_dram_bytes(t, 0),
 					  tm.cycles ? 1.0 / (double)tm.cycles : 0.0,
-					  tm.memory_energy_nj, tm.energy_nj};
+					  tm.memory_energy_nj, tm.energy_nj,
+					  ts->tile_fetch_active ? (double)ts->tile_fetch_primitives /
+								  (double)ts->tile_fetch_active
+								: 0.0};
 			if (k == base_of[k])
 				memcpy(base, v, sizeof(base));
 			if (k == 0) {
@@ -139,7 +151,8 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 			tsr_text_printf(txt, "%-18s %-17s %12.0f %6.1f%% %12.0f %6.1f%% %12.0f %6.1f%%",
 					name, cfgs[k], v[0], chg[0], v[1], chg[1], v[2], chg[2]);
 			if (timed)
-				tsr_text_printf(txt, " %6.1f%% %6.1f%% %6.1f%%", chg[3], chg[4], chg[5]);
+				tsr_text_printf(txt, " %6.1f%% %6.1f%% %6.1f%% %7.3f", chg[3], chg[4],
+						chg[5], v[6]);
 			tsr_text_printf(txt, "\n");
 			tsr_table_row(tab);
 			tsr_table_cellf(tab, "%s", name);
@@ -151,10 +164,12 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 			if (timed) {
 				tsr_table_cellf(tab, "%llu", (unsigned long long)tm.cycles);
 				tsr_table_cellf(tab, "%.3f", tm.energy_nj);
-				for (int i = NCOUNT; i < NCOL; i++)
+				for (int i = NCOUNT; i < NCOL - 1; i++)
 					tsr_table_cellf(tab, "%.3f", chg[i]);
+				tsr_table_cellf(tab, "%.6f", v[NCOL - 1]);
+				tsr_table_cellf(tab, "%.3f", chg[NCOL - 1]);
 			} else {
-				for (int i = 0; i < 5; i++)
+				for (int i = 0; i < 7; i++)
 					tsr_table_cellf(tab, "%s", "");  /* no timing model */
 			}
 			xp_flush(c, out);

@@ -131,6 +131,7 @@ struct tsr_timing {
 	uint32_t raster_pos;         /* window index of the tile the Rasterizer is fed from */
 	uint64_t fetch_cycle;        /* cycle after the Tile Fetcher's last issue and output */
 	uint32_t fetch_issued, fetch_out;  /* its reads and primitives in that cycle */
+	uint64_t fetch_acted;        /* cycle after the last it issued or output in */
 	uint64_t prims_queued;       /* primitives output and not yet fed to the Rasterizer */
 	/* per lane, since creation: quads assigned, and finished by each stage;
 	 * flush lines queued, issued */
@@ -544,6 +545,8 @@ static void tile_fetcher(struct tsr_timing *t, uint64_t now)
 			break;
 	}
 	t->st->tile_fetch_primitives += out - out0;
+	if (issued + out > t->fetch_issued + out0)
+		t->fetch_acted = now + 1;
 	t->fetch_issued = issued;
 	t->fetch_out = out;
 }
@@ -734,14 +737,21 @@ static void account(struct tsr_timing *t, uint64_t from, uint64_t to)
 	case ST_FLUSH: s->bottleneck_flush += n; break;
 	default: break;
 	}
-	/* the Tile Fetcher: work and room, or work and a full queue */
-	if (t->fetch_pos < t->count) {
+	/* the Tile Fetcher: the cycle it issued or output in, then the cycles
+	 * it has work (reads to issue or wait for, primitives to output) and
+	 * room, or work and a full queue */
+	uint64_t rest = n;
+	if (n && t->fetch_acted == from + 1) {
+		s->tile_fetch_active++;
+		rest--;
+	}
+	if (rest && t->fetch_pos < t->count) {
 		const struct tile_run *r = run_at(t, t->fetch_pos);
 		if (r->fetch_next < r->log.fetch.count || r->prims_out < r->log.prim_count) {
 			if (triangle_room(t))
-				s->tile_fetch_active += n;
+				s->tile_fetch_active += rest;
 			else
-				s->tile_fetch_stalled += n;
+				s->tile_fetch_stalled += rest;
 		}
 	}
 }
