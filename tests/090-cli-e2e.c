@@ -445,7 +445,7 @@ static void test_experiment_cli(void **state)
 	static const char header[] = "workload,config,pb_l2_accesses,pb_dram_bytes,dram_bytes,"
 				     "pb_l2_change_pct,pb_dram_change_pct,dram_change_pct,cycles,"
 				     "energy_nj,fps_change_pct,memory_energy_change_pct,"
-				     "energy_change_pct\n";
+				     "energy_change_pct,tf_prims_per_cycle,tf_throughput_change_pct\n";
 	assert_memory_equal(csv, header, strlen(header));
 	assert_int_equal(lines, 7);  /* header + 6 configurations */
 	assert_non_null(strstr(csv, "\nsprites-2d,tcor-64k,"));
