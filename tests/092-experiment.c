@@ -760,6 +760,21 @@ static void test_timing(void **state)
 	for (size_t k = 0; k < sizeof(shares) / sizeof(shares[0]); k++)
 		assert_true(fabs(num(t, 2, shares[k]) -
 				 (num(t, 0, shares[k]) + num(t, 1, shares[k])) / 2) < 1e-9);
+	/* the units' shares of the cycles add up to them, per workload */
+	const struct tsr_table *bn = tsr_xp_result_table(&r, "timing-bottlenecks");
+	assert_non_null(bn);
+	assert_int_equal(bn->rows, 2);
+	static const char *const units[] = {"geometry_pct", "tile_fetcher_pct",
+					    "rasterizer_pct", "early_z_pct", "fragment_pct",
+					    "blending_pct", "flush_pct", "drain_pct"};
+	for (uint32_t i = 0; i < 2; i++) {
+		double sum = 0.0;
+		for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+			sum += num(bn, i, units[k]);
+		assert_true(fabs(sum - 100.0) < 1e-6);
+		assert_true(fabs(num(bn, i, "geometry_pct") - num(t, i, "geometry_cycles_pct")) <
+			    1e-9);
+	}
 	const struct tsr_table *paper = tsr_xp_result_table(&r, "timing-paper");
 	assert_non_null(paper);
 	int row = tsr_table_find_row(paper, "paper", "50-100");

@@ -26,12 +26,18 @@
  *                          raster, geometry, tiling, other (the Signature
  *                          Unit and anything else); they add up to 100%
  *
- * A last row holds the means over the workloads. Then "timing-paper": what
- * the papers state of the same quantities, beside tessera's means (their
- * text only; one figure derived from three quoted ones, and marked so).
+ * A last row holds the means over the workloads. Then "timing-bottlenecks":
+ * the share of each workload's cycles that each unit held it up
+ * (geometry_cycles; the bottleneck_* counters, which attribute the raster
+ * phase to the stage its oldest tile waited on; the drain, the frame's
+ * writes reaching DRAM after its last tile), and the share of the cores'
+ * raster-phase cycles they had warps all waiting on memory. Then
+ * "timing-paper": what the papers state of the same quantities, beside
+ * tessera's means (their text only; one figure derived from three quoted
+ * ones, and marked so).
  *
- * Left out: per-unit stall breakdowns (not in the counters yet), the
- * papers' per-benchmark FPS (they report speedups, not frame rates).
+ * Left out: the papers' per-benchmark FPS (they report speedups, not
+ * frame rates).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +81,16 @@ enum {
 	C_ROW_HITS, C_BANDWIDTH, C_ENERGY_MJ, C_STATIC, C_SHARE,  /* then NE shares */
 	NC = C_SHARE + NE
 };
+
+/* The bottleneck table's columns: shares of the cycles. */
+enum { B_GEOMETRY, B_FETCH, B_RASTER, B_EARLY_Z, B_FRAGMENT, B_BLEND, B_FLUSH, B_DRAIN,
+       B_CORE_MEMORY, NB };
+static const char *const bottleneck_cols[NB] = {
+	"geometry_pct", "tile_fetcher_pct", "rasterizer_pct", "early_z_pct", "fragment_pct",
+	"blending_pct", "flush_pct", "drain_pct", "cores_waiting_memory_pct"};
+static const char *const bottleneck_heads[NB] = {"geom", "fetch", "raster", "earlyZ",
+						 "frag", "blend", "flush", "drain",
+						 "core-mem"};
 
 /* Percentage v of `of` (0 when of is 0). */
 static double share(double v, double of)
@@ -127,6 +143,25 @@ static void measure(const struct tsr_frame_stats *t, const struct xp_timing *tm,
 			share(e->parts[i].dynamic_nj + e->parts[i].static_nj, e->total_nj);
 }
 
+/* The bottleneck shares of one workload's run t into b (NB values). */
+static void bottlenecks(const struct tsr_frame_stats *t, uint32_t cores, double *b)
+{
+	const struct tsr_timing_stats *k = &t->timing;
+	const double c = (double)k->cycles;
+	b[B_GEOMETRY] = share((double)k->geometry_cycles, c);
+	b[B_FETCH] = share((double)k->bottleneck_tile_fetcher, c);
+	b[B_RASTER] = share((double)k->bottleneck_rasterizer, c);
+	b[B_EARLY_Z] = share((double)k->bottleneck_early_z, c);
+	b[B_FRAGMENT] = share((double)k->bottleneck_fragment, c);
+	b[B_BLEND] = share((double)k->bottleneck_blending, c);
+	b[B_FLUSH] = share((double)k->bottleneck_flush, c);
+	b[B_DRAIN] = share((double)(k->cycles - k->geometry_cycles - k->tile_cycles), c);
+	uint64_t waiting = 0;
+	for (uint32_t i = 0; i < cores && i < TSR_MAX_CORES; i++)
+		waiting += k->core_stalled_memory[i];
+	b[B_CORE_MEMORY] = share((double)waiting, (double)k->tile_cycles * cores);
+}
+
 static void add_row(struct tsr_table *tab, struct tsr_text *txt, const char *name,
 		    const char *frames, const double *v)
 {
@@ -159,9 +194,13 @@ static enum tsr_status run_timing(struct xp_ctx *c, struct tsr_xp_result *out,
 	for (int g = 0; g < NE && n > 0 && (size_t)n < sizeof(header); g++)
 		n += snprintf(header + n, sizeof(header) - (size_t)n, ",%s", energy_cols[g]);
 	struct tsr_table *tab = xp_add_table(out, "timing", header, err);
-	struct tsr_table *paper = tab ? xp_add_table(out, "timing-paper",
-						     "source,quantity,paper,tessera_mean", err)
-				      : NULL;
+	n = snprintf(header, sizeof(header), "workload");
+	for (int b = 0; b < NB && n > 0 && (size_t)n < sizeof(header); b++)
+		n += snprintf(header + n, sizeof(header) - (size_t)n, ",%s", bottleneck_cols[b]);
+	struct tsr_table *bn = tab ? xp_add_table(out, "timing-bottlenecks", header, err) : NULL;
+	struct tsr_table *paper = bn ? xp_add_table(out, "timing-paper",
+						    "source,quantity,paper,tessera_mean", err)
+				     : NULL;
 	if (!paper)
 		return TSR_ERR_NOMEM;
 	struct tsr_text *txt = &out->text;
@@ -195,6 +234,12 @@ static enum tsr_status run_timing(struct xp_ctx *c, struct tsr_xp_result *out,
 			double v[NC];
 			char fr[16];
 			measure(t, tm, frames, cfg.timing.gpu_mhz, peak, v);
+			double b[NB];
+			bottlenecks(t, cfg.mem.cores, b);
+			tsr_table_row(bn);
+			tsr_table_cellf(bn, "%s", xp_workload_name(c, w, sc));
+			for (int k = 0; k < NB; k++)
+				tsr_table_cellf(bn, "%.17g", b[k]);
 			snprintf(fr, sizeof(fr), "%u", frames);
 			add_row(tab, txt, xp_workload_name(c, w, sc), fr, v);
 			for (int k = 0; k < NC; k++)
@@ -213,6 +258,20 @@ static enum tsr_status run_timing(struct xp_ctx *c, struct tsr_xp_result *out,
 		for (int k = 0; k < NC; k++)
 			mean[k] = sum[k] / nw;
 		add_row(tab, txt, "mean", "", mean);
+	}
+
+	/* what held each workload up */
+	tsr_text_printf(txt, "\nshare of the cycles each unit held the frame up (the raster "
+			"phase: the stage its oldest tile waited on)\n%-18s", "workload");
+	for (int b = 0; b < NB; b++)
+		tsr_text_printf(txt, " %8s", bottleneck_heads[b]);
+	tsr_text_printf(txt, "\n");
+	for (uint32_t r = 0; r < bn->rows; r++) {
+		tsr_text_printf(txt, "%-18s", tsr_table_cell(bn, r, "workload"));
+		for (int b = 0; b < NB; b++)
+			tsr_text_printf(txt, " %7.1f%%",
+					strtod(tsr_table_cell(bn, r, bottleneck_cols[b]), NULL));
+		tsr_text_printf(txt, "\n");
 	}
 
 	/* what the papers state (their text), beside tessera's means */
