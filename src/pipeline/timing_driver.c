@@ -723,6 +723,8 @@ static enum stage waiting_on(struct tsr_timing *t)
 static void account(struct tsr_timing *t, uint64_t from, uint64_t to)
 {
 	const uint64_t n = to - from;
+	if (n == 0)
+		return;  /* another step in the same cycle: nothing to count */
 	struct tsr_timing_stats *s = t->st;
 	switch (waiting_on(t)) {
 	case ST_FETCH: s->bottleneck_tile_fetcher += n; break;

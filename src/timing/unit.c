@@ -34,6 +34,8 @@ struct tsr_unit {
 	int gated;                    /* the gate closed; waits for a wake */
 	int settled;                  /* advance() has done all it could at now: nothing
 					 changed since (cleared by push and wake) */
+	uint64_t next;                /* next_event()'s answer, kept by advance, push and
+					 wake (the only changes of state) */
 	struct tsr_unit_counters c;
 };
 
@@ -62,6 +64,7 @@ enum tsr_status tsr_unit_create(const struct tsr_unit_params *p, tsr_unit_output
 	x->out = out;
 	x->gate = gate;
 	x->ctx = ctx;
+	x->next = UINT64_MAX;  /* empty */
 	*u = x;
 	return TSR_OK;
 }
@@ -101,7 +104,9 @@ static int finished(const struct tsr_unit *u)
 	return u->serving && u->s_done <= u->now;
 }
 
-uint64_t tsr_unit_next_event(const struct tsr_unit *u)
+/* The next cycle the unit can act by itself, from its state (tsr_unit_next_event()
+ * returns it as kept by the last change). */
+static uint64_t next_event(const struct tsr_unit *u)
 {
 	uint64_t t = UINT64_MAX;
 	if (u->serving) {
@@ -118,6 +123,11 @@ uint64_t tsr_unit_next_event(const struct tsr_unit *u)
 		t = r < t ? r : t;
 	}
 	return t;
+}
+
+uint64_t tsr_unit_next_event(const struct tsr_unit *u)
+{
+	return u->next;
 }
 
 /* Counts the cycles [now, to) by the state the unit is in, and moves now. */
@@ -193,7 +203,7 @@ void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle)
 	for (;;) {
 		act(u);
 		/* after act() nothing is left to do at now: the next event is later */
-		uint64_t t = tsr_unit_next_event(u);
+		uint64_t t = next_event(u);
 		if (t > cycle || t <= u->now)
 			break;
 		account(u, t);
@@ -205,6 +215,7 @@ void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle)
 	 * is empty or gated; none of that changes at now without a push or a
 	 * wake */
 	u->settled = 1;
+	u->next = next_event(u);
 }
 
 bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t work)
@@ -217,6 +228,7 @@ bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t wo
 	s->when = work;
 	u->q_len++;
 	u->settled = 0;
+	u->next = next_event(u);
 	return true;
 }
 
@@ -226,4 +238,5 @@ void tsr_unit_wake(struct tsr_unit *u, uint64_t cycle)
 	u->blocked = 0;
 	u->gated = 0;
 	u->settled = 0;
+	u->next = next_event(u);
 }
