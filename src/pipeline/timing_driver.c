@@ -152,9 +152,12 @@ struct tsr_timing {
 	struct tsr_error err;        /* the first callback error's message */
 };
 
+/* The tile i (<= count <= window) places after the oldest; head < window,
+ * so one subtraction wraps (a division here cost 3% of the timing mode). */
 static struct tile_run *run_at(struct tsr_timing *t, uint32_t i)
 {
-	return &t->runs[(t->head + i) % t->window];
+	const uint32_t k = t->head + i;
+	return &t->runs[k >= t->window ? k - t->window : k];
 }
 
 static struct tile_run *run_of(struct tsr_timing *t, uint64_t tag)
