@@ -408,11 +408,14 @@ static void lookup_start(struct tsr_memtime *mt, struct req *r, uint32_t j, uint
 
 static uint32_t mshr_find(const struct cache *c, uint64_t line)
 {
-	if (c->busy == 0)
-		return NONE;
-	for (uint32_t i = 0; i < c->p.mshrs; i++)
-		if (c->m[i].busy && c->m[i].line == line)
+	/* the scan stops after the last busy MSHR */
+	for (uint32_t i = 0, seen = 0; seen < c->busy; i++) {
+		if (!c->m[i].busy)
+			continue;
+		if (c->m[i].line == line)
 			return i;
+		seen++;
+	}
 	return NONE;
 }
 

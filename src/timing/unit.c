@@ -34,6 +34,8 @@ struct tsr_unit {
 	int gated;                    /* the gate closed; waits for a wake */
 	int settled;                  /* advance() has done all it could at now: nothing
 					 changed since (cleared by push and wake) */
+	uint64_t next;                /* next_event()'s answer, kept by advance, push and
+					 wake (the only changes of state) */
 	struct tsr_unit_counters c;
 };
 
@@ -62,6 +64,7 @@ enum tsr_status tsr_unit_create(const struct tsr_unit_params *p, tsr_unit_output
 	x->out = out;
 	x->gate = gate;
 	x->ctx = ctx;
+	x->next = UINT64_MAX;  /* empty */
 	*u = x;
 	return TSR_OK;
 }
@@ -95,13 +98,22 @@ const struct tsr_unit_counters *tsr_unit_counters(const struct tsr_unit *u)
 	return &u->c;
 }
 
+/* Index i (< 2 n) of a ring of n entries, wrapped: a compare instead of a
+ * division in the hot path. */
+static uint32_t wrap(uint32_t i, uint32_t n)
+{
+	return i >= n ? i - n : i;
+}
+
 /* Whether the server holds an item whose service has ended. */
 static int finished(const struct tsr_unit *u)
 {
 	return u->serving && u->s_done <= u->now;
 }
 
-uint64_t tsr_unit_next_event(const struct tsr_unit *u)
+/* The next cycle the unit can act by itself, from its state (tsr_unit_next_event()
+ * returns it as kept by the last change). */
+static uint64_t next_event(const struct tsr_unit *u)
 {
 	uint64_t t = UINT64_MAX;
 	if (u->serving) {
@@ -118,6 +130,11 @@ uint64_t tsr_unit_next_event(const struct tsr_unit *u)
 		t = r < t ? r : t;
 	}
 	return t;
+}
+
+uint64_t tsr_unit_next_event(const struct tsr_unit *u)
+{
+	return u->next;
 }
 
 /* Counts the cycles [now, to) by the state the unit is in, and moves now. */
@@ -151,13 +168,13 @@ static void act(struct tsr_unit *u)
 				u->blocked = 1;
 				break;
 			}
-			u->p_head = (u->p_head + 1) % u->p.inflight;
+			u->p_head = wrap(u->p_head + 1, u->p.inflight);
 			u->p_len--;
 			progress = 1;
 		}
 		/* a finished item into the pipeline */
 		if (finished(u) && u->p_len < u->p.inflight) {
-			struct slot *s = &u->pipe[(u->p_head + u->p_len) % u->p.inflight];
+			struct slot *s = &u->pipe[wrap(u->p_head + u->p_len, u->p.inflight)];
 			s->tag = u->s_tag;
 			s->when = u->now + u->p.latency;
 			u->p_len++;
@@ -176,7 +193,7 @@ static void act(struct tsr_unit *u)
 				u->s_done = u->now + (work ? (work + u->p.rate - 1) / u->p.rate : 1);
 				u->c.items++;
 				u->c.work += work;
-				u->q_head = (u->q_head + 1) % u->p.queue_entries;
+				u->q_head = wrap(u->q_head + 1, u->p.queue_entries);
 				u->q_len--;
 				progress = 1;
 			}
@@ -193,7 +210,7 @@ void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle)
 	for (;;) {
 		act(u);
 		/* after act() nothing is left to do at now: the next event is later */
-		uint64_t t = tsr_unit_next_event(u);
+		uint64_t t = next_event(u);
 		if (t > cycle || t <= u->now)
 			break;
 		account(u, t);
@@ -205,6 +222,7 @@ void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle)
 	 * is empty or gated; none of that changes at now without a push or a
 	 * wake */
 	u->settled = 1;
+	u->next = next_event(u);
 }
 
 bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t work)
@@ -212,11 +230,12 @@ bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t wo
 	tsr_unit_advance(u, cycle);
 	if (u->q_len == u->p.queue_entries)
 		return false;
-	struct slot *s = &u->queue[(u->q_head + u->q_len) % u->p.queue_entries];
+	struct slot *s = &u->queue[wrap(u->q_head + u->q_len, u->p.queue_entries)];
 	s->tag = tag;
 	s->when = work;
 	u->q_len++;
 	u->settled = 0;
+	u->next = next_event(u);
 	return true;
 }
 
@@ -226,4 +245,5 @@ void tsr_unit_wake(struct tsr_unit *u, uint64_t cycle)
 	u->blocked = 0;
 	u->gated = 0;
 	u->settled = 0;
+	u->next = next_event(u);
 }
