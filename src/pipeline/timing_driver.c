@@ -921,7 +921,8 @@ enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *s
 	return simulate(t, t->window - 1, err);
 }
 
-/* The counters the units keep themselves, cumulative since creation. */
+/* The counters the units keep themselves, cumulative since creation; the
+ * others zero, so that their frame delta is nothing (tsr_timing_frame_end). */
 static void cumulative(struct tsr_timing *t, struct tsr_timing_stats *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -1026,36 +1027,9 @@ enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, uint64_t frame_start,
 	/* this frame's share of what the units count themselves */
 	struct tsr_timing_stats cum;
 	cumulative(t, &cum);
-	struct tsr_timing_stats *s = &st->timing;
-#define DELTA(f) s->f += cum.f - t->prev.f
-	DELTA(memory_latency);
-	DELTA(mshr_stall_cycles);
-	DELTA(rasterizer_busy);
-	DELTA(rasterizer_stalled);
-	DELTA(early_z_busy);
-	DELTA(early_z_stalled);
-	DELTA(early_z_barrier);
-	DELTA(blend_busy);
-	DELTA(blend_barrier);
-	for (uint32_t i = 0; i < t->lanes; i++) {
-		DELTA(core_busy[i]);
-		DELTA(core_stalled_memory[i]);
-	}
-	DELTA(dram_requests);
-	DELTA(dram_row_hits);
-	DELTA(dram_row_misses);
-	DELTA(dram_row_conflicts);
-	DELTA(dram_latency);
-	DELTA(dram_occupancy);
-	DELTA(dram_activates);
-	DELTA(dram_precharges);
-	DELTA(dram_read_bursts);
-	DELTA(dram_write_bursts);
-	DELTA(dram_refreshes);
-	DELTA(dram_io_bytes);
-	for (uint32_t i = 0; i < TSR_LATENCY_HIST_BUCKETS; i++)
-		DELTA(memory_latency_hist[i]);
-#undef DELTA
+	struct tsr_timing_stats *s = &st->timing, d;
+	tsr_counters_delta(&tsr_counters_timing, &d, &cum, &t->prev);
+	tsr_counters_add(&tsr_counters_timing, s, &d);
 	t->prev = cum;
 	/* what the DRAM could have moved in the frame (dram_bandwidth_utilisation's base) */
 	s->dram_peak_bytes += (uint64_t)((double)(now - frame_start) *
