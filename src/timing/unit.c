@@ -241,6 +241,10 @@ bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t wo
 
 void tsr_unit_wake(struct tsr_unit *u, uint64_t cycle)
 {
+	/* a unit that waits on nothing has done all it could: the wake
+	 * would only bring it up to date, which its next advance does */
+	if (!u->blocked && !u->gated)
+		return;
 	tsr_unit_advance(u, cycle);
 	u->blocked = 0;
 	u->gated = 0;

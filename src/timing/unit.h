@@ -81,7 +81,8 @@ bool tsr_unit_can_accept(const struct tsr_unit *u);
  */
 bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t work);
 
-/* The consumer has room again or a gate may have opened: retry at `cycle`. */
+/* The consumer has room again or a gate may have opened: retry at `cycle`
+ * (nothing, for a unit whose output did not refuse and whose gate did not close). */
 void tsr_unit_wake(struct tsr_unit *u, uint64_t cycle);
 
 /* The next cycle the unit can act without a push or a wake; UINT64_MAX if none. */
