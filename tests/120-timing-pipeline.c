@@ -5,7 +5,8 @@
  * deterministic; a fill-rate-bound frame takes the cycles its shader
  * work divided among the cores says, plus its last flush; coupled
  * barriers serialize tiles that load different cores, decoupled ones
- * overlap them.
+ * overlap them; overlapping frames hide the geometry phase under the last
+ * frame's raster phase without changing an image.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 #include "config/config.h"
 #include "core/datadir.h"
 #include "framestats/stats.h"
+#include "pipeline/gpu.h"
 #include "scene/scene.h"
 #include "sim/sim.h"
 #include "test_util.h"
@@ -252,6 +254,90 @@ static void test_barriers(void **state)
 	free(t);
 }
 
+/* Per frame of a run: its counters and image. */
+#define OV_FRAMES 3
+struct frames_seen {
+	struct tsr_frame_stats st[OV_FRAMES];
+	uint8_t *image[OV_FRAMES];
+	size_t image_bytes;
+	uint32_t n;
+};
+
+static enum tsr_status keep_frame(void *ctx, struct tsr_sim *s, const struct tsr_frame_stats *fs,
+				  struct tsr_error *err)
+{
+	(void)err;
+	struct frames_seen *f = ctx;
+	assert_true(f->n < OV_FRAMES);
+	f->st[f->n] = *fs;
+	f->image[f->n] = malloc(f->image_bytes);
+	assert_non_null(f->image[f->n]);
+	memcpy(f->image[f->n], tsr_gpu_frame_image(tsr_sim_gpu(s)), f->image_bytes);
+	f->n++;
+	return TSR_OK;
+}
+
+static void run_frames(const struct tsr_gpu_config *cfg, const char *workload,
+		       struct frames_seen *f)
+{
+	struct tsr_sim *s = NULL;
+	struct tsr_error err;
+	f->n = 0;
+	f->image_bytes = (size_t)cfg->width * cfg->height * 4;
+	if (tsr_sim_open(cfg, workload, &s, &err) != TSR_OK ||
+	    tsr_sim_run(s, OV_FRAMES, keep_frame, f, &err) != TSR_OK)
+		fail_msg("%s: %s", workload, err.msg);
+	tsr_sim_close(s);
+	assert_int_equal(f->n, OV_FRAMES);
+}
+
+/*
+ * timing.overlap_frames: the geometry of frame N+1 runs during the raster
+ * of frame N. Every image and every counter of the stages is the same as
+ * without it (only the caches see another order); the first frame waits
+ * for all of its geometry, the later ones for less than theirs took; each
+ * frame's cycles are still its geometry wait, its raster phase and its
+ * drain. A configuration with state that is one frame's is refused.
+ */
+static void test_overlap_frames(void **state)
+{
+	(void)state;
+	char path[4096];
+	struct tsr_error err;
+	assert_int_equal(tsr_data_resolve("workloads", "glmark-scene", path, sizeof(path), &err),
+			 TSR_OK);
+	struct frames_seen *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	assert_non_null(a);
+	assert_non_null(b);
+	struct tsr_gpu_config cfg;
+	small(&cfg, 1);
+	run_frames(&cfg, path, a);
+	cfg.timing.overlap_frames = 1;
+	run_frames(&cfg, path, b);
+	for (uint32_t i = 0; i < OV_FRAMES; i++) {
+		const struct tsr_frame_stats *x = &a->st[i], *y = &b->st[i];
+		assert_memory_equal(a->image[i], b->image[i], a->image_bytes);
+		assert_memory_equal(&x->geometry, &y->geometry, sizeof(x->geometry));
+		assert_memory_equal(&x->raster, &y->raster, sizeof(x->raster));
+		assert_memory_equal(&x->texture, &y->texture, sizeof(x->texture));
+		assert_int_equal(x->timing.geometry_cycles, x->timing.geometry_busy_cycles);
+		for (const struct tsr_frame_stats *z = x; z; z = z == x ? y : NULL)
+			assert_true(z->timing.geometry_cycles + z->timing.tile_cycles <=
+				    z->timing.cycles);
+		if (i == 0)
+			assert_int_equal(y->timing.geometry_cycles, y->timing.geometry_busy_cycles);
+		else
+			assert_true(y->timing.geometry_cycles < y->timing.geometry_busy_cycles);
+		free(a->image[i]);
+		free(b->image[i]);
+	}
+	free(a);
+	free(b);
+	cfg.attribute_cache = 1;
+	assert_int_equal(tsr_config_check(&cfg, &err), TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "'timing.overlap_frames'"));
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -274,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_barriers),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_same_counters_every_workload),
+		cmocka_unit_test(test_overlap_frames),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

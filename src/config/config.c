@@ -146,6 +146,10 @@ static const struct key keys[] = {
 	U32("timing.tiles_in_flight", timing.tiles_in_flight, 2, 16, "4", "tiles",
 	    "tiles the raster pipeline holds at once, Tile Fetcher to flush (how far a lane "
 	    "or the Tile Fetcher may run ahead of the oldest tile)"),
+	BOOL("timing.overlap_frames", timing.overlap_frames, "false",
+	     "the geometry phase of frame N+1 runs during the raster phase of frame N, into a "
+	     "second Parameter Buffer, as Mali-class GPUs pipeline frames (docs/timing.md); "
+	     "the functional model's accesses follow that order, timing on or off"),
 	U32("timing.vertex_processors", timing.vertex_processors, 1, 64, "1", "processors",
 	    "vertex processors, one vertex shader instruction a cycle each (RE Table I: 1)"),
 	U32("timing.rasterizer_attributes_per_cycle", timing.rasterizer_attributes_per_cycle, 1,
@@ -552,6 +556,13 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 				     "%llu tiles is more than 65535: choose larger tiles",
 				     (unsigned long long)tiles);
 	TSR_TRY(tsr_memsys_config_check(&cfg->mem, err));
+	if (cfg->timing.overlap_frames && (cfg->attribute_cache || cfg->elim.rendering ||
+					   cfg->elim.transactions))
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "key 'timing.overlap_frames' needs %s off: its state is "
+				     "one frame's, not double-buffered",
+				     cfg->attribute_cache ? "the Attribute Cache (TCOR)"
+				     : "Rendering and Transaction Elimination");
 	if (cfg->attribute_cache) {
 		struct tsr_ac_config ac = cfg->ac;
 		ac.attribute_bytes = cfg->attribute_bytes;

@@ -58,6 +58,8 @@ struct tsr_timing_config {
 						 0: unlimited (TCOR V-B-3) */
 	uint32_t barriers;                    /* enum tsr_timing_barriers */
 	uint32_t tiles_in_flight;             /* tiles the raster pipeline holds at once */
+	int overlap_frames;                   /* 1: frame N+1's geometry overlaps frame N's
+						 raster phase (docs/timing.md) */
 	uint32_t vertex_processors;           /* vertex shader instructions per cycle */
 	uint32_t rasterizer_attributes_per_cycle; /* primitive setup throughput */
 	uint32_t early_z_inflight;            /* quads in flight in Early-Z */

@@ -68,6 +68,18 @@ void tsr_frame_stats_sub_memory(struct tsr_frame_stats *s,
 	s->memory_accesses -= base->memory_accesses;
 }
 
+void tsr_frame_stats_add_memory(struct tsr_frame_stats *s, const struct tsr_frame_stats *d)
+{
+	for (uint32_t c = 0; c < s->cache_count; c++)
+		for (int st = 0; st < TSR_STREAM_COUNT; st++)
+			tsr_counters_add(&tsr_counters_cache, &s->caches[c][st], &d->caches[c][st]);
+	for (int st = 0; st < TSR_STREAM_COUNT; st++) {
+		tsr_counters_add(&tsr_counters_dram, &s->dram[st], &d->dram[st]);
+		tsr_counters_add(&tsr_counters_dram, &s->perfect[st], &d->perfect[st]);
+	}
+	s->memory_accesses += d->memory_accesses;
+}
+
 /* Splits the next dotted part of *name into part; 0 when none is left. */
 static int next_part(const char **name, char *part, size_t n)
 {

@@ -53,6 +53,9 @@ void tsr_frame_stats_snapshot_memory(struct tsr_frame_stats *s,
 void tsr_frame_stats_sub_memory(struct tsr_frame_stats *s,
 				const struct tsr_frame_stats *base);
 
+/* s = s + d, for the memory counters only (a frame's phases; d has s's caches). */
+void tsr_frame_stats_add_memory(struct tsr_frame_stats *s, const struct tsr_frame_stats *d);
+
 /*
  * Looks a counter up by its dotted name, as in stats.json:
  * "geometry.primitives_in", "raster.quads_per_core.2",

@@ -1,9 +1,12 @@
 /*
  * frame_loop.c - the frame and pass loop of the TBR GPU (TCOR II-A,
  * Fig. 2): per frame, the frontend's command list (command/command.h); per
- * pass, every draw call binned (stages.c, tsr_stage_draw), then every tile
- * rendered in the configured order, reversed every other frame if asked
- * (boustrophedonic III-F; tsr_stage_tile); then the buffers swap.
+ * pass, every draw call binned (stages.c, tsr_stage_draw: the geometry
+ * phase, tsr_gpu_begin_frame), then every tile rendered in the configured
+ * order, reversed every other frame if asked (boustrophedonic III-F;
+ * tsr_stage_tile: the raster phase, tsr_gpu_finish_frame); then the
+ * buffers swap. With timing.overlap_frames the next frame's geometry
+ * phase runs between the two, into the other frame slot.
  */
 #include <string.h>
 
@@ -25,8 +28,8 @@ const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame)
 		if ((g)->techniques[k_].ops->hook)                                  \
 			(g)->techniques[k_].ops->hook((g)->techniques[k_].state, __VA_ARGS__)
 
-enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_frame_commands *c,
-					struct tsr_frame_stats *st, struct tsr_error *err)
+enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				    struct tsr_frame_stats *st, struct tsr_error *err)
 {
 	if (c->pass_count != 1 || c->passes[0].target != TSR_TARGET_FRAMEBUFFER)
 		return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
@@ -38,22 +41,28 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 			return tsr_error_set(err, TSR_ERR_INTERNAL,
 					     "draw %u of frame %u names a resource that does not exist",
 					     i, c->frame);
+	if (g->frames_begun - g->frames_finished >= g->slot_count)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "frame %u begun while %u frames wait for their raster phase",
+				     c->frame, g->frames_begun - g->frames_finished);
 	const uint32_t frame = c->frame;
 	const struct tsr_cmd_pass *pass = &c->passes[0];
-	struct tsr_frame_stats base;
+	struct frame_slot *f = &g->slots[g->frames_begun % g->slot_count];
 	memset(st, 0, sizeof(*st));
 	st->frame = frame;
-	tsr_frame_stats_snapshot_memory(&base, g->mem);
+	f->frame = frame;
+	f->st = st;
+	memcpy(f->clear, pass->clear_color, sizeof(f->clear));
+	f->prims.count = 0;
+	f->binned = 0;
+	g->geo = f;
+	tsr_frame_stats_snapshot_memory(g->mem_base, g->mem);
 	tsr_mem_marker(g->mem, TSR_MARKER_FRAME, frame);
-	g->clear = pass->clear_color;
 
 	/* binning: Geometry Pipeline and Polygon List Builder, draw call by draw call */
-	g->prims.count = 0;
-	g->binned = 0;
-	const uint64_t frame_start = g->timing ? tsr_timing_now(g) : 0;
 	if (g->timing)
 		tsr_timing_frame_begin(g);
-	tsr_pb_begin_frame(g->pb, tsr_gpu_tile_order(g, frame), frame);
+	tsr_pb_begin_frame(f->pb, tsr_gpu_tile_order(g, frame), frame);
 	tsr_geometry_begin_frame(g->geom);
 	EACH_TECHNIQUE(g, frame_begin, c, st);
 	for (uint32_t i = 0; i < pass->draw_count; i++) {
@@ -65,6 +74,22 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 	EACH_TECHNIQUE(g, geometry_end, st);
 	if (g->timing)
 		TSR_TRY(tsr_timing_geometry_end(g, st, err));
+	/* the geometry phase's memory counters */
+	tsr_frame_stats_snapshot_memory(st, g->mem);
+	tsr_frame_stats_sub_memory(st, g->mem_base);
+	g->frames_begun++;
+	return TSR_OK;
+}
+
+enum tsr_status tsr_gpu_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
+{
+	if (g->frames_finished == g->frames_begun)
+		return tsr_error_set(err, TSR_ERR_INTERNAL, "no frame's geometry to render");
+	struct frame_slot *f = &g->slots[g->frames_finished % g->slot_count];
+	struct tsr_frame_stats *st = f->st;
+	const uint32_t frame = f->frame;
+	g->ras = f;
+	tsr_frame_stats_snapshot_memory(g->mem_base, g->mem);
 
 	/* rendering: Tile Fetcher and Raster Pipeline, tile by tile */
 	const uint32_t *order = tsr_gpu_tile_order(g, frame);
@@ -79,10 +104,20 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 	}
 	g->back ^= 1;  /* swap: the frame just rendered becomes the front buffer */
 
-	tsr_frame_stats_snapshot_memory(st, g->mem);
-	tsr_frame_stats_sub_memory(st, &base);
+	/* the raster phase's memory counters join the geometry phase's */
+	tsr_frame_stats_snapshot_memory(g->mem_phase, g->mem);
+	tsr_frame_stats_sub_memory(g->mem_phase, g->mem_base);
+	tsr_frame_stats_add_memory(st, g->mem_phase);
 	if (g->timing)
-		TSR_TRY(tsr_timing_frame_end(g, frame_start, st, err));
+		TSR_TRY(tsr_timing_frame_end(g, st, err));
 	EACH_TECHNIQUE(g, frame_end, st);
+	g->frames_finished++;
 	return TSR_OK;
+}
+
+enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+					struct tsr_frame_stats *st, struct tsr_error *err)
+{
+	TSR_TRY(tsr_gpu_begin_frame(g, c, st, err));
+	return tsr_gpu_finish_frame(g, err);
 }

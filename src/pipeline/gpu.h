@@ -54,13 +54,35 @@ void tsr_gpu_destroy(struct tsr_gpu *g);
 /*
  * Renders one frame's command list (command/command.h; its frame number
  * drives the tile order's direction) and fills st with the frame's
- * counters. The resources it names are those given to tsr_gpu_create().
+ * counters: tsr_gpu_begin_frame() then tsr_gpu_finish_frame(). The
+ * resources it names are those given to tsr_gpu_create().
  * Errors: TSR_ERR_UNSUPPORTED (more than one pass, or a pass into a
  * texture: multi-pass frames come later), TSR_ERR_LIMIT (Parameter Buffer
  * full), TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_frame_commands *c,
 					struct tsr_frame_stats *st, struct tsr_error *err);
+
+/*
+ * The geometry phase of a frame (TCOR II-A): the Command Processor, the
+ * geometry stages and the Polygon List Builder bin every draw call into a
+ * free frame slot's Parameter Buffer; st is zeroed and gets the frame's
+ * counters, now and at tsr_gpu_finish_frame() (keep it until then). One
+ * frame at a time waits for its raster phase, or two with
+ * timing.overlap_frames (the geometry of frame N+1 before the raster of
+ * frame N: docs/timing.md, "Frames"). Errors: those of
+ * tsr_gpu_render_commands(); TSR_ERR_INTERNAL when no slot is free.
+ */
+enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				    struct tsr_frame_stats *st, struct tsr_error *err);
+
+/*
+ * The raster phase of the oldest frame begun: every tile through the Tile
+ * Fetcher, the Raster Pipeline and the flush, then the buffer swap; its
+ * counters go to the st given to tsr_gpu_begin_frame(). Errors:
+ * TSR_ERR_INTERNAL (no frame begun), the timing model's.
+ */
+enum tsr_status tsr_gpu_finish_frame(struct tsr_gpu *g, struct tsr_error *err);
 
 /* The last completed frame, RGBA8, width x height, rows top to bottom. */
 const uint8_t *tsr_gpu_frame_image(const struct tsr_gpu *g);

@@ -35,6 +35,25 @@ struct active_technique {
 
 #define TSR_MAX_TECHNIQUES 8
 
+/*
+ * A frame from its geometry phase to the end of its raster phase: the
+ * Parameter Buffer it bins into, the primitives it made and what its
+ * raster phase needs. One slot, or two with timing.overlap_frames (the
+ * geometry of frame N+1 runs before the raster of frame N ends, into the
+ * other Parameter Buffer, as Mali's double-buffered tiler heaps allow).
+ */
+struct frame_slot {
+	struct tsr_param_buffer *pb;
+	struct tsr_prim_array prims;          /* the frame's primitives, program order */
+	uint32_t binned;                      /* prims[binned, count): the Polygon List
+	                                         Builder's queue (not yet binned) */
+	uint32_t frame;                       /* the frame's number */
+	float clear[4];                       /* its pass's clear color */
+	struct tsr_frame_stats *st;           /* its counters (tsr_gpu_begin_frame()) */
+};
+
+#define TSR_FRAME_SLOTS 2
+
 struct tsr_gpu {
 	struct tsr_gpu_config cfg;
 	struct tsr_worklog *log;              /* timing mode: the tile's work items, or NULL */
@@ -45,15 +64,18 @@ struct tsr_gpu {
 	struct tsr_memsys *mem;
 	struct tsr_addrmap map;
 	struct tsr_geometry *geom;
-	struct tsr_param_buffer *pb;
 	struct tsr_raster *raster;
 	struct tsr_texture **textures;        /* per image */
 	struct mesh_buffers *meshes;
 	struct material_programs *programs;
 	struct tsr_shader_binding *bindings;  /* per material */
-	struct tsr_prim_array prims;          /* the frame's primitives, program order */
-	uint32_t binned;                      /* prims[binned, count): the Polygon List
-	                                         Builder's queue (not yet binned) */
+	struct frame_slot slots[TSR_FRAME_SLOTS];
+	uint32_t slot_count;                  /* 1, or 2 with timing.overlap_frames */
+	uint32_t frames_begun, frames_finished;
+	struct frame_slot *geo;               /* the frame in its geometry phase */
+	struct frame_slot *ras;               /* the frame in its raster phase */
+	struct tsr_frame_stats *mem_base;     /* memory counters at a phase's start */
+	struct tsr_frame_stats *mem_phase;    /* and a raster phase's share */
 	uint32_t max_attributes;              /* most attributes of one primitive */
 	uint32_t tiles_x, tiles_y, tiles;
 	uint32_t *order, *order_reversed;
@@ -64,7 +86,6 @@ struct tsr_gpu {
 	uint32_t back;                        /* index of the back buffer */
 	uint8_t *tile_rgba;                   /* the tile's colors as flushed (RGBA8) */
 	uint8_t *skipped;                     /* per tile: 1 if a technique skipped it */
-	const float *clear;                   /* the current pass's clear color */
 	struct tsr_tbr_view view;             /* what techniques see */
 	uint32_t technique_count;
 	struct active_technique techniques[TSR_MAX_TECHNIQUES];
@@ -87,7 +108,7 @@ enum tsr_status tsr_stage_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 
 /*
  * Polygon List Builder, one work item: bins the next primitive of its
- * queue (g->prims[g->binned], which must exist) into the tiles it overlaps
+ * queue (g->geo->prims[g->geo->binned], which must exist) into the tiles it overlaps
  * (tiling/parameter_buffer.h: the Parameter Buffer's lists and attributes)
  * and calls the techniques' bin hooks; a primitive that overlaps no tile
  * counts as culled. Errors: TSR_ERR_LIMIT (Parameter Buffer full),
@@ -131,7 +152,7 @@ enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stat
 void tsr_timing_tile_begin(struct tsr_gpu *g, uint32_t tile);
 enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
 				    struct tsr_error *err);
-enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, uint64_t frame_start,
-				     struct tsr_frame_stats *st, struct tsr_error *err);
+enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
+				     struct tsr_error *err);
 
 #endif

@@ -39,9 +39,10 @@ static void decode_draw(const struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 enum tsr_status tsr_stage_bin(struct tsr_gpu *g, struct tsr_frame_stats *st,
 			      struct tsr_error *err)
 {
-	const uint32_t i = g->binned++;
+	struct frame_slot *f = g->geo;
+	const uint32_t i = f->binned++;
 	uint32_t tiles;
-	TSR_TRY(tsr_plb_bin(g->pb, &g->prims.prims[i], i, g->mem, &tiles, &st->tiling, err));
+	TSR_TRY(tsr_plb_bin(f->pb, &f->prims.prims[i], i, g->mem, &tiles, &st->tiling, err));
 	if (!tiles) {
 		st->geometry.primitives_culled++;
 		return TSR_OK;
@@ -50,7 +51,7 @@ enum tsr_status tsr_stage_bin(struct tsr_gpu *g, struct tsr_frame_stats *st,
 	for (uint32_t k = 0; k < g->technique_count; k++)
 		if (g->techniques[k].ops->bin)
 			g->techniques[k].ops->bin(g->techniques[k].state, i,
-						  tsr_plb_overlapped_tiles(g->pb), tiles);
+						  tsr_plb_overlapped_tiles(f->pb), tiles);
 	return TSR_OK;
 }
 
@@ -64,10 +65,10 @@ enum tsr_status tsr_stage_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 	for (uint32_t k = 0; k < g->technique_count; k++)
 		if (g->techniques[k].ops->draw)
 			g->techniques[k].ops->draw(g->techniques[k].state, cd, d.material);
-	/* geometry stages, back to back: the draw call's primitives join g->prims */
-	TSR_TRY(tsr_geometry_draw(g->geom, &d, g->mem, &g->prims, &st->geometry, err));
+	/* geometry stages, back to back: the draw call's primitives join the frame's */
+	TSR_TRY(tsr_geometry_draw(g->geom, &d, g->mem, &g->geo->prims, &st->geometry, err));
 	/* Polygon List Builder: the draw call's primitives, in program order */
-	while (g->binned < g->prims.count)
+	while (g->geo->binned < g->geo->prims.count)
 		TSR_TRY(tsr_stage_bin(g, st, err));
 	return TSR_OK;
 }

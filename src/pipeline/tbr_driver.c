@@ -16,6 +16,49 @@
 #include "pipeline/gpu_priv.h"
 #include "tiling/tile_order.h"
 
+/*
+ * The Parameter Buffer of frame slot i (TCOR II-B): its regions in the
+ * address map ("pb_lists", "pb_lists_overflow", "pb_attributes"; the
+ * second slot's "pb1_..."), sized for total_tris triangles.
+ */
+static enum tsr_status create_pb(struct tsr_gpu *g, uint32_t i, uint64_t total_tris,
+				 struct tsr_error *err)
+{
+	struct tsr_pb_layout l = {0};
+	l.screen_width = g->cfg.width;
+	l.screen_height = g->cfg.height;
+	l.tile_width = g->cfg.tile_width;
+	l.tile_height = g->cfg.tile_height;
+	l.capacity = g->cfg.list_capacity_primitives;
+	l.attribute_bytes = g->cfg.attribute_bytes;
+	l.attribute_write_bytes = tsr_config_attribute_write_bytes(&g->cfg);
+	l.interleaved = g->cfg.pb_layout == TSR_PB_LAYOUT_INTERLEAVED;
+	l.overflow_chunks = 4 * g->tiles;
+	/* both grow after every other region when a frame needs more */
+	l.map = &g->map;
+	l.max_bytes = (uint64_t)g->cfg.pb_max_mib << 20;
+	/* clipping can split a triangle into up to 10 (a 12-gon fan) */
+	l.attributes_bytes = (total_tris * 10 + 1024) * g->max_attributes * TSR_PB_BLOCK_BYTES;
+	const char *pre = i ? "pb1" : "pb";
+	char name[64];
+	snprintf(name, sizeof(name), "%s_lists", pre);
+	enum tsr_status s = tsr_addrmap_add(&g->map, name, tsr_pb_lists_bytes(g->tiles, l.capacity),
+					    TSR_STREAM_PB_LISTS, &l.lists_base, err);
+	if (s == TSR_OK) {
+		snprintf(name, sizeof(name), "%s_lists_overflow", pre);
+		s = tsr_addrmap_add(&g->map, name, tsr_pb_lists_bytes(l.overflow_chunks, l.capacity),
+				    TSR_STREAM_PB_LISTS, &l.overflow_base, err);
+	}
+	if (s == TSR_OK) {
+		snprintf(name, sizeof(name), "%s_attributes", pre);
+		s = tsr_addrmap_add(&g->map, name, l.attributes_bytes, TSR_STREAM_PB_ATTRIBUTES,
+				    &l.attributes_base, err);
+	}
+	if (s == TSR_OK)
+		s = tsr_pb_create(&l, &g->slots[i].pb, err);
+	return s;
+}
+
 static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *err)
 {
 	const struct tsr_resources *sc = &g->res;
@@ -66,33 +109,7 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 			return s;
 		tsr_texture_set_base(g->textures[i], base);
 	}
-	/* Parameter Buffer (TCOR II-B) */
-	struct tsr_pb_layout l = {0};
-	l.screen_width = g->cfg.width;
-	l.screen_height = g->cfg.height;
-	l.tile_width = g->cfg.tile_width;
-	l.tile_height = g->cfg.tile_height;
-	l.capacity = g->cfg.list_capacity_primitives;
-	l.attribute_bytes = g->cfg.attribute_bytes;
-	l.attribute_write_bytes = tsr_config_attribute_write_bytes(&g->cfg);
-	l.interleaved = g->cfg.pb_layout == TSR_PB_LAYOUT_INTERLEAVED;
-	l.overflow_chunks = 4 * g->tiles;
-	/* both grow after every other region when a frame needs more */
-	l.map = &g->map;
-	l.max_bytes = (uint64_t)g->cfg.pb_max_mib << 20;
-	/* clipping can split a triangle into up to 10 (a 12-gon fan) */
-	l.attributes_bytes = (total_tris * 10 + 1024) * g->max_attributes * TSR_PB_BLOCK_BYTES;
-	s = tsr_addrmap_add(&g->map, "pb_lists", tsr_pb_lists_bytes(g->tiles, l.capacity),
-			    TSR_STREAM_PB_LISTS, &l.lists_base, err);
-	if (s == TSR_OK)
-		s = tsr_addrmap_add(&g->map, "pb_lists_overflow",
-				    tsr_pb_lists_bytes(l.overflow_chunks, l.capacity),
-				    TSR_STREAM_PB_LISTS, &l.overflow_base, err);
-	if (s == TSR_OK)
-		s = tsr_addrmap_add(&g->map, "pb_attributes", l.attributes_bytes,
-				    TSR_STREAM_PB_ATTRIBUTES, &l.attributes_base, err);
-	if (s == TSR_OK)
-		s = tsr_pb_create(&l, &g->pb, err);
+	s = create_pb(g, 0, total_tris, err);
 	if (s != TSR_OK)
 		return s;
 	g->fb_pitch = (g->cfg.width * 4 + 63) & ~63u;
@@ -101,6 +118,10 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 	if (s == TSR_OK)
 		s = tsr_addrmap_add(&g->map, "framebuffer1", (uint64_t)g->fb_pitch * g->cfg.height,
 				    TSR_STREAM_COLOR, &g->fb_base[1], err);
+	/* the second frame's Parameter Buffer, after every region a single
+	 * one has (which keep their addresses) */
+	for (uint32_t i = 1; s == TSR_OK && i < g->slot_count; i++)
+		s = create_pb(g, i, total_tris, err);
 	return s;
 }
 
@@ -114,8 +135,8 @@ static enum tsr_status create_techniques(struct tsr_gpu *g, struct tsr_error *er
 		.cfg = &g->cfg,
 		.tiles = g->tiles,
 		.mem = g->mem,
-		.pb = g->pb,
-		.prims = &g->prims,
+		.pb = g->slots[0].pb,
+		.prims = &g->slots[0].prims,
 		.max_attributes = g->max_attributes,
 		.gpu = g,
 		.flush_bytes = tsr_stage_flush_bytes,
@@ -173,7 +194,10 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	g->image[1] = calloc(npix, 4);
 	g->tile_rgba = malloc(tpix * 4);
 	g->skipped = calloc(g->tiles, 1);
-	if (!g->textures || !g->meshes || !g->programs || !g->bindings || !g->order ||
+	g->mem_base = malloc(sizeof(*g->mem_base));
+	g->mem_phase = malloc(sizeof(*g->mem_phase));
+	g->slot_count = cfg->timing.overlap_frames ? 2 : 1;
+	if (!g->mem_base || !g->mem_phase || !g->textures || !g->meshes || !g->programs || !g->bindings || !g->order ||
 	    !g->order_reversed || !g->tile_depth || !g->tile_color || !g->image[0] ||
 	    !g->image[1] || !g->tile_rgba || !g->skipped) {
 		tsr_gpu_destroy(g);
@@ -241,8 +265,12 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	free(g->image[1]);
 	free(g->tile_rgba);
 	free(g->skipped);
-	tsr_prim_array_release(&g->prims);
-	tsr_pb_destroy(g->pb);
+	for (uint32_t i = 0; i < TSR_FRAME_SLOTS; i++) {
+		tsr_prim_array_release(&g->slots[i].prims);
+		tsr_pb_destroy(g->slots[i].pb);
+	}
+	free(g->mem_base);
+	free(g->mem_phase);
 	for (uint32_t k = 0; k < g->technique_count; k++)
 		g->techniques[k].ops->destroy(g->techniques[k].state);
 	tsr_raster_destroy(g->raster);

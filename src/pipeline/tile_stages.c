@@ -102,7 +102,7 @@ uint32_t tsr_stage_tile_issue(struct tsr_gpu *g, struct tsr_tile_work *w)
 {
 	uint32_t n = 0;
 	while (w->issued < w->count) {
-		const struct tsr_primitive *p = &g->prims.prims[w->list[w->issued]];
+		const struct tsr_primitive *p = &g->ras->prims.prims[w->list[w->issued]];
 		const struct tsr_raster_prim item = {p, &g->bindings[p->material]};
 		if (!tsr_raster_submit(g->raster, &item))
 			break;
@@ -126,9 +126,9 @@ void tsr_stage_render_tile(void *gpu, uint32_t tile, struct tsr_memsys *mem,
 	struct tsr_gpu *g = gpu;
 	struct tsr_tile_work w = {.tile = tile};
 	tile_window(g, tile, &w.target);
-	tile_clear(&w.target, g->clear);
-	w.count = tsr_pb_list_length(g->pb, tile);
-	w.list = tsr_pb_list(g->pb, tile);
+	tile_clear(&w.target, g->ras->clear);
+	w.count = tsr_pb_list_length(g->ras->pb, tile);
+	w.list = tsr_pb_list(g->ras->pb, tile);
 	tile_raster(g, &w, &(struct tsr_raster_ctx){&w.target, mem, rs, ts, NULL});
 	tile_colors(g, &w.target, tile, out);
 	out->dram_bytes = flush_dram_bytes(g, &w.target);
@@ -162,7 +162,7 @@ int tsr_stage_tile_begin(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stat
 		}
 	*w = (struct tsr_tile_work){.tile = tile};
 	tile_window(g, tile, &w->target);
-	tile_clear(&w->target, g->clear);
+	tile_clear(&w->target, g->ras->clear);
 	return 1;
 }
 
@@ -171,7 +171,7 @@ void tsr_stage_tile_fetch(struct tsr_gpu *g, struct tsr_tile_work *w,
 {
 	if (g->log)
 		tsr_worklog_mark(g->log);
-	w->list = tsr_tile_fetch(g->pb, w->tile, g->prims.prims, g->mem, &w->count, &st->tiling);
+	w->list = tsr_tile_fetch(g->ras->pb, w->tile, g->ras->prims.prims, g->mem, &w->count, &st->tiling);
 	if (g->log)
 		g->log->fetch = tsr_worklog_since_mark(g->log);
 	w->issued = 0;

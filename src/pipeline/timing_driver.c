@@ -47,8 +47,14 @@
  * at most 32 outstanding: the vertex queues of RE Table I), primitive
  * assembly's 1 triangle per cycle, the vertex fetcher's 1 vertex per cycle
  * and the vertex processors' vertex_instructions / vertex_processors
- * cycles (RE Table I: 1 vertex processor). A frame ends when its last
- * write has reached DRAM.
+ * cycles (RE Table I: 1 vertex processor). It is a job the simulation
+ * runs beside the tiles: the Tile Fetcher starts a frame's tiles when the
+ * frame's job is done. Without timing.overlap_frames a frame's job starts
+ * when the last frame has ended, and a frame ends when its last write has
+ * reached DRAM; with it, the next frame's job starts as soon as this
+ * frame's is done (its Parameter Buffer is the other one), so it runs
+ * during this frame's raster phase, and a frame ends when its last tile
+ * leaves (the last frame, when its writes have reached DRAM too).
  *
  * The caches see the functional order, so every counter but the timing
  * group's is the functional mode's.
@@ -67,7 +73,7 @@
 #define TAG_KIND_SHIFT 60
 #define TAG_CORE_SHIFT 56
 #define TAG_LOW_MASK ((1ull << TAG_CORE_SHIFT) - 1)
-enum tag_kind { TAG_CORE = 1, TAG_FETCH, TAG_POSTED };
+enum tag_kind { TAG_CORE = 1, TAG_FETCH, TAG_POSTED, TAG_GEOMETRY };
 
 /* Quad and primitive tags: the tile's slot in the window, then the index. */
 #define SLOT_SHIFT 32
@@ -82,7 +88,23 @@ enum tag_kind { TAG_CORE = 1, TAG_FETCH, TAG_POSTED };
 #define MAX_WINDOW 16
 
 /* Where the oldest tile in flight waits (the bottleneck_* counters). */
-enum stage { ST_FETCH, ST_RASTER, ST_EARLY_Z, ST_FRAGMENT, ST_BLEND, ST_FLUSH, ST_NONE };
+enum stage {
+	ST_GEOMETRY, ST_FETCH, ST_RASTER, ST_EARLY_Z, ST_FRAGMENT, ST_BLEND, ST_FLUSH, ST_NONE
+};
+
+/* A frame's geometry phase: its recorded paths and its units' bound. */
+struct geometry_job {
+	struct tsr_worklog log;
+	struct tsr_timing_stats *st; /* its frame's counters (geometry_busy_cycles) */
+	uint64_t busy;               /* cycles its units need at least */
+	uint64_t start;              /* the cycle it started */
+	uint64_t issue_at;           /* the first cycle it may issue again */
+	uint32_t next;               /* paths issued */
+	uint32_t in_flight;          /* of them, not completed */
+};
+
+/* Geometry jobs held at once: the running one and the next frame's. */
+#define JOBS 2
 
 /* One tile in the raster pipeline. */
 struct tile_run {
@@ -122,7 +144,15 @@ struct tsr_timing {
 	struct tsr_memtime_cache_params *cache_params;
 	struct tsr_unit *rasterizer, *early_z[TSR_MAX_CORES], *blend[TSR_MAX_CORES];
 	struct tsr_core *core[TSR_MAX_CORES];
-	struct tsr_worklog glog;     /* the geometry phase's work */
+	/* geometry jobs: jobs[i % JOBS] for i in [jobs_done, jobs_queued), the
+	 * oldest running (started) unless none is queued */
+	struct geometry_job jobs[JOBS];
+	uint32_t jobs_queued, jobs_done;
+	int job_started;             /* jobs[jobs_done % JOBS] has started */
+	uint32_t frames_ended;       /* frames whose raster phase ended: the window
+					holds frame frames_ended's tiles, and its job
+					is the one of that index */
+	uint64_t frame_start;        /* the cycle the last frame ended */
 	uint64_t now;                /* the current cycle */
 	/* the window: runs[(head + i) % window], i < count, oldest first */
 	struct tile_run runs[MAX_WINDOW];
@@ -202,6 +232,9 @@ static void mem_done(void *ctx, uint64_t tag, uint64_t cycle)
 	}
 	case TAG_FETCH:
 		t->runs[(tag & TAG_LOW_MASK) >> SLOT_SHIFT].fetch_done++;
+		break;
+	case TAG_GEOMETRY:  /* only the oldest job issues */
+		t->jobs[t->jobs_done % JOBS].in_flight--;
 		break;
 	default:
 		break;
@@ -382,8 +415,8 @@ enum tsr_status tsr_timing_create(struct tsr_gpu *g, struct tsr_error *err)
 		tsr_core_set_memory(t->core[c], core_issue, t);
 		tsr_core_set_retire(t->core[c], core_retire, t);
 	}
-	g->log = &t->glog;
-	tsr_memsys_set_path_sink(g->mem, tsr_worklog_path, &t->glog);
+	g->log = &t->jobs[0].log;
+	tsr_memsys_set_path_sink(g->mem, tsr_worklog_path, &t->jobs[0].log);
 	return TSR_OK;
 }
 
@@ -403,7 +436,8 @@ void tsr_timing_destroy(struct tsr_gpu *g)
 		tsr_core_destroy(t->core[c]);
 		free(t->blend_wait[c].tags);
 	}
-	tsr_worklog_release(&t->glog);
+	for (uint32_t i = 0; i < JOBS; i++)
+		tsr_worklog_release(&t->jobs[i].log);
 	for (uint32_t i = 0; i < MAX_WINDOW; i++)
 		tsr_worklog_release(&t->runs[i].log);
 	free(t->cache_params);
@@ -490,6 +524,57 @@ static uint64_t next_event(struct tsr_timing *t)
 	return n;
 }
 
+/* Whether the frame whose tiles the window holds has its geometry done. */
+static bool geometry_done(const struct tsr_timing *t)
+{
+	return t->jobs_done > t->frames_ended;
+}
+
+/*
+ * The geometry jobs at `now`: the oldest starts if it has not (when the
+ * last one is done), issues its next path if fewer than
+ * GEOMETRY_IN_FLIGHT are outstanding and it did not issue this cycle,
+ * and is done when every path has completed, a cycle after its last
+ * issue at the earliest, and its units' bound has passed.
+ */
+static void geometry(struct tsr_timing *t, uint64_t now)
+{
+	while (t->jobs_done < t->jobs_queued) {
+		struct geometry_job *j = &t->jobs[t->jobs_done % JOBS];
+		if (!t->job_started) {
+			t->job_started = 1;
+			j->start = j->issue_at = now;
+		}
+		if (j->next < j->log.path_count && j->in_flight < GEOMETRY_IN_FLIGHT &&
+		    j->issue_at <= now) {
+					issue_path(t, now, &j->log.paths[j->next++],
+				   (uint64_t)TAG_GEOMETRY << TAG_KIND_SHIFT);
+			j->in_flight++;
+			j->issue_at = now + 1;
+		}
+		if (j->next < j->log.path_count || j->in_flight || now < j->issue_at ||
+		    now < j->start + j->busy)
+			return;
+		j->st->geometry_busy_cycles += now - j->start;
+		if (t->jobs_done++ == t->frames_ended)
+			t->raster_start = now;  /* the window's frame may start now */
+		t->job_started = 0;
+	}
+}
+
+/* The next cycle the running geometry job acts at without a completion. */
+static uint64_t geometry_next(const struct tsr_timing *t)
+{
+	if (t->jobs_done == t->jobs_queued)
+		return UINT64_MAX;
+	const struct geometry_job *j = &t->jobs[t->jobs_done % JOBS];
+	if (j->next < j->log.path_count)
+		return j->in_flight < GEOMETRY_IN_FLIGHT ? j->issue_at : UINT64_MAX;
+	if (j->in_flight)
+		return UINT64_MAX;  /* its completions are the memory timing's events */
+	return j->issue_at > j->start + j->busy ? j->issue_at : j->start + j->busy;
+}
+
 /* Primitives of run r its completed reads have made ready. */
 static uint32_t prims_ready(const struct tile_run *r)
 {
@@ -512,6 +597,8 @@ static bool triangle_room(const struct tsr_timing *t)
  */
 static void tile_fetcher(struct tsr_timing *t, uint64_t now)
 {
+	if (!geometry_done(t))
+		return;  /* the frame's binning is not complete */
 	/* a call again in the same cycle (the simulation resumed there with
 	 * new tiles) goes on with what is left of the cycle's budget */
 	if (t->fetch_cycle != now + 1) {  /* a new cycle: a new budget */
@@ -557,6 +644,8 @@ static void tile_fetcher(struct tsr_timing *t, uint64_t now)
 /* Whether the Tile Fetcher has reads to issue or ready primitives to output. */
 static bool fetcher_has_work(struct tsr_timing *t)
 {
+	if (!geometry_done(t))
+		return false;
 	for (uint32_t i = t->fetch_pos; i < t->count; i++) {
 		const struct tile_run *r = run_at(t, i);
 		if (r->fetch_next < r->log.fetch.count || r->prims_out < prims_ready(r))
@@ -628,7 +717,9 @@ static bool blended(const struct tsr_timing *t, const struct tile_run *r, uint32
  */
 static void flush(struct tsr_timing *t, uint64_t now)
 {
-	for (uint32_t lane = 0; lane < t->lanes; lane++) {
+	/* (a tile with nothing to fetch is done as soon as its frame's
+	 * geometry is) */
+	for (uint32_t lane = 0; lane < t->lanes && geometry_done(t); lane++) {
 		while (t->flush_seq[lane] < t->count) {
 			const uint32_t i = t->flush_seq[lane];
 			const struct tile_run *r = run_at(t, i);
@@ -716,6 +807,8 @@ static enum stage stage_of(struct tsr_timing *t, const struct tile_run *r)
  */
 static enum stage waiting_on(struct tsr_timing *t)
 {
+	if (!geometry_done(t))
+		return ST_GEOMETRY;
 	for (uint32_t i = 0; i < t->count; i++) {
 		const enum stage s = stage_of(t, run_at(t, i));
 		if (s != ST_FLUSH || i + 1 == t->count)
@@ -734,6 +827,7 @@ static void account(struct tsr_timing *t, uint64_t from, uint64_t to)
 		return;  /* another step in the same cycle: nothing to count */
 	struct tsr_timing_stats *s = t->st;
 	switch (waiting_on(t)) {
+	case ST_GEOMETRY: s->geometry_cycles += n; return;  /* nothing else moves */
 	case ST_FETCH: s->bottleneck_tile_fetcher += n; break;
 	case ST_RASTER: s->bottleneck_rasterizer += n; break;
 	case ST_EARLY_Z: s->bottleneck_early_z += n; break;
@@ -771,6 +865,7 @@ static enum tsr_status simulate(struct tsr_timing *t, uint32_t keep, struct tsr_
 	uint64_t now = t->now;
 	for (;;) {
 		advance_all(t, now);
+		geometry(t, now);
 		tile_fetcher(t, now);
 		feed_rasterizer(t, now);
 		flush(t, now);
@@ -787,6 +882,7 @@ static enum tsr_status simulate(struct tsr_timing *t, uint32_t keep, struct tsr_
 		 * full, and it gets room only at one of its own events */
 		if (t->fq_count || (triangle_room(t) && fetcher_has_work(t)))
 			next = min64(next, now + 1);
+		next = min64(next, geometry_next(t));
 		if (next == UINT64_MAX) {
 			const struct tile_run *r = run_at(t, 0);
 			return tsr_error_set(err, TSR_ERR_INTERNAL,
@@ -802,18 +898,13 @@ static enum tsr_status simulate(struct tsr_timing *t, uint32_t keep, struct tsr_
 	return TSR_OK;
 }
 
-/*
- * Advances the memory timing alone, event by event from `now`, while at
- * least `in_flight` requests are outstanding or (until_idle) anything is
- * pending (posted writes included); returns the cycle reached.
- */
-static uint64_t wait_memory(struct tsr_timing *t, uint64_t now, uint64_t in_flight,
-			    int until_idle)
+/* Advances the memory timing alone, event by event from `now`, until
+ * nothing is pending (posted writes included); returns the cycle reached. */
+static uint64_t wait_memory_idle(struct tsr_timing *t, uint64_t now)
 {
 	for (;;) {
 		const uint64_t n = tsr_memtime_next_event(t->mem);
-		if (n == UINT64_MAX ||
-		    (tsr_memtime_in_flight(t->mem) < in_flight && !until_idle))
+		if (n == UINT64_MAX)
 			return now;
 		now = n > now ? n : now;
 		tsr_memtime_advance(t->mem, now);
@@ -828,49 +919,43 @@ static void record_into(struct tsr_gpu *g, struct tsr_worklog *log, uint32_t til
 	tsr_memsys_set_path_sink(g->mem, tsr_worklog_path, log);
 }
 
+/* The log the next frame's geometry phase records into: a job slot no
+ * job holds (the frame two back has ended, so its job is done). */
+static struct tsr_worklog *next_job_log(struct tsr_timing *t)
+{
+	return &t->jobs[t->jobs_queued % JOBS].log;
+}
+
 void tsr_timing_frame_begin(struct tsr_gpu *g)
 {
-	record_into(g, &g->timing->glog, UINT32_MAX);
+	record_into(g, next_job_log(g->timing), UINT32_MAX);
 }
 
 /*
- * The geometry phase (recorded since tsr_timing_frame_begin): its paths
- * issued one a cycle, at most GEOMETRY_IN_FLIGHT outstanding, as long as
- * primitive assembly, vertex fetch (one a cycle each) and the vertex
- * processors (timing.vertex_processors instructions a cycle) take at
- * least: the phase is bounded by the slowest, not simulated stage by
- * stage.
+ * The geometry phase just recorded becomes a job (run by simulate(), see
+ * geometry()): its paths, and the bound of primitive assembly and the
+ * vertex fetcher (one a cycle each) and of the vertex processors
+ * (timing.vertex_processors instructions a cycle): the phase is bounded
+ * by the slowest, not simulated stage by stage.
  */
 enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
 					struct tsr_error *err)
 {
 	struct tsr_timing *t = g->timing;
-	t->st = &st->timing;
-	TSR_TRY(tsr_worklog_status(&t->glog, err));
-	uint64_t start = t->now, now = start;
-	for (uint32_t i = 0; i < t->glog.path_count; i++) {
-		/* at most GEOMETRY_IN_FLIGHT requests outstanding: the vertex
-		 * queues (RE Table I: 2 x 16 entries) stall the fetcher */
-		now = wait_memory(t, now, GEOMETRY_IN_FLIGHT, 0);
-		issue_path(t, now, &t->glog.paths[i], (uint64_t)TAG_POSTED << TAG_KIND_SHIFT);
-		tsr_memtime_advance(t->mem, ++now);
-	}
-	/* reads must have arrived: wait for the last one */
-	now = wait_memory(t, now, 1, 0);
-	/* primitive assembly and the vertex fetcher, 1 a cycle; the vertex
-	 * processors, one instruction a cycle each */
+	struct geometry_job *j = &t->jobs[t->jobs_queued % JOBS];
+	TSR_TRY(tsr_worklog_status(&j->log, err));
+	if (t->jobs_queued - t->jobs_done >= JOBS)
+		return tsr_error_set(err, TSR_ERR_INTERNAL, "a geometry phase recorded while %u "
+				     "wait", t->jobs_queued - t->jobs_done);
 	const struct tsr_geometry_stats *gs = &st->geometry;
 	const uint64_t vp = (gs->vertex_instructions + t->cfg.vertex_processors - 1) /
 			    t->cfg.vertex_processors;
 	uint64_t busy = gs->primitives_in > gs->vertices_fetched ? gs->primitives_in
 								 : gs->vertices_fetched;
-	busy = busy > vp ? busy : vp;
-	now = now - start > busy ? now : start + busy;
-	if (t->failed)
-		return tsr_error_set(err, t->failed, "the timing model failed in the geometry "
-				     "phase: %s", t->err.msg);
-	st->timing.geometry_cycles += now - start;
-	t->now = t->raster_start = now;
+	j->busy = busy > vp ? busy : vp;
+	j->st = &st->timing;
+	j->next = j->in_flight = 0;
+	t->jobs_queued++;
 	return TSR_OK;
 }
 
@@ -1006,18 +1091,27 @@ static void cache_stream_deltas(struct tsr_timing *t, struct tsr_frame_stats *st
 
 /* Runs the frame's last tiles and waits for every write of the frame to
  * reach DRAM; fills the frame's totals. */
-enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, uint64_t frame_start,
-				     struct tsr_frame_stats *st, struct tsr_error *err)
+enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
+				     struct tsr_error *err)
 {
 	struct tsr_timing *t = g->timing;
 	t->st = &st->timing;
 	TSR_TRY(simulate(t, 0, err));
 	st->timing.tile_cycles += t->now - t->raster_start;
-	const uint64_t now = wait_memory(t, t->now, 1, 1);
+	/* the frame's writes reach DRAM before the next frame's geometry
+	 * starts, unless it has (overlapping frames) */
+	const uint64_t now = t->jobs_done < t->jobs_queued ? t->now
+			     : wait_memory_idle(t, t->now);
 	if (t->failed)
 		return tsr_error_set(err, t->failed, "the timing model failed: %s", t->err.msg);
 	t->now = now;
-	st->timing.cycles += now - frame_start;
+	tsr_memtime_advance(t->mem, now);  /* its counters up to the frame's end */
+	const uint64_t frame_cycles = now - t->frame_start;
+	st->timing.cycles += frame_cycles;
+	t->frame_start = now;
+	/* the next frame's tiles start now, or when its geometry is done */
+	t->raster_start = now;
+	t->frames_ended++;
 	tsr_unit_advance(t->rasterizer, now);
 	for (uint32_t c = 0; c < t->lanes; c++) {
 		tsr_core_advance(t->core[c], now);
@@ -1032,11 +1126,12 @@ enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, uint64_t frame_start,
 	tsr_counters_add(&tsr_counters_timing, s, &d);
 	t->prev = cum;
 	/* what the DRAM could have moved in the frame (dram_bandwidth_utilisation's base) */
-	s->dram_peak_bytes += (uint64_t)((double)(now - frame_start) *
+	s->dram_peak_bytes += (uint64_t)((double)frame_cycles *
 					 tsr_dram_peak_bytes_per_gpu_cycle(tsr_memtime_dram(t->mem)));
 	cache_stream_deltas(t, st);
-	/* the geometry phase of the next frame records into its own log */
-	record_into(g, &t->glog, UINT32_MAX);
+	/* what the functional model does until the next frame begins (the
+	 * techniques' frame end) records into the next job's log */
+	record_into(g, next_job_log(t), UINT32_MAX);
 	return TSR_OK;
 }
 

@@ -17,10 +17,15 @@ struct tsr_sim {
 	const struct tsr_scene *scene;
 	struct tsr_resources res;       /* the scene's, as the command lists name them */
 	struct tsr_frame_commands cmds; /* the frame's command list (storage reused) */
+	struct tsr_frame_commands next_cmds; /* the next frame's, begun ahead of it
+					    (timing.overlap_frames) */
 	float aspect;                   /* screen width / height, for the camera */
 	struct tsr_gpu *gpu;
 	uint32_t frames_done;
-	struct tsr_frame_stats frame;   /* the last frame's counters */
+	uint32_t frames_begun;          /* frames whose geometry phase ran */
+	uint32_t limit;                 /* frames the run renders (the scene's, or tsr_sim_run's) */
+	int overlap;                    /* timing.overlap_frames: begin the next frame early */
+	struct tsr_frame_stats frame[2]; /* frame f's counters in frame[f % 2] */
 	struct tsr_frame_stats total;
 };
 
@@ -35,6 +40,8 @@ enum tsr_status tsr_sim_open_scene(const struct tsr_gpu_config *cfg,
 	s->scene = scene;
 	s->res = tsr_workload_resources(scene);
 	s->aspect = (float)cfg->width / (float)cfg->height;
+	s->limit = scene->frames;
+	s->overlap = cfg->timing.overlap_frames;
 	enum tsr_status st = tsr_gpu_create(cfg, &s->res, &s->gpu, err);
 	if (st != TSR_OK) {
 		free(s);
@@ -65,6 +72,7 @@ void tsr_sim_close(struct tsr_sim *s)
 		return;
 	tsr_gpu_destroy(s->gpu);
 	tsr_commands_release(&s->cmds);
+	tsr_commands_release(&s->next_cmds);
 	tsr_scene_destroy(s->owned);
 	free(s);
 }
@@ -72,12 +80,28 @@ void tsr_sim_close(struct tsr_sim *s)
 enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **fs,
 			     struct tsr_error *err)
 {
-	TSR_TRY(tsr_workload_commands(s->scene, s->frames_done, s->aspect, &s->cmds, err));
-	TSR_TRY(tsr_gpu_render_commands(s->gpu, &s->cmds, &s->frame, err));
-	tsr_frame_stats_add(&s->total, &s->frame);
+	const uint32_t f = s->frames_done;
+	struct tsr_frame_stats *st = &s->frame[f % 2];
+	if (s->frames_begun == f) {
+		TSR_TRY(tsr_workload_commands(s->scene, f, s->aspect, &s->cmds, err));
+		TSR_TRY(tsr_gpu_begin_frame(s->gpu, &s->cmds, st, err));
+		s->frames_begun++;
+	} else {  /* begun by the last step: its command list is the next one */
+		struct tsr_frame_commands c = s->cmds;
+		s->cmds = s->next_cmds;
+		s->next_cmds = c;
+	}
+	/* with overlapping frames, the next frame's geometry before this one's raster */
+	if (s->overlap && f + 1 < s->limit) {
+		TSR_TRY(tsr_workload_commands(s->scene, f + 1, s->aspect, &s->next_cmds, err));
+		TSR_TRY(tsr_gpu_begin_frame(s->gpu, &s->next_cmds, &s->frame[(f + 1) % 2], err));
+		s->frames_begun++;
+	}
+	TSR_TRY(tsr_gpu_finish_frame(s->gpu, err));
+	tsr_frame_stats_add(&s->total, st);
 	s->frames_done++;
 	if (fs)
-		*fs = &s->frame;
+		*fs = st;
 	return TSR_OK;
 }
 
@@ -87,6 +111,7 @@ enum tsr_status tsr_sim_run(struct tsr_sim *s, uint32_t frames, tsr_sim_frame_fn
 	const uint32_t n = frames ? frames : s->scene->frames;
 	/* every frame's view before the first frame is simulated */
 	TSR_TRY(tsr_scene_check_cameras(s->scene, s->frames_done, n, err));
+	s->limit = n;
 	while (s->frames_done < n) {
 		const struct tsr_frame_stats *fs;
 		TSR_TRY(tsr_sim_step(s, &fs, err));

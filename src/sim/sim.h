@@ -35,9 +35,12 @@ void tsr_sim_close(struct tsr_sim *s);
 
 /*
  * Renders the next frame (the frontend's command list for it, through
- * tsr_gpu_render_commands()) and adds its counters to the total; *fs (if
- * fs is not NULL) points at the frame's counters until the next step.
- * Errors: those of tsr_workload_commands() and tsr_gpu_render_commands().
+ * tsr_gpu_begin_frame() and tsr_gpu_finish_frame()) and adds its counters
+ * to the total; *fs (if fs is not NULL) points at the frame's counters
+ * until the next step. With timing.overlap_frames, the geometry phase of
+ * the frame after it runs first too, unless the run ends with this frame
+ * (the scene's frame count, or the count given to tsr_sim_run()).
+ * Errors: those of tsr_workload_commands() and of the GPU's calls.
  */
 enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **fs,
 			     struct tsr_error *err);

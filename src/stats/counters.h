@@ -172,8 +172,13 @@ enum tsr_counter_merge {
  */
 #define TSR_TIMING_COUNTERS(X, XA)                                                         \
 	X(cycles, "cycles", TSR_MERGE_SUM, TSR_CTR_SUMMARY,                                 \
-	  "cycles of the frame, from its geometry to its last write reaching DRAM")         \
-	X(geometry_cycles, "cycles", TSR_MERGE_SUM, 0, "cycles of the geometry phase")      \
+	  "cycles of the frame, from the last frame's end to its last write reaching DRAM " \
+	  "(timing.overlap_frames: to its last tile's flush, but for the last frame)")      \
+	X(geometry_cycles, "cycles", TSR_MERGE_SUM, 0,                                      \
+	  "cycles the frame's tiles waited for its geometry phase (all of it without "      \
+	  "timing.overlap_frames)")                                                         \
+	X(geometry_busy_cycles, "cycles", TSR_MERGE_SUM, 0,                                 \
+	  "cycles of the frame's geometry phase, overlapped or not")                        \
 	X(tile_cycles, "cycles", TSR_MERGE_SUM, 0,                                          \
 	  "cycles of the raster phase, the first tile's Tile Fetcher to the last tile's "  \
 	  "flush issued")                                                                   \
