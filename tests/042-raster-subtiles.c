@@ -6,7 +6,9 @@
  * assignment is a permutation per tile, the flips keep the shared edge on
  * one core, and over a frame flp2/flp3/Sorder-flp share the edges fairly
  * while flp1 favours one core; images are bit-identical for every
- * grouping and assignment (scheduling changes caching, never colors).
+ * grouping and assignment (scheduling changes caching, never colors);
+ * the quad-distribution imbalance of Fig. 15 on worked examples and in a
+ * run.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "framestats/stats.h"
 #include "pipeline/gpu.h"
 #include "raster/raster.h"
 #include "raster/subtile_assign.h"
@@ -431,6 +434,77 @@ static void test_images_identical(void **state)
 	}
 }
 
+/* Fig. 15's metric on worked examples, and its distribution. */
+static void test_quad_imbalance_metric(void **state)
+{
+	(void)state;
+	struct tsr_quad_imbalance *h = calloc(1, sizeof(*h));
+	assert_non_null(h);
+	struct tsr_quad_imbalance_summary q;
+	tsr_quad_imbalance_summarise(h, &q);
+	assert_int_equal(q.tiles, 0);
+	tsr_quad_imbalance_add_tile(h, (const uint64_t[]){0, 0, 0, 0}, 4);  /* not counted */
+	assert_int_equal(h->tiles, 0);
+	tsr_quad_imbalance_add_tile(h, (const uint64_t[]){4, 4, 4, 4}, 4);    /* 0% */
+	tsr_quad_imbalance_add_tile(h, (const uint64_t[]){2, 1, 1, 0}, 4);    /* mean 1, MAD 0.5: 50% */
+	tsr_quad_imbalance_add_tile(h, (const uint64_t[]){16, 0, 0, 0}, 4);   /* 150%, the most */
+	tsr_quad_imbalance_add_tile(h, (const uint64_t[]){3, 3, 3, 1}, 4);    /* mean 2.5, MAD 0.75: 30% */
+	tsr_quad_imbalance_add_tile(h, (const uint64_t[]){1, 0}, 2);          /* 100% */
+	tsr_quad_imbalance_summarise(h, &q);
+	assert_int_equal(q.tiles, 5);
+	assert_true(q.min_pct == 0.0);
+	assert_true(q.q1_pct == 30.0);     /* rank 2 of 0 30 50 100 150 */
+	assert_true(q.median_pct == 50.0); /* rank 3 */
+	assert_true(q.q3_pct == 100.0);    /* rank 4 */
+	assert_true(q.max_pct == 150.0);
+	assert_true(q.mean_pct > 65.99 && q.mean_pct < 66.01);
+	/* frames add up to the run */
+	struct tsr_frame_stats *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	assert_non_null(a);
+	assert_non_null(b);
+	b->quad_imbalance = *h;
+	tsr_frame_stats_add(a, b);
+	tsr_frame_stats_add(a, b);
+	tsr_quad_imbalance_summarise(&a->quad_imbalance, &q);
+	assert_int_equal(q.tiles, 10);
+	assert_true(q.median_pct == 50.0);
+	free(a);
+	free(b);
+	free(h);
+}
+
+/* In a run: only when asked for, every tile with quads, counters unchanged. */
+static void test_quad_imbalance_in_a_run(void **state)
+{
+	(void)state;
+	const char *sets[] = {"screen.width=320", "screen.height=192",
+			      "raster.quad_grouping=cg-square", "raster.quad_imbalance_stats=false"};
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/workloads/glmark-scene.json", TSR_SOURCE_DIR);
+	struct tsr_frame_stats *tot[2];
+	for (int on = 0; on < 2; on++) {
+		struct tsr_error err = {{0}};
+		struct tsr_gpu_config cfg;
+		tsr_config_defaults(&cfg);
+		sets[3] = on ? "raster.quad_imbalance_stats=true" : "raster.quad_imbalance_stats=false";
+		assert_int_equal(tsr_config_apply_sets(&cfg, NULL, sets, 4, &err), TSR_OK);
+		struct tsr_sim *sim = NULL;
+		assert_int_equal(tsr_sim_open(&cfg, path, &sim, &err), TSR_OK);
+		assert_int_equal(tsr_sim_run(sim, 2, NULL, NULL, &err), TSR_OK);
+		tot[on] = malloc(sizeof(*tot[on]));
+		assert_non_null(tot[on]);
+		*tot[on] = *tsr_sim_total(sim);
+		tsr_sim_close(sim);
+	}
+	assert_int_equal(tot[0]->quad_imbalance.tiles, 0);
+	assert_true(tot[1]->quad_imbalance.tiles > 0);
+	assert_true(tot[1]->quad_imbalance.tiles <= tot[1]->tiling.tiles);
+	assert_memory_equal(&tot[0]->raster, &tot[1]->raster, sizeof(tot[0]->raster));
+	assert_memory_equal(&tot[0]->texture, &tot[1]->texture, sizeof(tot[0]->texture));
+	free(tot[0]);
+	free(tot[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +516,8 @@ int main(void)
 		cmocka_unit_test(test_assignments_all),
 		cmocka_unit_test(test_fair_share_over_a_frame),
 		cmocka_unit_test(test_images_identical),
+		cmocka_unit_test(test_quad_imbalance_metric),
+		cmocka_unit_test(test_quad_imbalance_in_a_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

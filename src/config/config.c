@@ -92,6 +92,9 @@ static const struct key keys[] = {
 	ENUM("raster.quad_grouping", quad_grouping, tsr_quad_grouping_names, "\"fg-xshift2\"",
 	     "quads to subtiles, one per shader core: fine-grained fg-* or coarse-grained cg-* "
 	     "(DTexL III-B-1, Fig. 6; docs/raster.md)"),
+	BOOL("raster.quad_imbalance_stats", quad_imbalance_stats, "false",
+	     "stats.json gets raster.quad_imbalance: per tile, the mean deviation of quads per "
+	     "shader core normalised to the mean, as a distribution per frame (DTexL Figs. 12, 15)"),
 	ENUM("raster.subtile_assignment", subtile_assignment, tsr_subtile_assignment_names,
 	     "\"const\"",
 	     "subtiles to shader cores, tile by tile: const (subtile s on core s), or flips "
