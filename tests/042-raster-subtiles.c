@@ -358,6 +358,34 @@ static void test_fair_share_over_a_frame(void **state)
 	print_message("shared-edge spread (max-min)/mean: HLB-flp1 %.1f%% (core %u favoured), "
 		      "HLB-flp2 %.1f%%, HLB-flp3 %.1f%%, Sorder-const %.1f%%, Sorder-flp %.1f%%\n",
 		      flp1, favoured, flp2, flp3, sorder_const, sorder_flp);
+	/* 16 cores (4x4 squares) */
+	double w16[TSR_SA_COUNT];
+	for (int a = 0; a < TSR_SA_COUNT; a++) {
+		walk_frame(TSR_ORDER_HILBERT, TSR_QG_CG_SQUARE, 16, (enum tsr_subtile_assignment)a, tx,
+			   ty, s);
+		/* the four inner squares touch no tile edge, and mirrors keep
+		 * them inner: their cores never share an edge; spread over the
+		 * twelve others */
+		uint64_t border[TSR_MAX_CORES];
+		uint32_t nb = 0, inner = 0;
+		for (uint32_t c = 0; c < 16; c++) {
+			if (s[c])
+				border[nb++] = s[c];
+			else
+				inner++;
+		}
+		w16[a] = spread_pct(border, nb);
+		if (a != TSR_SA_CONST)
+			assert_int_equal(inner, 4);
+	}
+	/* corner squares touch two edges, side squares one: the flips halve
+	 * flp1's spread but cannot even it out (the paper draws 4 cores only) */
+	assert_true(w16[TSR_SA_FLP2] < w16[TSR_SA_FLP1] / 2 && w16[TSR_SA_FLP3] < w16[TSR_SA_FLP1] / 2);
+	walk_frame(TSR_ORDER_HILBERT, TSR_QG_CG_TRIANGLE, 4, TSR_SA_FLP2, tx, ty, s);
+	double tri2 = spread_pct(s, 4);
+	print_message("16 cores, HLB, over the 12 border squares' cores: flp1 %.1f%%, flp2 %.1f%%, "
+		      "flp3 %.1f%%; cg-triangle HLB-flp2 "
+		      "%.1f%%\n", w16[TSR_SA_FLP1], w16[TSR_SA_FLP2], w16[TSR_SA_FLP3], tri2);
 	assert_true(flp1 > 100.0);
 	assert_true(flp2 < 20.0);
 	assert_true(flp3 < 20.0);
