@@ -24,6 +24,7 @@
 #include "pipeline/gpu.h"
 #include "raster/raster.h"
 #include "raster/subtile_assign.h"
+#include "report/report.h"
 #include "sim/sim.h"
 #include "tiling/tile_order.h"
 
@@ -522,6 +523,22 @@ static void test_quad_imbalance_in_a_run(void **state)
 		tot[on] = malloc(sizeof(*tot[on]));
 		assert_non_null(tot[on]);
 		*tot[on] = *tsr_sim_total(sim);
+		/* stats.json's raster.quad_imbalance only when asked for */
+		char *text = NULL;
+		assert_int_equal(tsr_stats_object_text(tot[on], tsr_gpu_memsys(tsr_sim_gpu(sim)),
+						       cfg.mem.cores, &text, &err),
+				 TSR_OK);
+		const char *qi = strstr(text, "\"quad_imbalance\"");
+		if (!on) {
+			assert_null(qi);
+		} else {
+			assert_non_null(qi);
+			const char *keys[] = {"tiles", "mean_pct", "min_pct", "q1_pct", "median_pct",
+					      "q3_pct", "max_pct"};
+			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+				assert_non_null(strstr(qi, keys[k]));
+		}
+		free(text);
 		tsr_sim_close(sim);
 	}
 	assert_int_equal(tot[0]->quad_imbalance.tiles, 0);
