@@ -166,6 +166,17 @@ static void test_load_dtexl_table2(void **state)
 	assert_cache(cache_of(&c, "texture"), 16 * KIB, 4, 1);
 	assert_cache(cache_of(&c, "instruction"), 16 * KIB, 4, 1);
 	assert_cache(cache_of(&c, "l2"), 1024 * KIB, 8, 12);
+	/* DTexL V-C-1's upper bound: one shader core, its L1 texture cache 4x
+	 * Table II's private one, the rest as Table II */
+	struct tsr_gpu_config u;
+	load_ok(TSR_SOURCE_DIR "/configs/dtexl-upper-bound.json", &u);
+	assert_int_equal(u.mem.cores, 1);
+	assert_cache(cache_of(&u, "texture"), 4 * 16 * KIB, 4, 1);
+	assert_int_equal(u.width, c.width);
+	assert_int_equal(u.tile_width, c.tile_width);
+	assert_int_equal(u.tile_order, c.tile_order);
+	assert_cache(cache_of(&u, "instruction"), 16 * KIB, 4, 1);
+	assert_cache(cache_of(&u, "l2"), 1024 * KIB, 8, 12);
 }
 
 static void test_load_re_table1(void **state)

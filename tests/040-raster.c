@@ -549,8 +549,10 @@ static void test_quad_grouping_in_raster(void **state)
 	struct tsr_primitive tl[2] = {prim(V(0, 0), V(16, 0), V(16, 16)),
 				      prim(V(0, 0), V(16, 16), V(0, 16))};
 	struct tsr_material m = material(TSR_BLEND_ALPHA, 1, 1, 1, 0.5f);
-	for (int g = 0; g < 2; g++) {
-		struct fixture *f = fixture_new((enum tsr_quad_grouping)g, 32, 32);
+	static const enum tsr_quad_grouping groupings[] = {TSR_QG_FG_XSHIFT2, TSR_QG_CG_SQUARE};
+	for (int k = 0; k < 2; k++) {
+		const enum tsr_quad_grouping g = groupings[k];
+		struct fixture *f = fixture_new(g, 32, 32);
 		draw(f, &full[0], &m, NULL);
 		draw(f, &full[1], &m, NULL);
 		assert_int_equal(f->rs.pixels_written, 32 * 32);
@@ -560,7 +562,7 @@ static void test_quad_grouping_in_raster(void **state)
 		assert_int_equal(total, f->rs.quads_shaded);
 		fixture_free(f);
 
-		f = fixture_new((enum tsr_quad_grouping)g, 32, 32);
+		f = fixture_new(g, 32, 32);
 		draw(f, &tl[0], &m, NULL);
 		draw(f, &tl[1], &m, NULL);
 		assert_int_equal(f->rs.pixels_written, 16 * 16);
@@ -579,6 +581,24 @@ static void test_quad_grouping_in_raster(void **state)
 		}
 		fixture_free(f);
 	}
+}
+
+/* Early-Z sends a subtile to the core the tile's subtile assignment gives it. */
+static void test_subtile_cores_in_raster(void **state)
+{
+	(void)state;
+	struct tsr_primitive tl[2] = {prim(V(0, 0), V(16, 0), V(16, 16)),
+				      prim(V(0, 0), V(16, 16), V(0, 16))};
+	struct tsr_material m = material(TSR_BLEND_ALPHA, 1, 1, 1, 0.5f);
+	struct fixture *f = fixture_new(TSR_QG_CG_SQUARE, 32, 32);
+	tsr_raster_set_subtile_cores(f->r, (const uint8_t[]){2, 0, 3, 1});
+	draw(f, &tl[0], &m, NULL);
+	draw(f, &tl[1], &m, NULL);
+	/* the top-left quadrant (subtile 0) on core 2 */
+	assert_int_equal(f->rs.quads_per_core[2], f->rs.quads_shaded);
+	assert_int_equal(f->rs.quads_per_core[0], 0);
+	assert_int_equal(f->rs.pixels_written, 16 * 16);
+	fixture_free(f);
 }
 
 
@@ -933,6 +953,7 @@ int main(void)
 		cmocka_unit_test(test_early_z),
 		cmocka_unit_test(test_quad_core_functions),
 		cmocka_unit_test(test_quad_grouping_in_raster),
+		cmocka_unit_test(test_subtile_cores_in_raster),
 		cmocka_unit_test(test_quad_queue),
 		cmocka_unit_test(test_stages_one_at_a_time),
 		cmocka_unit_test(test_early_z_waits_for_late_z),

@@ -90,7 +90,16 @@ static const struct key keys[] = {
 	U32("raster.cores", mem.cores, 1, TSR_MAX_CORES, "4", "cores",
 	    "shader cores; per-core caches get one copy each"),
 	ENUM("raster.quad_grouping", quad_grouping, tsr_quad_grouping_names, "\"fg-xshift2\"",
-	     "quads to shader cores: fg-xshift2 or cg-square (DTexL III-B)"),
+	     "quads to subtiles, one per shader core: fine-grained fg-* or coarse-grained cg-* "
+	     "(DTexL III-B-1, Fig. 6; docs/raster.md)"),
+	BOOL("raster.quad_imbalance_stats", quad_imbalance_stats, "false",
+	     "stats.json gets raster.quad_imbalance: per tile, the mean deviation of quads per "
+	     "shader core normalised to the mean, as a distribution per frame (DTexL Figs. 12, 15)"),
+	ENUM("raster.subtile_assignment", subtile_assignment, tsr_subtile_assignment_names,
+	     "\"const\"",
+	     "subtiles to shader cores, tile by tile: const (subtile s on core s), or flips "
+	     "across the edge shared with the previous tile (cg-* groupings only; DTexL III-D, "
+	     "Fig. 8; docs/raster.md)"),
 	U32("geometry.post_transform_cache_entries", post_transform_cache_entries, 0, 1024,
 	    "32", "vertices", "shaded vertices kept (FIFO, per drawcall); 0 disables"),
 	U32("shader.instruction_bytes", instruction_bytes, 1, 64, "8", "bytes",
@@ -537,11 +546,20 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 	if (cfg->tile_width % 2 || cfg->tile_height % 2)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "key 'tiling.tile_width'/'tiling.tile_height' must be even (quads are 2x2)");
-	if (cfg->quad_grouping == TSR_QG_CG_SQUARE && cfg->mem.cores != 1 &&
-	    cfg->mem.cores != 4 && cfg->mem.cores != 16)
+	const char *why = tsr_quad_grouping_check(cfg->quad_grouping, cfg->mem.cores,
+						  cfg->tile_width, cfg->tile_height);
+	if (why)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
-				     "key 'raster.quad_grouping' cg-square needs 1, 4 or 16 cores, not %u",
-				     cfg->mem.cores);
+				     "key 'raster.quad_grouping': %s, not %u cores (key 'raster.cores') "
+				     "with %ux%u-pixel tiles",
+				     why, cfg->mem.cores, cfg->tile_width, cfg->tile_height);
+	if (cfg->subtile_assignment != TSR_SA_CONST &&
+	    !tsr_quad_grouping_coarse(cfg->quad_grouping))
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "key 'raster.subtile_assignment' %s needs a coarse-grained "
+				     "'raster.quad_grouping' (cg-*), not %s",
+				     tsr_subtile_assignment_names[cfg->subtile_assignment],
+				     tsr_quad_grouping_names[cfg->quad_grouping]);
 	uint64_t pixels = (uint64_t)cfg->width * cfg->height;
 	if (pixels > TSR_LIMIT_SCREEN_PIXELS)
 		return tsr_error_set(err, TSR_ERR_CONFIG,

@@ -20,6 +20,7 @@
 #include "core/status.h"
 #include "memory/memsys.h"
 #include "raster/raster.h"
+#include "raster/subtile_assign.h"
 #include "tiling/tile_order.h"
 
 /* PB-Lists layout (TCOR II-B baseline or III-B interleaved). */
@@ -89,7 +90,9 @@ struct tsr_gpu_config {
 	uint32_t attribute_bytes;            /* bytes of one attribute (TCOR II-B: 48) */
 	enum tsr_pb_list_layout pb_layout;   /* PB-Lists layout */
 	uint32_t pb_max_mib;                 /* Parameter Buffer growth limit, MiB */
-	enum tsr_quad_grouping quad_grouping;
+	enum tsr_quad_grouping quad_grouping;  /* quads to subtiles (DTexL III-B-1) */
+	enum tsr_subtile_assignment subtile_assignment;  /* subtiles to cores, tile by tile (III-D) */
+	int quad_imbalance_stats;            /* 1: per-tile quad imbalance in stats (DTexL Fig. 15) */
 	uint32_t post_transform_cache_entries; /* shaded vertices kept (FIFO), 0 = none */
 	uint32_t instruction_bytes;          /* bytes per shader instruction */
 	struct tsr_memsys_config mem;        /* cores, cache tree, routes, DRAM */

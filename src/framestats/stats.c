@@ -36,6 +36,62 @@ void tsr_frame_stats_add(struct tsr_frame_stats *a, const struct tsr_frame_stats
 				 &b->stream_timing[st]);
 	a->memory_accesses += b->memory_accesses;
 	a->cache_count = b->cache_count;
+	if (b->quad_imbalance.tiles) {
+		a->quad_imbalance.tiles += b->quad_imbalance.tiles;
+		a->quad_imbalance.permille_sum += b->quad_imbalance.permille_sum;
+		for (uint32_t i = 0; i < TSR_QUAD_IMBALANCE_BUCKETS; i++)
+			a->quad_imbalance.histogram[i] += b->quad_imbalance.histogram[i];
+	}
+}
+
+void tsr_quad_imbalance_add_tile(struct tsr_quad_imbalance *h, const uint64_t *quads,
+				 uint32_t cores)
+{
+	uint64_t total = 0, dev = 0;
+	for (uint32_t c = 0; c < cores; c++)
+		total += quads[c];
+	if (!total || !cores)
+		return;
+	/* sum |q - total/n| / n / (total/n) = sum |n q - total| / (n total) */
+	for (uint32_t c = 0; c < cores; c++) {
+		uint64_t nq = (uint64_t)cores * quads[c];
+		dev += nq > total ? nq - total : total - nq;
+	}
+	uint64_t den = (uint64_t)cores * total;
+	uint64_t v = (1000 * dev + den / 2) / den;
+	if (v >= TSR_QUAD_IMBALANCE_BUCKETS)
+		v = TSR_QUAD_IMBALANCE_BUCKETS - 1;
+	h->tiles++;
+	h->permille_sum += v;
+	h->histogram[v]++;
+}
+
+/* The value (1/1000) of the rank-th smallest tile (1-based). */
+static uint32_t imbalance_rank(const struct tsr_quad_imbalance *h, uint64_t rank)
+{
+	uint64_t seen = 0;
+	for (uint32_t i = 0; i < TSR_QUAD_IMBALANCE_BUCKETS; i++) {
+		seen += h->histogram[i];
+		if (seen >= rank)
+			return i;
+	}
+	return TSR_QUAD_IMBALANCE_BUCKETS - 1;
+}
+
+void tsr_quad_imbalance_summarise(const struct tsr_quad_imbalance *h,
+				  struct tsr_quad_imbalance_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	const uint64_t n = h->tiles;
+	if (!n)
+		return;
+	out->tiles = n;
+	out->mean_pct = (double)h->permille_sum / (double)n / 10.0;
+	out->min_pct = imbalance_rank(h, 1) / 10.0;
+	out->q1_pct = imbalance_rank(h, (n + 3) / 4) / 10.0;
+	out->median_pct = imbalance_rank(h, (n + 1) / 2) / 10.0;
+	out->q3_pct = imbalance_rank(h, (3 * n + 3) / 4) / 10.0;
+	out->max_pct = imbalance_rank(h, n) / 10.0;
 }
 
 void tsr_frame_stats_snapshot_memory(struct tsr_frame_stats *s,

@@ -15,6 +15,27 @@
 #include "memory/memsys.h"
 #include "stats/counters.h"
 
+/*
+ * Quad-distribution imbalance (DTexL V-B, Figs. 12 and 15), only with
+ * raster.quad_imbalance_stats: for each tile with shaded quads, the mean
+ * absolute deviation of the quads each shader core shaded from their mean,
+ * normalised to the mean, in 1/1000 (rounded). With n cores it is at most
+ * 2 (n - 1) / n (every quad on one core), so 2001 buckets hold every
+ * value; histograms of frames add up exactly to the run's.
+ */
+#define TSR_QUAD_IMBALANCE_BUCKETS 2001
+struct tsr_quad_imbalance {
+	uint64_t tiles;                                /* tiles counted */
+	uint64_t permille_sum;                         /* sum of their values, 1/1000 */
+	uint32_t histogram[TSR_QUAD_IMBALANCE_BUCKETS];  /* tiles per value, 1/1000 */
+};
+
+/* A distribution of struct tsr_quad_imbalance, in percent of the mean. */
+struct tsr_quad_imbalance_summary {
+	uint64_t tiles;
+	double mean_pct, min_pct, q1_pct, median_pct, q3_pct, max_pct;
+};
+
 struct tsr_frame_stats {
 	uint32_t frame;
 	struct tsr_geometry_stats geometry;
@@ -32,7 +53,24 @@ struct tsr_frame_stats {
 	/* the timing model per cache (indexed as caches[]) and per stream (zero when off) */
 	struct tsr_cache_timing_stats cache_timing[TSR_MEMSYS_MAX_CACHES];
 	struct tsr_stream_timing_stats stream_timing[TSR_STREAM_COUNT];
+	struct tsr_quad_imbalance quad_imbalance;  /* zero unless raster.quad_imbalance_stats */
 };
+
+/*
+ * Counts one tile in h: quads[c] is the number of quads shader core c
+ * shaded in the tile (c < cores). A tile without shaded quads is not
+ * counted. DTexL V-B (Fig. 15): sum_c |quads[c] - mean| / cores / mean.
+ */
+void tsr_quad_imbalance_add_tile(struct tsr_quad_imbalance *h, const uint64_t *quads,
+				 uint32_t cores);
+
+/*
+ * The distribution of h: mean, min, quartiles (nearest rank: the value of
+ * the ceil(p * tiles)-th smallest tile) and max, in percent; all zero
+ * when no tile was counted.
+ */
+void tsr_quad_imbalance_summarise(const struct tsr_quad_imbalance *h,
+				  struct tsr_quad_imbalance_summary *out);
 
 /* The groups of struct tsr_frame_stats with one struct each, and where they are. */
 struct tsr_stats_group {

@@ -94,6 +94,16 @@ enum tsr_status tsr_gpu_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
 	/* rendering: Tile Fetcher and Raster Pipeline, tile by tile */
 	const uint32_t *order = tsr_gpu_tile_order(g, frame);
 	for (uint32_t i = 0; i < g->tiles; i++) {
+		if (g->cfg.subtile_assignment != TSR_SA_CONST) {
+			/* the tile's subtile assignment (DTexL III-D), from the previous tile's */
+			const uint32_t t = order[i], p = order[i ? i - 1 : 0];
+			tsr_subtile_assign_step(g->cfg.subtile_assignment, &g->subtiles,
+						g->subtile_core, i,
+						(int32_t)(t % g->tiles_x) - (int32_t)(p % g->tiles_x),
+						(int32_t)(t / g->tiles_x) - (int32_t)(p / g->tiles_x),
+						g->subtile_core);
+			tsr_raster_set_subtile_cores(g->raster, g->subtile_core);
+		}
 		if (g->timing)
 			tsr_timing_tile_begin(g, order[i]);
 		tsr_stage_tile(g, order[i], st);

@@ -13,6 +13,7 @@
 #include "memory/memsys.h"
 #include "pipeline/gpu.h"
 #include "raster/raster.h"
+#include "raster/subtile_assign.h"
 #include "techniques/technique.h"
 #include "texture/texture.h"
 #include "tiling/parameter_buffer.h"
@@ -65,6 +66,8 @@ struct tsr_gpu {
 	struct tsr_addrmap map;
 	struct tsr_geometry *geom;
 	struct tsr_raster *raster;
+	struct tsr_subtile_layout subtiles;   /* the grouping's subtiles (cg-*; DTexL III-D) */
+	uint8_t subtile_core[TSR_MAX_CORES];  /* the current tile's subtile -> core */
 	struct tsr_texture **textures;        /* per image */
 	struct mesh_buffers *meshes;
 	struct material_programs *programs;

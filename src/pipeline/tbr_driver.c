@@ -212,6 +212,8 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	if (s == TSR_OK)
 		s = tsr_raster_create(&(struct tsr_raster_config){cfg->mem.cores, cfg->quad_grouping},
 				      cfg->tile_width, cfg->tile_height, &g->raster, err);
+	if (s == TSR_OK && cfg->subtile_assignment != TSR_SA_CONST)
+		s = tsr_subtile_layout_init(&g->subtiles, cfg->quad_grouping, cfg->mem.cores, err);
 	for (uint32_t i = 0; s == TSR_OK && i < rs->image_count; i++)
 		s = tsr_texture_create(&rs->images[i], &g->textures[i], err);
 	if (s == TSR_OK)

@@ -205,7 +205,17 @@ void tsr_stage_tile(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st
 	if (!tsr_stage_tile_begin(g, tile, st, &w))
 		return;
 	tsr_stage_tile_fetch(g, &w, st);
+	uint64_t before[TSR_MAX_CORES];
+	const uint32_t cores = g->cfg.mem.cores;
+	if (g->cfg.quad_imbalance_stats)
+		memcpy(before, st->raster.quads_per_core, cores * sizeof(before[0]));
 	tile_raster(g, &w, &(struct tsr_raster_ctx){&w.target, g->mem, &st->raster, &st->texture,
 						    g->log});
+	if (g->cfg.quad_imbalance_stats) {
+		/* the quads each core shaded in this tile (DTexL Fig. 15) */
+		for (uint32_t c = 0; c < cores; c++)
+			before[c] = st->raster.quads_per_core[c] - before[c];
+		tsr_quad_imbalance_add_tile(&st->quad_imbalance, before, cores);
+	}
 	tsr_stage_tile_flush(g, &w, st);
 }

@@ -2,7 +2,7 @@
  * early_z.c - stage 2 of the Raster Pipeline (raster.h): the per-pixel
  * depth test before shading against the window's on-chip depth buffer,
  * and the dispatch of surviving quads to the shader cores by the quad
- * grouping (DTexL III-B, Fig. 6). Alpha-tested materials pass untested:
+ * grouping and the tile's subtile assignment (DTexL III-B, III-D). Alpha-tested materials pass untested:
  * their depth test is late Z, in blending.
  */
 #include <stddef.h>
@@ -36,7 +36,8 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 		return TSR_STAGE_STALLED;
 	const uint32_t quads_w = (t->width + 1) / 2, quads_h = (t->height + 1) / 2;
 	uint32_t qx = (uint32_t)(q->x - t->x0) / 2, qy = (uint32_t)(q->y - t->y0) / 2;
-	uint32_t core = tsr_quad_core_inline(r->cfg.quad_grouping, r->cfg.cores, qx, qy, quads_w, quads_h);
+	uint32_t core = r->subtile_core[tsr_quad_core_inline(r->cfg.quad_grouping, r->cfg.cores,
+							      qx, qy, quads_w, quads_h)];
 	struct tsr_ring *out = &r->cores[core];
 	if (!tsr_ring_room(out))
 		return TSR_STAGE_STALLED;
