@@ -174,6 +174,7 @@ struct tsr_timing {
 	uint64_t flush_cycle;        /* cycle of the last flush write */
 	struct wait_list blend_wait[TSR_MAX_CORES];
 	int retired, ez_moved, blended;  /* what changed this step: whom to wake */
+	int flush_dirty;             /* what a bank's flush waits on changed (flush()) */
 	uint64_t raster_start;       /* the frame's raster phase began */
 	enum tsr_status failed;      /* a callback's error */
 	struct tsr_timing_stats *st; /* the frame's timing counters */
@@ -232,6 +233,7 @@ static void mem_done(void *ctx, uint64_t tag, uint64_t cycle)
 	}
 	case TAG_FETCH:
 		t->runs[(tag & TAG_LOW_MASK) >> SLOT_SHIFT].fetch_done++;
+		t->flush_dirty = 1;
 		break;
 	case TAG_GEOMETRY:  /* only the oldest job issues */
 		t->jobs[t->jobs_done % JOBS].in_flight--;
@@ -312,6 +314,7 @@ static bool rasterizer_out(void *ctx, uint64_t cycle, uint64_t tag)
 	    !tsr_unit_push(t->early_z[quad_of(t, tag)->core], cycle, tag, 1))
 		return false;
 	r->raster_out++;
+	t->flush_dirty = 1;
 	return true;
 }
 
@@ -344,7 +347,7 @@ static bool early_z_out(void *ctx, uint64_t cycle, uint64_t tag)
 			r->core_first[lane] = cycle;
 	}
 	t->ez_done[lane]++;
-	t->ez_moved = 1;
+	t->ez_moved = t->flush_dirty = 1;
 	return true;
 }
 
@@ -353,7 +356,7 @@ static bool blend_out(void *ctx, uint64_t cycle, uint64_t tag)
 	(void)cycle;
 	struct tsr_timing *t = ctx;
 	t->blend_done[quad_of(t, tag)->core]++;
-	t->blended = 1;
+	t->blended = t->flush_dirty = 1;
 	return true;
 }
 
@@ -558,6 +561,7 @@ static void geometry(struct tsr_timing *t, uint64_t now)
 		j->st->geometry_busy_cycles += now - j->start;
 		if (t->jobs_done++ == t->frames_ended)
 			t->raster_start = now;  /* the window's frame may start now */
+		t->flush_dirty = 1;
 		t->job_started = 0;
 	}
 }
@@ -688,6 +692,7 @@ static void feed_rasterizer(struct tsr_timing *t, uint64_t cycle)
 		r->raster_in++;
 		if (p->quad_count == 0 || ++r->quad_next == p->quad_count) {
 			r->prim_next++;
+			t->flush_dirty = 1;
 			r->quad_next = 0;
 			t->prims_queued--;
 		}
@@ -717,17 +722,21 @@ static bool blended(const struct tsr_timing *t, const struct tile_run *r, uint32
  */
 static void flush(struct tsr_timing *t, uint64_t now)
 {
-	/* (a tile with nothing to fetch is done as soon as its frame's
-	 * geometry is) */
-	for (uint32_t lane = 0; lane < t->lanes && geometry_done(t); lane++) {
-		while (t->flush_seq[lane] < t->count) {
-			const uint32_t i = t->flush_seq[lane];
-			const struct tile_run *r = run_at(t, i);
-			if (!raster_done(r) || !blended(t, r, lane))
-				break;
-			t->flushq[(t->fq_head + t->fq_count++) % (MAX_WINDOW * TSR_MAX_CORES)] =
-				(struct flush_job){(uint32_t)(r - t->runs), lane, 0};
-			t->flush_seq[lane]++;
+	/* only when what it waits on changed (a tile with nothing to fetch
+	 * is done as soon as its frame's geometry is) */
+	if (t->flush_dirty && geometry_done(t)) {
+		t->flush_dirty = 0;
+		for (uint32_t lane = 0; lane < t->lanes; lane++) {
+			while (t->flush_seq[lane] < t->count) {
+				const uint32_t i = t->flush_seq[lane];
+				const struct tile_run *r = run_at(t, i);
+				if (!raster_done(r) || !blended(t, r, lane))
+					break;
+				t->flushq[(t->fq_head + t->fq_count++) %
+					  (MAX_WINDOW * TSR_MAX_CORES)] =
+					(struct flush_job){(uint32_t)(r - t->runs), lane, 0};
+				t->flush_seq[lane]++;
+			}
 		}
 	}
 	while (t->fq_count && t->flush_cycle <= now) {
@@ -1001,6 +1010,7 @@ enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *s
 		t->flush_total[c] += r->n_flush[c];
 	}
 	t->count++;
+	t->flush_dirty = 1;
 	if (t->count < t->window)
 		return TSR_OK;
 	return simulate(t, t->window - 1, err);
