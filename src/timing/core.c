@@ -43,6 +43,7 @@ struct warp {
 };
 
 struct tsr_core {
+	struct tsr_core_cached_next n;  /* first: read by tsr_core_next_event() (core.h) */
 	struct tsr_core_params p;
 	struct warp *w;
 	uint32_t nslots, resident;
@@ -55,8 +56,6 @@ struct tsr_core {
 	uint64_t cand_mask;   /* slots s with candidate(w[s]) */
 	uint64_t ev_mask;     /* resident slots with emit_at or retire_at set */
 	uint64_t dep_mask;    /* resident slots not waiting on memory (!mem_wait) */
-	uint64_t next_ev;     /* tsr_core_next_event()'s answer, while next_ev_ok */
-	int next_ev_ok;       /* 0 after any change of state (push, completion, advance) */
 	int in_advance;
 	tsr_core_issue_fn issue;
 	void *issue_ctx;
@@ -258,10 +257,10 @@ static void complete(struct tsr_core *c, struct warp *w, uint64_t cycle)
 	refresh(c, w);
 	/* Only w changed, and its bound was none while it waited: the cached
 	 * next event stays exact as the minimum with its new bound. */
-	if (c->next_ev_ok) {
+	if (c->n.next_ev_ok) {
 		uint64_t b = output_bound(c, w);
-		if (b < c->next_ev)
-			c->next_ev = b;
+		if (b < c->n.next_ev)
+			c->n.next_ev = b;
 	}
 }
 
@@ -543,7 +542,7 @@ void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
 	}
 	c->k.cycles = c->now;
 	c->in_advance = 0;
-	c->next_ev_ok = 0;  /* also drops an answer cached by a callback mid-advance */
+	c->n.next_ev_ok = 0;  /* also drops an answer cached by a callback mid-advance */
 }
 
 /*
@@ -563,10 +562,8 @@ static uint64_t output_bound(const struct tsr_core *c, const struct warp *w)
 	return max64(max64(w->ready_at, c->port_free), c->now) + w->tail;
 }
 
-uint64_t tsr_core_next_event(struct tsr_core *c)
+uint64_t tsr_core_next_event_compute(struct tsr_core *c)
 {
-	if (c->next_ev_ok)
-		return c->next_ev;
 	/* output_bound() over the warps with an event, then the candidates
 	 * (disjoint sets); the others wait on memory: none */
 	uint64_t ev = NONE;
@@ -584,8 +581,8 @@ uint64_t tsr_core_next_event(struct tsr_core *c)
 		if (t < m)
 			m = t;
 	}
-	c->next_ev = m;
-	c->next_ev_ok = 1;
+	c->n.next_ev = m;
+	c->n.next_ev_ok = 1;
 	return m;
 }
 
@@ -623,7 +620,7 @@ enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct t
 		w->before_left = q->alu_instructions;
 	}
 	c->resident++;
-	c->next_ev_ok = 0;
+	c->n.next_ev_ok = 0;
 	c->k.quads_pushed++;
 	if (c->win.quads_pushed++ == 0)
 		c->win.first_push_cycle = c->now;

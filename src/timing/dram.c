@@ -87,14 +87,15 @@ struct done {
 };
 
 struct tsr_dram {
+	struct tsr_dram_cached_next n;  /* first: read by tsr_dram_next_event() and
+					   tsr_dram_next_completion() (dram.h); kept by
+					   update_next() */
 	struct tsr_dram_params p;
 	uint32_t gpu_mhz;
 	uint64_t G, D;           /* ticks per GPU cycle, per DRAM cycle */
 	uint64_t cycle_limit;    /* latest GPU cycle the model takes: TICK_LIMIT / G */
 	/* kept by update_next() after every change (advance, enqueue) */
 	uint64_t tick_min;       /* earliest next_tick of the channels, ticks */
-	uint64_t next_ev;        /* tsr_dram_next_event()'s answer, GPU cycles */
-	uint64_t next_done;      /* tsr_dram_next_completion()'s answer, GPU cycles */
 	uint64_t min_data_ticks; /* shortest column command to data end: min(rl, wl + 1)
 				    + burst_length / 2 DRAM cycles, in ticks */
 	/* address map: shift and mask of each field, granule bits */
@@ -478,8 +479,8 @@ static void update_next(struct tsr_dram *d)
 		}
 	}
 	d->tick_min = tick;
-	d->next_ev = m;
-	d->next_done = done;
+	d->n.next_ev = m;
+	d->n.next_done = done;
 }
 
 static void occupancy_to(struct tsr_dram *d, uint64_t cycle)
@@ -930,16 +931,6 @@ enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
 	ch->next_tick = min64(ch->next_tick, arrive);
 	update_next(d);
 	return TSR_OK;
-}
-
-uint64_t tsr_dram_next_event(const struct tsr_dram *d)
-{
-	return d->next_ev;  /* kept by update_next() */
-}
-
-uint64_t tsr_dram_next_completion(const struct tsr_dram *d)
-{
-	return d->next_done;  /* kept by update_next() */
 }
 
 uint32_t tsr_dram_occupancy(const struct tsr_dram *d)
