@@ -4,9 +4,18 @@
  * Layout: a pool of request records (indices, a free list) that grows by
  * doubling only in tsr_memtime_issue(); per cache its parameters, its MSHR
  * array (each with a FIFO list of merged requests), a FIFO of requests
- * stalled for an MSHR and a port allocator; one binary min-heap of events
- * ordered by (cycle, sequence number); and an in-order ring of DRAM
- * requests the controller has not accepted yet.
+ * stalled for an MSHR, a port allocator and a FIFO of its pending lookup
+ * events; one binary min-heap of events ordered by (cycle, sequence
+ * number); and an in-order ring of DRAM requests the controller has not
+ * accepted yet.
+ *
+ * Lookup events. A cache's lookups end at port_slot() + hit_latency, and
+ * port_slot() never returns less than it did before, so each cache's
+ * lookup events are made in (cycle, sequence number) order. Only the
+ * oldest of them is in the heap; the others wait in the cache's FIFO and
+ * the next one enters the heap when that one leaves it. The heap's
+ * minimum is then the minimum of all pending events, as if all were in
+ * it, and the heap stays small (the lookups are most events).
  *
  * Each live request has at most one pending event (the end of its current
  * lookup, or its data reaching a level after a fill latency); while it
@@ -54,6 +63,14 @@ struct req {
 	uint8_t done;            /* requester completion reported */
 };
 
+struct event {
+	uint64_t t, seq;
+	uint64_t addr;           /* EV_WB_DRAM */
+	uint32_t a;              /* request (EV_LOOKUP, EV_DATA) or bytes (EV_WB_DRAM) */
+	uint16_t cache;          /* EV_WB_CACHE, EV_LOOKUP */
+	uint8_t kind, level;
+};
+
 struct mshr {
 	uint64_t line;
 	uint32_t head, tail;     /* merged requests, FIFO */
@@ -68,15 +85,11 @@ struct cache {
 	uint64_t port_cycle;     /* cycle of the last slot given */
 	uint32_t port_used;      /* lookups started in it */
 	uint32_t stall_head, stall_tail;
+	struct event *lq;        /* ring of cap_reqs pending lookup events after the
+				    one in the heap (file comment) */
+	uint32_t lq_head, lq_len;
+	uint8_t lq_in_heap;      /* one of its lookup events is in the heap */
 	struct tsr_memtime_cache_counters k;
-};
-
-struct event {
-	uint64_t t, seq;
-	uint64_t addr;           /* EV_WB_DRAM */
-	uint32_t a;              /* request (EV_LOOKUP, EV_DATA) or bytes (EV_WB_DRAM) */
-	uint16_t cache;          /* EV_WB_CACHE */
-	uint8_t kind, level;
 };
 
 struct dram_wait {
@@ -187,6 +200,10 @@ enum tsr_status tsr_memtime_create(const struct tsr_memtime_cache_params *caches
 	}
 	/* start with room for every MSHR busy plus as many waiting */
 	mt->cap_reqs = (uint32_t)min64(max64(64, 2 * mshrs), 1u << 20);
+	for (uint32_t i = 0; ok && i < ncaches; i++) {
+		mt->c[i].lq = malloc(mt->cap_reqs * sizeof(*mt->c[i].lq));
+		ok = mt->c[i].lq != NULL;
+	}
 	mt->reqs = ok ? malloc(mt->cap_reqs * sizeof(*mt->reqs)) : NULL;
 	mt->cap_heap = mt->cap_reqs * 2;
 	mt->heap = ok ? malloc(mt->cap_heap * sizeof(*mt->heap)) : NULL;
@@ -207,8 +224,10 @@ void tsr_memtime_destroy(struct tsr_memtime *mt)
 {
 	if (!mt)
 		return;
-	for (uint32_t i = 0; mt->c && i < mt->nc; i++)
+	for (uint32_t i = 0; mt->c && i < mt->nc; i++) {
 		free(mt->c[i].m);
+		free(mt->c[i].lq);
+	}
 	free(mt->c);
 	free(mt->reqs);
 	free(mt->heap);
@@ -234,8 +253,33 @@ static void push(struct tsr_memtime *mt, struct event e)
 	event_heap_push(mt->heap, &mt->nheap, e);
 }
 
+/* A lookup event of cache c (sequence number taken): into the heap, or
+ * behind the cache's lookup already there. */
+static void push_lookup(struct tsr_memtime *mt, struct cache *c, struct event e)
+{
+	e.seq = mt->seq++;
+	if (!c->lq_in_heap) {
+		c->lq_in_heap = 1;
+		event_heap_push(mt->heap, &mt->nheap, e);
+		return;
+	}
+	uint32_t i = c->lq_head + c->lq_len++;
+	c->lq[i < mt->cap_reqs ? i : i - mt->cap_reqs] = e;
+}
+
+/* The earliest event; a lookup's leaving lets its cache's next one in. */
 static struct event pop(struct tsr_memtime *mt)
 {
+	if (mt->heap[0].kind == EV_LOOKUP) {
+		struct cache *c = &mt->c[mt->heap[0].cache];
+		if (c->lq_len) {
+			struct event next = c->lq[c->lq_head];
+			c->lq_head = c->lq_head + 1 < mt->cap_reqs ? c->lq_head + 1 : 0;
+			c->lq_len--;
+			return event_heap_replace_top(mt->heap, mt->nheap, next);
+		}
+		c->lq_in_heap = 0;
+	}
 	return event_heap_pop(mt->heap, &mt->nheap);
 }
 
@@ -403,7 +447,9 @@ static void lookup_start(struct tsr_memtime *mt, struct req *r, uint32_t j, uint
 	struct cache *c = &mt->c[r->cache[j]];
 	r->arrive[j] = t;
 	c->k.lookups++;
-	push_req(mt, EV_LOOKUP, r, j, port_slot(c, t) + c->p.hit_latency);
+	push_lookup(mt, c, (struct event){.t = port_slot(c, t) + c->p.hit_latency,
+					  .a = (uint32_t)(r - mt->reqs), .cache = r->cache[j],
+					  .kind = EV_LOOKUP, .level = (uint8_t)j});
 }
 
 static uint32_t mshr_find(const struct cache *c, uint64_t line)
@@ -655,6 +701,20 @@ static enum tsr_status reserve(struct tsr_memtime *mt, uint64_t wb, struct tsr_e
 					     "out of memory growing the memory timing requests to %u",
 					     cap);
 		mt->reqs = n;
+		/* the lookup rings hold cap_reqs: unwrapped into rings of cap */
+		for (uint32_t c = 0; c < mt->nc; c++) {
+			struct cache *k = &mt->c[c];
+			struct event *q = malloc(cap * sizeof(*q));
+			if (!q)
+				return tsr_error_set(err, TSR_ERR_NOMEM,
+						     "out of memory growing the memory timing "
+						     "lookup queues to %u", cap);
+			for (uint32_t i = 0; i < k->lq_len; i++)
+				q[i] = k->lq[(k->lq_head + i) % old];
+			free(k->lq);
+			k->lq = q;
+			k->lq_head = 0;
+		}
 		for (uint32_t i = old; i < cap; i++)
 			n[i].next = i + 1 < cap ? i + 1 : NONE;
 		mt->free_head = old;
