@@ -128,14 +128,10 @@ static int pow2(uint64_t x) { return x && !(x & (x - 1)); }
 /* Words of a channel's active-bank mask. */
 static uint32_t active_words(uint32_t banks) { return (banks + 63) / 64; }
 
+/* floor(log2(x)); 0 for x <= 1. */
 static uint32_t log2u(uint64_t x)
 {
-	uint32_t n = 0;
-	while (x > 1) {
-		x >>= 1;
-		n++;
-	}
-	return n;
+	return x > 1 ? 63u - (uint32_t)__builtin_clzll(x) : 0;
 }
 
 static uint64_t gcd64(uint64_t a, uint64_t b)

@@ -121,13 +121,11 @@ struct tsr_memtime {
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+/* The histogram bucket of a latency: floor(log2(lat)), 0 for 0 and 1,
+ * the last one above. */
 static uint32_t bucket_of(uint64_t lat)
 {
-	uint32_t b = 0;
-	while (lat > 1) {
-		lat >>= 1;
-		b++;
-	}
+	uint32_t b = lat > 1 ? 63u - (uint32_t)__builtin_clzll(lat) : 0;
 	return b < TSR_MEMTIME_HIST_BUCKETS ? b : TSR_MEMTIME_HIST_BUCKETS - 1;
 }
 
