@@ -81,6 +81,7 @@ struct cache {
 	struct tsr_memtime_cache_params p;
 	struct mshr *m;
 	uint32_t busy;
+	uint32_t m_end;          /* MSHRs from m_end on are free */
 	uint64_t occ_last;
 	uint64_t port_cycle;     /* cycle of the last slot given */
 	uint32_t port_used;      /* lookups started in it */
@@ -450,16 +451,12 @@ static void lookup_start(struct tsr_memtime *mt, struct req *r, uint32_t j, uint
 					  .kind = EV_LOOKUP, .level = (uint8_t)j});
 }
 
+/* The busy MSHR of c holding `line` (at most one does), or NONE. */
 static uint32_t mshr_find(const struct cache *c, uint64_t line)
 {
-	/* the scan stops after the last busy MSHR */
-	for (uint32_t i = 0, seen = 0; seen < c->busy; i++) {
-		if (!c->m[i].busy)
-			continue;
-		if (c->m[i].line == line)
+	for (uint32_t i = 0; i < c->m_end; i++)
+		if (c->m[i].line == line && c->m[i].busy)
 			return i;
-		seen++;
-	}
 	return NONE;
 }
 
@@ -510,6 +507,8 @@ static void take_mshr(struct tsr_memtime *mt, struct cache *c, struct req *r, ui
 	uint32_t m = 0;
 	while (c->m[m].busy)
 		m++;
+	if (m >= c->m_end)
+		c->m_end = m + 1;
 	cache_occupancy_to(c, t);
 	c->busy++;
 	if (c->busy > c->k.mshr_busy_max)
@@ -527,6 +526,8 @@ static void release_mshr(struct tsr_memtime *mt, struct cache *c, uint32_t m, ui
 	cache_occupancy_to(c, t);
 	c->busy--;
 	c->m[m].busy = 0;
+	while (c->m_end && !c->m[c->m_end - 1].busy)
+		c->m_end--;
 	uint32_t w = c->m[m].head;
 	while (w != NONE) {
 		struct req *x = &mt->reqs[w];
