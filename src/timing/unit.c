@@ -203,22 +203,32 @@ void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle)
 {
 	if (cycle < u->now || (cycle == u->now && u->settled))
 		return;
+	uint64_t t;
 	for (;;) {
 		act(u);
 		/* after act() nothing is left to do at now: the next event is later */
-		uint64_t t = next_event(u);
-		if (t > cycle || t <= u->now)
+		t = next_event(u);
+		if (t > cycle) {
+			/* nothing can happen up to cycle: an act() at cycle would
+			 * do nothing (each of its steps would make t <= cycle) and
+			 * leave t as it is */
+			account(u, cycle);
 			break;
+		}
+		if (t <= u->now) {  /* defensive: act() left nothing to do at now */
+			account(u, cycle);
+			act(u);
+			t = next_event(u);
+			break;
+		}
 		account(u, t);
 	}
-	account(u, cycle);
-	act(u);
 	/* act() stops only when nothing can progress at now: the pipeline's
 	 * head is not ready or refused, the server is busy or held, the queue
 	 * is empty or gated; none of that changes at now without a push or a
 	 * wake */
 	u->settled = 1;
-	u->n.next = next_event(u);
+	u->n.next = t;  /* next_event() of the state act() left */
 }
 
 bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t work)
