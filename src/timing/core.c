@@ -180,16 +180,19 @@ uint32_t tsr_core_resident(const struct tsr_core *c)
 	return c->resident;
 }
 
+/* These two are asked at every change of a warp with hard-to-predict
+ * answers: written with | and &, not || and &&, so they compile without
+ * branches. */
 static inline bool has_instructions(const struct warp *w)
 {
-	return w->before_left || w->sample_left || w->after_left;
+	return (w->before_left | w->sample_left | w->after_left) != 0;
 }
 
 /* Resident, nothing outstanding or pending, instructions left. */
 static inline bool candidate(const struct warp *w)
 {
-	return w->busy && !w->pending && w->emit_at == NONE && w->retire_at == NONE &&
-	       has_instructions(w);
+	return (w->busy != 0) & (w->pending == 0) & (w->emit_at == NONE) &
+	       (w->retire_at == NONE) & has_instructions(w);
 }
 
 static inline uint64_t max64(uint64_t a, uint64_t b)
