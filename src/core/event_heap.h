@@ -10,8 +10,6 @@
  * uint64_t member `seq`:
  *   static void prefix_push(type *heap, uint32_t *n, type e);  room assumed
  *   static type prefix_pop(type *heap, uint32_t *n);           *n > 0
- *   static type prefix_replace_top(type *heap, uint32_t n, type e);
- *       pops the minimum and pushes e (its seq set) in one pass; n > 0
  * typed (klib style), so the compiler copies and compares the struct's
  * own fields: a version over bytes and memcpy was 8-13% slower on
  * bench_memtime. The caller owns the array and its capacity; nothing here
@@ -39,28 +37,24 @@
 		}                                                                          \
 		h[i] = e;                                                                  \
 	}                                                                                  \
-	static inline type prefix##_replace_top(type *h, uint32_t m, type e)               \
+	static inline type prefix##_pop(type *h, uint32_t *n)                              \
 	{                                                                                  \
-		type top = h[0];                                                           \
-		uint32_t i = 0;                                                            \
+		type top = h[0], last = h[--(*n)];                                         \
+		uint32_t i = 0, m = *n;                                                    \
 		for (;;) {                                                                 \
 			uint32_t c = 2 * i + 1;                                            \
 			if (c >= m)                                                        \
 				break;                                                     \
 			if (c + 1 < m && prefix##_before(&h[c + 1], &h[c]))                \
 				c++;                                                       \
-			if (!prefix##_before(&h[c], &e))                                   \
+			if (!prefix##_before(&h[c], &last))                                \
 				break;                                                     \
 			h[i] = h[c];                                                       \
 			i = c;                                                             \
 		}                                                                          \
-		h[i] = e;                                                                  \
+		if (m)                                                                     \
+			h[i] = last;                                                       \
 		return top;                                                                \
-	}                                                                                  \
-	static inline type prefix##_pop(type *h, uint32_t *n)                              \
-	{                                                                                  \
-		type last = h[--(*n)];                                                     \
-		return *n ? prefix##_replace_top(h, *n, last) : last;                      \
 	}
 
 #endif
