@@ -9,8 +9,9 @@
  * Within one list the requests' ready ticks never decrease with age, so
  * a decision looks only at each list's oldest request and its oldest
  * one hitting or missing the open row (kept per list), not at the whole
- * queue, and only at banks with requests (a mask per channel). A channel
- * decides at most one command per DRAM clock edge; when nothing is legal it sleeps until the
+ * queue, and only at banks with requests of a kind it may schedule (a
+ * mask per channel and kind). A channel decides at most one command per
+ * DRAM clock edge; when nothing is legal it sleeps until the
  * earliest tick a candidate's next command becomes legal, which is exact
  * because no constraint changes while the channel issues nothing and no
  * request arrives. Completions wait in a binary min-heap ordered by
@@ -66,7 +67,8 @@ struct chan {
 	uint32_t *free_slots;
 	uint32_t nfree;
 	struct list *lists;      /* per bank: [2 * bank + write] */
-	uint64_t *active;        /* bit b: bank b has a request in either list */
+	uint64_t active[2][4];   /* [kind] bit b: bank b's list of that kind is not
+				    empty (banks <= 256) */
 	uint32_t norder;         /* slots with bursts left */
 	uint64_t seq;            /* requests enqueued */
 	uint32_t reads_in, writes_in;     /* slots held, by kind */
@@ -125,7 +127,7 @@ static const char *const field_names[4] = {"row", "bank", "column", "channel"};
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static int pow2(uint64_t x) { return x && !(x & (x - 1)); }
-/* Words of a channel's active-bank mask. */
+/* Words of a channel's active-bank masks in use. */
 static uint32_t active_words(uint32_t banks) { return (banks + 63) / 64; }
 
 /* floor(log2(x)); 0 for x <= 1. */
@@ -353,8 +355,7 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 		ch->free_slots = calloc(slots, sizeof(*ch->free_slots));
 		ch->lists = calloc(2 * (size_t)p->banks, sizeof(*ch->lists));
 		ch->banks = calloc(p->banks, sizeof(*ch->banks));
-		ch->active = calloc(active_words(p->banks), sizeof(*ch->active));
-		ok = ch->reqs && ch->free_slots && ch->lists && ch->banks && ch->active;
+		ok = ch->reqs && ch->free_slots && ch->lists && ch->banks;
 		if (!ok)
 			break;
 		for (uint32_t l = 0; l < 2 * p->banks; l++)
@@ -385,7 +386,6 @@ void tsr_dram_destroy(struct tsr_dram *d)
 		free(d->ch[c].free_slots);
 		free(d->ch[c].lists);
 		free(d->ch[c].banks);
-		free(d->ch[c].active);
 	}
 	free(d->ch);
 	free(d->heap);
@@ -555,7 +555,7 @@ static void list_append(struct chan *ch, uint32_t s)
 	uint32_t *first = r->row == ch->banks[r->bank].open_row ? &l->first_hit : &l->first_miss;
 	if (*first == NIL)
 		*first = s;
-	ch->active[r->bank / 64] |= UINT64_C(1) << (r->bank % 64);
+	ch->active[r->write][r->bank / 64] |= UINT64_C(1) << (r->bank % 64);
 	r->next = NIL;
 	r->prev = l->tail;
 	if (l->tail == NIL)
@@ -591,9 +591,8 @@ static void list_remove(struct chan *ch, uint32_t s)
 		l->tail = r->prev;
 	else
 		ch->reqs[r->next].prev = r->prev;
-	const struct list *other = &ch->lists[2 * r->bank + !r->write];
-	if (l->head == NIL && other->head == NIL)
-		ch->active[r->bank / 64] &= ~(UINT64_C(1) << (r->bank % 64));
+	if (l->head == NIL)
+		ch->active[r->write][r->bank / 64] &= ~(UINT64_C(1) << (r->bank % 64));
 }
 
 /* Opens `row` in bank b (NO_ROW: precharges it) and finds the oldest hit
@@ -715,8 +714,9 @@ static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t s,
  * in age order would. Each list keeps its oldest request to the open
  * row and its oldest to another (set_open_row() finds them again at an
  * ACT or PRE, list_remove() when it removes one), and the channel a mask
- * of the banks with requests, so the decision visits only those banks
- * and walks no list. Neither the order of the banks visited nor the
+ * per kind of the banks with requests, so the decision visits only the
+ * banks with requests of an allowed kind (writes wait for a drain) and
+ * walks no list. Neither the order of the banks visited nor the
  * empty ones matter: candidates are compared by their unique enqueue
  * numbers.
  */
@@ -739,7 +739,9 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 	uint64_t hit_seq = NEVER, other_seq = NEVER;
 	enum cmd other_cmd = CMD_ACT;
 	for (uint32_t word = 0; word < active_words(p->banks); word++)
-	for (uint64_t mask = ch->active[word]; mask; mask &= mask - 1) {
+	for (uint64_t mask = (allow[0] ? ch->active[0][word] : 0) |
+			     (allow[1] ? ch->active[1][word] : 0);
+	     mask; mask &= mask - 1) {
 		const uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(mask);
 		const struct bank *bk = &ch->banks[b];
 		const struct list *lists = &ch->lists[2 * b];
