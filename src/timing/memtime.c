@@ -170,6 +170,7 @@ enum tsr_status tsr_memtime_params_check(const struct tsr_memtime_cache_params *
 }
 
 static void on_dram_done(void *ctx, const struct tsr_dram_completion *c);
+static void ev_clear(struct tsr_memtime *mt);
 
 enum tsr_status tsr_memtime_create(const struct tsr_memtime_cache_params *caches,
 				   uint32_t ncaches, const struct tsr_dram_params *dram,
@@ -218,6 +219,7 @@ enum tsr_status tsr_memtime_create(const struct tsr_memtime_cache_params *caches
 	for (uint32_t i = 0; i < mt->cap_reqs; i++)
 		mt->reqs[i].next = i + 1 < mt->cap_reqs ? i + 1 : NONE;
 	mt->free_head = 0;
+	ev_clear(mt);
 	*out = mt;
 	return TSR_OK;
 }
@@ -267,18 +269,26 @@ static void ev_insert(struct tsr_memtime *mt, struct event e)
 	a[i] = e;
 }
 
+/* Empty: ev[0] is a sentinel at NEVER, so ev_first_time() needs no test. */
+static void ev_clear(struct tsr_memtime *mt)
+{
+	mt->nev = mt->ev_head = 0;
+	mt->ev[0].t = NEVER;
+}
+
 /* The earliest pending event; nev > 0. */
 static struct event ev_take(struct tsr_memtime *mt)
 {
-	struct event e = mt->ev[mt->ev_head];
-	mt->nev--;
-	mt->ev_head = mt->nev ? mt->ev_head + 1 : 0;
+	struct event e = mt->ev[mt->ev_head++];
+	if (--mt->nev == 0)
+		ev_clear(mt);
 	return e;
 }
 
+/* The earliest pending event's cycle; NEVER when none. */
 static uint64_t ev_first_time(const struct tsr_memtime *mt)
 {
-	return mt->nev ? mt->ev[mt->ev_head].t : NEVER;
+	return mt->ev[mt->ev_head].t;
 }
 
 /* Capacity was reserved by issue(). */
