@@ -95,6 +95,7 @@ struct tsr_dram {
 	struct tsr_dram_params p;
 	uint32_t gpu_mhz;
 	uint64_t G, D;           /* ticks per GPU cycle, per DRAM cycle */
+	uint32_t g_shift;        /* log2(G) if G is a power of two, else 64 */
 	uint64_t cycle_limit;    /* latest GPU cycle the model takes: TICK_LIMIT / G */
 	/* kept by update_next() after every change (advance, enqueue) */
 	uint64_t tick_min;       /* earliest next_tick of the channels, ticks */
@@ -147,6 +148,13 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 }
 
 static uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/* floor(ticks / G): the GPU cycle of a tick (a shift for the usual power
+ * of two G: update_next() does this at every change). */
+static uint64_t cycle_of_tick(const struct tsr_dram *d, uint64_t ticks)
+{
+	return d->g_shift < 64 ? ticks >> d->g_shift : ticks / d->G;
+}
 
 void tsr_dram_params_default_lpddr3(struct tsr_dram_params *p)
 {
@@ -330,6 +338,7 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 	uint64_t g = gcd64(gpu_mhz, p->dram_mhz);
 	d->G = p->dram_mhz / g;
 	d->D = gpu_mhz / g;
+	d->g_shift = pow2(d->G) ? log2u(d->G) : 64;
 	d->cycle_limit = TICK_LIMIT / d->G;
 	d->min_data_ticks = ((uint64_t)min64(p->rl, (uint64_t)p->wl + 1) + p->burst_length / 2) * d->D;
 	d->burst_bytes = p->bus_bits / 8 * p->burst_length;
@@ -469,9 +478,11 @@ static void update_next(struct tsr_dram *d)
 		const struct chan *ch = &d->ch[c];
 		tick = min64(tick, ch->next_tick);
 		if (ch->norder && ch->next_tick != NEVER) {
-			m = min64(m, ch->next_tick / d->G + 1);
-			done = min64(done, div_up(ch->next_tick + d->min_data_ticks, d->G) +
-						   d->p.ctrl_latency_gpu_cycles);
+			/* the data's end rounded up to a GPU cycle */
+			const uint64_t data = cycle_of_tick(d, ch->next_tick + d->min_data_ticks +
+							       d->G - 1);
+			m = min64(m, cycle_of_tick(d, ch->next_tick) + 1);
+			done = min64(done, data + d->p.ctrl_latency_gpu_cycles);
 		}
 	}
 	d->tick_min = tick;
