@@ -696,10 +696,9 @@ static void run(struct tsr_memtime *mt, const struct event *e)
 	}
 }
 
-void tsr_memtime_advance(struct tsr_memtime *mt, uint64_t cycle)
+/* Runs the events (DRAM decisions included) at or before cycle, in order. */
+static void run_until(struct tsr_memtime *mt, uint64_t cycle)
 {
-	if (cycle < mt->now || cycle == NEVER)
-		return;
 	for (;;) {
 		uint64_t te = ev_first_time(mt);
 		uint64_t td = tsr_dram_next_event(mt->d);
@@ -715,6 +714,15 @@ void tsr_memtime_advance(struct tsr_memtime *mt, uint64_t cycle)
 		struct event e = pop(mt);
 		run(mt, &e);
 	}
+}
+
+void tsr_memtime_advance(struct tsr_memtime *mt, uint64_t cycle)
+{
+	if (cycle < mt->now || cycle == NEVER)
+		return;
+	/* most calls have nothing due: they skip the event loop's set-up */
+	if (min64(ev_first_time(mt), tsr_dram_next_event(mt->d)) <= cycle)
+		run_until(mt, cycle);
 	occupancy_to(mt, cycle);
 	mt->now = cycle;
 	mt->k.cycles = cycle;
