@@ -56,6 +56,8 @@ struct tsr_core {
 	uint64_t cand_mask;   /* slots s with candidate(w[s]) */
 	uint64_t ev_mask;     /* resident slots with emit_at or retire_at set */
 	uint64_t dep_mask;    /* resident slots not waiting on memory (!mem_wait) */
+	uint8_t age[TSR_CORE_MAX_WARP_SLOTS]; /* the resident slots, oldest (lowest epoch)
+						 first: greedy-then-oldest's search order */
 	int in_advance;
 	tsr_core_issue_fn issue;
 	void *issue_ctx;
@@ -304,6 +306,10 @@ static void retire(struct tsr_core *c, struct warp *w, uint64_t cycle)
 	uint32_t s = (uint32_t)(w - c->w);
 	w->busy = 0;
 	refresh(c, w);
+	uint32_t i = 0;
+	while (c->age[i] != s)
+		i++;
+	memmove(&c->age[i], &c->age[i + 1], c->resident - 1 - i);
 	c->resident--;
 	if (c->greedy == (int32_t)s)
 		c->greedy = -1;
@@ -389,13 +395,13 @@ static int32_t pick(const struct tsr_core *c, uint64_t y)
 	}
 	if (c->greedy >= 0 && ready(&c->w[c->greedy], y))
 		return c->greedy;
-	int32_t best = -1;
-	for (uint64_t m = cand; m; m &= m - 1) {
-		uint32_t s = low_bit(m);
-		if (c->w[s].ready_at <= y && (best < 0 || c->w[s].epoch < c->w[best].epoch))
-			best = (int32_t)s;
+	/* the oldest ready candidate: the first in age order */
+	for (uint32_t i = 0; i < c->resident; i++) {
+		const uint32_t s = c->age[i];
+		if ((cand >> s & 1) && c->w[s].ready_at <= y)
+			return (int32_t)s;
 	}
-	return best;
+	return -1;
 }
 
 static void issue_one(struct tsr_core *c, int32_t s, uint64_t y)
@@ -622,7 +628,7 @@ enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct t
 	} else {
 		w->before_left = q->alu_instructions;
 	}
-	c->resident++;
+	c->age[c->resident++] = (uint8_t)s;
 	c->n.next_ev_ok = 0;
 	c->k.quads_pushed++;
 	if (c->win.quads_pushed++ == 0)
