@@ -526,6 +526,9 @@ void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
 {
 	if (cycle < c->now || c->in_advance)
 		return;
+	if (cycle == c->now && cycle < c->ev_min)
+		return;  /* no event due and no cycle to simulate: nothing changes,
+			    and the cached next event stays */
 	c->in_advance = 1;
 	for (;;) {
 		uint64_t y = c->now;
@@ -629,7 +632,6 @@ enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct t
 		w->before_left = q->alu_instructions;
 	}
 	c->age[c->resident++] = (uint8_t)s;
-	c->n.next_ev_ok = 0;
 	c->k.quads_pushed++;
 	if (c->win.quads_pushed++ == 0)
 		c->win.first_push_cycle = c->now;
@@ -640,6 +642,14 @@ enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct t
 		set_event(c, &w->retire_at, c->now);
 	}
 	refresh(c, w);
+	/* Only w changed (its requests, if any, were sent with its bound
+	 * none): the cached next event stays exact as the minimum with its
+	 * bound, as in complete(). */
+	if (c->n.next_ev_ok) {
+		uint64_t b = output_bound(c, w);
+		if (b < c->n.next_ev)
+			c->n.next_ev = b;
+	}
 	return TSR_OK;
 }
 
