@@ -43,6 +43,7 @@ struct warp {
 };
 
 struct tsr_core {
+	struct tsr_core_cached_next n;  /* first: read by tsr_core_next_event() (core.h) */
 	struct tsr_core_params p;
 	struct warp *w;
 	uint32_t nslots, resident;
@@ -55,8 +56,8 @@ struct tsr_core {
 	uint64_t cand_mask;   /* slots s with candidate(w[s]) */
 	uint64_t ev_mask;     /* resident slots with emit_at or retire_at set */
 	uint64_t dep_mask;    /* resident slots not waiting on memory (!mem_wait) */
-	uint64_t next_ev;     /* tsr_core_next_event()'s answer, while next_ev_ok */
-	int next_ev_ok;       /* 0 after any change of state (push, completion, advance) */
+	uint8_t age[TSR_CORE_MAX_WARP_SLOTS]; /* the resident slots, oldest (lowest epoch)
+						 first: greedy-then-oldest's search order */
 	int in_advance;
 	tsr_core_issue_fn issue;
 	void *issue_ctx;
@@ -181,16 +182,19 @@ uint32_t tsr_core_resident(const struct tsr_core *c)
 	return c->resident;
 }
 
+/* These two are asked at every change of a warp with hard-to-predict
+ * answers: written with | and &, not || and &&, so they compile without
+ * branches. */
 static inline bool has_instructions(const struct warp *w)
 {
-	return w->before_left || w->sample_left || w->after_left;
+	return (w->before_left | w->sample_left | w->after_left) != 0;
 }
 
 /* Resident, nothing outstanding or pending, instructions left. */
 static inline bool candidate(const struct warp *w)
 {
-	return w->busy && !w->pending && w->emit_at == NONE && w->retire_at == NONE &&
-	       has_instructions(w);
+	return (w->busy != 0) & (w->pending == 0) & (w->emit_at == NONE) &
+	       (w->retire_at == NONE) & has_instructions(w);
 }
 
 static inline uint64_t max64(uint64_t a, uint64_t b)
@@ -258,10 +262,10 @@ static void complete(struct tsr_core *c, struct warp *w, uint64_t cycle)
 	refresh(c, w);
 	/* Only w changed, and its bound was none while it waited: the cached
 	 * next event stays exact as the minimum with its new bound. */
-	if (c->next_ev_ok) {
+	if (c->n.next_ev_ok) {
 		uint64_t b = output_bound(c, w);
-		if (b < c->next_ev)
-			c->next_ev = b;
+		if (b < c->n.next_ev)
+			c->n.next_ev = b;
 	}
 }
 
@@ -302,6 +306,10 @@ static void retire(struct tsr_core *c, struct warp *w, uint64_t cycle)
 	uint32_t s = (uint32_t)(w - c->w);
 	w->busy = 0;
 	refresh(c, w);
+	uint32_t i = 0;
+	while (c->age[i] != s)
+		i++;
+	memmove(&c->age[i], &c->age[i + 1], c->resident - 1 - i);
 	c->resident--;
 	if (c->greedy == (int32_t)s)
 		c->greedy = -1;
@@ -387,13 +395,13 @@ static int32_t pick(const struct tsr_core *c, uint64_t y)
 	}
 	if (c->greedy >= 0 && ready(&c->w[c->greedy], y))
 		return c->greedy;
-	int32_t best = -1;
-	for (uint64_t m = cand; m; m &= m - 1) {
-		uint32_t s = low_bit(m);
-		if (c->w[s].ready_at <= y && (best < 0 || c->w[s].epoch < c->w[best].epoch))
-			best = (int32_t)s;
+	/* the oldest ready candidate: the first in age order */
+	for (uint32_t i = 0; i < c->resident; i++) {
+		const uint32_t s = c->age[i];
+		if ((cand >> s & 1) && c->w[s].ready_at <= y)
+			return (int32_t)s;
 	}
-	return best;
+	return -1;
 }
 
 static void issue_one(struct tsr_core *c, int32_t s, uint64_t y)
@@ -518,6 +526,9 @@ void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
 {
 	if (cycle < c->now || c->in_advance)
 		return;
+	if (cycle == c->now && cycle < c->ev_min)
+		return;  /* no event due and no cycle to simulate: nothing changes,
+			    and the cached next event stays */
 	c->in_advance = 1;
 	for (;;) {
 		uint64_t y = c->now;
@@ -543,7 +554,7 @@ void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
 	}
 	c->k.cycles = c->now;
 	c->in_advance = 0;
-	c->next_ev_ok = 0;  /* also drops an answer cached by a callback mid-advance */
+	c->n.next_ev_ok = 0;  /* also drops an answer cached by a callback mid-advance */
 }
 
 /*
@@ -563,10 +574,8 @@ static uint64_t output_bound(const struct tsr_core *c, const struct warp *w)
 	return max64(max64(w->ready_at, c->port_free), c->now) + w->tail;
 }
 
-uint64_t tsr_core_next_event(struct tsr_core *c)
+uint64_t tsr_core_next_event_compute(struct tsr_core *c)
 {
-	if (c->next_ev_ok)
-		return c->next_ev;
 	/* output_bound() over the warps with an event, then the candidates
 	 * (disjoint sets); the others wait on memory: none */
 	uint64_t ev = NONE;
@@ -584,8 +593,8 @@ uint64_t tsr_core_next_event(struct tsr_core *c)
 		if (t < m)
 			m = t;
 	}
-	c->next_ev = m;
-	c->next_ev_ok = 1;
+	c->n.next_ev = m;
+	c->n.next_ev_ok = 1;
 	return m;
 }
 
@@ -622,8 +631,7 @@ enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct t
 	} else {
 		w->before_left = q->alu_instructions;
 	}
-	c->resident++;
-	c->next_ev_ok = 0;
+	c->age[c->resident++] = (uint8_t)s;
 	c->k.quads_pushed++;
 	if (c->win.quads_pushed++ == 0)
 		c->win.first_push_cycle = c->now;
@@ -634,6 +642,14 @@ enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct t
 		set_event(c, &w->retire_at, c->now);
 	}
 	refresh(c, w);
+	/* Only w changed (its requests, if any, were sent with its bound
+	 * none): the cached next event stays exact as the minimum with its
+	 * bound, as in complete(). */
+	if (c->n.next_ev_ok) {
+		uint64_t b = output_bound(c, w);
+		if (b < c->n.next_ev)
+			c->n.next_ev = b;
+	}
 	return TSR_OK;
 }
 

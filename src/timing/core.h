@@ -261,15 +261,32 @@ enum tsr_status tsr_core_mem_done(struct tsr_core *c, uint64_t token, uint64_t c
  * cycle before the current one does nothing. */
 void tsr_core_advance(struct tsr_core *c, uint64_t cycle);
 
-/* A lower bound (>= current) on the next cycle the core sends requests
+/* tsr_core_next_event(c) (below, inline) is a lower bound (>= current)
+ * on the next cycle the core sends requests
  * or retires a quad, absent inputs (see the file comment); UINT64_MAX
  * when idle or every warp waits on memory. The answer is cached until
  * the core's state next changes (a push, a completion, an advance), so
  * asking again without a change costs O(1): a caller may ask every
  * cycle, and need not advance a core whose next event lies beyond the
  * cycle it brings the other units to (an advance then changes nothing
- * the caller sees; a push or a completion brings the core up to date). */
-uint64_t tsr_core_next_event(struct tsr_core *c);
+ * the caller sees; a push or a completion brings the core up to date).
+ * tsr_core_next_event_compute() computes and caches it (callers use
+ * tsr_core_next_event()). */
+uint64_t tsr_core_next_event_compute(struct tsr_core *c);
+
+/* What tsr_core_next_event() reads inline (called every driver step for
+ * every core, across translation units): the first member of struct
+ * tsr_core, not for use outside core.c and this header. */
+struct tsr_core_cached_next {
+	uint64_t next_ev;     /* tsr_core_next_event()'s answer, while next_ev_ok */
+	int next_ev_ok;       /* 0 after any change of state (push, completion, advance) */
+};
+
+static inline uint64_t tsr_core_next_event(struct tsr_core *c)
+{
+	const struct tsr_core_cached_next *n = (const struct tsr_core_cached_next *)(void *)c;
+	return n->next_ev_ok ? n->next_ev : tsr_core_next_event_compute(c);
+}
 
 /* Current cycle (the last advanced to). */
 uint64_t tsr_core_now(const struct tsr_core *c);

@@ -8,8 +8,10 @@
  * every timing constraint (the way DRAMSim2 and Ramulator keep them).
  * Within one list the requests' ready ticks never decrease with age, so
  * a decision looks only at each list's oldest request and its oldest
- * one hitting or missing the open row, not at the whole queue. A channel decides at most one
- * command per DRAM clock edge; when nothing is legal it sleeps until the
+ * one hitting or missing the open row (kept per list), not at the whole
+ * queue, and only at banks with requests of a kind it may schedule (a
+ * mask per channel and kind). A channel decides at most one command per
+ * DRAM clock edge; when nothing is legal it sleeps until the
  * earliest tick a candidate's next command becomes legal, which is exact
  * because no constraint changes while the channel issues nothing and no
  * request arrives. Completions wait in a binary min-heap ordered by
@@ -55,8 +57,9 @@ struct bank {
 /* Requests of one bank and kind with bursts left, oldest first. */
 struct list {
 	uint32_t head, tail;     /* slots, NIL when empty */
-	uint32_t len;            /* requests in it */
-	uint32_t hits;           /* of them, those to the bank's open row (set_open_row()) */
+	uint32_t first_hit;      /* oldest request to the bank's open row, NIL if none */
+	uint32_t first_miss;     /* oldest request to another row (any request of a
+				    closed bank), NIL if none */
 };
 
 struct chan {
@@ -64,6 +67,8 @@ struct chan {
 	uint32_t *free_slots;
 	uint32_t nfree;
 	struct list *lists;      /* per bank: [2 * bank + write] */
+	uint64_t active[2][4];   /* [kind] bit b: bank b's list of that kind is not
+				    empty (banks <= 256) */
 	uint32_t norder;         /* slots with bursts left */
 	uint64_t seq;            /* requests enqueued */
 	uint32_t reads_in, writes_in;     /* slots held, by kind */
@@ -84,14 +89,16 @@ struct done {
 };
 
 struct tsr_dram {
+	struct tsr_dram_cached_next n;  /* first: read by tsr_dram_next_event() and
+					   tsr_dram_next_completion() (dram.h); kept by
+					   update_next() */
 	struct tsr_dram_params p;
 	uint32_t gpu_mhz;
 	uint64_t G, D;           /* ticks per GPU cycle, per DRAM cycle */
+	uint32_t g_shift;        /* log2(G) if G is a power of two, else 64 */
 	uint64_t cycle_limit;    /* latest GPU cycle the model takes: TICK_LIMIT / G */
 	/* kept by update_next() after every change (advance, enqueue) */
 	uint64_t tick_min;       /* earliest next_tick of the channels, ticks */
-	uint64_t next_ev;        /* tsr_dram_next_event()'s answer, GPU cycles */
-	uint64_t next_done;      /* tsr_dram_next_completion()'s answer, GPU cycles */
 	uint64_t min_data_ticks; /* shortest column command to data end: min(rl, wl + 1)
 				    + burst_length / 2 DRAM cycles, in ticks */
 	/* address map: shift and mask of each field, granule bits */
@@ -121,15 +128,13 @@ static const char *const field_names[4] = {"row", "bank", "column", "channel"};
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static int pow2(uint64_t x) { return x && !(x & (x - 1)); }
+/* Words of a channel's active-bank masks in use. */
+static uint32_t active_words(uint32_t banks) { return (banks + 63) / 64; }
 
+/* floor(log2(x)); 0 for x <= 1. */
 static uint32_t log2u(uint64_t x)
 {
-	uint32_t n = 0;
-	while (x > 1) {
-		x >>= 1;
-		n++;
-	}
-	return n;
+	return x > 1 ? 63u - (uint32_t)__builtin_clzll(x) : 0;
 }
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -143,6 +148,13 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 }
 
 static uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/* floor(ticks / G): the GPU cycle of a tick (a shift for the usual power
+ * of two G: update_next() does this at every change). */
+static uint64_t cycle_of_tick(const struct tsr_dram *d, uint64_t ticks)
+{
+	return d->g_shift < 64 ? ticks >> d->g_shift : ticks / d->G;
+}
 
 void tsr_dram_params_default_lpddr3(struct tsr_dram_params *p)
 {
@@ -326,6 +338,7 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 	uint64_t g = gcd64(gpu_mhz, p->dram_mhz);
 	d->G = p->dram_mhz / g;
 	d->D = gpu_mhz / g;
+	d->g_shift = pow2(d->G) ? log2u(d->G) : 64;
 	d->cycle_limit = TICK_LIMIT / d->G;
 	d->min_data_ticks = ((uint64_t)min64(p->rl, (uint64_t)p->wl + 1) + p->burst_length / 2) * d->D;
 	d->burst_bytes = p->bus_bits / 8 * p->burst_length;
@@ -355,7 +368,7 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 		if (!ok)
 			break;
 		for (uint32_t l = 0; l < 2 * p->banks; l++)
-			ch->lists[l] = (struct list){NIL, NIL, 0, 0};
+			ch->lists[l] = (struct list){NIL, NIL, NIL, NIL};
 		for (uint32_t s = 0; s < slots; s++)
 			ch->free_slots[s] = slots - 1 - s;  /* slot 0 on top */
 		ch->nfree = slots;
@@ -465,14 +478,16 @@ static void update_next(struct tsr_dram *d)
 		const struct chan *ch = &d->ch[c];
 		tick = min64(tick, ch->next_tick);
 		if (ch->norder && ch->next_tick != NEVER) {
-			m = min64(m, ch->next_tick / d->G + 1);
-			done = min64(done, div_up(ch->next_tick + d->min_data_ticks, d->G) +
-						   d->p.ctrl_latency_gpu_cycles);
+			/* the data's end rounded up to a GPU cycle */
+			const uint64_t data = cycle_of_tick(d, ch->next_tick + d->min_data_ticks +
+							       d->G - 1);
+			m = min64(m, cycle_of_tick(d, ch->next_tick) + 1);
+			done = min64(done, data + d->p.ctrl_latency_gpu_cycles);
 		}
 	}
 	d->tick_min = tick;
-	d->next_ev = m;
-	d->next_done = done;
+	d->n.next_ev = m;
+	d->n.next_done = done;
 }
 
 static void occupancy_to(struct tsr_dram *d, uint64_t cycle)
@@ -548,8 +563,10 @@ static void list_append(struct chan *ch, uint32_t s)
 {
 	struct req *r = &ch->reqs[s];
 	struct list *l = list_of(ch, r);
-	l->len++;
-	l->hits += r->row == ch->banks[r->bank].open_row;
+	uint32_t *first = r->row == ch->banks[r->bank].open_row ? &l->first_hit : &l->first_miss;
+	if (*first == NIL)
+		*first = s;
+	ch->active[r->write][r->bank / 64] |= UINT64_C(1) << (r->bank % 64);
 	r->next = NIL;
 	r->prev = l->tail;
 	if (l->tail == NIL)
@@ -559,12 +576,24 @@ static void list_append(struct chan *ch, uint32_t s)
 	l->tail = s;
 }
 
+/* The oldest request from slot i on (NIL: none) whose hit of the open row
+ * is `hit`. */
+static uint32_t find_from(const struct chan *ch, uint32_t i, uint32_t open_row, int hit)
+{
+	while (i != NIL && (ch->reqs[i].row == open_row) != hit)
+		i = ch->reqs[i].next;
+	return i;
+}
+
 static void list_remove(struct chan *ch, uint32_t s)
 {
 	struct req *r = &ch->reqs[s];
 	struct list *l = list_of(ch, r);
-	l->len--;
-	l->hits -= r->row == ch->banks[r->bank].open_row;
+	const uint32_t open_row = ch->banks[r->bank].open_row;
+	if (l->first_hit == s)
+		l->first_hit = find_from(ch, r->next, open_row, 1);
+	if (l->first_miss == s)
+		l->first_miss = find_from(ch, r->next, open_row, 0);
 	if (r->prev == NIL)
 		l->head = r->next;
 	else
@@ -573,30 +602,26 @@ static void list_remove(struct chan *ch, uint32_t s)
 		l->tail = r->prev;
 	else
 		ch->reqs[r->next].prev = r->prev;
+	if (l->head == NIL)
+		ch->active[r->write][r->bank / 64] &= ~(UINT64_C(1) << (r->bank % 64));
 }
 
-/* Opens `row` in bank b (NO_ROW: precharges it) and recounts the hits
- * of the bank's two lists. */
+/* Opens `row` in bank b (NO_ROW: precharges it) and finds the oldest hit
+ * and miss of the bank's two lists again. */
 static void set_open_row(struct chan *ch, uint32_t b, uint32_t row)
 {
 	ch->banks[b].open_row = row;
 	for (uint32_t k = 0; k < 2; k++) {
 		struct list *l = &ch->lists[2 * b + k];
-		l->hits = 0;
-		if (row != NO_ROW)
-			for (uint32_t i = l->head; i != NIL; i = ch->reqs[i].next)
-				l->hits += ch->reqs[i].row == row;
+		l->first_hit = row == NO_ROW ? NIL : find_from(ch, l->head, row, 1);
+		l->first_miss = find_from(ch, l->head, row, 0);
 	}
 }
 
-/* Whether a queued request of either kind targets the bank's row. */
-static int row_queued(const struct chan *ch, uint32_t bank, uint32_t row)
+/* Whether a queued request of either kind targets the bank's open row. */
+static int open_row_queued(const struct chan *ch, uint32_t bank)
 {
-	for (uint32_t k = 0; k < 2; k++)
-		for (uint32_t i = ch->lists[2 * bank + k].head; i != NIL; i = ch->reqs[i].next)
-			if (ch->reqs[i].row == row)
-				return 1;
-	return 0;
+	return ch->lists[2 * bank].first_hit != NIL || ch->lists[2 * bank + 1].first_hit != NIL;
 }
 
 /* The last column command of slot s at tick t (data ending at data_end). */
@@ -619,7 +644,7 @@ static void finish_issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32
 	heap_push(d, (struct done){done, d->seq++, c, s});
 	if (p->closed_page) {
 		struct bank *bk = &ch->banks[r->bank];
-		if (row_queued(ch, r->bank, r->row))
+		if (open_row_queued(ch, r->bank))  /* the bank's row is r's */
 			return;  /* a queued request hits the row: keep it open */
 		observe(d, ch, r->bank, r->row, TSR_DRAM_PRE_AUTO, bk->next_pre);
 		set_open_row(ch, r->bank, NO_ROW);  /* auto-precharge as soon as it is legal */
@@ -697,10 +722,14 @@ static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t s,
  * oldest hit and the oldest miss of the open row, can be the oldest
  * legal one or the earliest to become legal: the decision visits those
  * and compares ages by enqueue number, as a pass over the whole queue
- * in age order would. Each list counts its requests to the open row
- * (set_open_row() recounts at an ACT), so a bank with no hit, or no miss,
- * is not searched for one, and a bank whose PREs are held back is not
- * searched for a miss at all.
+ * in age order would. Each list keeps its oldest request to the open
+ * row and its oldest to another (set_open_row() finds them again at an
+ * ACT or PRE, list_remove() when it removes one), and the channel a mask
+ * per kind of the banks with requests, so the decision visits only the
+ * banks with requests of an allowed kind (writes wait for a drain) and
+ * walks no list. Neither the order of the banks visited nor the
+ * empty ones matter: candidates are compared by their unique enqueue
+ * numbers.
  */
 static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 {
@@ -720,7 +749,11 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 	uint32_t hit = NIL, other = NIL;     /* slots of the best legal candidates */
 	uint64_t hit_seq = NEVER, other_seq = NEVER;
 	enum cmd other_cmd = CMD_ACT;
-	for (uint32_t b = 0; b < p->banks; b++) {
+	for (uint32_t word = 0; word < active_words(p->banks); word++)
+	for (uint64_t mask = (allow[0] ? ch->active[0][word] : 0) |
+			     (allow[1] ? ch->active[1][word] : 0);
+	     mask; mask &= mask - 1) {
+		const uint32_t b = word * 64 + (uint32_t)__builtin_ctzll(mask);
 		const struct bank *bk = &ch->banks[b];
 		const struct list *lists = &ch->lists[2 * b];
 		if (bk->open_row == NO_ROW) {
@@ -743,12 +776,10 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 		/* a column command: the oldest hit of each kind */
 		int bank_hit = 0;
 		for (uint32_t k = 0; k < 2; k++) {
-			if (!allow[k] || !lists[k].hits)
+			const uint32_t h = lists[k].first_hit;
+			if (!allow[k] || h == NIL)
 				continue;
 			bank_hit = 1;
-			uint32_t h = lists[k].head;
-			while (ch->reqs[h].row != bk->open_row)
-				h = ch->reqs[h].next;
 			const struct req *r = &ch->reqs[h];
 			uint64_t e = max64(max64(bk->next_col, k ? ch->next_wr : ch->next_rd), r->ready);
 			if (e > t)
@@ -763,11 +794,9 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 			continue;
 		/* a PRE: the oldest miss of each kind */
 		for (uint32_t k = 0; k < 2; k++) {
-			if (!allow[k] || lists[k].hits == lists[k].len)
+			const uint32_t m = lists[k].first_miss;
+			if (!allow[k] || m == NIL)
 				continue;
-			uint32_t m = lists[k].head;
-			while (ch->reqs[m].row == bk->open_row)
-				m = ch->reqs[m].next;
 			const struct req *r = &ch->reqs[m];
 			uint64_t e = max64(bk->next_pre, r->ready);
 			if (e > t)
@@ -911,16 +940,6 @@ enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
 	ch->next_tick = min64(ch->next_tick, arrive);
 	update_next(d);
 	return TSR_OK;
-}
-
-uint64_t tsr_dram_next_event(const struct tsr_dram *d)
-{
-	return d->next_ev;  /* kept by update_next() */
-}
-
-uint64_t tsr_dram_next_completion(const struct tsr_dram *d)
-{
-	return d->next_done;  /* kept by update_next() */
 }
 
 uint32_t tsr_dram_occupancy(const struct tsr_dram *d)

@@ -339,12 +339,24 @@ enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
  */
 void tsr_dram_advance(struct tsr_dram *d, uint64_t cycle);
 
+/* What tsr_dram_next_event() and tsr_dram_next_completion() read inline
+ * (memtime asks at every step): the first member of struct tsr_dram,
+ * kept after every change (advance, enqueue), not for use outside dram.c
+ * and this header. */
+struct tsr_dram_cached_next {
+	uint64_t next_ev;     /* tsr_dram_next_event()'s answer, GPU cycles */
+	uint64_t next_done;   /* tsr_dram_next_completion()'s answer, GPU cycles */
+};
+
 /*
  * The next GPU cycle (> current) at which tsr_dram_advance() would issue a
  * command for a queued request or report a completion; UINT64_MAX when no
  * request is in flight (refreshes of idle channels are caught up lazily).
  */
-uint64_t tsr_dram_next_event(const struct tsr_dram *d);
+static inline uint64_t tsr_dram_next_event(const struct tsr_dram *d)
+{
+	return ((const struct tsr_dram_cached_next *)(const void *)d)->next_ev;
+}
 
 /*
  * A lower bound (in GPU cycles) on the next
@@ -357,7 +369,10 @@ uint64_t tsr_dram_next_event(const struct tsr_dram *d);
  * only waits for completions may let the device lag until then.
  * UINT64_MAX when no request is in flight.
  */
-uint64_t tsr_dram_next_completion(const struct tsr_dram *d);
+static inline uint64_t tsr_dram_next_completion(const struct tsr_dram *d)
+{
+	return ((const struct tsr_dram_cached_next *)(const void *)d)->next_done;
+}
 
 /* Requests in flight (enqueued, not yet reported) over all channels. */
 uint32_t tsr_dram_occupancy(const struct tsr_dram *d);

@@ -4,14 +4,26 @@
  * Layout: a pool of request records (indices, a free list) that grows by
  * doubling only in tsr_memtime_issue(); per cache its parameters, its MSHR
  * array (each with a FIFO list of merged requests), a FIFO of requests
- * stalled for an MSHR and a port allocator; one binary min-heap of events
- * ordered by (cycle, sequence number); and an in-order ring of DRAM
- * requests the controller has not accepted yet.
+ * stalled for an MSHR, a port allocator and a FIFO of its pending lookup
+ * events; one array of pending events sorted by (cycle, sequence
+ * number); and an in-order ring of DRAM requests the controller has not
+ * accepted yet.
+ *
+ * Lookup events. A cache's lookups end at port_slot() + hit_latency, and
+ * port_slot() never returns less than it did before, so each cache's
+ * lookup events are made in (cycle, sequence number) order. Only the
+ * oldest of them is in the sorted array; the others wait in the cache's
+ * FIFO and the next one enters the array when that one leaves it. The
+ * array's first event is then the earliest of all pending events, as if
+ * all were in it, and the array stays short (3 events on average on
+ * glmark-scene, where a binary heap of every event held 14): taking the
+ * first is O(1) and an insertion, searched from the back, is short, as
+ * most events are later than every pending one.
  *
  * Each live request has at most one pending event (the end of its current
  * lookup, or its data reaching a level after a fill latency); while it
  * waits for an MSHR, a fill or DRAM it has none. So issue() can reserve
- * the heap for every event that may ever be pending (live requests plus
+ * the sorted array for every event that may ever be pending (live requests plus
  * pending write-backs) and advance() never allocates, except for the DRAM
  * ring, whose growth failure is kept as a sticky status.
  *
@@ -22,7 +34,6 @@
  */
 #include "timing/memtime.h"
 
-#include "core/event_heap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +65,14 @@ struct req {
 	uint8_t done;            /* requester completion reported */
 };
 
+struct event {
+	uint64_t t, seq;
+	uint64_t addr;           /* EV_WB_DRAM */
+	uint32_t a;              /* request (EV_LOOKUP, EV_DATA) or bytes (EV_WB_DRAM) */
+	uint16_t cache;          /* EV_WB_CACHE, EV_LOOKUP */
+	uint8_t kind, level;
+};
+
 struct mshr {
 	uint64_t line;
 	uint32_t head, tail;     /* merged requests, FIFO */
@@ -64,19 +83,16 @@ struct cache {
 	struct tsr_memtime_cache_params p;
 	struct mshr *m;
 	uint32_t busy;
+	uint32_t m_end;          /* MSHRs from m_end on are free */
 	uint64_t occ_last;
 	uint64_t port_cycle;     /* cycle of the last slot given */
 	uint32_t port_used;      /* lookups started in it */
 	uint32_t stall_head, stall_tail;
+	struct event *lq;        /* ring of cap_reqs pending lookup events after the
+				    one in the sorted array (file comment) */
+	uint32_t lq_head, lq_len;
+	uint8_t lq_in_ev;        /* one of its lookup events is in the sorted array */
 	struct tsr_memtime_cache_counters k;
-};
-
-struct event {
-	uint64_t t, seq;
-	uint64_t addr;           /* EV_WB_DRAM */
-	uint32_t a;              /* request (EV_LOOKUP, EV_DATA) or bytes (EV_WB_DRAM) */
-	uint16_t cache;          /* EV_WB_CACHE */
-	uint8_t kind, level;
 };
 
 struct dram_wait {
@@ -92,10 +108,11 @@ struct tsr_memtime {
 	uint64_t granule;        /* DRAM interleave granule, bytes */
 	struct req *reqs;
 	uint32_t cap_reqs, free_head, live;
-	struct event *heap;
-	uint32_t nheap, cap_heap;
+	struct event *ev;        /* pending events (file comment): ev[ev_head, ev_head + nev),
+				    ordered by (t, seq) */
+	uint32_t ev_head, nev, cap_ev;
 	uint64_t seq;
-	uint64_t wb_pending;     /* write-back events in the heap */
+	uint64_t wb_pending;     /* write-back events pending */
 	struct dram_wait *dq;
 	uint32_t dq_head, dq_len, dq_cap;
 	uint64_t now, occ_last, in_flight;
@@ -108,13 +125,11 @@ struct tsr_memtime {
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t min64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+/* The histogram bucket of a latency: floor(log2(lat)), 0 for 0 and 1,
+ * the last one above. */
 static uint32_t bucket_of(uint64_t lat)
 {
-	uint32_t b = 0;
-	while (lat > 1) {
-		lat >>= 1;
-		b++;
-	}
+	uint32_t b = lat > 1 ? 63u - (uint32_t)__builtin_clzll(lat) : 0;
 	return b < TSR_MEMTIME_HIST_BUCKETS ? b : TSR_MEMTIME_HIST_BUCKETS - 1;
 }
 
@@ -155,6 +170,7 @@ enum tsr_status tsr_memtime_params_check(const struct tsr_memtime_cache_params *
 }
 
 static void on_dram_done(void *ctx, const struct tsr_dram_completion *c);
+static void ev_clear(struct tsr_memtime *mt);
 
 enum tsr_status tsr_memtime_create(const struct tsr_memtime_cache_params *caches,
 				   uint32_t ncaches, const struct tsr_dram_params *dram,
@@ -187,18 +203,23 @@ enum tsr_status tsr_memtime_create(const struct tsr_memtime_cache_params *caches
 	}
 	/* start with room for every MSHR busy plus as many waiting */
 	mt->cap_reqs = (uint32_t)min64(max64(64, 2 * mshrs), 1u << 20);
+	for (uint32_t i = 0; ok && i < ncaches; i++) {
+		mt->c[i].lq = malloc(mt->cap_reqs * sizeof(*mt->c[i].lq));
+		ok = mt->c[i].lq != NULL;
+	}
 	mt->reqs = ok ? malloc(mt->cap_reqs * sizeof(*mt->reqs)) : NULL;
-	mt->cap_heap = mt->cap_reqs * 2;
-	mt->heap = ok ? malloc(mt->cap_heap * sizeof(*mt->heap)) : NULL;
+	mt->cap_ev = mt->cap_reqs * 2;
+	mt->ev = ok ? malloc(mt->cap_ev * sizeof(*mt->ev)) : NULL;
 	mt->dq_cap = 64;
 	mt->dq = ok ? malloc(mt->dq_cap * sizeof(*mt->dq)) : NULL;
-	if (!ok || !mt->reqs || !mt->heap || !mt->dq) {
+	if (!ok || !mt->reqs || !mt->ev || !mt->dq) {
 		tsr_memtime_destroy(mt);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory creating the memory timing model");
 	}
 	for (uint32_t i = 0; i < mt->cap_reqs; i++)
 		mt->reqs[i].next = i + 1 < mt->cap_reqs ? i + 1 : NONE;
 	mt->free_head = 0;
+	ev_clear(mt);
 	*out = mt;
 	return TSR_OK;
 }
@@ -207,11 +228,13 @@ void tsr_memtime_destroy(struct tsr_memtime *mt)
 {
 	if (!mt)
 		return;
-	for (uint32_t i = 0; mt->c && i < mt->nc; i++)
+	for (uint32_t i = 0; mt->c && i < mt->nc; i++) {
 		free(mt->c[i].m);
+		free(mt->c[i].lq);
+	}
 	free(mt->c);
 	free(mt->reqs);
-	free(mt->heap);
+	free(mt->ev);
 	free(mt->dq);
 	tsr_dram_destroy(mt->d);
 	free(mt);
@@ -223,20 +246,87 @@ void tsr_memtime_set_completion(struct tsr_memtime *mt, tsr_memtime_done_fn fn, 
 	mt->ctx = ctx;
 }
 
-/* ---- event heap ---- */
+/* ---- pending events ---- */
 
-TSR_EVENT_HEAP_DEFINE(event_heap, struct event, t)
+static int event_before(const struct event *a, const struct event *b)
+{
+	return a->t != b->t ? a->t < b->t : a->seq < b->seq;
+}
+
+/* Inserts e in order (seq set; room reserved by issue()). Events are
+ * mostly made later than every pending one, so the search from the back
+ * is short; the array is compacted when its end is reached. */
+static void ev_insert(struct tsr_memtime *mt, struct event e)
+{
+	if (mt->ev_head + mt->nev == mt->cap_ev) {
+		memmove(mt->ev, mt->ev + mt->ev_head, mt->nev * sizeof(*mt->ev));
+		mt->ev_head = 0;
+	}
+	struct event *a = mt->ev + mt->ev_head;
+	uint32_t i = mt->nev++;
+	for (; i > 0 && event_before(&e, &a[i - 1]); i--)
+		a[i] = a[i - 1];
+	a[i] = e;
+}
+
+/* Empty: ev[0] is a sentinel at NEVER, so ev_first_time() needs no test. */
+static void ev_clear(struct tsr_memtime *mt)
+{
+	mt->nev = mt->ev_head = 0;
+	mt->ev[0].t = NEVER;
+}
+
+/* The earliest pending event; nev > 0. */
+static struct event ev_take(struct tsr_memtime *mt)
+{
+	struct event e = mt->ev[mt->ev_head++];
+	if (--mt->nev == 0)
+		ev_clear(mt);
+	return e;
+}
+
+/* The earliest pending event's cycle; NEVER when none. */
+static uint64_t ev_first_time(const struct tsr_memtime *mt)
+{
+	return mt->ev[mt->ev_head].t;
+}
 
 /* Capacity was reserved by issue(). */
 static void push(struct tsr_memtime *mt, struct event e)
 {
 	e.seq = mt->seq++;
-	event_heap_push(mt->heap, &mt->nheap, e);
+	ev_insert(mt, e);
 }
 
+/* A lookup event of cache c (sequence number taken): into the sorted array, or
+ * behind the cache's lookup already there. */
+static void push_lookup(struct tsr_memtime *mt, struct cache *c, struct event e)
+{
+	e.seq = mt->seq++;
+	if (!c->lq_in_ev) {
+		c->lq_in_ev = 1;
+		ev_insert(mt, e);
+		return;
+	}
+	uint32_t i = c->lq_head + c->lq_len++;
+	c->lq[i < mt->cap_reqs ? i : i - mt->cap_reqs] = e;
+}
+
+/* The earliest event; a lookup's leaving lets its cache's next one in. */
 static struct event pop(struct tsr_memtime *mt)
 {
-	return event_heap_pop(mt->heap, &mt->nheap);
+	struct event e = ev_take(mt);
+	if (e.kind == EV_LOOKUP) {
+		struct cache *c = &mt->c[e.cache];
+		if (c->lq_len) {
+			ev_insert(mt, c->lq[c->lq_head]);
+			c->lq_head = c->lq_head + 1 < mt->cap_reqs ? c->lq_head + 1 : 0;
+			c->lq_len--;
+		} else {
+			c->lq_in_ev = 0;
+		}
+	}
+	return e;
 }
 
 static void push_req(struct tsr_memtime *mt, enum ev_kind kind, const struct req *r,
@@ -403,19 +493,17 @@ static void lookup_start(struct tsr_memtime *mt, struct req *r, uint32_t j, uint
 	struct cache *c = &mt->c[r->cache[j]];
 	r->arrive[j] = t;
 	c->k.lookups++;
-	push_req(mt, EV_LOOKUP, r, j, port_slot(c, t) + c->p.hit_latency);
+	push_lookup(mt, c, (struct event){.t = port_slot(c, t) + c->p.hit_latency,
+					  .a = (uint32_t)(r - mt->reqs), .cache = r->cache[j],
+					  .kind = EV_LOOKUP, .level = (uint8_t)j});
 }
 
+/* The busy MSHR of c holding `line` (at most one does), or NONE. */
 static uint32_t mshr_find(const struct cache *c, uint64_t line)
 {
-	/* the scan stops after the last busy MSHR */
-	for (uint32_t i = 0, seen = 0; seen < c->busy; i++) {
-		if (!c->m[i].busy)
-			continue;
-		if (c->m[i].line == line)
+	for (uint32_t i = 0; i < c->m_end; i++)
+		if (c->m[i].line == line && c->m[i].busy)
 			return i;
-		seen++;
-	}
 	return NONE;
 }
 
@@ -466,6 +554,8 @@ static void take_mshr(struct tsr_memtime *mt, struct cache *c, struct req *r, ui
 	uint32_t m = 0;
 	while (c->m[m].busy)
 		m++;
+	if (m >= c->m_end)
+		c->m_end = m + 1;
 	cache_occupancy_to(c, t);
 	c->busy++;
 	if (c->busy > c->k.mshr_busy_max)
@@ -483,6 +573,8 @@ static void release_mshr(struct tsr_memtime *mt, struct cache *c, uint32_t m, ui
 	cache_occupancy_to(c, t);
 	c->busy--;
 	c->m[m].busy = 0;
+	while (c->m_end && !c->m[c->m_end - 1].busy)
+		c->m_end--;
 	uint32_t w = c->m[m].head;
 	while (w != NONE) {
 		struct req *x = &mt->reqs[w];
@@ -604,12 +696,11 @@ static void run(struct tsr_memtime *mt, const struct event *e)
 	}
 }
 
-void tsr_memtime_advance(struct tsr_memtime *mt, uint64_t cycle)
+/* Runs the events (DRAM decisions included) at or before cycle, in order. */
+static void run_until(struct tsr_memtime *mt, uint64_t cycle)
 {
-	if (cycle < mt->now || cycle == NEVER)
-		return;
 	for (;;) {
-		uint64_t te = mt->nheap ? mt->heap[0].t : NEVER;
+		uint64_t te = ev_first_time(mt);
 		uint64_t td = tsr_dram_next_event(mt->d);
 		if (min64(te, td) > cycle)
 			break;
@@ -623,6 +714,15 @@ void tsr_memtime_advance(struct tsr_memtime *mt, uint64_t cycle)
 		struct event e = pop(mt);
 		run(mt, &e);
 	}
+}
+
+void tsr_memtime_advance(struct tsr_memtime *mt, uint64_t cycle)
+{
+	if (cycle < mt->now || cycle == NEVER)
+		return;
+	/* most calls have nothing due: they skip the event loop's set-up */
+	if (min64(ev_first_time(mt), tsr_dram_next_event(mt->d)) <= cycle)
+		run_until(mt, cycle);
 	occupancy_to(mt, cycle);
 	mt->now = cycle;
 	mt->k.cycles = cycle;
@@ -631,7 +731,7 @@ void tsr_memtime_advance(struct tsr_memtime *mt, uint64_t cycle)
 
 uint64_t tsr_memtime_next_event(const struct tsr_memtime *mt)
 {
-	uint64_t te = mt->nheap ? mt->heap[0].t : NEVER;
+	uint64_t te = ev_first_time(mt);
 	return min64(te, tsr_dram_next_event(mt->d));
 }
 
@@ -640,7 +740,7 @@ uint64_t tsr_memtime_next_completion(const struct tsr_memtime *mt)
 	/* any pending event may complete a requester at its cycle (a lookup
 	 * ending in a hit, data reaching level 0); DRAM data only when the
 	 * device reports it */
-	uint64_t te = mt->nheap ? mt->heap[0].t : NEVER;
+	uint64_t te = ev_first_time(mt);
 	return min64(te, tsr_dram_next_completion(mt->d));
 }
 
@@ -655,21 +755,35 @@ static enum tsr_status reserve(struct tsr_memtime *mt, uint64_t wb, struct tsr_e
 					     "out of memory growing the memory timing requests to %u",
 					     cap);
 		mt->reqs = n;
+		/* the lookup rings hold cap_reqs: unwrapped into rings of cap */
+		for (uint32_t c = 0; c < mt->nc; c++) {
+			struct cache *k = &mt->c[c];
+			struct event *q = malloc(cap * sizeof(*q));
+			if (!q)
+				return tsr_error_set(err, TSR_ERR_NOMEM,
+						     "out of memory growing the memory timing "
+						     "lookup queues to %u", cap);
+			for (uint32_t i = 0; i < k->lq_len; i++)
+				q[i] = k->lq[(k->lq_head + i) % old];
+			free(k->lq);
+			k->lq = q;
+			k->lq_head = 0;
+		}
 		for (uint32_t i = old; i < cap; i++)
 			n[i].next = i + 1 < cap ? i + 1 : NONE;
 		mt->free_head = old;
 		mt->cap_reqs = cap;
 	}
 	uint64_t need = (uint64_t)mt->live + 1 + mt->wb_pending + wb;
-	if (need > mt->cap_heap) {
-		uint64_t cap = max64(need, 2 * (uint64_t)mt->cap_heap);
-		struct event *n = cap < UINT32_MAX ? realloc(mt->heap, cap * sizeof(*n)) : NULL;
+	if (need > mt->cap_ev) {
+		uint64_t cap = max64(need, 2 * (uint64_t)mt->cap_ev);
+		struct event *n = cap < UINT32_MAX ? realloc(mt->ev, cap * sizeof(*n)) : NULL;
 		if (!n)
 			return tsr_error_set(err, TSR_ERR_NOMEM,
 					     "out of memory growing the memory timing events to %llu",
 					     (unsigned long long)cap);
-		mt->heap = n;
-		mt->cap_heap = (uint32_t)cap;
+		mt->ev = n;
+		mt->cap_ev = (uint32_t)cap;
 	}
 	return TSR_OK;
 }

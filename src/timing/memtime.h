@@ -65,9 +65,9 @@
  * Time is in GPU cycles. The unit protocol is dram.h's: events only,
  * tsr_memtime_next_event() says when anything can next happen and
  * tsr_memtime_advance() brings the model there; idle time costs nothing.
- * Pending events live in a binary heap ordered by (cycle, sequence
+ * Pending events are kept ordered by (cycle, sequence
  * number), so equal-cycle events run in the order they were created and
- * runs are deterministic. Requests, the heap and the DRAM wait queue are
+ * runs are deterministic. Requests, the events and the DRAM wait queue are
  * preallocated and grow by doubling; the steady state allocates nothing.
  *
  * Left out: port or bank conflicts of fills and write-backs into the

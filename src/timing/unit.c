@@ -19,6 +19,9 @@ struct slot {
 };
 
 struct tsr_unit {
+	struct tsr_unit_cached_next n;  /* first: read by tsr_unit_next_event() (unit.h);
+					   kept by advance, push and wake (the only
+					   changes of state) */
 	struct tsr_unit_params p;
 	tsr_unit_output_fn out;
 	tsr_unit_gate_fn gate;
@@ -34,8 +37,6 @@ struct tsr_unit {
 	int gated;                    /* the gate closed; waits for a wake */
 	int settled;                  /* advance() has done all it could at now: nothing
 					 changed since (cleared by push and wake) */
-	uint64_t next;                /* next_event()'s answer, kept by advance, push and
-					 wake (the only changes of state) */
 	struct tsr_unit_counters c;
 };
 
@@ -64,7 +65,7 @@ enum tsr_status tsr_unit_create(const struct tsr_unit_params *p, tsr_unit_output
 	x->out = out;
 	x->gate = gate;
 	x->ctx = ctx;
-	x->next = UINT64_MAX;  /* empty */
+	x->n.next = UINT64_MAX;  /* empty */
 	*u = x;
 	return TSR_OK;
 }
@@ -130,11 +131,6 @@ static uint64_t next_event(const struct tsr_unit *u)
 		t = r < t ? r : t;
 	}
 	return t;
-}
-
-uint64_t tsr_unit_next_event(const struct tsr_unit *u)
-{
-	return u->next;
 }
 
 /* Counts the cycles [now, to) by the state the unit is in, and moves now. */
@@ -207,22 +203,32 @@ void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle)
 {
 	if (cycle < u->now || (cycle == u->now && u->settled))
 		return;
+	uint64_t t;
 	for (;;) {
 		act(u);
 		/* after act() nothing is left to do at now: the next event is later */
-		uint64_t t = next_event(u);
-		if (t > cycle || t <= u->now)
+		t = next_event(u);
+		if (t > cycle) {
+			/* nothing can happen up to cycle: an act() at cycle would
+			 * do nothing (each of its steps would make t <= cycle) and
+			 * leave t as it is */
+			account(u, cycle);
 			break;
+		}
+		if (t <= u->now) {  /* defensive: act() left nothing to do at now */
+			account(u, cycle);
+			act(u);
+			t = next_event(u);
+			break;
+		}
 		account(u, t);
 	}
-	account(u, cycle);
-	act(u);
 	/* act() stops only when nothing can progress at now: the pipeline's
 	 * head is not ready or refused, the server is busy or held, the queue
 	 * is empty or gated; none of that changes at now without a push or a
 	 * wake */
 	u->settled = 1;
-	u->next = next_event(u);
+	u->n.next = t;  /* next_event() of the state act() left */
 }
 
 bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t work)
@@ -235,7 +241,7 @@ bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t wo
 	s->when = work;
 	u->q_len++;
 	u->settled = 0;
-	u->next = next_event(u);
+	u->n.next = next_event(u);
 	return true;
 }
 
@@ -249,5 +255,5 @@ void tsr_unit_wake(struct tsr_unit *u, uint64_t cycle)
 	u->blocked = 0;
 	u->gated = 0;
 	u->settled = 0;
-	u->next = next_event(u);
+	u->n.next = next_event(u);
 }

@@ -85,8 +85,18 @@ bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t wo
  * (nothing, for a unit whose output did not refuse and whose gate did not close). */
 void tsr_unit_wake(struct tsr_unit *u, uint64_t cycle);
 
+/* What tsr_unit_next_event() reads inline (called every driver step for
+ * every unit, across translation units): the first member of struct
+ * tsr_unit, not for use outside unit.c and this header. */
+struct tsr_unit_cached_next {
+	uint64_t next;   /* tsr_unit_next_event()'s answer, kept by every change of state */
+};
+
 /* The next cycle the unit can act without a push or a wake; UINT64_MAX if none. */
-uint64_t tsr_unit_next_event(const struct tsr_unit *u);
+static inline uint64_t tsr_unit_next_event(const struct tsr_unit *u)
+{
+	return ((const struct tsr_unit_cached_next *)(const void *)u)->next;
+}
 
 /* Simulates up to the start of `cycle`, calling the callbacks on the way. */
 void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle);
