@@ -4,14 +4,16 @@
  * GPU (configs/dtexl-table2.json: 4 shader cores, 16 KiB L1 texture
  * caches, 1 MiB L2, Z-order, FG-xshift2).
  *
- * Per workload, 19 simulation points (raster.quad_imbalance_stats on in
+ * Per workload, 21 simulation points (raster.quad_imbalance_stats on in
  * every one; the user's --set first, the point's settings last):
  *
  *   timed (timing.enabled), coupled barriers, Z-order, const assignment:
  *     fg-xshift2 (the baseline of every figure), cg-square (= Zorder-const
  *     of Fig. 16), cg-yrect;
  *   timed, decoupled barriers (timing.barriers=decoupled): fg-xshift2 and
- *     DTexL = HLB-flp2 (hilbert, cg-square, flp2);
+ *     DTexL = HLB-flp2 (hilbert, cg-square, flp2); both again with 16
+ *     tiles in flight (timing.tiles_in_flight=16, the most: how far a
+ *     lane may run ahead of the oldest tile, 4 by default);
  *   functional (timing off; the caches see the same accesses either way):
  *     the other seven groupings of Fig. 6 (Z-order, const), the other six
  *     assignments of Fig. 8 (docs/raster.md maps each to tiling.order,
@@ -55,7 +57,7 @@
 
 /* The simulation points, timed ones first (the longest: started first). */
 enum {
-	P_FG, P_CG_SQUARE, P_CG_YRECT, P_DEC_FG, P_DTEXL,  /* timed */
+	P_FG, P_CG_SQUARE, P_CG_YRECT, P_DEC_FG, P_DTEXL, P_DEC_FG16, P_DTEXL16,  /* timed */
 	P_FG_YSHIFT2, P_FG_XSHIFT1, P_FG_XSHIFT3, P_FG_XSHIFT0, P_FG_YSHIFT0, P_CG_XRECT,
 	P_CG_TRIANGLE,
 	P_Z_FLP, P_HLB_CONST, P_HLB_FLP1, P_HLB_FLP3, P_S_CONST, P_S_FLP, P_UPPER,
@@ -67,6 +69,7 @@ static const struct point {
 	const char *config;     /* configs/<config>.json */
 	const char *order, *grouping, *assignment;
 	int timed, decoupled;
+	int window;             /* timing.tiles_in_flight; 0: the configuration's */
 } points[NP] = {
 	[P_FG] = {"fg-xshift2", "dtexl-table2", "z-order", "fg-xshift2", "const", 1, 0},
 	[P_CG_SQUARE] = {"cg-square", "dtexl-table2", "z-order", "cg-square", "const", 1, 0},
@@ -75,6 +78,10 @@ static const struct point {
 		      1, 1},
 	[P_DTEXL] = {"dtexl-hlb-flp2-decoupled", "dtexl-table2", "hilbert", "cg-square", "flp2",
 		     1, 1},
+	[P_DEC_FG16] = {"fg-xshift2-decoupled-w16", "dtexl-table2", "z-order", "fg-xshift2",
+			"const", 1, 1, 16},
+	[P_DTEXL16] = {"dtexl-hlb-flp2-decoupled-w16", "dtexl-table2", "hilbert", "cg-square",
+		       "flp2", 1, 1, 16},
 	[P_FG_YSHIFT2] = {"fg-yshift2", "dtexl-table2", "z-order", "fg-yshift2", "const", 0, 0},
 	[P_FG_XSHIFT1] = {"fg-xshift1", "dtexl-table2", "z-order", "fg-xshift1", "const", 0, 0},
 	[P_FG_XSHIFT3] = {"fg-xshift3", "dtexl-table2", "z-order", "fg-xshift3", "const", 0, 0},
@@ -114,6 +121,7 @@ struct result {
 	uint64_t l2_accesses;   /* reads + writes at the L2, every stream */
 	struct tsr_quad_imbalance_summary quad, time;  /* per-tile distributions, % */
 	uint64_t cycles;        /* 0 untimed */
+	double busiest_core;    /* the busiest core's busy cycles over the cores' mean (timed) */
 	double energy_nj;       /* 0 untimed */
 };
 
@@ -153,6 +161,13 @@ static void run_job(struct job *j)
 		tsr_quad_imbalance_summarise(&t->quad_imbalance, &j->res.quad);
 		tsr_quad_imbalance_summarise(&t->time_imbalance, &j->res.time);
 		j->res.cycles = tm->cycles;
+		uint64_t busy = 0, most = 0;
+		const uint32_t cores = j->cfg.mem.cores;
+		for (uint32_t k = 0; k < cores && k < TSR_MAX_CORES; k++) {
+			busy += t->timing.core_busy[k];
+			most = t->timing.core_busy[k] > most ? t->timing.core_busy[k] : most;
+		}
+		j->res.busiest_core = busy ? (double)most * cores / (double)busy : 0.0;
 		j->res.energy_nj = tm->energy_nj;
 	}
 	free(t);
@@ -211,10 +226,12 @@ static enum tsr_status point_config(const struct xp_ctx *c, int p, struct tsr_gp
 	snprintf(timing, sizeof(timing), "timing.enabled=%s", pt->timed ? "true" : "false");
 	snprintf(barriers, sizeof(barriers), "timing.barriers=%s",
 		 pt->decoupled ? "decoupled" : "coupled");
+	char window[48];
+	snprintf(window, sizeof(window), "timing.tiles_in_flight=%d", pt->window);
 	const char *extra[] = {order, grouping, assignment, timing, barriers,
-			       "raster.quad_imbalance_stats=true"};
-	return xp_load_config_sets(c, pt->config, extra, sizeof(extra) / sizeof(extra[0]), cfg,
-				   err);
+			       "raster.quad_imbalance_stats=true", window};
+	const size_t n = sizeof(extra) / sizeof(extra[0]) - (pt->window ? 0 : 1);
+	return xp_load_config_sets(c, pt->config, extra, n, cfg, err);
 }
 
 /* v / base, NAN when base is 0 */
@@ -230,6 +247,7 @@ struct row {
 	struct tsr_quad_imbalance_summary time_fg, time_cg, quad_fg, quad_cg;
 	double fig16_dec[NA], fig16_gap[NA - 1];
 	double speedup_dtexl, speedup_dec_fg, energy_dtexl, energy_dec_fg;
+	double speedup_dtexl16, speedup_dec_fg16, energy_dtexl16, energy_dec_fg16;
 };
 
 static void measure(const struct result *r, struct row *w)
@@ -253,6 +271,10 @@ static void measure(const struct result *r, struct row *w)
 	w->speedup_dec_fg = ratio((double)b->cycles, (double)r[P_DEC_FG].cycles);
 	w->energy_dtexl = -xp_change_pct(r[P_DTEXL].energy_nj, b->energy_nj);
 	w->energy_dec_fg = -xp_change_pct(r[P_DEC_FG].energy_nj, b->energy_nj);
+	w->speedup_dtexl16 = ratio((double)b->cycles, (double)r[P_DTEXL16].cycles);
+	w->speedup_dec_fg16 = ratio((double)b->cycles, (double)r[P_DEC_FG16].cycles);
+	w->energy_dtexl16 = -xp_change_pct(r[P_DTEXL16].energy_nj, b->energy_nj);
+	w->energy_dec_fg16 = -xp_change_pct(r[P_DEC_FG16].energy_nj, b->energy_nj);
 }
 
 /*
@@ -375,7 +397,8 @@ static enum tsr_status run_dtexl(struct xp_ctx *c, struct tsr_xp_result *out,
 	struct tsr_table *main_t = xp_add_table(
 		out, "dtexl", "workload,point,config,tiling_order,quad_grouping,"
 		"subtile_assignment,barriers,timed,l2_accesses,quad_dev_mean_pct,"
-		"quad_dev_max_pct,time_dev_mean_pct,time_dev_max_pct,cycles,energy_nj", err);
+		"quad_dev_max_pct,time_dev_mean_pct,time_dev_max_pct,cycles,energy_nj,"
+		"busiest_core_over_mean", err);
 	if (!main_t)
 		return TSR_ERR_NOMEM;
 	struct tsr_text *txt = &out->text;
@@ -431,6 +454,7 @@ static enum tsr_status run_dtexl(struct xp_ctx *c, struct tsr_xp_result *out,
 				tsr_table_cellf(main_t, "%.17g", r[p].time.max_pct);
 				tsr_table_cellf(main_t, "%llu", (unsigned long long)r[p].cycles);
 				tsr_table_cellf(main_t, "%.17g", r[p].energy_nj);
+				tsr_table_cellf(main_t, "%.17g", r[p].busiest_core);
 			}
 			measure(r, &rows[nw]);
 			tsr_text_printf(txt, "%-18s L2 accesses cg-square %+.1f%%, dtexl %+.1f%%; "
@@ -456,7 +480,7 @@ static enum tsr_status report(struct xp_ctx *c, struct tsr_xp_result *out,
 			      struct tsr_error *err)
 {
 	struct tsr_text *txt = &out->text;
-#define MEAN(field, geometric) mean_at(rows, nw, offsetof(struct row, field), geometric)
+#define MEAN1(field, geometric) mean_at(rows, nw, offsetof(struct row, field), geometric)
 	const char *gnames[NG];
 	for (int g = 0; g < NG; g++)
 		gnames[g] = points[groupings[g]].name;
@@ -468,8 +492,9 @@ static enum tsr_status report(struct xp_ctx *c, struct tsr_xp_result *out,
 		return TSR_ERR_NOMEM;
 	double m11[NG], m12[NG];
 	for (int g = 0; g < NG; g++) {
-		m11[g] = mean_at(rows, nw, offsetof(struct row, fig11) + (size_t)g * sizeof(double), 1);
-		m12[g] = mean_at(rows, nw, offsetof(struct row, fig12) + (size_t)g * sizeof(double), 1);
+		const size_t at = (size_t)g * sizeof(double);
+		m11[g] = mean_at(rows, nw, offsetof(struct row, fig11) + at, 1);
+		m12[g] = mean_at(rows, nw, offsetof(struct row, fig12) + at, 1);
 	}
 	static const char *const gheads[NG] = {"xshift2", "yshift2", "xshift1", "xshift3",
 					       "xshift0", "yshift0", "CG-xrect", "CG-yrect",
@@ -556,7 +581,8 @@ static enum tsr_status report(struct xp_ctx *c, struct tsr_xp_result *out,
 	}
 	double m16[2 * NA - 1];
 	for (int a = 0; a < NA; a++)
-		m16[a] = mean_at(rows, nw, offsetof(struct row, fig16_dec) + (size_t)a * sizeof(double), 0);
+		m16[a] = mean_at(rows, nw,
+				 offsetof(struct row, fig16_dec) + (size_t)a * sizeof(double), 0);
 	for (int a = 0; a < NA - 1; a++)
 		m16[NA + a] = 100.0 * ratio(m16[a], m16[NA - 1]);
 	static const char *const h16[NA] = {"Z-const", "Z-flp", "HLB-const", "HLB-flp1",
@@ -591,32 +617,38 @@ static enum tsr_status report(struct xp_ctx *c, struct tsr_xp_result *out,
 	xp_flush(c, out);
 
 	/* Figs. 17 and 18 */
-	static const char *const c17[4] = {"speedup_dtexl", "speedup_fg_xshift2_decoupled",
-					   "energy_decrease_dtexl_pct",
-					   "energy_decrease_fg_xshift2_decoupled_pct"};
-	struct tsr_table *f17 = add_wide(out, "dtexl-fig17-18", c17, 4, err);
+	static const char *const c17[8] = {
+		"speedup_dtexl", "speedup_fg_xshift2_decoupled", "energy_decrease_dtexl_pct",
+		"energy_decrease_fg_xshift2_decoupled_pct", "speedup_dtexl_w16",
+		"speedup_fg_xshift2_decoupled_w16", "energy_decrease_dtexl_w16_pct",
+		"energy_decrease_fg_xshift2_decoupled_w16_pct"};
+	struct tsr_table *f17 = add_wide(out, "dtexl-fig17-18", c17, 8, err);
 	struct tsr_table *paper = f17 ? xp_add_paper_table(out, "dtexl-paper", "tessera_pct", err)
 				      : NULL;
 	if (!paper) {
 		free(v1315);
 		return TSR_ERR_NOMEM;
 	}
-	double m17[4] = {MEAN(speedup_dtexl, 1),
-			 MEAN(speedup_dec_fg, 1),
-			 MEAN(energy_dtexl, 0),
-			 MEAN(energy_dec_fg, 0)};
-	static const char *const h17[4] = {"DTexL", "FG-dec", "E DTexL", "E FG-dec"};
+	double m17[8] = {MEAN1(speedup_dtexl, 1), MEAN1(speedup_dec_fg, 1),
+			 MEAN1(energy_dtexl, 0), MEAN1(energy_dec_fg, 0),
+			 MEAN1(speedup_dtexl16, 1), MEAN1(speedup_dec_fg16, 1),
+			 MEAN1(energy_dtexl16, 0), MEAN1(energy_dec_fg16, 0)};
+	static const char *const h17[8] = {"DTexL", "FG-dec", "E DTexL", "E FG-dec",
+					   "DTexL16", "FG-dec16", "E DTexL16", "E FG-dec16"};
 	tsr_text_printf(txt, "\nFig. 17: speedup over coupled FG-xshift2 (geometric mean); "
-			"Fig. 18: decrease in total energy, %% (arithmetic)\n");
-	heads(txt, "workload", h17, 4, 10);
+			"Fig. 18: decrease in total energy, %% (arithmetic);\nthe same with "
+			"16 tiles in flight (timing.tiles_in_flight=16: lanes may run further "
+			"ahead)\n");
+	heads(txt, "workload", h17, 8, 10);
 	double max_dtexl = 0.0;
 	for (int w = 0; w <= nw; w++) {
 		const struct row *r = &rows[w < nw ? w : 0];
-		double v[4] = {r->speedup_dtexl, r->speedup_dec_fg, r->energy_dtexl,
-			       r->energy_dec_fg};
+		double v[8] = {r->speedup_dtexl, r->speedup_dec_fg, r->energy_dtexl,
+			       r->energy_dec_fg, r->speedup_dtexl16, r->speedup_dec_fg16,
+			       r->energy_dtexl16, r->energy_dec_fg16};
 		if (w < nw && isfinite(v[0]) && v[0] > max_dtexl)
 			max_dtexl = v[0];
-		table_row(f17, txt, w < nw ? names[w] : "mean", w < nw ? v : m17, 4, " %9.3f", 10);
+		table_row(f17, txt, w < nw ? names[w] : "mean", w < nw ? v : m17, 8, " %9.3f", 10);
 	}
 	xp_flush(c, out);
 
@@ -666,9 +698,15 @@ static enum tsr_status report(struct xp_ctx *c, struct tsr_xp_result *out,
 	xp_paper_row(paper, txt, wq, "18", "energy decrease DTexL, %", 6.3, m17[2]);
 	xp_paper_row(paper, txt, wq, "18", "energy decrease FG-xshift2 decoupled, %", 3.0,
 		     m17[3]);
+	xp_paper_row(paper, txt, wq, "17", "speedup DTexL, 16 tiles in flight, %", 20.0,
+		     100.0 * (m17[4] - 1.0));
+	xp_paper_row(paper, txt, wq, "17", "speedup FG-xshift2 decoupled, 16 in flight, %", 9.0,
+		     100.0 * (m17[5] - 1.0));
+	xp_paper_row(paper, txt, wq, "18", "energy decrease DTexL, 16 in flight, %", 6.3,
+		     m17[6]);
 	free(v1315);
 	xp_flush(c, out);
-#undef MEAN
+#undef MEAN1
 	return TSR_OK;
 }
 
