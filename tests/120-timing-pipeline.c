@@ -5,8 +5,10 @@
  * deterministic; a fill-rate-bound frame takes the cycles its shader
  * work divided among the cores says, plus its last flush; coupled
  * barriers serialize tiles that load different cores, decoupled ones
- * overlap them; overlapping frames hide the geometry phase under the last
- * frame's raster phase without changing an image.
+ * overlap them; a blending lane waits for its bank's flush; the
+ * per-tile execution-time imbalance (DTexL Fig. 14) of a tile one core
+ * does alone is the most there is; overlapping frames hide the geometry
+ * phase under the last frame's raster phase without changing an image.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -307,6 +309,19 @@ static void test_flush_gate(void **state)
 			      b ? "decoupled" : "coupled",
 			      (unsigned long long)t->timing.tile_cycles, (unsigned long long)bound);
 		assert_true(t->timing.tile_cycles >= bound);
+		/* DTexL Fig. 14: with raster.quad_imbalance_stats, each tile's cores'
+		 * execution times deviate by the most there is (one core works:
+		 * 150%), and the timing counters are the same */
+		struct tsr_frame_stats *u = malloc(sizeof(*u));
+		assert_non_null(u);
+		cfg.quad_imbalance_stats = 1;
+		run(&cfg, w, 1, u);
+		cfg.quad_imbalance_stats = 0;
+		assert_int_equal(t->time_imbalance.tiles, 0);
+		assert_int_equal(u->time_imbalance.tiles, 2);
+		assert_int_equal(u->time_imbalance.permille_sum, 2 * 1500);
+		assert_memory_equal(&t->timing, &u->timing, sizeof(t->timing));
+		free(u);
 	}
 	free(t);
 }
