@@ -10,7 +10,8 @@
  * texture-only L2 (no non-texture access, LRU replay = run, OPTPT <= OPT
  * <= LRU per order) and its stream shares, the timing columns of tcor, re
  * and boustrophedonic, and the timing experiment's rows (frames per
- * second, energy shares adding up to 100%). Also the table module, the
+ * second, energy shares adding up to 100%), and dtexl's tables (CG-square
+ * below FG-xshift2 in L2 accesses, the upper bound the lowest). Also the table module, the
  * name table, errors that name their subject, and shipped workloads found
  * through the data directory from another current folder.
  */
@@ -123,8 +124,8 @@ static void test_names(void **state)
 {
 	(void)state;
 	static const char *const names[] = {"tcor", "attribute-cache", "re", "workloads",
-					    "boustrophedonic", "timing"};
-	assert_int_equal(tsr_experiment_count(), 6);
+					    "boustrophedonic", "timing", "dtexl"};
+	assert_int_equal(tsr_experiment_count(), 7);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct tsr_experiment *x = tsr_experiment_find(names[i]);
 		assert_non_null(x);
@@ -785,6 +786,83 @@ static void test_timing(void **state)
 	tsr_xp_result_release(&r);
 }
 
+/*
+ * dtexl on two workloads at 256x128, one frame: the tables and their
+ * rows; every point's L2 accesses, CG-square below FG-xshift2 and the
+ * upper bound (one core, a 4x L1) the fewest; the figures' values finite;
+ * the means rows; the paper's table.
+ */
+static void test_dtexl(void **state)
+{
+	(void)state;
+	static const char *const w[] = {"sprites-2d", "ui-2d"};
+	const struct tsr_xp_options o = {.frames = 1, .workloads = w, .workload_count = 2,
+					 .sets = small, .set_count = 2};
+	struct tsr_xp_result r;
+	struct tsr_error err = {{0}};
+	if (tsr_experiment_run(tsr_experiment_find("dtexl"), &o, &r, &err) != TSR_OK)
+		fail_msg("experiment dtexl: %s", err.msg);
+	const struct tsr_table *t = tsr_xp_result_table(&r, "dtexl");
+	assert_ptr_equal(t, &r.tables[0]);
+	const uint32_t points = 21;
+	assert_int_equal(t->rows, 2 * points);
+	for (uint32_t k = 0; k < 2; k++) {
+		int fg = -1, sq = -1, ub = -1;
+		for (uint32_t i = k * points; i < (k + 1) * points; i++) {
+			assert_string_equal(tsr_table_cell(t, i, "workload"), w[k]);
+			const char *p = tsr_table_cell(t, i, "point");
+			assert_true(num(t, i, "l2_accesses") > 0);
+			const int timed = (int)num(t, i, "timed");
+			assert_true(timed ? num(t, i, "cycles") > 0 : num(t, i, "cycles") == 0);
+			assert_true(!timed || num(t, i, "time_dev_mean_pct") > 0);
+			fg = !strcmp(p, "fg-xshift2") ? (int)i : fg;
+			sq = !strcmp(p, "cg-square") ? (int)i : sq;
+			ub = !strcmp(p, "upper-bound") ? (int)i : ub;
+		}
+		assert_true(fg >= 0 && sq >= 0 && ub >= 0);
+		assert_true(num(t, (uint32_t)sq, "l2_accesses") < num(t, (uint32_t)fg, "l2_accesses"));
+		assert_true(num(t, (uint32_t)sq, "quad_dev_mean_pct") >
+			    num(t, (uint32_t)fg, "quad_dev_mean_pct"));
+		for (uint32_t i = k * points; i < (k + 1) * points; i++)
+			assert_true(num(t, (uint32_t)ub, "l2_accesses") <= num(t, i, "l2_accesses"));
+	}
+	/* the figures: a row per workload and the means, every cell a finite number */
+	static const struct {
+		const char *table;
+		uint32_t cols;
+	} figs[] = {{"dtexl-fig11", 11}, {"dtexl-fig12", 11}, {"dtexl-fig13-15", 27},
+		    {"dtexl-fig16", 18}, {"dtexl-fig17-18", 9}};
+	for (size_t f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
+		const struct tsr_table *g = tsr_xp_result_table(&r, figs[f].table);
+		assert_non_null(g);
+		assert_int_equal(g->rows, 3);
+		assert_int_equal(g->cols, figs[f].cols);
+		assert_string_equal(tsr_table_cell(g, 2, "workload"), "mean");
+		for (uint32_t i = 0; i < g->rows; i++)
+			for (uint32_t c = 1; c < g->cols; c++)
+				assert_true(isfinite(num(g, i, g->cells[c])));
+	}
+	const struct tsr_table *f11 = tsr_xp_result_table(&r, "dtexl-fig11");
+	for (uint32_t i = 0; i < 3; i++) {
+		assert_true(fabs(num(f11, i, "fg-xshift2") - 1.0) < 1e-12);
+		assert_true(num(f11, i, "cg-square") < 1.0);
+	}
+	/* Fig. 16: the upper bound decreases the most; its own gap is not a column */
+	const struct tsr_table *f16 = tsr_xp_result_table(&r, "dtexl-fig16");
+	assert_true(num(f16, 2, "dec_upper-bound_pct") >= num(f16, 2, "dec_hlb-flp2_pct"));
+	assert_true(num(f16, 2, "dec_zorder-const_pct") > 0);
+	assert_int_equal(tsr_table_column(f16, "gap_upper-bound_pct"), -1);
+	/* the geometric mean of the speedups lies between the two workloads' */
+	const struct tsr_table *f17 = tsr_xp_result_table(&r, "dtexl-fig17-18");
+	const double a = num(f17, 0, "speedup_dtexl"), b = num(f17, 1, "speedup_dtexl");
+	assert_true(fabs(num(f17, 2, "speedup_dtexl") - sqrt(a * b)) < 1e-9);
+	const struct tsr_table *paper = tsr_xp_result_table(&r, "dtexl-paper");
+	assert_non_null(paper);
+	assert_true(paper->rows >= 20);
+	assert_non_null(strstr(r.text.buf, "Fig. 16"));
+	tsr_xp_result_release(&r);
+}
+
 static void test_on_text(void **state)
 {
 	(void)state;
@@ -838,6 +916,7 @@ int main(void)
 		cmocka_unit_test(test_workloads_default),
 		cmocka_unit_test(test_boustrophedonic),
 		cmocka_unit_test(test_timing),
+		cmocka_unit_test(test_dtexl),
 		cmocka_unit_test(test_on_text),
 		cmocka_unit_test(test_errors),
 	};

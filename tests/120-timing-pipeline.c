@@ -5,8 +5,10 @@
  * deterministic; a fill-rate-bound frame takes the cycles its shader
  * work divided among the cores says, plus its last flush; coupled
  * barriers serialize tiles that load different cores, decoupled ones
- * overlap them; overlapping frames hide the geometry phase under the last
- * frame's raster phase without changing an image.
+ * overlap them; a blending lane waits for its bank's flush; the
+ * per-tile execution-time imbalance (DTexL Fig. 14) of a tile one core
+ * does alone is the most there is; overlapping frames hide the geometry
+ * phase under the last frame's raster phase without changing an image.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -254,6 +256,76 @@ static void test_barriers(void **state)
 	free(t);
 }
 
+/*
+ * The Color Buffer's bank gate (DTexL III-E): a blending lane starts a
+ * subtile only when its bank has been flushed of the last one. A 64 x 256
+ * screen of two 32 x 256 tiles, CG-square (quadrants of 16 x 128 pixels),
+ * one ALU instruction a quad, perfect routes (a flush write is a row: 256
+ * a tile, 64 a bank, one a cycle for the whole Color Buffer). The left
+ * tile has one small triangle in its top-left quadrant (core 0), so its
+ * banks 1-3 join the write-out queue as soon as it is rasterized and bank
+ * 0 last, after its few quads are blended; in the right tile a 16 x 96
+ * rectangle in the top-left quadrant gives core 0 again Q quads. Core 0's
+ * blending lane may take them only after its bank's flush of the left
+ * tile, the 256th write: so the raster phase lasts at least 256 cycles,
+ * then Q quads blended one a cycle, then the bank's 64 writes, with either
+ * barrier mode. Without the gate the Q quads would be blended during the
+ * left tile's flush (the Rasterizer and the core take them one a cycle
+ * from the start): with the gate removed from the driver the runs took
+ * 683 (coupled) and 679 (decoupled) cycles against a bound of 723, and
+ * with it 936 and 740.
+ */
+static void test_flush_gate(void **state)
+{
+	(void)state;
+	const char *w = flat_workload("gate",
+		"v -30 126 0\nv -26 126 0\nv -30 122 0\n"
+		"v 0 32 0\nv 16 32 0\nv 16 128 0\nv 0 128 0\n"
+		"f 1 2 3\nf 4 5 6\nf 4 6 7\n", 256, 1);
+	struct tsr_gpu_config cfg;
+	tsr_config_defaults(&cfg);
+	cfg.width = 64;
+	cfg.height = 256;
+	cfg.tile_width = 32;
+	cfg.tile_height = 256;
+	cfg.quad_grouping = TSR_QG_CG_SQUARE;
+	cfg.timing.enabled = 1;
+	cfg.timing.warp_slots = 64;
+	cfg.timing.triangle_queue_entries = 64;
+	perfect_routes(&cfg);
+	struct tsr_frame_stats *t = malloc(sizeof(*t));
+	assert_non_null(t);
+	for (uint32_t b = 0; b < TSR_BARRIERS_COUNT; b++) {
+		cfg.timing.barriers = b;
+		run(&cfg, w, 1, t);
+		/* every quad on core 0: the small triangle's few, the rectangle's Q */
+		assert_int_equal(t->raster.quads_shaded, t->raster.quads_per_core[0]);
+		const uint64_t q = t->raster.quads_per_core[0];
+		/* the rectangle's 384 quads, a row and a column more by the
+		 * pixel-centre rule; the small triangle's at most 16 */
+		assert_true(q >= 384 && q <= 384 + 8 + 48 + 16);
+		const uint64_t bound = 256 + (q - 16) + 64;
+		print_message("flush gate, %s: %llu tile cycles, bound %llu\n",
+			      b ? "decoupled" : "coupled",
+			      (unsigned long long)t->timing.tile_cycles, (unsigned long long)bound);
+		assert_true(t->timing.tile_cycles >= bound);
+		/* DTexL Fig. 14: with raster.quad_imbalance_stats, each tile's cores'
+		 * execution times deviate by the most there is (one core works:
+		 * 150%), and the timing counters are the same */
+		struct tsr_frame_stats *u = malloc(sizeof(*u));
+		assert_non_null(u);
+		cfg.quad_imbalance_stats = 1;
+		run(&cfg, w, 1, u);
+		cfg.quad_imbalance_stats = 0;
+		assert_int_equal(t->time_imbalance.tiles, 0);
+		assert_int_equal(u->time_imbalance.tiles, 2);
+		assert_int_equal(u->time_imbalance.permille_sum, 2 * 1500);
+		assert_memory_equal(&t->timing, &u->timing, sizeof(t->timing));
+		free(u);
+	}
+	free(t);
+}
+
 /* Per frame of a run: its counters and image. */
 #define OV_FRAMES 3
 struct frames_seen {
@@ -358,6 +430,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fill_rate),
 		cmocka_unit_test(test_barriers),
+		cmocka_unit_test(test_flush_gate),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_same_counters_every_workload),
 		cmocka_unit_test(test_overlap_frames),

@@ -94,7 +94,9 @@ static const struct key keys[] = {
 	     "(DTexL III-B-1, Fig. 6; docs/raster.md)"),
 	BOOL("raster.quad_imbalance_stats", quad_imbalance_stats, "false",
 	     "stats.json gets raster.quad_imbalance: per tile, the mean deviation of quads per "
-	     "shader core normalised to the mean, as a distribution per frame (DTexL Figs. 12, 15)"),
+	     "shader core normalised to the mean, as a distribution per frame (DTexL Figs. 12, 15); "
+	     "with timing.enabled also timing.execution_imbalance, the same of the cores' "
+	     "execution times per tile (Fig. 14)"),
 	ENUM("raster.subtile_assignment", subtile_assignment, tsr_subtile_assignment_names,
 	     "\"const\"",
 	     "subtiles to shader cores, tile by tile: const (subtile s on core s), or flips "

@@ -70,7 +70,7 @@ struct tsr_xp_options {
 };
 
 /* Most tables one experiment produces. */
-#define TSR_XP_MAX_TABLES 4
+#define TSR_XP_MAX_TABLES 8
 
 /* What an experiment produced. */
 struct tsr_xp_result {
@@ -82,7 +82,9 @@ struct tsr_xp_result {
 	 * 0.1% of LB; workloads: "workloads-paper", each paper's range beside
 	 * tessera's; boustrophedonic: "boustrophedonic-fdm" Fig. 9,
 	 * "boustrophedonic-shared" V-B, "boustrophedonic-paper"; timing:
-	 * "timing-paper", the papers' figures beside tessera's means).
+	 * "timing-paper", the papers' figures beside tessera's means; dtexl:
+	 * "dtexl-fig11", "dtexl-fig12", "dtexl-fig13-15", "dtexl-fig16",
+	 * "dtexl-fig17-18", "dtexl-paper").
 	 */
 	struct tsr_table tables[TSR_XP_MAX_TABLES];
 	uint32_t table_count;
@@ -94,7 +96,7 @@ struct tsr_xp_result {
 struct tsr_experiment;
 
 /* The experiment called `name` ("tcor", "attribute-cache", "re", "workloads",
- * "boustrophedonic", "timing"), or NULL. */
+ * "boustrophedonic", "timing", "dtexl"), or NULL. */
 const struct tsr_experiment *tsr_experiment_find(const char *name);
 
 /* The experiments, in table order: i from 0 to tsr_experiment_count() - 1. */

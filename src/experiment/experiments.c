@@ -19,6 +19,7 @@ static const struct tsr_experiment *const experiments[] = {
 	&tsr_xp_workloads,
 	&tsr_xp_boustrophedonic,
 	&tsr_xp_timing,
+	&tsr_xp_dtexl,
 };
 
 #define XP_COUNT (sizeof(experiments) / sizeof(experiments[0]))
@@ -135,20 +136,27 @@ enum tsr_status xp_load_config_extra(const struct xp_ctx *c, const char *name,
 				     const char *extra, struct tsr_gpu_config *cfg,
 				     struct tsr_error *err)
 {
+	return xp_load_config_sets(c, name, &extra, extra ? 1 : 0, cfg, err);
+}
+
+enum tsr_status xp_load_config_sets(const struct xp_ctx *c, const char *name,
+				    const char *const *extra, size_t extra_count,
+				    struct tsr_gpu_config *cfg, struct tsr_error *err)
+{
 	char path[4096];
 	if (name) {
 		char rel[256];
 		snprintf(rel, sizeof(rel), "configs/%s.json", name);
 		TSR_TRY(tsr_data_path(rel, path, sizeof(path), err));
 	}
-	const char **sets = malloc((c->set_count + 1) * sizeof(*sets));
+	const char **sets = malloc((c->set_count + extra_count + 1) * sizeof(*sets));
 	if (!sets)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	size_t n = 0;
 	for (size_t i = 0; i < c->set_count; i++)
 		sets[n++] = c->sets[i];
-	if (extra)
-		sets[n++] = extra;
+	for (size_t i = 0; i < extra_count; i++)
+		sets[n++] = extra[i];
 	tsr_config_defaults(cfg);
 	enum tsr_status s = tsr_config_apply_sets(cfg, name ? path : NULL, sets, n, err);
 	free(sets);

@@ -41,6 +41,7 @@ extern const struct tsr_experiment tsr_xp_re;
 extern const struct tsr_experiment tsr_xp_workloads;
 extern const struct tsr_experiment tsr_xp_boustrophedonic;
 extern const struct tsr_experiment tsr_xp_timing;
+extern const struct tsr_experiment tsr_xp_dtexl;
 
 /*
  * Loads the defaults, then shipped configuration `name` ("tcor-table1",
@@ -54,6 +55,15 @@ enum tsr_status xp_load_config(const struct xp_ctx *c, const char *name,
 enum tsr_status xp_load_config_extra(const struct xp_ctx *c, const char *name,
 				     const char *extra, struct tsr_gpu_config *cfg,
 				     struct tsr_error *err);
+
+/*
+ * The same with extra_count settings of the point ("KEY=VALUE"), applied
+ * after the context's --set overrides. Errors: those of
+ * tsr_config_apply_sets() (naming the file or key), TSR_ERR_NOMEM.
+ */
+enum tsr_status xp_load_config_sets(const struct xp_ctx *c, const char *name,
+				    const char *const *extra, size_t extra_count,
+				    struct tsr_gpu_config *cfg, struct tsr_error *err);
 
 /* Loads workload w of the context (a shipped one, a file or a shipped name). */
 enum tsr_status xp_load_scene(const struct xp_ctx *c, size_t w, struct tsr_scene **out,

@@ -36,12 +36,18 @@ void tsr_frame_stats_add(struct tsr_frame_stats *a, const struct tsr_frame_stats
 				 &b->stream_timing[st]);
 	a->memory_accesses += b->memory_accesses;
 	a->cache_count = b->cache_count;
-	if (b->quad_imbalance.tiles) {
-		a->quad_imbalance.tiles += b->quad_imbalance.tiles;
-		a->quad_imbalance.permille_sum += b->quad_imbalance.permille_sum;
-		for (uint32_t i = 0; i < TSR_QUAD_IMBALANCE_BUCKETS; i++)
-			a->quad_imbalance.histogram[i] += b->quad_imbalance.histogram[i];
-	}
+	tsr_quad_imbalance_add(&a->quad_imbalance, &b->quad_imbalance);
+	tsr_quad_imbalance_add(&a->time_imbalance, &b->time_imbalance);
+}
+
+void tsr_quad_imbalance_add(struct tsr_quad_imbalance *h, const struct tsr_quad_imbalance *b)
+{
+	if (!b->tiles)
+		return;
+	h->tiles += b->tiles;
+	h->permille_sum += b->permille_sum;
+	for (uint32_t i = 0; i < TSR_QUAD_IMBALANCE_BUCKETS; i++)
+		h->histogram[i] += b->histogram[i];
 }
 
 void tsr_quad_imbalance_add_tile(struct tsr_quad_imbalance *h, const uint64_t *quads,

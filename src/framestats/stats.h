@@ -54,15 +54,26 @@ struct tsr_frame_stats {
 	struct tsr_cache_timing_stats cache_timing[TSR_MEMSYS_MAX_CACHES];
 	struct tsr_stream_timing_stats stream_timing[TSR_STREAM_COUNT];
 	struct tsr_quad_imbalance quad_imbalance;  /* zero unless raster.quad_imbalance_stats */
+	/* the same of the cores' execution time per tile (DTexL Fig. 14): zero
+	 * unless raster.quad_imbalance_stats and timing.enabled */
+	struct tsr_quad_imbalance time_imbalance;
 };
 
 /*
  * Counts one tile in h: quads[c] is the number of quads shader core c
  * shaded in the tile (c < cores). A tile without shaded quads is not
  * counted. DTexL V-B (Fig. 15): sum_c |quads[c] - mean| / cores / mean.
+ * The timing driver counts the cores' execution times in a tile (cycles
+ * from a core's first quad in to its last quad out, 0 for a core without
+ * quads) the same way (Fig. 14): with non-negative values the bound holds.
  */
 void tsr_quad_imbalance_add_tile(struct tsr_quad_imbalance *h, const uint64_t *quads,
 				 uint32_t cores);
+
+/*
+ * h += b, tile by tile (the histograms add up exactly).
+ */
+void tsr_quad_imbalance_add(struct tsr_quad_imbalance *h, const struct tsr_quad_imbalance *b);
 
 /*
  * The distribution of h: mean, min, quartiles (nearest rank: the value of

@@ -178,6 +178,7 @@ struct tsr_timing {
 	uint64_t raster_start;       /* the frame's raster phase began */
 	enum tsr_status failed;      /* a callback's error */
 	struct tsr_timing_stats *st; /* the frame's timing counters */
+	struct tsr_quad_imbalance *time_imbalance;  /* the frame's (DTexL Fig. 14), or NULL */
 	struct tsr_timing_stats prev; /* the units' cumulative counters at the last frame end */
 	/* the memory timing's per-cache and per-stream ones, likewise */
 	struct tsr_cache_timing_stats prev_cache[TSR_MEMSYS_MAX_CACHES];
@@ -768,9 +769,13 @@ static void retire(struct tsr_timing *t)
 		if (r->banks_flushed < t->lanes)
 			return;
 		t->st->tile_fetch_reads += r->log.fetch.count;
-		for (uint32_t c = 0; c < t->lanes; c++)
-			if (r->core_quads[c])
-				t->st->core_tile_cycles[c] += r->core_last[c] - r->core_first[c];
+		uint64_t busy[TSR_MAX_CORES];  /* each core's execution time in the tile */
+		for (uint32_t c = 0; c < t->lanes; c++) {
+			busy[c] = r->core_quads[c] ? r->core_last[c] - r->core_first[c] : 0;
+			t->st->core_tile_cycles[c] += busy[c];
+		}
+		if (t->time_imbalance)  /* raster.quad_imbalance_stats */
+			tsr_quad_imbalance_add_tile(t->time_imbalance, busy, t->lanes);
 		t->head = (t->head + 1) % t->window;
 		t->count--;
 		t->fetch_pos -= t->fetch_pos > 0;
@@ -985,6 +990,7 @@ enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *s
 {
 	struct tsr_timing *t = g->timing;
 	t->st = &st->timing;
+	t->time_imbalance = g->cfg.quad_imbalance_stats ? &st->time_imbalance : NULL;
 	struct tile_run *r = run_at(t, t->count);
 	TSR_TRY(tsr_worklog_status(&r->log, err));
 	const struct tsr_worklog log = r->log;
@@ -1106,6 +1112,7 @@ enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, struct tsr_frame_stats *
 {
 	struct tsr_timing *t = g->timing;
 	t->st = &st->timing;
+	t->time_imbalance = g->cfg.quad_imbalance_stats ? &st->time_imbalance : NULL;
 	TSR_TRY(simulate(t, 0, err));
 	st->timing.tile_cycles += t->now - t->raster_start;
 	/* the frame's writes reach DRAM before the next frame's geometry

@@ -160,6 +160,22 @@ static json_t *energy_json(const struct tsr_energy *e, const struct tsr_frame_st
 	return o;
 }
 
+/* A per-tile imbalance distribution (DTexL Figs. 14, 15) as JSON, in percent. */
+static json_t *imbalance_json(const struct tsr_quad_imbalance *h)
+{
+	struct tsr_quad_imbalance_summary q;
+	tsr_quad_imbalance_summarise(h, &q);
+	json_t *qi = json_object();
+	json_object_set_new(qi, "tiles", u64(q.tiles));
+	json_object_set_new(qi, "mean_pct", json_real(q.mean_pct));
+	json_object_set_new(qi, "min_pct", json_real(q.min_pct));
+	json_object_set_new(qi, "q1_pct", json_real(q.q1_pct));
+	json_object_set_new(qi, "median_pct", json_real(q.median_pct));
+	json_object_set_new(qi, "q3_pct", json_real(q.q3_pct));
+	json_object_set_new(qi, "max_pct", json_real(q.max_pct));
+	return qi;
+}
+
 /* One statistics object (a frame's or the total's, of `frames` frames) as JSON. */
 static json_t *stats_json(const struct tsr_frame_stats *s, const struct tsr_memsys *mem,
 			  uint32_t cores, uint32_t gpu_mhz, uint64_t frames,
@@ -174,20 +190,12 @@ static json_t *stats_json(const struct tsr_frame_stats *s, const struct tsr_mems
 			continue;
 		json_object_set_new(o, g->name, group_json(g, gs, cores));
 	}
-	if (s->quad_imbalance.tiles) {
-		/* raster.quad_imbalance_stats (DTexL Figs. 12, 15) */
-		struct tsr_quad_imbalance_summary q;
-		tsr_quad_imbalance_summarise(&s->quad_imbalance, &q);
-		json_t *qi = json_object();
-		json_object_set_new(qi, "tiles", u64(q.tiles));
-		json_object_set_new(qi, "mean_pct", json_real(q.mean_pct));
-		json_object_set_new(qi, "min_pct", json_real(q.min_pct));
-		json_object_set_new(qi, "q1_pct", json_real(q.q1_pct));
-		json_object_set_new(qi, "median_pct", json_real(q.median_pct));
-		json_object_set_new(qi, "q3_pct", json_real(q.q3_pct));
-		json_object_set_new(qi, "max_pct", json_real(q.max_pct));
-		json_object_set_new(json_object_get(o, "raster"), "quad_imbalance", qi);
-	}
+	if (s->quad_imbalance.tiles)  /* raster.quad_imbalance_stats (DTexL Figs. 12, 15) */
+		json_object_set_new(json_object_get(o, "raster"), "quad_imbalance",
+				    imbalance_json(&s->quad_imbalance));
+	if (s->time_imbalance.tiles && json_object_get(o, "timing"))  /* and timing (Fig. 14) */
+		json_object_set_new(json_object_get(o, "timing"), "execution_imbalance",
+				    imbalance_json(&s->time_imbalance));
 	const struct tsr_tiling_stats *t = &s->tiling;
 	json_object_set_new(json_object_get(o, "tiling"), "avg_primitives_per_tile",
 			    json_real(t->tiles ? (double)t->pmds_written / (double)t->tiles : 0.0));
