@@ -175,6 +175,8 @@ struct tsr_timing {
 	struct wait_list blend_wait[TSR_MAX_CORES];
 	int retired, ez_moved, blended;  /* what changed this step: whom to wake */
 	int flush_dirty;             /* what a bank's flush waits on changed (flush()) */
+	int fetch_dirty;             /* the Tile Fetcher acted in its last call, or what
+					it waits on changed since (tile_fetcher()) */
 	uint64_t raster_start;       /* the frame's raster phase began */
 	enum tsr_status failed;      /* a callback's error */
 	struct tsr_timing_stats *st; /* the frame's timing counters */
@@ -234,7 +236,7 @@ static void mem_done(void *ctx, uint64_t tag, uint64_t cycle)
 	}
 	case TAG_FETCH:
 		t->runs[(tag & TAG_LOW_MASK) >> SLOT_SHIFT].fetch_done++;
-		t->flush_dirty = 1;
+		t->flush_dirty = t->fetch_dirty = 1;
 		break;
 	case TAG_GEOMETRY:  /* only the oldest job issues */
 		t->jobs[t->jobs_done % JOBS].in_flight--;
@@ -562,7 +564,7 @@ static void geometry(struct tsr_timing *t, uint64_t now)
 		j->st->geometry_busy_cycles += now - j->start;
 		if (t->jobs_done++ == t->frames_ended)
 			t->raster_start = now;  /* the window's frame may start now */
-		t->flush_dirty = 1;
+		t->flush_dirty = t->fetch_dirty = 1;
 		t->job_started = 0;
 	}
 }
@@ -642,6 +644,10 @@ static void tile_fetcher(struct tsr_timing *t, uint64_t now)
 	t->st->tile_fetch_primitives += out - out0;
 	if (issued + out > t->fetch_issued + out0)
 		t->fetch_acted = now + 1;
+	/* one that did nothing this cycle cannot do more until what it waits
+	 * on changes (fetch_dirty is set again then); one that did may go on
+	 * next cycle */
+	t->fetch_dirty = issued + out > 0;
 	t->fetch_issued = issued;
 	t->fetch_out = out;
 }
@@ -693,9 +699,10 @@ static void feed_rasterizer(struct tsr_timing *t, uint64_t cycle)
 		r->raster_in++;
 		if (p->quad_count == 0 || ++r->quad_next == p->quad_count) {
 			r->prim_next++;
-			t->flush_dirty = 1;
 			r->quad_next = 0;
 			t->prims_queued--;
+			/* raster_done() may hold, the triangle queue has room */
+			t->flush_dirty = t->fetch_dirty = 1;
 		}
 	}
 }
@@ -880,7 +887,8 @@ static enum tsr_status simulate(struct tsr_timing *t, uint32_t keep, struct tsr_
 	for (;;) {
 		advance_all(t, now);
 		geometry(t, now);
-		tile_fetcher(t, now);
+		if (t->fetch_dirty)
+			tile_fetcher(t, now);
 		feed_rasterizer(t, now);
 		flush(t, now);
 		wake(t, now);
@@ -894,7 +902,7 @@ static enum tsr_status simulate(struct tsr_timing *t, uint32_t keep, struct tsr_
 		/* the Tile Fetcher and the flush act every cycle while they have
 		 * work; fed primitives wait only while the Rasterizer's queue is
 		 * full, and it gets room only at one of its own events */
-		if (t->fq_count || (triangle_room(t) && fetcher_has_work(t)))
+		if (t->fq_count || (t->fetch_dirty && triangle_room(t) && fetcher_has_work(t)))
 			next = min64(next, now + 1);
 		next = min64(next, geometry_next(t));
 		if (next == UINT64_MAX) {
@@ -1016,7 +1024,7 @@ enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *s
 		t->flush_total[c] += r->n_flush[c];
 	}
 	t->count++;
-	t->flush_dirty = 1;
+	t->flush_dirty = t->fetch_dirty = 1;
 	if (t->count < t->window)
 		return TSR_OK;
 	return simulate(t, t->window - 1, err);
