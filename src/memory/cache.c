@@ -143,7 +143,7 @@ enum tsr_status tsr_cache_geometry_check(const struct tsr_cache_geometry *g,
 		char list[256];
 		tsr_policy_list(list, sizeof(list));
 		return tsr_error_set(err, TSR_ERR_CONFIG,
-				     "cache '%s': unknown replacement policy '%s' (valid: %s)",
+				     "cache '%s': unknown replacement policy '%s' (valid: %s; any may end in +ucd)",
 				     name, g->policy, list);
 	}
 	/* creating the state once validates the policy's parameters */
