@@ -888,7 +888,8 @@ static void test_parameter_errors(void **state)
 
 static const char *const all_names[] = {
 	"lru", "mru", "fifo", "random", "nru", "srrip", "brrip", "drrip",
-	"ship-mem", "dip", "opt", "optpt", "tcor-l2",
+	"ship-mem", "dip", "opt", "optpt", "tcor-l2", "gs-drrip", "gspztc", "gspztc+tse",
+	"gspc",
 };
 #define NAMES (sizeof(all_names) / sizeof(all_names[0]))
 

@@ -14,6 +14,7 @@ struct tsr_cache {
 	uint32_t ways;
 	uint32_t line_shift;
 	uint8_t dirty_on_write;  /* 0 for a write-through cache */
+	uint8_t uncached_display; /* 1: "+ucd" policy spec, display misses bypass (policy.h) */
 	uint32_t gshift;         /* log2 of the bytes of one write-mask granule */
 	uint64_t full_mask;      /* the granules of a whole line */
 	uint64_t *masks;         /* sets x ways write masks (fetch_on_write = 0), else NULL */
@@ -142,7 +143,7 @@ enum tsr_status tsr_cache_geometry_check(const struct tsr_cache_geometry *g,
 		char list[256];
 		tsr_policy_list(list, sizeof(list));
 		return tsr_error_set(err, TSR_ERR_CONFIG,
-				     "cache '%s': unknown replacement policy '%s' (valid: %s)",
+				     "cache '%s': unknown replacement policy '%s' (valid: %s; any may end in +ucd)",
 				     name, g->policy, list);
 	}
 	/* creating the state once validates the policy's parameters */
@@ -177,6 +178,7 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		c->gshift++;
 	c->full_mask = granules == 64 ? UINT64_MAX : (UINT64_C(1) << granules) - 1;
 	c->policy = tsr_policy_find(g->policy);
+	c->uncached_display = (uint8_t)tsr_policy_spec_ucd(g->policy);
 	c->lines = calloc((size_t)c->sets * c->ways, sizeof(*c->lines));
 	if (!g->fetch_on_write && c->lines)
 		c->masks = calloc((size_t)c->sets * c->ways, sizeof(*c->masks));
@@ -323,6 +325,14 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		cnt->read_misses++;
 
 	uint32_t way = invalid;
+	if (c->uncached_display && a->stream == TSR_STREAM_DISPLAY) {
+		/* uncached displayable color (GSPC 5.1): never allocated, even
+		 * into a free way; the policy does not see the miss */
+		cnt->bypasses++;
+		out->bypass = 1;
+		out->way = TSR_POLICY_BYPASS;
+		return;
+	}
 	if (way == UINT32_MAX) {
 		uint32_t choice = c->policy->victim(c->policy_state, set, sl, a);
 		if (choice == TSR_POLICY_BYPASS) {

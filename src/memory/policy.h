@@ -43,6 +43,17 @@
  * Offline policies (OPT, OPTPT) need tsr_access.next_use and so only run
  * on a replayed trace (cachesim/replay.h); the online hierarchy refuses
  * them (tsr_policy_ops.offline).
+ *
+ * Uncached displayable color (UCD; GSPC Section 5.1, Table 6: GSPC+UCD,
+ * DRRIP+UCD). Any policy name may carry the suffix "+ucd" ("gspc+ucd",
+ * "drrip+ucd:psel_bits=8"): the cache then allocates no line for a miss
+ * of the display stream (TSR_STREAM_DISPLAY), even into a free way; the
+ * miss is counted as a bypass and goes to the next level as it is, and
+ * the policy never sees it (no victim, no fill). Display hits (on lines
+ * another stream brought in) are ordinary hits. This is an admission
+ * filter of the cache (memory/cache.c), not a hook: without "+ucd" every
+ * policy behaves exactly as before. tsr_policy_find() ignores the suffix
+ * and tsr_policy_spec_ucd() reports it.
  */
 #ifndef TSR_MEMORY_POLICY_H
 #define TSR_MEMORY_POLICY_H
@@ -128,9 +139,16 @@ struct tsr_policy_ops {
 
 /*
  * Looks a policy up by the name part of a spec ("drrip" in
- * "drrip:psel_bits=10"). Returns NULL if unknown.
+ * "drrip:psel_bits=10"; a "+ucd" suffix of the name is ignored, so
+ * "drrip+ucd" finds DRRIP). Returns NULL if unknown.
  */
 const struct tsr_policy_ops *tsr_policy_find(const char *spec);
+
+/*
+ * 1 if the name part of a spec ends in "+ucd" (uncached displayable
+ * color, see the top of this file), 0 otherwise.
+ */
+int tsr_policy_spec_ucd(const char *spec);
 
 /* The parameter part of a spec (after ':'), or NULL if there is none. */
 const char *tsr_policy_spec_params(const char *spec);
@@ -202,5 +220,9 @@ extern const struct tsr_policy_ops tsr_policy_dip;
 extern const struct tsr_policy_ops tsr_policy_opt;
 extern const struct tsr_policy_ops tsr_policy_optpt;
 extern const struct tsr_policy_ops tsr_policy_tcor_l2;
+extern const struct tsr_policy_ops tsr_policy_gs_drrip;
+extern const struct tsr_policy_ops tsr_policy_gspztc;
+extern const struct tsr_policy_ops tsr_policy_gspztc_tse;
+extern const struct tsr_policy_ops tsr_policy_gspc;
 
 #endif

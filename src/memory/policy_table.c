@@ -31,13 +31,30 @@ static const struct {
 	{"min", &tsr_policy_opt},        /* alias */
 	{"optpt", &tsr_policy_optpt},
 	{"tcor-l2", &tsr_policy_tcor_l2},
+	{"gs-drrip", &tsr_policy_gs_drrip},
+	{"gspztc", &tsr_policy_gspztc},
+	{"gspztc+tse", &tsr_policy_gspztc_tse},
+	{"gspztc-tse", &tsr_policy_gspztc_tse},  /* alias */
+	{"gspc", &tsr_policy_gspc},
 };
+
+/* The "+ucd" suffix of a spec's name part (policy.h, uncached displayable color). */
+#define UCD_SUFFIX "+ucd"
+#define UCD_LEN (sizeof(UCD_SUFFIX) - 1)
+
+int tsr_policy_spec_ucd(const char *spec)
+{
+	size_t n = strcspn(spec, ":");
+	return n > UCD_LEN && strncmp(spec + n - UCD_LEN, UCD_SUFFIX, UCD_LEN) == 0;
+}
 
 #define POLICY_COUNT (sizeof(policies) / sizeof(policies[0]))
 
 const struct tsr_policy_ops *tsr_policy_find(const char *spec)
 {
 	size_t n = strcspn(spec, ":");
+	if (tsr_policy_spec_ucd(spec))
+		n -= UCD_LEN;
 	for (size_t i = 0; i < POLICY_COUNT; i++)
 		if (strlen(policies[i].name) == n &&
 		    strncmp(policies[i].name, spec, n) == 0)
