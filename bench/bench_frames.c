@@ -4,9 +4,12 @@
  * Renders FRAMES frames (default 10) of a workload (default the shipped
  * glmark-scene) with a configuration (default the shipped tcor-table1,
  * 1960x768) and prints simulated frames per second and simulated memory
- * accesses per second, wall-clock, one core.
- * Usage: bench_frames [WORKLOAD] [CONFIG] [FRAMES]  (files or shipped names,
- * found through TSR_DATA_DIR, the install or the source tree)
+ * accesses per second, wall-clock, one core. KEY=VALUE arguments after
+ * FRAMES override configuration keys as `tessera run --set` does, e.g.
+ * pipeline.mode=imr to time the immediate-mode pipeline on the same
+ * workload and resolution.
+ * Usage: bench_frames [WORKLOAD] [CONFIG] [FRAMES] [KEY=VALUE...]  (files or
+ * shipped names, found through TSR_DATA_DIR, the install or the source tree)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +33,8 @@ int main(int argc, char **argv)
 	struct tsr_sim *sim = NULL;
 	if (tsr_data_resolve("workloads", workload_arg, workload, sizeof(workload), &err) != TSR_OK ||
 	    tsr_data_resolve("configs", config_arg, config, sizeof(config), &err) != TSR_OK ||
-	    tsr_config_load(config, &cfg, &err) != TSR_OK ||
+	    tsr_config_apply_sets(&cfg, config, (const char *const *)argv + 4,
+				  argc > 4 ? (size_t)argc - 4 : 0, &err) != TSR_OK ||
 	    tsr_sim_open(&cfg, workload, &sim, &err) != TSR_OK) {
 		fprintf(stderr, "bench_frames: %s\n", err.msg);
 		return 1;
@@ -43,8 +47,8 @@ int main(int argc, char **argv)
 	}
 	double s = now_seconds() - t0;
 	const struct tsr_frame_stats *t = tsr_sim_total(sim);
-	printf("workload %s, config %s (%ux%u), %u frames in %.3f s\n", workload, config,
-	       cfg.width, cfg.height, frames, s);
+	printf("workload %s, config %s (%ux%u, %s), %u frames in %.3f s\n", workload, config,
+	       cfg.width, cfg.height, tsr_pipeline_mode_names[cfg.pipeline_mode], frames, s);
 	printf("simulated frames/s:          %10.2f\n", frames / s);
 	printf("simulated memory accesses/s: %10.2f M\n", (double)t->memory_accesses / s / 1e6);
 	printf("shaded quads/s:              %10.2f M\n", (double)t->raster.quads_shaded / s / 1e6);

@@ -782,7 +782,7 @@ static void test_bad_records(void **state)
 		 "varint over 10 bytes"},
 		{{1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02}, 11,
 		 "varint over 10 bytes"},                /* above 2^64 - 1 */
-		{{0, 2, 4, TSR_STREAM_COUNT, 0, 3, 1}, 7, "stream 11"},
+		{{0, 2, 4, TSR_STREAM_COUNT, 0, 3, 1}, 7, "stream 13"},  /* = TSR_STREAM_COUNT */
 		{{0, 2, 0, 1, 0, 3, 1}, 7, "size 0"},
 		{{0, 2, 0x80, 0x80, 0x80, 0x80, 0x10, 1, 0, 3, 1}, 11, "size 4294967296"},
 		{{0, 2, 4, 1, 0x80, 0x80, 0x04, 3, 1}, 9, "requester 65536"},
@@ -790,6 +790,7 @@ static void test_bad_records(void **state)
 		{{3, 0, 3, 0}, 4, "data after the end record"},
 		{{3, 0, 0}, 3, "data after the end record"},
 	};
+	_Static_assert(TSR_STREAM_COUNT == 13, "update the expected \"stream N\" message above");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint8_t c[64];
 		size_t n = header(c, "TSRTRACE", 1, 1);

@@ -237,18 +237,25 @@ static void test_replay_every_config(void **state)
 		size_t n = strlen(e->d_name);
 		if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0)
 			continue;
+		/* the shared last level: "l2", or "llc" in the GSPC configurations */
+		snprintf(path, sizeof(path), "%s/configs/%s", TSR_SOURCE_DIR, e->d_name);
+		json_t *file = json_load_file(path, 0, NULL);
+		assert_non_null(file);
+		const char *last = json_object_get(json_object_get(file, "caches"), "llc") ? "llc"
+											  : "l2";
+		json_decref(file);
 		snprintf(args, sizeof(args),
 			 "run workloads/glmark-scene.json --config 'configs/%s' --frames 1 "
 			 "--set screen.width=256 --set screen.height=128 "
-			 "--set caches.l2.size_bytes=16384 --out '%s/every' --quiet "
-			 "--record-trace l2='%s/every.trace'", e->d_name, tmpdir, tmpdir);
+			 "--set caches.%s.size_bytes=16384 --out '%s/every' --quiet "
+			 "--record-trace %s='%s/every.trace'", e->d_name, last, tmpdir, last, tmpdir);
 		assert_int_equal(run(args, err), 0);
 		snprintf(path, sizeof(path), "%s/every/stats.json", tmpdir);
 		json_error_t je;
 		json_t *root = json_load_file(path, 0, &je);
 		assert_non_null(root);
 		json_t *l2cfg = json_object_get(json_object_get(json_object_get(root, "config"),
-								"caches"), "l2");
+								"caches"), last);
 		if (!l2cfg) {  /* a configuration without an L2: nothing to replay */
 			json_decref(root);
 			continue;
@@ -270,7 +277,7 @@ static void test_replay_every_config(void **state)
 		json_t *rep = json_object_get(json_array_get(json_object_get(sim, "policies"), 0),
 					      "total");
 		json_t *l2 = json_object_get(json_object_get(json_object_get(json_object_get(
-						     root, "total"), "caches"), "l2"), "all");
+						     root, "total"), "caches"), last), "all");
 		static const char *const keys[] = {"reads", "writes", "read_misses",
 						   "write_misses", "writebacks"};
 		assert_true(jint(l2, "reads") > 0);

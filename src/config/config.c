@@ -27,6 +27,7 @@
 #include "tiling/parameter_buffer.h"
 
 const char *const tsr_pb_layout_names[] = {"baseline", "interleaved", NULL};
+const char *const tsr_pipeline_mode_names[] = {"tbr", "imr", NULL};
 static const char *const ac_policy_names[] = {"opt", "lru", "mru", "drrip", NULL};
 static const char *const dram_model_names[] = {"lpddr3", "lpddr4", NULL};
 /* enum tsr_core_sched's names, NULL-terminated for the ENUM keys */
@@ -65,6 +66,10 @@ struct key {
 static const struct key keys[] = {
 	{"name", KEY_STRING, GPU(name), sizeof(((struct tsr_gpu_config *)0)->name), 0, 0,
 	 NULL, "\"default\"", "", "label copied into stats.json"},
+	ENUM("pipeline.mode", pipeline_mode, tsr_pipeline_mode_names, "\"tbr\"",
+	     "tbr: tile-based rendering (TCOR II-A); imr: immediate mode, draws rasterized in "
+	     "submission order against depth, HiZ and color buffers in memory through the "
+	     "routes z, hiz and display (GSPC Section 2.1, Figs. 2-3); functional mode only"),
 	U32("screen.width", width, 1, 16384, "1960", "pixels",
 	    "screen width (width x height at most 8192 x 8192 pixels)"),
 	U32("screen.height", height, 1, 16384, "768", "pixels", "screen height"),
@@ -542,6 +547,33 @@ static enum tsr_status check_lines(const struct tsr_gpu_config *cfg, struct tsr_
 	return TSR_OK;
 }
 
+/*
+ * What the immediate-mode pipeline (pipeline.mode imr) does not model:
+ * the timing model and the TBR techniques, which work on tiles and the
+ * Parameter Buffer. Each message names the key to change.
+ */
+static enum tsr_status check_imr(const struct tsr_gpu_config *cfg, struct tsr_error *err)
+{
+	if (cfg->pipeline_mode != TSR_PIPELINE_IMR)
+		return TSR_OK;
+	const char *key = cfg->timing.enabled             ? "timing.enabled"
+			  : cfg->timing.overlap_frames    ? "timing.overlap_frames"
+			  : cfg->attribute_cache          ? "tcor.attribute_cache"
+			  : cfg->elim.rendering           ? "elimination.rendering"
+			  : cfg->elim.transactions        ? "elimination.transactions"
+			  : cfg->elim.verify              ? "elimination.verify"
+			  : cfg->quad_imbalance_stats     ? "raster.quad_imbalance_stats"
+			  : cfg->subtile_assignment != TSR_SA_CONST ? "raster.subtile_assignment"
+							  : NULL;
+	if (key)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "key '%s' is not supported with key 'pipeline.mode' \"imr\": "
+				     "the immediate-mode pipeline is functional only and has no tiles, "
+				     "Parameter Buffer or tile techniques (switch it off, or use "
+				     "\"tbr\")", key);
+	return TSR_OK;
+}
+
 enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 				 struct tsr_error *err)
 {
@@ -602,6 +634,7 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 				     "key 'tiling.list_capacity_primitives' must be a multiple of 16 "
 				     "with the interleaved PB-Lists layout (whole 64-byte blocks)");
 	TSR_TRY(check_lines(cfg, err));
+	TSR_TRY(check_imr(cfg, err));
 	return tsr_energy_config_check(cfg, err);
 }
 

@@ -75,11 +75,22 @@ enum tsr_timing_barriers {
 	TSR_BARRIERS_COUNT
 };
 
+/*
+ * The pipeline that renders frames (key pipeline.mode): the tile-based
+ * renderer (TCOR II-A, the default) or the immediate-mode renderer of
+ * GSPC Section 2.1, Figs. 2-3 (pipeline/imr_driver.c).
+ */
+enum tsr_pipeline_mode { TSR_PIPELINE_TBR = 0, TSR_PIPELINE_IMR, TSR_PIPELINE_MODE_COUNT };
+
+/* Names of the pipeline modes in the configuration (NULL-terminated), by enum value. */
+extern const char *const tsr_pipeline_mode_names[];
+
 /* DRAM presets of the timing model (timing/dram.h). */
 enum tsr_dram_model { TSR_DRAM_LPDDR3 = 0, TSR_DRAM_LPDDR4, TSR_DRAM_MODEL_COUNT };
 
 struct tsr_gpu_config {
 	char name[64];
+	enum tsr_pipeline_mode pipeline_mode;  /* tbr (default) or imr (GSPC Section 2.1) */
 	uint32_t width, height;              /* screen, pixels */
 	uint32_t tile_width, tile_height;    /* pixels, even */
 	enum tsr_tile_order tile_order;

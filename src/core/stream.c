@@ -4,7 +4,7 @@
 
 static const char *const stream_names[TSR_STREAM_COUNT] = {
 	"index", "vertex", "pb_lists", "pb_attributes", "texture",
-	"instruction", "color", "z", "render_target", "display", "other",
+	"instruction", "color", "z", "render_target", "display", "hiz", "stencil", "other",
 };
 
 const char *tsr_stream_name(enum tsr_stream s)

@@ -4,7 +4,7 @@
  * A stream says which kind of data an access touches, so that every cache
  * level and DRAM can count per stream (TCOR Fig. 5, DTexL Fig. 5, GSPC
  * Section 2). The list already holds the immediate-mode streams (z,
- * render_target, display) used by later issues.
+ * render_target, display, hiz, stencil: GSPC Section 2.2).
  */
 #ifndef TSR_CORE_STREAM_H
 #define TSR_CORE_STREAM_H
@@ -19,7 +19,12 @@ enum tsr_stream {
 	TSR_STREAM_COLOR,          /* tile color flushes to the frame buffer */
 	TSR_STREAM_Z,              /* depth (immediate mode) */
 	TSR_STREAM_RENDER_TARGET,  /* render-to-texture output */
-	TSR_STREAM_DISPLAY,        /* display controller scan-out */
+	TSR_STREAM_DISPLAY,        /* the displayable color: the frame buffer's render target
+				      (immediate mode; GSPC Section 2.1) */
+	TSR_STREAM_HIZ,            /* hierarchical depth, one entry per 8x8 pixels (immediate
+				      mode; GSPC Section 2.1) */
+	TSR_STREAM_STENCIL,        /* stencil buffer (immediate mode; no shipped material
+				      tests stencil yet, so only routed) */
 	TSR_STREAM_OTHER,          /* anything else */
 	TSR_STREAM_COUNT
 };

@@ -31,6 +31,8 @@ const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame)
 enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
 				    struct tsr_frame_stats *st, struct tsr_error *err)
 {
+	if (g->imr)  /* pipeline.mode imr: the immediate-mode pipeline (imr_driver.c) */
+		return tsr_imr_begin_frame(g, c, st, err);
 	if (c->pass_count != 1 || c->passes[0].target != TSR_TARGET_FRAMEBUFFER)
 		return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
 				     "frame %u has %u passes: tessera renders one pass into the "
@@ -83,6 +85,8 @@ enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_co
 
 enum tsr_status tsr_gpu_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
 {
+	if (g->imr)
+		return tsr_imr_finish_frame(g, err);
 	if (g->frames_finished == g->frames_begun)
 		return tsr_error_set(err, TSR_ERR_INTERNAL, "no frame's geometry to render");
 	struct frame_slot *f = &g->slots[g->frames_finished % g->slot_count];

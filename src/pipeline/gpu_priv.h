@@ -92,9 +92,18 @@ struct tsr_gpu {
 	struct tsr_tbr_view view;             /* what techniques see */
 	uint32_t technique_count;
 	struct active_technique techniques[TSR_MAX_TECHNIQUES];
+	struct tsr_imr *imr;                  /* pipeline.mode imr (imr_driver.c), or NULL */
 };
 
 /* ---- stages.c and tile_stages.c: one work item at a time ---- */
+
+/*
+ * Command Processor: decodes draw call cd of the command list into what
+ * the geometry stages latch (its constants, material, and the GPU
+ * addresses of its index and vertex buffers and vertex shader). Pure.
+ */
+void tsr_stage_decode_draw(const struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
+			   uint32_t draw_id, struct tsr_draw *d);
 
 /*
  * Command Processor, geometry stages and Polygon List Builder for one
@@ -136,6 +145,23 @@ uint64_t tsr_stage_flush_bytes(void *gpu, uint32_t tile);
 void tsr_stage_render_tile(void *gpu, uint32_t tile, struct tsr_memsys *mem,
 			   struct tsr_raster_stats *rs, struct tsr_texture_stats *ts,
 			   struct tsr_tile_colors *out);
+
+/*
+ * The immediate-mode pipeline (imr_driver.c; pipeline.mode imr, GSPC
+ * Section 2.1, Figs. 2-3). tsr_imr_create() allocates the screen-sized
+ * depth, HiZ and color buffers and their regions in the address map
+ * (after every TBR region, so the TBR's addresses do not move);
+ * tsr_imr_begin_frame() renders a whole frame, draw by draw, and
+ * tsr_imr_finish_frame() converts its colors to the image and swaps the
+ * buffers: the frame loop calls them in place of its own phases. Errors:
+ * TSR_ERR_NOMEM, TSR_ERR_LIMIT (address map), those of the frame loop.
+ */
+struct tsr_imr;
+enum tsr_status tsr_imr_create(struct tsr_gpu *g, struct tsr_error *err);
+void tsr_imr_destroy(struct tsr_gpu *g);
+enum tsr_status tsr_imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				    struct tsr_frame_stats *st, struct tsr_error *err);
+enum tsr_status tsr_imr_finish_frame(struct tsr_gpu *g, struct tsr_error *err);
 
 /*
  * The timing mode (timing_driver.c, docs/timing.md). tsr_timing_create()

@@ -12,13 +12,8 @@
 
 #include "pipeline/gpu_priv.h"
 
-/*
- * Command Processor: decodes a draw call of the command list into what the
- * geometry stages latch: its constants (matrices), material, and the GPU
- * addresses of its index and vertex buffers and vertex shader.
- */
-static void decode_draw(const struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
-			uint32_t draw_id, struct tsr_draw *d)
+void tsr_stage_decode_draw(const struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
+			   uint32_t draw_id, struct tsr_draw *d)
 {
 	*d = (struct tsr_draw){
 		.mesh = &g->res.meshes[cd->mesh],
@@ -60,7 +55,7 @@ enum tsr_status tsr_stage_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 			       struct tsr_error *err)
 {
 	struct tsr_draw d;
-	decode_draw(g, cd, draw_id, &d);
+	tsr_stage_decode_draw(g, cd, draw_id, &d);
 	/* the Command Processor sends the draw call's constants */
 	for (uint32_t k = 0; k < g->technique_count; k++)
 		if (g->techniques[k].ops->draw)

@@ -237,6 +237,8 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 		g->order_reversed[i] = g->order[g->tiles - 1 - i];
 	g->back = 1;
 	s = create_techniques(g, err);
+	if (s == TSR_OK && cfg->pipeline_mode == TSR_PIPELINE_IMR)
+		s = tsr_imr_create(g, err);
 	if (s == TSR_OK && cfg->timing.enabled)
 		s = tsr_timing_create(g, err);
 	if (s != TSR_OK) {
@@ -252,6 +254,7 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	if (!g)
 		return;
 	tsr_timing_destroy(g);
+	tsr_imr_destroy(g);
 	if (g->textures)
 		for (uint32_t i = 0; i < g->res.image_count; i++)
 			tsr_texture_destroy(g->textures[i]);

@@ -2,8 +2,10 @@
  * blend.c - stage 4 of the Raster Pipeline (raster.h): late Z for
  * alpha-tested materials (alpha cutoff, then the depth test with depth
  * write) and blending into the window's on-chip color buffer (opaque and
- * alpha-tested: replace; alpha: source-over). No memory traffic: the
- * color buffer is on chip until the tile flush.
+ * alpha-tested: replace; alpha: source-over). No memory traffic for a
+ * TBR tile (the color buffer is on chip until the tile flush); with a
+ * memory backend (immediate mode, target_memory.c) late Z reads and
+ * writes the Z buffer and blending the color buffer.
  */
 #include "raster/raster_priv.h"
 
@@ -25,7 +27,12 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 				keep |= (uint8_t)(1 << k);
 		rs->fragments_discarded += (uint64_t)(tsr_popcount4(q->mask) - tsr_popcount4(keep));
 		q->mask = keep;
-		if (!keep || !(q->mask = tsr_quad_depth_test(t, q, keep, 1))) {
+		if (keep) {
+			q->mask = tsr_quad_depth_test(t, q, keep, 1);
+			if (t->memory)
+				tsr_target_depth_traffic(t->memory, q->x, q->y, q->mask != 0);
+		}
+		if (!keep || !q->mask) {
 			rs->quads_late_z_killed++;
 			return TSR_STAGE_DONE;
 		}
@@ -48,5 +55,7 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 		}
 		rs->pixels_written++;
 	}
+	if (t->memory && q->mask)
+		tsr_target_color_traffic(t->memory, q->x, q->y, q->blend == TSR_BLEND_ALPHA);
 	return TSR_STAGE_DONE;
 }

@@ -3,7 +3,9 @@
  * depth test before shading against the window's on-chip depth buffer,
  * and the dispatch of surviving quads to the shader cores by the quad
  * grouping and the tile's subtile assignment (DTexL III-B, III-D). Alpha-tested materials pass untested:
- * their depth test is late Z, in blending.
+ * their depth test is late Z, in blending. With a memory backend
+ * (immediate mode, target_memory.c) the HiZ test comes first and the
+ * depth test reads and writes the Z buffer through the Z cache.
  */
 #include <stddef.h>
 
@@ -43,7 +45,15 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 		return TSR_STAGE_STALLED;
 	uint8_t mask = q->mask;
 	if (!late_z) {
-		mask = tsr_quad_depth_test(t, q, mask, q->blend == TSR_BLEND_OPAQUE);
+		struct tsr_target_memory *m = t->memory;
+		if (m && m->hiz && tsr_target_hiz_kills(m, q->x, q->y, mask, q->z)) {
+			mask = 0;  /* HiZ: every covered pixel would fail the depth test */
+		} else {
+			const int write = q->blend == TSR_BLEND_OPAQUE;
+			mask = tsr_quad_depth_test(t, q, mask, write);
+			if (m)
+				tsr_target_depth_traffic(m, q->x, q->y, write && mask);
+		}
 		if (!mask) {
 			if (c->log)
 				log_quad(c->log, q, core, 1);

@@ -43,6 +43,9 @@
  *
  * The raster stages know nothing of the tile loop that feeds them: the
  * window is a parameter, so an immediate-mode renderer can drive them too.
+ * With a memory backend (struct tsr_target_memory, target_memory.c) the
+ * same stages also issue the depth, HiZ and color traffic of an
+ * immediate-mode renderer (GSPC Section 2.1).
  * Not modelled: cycles (a timing model's job), multisampling, stencil.
  */
 #ifndef TSR_RASTER_RASTER_H
@@ -58,14 +61,86 @@
 #include "texture/texture.h"
 #include "timing/worklog.h"
 
-/* A render target window: on-chip depth and color buffers for a tile. */
+/*
+ * The memory backend of a render target (GSPC Section 2.1, Fig. 3: the
+ * immediate-mode renderer's depth, HiZ and color buffers live in memory
+ * and are reached through the Z, HiZ and render-target caches). The
+ * stages compute on the window's float buffers exactly as on chip, and
+ * with a backend they also issue the buffers' memory accesses:
+ *
+ *  - HiZ (Early-Z, opaque and alpha-blended materials): one 4-byte entry
+ *    per 8x8-pixel block holding the largest depth of the block; a quad
+ *    none of whose covered pixels is nearer than it is killed before the
+ *    per-pixel test (it would fail it anyway: the result is the same).
+ *    An entry whose block had depth written since is recomputed from the
+ *    depth buffer and written back (the HiZ unit's update), then read.
+ *  - Z: the quad's 16 bytes (4-byte depth per pixel) are read for the
+ *    per-pixel test (Early-Z, or late Z for alpha-tested materials) and
+ *    written back when a pixel's depth was written.
+ *  - color: 4 bytes per pixel (RGBA8), a quad's 16 bytes written after
+ *    blending; alpha blending reads them first.
+ *
+ * Depth and color are laid out in 8x8-pixel blocks of 256 bytes (four
+ * 64-byte lines), quads row-major inside a block, blocks row-major over
+ * the screen: a quad is one 16-byte access, a line holds 8x2 pixels.
+ * Clears are fast clears (no traffic). The values kept are the window's
+ * floats (depth 32-bit float; color at float precision, as the TBR's
+ * on-chip buffers: an RGBA8 target rounding after every blend would
+ * differ from the TBR's image under alpha blending).
+ */
+struct tsr_target_memory {
+	uint64_t depth_base;    /* Z buffer's byte address (stream z) */
+	uint64_t hiz_base;      /* HiZ buffer's byte address (stream hiz) */
+	uint64_t color_base;    /* color buffer's byte address (color_stream) */
+	uint32_t blocks_x;      /* 8x8-pixel blocks per screen row */
+	uint32_t width, height; /* screen, pixels */
+	uint32_t z_port, hiz_port, color_port;  /* tsr_memsys_port() of each route */
+	uint32_t color_stream;  /* enum tsr_stream: display (frame buffer) or render_target */
+	int hiz;                /* 1: test HiZ before the per-pixel depth test */
+	const float *depth;     /* the screen's depth buffer, width per row */
+	float *hiz_max;         /* per block: the largest depth of its pixels */
+	uint8_t *hiz_dirty;     /* per block: 1 when depth was written since hiz_max */
+	struct tsr_memsys *mem; /* where the accesses go */
+};
+
+/*
+ * A render target window: on-chip depth and color buffers for a tile
+ * (TBR), or a window over the screen-sized buffers of an immediate-mode
+ * renderer, whose memory traffic `memory` describes.
+ */
 struct tsr_target {
 	int32_t x0, y0;         /* screen position of the window's top-left pixel */
 	uint32_t width, height; /* pixels (edge tiles may be partial) */
 	uint32_t stride;        /* pixels per buffer row */
 	float *depth;           /* stride * height, window depth 0..1 */
 	float *color;           /* stride * height * 4, RGBA 0..1 */
+	struct tsr_target_memory *memory;  /* NULL: on-chip buffers, no memory traffic */
 };
+
+/*
+ * HiZ test of a quad at screen position (x, y) (even) whose pixels in
+ * `mask` have depths z (GSPC Section 2.1): recomputes the block's entry
+ * if depth was written since (one HiZ write), reads it (one HiZ read)
+ * and returns 1 when no covered pixel is nearer than the block's largest
+ * depth (the quad would fail the per-pixel test: kill it), else 0. Hot
+ * path: no allocation.
+ */
+int tsr_target_hiz_kills(struct tsr_target_memory *m, int32_t x, int32_t y, uint8_t mask,
+			 const float z[4]);
+
+/*
+ * The Z buffer's traffic of one per-pixel depth test of the quad at
+ * (x, y): a 16-byte read, and a 16-byte write when `written` (which also
+ * marks the block's HiZ entry stale). Hot path: no allocation.
+ */
+void tsr_target_depth_traffic(struct tsr_target_memory *m, int32_t x, int32_t y, int written);
+
+/*
+ * The color buffer's traffic of blending the quad at (x, y): a 16-byte
+ * read when `read` (alpha blending), then a 16-byte write. Hot path: no
+ * allocation.
+ */
+void tsr_target_color_traffic(struct tsr_target_memory *m, int32_t x, int32_t y, int read);
 
 /* Per-material state the fragment stage needs. */
 struct tsr_shader_binding {

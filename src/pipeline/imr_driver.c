@@ -1,0 +1,218 @@
+/*
+ * imr_driver.c - the immediate-mode pipeline (pipeline.mode imr; GSPC
+ * Section 2.1, Figs. 2-3): the desktop GPU of GSPC, whose render caches
+ * all miss into one shared last-level cache.
+ *
+ * Per frame, each draw call in submission order goes through the same
+ * geometry stages as in the TBR (index and vertex fetch through the
+ * index and vertex routes, vertex shading, assembly, clipping, culling:
+ * geometry/geometry.h), then, with no binning and no Parameter Buffer,
+ * each of its primitives in order straight through the Raster Pipeline
+ * of raster/raster.h (Early-Z, fragment shading with texture sampling
+ * through the per-core L1 texture caches and what the config puts below
+ * them, blending) over screen-sized depth and color buffers whose memory
+ * backend (struct tsr_target_memory, raster/target_memory.c) issues the
+ * HiZ, Z and color traffic through the hiz, z and display routes.
+ *
+ * The screen is walked in blocks: a primitive is rasterized in every
+ * block of tiling.tile_width x tiling.tile_height pixels (the TBR's tile
+ * grid) its bounding box overlaps, one window per block, before the next
+ * primitive starts. Why blocks and not one window of the whole screen:
+ * the Raster Pipeline's Early-Z queue holds a window's quads, and a
+ * screen-sized one would take tens of MB. Why the images equal the
+ * TBR's bit for bit: the Rasterizer works in screen coordinates (fixed
+ * point edge functions, top-left rule) and aligns quads to the window,
+ * and the windows are exactly the TBR's tiles, so every pixel gets the
+ * same quads with the same depth, barycentrics and derivatives, shaded
+ * by the same core; each pixel sees the primitives in submission order
+ * in both pipelines (a TBR tile's list keeps program order), so the
+ * depth tests and blends happen in the same order on the same float
+ * values; and the final conversion to RGBA8 is the tile flush's.
+ *
+ * The color buffer is the frame buffer: its traffic carries the display
+ * stream (GSPC Section 2.1: "the final displayable pixel color values
+ * written to the back buffer"); render_target is for off-screen targets
+ * of later multi-pass frames. Left out: the timing model (the config
+ * refuses timing.enabled with imr), stencil (no shipped material tests
+ * it; the stencil stream is routed but idle), clear traffic (fast
+ * clears), and the TBR techniques.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/limits.h"
+#include "pipeline/gpu_priv.h"
+
+struct tsr_imr {
+	struct tsr_target_memory backend;  /* the buffers' addresses, ports, HiZ state */
+	float *depth;                      /* width x height, window depth 0..1 */
+	float *color;                      /* width x height x 4, RGBA 0..1 */
+	uint64_t color_base[2];            /* front and back color buffers */
+	uint32_t blocks;                   /* 8x8-pixel blocks of the screen */
+};
+
+enum tsr_status tsr_imr_create(struct tsr_gpu *g, struct tsr_error *err)
+{
+	const uint32_t w = g->cfg.width, h = g->cfg.height;
+	const uint64_t npix = (uint64_t)w * h;
+	TSR_TRY(tsr_memory_check("the immediate-mode depth and color buffers "
+				 "(screen.width x screen.height x 20 bytes)", npix * 20, err));
+	struct tsr_imr *m = calloc(1, sizeof(*m));
+	if (!m)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	g->imr = m;
+	const uint32_t bx = (w + 7) / 8, by = (h + 7) / 8;
+	m->blocks = bx * by;
+	m->depth = malloc(npix * sizeof(float));
+	m->color = malloc(npix * 4 * sizeof(float));
+	m->backend.hiz_max = malloc(m->blocks * sizeof(float));
+	m->backend.hiz_dirty = malloc(m->blocks);
+	if (!m->depth || !m->color || !m->backend.hiz_max || !m->backend.hiz_dirty)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	/* 8x8-pixel blocks of 256 bytes (raster.h), 4 bytes per HiZ entry */
+	const uint64_t bytes = (uint64_t)m->blocks * 256;
+	struct tsr_target_memory *b = &m->backend;
+	TSR_TRY(tsr_addrmap_add(&g->map, "imr.depth_buffer", bytes, TSR_STREAM_Z,
+				&b->depth_base, err));
+	TSR_TRY(tsr_addrmap_add(&g->map, "imr.hiz_buffer", (uint64_t)m->blocks * 4,
+				TSR_STREAM_HIZ, &b->hiz_base, err));
+	TSR_TRY(tsr_addrmap_add(&g->map, "imr.color_buffer0", bytes, TSR_STREAM_DISPLAY,
+				&m->color_base[0], err));
+	TSR_TRY(tsr_addrmap_add(&g->map, "imr.color_buffer1", bytes, TSR_STREAM_DISPLAY,
+				&m->color_base[1], err));
+	b->blocks_x = bx;
+	b->width = w;
+	b->height = h;
+	b->z_port = tsr_memsys_port(g->mem, TSR_STREAM_Z, 0);
+	b->hiz_port = tsr_memsys_port(g->mem, TSR_STREAM_HIZ, 0);
+	b->color_port = tsr_memsys_port(g->mem, TSR_STREAM_DISPLAY, 0);
+	b->color_stream = TSR_STREAM_DISPLAY;
+	b->hiz = 1;
+	b->depth = m->depth;
+	b->mem = g->mem;
+	return TSR_OK;
+}
+
+void tsr_imr_destroy(struct tsr_gpu *g)
+{
+	struct tsr_imr *m = g->imr;
+	if (!m)
+		return;
+	free(m->depth);
+	free(m->color);
+	free(m->backend.hiz_max);
+	free(m->backend.hiz_dirty);
+	free(m);
+	g->imr = NULL;
+}
+
+/* Fast clear: depth to the far plane, colors to the pass's clear color, HiZ to 1. */
+static void clear_buffers(struct tsr_imr *m, const float clear[4])
+{
+	const size_t n = (size_t)m->backend.width * m->backend.height;
+	float *restrict depth = m->depth, *restrict color = m->color;
+	for (size_t p = 0; p < n; p++)
+		depth[p] = 1.0f;
+	for (size_t p = 0; p < n; p++)
+		memcpy(&color[4 * p], clear, 4 * sizeof(float));
+	for (uint32_t i = 0; i < m->blocks; i++)
+		m->backend.hiz_max[i] = 1.0f;
+	memset(m->backend.hiz_dirty, 0, m->blocks);
+}
+
+/*
+ * Rasterizes primitive p in every block of the tile grid its bounding box
+ * overlaps, in row-major block order (a pixel is in one block, so the
+ * order of blocks does not change an image).
+ */
+static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
+			     struct tsr_frame_stats *st)
+{
+	struct tsr_imr *m = g->imr;
+	const uint32_t tw = g->cfg.tile_width, th = g->cfg.tile_height;
+	const uint32_t w = g->cfg.width, h = g->cfg.height;
+	const struct tsr_raster_prim item = {p, &g->bindings[p->material]};
+	struct tsr_target t = {.stride = w, .memory = &m->backend};
+	const struct tsr_raster_ctx c = {&t, g->mem, &st->raster, &st->texture, NULL};
+	for (uint32_t by = (uint32_t)p->min_y / th; by <= (uint32_t)p->max_y / th; by++)
+		for (uint32_t bx = (uint32_t)p->min_x / tw; bx <= (uint32_t)p->max_x / tw; bx++) {
+			t.x0 = (int32_t)(bx * tw);
+			t.y0 = (int32_t)(by * th);
+			t.width = bx * tw + tw > w ? w - bx * tw : tw;
+			t.height = by * th + th > h ? h - by * th : th;
+			t.depth = &m->depth[(size_t)t.y0 * w + (uint32_t)t.x0];
+			t.color = &m->color[((size_t)t.y0 * w + (uint32_t)t.x0) * 4];
+			tsr_raster_submit(g->raster, &item);  /* the queue is empty: drained */
+			tsr_raster_drain(g->raster, &c);
+		}
+}
+
+enum tsr_status tsr_imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				    struct tsr_frame_stats *st, struct tsr_error *err)
+{
+	if (c->pass_count != 1 || c->passes[0].target != TSR_TARGET_FRAMEBUFFER)
+		return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+				     "frame %u has %u passes: tessera renders one pass into the "
+				     "frame buffer per frame so far", c->frame, c->pass_count);
+	if (g->frames_begun != g->frames_finished)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "frame %u begun before the previous one finished", c->frame);
+	for (uint32_t i = 0; i < c->draw_count; i++)
+		if (c->draws[i].mesh >= g->res.mesh_count ||
+		    c->draws[i].material >= g->res.material_count)
+			return tsr_error_set(err, TSR_ERR_INTERNAL,
+					     "draw %u of frame %u names a resource that does not exist",
+					     i, c->frame);
+	struct tsr_imr *m = g->imr;
+	const struct tsr_cmd_pass *pass = &c->passes[0];
+	struct frame_slot *f = &g->slots[0];
+	memset(st, 0, sizeof(*st));
+	st->frame = c->frame;
+	f->frame = c->frame;
+	f->st = st;
+	g->geo = g->ras = f;
+	tsr_frame_stats_snapshot_memory(g->mem_base, g->mem);
+	tsr_mem_marker(g->mem, TSR_MARKER_FRAME, c->frame);
+	m->backend.color_base = m->color_base[g->back];
+	clear_buffers(m, pass->clear_color);
+	tsr_geometry_begin_frame(g->geom);
+	for (uint32_t i = 0; i < pass->draw_count; i++) {
+		struct tsr_draw d;
+		tsr_stage_decode_draw(g, &c->draws[pass->first_draw + i], i, &d);
+		/* the draw call's primitives only: rasterized before the next draw */
+		f->prims.count = 0;
+		TSR_TRY(tsr_geometry_draw(g->geom, &d, g->mem, &f->prims, &st->geometry, err));
+		for (uint32_t k = 0; k < f->prims.count; k++)
+			raster_primitive(g, &f->prims.prims[k], st);
+		if (g->progress)
+			g->progress(g->progress_ctx, c->frame, TSR_PHASE_RENDERING, i + 1,
+				    pass->draw_count);
+	}
+	tsr_frame_stats_snapshot_memory(st, g->mem);
+	tsr_frame_stats_sub_memory(st, g->mem_base);
+	g->frames_begun++;
+	return TSR_OK;
+}
+
+/* One row of colors as RGBA8, rounded and clamped as the TBR's tile flush does. */
+static void rgba8_row(uint8_t *restrict dst, const float *restrict src, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		float v = src[i] * 255.0f + 0.5f;
+		v = v >= 0.5f ? v : 0.5f;  /* NaN becomes 0.5 */
+		v = v > 255.5f ? 255.5f : v;
+		dst[i] = (uint8_t)(int32_t)v;
+	}
+}
+
+enum tsr_status tsr_imr_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
+{
+	if (g->frames_finished == g->frames_begun)
+		return tsr_error_set(err, TSR_ERR_INTERNAL, "no frame begun to finish");
+	/* the frame buffer as the display controller reads it (no traffic counted:
+	 * scan-out is outside the GPU) */
+	rgba8_row(g->image[g->back], g->imr->color, (size_t)g->cfg.width * g->cfg.height * 4);
+	g->back ^= 1;
+	g->frames_finished++;
+	return TSR_OK;
+}
