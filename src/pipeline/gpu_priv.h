@@ -77,6 +77,9 @@ struct tsr_gpu {
 	uint32_t frames_begun, frames_finished;
 	struct frame_slot *geo;               /* the frame in its geometry phase */
 	struct frame_slot *ras;               /* the frame in its raster phase */
+	const struct tsr_frame_commands *cmds; /* the frame in its geometry phase's commands */
+	struct tsr_texture *target_tex;       /* the pass's render target, NULL: frame buffer */
+	uint32_t target_width, target_height; /* the pass's target, pixels (<= the screen) */
 	struct tsr_frame_stats *mem_base;     /* memory counters at a phase's start */
 	struct tsr_frame_stats *mem_phase;    /* and a raster phase's share */
 	uint32_t max_attributes;              /* most attributes of one primitive */

@@ -102,9 +102,13 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 		uint64_t base;
 		const char *path = sc->images[i].path ? sc->images[i].path : "";
 		const char *slash = strrchr(path, '/');
-		snprintf(name, sizeof(name), "texture%u:%s", i, slash ? slash + 1 : path);
+		/* a render target: the region its passes' tile flushes write
+		 * (stream render_target) and later passes sample (texture) */
+		const int rt = sc->images[i].render_target;
+		snprintf(name, sizeof(name), "%s%u:%s", rt ? "rendertarget" : "texture", i,
+			 rt ? path + strlen("rendertarget:") : slash ? slash + 1 : path);
 		s = tsr_addrmap_add(&g->map, name, tsr_texture_footprint_bytes(g->textures[i]),
-				    TSR_STREAM_TEXTURE, &base, err);
+				    rt ? TSR_STREAM_RENDER_TARGET : TSR_STREAM_TEXTURE, &base, err);
 		if (s != TSR_OK)
 			return s;
 		tsr_texture_set_base(g->textures[i], base);
@@ -166,11 +170,24 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 			     (uint64_t)cfg->width * cfg->height * 8, err);
 	if (s != TSR_OK)
 		return s;
+	/* a render-to-texture pass bins into the screen's tile grid */
+	for (uint32_t i = 0; i < res->image_count; i++)
+		if (res->images[i].render_target &&
+		    (res->images[i].width > cfg->width || res->images[i].height > cfg->height))
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "render target '%s' is %ux%u, larger than the screen "
+					     "(screen.width x screen.height = %ux%u): render targets "
+					     "fit in the screen so far",
+					     res->images[i].path ? res->images[i].path : "?",
+					     res->images[i].width, res->images[i].height,
+					     cfg->width, cfg->height);
 	struct tsr_gpu *g = calloc(1, sizeof(*g));
 	if (!g)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	g->cfg = *cfg;
 	g->res = *res;
+	g->target_width = cfg->width;
+	g->target_height = cfg->height;
 	const struct tsr_resources *rs = &g->res;
 	g->max_attributes = 2;
 	for (uint32_t i = 0; i < rs->material_count; i++)
