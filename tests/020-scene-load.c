@@ -530,8 +530,8 @@ static void test_invalid_meshes(void **state)
 static void test_unsupported(void **state)
 {
 	(void)state;
-	const char *p = tsr_test_write_tmp("v2.json",
-				  "{\"version\": 2, \"shiny_new_key\": 1, \"passes\": []}");
+	const char *p = tsr_test_write_tmp("v3.json",
+				  "{\"version\": 3, \"shiny_new_key\": 1, \"passes\": []}");
 	const char *msg = load_fails(p, TSR_ERR_UNSUPPORTED);
 	assert_non_null(strstr(msg, p));
 
@@ -540,12 +540,14 @@ static void test_unsupported(void **state)
 		      "{\"target\": \"framebuffer\", \"objects\": []},"
 		      "{\"target\": \"framebuffer\", \"objects\": []}]}");
 	msg = load_fails(p, TSR_ERR_UNSUPPORTED);
-	assert_non_null(strstr(msg, "multi-pass rendering is not supported yet"));
+	assert_non_null(strstr(msg, "need \"version\": 2"));
 
+	/* a single pass draws the frame buffer (render targets: tests/026) */
 	p = tsr_test_write_tmp("rtt.json",
 		      "{\"version\": 1, \"passes\": ["
 		      "{\"target\": \"shadow_map\", \"objects\": []}]}");
-	load_fails(p, TSR_ERR_UNSUPPORTED);
+	msg = load_fails(p, TSR_ERR_CONFIG);
+	assert_non_null(strstr(msg, "passes[0].target"));
 }
 
 static void test_keyframe_interpolation(void **state)

@@ -14,9 +14,9 @@
  * frame buffer, or a texture that a later pass samples: shadow maps,
  * post-processing) after clearing it, with its draw calls in program
  * order. Events (texture uploads) are driver notifications at the frame's
- * start. Version 1 workloads have one pass into the frame buffer; the
- * pipeline refuses other targets with TSR_ERR_UNSUPPORTED until multi-pass
- * rendering lands (GSPC issue).
+ * start. Version 1 workloads have one pass into the frame buffer; version
+ * 2 workloads add passes into render targets (images with render_target
+ * set) before the last pass, which draws the frame buffer.
  */
 #ifndef TSR_COMMAND_COMMAND_H
 #define TSR_COMMAND_COMMAND_H

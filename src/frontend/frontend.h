@@ -2,8 +2,9 @@
  * frontend.h - frontends turn an application's input into per-frame
  * command lists (command/command.h). The workload frontend evaluates a
  * loaded workload (scene/scene.h) at a frame: its camera, the objects'
- * animation and the texture uploads, and emits one pass with one draw per
- * mesh of each object, in the workload's order. A GL-trace frontend will
+ * animation and the texture uploads, and emits its passes in order (a
+ * render-target pass, then the ones that sample it), each with one draw
+ * per mesh of each of its objects, in the workload's order. A GL-trace frontend will
  * sit beside it.
  */
 #ifndef TSR_FRONTEND_FRONTEND_H
@@ -20,7 +21,9 @@ struct tsr_resources tsr_workload_resources(const struct tsr_scene *sc);
 
 /*
  * Fills c with frame `frame` of the workload, for a screen of aspect
- * width / height: per pass its frame-buffer target and clear color, a draw
+ * width / height: per pass its target (the frame buffer, or a render
+ * target whose own aspect its camera and screen-space objects then use)
+ * and clear color, a draw
  * per object mesh with its MVP and model matrices and its material after
  * uploads, and a texture-upload event per upload at exactly this frame.
  * Errors: TSR_ERR_NOMEM.

@@ -33,6 +33,13 @@ enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame
 	for (uint32_t pi = 0; pi < sc->pass_count; pi++) {
 		const struct tsr_pass *pass = &sc->passes[pi];
 		struct tsr_cmd_pass p = {.target = TSR_TARGET_FRAMEBUFFER};
+		float pass_aspect = aspect;  /* the frame buffer's, or the render target's */
+		if (pass->target_image >= 0) {
+			const struct tsr_image *rt = &sc->images[pass->target_image];
+			p.target = TSR_TARGET_TEXTURE;
+			p.target_image = (uint32_t)pass->target_image;
+			pass_aspect = (float)rt->width / (float)rt->height;
+		}
 		for (int k = 0; k < 4; k++)
 			p.clear_color[k] = pass->clear_color[k];
 		TSR_TRY(tsr_commands_pass(c, &p, err));
@@ -43,7 +50,7 @@ enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame
 				TSR_TRY(tsr_commands_event(c, &e, err));
 			}
 		struct tsr_mat4 view, proj;
-		tsr_camera_matrices(&pass->camera, frame, aspect, &view, &proj);
+		tsr_camera_matrices(&pass->camera, frame, pass_aspect, &view, &proj);
 		struct tsr_mat4 vp = tsr_m4_mul(proj, view);
 		for (uint32_t o = 0; o < pass->object_count; o++) {
 			const uint32_t oi = pass->first_object + o;
@@ -54,7 +61,7 @@ enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame
 										    frame)),
 						   model);
 			struct tsr_mat4 mvp = obj->screen_space
-						      ? tsr_m4_mul(tsr_m4_scale(tsr_v3(1.0f / aspect, 1, 1)), model)
+						      ? tsr_m4_mul(tsr_m4_scale(tsr_v3(1.0f / pass_aspect, 1, 1)), model)
 						      : tsr_m4_mul(vp, model);
 			if (obj->skybox)
 				mvp = skybox_mvp(mvp);

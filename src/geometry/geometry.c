@@ -210,3 +210,9 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 	}
 	return TSR_OK;
 }
+
+void tsr_geometry_set_viewport(struct tsr_geometry *g, uint32_t width, uint32_t height)
+{
+	g->cfg.width = width;
+	g->cfg.height = height;
+}

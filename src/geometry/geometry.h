@@ -98,6 +98,12 @@ struct tsr_geometry;
 enum tsr_status tsr_geometry_create(const struct tsr_geometry_config *cfg,
 				    struct tsr_geometry **out,
 				    struct tsr_error *err);
+
+/*
+ * Sets the viewport (pixels) the following draws map to and clip against:
+ * the screen's, or a render target's for a render-to-texture pass.
+ */
+void tsr_geometry_set_viewport(struct tsr_geometry *g, uint32_t width, uint32_t height);
 /* Frees the pipeline, its queues and buffers (NULL is fine). */
 void tsr_geometry_destroy(struct tsr_geometry *g);
 

@@ -6,7 +6,11 @@
  * order, reversed every other frame if asked (boustrophedonic III-F;
  * tsr_stage_tile: the raster phase, tsr_gpu_finish_frame); then the
  * buffers swap. With timing.overlap_frames the next frame's geometry
- * phase runs between the two, into the other frame slot.
+ * phase runs between the two, into the other frame slot. A multi-pass
+ * frame (render to texture, GSPC Section 1) bins and renders each pass
+ * before its last in turn into its render target within
+ * tsr_gpu_begin_frame(), so that the last pass, which draws the frame
+ * buffer, keeps the two phases above.
  */
 #include <string.h>
 
@@ -28,15 +32,121 @@ const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame)
 		if ((g)->techniques[k_].ops->hook)                                  \
 			(g)->techniques[k_].ops->hook((g)->techniques[k_].state, __VA_ARGS__)
 
+/*
+ * Checks a frame's passes: one pass into the frame buffer, or (a
+ * multi-pass frame) passes into render targets before a last one into the
+ * frame buffer. A multi-pass frame runs without the modes that assume one
+ * pass per frame: timing.overlap_frames (the frame slots) and the
+ * techniques (per-tile state from frame to frame).
+ */
+enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				     struct tsr_error *err)
+{
+	if (c->pass_count == 0 || c->passes[c->pass_count - 1].target != TSR_TARGET_FRAMEBUFFER)
+		return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+				     "frame %u has %u passes: its last pass must draw the frame buffer",
+				     c->frame, c->pass_count);
+	for (uint32_t p = 0; p + 1 < c->pass_count; p++)
+		if (c->passes[p].target != TSR_TARGET_TEXTURE ||
+		    c->passes[p].target_image >= g->res.image_count ||
+		    !g->res.images[c->passes[p].target_image].render_target)
+			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+					     "pass %u of frame %u must draw a render target (an image "
+					     "with render_target set)", p, c->frame);
+	if (c->pass_count > 1 && (g->slot_count > 1 || g->technique_count))
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "frame %u has %u passes (render to texture): multi-pass frames "
+				     "run without timing.overlap_frames and the techniques "
+				     "(rendering/transaction elimination, attribute cache) so far; "
+				     "switch them off in the configuration", c->frame, c->pass_count);
+	return TSR_OK;
+}
+
+/*
+ * Makes pass p the one the stages draw: the geometry's viewport, the tile
+ * windows' bounds and the flush's destination (the back frame buffer, or
+ * the render target's texture and memory).
+ */
+void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
+{
+	g->target_tex = NULL;
+	g->target_width = g->cfg.width;
+	g->target_height = g->cfg.height;
+	if (p->target == TSR_TARGET_TEXTURE) {
+		g->target_tex = g->textures[p->target_image];
+		g->target_width = g->res.images[p->target_image].width;
+		g->target_height = g->res.images[p->target_image].height;
+	}
+	tsr_geometry_set_viewport(g->geom, g->target_width, g->target_height);
+}
+
+/*
+ * The geometry phase of one pass into the frame slot g->geo; the first
+ * pass of a frame starts the techniques' frame (after the Parameter
+ * Buffer's, which they read).
+ */
+static enum tsr_status bin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *pass,
+				uint32_t frame, struct tsr_frame_stats *st, struct tsr_error *err)
+{
+	struct frame_slot *f = g->geo;
+	memcpy(f->clear, pass->clear_color, sizeof(f->clear));
+	f->prims.count = 0;
+	f->binned = 0;
+	tsr_gpu_set_target(g, pass);
+	tsr_pb_begin_frame(f->pb, tsr_gpu_tile_order(g, frame), frame);
+	tsr_geometry_begin_frame(g->geom);
+	if (pass == &g->cmds->passes[0])
+		EACH_TECHNIQUE(g, frame_begin, g->cmds, st);
+	for (uint32_t i = 0; i < pass->draw_count; i++) {
+		TSR_TRY(tsr_stage_draw(g, &g->cmds->draws[pass->first_draw + i], i, st, err));
+		if (g->progress)
+			g->progress(g->progress_ctx, frame, TSR_PHASE_BINNING, i + 1,
+				    pass->draw_count);
+	}
+	return TSR_OK;
+}
+
+/*
+ * The raster phase of the pass binned into g->ras: every tile of its
+ * target in the frame's order (a render target smaller than the screen
+ * uses the screen's tiles that cover it).
+ */
+static enum tsr_status raster_pass(struct tsr_gpu *g, struct tsr_error *err)
+{
+	struct frame_slot *f = g->ras;
+	struct tsr_frame_stats *st = f->st;
+	const uint32_t *order = tsr_gpu_tile_order(g, f->frame);
+	for (uint32_t i = 0; i < g->tiles; i++) {
+		if ((order[i] % g->tiles_x) * g->cfg.tile_width >= g->target_width ||
+		    (order[i] / g->tiles_x) * g->cfg.tile_height >= g->target_height)
+			continue;  /* outside a render target */
+		if (g->cfg.subtile_assignment != TSR_SA_CONST) {
+			/* the tile's subtile assignment (DTexL III-D), from the previous tile's */
+			const uint32_t t = order[i], p = order[i ? i - 1 : 0];
+			tsr_subtile_assign_step(g->cfg.subtile_assignment, &g->subtiles,
+						g->subtile_core, i,
+						(int32_t)(t % g->tiles_x) - (int32_t)(p % g->tiles_x),
+						(int32_t)(t / g->tiles_x) - (int32_t)(p / g->tiles_x),
+						g->subtile_core);
+			tsr_raster_set_subtile_cores(g->raster, g->subtile_core);
+		}
+		if (g->timing)
+			tsr_timing_tile_begin(g, order[i]);
+		tsr_stage_tile(g, order[i], st);
+		if (g->timing)
+			TSR_TRY(tsr_timing_tile_end(g, st, err));
+		if (g->progress && ((i & 63) == 63 || i + 1 == g->tiles))
+			g->progress(g->progress_ctx, f->frame, TSR_PHASE_RENDERING, i + 1, g->tiles);
+	}
+	return TSR_OK;
+}
+
 enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
 				    struct tsr_frame_stats *st, struct tsr_error *err)
 {
 	if (g->imr)  /* pipeline.mode imr: the immediate-mode pipeline (imr_driver.c) */
 		return tsr_imr_begin_frame(g, c, st, err);
-	if (c->pass_count != 1 || c->passes[0].target != TSR_TARGET_FRAMEBUFFER)
-		return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
-				     "frame %u has %u passes: tessera renders one pass into the "
-				     "frame buffer per frame so far", c->frame, c->pass_count);
+	TSR_TRY(tsr_gpu_check_passes(g, c, err));
 	for (uint32_t i = 0; i < c->draw_count; i++)
 		if (c->draws[i].mesh >= g->res.mesh_count ||
 		    c->draws[i].material >= g->res.material_count)
@@ -48,31 +158,31 @@ enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_co
 				     "frame %u begun while %u frames wait for their raster phase",
 				     c->frame, g->frames_begun - g->frames_finished);
 	const uint32_t frame = c->frame;
-	const struct tsr_cmd_pass *pass = &c->passes[0];
 	struct frame_slot *f = &g->slots[g->frames_begun % g->slot_count];
 	memset(st, 0, sizeof(*st));
 	st->frame = frame;
 	f->frame = frame;
 	f->st = st;
-	memcpy(f->clear, pass->clear_color, sizeof(f->clear));
-	f->prims.count = 0;
-	f->binned = 0;
 	g->geo = f;
+	g->cmds = c;
 	tsr_frame_stats_snapshot_memory(g->mem_base, g->mem);
 	tsr_mem_marker(g->mem, TSR_MARKER_FRAME, frame);
 
 	/* binning: Geometry Pipeline and Polygon List Builder, draw call by draw call */
 	if (g->timing)
 		tsr_timing_frame_begin(g);
-	tsr_pb_begin_frame(f->pb, tsr_gpu_tile_order(g, frame), frame);
-	tsr_geometry_begin_frame(g->geom);
-	EACH_TECHNIQUE(g, frame_begin, c, st);
-	for (uint32_t i = 0; i < pass->draw_count; i++) {
-		TSR_TRY(tsr_stage_draw(g, &c->draws[pass->first_draw + i], i, st, err));
-		if (g->progress)
-			g->progress(g->progress_ctx, frame, TSR_PHASE_BINNING, i + 1,
-				    pass->draw_count);
+	/* render to texture: each pass before the last is binned and rendered
+	 * into its render target before the next pass's draws are binned */
+	for (uint32_t p = 0; p + 1 < c->pass_count; p++) {
+		TSR_TRY(bin_pass(g, &c->passes[p], frame, st, err));
+		if (g->timing)
+			TSR_TRY(tsr_timing_geometry_end(g, st, err));
+		g->ras = f;
+		TSR_TRY(raster_pass(g, err));
+		if (g->timing)
+			TSR_TRY(tsr_timing_pass_end(g, st, err));
 	}
+	TSR_TRY(bin_pass(g, &c->passes[c->pass_count - 1], frame, st, err));
 	EACH_TECHNIQUE(g, geometry_end, st);
 	if (g->timing)
 		TSR_TRY(tsr_timing_geometry_end(g, st, err));
@@ -91,31 +201,12 @@ enum tsr_status tsr_gpu_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
 		return tsr_error_set(err, TSR_ERR_INTERNAL, "no frame's geometry to render");
 	struct frame_slot *f = &g->slots[g->frames_finished % g->slot_count];
 	struct tsr_frame_stats *st = f->st;
-	const uint32_t frame = f->frame;
 	g->ras = f;
 	tsr_frame_stats_snapshot_memory(g->mem_base, g->mem);
 
-	/* rendering: Tile Fetcher and Raster Pipeline, tile by tile */
-	const uint32_t *order = tsr_gpu_tile_order(g, frame);
-	for (uint32_t i = 0; i < g->tiles; i++) {
-		if (g->cfg.subtile_assignment != TSR_SA_CONST) {
-			/* the tile's subtile assignment (DTexL III-D), from the previous tile's */
-			const uint32_t t = order[i], p = order[i ? i - 1 : 0];
-			tsr_subtile_assign_step(g->cfg.subtile_assignment, &g->subtiles,
-						g->subtile_core, i,
-						(int32_t)(t % g->tiles_x) - (int32_t)(p % g->tiles_x),
-						(int32_t)(t / g->tiles_x) - (int32_t)(p / g->tiles_x),
-						g->subtile_core);
-			tsr_raster_set_subtile_cores(g->raster, g->subtile_core);
-		}
-		if (g->timing)
-			tsr_timing_tile_begin(g, order[i]);
-		tsr_stage_tile(g, order[i], st);
-		if (g->timing)
-			TSR_TRY(tsr_timing_tile_end(g, st, err));
-		if (g->progress && ((i & 63) == 63 || i + 1 == g->tiles))
-			g->progress(g->progress_ctx, frame, TSR_PHASE_RENDERING, i + 1, g->tiles);
-	}
+	/* rendering: Tile Fetcher and Raster Pipeline, tile by tile, into the
+	 * frame buffer (the last pass; a frame's slot keeps its target) */
+	TSR_TRY(raster_pass(g, err));
 	g->back ^= 1;  /* swap: the frame just rendered becomes the front buffer */
 
 	/* the raster phase's memory counters join the geometry phase's */

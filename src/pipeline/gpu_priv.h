@@ -77,9 +77,14 @@ struct tsr_gpu {
 	uint32_t frames_begun, frames_finished;
 	struct frame_slot *geo;               /* the frame in its geometry phase */
 	struct frame_slot *ras;               /* the frame in its raster phase */
+	const struct tsr_frame_commands *cmds; /* the frame in its geometry phase's commands */
+	struct tsr_texture *target_tex;       /* the pass's render target, NULL: frame buffer */
+	uint32_t target_width, target_height; /* the pass's target, pixels (<= the screen) */
 	struct tsr_frame_stats *mem_base;     /* memory counters at a phase's start */
 	struct tsr_frame_stats *mem_phase;    /* and a raster phase's share */
 	uint32_t max_attributes;              /* most attributes of one primitive */
+	uint32_t grid_width, grid_height;     /* pixels the tile grid covers: the screen and
+	                                         every render target */
 	uint32_t tiles_x, tiles_y, tiles;
 	uint32_t *order, *order_reversed;
 	float *tile_depth, *tile_color;
@@ -94,6 +99,25 @@ struct tsr_gpu {
 	struct active_technique techniques[TSR_MAX_TECHNIQUES];
 	struct tsr_imr *imr;                  /* pipeline.mode imr (imr_driver.c), or NULL */
 };
+
+/* ---- frame_loop.c: what both pipelines' frame loops share ---- */
+
+/*
+ * Checks a frame's passes: one into the frame buffer, or passes into
+ * render targets (images with render_target set) before a last one into
+ * the frame buffer; a multi-pass frame without timing.overlap_frames and
+ * the techniques. Errors: TSR_ERR_UNSUPPORTED (a malformed pass list),
+ * TSR_ERR_CONFIG (a mode multi-pass frames do not run with).
+ */
+enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				     struct tsr_error *err);
+
+/*
+ * Makes pass p the one the stages draw: the geometry's viewport and
+ * g->target_width/height (the frame buffer's, or the render target's),
+ * g->target_tex (the render target's texture, or NULL).
+ */
+void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p);
 
 /* ---- stages.c and tile_stages.c: one work item at a time ---- */
 
@@ -180,6 +204,10 @@ enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stat
 					struct tsr_error *err);
 void tsr_timing_tile_begin(struct tsr_gpu *g, uint32_t tile);
 enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
+				    struct tsr_error *err);
+/* A render pass's tiles are all in (a frame of several passes): runs
+ * them out before the next pass's geometry phase. */
+enum tsr_status tsr_timing_pass_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
 				    struct tsr_error *err);
 enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
 				     struct tsr_error *err);

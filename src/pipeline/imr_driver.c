@@ -32,10 +32,11 @@
  * The color buffer is the frame buffer: its traffic carries the display
  * stream (GSPC Section 2.1: "the final displayable pixel color values
  * written to the back buffer"); render_target is for off-screen targets
- * of later multi-pass frames. Left out: the timing model (the config
- * refuses timing.enabled with imr), stencil (no shipped material tests
- * it; the stencil stream is routed but idle), clear traffic (fast
- * clears), and the TBR techniques.
+ * (a pass of a multi-pass frame drawing a render target: its colors
+ * become the target's texels at the pass's end). Left out: the timing
+ * model (the config refuses timing.enabled with imr), stencil (no
+ * shipped material tests it; the stencil stream is routed but idle),
+ * clear traffic (fast clears), and the TBR techniques.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,12 +49,15 @@ struct tsr_imr {
 	float *depth;                      /* width x height, window depth 0..1 */
 	float *color;                      /* width x height x 4, RGBA 0..1 */
 	uint64_t color_base[2];            /* front and back color buffers */
-	uint32_t blocks;                   /* 8x8-pixel blocks of the screen */
+	uint32_t blocks;                   /* 8x8-pixel blocks of the buffers */
+	uint32_t display_port, rt_port;    /* the color buffer's routes: frame buffer,
+					      render target */
 };
 
 enum tsr_status tsr_imr_create(struct tsr_gpu *g, struct tsr_error *err)
 {
-	const uint32_t w = g->cfg.width, h = g->cfg.height;
+	/* the screen's buffers, large enough for every render target too */
+	const uint32_t w = g->grid_width, h = g->grid_height;
 	const uint64_t npix = (uint64_t)w * h;
 	TSR_TRY(tsr_memory_check("the immediate-mode depth and color buffers "
 				 "(screen.width x screen.height x 20 bytes)", npix * 20, err));
@@ -85,7 +89,8 @@ enum tsr_status tsr_imr_create(struct tsr_gpu *g, struct tsr_error *err)
 	b->height = h;
 	b->z_port = tsr_memsys_port(g->mem, TSR_STREAM_Z, 0);
 	b->hiz_port = tsr_memsys_port(g->mem, TSR_STREAM_HIZ, 0);
-	b->color_port = tsr_memsys_port(g->mem, TSR_STREAM_DISPLAY, 0);
+	m->display_port = b->color_port = tsr_memsys_port(g->mem, TSR_STREAM_DISPLAY, 0);
+	m->rt_port = tsr_memsys_port(g->mem, TSR_STREAM_RENDER_TARGET, 0);
 	b->color_stream = TSR_STREAM_DISPLAY;
 	b->hiz = 1;
 	b->depth = m->depth;
@@ -130,7 +135,7 @@ static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
 {
 	struct tsr_imr *m = g->imr;
 	const uint32_t tw = g->cfg.tile_width, th = g->cfg.tile_height;
-	const uint32_t w = g->cfg.width, h = g->cfg.height;
+	const uint32_t w = g->target_width, h = g->target_height;
 	const struct tsr_raster_prim item = {p, &g->bindings[p->material]};
 	struct tsr_target t = {.stride = w, .memory = &m->backend};
 	const struct tsr_raster_ctx c = {&t, g->mem, &st->raster, &st->texture, NULL};
@@ -147,51 +152,30 @@ static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
 		}
 }
 
-enum tsr_status tsr_imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
-				    struct tsr_frame_stats *st, struct tsr_error *err)
+/*
+ * Makes the buffers pass p's: its target's size (the frame buffer's, or a
+ * render target's), the color traffic's address and stream (the back
+ * color buffer, display; the render target's texture, render_target),
+ * and clears them.
+ */
+static void begin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 {
-	if (c->pass_count != 1 || c->passes[0].target != TSR_TARGET_FRAMEBUFFER)
-		return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
-				     "frame %u has %u passes: tessera renders one pass into the "
-				     "frame buffer per frame so far", c->frame, c->pass_count);
-	if (g->frames_begun != g->frames_finished)
-		return tsr_error_set(err, TSR_ERR_INTERNAL,
-				     "frame %u begun before the previous one finished", c->frame);
-	for (uint32_t i = 0; i < c->draw_count; i++)
-		if (c->draws[i].mesh >= g->res.mesh_count ||
-		    c->draws[i].material >= g->res.material_count)
-			return tsr_error_set(err, TSR_ERR_INTERNAL,
-					     "draw %u of frame %u names a resource that does not exist",
-					     i, c->frame);
 	struct tsr_imr *m = g->imr;
-	const struct tsr_cmd_pass *pass = &c->passes[0];
-	struct frame_slot *f = &g->slots[0];
-	memset(st, 0, sizeof(*st));
-	st->frame = c->frame;
-	f->frame = c->frame;
-	f->st = st;
-	g->geo = g->ras = f;
-	tsr_frame_stats_snapshot_memory(g->mem_base, g->mem);
-	tsr_mem_marker(g->mem, TSR_MARKER_FRAME, c->frame);
-	m->backend.color_base = m->color_base[g->back];
-	clear_buffers(m, pass->clear_color);
-	tsr_geometry_begin_frame(g->geom);
-	for (uint32_t i = 0; i < pass->draw_count; i++) {
-		struct tsr_draw d;
-		tsr_stage_decode_draw(g, &c->draws[pass->first_draw + i], i, &d);
-		/* the draw call's primitives only: rasterized before the next draw */
-		f->prims.count = 0;
-		TSR_TRY(tsr_geometry_draw(g->geom, &d, g->mem, &f->prims, &st->geometry, err));
-		for (uint32_t k = 0; k < f->prims.count; k++)
-			raster_primitive(g, &f->prims.prims[k], st);
-		if (g->progress)
-			g->progress(g->progress_ctx, c->frame, TSR_PHASE_RENDERING, i + 1,
-				    pass->draw_count);
+	struct tsr_target_memory *b = &m->backend;
+	tsr_gpu_set_target(g, p);
+	b->width = g->target_width;
+	b->height = g->target_height;
+	b->blocks_x = (b->width + 7) / 8;
+	if (g->target_tex) {
+		b->color_base = tsr_texel_address(g->target_tex, 0, 0, 0);
+		b->color_port = m->rt_port;
+		b->color_stream = TSR_STREAM_RENDER_TARGET;
+	} else {
+		b->color_base = m->color_base[g->back];
+		b->color_port = m->display_port;
+		b->color_stream = TSR_STREAM_DISPLAY;
 	}
-	tsr_frame_stats_snapshot_memory(st, g->mem);
-	tsr_frame_stats_sub_memory(st, g->mem_base);
-	g->frames_begun++;
-	return TSR_OK;
+	clear_buffers(m, p->clear_color);
 }
 
 /* One row of colors as RGBA8, rounded and clamped as the TBR's tile flush does. */
@@ -203,6 +187,69 @@ static void rgba8_row(uint8_t *restrict dst, const float *restrict src, size_t n
 		v = v > 255.5f ? 255.5f : v;
 		dst[i] = (uint8_t)(int32_t)v;
 	}
+}
+
+/* A render target pass's colors become its texture's texels (its color
+ * traffic went to the texture's memory as the pass ran). */
+static enum tsr_status end_pass(struct tsr_gpu *g, struct tsr_error *err)
+{
+	if (!g->target_tex)
+		return TSR_OK;
+	const uint32_t w = g->target_width, h = g->target_height;
+	uint8_t *rgba = malloc((size_t)w * h * 4);
+	if (!rgba)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a render target");
+	rgba8_row(rgba, g->imr->color, (size_t)w * h * 4);
+	tsr_texture_write_rect(g->target_tex, 0, 0, w, h, rgba, w * 4);
+	free(rgba);
+	return TSR_OK;
+}
+
+enum tsr_status tsr_imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				    struct tsr_frame_stats *st, struct tsr_error *err)
+{
+	TSR_TRY(tsr_gpu_check_passes(g, c, err));
+	if (g->frames_begun != g->frames_finished)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "frame %u begun before the previous one finished", c->frame);
+	for (uint32_t i = 0; i < c->draw_count; i++)
+		if (c->draws[i].mesh >= g->res.mesh_count ||
+		    c->draws[i].material >= g->res.material_count)
+			return tsr_error_set(err, TSR_ERR_INTERNAL,
+					     "draw %u of frame %u names a resource that does not exist",
+					     i, c->frame);
+	struct frame_slot *f = &g->slots[0];
+	memset(st, 0, sizeof(*st));
+	st->frame = c->frame;
+	f->frame = c->frame;
+	f->st = st;
+	g->geo = g->ras = f;
+	tsr_frame_stats_snapshot_memory(g->mem_base, g->mem);
+	tsr_mem_marker(g->mem, TSR_MARKER_FRAME, c->frame);
+	/* the passes in order, each into its target (render to texture) */
+	for (uint32_t pi = 0; pi < c->pass_count; pi++) {
+		const struct tsr_cmd_pass *pass = &c->passes[pi];
+		begin_pass(g, pass);
+		tsr_geometry_begin_frame(g->geom);
+		for (uint32_t i = 0; i < pass->draw_count; i++) {
+			struct tsr_draw d;
+			tsr_stage_decode_draw(g, &c->draws[pass->first_draw + i], i, &d);
+			/* the draw call's primitives only: rasterized before the next draw */
+			f->prims.count = 0;
+			TSR_TRY(tsr_geometry_draw(g->geom, &d, g->mem, &f->prims, &st->geometry,
+						  err));
+			for (uint32_t k = 0; k < f->prims.count; k++)
+				raster_primitive(g, &f->prims.prims[k], st);
+			if (g->progress)
+				g->progress(g->progress_ctx, c->frame, TSR_PHASE_RENDERING, i + 1,
+					    pass->draw_count);
+		}
+		TSR_TRY(end_pass(g, err));
+	}
+	tsr_frame_stats_snapshot_memory(st, g->mem);
+	tsr_frame_stats_sub_memory(st, g->mem_base);
+	g->frames_begun++;
+	return TSR_OK;
 }
 
 enum tsr_status tsr_imr_finish_frame(struct tsr_gpu *g, struct tsr_error *err)

@@ -25,8 +25,8 @@ static enum tsr_status create_pb(struct tsr_gpu *g, uint32_t i, uint64_t total_t
 				 struct tsr_error *err)
 {
 	struct tsr_pb_layout l = {0};
-	l.screen_width = g->cfg.width;
-	l.screen_height = g->cfg.height;
+	l.screen_width = g->grid_width;
+	l.screen_height = g->grid_height;
 	l.tile_width = g->cfg.tile_width;
 	l.tile_height = g->cfg.tile_height;
 	l.capacity = g->cfg.list_capacity_primitives;
@@ -102,9 +102,13 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 		uint64_t base;
 		const char *path = sc->images[i].path ? sc->images[i].path : "";
 		const char *slash = strrchr(path, '/');
-		snprintf(name, sizeof(name), "texture%u:%s", i, slash ? slash + 1 : path);
+		/* a render target: the region its passes' tile flushes write
+		 * (stream render_target) and later passes sample (texture) */
+		const int rt = sc->images[i].render_target;
+		snprintf(name, sizeof(name), "%s%u:%s", rt ? "rendertarget" : "texture", i,
+			 rt ? path + strlen("rendertarget:") : slash ? slash + 1 : path);
 		s = tsr_addrmap_add(&g->map, name, tsr_texture_footprint_bytes(g->textures[i]),
-				    TSR_STREAM_TEXTURE, &base, err);
+				    rt ? TSR_STREAM_RENDER_TARGET : TSR_STREAM_TEXTURE, &base, err);
 		if (s != TSR_OK)
 			return s;
 		tsr_texture_set_base(g->textures[i], base);
@@ -166,20 +170,41 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 			     (uint64_t)cfg->width * cfg->height * 8, err);
 	if (s != TSR_OK)
 		return s;
+	/* the tile grid covers the screen and every render target (a pass
+	 * renders the grid's tiles that cover its target) */
+	uint32_t grid_w = cfg->width, grid_h = cfg->height;
+	for (uint32_t i = 0; i < res->image_count; i++)
+		if (res->images[i].render_target) {
+			grid_w = res->images[i].width > grid_w ? res->images[i].width : grid_w;
+			grid_h = res->images[i].height > grid_h ? res->images[i].height : grid_h;
+		}
+	if ((uint64_t)grid_w * grid_h > TSR_LIMIT_SCREEN_PIXELS)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "the render targets need a %ux%u tile grid, more than the "
+				     "limit of 8192 x 8192 pixels", grid_w, grid_h);
 	struct tsr_gpu *g = calloc(1, sizeof(*g));
 	if (!g)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	g->cfg = *cfg;
 	g->res = *res;
+	g->target_width = cfg->width;
+	g->target_height = cfg->height;
 	const struct tsr_resources *rs = &g->res;
 	g->max_attributes = 2;
 	for (uint32_t i = 0; i < rs->material_count; i++)
 		if (1 + rs->materials[i].varyings > g->max_attributes)
 			g->max_attributes = 1 + rs->materials[i].varyings;
 	tsr_addrmap_init(&g->map);
-	g->tiles_x = (cfg->width + cfg->tile_width - 1) / cfg->tile_width;
-	g->tiles_y = (cfg->height + cfg->tile_height - 1) / cfg->tile_height;
+	g->grid_width = grid_w;
+	g->grid_height = grid_h;
+	g->tiles_x = (grid_w + cfg->tile_width - 1) / cfg->tile_width;
+	g->tiles_y = (grid_h + cfg->tile_height - 1) / cfg->tile_height;
 	g->tiles = g->tiles_x * g->tiles_y;
+	if (g->tiles > 65535) {
+		tsr_gpu_destroy(g);
+		return tsr_error_set(err, TSR_ERR_CONFIG, "the render targets need %u tiles, more "
+				     "than 65535: choose larger tiles", g->tiles);
+	}
 	size_t npix = (size_t)cfg->width * cfg->height;
 	size_t tpix = (size_t)cfg->tile_width * cfg->tile_height;
 	g->textures = calloc(rs->image_count ? rs->image_count : 1, sizeof(*g->textures));

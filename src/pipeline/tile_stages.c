@@ -27,17 +27,20 @@ static void rgba8_row(uint8_t *restrict dst, const float *restrict src, uint32_t
 	}
 }
 
-/* The tile window of tile `tile` over the GPU's on-chip depth and color buffers. */
+/*
+ * The tile window of tile `tile` over the GPU's on-chip depth and color
+ * buffers, clipped to the pass's target (the screen or a render target).
+ */
 static void tile_window(const struct tsr_gpu *g, uint32_t tile, struct tsr_target *t)
 {
 	t->x0 = (int32_t)((tile % g->tiles_x) * g->cfg.tile_width);
 	t->y0 = (int32_t)((tile / g->tiles_x) * g->cfg.tile_height);
 	t->width = g->cfg.tile_width;
 	t->height = g->cfg.tile_height;
-	if ((uint32_t)t->x0 + t->width > g->cfg.width)
-		t->width = g->cfg.width - (uint32_t)t->x0;
-	if ((uint32_t)t->y0 + t->height > g->cfg.height)
-		t->height = g->cfg.height - (uint32_t)t->y0;
+	if ((uint32_t)t->x0 + t->width > g->target_width)
+		t->width = g->target_width - (uint32_t)t->x0;
+	if ((uint32_t)t->y0 + t->height > g->target_height)
+		t->height = g->target_height - (uint32_t)t->y0;
 	t->stride = g->cfg.tile_width;
 	t->depth = g->tile_depth;
 	t->color = g->tile_color;
@@ -148,6 +151,25 @@ static void flush_tile(struct tsr_gpu *g, const struct tsr_target *t)
 	}
 }
 
+/*
+ * Writes the tile's colors to the pass's render target: its texels (the
+ * texture later passes sample) and its memory, one write per row of 4x4
+ * blocks (the block-linear layout of texture/texture.h) through
+ * routes.render_target, stream render_target.
+ */
+static void flush_tile_to_texture(struct tsr_gpu *g, const struct tsr_target *t)
+{
+	const uint32_t port = tsr_memsys_port(g->mem, TSR_STREAM_RENDER_TARGET, 0);
+	const uint32_t b = TSR_TEXTURE_BLOCK, x0 = (uint32_t)t->x0, y0 = (uint32_t)t->y0;
+	const uint32_t bx0 = x0 / b, bx1 = (x0 + t->width - 1) / b;
+	tsr_texture_write_rect(g->target_tex, x0, y0, t->width, t->height, g->tile_rgba,
+			       t->width * 4);
+	for (uint32_t by = y0 / b; by <= (y0 + t->height - 1) / b; by++)
+		tsr_mem_access(g->mem, port, tsr_texel_address(g->target_tex, 0, bx0 * b, by * b),
+			       (bx1 - bx0 + 1) * TSR_TEXTURE_BLOCK_BYTES, 1,
+			       TSR_STREAM_RENDER_TARGET, 0, 0, NULL);
+}
+
 int tsr_stage_tile_begin(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st,
 			 struct tsr_tile_work *w)
 {
@@ -193,7 +215,9 @@ void tsr_stage_tile_flush(struct tsr_gpu *g, struct tsr_tile_work *w,
 		}
 	if (g->log)
 		tsr_worklog_mark(g->log);
-	if (!skip_flush)
+	if (g->target_tex)
+		flush_tile_to_texture(g, &w->target);
+	else if (!skip_flush)
 		flush_tile(g, &w->target);
 	if (g->log)
 		g->log->flush = tsr_worklog_since_mark(g->log);

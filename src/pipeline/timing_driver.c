@@ -149,9 +149,11 @@ struct tsr_timing {
 	struct geometry_job jobs[JOBS];
 	uint32_t jobs_queued, jobs_done;
 	int job_started;             /* jobs[jobs_done % JOBS] has started */
-	uint32_t frames_ended;       /* frames whose raster phase ended: the window
-					holds frame frames_ended's tiles, and its job
-					is the one of that index */
+	uint32_t rasters_ended;      /* raster phases ended (a frame's, or a render
+					pass's): the window holds the next one's
+					tiles, and its job is the one of that index */
+	uint64_t geom_prims, geom_vertices, geom_instructions; /* the frame's geometry
+					counters at its last geometry phase's end */
 	uint64_t frame_start;        /* the cycle the last frame ended */
 	uint64_t now;                /* the current cycle */
 	/* the window: runs[(head + i) % window], i < count, oldest first */
@@ -533,7 +535,7 @@ static uint64_t next_event(struct tsr_timing *t)
 /* Whether the frame whose tiles the window holds has its geometry done. */
 static bool geometry_done(const struct tsr_timing *t)
 {
-	return t->jobs_done > t->frames_ended;
+	return t->jobs_done > t->rasters_ended;
 }
 
 /*
@@ -562,7 +564,7 @@ static void geometry(struct tsr_timing *t, uint64_t now)
 		    now < j->start + j->busy)
 			return;
 		j->st->geometry_busy_cycles += now - j->start;
-		if (t->jobs_done++ == t->frames_ended)
+		if (t->jobs_done++ == t->rasters_ended)
 			t->raster_start = now;  /* the window's frame may start now */
 		t->flush_dirty = t->fetch_dirty = 1;
 		t->job_started = 0;
@@ -950,7 +952,9 @@ static struct tsr_worklog *next_job_log(struct tsr_timing *t)
 
 void tsr_timing_frame_begin(struct tsr_gpu *g)
 {
-	record_into(g, next_job_log(g->timing), UINT32_MAX);
+	struct tsr_timing *t = g->timing;
+	t->geom_prims = t->geom_vertices = t->geom_instructions = 0;
+	record_into(g, next_job_log(t), UINT32_MAX);
 }
 
 /*
@@ -969,11 +973,17 @@ enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stat
 	if (t->jobs_queued - t->jobs_done >= JOBS)
 		return tsr_error_set(err, TSR_ERR_INTERNAL, "a geometry phase recorded while %u "
 				     "wait", t->jobs_queued - t->jobs_done);
+	/* this phase's share of the frame's counters (a frame of several
+	 * passes has a geometry phase per pass) */
 	const struct tsr_geometry_stats *gs = &st->geometry;
-	const uint64_t vp = (gs->vertex_instructions + t->cfg.vertex_processors - 1) /
-			    t->cfg.vertex_processors;
-	uint64_t busy = gs->primitives_in > gs->vertices_fetched ? gs->primitives_in
-								 : gs->vertices_fetched;
+	const uint64_t prims = gs->primitives_in - t->geom_prims,
+		       vertices = gs->vertices_fetched - t->geom_vertices,
+		       vp = (gs->vertex_instructions - t->geom_instructions +
+			     t->cfg.vertex_processors - 1) / t->cfg.vertex_processors;
+	t->geom_prims = gs->primitives_in;
+	t->geom_vertices = gs->vertices_fetched;
+	t->geom_instructions = gs->vertex_instructions;
+	const uint64_t busy = prims > vertices ? prims : vertices;
 	j->busy = busy > vp ? busy : vp;
 	j->st = &st->timing;
 	j->next = j->in_flight = 0;
@@ -1113,16 +1123,36 @@ static void cache_stream_deltas(struct tsr_timing *t, struct tsr_frame_stats *st
 	}
 }
 
-/* Runs the frame's last tiles and waits for every write of the frame to
- * reach DRAM; fills the frame's totals. */
-enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
-				     struct tsr_error *err)
+/* Runs a raster phase's last tiles into the frame's counters st; the
+ * next phase's geometry records into the next job's log. */
+static enum tsr_status end_raster(struct tsr_gpu *g, struct tsr_frame_stats *st,
+				  struct tsr_error *err)
 {
 	struct tsr_timing *t = g->timing;
 	t->st = &st->timing;
 	t->time_imbalance = g->cfg.quad_imbalance_stats ? &st->time_imbalance : NULL;
 	TSR_TRY(simulate(t, 0, err));
 	st->timing.tile_cycles += t->now - t->raster_start;
+	/* the next phase's tiles start now, or when its geometry is done */
+	t->raster_start = t->now;
+	t->rasters_ended++;
+	record_into(g, next_job_log(t), UINT32_MAX);
+	return TSR_OK;
+}
+
+enum tsr_status tsr_timing_pass_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
+				    struct tsr_error *err)
+{
+	return end_raster(g, st, err);
+}
+
+/* Runs the frame's last tiles and waits for every write of the frame to
+ * reach DRAM; fills the frame's totals. */
+enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
+				     struct tsr_error *err)
+{
+	struct tsr_timing *t = g->timing;
+	TSR_TRY(end_raster(g, st, err));
 	/* the frame's writes reach DRAM before the next frame's geometry
 	 * starts, unless it has (overlapping frames) */
 	const uint64_t now = t->jobs_done < t->jobs_queued ? t->now
@@ -1134,9 +1164,7 @@ enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, struct tsr_frame_stats *
 	const uint64_t frame_cycles = now - t->frame_start;
 	st->timing.cycles += frame_cycles;
 	t->frame_start = now;
-	/* the next frame's tiles start now, or when its geometry is done */
-	t->raster_start = now;
-	t->frames_ended++;
+	t->raster_start = now;  /* (after the wait for the writes) */
 	tsr_unit_advance(t->rasterizer, now);
 	for (uint32_t c = 0; c < t->lanes; c++) {
 		tsr_core_advance(t->core[c], now);
@@ -1154,9 +1182,6 @@ enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, struct tsr_frame_stats *
 	s->dram_peak_bytes += (uint64_t)((double)frame_cycles *
 					 tsr_dram_peak_bytes_per_gpu_cycle(tsr_memtime_dram(t->mem)));
 	cache_stream_deltas(t, st);
-	/* what the functional model does until the next frame begins (the
-	 * techniques' frame end) records into the next job's log */
-	record_into(g, next_job_log(t), UINT32_MAX);
 	return TSR_OK;
 }
 

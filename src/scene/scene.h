@@ -13,8 +13,12 @@
  *
  * The structs are plain data that the pipeline reads; the loader owns all
  * memory, released by tsr_scene_destroy(). Version 1 of the format has
- * room for several render passes (render to texture) but accepts exactly
- * one pass that draws into the frame buffer.
+ * one pass that draws into the frame buffer; version 2 adds render
+ * targets (RGBA8 images a pass draws) and several passes: each earlier
+ * pass draws a render target, the last one the frame buffer, and a
+ * material samples a render target as "texture": "target:<name>" (drawn
+ * by an earlier pass of the frame) or "target:<name>@previous" (drawn by
+ * a later pass: the previous frame's contents, for feedback effects).
  *
  * Left out: skinning, morph targets, assimp's own animations, multiple UV
  * sets, normal maps (a material samples one texture).
@@ -27,7 +31,7 @@
 #include "core/status.h"
 #include "core/vecmath.h"
 
-#define TSR_WORKLOAD_VERSION 1
+#define TSR_WORKLOAD_VERSION 2
 
 /* A decoded image, RGBA8, rows top to bottom. */
 struct tsr_image {
@@ -35,6 +39,8 @@ struct tsr_image {
 	uint32_t width;    /* texels */
 	uint32_t height;   /* texels */
 	uint8_t *rgba;     /* width * height * 4 bytes */
+	int render_target; /* 1: a render target that a pass draws (path
+	                      "rendertarget:<name>", rgba zero until drawn) */
 };
 
 enum tsr_filter {
@@ -150,6 +156,8 @@ struct tsr_texture_upload {
 
 struct tsr_pass {
 	char name[64];
+	int32_t target_image;     /* the render target it draws (index into
+	                             scene->images), -1 for the frame buffer */
 	struct tsr_camera camera;
 	float clear_color[4];     /* RGBA 0..1 */
 	uint32_t first_object;    /* objects [first_object, first_object + object_count) */
@@ -171,7 +179,9 @@ struct tsr_scene {
 	struct tsr_mesh *meshes;
 	uint32_t object_count;
 	struct tsr_object *objects;
-	uint32_t pass_count;      /* exactly 1 in version 1 */
+	uint32_t pass_count;      /* 1 in version 1; version 2: the last pass
+	                             draws the frame buffer, earlier ones render
+	                             targets */
 	struct tsr_pass *passes;
 };
 
@@ -182,7 +192,10 @@ struct tsr_scene {
  * TSR_ERR_CONFIG (unknown key, wrong type, an event's object out of range;
  * the message names the key path),
  * TSR_ERR_ASSET (indices out of range, empty mesh), TSR_ERR_UNSUPPORTED
- * (a newer format version, more than one pass). *out is NULL on error.
+ * (a newer format version, several passes in a version 1 file);
+ * TSR_ERR_CONFIG also for a render target that is missing, drawn by two
+ * passes or sampled before it is drawn, and a last pass that does not
+ * draw the frame buffer. *out is NULL on error.
  */
 enum tsr_status tsr_scene_load(const char *workload_path,
 			       struct tsr_scene **out, struct tsr_error *err);

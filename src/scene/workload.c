@@ -34,6 +34,8 @@
 #include "scene/mesh_load.h"
 #include "scene/scene.h"
 
+#define TSR_MAX_RENDER_TARGETS 16
+
 /* A model placed in the scene: meshes [first_mesh, +mesh_count). */
 struct placement {
 	uint32_t model;       /* index into loader.models */
@@ -62,9 +64,18 @@ struct loader {
 	struct placement *placed;
 	uint32_t placed_count, placed_cap;
 	struct tsr_error *err;
+	/* version 2: the render targets, the pass that draws each, the pass
+	   being parsed (a material's "target:<name>" is checked against it) */
+	uint32_t rt_count;
+	char rt_name[TSR_MAX_RENDER_TARGETS][64];
+	int32_t rt_image[TSR_MAX_RENDER_TARGETS];
+	int32_t rt_writer[TSR_MAX_RENDER_TARGETS];   /* pass index, -1 none */
+	uint32_t cur_pass;
 };
 
-static const char *const top_keys[] = {"version", "name", "frames", "passes", NULL};
+static const char *const top_keys[] = {"version", "name", "frames", "render_targets",
+				       "passes", NULL};
+static const char *const render_target_keys[] = {"name", "width", "height", "format", NULL};
 static const char *const pass_keys[] = {"name", "target", "clear_color",
 					"camera", "objects", "events", NULL};
 static const char *const event_keys[] = {"frame", "type", "object", "texture", NULL};
@@ -186,10 +197,55 @@ static enum tsr_status check_asset_package(struct loader *L, const char *full,
 			     full, key_path, L->file, dir);
 }
 
+/*
+ * A texture "target:<name>" or "target:<name>@previous" (at key_path):
+ * the render target's image index into *index, after checking that the
+ * pass being parsed samples a target that an earlier pass of the frame
+ * draws (or, with @previous, a later pass: last frame's contents).
+ */
+static enum tsr_status render_target_texture(struct loader *L, const char *ref,
+					     const char *key_path, int32_t *index)
+{
+	char name[64];
+	const char *at = strchr(ref, '@');
+	size_t n = at ? (size_t)(at - ref) : strlen(ref);
+	int previous = at && strcmp(at, "@previous") == 0;
+	if ((at && !previous) || n >= sizeof(name))
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "texture 'target:%s' (key '%s' in '%s') must be 'target:<name>' or 'target:<name>@previous'",
+				     ref, key_path, L->file);
+	memcpy(name, ref, n);
+	name[n] = '\0';
+	for (uint32_t i = 0; i < L->rt_count; i++) {
+		if (strcmp(L->rt_name[i], name) != 0)
+			continue;
+		const int32_t w = L->rt_writer[i], cur = (int32_t)L->cur_pass;
+		if (w < 0)
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "render target '%s' (key '%s' in '%s') is sampled but no pass draws it",
+					     name, key_path, L->file);
+		if (!previous && w >= cur)
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "pass %d samples render target '%s' (key '%s' in '%s'), which pass %d draws: a pass samples only targets of earlier passes (or 'target:%s@previous' for the previous frame's)",
+					     cur, name, key_path, L->file, w, name);
+		if (previous && w <= cur)
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "'target:%s@previous' (key '%s' in '%s') must be sampled by a pass before pass %d, which draws it (after it, the target holds this frame's pixels)",
+					     name, key_path, L->file, w);
+		*index = L->rt_image[i];
+		return TSR_OK;
+	}
+	return tsr_error_set(L->err, TSR_ERR_CONFIG,
+			     "render target '%s' (key '%s' in '%s') is not declared in 'render_targets'",
+			     name, key_path, L->file);
+}
+
 /* Decodes the image at (resolved) path `tex` into *index; errors name key_path. */
 static enum tsr_status load_texture(struct loader *L, const char *tex,
 				    const char *key_path, int32_t *index)
 {
+	if (strncmp(tex, "target:", 7) == 0)
+		return render_target_texture(L, tex + 7, key_path, index);
 	char *full = resolve(L, tex);
 	if (!full)
 		return nomem(L);
@@ -1166,17 +1222,18 @@ static enum tsr_status parse_events(struct loader *L, const json_t *arr,
 }
 
 static enum tsr_status parse_pass(struct loader *L, const json_t *ps,
-				  const char *path)
+				  const char *path, uint32_t index)
 {
 	struct tsr_scene *sc = L->sc;
 	char p[256];
 	TSR_TRY(tsr_json_check_keys(ps, L->file, path, pass_keys, L->err));
-	sc->passes = calloc(1, sizeof(*sc->passes));
-	if (!sc->passes)
-		return nomem(L);
-	sc->pass_count = 1;
-	struct tsr_pass *pass = &sc->passes[0];
-	const char *name = "main", *target = "framebuffer";
+	struct tsr_pass *pass = &sc->passes[index];
+	L->cur_pass = index;
+	pass->target_image = -1;
+	for (uint32_t i = 0; i < L->rt_count; i++)
+		if (L->rt_writer[i] == (int32_t)index)
+			pass->target_image = L->rt_image[i];
+	const char *name = "main";
 	TSR_TRY(tsr_json_get_string(ps, L->file, path, "name", &name, L->err));
 	if (strlen(name) >= sizeof(pass->name)) {
 		tsr_json_path(p, sizeof(p), path, "name");
@@ -1185,13 +1242,6 @@ static enum tsr_status parse_pass(struct loader *L, const json_t *ps,
 				     p, L->file, sizeof(pass->name) - 1);
 	}
 	snprintf(pass->name, sizeof(pass->name), "%s", name);
-	TSR_TRY(tsr_json_get_string(ps, L->file, path, "target", &target, L->err));
-	if (strcmp(target, "framebuffer") != 0) {
-		tsr_json_path(p, sizeof(p), path, "target");
-		return tsr_error_set(L->err, TSR_ERR_UNSUPPORTED,
-				     "render target '%s' (key '%s' in '%s') is not supported yet: version 1 draws only into 'framebuffer'",
-				     target, p, L->file);
-	}
 	pass->clear_color[3] = 1.0f;
 	TSR_TRY(tsr_json_get_floats(ps, L->file, path, "clear_color", 4,
 				pass->clear_color, L->err));
@@ -1214,6 +1264,119 @@ static enum tsr_status parse_pass(struct loader *L, const json_t *ps,
 	if (events) {
 		tsr_json_path(p, sizeof(p), path, "events");
 		TSR_TRY(parse_events(L, events, p, pass));
+	}
+	return TSR_OK;
+}
+
+/*
+ * render_targets: each {"name", "width", "height", "format": "rgba8"}
+ * becomes an image "rendertarget:<name>" (zero until a pass draws it).
+ */
+static enum tsr_status parse_render_targets(struct loader *L, const json_t *arr)
+{
+	char p[128], kp[160];
+	if (json_array_size(arr) > TSR_MAX_RENDER_TARGETS)
+		return tsr_error_set(L->err, TSR_ERR_CONFIG,
+				     "key 'render_targets' in '%s' has %zu targets, at most %d",
+				     L->file, json_array_size(arr), TSR_MAX_RENDER_TARGETS);
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		const json_t *t = json_array_get(arr, i);
+		index_path(p, sizeof(p), "", "render_targets", i);
+		if (!json_is_object(t))
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "key '%s' in '%s' must be an object", p, L->file);
+		TSR_TRY(tsr_json_check_keys(t, L->file, p, render_target_keys, L->err));
+		const char *name = NULL, *format = "rgba8";
+		uint32_t w = 0, h = 0;
+		TSR_TRY(tsr_json_get_string(t, L->file, p, "name", &name, L->err));
+		tsr_json_path(kp, sizeof(kp), p, "name");
+		if (!name)
+			return missing(L, kp);
+		if (!name[0] || strlen(name) >= sizeof(L->rt_name[0]) || strchr(name, '@'))
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "key '%s' in '%s' must be 1 to %zu characters without '@'",
+					     kp, L->file, sizeof(L->rt_name[0]) - 1);
+		for (uint32_t k = 0; k < L->rt_count; k++)
+			if (strcmp(L->rt_name[k], name) == 0)
+				return tsr_error_set(L->err, TSR_ERR_CONFIG,
+						     "render target '%s' (key '%s' in '%s') is declared twice",
+						     name, kp, L->file);
+		TSR_TRY(tsr_json_get_u32(t, L->file, p, "width", 1, TSR_LIMIT_TEXTURE_SIDE, &w,
+					 L->err));
+		TSR_TRY(tsr_json_get_u32(t, L->file, p, "height", 1, TSR_LIMIT_TEXTURE_SIDE, &h,
+					 L->err));
+		if (!w || !h) {
+			tsr_json_path(kp, sizeof(kp), p, w ? "height" : "width");
+			return missing(L, kp);
+		}
+		TSR_TRY(tsr_json_get_string(t, L->file, p, "format", &format, L->err));
+		if (strcmp(format, "rgba8") != 0) {
+			tsr_json_path(kp, sizeof(kp), p, "format");
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "key '%s' in '%s' is '%s': render targets are 'rgba8'",
+					     kp, L->file, format);
+		}
+		char img_name[96];
+		snprintf(img_name, sizeof(img_name), "rendertarget:%s", name);
+		uint8_t *zero = calloc((size_t)w * h, 4);
+		if (!zero)
+			return nomem(L);
+		int32_t index;
+		enum tsr_status st = tsr_image_set_add_bgra(&L->images, img_name, w, h, zero,
+							    &index, L->err);
+		free(zero);
+		TSR_TRY(st);
+		L->images.images[index].render_target = 1;
+		snprintf(L->rt_name[L->rt_count], sizeof(L->rt_name[0]), "%s", name);
+		L->rt_image[L->rt_count] = index;
+		L->rt_writer[L->rt_count] = -1;
+		L->rt_count++;
+	}
+	return TSR_OK;
+}
+
+/*
+ * Each pass's "target" (before any pass is parsed, so that a material can
+ * sample a later pass's target @previous): every earlier pass draws a
+ * declared render target that no other pass draws, the last one
+ * "framebuffer".
+ */
+static enum tsr_status assign_targets(struct loader *L, const json_t *passes)
+{
+	const size_t n = json_array_size(passes);
+	for (size_t i = 0; i < n; i++) {
+		char p[64], kp[96];
+		index_path(p, sizeof(p), "", "passes", i);
+		tsr_json_path(kp, sizeof(kp), p, "target");
+		const json_t *ps = json_array_get(passes, i);
+		if (!json_is_object(ps))
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "key '%s' in '%s' must be an object", p, L->file);
+		const char *target = "framebuffer";
+		TSR_TRY(tsr_json_get_string(ps, L->file, p, "target", &target, L->err));
+		const int last = i + 1 == n, fb = strcmp(target, "framebuffer") == 0;
+		if (last && !fb)
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "key '%s' in '%s' is '%s': the last pass draws 'framebuffer'",
+					     kp, L->file, target);
+		if (!last && fb)
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "key '%s' in '%s' is 'framebuffer': only the last pass draws the frame buffer, earlier ones a render target",
+					     kp, L->file);
+		if (fb)
+			continue;
+		uint32_t k = 0;
+		while (k < L->rt_count && strcmp(L->rt_name[k], target) != 0)
+			k++;
+		if (k == L->rt_count)
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "render target '%s' (key '%s' in '%s') is not declared in 'render_targets'",
+					     target, kp, L->file);
+		if (L->rt_writer[k] >= 0)
+			return tsr_error_set(L->err, TSR_ERR_CONFIG,
+					     "render target '%s' (key '%s' in '%s') is already drawn by pass %d",
+					     target, kp, L->file, L->rt_writer[k]);
+		L->rt_writer[k] = (int32_t)i;
 	}
 	return TSR_OK;
 }
@@ -1252,19 +1415,34 @@ static enum tsr_status parse_top(struct loader *L, const json_t *root)
 	TSR_TRY(tsr_json_get_u32(root, L->file, "", "frames", 1, TSR_LIMIT_FRAMES,
 			     &sc->frames, L->err));
 
-	json_t *passes;
+	json_t *passes, *targets;
 	TSR_TRY(get_array(L, root, "", "passes", &passes));
 	if (!passes)
 		return missing(L, "passes");
 	if (json_array_size(passes) == 0)
 		return tsr_error_set(L->err, TSR_ERR_CONFIG,
-				     "key 'passes' in '%s' must hold one pass",
+				     "key 'passes' in '%s' must hold at least one pass",
 				     L->file);
-	if (json_array_size(passes) > 1)
+	TSR_TRY(get_array(L, root, "", "render_targets", &targets));
+	if (sc->version < 2 && (json_array_size(passes) > 1 || targets))
 		return tsr_error_set(L->err, TSR_ERR_UNSUPPORTED,
-				     "multi-pass rendering is not supported yet ('%s' has %zu passes)",
-				     L->file, json_array_size(passes));
-	return parse_pass(L, json_array_get(passes, 0), "passes[0]");
+				     "'%s' has %zu passes%s: several passes and render targets need \"version\": 2",
+				     L->file, json_array_size(passes),
+				     targets ? " and 'render_targets'" : "");
+	if (targets)
+		TSR_TRY(parse_render_targets(L, targets));
+	TSR_TRY(assign_targets(L, passes));
+	const size_t n = json_array_size(passes);
+	sc->passes = calloc(n, sizeof(*sc->passes));
+	if (!sc->passes)
+		return nomem(L);
+	sc->pass_count = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		char p[64];
+		index_path(p, sizeof(p), "", "passes", i);
+		TSR_TRY(parse_pass(L, json_array_get(passes, i), p, (uint32_t)i));
+	}
+	return TSR_OK;
 }
 
 enum tsr_status tsr_scene_load(const char *workload_path,

@@ -65,8 +65,8 @@ enum tsr_status tsr_texture_create(const struct tsr_image *img,
 					}
 				}
 		}
-		if (w == 1 && h == 1)
-			break;
+		if ((w == 1 && h == 1) || img->render_target)
+			break;  /* a render target has level 0 only: a pass writes no mips */
 		w = w > 1 ? w / 2 : 1;
 		h = h > 1 ? h / 2 : 1;
 	}
@@ -82,6 +82,21 @@ void tsr_texture_destroy(struct tsr_texture *t)
 	for (uint32_t l = 0; l < t->levels; l++)
 		free(t->level[l].texels);
 	free(t);
+}
+
+void tsr_texture_write_rect(struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
+			    uint32_t h, const uint8_t *rgba, uint32_t pitch_bytes)
+{
+	struct tsr_level *lv = &t->level[0];
+	if (x0 >= lv->width || y0 >= lv->height)
+		return;
+	if (w > lv->width - x0)
+		w = lv->width - x0;
+	if (h > lv->height - y0)
+		h = lv->height - y0;
+	for (uint32_t y = 0; y < h; y++)
+		memcpy(&lv->texels[((size_t)(y0 + y) * lv->width + x0) * 4],
+		       &rgba[(size_t)y * pitch_bytes], (size_t)w * 4);
 }
 
 uint64_t tsr_texture_footprint_bytes(const struct tsr_texture *t)

@@ -43,13 +43,23 @@ struct tsr_texel_requests {
 };
 
 /*
- * Builds the mip chain of img (copied). Errors: TSR_ERR_ASSET (empty or
+ * Builds the mip chain of img (copied); a render target (img->render_target)
+ * gets level 0 only, which the passes that write it update
+ * (tsr_texture_write_rect). Errors: TSR_ERR_ASSET (empty or
  * larger than 32768 texels a side), TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_texture_create(const struct tsr_image *img,
 				   struct tsr_texture **out,
 				   struct tsr_error *err);
 void tsr_texture_destroy(struct tsr_texture *t);
+
+/*
+ * Overwrites the texels of level 0 in the rectangle (x0, y0, w, h), clipped
+ * to the level, with RGBA8 rows of pitch_bytes: a render-to-texture pass's
+ * tile flush (the host copy that later samples read). No allocation.
+ */
+void tsr_texture_write_rect(struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
+			    uint32_t h, const uint8_t *rgba, uint32_t pitch_bytes);
 
 /* Bytes the block-linear mip chain occupies in memory. */
 uint64_t tsr_texture_footprint_bytes(const struct tsr_texture *t);
