@@ -21,6 +21,7 @@ struct tsr_cache {
 	const struct tsr_policy_ops *policy;
 	void *policy_state;
 	struct tsr_line *lines;  /* sets x ways */
+	uint8_t *rt;             /* sets x ways: GSPC 2.3's RT bit (1: a render-target line) */
 	struct tsr_cache_counters counters[TSR_STREAM_COUNT];
 	struct tsr_cache_observer observer;  /* observer.access NULL: none */
 
@@ -38,6 +39,17 @@ struct tsr_cache {
 };
 
 #define INDEX_MIN_WAYS 64u
+
+/*
+ * Streams whose lines are render targets for the inter-stream counters
+ * (GSPC 2.3; display too: "displayable color is a render target", 5.1).
+ * The TBR's frame-buffer flushes (color) are left out: no pass samples
+ * the frame buffer, and single-pass runs keep their counters as before.
+ */
+static inline int is_render_target(uint8_t stream)
+{
+	return stream == TSR_STREAM_RENDER_TARGET || stream == TSR_STREAM_DISPLAY;
+}
 
 static inline uint64_t index_slot(const struct tsr_cache *c, uint64_t tag)
 {
@@ -180,6 +192,7 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	c->policy = tsr_policy_find(g->policy);
 	c->uncached_display = (uint8_t)tsr_policy_spec_ucd(g->policy);
 	c->lines = calloc((size_t)c->sets * c->ways, sizeof(*c->lines));
+	c->rt = calloc((size_t)c->sets * c->ways, 1);
 	if (!g->fetch_on_write && c->lines)
 		c->masks = calloc((size_t)c->sets * c->ways, sizeof(*c->masks));
 	int index_ok = 1;
@@ -193,7 +206,8 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		c->filled = calloc(c->sets, sizeof(*c->filled));
 		index_ok = c->index_key && c->index_way && c->filled;
 	}
-	if (!c->lines || (!g->fetch_on_write && !c->masks) || !index_ok) {
+	if (!c->lines || !c->rt || (!g->fetch_on_write && !c->masks) || !index_ok) {
+		free(c->rt);
 		free(c->index_key);
 		free(c->index_way);
 		free(c->filled);
@@ -208,6 +222,7 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		tsr_error_set(err, s, "out of memory for cache '%s' (%u sets x %u ways): policy '%s'",
 			      name, c->sets, c->ways, g->policy);
 	if (s != TSR_OK) {
+		free(c->rt);
 		free(c->masks);
 		free(c->lines);
 		free(c);
@@ -225,6 +240,7 @@ void tsr_cache_destroy(struct tsr_cache *c)
 	free(c->index_key);
 	free(c->index_way);
 	free(c->filled);
+	free(c->rt);
 	free(c->masks);
 	free(c->lines);
 	free(c);
@@ -314,6 +330,16 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		else
 			out->hit = 1;
 		c->policy->on_hit(c->policy_state, set, hit, sl, a);
+		/* inter-stream reuse (GSPC 2.3): the line's RT bit */
+		uint8_t *rt = &c->rt[(size_t)set * c->ways + hit];
+		if (a->stream == TSR_STREAM_TEXTURE) {
+			if (*rt && out->hit && !a->write)
+				cnt->rt_consumed++;
+			*rt = 0;
+		} else if (is_render_target(a->stream) && !*rt) {
+			*rt = 1;
+			cnt->rt_lines++;
+		}
 		sl[hit].dirty |= a->write & c->dirty_on_write;
 		sl[hit].meta = a->meta;
 		return;
@@ -375,6 +401,8 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	l->stream = a->stream;
 	l->meta = a->meta;
 	l->partial = 0;
+	c->rt[(size_t)set * c->ways + way] = (uint8_t)is_render_target(a->stream);
+	cnt->rt_lines += is_render_target(a->stream);
 	/* a full-line write (e.g. an upper level's write-back) needs no fetch */
 	out->fetch = !a->write || (a->size < c->geom.line_bytes && c->geom.fetch_on_write);
 	if (!out->fetch && c->masks && a->size < c->geom.line_bytes) {
@@ -409,6 +437,7 @@ void tsr_cache_set_observer(struct tsr_cache *c, const struct tsr_cache_observer
 void tsr_cache_invalidate_all(struct tsr_cache *c)
 {
 	memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof(*c->lines));
+	memset(c->rt, 0, (size_t)c->sets * c->ways);
 	if (c->index_key) {
 		memset(c->index_key, 0, (c->index_mask + 1) * sizeof(*c->index_key));
 		memset(c->filled, 0, c->sets * sizeof(*c->filled));
