@@ -22,6 +22,8 @@ struct tsr_cache {
 	void *policy_state;
 	struct tsr_line *lines;  /* sets x ways */
 	uint8_t *rt;             /* sets x ways: GSPC 2.3's RT bit (1: a render-target line) */
+	uint8_t rt_seen;         /* 1 once a render-target access came: rt[] is kept from
+				    then on (a cache without one never touches rt[]) */
 	struct tsr_cache_counters counters[TSR_STREAM_COUNT];
 	struct tsr_cache_observer observer;  /* observer.access NULL: none */
 
@@ -331,14 +333,16 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 			out->hit = 1;
 		c->policy->on_hit(c->policy_state, set, hit, sl, a);
 		/* inter-stream reuse (GSPC 2.3): the line's RT bit */
-		uint8_t *rt = &c->rt[(size_t)set * c->ways + hit];
-		if (a->stream == TSR_STREAM_TEXTURE) {
+		if (a->stream == TSR_STREAM_TEXTURE && c->rt_seen) {
+			uint8_t *rt = &c->rt[(size_t)set * c->ways + hit];
 			if (*rt && out->hit && !a->write)
 				cnt->rt_consumed++;
 			*rt = 0;
-		} else if (is_render_target(a->stream) && !*rt) {
+		} else if (is_render_target(a->stream)) {
+			uint8_t *rt = &c->rt[(size_t)set * c->ways + hit];
+			c->rt_seen = 1;
+			cnt->rt_lines += !*rt;
 			*rt = 1;
-			cnt->rt_lines++;
 		}
 		sl[hit].dirty |= a->write & c->dirty_on_write;
 		sl[hit].meta = a->meta;
@@ -401,8 +405,13 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	l->stream = a->stream;
 	l->meta = a->meta;
 	l->partial = 0;
-	c->rt[(size_t)set * c->ways + way] = (uint8_t)is_render_target(a->stream);
-	cnt->rt_lines += is_render_target(a->stream);
+	if (is_render_target(a->stream)) {
+		c->rt_seen = 1;
+		c->rt[(size_t)set * c->ways + way] = 1;
+		cnt->rt_lines++;
+	} else if (c->rt_seen) {
+		c->rt[(size_t)set * c->ways + way] = 0;
+	}
 	/* a full-line write (e.g. an upper level's write-back) needs no fetch */
 	out->fetch = !a->write || (a->size < c->geom.line_bytes && c->geom.fetch_on_write);
 	if (!out->fetch && c->masks && a->size < c->geom.line_bytes) {
@@ -438,6 +447,7 @@ void tsr_cache_invalidate_all(struct tsr_cache *c)
 {
 	memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof(*c->lines));
 	memset(c->rt, 0, (size_t)c->sets * c->ways);
+	c->rt_seen = 0;
 	if (c->index_key) {
 		memset(c->index_key, 0, (c->index_mask + 1) * sizeof(*c->index_key));
 		memset(c->filled, 0, c->sets * sizeof(*c->filled));
