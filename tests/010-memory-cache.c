@@ -995,6 +995,47 @@ static void test_hierarchy_errors(void **state)
 	assert_null(m);
 }
 
+/*
+ * Inter-stream reuse (GSPC 2.3): a render-target write sets the line's RT
+ * bit (rt_lines on render_target); a texture read hitting it is a
+ * render-target consumption (rt_consumed on texture) and clears the bit,
+ * so a second texture read is an ordinary hit; display counts as a
+ * render target; an eviction clears the bit (the refill by texture is a
+ * miss, not a consumption); a write to a texture line makes it a render
+ * target again. The tiny LRU cache of the file comment.
+ */
+static void test_render_target_consumption(void **state)
+{
+	(void)state;
+	struct tsr_cache *c = tiny_cache(1);
+	const struct tsr_cache_counters *tex = tsr_cache_counters_of(c, TSR_STREAM_TEXTURE);
+	const struct tsr_cache_counters *rt = tsr_cache_counters_of(c, TSR_STREAM_RENDER_TARGET);
+	const struct tsr_cache_counters *dp = tsr_cache_counters_of(c, TSR_STREAM_DISPLAY);
+	acc(c, SET0_A, 64, 1, TSR_STREAM_RENDER_TARGET);  /* fill A: RT line 1 */
+	acc(c, SET0_A, 64, 1, TSR_STREAM_RENDER_TARGET);  /* still an RT line: no count */
+	assert_int_equal(rt->rt_lines, 1);
+	assert_int_equal(acc(c, SET0_A, 4, 0, TSR_STREAM_TEXTURE).hit, 1);  /* consumed */
+	assert_int_equal(tex->rt_consumed, 1);
+	assert_int_equal(acc(c, SET0_A, 4, 0, TSR_STREAM_TEXTURE).hit, 1);  /* a texture line now */
+	assert_int_equal(tex->rt_consumed, 1);
+	acc(c, SET0_A, 64, 1, TSR_STREAM_RENDER_TARGET);  /* written again: RT line 2 */
+	assert_int_equal(rt->rt_lines, 2);
+	acc(c, SET1_D, 64, 1, TSR_STREAM_DISPLAY);        /* display is a render target */
+	assert_int_equal(dp->rt_lines, 1);
+	assert_int_equal(acc(c, SET1_D, 4, 0, TSR_STREAM_TEXTURE).hit, 1);
+	assert_int_equal(tex->rt_consumed, 2);
+	/* set 0 holds A (RT); B and C evict it (LRU), A comes back by texture: no consumption */
+	acc(c, SET0_B, 4, 0, TSR_STREAM_OTHER);
+	acc(c, SET0_C, 4, 0, TSR_STREAM_OTHER);
+	assert_int_equal(acc(c, SET0_A, 4, 0, TSR_STREAM_TEXTURE).hit, 0);
+	assert_int_equal(acc(c, SET0_A, 4, 0, TSR_STREAM_TEXTURE).hit, 1);
+	assert_int_equal(tex->rt_consumed, 2);
+	/* other streams neither set nor count */
+	assert_int_equal(tsr_cache_counters_of(c, TSR_STREAM_OTHER)->rt_lines, 0);
+	assert_int_equal(tsr_cache_counters_total(c).rt_lines, 3);
+	tsr_cache_destroy(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1021,6 +1062,7 @@ int main(void)
 		cmocka_unit_test(test_hierarchy_perfect_and_dram_routes),
 		cmocka_unit_test(test_hierarchy_write_through),
 		cmocka_unit_test(test_hierarchy_errors),
+		cmocka_unit_test(test_render_target_consumption),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,9 @@
  * <= LRU per order) and its stream shares, the timing columns of tcor, re
  * and boustrophedonic, and the timing experiment's rows (frames per
  * second, energy shares adding up to 100%), and dtexl's tables (CG-square
- * below FG-xshift2 in L2 accesses, the upper bound the lowest). Also the table module, the
+ * below FG-xshift2 in L2 accesses, the upper bound the lowest), and gspc's
+ * tables (Belady the fewest LLC misses, render targets consumed in a
+ * multi-pass workload). Also the table module, the
  * name table, errors that name their subject, and shipped workloads found
  * through the data directory from another current folder.
  */
@@ -124,8 +126,8 @@ static void test_names(void **state)
 {
 	(void)state;
 	static const char *const names[] = {"tcor", "attribute-cache", "re", "workloads",
-					    "boustrophedonic", "timing", "dtexl"};
-	assert_int_equal(tsr_experiment_count(), 7);
+					    "boustrophedonic", "timing", "dtexl", "gspc"};
+	assert_int_equal(tsr_experiment_count(), 8);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct tsr_experiment *x = tsr_experiment_find(names[i]);
 		assert_non_null(x);
@@ -863,6 +865,92 @@ static void test_dtexl(void **state)
 	tsr_xp_result_release(&r);
 }
 
+/*
+ * gspc on a multi-pass and a single-pass workload at 256x128, two frames:
+ * the tables and their rows and columns; the DRRIP replay equals the run;
+ * Belady (opt) has the fewest misses of every policy that caches every
+ * miss, and OPTPT (with bypass) of every policy; values finite; the
+ * multi-pass workload's render targets are consumed by texture hits under
+ * Belady; the threshold table is relative to t = 16.
+ */
+static void test_gspc(void **state)
+{
+	(void)state;
+	static const char *const w[] = {"postfx-bloom", "glmark-scene"};
+	const struct tsr_xp_options o = {.frames = 2, .workloads = w, .workload_count = 2,
+					 .sets = small, .set_count = 2};
+	struct tsr_xp_result r;
+	struct tsr_error err = {{0}};
+	if (tsr_experiment_run(tsr_experiment_find("gspc"), &o, &r, &err) != TSR_OK)
+		fail_msg("experiment gspc: %s", err.msg);
+	const struct tsr_table *t = tsr_xp_result_table(&r, "gspc");
+	assert_ptr_equal(t, &r.tables[0]);
+	/* 8 MB: 14 policies per workload and the means; 16 MB: 11 and the means */
+	assert_int_equal(t->rows, 3 * 14 + 3 * 11);
+	static const char *const cols[] = {
+		"misses", "change_vs_drrip_pct", "texture_hit_pct", "render_target_hit_pct",
+		"color_hit_pct", "z_hit_pct", "display_hit_pct", "rt_consumption_pct",
+		"rt_consumption_render_target_only_pct", "texture_inter_stream_hit_pct"};
+	for (uint32_t i = 0; i < t->rows; i++)
+		for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+			assert_true(isfinite(num(t, i, cols[k])));
+	static const uint32_t first[] = {0, 14, 42, 53};  /* each workload's first row */
+	for (int b = 0; b < 4; b++) {
+		const uint32_t f = first[b], n = b < 2 ? 14 : 11;
+		assert_string_equal(tsr_table_cell(t, f, "workload"), w[b % 2]);
+		assert_string_equal(tsr_table_cell(t, f, "policy"), "drrip");
+		assert_true(num(t, f, "change_vs_drrip_pct") == 0.0);
+		if (b < 2)
+			assert_true(num(t, f, "replay_matches_run") == 1);
+		int opt = -1, optpt = -1;
+		for (uint32_t i = f; i < f + n; i++) {
+			opt = !strcmp(tsr_table_cell(t, i, "policy"), "opt") ? (int)i : opt;
+			optpt = !strcmp(tsr_table_cell(t, i, "policy"), "optpt") ? (int)i : optpt;
+		}
+		assert_true(opt >= 0 && optpt >= 0);
+		for (uint32_t i = f; i < f + n; i++) {
+			const int ucd = strstr(tsr_table_cell(t, i, "policy"), "+ucd") != NULL;
+			if (!ucd)
+				assert_true(num(t, (uint32_t)opt, "misses") <= num(t, i, "misses"));
+			assert_true(num(t, (uint32_t)optpt, "misses") <= num(t, i, "misses"));
+		}
+		if (b == 0)  /* postfx-bloom samples its targets: some consumed under Belady */
+			assert_true(num(t, (uint32_t)opt, "rt_consumption_pct") > 0);
+		if (b == 1)  /* glmark-scene has one pass: nothing to consume */
+			assert_true(num(t, (uint32_t)opt, "rt_consumption_pct") == 0);
+	}
+	assert_string_equal(tsr_table_cell(t, 28, "workload"), "mean");
+	assert_string_equal(tsr_table_cell(t, 28, "llc_mb"), "8");
+	assert_string_equal(tsr_table_cell(t, 64, "llc_mb"), "16");
+	const struct tsr_table *st = tsr_xp_result_table(&r, "gspc-streams");
+	assert_non_null(st);
+	assert_int_equal(st->rows, 3 * 10);
+	double share = 0;
+	for (uint32_t i = 0; i < 10; i++)
+		share += num(st, i, "share_pct");
+	assert_true(fabs(share - 100.0) < 1e-6);
+	const struct tsr_table *ep = tsr_xp_result_table(&r, "gspc-epochs");
+	assert_non_null(ep);
+	assert_int_equal(ep->rows, 2 * 3);
+	assert_int_equal(ep->cols, 9);
+	for (uint32_t i = 0; i < ep->rows; i++)
+		for (uint32_t c = 2; c < ep->cols; c++) {
+			const double v = num(ep, i, ep->cells[c]);
+			assert_true(isfinite(v) && v >= 0);
+		}
+	const struct tsr_table *th = tsr_xp_result_table(&r, "gspc-threshold");
+	assert_non_null(th);
+	assert_int_equal(th->rows, 3 * 4);
+	assert_true(num(th, 3, "t") == 16 && num(th, 3, "change_vs_t16_pct") == 0.0);
+	const struct tsr_table *paper = tsr_xp_result_table(&r, "gspc-paper");
+	assert_non_null(paper);
+	assert_true(paper->rows >= 40);
+	for (uint32_t i = 0; i < paper->rows; i++)
+		assert_true(isfinite(num(paper, i, "tessera_pct")));
+	assert_non_null(strstr(r.text.buf, "Figs. 1 and 12"));
+	tsr_xp_result_release(&r);
+}
+
 static void test_on_text(void **state)
 {
 	(void)state;
@@ -917,6 +1005,7 @@ int main(void)
 		cmocka_unit_test(test_boustrophedonic),
 		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_dtexl),
+		cmocka_unit_test(test_gspc),
 		cmocka_unit_test(test_on_text),
 		cmocka_unit_test(test_errors),
 	};

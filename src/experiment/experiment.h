@@ -27,15 +27,21 @@
  *                    workload frames per second, cycles, geometry share,
  *                    memory and DRAM latency, DRAM row hits and bandwidth,
  *                    energy per frame and its shares per component.
+ *   dtexl            DTexL's quad groupings and tile orders (DTexL V).
+ *   gspc             LLC misses of DRRIP, NRU, SHiP-mem, GS-DRRIP, GSPZTC,
+ *                    GSPZTC+TSE, GSPC, +UCD and Belady on the recorded
+ *                    LLC input of the immediate-mode GPU at 8 and 16 MB;
+ *                    streams, hit rates, render-target consumption,
+ *                    epochs, threshold t (GSPC Figs. 1, 4-7, 9, 11-13).
  *
  * Shipped configurations and workloads are found through the data
  * directory (core/datadir.h), never relative to the current directory.
  * One file per experiment (xp_tcor.c, xp_attribute_cache.c, xp_re.c,
- * xp_workloads.c, xp_boustrophedonic.c, xp_timing.c);
+ * xp_workloads.c, xp_boustrophedonic.c, xp_timing.c, xp_dtexl.c, xp_gspc.c);
  * experiments.c holds the name table. A new experiment is a new xp_*.c
  * file and one line in that table.
  *
- * Left out: running points in parallel; the experiments are sequential.
+ * dtexl and gspc run their points on two threads; the others are sequential.
  */
 #ifndef TSR_EXPERIMENT_EXPERIMENT_H
 #define TSR_EXPERIMENT_EXPERIMENT_H
@@ -51,7 +57,8 @@
 struct tsr_xp_options {
 	uint32_t frames;                /* frames per run; 0: the experiment's default
 					   (tcor, attribute-cache, timing: 4; re: each
-					   workload's own; workloads: 3; boustrophedonic: 30) */
+					   workload's own; workloads: 3; boustrophedonic: 30;
+					   gspc: 2) */
 	const char *const *workloads;   /* files or shipped names (tsr_data_resolve);
 					   NULL: the experiment's shipped list (workloads:
 					   every workloads/ *.json of the data directory,
@@ -84,7 +91,8 @@ struct tsr_xp_result {
 	 * "boustrophedonic-shared" V-B, "boustrophedonic-paper"; timing:
 	 * "timing-paper", the papers' figures beside tessera's means; dtexl:
 	 * "dtexl-fig11", "dtexl-fig12", "dtexl-fig13-15", "dtexl-fig16",
-	 * "dtexl-fig17-18", "dtexl-paper").
+	 * "dtexl-fig17-18", "dtexl-paper"; gspc: "gspc-streams" Fig. 4,
+	 * "gspc-epochs" Figs. 7 and 9, "gspc-threshold" Fig. 11, "gspc-paper").
 	 */
 	struct tsr_table tables[TSR_XP_MAX_TABLES];
 	uint32_t table_count;
@@ -96,7 +104,7 @@ struct tsr_xp_result {
 struct tsr_experiment;
 
 /* The experiment called `name` ("tcor", "attribute-cache", "re", "workloads",
- * "boustrophedonic", "timing", "dtexl"), or NULL. */
+ * "boustrophedonic", "timing", "dtexl", "gspc"), or NULL. */
 const struct tsr_experiment *tsr_experiment_find(const char *name);
 
 /* The experiments, in table order: i from 0 to tsr_experiment_count() - 1. */

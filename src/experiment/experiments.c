@@ -20,6 +20,7 @@ static const struct tsr_experiment *const experiments[] = {
 	&tsr_xp_boustrophedonic,
 	&tsr_xp_timing,
 	&tsr_xp_dtexl,
+	&tsr_xp_gspc,
 };
 
 #define XP_COUNT (sizeof(experiments) / sizeof(experiments[0]))

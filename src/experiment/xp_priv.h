@@ -42,6 +42,7 @@ extern const struct tsr_experiment tsr_xp_workloads;
 extern const struct tsr_experiment tsr_xp_boustrophedonic;
 extern const struct tsr_experiment tsr_xp_timing;
 extern const struct tsr_experiment tsr_xp_dtexl;
+extern const struct tsr_experiment tsr_xp_gspc;
 
 /*
  * Loads the defaults, then shipped configuration `name` ("tcor-table1",

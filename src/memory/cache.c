@@ -21,6 +21,9 @@ struct tsr_cache {
 	const struct tsr_policy_ops *policy;
 	void *policy_state;
 	struct tsr_line *lines;  /* sets x ways */
+	uint8_t *rt;             /* sets x ways: GSPC 2.3's RT bit (1: a render-target line) */
+	uint8_t rt_seen;         /* 1 once a render-target access came: rt[] is kept from
+				    then on (a cache without one never touches rt[]) */
 	struct tsr_cache_counters counters[TSR_STREAM_COUNT];
 	struct tsr_cache_observer observer;  /* observer.access NULL: none */
 
@@ -38,6 +41,17 @@ struct tsr_cache {
 };
 
 #define INDEX_MIN_WAYS 64u
+
+/*
+ * Streams whose lines are render targets for the inter-stream counters
+ * (GSPC 2.3; display too: "displayable color is a render target", 5.1).
+ * The TBR's frame-buffer flushes (color) are left out: no pass samples
+ * the frame buffer, and single-pass runs keep their counters as before.
+ */
+static inline int is_render_target(uint8_t stream)
+{
+	return stream == TSR_STREAM_RENDER_TARGET || stream == TSR_STREAM_DISPLAY;
+}
 
 static inline uint64_t index_slot(const struct tsr_cache *c, uint64_t tag)
 {
@@ -180,6 +194,7 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	c->policy = tsr_policy_find(g->policy);
 	c->uncached_display = (uint8_t)tsr_policy_spec_ucd(g->policy);
 	c->lines = calloc((size_t)c->sets * c->ways, sizeof(*c->lines));
+	c->rt = calloc((size_t)c->sets * c->ways, 1);
 	if (!g->fetch_on_write && c->lines)
 		c->masks = calloc((size_t)c->sets * c->ways, sizeof(*c->masks));
 	int index_ok = 1;
@@ -193,7 +208,8 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		c->filled = calloc(c->sets, sizeof(*c->filled));
 		index_ok = c->index_key && c->index_way && c->filled;
 	}
-	if (!c->lines || (!g->fetch_on_write && !c->masks) || !index_ok) {
+	if (!c->lines || !c->rt || (!g->fetch_on_write && !c->masks) || !index_ok) {
+		free(c->rt);
 		free(c->index_key);
 		free(c->index_way);
 		free(c->filled);
@@ -208,6 +224,7 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		tsr_error_set(err, s, "out of memory for cache '%s' (%u sets x %u ways): policy '%s'",
 			      name, c->sets, c->ways, g->policy);
 	if (s != TSR_OK) {
+		free(c->rt);
 		free(c->masks);
 		free(c->lines);
 		free(c);
@@ -225,6 +242,7 @@ void tsr_cache_destroy(struct tsr_cache *c)
 	free(c->index_key);
 	free(c->index_way);
 	free(c->filled);
+	free(c->rt);
 	free(c->masks);
 	free(c->lines);
 	free(c);
@@ -314,6 +332,18 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		else
 			out->hit = 1;
 		c->policy->on_hit(c->policy_state, set, hit, sl, a);
+		/* inter-stream reuse (GSPC 2.3): the line's RT bit */
+		if (a->stream == TSR_STREAM_TEXTURE && c->rt_seen) {
+			uint8_t *rt = &c->rt[(size_t)set * c->ways + hit];
+			if (*rt && out->hit && !a->write)
+				cnt->rt_consumed++;
+			*rt = 0;
+		} else if (is_render_target(a->stream)) {
+			uint8_t *rt = &c->rt[(size_t)set * c->ways + hit];
+			c->rt_seen = 1;
+			cnt->rt_lines += !*rt;
+			*rt = 1;
+		}
 		sl[hit].dirty |= a->write & c->dirty_on_write;
 		sl[hit].meta = a->meta;
 		return;
@@ -375,6 +405,13 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	l->stream = a->stream;
 	l->meta = a->meta;
 	l->partial = 0;
+	if (is_render_target(a->stream)) {
+		c->rt_seen = 1;
+		c->rt[(size_t)set * c->ways + way] = 1;
+		cnt->rt_lines++;
+	} else if (c->rt_seen) {
+		c->rt[(size_t)set * c->ways + way] = 0;
+	}
 	/* a full-line write (e.g. an upper level's write-back) needs no fetch */
 	out->fetch = !a->write || (a->size < c->geom.line_bytes && c->geom.fetch_on_write);
 	if (!out->fetch && c->masks && a->size < c->geom.line_bytes) {
@@ -409,6 +446,8 @@ void tsr_cache_set_observer(struct tsr_cache *c, const struct tsr_cache_observer
 void tsr_cache_invalidate_all(struct tsr_cache *c)
 {
 	memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof(*c->lines));
+	memset(c->rt, 0, (size_t)c->sets * c->ways);
+	c->rt_seen = 0;
 	if (c->index_key) {
 		memset(c->index_key, 0, (c->index_mask + 1) * sizeof(*c->index_key));
 		memset(c->filled, 0, c->sets * sizeof(*c->filled));

@@ -33,7 +33,9 @@ static json_t *group_json(const struct tsr_counter_group *g, const void *s, uint
 	for (size_t i = 0; i < g->count; i++) {
 		const struct tsr_counter_desc *d = &g->counters[i];
 		if (d->length == 1) {
-			json_object_set_new(o, d->name, u64(tsr_counter_value(d, s, 0)));
+			uint64_t v = tsr_counter_value(d, s, 0);
+			if (v || !(d->flags & TSR_CTR_NONZERO))
+				json_object_set_new(o, d->name, u64(v));
 			continue;
 		}
 		json_t *a = json_array();
@@ -56,7 +58,7 @@ static json_t *streams_json(const struct tsr_counter_group *g, const void *per_s
 			    size_t stride)
 {
 	json_t *o = json_object();
-	uint64_t all[16] = {0};  /* the group's counters summed (a cache has 7) */
+	uint64_t all[16] = {0};  /* the group's counters summed (a cache has 10) */
 	for (int st = 0; st < TSR_STREAM_COUNT; st++) {
 		const void *k = (const char *)per_stream + (size_t)st * stride;
 		if (!tsr_counters_any(g, k))

@@ -12,7 +12,8 @@
  * "cycles" (GPU cycles of the timing model).
  * Merge: how frames combine into the total (TSR_MERGE_SUM, or
  * TSR_MERGE_MAX for a high-water mark). Flags: TSR_CTR_SUMMARY puts the
- * counter in `tessera run`'s summary.
+ * counter in `tessera run`'s summary; TSR_CTR_NONZERO leaves it out of
+ * stats.json while it is zero.
  *
  * To add a counter: add one line to its group's list (name, unit, merge,
  * flags, meaning), increment it in the unit that counts it, and run
@@ -43,6 +44,8 @@ enum tsr_counter_merge {
 };
 
 #define TSR_CTR_SUMMARY 1u  /* shown in `tessera run`'s summary */
+#define TSR_CTR_NONZERO 2u  /* in stats.json only when non-zero (counters added after the
+			       golden files, tests/golden, that most runs leave at zero) */
 
 /* Geometry Pipeline (TCOR II-A): Vertex Fetcher, Vertex Processor, Primitive Assembly. */
 #define TSR_GEOMETRY_COUNTERS(X, XA)                                                       \
@@ -300,7 +303,15 @@ enum tsr_counter_merge {
 	X(discards, "count", TSR_MERGE_SUM, 0,                                              \
 	  "dirty lines the policy knew dead, dropped without a write-back (TCOR III-D)")  \
 	X(merges, "count", TSR_MERGE_SUM, 0,                                                \
-	  "accesses to a partly written line needing bytes never written (a read; with lines over 64 bytes a write of part of a granule): fetched and merged (also counted as misses)")
+	  "accesses to a partly written line needing bytes never written (a read; with lines over 64 bytes a write of part of a granule): fetched and merged (also counted as misses)")                                                      \
+	X(rt_lines, "count", TSR_MERGE_SUM, TSR_CTR_NONZERO,                                \
+	  "lines that became render-target lines (GSPC 2.3's RT bit set): a render_target "  \
+	  "or display access filled the line or found it holding other data; on that "      \
+	  "stream; only when non-zero")                                                      \
+	X(rt_consumed, "count", TSR_MERGE_SUM, TSR_CTR_NONZERO,                             \
+	  "render-target consumption (GSPC 2.3, Figs. 6, 13): texture reads that hit a "    \
+	  "render-target line, which becomes a texture line; on the texture stream; only "  \
+	  "when non-zero")
 
 /* DRAM, one stream; also the bytes of perfect routes. */
 #define TSR_DRAM_COUNTERS(X, XA)                                                           \

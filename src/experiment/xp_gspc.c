@@ -1,0 +1,753 @@
+/*
+ * xp_gspc.c - `gspc`: the LLC study of Gaur et al., "Efficient Management
+ * of Last-level Caches in Graphics Processors for 3D Scene Rendering
+ * Workloads" (MICRO 2013), Sections 2 and 5.1, on configs/gspc-8mb.json
+ * (the immediate-mode pipeline with the paper's Section 4 render caches
+ * and an 8 MB 16-way LLC called "llc").
+ *
+ * Per workload one run records the LLC's input in memory (a cache
+ * observer, as `tessera run --record-trace llc=...` does) and replays it
+ * (cachesim/replay.h) under DRRIP, NRU, SHiP-mem, GS-DRRIP, GSPZTC,
+ * GSPZTC+TSE, GSPC, GSPC+UCD, DRRIP+UCD, Belady's OPT (every miss fills,
+ * as the paper's Belady) and OPTPT (OPT with bypass, the bound for the
+ * +UCD policies, which bypass the display stream), plus GSPZTC with t = 2,
+ * 4 and 16 (Fig. 11). The LLC is non-inclusive and never invalidates the
+ * render caches, so its input does not depend on its own policy or size:
+ * the same trace is also replayed at 16 MB (configs/gspc-16mb.json's LLC).
+ * The DRRIP replay must reproduce the run's LLC misses (column
+ * replay_matches_run).
+ *
+ * From the replays' counters (memory/cache.h: per stream, with the RT bit
+ * counters rt_lines and rt_consumed) come Fig. 1 and Fig. 12 (LLC misses
+ * against DRRIP), Fig. 4 (LLC accesses per stream), Fig. 5 (texture,
+ * render-target and Z hit rates), Fig. 6 (inter-stream share of the
+ * texture hits, render-target consumption) and Fig. 13; from
+ * tsr_epochs_analyze() under OPT, Figs. 7 and 9 (hits per epoch and death
+ * ratios of texture and Z blocks). Fig. 8 (DRRIP's insertions at RRPV 3)
+ * needs the policy's internal choice and is left out, as are Figs. 14-17
+ * (four-bit policies; the timing model's frame rates).
+ *
+ * Streams: the paper's render-target stream is every color access
+ * (blending included) and its display stream the final displayable
+ * writes; tessera tags the last pass's color traffic (the frame buffer)
+ * `display` and earlier passes' targets `render_target`, so the columns
+ * give both render_target alone and "color" = render_target + display,
+ * and +UCD uncaches all of the last pass's color, not only its final
+ * writes (README explains what that changes).
+ *
+ * Workloads run on two threads (one simulation and its replays each);
+ * every result has its fixed slot, so the report does not depend on
+ * thread timing. Memory: a recorded access is 32 bytes (1-3 M accesses
+ * per workload and frame at 1920x1200).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "cachesim/linetrace.h"
+#include "cachesim/replay.h"
+#include "experiment/xp_priv.h"
+#include "memory/memsys.h"
+#include "pipeline/gpu.h"
+#include "sim/sim.h"
+
+#define THREADS 2
+
+/* Policies replayed at 8 MB (all) and 16 MB (up to P_MAIN), in Fig. 12's order. */
+enum {
+	P_DRRIP, P_NRU, P_SHIP, P_GSDRRIP, P_GSPZTC, P_TSE, P_GSPC, P_GSPC_UCD, P_DRRIP_UCD,
+	P_OPT, P_OPTPT, P_MAIN,
+	P_T2 = P_MAIN, P_T4, P_T16, NP
+};
+static const char *const specs[NP] = {
+	"drrip", "nru", "ship-mem", "gs-drrip", "gspztc", "gspztc+tse", "gspc", "gspc+ucd",
+	"drrip+ucd", "opt", "optpt", "gspztc:t=2", "gspztc:t=4", "gspztc:t=16",
+};
+
+/* Fig. 11's thresholds and their policies. */
+static const struct {
+	uint32_t t;
+	int pol;
+} thresholds[] = {{2, P_T2}, {4, P_T4}, {8, P_GSPZTC}, {16, P_T16}};
+enum { NT = sizeof(thresholds) / sizeof(thresholds[0]) };
+
+/* LLC sizes: 8 MB (gspc-8mb) and 16 MB (gspc-16mb). */
+enum { S8, S16, NS };
+static const char *const size_configs[NS] = {"gspc-8mb", "gspc-16mb"};
+
+/* Streams of Fig. 4, in the paper's order. */
+static const int fig4_streams[] = {
+	TSR_STREAM_RENDER_TARGET, TSR_STREAM_DISPLAY, TSR_STREAM_TEXTURE, TSR_STREAM_Z,
+	TSR_STREAM_HIZ, TSR_STREAM_VERTEX, TSR_STREAM_INDEX, TSR_STREAM_STENCIL,
+	TSR_STREAM_INSTRUCTION, TSR_STREAM_OTHER,
+};
+enum { NFIG4 = sizeof(fig4_streams) / sizeof(fig4_streams[0]) };
+
+/* What one workload measured. */
+struct gspc_row {
+	char name[64];
+	uint64_t accesses;                       /* LLC line accesses recorded */
+	uint64_t run_misses;                     /* the run's LLC misses (DRRIP) */
+	struct tsr_replay_result res[NS][NP];    /* [S16] only up to P_MAIN */
+	struct tsr_epoch_result epochs;          /* OPT at 8 MB */
+};
+
+/* ---- recording the LLC's input in memory ---- */
+
+struct recorder {
+	struct tsr_line_trace lt;  /* line_bytes, line_shift set at start */
+	size_t cap, mcap;
+	int nomem;
+};
+
+static void rec_push(struct recorder *r, const struct tsr_access *a)
+{
+	if (r->lt.count == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 1u << 16;
+		struct tsr_access *p = realloc(r->lt.accesses, cap * sizeof(*p));
+		if (!p) {
+			r->nomem = 1;
+			return;
+		}
+		r->lt.accesses = p;
+		r->cap = cap;
+	}
+	struct tsr_access *d = &r->lt.accesses[r->lt.count++];
+	*d = *a;
+	d->next_use = TSR_NEVER;
+}
+
+/* Observer: every access the LLC receives, split into lines as replay does. */
+static void rec_access(void *ctx, const struct tsr_access *a)
+{
+	struct recorder *r = ctx;
+	uint32_t sh = r->lt.line_shift;
+	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
+	while (addr < end && !r->nomem) {
+		uint64_t line_end = ((addr >> sh) + 1) << sh;
+		uint64_t chunk_end = line_end < end ? line_end : end;
+		struct tsr_access c = *a;
+		c.addr = addr;
+		c.size = (uint32_t)(chunk_end - addr);
+		rec_push(r, &c);
+		addr = chunk_end;
+	}
+}
+
+static void rec_marker(void *ctx, enum tsr_marker kind, uint64_t value)
+{
+	struct recorder *r = ctx;
+	if (r->nomem)
+		return;
+	if (r->lt.marker_count == r->mcap) {
+		size_t cap = r->mcap ? r->mcap * 2 : 4096;
+		struct tsr_line_marker *p = realloc(r->lt.markers, cap * sizeof(*p));
+		if (!p) {
+			r->nomem = 1;
+			return;
+		}
+		r->lt.markers = p;
+		r->mcap = cap;
+	}
+	r->lt.markers[r->lt.marker_count++] =
+		(struct tsr_line_marker){.pos = r->lt.count, .value = value, .kind = (uint8_t)kind};
+	r->lt.frames += kind == TSR_MARKER_FRAME;
+}
+
+/* ---- one workload ---- */
+
+struct job {
+	struct tsr_gpu_config cfg;         /* gspc-8mb with the --set overrides */
+	struct tsr_cache_geometry g16;     /* gspc-16mb's LLC */
+	const struct tsr_scene *sc;
+	uint32_t frames;
+	struct gspc_row *row;
+	enum tsr_status status;
+	struct tsr_error err;
+};
+
+static uint64_t misses_of(const struct tsr_cache_counters *c)
+{
+	return c->read_misses + c->write_misses;
+}
+
+/* Simulates the job's frames recording the LLC's input into rec->lt (next uses computed). */
+static enum tsr_status record(struct job *j, struct recorder *rec, struct tsr_cache_geometry *g,
+			      struct tsr_error *err)
+{
+	struct tsr_sim *s;
+	TSR_TRY(tsr_sim_open_scene(&j->cfg, j->sc, &s, err));
+	struct tsr_gpu *gpu = tsr_sim_gpu(s);
+	struct tsr_cache *llc = tsr_gpu_cache_by_name(gpu, "llc");
+	uint32_t port = tsr_memsys_cache_port(tsr_gpu_memsys(gpu), "llc");
+	enum tsr_status st = TSR_OK;
+	if (!llc || port == TSR_PORT_DRAM)
+		st = tsr_error_set(err, TSR_ERR_CONFIG, "configuration '%s' has no cache 'llc' "
+				   "(the experiment records its input)", j->cfg.name);
+	memset(rec, 0, sizeof(*rec));
+	if (st == TSR_OK) {
+		*g = *tsr_cache_geometry_of(llc);
+		rec->lt.line_bytes = g->line_bytes;
+		while ((1u << rec->lt.line_shift) < g->line_bytes)
+			rec->lt.line_shift++;
+		struct tsr_cache_observer ob = {.access = rec_access, .marker = rec_marker, .ctx = rec};
+		tsr_cache_set_observer(llc, &ob);
+		st = tsr_sim_run(s, j->frames, NULL, NULL, err);
+		tsr_cache_set_observer(llc, NULL);
+	}
+	if (st == TSR_OK) {
+		const struct tsr_frame_stats *t = tsr_sim_total(s);
+		j->row->run_misses = 0;
+		for (int k = 0; k < TSR_STREAM_COUNT; k++)
+			j->row->run_misses += misses_of(&t->caches[port][k]);
+	}
+	tsr_sim_close(s);
+	if (st == TSR_OK && rec->nomem)
+		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory recording the LLC's input "
+				   "(%zu line accesses)", rec->lt.count);
+	if (st == TSR_OK)
+		st = tsr_line_trace_index(&rec->lt, err);
+	else
+		tsr_line_trace_release(&rec->lt);
+	return st;
+}
+
+static void run_job(struct job *j)
+{
+	struct recorder rec;
+	struct tsr_cache_geometry g;
+	j->status = record(j, &rec, &g, &j->err);
+	if (j->status != TSR_OK)
+		return;
+	j->row->accesses = rec.lt.count;
+	j->status = tsr_replay(&rec.lt, &g, specs, NP, j->row->res[S8], &j->err);
+	if (j->status == TSR_OK)
+		j->status = tsr_replay(&rec.lt, &j->g16, specs, P_MAIN, j->row->res[S16], &j->err);
+	if (j->status == TSR_OK) {
+		struct tsr_cache_geometry go = g;
+		snprintf(go.policy, sizeof(go.policy), "%s", "opt");
+		j->status = tsr_epochs_analyze(&rec.lt, &go, &j->row->epochs, &j->err);
+	}
+	tsr_line_trace_release(&rec.lt);
+}
+
+/* The workers' shared queue: jobs[next] is the next to take. */
+struct queue {
+	pthread_mutex_t lock;
+	struct job *jobs;
+	size_t next, count;
+};
+
+static void *worker(void *arg)
+{
+	struct queue *q = arg;
+	for (;;) {
+		pthread_mutex_lock(&q->lock);
+		const size_t i = q->next < q->count ? q->next++ : SIZE_MAX;
+		pthread_mutex_unlock(&q->lock);
+		if (i == SIZE_MAX)
+			return NULL;
+		run_job(&q->jobs[i]);
+	}
+}
+
+/*
+ * Runs the jobs on THREADS threads (fewer when a thread cannot start: the
+ * calling thread then works too). Returns the first failing job's status
+ * in job order, with its message in *err.
+ */
+static enum tsr_status run_jobs(struct job *jobs, size_t count, struct tsr_error *err)
+{
+	struct queue q = {.jobs = jobs, .count = count};
+	if (pthread_mutex_init(&q.lock, NULL))
+		return tsr_error_set(err, TSR_ERR_INTERNAL, "cannot create a mutex");
+	pthread_t th[THREADS - 1];
+	int started = 0;
+	for (int i = 0; i < THREADS - 1; i++)
+		if (!pthread_create(&th[started], NULL, worker, &q))
+			started++;
+	worker(&q);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&q.lock);
+	for (size_t i = 0; i < count; i++)
+		if (jobs[i].status != TSR_OK) {
+			*err = jobs[i].err;
+			return jobs[i].status;
+		}
+	return TSR_OK;
+}
+
+/* ---- measures ---- */
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Hit rate (%) of the streams in mask (bit per enum tsr_stream). */
+static double hit_pct(const struct tsr_replay_result *r, uint32_t mask)
+{
+	uint64_t acc = 0, miss = 0;
+	for (int s = 0; s < TSR_STREAM_COUNT; s++)
+		if (mask & (1u << s)) {
+			acc += r->streams[s].reads + r->streams[s].writes;
+			miss += misses_of(&r->streams[s]);
+		}
+	return acc ? 100.0 * (double)(acc - miss) / (double)acc : 0.0;
+}
+
+#define BIT(s) (1u << (s))
+#define COLOR_MASK (BIT(TSR_STREAM_RENDER_TARGET) | BIT(TSR_STREAM_DISPLAY))
+
+/* Texture hits (reads and writes that did not miss). */
+static uint64_t texture_hits(const struct tsr_replay_result *r)
+{
+	const struct tsr_cache_counters *t = &r->streams[TSR_STREAM_TEXTURE];
+	return t->reads + t->writes - misses_of(t);
+}
+
+/* Render-target consumption (%): texture hits on RT lines per line that became one (Fig. 6). */
+static double consumption_pct(const struct tsr_replay_result *r)
+{
+	return pct(r->streams[TSR_STREAM_TEXTURE].rt_consumed,
+		   r->streams[TSR_STREAM_RENDER_TARGET].rt_lines +
+			   r->streams[TSR_STREAM_DISPLAY].rt_lines);
+}
+
+/* The same counting render_target lines only (the display's are never sampled). */
+static double consumption_rt_pct(const struct tsr_replay_result *r)
+{
+	return pct(r->streams[TSR_STREAM_TEXTURE].rt_consumed,
+		   r->streams[TSR_STREAM_RENDER_TARGET].rt_lines);
+}
+
+/* Columns of the main table after workload, llc_mb, policy. */
+enum {
+	C_MISSES, C_CHANGE, C_TEX_HIT, C_RT_HIT, C_COLOR_HIT, C_Z_HIT, C_DISPLAY_HIT,
+	C_CONS, C_CONS_RT, C_INTER, NC
+};
+static const char *const col_names[NC] = {
+	"misses", "change_vs_drrip_pct", "texture_hit_pct", "render_target_hit_pct",
+	"color_hit_pct", "z_hit_pct", "display_hit_pct", "rt_consumption_pct",
+	"rt_consumption_render_target_only_pct", "texture_inter_stream_hit_pct",
+};
+
+static void measures(const struct tsr_replay_result *r, const struct tsr_replay_result *base,
+		     double v[NC])
+{
+	v[C_MISSES] = (double)misses_of(&r->total);
+	v[C_CHANGE] = xp_pct(misses_of(&r->total), misses_of(&base->total));
+	v[C_TEX_HIT] = hit_pct(r, BIT(TSR_STREAM_TEXTURE));
+	v[C_RT_HIT] = hit_pct(r, BIT(TSR_STREAM_RENDER_TARGET));
+	v[C_COLOR_HIT] = hit_pct(r, COLOR_MASK);
+	v[C_Z_HIT] = hit_pct(r, BIT(TSR_STREAM_Z));
+	v[C_DISPLAY_HIT] = hit_pct(r, BIT(TSR_STREAM_DISPLAY));
+	v[C_CONS] = consumption_pct(r);
+	v[C_CONS_RT] = consumption_rt_pct(r);
+	v[C_INTER] = pct(r->streams[TSR_STREAM_TEXTURE].rt_consumed, texture_hits(r));
+}
+
+/*
+ * The paper's averages (its text, Sections 1, 2 and 5.1) and what tessera
+ * compares with them: a policy's mean change of LLC misses against DRRIP
+ * (K_CHANGE), a mean measure of a policy (K_MEASURE, column col), a
+ * stream's share of the LLC accesses (K_SHARE, mask of streams), texture
+ * epoch hits or death ratios under OPT (K_EPOCH_HITS, K_DEATH: stream,
+ * epoch), or GSPZTC's change at threshold t against t = 16 (K_T).
+ */
+enum { K_CHANGE, K_MEASURE, K_SHARE, K_EPOCH_HITS, K_DEATH, K_T, K_INTER_OF_OPT };
+static const struct {
+	const char *figure, *quantity;
+	int kind, pol, col;
+	uint32_t arg;  /* K_SHARE: stream mask; K_EPOCH_HITS/K_DEATH: stream; K_T: t */
+	int epoch;
+	double paper;
+} paper_rows[] = {
+	{"1", "LLC misses NRU vs DRRIP", K_CHANGE, P_NRU, 0, 0, 0, 6.2},
+	{"1", "LLC misses Belady (opt) vs DRRIP", K_CHANGE, P_OPT, 0, 0, 0, -36.6},
+	{"4", "share of LLC accesses: render target (render_target+display)", K_SHARE, 0, 0,
+	 COLOR_MASK, 0, 40.0},
+	{"4", "share of LLC accesses: texture", K_SHARE, 0, 0, BIT(TSR_STREAM_TEXTURE), 0, 34.0},
+	{"4", "share of LLC accesses: Z (>= 10%; 100 - the rest)", K_SHARE, 0, 0,
+	 BIT(TSR_STREAM_Z), 0, 10.0},
+	{"4", "share of LLC accesses: HiZ", K_SHARE, 0, 0, BIT(TSR_STREAM_HIZ), 0, 7.0},
+	{"4", "share of LLC accesses: vertex (vertex+index)", K_SHARE, 0, 0,
+	 BIT(TSR_STREAM_VERTEX) | BIT(TSR_STREAM_INDEX), 0, 4.0},
+	{"4", "share of LLC accesses: stencil+other (paper: +display)", K_SHARE, 0, 0,
+	 BIT(TSR_STREAM_STENCIL) | BIT(TSR_STREAM_OTHER) | BIT(TSR_STREAM_INSTRUCTION), 0, 5.0},
+	{"5", "texture hit rate, Belady", K_MEASURE, P_OPT, C_TEX_HIT, 0, 0, 53.4},
+	{"5", "texture hit rate, DRRIP", K_MEASURE, P_DRRIP, C_TEX_HIT, 0, 0, 22.0},
+	{"5", "texture hit rate, NRU", K_MEASURE, P_NRU, C_TEX_HIT, 0, 0, 18.4},
+	{"5", "render-target (color) hit rate, Belady", K_MEASURE, P_OPT, C_COLOR_HIT, 0, 0, 59.8},
+	{"5", "render-target (color) hit rate, DRRIP", K_MEASURE, P_DRRIP, C_COLOR_HIT, 0, 0, 50.1},
+	{"5", "render-target (color) hit rate, NRU", K_MEASURE, P_NRU, C_COLOR_HIT, 0, 0, 41.5},
+	{"5", "Z hit rate, Belady", K_MEASURE, P_OPT, C_Z_HIT, 0, 0, 77.1},
+	{"5", "Z hit rate, DRRIP (paper: about 58)", K_MEASURE, P_DRRIP, C_Z_HIT, 0, 0, 58.0},
+	{"5", "Z hit rate, NRU (paper: about 58)", K_MEASURE, P_NRU, C_Z_HIT, 0, 0, 58.0},
+	{"6", "inter-stream share of texture hits, Belady", K_MEASURE, P_OPT, C_INTER, 0, 0, 55.0},
+	{"6", "render-target consumption, Belady", K_MEASURE, P_OPT, C_CONS, 0, 0, 51.0},
+	{"6", "render-target consumption, DRRIP", K_MEASURE, P_DRRIP, C_CONS, 0, 0, 16.0},
+	{"6", "render-target consumption, NRU", K_MEASURE, P_NRU, C_CONS, 0, 0, 13.0},
+	{"7", "texture intra-stream hits from E0, Belady", K_EPOCH_HITS, 0, 0, TSR_STREAM_TEXTURE,
+	 0, 79.0},
+	{"7", "texture intra-stream hits from E1, Belady", K_EPOCH_HITS, 0, 0, TSR_STREAM_TEXTURE,
+	 1, 15.0},
+	{"7", "texture intra-stream hits from E2, Belady", K_EPOCH_HITS, 0, 0, TSR_STREAM_TEXTURE,
+	 2, 4.0},
+	{"7", "texture intra-stream hits from E>=3, Belady", K_EPOCH_HITS, 0, 0,
+	 TSR_STREAM_TEXTURE, 3, 2.0},
+	{"7", "texture E0 death ratio x 100, Belady", K_DEATH, 0, 0, TSR_STREAM_TEXTURE, 0, 81.0},
+	{"7", "texture E1 death ratio x 100, Belady", K_DEATH, 0, 0, TSR_STREAM_TEXTURE, 1, 73.0},
+	{"7", "texture E2 death ratio x 100, Belady", K_DEATH, 0, 0, TSR_STREAM_TEXTURE, 2, 53.0},
+	{"9", "Z E0 death ratio x 100, Belady", K_DEATH, 0, 0, TSR_STREAM_Z, 0, 61.0},
+	{"9", "Z E1 death ratio x 100, Belady", K_DEATH, 0, 0, TSR_STREAM_Z, 1, 38.0},
+	{"9", "Z E2 death ratio x 100, Belady", K_DEATH, 0, 0, TSR_STREAM_Z, 2, 26.0},
+	{"11", "GSPZTC misses t=2 vs t=16 (paper: about 0)", K_T, 0, 0, 2, 0, 0.0},
+	{"11", "GSPZTC misses t=4 vs t=16 (paper: about 0)", K_T, 0, 0, 4, 0, 0.0},
+	{"11", "GSPZTC misses t=8 vs t=16 (paper: about 0)", K_T, 0, 0, 8, 0, 0.0},
+	{"12", "LLC misses NRU vs DRRIP", K_CHANGE, P_NRU, 0, 0, 0, 6.2},
+	{"12", "LLC misses SHiP-mem vs DRRIP", K_CHANGE, P_SHIP, 0, 0, 0, 0.0},
+	{"12", "LLC misses GS-DRRIP vs DRRIP", K_CHANGE, P_GSDRRIP, 0, 0, 0, -2.9},
+	{"12", "LLC misses GSPZTC vs DRRIP", K_CHANGE, P_GSPZTC, 0, 0, 0, -4.8},
+	{"12", "LLC misses GSPZTC+TSE vs DRRIP", K_CHANGE, P_TSE, 0, 0, 0, -11.5},
+	{"12", "LLC misses GSPC vs DRRIP", K_CHANGE, P_GSPC, 0, 0, 0, -11.8},
+	{"12", "LLC misses GSPC+UCD vs DRRIP", K_CHANGE, P_GSPC_UCD, 0, 0, 0, -13.1},
+	{"12", "LLC misses DRRIP+UCD vs DRRIP", K_CHANGE, P_DRRIP_UCD, 0, 0, 0, 0.0},
+	{"13", "render-target (color) hit rate, GSPC", K_MEASURE, P_GSPC, C_COLOR_HIT, 0, 0, 57.7},
+};
+enum { NPAPER = sizeof(paper_rows) / sizeof(paper_rows[0]) };
+
+/* Share (%) of a row's LLC accesses by the streams in mask (Fig. 4). */
+static double share_pct(const struct gspc_row *r, uint32_t mask)
+{
+	const struct tsr_replay_result *d = &r->res[S8][P_DRRIP];
+	uint64_t n = 0, all = 0;
+	for (int s = 0; s < TSR_STREAM_COUNT; s++) {
+		uint64_t a = d->streams[s].reads + d->streams[s].writes;
+		all += a;
+		if (mask & BIT(s))
+			n += a;
+	}
+	return pct(n, all);
+}
+
+/* Share (%) of the intra-stream hits of stream s under OPT that come from epoch k (Fig. 7). */
+static double epoch_hits_pct(const struct gspc_row *r, int s, int k)
+{
+	const struct tsr_epoch_stats *e = &r->epochs.streams[s];
+	uint64_t all = 0;
+	for (int i = 0; i < TSR_EPOCHS; i++)
+		all += e->hits[i];
+	return pct(e->hits[k], all);
+}
+
+/* ---- reports ---- */
+
+static void print_misses(struct tsr_xp_result *out, struct tsr_table *tab,
+			 const struct gspc_row *rows, size_t nw, int size, double mean[NP][NC])
+{
+	struct tsr_text *txt = &out->text;
+	const int np = size == S8 ? NP : P_MAIN;
+	tsr_text_printf(txt, "\nFigs. 1 and 12, %s: LLC misses, change against DRRIP\n",
+			size_configs[size]);
+	tsr_text_printf(txt, "%-16s %10s %10s", "workload", "accesses", "DRRIP");
+	for (int p = 1; p < P_MAIN; p++)
+		tsr_text_printf(txt, " %10s", specs[p]);
+	tsr_text_printf(txt, "  %s\n", size == S8 ? "replay = run" : "");
+	memset(mean, 0, sizeof(double) * NP * NC);
+	for (size_t w = 0; w < nw; w++) {
+		const struct gspc_row *r = &rows[w];
+		const struct tsr_replay_result *base = &r->res[size][P_DRRIP];
+		const int ok = misses_of(&base->total) == r->run_misses;
+		tsr_text_printf(txt, "%-16s %10llu %10llu", r->name, (unsigned long long)r->accesses,
+				(unsigned long long)misses_of(&base->total));
+		for (int p = 1; p < P_MAIN; p++)
+			tsr_text_printf(txt, " %9.1f%%",
+					xp_pct(misses_of(&r->res[size][p].total), misses_of(&base->total)));
+		tsr_text_printf(txt, "  %s\n", size == S8 ? (ok ? "ok" : "MISMATCH") : "");
+		for (int p = 0; p < np; p++) {
+			double v[NC];
+			measures(&r->res[size][p], base, v);
+			tsr_table_row(tab);
+			tsr_table_cellf(tab, "%s", r->name);
+			tsr_table_cellf(tab, "%d", size == S8 ? 8 : 16);
+			tsr_table_cellf(tab, "%s", specs[p]);
+			tsr_table_cellf(tab, "%llu", (unsigned long long)r->accesses);
+			for (int k = 0; k < NC; k++) {
+				tsr_table_cellf(tab, k == C_MISSES ? "%.0f" : "%.6f", v[k]);
+				mean[p][k] += v[k] / (double)nw;
+			}
+			tsr_table_cellf(tab, "%s", size == S8 && p == P_DRRIP ? (ok ? "1" : "0") : "");
+		}
+	}
+	tsr_text_printf(txt, "%-16s %10s %10s", "mean", "", "");
+	for (int p = 1; p < P_MAIN; p++)
+		tsr_text_printf(txt, " %9.1f%%", mean[p][C_CHANGE]);
+	tsr_text_printf(txt, "\n");
+	for (int p = 0; p < np; p++) {
+		tsr_table_row(tab);
+		tsr_table_cellf(tab, "%s", "mean");
+		tsr_table_cellf(tab, "%d", size == S8 ? 8 : 16);
+		tsr_table_cellf(tab, "%s", specs[p]);
+		tsr_table_cellf(tab, "%s", "");
+		for (int k = 0; k < NC; k++)
+			tsr_table_cellf(tab, k == C_MISSES ? "%.1f" : "%.6f", mean[p][k]);
+		tsr_table_cellf(tab, "%s", "");
+	}
+	/* Figs. 5, 6 and 13: the means per policy */
+	tsr_text_printf(txt, "\nFigs. 5, 6 and 13, %s, mean over the workloads (%%): hit rates, "
+			"render-target consumption (RT lines consumed by texture hits; rt-only: of "
+			"render_target lines), inter-stream share of texture hits\n",
+			size_configs[size]);
+	tsr_text_printf(txt, "%-12s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n", "policy", "misses",
+			"texture", "rt", "color", "z", "display", "consumed", "rt-only", "inter");
+	for (int p = 0; p < P_MAIN; p++)
+		tsr_text_printf(txt, "%-12s %+7.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% %7.1f%% "
+				"%7.1f%% %7.1f%% %7.1f%%\n", specs[p], mean[p][C_CHANGE],
+				mean[p][C_TEX_HIT], mean[p][C_RT_HIT], mean[p][C_COLOR_HIT],
+				mean[p][C_Z_HIT], mean[p][C_DISPLAY_HIT], mean[p][C_CONS],
+				mean[p][C_CONS_RT], mean[p][C_INTER]);
+}
+
+static void print_streams(struct tsr_xp_result *out, struct tsr_table *tab,
+			  const struct gspc_row *rows, size_t nw)
+{
+	struct tsr_text *txt = &out->text;
+	tsr_text_printf(txt, "\nFig. 4: share of the LLC accesses per stream\n%-16s", "workload");
+	for (int i = 0; i < NFIG4; i++)
+		tsr_text_printf(txt, " %8.8s", tsr_stream_name((enum tsr_stream)fig4_streams[i]));
+	tsr_text_printf(txt, "\n");
+	double mean[NFIG4] = {0};
+	for (size_t w = 0; w <= nw; w++) {
+		const char *name = w < nw ? rows[w].name : "mean";
+		tsr_text_printf(txt, "%-16s", name);
+		for (int i = 0; i < NFIG4; i++) {
+			const int s = fig4_streams[i];
+			double v = w < nw ? share_pct(&rows[w], BIT(s)) : mean[i];
+			if (w < nw)
+				mean[i] += v / (double)nw;
+			tsr_text_printf(txt, " %7.1f%%", v);
+			tsr_table_row(tab);
+			tsr_table_cellf(tab, "%s", name);
+			tsr_table_cellf(tab, "%s", tsr_stream_name((enum tsr_stream)s));
+			if (w < nw) {
+				const struct tsr_cache_counters *k = &rows[w].res[S8][P_DRRIP].streams[s];
+				tsr_table_cellf(tab, "%llu", (unsigned long long)(k->reads + k->writes));
+			} else {
+				tsr_table_cellf(tab, "%s", "");
+			}
+			tsr_table_cellf(tab, "%.6f", v);
+		}
+		tsr_text_printf(txt, "\n");
+	}
+}
+
+static void print_epochs(struct tsr_xp_result *out, struct tsr_table *tab,
+			 const struct gspc_row *rows, size_t nw)
+{
+	struct tsr_text *txt = &out->text;
+	static const int streams[] = {TSR_STREAM_TEXTURE, TSR_STREAM_Z};
+	tsr_text_printf(txt, "\nFigs. 7 and 9: epochs under Belady (opt, 8 MB): share of the "
+			"intra-stream hits from E0, E1, E2, E>=3 and death ratios of E0, E1, E2\n");
+	tsr_text_printf(txt, "%-16s %-8s %7s %7s %7s %7s %7s %7s %7s\n", "workload", "stream",
+			"hits E0", "E1", "E2", "E>=3", "death0", "death1", "death2");
+	for (int si = 0; si < 2; si++) {
+		const int s = streams[si];
+		double mean[7] = {0};
+		for (size_t w = 0; w <= nw; w++) {
+			double v[7];
+			if (w < nw) {
+				for (int k = 0; k < TSR_EPOCHS; k++)
+					v[k] = epoch_hits_pct(&rows[w], s, k);
+				for (int k = 0; k < TSR_EPOCHS - 1; k++)
+					v[TSR_EPOCHS + k] = rows[w].epochs.streams[s].death[k];
+				for (int k = 0; k < 7; k++)
+					mean[k] += v[k] / (double)nw;
+			} else {
+				memcpy(v, mean, sizeof(v));
+			}
+			const char *name = w < nw ? rows[w].name : "mean";
+			tsr_text_printf(txt, "%-16s %-8s %6.1f%% %6.1f%% %6.1f%% %6.1f%% %7.3f %7.3f "
+					"%7.3f\n", name, tsr_stream_name((enum tsr_stream)s), v[0], v[1],
+					v[2], v[3], v[4], v[5], v[6]);
+			tsr_table_row(tab);
+			tsr_table_cellf(tab, "%s", name);
+			tsr_table_cellf(tab, "%s", tsr_stream_name((enum tsr_stream)s));
+			for (int k = 0; k < 7; k++)
+				tsr_table_cellf(tab, "%.6f", v[k]);
+		}
+	}
+}
+
+static void print_thresholds(struct tsr_xp_result *out, struct tsr_table *tab,
+			     const struct gspc_row *rows, size_t nw, double mean[NT])
+{
+	struct tsr_text *txt = &out->text;
+	tsr_text_printf(txt, "\nFig. 11: GSPZTC's LLC misses at threshold t, change against "
+			"t = 16 (8 MB)\n%-16s", "workload");
+	for (int i = 0; i < NT; i++)
+		tsr_text_printf(txt, " %8s%-2u", "t=", thresholds[i].t);
+	tsr_text_printf(txt, "\n");
+	for (int i = 0; i < NT; i++)
+		mean[i] = 0.0;
+	for (size_t w = 0; w <= nw; w++) {
+		const char *name = w < nw ? rows[w].name : "mean";
+		tsr_text_printf(txt, "%-16s", name);
+		for (int i = 0; i < NT; i++) {
+			double v = mean[i];
+			uint64_t m = 0;
+			if (w < nw) {
+				m = misses_of(&rows[w].res[S8][thresholds[i].pol].total);
+				v = xp_pct(m, misses_of(&rows[w].res[S8][P_T16].total));
+				mean[i] += v / (double)nw;
+			}
+			tsr_text_printf(txt, " %9.2f%%", v);
+			tsr_table_row(tab);
+			tsr_table_cellf(tab, "%s", name);
+			tsr_table_cellf(tab, "%u", thresholds[i].t);
+			if (w < nw)
+				tsr_table_cellf(tab, "%llu", (unsigned long long)m);
+			else
+				tsr_table_cellf(tab, "%s", "");
+			tsr_table_cellf(tab, "%.6f", v);
+		}
+		tsr_text_printf(txt, "\n");
+	}
+}
+
+static enum tsr_status run_gspc(struct xp_ctx *c, struct tsr_xp_result *out,
+				struct tsr_error *err)
+{
+	char hdr[512];
+	int n = snprintf(hdr, sizeof(hdr), "workload,llc_mb,policy,llc_accesses");
+	for (int k = 0; k < NC; k++)
+		n += snprintf(hdr + n, sizeof(hdr) - (size_t)n, ",%s", col_names[k]);
+	snprintf(hdr + n, sizeof(hdr) - (size_t)n, ",replay_matches_run");
+	struct tsr_table *tab = xp_add_table(out, "gspc", hdr, err);
+	struct tsr_table *streams = tab ? xp_add_table(out, "gspc-streams",
+		"workload,stream,llc_accesses,share_pct", err) : NULL;
+	struct tsr_table *epochs = streams ? xp_add_table(out, "gspc-epochs",
+		"workload,stream,hits_e0_pct,hits_e1_pct,hits_e2_pct,hits_e3plus_pct,death_e0,"
+		"death_e1,death_e2", err) : NULL;
+	struct tsr_table *thr = epochs ? xp_add_table(out, "gspc-threshold",
+		"workload,t,misses,change_vs_t16_pct", err) : NULL;
+	struct tsr_table *paper = thr ? xp_add_paper_table(out, "gspc-paper", "tessera_pct", err)
+				      : NULL;
+	if (!paper)
+		return TSR_ERR_NOMEM;
+	struct tsr_text *txt = &out->text;
+
+	struct tsr_gpu_config *cfg16 = malloc(sizeof(*cfg16));
+	struct job *jobs = calloc(c->workload_count ? c->workload_count : 1, sizeof(*jobs));
+	struct gspc_row *rows = calloc(c->workload_count ? c->workload_count : 1, sizeof(*rows));
+	struct tsr_scene **scenes = calloc(c->workload_count ? c->workload_count : 1,
+					   sizeof(*scenes));
+	enum tsr_status s = TSR_OK;
+	if (!cfg16 || !jobs || !rows || !scenes)
+		s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	if (s == TSR_OK)
+		s = xp_load_config(c, size_configs[S16], cfg16, err);
+	const struct tsr_cache_config *llc16 =
+		s == TSR_OK ? tsr_memsys_config_cache(&cfg16->mem, "llc") : NULL;
+	if (s == TSR_OK && !llc16)
+		s = tsr_error_set(err, TSR_ERR_CONFIG, "configuration '%s' has no cache 'llc' "
+				  "(the experiment replays its geometry)", size_configs[S16]);
+	for (size_t w = 0; s == TSR_OK && w < c->workload_count; w++) {
+		s = xp_load_scene(c, w, &scenes[w], err);
+		if (s == TSR_OK)
+			s = xp_load_config(c, size_configs[S8], &jobs[w].cfg, err);
+		if (s != TSR_OK)
+			break;
+		/* counts only: the timing model changes no cache counter */
+		jobs[w].cfg.timing.enabled = 0;
+		jobs[w].g16 = llc16->geom;
+		jobs[w].sc = scenes[w];
+		jobs[w].frames = c->frames;
+		jobs[w].row = &rows[w];
+		snprintf(rows[w].name, sizeof(rows[w].name), "%s", xp_workload_name(c, w, scenes[w]));
+	}
+	if (s == TSR_OK) {
+		tsr_text_printf(txt, "gspc: %zu workloads x %u frames on %s (IMR), LLC input recorded "
+				"and replayed under %d policies at 8 MB and %d at 16 MB, on %d "
+				"threads\n", c->workload_count, c->frames, size_configs[S8], NP, P_MAIN,
+				THREADS);
+		xp_flush(c, out);
+		s = run_jobs(jobs, c->workload_count, err);
+	}
+	if (s == TSR_OK) {
+		const size_t nw = c->workload_count;
+		double (*mean)[NP][NC] = malloc(sizeof(double) * NS * NP * NC);
+		double tmean[NT];
+		if (!mean) {
+			s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+		} else {
+			print_streams(out, streams, rows, nw);
+			print_misses(out, tab, rows, nw, S8, mean[S8]);
+			print_epochs(out, epochs, rows, nw);
+			print_thresholds(out, thr, rows, nw, tmean);
+			print_misses(out, tab, rows, nw, S16, mean[S16]);
+			tsr_text_printf(txt, "\n%-6s %-62s %8s %8s\n", "figure",
+					"quantity (8 MB; tessera: mean over the workloads)", "paper",
+					"tessera");
+			for (int i = 0; i < NPAPER; i++) {
+				double v = 0.0;
+				switch (paper_rows[i].kind) {
+				case K_CHANGE: v = mean[S8][paper_rows[i].pol][C_CHANGE]; break;
+				case K_MEASURE: v = mean[S8][paper_rows[i].pol][paper_rows[i].col]; break;
+				case K_SHARE:
+					for (size_t w = 0; w < nw; w++)
+						v += share_pct(&rows[w], paper_rows[i].arg) / (double)nw;
+					break;
+				case K_EPOCH_HITS:
+					for (size_t w = 0; w < nw; w++)
+						v += epoch_hits_pct(&rows[w], (int)paper_rows[i].arg,
+								    paper_rows[i].epoch) / (double)nw;
+					break;
+				case K_DEATH:
+					for (size_t w = 0; w < nw; w++)
+						v += 100.0 * rows[w].epochs.streams[paper_rows[i].arg]
+								     .death[paper_rows[i].epoch] / (double)nw;
+					break;
+				case K_T:
+					for (int k = 0; k < NT; k++)
+						if (thresholds[k].t == paper_rows[i].arg)
+							v = tmean[k];
+					break;
+				}
+				xp_paper_row(paper, txt, 62, paper_rows[i].figure, paper_rows[i].quantity,
+					     paper_rows[i].paper, v);
+			}
+			xp_flush(c, out);
+			free(mean);
+		}
+	}
+	for (size_t w = 0; scenes && w < c->workload_count; w++)
+		tsr_scene_destroy(scenes[w]);
+	free(scenes);
+	free(rows);
+	free(jobs);
+	free(cfg16);
+	return s;
+}
+
+/* Multi-pass workloads (render to texture: GSPC's inter-stream reuse) and three single-pass 3D ones. */
+static const char *const gspc_workloads[] = {
+	"workloads/shadow-map-3d.json", "workloads/postfx-bloom.json",
+	"workloads/minimap-3d.json",    "workloads/city-racing-3d.json",
+	"workloads/sniper-3d.json",     "workloads/glmark-scene.json",
+	NULL,
+};
+
+const struct tsr_experiment tsr_xp_gspc = {
+	.name = "gspc",
+	.summary = "LLC misses of DRRIP, NRU, SHiP-mem, GS-DRRIP, GSPZTC(+TSE), GSPC(+UCD), "
+		   "DRRIP+UCD and Belady on the recorded IMR LLC stream at 8 and 16 MB; streams, "
+		   "hit rates, render-target consumption, epochs, threshold t (GSPC Figs. 1, 4-7, "
+		   "9, 11-13)",
+	.default_workloads = gspc_workloads,
+	.default_frames = 2,
+	.run = run_gspc,
+};
