@@ -158,70 +158,6 @@ struct bw_row {
 	double vb_memory_energy_nj[NV];   /* V-B, timing model: caches + DRAM, nJ */
 };
 
-/* ---- recording the L2's input in memory ---- */
-
-struct recorder {
-	struct tsr_line_trace lt;   /* line_bytes, line_shift set at start */
-	size_t cap, mcap;
-	int nomem;
-};
-
-static void rec_push(struct recorder *r, const struct tsr_access *a)
-{
-	if (r->lt.count == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 1u << 16;
-		struct tsr_access *p = realloc(r->lt.accesses, cap * sizeof(*p));
-		if (!p) {
-			r->nomem = 1;
-			return;
-		}
-		r->lt.accesses = p;
-		r->cap = cap;
-	}
-	struct tsr_access *d = &r->lt.accesses[r->lt.count++];
-	*d = *a;
-	d->next_use = TSR_NEVER;
-}
-
-/* Observer: every access the L2 receives, split into lines as replay does. */
-static void rec_access(void *ctx, const struct tsr_access *a)
-{
-	struct recorder *r = ctx;
-	if (r->nomem)
-		return;
-	uint32_t sh = r->lt.line_shift;
-	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
-	while (addr < end && !r->nomem) {
-		uint64_t line_end = ((addr >> sh) + 1) << sh;
-		uint64_t chunk_end = line_end < end ? line_end : end;
-		struct tsr_access c = *a;
-		c.addr = addr;
-		c.size = (uint32_t)(chunk_end - addr);
-		rec_push(r, &c);
-		addr = chunk_end;
-	}
-}
-
-static void rec_marker(void *ctx, enum tsr_marker kind, uint64_t value)
-{
-	struct recorder *r = ctx;
-	if (r->nomem)
-		return;
-	if (r->lt.marker_count == r->mcap) {
-		size_t cap = r->mcap ? r->mcap * 2 : 4096;
-		struct tsr_line_marker *p = realloc(r->lt.markers, cap * sizeof(*p));
-		if (!p) {
-			r->nomem = 1;
-			return;
-		}
-		r->lt.markers = p;
-		r->mcap = cap;
-	}
-	r->lt.markers[r->lt.marker_count++] =
-		(struct tsr_line_marker){.pos = r->lt.count, .value = value, .kind = (uint8_t)kind};
-	r->lt.frames += kind == TSR_MARKER_FRAME;
-}
-
 /*
  * Simulates `frames` frames of sc with cfg into *total; *l2 is the L2's
  * index in total->caches and *geom its geometry. With rec (not NULL) the
@@ -229,7 +165,7 @@ static void rec_marker(void *ctx, enum tsr_marker kind, uint64_t value)
  * NULL) *tm is what the timing model says (zero with it off).
  */
 static enum tsr_status simulate(const struct tsr_gpu_config *cfg, const struct tsr_scene *sc,
-				uint32_t frames, struct recorder *rec,
+				uint32_t frames, struct xp_recorder *rec,
 				struct tsr_frame_stats *total, uint32_t *l2,
 				struct tsr_cache_geometry *geom, struct xp_timing *tm,
 				struct tsr_error *err)
@@ -250,7 +186,7 @@ static enum tsr_status simulate(const struct tsr_gpu_config *cfg, const struct t
 		rec->lt.line_bytes = geom->line_bytes;
 		while ((1u << rec->lt.line_shift) < geom->line_bytes)
 			rec->lt.line_shift++;
-		struct tsr_cache_observer ob = {.access = rec_access, .marker = rec_marker, .ctx = rec};
+		struct tsr_cache_observer ob = xp_recorder_observer(rec);
 		tsr_cache_set_observer(cache, &ob);
 	}
 	if (st == TSR_OK)
@@ -324,7 +260,7 @@ static enum tsr_status run_va(struct xp_ctx *c, const struct tsr_scene *sc,
 		 * own group (test 120), and the paper times the shared L2 (V-B)
 		 */
 		cfg.timing.enabled = 0;
-		struct recorder rec;
+		struct xp_recorder rec;
 		struct tsr_cache_geometry g;
 		uint32_t l2 = 0;
 		TSR_TRY(simulate(&cfg, sc, c->frames, &rec, t, &l2, &g, NULL, err));

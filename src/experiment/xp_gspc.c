@@ -94,68 +94,6 @@ struct gspc_row {
 	struct tsr_epoch_result epochs;          /* OPT at 8 MB */
 };
 
-/* ---- recording the LLC's input in memory ---- */
-
-struct recorder {
-	struct tsr_line_trace lt;  /* line_bytes, line_shift set at start */
-	size_t cap, mcap;
-	int nomem;
-};
-
-static void rec_push(struct recorder *r, const struct tsr_access *a)
-{
-	if (r->lt.count == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 1u << 16;
-		struct tsr_access *p = realloc(r->lt.accesses, cap * sizeof(*p));
-		if (!p) {
-			r->nomem = 1;
-			return;
-		}
-		r->lt.accesses = p;
-		r->cap = cap;
-	}
-	struct tsr_access *d = &r->lt.accesses[r->lt.count++];
-	*d = *a;
-	d->next_use = TSR_NEVER;
-}
-
-/* Observer: every access the LLC receives, split into lines as replay does. */
-static void rec_access(void *ctx, const struct tsr_access *a)
-{
-	struct recorder *r = ctx;
-	uint32_t sh = r->lt.line_shift;
-	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
-	while (addr < end && !r->nomem) {
-		uint64_t line_end = ((addr >> sh) + 1) << sh;
-		uint64_t chunk_end = line_end < end ? line_end : end;
-		struct tsr_access c = *a;
-		c.addr = addr;
-		c.size = (uint32_t)(chunk_end - addr);
-		rec_push(r, &c);
-		addr = chunk_end;
-	}
-}
-
-static void rec_marker(void *ctx, enum tsr_marker kind, uint64_t value)
-{
-	struct recorder *r = ctx;
-	if (r->nomem)
-		return;
-	if (r->lt.marker_count == r->mcap) {
-		size_t cap = r->mcap ? r->mcap * 2 : 4096;
-		struct tsr_line_marker *p = realloc(r->lt.markers, cap * sizeof(*p));
-		if (!p) {
-			r->nomem = 1;
-			return;
-		}
-		r->lt.markers = p;
-		r->mcap = cap;
-	}
-	r->lt.markers[r->lt.marker_count++] =
-		(struct tsr_line_marker){.pos = r->lt.count, .value = value, .kind = (uint8_t)kind};
-	r->lt.frames += kind == TSR_MARKER_FRAME;
-}
-
 /* ---- one workload ---- */
 
 struct job {
@@ -174,7 +112,7 @@ static uint64_t misses_of(const struct tsr_cache_counters *c)
 }
 
 /* Simulates the job's frames recording the LLC's input into rec->lt (next uses computed). */
-static enum tsr_status record(struct job *j, struct recorder *rec, struct tsr_cache_geometry *g,
+static enum tsr_status record(struct job *j, struct xp_recorder *rec, struct tsr_cache_geometry *g,
 			      struct tsr_error *err)
 {
 	struct tsr_sim *s;
@@ -192,7 +130,7 @@ static enum tsr_status record(struct job *j, struct recorder *rec, struct tsr_ca
 		rec->lt.line_bytes = g->line_bytes;
 		while ((1u << rec->lt.line_shift) < g->line_bytes)
 			rec->lt.line_shift++;
-		struct tsr_cache_observer ob = {.access = rec_access, .marker = rec_marker, .ctx = rec};
+		struct tsr_cache_observer ob = xp_recorder_observer(rec);
 		tsr_cache_set_observer(llc, &ob);
 		st = tsr_sim_run(s, j->frames, NULL, NULL, err);
 		tsr_cache_set_observer(llc, NULL);
@@ -216,7 +154,7 @@ static enum tsr_status record(struct job *j, struct recorder *rec, struct tsr_ca
 
 static void run_job(struct job *j)
 {
-	struct recorder rec;
+	struct xp_recorder rec;
 	struct tsr_cache_geometry g;
 	j->status = record(j, &rec, &g, &j->err);
 	if (j->status != TSR_OK)
