@@ -2,6 +2,7 @@
  * experiments.c - the experiments' name table, tsr_experiment_run() and
  * the helpers every experiment shares (xp_priv.h).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,4 +336,45 @@ struct tsr_cache_observer xp_recorder_observer(struct xp_recorder *r)
 {
 	return (struct tsr_cache_observer){.access = xp_rec_access, .marker = xp_rec_marker,
 					   .ctx = r};
+}
+
+/* ---- running points on several threads (xp_priv.h) ---- */
+
+/* The workers' shared queue: item next is the next to take. */
+struct xp_queue {
+	pthread_mutex_t lock;
+	char *items;
+	size_t size, next, count;
+	void (*fn)(void *item);
+};
+
+static void *xp_worker(void *arg)
+{
+	struct xp_queue *q = arg;
+	for (;;) {
+		pthread_mutex_lock(&q->lock);
+		const size_t i = q->next < q->count ? q->next++ : SIZE_MAX;
+		pthread_mutex_unlock(&q->lock);
+		if (i == SIZE_MAX)
+			return NULL;
+		q->fn(q->items + i * q->size);
+	}
+}
+
+enum tsr_status xp_parallel(void *items, size_t count, size_t size, void (*fn)(void *item),
+			    unsigned threads, struct tsr_error *err)
+{
+	struct xp_queue q = {.items = items, .size = size, .count = count, .fn = fn};
+	if (pthread_mutex_init(&q.lock, NULL))
+		return tsr_error_set(err, TSR_ERR_INTERNAL, "cannot create a mutex");
+	pthread_t th[XP_MAX_THREADS];
+	unsigned started = 0;
+	for (unsigned i = 1; i < threads && i < XP_MAX_THREADS; i++)
+		if (!pthread_create(&th[started], NULL, xp_worker, &q))
+			started++;
+	xp_worker(&q);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&q.lock);
+	return TSR_OK;
 }

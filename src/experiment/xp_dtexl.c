@@ -48,7 +48,6 @@
  */
 #include <math.h>
 #include <stddef.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,12 +134,6 @@ struct job {
 	struct tsr_error err;
 };
 
-/* The workers' shared queue: jobs[next] is the next to take. */
-struct queue {
-	pthread_mutex_t lock;
-	struct job *jobs;
-	int next, count;
-};
 
 /* Runs one job; its status and error stay in it. */
 static void run_job(struct job *j)
@@ -174,17 +167,10 @@ static void run_job(struct job *j)
 	free(tm);
 }
 
-static void *worker(void *arg)
+/* run_job() for xp_parallel(). */
+static void run_job_item(void *job)
 {
-	struct queue *q = arg;
-	for (;;) {
-		pthread_mutex_lock(&q->lock);
-		const int i = q->next < q->count ? q->next++ : -1;
-		pthread_mutex_unlock(&q->lock);
-		if (i < 0)
-			return NULL;
-		run_job(&q->jobs[i]);
-	}
+	run_job(job);
 }
 
 /*
@@ -194,18 +180,7 @@ static void *worker(void *arg)
  */
 static enum tsr_status run_jobs(struct job *jobs, int count, struct tsr_error *err)
 {
-	struct queue q = {.jobs = jobs, .count = count};
-	if (pthread_mutex_init(&q.lock, NULL))
-		return tsr_error_set(err, TSR_ERR_INTERNAL, "cannot create a mutex");
-	pthread_t th[THREADS - 1];
-	int started = 0;
-	for (int i = 0; i < THREADS - 1; i++)
-		if (!pthread_create(&th[started], NULL, worker, &q))
-			started++;
-	worker(&q);
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	pthread_mutex_destroy(&q.lock);
+	TSR_TRY(xp_parallel(jobs, (size_t)count, sizeof(*jobs), run_job_item, THREADS, err));
 	for (int i = 0; i < count; i++)
 		if (jobs[i].status != TSR_OK) {
 			*err = jobs[i].err;

@@ -40,7 +40,6 @@
  * thread timing. Memory: a recorded access is 32 bytes (1-3 M accesses
  * per workload and frame at 1920x1200).
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,24 +170,11 @@ static void run_job(struct job *j)
 	tsr_line_trace_release(&rec.lt);
 }
 
-/* The workers' shared queue: jobs[next] is the next to take. */
-struct queue {
-	pthread_mutex_t lock;
-	struct job *jobs;
-	size_t next, count;
-};
 
-static void *worker(void *arg)
+/* run_job() for xp_parallel(). */
+static void run_job_item(void *job)
 {
-	struct queue *q = arg;
-	for (;;) {
-		pthread_mutex_lock(&q->lock);
-		const size_t i = q->next < q->count ? q->next++ : SIZE_MAX;
-		pthread_mutex_unlock(&q->lock);
-		if (i == SIZE_MAX)
-			return NULL;
-		run_job(&q->jobs[i]);
-	}
+	run_job(job);
 }
 
 /*
@@ -198,18 +184,7 @@ static void *worker(void *arg)
  */
 static enum tsr_status run_jobs(struct job *jobs, size_t count, struct tsr_error *err)
 {
-	struct queue q = {.jobs = jobs, .count = count};
-	if (pthread_mutex_init(&q.lock, NULL))
-		return tsr_error_set(err, TSR_ERR_INTERNAL, "cannot create a mutex");
-	pthread_t th[THREADS - 1];
-	int started = 0;
-	for (int i = 0; i < THREADS - 1; i++)
-		if (!pthread_create(&th[started], NULL, worker, &q))
-			started++;
-	worker(&q);
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	pthread_mutex_destroy(&q.lock);
+	TSR_TRY(xp_parallel(jobs, (size_t)count, sizeof(*jobs), run_job_item, THREADS, err));
 	for (size_t i = 0; i < count; i++)
 		if (jobs[i].status != TSR_OK) {
 			*err = jobs[i].err;

@@ -96,6 +96,20 @@ struct xp_recorder {
 /* The cache observer that records into r (tsr_cache_set_observer()). */
 struct tsr_cache_observer xp_recorder_observer(struct xp_recorder *r);
 
+/* Most threads xp_parallel() starts. */
+#define XP_MAX_THREADS 16
+
+/*
+ * Calls fn on each of the count items of `size` bytes at `items`, each
+ * once, taken in order by `threads` threads (the calling thread among
+ * them; fewer when a thread cannot start), and returns when all are done.
+ * The items must share no mutable state: each keeps its own result and
+ * status, so the outcome does not depend on the threads' timing. Errors:
+ * TSR_ERR_INTERNAL (no mutex; nothing ran).
+ */
+enum tsr_status xp_parallel(void *items, size_t count, size_t size, void (*fn)(void *item),
+			    unsigned threads, struct tsr_error *err);
+
 struct xp_timing {
 	uint64_t cycles;
 	double energy_nj, memory_energy_nj;
