@@ -59,6 +59,12 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 				     "run without timing.overlap_frames and the techniques "
 				     "(rendering/transaction elimination, attribute cache) so far; "
 				     "switch them off in the configuration", c->frame, c->pass_count);
+	for (uint32_t i = 0; i < c->draw_count; i++)
+		if (c->draws[i].mesh >= g->res.mesh_count ||
+		    c->draws[i].material >= g->res.material_count)
+			return tsr_error_set(err, TSR_ERR_INTERNAL,
+					     "draw %u of frame %u names a resource that does not exist",
+					     i, c->frame);
 	return TSR_OK;
 }
 
@@ -147,12 +153,6 @@ enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_co
 	if (g->imr)  /* pipeline.mode imr: the immediate-mode pipeline (imr_driver.c) */
 		return tsr_imr_begin_frame(g, c, st, err);
 	TSR_TRY(tsr_gpu_check_passes(g, c, err));
-	for (uint32_t i = 0; i < c->draw_count; i++)
-		if (c->draws[i].mesh >= g->res.mesh_count ||
-		    c->draws[i].material >= g->res.material_count)
-			return tsr_error_set(err, TSR_ERR_INTERNAL,
-					     "draw %u of frame %u names a resource that does not exist",
-					     i, c->frame);
 	if (g->frames_begun - g->frames_finished >= g->slot_count)
 		return tsr_error_set(err, TSR_ERR_INTERNAL,
 				     "frame %u begun while %u frames wait for their raster phase",

@@ -106,8 +106,10 @@ struct tsr_gpu {
  * Checks a frame's passes: one into the frame buffer, or passes into
  * render targets (images with render_target set) before a last one into
  * the frame buffer; a multi-pass frame without timing.overlap_frames and
- * the techniques. Errors: TSR_ERR_UNSUPPORTED (a malformed pass list),
- * TSR_ERR_CONFIG (a mode multi-pass frames do not run with).
+ * the techniques; and that every draw names an existing mesh and material.
+ * Errors: TSR_ERR_UNSUPPORTED (a malformed pass list), TSR_ERR_CONFIG (a
+ * mode multi-pass frames do not run with), TSR_ERR_INTERNAL (a draw
+ * naming no resource: the frontend's bug).
  */
 enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_frame_commands *c,
 				     struct tsr_error *err);

@@ -212,12 +212,6 @@ enum tsr_status tsr_imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_co
 	if (g->frames_begun != g->frames_finished)
 		return tsr_error_set(err, TSR_ERR_INTERNAL,
 				     "frame %u begun before the previous one finished", c->frame);
-	for (uint32_t i = 0; i < c->draw_count; i++)
-		if (c->draws[i].mesh >= g->res.mesh_count ||
-		    c->draws[i].material >= g->res.material_count)
-			return tsr_error_set(err, TSR_ERR_INTERNAL,
-					     "draw %u of frame %u names a resource that does not exist",
-					     i, c->frame);
 	struct frame_slot *f = &g->slots[0];
 	memset(st, 0, sizeof(*st));
 	st->frame = c->frame;
