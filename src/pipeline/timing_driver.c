@@ -56,6 +56,18 @@
  * during this frame's raster phase, and a frame ends when its last tile
  * leaves (the last frame, when its writes have reached DRAM too).
  *
+ * The immediate-mode pipeline (pipeline.mode imr; docs/timing.md,
+ * "Immediate mode") runs on the same units: its unit in flight is a batch
+ * of primitive windows (a draw's, cut after timing.imr_batch_quads quads)
+ * instead of a tile, with no flush and no barriers (each lane is in
+ * order and owns its pixels); its Tile Fetcher reads are the batch's
+ * share of its draws' index and vertex paths, its primitives ready also
+ * in proportion to the draws' vertex-stage bound (no geometry jobs). A
+ * quad's HiZ and depth reads wait in a queue before its Early-Z lane
+ * (timing.imr_z_quads_in_flight), its color and late-Z reads in a queue
+ * before its blending lane (timing.imr_color_quads_in_flight), which
+ * takes retired quads in Early-Z order; their writes are posted.
+ *
  * The caches see the functional order, so every counter but the timing
  * group's is the functional mode's.
  */
