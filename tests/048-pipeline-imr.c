@@ -211,8 +211,9 @@ static void test_config_errors_name_the_key(void **state)
 {
 	(void)state;
 	expect_config_error((const char *[]){"pipeline.mode=deferred"}, 1, "pipeline.mode");
-	expect_config_error((const char *[]){"pipeline.mode=imr", "timing.enabled=true"}, 2,
-			    "timing.enabled");
+	expect_config_error((const char *[]){"pipeline.mode=imr", "timing.enabled=true",
+					     "timing.overlap_frames=true"}, 3,
+			    "timing.overlap_frames");
 	expect_config_error((const char *[]){"pipeline.mode=imr", "elimination.rendering=true"},
 			    2, "elimination.rendering");
 	expect_config_error((const char *[]){"pipeline.mode=imr", "tcor.attribute_cache=true"}, 2,

@@ -69,7 +69,8 @@ static const struct key keys[] = {
 	ENUM("pipeline.mode", pipeline_mode, tsr_pipeline_mode_names, "\"tbr\"",
 	     "tbr: tile-based rendering (TCOR II-A); imr: immediate mode, draws rasterized in "
 	     "submission order against depth, HiZ and color buffers in memory through the "
-	     "routes z, hiz and display (GSPC Section 2.1, Figs. 2-3); functional mode only"),
+	     "routes z, hiz and display (GSPC Section 2.1, Figs. 2-3); timing mode: docs/timing.md, "
+	     "\"Immediate mode\""),
 	U32("screen.width", width, 1, 16384, "1960", "pixels",
 	    "screen width (width x height at most 8192 x 8192 pixels)"),
 	U32("screen.height", height, 1, 16384, "768", "pixels", "screen height"),
@@ -174,6 +175,17 @@ static const struct key keys[] = {
 	    "quads in flight in Early-Z (RE Table I: 32)"),
 	U32("timing.fragment_queue_entries", timing.fragment_queue_entries, 1, 4096, "64",
 	    "entries", "blending input queue (RE Table I: fragment queue, 64)"),
+	U32("timing.imr_z_quads_in_flight", timing.imr_z_quads_in_flight, 1, 4096, "16",
+	    "quads", "pipeline.mode imr: quads per Early-Z lane whose HiZ and depth reads are "
+	    "outstanding (a quad leaves Early-Z when its reads complete; depth writes are "
+	    "posted); an assumption, GSPC gives no Z-cache miss queue"),
+	U32("timing.imr_color_quads_in_flight", timing.imr_color_quads_in_flight, 1, 4096, "16",
+	    "quads", "pipeline.mode imr: quads per blending lane whose color (alpha blending) "
+	    "and late-Z reads are outstanding (color writes are posted); an assumption"),
+	U32("timing.imr_batch_quads", timing.imr_batch_quads, 1, 1u << 20, "1024", "quads",
+	    "pipeline.mode imr: a batch of primitive windows (the timing model's unit in "
+	    "flight, timing.tiles_in_flight of them) ends at a draw's end or at the end of the "
+	    "primitive that brings it to this many quads"),
 	ENUM("dram.model", timing.dram_model, dram_model_names, "\"lpddr3\"",
 	     "timing mode: the DRAM device, lpddr3 (dual-channel LPDDR3-1600 behind a 4 "
 	     "bytes/cycle port, RE Table I) or lpddr4 (dual-channel LPDDR4-3200)"),
@@ -549,15 +561,15 @@ static enum tsr_status check_lines(const struct tsr_gpu_config *cfg, struct tsr_
 
 /*
  * What the immediate-mode pipeline (pipeline.mode imr) does not model:
- * the timing model and the TBR techniques, which work on tiles and the
- * Parameter Buffer. Each message names the key to change.
+ * the TBR techniques, which work on tiles and the Parameter Buffer, and
+ * overlapped frames (it has no separate geometry phase). Each message
+ * names the key to change.
  */
 static enum tsr_status check_imr(const struct tsr_gpu_config *cfg, struct tsr_error *err)
 {
 	if (cfg->pipeline_mode != TSR_PIPELINE_IMR)
 		return TSR_OK;
-	const char *key = cfg->timing.enabled             ? "timing.enabled"
-			  : cfg->timing.overlap_frames    ? "timing.overlap_frames"
+	const char *key = cfg->timing.overlap_frames      ? "timing.overlap_frames"
 			  : cfg->attribute_cache          ? "tcor.attribute_cache"
 			  : cfg->elim.rendering           ? "elimination.rendering"
 			  : cfg->elim.transactions        ? "elimination.transactions"
@@ -568,9 +580,9 @@ static enum tsr_status check_imr(const struct tsr_gpu_config *cfg, struct tsr_er
 	if (key)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "key '%s' is not supported with key 'pipeline.mode' \"imr\": "
-				     "the immediate-mode pipeline is functional only and has no tiles, "
-				     "Parameter Buffer or tile techniques (switch it off, or use "
-				     "\"tbr\")", key);
+				     "the immediate-mode pipeline has no tiles, Parameter Buffer, "
+				     "tile techniques or geometry phase to overlap (switch it off, "
+				     "or use \"tbr\")", key);
 	return TSR_OK;
 }
 

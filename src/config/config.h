@@ -65,6 +65,13 @@ struct tsr_timing_config {
 	uint32_t rasterizer_attributes_per_cycle; /* primitive setup throughput */
 	uint32_t early_z_inflight;            /* quads in flight in Early-Z */
 	uint32_t fragment_queue_entries;      /* blending input queue, quads */
+	uint32_t imr_z_quads_in_flight;       /* imr: quads per Early-Z lane waiting for
+						 their HiZ and depth reads */
+	uint32_t imr_color_quads_in_flight;   /* imr: quads per blending lane waiting for
+						 their color (and late-Z) reads */
+	uint32_t imr_batch_quads;             /* imr: quads after which a batch (the
+						 timing model's unit of work in flight)
+						 ends at a primitive's end */
 	uint32_t dram_model;                  /* enum tsr_dram_model */
 };
 

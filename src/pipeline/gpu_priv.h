@@ -211,6 +211,29 @@ enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *s
  * them out before the next pass's geometry phase. */
 enum tsr_status tsr_timing_pass_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
 				    struct tsr_error *err);
+/*
+ * The timing mode of the immediate-mode pipeline (timing_driver.c,
+ * docs/timing.md "Immediate mode"): the IMR driver records each draw's
+ * geometry paths between tsr_timing_imr_draw_begin() (st: the frame's
+ * counters, whose geometry group gives the vertex stages' bound) and
+ * tsr_timing_imr_draw_geometry() (the draw's primitive count), then its
+ * primitive windows into batches: tsr_timing_imr_primitive_end() after
+ * each primitive (`prims` of the draw done; ends the batch when it holds
+ * timing.imr_batch_quads quads), tsr_timing_imr_draw_end() after the
+ * draw; a batch joins the window of timing.tiles_in_flight, which may run
+ * the simulation. tsr_timing_imr_pass_end() runs a pass's batches to the
+ * end; tsr_timing_frame_end() ends the frame as for the TBR. Errors:
+ * TSR_ERR_NOMEM (a work log), TSR_ERR_INTERNAL (the simulation).
+ */
+void tsr_timing_imr_draw_begin(struct tsr_gpu *g, const struct tsr_frame_stats *st);
+enum tsr_status tsr_timing_imr_draw_geometry(struct tsr_gpu *g, uint32_t prims,
+					     struct tsr_frame_stats *st, struct tsr_error *err);
+enum tsr_status tsr_timing_imr_primitive_end(struct tsr_gpu *g, uint32_t prims,
+					     struct tsr_frame_stats *st, struct tsr_error *err);
+enum tsr_status tsr_timing_imr_draw_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
+					struct tsr_error *err);
+enum tsr_status tsr_timing_imr_pass_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
+					struct tsr_error *err);
 enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
 				     struct tsr_error *err);
 

@@ -33,8 +33,12 @@
  * stream (GSPC Section 2.1: "the final displayable pixel color values
  * written to the back buffer"); render_target is for off-screen targets
  * (a pass of a multi-pass frame drawing a render target: its colors
- * become the target's texels at the pass's end). Left out: the timing
- * model (the config refuses timing.enabled with imr), stencil (no
+ * become the target's texels at the pass's end).
+ *
+ * Timing mode (timing.enabled; timing_driver.c, docs/timing.md
+ * "Immediate mode"): each draw's geometry paths, then its primitive
+ * windows with their quads' Z and color paths, are recorded into batches
+ * that the timing model simulates on the TBR's units. Left out: stencil (no
  * shipped material tests it; the stencil stream is routed but idle),
  * clear traffic (fast clears), and the TBR techniques.
  */
@@ -138,7 +142,8 @@ static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
 	const uint32_t w = g->target_width, h = g->target_height;
 	const struct tsr_raster_prim item = {p, &g->bindings[p->material]};
 	struct tsr_target t = {.stride = w, .memory = &m->backend};
-	const struct tsr_raster_ctx c = {&t, g->mem, &st->raster, &st->texture, NULL};
+	const struct tsr_raster_ctx c = {&t, g->mem, &st->raster, &st->texture, g->log};
+	const uint32_t first_prim = g->log ? g->log->prim_count : 0;
 	for (uint32_t by = (uint32_t)p->min_y / th; by <= (uint32_t)p->max_y / th; by++)
 		for (uint32_t bx = (uint32_t)p->min_x / tw; bx <= (uint32_t)p->max_x / tw; bx++) {
 			t.x0 = (int32_t)(bx * tw);
@@ -150,6 +155,11 @@ static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
 			tsr_raster_submit(g->raster, &item);  /* the queue is empty: drained */
 			tsr_raster_drain(g->raster, &c);
 		}
+	/* timing mode: the primitive is set up once, its other windows are the
+	 * Rasterizer's walk (a cycle each at least) */
+	if (g->log)
+		for (uint32_t i = first_prim + 1; i < g->log->prim_count; i++)
+			g->log->prims[i].attributes = 0;
 }
 
 /*
@@ -230,15 +240,26 @@ enum tsr_status tsr_imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_co
 			tsr_stage_decode_draw(g, &c->draws[pass->first_draw + i], i, &d);
 			/* the draw call's primitives only: rasterized before the next draw */
 			f->prims.count = 0;
+			if (g->timing)
+				tsr_timing_imr_draw_begin(g, st);
 			TSR_TRY(tsr_geometry_draw(g->geom, &d, g->mem, &f->prims, &st->geometry,
 						  err));
-			for (uint32_t k = 0; k < f->prims.count; k++)
+			if (g->timing)
+				TSR_TRY(tsr_timing_imr_draw_geometry(g, f->prims.count, st, err));
+			for (uint32_t k = 0; k < f->prims.count; k++) {
 				raster_primitive(g, &f->prims.prims[k], st);
+				if (g->timing)
+					TSR_TRY(tsr_timing_imr_primitive_end(g, k + 1, st, err));
+			}
+			if (g->timing)
+				TSR_TRY(tsr_timing_imr_draw_end(g, st, err));
 			if (g->progress)
 				g->progress(g->progress_ctx, c->frame, TSR_PHASE_RENDERING, i + 1,
 					    pass->draw_count);
 		}
 		TSR_TRY(end_pass(g, err));
+		if (g->timing && pi + 1 < c->pass_count)
+			TSR_TRY(tsr_timing_imr_pass_end(g, st, err));
 	}
 	tsr_frame_stats_snapshot_memory(st, g->mem);
 	tsr_frame_stats_sub_memory(st, g->mem_base);
@@ -254,6 +275,8 @@ enum tsr_status tsr_imr_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
 	 * scan-out is outside the GPU) */
 	rgba8_row(g->image[g->back], g->imr->color, (size_t)g->cfg.width * g->cfg.height * 4);
 	g->back ^= 1;
+	if (g->timing)  /* the frame's last batches, and its writes to DRAM */
+		TSR_TRY(tsr_timing_frame_end(g, g->slots[0].st, err));
 	g->frames_finished++;
 	return TSR_OK;
 }

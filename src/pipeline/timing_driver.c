@@ -56,6 +56,18 @@
  * during this frame's raster phase, and a frame ends when its last tile
  * leaves (the last frame, when its writes have reached DRAM too).
  *
+ * The immediate-mode pipeline (pipeline.mode imr; docs/timing.md,
+ * "Immediate mode") runs on the same units: its unit in flight is a batch
+ * of primitive windows (a draw's, cut after timing.imr_batch_quads quads)
+ * instead of a tile, with no flush and no barriers (each lane is in
+ * order and owns its pixels); its Tile Fetcher reads are the batch's
+ * share of its draws' index and vertex paths, its primitives ready also
+ * in proportion to the draws' vertex-stage bound (no geometry jobs). A
+ * quad's HiZ and depth reads wait in a queue before its Early-Z lane
+ * (timing.imr_z_quads_in_flight), its color and late-Z reads in a queue
+ * before its blending lane (timing.imr_color_quads_in_flight), which
+ * takes retired quads in Early-Z order; their writes are posted.
+ *
  * The caches see the functional order, so every counter but the timing
  * group's is the functional mode's.
  */
@@ -73,7 +85,7 @@
 #define TAG_KIND_SHIFT 60
 #define TAG_CORE_SHIFT 56
 #define TAG_LOW_MASK ((1ull << TAG_CORE_SHIFT) - 1)
-enum tag_kind { TAG_CORE = 1, TAG_FETCH, TAG_POSTED, TAG_GEOMETRY };
+enum tag_kind { TAG_CORE = 1, TAG_FETCH, TAG_POSTED, TAG_GEOMETRY, TAG_IMR_Z, TAG_IMR_COLOR };
 
 /* Quad and primitive tags: the tile's slot in the window, then the index. */
 #define SLOT_SHIFT 32
@@ -122,6 +134,22 @@ struct tile_run {
 	uint64_t core_first[TSR_MAX_CORES], core_last[TSR_MAX_CORES];  /* DTexL Fig. 14 */
 	uint32_t core_quads[TSR_MAX_CORES];   /* quads its cores have taken */
 	uint32_t banks_flushed;      /* Color Buffer banks whose flush has been issued */
+	uint64_t busy;               /* imr: the vertex stages' bound of its geometry, cycles */
+	uint64_t geo_start;          /* imr: the cycle its vertex processing started */
+	int geo_started;             /* imr: geo_start is set */
+};
+
+/* imr: a quad waiting in a lane for its reads (Early-Z: HiZ and depth;
+ * blending: color and late Z), oldest first. */
+struct imr_entry {
+	uint64_t tag;                /* the quad's */
+	uint32_t pending;            /* its reads not completed */
+};
+
+/* imr: a lane's quads waiting for reads, a ring of cap entries. */
+struct imr_fifo {
+	struct imr_entry *e;
+	uint32_t head, count, cap;
 };
 
 /* A bank's flush in the Color Buffer's write-out queue. */
@@ -188,6 +216,19 @@ struct tsr_timing {
 	struct tsr_cache_timing_stats prev_cache[TSR_MEMSYS_MAX_CACHES];
 	struct tsr_stream_timing_stats prev_stream[TSR_STREAM_COUNT];
 	struct tsr_error err;        /* the first callback error's message */
+	/* pipeline.mode imr: batches of primitive windows for tiles, no
+	 * geometry jobs, barriers or flushes; quads' Z and color traffic */
+	int imr;
+	struct imr_fifo zq[TSR_MAX_CORES];  /* before each Early-Z lane */
+	struct imr_fifo cq[TSR_MAX_CORES];  /* before each blending lane */
+	struct tsr_worklog geo;      /* the current draw's geometry paths */
+	uint32_t geo_prims;          /* its primitives */
+	uint32_t geo_prims_given, geo_paths_given;  /* of them, in batches cut so far */
+	uint64_t geo_busy, geo_busy_given;  /* its vertex stages' bound, cycles; given */
+	uint64_t geo_free;           /* the cycle the vertex stages finish their last draw */
+	uint64_t geo_before[3];      /* the frame's geometry counters at the draw's start */
+	uint64_t next_busy;          /* the bound of the batch tsr_timing_tile_end() adds */
+	uint32_t batches;            /* batches cut since creation */
 };
 
 /* The tile i (<= count <= window) places after the oldest; head < window,
@@ -216,6 +257,8 @@ static const struct tsr_wl_quad *quad_of(struct tsr_timing *t, uint64_t tag)
 static bool barrier_open(const struct tsr_timing *t, const uint64_t *done,
 			 const uint64_t *before, uint32_t lane)
 {
+	if (t->imr)
+		return true;  /* no tiles: each lane is in order, nothing else waits */
 	if (t->decoupled)
 		return done[lane] >= before[lane];
 	for (uint32_t i = 0; i < t->lanes; i++)
@@ -243,6 +286,14 @@ static void mem_done(void *ctx, uint64_t tag, uint64_t cycle)
 	case TAG_GEOMETRY:  /* only the oldest job issues */
 		t->jobs[t->jobs_done % JOBS].in_flight--;
 		break;
+	case TAG_IMR_Z:
+	case TAG_IMR_COLOR: {
+		const uint32_t lane = (uint32_t)(tag >> TAG_CORE_SHIFT) & 0xf;
+		struct imr_fifo *f = (tag >> TAG_KIND_SHIFT) == TAG_IMR_Z ? &t->zq[lane]
+										: &t->cq[lane];
+		f->e[(tag & TAG_LOW_MASK) % f->cap].pending--;
+		break;
+	}
 	default:
 		break;
 	}
@@ -282,17 +333,9 @@ static bool blend_gate(void *ctx, uint64_t cycle, uint64_t tag)
 	       barrier_open(t, t->flush_done, r->flush_before, lane);
 }
 
-static void core_retire(void *ctx, uint64_t tag, uint64_t cycle)
+/* Appends tag to w (growing it: rare, its size is bounded by the warp slots). */
+static void wait_push(struct tsr_timing *t, struct wait_list *w, uint64_t tag)
 {
-	struct tsr_timing *t = ctx;
-	struct tile_run *r = run_of(t, tag);
-	const uint32_t lane = quad_of(t, tag)->core;
-	t->frag_done[lane]++;
-	r->core_last[lane] = cycle;
-	t->retired = 1;
-	struct wait_list *w = &t->blend_wait[lane];
-	if (w->count == 0 && tsr_unit_push(t->blend[lane], cycle, tag, 1))
-		return;
 	if (w->head + w->count == w->cap) {
 		if (w->head) {  /* slide to the front before growing */
 			memmove(w->tags, w->tags + w->head, w->count * sizeof(*w->tags));
@@ -310,14 +353,123 @@ static void core_retire(void *ctx, uint64_t tag, uint64_t cycle)
 	w->tags[w->head + w->count++] = tag;
 }
 
-/* Rasterizer -> the quad's Early-Z lane */
+static void core_retire(void *ctx, uint64_t tag, uint64_t cycle)
+{
+	struct tsr_timing *t = ctx;
+	struct tile_run *r = run_of(t, tag);
+	struct tsr_wl_quad *q = &r->log.quads[tag & INDEX_MASK];
+	const uint32_t lane = q->core;
+	t->frag_done[lane]++;
+	r->core_last[lane] = cycle;
+	t->retired = 1;
+	if (t->imr) {  /* blending takes it in its lane's order (imr_step()) */
+		q->retired = 1;
+		return;
+	}
+	struct wait_list *w = &t->blend_wait[lane];
+	if (w->count == 0 && tsr_unit_push(t->blend[lane], cycle, tag, 1))
+		return;
+	wait_push(t, w, tag);
+}
+
+/*
+ * imr: issues the reads of path range rg at `cycle`, tagged for entry
+ * `index` of lane `lane`'s fifo of kind `kind`, counting them in *pending.
+ */
+static void issue_reads(struct tsr_timing *t, uint64_t cycle, const struct tsr_worklog *l,
+			struct tsr_wl_range rg, uint64_t kind, uint32_t lane, uint32_t index,
+			uint32_t *pending)
+{
+	for (uint32_t i = 0; i < rg.count; i++) {
+		const struct tsr_mem_path *p = &l->paths[rg.first + i];
+		if (p->write)
+			continue;
+		/* counted first: an issue runs the memory timing up to its cycle,
+		 * which may complete an earlier read of the quad */
+		(*pending)++;
+		issue_path(t, cycle, p, kind << TAG_KIND_SHIFT | (uint64_t)lane << TAG_CORE_SHIFT |
+			   index);
+	}
+}
+
+/* imr: issues the writes of path range rg at `cycle`, posted. */
+static void issue_writes(struct tsr_timing *t, uint64_t cycle, const struct tsr_worklog *l,
+			 struct tsr_wl_range rg)
+{
+	for (uint32_t i = 0; i < rg.count; i++)
+		if (l->paths[rg.first + i].write)
+			issue_path(t, cycle, &l->paths[rg.first + i],
+				   (uint64_t)TAG_POSTED << TAG_KIND_SHIFT);
+}
+
+/* imr: queues quad `tag` in f, issuing the reads of its range rg; false
+ * when f is full (the producer keeps it). */
+static bool imr_enter(struct tsr_timing *t, struct imr_fifo *f, uint64_t cycle, uint64_t tag,
+		      struct tsr_wl_range rg, uint64_t kind, uint32_t lane)
+{
+	if (f->count == f->cap)
+		return false;
+	uint32_t i = f->head + f->count;
+	i = i >= f->cap ? i - f->cap : i;
+	f->e[i].tag = tag;
+	f->e[i].pending = 0;
+	f->count++;
+	issue_reads(t, cycle, &run_of(t, tag)->log, rg, kind, lane, i, &f->e[i].pending);
+	return true;
+}
+
+/*
+ * imr at `now`: each lane's quads whose reads have completed enter its
+ * Early-Z or blending unit in order (their writes issued then, posted),
+ * and the quads its core has retired leave the lane's reorder list in
+ * Early-Z order for the blending fifo, issuing their reads.
+ */
+static void imr_step(struct tsr_timing *t, uint64_t now)
+{
+	t->fetch_dirty = 1;  /* the vertex stages may have made primitives ready */
+	for (uint32_t lane = 0; lane < t->lanes; lane++) {
+		struct imr_fifo *f = &t->zq[lane];
+		while (f->count && f->e[f->head].pending == 0 &&
+		       tsr_unit_push(t->early_z[lane], now, f->e[f->head].tag, 1)) {
+			const uint64_t tag = f->e[f->head].tag;
+			issue_writes(t, now, &run_of(t, tag)->log, quad_of(t, tag)->z);
+			f->head = f->head + 1 == f->cap ? 0 : f->head + 1;
+			f->count--;
+			t->ez_moved = 1;  /* room: the Rasterizer may go on */
+		}
+		struct wait_list *w = &t->blend_wait[lane];
+		f = &t->cq[lane];
+		while (w->count) {
+			const uint64_t tag = w->tags[w->head];
+			const struct tsr_wl_quad *q = quad_of(t, tag);
+			if (!q->retired ||
+			    !imr_enter(t, f, now, tag, q->color, TAG_IMR_COLOR, lane))
+				break;
+			w->head++;
+			if (--w->count == 0)
+				w->head = 0;
+		}
+		while (f->count && f->e[f->head].pending == 0 &&
+		       tsr_unit_push(t->blend[lane], now, f->e[f->head].tag, 1)) {
+			const uint64_t tag = f->e[f->head].tag;
+			issue_writes(t, now, &run_of(t, tag)->log, quad_of(t, tag)->color);
+			f->head = f->head + 1 == f->cap ? 0 : f->head + 1;
+			f->count--;
+		}
+	}
+}
+
+/* Rasterizer -> the quad's Early-Z lane (imr: its fifo, which issues its reads) */
 static bool rasterizer_out(void *ctx, uint64_t cycle, uint64_t tag)
 {
 	struct tsr_timing *t = ctx;
 	struct tile_run *r = run_of(t, tag);
-	if (!(tag & SETUP_ONLY) &&
-	    !tsr_unit_push(t->early_z[quad_of(t, tag)->core], cycle, tag, 1))
-		return false;
+	if (!(tag & SETUP_ONLY)) {
+		const struct tsr_wl_quad *q = quad_of(t, tag);
+		if (t->imr ? !imr_enter(t, &t->zq[q->core], cycle, tag, q->z, TAG_IMR_Z, q->core)
+			   : !tsr_unit_push(t->early_z[q->core], cycle, tag, 1))
+			return false;
+	}
 	r->raster_out++;
 	t->flush_dirty = 1;
 	return true;
@@ -350,6 +502,8 @@ static bool early_z_out(void *ctx, uint64_t cycle, uint64_t tag)
 		}
 		if (r->core_quads[lane]++ == 0)
 			r->core_first[lane] = cycle;
+		if (t->imr)  /* its lane's reorder list: blending in Early-Z order */
+			wait_push(t, &t->blend_wait[lane], tag);
 	}
 	t->ez_done[lane]++;
 	t->ez_moved = t->flush_dirty = 1;
@@ -423,6 +577,23 @@ enum tsr_status tsr_timing_create(struct tsr_gpu *g, struct tsr_error *err)
 		tsr_core_set_memory(t->core[c], core_issue, t);
 		tsr_core_set_retire(t->core[c], core_retire, t);
 	}
+	t->imr = g->cfg.pipeline_mode == TSR_PIPELINE_IMR;
+	if (t->imr) {
+		for (uint32_t c = 0; c < t->lanes; c++) {
+			t->zq[c].cap = at_least_1(t->cfg.imr_z_quads_in_flight);
+			t->cq[c].cap = at_least_1(t->cfg.imr_color_quads_in_flight);
+			t->zq[c].e = calloc(t->zq[c].cap, sizeof(*t->zq[c].e));
+			t->cq[c].e = calloc(t->cq[c].cap, sizeof(*t->cq[c].e));
+			if (!t->zq[c].e || !t->cq[c].e)
+				return tsr_error_set(err, TSR_ERR_NOMEM,
+						     "out of memory for the timing model");
+		}
+		/* the first batch records from the start: no geometry jobs */
+		tsr_worklog_begin(&t->runs[0].log, 0);
+		g->log = &t->runs[0].log;
+		tsr_memsys_set_path_sink(g->mem, tsr_worklog_path, &t->runs[0].log);
+		return TSR_OK;
+	}
 	g->log = &t->jobs[0].log;
 	tsr_memsys_set_path_sink(g->mem, tsr_worklog_path, &t->jobs[0].log);
 	return TSR_OK;
@@ -443,7 +614,10 @@ void tsr_timing_destroy(struct tsr_gpu *g)
 		tsr_unit_destroy(t->blend[c]);
 		tsr_core_destroy(t->core[c]);
 		free(t->blend_wait[c].tags);
+		free(t->zq[c].e);
+		free(t->cq[c].e);
 	}
+	tsr_worklog_release(&t->geo);
 	for (uint32_t i = 0; i < JOBS; i++)
 		tsr_worklog_release(&t->jobs[i].log);
 	for (uint32_t i = 0; i < MAX_WINDOW; i++)
@@ -491,7 +665,9 @@ static void advance_all(struct tsr_timing *t, uint64_t cycle)
 			tsr_core_advance(t->core[c], cycle);
 	for (uint32_t c = 0; c < t->lanes; c++) {
 		struct wait_list *w = &t->blend_wait[c];
-		while (w->count && tsr_unit_push(t->blend[c], cycle, w->tags[w->head], 1)) {
+		/* (imr: the list is the lane's reorder list, imr_step() drains it) */
+		while (!t->imr && w->count &&
+		       tsr_unit_push(t->blend[c], cycle, w->tags[w->head], 1)) {
 			w->head++;
 			if (--w->count == 0)
 				w->head = 0;
@@ -535,7 +711,7 @@ static uint64_t next_event(struct tsr_timing *t)
 /* Whether the frame whose tiles the window holds has its geometry done. */
 static bool geometry_done(const struct tsr_timing *t)
 {
-	return t->jobs_done > t->rasters_ended;
+	return t->imr || t->jobs_done > t->rasters_ended;  /* imr: no geometry phase */
 }
 
 /*
@@ -584,13 +760,30 @@ static uint64_t geometry_next(const struct tsr_timing *t)
 	return j->issue_at > j->start + j->busy ? j->issue_at : j->start + j->busy;
 }
 
-/* Primitives of run r its completed reads have made ready. */
-static uint32_t prims_ready(const struct tile_run *r)
+/* imr: primitives of run r its vertex stages have made ready by `now`
+ * (in proportion to the time since they started, over their bound). */
+static uint32_t prims_processed(const struct tile_run *r, uint64_t now)
+{
+	if (!r->geo_started || now < r->geo_start)
+		return 0;
+	if (now - r->geo_start >= r->busy)
+		return r->log.prim_count;
+	return (uint32_t)((now - r->geo_start) * r->log.prim_count / r->busy);
+}
+
+/* Primitives of run r its completed reads (imr: and its vertex stages)
+ * have made ready by `now`. */
+static uint32_t prims_ready(const struct tile_run *r, uint64_t now)
 {
 	const uint32_t f = r->log.fetch.count;
-	if (f == 0 || r->fetch_done >= f)
-		return r->log.prim_count;
-	return (uint32_t)((uint64_t)r->fetch_done * r->log.prim_count / f);
+	uint32_t n = f == 0 || r->fetch_done >= f
+		     ? r->log.prim_count
+		     : (uint32_t)((uint64_t)r->fetch_done * r->log.prim_count / f);
+	if (r->busy) {
+		const uint32_t v = prims_processed(r, now);
+		n = v < n ? v : n;
+	}
+	return n;
 }
 
 /* Whether the triangle queue has room for another primitive. */
@@ -628,7 +821,12 @@ static void tile_fetcher(struct tsr_timing *t, uint64_t now)
 			r->fetch_next++;
 			issued++;
 		}
-		const uint32_t ready = in_order ? prims_ready(r) : 0;
+		if (r->busy && !r->geo_started) {  /* imr: its draws' vertex processing */
+			r->geo_started = 1;
+			r->geo_start = now > t->geo_free ? now : t->geo_free;
+			t->geo_free = r->geo_start + r->busy;
+		}
+		const uint32_t ready = in_order ? prims_ready(r, now) : 0;
 		while (out < t->cfg.tile_fetch_primitives_per_cycle && r->prims_out < ready &&
 		       triangle_room(t)) {
 			r->prims_out++;
@@ -636,7 +834,10 @@ static void tile_fetcher(struct tsr_timing *t, uint64_t now)
 			out++;
 		}
 		const int all_out = r->prims_out == r->log.prim_count;
-		if (all_out && in_order && i == t->fetch_pos && i + 1 < t->count)
+		/* (a run without primitives may still have reads: an imr batch
+		 * of a draw whose primitives were all culled) */
+		if (all_out && in_order && r->fetch_next == f->count && i == t->fetch_pos &&
+		    i + 1 < t->count)
 			t->fetch_pos++;
 		in_order &= all_out;
 		/* the next tile's reads once this one's are all issued */
@@ -654,19 +855,38 @@ static void tile_fetcher(struct tsr_timing *t, uint64_t now)
 	t->fetch_out = out;
 }
 
-/* Whether the Tile Fetcher has reads to issue or ready primitives to output. */
-static bool fetcher_has_work(struct tsr_timing *t)
+/* Whether the Tile Fetcher has reads to issue or ready primitives to output at `now`. */
+static bool fetcher_has_work(struct tsr_timing *t, uint64_t now)
 {
 	if (!geometry_done(t))
 		return false;
 	for (uint32_t i = t->fetch_pos; i < t->count; i++) {
 		const struct tile_run *r = run_at(t, i);
-		if (r->fetch_next < r->log.fetch.count || r->prims_out < prims_ready(r))
+		if (r->fetch_next < r->log.fetch.count || r->prims_out < prims_ready(r, now))
 			return true;
 		if (r->prims_out < r->log.prim_count)
 			return false;  /* its primitives wait for reads; the next tile's too */
 	}
 	return false;
+}
+
+/*
+ * imr: the cycle after `now` at which the vertex stages make the Tile
+ * Fetcher's next primitive ready, when that is what it waits for;
+ * UINT64_MAX otherwise.
+ */
+static uint64_t imr_vertex_next(struct tsr_timing *t, uint64_t now)
+{
+	for (uint32_t i = t->fetch_pos; i < t->count; i++) {
+		const struct tile_run *r = run_at(t, i);
+		const uint32_t n = r->log.prim_count;
+		if (r->prims_out == n)
+			continue;
+		if (!r->busy || !r->geo_started || prims_processed(r, now) > r->prims_out)
+			return UINT64_MAX;
+		return r->geo_start + ((uint64_t)(r->prims_out + 1) * r->busy + n - 1) / n;
+	}
+	return UINT64_MAX;
 }
 
 /* Feeds output primitives' quads to the Rasterizer while it takes them. */
@@ -810,7 +1030,8 @@ static enum stage stage_of(struct tsr_timing *t, const struct tile_run *r)
 			return ST_FRAGMENT;
 		const uint64_t ez = t->ez_done[i] > r->ez_before[i]
 				    ? t->ez_done[i] - r->ez_before[i] : 0;
-		in_early_z |= ez < r->n_ez[i] && tsr_unit_items(t->early_z[i]);
+		in_early_z |= ez < r->n_ez[i] &&
+			      (tsr_unit_items(t->early_z[i]) || (t->imr && t->zq[i].count));
 		unblended |= t->blend_done[i] < r->frag_before[i] + r->n_frag[i];
 	}
 	if (in_early_z)
@@ -888,6 +1109,8 @@ static enum tsr_status simulate(struct tsr_timing *t, uint32_t keep, struct tsr_
 	uint64_t now = t->now;
 	for (;;) {
 		advance_all(t, now);
+		if (t->imr)
+			imr_step(t, now);
 		geometry(t, now);
 		if (t->fetch_dirty)
 			tile_fetcher(t, now);
@@ -904,9 +1127,11 @@ static enum tsr_status simulate(struct tsr_timing *t, uint32_t keep, struct tsr_
 		/* the Tile Fetcher and the flush act every cycle while they have
 		 * work; fed primitives wait only while the Rasterizer's queue is
 		 * full, and it gets room only at one of its own events */
-		if (t->fq_count || (t->fetch_dirty && triangle_room(t) && fetcher_has_work(t)))
+		if (t->fq_count || (t->fetch_dirty && triangle_room(t) && fetcher_has_work(t, now)))
 			next = min64(next, now + 1);
 		next = min64(next, geometry_next(t));
+		if (t->imr)
+			next = min64(next, imr_vertex_next(t, now));
 		if (next == UINT64_MAX) {
 			const struct tile_run *r = run_at(t, 0);
 			return tsr_error_set(err, TSR_ERR_INTERNAL,
@@ -1014,6 +1239,7 @@ enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *s
 	const struct tsr_worklog log = r->log;
 	memset(r, 0, sizeof(*r));
 	r->log = log;
+	r->busy = t->next_busy;  /* imr: its geometry's bound (0 for a tile) */
 	for (uint32_t i = 0; i < log.quad_count; i++) {
 		const struct tsr_wl_quad *q = &log.quads[i];
 		if (q->core >= t->lanes)
@@ -1146,13 +1372,126 @@ enum tsr_status tsr_timing_pass_end(struct tsr_gpu *g, struct tsr_frame_stats *s
 	return end_raster(g, st, err);
 }
 
+/* ---- pipeline.mode imr ---- */
+
+/* Records the paths from now on into the open batch (the next run). */
+static void imr_record_batch(struct tsr_gpu *g)
+{
+	struct tsr_timing *t = g->timing;
+	struct tsr_worklog *l = &run_at(t, t->count)->log;
+	g->log = l;
+	tsr_memsys_set_path_sink(g->mem, tsr_worklog_path, l);
+}
+
+void tsr_timing_imr_draw_begin(struct tsr_gpu *g, const struct tsr_frame_stats *st)
+{
+	struct tsr_timing *t = g->timing;
+	tsr_worklog_begin(&t->geo, UINT32_MAX);
+	tsr_memsys_set_path_sink(g->mem, tsr_worklog_path, &t->geo);
+	g->log = NULL;
+	t->geo_before[0] = st->geometry.primitives_in;
+	t->geo_before[1] = st->geometry.vertices_fetched;
+	t->geo_before[2] = st->geometry.vertex_instructions;
+}
+
+enum tsr_status tsr_timing_imr_draw_geometry(struct tsr_gpu *g, uint32_t prims,
+					     struct tsr_frame_stats *st, struct tsr_error *err)
+{
+	struct tsr_timing *t = g->timing;
+	TSR_TRY(tsr_worklog_status(&t->geo, err));
+	/* as a TBR geometry phase's bound (tsr_timing_geometry_end) */
+	const struct tsr_geometry_stats *gs = &st->geometry;
+	const uint64_t in = gs->primitives_in - t->geo_before[0],
+		       vertices = gs->vertices_fetched - t->geo_before[1],
+		       vp = (gs->vertex_instructions - t->geo_before[2] +
+			     t->cfg.vertex_processors - 1) / t->cfg.vertex_processors;
+	const uint64_t busy = in > vertices ? in : vertices;
+	t->geo_busy = busy > vp ? busy : vp;
+	t->geo_prims = prims;
+	t->geo_prims_given = t->geo_paths_given = 0;
+	t->geo_busy_given = 0;
+	st->timing.geometry_busy_cycles += t->geo_busy;
+	imr_record_batch(g);
+	return TSR_OK;
+}
+
+/*
+ * Ends the open batch after `prims` of the draw's primitives: it takes
+ * their share of the draw's geometry paths (its Tile Fetcher reads) and
+ * of its vertex stages' bound, joins the window (which may run the
+ * simulation), and the next batch opens.
+ */
+static enum tsr_status imr_cut(struct tsr_gpu *g, uint32_t prims, struct tsr_frame_stats *st,
+			       struct tsr_error *err)
+{
+	struct tsr_timing *t = g->timing;
+	struct tsr_worklog *l = &run_at(t, t->count)->log;
+	const uint32_t paths = t->geo_prims ? (uint32_t)((uint64_t)t->geo.path_count * prims /
+							 t->geo_prims)
+					    : t->geo.path_count;
+	const uint64_t busy = t->geo_prims ? t->geo_busy * prims / t->geo_prims : t->geo_busy;
+	tsr_worklog_mark(l);
+	for (uint32_t i = t->geo_paths_given; i < paths; i++)
+		tsr_worklog_path(l, &t->geo.paths[i]);
+	l->fetch = tsr_worklog_since_mark(l);
+	t->next_busy = busy - t->geo_busy_given;
+	t->geo_paths_given = paths;
+	t->geo_busy_given = busy;
+	t->geo_prims_given = prims;
+	if (l->prim_count == 0 && l->fetch.count == 0 && t->next_busy == 0) {
+		tsr_worklog_begin(l, l->tile);  /* nothing to simulate: stays open */
+		return TSR_OK;
+	}
+	enum tsr_status s = tsr_timing_tile_end(g, st, err);
+	t->next_busy = 0;
+	TSR_TRY(s);
+	tsr_worklog_begin(&run_at(t, t->count)->log, ++t->batches);
+	imr_record_batch(g);
+	return TSR_OK;
+}
+
+enum tsr_status tsr_timing_imr_primitive_end(struct tsr_gpu *g, uint32_t prims,
+					     struct tsr_frame_stats *st, struct tsr_error *err)
+{
+	struct tsr_timing *t = g->timing;
+	if (run_at(t, t->count)->log.quad_count < t->cfg.imr_batch_quads)
+		return TSR_OK;
+	return imr_cut(g, prims, st, err);
+}
+
+enum tsr_status tsr_timing_imr_draw_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
+					struct tsr_error *err)
+{
+	struct tsr_timing *t = g->timing;
+	return imr_cut(g, t->geo_prims, st, err);
+}
+
+/* imr: runs the batches in flight to their end (a pass's or the frame's). */
+static enum tsr_status imr_end_raster(struct tsr_gpu *g, struct tsr_frame_stats *st,
+				      struct tsr_error *err)
+{
+	struct tsr_timing *t = g->timing;
+	t->st = &st->timing;
+	t->time_imbalance = NULL;
+	TSR_TRY(simulate(t, 0, err));
+	st->timing.tile_cycles += t->now - t->raster_start;
+	t->raster_start = t->now;
+	return TSR_OK;
+}
+
+enum tsr_status tsr_timing_imr_pass_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
+					struct tsr_error *err)
+{
+	return imr_end_raster(g, st, err);
+}
+
 /* Runs the frame's last tiles and waits for every write of the frame to
  * reach DRAM; fills the frame's totals. */
 enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
 				     struct tsr_error *err)
 {
 	struct tsr_timing *t = g->timing;
-	TSR_TRY(end_raster(g, st, err));
+	TSR_TRY(t->imr ? imr_end_raster(g, st, err) : end_raster(g, st, err));
 	/* the frame's writes reach DRAM before the next frame's geometry
 	 * starts, unless it has (overlapping frames) */
 	const uint64_t now = t->jobs_done < t->jobs_queued ? t->now

@@ -18,6 +18,13 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 	tsr_quad_queue_pop(&r->blend);  /* the slot stays valid until the next push */
 	struct tsr_target *t = c->target;
 	struct tsr_raster_stats *rs = c->rs;
+	/* timing mode with a memory backend: the quad's late-Z and color paths
+	 * are its color range (its record follows from seq, as in shading) */
+	struct tsr_wl_quad *wq = NULL;
+	if (t->memory && c->log && (uint32_t)(q->seq - c->log->seq_base) < c->log->quad_count) {
+		wq = &c->log->quads[q->seq - c->log->seq_base];
+		tsr_worklog_mark(c->log);
+	}
 	if (q->blend == TSR_BLEND_ALPHA_TEST) {
 		const struct tsr_material *mat = q->shader->material;
 		r->late_z_in_flight--;
@@ -34,6 +41,8 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 		}
 		if (!keep || !q->mask) {
 			rs->quads_late_z_killed++;
+			if (wq)
+				wq->color = tsr_worklog_since_mark(c->log);
 			return TSR_STAGE_DONE;
 		}
 	}
@@ -57,5 +66,7 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 	}
 	if (t->memory && q->mask)
 		tsr_target_color_traffic(t->memory, q->x, q->y, q->blend == TSR_BLEND_ALPHA);
+	if (wq)
+		wq->color = tsr_worklog_since_mark(c->log);
 	return TSR_STAGE_DONE;
 }

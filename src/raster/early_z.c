@@ -14,15 +14,19 @@
 _Static_assert(offsetof(struct tsr_quad, l) == offsetof(struct tsr_quad, z) + sizeof(float[4]),
 	       "Early-Z copies z and l in one piece");
 
-/* The quad in the timing model's work log (its index follows from seq). */
+/* The quad in the timing model's work log (its index follows from seq);
+ * with a memory backend, the HiZ and Z paths since the mark are its z range. */
 static void log_quad(struct tsr_worklog *log, const struct tsr_quad *q, uint32_t core,
-		     int killed)
+		     int killed, int memory)
 {
 	const struct tsr_shader_binding *s = q->shader;
 	if (log->quad_count == 0)
 		log->seq_base = q->seq;
-	tsr_worklog_quad(log, core, killed, s->material->shader_alu_instructions, s->texture != NULL,
-			 tsr_quad_late_z(q));
+	struct tsr_wl_quad *wq = tsr_worklog_quad(log, core, killed,
+						  s->material->shader_alu_instructions,
+						  s->texture != NULL, tsr_quad_late_z(q));
+	if (wq && memory)
+		wq->z = tsr_worklog_since_mark(log);
 }
 
 enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
@@ -44,8 +48,10 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 	if (!tsr_ring_room(out))
 		return TSR_STAGE_STALLED;
 	uint8_t mask = q->mask;
+	struct tsr_target_memory *m = t->memory;
+	if (m && c->log)
+		tsr_worklog_mark(c->log);  /* the quad's z range starts here */
 	if (!late_z) {
-		struct tsr_target_memory *m = t->memory;
 		if (m && m->hiz && tsr_target_hiz_kills(m, q->x, q->y, mask, q->z)) {
 			mask = 0;  /* HiZ: every covered pixel would fail the depth test */
 		} else {
@@ -56,7 +62,7 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 		}
 		if (!mask) {
 			if (c->log)
-				log_quad(c->log, q, core, 1);
+				log_quad(c->log, q, core, 1, m != NULL);
 			c->rs->quads_early_z_killed++;
 			r->last_core = -1;
 			tsr_quad_queue_pop(&r->early_z);
@@ -64,7 +70,7 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 		}
 	}
 	if (c->log)
-		log_quad(c->log, q, core, 0);
+		log_quad(c->log, q, core, 0, m != NULL);
 	r->last_core = (int)core;
 	r->late_z_in_flight += (uint32_t)late_z;
 	struct tsr_quad *d = tsr_quad_queue_push(out);

@@ -4,7 +4,12 @@
  * the Tile Fetcher's memory paths, each primitive the Rasterizer covered
  * (its attributes and quads), each quad (Early-Z's verdict and core, the
  * material's ALU instructions, the paths of its instruction fetches and
- * texture requests) and the flush's paths.
+ * texture requests) and the flush's paths. In the immediate-mode pipeline
+ * (pipeline.mode imr) a log holds a batch of primitive windows instead of
+ * a tile: its "fetch" paths are the index and vertex reads of the draws'
+ * geometry, it has no flush, and each quad also carries the paths of its
+ * HiZ and depth traffic (Early-Z) and of its color and late-Z traffic
+ * (blending), which the timing model issues from those lanes.
  *
  * The functional stages append to it when their context has a log (a NULL
  * log costs one branch per item); the memory paths arrive through the
@@ -40,8 +45,12 @@ struct tsr_wl_quad {
 	uint8_t killed;           /* 1: Early-Z killed it (it ends there) */
 	uint8_t textured;         /* 1: a sample instruction */
 	uint8_t late_z;           /* 1: alpha-tested (depth after shading) */
+	uint8_t retired;          /* timing model, imr: the core has retired it */
 	struct tsr_wl_range ifetch;  /* instruction fetch paths */
 	struct tsr_wl_range tex;     /* texture paths (after the fetches) */
+	struct tsr_wl_range z;       /* imr: HiZ and Z paths of Early-Z (reads wait,
+					writes are posted); empty in a TBR tile */
+	struct tsr_wl_range color;   /* imr: late-Z and color paths of blending */
 };
 
 struct tsr_worklog {

@@ -1,0 +1,236 @@
+/*
+ * 122: the timing mode of the immediate-mode pipeline (pipeline.mode imr
+ * with timing.enabled; pipeline/timing_driver.c, docs/timing.md
+ * "Immediate mode"): every counter but the timing group's equals the IMR
+ * functional mode's on every shipped workload, single- and multi-pass;
+ * runs are deterministic; a full-screen opaque quad with every route
+ * perfect is bound by its shading, Q A / cores cycles plus the pipeline's
+ * fill (no flush in an IMR); with its depth and HiZ reads all going to
+ * DRAM and one quad per Early-Z lane waiting for them, each lane's quads
+ * take at least the unloaded DRAM read latency one after the other; more
+ * quads in flight hide it until the DRAM's bandwidth is the bound.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "core/datadir.h"
+#include "framestats/stats.h"
+#include "memory/memsys.h"
+#include "pipeline/gpu.h"
+#include "scene/scene.h"
+#include "sim/sim.h"
+#include "test_util.h"
+
+/* `frames` frames of `workload` on cfg; the total. */
+static void run(const struct tsr_gpu_config *cfg, const char *workload, uint32_t frames,
+		struct tsr_frame_stats *total)
+{
+	struct tsr_scene *sc = NULL;
+	struct tsr_error err;
+	enum tsr_status s = tsr_scene_load(workload, &sc, &err);
+	if (s == TSR_OK)
+		s = tsr_simulate(cfg, sc, frames, total, &err);
+	if (s != TSR_OK)
+		fail_msg("%s: %s", workload, err.msg);
+	tsr_scene_destroy(sc);
+}
+
+/* A small IMR screen, so that every workload runs in a fraction of a second. */
+static void small(struct tsr_gpu_config *cfg, int timing)
+{
+	tsr_config_defaults(cfg);
+	cfg->pipeline_mode = TSR_PIPELINE_IMR;
+	cfg->width = 320;
+	cfg->height = 192;
+	cfg->timing.enabled = timing;
+}
+
+/* The same counters with and without timing, on every shipped workload
+ * (two frames: the second sees the first's cache contents). */
+static void test_same_counters_every_workload(void **state)
+{
+	(void)state;
+	char **list = NULL;
+	size_t n = 0;
+	struct tsr_error err;
+	assert_int_equal(tsr_data_list("workloads", ".json", &list, &n, &err), TSR_OK);
+	assert_true(n >= 10);
+	struct tsr_frame_stats *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	assert_non_null(a);
+	assert_non_null(b);
+	for (size_t i = 0; i < n; i++) {
+		char path[4096];
+		assert_int_equal(tsr_data_resolve("workloads", list[i], path, sizeof(path), &err),
+				 TSR_OK);
+		struct tsr_gpu_config cfg;
+		small(&cfg, 0);
+		run(&cfg, path, 2, a);
+		small(&cfg, 1);
+		run(&cfg, path, 2, b);
+		assert_true(b->timing.cycles > 0);
+		assert_true(b->timing.cycles >= b->timing.tile_cycles);
+		assert_int_equal(b->timing.geometry_cycles, 0);  /* no separate phase */
+		assert_int_equal(b->timing.dram_occupancy, b->timing.dram_latency);
+		assert_true(b->timing.memory_requests > 0);
+		for (uint32_t c = 0; c < cfg.mem.cores; c++)
+			assert_true(b->timing.core_busy[c] > 0 || b->raster.quads_per_core[c] == 0);
+		memset(&b->timing, 0, sizeof(b->timing));
+		memset(b->cache_timing, 0, sizeof(b->cache_timing));
+		memset(b->stream_timing, 0, sizeof(b->stream_timing));
+		if (memcmp(a, b, sizeof(*a)) != 0)
+			fail_msg("%s: the timing mode changed a counter", list[i]);
+	}
+	free(a);
+	free(b);
+	tsr_data_list_free(list);
+}
+
+/* Two timing runs give bit-identical statistics, timing included. */
+static void test_deterministic(void **state)
+{
+	(void)state;
+	struct tsr_frame_stats *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	assert_non_null(a);
+	assert_non_null(b);
+	char path[4096];
+	struct tsr_error err;
+	assert_int_equal(tsr_data_resolve("workloads", "postfx-bloom", path, sizeof(path), &err),
+			 TSR_OK);
+	struct tsr_gpu_config cfg;
+	small(&cfg, 1);
+	run(&cfg, path, 2, a);
+	run(&cfg, path, 2, b);
+	assert_memory_equal(a, b, sizeof(*a));
+	free(a);
+	free(b);
+}
+
+/* Sets the routes named in `names` to `target`. */
+static void set_routes(struct tsr_gpu_config *cfg, const char *const *names, size_t n,
+		       const char *target)
+{
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++)
+			if (!strcmp(tsr_memsys_route_name(r), names[i]))
+				snprintf(cfg->mem.routes[r], sizeof(cfg->mem.routes[r]), "%s",
+					 target);
+}
+
+/* One untextured opaque triangle covering a w x h screen, A ALU instructions
+ * a quad, seen by an orthographic camera whose units are pixels. */
+static const char *full_screen(uint32_t h, uint32_t A)
+{
+	/* one triangle larger than the screen: every quad covered once */
+	const char *mesh = tsr_test_write_tmp("full.obj", "v -70 -40 0\nv 200 -40 0\n"
+					      "v -70 120 0\nf 1 2 3\n");
+	char obj[1024];
+	snprintf(obj, sizeof(obj),
+		 "{\"version\": 1, \"frames\": 1, \"passes\": [{\n"
+		 " \"camera\": {\"projection\": \"orthographic\", \"ortho_height\": %u,\n"
+		 "   \"near\": 1, \"far\": 20, \"eye\": [0, 0, 10], \"target\": [0, 0, 0]},\n"
+		 " \"objects\": [{\"mesh\": \"%s\", \"material\": {\"lit\": false,\n"
+		 "   \"double_sided\": true, \"shader_alu_instructions\": %u}}]}]}\n",
+		 h, mesh, A);
+	return tsr_test_write_tmp("full.json", obj);
+}
+
+/*
+ * A 128 x 64 screen (2048 quads, 512 for each of the 4 cores by
+ * FG-xshift2), A ALU instructions a quad.
+ *
+ * Every route perfect: the cores shade 512 A cycles each and nothing
+ * else takes time but the pipeline's fill (the Rasterizer's first quads,
+ * Early-Z, the last quad's retirement and blend): at most 16 cycles.
+ *
+ * Depth and HiZ to DRAM (the default routes), the rest perfect, one quad
+ * per Early-Z lane waiting for its reads: each lane's 512 quads wait one
+ * after the other for a DRAM read, at least the unloaded row-hit latency
+ * (55 GPU cycles at the default 600 MHz, timing/dram.h) each; with 16 in
+ * flight (the default) they overlap and the frame is faster, close to
+ * the DRAM's bandwidth (every access a whole burst).
+ */
+static void test_full_screen(void **state)
+{
+	(void)state;
+	const uint32_t A = 4, Q = 2048;
+	const char *w = full_screen(64, A);
+	static const char *const rest[] = {"instruction", "color", "index", "vertex",
+					   "render_target", "display", "texture"};
+	static const char *const depth[] = {"z", "hiz"};
+	struct tsr_gpu_config cfg;
+	small(&cfg, 1);
+	cfg.width = 128;
+	cfg.height = 64;
+	set_routes(&cfg, rest, sizeof(rest) / sizeof(rest[0]), TSR_ROUTE_PERFECT);
+	struct tsr_frame_stats *t = malloc(sizeof(*t));
+	assert_non_null(t);
+
+	struct tsr_gpu_config perfect = cfg;
+	set_routes(&perfect, depth, 2, TSR_ROUTE_PERFECT);
+	run(&perfect, w, 1, t);
+	assert_int_equal(t->raster.quads_shaded, Q);
+	for (uint32_t c = 0; c < 4; c++)
+		assert_int_equal(t->raster.quads_per_core[c], Q / 4);
+	const uint64_t analytic = (uint64_t)Q / 4 * A;
+	print_message("imr, perfect routes: %llu tile cycles, analytic %llu + fill\n",
+		      (unsigned long long)t->timing.tile_cycles, (unsigned long long)analytic);
+	assert_true(t->timing.tile_cycles >= analytic);
+	assert_true(t->timing.tile_cycles <= analytic + 16);
+	for (uint32_t c = 0; c < 4; c++)
+		assert_int_equal(t->timing.core_busy[c], analytic);
+
+	struct tsr_gpu_config serial = cfg;
+	serial.timing.imr_z_quads_in_flight = 1;
+	run(&serial, w, 1, t);
+	const uint64_t bound = (uint64_t)Q / 4 * 55;
+	const uint64_t serial_cycles = t->timing.tile_cycles;
+	print_message("imr, depth from DRAM, 1 quad in flight a lane: %llu tile cycles, "
+		      "at least %llu\n", (unsigned long long)serial_cycles,
+		      (unsigned long long)bound);
+	assert_true(serial_cycles >= bound);
+	assert_true(serial_cycles <= 3 * bound);  /* four lanes' reads share the DRAM */
+	assert_true(t->timing.bottleneck_early_z > serial_cycles / 2);
+
+	run(&cfg, w, 1, t);
+	print_message("imr, depth from DRAM, %u quads in flight a lane: %llu tile cycles, "
+		      "DRAM bandwidth utilisation %.2f\n", cfg.timing.imr_z_quads_in_flight,
+		      (unsigned long long)t->timing.tile_cycles,
+		      (double)t->timing.dram_io_bytes / (double)t->timing.dram_peak_bytes);
+	/* the reads overlap, until the DRAM's bandwidth bounds the frame */
+	assert_true(t->timing.tile_cycles < serial_cycles);
+	assert_true(t->timing.dram_io_bytes > t->timing.dram_peak_bytes / 2);
+	free(t);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	/* the shipped workloads by absolute path, wherever ctest runs */
+	if (setenv("TSR_DATA_DIR", TSR_SOURCE_DIR, 1) != 0)
+		return -1;
+	return tsr_test_tmp_setup("tsr-122");
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return tsr_test_tmp_teardown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_screen),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_same_counters_every_workload),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
