@@ -114,8 +114,8 @@ static enum tsr_status bin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *pa
 
 /*
  * The raster phase of the pass binned into g->ras: every tile of its
- * target in the frame's order (a render target smaller than the screen
- * uses the screen's tiles that cover it).
+ * target in the frame's order (the tile grid covers the screen and every
+ * render target: a pass renders the grid's tiles that cover its target).
  */
 static enum tsr_status raster_pass(struct tsr_gpu *g, struct tsr_error *err)
 {
@@ -125,7 +125,7 @@ static enum tsr_status raster_pass(struct tsr_gpu *g, struct tsr_error *err)
 	for (uint32_t i = 0; i < g->tiles; i++) {
 		if ((order[i] % g->tiles_x) * g->cfg.tile_width >= g->target_width ||
 		    (order[i] / g->tiles_x) * g->cfg.tile_height >= g->target_height)
-			continue;  /* outside a render target */
+			continue;  /* outside the pass's target */
 		if (g->cfg.subtile_assignment != TSR_SA_CONST) {
 			/* the tile's subtile assignment (DTexL III-D), from the previous tile's */
 			const uint32_t t = order[i], p = order[i ? i - 1 : 0];
