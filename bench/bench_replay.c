@@ -3,7 +3,8 @@
  *
  * Records the L2 input stream of a real workload (default the shipped
  * glmark-scene on tcor-table1, FRAMES frames, default 30) into a binary trace with `tessera run --record-trace`'s
- * machinery, then measures on one core, medians of REPS runs (default 5):
+ * machinery, then measures on one core, medians of REPS runs (default 5) of
+ * CPU time (bench_util.h: the machine is shared):
  *   - in memory: loading the trace (zstd decode) and preparing it (line
  *     split, next uses), then replaying the prepared trace through a 1 MiB
  *     8-way cache with LRU, DRRIP and OPT alone, and all three in one pass;
@@ -62,13 +63,22 @@ static void die(const struct tsr_error *err)
 static const struct tsr_cache_geometry geom = {.size_bytes = 1u << 20, .ways = 8,
 					       .line_bytes = 64};
 
-/* Streamed replay of n policies; fills the info's times. */
-static void streamed(const char *path, const char *const *pol, uint32_t n,
-		     struct tsr_replay_file_info *info, struct tsr_replay_result *res)
+/*
+ * Streamed replay of n policies; returns its CPU seconds and in *prep
+ * those of the next-use pass (the pass's share of the wall clock).
+ */
+static double streamed(const char *path, const char *const *pol, uint32_t n,
+		       struct tsr_replay_file_info *info, struct tsr_replay_result *res,
+		       double *prep)
 {
 	struct tsr_error err;
+	double t0 = cpu_seconds();
 	if (tsr_replay_file(path, 0, &geom, pol, n, res, info, &err) != TSR_OK)
 		die(&err);
+	double cpu = cpu_seconds() - t0;
+	double wall = info->prepare_seconds + info->replay_seconds;
+	*prep = wall > 0 ? cpu * info->prepare_seconds / wall : 0;
+	return cpu;
 }
 
 int main(int argc, char **argv)
@@ -108,19 +118,19 @@ int main(int argc, char **argv)
 		/* in memory */
 		struct tsr_trace t;
 		struct tsr_line_trace lt;
-		double a = now_seconds();
+		double a = cpu_seconds();
 		if (tsr_trace_load(path, &t, &err) != TSR_OK ||
 		    tsr_line_trace_build(&t, 64, &lt, &err) != TSR_OK)
 			die(&err);
-		load[r] = now_seconds() - a;
+		load[r] = cpu_seconds() - a;
 		tsr_trace_release(&t);
 		n = lt.count;
 		for (int p = 0; p < 4; p++) {
-			a = now_seconds();
+			a = cpu_seconds();
 			if (tsr_replay(&lt, &geom, p < 3 ? &pol[p] : pol, p < 3 ? 1 : 3, res, &err) !=
 			    TSR_OK)
 				die(&err);
-			rep[p][r] = now_seconds() - a;
+			rep[p][r] = cpu_seconds() - a;
 			if (p < 3) {
 				acc[p] = res[0].total.reads + res[0].total.writes;
 				miss[p] = res[0].total.read_misses + res[0].total.write_misses;
@@ -129,25 +139,23 @@ int main(int argc, char **argv)
 		tsr_line_trace_release(&lt);
 		/* streamed */
 		struct tsr_replay_file_info info;
-		streamed(path, pol, 0, &info, res);
-		st_read[r] = info.replay_seconds;
+		double prep;
+		st_read[r] = streamed(path, pol, 0, &info, res, &prep);
 		st_sum[r] = 0;
 		for (int p = 0; p < 3; p++) {
-			streamed(path, &pol[p], 1, &info, res);
-			st_alone[p][r] = info.prepare_seconds + info.replay_seconds;
+			st_alone[p][r] = streamed(path, &pol[p], 1, &info, res, &prep);
 			st_sum[r] += st_alone[p][r];
 			if (p == 2)
-				st_prep[r] = info.prepare_seconds;
+				st_prep[r] = prep;
 			if (res[0].total.read_misses + res[0].total.write_misses != miss[p]) {
 				fprintf(stderr, "bench_replay: streamed %s disagrees\n", pol[p]);
 				return 1;
 			}
 		}
-		streamed(path, pol, 3, &info, res);
-		st_all[r] = info.prepare_seconds + info.replay_seconds;
+		st_all[r] = streamed(path, pol, 3, &info, res, &prep);
 	}
 	double M = (double)n / 1e6;
-	printf("\n%zu line accesses, 1 MiB 8-way, medians of %d\n", n, reps);
+	printf("\n%zu line accesses, 1 MiB 8-way, medians of %d, CPU seconds\n", n, reps);
 	printf("in memory: load + prepare %.3f s (%.1f M accesses/s)\n", bench_median(load, reps),
 	       M / bench_median(load, reps));
 	printf("%-24s %10s %14s %10s\n", "replay alone", "s", "M accesses/s", "miss");

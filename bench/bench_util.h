@@ -19,6 +19,18 @@ static inline double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/*
+ * CPU seconds of this process (one thread): what the single-threaded
+ * replay benches report, since on the shared machine the wall clock also
+ * counts the time other jobs hold the core.
+ */
+static inline double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* qsort() order of doubles, for the median of repeated runs. */
 static inline int bench_cmp_double(const void *a, const void *b)
 {

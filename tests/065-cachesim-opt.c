@@ -32,6 +32,7 @@
 #include "cachesim/replay.h"
 #include "memory/memsys.h"
 #include "memory/policy.h"
+#include "trace/trace.h"
 
 #define LINE 64u
 
@@ -406,10 +407,27 @@ static void test_streamed_file_equals_in_memory(void **state)
 	}
 	fclose(f);
 
+	/* the same trace in binary form (tsr_trace_read_many's fast path) */
+	char bin[sizeof(path) + 4];
+	snprintf(bin, sizeof(bin), "%s.bin", path);
+	{
+		struct tsr_error err;
+		struct tsr_trace t;
+		struct tsr_trace_writer *w;
+		assert_int_equal(tsr_trace_load(path, &t, &err), TSR_OK);
+		assert_int_equal(tsr_trace_writer_open(bin, "test", &w, &err), TSR_OK);
+		for (size_t i = 0; i < t.count; i++)
+			tsr_trace_write(w, &t.records[i]);
+		assert_int_equal(tsr_trace_writer_close(w, 1, &err), TSR_OK);
+		tsr_trace_release(&t);
+	}
+
 	static const char *const pol[] = {"lru", "fifo", "mru", "drrip", "tcor-l2", "opt",
 					  "optpt"};
 	enum { NP = 7 };
-	for (int wide = 0; wide < 2; wide++) {
+	for (int form = 0; form < 4; form++) {
+		const int wide = form & 1;
+		const char *file = form & 2 ? bin : path;
 		struct tsr_cache_geometry g = {.size_bytes = wide ? 128 * 2 * 64 : 64 * 1024,
 					       .ways = wide ? 128 : 8, .line_bytes = 64};
 		struct tsr_error err;
@@ -417,11 +435,11 @@ static void test_streamed_file_equals_in_memory(void **state)
 		struct tsr_line_trace lt;
 		struct tsr_replay_result a[NP], b[NP];
 		struct tsr_replay_file_info info;
-		assert_int_equal(tsr_trace_load(path, &t, &err), TSR_OK);
+		assert_int_equal(tsr_trace_load(file, &t, &err), TSR_OK);
 		assert_int_equal(tsr_line_trace_build(&t, 64, &lt, &err), TSR_OK);
 		assert_int_equal(tsr_replay(&lt, &g, pol, NP, a, &err), TSR_OK);
 		/* all together, and the online ones alone (no next-use pass) */
-		assert_int_equal(tsr_replay_file(path, 0, &g, pol, NP, b, &info, &err), TSR_OK);
+		assert_int_equal(tsr_replay_file(file, 0, &g, pol, NP, b, &info, &err), TSR_OK);
 		assert_memory_equal(a, b, sizeof(a));
 		assert_int_equal(info.records, t.count);
 		assert_int_equal(info.accesses, lt.count);
@@ -429,7 +447,7 @@ static void test_streamed_file_equals_in_memory(void **state)
 		assert_int_equal(info.distinct_lines, lt.distinct_lines);
 		assert_true(info.next_use_bytes >= 8 * lt.count);
 		assert_true(info.next_use_bytes <= 12 * lt.count + (8u << 16));
-		assert_int_equal(tsr_replay_file(path, 0, &g, pol, 5, b, &info, &err), TSR_OK);
+		assert_int_equal(tsr_replay_file(file, 0, &g, pol, 5, b, &info, &err), TSR_OK);
 		assert_memory_equal(a, b, 5 * sizeof(a[0]));
 		assert_int_equal(info.distinct_lines, lt.distinct_lines);
 		assert_int_equal(info.next_use_bytes, 0);
@@ -440,7 +458,9 @@ static void test_streamed_file_equals_in_memory(void **state)
 	struct tsr_replay_result r;
 	struct tsr_error err;
 	assert_int_equal(tsr_replay_file(path, 5, &g, pol, 1, &r, NULL, &err), TSR_ERR_LIMIT);
+	assert_int_equal(tsr_replay_file(bin, 5, &g, pol, 1, &r, NULL, &err), TSR_ERR_LIMIT);
 	remove(path);
+	remove(bin);
 	assert_int_equal(tsr_replay_file(path, 0, &g, pol, 1, &r, NULL, &err), TSR_ERR_IO);
 }
 

@@ -109,8 +109,10 @@ struct line_set {
 	struct line_map chunks;   /* chunk -> block index */
 	uint64_t (*blocks)[8];    /* 512 bits each */
 	uint64_t nblocks, cap;
-	uint64_t last_chunk;      /* the chunk of the previous line + 1, 0 none */
-	uint64_t *last_block;
+	/* the blocks of recently touched chunks, direct-mapped by chunk: a
+	 * trace's streams each walk their own region */
+	uint64_t recent_chunk[16];  /* chunk + 1, 0 none */
+	uint64_t recent_block[16];
 	uint64_t count;           /* distinct lines */
 };
 
@@ -118,7 +120,8 @@ struct line_set {
 static inline int line_set_add(struct line_set *ls, uint64_t line)
 {
 	uint64_t chunk = line >> CHUNK_SHIFT;
-	if (chunk + 1 != ls->last_chunk) {
+	const unsigned r = (unsigned)chunk & 15;
+	if (chunk + 1 != ls->recent_chunk[r]) {
 		int fresh;
 		struct line_slot *s = line_map_upsert(&ls->chunks, chunk, &fresh);
 		if (!s)
@@ -138,12 +141,12 @@ static inline int line_set_add(struct line_set *ls, uint64_t line)
 			memset(ls->blocks[ls->nblocks], 0, sizeof(*ls->blocks));
 			s->val = ls->nblocks++;
 		}
-		ls->last_chunk = chunk + 1;
-		ls->last_block = ls->blocks[s->val];
+		ls->recent_chunk[r] = chunk + 1;
+		ls->recent_block[r] = s->val;
 	}
 	uint32_t bit = (uint32_t)line & ((1u << CHUNK_SHIFT) - 1);
 	uint64_t m = UINT64_C(1) << (bit & 63);
-	uint64_t *w = &ls->last_block[bit >> 6];
+	uint64_t *w = &ls->blocks[ls->recent_block[r]][bit >> 6];
 	ls->count += !(*w & m);
 	*w |= m;
 	return 1;
@@ -161,7 +164,27 @@ struct pass {
 	struct tsr_trace_reader *r;
 	uint32_t line_shift;
 	size_t records, accesses, frames;
+	struct tsr_trace_record batch[256];  /* records read ahead */
+	size_t have, at;
+	int eof;
 };
+
+/* The next record in *rec, or NULL at the end of the trace. */
+static inline enum tsr_status pass_read(struct pass *p, const struct tsr_trace_record **rec,
+					struct tsr_error *err)
+{
+	if (p->at == p->have) {
+		*rec = NULL;
+		if (p->eof)
+			return TSR_OK;
+		p->at = 0;
+		TSR_TRY(tsr_trace_read_many(p->r, p->batch, 256, &p->have, &p->eof, err));
+		if (!p->have)
+			return TSR_OK;
+	}
+	*rec = &p->batch[p->at++];
+	return TSR_OK;
+}
 
 static enum tsr_status pass_open(struct pass *p, const char *path, uint64_t max_records,
 				 uint32_t line_shift, struct tsr_error *err)
@@ -186,18 +209,17 @@ static enum tsr_status next_use_pass(struct pass *p, uint64_t **next, size_t *ca
 				     struct line_map *map, struct tsr_error *err)
 {
 	for (;;) {
-		struct tsr_trace_record rec;
-		int eof;
-		TSR_TRY(tsr_trace_read(p->r, &rec, &eof, err));
-		if (eof)
+		const struct tsr_trace_record *rec;
+		TSR_TRY(pass_read(p, &rec, err));
+		if (!rec)
 			break;
 		p->records++;
-		if (rec.kind != TSR_TRACE_ACCESS) {
-			p->frames += rec.kind == TSR_TRACE_FRAME;
+		if (rec->kind != TSR_TRACE_ACCESS) {
+			p->frames += rec->kind == TSR_TRACE_FRAME;
 			continue;
 		}
-		const uint64_t last = rec.addr + ((rec.size ? rec.size : 1) - 1);
-		for (uint64_t line = rec.addr >> p->line_shift; line <= last >> p->line_shift;
+		const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
+		for (uint64_t line = rec->addr >> p->line_shift; line <= last >> p->line_shift;
 		     line++) {
 			if (p->accesses == *cap) {
 				/* grow by half: at most 12 bytes a line access held */
@@ -238,23 +260,22 @@ static enum tsr_status replay_pass(struct pass *p, struct tsr_cache *const *cach
 	const uint64_t mask = ((uint64_t)1 << p->line_shift) - 1;
 	struct tsr_cache_outcome o;
 	for (;;) {
-		struct tsr_trace_record rec;
-		int eof;
-		TSR_TRY(tsr_trace_read(p->r, &rec, &eof, err));
-		if (eof)
+		const struct tsr_trace_record *rec;
+		TSR_TRY(pass_read(p, &rec, err));
+		if (!rec)
 			return TSR_OK;
 		p->records++;
-		if (rec.kind != TSR_TRACE_ACCESS) {
-			p->frames += rec.kind == TSR_TRACE_FRAME;
-			enum tsr_marker kind = rec.kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME
-									   : TSR_MARKER_TILE;
+		if (rec->kind != TSR_TRACE_ACCESS) {
+			p->frames += rec->kind == TSR_TRACE_FRAME;
+			enum tsr_marker kind = rec->kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME
+									    : TSR_MARKER_TILE;
 			for (uint32_t c = 0; c < n; c++)
-				tsr_cache_marker(caches[c], kind, rec.addr);
+				tsr_cache_marker(caches[c], kind, rec->addr);
 			continue;
 		}
 		/* by the last byte, so that an access ending at 2^64 - 1 is kept */
-		const uint64_t last = rec.addr + ((rec.size ? rec.size : 1) - 1);
-		for (uint64_t addr = rec.addr;;) {
+		const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
+		for (uint64_t addr = rec->addr;;) {
 			const uint64_t chunk_last = (addr | mask) < last ? (addr | mask) : last;
 			if (next && p->accesses >= next_count)
 				return tsr_error_set(err, TSR_ERR_IO,
@@ -262,10 +283,10 @@ static enum tsr_status replay_pass(struct pass *p, struct tsr_cache *const *cach
 						     "accesses than the first pass read)");
 			struct tsr_access a = {.addr = addr,
 					       .size = (uint32_t)(chunk_last - addr + 1),
-					       .write = rec.write,
-					       .stream = rec.stream,
-					       .requester = rec.requester,
-					       .meta = rec.meta,
+					       .write = rec->write,
+					       .stream = rec->stream,
+					       .requester = rec->requester,
+					       .meta = rec->meta,
 					       .next_use = next ? next[p->accesses] : TSR_NEVER};
 			p->accesses++;
 			if (lines) {
