@@ -109,6 +109,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_cachesim TRACE [LINES] [POLICIES] [REPS]\n");
 		return 2;
 	}
+	bench_print_context(argc, argv);
 	const char *trace = argv[1];
 	unsigned lines = argc > 2 ? (unsigned)atoi(argv[2]) : 16384;
 	char *list = strdup(argc > 3 ? argv[3] : "lru,fifo,opt");

@@ -92,6 +92,7 @@ int main(int argc, char **argv)
 	int reps = argc > 5 ? atoi(argv[5]) : 5;
 	if (reps < 1 || reps > 99)
 		reps = 5;
+	bench_print_context(argc, argv);
 	struct tsr_error err = {{0}};
 	double t0 = now_seconds();
 	FILE *old = argc > 4 ? fopen(path, "rb") : NULL;
