@@ -1,7 +1,8 @@
 /*
  * bench_util.h - what the benchmarks of bench/ share (header only: each
- * bench is one executable): a monotonic clock, the median of repeated
- * runs, and the [COUNT] [REPEATS] arguments of the timing-unit benches.
+ * bench is one executable): monotonic and CPU clocks, the median of
+ * repeated runs, the context printed beside figures (command, machine,
+ * commit), and the [COUNT] [REPEATS] arguments of the timing-unit benches.
  */
 #ifndef TSR_BENCH_UTIL_H
 #define TSR_BENCH_UTIL_H
@@ -9,7 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Seconds on the monotonic clock. */
 static inline double now_seconds(void)
@@ -17,6 +20,57 @@ static inline double now_seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * CPU seconds of this process (one thread): what the single-threaded
+ * replay benches report, since on the shared machine the wall clock also
+ * counts the time other jobs hold the core.
+ */
+static inline double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * Prints what a figure needs beside it: the command line, the machine
+ * (processor model and online processors) and the commit of the source
+ * tree (git describe, "-dirty" for local changes; "unknown" without git).
+ */
+static inline void bench_print_context(int argc, char **argv)
+{
+	printf("command:");
+	for (int i = 0; i < argc; i++)
+		printf(" %s", argv[i]);
+	char model[256] = "unknown";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (f) {
+		char line[512];
+		while (fgets(line, sizeof(line), f)) {
+			char *colon = strchr(line, ':');
+			if (!strncmp(line, "model name", 10) && colon) {
+				snprintf(model, sizeof(model), "%s", colon + 2);
+				model[strcspn(model, "\n")] = '\0';
+				break;
+			}
+		}
+		fclose(f);
+	}
+	char commit[128] = "unknown";
+#ifdef TSR_BENCH_SOURCE_DIR
+	FILE *p = popen("git -C '" TSR_BENCH_SOURCE_DIR "' describe --always --dirty 2>/dev/null", "r");
+	if (p) {
+		if (fgets(commit, sizeof(commit), p))
+			commit[strcspn(commit, "\n")] = '\0';
+		else
+			snprintf(commit, sizeof(commit), "unknown");
+		pclose(p);
+	}
+#endif
+	printf("\nmachine: %s, %ld processors online; commit %s\n", model,
+	       sysconf(_SC_NPROCESSORS_ONLN), commit);
 }
 
 /* qsort() order of doubles, for the median of repeated runs. */

@@ -32,8 +32,16 @@
 #include "cachesim/replay.h"
 #include "memory/memsys.h"
 #include "memory/policy.h"
+#include "trace/trace.h"
 
 #define LINE 64u
+
+/* golden misses of test_fully_associative_brute_force */
+#define GOLDEN_LRU 179931
+#define GOLDEN_FIFO 180349
+#define GOLDEN_MRU 187842
+#define GOLDEN_OPT 121379
+#define GOLDEN_OPTPT 121358
 
 static struct tsr_access read_line(uint64_t line)
 {
@@ -356,6 +364,217 @@ static void test_offline_policies_refused_online(void **state)
 	assert_non_null(strstr(err.msg, "l2"));
 }
 
+/* xorshift64: the tests' own deterministic generator */
+static uint64_t xs(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * The streaming replay of a file (what `tessera cachesim` runs) gives the
+ * counters of load + line split + in-memory replay: a text trace with
+ * reads and writes of several sizes, accesses crossing lines, streams,
+ * metadata, frame and tile markers (tcor-l2 counts tiles), through an
+ * 8-way and a 128-way cache, online and offline policies in one pass.
+ */
+static void test_streamed_file_equals_in_memory(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/tessera-test-065-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	uint64_t x = 0x1234567u;
+	for (int i = 0; i < 40000; i++) {
+		uint64_t r = xs(&x);
+		if (r % 997 == 0) {
+			fprintf(f, "F\n");
+			continue;
+		}
+		if (r % 61 == 0) {
+			fprintf(f, "T %u\n", (unsigned)(r >> 40) % 300);
+			continue;
+		}
+		uint64_t line = (r >> 8) % (r % 3 ? 700 : 9000);
+		uint32_t off = (uint32_t)(r >> 30) % 64, size = 1u << ((r >> 40) % 8);
+		fprintf(f, "%c 0x%llx %s size=%u meta=0x%x\n", (r >> 50) % 4 ? 'R' : 'W',
+			(unsigned long long)(line * 64 + off),
+			(r >> 52) % 2 ? "texture" : "pb_lists", size, (unsigned)(r >> 56) % 4);
+	}
+	fclose(f);
+
+	/* the same trace in binary form (tsr_trace_read_many's fast path) */
+	char bin[sizeof(path) + 4];
+	snprintf(bin, sizeof(bin), "%s.bin", path);
+	{
+		struct tsr_error err;
+		struct tsr_trace t;
+		struct tsr_trace_writer *w;
+		assert_int_equal(tsr_trace_load(path, &t, &err), TSR_OK);
+		assert_int_equal(tsr_trace_writer_open(bin, "test", &w, &err), TSR_OK);
+		for (size_t i = 0; i < t.count; i++)
+			tsr_trace_write(w, &t.records[i]);
+		assert_int_equal(tsr_trace_writer_close(w, 1, &err), TSR_OK);
+		tsr_trace_release(&t);
+	}
+
+	static const char *const pol[] = {"lru", "fifo", "mru", "drrip", "tcor-l2", "opt",
+					  "optpt"};
+	enum { NP = 7 };
+	for (int form = 0; form < 4; form++) {
+		const int wide = form & 1;
+		const char *file = form & 2 ? bin : path;
+		struct tsr_cache_geometry g = {.size_bytes = wide ? 128 * 2 * 64 : 64 * 1024,
+					       .ways = wide ? 128 : 8, .line_bytes = 64};
+		struct tsr_error err;
+		struct tsr_trace t;
+		struct tsr_line_trace lt;
+		struct tsr_replay_result a[NP], b[NP];
+		struct tsr_replay_file_info info;
+		assert_int_equal(tsr_trace_load(file, &t, &err), TSR_OK);
+		assert_int_equal(tsr_line_trace_build(&t, 64, &lt, &err), TSR_OK);
+		assert_int_equal(tsr_replay(&lt, &g, pol, NP, a, &err), TSR_OK);
+		/* all together, and the online ones alone (no next-use pass) */
+		assert_int_equal(tsr_replay_file(file, 0, &g, pol, NP, b, &info, &err), TSR_OK);
+		assert_memory_equal(a, b, sizeof(a));
+		assert_int_equal(info.records, t.count);
+		assert_int_equal(info.accesses, lt.count);
+		assert_int_equal(info.frames, lt.frames);
+		assert_int_equal(info.distinct_lines, lt.distinct_lines);
+		assert_true(info.next_use_bytes >= 8 * lt.count);
+		assert_true(info.next_use_bytes <= 12 * lt.count + (8u << 16));
+		assert_int_equal(tsr_replay_file(file, 0, &g, pol, 5, b, &info, &err), TSR_OK);
+		assert_memory_equal(a, b, 5 * sizeof(a[0]));
+		assert_int_equal(info.distinct_lines, lt.distinct_lines);
+		assert_int_equal(info.next_use_bytes, 0);
+		tsr_line_trace_release(&lt);
+		tsr_trace_release(&t);
+	}
+	struct tsr_cache_geometry g = {.size_bytes = 4096, .ways = 8, .line_bytes = 64};
+	struct tsr_replay_result r;
+	struct tsr_error err;
+	assert_int_equal(tsr_replay_file(path, 5, &g, pol, 1, &r, NULL, &err), TSR_ERR_LIMIT);
+	assert_int_equal(tsr_replay_file(bin, 5, &g, pol, 1, &r, NULL, &err), TSR_ERR_LIMIT);
+	remove(path);
+	remove(bin);
+	assert_int_equal(tsr_replay_file(path, 0, &g, pol, 1, &r, NULL, &err), TSR_ERR_IO);
+}
+
+/*
+ * Exact misses of LRU, FIFO, MRU, OPT and OPTPT on a skewed random trace
+ * through a 1024-line fully associative cache (the hash index, the
+ * recency lists and the OPT heap at work), against plain brute force: an
+ * array of resident lines scanned on every access, the victim found by
+ * scanning it for the oldest stamp, and for OPT/OPTPT the next use of
+ * every resident line looked up in per-line position lists. The golden
+ * figures were also computed by an independent Python script
+ * (tests/data/065-fa-bruteforce.py), so they pin the counts.
+ */
+static void test_fully_associative_brute_force(void **state)
+{
+	(void)state;
+	enum { N = 200000, LINES = 20000, WAYS = 1024 };
+	struct tsr_access *acc = malloc(N * sizeof(*acc));
+	uint32_t *id = malloc(N * sizeof(*id));
+	assert_non_null(acc);
+	assert_non_null(id);
+	uint64_t x = 42;
+	for (int i = 0; i < N; i++) {
+		/* skewed: a uniform draw below a uniform bound favours small ids */
+		uint64_t bound = 1 + xs(&x) % LINES;
+		id[i] = (uint32_t)(xs(&x) % bound);
+		acc[i] = read_line(id[i] * 7919u % LINES);
+	}
+	/* per-line position lists (counting sort), then brute force */
+	uint32_t *start = calloc(LINES + 1, sizeof(*start)), *pos = malloc(N * sizeof(*pos));
+	uint32_t *fill = calloc(LINES, sizeof(*fill));
+	assert_true(start && pos && fill);
+	for (int i = 0; i < N; i++)
+		start[id[i] + 1]++;
+	for (int l = 0; l < LINES; l++)
+		start[l + 1] += start[l];
+	for (int i = 0; i < N; i++)
+		pos[start[id[i]] + fill[id[i]]++] = (uint32_t)i;
+	static const char *const names[] = {"lru", "fifo", "mru", "opt", "optpt"};
+	uint64_t brute[5];
+	uint32_t *res = malloc(WAYS * sizeof(*res));
+	uint64_t *stamp = malloc(WAYS * sizeof(*stamp));
+	assert_true(res && stamp);
+	for (int p = 0; p < 5; p++) {
+		uint32_t used = 0;
+		uint64_t misses = 0;
+		memset(fill, 0, LINES * sizeof(*fill));  /* next position index of each line */
+		for (int i = 0; i < N; i++) {
+			uint32_t l = id[i];
+			fill[l]++;  /* pos[start[l] + fill[l]] is now l's next use after i */
+			int w = -1;
+			for (uint32_t k = 0; k < used; k++)
+				if (res[k] == l)
+					w = (int)k;
+			if (w >= 0) {
+				if (p != 1)
+					stamp[w] = (uint64_t)i + 1;  /* FIFO keeps the fill's stamp */
+				continue;
+			}
+			misses++;
+			if (used < WAYS) {
+				res[used] = l;
+				stamp[used++] = (uint64_t)i + 1;
+				continue;
+			}
+			uint32_t v = 0;
+			uint64_t best = 0;
+			for (uint32_t k = 0; k < WAYS; k++) {
+				uint64_t key;
+				if (p <= 1)
+					key = UINT64_MAX - stamp[k];  /* oldest */
+				else if (p == 2)
+					key = stamp[k];               /* newest */
+				else {
+					uint32_t r = res[k];
+					key = start[r] + fill[r] < start[r + 1]
+						      ? pos[start[r] + fill[r]] : UINT64_MAX;
+				}
+				if (k == 0 || key > best) {
+					best = key;
+					v = k;
+				}
+			}
+			if (p == 4) {  /* OPTPT: bypass a line re-used no sooner than the victim */
+				uint64_t mine = start[l] + fill[l] < start[l + 1]
+							? pos[start[l] + fill[l]] : UINT64_MAX;
+				if (mine >= best)
+					continue;
+			}
+			res[v] = l;
+			stamp[v] = (uint64_t)i + 1;
+		}
+		brute[p] = misses;
+	}
+	/* the same figures from tests/data/065-fa-bruteforce.py */
+	static const uint64_t golden[5] = {GOLDEN_LRU, GOLDEN_FIFO, GOLDEN_MRU, GOLDEN_OPT,
+					   GOLDEN_OPTPT};
+	struct tsr_line_trace lt;
+	struct tsr_error err;
+	assert_int_equal(tsr_line_trace_from_accesses(acc, N, LINE, &lt, &err), TSR_OK);
+	for (int p = 0; p < 5; p++) {
+		assert_int_equal(brute[p], golden[p]);
+		assert_int_equal(replay_misses(names[p], &lt, 1, WAYS), golden[p]);
+	}
+	tsr_line_trace_release(&lt);
+	free(res);
+	free(stamp);
+	free(start);
+	free(pos);
+	free(fill);
+	free(id);
+	free(acc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +585,8 @@ int main(void)
 		cmocka_unit_test(test_next_use_positions),
 		cmocka_unit_test(test_one_pass_equals_separate),
 		cmocka_unit_test(test_offline_policies_refused_online),
+		cmocka_unit_test(test_streamed_file_equals_in_memory),
+		cmocka_unit_test(test_fully_associative_brute_force),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,4 +58,44 @@ enum tsr_status tsr_replay(const struct tsr_line_trace *lt,
 			   const char *const *policies, uint32_t n,
 			   struct tsr_replay_result *out, struct tsr_error *err);
 
+/*
+ * Streaming replay (what `tessera cachesim` runs). The trace file is read
+ * record by record, split into lines and fed to the caches at once, so an
+ * online policy replays a trace of any length in memory independent of
+ * it (the caches, the reader's buffers, and a set of the distinct lines
+ * for the count). When an offline policy (OPT, OPTPT) is among the specs,
+ * and only then, a first pass over the file computes the next use of
+ * every line access (a forward pass with a map from line to its last
+ * access) into one 8-byte position per line access, and the second pass
+ * replays with them; nothing else is held per access.
+ */
+
+/* What tsr_replay_file() read; plain data. */
+struct tsr_replay_file_info {
+	char description[256];    /* the trace's header description, truncated */
+	size_t records;           /* records (accesses and markers) */
+	size_t accesses;          /* line accesses replayed */
+	size_t frames;            /* frame markers */
+	uint64_t distinct_lines;  /* lines touched */
+	uint64_t next_use_bytes;  /* bytes held for next uses (0 without an offline policy) */
+	double prepare_seconds;   /* the next-use pass (0 without an offline policy) */
+	double replay_seconds;    /* the replay pass, reading and splitting included */
+};
+
+/*
+ * Replays the trace at `path` (binary or text, trace/trace.h; at most
+ * max_records records, 0: TSR_LIMIT_TRACE_RECORDS) through n caches of
+ * geometry g, the i-th with policy spec policies[i], streaming it as
+ * described above, and fills out[i] and *info (may be NULL). Counters are
+ * identical to tsr_trace_load() + tsr_line_trace_build() + tsr_replay().
+ * Errors: those of tsr_replay() and of the trace reader (TSR_ERR_IO,
+ * TSR_ERR_PARSE, TSR_ERR_LIMIT), TSR_ERR_IO when the file changes between
+ * the two passes, TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
+				const struct tsr_cache_geometry *g,
+				const char *const *policies, uint32_t n,
+				struct tsr_replay_result *out,
+				struct tsr_replay_file_info *info, struct tsr_error *err);
+
 #endif

@@ -4,6 +4,14 @@
  * MRU, DIP) or its fill (FIFO); the oldest or newest stamp of a set is
  * the victim. Stamps are unique, so there are no ties. Internal to the
  * memory subsystem.
+ *
+ * Sets of more than TSR_RECENCY_LIST_MIN_WAYS ways (fully associative
+ * caches) also keep their stamped ways in a doubly linked list in stamp
+ * order (a touch moves its way to the tail), so the oldest and newest
+ * line of a full set are its list's head and tail: a victim costs O(1)
+ * instead of a scan of the set, with the very same choice (stamps are
+ * unique, and every way of a full set has been stamped by its fill).
+ * Narrow sets keep the scan, which is faster there.
  */
 #ifndef TSR_MEMORY_RECENCY_H
 #define TSR_MEMORY_RECENCY_H
@@ -56,10 +64,19 @@ static inline uint32_t tsr_recency_newest(const uint64_t *stamp, uint32_t ways)
 	return tsr_recency_newest_among(stamp, ways, NULL);
 }
 
+/* Sets wider than this keep the stamp-ordered list (see the top of this file). */
+#define TSR_RECENCY_LIST_MIN_WAYS 64u
+
+/* No way (an empty list end). */
+#define TSR_RECENCY_NONE UINT32_MAX
+
 /* The state of LRU, MRU and FIFO: a clock and sets x ways stamps. */
 struct tsr_recency {
 	uint32_t ways;
 	uint64_t clock;
+	/* sets wider than TSR_RECENCY_LIST_MIN_WAYS, else NULL: */
+	uint32_t *link;      /* sets x ways x 2: previous (older) and next (newer) way */
+	uint32_t *ends;      /* sets x 2: head (oldest) and tail (newest) way */
 	uint64_t stamp[];
 };
 

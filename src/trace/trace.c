@@ -746,6 +746,30 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 	return s;
 }
 
+enum tsr_status tsr_trace_read_many(struct tsr_trace_reader *r, struct tsr_trace_record *recs,
+				    size_t max, size_t *n, int *eof, struct tsr_error *err)
+{
+	size_t k = 0;
+	*eof = 0;
+	while (k < max) {
+		/* the common case inline; anything else (markers, a refill, the
+		 * first record, errors) through tsr_trace_read() */
+		if (r->binary && !r->status && r->count < r->fast_until &&
+		    read_access_fast(r, &recs[k])) {
+			k++;
+			continue;
+		}
+		enum tsr_status s = tsr_trace_read(r, &recs[k], eof, err);
+		if (s || *eof) {
+			*n = k;
+			return s;
+		}
+		k++;
+	}
+	*n = k;
+	return TSR_OK;
+}
+
 void tsr_trace_reader_set_max_records(struct tsr_trace_reader *r, uint64_t max_records)
 {
 	r->max_records = max_records;

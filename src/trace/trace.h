@@ -143,6 +143,15 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r,
 			       struct tsr_error *err);
 
 /*
+ * Reads up to max records into recs[0 .. *n), as that many calls of
+ * tsr_trace_read() would (same records, limits and errors) but faster:
+ * for streaming replays. *n < max only at the end of the trace (*eof = 1)
+ * or on an error, which comes after the *n records read before it.
+ */
+enum tsr_status tsr_trace_read_many(struct tsr_trace_reader *r, struct tsr_trace_record *recs,
+				    size_t max, size_t *n, int *eof, struct tsr_error *err);
+
+/*
  * Sets the most records r returns (default TSR_LIMIT_TRACE_RECORDS); one
  * more is TSR_ERR_LIMIT naming the file and the limit.
  */

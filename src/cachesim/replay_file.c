@@ -1,0 +1,405 @@
+/*
+ * replay_file.c - streaming replay of a trace file (cachesim/replay.h,
+ * tsr_replay_file()): records are split into line accesses as
+ * tsr_line_trace_build() splits them and go straight to the caches;
+ * next uses, when an offline policy needs them, come from a first pass.
+ */
+#include "cachesim/replay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/limits.h"
+#include "memory/policy.h"
+#include "trace/trace.h"
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * A map from line to a position (its last access), open addressing with
+ * linear probing and key and value side by side (one cache line a probe).
+ * Grows by doubling at 50% load.
+ */
+struct line_slot {
+	uint64_t key;  /* line + 1; 0: empty */
+	uint64_t val;
+};
+
+struct line_map {
+	struct line_slot *slots;
+	uint64_t mask;   /* slots - 1 */
+	uint64_t count;
+};
+
+/* Fibonacci hashing: the top bits of the product (mask + 1 a power of two). */
+static inline uint64_t line_hash(uint64_t line, uint64_t mask)
+{
+	/* murmur3's finaliser: every key bit reaches every slot bit */
+	line ^= line >> 33;
+	line *= 0xff51afd7ed558ccdull;
+	line ^= line >> 33;
+	return line & mask;
+}
+
+static int line_map_grow(struct line_map *m)
+{
+	uint64_t cap = m->slots ? 2 * (m->mask + 1) : 1u << 16;
+	if (tsr_memory_check("the line map of a replay", cap * sizeof(struct line_slot), NULL))
+		return 0;
+	struct line_slot *s = calloc(cap, sizeof(*s));
+	if (!s)
+		return 0;
+	for (uint64_t i = 0; m->slots && i <= m->mask; i++) {
+		if (!m->slots[i].key)
+			continue;
+		uint64_t h = line_hash(m->slots[i].key - 1, cap - 1);
+		while (s[h].key)
+			h = (h + 1) & (cap - 1);
+		s[h] = m->slots[i];
+	}
+	free(m->slots);
+	m->slots = s;
+	m->mask = cap - 1;
+	return 1;
+}
+
+/*
+ * The slot of line, inserted with val = TSR_NEVER if absent (*fresh = 1);
+ * NULL when growing runs out of memory.
+ */
+static inline struct line_slot *line_map_upsert(struct line_map *m, uint64_t line, int *fresh)
+{
+	if (2 * (m->count + 1) > m->mask + 1 || !m->slots)
+		if (!line_map_grow(m))
+			return NULL;
+	uint64_t h = line_hash(line, m->mask);
+	for (;; h = (h + 1) & m->mask) {
+		struct line_slot *s = &m->slots[h];
+		if (s->key == line + 1) {
+			*fresh = 0;
+			return s;
+		}
+		if (!s->key) {
+			s->key = line + 1;
+			s->val = TSR_NEVER;
+			m->count++;
+			*fresh = 1;
+			return s;
+		}
+	}
+}
+
+/*
+ * The set of distinct lines an online replay counts: a bitmap of 512
+ * lines (one 64-byte cache line) per 512-line chunk touched, found
+ * through a line_map from chunk to block. Traces touch lines in runs, so
+ * this takes far fewer cache misses than a set of lines (and, on sparse
+ * traces, at most a block and a slot per line).
+ */
+#define CHUNK_SHIFT 9
+
+struct line_set {
+	struct line_map chunks;   /* chunk -> block index */
+	uint64_t (*blocks)[8];    /* 512 bits each */
+	uint64_t nblocks, cap;
+	/* the blocks of recently touched chunks, direct-mapped by chunk: a
+	 * trace's streams each walk their own region */
+	uint64_t recent_chunk[16];  /* chunk + 1, 0 none */
+	uint64_t recent_block[16];
+	uint64_t count;           /* distinct lines */
+};
+
+/* Adds line; 0 when out of memory. */
+static inline int line_set_add(struct line_set *ls, uint64_t line)
+{
+	uint64_t chunk = line >> CHUNK_SHIFT;
+	const unsigned r = (unsigned)chunk & 15;
+	if (chunk + 1 != ls->recent_chunk[r]) {
+		int fresh;
+		struct line_slot *s = line_map_upsert(&ls->chunks, chunk, &fresh);
+		if (!s)
+			return 0;
+		if (fresh) {
+			if (ls->nblocks == ls->cap) {
+				uint64_t nc = ls->cap ? 2 * ls->cap : 64;
+				if (tsr_memory_check("the line set of a replay", nc * sizeof(*ls->blocks),
+						     NULL))
+					return 0;
+				void *nb = realloc(ls->blocks, nc * sizeof(*ls->blocks));
+				if (!nb)
+					return 0;
+				ls->blocks = nb;
+				ls->cap = nc;
+			}
+			memset(ls->blocks[ls->nblocks], 0, sizeof(*ls->blocks));
+			s->val = ls->nblocks++;
+		}
+		ls->recent_chunk[r] = chunk + 1;
+		ls->recent_block[r] = s->val;
+	}
+	uint32_t bit = (uint32_t)line & ((1u << CHUNK_SHIFT) - 1);
+	uint64_t m = UINT64_C(1) << (bit & 63);
+	uint64_t *w = &ls->blocks[ls->recent_block[r]][bit >> 6];
+	ls->count += !(*w & m);
+	*w |= m;
+	return 1;
+}
+
+static void line_set_release(struct line_set *ls)
+{
+	free(ls->chunks.slots);
+	free(ls->blocks);
+	memset(ls, 0, sizeof(*ls));
+}
+
+/* The state of one pass over the file. */
+struct pass {
+	struct tsr_trace_reader *r;
+	uint32_t line_shift;
+	size_t records, accesses, frames;
+	struct tsr_trace_record batch[256];  /* records read ahead */
+	size_t have, at;
+	int eof;
+};
+
+/* The next record in *rec, or NULL at the end of the trace. */
+static inline enum tsr_status pass_read(struct pass *p, const struct tsr_trace_record **rec,
+					struct tsr_error *err)
+{
+	if (p->at == p->have) {
+		*rec = NULL;
+		if (p->eof)
+			return TSR_OK;
+		p->at = 0;
+		TSR_TRY(tsr_trace_read_many(p->r, p->batch, 256, &p->have, &p->eof, err));
+		if (!p->have)
+			return TSR_OK;
+	}
+	*rec = &p->batch[p->at++];
+	return TSR_OK;
+}
+
+static enum tsr_status pass_open(struct pass *p, const char *path, uint64_t max_records,
+				 uint32_t line_shift, struct tsr_error *err)
+{
+	memset(p, 0, sizeof(*p));
+	p->line_shift = line_shift;
+	TSR_TRY(tsr_trace_reader_open(path, &p->r, err));
+	if (max_records)
+		tsr_trace_reader_set_max_records(p->r, max_records);
+	return TSR_OK;
+}
+
+/*
+ * Pass 1: next[i] = index of the next access to the line of access i (or
+ * TSR_NEVER), growing *next; counts distinct lines. The pass stores each
+ * access's line in next[] as it reads, then a backward pass with a map
+ * from line to its latest position replaces each by its next use in
+ * place: both walk next[] in order (a forward pass would write each next
+ * use at a random earlier position, a cache miss per access).
+ */
+static enum tsr_status next_use_pass(struct pass *p, uint64_t **next, size_t *cap,
+				     struct line_map *map, struct tsr_error *err)
+{
+	for (;;) {
+		const struct tsr_trace_record *rec;
+		TSR_TRY(pass_read(p, &rec, err));
+		if (!rec)
+			break;
+		p->records++;
+		if (rec->kind != TSR_TRACE_ACCESS) {
+			p->frames += rec->kind == TSR_TRACE_FRAME;
+			continue;
+		}
+		const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
+		for (uint64_t line = rec->addr >> p->line_shift; line <= last >> p->line_shift;
+		     line++) {
+			if (p->accesses == *cap) {
+				/* grow by half: at most 12 bytes a line access held */
+				size_t nc = *cap ? *cap + *cap / 2 : 1u << 16;
+				char what[96];
+				snprintf(what, sizeof(what), "next uses of %zu line accesses", nc);
+				TSR_TRY(tsr_memory_check(what, (uint64_t)nc * sizeof(**next), err));
+				uint64_t *nn = realloc(*next, nc * sizeof(**next));
+				if (!nn)
+					return tsr_error_set(err, TSR_ERR_NOMEM,
+							     "out of memory for next uses");
+				*next = nn;
+				*cap = nc;
+			}
+			(*next)[p->accesses++] = line;
+		}
+	}
+	uint64_t *nx = *next;
+	for (size_t i = p->accesses; i-- > 0;) {
+		int fresh;
+		struct line_slot *s = line_map_upsert(map, nx[i], &fresh);
+		if (!s)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for next uses");
+		nx[i] = s->val;  /* TSR_NEVER when fresh */
+		s->val = i;
+	}
+	return TSR_OK;
+}
+
+/*
+ * Pass 2: feeds every line access (with next[i] when next is set) and
+ * marker to the caches, counting distinct lines into `lines` when set.
+ */
+static enum tsr_status replay_pass(struct pass *p, struct tsr_cache *const *caches, uint32_t n,
+				   const uint64_t *next, size_t next_count,
+				   struct line_set *lines, struct tsr_error *err)
+{
+	const uint64_t mask = ((uint64_t)1 << p->line_shift) - 1;
+	struct tsr_cache_outcome o;
+	for (;;) {
+		const struct tsr_trace_record *rec;
+		TSR_TRY(pass_read(p, &rec, err));
+		if (!rec)
+			return TSR_OK;
+		p->records++;
+		if (rec->kind != TSR_TRACE_ACCESS) {
+			p->frames += rec->kind == TSR_TRACE_FRAME;
+			enum tsr_marker kind = rec->kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME
+									    : TSR_MARKER_TILE;
+			for (uint32_t c = 0; c < n; c++)
+				tsr_cache_marker(caches[c], kind, rec->addr);
+			continue;
+		}
+		/* by the last byte, so that an access ending at 2^64 - 1 is kept */
+		const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
+		for (uint64_t addr = rec->addr;;) {
+			const uint64_t chunk_last = (addr | mask) < last ? (addr | mask) : last;
+			if (next && p->accesses >= next_count)
+				return tsr_error_set(err, TSR_ERR_IO,
+						     "trace changed while it was replayed (more "
+						     "accesses than the first pass read)");
+			struct tsr_access a = {.addr = addr,
+					       .size = (uint32_t)(chunk_last - addr + 1),
+					       .write = rec->write,
+					       .stream = rec->stream,
+					       .requester = rec->requester,
+					       .meta = rec->meta,
+					       .next_use = next ? next[p->accesses] : TSR_NEVER};
+			p->accesses++;
+			if (lines) {
+				if (!line_set_add(lines, addr >> p->line_shift))
+					return tsr_error_set(err, TSR_ERR_NOMEM,
+							     "out of memory for the set of lines");
+			}
+			for (uint32_t c = 0; c < n; c++)
+				tsr_cache_access(caches[c], &a, &o);
+			if (chunk_last == last)
+				break;
+			addr = chunk_last + 1;
+		}
+	}
+}
+
+enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
+				const struct tsr_cache_geometry *g,
+				const char *const *policies, uint32_t n,
+				struct tsr_replay_result *out,
+				struct tsr_replay_file_info *info, struct tsr_error *err)
+{
+	struct tsr_replay_file_info dummy;
+	if (!info)
+		info = &dummy;
+	memset(info, 0, sizeof(*info));
+	const uint32_t line_bytes = g->line_bytes;
+	if (line_bytes < 4 || line_bytes > 65536 || (line_bytes & (line_bytes - 1)))
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "line size %u is not a power of two from 4 to 65536 bytes",
+				     line_bytes);
+	uint32_t shift = 0;
+	while ((1u << shift) < line_bytes)
+		shift++;
+
+	struct tsr_cache **caches = calloc(n ? n : 1, sizeof(*caches));
+	if (!caches)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %u caches", n);
+	enum tsr_status s = TSR_OK;
+	int offline = 0;
+	for (uint32_t i = 0; i < n && s == TSR_OK; i++) {
+		struct tsr_cache_geometry gi = *g;
+		if (strlen(policies[i]) >= sizeof(gi.policy)) {
+			s = tsr_error_set(err, TSR_ERR_CONFIG, "policy spec '%s' is longer than %d characters",
+					  policies[i], TSR_POLICY_SPEC_MAX - 1);
+			break;
+		}
+		snprintf(gi.policy, sizeof(gi.policy), "%s", policies[i]);
+		s = tsr_cache_create(&gi, policies[i], &caches[i], err);
+		if (s == TSR_OK && tsr_policy_find(policies[i])->offline)
+			offline = 1;
+	}
+
+	uint64_t *next = NULL;
+	size_t next_cap = 0, next_count = 0;
+	struct line_map map = {0};
+	struct line_set lines = {0};
+	struct pass p = {0};
+	if (s == TSR_OK && offline) {
+		double t0 = seconds();
+		s = pass_open(&p, path, max_records, shift, err);
+		if (s == TSR_OK)
+			s = next_use_pass(&p, &next, &next_cap, &map, err);
+		next_count = p.accesses;
+		info->distinct_lines = map.count;
+		info->next_use_bytes = (uint64_t)next_cap * sizeof(*next);
+		free(map.slots);  /* not needed any more */
+		map = (struct line_map){0};
+		tsr_trace_reader_close(p.r);
+		p.r = NULL;
+		info->prepare_seconds = seconds() - t0;
+	}
+	if (s == TSR_OK) {
+		double t0 = seconds();
+		s = pass_open(&p, path, max_records, shift, err);
+		if (s == TSR_OK) {
+			const char *d = tsr_trace_reader_description(p.r);
+			size_t dlen = strlen(d);
+			if (dlen >= sizeof(info->description)) {
+				dlen = sizeof(info->description) - 1;
+				while (dlen > 0 && ((uint8_t)d[dlen] & 0xc0) == 0x80)
+					dlen--;
+			}
+			memcpy(info->description, d, dlen);
+			info->description[dlen] = '\0';
+			s = replay_pass(&p, caches, n, next, next_count, offline ? NULL : &lines, err);
+		}
+		if (s == TSR_OK && offline && p.accesses != next_count)
+			s = tsr_error_set(err, TSR_ERR_IO,
+					  "trace '%s' changed while it was replayed (%zu accesses, "
+					  "then %zu)", path, next_count, p.accesses);
+		tsr_trace_reader_close(p.r);
+		info->records = p.records;
+		info->accesses = p.accesses;
+		info->frames = p.frames;
+		if (!offline)
+			info->distinct_lines = lines.count;
+		info->replay_seconds = seconds() - t0;
+	}
+	if (s == TSR_OK) {
+		for (uint32_t i = 0; i < n; i++) {
+			memset(&out[i], 0, sizeof(out[i]));
+			snprintf(out[i].policy, sizeof(out[i].policy), "%s", policies[i]);
+			for (int st = 0; st < TSR_STREAM_COUNT; st++)
+				out[i].streams[st] = *tsr_cache_counters_of(caches[i], (enum tsr_stream)st);
+			out[i].total = tsr_cache_counters_total(caches[i]);
+		}
+	}
+	free(map.slots);
+	line_set_release(&lines);
+	free(next);
+	for (uint32_t i = 0; i < n; i++)
+		tsr_cache_destroy(caches[i]);
+	free(caches);
+	return s;
+}
