@@ -36,6 +36,19 @@ enum tsr_status tsr_replay(const struct tsr_line_trace *lt,
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "cache line of %u bytes does not match the trace's %u-byte lines",
 				     g->line_bytes, lt->line_bytes);
+	struct tsr_cache **caches;
+	TSR_TRY(tsr_replay_caches_create(g, policies, n, &caches, err));
+	tsr_replay_caches(lt, caches, n, NULL, NULL);
+	tsr_replay_caches_results(caches, policies, n, out);
+	tsr_replay_caches_destroy(caches, n);
+	return TSR_OK;
+}
+
+enum tsr_status tsr_replay_caches_create(const struct tsr_cache_geometry *g,
+					 const char *const *policies, uint32_t n,
+					 struct tsr_cache ***out, struct tsr_error *err)
+{
+	*out = NULL;
 	struct tsr_cache **caches = calloc(n ? n : 1, sizeof(*caches));
 	if (!caches)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %u caches", n);
@@ -50,18 +63,31 @@ enum tsr_status tsr_replay(const struct tsr_line_trace *lt,
 		snprintf(gi.policy, sizeof(gi.policy), "%s", policies[i]);
 		s = tsr_cache_create(&gi, policies[i], &caches[i], err);
 	}
-	if (s == TSR_OK) {
-		tsr_replay_caches(lt, caches, n, NULL, NULL);
-		for (uint32_t i = 0; i < n; i++) {
-			memset(&out[i], 0, sizeof(out[i]));
-			snprintf(out[i].policy, sizeof(out[i].policy), "%s", policies[i]);
-			for (int st = 0; st < TSR_STREAM_COUNT; st++)
-				out[i].streams[st] = *tsr_cache_counters_of(caches[i], (enum tsr_stream)st);
-			out[i].total = tsr_cache_counters_total(caches[i]);
-		}
+	if (s != TSR_OK) {
+		tsr_replay_caches_destroy(caches, n);
+		return s;
 	}
+	*out = caches;
+	return TSR_OK;
+}
+
+void tsr_replay_caches_results(struct tsr_cache *const *caches, const char *const *policies,
+			       uint32_t n, struct tsr_replay_result *out)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		snprintf(out[i].policy, sizeof(out[i].policy), "%s", policies[i]);
+		for (int st = 0; st < TSR_STREAM_COUNT; st++)
+			out[i].streams[st] = *tsr_cache_counters_of(caches[i], (enum tsr_stream)st);
+		out[i].total = tsr_cache_counters_total(caches[i]);
+	}
+}
+
+void tsr_replay_caches_destroy(struct tsr_cache **caches, uint32_t n)
+{
+	if (!caches)
+		return;
 	for (uint32_t i = 0; i < n; i++)
 		tsr_cache_destroy(caches[i]);
 	free(caches);
-	return s;
 }

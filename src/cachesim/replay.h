@@ -48,6 +48,23 @@ void tsr_replay_caches(const struct tsr_line_trace *lt, struct tsr_cache *const 
 		       uint32_t n, tsr_replay_visit visit, void *ctx);
 
 /*
+ * Creates n caches of geometry g, the i-th with policy spec policies[i],
+ * into a new array *out (NULL on error, nothing left allocated). Errors:
+ * TSR_ERR_GEOMETRY / TSR_ERR_CONFIG (bad geometry, unknown policy or
+ * parameter, a spec longer than TSR_POLICY_SPEC_MAX - 1), TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_replay_caches_create(const struct tsr_cache_geometry *g,
+					 const char *const *policies, uint32_t n,
+					 struct tsr_cache ***out, struct tsr_error *err);
+
+/* Fills out[i] with the i-th cache's counters, per stream and in total. */
+void tsr_replay_caches_results(struct tsr_cache *const *caches, const char *const *policies,
+			       uint32_t n, struct tsr_replay_result *out);
+
+/* Destroys the n caches of tsr_replay_caches_create() and the array (NULL: nothing). */
+void tsr_replay_caches_destroy(struct tsr_cache **caches, uint32_t n);
+
+/*
  * Replays lt through n caches of geometry g (whose line_bytes must equal
  * lt->line_bytes), the i-th with policy spec policies[i], and fills
  * out[i]. Errors: TSR_ERR_GEOMETRY / TSR_ERR_CONFIG (bad geometry, unknown

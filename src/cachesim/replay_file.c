@@ -322,23 +322,12 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 	while ((1u << shift) < line_bytes)
 		shift++;
 
-	struct tsr_cache **caches = calloc(n ? n : 1, sizeof(*caches));
-	if (!caches)
-		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %u caches", n);
+	struct tsr_cache **caches;
+	TSR_TRY(tsr_replay_caches_create(g, policies, n, &caches, err));
 	enum tsr_status s = TSR_OK;
 	int offline = 0;
-	for (uint32_t i = 0; i < n && s == TSR_OK; i++) {
-		struct tsr_cache_geometry gi = *g;
-		if (strlen(policies[i]) >= sizeof(gi.policy)) {
-			s = tsr_error_set(err, TSR_ERR_CONFIG, "policy spec '%s' is longer than %d characters",
-					  policies[i], TSR_POLICY_SPEC_MAX - 1);
-			break;
-		}
-		snprintf(gi.policy, sizeof(gi.policy), "%s", policies[i]);
-		s = tsr_cache_create(&gi, policies[i], &caches[i], err);
-		if (s == TSR_OK && tsr_policy_find(policies[i])->offline)
-			offline = 1;
-	}
+	for (uint32_t i = 0; i < n; i++)
+		offline |= tsr_policy_find(policies[i])->offline;
 
 	uint64_t *next = NULL;
 	size_t next_cap = 0, next_count = 0;
@@ -386,20 +375,11 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 			info->distinct_lines = lines.count;
 		info->replay_seconds = seconds() - t0;
 	}
-	if (s == TSR_OK) {
-		for (uint32_t i = 0; i < n; i++) {
-			memset(&out[i], 0, sizeof(out[i]));
-			snprintf(out[i].policy, sizeof(out[i].policy), "%s", policies[i]);
-			for (int st = 0; st < TSR_STREAM_COUNT; st++)
-				out[i].streams[st] = *tsr_cache_counters_of(caches[i], (enum tsr_stream)st);
-			out[i].total = tsr_cache_counters_total(caches[i]);
-		}
-	}
+	if (s == TSR_OK)
+		tsr_replay_caches_results(caches, policies, n, out);
 	free(map.slots);
 	line_set_release(&lines);
 	free(next);
-	for (uint32_t i = 0; i < n; i++)
-		tsr_cache_destroy(caches[i]);
-	free(caches);
+	tsr_replay_caches_destroy(caches, n);
 	return s;
 }
