@@ -253,17 +253,17 @@ static void measure(const struct result *r, struct row *w)
 }
 
 /*
- * The mean over the n rows of the double at byte offset `off` in struct
- * row (geometric or arithmetic), values that are not finite (or, for a
- * geometric mean, not positive) left out; NAN when none is left.
+ * The mean of n doubles, one every `stride` bytes from base (geometric or
+ * arithmetic), values that are not finite (or, for a geometric mean, not
+ * positive) left out; NAN when none is left.
  */
-static double mean_at(const struct row *rows, int n, size_t off, int geometric)
+static double mean_of(const void *base, size_t stride, int n, int geometric)
 {
 	double s = 0.0;
 	int k = 0;
 	for (int i = 0; i < n; i++) {
 		double x;
-		memcpy(&x, (const char *)&rows[i] + off, sizeof(x));
+		memcpy(&x, (const char *)base + (size_t)i * stride, sizeof(x));
 		if (!isfinite(x) || (geometric && x <= 0))
 			continue;
 		s += geometric ? log(x) : x;
@@ -274,21 +274,10 @@ static double mean_at(const struct row *rows, int n, size_t off, int geometric)
 	return geometric ? exp(s / k) : s / k;
 }
 
-/* The same of n values v[0], v[stride], ... */
-static double mean_of(const double *v, size_t stride, int n, int geometric)
+/* The mean of the double at byte offset off of each of the n rows. */
+static double mean_at(const struct row *rows, int n, size_t off, int geometric)
 {
-	double s = 0.0;
-	int k = 0;
-	for (int i = 0; i < n; i++) {
-		const double x = v[(size_t)i * stride];
-		if (!isfinite(x) || (geometric && x <= 0))
-			continue;
-		s += geometric ? log(x) : x;
-		k++;
-	}
-	if (!k)
-		return NAN;
-	return geometric ? exp(s / k) : s / k;
+	return mean_of((const char *)rows + off, sizeof(*rows), n, geometric);
 }
 
 /* A number cell: "%.17g", empty when not finite. */
@@ -509,7 +498,7 @@ static enum tsr_status report(struct xp_ctx *c, struct tsr_xp_result *out,
 	for (int w = 0; w < nw; w++)
 		fig1315_values(&rows[w], v1315[w]);
 	for (int k = 0; k < N1315; k++)
-		v1315[nw][k] = mean_of(&v1315[0][k], N1315, nw, k < 2);
+		v1315[nw][k] = mean_of(&v1315[0][k], sizeof(v1315[0]), nw, k < 2);
 	tsr_text_printf(txt, "\nFig. 13: speedup over FG-xshift2, coupled barriers (geometric "
 			"mean); Figs. 14-15: per-tile mean deviation of the cores' execution time "
 			"and quads,\n%% of their mean: min q1 median mean q3 max over the tiles "
