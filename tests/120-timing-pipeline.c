@@ -27,20 +27,7 @@
 #include "scene/scene.h"
 #include "sim/sim.h"
 #include "test_util.h"
-
-/* One frame of `workload` on cfg; the total. */
-static void run(const struct tsr_gpu_config *cfg, const char *workload, uint32_t frames,
-		struct tsr_frame_stats *total)
-{
-	struct tsr_scene *sc = NULL;
-	struct tsr_error err;
-	enum tsr_status s = tsr_scene_load(workload, &sc, &err);
-	if (s == TSR_OK)
-		s = tsr_simulate(cfg, sc, frames, total, &err);
-	if (s != TSR_OK)
-		fail_msg("%s: %s", workload, err.msg);
-	tsr_scene_destroy(sc);
-}
+#include "test_timing.h"
 
 /* A small screen, so that every workload runs in a fraction of a second. */
 static void small(struct tsr_gpu_config *cfg, int timing)
@@ -49,6 +36,12 @@ static void small(struct tsr_gpu_config *cfg, int timing)
 	cfg->width = 320;
 	cfg->height = 192;
 	cfg->timing.enabled = timing;
+}
+
+/* The TBR's phases fit in the frame. */
+static void tbr_phases(const struct tsr_frame_stats *b)
+{
+	assert_true(b->timing.cycles >= b->timing.geometry_cycles + b->timing.tile_cycles);
 }
 
 /*
@@ -60,58 +53,16 @@ static void small(struct tsr_gpu_config *cfg, int timing)
 static void test_same_counters_every_workload(void **state)
 {
 	(void)state;
-	char **list = NULL;
-	size_t n = 0;
-	struct tsr_error err;
-	assert_int_equal(tsr_data_list("workloads", ".json", &list, &n, &err), TSR_OK);
-	assert_true(n >= 10);
-	struct tsr_frame_stats *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	assert_non_null(a);
-	assert_non_null(b);
-	for (size_t i = 0; i < n; i++) {
-		char path[4096];
-		assert_int_equal(tsr_data_resolve("workloads", list[i], path, sizeof(path), &err),
-				 TSR_OK);
-		struct tsr_gpu_config cfg;
-		small(&cfg, 0);
-		run(&cfg, path, 2, a);
-		small(&cfg, 1);
-		run(&cfg, path, 2, b);
-		assert_true(b->timing.cycles > 0);
-		assert_true(b->timing.cycles >= b->timing.geometry_cycles + b->timing.tile_cycles);
-		assert_int_equal(b->timing.dram_occupancy, b->timing.dram_latency);
-		assert_true(b->timing.memory_requests > 0);
-		for (uint32_t c = 0; c < cfg.mem.cores; c++)
-			assert_true(b->timing.core_busy[c] > 0 || b->raster.quads_per_core[c] == 0);
-		memset(&b->timing, 0, sizeof(b->timing));
-		memset(b->cache_timing, 0, sizeof(b->cache_timing));
-		memset(b->stream_timing, 0, sizeof(b->stream_timing));
-		if (memcmp(a, b, sizeof(*a)) != 0)
-			fail_msg("%s: the timing mode changed a counter", list[i]);
-	}
-	free(a);
-	free(b);
-	tsr_data_list_free(list);
+	tsr_test_same_counters_every_workload(small, tbr_phases);
 }
 
 /* Two timing runs give bit-identical statistics, timing included. */
 static void test_deterministic(void **state)
 {
 	(void)state;
-	struct tsr_frame_stats *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	assert_non_null(a);
-	assert_non_null(b);
-	char path[4096];
-	struct tsr_error err;
-	assert_int_equal(tsr_data_resolve("workloads", "sprites-2d", path, sizeof(path), &err),
-			 TSR_OK);
 	struct tsr_gpu_config cfg;
 	small(&cfg, 1);
-	run(&cfg, path, 3, a);
-	run(&cfg, path, 3, b);
-	assert_memory_equal(a, b, sizeof(*a));
-	free(a);
-	free(b);
+	tsr_test_deterministic(&cfg, "sprites-2d", 3);
 }
 
 /* Every route of instructions, the Parameter Buffer, colors and geometry
@@ -125,26 +76,6 @@ static void perfect_routes(struct tsr_gpu_config *cfg)
 			if (!strcmp(tsr_memsys_route_name(r), perfect[i]))
 				snprintf(cfg->mem.routes[r], sizeof(cfg->mem.routes[r]), "%s",
 					 TSR_ROUTE_PERFECT);
-}
-
-/* A one-pass workload of `mesh` (OBJ text) seen by an orthographic camera
- * whose world units are pixels of a w x h screen, A ALU instructions a quad. */
-static const char *flat_workload(const char *name, const char *mesh_text, uint32_t h,
-				 uint32_t A)
-{
-	char file[64];
-	snprintf(file, sizeof(file), "%s.obj", name);
-	const char *mesh = tsr_test_write_tmp(file, mesh_text);
-	char obj[1024];
-	snprintf(obj, sizeof(obj),
-		 "{\"version\": 1, \"frames\": 1, \"passes\": [{\n"
-		 " \"camera\": {\"projection\": \"orthographic\", \"ortho_height\": %u,\n"
-		 "   \"near\": 1, \"far\": 20, \"eye\": [0, 0, 10], \"target\": [0, 0, 0]},\n"
-		 " \"objects\": [{\"mesh\": \"%s\", \"material\": {\"lit\": false,\n"
-		 "   \"double_sided\": true, \"shader_alu_instructions\": %u}}]}]}\n",
-		 h, mesh, A);
-	snprintf(file, sizeof(file), "%s.json", name);
-	return tsr_test_write_tmp(file, obj);
 }
 
 /*
@@ -163,7 +94,7 @@ static void test_fill_rate(void **state)
 	(void)state;
 	const uint32_t A = 32;
 	/* one triangle larger than the screen: every quad covered once */
-	const char *w = flat_workload("big", "v -70 -40 0\nv 200 -40 0\nv -70 120 0\nf 1 2 3\n",
+	const char *w = tsr_test_flat_workload("big", "v -70 -40 0\nv 200 -40 0\nv -70 120 0\nf 1 2 3\n",
 				      64, A);
 	struct tsr_gpu_config cfg;
 	tsr_config_defaults(&cfg);
@@ -175,7 +106,7 @@ static void test_fill_rate(void **state)
 	assert_non_null(t);
 	for (uint32_t b = 0; b < TSR_BARRIERS_COUNT; b++) {
 		cfg.timing.barriers = b;
-		run(&cfg, w, 1, t);
+		tsr_test_run(&cfg, w, 1, t);
 		assert_int_equal(t->raster.quads_shaded, 8 * 256);
 		for (uint32_t c = 0; c < 4; c++)
 			assert_int_equal(t->raster.quads_per_core[c], 8 * 64);
@@ -213,7 +144,7 @@ static void test_barriers(void **state)
 {
 	(void)state;
 	const uint32_t A = 32;
-	const char *w = flat_workload("quadrants",
+	const char *w = tsr_test_flat_workload("quadrants",
 		"v -32 0 0\nv -16 0 0\nv -16 16 0\nv -32 16 0\n"
 		"v 16 -16 0\nv 32 -16 0\nv 32 0 0\nv 16 0 0\n"
 		"f 1 2 3\nf 1 3 4\nf 5 6 7\nf 5 7 8\n", 32, A);
@@ -234,7 +165,7 @@ static void test_barriers(void **state)
 	uint64_t cycles[TSR_BARRIERS_COUNT], Q = 0;
 	for (uint32_t b = 0; b < TSR_BARRIERS_COUNT; b++) {
 		cfg.timing.barriers = b;
-		run(&cfg, w, 1, t);
+		tsr_test_run(&cfg, w, 1, t);
 		/* Q quads a square (the pixel-centre rule may add a row of quads) */
 		Q = t->raster.quads_shaded / 2;
 		assert_true(Q >= 64);
@@ -278,7 +209,7 @@ static void test_barriers(void **state)
 static void test_flush_gate(void **state)
 {
 	(void)state;
-	const char *w = flat_workload("gate",
+	const char *w = tsr_test_flat_workload("gate",
 		"v -30 126 0\nv -26 126 0\nv -30 122 0\n"
 		"v 0 32 0\nv 16 32 0\nv 16 128 0\nv 0 128 0\n"
 		"f 1 2 3\nf 4 5 6\nf 4 6 7\n", 256, 1);
@@ -297,7 +228,7 @@ static void test_flush_gate(void **state)
 	assert_non_null(t);
 	for (uint32_t b = 0; b < TSR_BARRIERS_COUNT; b++) {
 		cfg.timing.barriers = b;
-		run(&cfg, w, 1, t);
+		tsr_test_run(&cfg, w, 1, t);
 		/* every quad on core 0: the small triangle's few, the rectangle's Q */
 		assert_int_equal(t->raster.quads_shaded, t->raster.quads_per_core[0]);
 		const uint64_t q = t->raster.quads_per_core[0];
@@ -315,7 +246,7 @@ static void test_flush_gate(void **state)
 		struct tsr_frame_stats *u = malloc(sizeof(*u));
 		assert_non_null(u);
 		cfg.quad_imbalance_stats = 1;
-		run(&cfg, w, 1, u);
+		tsr_test_run(&cfg, w, 1, u);
 		cfg.quad_imbalance_stats = 0;
 		assert_int_equal(t->time_imbalance.tiles, 0);
 		assert_int_equal(u->time_imbalance.tiles, 2);

@@ -28,20 +28,7 @@
 #include "scene/scene.h"
 #include "sim/sim.h"
 #include "test_util.h"
-
-/* `frames` frames of `workload` on cfg; the total. */
-static void run(const struct tsr_gpu_config *cfg, const char *workload, uint32_t frames,
-		struct tsr_frame_stats *total)
-{
-	struct tsr_scene *sc = NULL;
-	struct tsr_error err;
-	enum tsr_status s = tsr_scene_load(workload, &sc, &err);
-	if (s == TSR_OK)
-		s = tsr_simulate(cfg, sc, frames, total, &err);
-	if (s != TSR_OK)
-		fail_msg("%s: %s", workload, err.msg);
-	tsr_scene_destroy(sc);
-}
+#include "test_timing.h"
 
 /* A small IMR screen, so that every workload runs in a fraction of a second. */
 static void small(struct tsr_gpu_config *cfg, int timing)
@@ -53,64 +40,28 @@ static void small(struct tsr_gpu_config *cfg, int timing)
 	cfg->timing.enabled = timing;
 }
 
+/* The IMR has no separate geometry phase: its raster phase is the frame. */
+static void imr_phases(const struct tsr_frame_stats *b)
+{
+	assert_true(b->timing.cycles >= b->timing.tile_cycles);
+	assert_int_equal(b->timing.geometry_cycles, 0);
+}
+
 /* The same counters with and without timing, on every shipped workload
  * (two frames: the second sees the first's cache contents). */
 static void test_same_counters_every_workload(void **state)
 {
 	(void)state;
-	char **list = NULL;
-	size_t n = 0;
-	struct tsr_error err;
-	assert_int_equal(tsr_data_list("workloads", ".json", &list, &n, &err), TSR_OK);
-	assert_true(n >= 10);
-	struct tsr_frame_stats *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	assert_non_null(a);
-	assert_non_null(b);
-	for (size_t i = 0; i < n; i++) {
-		char path[4096];
-		assert_int_equal(tsr_data_resolve("workloads", list[i], path, sizeof(path), &err),
-				 TSR_OK);
-		struct tsr_gpu_config cfg;
-		small(&cfg, 0);
-		run(&cfg, path, 2, a);
-		small(&cfg, 1);
-		run(&cfg, path, 2, b);
-		assert_true(b->timing.cycles > 0);
-		assert_true(b->timing.cycles >= b->timing.tile_cycles);
-		assert_int_equal(b->timing.geometry_cycles, 0);  /* no separate phase */
-		assert_int_equal(b->timing.dram_occupancy, b->timing.dram_latency);
-		assert_true(b->timing.memory_requests > 0);
-		for (uint32_t c = 0; c < cfg.mem.cores; c++)
-			assert_true(b->timing.core_busy[c] > 0 || b->raster.quads_per_core[c] == 0);
-		memset(&b->timing, 0, sizeof(b->timing));
-		memset(b->cache_timing, 0, sizeof(b->cache_timing));
-		memset(b->stream_timing, 0, sizeof(b->stream_timing));
-		if (memcmp(a, b, sizeof(*a)) != 0)
-			fail_msg("%s: the timing mode changed a counter", list[i]);
-	}
-	free(a);
-	free(b);
-	tsr_data_list_free(list);
+	tsr_test_same_counters_every_workload(small, imr_phases);
 }
 
 /* Two timing runs give bit-identical statistics, timing included. */
 static void test_deterministic(void **state)
 {
 	(void)state;
-	struct tsr_frame_stats *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
-	assert_non_null(a);
-	assert_non_null(b);
-	char path[4096];
-	struct tsr_error err;
-	assert_int_equal(tsr_data_resolve("workloads", "postfx-bloom", path, sizeof(path), &err),
-			 TSR_OK);
 	struct tsr_gpu_config cfg;
 	small(&cfg, 1);
-	run(&cfg, path, 2, a);
-	run(&cfg, path, 2, b);
-	assert_memory_equal(a, b, sizeof(*a));
-	free(a);
-	free(b);
+	tsr_test_deterministic(&cfg, "postfx-bloom", 2);
 }
 
 /* Sets the routes named in `names` to `target`. */
@@ -129,17 +80,8 @@ static void set_routes(struct tsr_gpu_config *cfg, const char *const *names, siz
 static const char *full_screen(uint32_t h, uint32_t A)
 {
 	/* one triangle larger than the screen: every quad covered once */
-	const char *mesh = tsr_test_write_tmp("full.obj", "v -70 -40 0\nv 200 -40 0\n"
-					      "v -70 120 0\nf 1 2 3\n");
-	char obj[1024];
-	snprintf(obj, sizeof(obj),
-		 "{\"version\": 1, \"frames\": 1, \"passes\": [{\n"
-		 " \"camera\": {\"projection\": \"orthographic\", \"ortho_height\": %u,\n"
-		 "   \"near\": 1, \"far\": 20, \"eye\": [0, 0, 10], \"target\": [0, 0, 0]},\n"
-		 " \"objects\": [{\"mesh\": \"%s\", \"material\": {\"lit\": false,\n"
-		 "   \"double_sided\": true, \"shader_alu_instructions\": %u}}]}]}\n",
-		 h, mesh, A);
-	return tsr_test_write_tmp("full.json", obj);
+	return tsr_test_flat_workload("full", "v -70 -40 0\nv 200 -40 0\nv -70 120 0\nf 1 2 3\n",
+				      h, A);
 }
 
 /*
@@ -175,7 +117,7 @@ static void test_full_screen(void **state)
 
 	struct tsr_gpu_config perfect = cfg;
 	set_routes(&perfect, depth, 2, TSR_ROUTE_PERFECT);
-	run(&perfect, w, 1, t);
+	tsr_test_run(&perfect, w, 1, t);
 	assert_int_equal(t->raster.quads_shaded, Q);
 	for (uint32_t c = 0; c < 4; c++)
 		assert_int_equal(t->raster.quads_per_core[c], Q / 4);
@@ -189,7 +131,7 @@ static void test_full_screen(void **state)
 
 	struct tsr_gpu_config serial = cfg;
 	serial.timing.imr_z_quads_in_flight = 1;
-	run(&serial, w, 1, t);
+	tsr_test_run(&serial, w, 1, t);
 	const uint64_t bound = (uint64_t)Q / 4 * 55;
 	const uint64_t serial_cycles = t->timing.tile_cycles;
 	print_message("imr, depth from DRAM, 1 quad in flight a lane: %llu tile cycles, "
@@ -199,7 +141,7 @@ static void test_full_screen(void **state)
 	assert_true(serial_cycles <= 3 * bound);  /* four lanes' reads share the DRAM */
 	assert_true(t->timing.bottleneck_early_z > serial_cycles / 2);
 
-	run(&cfg, w, 1, t);
+	tsr_test_run(&cfg, w, 1, t);
 	print_message("imr, depth from DRAM, %u quads in flight a lane: %llu tile cycles, "
 		      "DRAM bandwidth utilisation %.2f\n", cfg.timing.imr_z_quads_in_flight,
 		      (unsigned long long)t->timing.tile_cycles,
