@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -488,6 +489,22 @@ static void test_stream_reaches_peak(void **state)
 	double refresh_share = (double)p.t_rfc / p.t_refi;
 	bw = stream_bandwidth(&p, 600, 20000);
 	assert_true(bw >= (0.97 - refresh_share) * peak && bw <= peak);
+	/* GSPC Section 4: dual-channel DDR3-1600, 25.6 GB/s, 16 bytes a cycle of
+	 * the 1.6 GHz GPU; DDR3-1867, 29.9 GB/s (Fig. 17); no refresh */
+	void (*const ddr3[])(struct tsr_dram_params *) = {tsr_dram_params_default_ddr3_1600,
+							   tsr_dram_params_default_ddr3_1867};
+	const double gbs[] = {25.6, 29.856};
+	for (int i = 0; i < 2; i++) {
+		ddr3[i](&p);
+		p.t_refi = 0;
+		struct tsr_error err = {{0}};
+		assert_int_equal(tsr_dram_params_check(&p, 1600, &err), TSR_OK);
+		peak = (double)p.channels * (p.bus_bits / 8 * p.burst_length) / p.t_ccd *
+		       p.dram_mhz / 1600.0;
+		assert_true(fabs(peak * 1.6 - gbs[i]) < 0.01);
+		bw = stream_bandwidth(&p, 1600, 20000);
+		assert_true(bw >= 0.97 * peak && bw <= peak);
+	}
 }
 
 /* A full read queue refuses a request until one of its requests completes. */

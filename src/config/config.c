@@ -29,7 +29,8 @@
 const char *const tsr_pb_layout_names[] = {"baseline", "interleaved", NULL};
 const char *const tsr_pipeline_mode_names[] = {"tbr", "imr", NULL};
 static const char *const ac_policy_names[] = {"opt", "lru", "mru", "drrip", NULL};
-static const char *const dram_model_names[] = {"lpddr3", "lpddr4", NULL};
+static const char *const dram_model_names[] = {"lpddr3", "lpddr4", "ddr3-1600", "ddr3-1867",
+						 NULL};
 /* enum tsr_core_sched's names, NULL-terminated for the ENUM keys */
 static const char *const warp_scheduler_names[] = {"rr", "gto", NULL};
 _Static_assert(TSR_CORE_SCHED_RR == 0 && TSR_CORE_SCHED_GTO == 1 && TSR_CORE_SCHED_COUNT == 2,
@@ -143,6 +144,10 @@ static const struct key keys[] = {
 	    "GPU clock (TCOR, DTexL, boustrophedonic Table I/II: 600; RE Table I: 400)"),
 	U32("timing.warp_slots", timing.warp_slots, 1, 64, "16", "quads",
 	    "warps (one quad each) resident per shader core (an assumption: the papers give none)"),
+	U32("timing.issue_width", timing.issue_width, 1, 64, "1", "instructions",
+	    "instructions a shader core issues per cycle, each from a different warp (1: the "
+	    "papers' mobile cores; configs/gspc-*.json: 16, GSPC Section 4's 8 cores x 2 SIMD4 "
+	    "pipelines per texture sampler)"),
 	ENUM("timing.warp_scheduler", timing.warp_scheduler, warp_scheduler_names, "\"gto\"",
 	     "rr (round-robin) or gto (greedy-then-oldest) over ready warps"),
 	U32("timing.alu_before_sample", timing.alu_before_sample, 0, 4096, "2", "instructions",
@@ -188,7 +193,9 @@ static const struct key keys[] = {
 	    "primitive that brings it to this many quads"),
 	ENUM("dram.model", timing.dram_model, dram_model_names, "\"lpddr3\"",
 	     "timing mode: the DRAM device, lpddr3 (dual-channel LPDDR3-1600 behind a 4 "
-	     "bytes/cycle port, RE Table I) or lpddr4 (dual-channel LPDDR4-3200)"),
+	     "bytes/cycle port, RE Table I), lpddr4 (dual-channel LPDDR4-3200), ddr3-1600 "
+	     "(dual-channel 64-bit DDR3-1600 15-15-15, GSPC Section 4) or ddr3-1867 (10-10-10, "
+	     "GSPC Fig. 17); energy figures stay LPDDR3's"),
 	U32("dram.latency_cycles", mem.dram_latency_cycles, 0, 100000, NULL, "cycles",
 	    "DRAM latency (recorded for the timing model)"),
 	U32("dram.burst_bytes", mem.dram_burst_bytes, 4, 4096, NULL, "bytes",
@@ -934,8 +941,10 @@ uint32_t tsr_config_attribute_write_bytes(const struct tsr_gpu_config *cfg)
 
 void tsr_config_dram_params(const struct tsr_gpu_config *cfg, struct tsr_dram_params *p)
 {
-	if (cfg->timing.dram_model == TSR_DRAM_LPDDR4)
-		tsr_dram_params_default_lpddr4(p);
-	else
-		tsr_dram_params_default_lpddr3(p);
+	switch (cfg->timing.dram_model) {
+	case TSR_DRAM_LPDDR4: tsr_dram_params_default_lpddr4(p); break;
+	case TSR_DRAM_DDR3_1600: tsr_dram_params_default_ddr3_1600(p); break;
+	case TSR_DRAM_DDR3_1867: tsr_dram_params_default_ddr3_1867(p); break;
+	default: tsr_dram_params_default_lpddr3(p); break;
+	}
 }

@@ -50,6 +50,7 @@ struct tsr_timing_config {
 	int enabled;                          /* 1: cycles, not only counts */
 	uint32_t gpu_mhz;                     /* GPU clock, MHz */
 	uint32_t warp_slots;                  /* quads resident per shader core */
+	uint32_t issue_width;                 /* instructions per cycle per shader core */
 	uint32_t warp_scheduler;              /* enum tsr_core_sched */
 	uint32_t alu_before_sample;           /* instructions before the sample */
 	uint32_t sample_issue_cycles;         /* issue cycles of a sample instruction */
@@ -93,7 +94,13 @@ enum tsr_pipeline_mode { TSR_PIPELINE_TBR = 0, TSR_PIPELINE_IMR, TSR_PIPELINE_MO
 extern const char *const tsr_pipeline_mode_names[];
 
 /* DRAM presets of the timing model (timing/dram.h). */
-enum tsr_dram_model { TSR_DRAM_LPDDR3 = 0, TSR_DRAM_LPDDR4, TSR_DRAM_MODEL_COUNT };
+enum tsr_dram_model {
+	TSR_DRAM_LPDDR3 = 0,
+	TSR_DRAM_LPDDR4,
+	TSR_DRAM_DDR3_1600,
+	TSR_DRAM_DDR3_1867,
+	TSR_DRAM_MODEL_COUNT
+};
 
 struct tsr_gpu_config {
 	char name[64];

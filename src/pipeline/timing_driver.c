@@ -567,6 +567,7 @@ enum tsr_status tsr_timing_create(struct tsr_gpu *g, struct tsr_error *err)
 	struct tsr_core_params cp;
 	tsr_core_params_default(&cp);
 	cp.warp_slots = t->cfg.warp_slots;
+	cp.issue_width = t->cfg.issue_width;
 	cp.sched = t->cfg.warp_scheduler;
 	cp.alu_before_sample = t->cfg.alu_before_sample;
 	cp.sample_issue_cycles = t->cfg.sample_issue_cycles;

@@ -96,10 +96,7 @@ enum tsr_status tsr_core_params_check(const struct tsr_core_params *p, struct ts
 	if (p->sched >= TSR_CORE_SCHED_COUNT)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "core parameter 'sched' unknown (got %u; 0 rr, 1 gto)", p->sched);
-	if (p->issue_width != 1)
-		return tsr_error_set(err, TSR_ERR_CONFIG,
-				     "core parameter 'issue_width' must be 1, the only width modelled "
-				     "(got %u)", p->issue_width);
+	TSR_TRY(range(err, "issue_width", p->issue_width, 1, TSR_CORE_MAX_WARP_SLOTS));
 	TSR_TRY(range(err, "alu_before_sample", p->alu_before_sample, 0, TSR_CORE_MAX_ALU_BEFORE));
 	TSR_TRY(range(err, "alu_latency_cycles", p->alu_latency_cycles, 1, TSR_CORE_MAX_LATENCY));
 	TSR_TRY(range(err, "sample_issue_cycles", p->sample_issue_cycles, 1, TSR_CORE_MAX_LATENCY));
@@ -522,6 +519,25 @@ static void issue_run(struct tsr_core *c, struct warp *w, uint64_t cycle)
 	refresh(c, w);
 }
 
+/*
+ * After issue_one() at cycle y with issue_width > 1: up to issue_width - 1
+ * more instructions in the same cycle, each from another ready warp (a
+ * warp issues at most one a cycle: its ready_at is now after y), chosen
+ * by the same scheduler. A sample instruction taking more than one issue
+ * cycle (sample_issue_cycles) holds the whole port, as with width 1.
+ */
+static void issue_more(struct tsr_core *c, uint64_t y)
+{
+	for (uint32_t k = 1; k < c->p.issue_width && c->port_free == y + 1; k++) {
+		c->port_free = y;
+		int32_t s = pick(c, y);
+		c->port_free = y + 1;
+		if (s < 0)
+			return;
+		issue_one(c, s, y);
+	}
+}
+
 void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
 {
 	if (cycle < c->now || c->in_advance)
@@ -540,7 +556,10 @@ void tsr_core_advance(struct tsr_core *c, uint64_t cycle)
 			account(c, 1, CC_BUSY);
 			issue_one(c, s, y);
 			c->now = y + 1;
-			issue_run(c, &c->w[s], cycle);
+			if (c->p.issue_width > 1)
+				issue_more(c, y);
+			else
+				issue_run(c, &c->w[s], cycle);
 			continue;
 		}
 		enum cycle_class cc = stall_class(c, y);

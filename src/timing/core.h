@@ -1,6 +1,6 @@
 /*
  * core.h - cycle-level timing of one shader core (fragment processor):
- * warp slots, a warp scheduler issuing one instruction per cycle, and
+ * warp slots, a warp scheduler issuing issue_width instructions per cycle, and
  * warps that block on their instruction fetches and texture requests.
  *
  * It is the "Shader cores" piece of the timing model of issue 13
@@ -40,11 +40,16 @@
  * in that cycle. So, one quad alone with latency L for every request and
  * no fetches: b + sample_issue_cycles + L + rest cycles.
  *
- * Scheduling. One instruction per cycle (issue width 1), from a ready
- * warp: round-robin (the first ready slot after the slot that issued
- * last, in slot order) or greedy-then-oldest (the warp that issued last
- * if it is ready, else the ready warp pushed earliest). A quad takes the
- * lowest free slot.
+ * Scheduling. One instruction per cycle (issue width 1, the papers'
+ * mobile cores), from a ready warp: round-robin (the first ready slot
+ * after the slot that issued last, in slot order) or greedy-then-oldest
+ * (the warp that issued last if it is ready, else the ready warp pushed
+ * earliest). A quad takes the lowest free slot. With issue_width W > 1
+ * (a cluster of execution units behind one texture sampler, as GSPC
+ * Section 4's desktop GPU: 8 cores x 2 SIMD4 pipelines per sampler),
+ * up to W instructions issue in a cycle, each from a different ready
+ * warp, picked one after another by the same scheduler; a sample
+ * instruction of sample_issue_cycles > 1 holds the whole port.
  *
  * Memory interface. Requests go out through the caller's issue function
  * (tsr_core_set_memory()) with a token; the caller reports each
@@ -134,7 +139,8 @@ enum tsr_core_mem_kind {
 struct tsr_core_params {
 	uint32_t warp_slots;          /* quads resident at once, 1..TSR_CORE_MAX_WARP_SLOTS */
 	uint32_t sched;               /* enum tsr_core_sched */
-	uint32_t issue_width;         /* instructions per cycle; only 1 is modelled */
+	uint32_t issue_width;         /* instructions per cycle, each from a different warp,
+					 1..TSR_CORE_MAX_WARP_SLOTS */
 	uint32_t alu_before_sample;   /* ALU instructions before the sample instruction */
 	uint32_t alu_latency_cycles;  /* cycles from an ALU instruction to the warp's next
 					 one, >= 1 (1: back to back) */

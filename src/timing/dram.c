@@ -221,6 +221,54 @@ void tsr_dram_params_default_lpddr4(struct tsr_dram_params *p)
 	p->port_bytes_per_gpu_cycle = 0;
 }
 
+void tsr_dram_params_default_ddr3_1600(struct tsr_dram_params *p)
+{
+	tsr_dram_params_default_lpddr3(p);
+	p->rows = 65536;
+	p->row_bytes = 8192;
+	p->bus_bits = 64;
+	p->burst_length = 8;
+	p->dram_mhz = 800;
+	p->t_rcd = 15;
+	p->t_rp = 15;
+	p->t_rp_ab = 15;
+	p->t_ras = 28;
+	p->t_rc = 43;
+	p->rl = 15;
+	p->wl = 8;
+	p->t_wr = 12;
+	p->t_wtr = 6;
+	p->t_rtp = 6;
+	p->t_rtw = 13;
+	p->t_rrd = 5;
+	p->t_faw = 24;
+	p->t_ccd = 4;
+	p->t_refi = 6240;
+	p->t_rfc = 208;
+	p->port_bytes_per_gpu_cycle = 0;
+}
+
+void tsr_dram_params_default_ddr3_1867(struct tsr_dram_params *p)
+{
+	tsr_dram_params_default_ddr3_1600(p);
+	p->dram_mhz = 933;
+	p->t_rcd = 10;
+	p->t_rp = 10;
+	p->t_rp_ab = 10;
+	p->t_ras = 32;
+	p->t_rc = 42;
+	p->rl = 10;
+	p->wl = 9;
+	p->t_wr = 14;
+	p->t_wtr = 7;
+	p->t_rtp = 7;
+	p->t_rtw = 7;
+	p->t_rrd = 5;
+	p->t_faw = 26;
+	p->t_refi = 7277;
+	p->t_rfc = 243;
+}
+
 /* Parses address_map into order[0..3] (most significant first). */
 static enum tsr_status parse_map(const char *s, enum field order[4], struct tsr_error *err)
 {

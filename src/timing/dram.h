@@ -284,6 +284,30 @@ void tsr_dram_params_default_lpddr3(struct tsr_dram_params *p);
 void tsr_dram_params_default_lpddr4(struct tsr_dram_params *p);
 
 /*
+ * Dual-channel 64-bit DDR3-1600 (800 MHz), GSPC Section 4's memory: 8
+ * banks, BL8, 15-15-15 (CL-tRCD-tRP, the paper's figures), one rank of
+ * eight x8 4 Gb devices per channel (8 KiB rows, 4 GiB). Other timings
+ * from JESD79-3F for DDR3-1600 with 1 KiB device pages, ns rounded up to
+ * tCK = 1.25 ns: tRAS 35 ns (28), tRC = tRAS + tRP (43), CWL 8, tWR 15 ns
+ * (12), tWTR and tRTP max(4 tCK, 7.5 ns) (6), tRRD max(4 tCK, 6 ns) (5),
+ * tFAW 30 ns (24), tCCD 4, tRTW = CL + tCCD + 2 - CWL (13), PREA as tRP,
+ * tREFI 7.8 us (6240), tRFC 260 ns (208, 4 Gb). Controller as the LPDDR3
+ * preset's, without its GPU-port limit (GSPC's LLC absorbs bandwidth; its
+ * DRAM delivers 25.6 GB/s, 16 bytes a 1.6 GHz GPU cycle). The energy
+ * table (energy.*) stays LPDDR3's: GSPC reports no energy.
+ */
+void tsr_dram_params_default_ddr3_1600(struct tsr_dram_params *p);
+
+/*
+ * Dual-channel DDR3-1867 (933 MHz, tCK 1.071 ns), 10-10-10 (GSPC Section
+ * 5.2, Fig. 17's faster memory), otherwise as DDR3-1600: CWL 9, tRAS 34
+ * ns (32), tRC 42, tWR 15 ns (14), tWTR and tRTP 7.5 ns (7), tRRD 5,
+ * tFAW 27 ns (26), tRTW 10 + 4 + 2 - 9 = 7, tREFI 7.8 us (7277), tRFC 260
+ * ns (243).
+ */
+void tsr_dram_params_default_ddr3_1867(struct tsr_dram_params *p);
+
+/*
  * Checks parameters for a GPU clock of gpu_mhz: every count non-zero, the
  * power-of-two fields, bus width, burst, interleave granule, address map
  * (each of row, bank, column, channel once), tRC >= tRAS + tRP, tCCD >=
