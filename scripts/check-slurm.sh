@@ -103,6 +103,8 @@ cd "$work"
   cat slurm-submit.txt >&2; fail "tessera sweep --slurm failed"; }
 [ -f A/sweep.sbatch ] || fail "tessera sweep --slurm wrote no A/sweep.sbatch"
 bash -n A/sweep.sbatch || fail "A/sweep.sbatch is not valid bash"
+sbatch --test-only A/sweep.sbatch > test-only.txt 2>&1 || {
+  cat test-only.txt >&2; fail "sbatch --test-only rejects A/sweep.sbatch"; }
 say "sweep submitted: $(tr '\n' ' ' < slurm-submit.txt)"
 wait_jobs "the sweep's job array" "$last"
 "$TESSERA" sweep spec.json --collect --out A > collect.txt 2>&1 || {
