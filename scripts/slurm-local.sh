@@ -26,7 +26,10 @@ set -euo pipefail
 
 TIMEOUT=${TSR_SLURM_TIMEOUT:-60}
 BASE=${TSR_SLURM_BASE:-${TMPDIR:-/tmp}}
-# the directory of the running cluster, so 'down' (and a second 'up') find it
+# the directory of the cluster a plain 'up' started, so that 'down' (and the
+# next 'up') find it; 'run' clusters are not named there but record their
+# owner (DIR/owner): several 'run's can go on at once, and one whose owner
+# died (kill -9) is stopped by the next 'up' or 'run'
 POINTER=$BASE/tessera-slurm.current
 PACKAGES=(slurm-wlm munge)   # slurm-wlm: slurmctld, slurmd, slurm-client
 
@@ -122,10 +125,12 @@ pid_alive() {
 # --- down -------------------------------------------------------------------
 down() {
   local dir=${1:-}
-  if [ -z "$dir" ] && [ -f "$POINTER" ]; then dir=$(cat "$POINTER"); fi
-  if [ -z "$dir" ] || [ ! -d "$dir" ]; then
-    rm -f "$POINTER"; return 0
+  if [ -z "$dir" ]; then
+    [ -f "$POINTER" ] || return 0
+    dir=$(cat "$POINTER")
+    [ -d "$dir" ] || { rm -f "$POINTER"; return 0; }
   fi
+  [ -d "$dir" ] || return 0
   case $dir in "$BASE"/tessera-slurm.*) ;; *) die "refusing to remove $dir (not a slurm-local directory)";; esac
   export SLURM_CONF=$dir/slurm.conf
   # cancel what is left, then stop slurmd, slurmctld and munged in that order
@@ -168,14 +173,20 @@ up() {
   for b in munged slurmctld slurmd sinfo sbatch scontrol; do
     command -v "$b" >/dev/null || die "$b not found after installing ${PACKAGES[*]}"
   done
-  # a cluster left over by an earlier run that did not finish: stop it first
-  if [ -f "$POINTER" ]; then say "stopping the cluster left in $(cat "$POINTER")"; down; fi
+  local dir=${1:-} owner=${2:-} d o
+  # clusters left over: a 'run' whose owner is gone, the last plain 'up'
+  for d in "$BASE"/tessera-slurm.*/; do
+    d=${d%/}
+    [ -d "$d" ] && [ "$d" != "$dir" ] || continue
+    o=$(cat "$d/owner" 2>/dev/null || true)
+    if [ -n "$o" ] && ! kill -0 "$o" 2>/dev/null; then say "stopping the cluster left in $d"; down "$d"; fi
+  done
+  if [ -z "$owner" ] && [ -f "$POINTER" ]; then say "stopping the cluster left in $(cat "$POINTER")"; down; fi
 
-  local dir
-  dir=$(mktemp -d "$BASE/tessera-slurm.XXXXXX")
+  if [ -z "$dir" ]; then dir=$(mktemp -d "$BASE/tessera-slurm.XXXXXX"); fi
   # 711: munged wants every directory above its socket searchable
   chmod 711 "$dir"
-  echo "$dir" > "$POINTER"
+  if [ -n "$owner" ]; then echo "$owner" > "$dir/owner"; else echo "$dir" > "$POINTER"; fi
   mkdir -m 700 "$dir/state" "$dir/spool" "$dir/log"
   mkdir -m 711 "$dir/munge"
   export SLURM_CONF=$dir/slurm.conf
@@ -270,16 +281,16 @@ EOF
 # --- run --------------------------------------------------------------------
 run() {
   [ $# -gt 0 ] || die "usage: $0 run CMD [ARGS...]"
-  local env_line dir
+  local dir
   cmd_pid=
-  trap 'down' EXIT
+  run_dir=$(mktemp -d "$BASE/tessera-slurm.XXXXXX")
+  echo $$ > "$run_dir/owner"
+  trap 'down "$run_dir"' EXIT
   # on Ctrl-C or kill: stop CMD, then the EXIT trap stops the cluster (and
   # whatever CMD started in it: every process with its SLURM_CONF)
   trap 'if [ -n "$cmd_pid" ]; then kill -TERM "$cmd_pid" 2>/dev/null || true; fi; exit 130' INT
   trap 'if [ -n "$cmd_pid" ]; then kill -TERM "$cmd_pid" 2>/dev/null || true; fi; exit 143' TERM
-  env_line=$(up)
-  eval "$env_line"
-  export SLURM_CONF
+  up "$run_dir" $$ >/dev/null   # exports SLURM_CONF
   local rc=0
   # in the background so that the traps run at once, not when CMD ends
   "$@" &
