@@ -9,7 +9,7 @@ FRAMES     ?= 30
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS    ?= 5000
 
-.PHONY: all deps build demo check check-asan check-clang fuzz fuzz-ci bench clean
+.PHONY: all deps build demo check check-asan check-clang check-slurm fuzz fuzz-ci bench clean
 
 all: build
 
@@ -36,6 +36,12 @@ check-clang:
 	@CC=clang cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DTSR_WERROR=ON >/dev/null
 	@cmake --build $(BUILD)-clang -j $(JOBS)
 	ctest --test-dir $(BUILD)-clang --output-on-failure
+
+# a single-node Slurm cluster on localhost (Debian's slurm-wlm and munge,
+# installed if missing; root): a job array, and a sweep through sbatch
+# compared with the same sweep run locally; torn down afterwards
+check-slurm: build
+	@BUILD=$(BUILD) bash scripts/check-slurm.sh
 
 # libFuzzer harnesses of fuzz/ (README, "Fuzzing"): FUZZ_SECONDS each, one at a time
 fuzz:
