@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "cli/cli.h"
 #include "cli/sweep_cli.h"
 #include "sweep/sweep.h"
@@ -147,8 +149,7 @@ static int spawn(struct runner *r, struct slot *s)
 	const struct tsr_sweep_point *p = tsr_sweep_point(r->sw, r->todo[r->next++]);
 	struct tsr_error err;
 	snprintf(s->tmp, sizeof(s->tmp), "%s/points/%s.tmp-%ld", r->out, p->hex, (long)getpid());
-	if (tsr_sweep_point_clean(r->out, p, &err) != TSR_OK ||
-	    tsr_sweep_mkdirs(s->tmp, &err) != TSR_OK) {
+	if (tsr_sweep_mkdirs(s->tmp, &err) != TSR_OK) {
 		fprintf(stderr, "\ntessera: %s\n", err.msg);
 		return -1;
 	}
@@ -246,12 +247,21 @@ static int run_all(struct runner *r)
 	return broken ? -1 : 0;
 }
 
-/* The points of [lo, hi) to run: not complete, and not a repeat of one run here. */
+/*
+ * The points of [lo, hi) to run: not complete, and not a repeat of one run
+ * here; the leftovers of interrupted runs of every point are removed.
+ * Returns how many, or (size_t)-1 when a leftover cannot be removed.
+ */
 static size_t plan(struct runner *r)
 {
 	size_t n = 0;
 	for (size_t i = r->lo; i < r->hi; i++) {
 		const struct tsr_sweep_point *p = tsr_sweep_point(r->sw, i);
+		struct tsr_error err;
+		if (tsr_sweep_point_clean(r->out, p, &err) != TSR_OK) {
+			fprintf(stderr, "tessera: %s\n", err.msg);
+			return (size_t)-1;
+		}
 		if (tsr_sweep_point_complete(r->out, p))
 			r->complete++;
 		else if (p->first == i || p->first < r->lo)
@@ -260,9 +270,27 @@ static size_t plan(struct runner *r)
 	return n;
 }
 
-/* Prints the failed points: each with its first line of error. */
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The first line of a failed point's standard error from its failed.json, or "". */
+static void first_error(const char *failed_json, char *buf, size_t n)
+{
+	json_t *o = json_load_file(failed_json, 0, NULL);
+	const char *line = json_string_value(json_array_get(json_object_get(o, "stderr"), 0));
+	if (line && !strncmp(line, "tessera: ", 9))
+		line += 9;
+	snprintf(buf, n, "%s", line ? line : "");
+	json_decref(o);
+}
+
+/* Prints the failed points in spec order: each with its first line of error. */
 static void print_failures(const struct runner *r)
 {
+	qsort(r->failures, r->failed, sizeof(*r->failures), cmp_size);
 	for (size_t i = 0; i < r->failed; i++) {
 		const struct tsr_sweep_point *p = tsr_sweep_point(r->sw, r->failures[i]);
 		char path[PATH_MAX + 64];
@@ -271,7 +299,9 @@ static void print_failures(const struct runner *r)
 			p->workload, p->config);
 		for (size_t k = 0; k < p->nsets; k++)
 			fprintf(stderr, "%s%s", k ? " " : ", ", p->sets[k]);
-		fprintf(stderr, "): see %s\n", path);
+		char line[512];
+		first_error(path, line, sizeof(line));
+		fprintf(stderr, "): %s\n  (see %s)\n", line[0] ? line : "no message", path);
 	}
 }
 
@@ -296,6 +326,11 @@ static int run_points(const struct tsr_sweep *sw, const char *out, const char *s
 	}
 	setvbuf(r.log, NULL, _IOLBF, 0);
 	r.ntodo = plan(&r);
+	if (r.ntodo == (size_t)-1) {
+		fclose(r.log);
+		free(r.slots), free(r.todo), free(r.failures);
+		return EXIT_RUNTIME;
+	}
 	r.t0 = tsr_cli_now_seconds();
 	fprintf(r.log, "start pid=%ld points=%zu-%zu complete=%zu to_run=%zu jobs=%u\n",
 		(long)getpid(), lo, hi, r.complete, r.ntodo, jobs);

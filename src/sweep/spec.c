@@ -233,17 +233,18 @@ static enum tsr_status resolve(const struct tsr_sweep *sw, const char *kind, con
 			       char **out, struct tsr_error *err)
 {
 	char path[PATH_MAX + 256], abs_path[PATH_MAX];
+	const char *label = strcmp(kind, "workloads") ? "config" : "workload";
 	struct stat sb;
 	snprintf(path, sizeof(path), "%s/%s", sw->dir, name);
 	if (name[0] == '/' || stat(path, &sb) || !S_ISREG(sb.st_mode)) {
 		struct tsr_error e2;
 		if (tsr_data_resolve(kind, name, path, sizeof(path), &e2) != TSR_OK)
 			return tsr_error_set(err, TSR_ERR_CONFIG, "%s '%s' of sweep '%s' not found: "
-					     "%s", kind, name, sw->file, e2.msg);
+					     "%s", label, name, sw->file, e2.msg);
 	}
 	if (!realpath(path, abs_path))
 		return tsr_error_set(err, TSR_ERR_CONFIG, "%s '%s' of sweep '%s' not found",
-				     kind, name, sw->file);
+				     label, name, sw->file);
 	*out = dup_str(abs_path);
 	return *out ? TSR_OK : nomem(err);
 }
