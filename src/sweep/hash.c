@@ -115,23 +115,55 @@ enum tsr_status tsr_sweep_workload_digest(const char *workload_path, uint64_t *o
 	return TSR_OK;
 }
 
+/*
+ * The energy table as text: every effective row (defaults and overrides
+ * alike, so an override equal to the default hashes as its absence; the
+ * configuration's JSON lists only the overrides), NULL when out of memory.
+ */
+static char *energy_text(const struct tsr_gpu_config *cfg, struct tsr_error *err)
+{
+	struct tsr_energy_row *rows = NULL;
+	size_t n = 0;
+	if (tsr_energy_table(cfg, &rows, &n, err) != TSR_OK)
+		return NULL;
+	size_t cap = n * (TSR_ENERGY_NAME_MAX + 40) + 1;
+	char *t = malloc(cap);
+	size_t len = 0;
+	for (size_t i = 0; t && i < n; i++)
+		len += (size_t)snprintf(t + len, cap - len, "%s=%.17g;", rows[i].name, rows[i].value);
+	if (t)
+		t[len] = '\0';
+	free(rows);
+	return t;
+}
+
 enum tsr_status tsr_sweep_point_hash(const struct tsr_gpu_config *cfg, uint64_t workload_digest,
 				     uint32_t frames, uint64_t *out, struct tsr_error *err)
 {
 	char *text = tsr_config_json_text(cfg);
 	json_t *o = text ? json_loads(text, 0, NULL) : NULL;
 	free(text);
+	json_object_del(o, "energy");  /* hashed from the effective table below */
 	/* canonical: keys sorted at every level, no spaces */
 	char *canon = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(o);
 	if (!canon)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory hashing a sweep point");
+	struct tsr_error e2 = {{0}};
+	char *energy = energy_text(cfg, &e2);
+	if (!energy) {
+		free(canon);
+		return e2.msg[0] ? tsr_error_set(err, TSR_ERR_CONFIG, "%s", e2.msg)
+				 : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory hashing a sweep point");
+	}
 	/* text, not native integers: the same hash on every machine of a cluster */
 	char tail[128];
 	int n = snprintf(tail, sizeof(tail), "|workload=%016llx|frames=%u|tessera=%s|",
 			 (unsigned long long)workload_digest, frames, TSR_VERSION);
 	uint64_t h = tsr_fnv1a64(TSR_FNV1A64_INIT, canon, strlen(canon) + 1);
+	h = tsr_fnv1a64(h, energy, strlen(energy) + 1);
 	*out = tsr_fnv1a64(h, tail, (size_t)n);
 	free(canon);
+	free(energy);
 	return TSR_OK;
 }
