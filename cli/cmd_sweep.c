@@ -471,8 +471,10 @@ int tsr_cmd_sweep(int argc, char **argv)
 	struct tsr_error err = {{0}};
 	struct tsr_sweep *sw = NULL;
 	enum tsr_status s = tsr_sweep_load(spec, &sw, &err);
-	if (s != TSR_OK)
-		return tsr_cli_exit(s, &err);
+	if (s != TSR_OK) {  /* a spec that cannot be read is the user's input to fix */
+		int rc = tsr_cli_exit(s, &err);
+		return s == TSR_ERR_NOMEM ? rc : EXIT_USAGE;
+	}
 	char out[PATH_MAX], self[PATH_MAX];
 	int rc = prepare_out(out_arg ? out_arg : tsr_sweep_out(sw), out, sizeof(out));
 	self_path(tsr_cli_argv0, self, sizeof(self));
