@@ -76,7 +76,8 @@ struct runner {
 	int tty;
 	struct slot *slots;
 	size_t *todo, ntodo, next;     /* points to run, in spec order */
-	size_t complete, ran, failed;  /* complete before the run, run now, failed now */
+	size_t complete, ran, failed;  /* distinct points complete before the run, run now, failed */
+	size_t dups;                   /* points that repeat an earlier one's configuration */
 	size_t *failures;
 	double t0;
 	FILE *log;
@@ -201,7 +202,7 @@ static void reap(struct runner *r, struct slot *s, int st)
 /* The progress line (terminal only). */
 static void progress(const struct runner *r, unsigned running)
 {
-	const size_t total = r->hi - r->lo, done = r->complete + r->ran;
+	const size_t total = r->hi - r->lo - r->dups, done = r->complete + r->ran;
 	const size_t finished = r->ran + r->failed, left = r->ntodo - finished;
 	const double el = tsr_cli_now_seconds() - r->t0;
 	char eta[32] = "?";
@@ -262,9 +263,11 @@ static size_t plan(struct runner *r)
 			fprintf(stderr, "tessera: %s\n", err.msg);
 			return (size_t)-1;
 		}
-		if (tsr_sweep_point_complete(r->out, p))
+		if (p->first != i && p->first >= r->lo)
+			r->dups++;  /* the same run as an earlier point here */
+		else if (tsr_sweep_point_complete(r->out, p))
 			r->complete++;
-		else if (p->first == i || p->first < r->lo)
+		else
 			r->todo[n++] = i;
 	}
 	return n;
@@ -339,10 +342,13 @@ static int run_points(const struct tsr_sweep *sw, const char *out, const char *s
 		tsr_cli_now_seconds() - r.t0);
 	fclose(r.log);
 	print_failures(&r);
+	char distinct[48] = "";
+	if (r.dups)
+		snprintf(distinct, sizeof(distinct), " (%zu distinct)", hi - lo - r.dups);
 	if (!quiet)
-		fprintf(stderr, "sweep %s: %zu points: %zu already complete, %zu ran, %zu failed "
-			"(%.1fs)\n", tsr_sweep_name(sw), hi - lo, r.complete, r.ran, r.failed,
-			tsr_cli_now_seconds() - r.t0);
+		fprintf(stderr, "sweep %s: %zu points%s: %zu already complete, %zu ran, %zu failed "
+			"(%.1fs)\n", tsr_sweep_name(sw), hi - lo, distinct, r.complete, r.ran,
+			r.failed, tsr_cli_now_seconds() - r.t0);
 	int rc = broken ? EXIT_RUNTIME : r.failed ? EXIT_RUNTIME : 0;
 	free(r.slots), free(r.todo), free(r.failures);
 	return rc;

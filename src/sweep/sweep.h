@@ -114,7 +114,7 @@ void tsr_sweep_point_dir(const char *out_dir, const struct tsr_sweep_point *p, c
 
 /*
  * 1 when point p is complete in out_dir: its folder holds point.json with
- * p's hash, frames.csv and a stats.json that parses; else 0.
+ * p's hash, frames.csv and stats.json; else 0.
  */
 int tsr_sweep_point_complete(const char *out_dir, const struct tsr_sweep_point *p);
 
