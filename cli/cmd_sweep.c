@@ -109,7 +109,7 @@ static void read_head(const char *path, char *buf, size_t n)
 static void child_exec(const struct runner *r, const struct tsr_sweep_point *p,
 		       const char *tmp)
 {
-	char errfile[PATH_MAX + 16], frames[16];
+	char errfile[PATH_MAX + 96], frames[16];
 	const char *argv[16 + 2 * TSR_CLI_MAX_SETS];
 	int a = 0;
 	snprintf(errfile, sizeof(errfile), "%s/stderr.txt", tmp);
@@ -173,7 +173,7 @@ static void reap(struct runner *r, struct slot *s, int st)
 {
 	const struct tsr_sweep_point *p = tsr_sweep_point(r->sw, s->point);
 	const double secs = tsr_cli_now_seconds() - s->t0;
-	char errfile[PATH_MAX + 16], text[4096];
+	char errfile[PATH_MAX + 96], text[4096];
 	snprintf(errfile, sizeof(errfile), "%s/stderr.txt", s->tmp);
 	read_head(errfile, text, sizeof(text));
 	struct tsr_error err = {{0}};
