@@ -13,11 +13,9 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -308,6 +306,16 @@ static void print_failures(const struct runner *r)
 	}
 }
 
+/* Frees the runner's arrays and closes its log. */
+static void runner_release(struct runner *r)
+{
+	if (r->log)
+		fclose(r->log);
+	free(r->slots);
+	free(r->todo);
+	free(r->failures);
+}
+
 /* Runs points [lo, hi) of sw into out; the exit code. */
 static int run_points(const struct tsr_sweep *sw, const char *out, const char *self,
 		      size_t lo, size_t hi, unsigned jobs, int quiet)
@@ -322,16 +330,13 @@ static int run_points(const struct tsr_sweep *sw, const char *out, const char *s
 	r.failures = calloc(hi - lo + 1, sizeof(*r.failures));
 	if (!r.log || !r.slots || !r.todo || !r.failures) {
 		fprintf(stderr, "tessera: cannot open '%s' or out of memory\n", logpath);
-		if (r.log)
-			fclose(r.log);
-		free(r.slots), free(r.todo), free(r.failures);
+		runner_release(&r);
 		return EXIT_RUNTIME;
 	}
 	setvbuf(r.log, NULL, _IOLBF, 0);
 	r.ntodo = plan(&r);
 	if (r.ntodo == (size_t)-1) {
-		fclose(r.log);
-		free(r.slots), free(r.todo), free(r.failures);
+		runner_release(&r);
 		return EXIT_RUNTIME;
 	}
 	r.t0 = tsr_cli_now_seconds();
@@ -341,6 +346,7 @@ static int run_points(const struct tsr_sweep *sw, const char *out, const char *s
 	fprintf(r.log, "end ran=%zu failed=%zu seconds=%.3f\n", r.ran, r.failed,
 		tsr_cli_now_seconds() - r.t0);
 	fclose(r.log);
+	r.log = NULL;
 	print_failures(&r);
 	char distinct[48] = "";
 	if (r.dups)
@@ -349,8 +355,8 @@ static int run_points(const struct tsr_sweep *sw, const char *out, const char *s
 		fprintf(stderr, "sweep %s: %zu points%s: %zu already complete, %zu ran, %zu failed "
 			"(%.1fs)\n", tsr_sweep_name(sw), hi - lo, distinct, r.complete, r.ran,
 			r.failed, tsr_cli_now_seconds() - r.t0);
-	int rc = broken ? EXIT_RUNTIME : r.failed ? EXIT_RUNTIME : 0;
-	free(r.slots), free(r.todo), free(r.failures);
+	int rc = broken || r.failed ? EXIT_RUNTIME : 0;
+	runner_release(&r);
 	return rc;
 }
 
