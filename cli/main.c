@@ -29,6 +29,8 @@ static void usage_main(FILE *f)
 		"                                and several replacement policies\n"
 		"  analyze KIND TRACE [options]  reuse, frame and epoch analyses of a trace\n"
 		"  experiment KIND [options]     the papers' experiments over the workloads\n"
+		"  sweep SPEC.json [options]     a grid of configurations over workloads, in\n"
+		"                                parallel or on Slurm, resumable\n"
 		"  config --list [options]       every configuration key, its value and meaning\n"
 		"  counters [--markdown]         every counter of stats.json, its unit and meaning\n"
 		"\n"
@@ -42,8 +44,11 @@ double tsr_cli_now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+const char *tsr_cli_argv0 = "tessera";
+
 int main(int argc, char **argv)
 {
+	tsr_cli_argv0 = argv[0];
 	if (argc < 2) {
 		usage_main(stderr);
 		return EXIT_USAGE;
@@ -63,6 +68,7 @@ int main(int argc, char **argv)
 		{"run", tsr_cmd_run},           {"cachesim", tsr_cmd_cachesim},
 		{"analyze", tsr_cmd_analyze},   {"experiment", tsr_cmd_experiment},
 		{"config", tsr_cmd_config},     {"counters", tsr_cmd_counters},
+		{"sweep", tsr_cmd_sweep},
 	};
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {
