@@ -545,6 +545,33 @@ static void one_set_matches(const char *spec, const char *same_as, uint64_t seed
 	tsr_cache_destroy(b);
 }
 
+/*
+ * tsr_cache_rank() (GSPC Fig. 8): the RRPV of a line just filled or hit.
+ * One set (no leaders): DRRIP fills as SRRIP at 2 (M = 2) or 14 (M = 4);
+ * a hit sets 0; FIFO has no rank hook.
+ */
+static void test_cache_rank(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *spec;
+		uint64_t fill;
+	} cases[] = {
+		{"drrip", 2}, {"drrip:bits=4", 14}, {"fifo", UINT64_MAX},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tsr_cache *c = make_cache(1, 4, cases[i].spec);
+		struct tsr_cache_outcome o = acc(c, L(1));
+		assert_int_equal(tsr_cache_rank(c, L(1), o.way), cases[i].fill);
+		o = acc(c, L(1));
+		assert_true(o.hit);
+		assert_int_equal(tsr_cache_rank(c, L(1), o.way),
+				 cases[i].fill == UINT64_MAX ? UINT64_MAX : 0);
+		assert_int_equal(tsr_cache_rank(c, L(1), 4), UINT64_MAX);  /* no such way */
+		tsr_cache_destroy(c);
+	}
+}
+
 static void test_drrip_dueling(void **state)
 {
 	(void)state;
@@ -1053,6 +1080,7 @@ int main(void)
 		cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_brrip),
+		cmocka_unit_test(test_cache_rank),
 		cmocka_unit_test(test_drrip_dueling),
 		cmocka_unit_test(test_dip_dueling),
 		cmocka_unit_test(test_ship_mem_counters),

@@ -876,7 +876,9 @@ static void test_dtexl(void **state)
 static void test_gspc(void **state)
 {
 	(void)state;
-	static const char *const w[] = {"postfx-bloom", "glmark-scene"};
+	/* minimap-3d: its targets are small, so its 14 timing runs are quick
+	 * (postfx-bloom's 960x540 targets take seconds each) */
+	static const char *const w[] = {"minimap-3d", "glmark-scene"};
 	const struct tsr_xp_options o = {.frames = 2, .workloads = w, .workload_count = 2,
 					 .sets = small, .set_count = 2};
 	struct tsr_xp_result r;
@@ -885,8 +887,8 @@ static void test_gspc(void **state)
 		fail_msg("experiment gspc: %s", err.msg);
 	const struct tsr_table *t = tsr_xp_result_table(&r, "gspc");
 	assert_ptr_equal(t, &r.tables[0]);
-	/* 8 MB: 14 policies per workload and the means; 16 MB: 11 and the means */
-	assert_int_equal(t->rows, 3 * 14 + 3 * 11);
+	/* 8 MB: 17 policies per workload and the means; 16 MB: 11 and the means */
+	assert_int_equal(t->rows, 3 * 17 + 3 * 11);
 	static const char *const cols[] = {
 		"misses", "change_vs_drrip_pct", "texture_hit_pct", "render_target_hit_pct",
 		"color_hit_pct", "z_hit_pct", "display_hit_pct", "rt_consumption_pct",
@@ -894,9 +896,9 @@ static void test_gspc(void **state)
 	for (uint32_t i = 0; i < t->rows; i++)
 		for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
 			assert_true(isfinite(num(t, i, cols[k])));
-	static const uint32_t first[] = {0, 14, 42, 53};  /* each workload's first row */
+	static const uint32_t first[] = {0, 17, 51, 62};  /* each workload's first row */
 	for (int b = 0; b < 4; b++) {
-		const uint32_t f = first[b], n = b < 2 ? 14 : 11;
+		const uint32_t f = first[b], n = b < 2 ? 17 : 11;
 		assert_string_equal(tsr_table_cell(t, f, "workload"), w[b % 2]);
 		assert_string_equal(tsr_table_cell(t, f, "policy"), "drrip");
 		assert_true(num(t, f, "change_vs_drrip_pct") == 0.0);
@@ -914,14 +916,34 @@ static void test_gspc(void **state)
 				assert_true(num(t, (uint32_t)opt, "misses") <= num(t, i, "misses"));
 			assert_true(num(t, (uint32_t)optpt, "misses") <= num(t, i, "misses"));
 		}
-		if (b == 0)  /* postfx-bloom samples its targets: some consumed under Belady */
+		if (b == 0)  /* minimap-3d samples its target: some consumed under Belady */
 			assert_true(num(t, (uint32_t)opt, "rt_consumption_pct") > 0);
 		if (b == 1)  /* glmark-scene has one pass: nothing to consume */
 			assert_true(num(t, (uint32_t)opt, "rt_consumption_pct") == 0);
 	}
-	assert_string_equal(tsr_table_cell(t, 28, "workload"), "mean");
-	assert_string_equal(tsr_table_cell(t, 28, "llc_mb"), "8");
-	assert_string_equal(tsr_table_cell(t, 64, "llc_mb"), "16");
+	assert_string_equal(tsr_table_cell(t, 34, "workload"), "mean");
+	assert_string_equal(tsr_table_cell(t, 34, "llc_mb"), "8");
+	assert_string_equal(tsr_table_cell(t, 73, "llc_mb"), "16");
+	/* Fig. 8 and 14: a row per workload and the mean, shares in [0, 100] */
+	const struct tsr_table *ins = tsr_xp_result_table(&r, "gspc-insertions-iso-overhead");
+	assert_non_null(ins);
+	assert_int_equal(ins->rows, 3);
+	for (uint32_t i = 0; i < ins->rows; i++) {
+		const double tex = num(ins, i, "texture_fills_rrpv3_pct");
+		assert_true(tex >= 0 && tex <= 100);
+		assert_true(isfinite(num(ins, i, "gs_drrip4_change_pct")));
+	}
+	/* Figs. 15-17: 4 + 4 + 3 + 3 timing runs per workload and the means;
+	 * every run counted cycles; DRRIP is the reference of its machine */
+	const struct tsr_table *perf = tsr_xp_result_table(&r, "gspc-performance");
+	assert_non_null(perf);
+	assert_int_equal(perf->rows, 3 * 14);
+	for (uint32_t i = 0; i < perf->rows; i++) {
+		if (strcmp(tsr_table_cell(perf, i, "workload"), "mean") != 0)
+			assert_true(num(perf, i, "cycles") > 0 && num(perf, i, "fps") > 0);
+		if (!strcmp(tsr_table_cell(perf, i, "policy"), "drrip"))
+			assert_true(num(perf, i, "perf_vs_drrip_pct") == 0.0);
+	}
 	const struct tsr_table *st = tsr_xp_result_table(&r, "gspc-streams");
 	assert_non_null(st);
 	assert_int_equal(st->rows, 3 * 10);

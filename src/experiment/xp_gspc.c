@@ -23,9 +23,17 @@
  * render-target and Z hit rates), Fig. 6 (inter-stream share of the
  * texture hits, render-target consumption) and Fig. 13; from
  * tsr_epochs_analyze() under OPT, Figs. 7 and 9 (hits per epoch and death
- * ratios of texture and Z blocks). Fig. 8 (DRRIP's insertions at RRPV 3)
- * needs the policy's internal choice and is left out, as are Figs. 14-17
- * (four-bit policies; the timing model's frame rates).
+ * ratios of texture and Z blocks); from a second DRRIP replay that reads
+ * each fill's RRPV (tsr_cache_rank()), Fig. 8 (fills at RRPV 3); from
+ * LRU, four-bit DRRIP and four-bit GS-DRRIP replays, Fig. 14.
+ *
+ * Figs. 15-17 come from timing runs (the cycle model, docs/timing.md) of
+ * each workload under DRRIP, NRU, GS-DRRIP and GSPC on the GSPC machine
+ * (configs/gspc-*.json: 1.6 GHz, 12 sampler clusters issuing 16 quad
+ * instructions a cycle, dual-channel DDR3-1600 15-15-15) at 8 and 16 MB,
+ * with DDR3-1867 10-10-10, and with 8 sampler clusters (the paper's less
+ * aggressive GPU); the frame rate's change against DRRIP is the figures'
+ * normalised performance minus one.
  *
  * Streams: the paper's render-target stream is every color access
  * (blending included) and its display stream the final displayable
@@ -58,11 +66,37 @@
 enum {
 	P_DRRIP, P_NRU, P_SHIP, P_GSDRRIP, P_GSPZTC, P_TSE, P_GSPC, P_GSPC_UCD, P_DRRIP_UCD,
 	P_OPT, P_OPTPT, P_MAIN,
-	P_T2 = P_MAIN, P_T4, P_T16, NP
+	P_T2 = P_MAIN, P_T4, P_T16, P_LRU, P_DRRIP4, P_GSDRRIP4, NP
 };
 static const char *const specs[NP] = {
 	"drrip", "nru", "ship-mem", "gs-drrip", "gspztc", "gspztc+tse", "gspc", "gspc+ucd",
 	"drrip+ucd", "opt", "optpt", "gspztc:t=2", "gspztc:t=4", "gspztc:t=16",
+	"lru", "drrip:bits=4", "gs-drrip:bits=4",
+};
+
+/* Fig. 14: policies with GSPC's four state bits per block, against two-bit DRRIP. */
+static const int iso_overhead[] = {P_LRU, P_DRRIP4, P_GSDRRIP4, P_GSPC};
+enum { NISO = sizeof(iso_overhead) / sizeof(iso_overhead[0]) };
+
+/*
+ * Figs. 15-17: timing runs (frame rate) of each workload under DRRIP and
+ * the figures' policies, on four machines: the 8 MB and 16 MB baselines,
+ * DDR3-1867 10-10-10 memory, and a less aggressive GPU (64 cores and 8
+ * samplers: 8 of tessera's sampler clusters instead of 12).
+ */
+enum { M_8, M_16, M_DDR1867, M_SMALL, NM };
+enum { Q_DRRIP, Q_NRU, Q_GSDRRIP, Q_GSPC, NQ };
+static const char *const perf_policies[NQ] = {"drrip", "nru", "gs-drrip", "gspc"};
+static const struct {
+	const char *config, *extra, *figure, *label;
+	uint32_t policies;  /* bit per Q_* */
+} machines[NM] = {
+	{"gspc-8mb", NULL, "15", "8 MB", 0xf},
+	{"gspc-16mb", NULL, "16", "16 MB", 0xf},
+	{"gspc-8mb", "dram.model=ddr3-1867", "17 upper", "8 MB, DDR3-1867",
+	 1u << Q_DRRIP | 1u << Q_NRU | 1u << Q_GSPC},
+	{"gspc-8mb", "raster.cores=8", "17 lower", "8 MB, 8 samplers",
+	 1u << Q_DRRIP | 1u << Q_NRU | 1u << Q_GSPC},
 };
 
 /* Fig. 11's thresholds and their policies. */
@@ -91,6 +125,10 @@ struct gspc_row {
 	uint64_t run_misses;                     /* the run's LLC misses (DRRIP) */
 	struct tsr_replay_result res[NS][NP];    /* [S16] only up to P_MAIN */
 	struct tsr_epoch_result epochs;          /* OPT at 8 MB */
+	uint64_t fills[TSR_STREAM_COUNT];        /* DRRIP at 8 MB: fills per stream (Fig. 8) */
+	uint64_t fills_distant[TSR_STREAM_COUNT]; /* those at RRPV 3 */
+	uint64_t cycles[NM][NQ];                 /* timing runs (Figs. 15-17); 0: not run */
+	double fps[NM][NQ];                      /* their frames per second */
 };
 
 /* ---- one workload ---- */
@@ -151,6 +189,34 @@ static enum tsr_status record(struct job *j, struct xp_recorder *rec, struct tsr
 	return st;
 }
 
+/* Fig. 8's visit: a fill (a miss that allocated) and the RRPV DRRIP gave it. */
+static void count_fill(void *ctx, uint32_t cache, size_t index, const struct tsr_access *a,
+		       const struct tsr_cache_outcome *o)
+{
+	(void)index;
+	struct gspc_row *r = ((void **)ctx)[0];
+	struct tsr_cache *const *caches = ((void **)ctx)[1];
+	if (o->hit || o->bypass || o->merge)
+		return;
+	r->fills[a->stream]++;
+	if (tsr_cache_rank(caches[cache], a->addr, o->way) == 3)
+		r->fills_distant[a->stream]++;
+}
+
+/* Replays lt under two-bit DRRIP at geometry g counting its fills at RRPV 3 (Fig. 8). */
+static enum tsr_status count_distant_fills(const struct tsr_line_trace *lt,
+					   const struct tsr_cache_geometry *g,
+					   struct gspc_row *row, struct tsr_error *err)
+{
+	static const char *const drrip[] = {"drrip"};
+	struct tsr_cache **cache;
+	TSR_TRY(tsr_replay_caches_create(g, drrip, 1, &cache, err));
+	void *ctx[2] = {row, cache};
+	tsr_replay_caches(lt, cache, 1, count_fill, ctx);
+	tsr_replay_caches_destroy(cache, 1);
+	return TSR_OK;
+}
+
 static void run_job(struct job *j)
 {
 	struct xp_recorder rec;
@@ -167,6 +233,8 @@ static void run_job(struct job *j)
 		snprintf(go.policy, sizeof(go.policy), "%s", "opt");
 		j->status = tsr_epochs_analyze(&rec.lt, &go, &j->row->epochs, &j->err);
 	}
+	if (j->status == TSR_OK)
+		j->status = count_distant_fills(&rec.lt, &g, j->row, &j->err);
 	tsr_line_trace_release(&rec.lt);
 }
 
@@ -191,6 +259,83 @@ static enum tsr_status run_jobs(struct job *jobs, size_t count, struct tsr_error
 			return jobs[i].status;
 		}
 	return TSR_OK;
+}
+
+/* ---- timing runs (Figs. 15-17) ---- */
+
+struct perf_job {
+	struct tsr_gpu_config cfg;   /* the machine's config, the policy, timing on */
+	const struct tsr_scene *sc;
+	uint32_t frames;
+	uint64_t *cycles;            /* into gspc_row.cycles */
+	double *fps;                 /* into gspc_row.fps */
+	enum tsr_status status;
+	struct tsr_error err;
+};
+
+static void run_perf_job(void *item)
+{
+	struct perf_job *j = item;
+	struct tsr_frame_stats *t = malloc(sizeof(*t));
+	struct xp_timing tm;
+	if (!t) {
+		j->status = tsr_error_set(&j->err, TSR_ERR_NOMEM, "out of memory");
+		return;
+	}
+	j->status = xp_simulate(&j->cfg, j->sc, j->frames, t, NULL, &tm, &j->err);
+	if (j->status == TSR_OK && tm.cycles) {
+		*j->cycles = tm.cycles;
+		*j->fps = (double)j->frames * j->cfg.timing.gpu_mhz * 1e6 / (double)tm.cycles;
+	}
+	free(t);
+}
+
+/*
+ * Runs every workload's timing runs of machines[] x perf_policies[] on
+ * THREADS threads into rows[w].cycles. Errors: a config's (naming it), a
+ * run's, TSR_ERR_NOMEM; the first failing run's in run order.
+ */
+static enum tsr_status run_perf(struct xp_ctx *c, struct tsr_scene **scenes,
+				struct gspc_row *rows, struct tsr_error *err)
+{
+	size_t n = 0, cap = c->workload_count * NM * NQ;
+	struct perf_job *jobs = calloc(cap ? cap : 1, sizeof(*jobs));
+	if (!jobs)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	enum tsr_status s = TSR_OK;
+	for (size_t w = 0; s == TSR_OK && w < c->workload_count; w++)
+		for (int m = 0; s == TSR_OK && m < NM; m++)
+			for (int q = 0; s == TSR_OK && q < NQ; q++) {
+				if (!(machines[m].policies >> q & 1u))
+					continue;
+				char policy[64];
+				snprintf(policy, sizeof(policy), "caches.llc.policy=%s",
+					 perf_policies[q]);
+				const char *extra[] = {"timing.enabled=true", policy, machines[m].extra};
+				struct perf_job *j = &jobs[n++];
+				s = xp_load_config_sets(c, machines[m].config, extra,
+							machines[m].extra ? 3 : 2, &j->cfg, err);
+				j->sc = scenes[w];
+				j->frames = c->frames;
+				j->cycles = &rows[w].cycles[m][q];
+				j->fps = &rows[w].fps[m][q];
+			}
+	if (s == TSR_OK)
+		s = xp_parallel(jobs, n, sizeof(*jobs), run_perf_job, THREADS, err);
+	for (size_t i = 0; s == TSR_OK && i < n; i++)
+		if (jobs[i].status != TSR_OK) {
+			*err = jobs[i].err;
+			s = jobs[i].status;
+		}
+	free(jobs);
+	return s;
+}
+
+/* Performance of policy q on machine m against DRRIP's (%): its frame rate's change. */
+static double perf_pct(const struct gspc_row *r, int m, int q)
+{
+	const uint64_t base = r->cycles[m][Q_DRRIP], mine = r->cycles[m][q];
+	return mine ? 100.0 * ((double)base / (double)mine - 1.0) : 0.0;
 }
 
 /* ---- measures ---- */
@@ -269,9 +414,11 @@ static void measures(const struct tsr_replay_result *r, const struct tsr_replay_
  * (K_CHANGE), a mean measure of a policy (K_MEASURE, column col), a
  * stream's share of the LLC accesses (K_SHARE, mask of streams), texture
  * epoch hits or death ratios under OPT (K_EPOCH_HITS, K_DEATH: stream,
- * epoch), or GSPZTC's change at threshold t against t = 16 (K_T).
+ * epoch), GSPZTC's change at threshold t against t = 16 (K_T), DRRIP's
+ * share of fills at RRPV 3 (K_FILL3, mask of streams), or a policy's
+ * frame rate against DRRIP's (K_PERF: pol = Q_*, col = machine).
  */
-enum { K_CHANGE, K_MEASURE, K_SHARE, K_EPOCH_HITS, K_DEATH, K_T, K_INTER_OF_OPT };
+enum { K_CHANGE, K_MEASURE, K_SHARE, K_EPOCH_HITS, K_DEATH, K_T, K_FILL3, K_PERF };
 static const struct {
 	const char *figure, *quantity;
 	int kind, pol, col;
@@ -315,6 +462,9 @@ static const struct {
 	{"7", "texture E0 death ratio x 100, Belady", K_DEATH, 0, 0, TSR_STREAM_TEXTURE, 0, 81.0},
 	{"7", "texture E1 death ratio x 100, Belady", K_DEATH, 0, 0, TSR_STREAM_TEXTURE, 1, 73.0},
 	{"7", "texture E2 death ratio x 100, Belady", K_DEATH, 0, 0, TSR_STREAM_TEXTURE, 2, 53.0},
+	{"8", "texture fills at RRPV 3, DRRIP", K_FILL3, 0, 0, BIT(TSR_STREAM_TEXTURE), 0, 36.0},
+	{"8", "render-target (color) fills at RRPV 3, DRRIP (paper: about 1/4)", K_FILL3, 0, 0,
+	 COLOR_MASK, 0, 25.0},
 	{"9", "Z E0 death ratio x 100, Belady", K_DEATH, 0, 0, TSR_STREAM_Z, 0, 61.0},
 	{"9", "Z E1 death ratio x 100, Belady", K_DEATH, 0, 0, TSR_STREAM_Z, 1, 38.0},
 	{"9", "Z E2 death ratio x 100, Belady", K_DEATH, 0, 0, TSR_STREAM_Z, 2, 26.0},
@@ -330,6 +480,23 @@ static const struct {
 	{"12", "LLC misses GSPC+UCD vs DRRIP", K_CHANGE, P_GSPC_UCD, 0, 0, 0, -13.1},
 	{"12", "LLC misses DRRIP+UCD vs DRRIP", K_CHANGE, P_DRRIP_UCD, 0, 0, 0, 0.0},
 	{"13", "render-target (color) hit rate, GSPC", K_MEASURE, P_GSPC, C_COLOR_HIT, 0, 0, 57.7},
+	{"14", "LLC misses LRU vs two-bit DRRIP", K_CHANGE, P_LRU, 0, 0, 0, 7.2},
+	{"14", "LLC misses four-bit DRRIP vs two-bit DRRIP", K_CHANGE, P_DRRIP4, 0, 0, 0, -0.4},
+	{"14", "LLC misses four-bit GS-DRRIP vs two-bit DRRIP", K_CHANGE, P_GSDRRIP4, 0, 0, 0,
+	 -1.7},
+	{"14", "LLC misses GSPC (four bits) vs two-bit DRRIP", K_CHANGE, P_GSPC, 0, 0, 0, -11.8},
+	{"15", "frame rate NRU vs DRRIP, 8 MB", K_PERF, Q_NRU, M_8, 0, 0, -7.0},
+	{"15", "frame rate GS-DRRIP vs DRRIP, 8 MB", K_PERF, Q_GSDRRIP, M_8, 0, 0, 0.8},
+	{"15", "frame rate GSPC vs DRRIP, 8 MB", K_PERF, Q_GSPC, M_8, 0, 0, 8.0},
+	{"16", "frame rate NRU vs DRRIP, 16 MB", K_PERF, Q_NRU, M_16, 0, 0, -3.0},
+	{"16", "frame rate GS-DRRIP vs DRRIP, 16 MB", K_PERF, Q_GSDRRIP, M_16, 0, 0, 4.0},
+	{"16", "frame rate GSPC vs DRRIP, 16 MB", K_PERF, Q_GSPC, M_16, 0, 0, 11.8},
+	{"17", "frame rate NRU vs DRRIP, DDR3-1867", K_PERF, Q_NRU, M_DDR1867, 0, 0, -7.0},
+	{"17", "frame rate GSPC vs DRRIP, DDR3-1867", K_PERF, Q_GSPC, M_DDR1867, 0, 0, 7.1},
+	{"17", "frame rate NRU vs DRRIP, less aggressive GPU", K_PERF, Q_NRU, M_SMALL, 0, 0,
+	 -5.3},
+	{"17", "frame rate GSPC vs DRRIP, less aggressive GPU", K_PERF, Q_GSPC, M_SMALL, 0, 0,
+	 5.9},
 };
 enum { NPAPER = sizeof(paper_rows) / sizeof(paper_rows[0]) };
 
@@ -531,6 +698,111 @@ static void print_thresholds(struct tsr_xp_result *out, struct tsr_table *tab,
 	}
 }
 
+/* DRRIP's fills at RRPV 3 (%) of the streams in mask (Fig. 8). */
+static double fill3_pct(const struct gspc_row *r, uint32_t mask)
+{
+	uint64_t fills = 0, distant = 0;
+	for (int s = 0; s < TSR_STREAM_COUNT; s++)
+		if (mask & BIT(s)) {
+			fills += r->fills[s];
+			distant += r->fills_distant[s];
+		}
+	return pct(distant, fills);
+}
+
+/* Fig. 8 and Fig. 14. */
+static void print_insertions(struct tsr_xp_result *out, struct tsr_table *tab,
+			     const struct gspc_row *rows, size_t nw)
+{
+	struct tsr_text *txt = &out->text;
+	tsr_text_printf(txt, "\nFig. 8: fills DRRIP inserts at RRPV 3 (8 MB), and Fig. 14: LLC "
+			"misses of policies with four state bits per block, change against "
+			"two-bit DRRIP\n%-16s %9s %9s", "workload", "tex RRPV3", "rt RRPV3");
+	for (int i = 0; i < NISO; i++)
+		tsr_text_printf(txt, " %15s", specs[iso_overhead[i]]);
+	tsr_text_printf(txt, "\n");
+	double mean[2 + NISO] = {0};
+	for (size_t w = 0; w <= nw; w++) {
+		double v[2 + NISO];
+		if (w < nw) {
+			const struct gspc_row *r = &rows[w];
+			const uint64_t base = misses_of(&r->res[S8][P_DRRIP].total);
+			v[0] = fill3_pct(r, BIT(TSR_STREAM_TEXTURE));
+			v[1] = fill3_pct(r, COLOR_MASK);
+			for (int i = 0; i < NISO; i++)
+				v[2 + i] = xp_pct(misses_of(&r->res[S8][iso_overhead[i]].total), base);
+			for (int k = 0; k < 2 + NISO; k++)
+				mean[k] += v[k] / (double)nw;
+		} else {
+			memcpy(v, mean, sizeof(v));
+		}
+		const char *name = w < nw ? rows[w].name : "mean";
+		tsr_text_printf(txt, "%-16s %8.1f%% %8.1f%%", name, v[0], v[1]);
+		for (int i = 0; i < NISO; i++)
+			tsr_text_printf(txt, " %14.1f%%", v[2 + i]);
+		tsr_text_printf(txt, "\n");
+		tsr_table_row(tab);
+		tsr_table_cellf(tab, "%s", name);
+		for (int k = 0; k < 2 + NISO; k++)
+			tsr_table_cellf(tab, "%.6f", v[k]);
+	}
+}
+
+/* The mean of perf_pct() over the workloads. */
+static double perf_mean(const struct gspc_row *rows, size_t nw, int m, int q)
+{
+	double v = 0.0;
+	for (size_t w = 0; w < nw; w++)
+		v += perf_pct(&rows[w], m, q) / (double)nw;
+	return v;
+}
+
+/* Figs. 15-17: frame rates and their change against DRRIP per machine. */
+static void print_perf(struct tsr_xp_result *out, struct tsr_table *tab,
+		       const struct gspc_row *rows, size_t nw)
+{
+	struct tsr_text *txt = &out->text;
+	for (int m = 0; m < NM; m++) {
+		tsr_text_printf(txt, "\nFig. %s: frame rate against DRRIP, %s (%s, timing model)\n"
+				"%-16s %10s", machines[m].figure, machines[m].label,
+				machines[m].config, "workload", "DRRIP fps");
+		for (int q = 1; q < NQ; q++)
+			if (machines[m].policies >> q & 1u)
+				tsr_text_printf(txt, " %9s", perf_policies[q]);
+		tsr_text_printf(txt, "\n");
+		for (size_t w = 0; w <= nw; w++) {
+			const char *name = w < nw ? rows[w].name : "mean";
+			if (w < nw)
+				tsr_text_printf(txt, "%-16s %10.1f", name, rows[w].fps[m][Q_DRRIP]);
+			else
+				tsr_text_printf(txt, "%-16s %10s", name, "");
+			for (int q = 0; q < NQ; q++) {
+				if (!(machines[m].policies >> q & 1u))
+					continue;
+				const double v = w < nw ? perf_pct(&rows[w], m, q)
+							: perf_mean(rows, nw, m, q);
+				if (q)
+					tsr_text_printf(txt, " %+8.1f%%", v);
+				tsr_table_row(tab);
+				tsr_table_cellf(tab, "%s", name);
+				tsr_table_cellf(tab, "%s", machines[m].figure);
+				tsr_table_cellf(tab, "%s", machines[m].label);
+				tsr_table_cellf(tab, "%s", perf_policies[q]);
+				if (w < nw) {
+					tsr_table_cellf(tab, "%llu",
+							(unsigned long long)rows[w].cycles[m][q]);
+					tsr_table_cellf(tab, "%.6f", rows[w].fps[m][q]);
+				} else {
+					tsr_table_cellf(tab, "%s", "");
+					tsr_table_cellf(tab, "%s", "");
+				}
+				tsr_table_cellf(tab, "%.6f", v);
+			}
+			tsr_text_printf(txt, "\n");
+		}
+	}
+}
+
 static enum tsr_status run_gspc(struct xp_ctx *c, struct tsr_xp_result *out,
 				struct tsr_error *err)
 {
@@ -547,8 +819,13 @@ static enum tsr_status run_gspc(struct xp_ctx *c, struct tsr_xp_result *out,
 		"death_e1,death_e2", err) : NULL;
 	struct tsr_table *thr = epochs ? xp_add_table(out, "gspc-threshold",
 		"workload,t,misses,change_vs_t16_pct", err) : NULL;
-	struct tsr_table *paper = thr ? xp_add_paper_table(out, "gspc-paper", "tessera_pct", err)
-				      : NULL;
+	struct tsr_table *ins = thr ? xp_add_table(out, "gspc-insertions-iso-overhead",
+		"workload,texture_fills_rrpv3_pct,color_fills_rrpv3_pct,lru_change_pct,"
+		"drrip4_change_pct,gs_drrip4_change_pct,gspc_change_pct", err) : NULL;
+	struct tsr_table *perf = ins ? xp_add_table(out, "gspc-performance",
+		"workload,figure,machine,policy,cycles,fps,perf_vs_drrip_pct", err) : NULL;
+	struct tsr_table *paper = perf ? xp_add_paper_table(out, "gspc-paper", "tessera_pct", err)
+				       : NULL;
 	if (!paper)
 		return TSR_ERR_NOMEM;
 	struct tsr_text *txt = &out->text;
@@ -591,6 +868,13 @@ static enum tsr_status run_gspc(struct xp_ctx *c, struct tsr_xp_result *out,
 		s = run_jobs(jobs, c->workload_count, err);
 	}
 	if (s == TSR_OK) {
+		tsr_text_printf(txt, "timing runs (Figs. 15-17): %zu workloads x %d machines x up "
+				"to %d policies, %u frames each\n", c->workload_count, NM, NQ,
+				c->frames);
+		xp_flush(c, out);
+		s = run_perf(c, scenes, rows, err);
+	}
+	if (s == TSR_OK) {
 		const size_t nw = c->workload_count;
 		double (*mean)[NP][NC] = malloc(sizeof(double) * NS * NP * NC);
 		double tmean[NT];
@@ -602,6 +886,8 @@ static enum tsr_status run_gspc(struct xp_ctx *c, struct tsr_xp_result *out,
 			print_epochs(out, epochs, rows, nw);
 			print_thresholds(out, thr, rows, nw, tmean);
 			print_misses(out, tab, rows, nw, S16, mean[S16]);
+			print_insertions(out, ins, rows, nw);
+			print_perf(out, perf, rows, nw);
 			tsr_text_printf(txt, "\n%-6s %-62s %8s %8s\n", "figure",
 					"quantity (8 MB; tessera: mean over the workloads)", "paper",
 					"tessera");
@@ -628,6 +914,13 @@ static enum tsr_status run_gspc(struct xp_ctx *c, struct tsr_xp_result *out,
 					for (int k = 0; k < NT; k++)
 						if (thresholds[k].t == paper_rows[i].arg)
 							v = tmean[k];
+					break;
+				case K_FILL3:
+					for (size_t w = 0; w < nw; w++)
+						v += fill3_pct(&rows[w], paper_rows[i].arg) / (double)nw;
+					break;
+				case K_PERF:
+					v = perf_mean(rows, nw, paper_rows[i].col, paper_rows[i].pol);
 					break;
 				}
 				xp_paper_row(paper, txt, 62, paper_rows[i].figure, paper_rows[i].quantity,
@@ -658,8 +951,9 @@ const struct tsr_experiment tsr_xp_gspc = {
 	.name = "gspc",
 	.summary = "LLC misses of DRRIP, NRU, SHiP-mem, GS-DRRIP, GSPZTC(+TSE), GSPC(+UCD), "
 		   "DRRIP+UCD and Belady on the recorded IMR LLC stream at 8 and 16 MB; streams, "
-		   "hit rates, render-target consumption, epochs, threshold t (GSPC Figs. 1, 4-7, "
-		   "9, 11-13)",
+		   "hit rates, render-target consumption, epochs, DRRIP's RRPV-3 fills, threshold "
+		   "t, four-bit policies; frame rates of NRU, GS-DRRIP and GSPC against DRRIP at "
+		   "8 and 16 MB, with DDR3-1867 and on a smaller GPU (GSPC Figs. 1, 4-9, 11-17)",
 	.default_workloads = gspc_workloads,
 	.default_frames = 2,
 	.run = run_gspc,

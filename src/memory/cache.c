@@ -469,6 +469,14 @@ uint32_t tsr_cache_sets(const struct tsr_cache *c)
 	return c->sets;
 }
 
+uint64_t tsr_cache_rank(const struct tsr_cache *c, uint64_t addr, uint32_t way)
+{
+	if (!c->policy->rank || way >= c->ways)
+		return UINT64_MAX;
+	uint32_t set = (uint32_t)(addr >> c->line_shift) & (c->sets - 1);
+	return c->policy->rank(c->policy_state, set, way);
+}
+
 const struct tsr_cache_counters *tsr_cache_counters_of(const struct tsr_cache *c,
 						       enum tsr_stream s)
 {

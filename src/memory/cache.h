@@ -179,6 +179,15 @@ void tsr_cache_set_observer(struct tsr_cache *c, const struct tsr_cache_observer
 /* Invalidates every line without write-back (e.g. between experiments). */
 void tsr_cache_invalidate_all(struct tsr_cache *c);
 
+/*
+ * The replacement rank the policy gives way `way` of the set of byte
+ * address addr (policy.h's version 2 hook: for the RRIP family, the
+ * line's RRPV), e.g. just after a fill (tsr_cache_outcome.way), as GSPC
+ * Fig. 8 counts DRRIP's insertions at RRPV 3. UINT64_MAX when the policy
+ * has no rank hook or way is out of range.
+ */
+uint64_t tsr_cache_rank(const struct tsr_cache *c, uint64_t addr, uint32_t way);
+
 const char *tsr_cache_name(const struct tsr_cache *c);
 const struct tsr_cache_geometry *tsr_cache_geometry_of(const struct tsr_cache *c);
 uint32_t tsr_cache_sets(const struct tsr_cache *c);

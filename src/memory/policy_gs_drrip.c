@@ -10,7 +10,8 @@
  * class k (in followers, and in the leaders of other classes) uses BRRIP
  * while PSEL(k)'s most significant bit is set, SRRIP otherwise (PSEL
  * starts just below the midpoint: SRRIP). Hits set the RRPV to 0; victims
- * as in SRRIP (memory/rrip.h), 2-bit RRPVs.
+ * as in SRRIP (memory/rrip.h), M-bit RRPVs (M = 2; Fig. 14's four-bit
+ * GS-DRRIP is bits=4: SRRIP fills at 2^M - 2, BRRIP at 2^M - 1).
  *
  * Leader sets: the sample sets of the paper's policies (16 of every 1024,
  * tsr_gspc_is_sample()), split among the 4 classes x 2 competitors: the
@@ -19,8 +20,8 @@
  * sets (16 each in an 8 MB, 16-way LLC of 8192 sets). A cache of fewer
  * than 1024 sets has fewer leaders; a class without leaders stays SRRIP.
  *
- * Parameters: psel_bits (default 10, 1..31), throttle (default 32), seed
- * (default: the cache's seed).
+ * Parameters: psel_bits (default 10, 1..31), bits (M, default 2, 1..8),
+ * throttle (default 32), seed (default: the cache's seed).
  */
 #include <stdlib.h>
 
@@ -39,10 +40,10 @@ struct gs_drrip_state {
 static enum tsr_status gs_drrip_create(const struct tsr_policy_config *cfg,
 				       void **state, struct tsr_error *err)
 {
-	static const char *const keys[] = {"psel_bits", "throttle", "seed", NULL};
-	static const uint64_t min[] = {1, 1, 0};
-	static const uint64_t max[] = {31, UINT32_MAX, UINT64_MAX};
-	uint64_t vals[] = {10, 32, cfg->seed};
+	static const char *const keys[] = {"psel_bits", "throttle", "seed", "bits", NULL};
+	static const uint64_t min[] = {1, 1, 0, TSR_RRIP_BITS_MIN};
+	static const uint64_t max[] = {31, UINT32_MAX, UINT64_MAX, TSR_RRIP_BITS_MAX};
+	uint64_t vals[] = {10, 32, cfg->seed, 2};
 	TSR_TRY(tsr_policy_params_parse(cfg, "gs-drrip", keys, min, max, vals, err));
 	size_t lines = (size_t)cfg->sets * cfg->ways;
 	size_t roles = (size_t)TSR_GSPC_CLASSES * cfg->sets;
@@ -50,7 +51,7 @@ static enum tsr_status gs_drrip_create(const struct tsr_policy_config *cfg,
 	if (!s)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for GS-DRRIP state");
 	s->r.ways = cfg->ways;
-	s->r.distant = tsr_rrip_distant(2);
+	s->r.distant = tsr_rrip_distant(vals[3]);
 	s->r.rrpv = s->mem + roles;
 	s->throttle = (uint32_t)vals[1];
 	tsr_rng_seed(&s->rng, vals[2]);
