@@ -79,6 +79,8 @@ struct tsr_gpu {
 	struct frame_slot *ras;               /* the frame in its raster phase */
 	const struct tsr_frame_commands *cmds; /* the frame in its geometry phase's commands */
 	struct tsr_texture *target_tex;       /* the pass's render target, NULL: frame buffer */
+	int target_depth;                     /* 1: target_tex is a depth target (depth32f):
+	                                         the pass has no color output */
 	uint32_t target_width, target_height; /* the pass's target, pixels (<= the screen) */
 	struct tsr_frame_stats *mem_base;     /* memory counters at a phase's start */
 	struct tsr_frame_stats *mem_phase;    /* and a raster phase's share */
@@ -120,6 +122,15 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
  * g->target_tex (the render target's texture, or NULL).
  */
 void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p);
+
+/*
+ * A depth target's image (both pipelines, so that their images stay bit
+ * for bit equal): each of the n window depths of `depth` becomes a grey
+ * RGBA8 texel, R = G = B = the depth clamped to 0..1, scaled to 0..255
+ * and rounded as a color channel is (NaN -> 0), A = 255. dst holds 4n
+ * bytes.
+ */
+void tsr_depth_grey_row(uint8_t *restrict dst, const float *restrict depth, size_t n);
 
 /* ---- stages.c and tile_stages.c: one work item at a time ---- */
 

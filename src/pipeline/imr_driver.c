@@ -33,7 +33,11 @@
  * stream (GSPC Section 2.1: "the final displayable pixel color values
  * written to the back buffer"); render_target is for off-screen targets
  * (a pass of a multi-pass frame drawing a render target: its colors
- * become the target's texels at the pass's end).
+ * become the target's texels at the pass's end). A pass drawing a depth
+ * render target ("format": "depth32f") has no color buffer: its Z traffic
+ * (stream z) goes to the target's memory region in place of the depth
+ * buffer's, it writes no color, and its depths become the target's grey
+ * texels at the pass's end (tsr_depth_grey_row(), as the TBR's flush).
  *
  * Timing mode (timing.enabled; timing_driver.c, docs/timing.md
  * "Immediate mode"): each draw's geometry paths, then its primitive
@@ -53,6 +57,8 @@ struct tsr_imr {
 	float *depth;                      /* width x height, window depth 0..1 */
 	float *color;                      /* width x height x 4, RGBA 0..1 */
 	uint64_t color_base[2];            /* front and back color buffers */
+	uint64_t depth_base;               /* the depth buffer (a depth target's pass
+					      uses the target's region instead) */
 	uint32_t blocks;                   /* 8x8-pixel blocks of the buffers */
 	uint32_t display_port, rt_port;    /* the color buffer's routes: frame buffer,
 					      render target */
@@ -81,7 +87,8 @@ enum tsr_status tsr_imr_create(struct tsr_gpu *g, struct tsr_error *err)
 	const uint64_t bytes = (uint64_t)m->blocks * 256;
 	struct tsr_target_memory *b = &m->backend;
 	TSR_TRY(tsr_addrmap_add(&g->map, "imr.depth_buffer", bytes, TSR_STREAM_Z,
-				&b->depth_base, err));
+				&m->depth_base, err));
+	b->depth_base = m->depth_base;
 	TSR_TRY(tsr_addrmap_add(&g->map, "imr.hiz_buffer", (uint64_t)m->blocks * 4,
 				TSR_STREAM_HIZ, &b->hiz_base, err));
 	TSR_TRY(tsr_addrmap_add(&g->map, "imr.color_buffer0", bytes, TSR_STREAM_DISPLAY,
@@ -116,13 +123,13 @@ void tsr_imr_destroy(struct tsr_gpu *g)
 }
 
 /* Fast clear: depth to the far plane, colors to the pass's clear color, HiZ to 1. */
-static void clear_buffers(struct tsr_imr *m, const float clear[4])
+static void clear_buffers(struct tsr_imr *m, const float clear[4], int depth_only)
 {
 	const size_t n = (size_t)m->backend.width * m->backend.height;
 	float *restrict depth = m->depth, *restrict color = m->color;
 	for (size_t p = 0; p < n; p++)
 		depth[p] = 1.0f;
-	for (size_t p = 0; p < n; p++)
+	for (size_t p = 0; p < n && !depth_only; p++)
 		memcpy(&color[4 * p], clear, 4 * sizeof(float));
 	for (uint32_t i = 0; i < m->blocks; i++)
 		m->backend.hiz_max[i] = 1.0f;
@@ -151,7 +158,8 @@ static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
 			t.width = bx * tw + tw > w ? w - bx * tw : tw;
 			t.height = by * th + th > h ? h - by * th : th;
 			t.depth = &m->depth[(size_t)t.y0 * w + (uint32_t)t.x0];
-			t.color = &m->color[((size_t)t.y0 * w + (uint32_t)t.x0) * 4];
+			t.color = g->target_depth ? NULL :  /* a depth target: no color output */
+				  &m->color[((size_t)t.y0 * w + (uint32_t)t.x0) * 4];
 			tsr_raster_submit(g->raster, &item);  /* the queue is empty: drained */
 			tsr_raster_drain(g->raster, &c);
 		}
@@ -166,6 +174,7 @@ static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
  * Makes the buffers pass p's: its target's size (the frame buffer's, or a
  * render target's), the color traffic's address and stream (the back
  * color buffer, display; the render target's texture, render_target),
+ * the Z traffic's address (the depth buffer; a depth target's region),
  * and clears them.
  */
 static void begin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
@@ -176,6 +185,8 @@ static void begin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 	b->width = g->target_width;
 	b->height = g->target_height;
 	b->blocks_x = (b->width + 7) / 8;
+	b->depth_base = g->target_depth ? tsr_texel_address(g->target_tex, 0, 0, 0)
+					: m->depth_base;
 	if (g->target_tex) {
 		b->color_base = tsr_texel_address(g->target_tex, 0, 0, 0);
 		b->color_port = m->rt_port;
@@ -185,7 +196,7 @@ static void begin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 		b->color_port = m->display_port;
 		b->color_stream = TSR_STREAM_DISPLAY;
 	}
-	clear_buffers(m, p->clear_color);
+	clear_buffers(m, p->clear_color, g->target_depth);
 }
 
 /* One row of colors as RGBA8, rounded and clamped as the TBR's tile flush does. */
@@ -199,8 +210,9 @@ static void rgba8_row(uint8_t *restrict dst, const float *restrict src, size_t n
 	}
 }
 
-/* A render target pass's colors become its texture's texels (its color
- * traffic went to the texture's memory as the pass ran). */
+/* A render target pass's colors (a depth target's: its depths, as grey)
+ * become its texture's texels (its color, or Z, traffic went to the
+ * texture's memory as the pass ran). */
 static enum tsr_status end_pass(struct tsr_gpu *g, struct tsr_error *err)
 {
 	if (!g->target_tex)
@@ -209,7 +221,10 @@ static enum tsr_status end_pass(struct tsr_gpu *g, struct tsr_error *err)
 	uint8_t *rgba = malloc((size_t)w * h * 4);
 	if (!rgba)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a render target");
-	rgba8_row(rgba, g->imr->color, (size_t)w * h * 4);
+	if (g->target_depth)
+		tsr_depth_grey_row(rgba, g->imr->depth, (size_t)w * h);
+	else
+		rgba8_row(rgba, g->imr->color, (size_t)w * h * 4);
 	tsr_texture_write_rect(g->target_tex, 0, 0, w, h, rgba, w * 4);
 	free(rgba);
 	return TSR_OK;

@@ -43,10 +43,10 @@ static void tile_window(const struct tsr_gpu *g, uint32_t tile, struct tsr_targe
 		t->height = g->target_height - (uint32_t)t->y0;
 	t->stride = g->cfg.tile_width;
 	t->depth = g->tile_depth;
-	t->color = g->tile_color;
+	t->color = g->target_depth ? NULL : g->tile_color;  /* a depth target: no color output */
 }
 
-/* Clears the tile's depth (to the far plane) and colors (to clear) before rendering. */
+/* Clears the tile's depth (to the far plane) and colors (to clear, if any) before rendering. */
 static void tile_clear(struct tsr_target *t, const float clear[4])
 {
 	const uint32_t n = t->stride * t->height;
@@ -54,6 +54,8 @@ static void tile_clear(struct tsr_target *t, const float clear[4])
 	const float c0 = clear[0], c1 = clear[1], c2 = clear[2], c3 = clear[3];
 	for (uint32_t p = 0; p < n; p++)
 		depth[p] = 1.0f;
+	if (!color)
+		return;
 	for (uint32_t p = 0; p < n; p++) {
 		color[4 * p] = c0;
 		color[4 * p + 1] = c1;
@@ -155,7 +157,11 @@ static void flush_tile(struct tsr_gpu *g, const struct tsr_target *t)
  * Writes the tile's colors to the pass's render target: its texels (the
  * texture later passes sample) and its memory, one write per row of 4x4
  * blocks (the block-linear layout of texture/texture.h) through
- * routes.render_target, stream render_target.
+ * routes.render_target, stream render_target. A depth target's flush
+ * stores the tile's depth the same way (4 bytes a pixel, 32-bit float;
+ * the texels its grey image, tsr_depth_grey_row()): the stored depth
+ * attachment is a render target of the pass, so its stream is
+ * render_target too (not z, which is the IMR's depth buffer traffic).
  */
 static void flush_tile_to_texture(struct tsr_gpu *g, const struct tsr_target *t)
 {
@@ -204,8 +210,14 @@ void tsr_stage_tile_fetch(struct tsr_gpu *g, struct tsr_tile_work *w,
 void tsr_stage_tile_flush(struct tsr_gpu *g, struct tsr_tile_work *w,
 			  struct tsr_frame_stats *st)
 {
-	struct tsr_tile_colors c;
-	tile_colors(g, &w->target, w->tile, &c);
+	struct tsr_tile_colors c = {0};
+	if (g->target_depth)  /* the tile's depth as grey texels (no color output) */
+		for (uint32_t y = 0; y < w->target.height; y++)
+			tsr_depth_grey_row(&g->tile_rgba[(size_t)y * w->target.width * 4],
+					   &w->target.depth[(size_t)y * w->target.stride],
+					   w->target.width);
+	else
+		tile_colors(g, &w->target, w->tile, &c);
 	int skip_flush = 0;
 	for (uint32_t k = 0; k < g->technique_count; k++)
 		if (g->techniques[k].ops->tile_flush) {

@@ -5,7 +5,9 @@
  * alpha-tested: replace; alpha: source-over). No memory traffic for a
  * TBR tile (the color buffer is on chip until the tile flush); with a
  * memory backend (immediate mode, target_memory.c) late Z reads and
- * writes the Z buffer and blending the color buffer.
+ * writes the Z buffer and blending the color buffer. A window without a
+ * color buffer (color NULL: a pass drawing a depth render target) blends
+ * nothing: late Z still writes depth, no color is written nor counted.
  */
 #include "raster/raster_priv.h"
 
@@ -45,6 +47,11 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 				wq->color = tsr_worklog_since_mark(c->log);
 			return TSR_STAGE_DONE;
 		}
+	}
+	if (!t->color) {  /* a depth-only pass (depth render target): no color attachment */
+		if (wq)
+			wq->color = tsr_worklog_since_mark(c->log);
+		return TSR_STAGE_DONE;
 	}
 	for (int k = 0; k < 4; k++) {
 		if (!(q->mask >> k & 1))

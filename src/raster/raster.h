@@ -113,7 +113,9 @@ struct tsr_target {
 	uint32_t width, height; /* pixels (edge tiles may be partial) */
 	uint32_t stride;        /* pixels per buffer row */
 	float *depth;           /* stride * height, window depth 0..1 */
-	float *color;           /* stride * height * 4, RGBA 0..1 */
+	float *color;           /* stride * height * 4, RGBA 0..1; NULL: no color
+	                           output (a depth render target's pass: blending
+	                           writes nothing) */
 	struct tsr_target_memory *memory;  /* NULL: on-chip buffers, no memory traffic */
 };
 

@@ -44,6 +44,7 @@ static enum tsr_status push(struct tsr_image_set *set, const char *name,
 	img->height = height;
 	img->rgba = rgba;
 	img->render_target = 0;  /* the loader marks render targets */
+	img->depth = 0;
 	*index = (int32_t)set->count++;
 	return TSR_OK;
 }

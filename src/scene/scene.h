@@ -41,6 +41,10 @@ struct tsr_image {
 	uint8_t *rgba;     /* width * height * 4 bytes */
 	int render_target; /* 1: a render target that a pass draws (path
 	                      "rendertarget:<name>", rgba zero until drawn) */
+	int depth;         /* 1: a depth render target ("format": "depth32f"):
+	                      the pass drawing it has no color output, its
+	                      depth buffer is the target; rgba holds the depth
+	                      as grey (R = G = B = depth as RGBA8, A = 255) */
 };
 
 enum tsr_filter {

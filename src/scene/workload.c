@@ -1269,8 +1269,11 @@ static enum tsr_status parse_pass(struct loader *L, const json_t *ps,
 }
 
 /*
- * render_targets: each {"name", "width", "height", "format": "rgba8"}
- * becomes an image "rendertarget:<name>" (zero until a pass draws it).
+ * render_targets: each {"name", "width", "height", "format"} becomes an
+ * image "rendertarget:<name>" (zero until a pass draws it). "format" is
+ * "rgba8" (the default: a color target) or "depth32f" (alias "depth": a
+ * depth target, image.depth set: its pass writes depth only, and the
+ * image holds that depth as grey).
  */
 static enum tsr_status parse_render_targets(struct loader *L, const json_t *arr)
 {
@@ -1310,10 +1313,12 @@ static enum tsr_status parse_render_targets(struct loader *L, const json_t *arr)
 			return missing(L, kp);
 		}
 		TSR_TRY(tsr_json_get_string(t, L->file, p, "format", &format, L->err));
-		if (strcmp(format, "rgba8") != 0) {
+		const int depth = strcmp(format, "depth32f") == 0 || strcmp(format, "depth") == 0;
+		if (!depth && strcmp(format, "rgba8") != 0) {
 			tsr_json_path(kp, sizeof(kp), p, "format");
 			return tsr_error_set(L->err, TSR_ERR_CONFIG,
-					     "key '%s' in '%s' is '%s': render targets are 'rgba8'",
+					     "key '%s' in '%s' is '%s': the render target formats are "
+					     "'rgba8' (color) and 'depth32f' (depth; alias 'depth')",
 					     kp, L->file, format);
 		}
 		char img_name[96];
@@ -1327,6 +1332,7 @@ static enum tsr_status parse_render_targets(struct loader *L, const json_t *arr)
 		free(zero);
 		TSR_TRY(st);
 		L->images.images[index].render_target = 1;
+		L->images.images[index].depth = depth;
 		snprintf(L->rt_name[L->rt_count], sizeof(L->rt_name[0]), "%s", name);
 		L->rt_image[L->rt_count] = index;
 		L->rt_writer[L->rt_count] = -1;
@@ -1355,10 +1361,17 @@ static enum tsr_status assign_targets(struct loader *L, const json_t *passes)
 		const char *target = "framebuffer";
 		TSR_TRY(tsr_json_get_string(ps, L->file, p, "target", &target, L->err));
 		const int last = i + 1 == n, fb = strcmp(target, "framebuffer") == 0;
-		if (last && !fb)
+		if (last && !fb) {
+			for (uint32_t k = 0; k < L->rt_count; k++)
+				if (strcmp(L->rt_name[k], target) == 0 &&
+				    L->images.images[L->rt_image[k]].depth)
+					return tsr_error_set(L->err, TSR_ERR_CONFIG,
+							     "key '%s' in '%s' is '%s', a depth render target: the last pass draws 'framebuffer' (the displayable color), a depth target only an earlier pass",
+							     kp, L->file, target);
 			return tsr_error_set(L->err, TSR_ERR_CONFIG,
 					     "key '%s' in '%s' is '%s': the last pass draws 'framebuffer'",
 					     kp, L->file, target);
+		}
 		if (!last && fb)
 			return tsr_error_set(L->err, TSR_ERR_CONFIG,
 					     "key '%s' in '%s' is 'framebuffer': only the last pass draws the frame buffer, earlier ones a render target",
