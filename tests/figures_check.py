@@ -14,7 +14,11 @@ temporary folder, PNG only, and checks:
   key column, offset + scale * cell; AVG: the table's "mean" row, otherwise
   the mean of the workloads' values);
 * the loaders (python/tessera/load.py) read each experiment's tables as the
-  CSV files hold them.
+  CSV files hold them; with TESSERA (the binary) given, load_stats() and
+  load_frames() read a real two-frame run (totals = sum of the frames,
+  configuration as dotted keys), and load_results() a sweep's results.csv.
+
+Usage: figures_check.py SRC [TESSERA]
 """
 import json
 import math
@@ -30,7 +34,8 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import pandas as pd  # noqa: E402
 
-from tessera import load_experiment, load_experiments  # noqa: E402
+from tessera import (load_experiment, load_experiments, load_frames, load_results,  # noqa: E402
+                     load_stats)
 
 EXPECTED = [
     "tcor-fig14", "tcor-fig15", "tcor-fig16", "tcor-fig17", "tcor-fig18", "tcor-fig19",
@@ -132,6 +137,29 @@ tp = pd.read_csv(os.path.join(src, "tcor-paper.csv"))
 mean16 = float(tp[tp["figure"] == 16]["tessera_mean_pct"].iloc[0])
 avg = figs["tcor-fig16"]["series"][-1]["values"][-1]
 check(close(avg, 1 + mean16 / 100), f"tcor-fig16 AVG {avg} != 1 + {mean16}/100")
+
+# a run's stats.json and frames.csv, a sweep's results.csv
+if len(sys.argv) > 2:
+    with tempfile.TemporaryDirectory(prefix="tsr-load-") as run:
+        r = subprocess.run([sys.argv[2], "run", "ui-2d", "--frames", "2", "--set",
+                            "screen.width=64", "--set", "screen.height=64", "--out", run],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, f"tessera run: {r.stderr}")
+        st = load_stats(run)
+        fr = load_frames(run)
+        check(st["config"]["screen.width"] == 64, "load_stats: config screen.width")
+        check(len(fr) == 2 and len(st["frames"]) == 2, "load_frames: two frames")
+        for c in ("geometry.primitives_in", "raster.fragments_shaded"):
+            check(st["totals"][c] == fr[c].sum() == st["frames"][c].sum(),
+                  f"load_stats: total {c} != sum of frames")
+        res = os.path.join(run, "results.csv")
+        with open(res, "w", encoding="utf-8") as f:
+            f.write("point,workload,config,caches.l2.size_kib,frame,dram.bytes\n"
+                    "ab12,ui-2d,default,256,0,100\nab12,ui-2d,default,256,1,50\n"
+                    "ab12,ui-2d,default,256,total,150\n")
+        df = load_results(run)
+        check(list(df["frame"]) == ["0", "1", "total"], "load_results: frame as strings")
+        check(df[df["frame"] == "total"]["dram.bytes"].iloc[0] == 150, "load_results: totals")
 
 if failures:
     print("\n".join(f"FAIL: {f}" for f in failures))

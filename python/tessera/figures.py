@@ -180,8 +180,10 @@ def grouped_bars(ax, series: list[Series], paper: list[tuple] | None = None,
         else:
             ax.plot([x[-1] + (idx - (n - 1) / 2) * w], [value], marker="*", markersize=9,
                     color=COLORS[idx % len(COLORS)], markeredgecolor="black",
-                    markeredgewidth=0.6, linestyle="none",
-                    label="paper avg (star)" if j == 0 else None)
+                    markeredgewidth=0.6, linestyle="none")
+    if any(p[2] is not None and p[1] is not None and not math.isnan(p[1]) for p in paper or []):
+        ax.plot([], [], marker="*", markersize=9, color="white", markeredgecolor="black",
+                linestyle="none", label="paper avg (star)")
     _label_workloads(ax, keys, x)
     ax.set_ylabel(ylabel)
     ax.yaxis.grid(True, linewidth=0.3, alpha=0.6)
@@ -662,6 +664,7 @@ def figs_dtexl(F: Figures, xp: dict):
                 base = k_i * 1.0 + (0.4 if k_i == n - 1 else 0)
                 pos += [base - 0.18, base + 0.18]
             b = ax.bxp(bxp, positions=pos, widths=0.3, showmeans=True, patch_artist=True,
+                       medianprops={"color": "black", "linewidth": 1.0},
                        meanprops={"marker": "^", "markersize": 3, "markerfacecolor": "white",
                                   "markeredgecolor": "black"})
             for i, box in enumerate(b["boxes"]):
@@ -679,9 +682,9 @@ def figs_dtexl(F: Figures, xp: dict):
                                    label=f"paper: {label} {v[0]:g}%")
             ax.plot([], [], "s", color=COLORS[0], label="FG-xshift2")
             ax.plot([], [], "s", color=COLORS[1], label="CG-square")
-            ax.set_ylabel(f"deviation of the {what} across SCs (% of the mean)")
+            ax.set_ylabel(f"{kind} deviation across SCs (%)")
             ax.yaxis.grid(True, linewidth=0.3, alpha=0.6)
-            _legend(ax, ncol=4)
+            _legend(ax, ncol=2)
             F.save(fig, f"dtexl-fig{number}", paper, number,
                    f"Per-tile imbalance of the {what} across the shader cores, FG-xshift2 "
                    f"against CG-square (coupled barriers): min, quartiles, max over the tiles, "
@@ -830,7 +833,9 @@ def figs_gspc(F: Figures, xp: dict):
         pv = []
         if tp is not None:
             for _, r in tp[tp["figure"].astype(str) == "4"].iterrows():
-                pv.append((str(r["quantity"]).split(": ")[-1].split(" (")[0], _num(r["paper_pct"])))
+                q = str(r["quantity"])
+                q = q.split("accesses: ", 1)[-1].split(" (")[0]
+                pv.append((q, _num(r["paper_pct"])))
         if pv:
             xb = x[-1] + 1.0
             b = 0.0
