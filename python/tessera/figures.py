@@ -245,9 +245,7 @@ def _norm_bars(F: Figures, xp: dict, fid: str, paper: str, number: str, caption:
     fig, ax = plt.subplots(figsize=(_fig_width(len(keys) + 1, len(series)), 3.2))
     grouped_bars(ax, series, paper_marks, ylabel, baseline)
     if title:
-        ax.text(0.995, 0.98, title, transform=ax.transAxes, ha="right", va="top",
-                fontsize=7, color="dimgray",
-                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1})
+        ax.set_xlabel(f"workload ({title})")
     _legend(ax)
     F.save(fig, fid, paper, number, caption, xp, series, ylabel, "workload",
            [(p[0], p[1]) for p in (paper_marks or [])])
@@ -909,7 +907,56 @@ def figs_gspc(F: Figures, xp: dict):
                series, "ratio", "workload")
 
 
+def figs_workloads(F: Figures, xp: dict):
+    t = xp.get("workloads-paper")
+    if t is None or t.empty:
+        return
+    n = len(t)
+    fig, axes = plt.subplots(n, 1, figsize=(6.5, 0.75 * n + 0.8), squeeze=False)
+    series = []
+    for i, (_, r) in enumerate(t.iterrows()):
+        ax = axes[i][0]
+        where = {"paper": r["paper"], "table": r["table"]}
+        ss = {c: Series(f"{r['paper']}/{r['quantity']}/{c}", t, "workloads-paper", c,
+                        [r["quantity"]], "quantity", where, avg=False)
+              for c in ("paper_min", "paper_max", "tessera_min", "tessera_max")}
+        series += ss.values()
+        pmin, pmax = ss["paper_min"].values[0], ss["paper_max"].values[0]
+        tmin, tmax = ss["tessera_min"].values[0], ss["tessera_max"].values[0]
+        ax.barh([1], [pmax - pmin], left=[pmin], height=0.6, color="white", edgecolor="black",
+                hatch="//", label="paper's range" if i == 0 else None)
+        ax.barh([0], [tmax - tmin], left=[tmin], height=0.6, color=COLORS[0],
+                edgecolor="black", label="tessera's workloads" if i == 0 else None)
+        ax.text(pmax, 1, f" {r['paper_max_games']}", va="center", fontsize=6)
+        ax.text(tmax, 0, f" {r['tessera_max_workload']}", va="center", fontsize=6)
+        ax.set_yticks([0, 1])
+        ax.set_yticklabels(["tessera", f"{r['paper']} {r['table']}"], fontsize=6)
+        lo = min(pmin, tmin)
+        hi = max(pmax, tmax)
+        if lo > 0 and hi / lo > 20:
+            ax.set_xscale("log")
+        if ax.get_xscale() == "log":
+            ax.set_xlim(lo / 2, hi * 3)
+        else:
+            ax.set_xlim(0, hi * 1.25)
+        q = str(r["quantity"])
+        for a, b in (("_mib", " (MiB per frame)"), ("_pct", " (%)"), ("pb_", "Parameter Buffer "),
+                     ("dram_", "DRAM "), ("_", " ")):
+            q = q.replace(a, b)
+        ax.set_title(q, fontsize=7, loc="left")
+        ax.tick_params(axis="x", labelsize=6)
+    h1, l1 = axes[0][0].get_legend_handles_labels()
+    fig.legend(h1, l1, ncol=2, loc="upper center", frameon=False)
+    fig.tsr_rect = (0, 0, 1, 1 - 0.45 / (0.75 * n + 0.8))
+    F.save(fig, "workloads-ranges", "TCOR, DTexL, boustrophedonic", "Tables",
+           "Each characterisation quantity's range over tessera's workloads (filled) beside "
+           "the range over the paper's benchmarks (hatched): TCOR Table II, DTexL Table I, "
+           "boustrophedonic Table I; the widest workload or game is named.", xp, series,
+           "quantity", "value (units in the title: MiB, tiles, %)")
+
+
 BUILDERS: dict[str, Callable] = {
+    "workloads": figs_workloads,
     "tcor": figs_tcor, "attribute-cache": figs_attribute_cache, "re": figs_re,
     "boustrophedonic": figs_boustrophedonic, "timing": figs_timing, "dtexl": figs_dtexl,
     "gspc": figs_gspc,
