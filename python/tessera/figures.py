@@ -203,8 +203,9 @@ def _legend(ax, fig=None, ncol: int | None = None):
 class Figures:
     """Collects the figures drawn: files, manifest entries, index rows."""
 
-    def __init__(self, out: str, formats: tuple = ("png", "pdf")):
+    def __init__(self, out: str, formats: tuple = ("png", "pdf"), dpi: int = DPI):
         self.out = out
+        self.dpi = dpi
         self.formats = formats
         self.entries: list[dict] = []
         os.makedirs(out, exist_ok=True)
@@ -214,7 +215,7 @@ class Figures:
         """Saves fig as <fid>.png and <fid>.pdf and records it."""
         fig.tight_layout(rect=getattr(fig, "tsr_rect", (0, 0, 1, 1)))
         png, pdf = f"{fid}.png", f"{fid}.pdf"
-        fig.savefig(os.path.join(self.out, png), dpi=DPI)
+        fig.savefig(os.path.join(self.out, png), dpi=self.dpi)
         if "pdf" in self.formats:
             fig.savefig(os.path.join(self.out, pdf))
         else:
@@ -1000,7 +1001,7 @@ Stars and dashed lines mark the papers' averages.</p>
 
 
 def draw_all(src: str, out: str, only: list[str] | None = None,
-             formats: tuple = ("png", "pdf")) -> list[dict]:
+             formats: tuple = ("png", "pdf"), dpi: int = DPI) -> list[dict]:
     """Draws every figure the experiments in folder src support into folder out.
 
     Returns the manifest entries (also written to out/figures.json with
@@ -1010,7 +1011,7 @@ def draw_all(src: str, out: str, only: list[str] | None = None,
     exps = load_experiments(src)
     if not exps:
         raise SystemExit(f"figures: no experiment output (NAME.json) in '{src}'")
-    F = Figures(out, formats)
+    F = Figures(out, formats, dpi)
     for name, xp in exps.items():
         if only and name not in only:
             continue
@@ -1037,8 +1038,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--out", default="out/figures", help="output folder")
     ap.add_argument("--only", action="append", help="only this experiment (repeatable)")
     ap.add_argument("--png-only", action="store_true", help="no PDF files (faster)")
+    ap.add_argument("--dpi", type=int, default=DPI, help=f"PNG resolution (default {DPI})")
     a = ap.parse_args(argv)
-    entries = draw_all(a.src, a.out, a.only, ("png",) if a.png_only else ("png", "pdf"))
+    entries = draw_all(a.src, a.out, a.only, ("png",) if a.png_only else ("png", "pdf"), a.dpi)
     print(f"figures: {len(entries)} figures in {a.out} (index.html, figures.json)")
     return 0
 
