@@ -188,8 +188,8 @@ def grouped_bars(ax, series: list[Series], paper: list[tuple] | None = None,
                        label=f"paper: {label}" if label else f"paper avg: {value:g}")
         else:
             ax.plot([x[-1] + (idx - (n - 1) / 2) * w], [value], marker="*", markersize=9,
-                    color=COLORS[idx % len(COLORS)], markeredgecolor="black",
-                    markeredgewidth=0.6, linestyle="none")
+                    color="white", markeredgecolor="black", markeredgewidth=0.8,
+                    linestyle="none", zorder=5)
     if any(p[2] is not None and p[1] is not None and not math.isnan(p[1]) for p in paper or []):
         ax.plot([], [], marker="*", markersize=9, color="white", markeredgecolor="black",
                 linestyle="none", label="paper avg (star)")
@@ -263,7 +263,7 @@ def _norm_bars(F: Figures, xp: dict, fid: str, paper: str, number: str, caption:
 
 def figs_tcor(F: Figures, xp: dict):
     t = xp["tcor"]
-    paper = "TCOR (tile cache optimal replacement)"
+    paper = "TCOR: A Tile Cache with Optimal Replacement"
     specs = [
         ("14", "pb_l2_change_pct", "tcor-table1", "64 KiB",
          "Parameter Buffer accesses to the L2", [("TCOR", "tcor-64k")]),
@@ -303,7 +303,7 @@ def figs_tcor(F: Figures, xp: dict):
 
 def figs_attribute_cache(F: Figures, xp: dict):
     t = xp["attribute-cache"].copy()
-    paper = "TCOR (tile cache optimal replacement)"
+    paper = "TCOR: A Tile Cache with Optimal Replacement"
     t["size_kib"] = t["size_bytes"].astype(float) / 1024
     workloads = _workloads(t)
     reach = xp.get("attribute-cache-reach")
@@ -405,7 +405,7 @@ def figs_attribute_cache(F: Figures, xp: dict):
 
 
 def figs_re(F: Figures, xp: dict):
-    paper = "Rendering Elimination (RE)"
+    paper = "Rendering Elimination: Early Discard of Redundant Tiles (RE)"
     p_sk = _paper(xp, "re-paper", "14a", "tiles_skipped_pct")
     p_fn = _paper(xp, "re-paper", "14a", "false_negatives_pct")
     p_dr = _paper(xp, "re-paper", "14b", "re_dram_change_pct")
@@ -450,7 +450,7 @@ def figs_re(F: Figures, xp: dict):
 
 
 def figs_boustrophedonic(F: Figures, xp: dict):
-    paper = "Boustrophedonic frames (texture caching)"
+    paper = "Boustrophedonic Frames: texture caching"
     fdm = xp.get("boustrophedonic-fdm")
     if fdm is not None:
         keys = list(fdm["s"].astype(str))
@@ -514,8 +514,8 @@ def figs_boustrophedonic(F: Figures, xp: dict):
                    edgecolor="black", linewidth=0.3)
             bottom += vals
         if v:
-            ax.plot([x[-1]], [v[0]], marker="*", markersize=10, color=COLORS[0],
-                    markeredgecolor="black", linestyle="none",
+            ax.plot([x[-1]], [v[0]], marker="*", markersize=10, color="white",
+                    markeredgecolor="black", linestyle="none", zorder=5,
                     label=f"paper avg texture share: {v[0]:g}%")
         _label_workloads(ax, series[0].keys, x)
         ax.set_ylabel("share of shared-L2 misses (%)")
@@ -595,7 +595,7 @@ def figs_timing(F: Figures, xp: dict):
     h, lab = ax2.get_legend_handles_labels()
     fig.legend(h, lab, ncol=5, loc="upper center", frameon=False, bbox_to_anchor=(0.5, 1.0))
     fig.tsr_rect = (0, 0, 1, 0.84)
-    F.save(fig, "timing-energy", paper, "RE 13b",
+    F.save(fig, "timing-energy", paper, "RE Fig. 13b (energy split)",
            "Energy per frame split per component (left, mJ; right, shares), timing model on "
            "the default configuration. The dashed line marks RE V-B's (Fig. 13b) main-memory "
            f"share of the energy, about {share:g}%.", xp, series + [tot],
@@ -619,7 +619,7 @@ def figs_timing(F: Figures, xp: dict):
         ax.set_ylabel("share of the frame's cycles (%)")
         ax.set_ylim(0, 105)
         _legend(ax, ncol=5)
-        F.save(fig, "timing-bottlenecks", paper, "RE 13a",
+        F.save(fig, "timing-bottlenecks", paper, "RE Fig. 13a (cycle split)",
                "Where each frame's cycles go (bottleneck stage), timing model; RE V-B Fig. 13a "
                "splits the cycles into Geometry and Raster Pipelines the same way.", xp,
                series, "% of cycles", "workload")
@@ -630,7 +630,7 @@ DTEXL_GROUPINGS = ["fg-yshift2", "fg-xshift1", "fg-xshift3", "fg-xshift0", "fg-y
 
 
 def figs_dtexl(F: Figures, xp: dict):
-    paper = "DTexL (decoupled raster, texture locality)"
+    paper = "DTexL: Decoupled Raster Pipeline for Texture Locality"
     for number, table, what, ylabel, pk in (
             ("11", "dtexl-fig11", "L2 accesses", "L2 accesses / FG-xshift2 (ratio)",
              [("cg-square", "CG-square vs"), ("cg-xrect", "CG-xrect vs"),
@@ -760,7 +760,7 @@ GSPC_POLICIES = [("NRU", "nru"), ("SHiP-mem", "ship-mem"), ("GS-DRRIP", "gs-drri
 
 
 def figs_gspc(F: Figures, xp: dict):
-    paper = "GSPC (LLC management for 3D rendering)"
+    paper = "GSPC: Efficient Management of LLCs in GPUs for 3D Rendering"
     t = xp["gspc"]
     v1 = _paper(xp, "gspc-paper", "1", "NRU vs DRRIP")
     v2 = _paper(xp, "gspc-paper", "1", "Belady (opt) vs DRRIP")
@@ -980,7 +980,8 @@ def figs_workloads(F: Figures, xp: dict):
     h1, l1 = axes[0][0].get_legend_handles_labels()
     fig.legend(h1, l1, ncol=2, loc="upper center", frameon=False)
     fig.tsr_rect = (0, 0, 1, 1 - 0.45 / (0.75 * n + 0.8))
-    F.save(fig, "workloads-ranges", "TCOR, DTexL, boustrophedonic", "Tables",
+    F.save(fig, "workloads-ranges", "Benchmark characterisation",
+           "TCOR Table II, DTexL Table I, boustrophedonic Table I",
            "Each characterisation quantity's range over tessera's workloads (filled) beside "
            "the range over the paper's benchmarks (hatched): TCOR Table II, DTexL Table I, "
            "boustrophedonic Table I; the widest workload or game is named.", xp, series,
@@ -998,6 +999,14 @@ BUILDERS: dict[str, Callable] = {
 # ---------------------------------------------------------------------------
 # index.html and the manifest
 
+def _figure_ref(e: dict) -> str:
+    """ "TCOR ..., Fig. 14", or the paper and the table / no figure."""
+    n = str(e["figure"])
+    if n in ("", "-"):
+        return f"{e['paper']} (no paper figure)"
+    return f"{e['paper']}, {'Fig. ' if n[0].isdigit() else ''}{n}"
+
+
 def _write_index(F: Figures, date: str):
     def pdf_link(e):
         return f'; <a href="{html.escape(e["pdf"])}">PDF</a>' if e.get("pdf") else ""
@@ -1005,15 +1014,14 @@ def _write_index(F: Figures, date: str):
     for e in F.entries:
         rows.append(f"""<figure id="{html.escape(e['id'])}">
 <img src="{html.escape(e['png'])}" alt="{html.escape(e['id'])}">
-<figcaption><b>{html.escape(e['paper'])}, Fig. {html.escape(str(e['figure']))}</b>
+<figcaption><b>{html.escape(_figure_ref(e))}</b>
 ({html.escape(e['id'])}): {html.escape(e['caption'])}<br>
 <small>data: <code>{html.escape(str(e['command']))}</code>; commit
 <code>{html.escape(str(e['commit']))}</code>; tessera {html.escape(str(e['tessera_version']))};
 drawn {html.escape(date)}{pdf_link(e)}</small></figcaption>
 </figure>""")
     toc = "\n".join(f'<li><a href="#{html.escape(e["id"])}">{html.escape(e["id"])}</a>: '
-                    f'{html.escape(e["paper"])}, Fig. {html.escape(str(e["figure"]))}</li>'
-                    for e in F.entries)
+                    f'{html.escape(_figure_ref(e))}</li>' for e in F.entries)
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>tessera: the papers' figures</title>
 <style>body{{font-family:sans-serif;max-width:1100px;margin:auto;padding:1em}}
