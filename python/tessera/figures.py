@@ -965,7 +965,7 @@ def figs_workloads(F: Figures, xp: dict):
         ax.set_yticklabels(["tessera", f"{r['paper']} {r['table']}"], fontsize=6)
         lo = min(pmin, tmin)
         hi = max(pmax, tmax)
-        if lo > 0 and hi / lo > 20:
+        if lo > 0 and hi / lo > 10:
             ax.set_xscale("log")
         if ax.get_xscale() == "log":
             ax.set_xlim(lo / 2, hi * 3)
