@@ -161,8 +161,9 @@ enum tsr_status tsr_xp_result_write_dir(const struct tsr_xp_result *r, const cha
 		if (s == TSR_OK)
 			s = tsr_output_write(&out, name, csv.buf ? csv.buf : "", csv.len, err);
 		tsr_text_release(&csv);
-		json_t *t = json_pack("{s:s,s:s}", "name", r->tables[i].name, "file", name);
-		if (s == TSR_OK && (!t || json_array_append_new(tables, t)))
+		json_t *t = s == TSR_OK ? json_pack("{s:s,s:s}", "name", r->tables[i].name,
+						    "file", name) : NULL;
+		if (s == TSR_OK && (!t || json_array_append_new(tables, t)))  /* steals t */
 			s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %s.json", experiment);
 	}
 	if (s == TSR_OK) {
