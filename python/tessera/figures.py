@@ -287,8 +287,8 @@ def _norm_bars(F: Figures, xp: dict, fid: str, paper: str, number: str, caption:
     df = xp[table]
     keys = _workloads(df, key_col)
     series = [Series(n, df, table, c, keys, key_col, w, s, o) for n, c, w, s, o in series_spec]
-    fig, ax = plt.subplots(figsize=(_fig_width(len(keys) + 1, len(series)),
-                                    _fig_height(len(keys) + 1)))
+    w = _fig_width(len(keys) + 1, len(series))
+    fig, ax = plt.subplots(figsize=(w, 3.2 if w < 10 else 4.2))
     grouped_bars(ax, series, paper_marks, ylabel, baseline)
     if title:
         ax.set_xlabel(f"workload ({title})")
@@ -596,9 +596,8 @@ def figs_timing(F: Figures, xp: dict):
     paper = "timing model (papers' GPUs)"
     s = Series("frames per second", t, "timing", "fps", keys)
     fig, ax = plt.subplots(figsize=(_fig_width(len(keys) + 1, 1.2), 3.2))
-    grouped_bars(ax, [s], [], "frames per second (log scale)")
+    grouped_bars(ax, [s], [], "frames per second")
     ax.axhline(60, color="dimgray", linestyle=":", linewidth=0.9, label="60 FPS")
-    ax.set_yscale("log")
     _legend(ax)
     F.save(fig, "timing-fps", paper, "-",
            "Frames per second of each workload under the timing model on the default "
@@ -611,8 +610,11 @@ def figs_timing(F: Figures, xp: dict):
         if col in t:
             series.append(Series(name, t, "timing", col, keys))
     tot = Series("energy per frame", t, "timing", "energy_mj_per_frame", keys)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(min(16, 2 * _fig_width(len(keys) + 1, 1.0)),
-                                                  3.4))
+    if len(keys) > 8:  # one panel above the other, each as wide as a bar figure
+        fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(_fig_width(len(keys) + 1, 1.2), 6.6))
+    else:
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(min(16, 2 * _fig_width(len(keys) + 1,
+                                                                             1.0)), 3.4))
     x = np.arange(len(tot.keys), dtype=float)
     x[-1] += 0.4
     bottom_mj = np.zeros(len(x))
@@ -642,9 +644,10 @@ def figs_timing(F: Figures, xp: dict):
     ax2.set_ylim(0, 105)
     h, lab = ax2.get_legend_handles_labels()
     fig.legend(h, lab, ncol=5, loc="upper center", frameon=False, bbox_to_anchor=(0.5, 1.0))
-    fig.tsr_rect = (0, 0, 1, 0.84)
+    fig.tsr_rect = (0, 0, 1, 0.84 if len(keys) <= 8 else 0.92)
     F.save(fig, "timing-energy", paper, "RE Fig. 13b (energy split)",
-           "Energy per frame split per component (left, mJ; right, shares), timing model on "
+           "Energy per frame split per component (mJ, and shares of the frame's energy), "
+           "timing model on "
            "the default configuration. The dashed line marks RE V-B's (Fig. 13b) main-memory "
            f"share of the energy, about {share:g}%.", xp, series + [tot],
            "energy", "workload", [("main memory share %", share)])
