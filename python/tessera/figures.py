@@ -451,7 +451,7 @@ def figs_re(F: Figures, xp: dict):
     t = xp["re"]
     keys = _workloads(t)
     series = [Series(n, t, "re", c, keys) for n, c in (
-        ("equal inputs (skipped by RE)", "tiles_skipped_pct"),
+        ("equal inputs (RE skips them)", "equal_inputs_pct"),
         ("equal colour, different inputs", "false_negatives_pct"),
         ("different inputs and colour", "changed_pct"))]
     sk = p_sk[0] if p_sk else 50.0
@@ -466,7 +466,8 @@ def figs_re(F: Figures, xp: dict):
            "Tiles across neighbouring frames: equal inputs (skipped by RE), equal colour with "
            "different inputs (RE's false negatives) and different inputs and colour, in % of "
            f"the tiles. Last bar: the paper's averages (RE V, Fig. 14a: {sk:g}%, {fn:g}%, "
-           f"{100 - sk - fn:g}%).", xp, series, "% of tiles", "workload",
+           f"{100 - sk - fn:g}%). RE skips the equal-input tiles but those of its refresh "
+           "frames (the table's tiles_skipped_pct).", xp, series, "% of tiles", "workload",
            [("equal inputs", sk), ("equal colour, different inputs", fn)])
     _norm_bars(F, xp, "re-fig14b", paper, "14b",
                "Main memory traffic of RE normalised to the baseline, in total and per stream "
