@@ -9,7 +9,20 @@ FRAMES     ?= 30
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS    ?= 5000
 
-.PHONY: all deps build demo check check-asan check-clang check-slurm fuzz fuzz-ci bench clean
+# make figures: every experiment's tables (tessera experiment NAME --csv-dir)
+# and the papers' figures drawn from them (scripts/figures.py)
+EXPERIMENTS ?= tcor attribute-cache re workloads boustrophedonic timing gspc dtexl
+XP_DIR     ?= out/experiments
+FIG_DIR    ?= out/figures
+XP_ARGS    ?=
+# per experiment: XP_ARGS_<name> (e.g. XP_ARGS_boustrophedonic=--frames 8)
+# a python3 with Debian's matplotlib and pandas (/usr/bin/python3 first: a
+# PATH python3 of pyenv or a virtualenv may lack them)
+PYTHON     ?= $(shell for p in /usr/bin/python3 python3; do $$p -c 'import matplotlib, pandas' \
+		2>/dev/null && { echo $$p; break; }; done)
+
+.PHONY: all deps build demo check check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
+	figures figures-draw
 
 all: build
 
@@ -59,6 +72,24 @@ fuzz-ci:
 		-DTSR_BUILD_TESTS=OFF -DTSR_WERROR=ON >/dev/null
 	@cmake --build build-fuzz -j $(JOBS)
 	FUZZ_RUNS=$(FUZZ_RUNS) bash scripts/fuzz.sh build-fuzz
+
+# each experiment runs only when its DIR/NAME.json is older than the binary
+# (or missing): rerunning after a figure-script change only redraws; remove
+# $(XP_DIR) (or one NAME.json) to rerun, e.g. with other XP_ARGS
+figures: build
+	@TSR_WITH_PYTHON=1 bash scripts/setup.sh
+	@$(MAKE) --no-print-directory figures-draw PYTHON="$(PYTHON)"
+
+figures-draw: $(EXPERIMENTS:%=$(XP_DIR)/%.json)
+	@test -n "$(PYTHON)" || { echo "figures: no python3 with matplotlib and pandas"; exit 1; }
+	$(PYTHON) scripts/figures.py $(XP_DIR) -o $(FIG_DIR)
+
+$(XP_DIR)/%.json: $(BUILD)/tessera
+	@mkdir -p $(XP_DIR)
+	@echo "experiment $* ..."; start=$$(date +%s); \
+	./$(BUILD)/tessera experiment $* --csv-dir $(XP_DIR) $(XP_ARGS) $(XP_ARGS_$*) > $(XP_DIR)/$*.log 2>&1 \
+	  || { cat $(XP_DIR)/$*.log; exit 1; }; \
+	echo "experiment $*: $$(( $$(date +%s) - start )) s"
 
 bench: build
 	./$(BUILD)/bench_frames

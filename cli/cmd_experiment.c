@@ -1,7 +1,8 @@
 /*
  * cmd_experiment.c - `tessera experiment`: runs one of the library's
  * experiments (src/experiment/experiment.h), prints its report and writes
- * its main table as CSV.
+ * its main table as CSV (--csv) or every table, the report and a manifest
+ * into a folder (--csv-dir, for scripts/figures.py).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,8 +17,8 @@ static void usage_experiment(FILE *f)
 	fprintf(f,
 		"usage: tessera experiment tcor|attribute-cache|re|workloads|boustrophedonic|timing|\n"
 		"                          dtexl|gspc\n"
-		"                          [--frames N] [--csv FILE] [--workload FILE]...\n"
-		"                          [--set KEY=VALUE]...\n"
+		"                          [--frames N] [--csv FILE] [--csv-dir DIR]\n"
+		"                          [--workload FILE]... [--set KEY=VALUE]...\n"
 		"\n"
 		"  tcor             Parameter Buffer traffic to the L2 and DRAM and total DRAM\n"
 		"                   traffic: baseline (configs/tcor-table1*.json) against TCOR\n"
@@ -79,11 +80,17 @@ static void usage_experiment(FILE *f)
 		"                   workloads: 3; boustrophedonic: 30; dtexl, gspc: 2)\n"
 		"  --workload FILE  a workload file or a shipped name such as 'ui-2d'\n"
 		"                   (repeatable; default: tcor: the ten of the README,\n"
-		"                   attribute-cache: four; re, workloads,\n"
-		"                   boustrophedonic, timing and dtexl: every shipped one;\n"
+		"                   attribute-cache: four; re: every single-pass\n"
+		"                   shipped one; workloads, boustrophedonic, timing and\n"
+		"                   dtexl: every shipped one;\n"
 		"                   gspc: the three multi-pass ones, city-racing-3d,\n"
 		"                   sniper-3d, glmark-scene)\n"
 		"  --csv FILE       also write the table as CSV\n"
+		"  --csv-dir DIR    also write every table as DIR/<experiment>[-<table>].csv,\n"
+		"                   the report as DIR/<experiment>.txt and DIR/<experiment>.json\n"
+		"                   (experiment, command, commit: $TSR_COMMIT or\n"
+		"                   'git rev-parse --short HEAD', version, tables and files);\n"
+		"                   scripts/figures.py draws the papers' figures from it\n"
 		"  --set KEY=VALUE  override a configuration key in every run (repeatable)\n"
 		"Shipped configs/ and workloads/ are found in $TSR_DATA_DIR, the installed\n"
 		"share/tessera or the source tree, from any folder.\n");
@@ -97,6 +104,24 @@ static void print_text(void *ctx, const char *text, size_t len)
 	fflush(stdout);
 }
 
+/* The commit for --csv-dir's manifest: $TSR_COMMIT, or `git rev-parse --short
+ * HEAD` in the current folder, or NULL; into buf. */
+static const char *commit_id(char *buf, size_t n)
+{
+	const char *env = getenv("TSR_COMMIT");
+	if (env && *env)
+		return env;
+	FILE *p = popen("git rev-parse --short HEAD 2>/dev/null", "r");
+	if (!p)
+		return NULL;
+	size_t len = fread(buf, 1, n - 1, p);
+	int rc = pclose(p);
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+		len--;
+	buf[len] = '\0';
+	return rc == 0 && len ? buf : NULL;
+}
+
 /* Most --workload options. */
 #define MAX_WORKLOADS 15
 
@@ -106,16 +131,22 @@ int tsr_cmd_experiment(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{"frames", required_argument, NULL, 'f'},
 		{"csv", required_argument, NULL, 'c'},
+		{"csv-dir", required_argument, NULL, 'd'},
 		{"workload", required_argument, NULL, 'w'},
 		{"set", required_argument, NULL, 's'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *csv_path = NULL;
+	const char *csv_path = NULL, *csv_dir = NULL;
 	const char *workloads[MAX_WORKLOADS];
 	size_t nw = 0;
 	uint64_t frames = 0;  /* 0: the experiment's default */
 	const char *sets[TSR_CLI_MAX_SETS];
 	size_t nsets = 0;
+	/* the command line as given (for --csv-dir's manifest), before
+	 * getopt_long() reorders argv; truncated past 4 KiB */
+	char cmd[4096] = "tessera";
+	for (int i = 0, len = 7; i < argc && len < (int)sizeof(cmd); i++)
+		len += snprintf(cmd + len, sizeof(cmd) - (size_t)len, " %s", argv[i]);
 	int c;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -128,6 +159,9 @@ int tsr_cmd_experiment(int argc, char **argv)
 			break;
 		case 'c':
 			csv_path = optarg;
+			break;
+		case 'd':
+			csv_dir = optarg;
 			break;
 		case 'w':
 			if (nw == MAX_WORKLOADS)
@@ -171,6 +205,12 @@ int tsr_cmd_experiment(int argc, char **argv)
 		tsr_table_csv(&r.tables[0], &csv);
 		rc = tsr_cli_write_csv(csv_path, &csv);
 		tsr_text_release(&csv);
+	}
+	if (s == TSR_OK && rc == 0 && csv_dir) {
+		char commit[64];
+		s = tsr_xp_result_write_dir(&r, tsr_experiment_name(x), csv_dir, cmd,
+					    commit_id(commit, sizeof(commit)), &err);
+		rc = tsr_cli_exit(s, &err);
 	}
 	tsr_xp_result_release(&r);
 	return rc;

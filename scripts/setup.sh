@@ -13,6 +13,11 @@ PACKAGES=(build-essential cmake pkg-config
 # libclang-rt-14-dev: libFuzzer and the sanitizer runtimes (`make fuzz`); clang-14
 # only recommends it, and recommends are not installed here
 if [ "${TSR_WITH_CLANG:-0}" = 1 ]; then PACKAGES+=(clang libclang-rt-14-dev); fi
+# Python for 'make figures' (scripts/figures.py) and the python/tessera loader
+# of stats.json, frames.csv, results.csv and --csv-dir folders into pandas
+if [ "${TSR_WITH_PYTHON:-0}" = 1 ]; then
+  PACKAGES+=(python3 python3-matplotlib python3-pandas python3-numpy)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

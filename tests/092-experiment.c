@@ -13,7 +13,8 @@
  * second, energy shares adding up to 100%), and dtexl's tables (CG-square
  * below FG-xshift2 in L2 accesses, the upper bound the lowest), and gspc's
  * tables (Belady the fewest LLC misses, render targets consumed in a
- * multi-pass workload). Also the table module, the
+ * multi-pass workload). Also --csv-dir's folder (every table, the report,
+ * the manifest), the table module, the
  * name table, errors that name their subject, and shipped workloads found
  * through the data directory from another current folder.
  */
@@ -990,6 +991,110 @@ static void test_on_text(void **state)
 	tsr_xp_result_release(&r);
 }
 
+/* The contents of file path (NUL-terminated; the caller frees it), or a failure. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("no file '%s'", path);
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+	do {
+		if (n + 4096 + 1 > cap) {
+			cap = (n + 4096 + 1) * 2;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+		got = fread(buf + n, 1, 4096, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/*
+ * --csv-dir (tsr_xp_result_write_dir): every table of tcor as its own CSV,
+ * byte for byte tsr_table_csv(), the report as <experiment>.txt and the
+ * manifest <experiment>.json naming each table and file, the command and
+ * the commit; the file names' slugs; a folder in a file's place fails
+ * and leaves nothing behind.
+ */
+static void test_csv_dir(void **state)
+{
+	(void)state;
+	char buf[64];
+	tsr_xp_table_file("tcor", "tcor", buf, sizeof(buf));
+	assert_string_equal(buf, "tcor");
+	tsr_xp_table_file("tcor", "tcor-table2", buf, sizeof(buf));
+	assert_string_equal(buf, "tcor-table2");
+	tsr_xp_table_file("dtexl", "dtexl-fig13-15", buf, sizeof(buf));
+	assert_string_equal(buf, "dtexl-fig13-15");
+	tsr_xp_table_file("re", "Summary: per Stream", buf, sizeof(buf));
+	assert_string_equal(buf, "re-summary-per-stream");
+	tsr_xp_table_file("tcorx", "tcor", buf, sizeof(buf));  /* not a prefix of a word */
+	assert_string_equal(buf, "tcorx-tcor");
+	tsr_xp_table_file("tcor", "tcor-paper", buf, 5);
+	assert_string_equal(buf, "tcor");
+
+	struct tsr_xp_result r;
+	run_small("tcor", "sprites-2d", 1, &r);
+	assert_true(r.table_count >= 3);
+	char dir[] = "/tmp/tsr092-XXXXXX", path[256];
+	assert_non_null(mkdtemp(dir));
+	struct tsr_error err = {{0}};
+	const char *cmd = "tessera experiment tcor --csv-dir x";
+	if (tsr_xp_result_write_dir(&r, "tcor", dir, cmd, "abc1234", &err) != TSR_OK)
+		fail_msg("write_dir: %s", err.msg);
+	size_t len;
+	snprintf(path, sizeof(path), "%s/tcor.json", dir);
+	char *json = slurp(path, &len);
+	assert_non_null(strstr(json, "\"experiment\": \"tcor\""));
+	assert_non_null(strstr(json, "\"command\": \"tessera experiment tcor --csv-dir x\""));
+	assert_non_null(strstr(json, "\"commit\": \"abc1234\""));
+	assert_non_null(strstr(json, "\"tessera_version\": \"" TSR_VERSION "\""));
+	const char *at = json;
+	for (uint32_t i = 0; i < r.table_count; i++) {
+		char want[160];
+		tsr_xp_table_file("tcor", r.tables[i].name, buf, sizeof(buf));
+		snprintf(want, sizeof(want), "\"name\": \"%s\",\n      \"file\": \"%s.csv\"",
+			 r.tables[i].name, buf);
+		at = strstr(at, want);  /* in the result's order */
+		if (!at)
+			fail_msg("tcor.json lacks %s after table %u", want, i);
+		snprintf(path, sizeof(path), "%s/%s.csv", dir, buf);
+		struct tsr_text csv = {0};
+		tsr_table_csv(&r.tables[i], &csv);
+		char *got = slurp(path, &len);
+		assert_int_equal(len, csv.len);
+		assert_memory_equal(got, csv.buf, len);
+		unlink(path);
+		free(got);
+		tsr_text_release(&csv);
+	}
+	free(json);
+	snprintf(path, sizeof(path), "%s/tcor.txt", dir);
+	char *txt = slurp(path, &len);
+	assert_int_equal(len, r.text.len);
+	assert_memory_equal(txt, r.text.buf, len);
+	free(txt);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/tcor.json", dir);
+	unlink(path);
+	/* tcor.txt a folder: an error naming it, no file written */
+	snprintf(path, sizeof(path), "%s/tcor.txt", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_not_equal(tsr_xp_result_write_dir(&r, "tcor", dir, cmd, NULL, &err), TSR_OK);
+	assert_non_null(strstr(err.msg, "tcor.txt"));
+	snprintf(path, sizeof(path), "%s/tcor.csv", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/tcor.txt", dir);
+	rmdir(path);
+	assert_int_equal(rmdir(dir), 0);  /* nothing else left */
+	tsr_xp_result_release(&r);
+}
+
 /* Errors name their subject; nothing is left to release but the result. */
 static void test_errors(void **state)
 {
@@ -1029,6 +1134,7 @@ int main(void)
 		cmocka_unit_test(test_dtexl),
 		cmocka_unit_test(test_gspc),
 		cmocka_unit_test(test_on_text),
+		cmocka_unit_test(test_csv_dir),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

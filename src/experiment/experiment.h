@@ -131,6 +131,28 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 /* The table called `name` in r, or NULL. */
 const struct tsr_table *tsr_xp_result_table(const struct tsr_xp_result *r, const char *name);
 
+/*
+ * The file name (without ".csv") of table `table` of experiment
+ * `experiment` in a --csv-dir folder: the table's name as a slug
+ * (lowercase letters, digits and '-'), prefixed with "<experiment>-"
+ * unless it already starts with the experiment's name ("tcor",
+ * "tcor-table2", "tcor-paper"). Truncated to n - 1 characters.
+ */
+void tsr_xp_table_file(const char *experiment, const char *table, char *buf, size_t n);
+
+/*
+ * Writes r into folder dir (created if needed), all or nothing: every
+ * table as <dir>/<tsr_xp_table_file()>.csv, the report as
+ * <dir>/<experiment>.txt and <dir>/<experiment>.json =
+ * {"experiment", "command", "commit" (null when NULL), "tessera_version",
+ * "tables": [{"name", "file"}, ...]} (tables in r's order, file relative to
+ * dir). Errors: TSR_ERR_IO, TSR_ERR_CONFIG (an output is a folder),
+ * TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_xp_result_write_dir(const struct tsr_xp_result *r, const char *experiment,
+					const char *dir, const char *command,
+					const char *commit, struct tsr_error *err);
+
 /* Frees the tables and the text; r may then be reused. */
 void tsr_xp_result_release(struct tsr_xp_result *r);
 

@@ -2,15 +2,20 @@
  * experiments.c - the experiments' name table, tsr_experiment_run() and
  * the helpers every experiment shares (xp_priv.h).
  */
+#include <jansson.h>
+
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/datadir.h"
+#include "core/json_util.h"
 #include "energy/energy.h"
 #include "experiment/xp_priv.h"
 #include "pipeline/gpu.h"
+#include "report/report.h"
 #include "sim/sim.h"
 
 static const struct tsr_experiment *const experiments[] = {
@@ -99,6 +104,103 @@ const struct tsr_table *tsr_xp_result_table(const struct tsr_xp_result *r, const
 		if (!strcmp(r->tables[i].name, name))
 			return &r->tables[i];
 	return NULL;
+}
+
+void tsr_xp_table_file(const char *experiment, const char *table, char *buf, size_t n)
+{
+	size_t len = 0, el = strlen(experiment);
+	int prefixed = !strncmp(table, experiment, el) && (table[el] == '\0' || table[el] == '-');
+	char src[160];
+	snprintf(src, sizeof(src), "%s%s%s", prefixed ? "" : experiment, prefixed ? "" : "-", table);
+	int dash = 0;  /* a '-' is pending: written before the next letter or digit */
+	for (const char *p = src; *p && n && len + 1 < n; p++) {
+		unsigned char ch = (unsigned char)*p;
+		if (isalnum(ch)) {
+			if (dash && len && len + 2 < n)
+				buf[len++] = '-';
+			dash = 0;
+			buf[len++] = (char)tolower(ch);
+		} else {
+			dash = 1;
+		}
+	}
+	if (n)
+		buf[len] = '\0';
+}
+
+enum tsr_status tsr_xp_result_write_dir(const struct tsr_xp_result *r, const char *experiment,
+					const char *dir, const char *command,
+					const char *commit, struct tsr_error *err)
+{
+	enum tsr_status s = tsr_text_status(&r->text, "the report", err);
+	if (s != TSR_OK)
+		return s;
+	struct tsr_output out;
+	s = tsr_output_open(&out, dir, err);
+	if (s != TSR_OK)
+		return s;
+	json_t *root = json_object(), *tables = json_array();
+	char file[96], name[112];
+	/* plan every output first: two tables of one slug fail before any write */
+	for (uint32_t i = 0; s == TSR_OK && i < r->table_count; i++) {
+		tsr_xp_table_file(experiment, r->tables[i].name, file, sizeof(file) - 4);
+		snprintf(name, sizeof(name), "%s.csv", file);
+		s = tsr_output_plan(&out, name, 1, err);
+	}
+	const char *ext[] = {"txt", "json"};
+	for (int i = 0; s == TSR_OK && i < 2; i++) {
+		snprintf(name, sizeof(name), "%s.%s", experiment, ext[i]);
+		s = tsr_output_plan(&out, name, 1, err);
+	}
+	for (uint32_t i = 0; s == TSR_OK && i < r->table_count; i++) {
+		tsr_xp_table_file(experiment, r->tables[i].name, file, sizeof(file) - 4);
+		snprintf(name, sizeof(name), "%s.csv", file);
+		struct tsr_text csv = {0};
+		tsr_table_csv(&r->tables[i], &csv);
+		s = tsr_text_status(&csv, "the CSV", err);
+		if (s == TSR_OK)
+			s = tsr_output_write(&out, name, csv.buf ? csv.buf : "", csv.len, err);
+		tsr_text_release(&csv);
+		json_t *t = s == TSR_OK ? json_pack("{s:s,s:s}", "name", r->tables[i].name,
+						    "file", name) : NULL;
+		if (s == TSR_OK && (!t || json_array_append_new(tables, t)))  /* steals t */
+			s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %s.json", experiment);
+	}
+	if (s == TSR_OK) {
+		snprintf(name, sizeof(name), "%s.txt", experiment);
+		s = tsr_output_write(&out, name, r->text.buf ? r->text.buf : "", r->text.len, err);
+	}
+	char *text = NULL;
+	if (s == TSR_OK && root && tables) {
+		json_object_set_new(root, "experiment", tsr_json_string(experiment));
+		json_object_set_new(root, "command", command ? tsr_json_string(command) : json_null());
+		json_object_set_new(root, "commit", commit ? tsr_json_string(commit) : json_null());
+		json_object_set_new(root, "tessera_version", json_string(TSR_VERSION));
+		json_object_set(root, "tables", tables);
+		text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	}
+	if (s == TSR_OK && !text)
+		s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %s.json", experiment);
+	if (s == TSR_OK) {
+		snprintf(name, sizeof(name), "%s.json", experiment);
+		size_t len = strlen(text);
+		char *nl = realloc(text, len + 2);  /* a final newline */
+		if (!nl) {
+			s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %s.json", experiment);
+		} else {
+			text = nl;
+			memcpy(text + len, "\n", 2);
+			s = tsr_output_write(&out, name, text, len + 1, err);
+		}
+	}
+	free(text);
+	json_decref(tables);
+	json_decref(root);
+	if (s == TSR_OK)
+		s = tsr_output_commit(&out, err);
+	if (s != TSR_OK)
+		tsr_output_abort(&out);
+	return s;
 }
 
 void tsr_xp_result_release(struct tsr_xp_result *r)
