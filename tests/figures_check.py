@@ -46,7 +46,8 @@ EXPECTED = [
     "timing-bottlenecks", "dtexl-fig11", "dtexl-fig12", "dtexl-fig13", "dtexl-fig14",
     "dtexl-fig15", "dtexl-fig16", "dtexl-fig17", "dtexl-fig18", "gspc-fig1", "gspc-fig4",
     "gspc-fig5", "gspc-fig6", "gspc-fig7", "gspc-fig9", "gspc-fig11", "gspc-fig12-8mb",
-    "gspc-fig12-16mb", "gspc-fig13", "workloads-ranges",
+    "gspc-fig12-16mb", "gspc-fig13", "gspc-fig8", "gspc-fig14", "gspc-fig15", "gspc-fig16",
+    "gspc-fig17-ddr3-1867", "gspc-fig17-less-aggressive", "workloads-ranges",
 ]
 
 failures = []
