@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "experiment/experiment.h"
@@ -17,7 +18,7 @@ static void usage_experiment(FILE *f)
 	fprintf(f,
 		"usage: tessera experiment tcor|attribute-cache|re|workloads|boustrophedonic|timing|\n"
 		"                          dtexl|gspc\n"
-		"                          [--frames N] [--csv FILE] [--csv-dir DIR]\n"
+		"                          [--frames N] [-j N] [--csv FILE] [--csv-dir DIR]\n"
 		"                          [--workload FILE]... [--set KEY=VALUE]...\n"
 		"\n"
 		"  tcor             Parameter Buffer traffic to the L2 and DRAM and total DRAM\n"
@@ -92,6 +93,8 @@ static void usage_experiment(FILE *f)
 		"                   'git rev-parse --short HEAD', version, tables and files);\n"
 		"                   scripts/figures.py draws the papers' figures from it\n"
 		"  --set KEY=VALUE  override a configuration key in every run (repeatable)\n"
+		"  -j, --jobs N     independent runs at once (dtexl, gspc; default: every\n"
+		"                   core); the results do not depend on it\n"
 		"Shipped configs/ and workloads/ are found in $TSR_DATA_DIR, the installed\n"
 		"share/tessera or the source tree, from any folder.\n");
 }
@@ -134,9 +137,12 @@ int tsr_cmd_experiment(int argc, char **argv)
 		{"csv-dir", required_argument, NULL, 'd'},
 		{"workload", required_argument, NULL, 'w'},
 		{"set", required_argument, NULL, 's'},
+		{"jobs", required_argument, NULL, 'j'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *csv_path = NULL, *csv_dir = NULL;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t jobs = online > 0 ? (uint64_t)online : 1;  /* default: every core */
 	const char *workloads[MAX_WORKLOADS];
 	size_t nw = 0;
 	uint64_t frames = 0;  /* 0: the experiment's default */
@@ -148,11 +154,15 @@ int tsr_cmd_experiment(int argc, char **argv)
 	for (int i = 0, len = 7; i < argc && len < (int)sizeof(cmd); i++)
 		len += snprintf(cmd + len, sizeof(cmd) - (size_t)len, " %s", argv[i]);
 	int c;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hj:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage_experiment(stdout);
 			return 0;
+		case 'j':
+			if (!tsr_cli_parse_u64(optarg, 1, 16, &jobs))
+				return tsr_cli_usage_error("invalid -j '%s' (1 to 16)", optarg);
+			break;
 		case 'f':
 			if (!tsr_cli_parse_u64(optarg, 1, 10000, &frames))
 				return tsr_cli_usage_error("invalid --frames '%s' (1 to 10000)", optarg);
@@ -194,6 +204,7 @@ int tsr_cmd_experiment(int argc, char **argv)
 		.workload_count = nw,
 		.sets = sets,
 		.set_count = nsets,
+		.jobs = (uint32_t)(jobs < 16 ? jobs : 16),
 		.on_text = print_text,
 	};
 	struct tsr_xp_result r;

@@ -974,6 +974,34 @@ static void test_gspc(void **state)
 	tsr_xp_result_release(&r);
 }
 
+/* -j: gspc on one thread and on three gives the same report and tables. */
+static void test_jobs(void **state)
+{
+	(void)state;
+	static const char *const w[] = {"glmark-scene", "sprites-2d"};
+	struct tsr_xp_result r[2];
+	for (int i = 0; i < 2; i++) {
+		const struct tsr_xp_options o = {.frames = 1, .workloads = w, .workload_count = 2,
+						 .sets = small, .set_count = 2,
+						 .jobs = i ? 3 : 1};
+		struct tsr_error err = {{0}};
+		if (tsr_experiment_run(tsr_experiment_find("gspc"), &o, &r[i], &err) != TSR_OK)
+			fail_msg("experiment gspc: %s", err.msg);
+	}
+	assert_string_equal(r[0].text.buf, r[1].text.buf);
+	assert_int_equal(r[0].table_count, r[1].table_count);
+	for (uint32_t t = 0; t < r[0].table_count; t++) {
+		struct tsr_text a = {0}, b = {0};
+		tsr_table_csv(&r[0].tables[t], &a);
+		tsr_table_csv(&r[1].tables[t], &b);
+		assert_string_equal(a.buf, b.buf);
+		tsr_text_release(&a);
+		tsr_text_release(&b);
+	}
+	tsr_xp_result_release(&r[0]);
+	tsr_xp_result_release(&r[1]);
+}
+
 static void test_on_text(void **state)
 {
 	(void)state;
@@ -1133,6 +1161,7 @@ int main(void)
 		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_dtexl),
 		cmocka_unit_test(test_gspc),
+		cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_on_text),
 		cmocka_unit_test(test_csv_dir),
 		cmocka_unit_test(test_errors),

@@ -73,6 +73,7 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 		.workload_count = o->workload_count,
 		.sets = o->sets,
 		.set_count = o->set_count,
+		.jobs = o->jobs ? (o->jobs < XP_MAX_THREADS ? o->jobs : XP_MAX_THREADS) : 2,
 		.o = o,
 	};
 	char **all = NULL;  /* every shipped workload, when the experiment asks for them */

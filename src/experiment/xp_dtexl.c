@@ -20,7 +20,7 @@
  *     raster.quad_grouping and raster.subtile_assignment) and the upper
  *     bound (configs/dtexl-upper-bound.json: one core, a 4x L1, V-C-1).
  *
- * The points of a workload run on two threads (each its own tsr_sim; the
+ * The points of a workload run on `-j` threads (default 2) (each its own tsr_sim; the
  * scene is shared read-only), timed points first; results land in a
  * fixed slot per point, so the report does not depend on thread timing.
  *
@@ -113,7 +113,6 @@ static const char *const assignment_names[NA] = {
 	"sorder-const", "sorder-flp", "upper-bound"};
 
 /* Threads the points of a workload run on (the machine's two cores). */
-#define THREADS 2
 
 /* What one point measured. */
 struct result {
@@ -174,13 +173,14 @@ static void run_job_item(void *job)
 }
 
 /*
- * Runs the jobs on THREADS threads (fewer when a thread cannot start: the
+ * Runs the jobs on c->jobs threads (fewer when a thread cannot start: the
  * calling thread then works too). Returns the first failing job's status
  * in job order, with its message in *err.
  */
-static enum tsr_status run_jobs(struct job *jobs, int count, struct tsr_error *err)
+static enum tsr_status run_jobs(const struct xp_ctx *c, struct job *jobs, int count,
+			       struct tsr_error *err)
 {
-	TSR_TRY(xp_parallel(jobs, (size_t)count, sizeof(*jobs), run_job_item, THREADS, err));
+	TSR_TRY(xp_parallel(jobs, (size_t)count, sizeof(*jobs), run_job_item, c->jobs, err));
 	for (int i = 0; i < count; i++)
 		if (jobs[i].status != TSR_OK) {
 			*err = jobs[i].err;
@@ -367,8 +367,8 @@ static enum tsr_status run_dtexl(struct xp_ctx *c, struct tsr_xp_result *out,
 		return TSR_ERR_NOMEM;
 	struct tsr_text *txt = &out->text;
 	tsr_text_printf(txt, "DTexL Section V on configs/dtexl-table2.json (and "
-			"dtexl-upper-bound.json), %u frames per run, %d points per workload "
-			"on %d threads\n", c->frames, NP, THREADS);
+			"dtexl-upper-bound.json), %u frames per run, %d points per workload\n",
+			c->frames, NP);
 	xp_flush(c, out);
 	struct job *jobs = calloc(NP, sizeof(*jobs));
 	struct row *rows = calloc(c->workload_count ? c->workload_count : 1, sizeof(*rows));
@@ -394,7 +394,7 @@ static enum tsr_status run_dtexl(struct xp_ctx *c, struct tsr_xp_result *out,
 			jobs[p].frames = frames;
 		}
 		if (s == TSR_OK)
-			s = run_jobs(jobs, NP, err);
+			s = run_jobs(c, jobs, NP, err);
 		if (s == TSR_OK) {
 			const char *name = xp_workload_name(c, w, sc);
 			snprintf(names[nw], sizeof(names[nw]), "%s", name);

@@ -43,7 +43,7 @@
  * and +UCD uncaches all of the last pass's color, not only its final
  * writes (README explains what that changes).
  *
- * Workloads run on two threads (one simulation and its replays each);
+ * Workloads run on `-j` threads (default 2) (one simulation and its replays each);
  * every result has its fixed slot, so the report does not depend on
  * thread timing. Memory: a recorded access is 32 bytes (1-3 M accesses
  * per workload and frame at 1920x1200).
@@ -60,7 +60,6 @@
 #include "pipeline/gpu.h"
 #include "sim/sim.h"
 
-#define THREADS 2
 
 /* Policies replayed at 8 MB (all) and 16 MB (up to P_MAIN), in Fig. 12's order. */
 enum {
@@ -246,13 +245,14 @@ static void run_job_item(void *job)
 }
 
 /*
- * Runs the jobs on THREADS threads (fewer when a thread cannot start: the
+ * Runs the jobs on c->jobs threads (fewer when a thread cannot start: the
  * calling thread then works too). Returns the first failing job's status
  * in job order, with its message in *err.
  */
-static enum tsr_status run_jobs(struct job *jobs, size_t count, struct tsr_error *err)
+static enum tsr_status run_jobs(const struct xp_ctx *c, struct job *jobs, size_t count,
+			       struct tsr_error *err)
 {
-	TSR_TRY(xp_parallel(jobs, (size_t)count, sizeof(*jobs), run_job_item, THREADS, err));
+	TSR_TRY(xp_parallel(jobs, (size_t)count, sizeof(*jobs), run_job_item, c->jobs, err));
 	for (size_t i = 0; i < count; i++)
 		if (jobs[i].status != TSR_OK) {
 			*err = jobs[i].err;
@@ -292,7 +292,7 @@ static void run_perf_job(void *item)
 
 /*
  * Runs every workload's timing runs of machines[] x perf_policies[] on
- * THREADS threads into rows[w].cycles. Errors: a config's (naming it), a
+ * c->jobs threads into rows[w].cycles. Errors: a config's (naming it), a
  * run's, TSR_ERR_NOMEM; the first failing run's in run order.
  */
 static enum tsr_status run_perf(struct xp_ctx *c, struct tsr_scene **scenes,
@@ -321,7 +321,7 @@ static enum tsr_status run_perf(struct xp_ctx *c, struct tsr_scene **scenes,
 				j->fps = &rows[w].fps[m][q];
 			}
 	if (s == TSR_OK)
-		s = xp_parallel(jobs, n, sizeof(*jobs), run_perf_job, THREADS, err);
+		s = xp_parallel(jobs, n, sizeof(*jobs), run_perf_job, c->jobs, err);
 	for (size_t i = 0; s == TSR_OK && i < n; i++)
 		if (jobs[i].status != TSR_OK) {
 			*err = jobs[i].err;
@@ -861,11 +861,10 @@ static enum tsr_status run_gspc(struct xp_ctx *c, struct tsr_xp_result *out,
 	}
 	if (s == TSR_OK) {
 		tsr_text_printf(txt, "gspc: %zu workloads x %u frames on %s (IMR), LLC input recorded "
-				"and replayed under %d policies at 8 MB and %d at 16 MB, on %d "
-				"threads\n", c->workload_count, c->frames, size_configs[S8], NP, P_MAIN,
-				THREADS);
+				"and replayed under %d policies at 8 MB and %d at 16 MB\n",
+				c->workload_count, c->frames, size_configs[S8], NP, P_MAIN);
 		xp_flush(c, out);
-		s = run_jobs(jobs, c->workload_count, err);
+		s = run_jobs(c, jobs, c->workload_count, err);
 	}
 	if (s == TSR_OK) {
 		tsr_text_printf(txt, "timing runs (Figs. 15-17): %zu workloads x %d machines x up "

@@ -22,6 +22,7 @@ struct xp_ctx {
 	size_t workload_count;
 	const char *const *sets;
 	size_t set_count;
+	uint32_t jobs;                  /* threads for independent runs (xp_parallel()) */
 	int shipped;                    /* workloads are the shipped list (data paths) */
 	const struct tsr_xp_options *o; /* on_text */
 	size_t text_sent;               /* bytes of the report passed to on_text */
