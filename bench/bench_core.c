@@ -111,6 +111,7 @@ static double run(uint32_t sched, const struct tsr_core_item *q, uint64_t n,
 
 int main(int argc, char **argv)
 {
+	bench_print_context(argc, argv);
 	uint64_t n;
 	int reps;
 	if (!bench_count_args(argc, argv, "bench_core", "QUADS", &n, &reps))

@@ -23,6 +23,7 @@
 
 int main(int argc, char **argv)
 {
+	bench_print_context(argc, argv);
 	unsigned long mb = argc > 1 ? strtoul(argv[1], NULL, 10) : 256;
 	if (mb == 0 || mb > 65536) {
 		fprintf(stderr, "bench_crc: MEGABYTES must be 1..65536\n");

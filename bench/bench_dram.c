@@ -58,6 +58,7 @@ static double run(const struct tsr_dram_params *p, uint32_t gpu_mhz, int random,
 
 int main(int argc, char **argv)
 {
+	bench_print_context(argc, argv);
 	uint64_t n;
 	int reps;
 	if (!bench_count_args(argc, argv, "bench_dram", "REQUESTS", &n, &reps))

@@ -22,6 +22,7 @@
 
 int main(int argc, char **argv)
 {
+	bench_print_context(argc, argv);
 	/* files, or shipped names found through the data directory (core/datadir.h) */
 	const char *workload_arg = argc > 1 ? argv[1] : "glmark-scene";
 	const char *config_arg = argc > 2 ? argv[2] : "tcor-table1";

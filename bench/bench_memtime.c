@@ -105,6 +105,7 @@ static double run(int miss_heavy, uint64_t n, struct tsr_memtime_counters *k)
 
 int main(int argc, char **argv)
 {
+	bench_print_context(argc, argv);
 	uint64_t n;
 	int reps;
 	if (!bench_count_args(argc, argv, "bench_memtime", "REQUESTS", &n, &reps))

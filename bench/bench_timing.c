@@ -82,6 +82,7 @@ static int run_once(const struct tsr_gpu_config *cfg, const char *workload, unsi
 
 int main(int argc, char **argv)
 {
+	bench_print_context(argc, argv);
 	const char *workload_arg = argc > 1 ? argv[1] : "glmark-scene";
 	const char *config_arg = argc > 2 ? argv[2] : "tcor-table1";
 	unsigned frames = argc > 3 ? (unsigned)atoi(argv[3]) : 4;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,13 +35,24 @@ static inline double cpu_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Prints the process's peak resident set (getrusage: the largest RSS, MiB). */
+static inline void bench_print_peak_rss(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		printf("peak RSS: %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);
+}
+
 /*
  * Prints what a figure needs beside it: the command line, the machine
  * (processor model and online processors) and the commit of the source
- * tree (git describe, "-dirty" for local changes; "unknown" without git).
+ * tree (git describe, "-dirty" for local changes; "unknown" without git),
+ * and makes the process print its peak RSS when it exits (the issue's
+ * memory figure).
  */
 static inline void bench_print_context(int argc, char **argv)
 {
+	atexit(bench_print_peak_rss);
 	printf("command:");
 	for (int i = 0; i < argc; i++)
 		printf(" %s", argv[i]);
