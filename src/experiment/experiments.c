@@ -334,6 +334,40 @@ enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_s
 	return st;
 }
 
+/* xp_simulate() of one run, for xp_parallel(). */
+static void simulate_run(void *item)
+{
+	struct xp_run *r = item;
+	const uint32_t frames = r->frames ? r->frames : r->sc->frames;
+	r->status = xp_simulate(&r->cfg, r->sc, frames, r->total, r->want_l2 ? &r->l2 : NULL,
+				&r->timing, &r->err);
+}
+
+enum tsr_status xp_simulate_all(const struct xp_ctx *c, struct xp_run *runs, size_t n,
+				struct tsr_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		runs[i].total = malloc(sizeof(*runs[i].total));
+		if (!runs[i].total)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	}
+	TSR_TRY(xp_parallel(runs, n, sizeof(*runs), simulate_run, c->jobs, err));
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].status != TSR_OK) {
+			*err = runs[i].err;
+			return runs[i].status;
+		}
+	return TSR_OK;
+}
+
+void xp_runs_release(struct xp_run *runs, size_t n)
+{
+	for (size_t i = 0; runs && i < n; i++) {
+		free(runs[i].total);
+		runs[i].total = NULL;
+	}
+}
+
 uint64_t xp_dram_bytes(const struct tsr_frame_stats *t, int pb_only)
 {
 	uint64_t b = 0;

@@ -138,6 +138,32 @@ enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_s
 			    uint32_t frames, struct tsr_frame_stats *total, uint32_t *l2,
 			    struct xp_timing *timing, struct tsr_error *err);
 
+/* One simulation of xp_simulate_all(): inputs, then its results. */
+struct xp_run {
+	struct tsr_gpu_config cfg;
+	const struct tsr_scene *sc;
+	uint32_t frames;              /* 0: the scene's own */
+	int want_l2;                  /* set l2 (TSR_ERR_CONFIG without a cache "l2") */
+	struct tsr_frame_stats *total; /* allocated by xp_simulate_all(), freed by xp_runs_release() */
+	uint32_t l2;
+	struct xp_timing timing;
+	enum tsr_status status;
+	struct tsr_error err;
+};
+
+/*
+ * Runs xp_simulate() for each of runs[0 .. n) on c->jobs threads (each
+ * its own simulation; the scenes are shared read-only), results in the
+ * runs' own fields, so they do not depend on the threads. Returns the
+ * first failing run's status in run order, with its message in *err;
+ * TSR_ERR_NOMEM.
+ */
+enum tsr_status xp_simulate_all(const struct xp_ctx *c, struct xp_run *runs, size_t n,
+				struct tsr_error *err);
+
+/* Frees the totals of runs[0 .. n). */
+void xp_runs_release(struct xp_run *runs, size_t n);
+
 /* DRAM bytes read and written: every stream, or (pb_only) the Parameter Buffer's. */
 uint64_t xp_dram_bytes(const struct tsr_frame_stats *t, int pb_only);
 

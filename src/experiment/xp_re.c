@@ -80,25 +80,39 @@ static void add_row(struct tsr_table *tab, struct tsr_text *txt, const char *nam
 }
 
 /* The four runs of one workload; fills v[] and the false positives and stale inputs. */
-static enum tsr_status run_workload(const struct tsr_gpu_config *base_cfg,
-				    const struct tsr_scene *sc, uint32_t n,
-				    struct tsr_frame_stats *t, double *v,
+static enum tsr_status run_workload(const struct xp_ctx *c, const struct tsr_gpu_config *base_cfg,
+				    const struct tsr_scene *sc, uint32_t n, double *v,
 				    struct tsr_elimination_stats *re, struct tsr_error *err)
 {
 	static const struct {
 		int rendering, transactions;
-	} runs[RE_RUNS] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+	} modes[RE_RUNS] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+	/* the four runs on c->jobs threads */
+	struct xp_run *runs = calloc(RE_RUNS, sizeof(*runs));
+	if (!runs)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	for (int r = 0; r < RE_RUNS; r++) {
+		runs[r].cfg = *base_cfg;
+		runs[r].cfg.elim.rendering = modes[r].rendering;
+		runs[r].cfg.elim.transactions = modes[r].transactions;
+		runs[r].cfg.elim.verify = modes[r].rendering;  /* counts false positives */
+		runs[r].cfg.elim.refresh_frames = 0;
+		runs[r].sc = sc;
+		runs[r].frames = n;
+	}
+	enum tsr_status st = xp_simulate_all(c, runs, RE_RUNS, err);
+	if (st != TSR_OK) {
+		xp_runs_release(runs, RE_RUNS);
+		free(runs);
+		return st;
+	}
 	/* per run: total DRAM bytes and the stream groups */
 	uint64_t total[RE_RUNS], pb[RE_RUNS], tex[RE_RUNS], color[RE_RUNS], raster[RE_RUNS];
 	struct xp_timing tm[RE_RUNS];
 	struct tsr_elimination_stats te = {0};
 	for (int r = 0; r < RE_RUNS; r++) {
-		struct tsr_gpu_config cfg = *base_cfg;
-		cfg.elim.rendering = runs[r].rendering;
-		cfg.elim.transactions = runs[r].transactions;
-		cfg.elim.verify = runs[r].rendering;  /* counts false positives */
-		cfg.elim.refresh_frames = 0;
-		TSR_TRY(xp_simulate(&cfg, sc, n, t, NULL, &tm[r], err));
+		const struct tsr_frame_stats *t = runs[r].total;
+		tm[r] = runs[r].timing;
 		total[r] = xp_dram_bytes(t, 0);
 		pb[r] = xp_dram_bytes(t, 1);
 		tex[r] = t->dram[TSR_STREAM_TEXTURE].read_bytes;
@@ -109,6 +123,8 @@ static enum tsr_status run_workload(const struct tsr_gpu_config *base_cfg,
 		else if (r == RE_TE)
 			te = t->elim;
 	}
+	xp_runs_release(runs, RE_RUNS);
+	free(runs);
 	v[RC_SKIPPED] = share(re->tiles_skipped, re->tiles_compared);
 	v[RC_EQUAL] = share(re->tiles_equal_inputs, re->tiles_compared);
 	v[RC_FALSE_NEG] = share(re->false_negatives, re->tiles_compared);
@@ -158,9 +174,6 @@ static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
 		tsr_text_printf(txt, " %8s %8s %8s %8s", "re-spdup", "te-spdup", "re-enrg",
 				"te-enrg");
 	tsr_text_printf(txt, "\n");
-	struct tsr_frame_stats *t = malloc(sizeof(*t));
-	if (!t)
-		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	double sum[RC_COUNT] = {0};
 	int nw = 0;
 	enum tsr_status s = TSR_OK;
@@ -178,9 +191,9 @@ static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
 			continue;
 		}
 		const uint32_t n = c->frames ? c->frames : sc->frames;
-		double v[RC_COUNT];
+		double v[RC_COUNT] = {0};
 		struct tsr_elimination_stats re = {0};
-		s = run_workload(&base_cfg, sc, n, t, v, &re, err);
+		s = run_workload(c, &base_cfg, sc, n, v, &re, err);
 		if (s == TSR_OK) {
 			char fr[16], fp[24], stale[24];
 			snprintf(fr, sizeof(fr), "%u", n);
@@ -194,7 +207,6 @@ static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
 		}
 		tsr_scene_destroy(sc);
 	}
-	free(t);
 	if (s != TSR_OK)
 		return s;
 	double mean[RC_COUNT] = {0};

@@ -97,8 +97,8 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 	if (timed)
 		tsr_text_printf(txt, " %7s %7s %7s %7s", "FPS", "mem-E", "energy", "TF p/c");
 	tsr_text_printf(txt, "\n");
-	struct tsr_frame_stats *t = malloc(sizeof(*t));
-	if (!t)
+	struct xp_run *runs = calloc(NCFG, sizeof(*runs));
+	if (!runs)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	enum tsr_status s = TSR_OK;
 	for (size_t w = 0; s == TSR_OK && w < c->workload_count; w++) {
@@ -108,15 +108,20 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 			break;
 		const char *name = xp_workload_name(c, w, sc);
 		double base[NCOL] = {0};
+		/* the workload's NCFG runs on c->jobs threads */
 		for (int k = 0; s == TSR_OK && k < NCFG; k++) {
-			struct tsr_gpu_config cfg;
-			uint32_t l2 = 0;
-			struct xp_timing tm;
-			s = xp_load_config(c, cfgs[k], &cfg, err);
-			if (s == TSR_OK)
-				s = xp_simulate(&cfg, sc, c->frames, t, &l2, &tm, err);
-			if (s != TSR_OK)
-				break;
+			s = xp_load_config(c, cfgs[k], &runs[k].cfg, err);
+			runs[k].sc = sc;
+			runs[k].frames = c->frames;
+			runs[k].want_l2 = 1;
+		}
+		if (s == TSR_OK)
+			s = xp_simulate_all(c, runs, NCFG, err);
+		for (int k = 0; s == TSR_OK && k < NCFG; k++) {
+			const struct tsr_gpu_config *cfg = &runs[k].cfg;
+			const uint32_t l2 = runs[k].l2;
+			const struct xp_timing tm = runs[k].timing;
+			const struct tsr_frame_stats *t = runs[k].total;
 			/* frames per second: the inverse of cycles; the Tile Fetcher's
 			 * primitives per cycle it had work and room for them (its
 			 * throughput as with TCOR V-B-3's unlimited output queue) */
@@ -132,7 +137,7 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 				memcpy(base, v, sizeof(base));
 			if (k == 0) {
 				/* Table II: footprint (attribute blocks + PMD bytes) and reuse */
-				double fp = xp_pb_footprint_bytes(t, &cfg) / c->frames / 1048576.0;
+				double fp = xp_pb_footprint_bytes(t, cfg) / c->frames / 1048576.0;
 				double reuse = t->geometry.primitives_binned
 					? (double)t->tiling.pmds_written / (double)t->geometry.primitives_binned
 					: 0.0;
@@ -174,11 +179,12 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 			}
 			xp_flush(c, out);
 		}
+		xp_runs_release(runs, NCFG);
 		if (s == TSR_OK)
 			nw++;
 		tsr_scene_destroy(sc);
 	}
-	free(t);
+	free(runs);
 	if (s != TSR_OK)
 		return s;
 	/* the paper's averages beside tessera's means */

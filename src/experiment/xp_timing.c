@@ -213,27 +213,38 @@ static enum tsr_status run_timing(struct xp_ctx *c, struct tsr_xp_result *out,
 		tsr_text_printf(txt, " %7s", energy_heads[g]);
 	tsr_text_printf(txt, "\n");
 	xp_flush(c, out);
-	struct tsr_frame_stats *t = malloc(sizeof(*t));
-	struct xp_timing *tm = malloc(sizeof(*tm));
-	if (!t || !tm) {
-		free(t);
-		free(tm);
+	/* the workloads in batches of c->jobs, one simulation each, on as many threads;
+	 * rows in workload order */
+	struct xp_run *runs = calloc(c->jobs, sizeof(*runs));
+	struct tsr_scene **scenes = calloc(c->jobs, sizeof(*scenes));
+	if (!runs || !scenes) {
+		free(runs);
+		free(scenes);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	}
 	double sum[NC] = {0};
 	int nw = 0;
 	enum tsr_status s = TSR_OK;
-	for (size_t w = 0; s == TSR_OK && w < c->workload_count; w++) {
-		struct tsr_scene *sc = NULL;
-		s = xp_load_scene(c, w, &sc, err);
-		if (s != TSR_OK)
-			break;
-		const uint32_t frames = c->frames ? c->frames : sc->frames;
-		s = xp_simulate(&cfg, sc, frames, t, NULL, tm, err);
-		if (s == TSR_OK) {
+	for (size_t w0 = 0; s == TSR_OK && w0 < c->workload_count; w0 += c->jobs) {
+		size_t nb = 0;
+		for (; s == TSR_OK && nb < c->jobs && w0 + nb < c->workload_count; nb++) {
+			s = xp_load_scene(c, w0 + nb, &scenes[nb], err);
+			if (s != TSR_OK)
+				break;
+			runs[nb].cfg = cfg;
+			runs[nb].sc = scenes[nb];
+			runs[nb].frames = c->frames ? c->frames : scenes[nb]->frames;
+		}
+		if (s == TSR_OK)
+			s = xp_simulate_all(c, runs, nb, err);
+		for (size_t i = 0; s == TSR_OK && i < nb; i++) {
+			const size_t w = w0 + i;
+			const struct tsr_scene *sc = scenes[i];
+			const uint32_t frames = runs[i].frames;
+			const struct tsr_frame_stats *t = runs[i].total;
 			double v[NC];
 			char fr[16];
-			measure(t, tm, frames, cfg.timing.gpu_mhz, peak, v);
+			measure(t, &runs[i].timing, frames, cfg.timing.gpu_mhz, peak, v);
 			double b[NB];
 			bottlenecks(t, cfg.mem.cores, b);
 			tsr_table_row(bn);
@@ -247,10 +258,14 @@ static enum tsr_status run_timing(struct xp_ctx *c, struct tsr_xp_result *out,
 			nw++;
 			xp_flush(c, out);
 		}
-		tsr_scene_destroy(sc);
+		xp_runs_release(runs, c->jobs);
+		for (size_t i = 0; i < c->jobs; i++) {
+			tsr_scene_destroy(scenes[i]);
+			scenes[i] = NULL;
+		}
 	}
-	free(t);
-	free(tm);
+	free(runs);
+	free(scenes);
 	if (s != TSR_OK)
 		return s;
 	double mean[NC] = {0};
