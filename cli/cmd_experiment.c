@@ -93,8 +93,9 @@ static void usage_experiment(FILE *f)
 		"                   'git rev-parse --short HEAD', version, tables and files);\n"
 		"                   scripts/figures.py draws the papers' figures from it\n"
 		"  --set KEY=VALUE  override a configuration key in every run (repeatable)\n"
-		"  -j, --jobs N     independent runs at once (tcor, re, timing, dtexl, gspc;\n"
-		"                   default: every core); the results do not depend on it\n"
+		"  -j, --jobs N     independent runs at once (tcor, attribute-cache, re,\n"
+		"                   timing, dtexl, gspc; default: every core); the results\n"
+		"                   do not depend on it\n"
 		"Shipped configs/ and workloads/ are found in $TSR_DATA_DIR, the installed\n"
 		"share/tessera or the source tree, from any folder.\n");
 }

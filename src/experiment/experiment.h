@@ -68,7 +68,7 @@ struct tsr_xp_options {
 					   configuration (as `--set`) */
 	size_t set_count;
 	uint32_t jobs;                  /* threads running independent runs at once (tcor,
-					   re, timing, dtexl, gspc; at most XP_MAX_THREADS); 0: 2. The
+					   attribute-cache, re, timing, dtexl, gspc; at most XP_MAX_THREADS); 0: 2. The
 					   results do not depend on it */
 	/*
 	 * Called (when not NULL) with each new piece of the report as rows

@@ -106,8 +106,8 @@ static enum tsr_status run_attribute_cache(struct xp_ctx *c, struct tsr_xp_resul
 			"pol", "accesses", "misses", "miss", "LB");
 	/* per workload, ways and policy: the smallest size (KiB) that reaches LB, 0: none */
 	uint32_t *reach = calloc(c->workload_count * NA * NP, sizeof(*reach));
-	struct tsr_frame_stats *t = malloc(sizeof(*t));
-	enum tsr_status s = reach && t ? TSR_OK
+	struct xp_run *runs = calloc(NK * NA * NP, sizeof(*runs));  /* a workload's points */
+	enum tsr_status s = reach && runs ? TSR_OK
 		: tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	size_t nw = 0;
 	for (size_t w = 0; s == TSR_OK && w < c->workload_count; w++, nw++) {
@@ -116,21 +116,26 @@ static enum tsr_status run_attribute_cache(struct xp_ctx *c, struct tsr_xp_resul
 		if (s != TSR_OK)
 			break;
 		const char *name = xp_workload_name(c, w, sc);
+		/* the workload's points on c->jobs threads, then its rows in order */
+		for (size_t i = 0; s == TSR_OK && i < NK * NA * NP; i++) {
+			s = point_config(c, i / (NA * NP), i / NP % NA, i % NP, &runs[i].cfg, err);
+			runs[i].sc = sc;
+			runs[i].frames = c->frames;
+		}
+		if (s == TSR_OK)
+			s = xp_simulate_all(c, runs, NK * NA * NP, err);
 		for (size_t k = 0; s == TSR_OK && k < NK; k++)
 			for (size_t a = 0; s == TSR_OK && a < NA; a++)
 				for (size_t p = 0; s == TSR_OK && p < NP; p++) {
-					struct tsr_gpu_config cfg;
-					s = point_config(c, k, a, p, &cfg, err);
-					if (s == TSR_OK)
-						s = xp_simulate(&cfg, sc, c->frames, t, NULL, NULL, err);
-					if (s != TSR_OK)
-						break;
+					const struct xp_run *run = &runs[(k * NA + a) * NP + p];
+					const struct tsr_frame_stats *t = run->total;
+					const struct tsr_gpu_config *cfg = &run->cfg;
 					const struct tsr_ac_counters *ac = &t->attribute_cache;
 					uint64_t acc = ac->reads + ac->writes;
 					uint64_t miss = ac->writes + ac->read_misses;  /* every write misses */
 					uint64_t tp = t->geometry.primitives_binned;
 					/* CP: one primitive per line (lines = entries / 2 above) */
-					uint64_t cp = cfg.ac.lines;
+					uint64_t cp = cfg->ac.lines;
 					/* LB per frame, summed: TP_f + max(0, TP_f - CP); TP split evenly */
 					uint64_t tpf = tp / c->frames;
 					uint64_t lb = c->frames * (tpf + (tpf > cp ? tpf - cp : 0));
@@ -161,11 +166,12 @@ static enum tsr_status run_attribute_cache(struct xp_ctx *c, struct tsr_xp_resul
 						*r = kib[k];
 					xp_flush(c, out);
 				}
+		xp_runs_release(runs, NK * NA * NP);
 		tsr_scene_destroy(sc);
 	}
 	if (s == TSR_OK)
 		reach_table(c, reach, nw, rt, txt);
-	free(t);
+	free(runs);
 	free(reach);
 	return s;
 }
