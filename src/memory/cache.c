@@ -6,6 +6,7 @@
 
 #include "core/limits.h"
 #include "memory/policy.h"
+#include "memory/recency.h"
 
 struct tsr_cache {
 	char name[32];
@@ -38,6 +39,11 @@ struct tsr_cache {
 	uint32_t *index_way;     /* the way of index_key's line */
 	uint64_t index_mask;     /* slots - 1 (slots: a power of two >= 2 x lines) */
 	uint32_t *filled;        /* per set: ways filled so far */
+	/* the policy's state when its on_hit is the plain recency touch of a
+	 * narrow set (LRU, MRU, ...): a hit stamps the way inline, the same
+	 * as the hook, without the indirect call; else NULL */
+	struct tsr_recency *touch_inline;
+	struct tsr_recency *fill_inline;  /* the same for on_fill */
 };
 
 #define INDEX_MIN_WAYS 64u
@@ -230,6 +236,12 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		free(c);
 		return s;
 	}
+	if (c->policy->on_hit == tsr_recency_touch &&
+	    !((struct tsr_recency *)c->policy_state)->link)
+		c->touch_inline = c->policy_state;
+	if (c->policy->on_fill == tsr_recency_touch &&
+	    !((struct tsr_recency *)c->policy_state)->link)
+		c->fill_inline = c->policy_state;
 	*out = c;
 	return TSR_OK;
 }
@@ -314,16 +326,18 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		if (c->filled[set] < c->ways)
 			invalid = c->filled[set];
 	} else {
-		for (uint32_t w = 0; w < c->ways; w++) {
-			if (sl[w].valid) {
-				if (sl[w].tag == tag) {
-					hit = w;
+		/* tags are unique in a set: the hit, then on a miss the first invalid way */
+		for (uint32_t w = 0; w < c->ways; w++)
+			if (sl[w].tag == tag && sl[w].valid) {
+				hit = w;
+				break;
+			}
+		if (hit == UINT32_MAX)
+			for (uint32_t w = 0; w < c->ways; w++)
+				if (!sl[w].valid) {
+					invalid = w;
 					break;
 				}
-			} else if (invalid == UINT32_MAX) {
-				invalid = w;
-			}
-		}
 	}
 	if (hit != UINT32_MAX) {
 		out->way = hit;
@@ -331,7 +345,10 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 			partial_hit(c, a, set, hit, out);
 		else
 			out->hit = 1;
-		c->policy->on_hit(c->policy_state, set, hit, sl, a);
+		if (c->touch_inline)
+			tsr_recency_set(c->touch_inline, set)[hit] = ++c->touch_inline->clock;
+		else
+			c->policy->on_hit(c->policy_state, set, hit, sl, a);
 		/* inter-stream reuse (GSPC 2.3): the line's RT bit */
 		if (a->stream == TSR_STREAM_TEXTURE && c->rt_seen) {
 			uint8_t *rt = &c->rt[(size_t)set * c->ways + hit];
@@ -424,7 +441,10 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 			out->fetch = 1;  /* part of a granule: fetch as fetch_on_write */
 		}
 	}
-	c->policy->on_fill(c->policy_state, set, way, sl, a);
+	if (c->fill_inline)
+		tsr_recency_set(c->fill_inline, set)[way] = ++c->fill_inline->clock;
+	else
+		c->policy->on_fill(c->policy_state, set, way, sl, a);
 }
 
 void tsr_cache_marker(struct tsr_cache *c, enum tsr_marker kind, uint64_t value)
