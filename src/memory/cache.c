@@ -447,6 +447,32 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		c->policy->on_fill(c->policy_state, set, way, sl, a);
 }
 
+int tsr_cache_fast_hit(struct tsr_cache *c, uint64_t addr, int write, uint8_t stream,
+		       uint32_t meta)
+{
+	if (!c->touch_inline || c->observer.access || c->index_key ||
+	    is_render_target(stream) || (stream == TSR_STREAM_TEXTURE && c->rt_seen))
+		return 0;
+	const uint64_t tag = addr >> c->line_shift;
+	const uint32_t set = (uint32_t)tag & (c->sets - 1);
+	struct tsr_line *sl = &c->lines[(size_t)set * c->ways];
+	uint32_t w = 0;
+	while (w < c->ways && !(sl[w].tag == tag && sl[w].valid))
+		w++;
+	if (w == c->ways || sl[w].partial)
+		return 0;
+	/* tsr_cache_access's hit, step for step */
+	struct tsr_cache_counters *cnt = &c->counters[stream];
+	if (write)
+		cnt->writes++;
+	else
+		cnt->reads++;
+	tsr_recency_set(c->touch_inline, set)[w] = ++c->touch_inline->clock;
+	sl[w].dirty |= (uint8_t)(write != 0) & c->dirty_on_write;
+	sl[w].meta = meta;
+	return 1;
+}
+
 void tsr_cache_marker(struct tsr_cache *c, enum tsr_marker kind, uint64_t value)
 {
 	if (c->policy->on_marker)

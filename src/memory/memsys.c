@@ -492,6 +492,17 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 	for (;;) {
 		const uint64_t line_last = addr | (line - 1);
 		const uint64_t chunk_last = line_last < last ? line_last : last;
+		/* a plain hit at the port's cache: node_access's hit without the
+		 * outcome and access records (no path to record) */
+		if (!m->path_fn && !(write && m->nodes[port].write_through) &&
+		    tsr_cache_fast_hit(m->nodes[port].cache, addr, write, (uint8_t)s, meta)) {
+			m->accesses++;
+			reached(r, port, 1);
+			if (chunk_last == last)
+				break;
+			addr = chunk_last + 1;
+			continue;
+		}
 		struct tsr_access a = {.addr = addr,
 				       .size = (uint32_t)(chunk_last - addr + 1),
 				       .write = (uint8_t)(write != 0),
