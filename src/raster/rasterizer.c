@@ -6,19 +6,6 @@
  */
 #include "raster/raster_priv.h"
 
-/* Barycentric weights (screen space) of pixel (px, py); inv = 1.0 / p->area2. */
-static inline void barycentric(const struct tsr_primitive *p, double inv, int32_t px,
-			       int32_t py, float l[3])
-{
-	const int64_t one = 1 << TSR_SUBPIXEL_BITS, half = one / 2;
-	int64_t sx = (int64_t)px * one + half, sy = (int64_t)py * one + half;
-	int64_t e1 = (p->X[2] - p->X[1]) * (sy - p->Y[1]) - (p->Y[2] - p->Y[1]) * (sx - p->X[1]);
-	int64_t e2 = (p->X[0] - p->X[2]) * (sy - p->Y[2]) - (p->Y[0] - p->Y[2]) * (sx - p->X[2]);
-	l[0] = (float)((double)e1 * inv);
-	l[1] = (float)((double)e2 * inv);
-	l[2] = 1.0f - l[0] - l[1];
-}
-
 enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 					   const struct tsr_raster_ctx *c)
 {
@@ -68,6 +55,11 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 	for (int k = 0; k < 4; k++)
 		for (int i = 0; i < 3; i++)
 			off[k][i] = -dy[i] * one * (k & 1) + dx[i] * one * (k >> 1);
+	int64_t bary[4][2];
+	for (int k = 0; k < 4; k++) {
+		bary[k][0] = off[k][1] - bias[1];
+		bary[k][1] = off[k][2] - bias[2];
+	}
 	const int32_t x_end = t->x0 + (int32_t)t->width, y_end = t->y0 + (int32_t)t->height;
 	for (int32_t y = y0; y <= y1; y += 2) {
 		int64_t e[3] = {row[0], row[1], row[2]};
@@ -92,8 +84,14 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 				q->shader = shader;
 				q->blend = blend;
 				for (int k = 0; k < 4; k++) {
+					/* the barycentric edge values are the edge
+					 * functions of edges 1 and 2 at the lane,
+					 * without the fill-rule bias: the same
+					 * integers, without the multiplications */
 					float l[3];
-					barycentric(p, inv_area, x + (k & 1), y + (k >> 1), l);
+					l[0] = (float)((double)(e[1] + bary[k][0]) * inv_area);
+					l[1] = (float)((double)(e[2] + bary[k][1]) * inv_area);
+					l[2] = 1.0f - l[0] - l[1];
 					q->z[k] = l[0] * p->z[0] + l[1] * p->z[1] + l[2] * p->z[2];
 					q->l[k][0] = l[0];
 					q->l[k][1] = l[1];
