@@ -44,6 +44,8 @@ struct tsr_cache {
 	 * as the hook, without the indirect call; else NULL */
 	struct tsr_recency *touch_inline;
 	struct tsr_recency *fill_inline;  /* the same for on_fill */
+	uint32_t *hint;          /* per set: the way last hit or filled (a search
+				    hint only: a lookup checks it first) */
 };
 
 #define INDEX_MIN_WAYS 64u
@@ -200,6 +202,7 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	c->policy = tsr_policy_find(g->policy);
 	c->uncached_display = (uint8_t)tsr_policy_spec_ucd(g->policy);
 	c->lines = calloc((size_t)c->sets * c->ways, sizeof(*c->lines));
+	c->hint = calloc(c->sets, sizeof(*c->hint));
 	c->rt = calloc((size_t)c->sets * c->ways, 1);
 	if (!g->fetch_on_write && c->lines)
 		c->masks = calloc((size_t)c->sets * c->ways, sizeof(*c->masks));
@@ -214,7 +217,8 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		c->filled = calloc(c->sets, sizeof(*c->filled));
 		index_ok = c->index_key && c->index_way && c->filled;
 	}
-	if (!c->lines || !c->rt || (!g->fetch_on_write && !c->masks) || !index_ok) {
+	if (!c->lines || !c->rt || !c->hint || (!g->fetch_on_write && !c->masks) || !index_ok) {
+		free(c->hint);
 		free(c->rt);
 		free(c->index_key);
 		free(c->index_way);
@@ -230,6 +234,10 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		tsr_error_set(err, s, "out of memory for cache '%s' (%u sets x %u ways): policy '%s'",
 			      name, c->sets, c->ways, g->policy);
 	if (s != TSR_OK) {
+		free(c->hint);
+		free(c->index_key);
+		free(c->index_way);
+		free(c->filled);
 		free(c->rt);
 		free(c->masks);
 		free(c->lines);
@@ -254,6 +262,7 @@ void tsr_cache_destroy(struct tsr_cache *c)
 	free(c->index_key);
 	free(c->index_way);
 	free(c->filled);
+	free(c->hint);
 	free(c->rt);
 	free(c->masks);
 	free(c->lines);
@@ -326,12 +335,17 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		if (c->filled[set] < c->ways)
 			invalid = c->filled[set];
 	} else {
-		/* tags are unique in a set: the hit, then on a miss the first invalid way */
-		for (uint32_t w = 0; w < c->ways; w++)
-			if (sl[w].tag == tag && sl[w].valid) {
-				hit = w;
-				break;
-			}
+		/* tags are unique in a set: the hit (the hinted way first),
+		 * then on a miss the first invalid way */
+		const uint32_t h = c->hint[set];
+		if (sl[h].tag == tag && sl[h].valid)
+			hit = h;
+		else
+			for (uint32_t w = 0; w < c->ways; w++)
+				if (sl[w].tag == tag && sl[w].valid) {
+					hit = w;
+					break;
+				}
 		if (hit == UINT32_MAX)
 			for (uint32_t w = 0; w < c->ways; w++)
 				if (!sl[w].valid) {
@@ -340,6 +354,7 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 				}
 	}
 	if (hit != UINT32_MAX) {
+		c->hint[set] = hit;
 		out->way = hit;
 		if (sl[hit].partial)
 			partial_hit(c, a, set, hit, out);
@@ -410,6 +425,7 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		}
 	}
 	out->way = way;
+	c->hint[set] = way;
 	if (c->index_key) {
 		index_insert(c, tag, way);
 		if (way == c->filled[set])
@@ -456,10 +472,16 @@ int tsr_cache_fast_hit(struct tsr_cache *c, uint64_t addr, int write, uint8_t st
 	const uint64_t tag = addr >> c->line_shift;
 	const uint32_t set = (uint32_t)tag & (c->sets - 1);
 	struct tsr_line *sl = &c->lines[(size_t)set * c->ways];
-	uint32_t w = 0;
-	while (w < c->ways && !(sl[w].tag == tag && sl[w].valid))
-		w++;
-	if (w == c->ways || sl[w].partial)
+	uint32_t w = c->hint[set];
+	if (!(sl[w].tag == tag && sl[w].valid)) {
+		w = 0;
+		while (w < c->ways && !(sl[w].tag == tag && sl[w].valid))
+			w++;
+		if (w == c->ways)
+			return 0;
+		c->hint[set] = w;
+	}
+	if (sl[w].partial)
 		return 0;
 	/* tsr_cache_access's hit, step for step */
 	struct tsr_cache_counters *cnt = &c->counters[stream];
