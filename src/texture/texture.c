@@ -263,6 +263,7 @@ static inline void acc_store(float out[4], acc4 acc, float k)
 }
 #endif
 
+#ifndef __SSE2__
 /*
  * Filters one level for one lane; accumulates weight * color into acc and
  * adds the texels' lines to L in texel order. Always inlined so that the
@@ -330,6 +331,138 @@ sample_level(const struct tsr_texture *t, uint32_t level, int bilinear, enum tsr
 	list_add(L, row1 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
 }
 
+#endif
+
+#ifdef __SSE2__
+/*
+ * The four lanes' coordinate arithmetic of sample_level in SSE2, lane by
+ * lane the same IEEE operations: non-finite coordinates become +0, floorf
+ * is truncation corrected by one where it rounded up, with floorf's sign
+ * of zero (and x itself where |x| >= 2^23, every such float being an
+ * integer), the clamps are max/min (equal results for finite values).
+ */
+static inline __m128 v_floorf(__m128 x)
+{
+	const __m128 sign = _mm_set1_ps(-0.0f);
+	const __m128 big = _mm_cmpnlt_ps(_mm_andnot_ps(sign, x), _mm_set1_ps(8388608.0f));
+	__m128 t = _mm_cvtepi32_ps(_mm_cvttps_epi32(x));
+	t = _mm_sub_ps(t, _mm_and_ps(_mm_cmpgt_ps(t, x), _mm_set1_ps(1.0f)));
+	t = _mm_or_ps(_mm_andnot_ps(sign, t), _mm_and_ps(sign, x));
+	return _mm_or_ps(_mm_and_ps(big, x), _mm_andnot_ps(big, t));
+}
+
+/* (int32_t)floorf(x) per lane for |x| < 2^23 */
+static inline __m128i v_ifloor(__m128 x)
+{
+	__m128i i = _mm_cvttps_epi32(x);
+	return _mm_add_epi32(i, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(i), x)));
+}
+
+/* One level's texel coordinates and weights for the four lanes. */
+struct level_lanes {
+	int32_t ix[4], iy[4];   /* floor of the (first) texel coordinates */
+	float w[4][4];          /* w[texel][lane]: the 2x2 weights (w[0]: nearest's) */
+};
+
+static inline __attribute__((always_inline)) void
+lanes_coords(const struct tsr_level *lv, int bilinear, enum tsr_wrap wrap, __m128 U, __m128 V,
+	     float weight, struct level_lanes *o)
+{
+	if (wrap == TSR_WRAP_REPEAT) {
+		U = _mm_sub_ps(U, v_floorf(U));
+		V = _mm_sub_ps(V, v_floorf(V));
+	} else {
+		U = _mm_min_ps(_mm_max_ps(U, _mm_set1_ps(-1.0f)), _mm_set1_ps(2.0f));
+		V = _mm_min_ps(_mm_max_ps(V, _mm_set1_ps(-1.0f)), _mm_set1_ps(2.0f));
+	}
+	__m128 S = _mm_mul_ps(U, _mm_set1_ps(lv->fw)), T = _mm_mul_ps(V, _mm_set1_ps(lv->fh));
+	if (!bilinear) {
+		_mm_storeu_si128((__m128i *)o->ix, v_ifloor(S));
+		_mm_storeu_si128((__m128i *)o->iy, v_ifloor(T));
+		_mm_storeu_ps(o->w[0], _mm_set1_ps(weight));
+		return;
+	}
+	S = _mm_sub_ps(S, _mm_set1_ps(0.5f));
+	T = _mm_sub_ps(T, _mm_set1_ps(0.5f));
+	const __m128i IX = v_ifloor(S), IY = v_ifloor(T);
+	const __m128 AX = _mm_sub_ps(S, _mm_cvtepi32_ps(IX)), AY = _mm_sub_ps(T, _mm_cvtepi32_ps(IY));
+	const __m128 one = _mm_set1_ps(1.0f), W = _mm_set1_ps(weight);
+	const __m128 WX0 = _mm_sub_ps(one, AX), WY0 = _mm_sub_ps(one, AY);
+	_mm_storeu_si128((__m128i *)o->ix, IX);
+	_mm_storeu_si128((__m128i *)o->iy, IY);
+	_mm_storeu_ps(o->w[0], _mm_mul_ps(_mm_mul_ps(W, WX0), WY0));
+	_mm_storeu_ps(o->w[1], _mm_mul_ps(_mm_mul_ps(W, AX), WY0));
+	_mm_storeu_ps(o->w[2], _mm_mul_ps(_mm_mul_ps(W, WX0), AY));
+	_mm_storeu_ps(o->w[3], _mm_mul_ps(_mm_mul_ps(W, AX), AY));
+}
+
+/* sample_level's texel reads and line requests for one lane. */
+static inline __attribute__((always_inline)) void
+lane_texels(const struct tsr_level *lv, int bilinear, enum tsr_wrap wrap,
+	    const struct level_lanes *c, int lane, acc4 *acc, struct line_list *L)
+{
+	const uint32_t width = lv->width;
+	const uint64_t lbase = lv->addr;
+	const uint32_t bw = lv->blocks_w;
+	if (!bilinear) {
+		int32_t x = wrap_coord(c->ix[lane], width, wrap);
+		int32_t y = wrap_coord(c->iy[lane], lv->height, wrap);
+		*acc = acc_texel(*acc, &lv->texels[((size_t)y * width + (uint32_t)x) * 4],
+				 c->w[0][lane]);
+		list_add(L, lbase + ((uint64_t)((uint32_t)y >> 2) * bw + ((uint32_t)x >> 2)) *
+					    TSR_TEXTURE_BLOCK_BYTES);
+		return;
+	}
+	const int32_t ix0 = c->ix[lane], iy0 = c->iy[lane];
+	uint32_t x0 = (uint32_t)wrap_coord(ix0, width, wrap);
+	uint32_t x1 = (uint32_t)wrap_coord(ix0 + 1, width, wrap);
+	uint32_t y0 = (uint32_t)wrap_coord(iy0, lv->height, wrap);
+	uint32_t y1 = (uint32_t)wrap_coord(iy0 + 1, lv->height, wrap);
+	const uint8_t *r0 = &lv->texels[(size_t)y0 * width * 4];
+	const uint8_t *r1 = &lv->texels[(size_t)y1 * width * 4];
+	*acc = acc_texel(*acc, r0 + x0 * 4, c->w[0][lane]);
+	*acc = acc_texel(*acc, r0 + x1 * 4, c->w[1][lane]);
+	*acc = acc_texel(*acc, r1 + x0 * 4, c->w[2][lane]);
+	*acc = acc_texel(*acc, r1 + x1 * 4, c->w[3][lane]);
+	uint32_t bx0 = x0 >> 2, bx1 = x1 >> 2, by0 = y0 >> 2, by1 = y1 >> 2;
+	uint64_t row0 = lbase + (uint64_t)by0 * bw * TSR_TEXTURE_BLOCK_BYTES;
+	uint64_t l00 = row0 + (uint64_t)bx0 * TSR_TEXTURE_BLOCK_BYTES;
+	if (bx0 == bx1 && by0 == by1) {
+		list_add(L, l00);
+		L->fetches += 3;
+		return;
+	}
+	uint64_t row1 = lbase + (uint64_t)by1 * bw * TSR_TEXTURE_BLOCK_BYTES;
+	list_add(L, l00);
+	list_add(L, row0 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
+	list_add(L, row1 + (uint64_t)bx0 * TSR_TEXTURE_BLOCK_BYTES);
+	list_add(L, row1 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
+}
+
+static inline __attribute__((always_inline)) void
+sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint32_t l0,
+	     uint32_t l1, int two, float frac, const float u[4], const float v[4],
+	     float rgba[4][4], struct line_list *L)
+{
+	const float k = 1.0f / 255.0f;
+	const __m128 sign = _mm_set1_ps(-0.0f), fmax = _mm_set1_ps(3.40282347e+38f);
+	__m128 U = _mm_loadu_ps(u), V = _mm_loadu_ps(v);
+	/* isfinite: |x| <= FLT_MAX (false for NaN and infinities) */
+	U = _mm_and_ps(_mm_cmple_ps(_mm_andnot_ps(sign, U), fmax), U);
+	V = _mm_and_ps(_mm_cmple_ps(_mm_andnot_ps(sign, V), fmax), V);
+	struct level_lanes c0, c1;
+	lanes_coords(&t->level[l0], bilinear, wrap, U, V, two ? 1.0f - frac : 1.0f, &c0);
+	if (two)
+		lanes_coords(&t->level[l1], bilinear, wrap, U, V, frac, &c1);
+	for (int lane = 0; lane < 4; lane++) {
+		acc4 acc = acc_zero();
+		lane_texels(&t->level[l0], bilinear, wrap, &c0, lane, &acc, L);
+		if (two)
+			lane_texels(&t->level[l1], bilinear, wrap, &c1, lane, &acc, L);
+		acc_store(rgba[lane], acc, k);
+	}
+}
+#else
 static inline __attribute__((always_inline)) void
 sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint32_t l0,
 	     uint32_t l1, int two, float frac, const float u[4], const float v[4],
@@ -345,6 +478,7 @@ sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint
 		acc_store(rgba[lane], acc, k);
 	}
 }
+#endif
 
 void tsr_texture_sample_quad(const struct tsr_texture *t,
 			     enum tsr_filter filter, enum tsr_wrap wrap,
