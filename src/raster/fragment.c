@@ -106,6 +106,20 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 			for (int i = 0; i < 4; i++)
 				q->rgba[k][i] = 1.0f;
 	}
+#ifdef __SSE2__
+	/* per lane rgba[i] *= color[i] * sh (i < 3), rgba[3] *= color[3]: the
+	 * same two roundings per channel, four channels at once */
+	const __m128 color = _mm_loadu_ps(mat->color);
+	const __m128 rgb_mask = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
+	for (int k = 0; k < 4; k++) {
+		/* written so that NaN (a NaN normal) clamps to 0 */
+		float sh = shade[k] > 0.0f ? (shade[k] > 1.0f ? 1.0f : shade[k]) : 0.0f;
+		const __m128 scaled = _mm_mul_ps(color, _mm_set1_ps(sh));
+		const __m128 f = _mm_or_ps(_mm_and_ps(rgb_mask, scaled),
+					   _mm_andnot_ps(rgb_mask, color));
+		_mm_storeu_ps(q->rgba[k], _mm_mul_ps(_mm_loadu_ps(q->rgba[k]), f));
+	}
+#else
 	for (int k = 0; k < 4; k++) {
 		/* written so that NaN (a NaN normal) clamps to 0 */
 		float sh = shade[k] > 0.0f ? (shade[k] > 1.0f ? 1.0f : shade[k]) : 0.0f;
@@ -113,5 +127,6 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 			q->rgba[k][i] *= mat->color[i] * sh;
 		q->rgba[k][3] *= mat->color[3];
 	}
+#endif
 	return TSR_STAGE_DONE;
 }
