@@ -191,12 +191,14 @@ static inline float fast_floorf(float x)
 	return copysignf(t, x);
 }
 
+#ifndef __SSE2__
 /* (int32_t)floorf(x) for -2^23 < x < 2^23 */
 static inline int32_t ifloor_small(float x)
 {
 	int32_t i = (int32_t)x;
 	return i - ((float)i > x);
 }
+#endif
 
 /* The request list in registers while a quad is sampled. */
 struct line_list {
