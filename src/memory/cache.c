@@ -44,6 +44,7 @@ struct tsr_cache {
 	 * as the hook, without the indirect call; else NULL */
 	struct tsr_recency *touch_inline;
 	struct tsr_recency *fill_inline;  /* the same for on_fill */
+	struct tsr_recency *victim_inline;  /* the same for the oldest-stamp victim (LRU, FIFO) */
 	uint32_t *hint;          /* per set: the way last hit or filled (a search
 				    hint only: a lookup checks it first) */
 };
@@ -250,6 +251,9 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	if (c->policy->on_fill == tsr_recency_touch &&
 	    !((struct tsr_recency *)c->policy_state)->link)
 		c->fill_inline = c->policy_state;
+	if (c->policy->victim == tsr_recency_victim_oldest &&
+	    !((struct tsr_recency *)c->policy_state)->link)
+		c->victim_inline = c->policy_state;
 	*out = c;
 	return TSR_OK;
 }
@@ -396,7 +400,9 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		return;
 	}
 	if (way == UINT32_MAX) {
-		uint32_t choice = c->policy->victim(c->policy_state, set, sl, a);
+		uint32_t choice = c->victim_inline
+				  ? tsr_recency_oldest(tsr_recency_set(c->victim_inline, set), c->ways)
+				  : c->policy->victim(c->policy_state, set, sl, a);
 		if (choice == TSR_POLICY_BYPASS) {
 			cnt->bypasses++;
 			out->bypass = 1;
