@@ -44,7 +44,11 @@ struct tsr_cache {
 	 * as the hook, without the indirect call; else NULL */
 	struct tsr_recency *touch_inline;
 	struct tsr_recency *fill_inline;  /* the same for on_fill */
-	struct tsr_recency *victim_inline;  /* the same for the oldest-stamp victim (LRU, FIFO) */
+	struct tsr_recency *victim_inline;
+	/* bit `stream` set: tsr_cache_fast_hit declines that stream (render
+	 * targets and display always, texture once rt_seen; every stream
+	 * without an inline touch, with an observer or a hash index) */
+	uint32_t fast_off;  /* the same for the oldest-stamp victim (LRU, FIFO) */
 	uint32_t *hint;          /* per set: the way last hit or filled (a search
 				    hint only: a lookup checks it first) */
 };
@@ -103,6 +107,15 @@ static void index_remove(struct tsr_cache *c, uint64_t tag)
 		}
 	}
 	c->index_key[h] = 0;
+}
+
+static void fast_update(struct tsr_cache *c)
+{
+	c->fast_off = (1u << TSR_STREAM_RENDER_TARGET) | (1u << TSR_STREAM_DISPLAY);
+	if (c->rt_seen)
+		c->fast_off |= 1u << TSR_STREAM_TEXTURE;
+	if (!c->touch_inline || c->observer.access || c->index_key)
+		c->fast_off = UINT32_MAX;
 }
 
 static struct tsr_policy_config policy_config(const struct tsr_cache_geometry *g,
@@ -251,6 +264,7 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	if (c->policy->on_fill == tsr_recency_touch &&
 	    !((struct tsr_recency *)c->policy_state)->link)
 		c->fill_inline = c->policy_state;
+	fast_update(c);
 	if (c->policy->victim == tsr_recency_victim_oldest &&
 	    !((struct tsr_recency *)c->policy_state)->link)
 		c->victim_inline = c->policy_state;
@@ -376,7 +390,10 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 			*rt = 0;
 		} else if (is_render_target(a->stream)) {
 			uint8_t *rt = &c->rt[(size_t)set * c->ways + hit];
-			c->rt_seen = 1;
+			if (!c->rt_seen) {
+				c->rt_seen = 1;
+				fast_update(c);
+			}
 			cnt->rt_lines += !*rt;
 			*rt = 1;
 		}
@@ -445,7 +462,10 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	l->meta = a->meta;
 	l->partial = 0;
 	if (is_render_target(a->stream)) {
-		c->rt_seen = 1;
+		if (!c->rt_seen) {
+			c->rt_seen = 1;
+			fast_update(c);
+		}
 		c->rt[(size_t)set * c->ways + way] = 1;
 		cnt->rt_lines++;
 	} else if (c->rt_seen) {
@@ -472,8 +492,7 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 int tsr_cache_fast_hit(struct tsr_cache *c, uint64_t addr, int write, uint8_t stream,
 		       uint32_t meta)
 {
-	if (!c->touch_inline || c->observer.access || c->index_key ||
-	    is_render_target(stream) || (stream == TSR_STREAM_TEXTURE && c->rt_seen))
+	if (stream >= 32 || (c->fast_off >> stream & 1))
 		return 0;
 	const uint64_t tag = addr >> c->line_shift;
 	const uint32_t set = (uint32_t)tag & (c->sets - 1);
@@ -515,6 +534,7 @@ void tsr_cache_set_observer(struct tsr_cache *c, const struct tsr_cache_observer
 		c->observer = *o;
 	else
 		memset(&c->observer, 0, sizeof(c->observer));
+	fast_update(c);
 }
 
 void tsr_cache_invalidate_all(struct tsr_cache *c)
@@ -522,6 +542,7 @@ void tsr_cache_invalidate_all(struct tsr_cache *c)
 	memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof(*c->lines));
 	memset(c->rt, 0, (size_t)c->sets * c->ways);
 	c->rt_seen = 0;
+	fast_update(c);
 	if (c->index_key) {
 		memset(c->index_key, 0, (c->index_mask + 1) * sizeof(*c->index_key));
 		memset(c->filled, 0, c->sets * sizeof(*c->filled));
