@@ -362,9 +362,31 @@ static inline __m128i v_ifloor(__m128 x)
 
 /* One level's texel coordinates and weights for the four lanes. */
 struct level_lanes {
-	int32_t ix[4], iy[4];   /* floor of the (first) texel coordinates */
+	uint32_t x0[4], y0[4];  /* the wrapped texel (nearest) or first texel (bilinear) */
+	uint32_t x1[4], y1[4];  /* bilinear: the wrapped second column and row */
 	float w[4][4];          /* w[texel][lane]: the 2x2 weights (w[0]: nearest's) */
 };
+
+/* wrap_coord for four lanes, stored to out */
+static inline __attribute__((always_inline)) void
+v_wrap(__m128i c, uint32_t size, enum tsr_wrap wrap, uint32_t out[4])
+{
+	const __m128i last = _mm_set1_epi32((int32_t)size - 1);
+	if (wrap == TSR_WRAP_CLAMP) {
+		c = _mm_andnot_si128(_mm_cmpgt_epi32(_mm_setzero_si128(), c), c);  /* < 0: 0 */
+		const __m128i over = _mm_cmpgt_epi32(c, last);                     /* >= size */
+		c = _mm_or_si128(_mm_and_si128(over, last), _mm_andnot_si128(over, c));
+	} else if (wrap == TSR_WRAP_REPEAT && (size & (size - 1)) == 0) {
+		c = _mm_and_si128(c, last);
+	} else {
+		int32_t v[4];
+		_mm_storeu_si128((__m128i *)v, c);
+		for (int k = 0; k < 4; k++)
+			out[k] = (uint32_t)wrap_coord(v[k], size, wrap);
+		return;
+	}
+	_mm_storeu_si128((__m128i *)out, c);
+}
 
 static inline __attribute__((always_inline)) void
 lanes_coords(const struct tsr_level *lv, int bilinear, enum tsr_wrap wrap, __m128 U, __m128 V,
@@ -379,8 +401,8 @@ lanes_coords(const struct tsr_level *lv, int bilinear, enum tsr_wrap wrap, __m12
 	}
 	__m128 S = _mm_mul_ps(U, _mm_set1_ps(lv->fw)), T = _mm_mul_ps(V, _mm_set1_ps(lv->fh));
 	if (!bilinear) {
-		_mm_storeu_si128((__m128i *)o->ix, v_ifloor(S));
-		_mm_storeu_si128((__m128i *)o->iy, v_ifloor(T));
+		v_wrap(v_ifloor(S), lv->width, wrap, o->x0);
+		v_wrap(v_ifloor(T), lv->height, wrap, o->y0);
 		_mm_storeu_ps(o->w[0], _mm_set1_ps(weight));
 		return;
 	}
@@ -390,8 +412,11 @@ lanes_coords(const struct tsr_level *lv, int bilinear, enum tsr_wrap wrap, __m12
 	const __m128 AX = _mm_sub_ps(S, _mm_cvtepi32_ps(IX)), AY = _mm_sub_ps(T, _mm_cvtepi32_ps(IY));
 	const __m128 one = _mm_set1_ps(1.0f), W = _mm_set1_ps(weight);
 	const __m128 WX0 = _mm_sub_ps(one, AX), WY0 = _mm_sub_ps(one, AY);
-	_mm_storeu_si128((__m128i *)o->ix, IX);
-	_mm_storeu_si128((__m128i *)o->iy, IY);
+	const __m128i one_i = _mm_set1_epi32(1);
+	v_wrap(IX, lv->width, wrap, o->x0);
+	v_wrap(_mm_add_epi32(IX, one_i), lv->width, wrap, o->x1);
+	v_wrap(IY, lv->height, wrap, o->y0);
+	v_wrap(_mm_add_epi32(IY, one_i), lv->height, wrap, o->y1);
 	_mm_storeu_ps(o->w[0], _mm_mul_ps(_mm_mul_ps(W, WX0), WY0));
 	_mm_storeu_ps(o->w[1], _mm_mul_ps(_mm_mul_ps(W, AX), WY0));
 	_mm_storeu_ps(o->w[2], _mm_mul_ps(_mm_mul_ps(W, WX0), AY));
@@ -406,20 +431,14 @@ lane_texels(const struct tsr_level *lv, int bilinear, enum tsr_wrap wrap,
 	const uint32_t width = lv->width;
 	const uint64_t lbase = lv->addr;
 	const uint32_t bw = lv->blocks_w;
+	(void)wrap;  /* applied in lanes_coords */
 	if (!bilinear) {
-		int32_t x = wrap_coord(c->ix[lane], width, wrap);
-		int32_t y = wrap_coord(c->iy[lane], lv->height, wrap);
-		*acc = acc_texel(*acc, &lv->texels[((size_t)y * width + (uint32_t)x) * 4],
-				 c->w[0][lane]);
-		list_add(L, lbase + ((uint64_t)((uint32_t)y >> 2) * bw + ((uint32_t)x >> 2)) *
-					    TSR_TEXTURE_BLOCK_BYTES);
+		const uint32_t x = c->x0[lane], y = c->y0[lane];
+		*acc = acc_texel(*acc, &lv->texels[((size_t)y * width + x) * 4], c->w[0][lane]);
+		list_add(L, lbase + ((uint64_t)(y >> 2) * bw + (x >> 2)) * TSR_TEXTURE_BLOCK_BYTES);
 		return;
 	}
-	const int32_t ix0 = c->ix[lane], iy0 = c->iy[lane];
-	uint32_t x0 = (uint32_t)wrap_coord(ix0, width, wrap);
-	uint32_t x1 = (uint32_t)wrap_coord(ix0 + 1, width, wrap);
-	uint32_t y0 = (uint32_t)wrap_coord(iy0, lv->height, wrap);
-	uint32_t y1 = (uint32_t)wrap_coord(iy0 + 1, lv->height, wrap);
+	const uint32_t x0 = c->x0[lane], x1 = c->x1[lane], y0 = c->y0[lane], y1 = c->y1[lane];
 	const uint8_t *r0 = &lv->texels[(size_t)y0 * width * 4];
 	const uint8_t *r1 = &lv->texels[(size_t)y1 * width * 4];
 	*acc = acc_texel(*acc, r0 + x0 * 4, c->w[0][lane]);
