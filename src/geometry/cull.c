@@ -21,6 +21,18 @@
  */
 #define TSR_SCREEN_COORD_LIMIT 536870912.0f
 
+/*
+ * llroundf(x) for |x| <= TSR_SCREEN_COORD_LIMIT (2^29), without the libm
+ * call: truncation, then one step away from zero when the fraction (x less
+ * its truncation, exact: the fraction's bits are x's own) is at least a half.
+ */
+static inline int64_t round_half_away(float x)
+{
+	int64_t i = (int64_t)x;
+	float d = x - (float)i;
+	return i + (d >= 0.5f) - (d <= -0.5f);
+}
+
 static enum tsr_status push_prim(struct tsr_prim_array *out, struct tsr_primitive **p,
 				 struct tsr_error *err)
 {
@@ -61,8 +73,8 @@ static enum tsr_status emit_triangle(struct tsr_geometry *g,
 			st->primitives_culled++;
 			return TSR_OK;
 		}
-		p->X[i] = (int64_t)llroundf(sx);
-		p->Y[i] = (int64_t)llroundf(sy);
+		p->X[i] = round_half_away(sx);
+		p->Y[i] = round_half_away(sy);
 		float z = cv[i].p[2] * iw * 0.5f + 0.5f;
 		p->z[i] = z < 0.0f ? 0.0f : (z > 1.0f ? 1.0f : z);
 		p->inv_w[i] = iw;

@@ -6,6 +6,7 @@
 
 #include "core/limits.h"
 #include "memory/policy.h"
+#include "memory/recency.h"
 
 struct tsr_cache {
 	char name[32];
@@ -38,6 +39,18 @@ struct tsr_cache {
 	uint32_t *index_way;     /* the way of index_key's line */
 	uint64_t index_mask;     /* slots - 1 (slots: a power of two >= 2 x lines) */
 	uint32_t *filled;        /* per set: ways filled so far */
+	/* the policy's state when its on_hit is the plain recency touch of a
+	 * narrow set (LRU, MRU, ...): a hit stamps the way inline, the same
+	 * as the hook, without the indirect call; else NULL */
+	struct tsr_recency *touch_inline;
+	struct tsr_recency *fill_inline;  /* the same for on_fill */
+	struct tsr_recency *victim_inline;
+	/* bit `stream` set: tsr_cache_fast_hit declines that stream (render
+	 * targets and display always, texture once rt_seen; every stream
+	 * without an inline touch, with an observer or a hash index) */
+	uint32_t fast_off;  /* the same for the oldest-stamp victim (LRU, FIFO) */
+	uint32_t *hint;          /* per set: the way last hit or filled (a search
+				    hint only: a lookup checks it first) */
 };
 
 #define INDEX_MIN_WAYS 64u
@@ -94,6 +107,15 @@ static void index_remove(struct tsr_cache *c, uint64_t tag)
 		}
 	}
 	c->index_key[h] = 0;
+}
+
+static void fast_update(struct tsr_cache *c)
+{
+	c->fast_off = (1u << TSR_STREAM_RENDER_TARGET) | (1u << TSR_STREAM_DISPLAY);
+	if (c->rt_seen)
+		c->fast_off |= 1u << TSR_STREAM_TEXTURE;
+	if (!c->touch_inline || c->observer.access || c->index_key)
+		c->fast_off = UINT32_MAX;
 }
 
 static struct tsr_policy_config policy_config(const struct tsr_cache_geometry *g,
@@ -194,6 +216,7 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	c->policy = tsr_policy_find(g->policy);
 	c->uncached_display = (uint8_t)tsr_policy_spec_ucd(g->policy);
 	c->lines = calloc((size_t)c->sets * c->ways, sizeof(*c->lines));
+	c->hint = calloc(c->sets, sizeof(*c->hint));
 	c->rt = calloc((size_t)c->sets * c->ways, 1);
 	if (!g->fetch_on_write && c->lines)
 		c->masks = calloc((size_t)c->sets * c->ways, sizeof(*c->masks));
@@ -208,7 +231,8 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		c->filled = calloc(c->sets, sizeof(*c->filled));
 		index_ok = c->index_key && c->index_way && c->filled;
 	}
-	if (!c->lines || !c->rt || (!g->fetch_on_write && !c->masks) || !index_ok) {
+	if (!c->lines || !c->rt || !c->hint || (!g->fetch_on_write && !c->masks) || !index_ok) {
+		free(c->hint);
 		free(c->rt);
 		free(c->index_key);
 		free(c->index_way);
@@ -224,12 +248,26 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		tsr_error_set(err, s, "out of memory for cache '%s' (%u sets x %u ways): policy '%s'",
 			      name, c->sets, c->ways, g->policy);
 	if (s != TSR_OK) {
+		free(c->hint);
+		free(c->index_key);
+		free(c->index_way);
+		free(c->filled);
 		free(c->rt);
 		free(c->masks);
 		free(c->lines);
 		free(c);
 		return s;
 	}
+	if (c->policy->on_hit == tsr_recency_touch &&
+	    !((struct tsr_recency *)c->policy_state)->link)
+		c->touch_inline = c->policy_state;
+	if (c->policy->on_fill == tsr_recency_touch &&
+	    !((struct tsr_recency *)c->policy_state)->link)
+		c->fill_inline = c->policy_state;
+	fast_update(c);
+	if (c->policy->victim == tsr_recency_victim_oldest &&
+	    !((struct tsr_recency *)c->policy_state)->link)
+		c->victim_inline = c->policy_state;
 	*out = c;
 	return TSR_OK;
 }
@@ -242,6 +280,7 @@ void tsr_cache_destroy(struct tsr_cache *c)
 	free(c->index_key);
 	free(c->index_way);
 	free(c->filled);
+	free(c->hint);
 	free(c->rt);
 	free(c->masks);
 	free(c->lines);
@@ -314,24 +353,35 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		if (c->filled[set] < c->ways)
 			invalid = c->filled[set];
 	} else {
-		for (uint32_t w = 0; w < c->ways; w++) {
-			if (sl[w].valid) {
-				if (sl[w].tag == tag) {
+		/* tags are unique in a set: the hit (the hinted way first),
+		 * then on a miss the first invalid way */
+		const uint32_t h = c->hint[set];
+		if (sl[h].tag == tag && sl[h].valid)
+			hit = h;
+		else
+			for (uint32_t w = 0; w < c->ways; w++)
+				if (sl[w].tag == tag && sl[w].valid) {
 					hit = w;
 					break;
 				}
-			} else if (invalid == UINT32_MAX) {
-				invalid = w;
-			}
-		}
+		if (hit == UINT32_MAX)
+			for (uint32_t w = 0; w < c->ways; w++)
+				if (!sl[w].valid) {
+					invalid = w;
+					break;
+				}
 	}
 	if (hit != UINT32_MAX) {
+		c->hint[set] = hit;
 		out->way = hit;
 		if (sl[hit].partial)
 			partial_hit(c, a, set, hit, out);
 		else
 			out->hit = 1;
-		c->policy->on_hit(c->policy_state, set, hit, sl, a);
+		if (c->touch_inline)
+			tsr_recency_set(c->touch_inline, set)[hit] = ++c->touch_inline->clock;
+		else
+			c->policy->on_hit(c->policy_state, set, hit, sl, a);
 		/* inter-stream reuse (GSPC 2.3): the line's RT bit */
 		if (a->stream == TSR_STREAM_TEXTURE && c->rt_seen) {
 			uint8_t *rt = &c->rt[(size_t)set * c->ways + hit];
@@ -340,7 +390,10 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 			*rt = 0;
 		} else if (is_render_target(a->stream)) {
 			uint8_t *rt = &c->rt[(size_t)set * c->ways + hit];
-			c->rt_seen = 1;
+			if (!c->rt_seen) {
+				c->rt_seen = 1;
+				fast_update(c);
+			}
 			cnt->rt_lines += !*rt;
 			*rt = 1;
 		}
@@ -364,7 +417,9 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		return;
 	}
 	if (way == UINT32_MAX) {
-		uint32_t choice = c->policy->victim(c->policy_state, set, sl, a);
+		uint32_t choice = c->victim_inline
+				  ? tsr_recency_oldest(tsr_recency_set(c->victim_inline, set), c->ways)
+				  : c->policy->victim(c->policy_state, set, sl, a);
 		if (choice == TSR_POLICY_BYPASS) {
 			cnt->bypasses++;
 			out->bypass = 1;
@@ -393,6 +448,7 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		}
 	}
 	out->way = way;
+	c->hint[set] = way;
 	if (c->index_key) {
 		index_insert(c, tag, way);
 		if (way == c->filled[set])
@@ -406,7 +462,10 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	l->meta = a->meta;
 	l->partial = 0;
 	if (is_render_target(a->stream)) {
-		c->rt_seen = 1;
+		if (!c->rt_seen) {
+			c->rt_seen = 1;
+			fast_update(c);
+		}
 		c->rt[(size_t)set * c->ways + way] = 1;
 		cnt->rt_lines++;
 	} else if (c->rt_seen) {
@@ -424,7 +483,41 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 			out->fetch = 1;  /* part of a granule: fetch as fetch_on_write */
 		}
 	}
-	c->policy->on_fill(c->policy_state, set, way, sl, a);
+	if (c->fill_inline)
+		tsr_recency_set(c->fill_inline, set)[way] = ++c->fill_inline->clock;
+	else
+		c->policy->on_fill(c->policy_state, set, way, sl, a);
+}
+
+int tsr_cache_fast_hit(struct tsr_cache *c, uint64_t addr, int write, uint8_t stream,
+		       uint32_t meta)
+{
+	if (stream >= 32 || (c->fast_off >> stream & 1))
+		return 0;
+	const uint64_t tag = addr >> c->line_shift;
+	const uint32_t set = (uint32_t)tag & (c->sets - 1);
+	struct tsr_line *sl = &c->lines[(size_t)set * c->ways];
+	uint32_t w = c->hint[set];
+	if (!(sl[w].tag == tag && sl[w].valid)) {
+		w = 0;
+		while (w < c->ways && !(sl[w].tag == tag && sl[w].valid))
+			w++;
+		if (w == c->ways)
+			return 0;
+		c->hint[set] = w;
+	}
+	if (sl[w].partial)
+		return 0;
+	/* tsr_cache_access's hit, step for step */
+	struct tsr_cache_counters *cnt = &c->counters[stream];
+	if (write)
+		cnt->writes++;
+	else
+		cnt->reads++;
+	tsr_recency_set(c->touch_inline, set)[w] = ++c->touch_inline->clock;
+	sl[w].dirty |= (uint8_t)(write != 0) & c->dirty_on_write;
+	sl[w].meta = meta;
+	return 1;
 }
 
 void tsr_cache_marker(struct tsr_cache *c, enum tsr_marker kind, uint64_t value)
@@ -441,6 +534,7 @@ void tsr_cache_set_observer(struct tsr_cache *c, const struct tsr_cache_observer
 		c->observer = *o;
 	else
 		memset(&c->observer, 0, sizeof(c->observer));
+	fast_update(c);
 }
 
 void tsr_cache_invalidate_all(struct tsr_cache *c)
@@ -448,6 +542,7 @@ void tsr_cache_invalidate_all(struct tsr_cache *c)
 	memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof(*c->lines));
 	memset(c->rt, 0, (size_t)c->sets * c->ways);
 	c->rt_seen = 0;
+	fast_update(c);
 	if (c->index_key) {
 		memset(c->index_key, 0, (c->index_mask + 1) * sizeof(*c->index_key));
 		memset(c->filled, 0, c->sets * sizeof(*c->filled));

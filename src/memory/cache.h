@@ -168,6 +168,16 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		      struct tsr_cache_outcome *out);
 
 /*
+ * The common case of tsr_cache_access, for the memory system's hot path:
+ * when the line at addr is present and wholly valid, and the access needs
+ * nothing else (no observer, no render-target bookkeeping, an inline
+ * recency policy, a narrow cache), does exactly what tsr_cache_access does
+ * for that hit and returns 1; otherwise changes nothing and returns 0.
+ */
+int tsr_cache_fast_hit(struct tsr_cache *c, uint64_t addr, int write, uint8_t stream,
+		       uint32_t meta);
+
+/*
  * Announces a frame or tile boundary to the cache's policy (on_marker) and
  * observer. Does not change the cache's contents or counters.
  */

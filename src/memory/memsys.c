@@ -459,6 +459,23 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 		    uint32_t size, int write, enum tsr_stream s,
 		    uint16_t requester, uint32_t meta, struct tsr_mem_result *r)
 {
+	/* the common case first: one line, a plain hit at the port's cache */
+	int tried = 0;
+	if (port < m->cache_count && !m->path_fn) {
+		const struct node *x = &m->nodes[port];
+		if (((addr ^ (addr + ((size ? size : 1) - 1))) & ~(uint64_t)(x->line_bytes - 1)) == 0 &&
+		    !(write && x->write_through)) {
+			if (tsr_cache_fast_hit(x->cache, addr, write, (uint8_t)s, meta)) {
+				m->accesses++;
+				if (r) {
+					memset(r, 0, sizeof(*r));
+					reached(r, port, 1);
+				}
+				return;
+			}
+			tried = 1;  /* not a plain hit: the loop below does not ask again */
+		}
+	}
 	struct tsr_mem_result own;
 	if (m->path_fn && !r)
 		r = &own;  /* the path follows the request's chain by r */
@@ -492,6 +509,17 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 	for (;;) {
 		const uint64_t line_last = addr | (line - 1);
 		const uint64_t chunk_last = line_last < last ? line_last : last;
+		/* a plain hit at the port's cache: node_access's hit without the
+		 * outcome and access records (no path to record) */
+		if (!tried && !m->path_fn && !(write && m->nodes[port].write_through) &&
+		    tsr_cache_fast_hit(m->nodes[port].cache, addr, write, (uint8_t)s, meta)) {
+			m->accesses++;
+			reached(r, port, 1);
+			if (chunk_last == last)
+				break;
+			addr = chunk_last + 1;
+			continue;
+		}
 		struct tsr_access a = {.addr = addr,
 				       .size = (uint32_t)(chunk_last - addr + 1),
 				       .write = (uint8_t)(write != 0),

@@ -11,6 +11,10 @@
  */
 #include "raster/raster_priv.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 				       const struct tsr_raster_ctx *c)
 {
@@ -62,9 +66,20 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 		if (q->blend == TSR_BLEND_ALPHA) {
 			float a = q->rgba[k][3];
 			a = a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a);
+#ifdef __SSE2__
+			/* (rgb * a, a) + dst * (1 - a): the same products and
+			 * sums per channel (an IEEE sum is commutative) */
+			const __m128 alpha_lane = _mm_castsi128_ps(_mm_setr_epi32(0, 0, 0, -1));
+			__m128 src = _mm_mul_ps(_mm_loadu_ps(q->rgba[k]), _mm_set1_ps(a));
+			src = _mm_or_ps(_mm_andnot_ps(alpha_lane, src),
+					_mm_and_ps(alpha_lane, _mm_set1_ps(a)));
+			_mm_storeu_ps(dst, _mm_add_ps(src, _mm_mul_ps(_mm_loadu_ps(dst),
+								      _mm_set1_ps(1.0f - a))));
+#else
 			for (int i = 0; i < 3; i++)
 				dst[i] = q->rgba[k][i] * a + dst[i] * (1.0f - a);
 			dst[3] = a + dst[3] * (1.0f - a);
+#endif
 		} else {
 			for (int i = 0; i < 4; i++)
 				dst[i] = q->rgba[k][i];

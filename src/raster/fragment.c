@@ -11,6 +11,10 @@
  */
 #include "raster/raster_priv.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 				       const struct tsr_raster_ctx *c)
 {
@@ -50,6 +54,29 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 		tsr_worklog_mark(c->log);
 	}
 	float u[4], v[4], shade[4];
+#ifdef __SSE2__
+	/* the four lanes at once: per lane the very operations of the loop
+	 * below, in the same order (divps is divss per lane; a zero sum
+	 * masks its infinite reciprocal to 0, NaN compares unequal and stays) */
+	{
+		const __m128 l0 = _mm_setr_ps(in->l[0][0], in->l[1][0], in->l[2][0], in->l[3][0]);
+		const __m128 l1 = _mm_setr_ps(in->l[0][1], in->l[1][1], in->l[2][1], in->l[3][1]);
+		const __m128 l2 = _mm_setr_ps(in->l[0][2], in->l[1][2], in->l[2][2], in->l[3][2]);
+		const __m128 w0 = _mm_mul_ps(l0, _mm_set1_ps(p->inv_w[0]));
+		const __m128 w1 = _mm_mul_ps(l1, _mm_set1_ps(p->inv_w[1]));
+		const __m128 w2 = _mm_mul_ps(l2, _mm_set1_ps(p->inv_w[2]));
+		const __m128 sum = _mm_add_ps(_mm_add_ps(w0, w1), w2);
+		const __m128 inv = _mm_and_ps(_mm_cmpneq_ps(sum, _mm_setzero_ps()),
+					      _mm_div_ps(_mm_set1_ps(1.0f), sum));
+#define TSR_LERP3(a) _mm_mul_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(w0, _mm_set1_ps(a[0])), \
+						       _mm_mul_ps(w1, _mm_set1_ps(a[1]))), \
+					    _mm_mul_ps(w2, _mm_set1_ps(a[2]))), inv)
+		_mm_storeu_ps(u, TSR_LERP3(p->u));
+		_mm_storeu_ps(v, TSR_LERP3(p->v));
+		_mm_storeu_ps(shade, TSR_LERP3(p->shade));
+#undef TSR_LERP3
+	}
+#else
 	for (int k = 0; k < 4; k++) {
 		const float *l = in->l[k];
 		float w0 = l[0] * p->inv_w[0], w1 = l[1] * p->inv_w[1], w2 = l[2] * p->inv_w[2];
@@ -59,6 +86,7 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 		v[k] = (w0 * p->v[0] + w1 * p->v[1] + w2 * p->v[2]) * inv;
 		shade[k] = (w0 * p->shade[0] + w1 * p->shade[1] + w2 * p->shade[2]) * inv;
 	}
+#endif
 	if (shader->texture) {
 		struct tsr_texel_requests req;
 		struct tsr_texture_stats *ts = c->ts;
@@ -78,6 +106,20 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 			for (int i = 0; i < 4; i++)
 				q->rgba[k][i] = 1.0f;
 	}
+#ifdef __SSE2__
+	/* per lane rgba[i] *= color[i] * sh (i < 3), rgba[3] *= color[3]: the
+	 * same two roundings per channel, four channels at once */
+	const __m128 color = _mm_loadu_ps(mat->color);
+	const __m128 rgb_mask = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
+	for (int k = 0; k < 4; k++) {
+		/* written so that NaN (a NaN normal) clamps to 0 */
+		float sh = shade[k] > 0.0f ? (shade[k] > 1.0f ? 1.0f : shade[k]) : 0.0f;
+		const __m128 scaled = _mm_mul_ps(color, _mm_set1_ps(sh));
+		const __m128 f = _mm_or_ps(_mm_and_ps(rgb_mask, scaled),
+					   _mm_andnot_ps(rgb_mask, color));
+		_mm_storeu_ps(q->rgba[k], _mm_mul_ps(_mm_loadu_ps(q->rgba[k]), f));
+	}
+#else
 	for (int k = 0; k < 4; k++) {
 		/* written so that NaN (a NaN normal) clamps to 0 */
 		float sh = shade[k] > 0.0f ? (shade[k] > 1.0f ? 1.0f : shade[k]) : 0.0f;
@@ -85,5 +127,6 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 			q->rgba[k][i] *= mat->color[i] * sh;
 		q->rgba[k][3] *= mat->color[3];
 	}
+#endif
 	return TSR_STAGE_DONE;
 }

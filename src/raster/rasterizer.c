@@ -6,20 +6,6 @@
  */
 #include "raster/raster_priv.h"
 
-/* Barycentric weights (screen space) of pixel (px, py). */
-static void barycentric(const struct tsr_primitive *p, int32_t px, int32_t py,
-			float l[3])
-{
-	const int64_t one = 1 << TSR_SUBPIXEL_BITS, half = one / 2;
-	int64_t sx = (int64_t)px * one + half, sy = (int64_t)py * one + half;
-	double inv = 1.0 / (double)p->area2;
-	int64_t e1 = (p->X[2] - p->X[1]) * (sy - p->Y[1]) - (p->Y[2] - p->Y[1]) * (sx - p->X[1]);
-	int64_t e2 = (p->X[0] - p->X[2]) * (sy - p->Y[2]) - (p->Y[0] - p->Y[2]) * (sx - p->X[2]);
-	l[0] = (float)((double)e1 * inv);
-	l[1] = (float)((double)e2 * inv);
-	l[2] = 1.0f - l[0] - l[1];
-}
-
 enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 					   const struct tsr_raster_ctx *c)
 {
@@ -61,23 +47,33 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 		row[i] = dx[i] * (py - p->Y[i]) - dy[i] * (px - p->X[i]) + bias[i];
 	}
 	uint32_t n = 0, seq = r->next_seq;
+	const double inv_area = 1.0 / (double)p->area2;  /* once, not per pixel */
+	/* each lane's edge offsets from the quad's first pixel, and the
+	 * window's last column and row (odd-sized edges: lanes beyond are
+	 * not covered) */
+	int64_t off[4][3];
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < 3; i++)
+			off[k][i] = -dy[i] * one * (k & 1) + dx[i] * one * (k >> 1);
+	int64_t bary[4][2];
+	for (int k = 0; k < 4; k++) {
+		bary[k][0] = off[k][1] - bias[1];
+		bary[k][1] = off[k][2] - bias[2];
+	}
+	const int32_t x_end = t->x0 + (int32_t)t->width, y_end = t->y0 + (int32_t)t->height;
 	for (int32_t y = y0; y <= y1; y += 2) {
 		int64_t e[3] = {row[0], row[1], row[2]};
+		/* lanes 2, 3 (the quad's second row) outside the window */
+		const uint8_t row_keep = y + 1 >= y_end ? 0x3 : 0xf;
 		for (int32_t x = x0; x <= x1; x += 2) {
 			uint8_t mask = 0;
 			for (int k = 0; k < 4; k++) {
-				int ox = k & 1, oy = k >> 1;
-				int in = 1;
-				for (int i = 0; i < 3; i++) {
-					int64_t v = e[i] - dy[i] * one * ox + dx[i] * one * oy;
-					in &= v >= 0;
-				}
-				/* pixels outside the window (odd-sized edges) are not covered */
-				if (x + ox >= t->x0 + (int32_t)t->width ||
-				    y + oy >= t->y0 + (int32_t)t->height)
-					in = 0;
+				int in = (e[0] + off[k][0] >= 0) & (e[1] + off[k][1] >= 0) &
+					 (e[2] + off[k][2] >= 0);
 				mask |= (uint8_t)(in << k);
 			}
+			/* the quad's own pixel (x, y) is always in the window */
+			mask &= row_keep & (x + 1 >= x_end ? 0x5 : 0xf);
 			if (mask) {
 				struct tsr_quad *q = tsr_quad_queue_push(&r->early_z);
 				q->x = x;
@@ -88,8 +84,14 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 				q->shader = shader;
 				q->blend = blend;
 				for (int k = 0; k < 4; k++) {
+					/* the barycentric edge values are the edge
+					 * functions of edges 1 and 2 at the lane,
+					 * without the fill-rule bias: the same
+					 * integers, without the multiplications */
 					float l[3];
-					barycentric(p, x + (k & 1), y + (k >> 1), l);
+					l[0] = (float)((double)(e[1] + bary[k][0]) * inv_area);
+					l[1] = (float)((double)(e[2] + bary[k][1]) * inv_area);
+					l[2] = 1.0f - l[0] - l[1];
 					q->z[k] = l[0] * p->z[0] + l[1] * p->z[1] + l[2] * p->z[2];
 					q->l[k][0] = l[0];
 					q->l[k][1] = l[1];

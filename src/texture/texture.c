@@ -3,11 +3,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 struct tsr_level {
 	uint32_t width, height;
 	uint32_t blocks_w;       /* blocks per row */
 	uint64_t offset;         /* byte offset of the level from level 0 */
+	uint64_t addr;           /* base + offset: the level's byte address */
+	float fw, fh;            /* width, height as floats */
 	uint8_t *texels;         /* width * height * 4, row-major */
 };
 
@@ -38,6 +43,9 @@ enum tsr_status tsr_texture_create(const struct tsr_image *img,
 		lv->height = h;
 		lv->blocks_w = (w + TSR_TEXTURE_BLOCK - 1) / TSR_TEXTURE_BLOCK;
 		lv->offset = off;
+		lv->addr = off;
+		lv->fw = (float)w;
+		lv->fh = (float)h;
 		uint32_t blocks_h = (h + TSR_TEXTURE_BLOCK - 1) / TSR_TEXTURE_BLOCK;
 		off += (uint64_t)lv->blocks_w * blocks_h * TSR_TEXTURE_BLOCK_BYTES;
 		lv->texels = malloc((size_t)w * h * 4);
@@ -107,6 +115,8 @@ uint64_t tsr_texture_footprint_bytes(const struct tsr_texture *t)
 void tsr_texture_set_base(struct tsr_texture *t, uint64_t base)
 {
 	t->base = base;
+	for (uint32_t l = 0; l < t->levels; l++)
+		t->level[l].addr = base + t->level[l].offset;
 }
 
 uint32_t tsr_texture_levels(const struct tsr_texture *t)
@@ -166,24 +176,104 @@ static inline int32_t wrap_coord(int32_t c, uint32_t size, enum tsr_wrap wrap)
 	return m < 0 ? m + (int32_t)size : m;
 }
 
-static inline void add_line(struct tsr_texel_requests *req, uint64_t addr)
+/*
+ * floorf(x) for any x, exact (signed zeros included), without the libm
+ * sequence: truncation through int32_t where that is defined (|x| < 2^23,
+ * where every float with a fraction lives), floorf itself otherwise.
+ */
+static inline float fast_floorf(float x)
 {
-	uint64_t line = addr & ~(uint64_t)(TSR_TEXTURE_BLOCK_BYTES - 1);
-	req->texel_fetches++;
-	/* neighbouring texels mostly share the line added last: look there first */
-	if (req->line_count && req->lines[req->line_count - 1] == line)
-		return;
-	for (uint32_t i = 0; i < req->line_count; i++)
-		if (req->lines[i] == line)
-			return;
-	req->lines[req->line_count++] = line;
+	if (!(fabsf(x) < 8388608.0f))
+		return floorf(x);
+	float t = (float)(int32_t)x;
+	if (t > x)
+		t -= 1.0f;
+	return copysignf(t, x);
 }
 
-/* Filters one level for one lane; accumulates weight * color into acc. */
-static void sample_level(const struct tsr_texture *t, uint32_t level,
-			 int bilinear, enum tsr_wrap wrap, float u, float v,
-			 float weight, float acc[4],
-			 struct tsr_texel_requests *req)
+#ifndef __SSE2__
+/* (int32_t)floorf(x) for -2^23 < x < 2^23 */
+static inline int32_t ifloor_small(float x)
+{
+	int32_t i = (int32_t)x;
+	return i - ((float)i > x);
+}
+#endif
+
+/* The request list in registers while a quad is sampled. */
+struct line_list {
+	uint32_t fetches, count;
+	uint64_t last;     /* lines[count - 1] when count > 0 */
+	uint64_t *lines;
+};
+
+/* add_line's coalescing (first-use order) for one texel's line */
+static inline void list_add(struct line_list *L, uint64_t line)
+{
+	L->fetches++;
+	/* neighbouring texels mostly share the line added last: look there first */
+	if (L->count && L->last == line)
+		return;
+	for (uint32_t i = 0; i < L->count; i++)
+		if (L->lines[i] == line)
+			return;
+	L->lines[L->count++] = line;
+	L->last = line;
+}
+
+/*
+ * acc[c] += wgt * (float)p[c] for the four channels: four lanes of one
+ * SSE2 multiply and add (the same IEEE single-precision operations, each
+ * rounded, in the same order per channel, as the scalar code).
+ */
+#ifdef __SSE2__
+typedef __m128 acc4;
+static inline acc4 acc_zero(void)
+{
+	return _mm_setzero_ps();
+}
+static inline acc4 acc_texel(acc4 acc, const uint8_t *p, float wgt)
+{
+	uint32_t word;
+	memcpy(&word, p, 4);
+	__m128i z = _mm_setzero_si128();
+	__m128i b = _mm_cvtsi32_si128((int)word);
+	__m128i d = _mm_unpacklo_epi16(_mm_unpacklo_epi8(b, z), z);
+	return _mm_add_ps(acc, _mm_mul_ps(_mm_set1_ps(wgt), _mm_cvtepi32_ps(d)));
+}
+static inline void acc_store(float out[4], acc4 acc, float k)
+{
+	_mm_storeu_ps(out, _mm_mul_ps(acc, _mm_set1_ps(k)));
+}
+#else
+typedef struct { float c[4]; } acc4;
+static inline acc4 acc_zero(void)
+{
+	acc4 a = {{0, 0, 0, 0}};
+	return a;
+}
+static inline acc4 acc_texel(acc4 acc, const uint8_t *p, float wgt)
+{
+	for (int c = 0; c < 4; c++)
+		acc.c[c] += wgt * (float)p[c];
+	return acc;
+}
+static inline void acc_store(float out[4], acc4 acc, float k)
+{
+	for (int c = 0; c < 4; c++)
+		out[c] = acc.c[c] * k;
+}
+#endif
+
+#ifndef __SSE2__
+/*
+ * Filters one level for one lane; accumulates weight * color into acc and
+ * adds the texels' lines to L in texel order. Always inlined so that the
+ * filter and the wrap mode are constants in each specialisation.
+ */
+static inline __attribute__((always_inline)) void
+sample_level(const struct tsr_texture *t, uint32_t level, int bilinear, enum tsr_wrap wrap,
+	     float u, float v, float weight, acc4 *acc, struct line_list *L)
 {
 	const struct tsr_level *lv = &t->level[level];
 	if (!isfinite(u))
@@ -192,40 +282,224 @@ static void sample_level(const struct tsr_texture *t, uint32_t level,
 		v = 0.0f;
 	/* keep coordinates in a range where float->int is defined */
 	if (wrap == TSR_WRAP_REPEAT) {
-		u -= floorf(u);
-		v -= floorf(v);
+		u -= fast_floorf(u);
+		v -= fast_floorf(v);
 	} else {
 		u = u < -1.0f ? -1.0f : (u > 2.0f ? 2.0f : u);
 		v = v < -1.0f ? -1.0f : (v > 2.0f ? 2.0f : v);
 	}
-	float s = u * (float)lv->width, tt = v * (float)lv->height;
+	/* |s|, |tt| <= 2 * 32768: integer floors are exact */
+	float s = u * lv->fw, tt = v * lv->fh;
+	const uint32_t width = lv->width;
+	const uint64_t lbase = lv->addr;
+	const uint32_t bw = lv->blocks_w;
 	if (!bilinear) {
-		int32_t x = wrap_coord((int32_t)floorf(s), lv->width, wrap);
-		int32_t y = wrap_coord((int32_t)floorf(tt), lv->height, wrap);
-		const uint8_t *p = &lv->texels[((size_t)y * lv->width + x) * 4];
-		for (int c = 0; c < 4; c++)
-			acc[c] += weight * (float)p[c];
-		add_line(req, texel_addr(t, lv, (uint32_t)x, (uint32_t)y));
+		int32_t x = wrap_coord(ifloor_small(s), width, wrap);
+		int32_t y = wrap_coord(ifloor_small(tt), lv->height, wrap);
+		*acc = acc_texel(*acc, &lv->texels[((size_t)y * width + (uint32_t)x) * 4], weight);
+		list_add(L, lbase + ((uint64_t)((uint32_t)y >> 2) * bw + ((uint32_t)x >> 2)) *
+					    TSR_TEXTURE_BLOCK_BYTES);
 		return;
 	}
 	s -= 0.5f;
 	tt -= 0.5f;
-	float fx0 = floorf(s), fy0 = floorf(tt);
-	float ax = s - fx0, ay = tt - fy0;
-	int32_t xs[2] = {wrap_coord((int32_t)fx0, lv->width, wrap),
-			 wrap_coord((int32_t)fx0 + 1, lv->width, wrap)};
-	int32_t ys[2] = {wrap_coord((int32_t)fy0, lv->height, wrap),
-			 wrap_coord((int32_t)fy0 + 1, lv->height, wrap)};
-	float wx[2] = {1.0f - ax, ax}, wy[2] = {1.0f - ay, ay};
-	for (int j = 0; j < 2; j++)
-		for (int i = 0; i < 2; i++) {
-			const uint8_t *p = &lv->texels[((size_t)ys[j] * lv->width + xs[i]) * 4];
-			float wgt = weight * wx[i] * wy[j];
-			for (int c = 0; c < 4; c++)
-				acc[c] += wgt * (float)p[c];
-			add_line(req, texel_addr(t, lv, (uint32_t)xs[i], (uint32_t)ys[j]));
-		}
+	/* s, tt >= -1.5 - 0.5 and never -0: (float)floor is floorf exactly */
+	int32_t ix0 = ifloor_small(s), iy0 = ifloor_small(tt);
+	float ax = s - (float)ix0, ay = tt - (float)iy0;
+	uint32_t x0 = (uint32_t)wrap_coord(ix0, width, wrap);
+	uint32_t x1 = (uint32_t)wrap_coord(ix0 + 1, width, wrap);
+	uint32_t y0 = (uint32_t)wrap_coord(iy0, lv->height, wrap);
+	uint32_t y1 = (uint32_t)wrap_coord(iy0 + 1, lv->height, wrap);
+	float wx0 = 1.0f - ax, wy0 = 1.0f - ay;
+	const uint8_t *r0 = &lv->texels[(size_t)y0 * width * 4];
+	const uint8_t *r1 = &lv->texels[(size_t)y1 * width * 4];
+	*acc = acc_texel(*acc, r0 + x0 * 4, weight * wx0 * wy0);
+	*acc = acc_texel(*acc, r0 + x1 * 4, weight * ax * wy0);
+	*acc = acc_texel(*acc, r1 + x0 * 4, weight * wx0 * ay);
+	*acc = acc_texel(*acc, r1 + x1 * 4, weight * ax * ay);
+	uint32_t bx0 = x0 >> 2, bx1 = x1 >> 2, by0 = y0 >> 2, by1 = y1 >> 2;
+	uint64_t row0 = lbase + (uint64_t)by0 * bw * TSR_TEXTURE_BLOCK_BYTES;
+	uint64_t l00 = row0 + (uint64_t)bx0 * TSR_TEXTURE_BLOCK_BYTES;
+	if (bx0 == bx1 && by0 == by1) {
+		/* one line: the first add coalesces the other three */
+		list_add(L, l00);
+		L->fetches += 3;
+		return;
+	}
+	uint64_t row1 = lbase + (uint64_t)by1 * bw * TSR_TEXTURE_BLOCK_BYTES;
+	list_add(L, l00);
+	list_add(L, row0 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
+	list_add(L, row1 + (uint64_t)bx0 * TSR_TEXTURE_BLOCK_BYTES);
+	list_add(L, row1 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
 }
+
+#endif
+
+#ifdef __SSE2__
+/*
+ * The four lanes' coordinate arithmetic of sample_level in SSE2, lane by
+ * lane the same IEEE operations: non-finite coordinates become +0, floorf
+ * is truncation corrected by one where it rounded up, with floorf's sign
+ * of zero (and x itself where |x| >= 2^23, every such float being an
+ * integer), the clamps are max/min (equal results for finite values).
+ */
+static inline __m128 v_floorf(__m128 x)
+{
+	const __m128 sign = _mm_set1_ps(-0.0f);
+	const __m128 big = _mm_cmpnlt_ps(_mm_andnot_ps(sign, x), _mm_set1_ps(8388608.0f));
+	__m128 t = _mm_cvtepi32_ps(_mm_cvttps_epi32(x));
+	t = _mm_sub_ps(t, _mm_and_ps(_mm_cmpgt_ps(t, x), _mm_set1_ps(1.0f)));
+	t = _mm_or_ps(_mm_andnot_ps(sign, t), _mm_and_ps(sign, x));
+	return _mm_or_ps(_mm_and_ps(big, x), _mm_andnot_ps(big, t));
+}
+
+/* (int32_t)floorf(x) per lane for |x| < 2^23 */
+static inline __m128i v_ifloor(__m128 x)
+{
+	__m128i i = _mm_cvttps_epi32(x);
+	return _mm_add_epi32(i, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(i), x)));
+}
+
+/* One level's texel coordinates and weights for the four lanes. */
+struct level_lanes {
+	uint32_t x0[4], y0[4];  /* the wrapped texel (nearest) or first texel (bilinear) */
+	uint32_t x1[4], y1[4];  /* bilinear: the wrapped second column and row */
+	float w[4][4];          /* w[texel][lane]: the 2x2 weights (w[0]: nearest's) */
+};
+
+/* wrap_coord for four lanes, stored to out */
+static inline __attribute__((always_inline)) void
+v_wrap(__m128i c, uint32_t size, enum tsr_wrap wrap, uint32_t out[4])
+{
+	const __m128i last = _mm_set1_epi32((int32_t)size - 1);
+	if (wrap == TSR_WRAP_CLAMP) {
+		c = _mm_andnot_si128(_mm_cmpgt_epi32(_mm_setzero_si128(), c), c);  /* < 0: 0 */
+		const __m128i over = _mm_cmpgt_epi32(c, last);                     /* >= size */
+		c = _mm_or_si128(_mm_and_si128(over, last), _mm_andnot_si128(over, c));
+	} else if (wrap == TSR_WRAP_REPEAT && (size & (size - 1)) == 0) {
+		c = _mm_and_si128(c, last);
+	} else {
+		int32_t v[4];
+		_mm_storeu_si128((__m128i *)v, c);
+		for (int k = 0; k < 4; k++)
+			out[k] = (uint32_t)wrap_coord(v[k], size, wrap);
+		return;
+	}
+	_mm_storeu_si128((__m128i *)out, c);
+}
+
+static inline __attribute__((always_inline)) void
+lanes_coords(const struct tsr_level *lv, int bilinear, enum tsr_wrap wrap, __m128 U, __m128 V,
+	     float weight, struct level_lanes *o)
+{
+	if (wrap == TSR_WRAP_REPEAT) {
+		U = _mm_sub_ps(U, v_floorf(U));
+		V = _mm_sub_ps(V, v_floorf(V));
+	} else {
+		U = _mm_min_ps(_mm_max_ps(U, _mm_set1_ps(-1.0f)), _mm_set1_ps(2.0f));
+		V = _mm_min_ps(_mm_max_ps(V, _mm_set1_ps(-1.0f)), _mm_set1_ps(2.0f));
+	}
+	__m128 S = _mm_mul_ps(U, _mm_set1_ps(lv->fw)), T = _mm_mul_ps(V, _mm_set1_ps(lv->fh));
+	if (!bilinear) {
+		v_wrap(v_ifloor(S), lv->width, wrap, o->x0);
+		v_wrap(v_ifloor(T), lv->height, wrap, o->y0);
+		_mm_storeu_ps(o->w[0], _mm_set1_ps(weight));
+		return;
+	}
+	S = _mm_sub_ps(S, _mm_set1_ps(0.5f));
+	T = _mm_sub_ps(T, _mm_set1_ps(0.5f));
+	const __m128i IX = v_ifloor(S), IY = v_ifloor(T);
+	const __m128 AX = _mm_sub_ps(S, _mm_cvtepi32_ps(IX)), AY = _mm_sub_ps(T, _mm_cvtepi32_ps(IY));
+	const __m128 one = _mm_set1_ps(1.0f), W = _mm_set1_ps(weight);
+	const __m128 WX0 = _mm_sub_ps(one, AX), WY0 = _mm_sub_ps(one, AY);
+	const __m128i one_i = _mm_set1_epi32(1);
+	v_wrap(IX, lv->width, wrap, o->x0);
+	v_wrap(_mm_add_epi32(IX, one_i), lv->width, wrap, o->x1);
+	v_wrap(IY, lv->height, wrap, o->y0);
+	v_wrap(_mm_add_epi32(IY, one_i), lv->height, wrap, o->y1);
+	_mm_storeu_ps(o->w[0], _mm_mul_ps(_mm_mul_ps(W, WX0), WY0));
+	_mm_storeu_ps(o->w[1], _mm_mul_ps(_mm_mul_ps(W, AX), WY0));
+	_mm_storeu_ps(o->w[2], _mm_mul_ps(_mm_mul_ps(W, WX0), AY));
+	_mm_storeu_ps(o->w[3], _mm_mul_ps(_mm_mul_ps(W, AX), AY));
+}
+
+/* sample_level's texel reads and line requests for one lane. */
+static inline __attribute__((always_inline)) void
+lane_texels(const struct tsr_level *lv, int bilinear, enum tsr_wrap wrap,
+	    const struct level_lanes *c, int lane, acc4 *acc, struct line_list *L)
+{
+	const uint32_t width = lv->width;
+	const uint64_t lbase = lv->addr;
+	const uint32_t bw = lv->blocks_w;
+	(void)wrap;  /* applied in lanes_coords */
+	if (!bilinear) {
+		const uint32_t x = c->x0[lane], y = c->y0[lane];
+		*acc = acc_texel(*acc, &lv->texels[((size_t)y * width + x) * 4], c->w[0][lane]);
+		list_add(L, lbase + ((uint64_t)(y >> 2) * bw + (x >> 2)) * TSR_TEXTURE_BLOCK_BYTES);
+		return;
+	}
+	const uint32_t x0 = c->x0[lane], x1 = c->x1[lane], y0 = c->y0[lane], y1 = c->y1[lane];
+	const uint8_t *r0 = &lv->texels[(size_t)y0 * width * 4];
+	const uint8_t *r1 = &lv->texels[(size_t)y1 * width * 4];
+	*acc = acc_texel(*acc, r0 + x0 * 4, c->w[0][lane]);
+	*acc = acc_texel(*acc, r0 + x1 * 4, c->w[1][lane]);
+	*acc = acc_texel(*acc, r1 + x0 * 4, c->w[2][lane]);
+	*acc = acc_texel(*acc, r1 + x1 * 4, c->w[3][lane]);
+	uint32_t bx0 = x0 >> 2, bx1 = x1 >> 2, by0 = y0 >> 2, by1 = y1 >> 2;
+	uint64_t row0 = lbase + (uint64_t)by0 * bw * TSR_TEXTURE_BLOCK_BYTES;
+	uint64_t l00 = row0 + (uint64_t)bx0 * TSR_TEXTURE_BLOCK_BYTES;
+	if (bx0 == bx1 && by0 == by1) {
+		list_add(L, l00);
+		L->fetches += 3;
+		return;
+	}
+	uint64_t row1 = lbase + (uint64_t)by1 * bw * TSR_TEXTURE_BLOCK_BYTES;
+	list_add(L, l00);
+	list_add(L, row0 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
+	list_add(L, row1 + (uint64_t)bx0 * TSR_TEXTURE_BLOCK_BYTES);
+	list_add(L, row1 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
+}
+
+static inline __attribute__((always_inline)) void
+sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint32_t l0,
+	     uint32_t l1, int two, float frac, const float u[4], const float v[4],
+	     float rgba[4][4], struct line_list *L)
+{
+	const float k = 1.0f / 255.0f;
+	const __m128 sign = _mm_set1_ps(-0.0f), fmax = _mm_set1_ps(3.40282347e+38f);
+	__m128 U = _mm_loadu_ps(u), V = _mm_loadu_ps(v);
+	/* isfinite: |x| <= FLT_MAX (false for NaN and infinities) */
+	U = _mm_and_ps(_mm_cmple_ps(_mm_andnot_ps(sign, U), fmax), U);
+	V = _mm_and_ps(_mm_cmple_ps(_mm_andnot_ps(sign, V), fmax), V);
+	struct level_lanes c0, c1;
+	lanes_coords(&t->level[l0], bilinear, wrap, U, V, two ? 1.0f - frac : 1.0f, &c0);
+	if (two)
+		lanes_coords(&t->level[l1], bilinear, wrap, U, V, frac, &c1);
+	for (int lane = 0; lane < 4; lane++) {
+		acc4 acc = acc_zero();
+		lane_texels(&t->level[l0], bilinear, wrap, &c0, lane, &acc, L);
+		if (two)
+			lane_texels(&t->level[l1], bilinear, wrap, &c1, lane, &acc, L);
+		acc_store(rgba[lane], acc, k);
+	}
+}
+#else
+static inline __attribute__((always_inline)) void
+sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint32_t l0,
+	     uint32_t l1, int two, float frac, const float u[4], const float v[4],
+	     float rgba[4][4], struct line_list *L)
+{
+	const float k = 1.0f / 255.0f;
+	for (int lane = 0; lane < 4; lane++) {
+		acc4 acc = acc_zero();
+		sample_level(t, l0, bilinear, wrap, u[lane], v[lane],
+			     two ? 1.0f - frac : 1.0f, &acc, L);
+		if (two)
+			sample_level(t, l1, bilinear, wrap, u[lane], v[lane], frac, &acc, L);
+		acc_store(rgba[lane], acc, k);
+	}
+}
+#endif
 
 void tsr_texture_sample_quad(const struct tsr_texture *t,
 			     enum tsr_filter filter, enum tsr_wrap wrap,
@@ -239,26 +513,29 @@ void tsr_texture_sample_quad(const struct tsr_texture *t,
 	int bilinear = filter != TSR_FILTER_NEAREST;
 	int two = 0;
 	if (filter == TSR_FILTER_TRILINEAR && lod > 0.0f && lod < maxl) {
-		l0 = (uint32_t)floorf(lod);
+		l0 = (uint32_t)fast_floorf(lod);
 		l1 = l0 + 1;
 		frac = lod - (float)l0;
 		two = 1;
 	} else {
-		float r = floorf(lod + 0.5f);
+		float r = fast_floorf(lod + 0.5f);
 		r = r < 0.0f ? 0.0f : (r > maxl ? maxl : r);
 		l0 = (uint32_t)r;
 	}
-	req->texel_fetches = 0;
-	req->line_count = 0;
-	const float k = 1.0f / 255.0f;
-	for (int lane = 0; lane < 4; lane++) {
-		float acc[4] = {0, 0, 0, 0};
-		sample_level(t, l0, bilinear, wrap, u[lane], v[lane],
-			     two ? 1.0f - frac : 1.0f, acc, req);
-		if (two)
-			sample_level(t, l1, bilinear, wrap, u[lane], v[lane], frac,
-				     acc, req);
-		for (int c = 0; c < 4; c++)
-			rgba[lane][c] = acc[c] * k;
+	struct line_list L = {0, 0, 0, req->lines};
+	if (wrap == TSR_WRAP_REPEAT) {
+		if (bilinear)
+			sample_lanes(t, 1, TSR_WRAP_REPEAT, l0, l1, two, frac, u, v, rgba, &L);
+		else
+			sample_lanes(t, 0, TSR_WRAP_REPEAT, l0, l1, two, frac, u, v, rgba, &L);
+	} else if (wrap == TSR_WRAP_CLAMP) {
+		if (bilinear)
+			sample_lanes(t, 1, TSR_WRAP_CLAMP, l0, l1, two, frac, u, v, rgba, &L);
+		else
+			sample_lanes(t, 0, TSR_WRAP_CLAMP, l0, l1, two, frac, u, v, rgba, &L);
+	} else {
+		sample_lanes(t, bilinear, wrap, l0, l1, two, frac, u, v, rgba, &L);
 	}
+	req->texel_fetches = L.fetches;
+	req->line_count = L.count;
 }
