@@ -160,9 +160,15 @@ static void test_sample_sets_banks_classes(void **state)
 	geo = tsr_test_geometry(16, 4, LINE, "gspztc+tse:x=1");
 	assert_int_equal(tsr_cache_geometry_check(&geo, "caches.l2", &err), TSR_ERR_CONFIG);
 	assert_non_null(strstr(err.msg, "valid: t, bank_bytes"));
-	geo = tsr_test_geometry(16, 4, LINE, "gs-drrip:bits=2");
+	geo = tsr_test_geometry(16, 4, LINE, "gs-drrip:x=2");
 	assert_int_equal(tsr_cache_geometry_check(&geo, "caches.l2", &err), TSR_ERR_CONFIG);
-	assert_non_null(strstr(err.msg, "psel_bits, throttle, seed"));
+	assert_non_null(strstr(err.msg, "psel_bits, throttle, seed, bits"));
+	/* bits (Fig. 14's four-bit GS-DRRIP) within 1..8 */
+	geo = tsr_test_geometry(16, 4, LINE, "gs-drrip:bits=9");
+	assert_int_equal(tsr_cache_geometry_check(&geo, "caches.l2", &err), TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "'bits'"));
+	geo = tsr_test_geometry(16, 4, LINE, "gs-drrip:bits=4");
+	assert_int_equal(tsr_cache_geometry_check(&geo, "caches.l2", &err), TSR_OK);
 }
 
 /* ---- Table 3: GSPZTC ---- */
