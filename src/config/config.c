@@ -760,6 +760,32 @@ enum tsr_status tsr_config_load(const char *file, struct tsr_gpu_config *cfg,
 	return tsr_config_apply_sets(cfg, file, NULL, 0, err);
 }
 
+enum tsr_status tsr_config_load_text(const char *text, const char *label,
+				     struct tsr_gpu_config *cfg, struct tsr_error *err)
+{
+	json_error_t je;
+	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+	if (!root)
+		return tsr_error_set(err, TSR_ERR_PARSE,
+				     "malformed JSON in '%s' at line %d, column %d: %s", label,
+				     je.line, je.column, je.text);
+	enum tsr_status s = TSR_OK;
+	if (!json_is_object(root))
+		s = tsr_error_set(err, TSR_ERR_CONFIG, "'%s' must be a JSON object", label);
+	if (s == TSR_OK)
+		s = read_config(root, label, cfg, err);
+	json_decref(root);
+	if (s != TSR_OK)
+		return s;
+	s = tsr_config_check(cfg, err);
+	if (s != TSR_OK) {
+		char buf[sizeof(err->msg)];
+		snprintf(buf, sizeof(buf), "%s", err->msg);
+		tsr_error_set(err, s, "%s (in '%s')", buf, label);
+	}
+	return s;
+}
+
 /* ---- output ---- */
 
 /* The object at section sec of o, created if needed ("" is o itself). */

@@ -178,6 +178,14 @@ enum tsr_status tsr_config_apply_sets(struct tsr_gpu_config *cfg, const char *fi
 				      const char *const *sets, size_t n,
 				      struct tsr_error *err);
 
+/*
+ * Reads a configuration from JSON text in the file format (as
+ * tsr_config_json_text() writes it, e.g. stats.json's "config") over cfg,
+ * then checks it; label names the text in messages ("run/stats.json:
+ * config"). Errors: TSR_ERR_PARSE (not JSON), those of tsr_config_load().
+ */
+enum tsr_status tsr_config_load_text(const char *text, const char *label,
+				     struct tsr_gpu_config *cfg, struct tsr_error *err);
 struct tsr_dram_params;
 /* The DRAM device's parameters of the preset dram.model names (timing/dram.h). */
 void tsr_config_dram_params(const struct tsr_gpu_config *cfg, struct tsr_dram_params *p);
