@@ -722,6 +722,21 @@ static enum tsr_status apply_set(json_t *root, const char *set, struct tsr_error
 	}
 }
 
+/* read_config() of root, then tsr_config_check(), whose message then names `label`. */
+static enum tsr_status read_and_check(json_t *root, const char *label,
+				      struct tsr_gpu_config *cfg, struct tsr_error *err)
+{
+	TSR_TRY(read_config(root, label, cfg, err));
+	enum tsr_status s = tsr_config_check(cfg, err);
+	if (s != TSR_OK) {
+		/* name the file in the message */
+		char buf[sizeof(err->msg)];
+		snprintf(buf, sizeof(buf), "%s", err->msg);
+		tsr_error_set(err, s, "%s (in '%s')", buf, label);
+	}
+	return s;
+}
+
 enum tsr_status tsr_config_apply_sets(struct tsr_gpu_config *cfg, const char *file,
 				      const char *const *sets, size_t n,
 				      struct tsr_error *err)
@@ -740,17 +755,8 @@ enum tsr_status tsr_config_apply_sets(struct tsr_gpu_config *cfg, const char *fi
 	else
 		snprintf(label, sizeof(label), "%s", file ? file : "--set");
 	if (s == TSR_OK)
-		s = read_config(root, label, cfg, err);
+		s = read_and_check(root, label, cfg, err);
 	json_decref(root);
-	if (s != TSR_OK)
-		return s;
-	s = tsr_config_check(cfg, err);
-	if (s != TSR_OK) {
-		/* name the file in the message */
-		char buf[sizeof(err->msg)];
-		snprintf(buf, sizeof(buf), "%s", err->msg);
-		tsr_error_set(err, s, "%s (in '%s')", buf, label);
-	}
 	return s;
 }
 
@@ -773,16 +779,8 @@ enum tsr_status tsr_config_load_text(const char *text, const char *label,
 	if (!json_is_object(root))
 		s = tsr_error_set(err, TSR_ERR_CONFIG, "'%s' must be a JSON object", label);
 	if (s == TSR_OK)
-		s = read_config(root, label, cfg, err);
+		s = read_and_check(root, label, cfg, err);
 	json_decref(root);
-	if (s != TSR_OK)
-		return s;
-	s = tsr_config_check(cfg, err);
-	if (s != TSR_OK) {
-		char buf[sizeof(err->msg)];
-		snprintf(buf, sizeof(buf), "%s", err->msg);
-		tsr_error_set(err, s, "%s (in '%s')", buf, label);
-	}
 	return s;
 }
 

@@ -222,6 +222,30 @@ static inline void list_add(struct line_list *L, uint64_t line)
 }
 
 /*
+ * Adds the lines of a bilinear 2x2 footprint, texels (x0|x1, y0|y1) of a
+ * level whose 4x4 blocks (one line each) start at byte lbase, bw blocks a
+ * row: four fetches, coalesced at once when they fall in one line.
+ */
+static inline void add_footprint_lines(struct line_list *L, uint64_t lbase, uint64_t bw,
+				       uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1)
+{
+	uint32_t bx0 = x0 >> 2, bx1 = x1 >> 2, by0 = y0 >> 2, by1 = y1 >> 2;
+	uint64_t row0 = lbase + (uint64_t)by0 * bw * TSR_TEXTURE_BLOCK_BYTES;
+	uint64_t l00 = row0 + (uint64_t)bx0 * TSR_TEXTURE_BLOCK_BYTES;
+	if (bx0 == bx1 && by0 == by1) {
+		/* one line: the first add coalesces the other three */
+		list_add(L, l00);
+		L->fetches += 3;
+		return;
+	}
+	uint64_t row1 = lbase + (uint64_t)by1 * bw * TSR_TEXTURE_BLOCK_BYTES;
+	list_add(L, l00);
+	list_add(L, row0 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
+	list_add(L, row1 + (uint64_t)bx0 * TSR_TEXTURE_BLOCK_BYTES);
+	list_add(L, row1 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
+}
+
+/*
  * acc[c] += wgt * (float)p[c] for the four channels: four lanes of one
  * SSE2 multiply and add (the same IEEE single-precision operations, each
  * rounded, in the same order per channel, as the scalar code).
@@ -317,20 +341,7 @@ sample_level(const struct tsr_texture *t, uint32_t level, int bilinear, enum tsr
 	*acc = acc_texel(*acc, r0 + x1 * 4, weight * ax * wy0);
 	*acc = acc_texel(*acc, r1 + x0 * 4, weight * wx0 * ay);
 	*acc = acc_texel(*acc, r1 + x1 * 4, weight * ax * ay);
-	uint32_t bx0 = x0 >> 2, bx1 = x1 >> 2, by0 = y0 >> 2, by1 = y1 >> 2;
-	uint64_t row0 = lbase + (uint64_t)by0 * bw * TSR_TEXTURE_BLOCK_BYTES;
-	uint64_t l00 = row0 + (uint64_t)bx0 * TSR_TEXTURE_BLOCK_BYTES;
-	if (bx0 == bx1 && by0 == by1) {
-		/* one line: the first add coalesces the other three */
-		list_add(L, l00);
-		L->fetches += 3;
-		return;
-	}
-	uint64_t row1 = lbase + (uint64_t)by1 * bw * TSR_TEXTURE_BLOCK_BYTES;
-	list_add(L, l00);
-	list_add(L, row0 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
-	list_add(L, row1 + (uint64_t)bx0 * TSR_TEXTURE_BLOCK_BYTES);
-	list_add(L, row1 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
+	add_footprint_lines(L, lbase, bw, x0, x1, y0, y1);
 }
 
 #endif
@@ -445,19 +456,7 @@ lane_texels(const struct tsr_level *lv, int bilinear, enum tsr_wrap wrap,
 	*acc = acc_texel(*acc, r0 + x1 * 4, c->w[1][lane]);
 	*acc = acc_texel(*acc, r1 + x0 * 4, c->w[2][lane]);
 	*acc = acc_texel(*acc, r1 + x1 * 4, c->w[3][lane]);
-	uint32_t bx0 = x0 >> 2, bx1 = x1 >> 2, by0 = y0 >> 2, by1 = y1 >> 2;
-	uint64_t row0 = lbase + (uint64_t)by0 * bw * TSR_TEXTURE_BLOCK_BYTES;
-	uint64_t l00 = row0 + (uint64_t)bx0 * TSR_TEXTURE_BLOCK_BYTES;
-	if (bx0 == bx1 && by0 == by1) {
-		list_add(L, l00);
-		L->fetches += 3;
-		return;
-	}
-	uint64_t row1 = lbase + (uint64_t)by1 * bw * TSR_TEXTURE_BLOCK_BYTES;
-	list_add(L, l00);
-	list_add(L, row0 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
-	list_add(L, row1 + (uint64_t)bx0 * TSR_TEXTURE_BLOCK_BYTES);
-	list_add(L, row1 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
+	add_footprint_lines(L, lbase, bw, x0, x1, y0, y1);
 }
 
 static inline __attribute__((always_inline)) void
