@@ -237,7 +237,8 @@ int tsr_cmd_experiment(int argc, char **argv)
 		return tsr_cli_usage_error("option '--out' goes with '--sweep'");
 	if ((from || sweep) && !tsr_experiment_has_spec(x))
 		return tsr_cli_usage_error("experiment '%s' has no sweep specification (it "
-					   "records cache inputs or observes caches in-process): "
+					   "records cache inputs, observes caches or needs distributions "
+					   "stats.json does not hold): "
 					   "run it without --from/--sweep; tcor, attribute-cache, re "
 					   "and timing have one", tsr_experiment_name(x));
 	if (sweep && (frames || nw || nsets))

@@ -147,8 +147,12 @@ static void test_shipped_specs(void **state)
 		assert_string_equal(tsr_sweep_name(sw), want[k].name);
 		assert_int_equal(tsr_sweep_point_count(sw), want[k].points);
 		assert_int_equal(tsr_sweep_point(sw, 0)->frames, want[k].frames);
-		/* the experiment's first lookup, in an empty folder */
-		const struct tsr_xp_options o = {.sweep_dir = tmpdir, .jobs = 1};
+		/* the experiment's first lookup, in an empty sweep folder */
+		char empty[300];
+		snprintf(empty, sizeof(empty), "%s/empty", tmpdir);
+		snprintf(path, sizeof(path), "%s/points", empty);
+		assert_int_equal(tsr_sweep_mkdirs(path, &err), TSR_OK);
+		const struct tsr_xp_options o = {.sweep_dir = empty, .jobs = 1};
 		struct tsr_xp_result r;
 		assert_int_equal(tsr_experiment_run(tsr_experiment_find(want[k].name), &o, &r, &err),
 				 TSR_ERR_IO);
@@ -268,6 +272,14 @@ static void test_errors(void **state)
 	assert_int_equal(tsr_experiment_run(tsr_experiment_find("gspc"), &o, &r, &err),
 			 TSR_ERR_CONFIG);
 	assert_non_null(strstr(err.msg, "no sweep specification"));
+	tsr_xp_result_release(&r);
+	/* a folder that is no sweep's */
+	char none[300];
+	snprintf(none, sizeof(none), "%s/none", tmpdir);
+	o.sweep_dir = none;
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("tcor"), &o, &r, &err),
+			 TSR_ERR_IO);
+	assert_non_null(strstr(err.msg, "is not the output folder of a sweep"));
 	tsr_xp_result_release(&r);
 	assert_int_equal(tessera("experiment gspc --from ."), 2);
 	assert_non_null(strstr(slurp("err.txt"), "has no sweep specification"));

@@ -92,10 +92,21 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 	};
 	if (o->sweep_dir && !x->has_spec)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s' has no sweep "
-				     "specification: it records cache inputs or observes caches "
-				     "in-process, so it cannot read its points from a sweep "
-				     "(experiments with one: tcor, attribute-cache, re, timing)",
+				     "specification: it records cache inputs, observes caches or "
+				     "needs distributions stats.json does not hold, so it cannot "
+				     "read its points from a sweep (experiments with one: tcor, "
+				     "attribute-cache, re, timing)",
 				     x->name);
+	if (o->sweep_dir) {
+		char points[4096];
+		snprintf(points, sizeof(points), "%s/points", o->sweep_dir);
+		if (access(points, F_OK))
+			return tsr_error_set(err, TSR_ERR_IO, "'%s' is not the output folder of a "
+					     "sweep (it has no points/): run `tessera sweep "
+					     "experiments/%s.json --out %s` or `tessera experiment %s "
+					     "--sweep` first", o->sweep_dir, x->name, o->sweep_dir,
+					     x->name);
+	}
 	char **all = NULL;  /* every shipped workload, when the experiment asks for them */
 	if (!o->workloads || !o->workload_count) {
 		if (x->default_workloads) {
