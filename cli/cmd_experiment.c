@@ -2,7 +2,10 @@
  * cmd_experiment.c - `tessera experiment`: runs one of the library's
  * experiments (src/experiment/experiment.h), prints its report and writes
  * its main table as CSV (--csv) or every table, the report and a manifest
- * into a folder (--csv-dir, for scripts/figures.py).
+ * into a folder (--csv-dir, for scripts/figures.py). With --from DIR it
+ * reads the experiment's points from a finished sweep instead of
+ * simulating; with --sweep it first runs the sweep experiments/NAME.json
+ * (cmd_sweep.c's runner) and then reads it.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -112,8 +115,8 @@ static void usage_experiment(FILE *f)
 		"  --out DIR        with --sweep: the sweep's folder (default: the spec's,\n"
 		"                   out/experiments/NAME-sweep)\n"
 		"  tcor, attribute-cache, re and timing have a sweep specification\n"
-		"  (experiments/NAME.json); the others record cache inputs or observe\n"
-		"  caches in-process and run only in-process.\n"
+		"  (experiments/NAME.json); the others record cache inputs, observe caches\n"
+		"  or need distributions stats.json does not hold: only in-process.\n"
 		"Shipped configs/ and workloads/ are found in $TSR_DATA_DIR, the installed\n"
 		"share/tessera or the source tree, from any folder.\n");
 }

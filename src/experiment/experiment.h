@@ -42,6 +42,10 @@
  * file and one line in that table.
  *
  * dtexl and gspc run their points on two threads; the others are sequential.
+ *
+ * tcor, attribute-cache, re and timing are also sweeps (experiments/<name>.json,
+ * src/sweep/): with tsr_xp_options.sweep_dir they read their points from a
+ * finished sweep instead of simulating (xp_simulate()).
  */
 #ifndef TSR_EXPERIMENT_EXPERIMENT_H
 #define TSR_EXPERIMENT_EXPERIMENT_H
