@@ -2,15 +2,21 @@
  * cmd_experiment.c - `tessera experiment`: runs one of the library's
  * experiments (src/experiment/experiment.h), prints its report and writes
  * its main table as CSV (--csv) or every table, the report and a manifest
- * into a folder (--csv-dir, for scripts/figures.py).
+ * into a folder (--csv-dir, for scripts/figures.py). With --from DIR it
+ * reads the experiment's points from a finished sweep instead of
+ * simulating; with --sweep it first runs the sweep experiments/NAME.json
+ * (cmd_sweep.c's runner) and then reads it.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/sweep_cli.h"
+#include "core/datadir.h"
 #include "experiment/experiment.h"
 
 static void usage_experiment(FILE *f)
@@ -20,6 +26,7 @@ static void usage_experiment(FILE *f)
 		"                          dtexl|gspc\n"
 		"                          [--frames N] [-j N] [--csv FILE] [--csv-dir DIR]\n"
 		"                          [--workload FILE]... [--set KEY=VALUE]...\n"
+		"                          [--from DIR | --sweep [--out DIR]]\n"
 		"\n"
 		"  tcor             Parameter Buffer traffic to the L2 and DRAM and total DRAM\n"
 		"                   traffic: baseline (configs/tcor-table1*.json) against TCOR\n"
@@ -94,8 +101,22 @@ static void usage_experiment(FILE *f)
 		"                   scripts/figures.py draws the papers' figures from it\n"
 		"  --set KEY=VALUE  override a configuration key in every run (repeatable)\n"
 		"  -j, --jobs N     independent runs at once (tcor, attribute-cache, re,\n"
-		"                   timing, dtexl, gspc; default: every core); the results\n"
-		"                   do not depend on it\n"
+		"                   timing, dtexl, gspc; with --sweep: processes; default:\n"
+		"                   every core); the results do not depend on it\n"
+		"  --from DIR       simulate nothing: read every point from the finished\n"
+		"                   sweep in DIR (`tessera sweep experiments/NAME.json`,\n"
+		"                   locally or on Slurm, then --collect); the tables are\n"
+		"                   byte-identical to the in-process run's. --frames,\n"
+		"                   --workload and --set still choose the points looked up\n"
+		"  --sweep          run the sweep experiments/NAME.json first (its points\n"
+		"                   as processes, -j at once, complete ones skipped), then\n"
+		"                   read it as --from; the spec decides the points, so no\n"
+		"                   --frames, --workload or --set\n"
+		"  --out DIR        with --sweep: the sweep's folder (default: the spec's,\n"
+		"                   out/experiments/NAME-sweep)\n"
+		"  tcor, attribute-cache, re and timing have a sweep specification\n"
+		"  (experiments/NAME.json); the others record cache inputs, observe caches\n"
+		"  or need distributions stats.json does not hold: only in-process.\n"
 		"Shipped configs/ and workloads/ are found in $TSR_DATA_DIR, the installed\n"
 		"share/tessera or the source tree, from any folder.\n");
 }
@@ -139,9 +160,13 @@ int tsr_cmd_experiment(int argc, char **argv)
 		{"workload", required_argument, NULL, 'w'},
 		{"set", required_argument, NULL, 's'},
 		{"jobs", required_argument, NULL, 'j'},
+		{"from", required_argument, NULL, 'F'},
+		{"sweep", no_argument, NULL, 'S'},
+		{"out", required_argument, NULL, 'o'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *csv_path = NULL, *csv_dir = NULL;
+	const char *csv_path = NULL, *csv_dir = NULL, *from = NULL, *sweep_out = NULL;
+	int sweep = 0;
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t jobs = online > 0 ? (uint64_t)online : 1;  /* default: every core */
 	const char *workloads[MAX_WORKLOADS];
@@ -183,6 +208,15 @@ int tsr_cmd_experiment(int argc, char **argv)
 			if (tsr_cli_add_set(sets, &nsets, optarg))
 				return EXIT_USAGE;
 			break;
+		case 'F':
+			from = optarg;
+			break;
+		case 'S':
+			sweep = 1;
+			break;
+		case 'o':
+			sweep_out = optarg;
+			break;
 		default:
 			return tsr_cli_getopt_error("experiment", c, argv);
 		}
@@ -199,6 +233,36 @@ int tsr_cmd_experiment(int argc, char **argv)
 		usage_experiment(stderr);
 		return EXIT_USAGE;
 	}
+	if (from && sweep)
+		return tsr_cli_usage_error("--from and --sweep exclude each other (--sweep reads "
+					   "the sweep it ran; --out names its folder)");
+	if (sweep_out && !sweep)
+		return tsr_cli_usage_error("option '--out' goes with '--sweep'");
+	if ((from || sweep) && !tsr_experiment_has_spec(x))
+		return tsr_cli_usage_error("experiment '%s' has no sweep specification (it "
+					   "records cache inputs, observes caches or needs distributions "
+					   "stats.json does not hold): "
+					   "run it without --from/--sweep; tcor, attribute-cache, re "
+					   "and timing have one", tsr_experiment_name(x));
+	if (sweep && (frames || nw || nsets))
+		return tsr_cli_usage_error("--sweep runs experiments/%s.json, which decides the "
+					   "frames, workloads and settings: no --frames, --workload "
+					   "or --set (write your own spec and use `tessera sweep` "
+					   "then --from)", tsr_experiment_name(x));
+	char sweep_dir[PATH_MAX];
+	if (sweep) {
+		char rel[128], spec[PATH_MAX];
+		struct tsr_error e0 = {{0}};
+		snprintf(rel, sizeof(rel), "experiments/%s.json", tsr_experiment_name(x));
+		enum tsr_status s0 = tsr_data_path(rel, spec, sizeof(spec), &e0);
+		if (s0 != TSR_OK)
+			return tsr_cli_exit(s0, &e0);
+		int src = tsr_sweep_run_local(spec, sweep_out, (unsigned)jobs, 0, sweep_dir,
+					      sizeof(sweep_dir));
+		if (src)
+			return src;
+		from = sweep_dir;
+	}
 	const struct tsr_xp_options opt = {
 		.frames = (uint32_t)frames,
 		.workloads = nw ? workloads : NULL,
@@ -207,6 +271,7 @@ int tsr_cmd_experiment(int argc, char **argv)
 		.set_count = nsets,
 		.jobs = (uint32_t)(jobs < 16 ? jobs : 16),
 		.on_text = print_text,
+		.sweep_dir = from,
 	};
 	struct tsr_xp_result r;
 	struct tsr_error err = {{0}};

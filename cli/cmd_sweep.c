@@ -405,6 +405,28 @@ static int prepare_out(const char *out, char *abs, size_t n)
 	return 0;
 }
 
+int tsr_sweep_run_local(const char *spec, const char *out_arg, unsigned jobs, int quiet,
+			char *out_abs, size_t n)
+{
+	struct tsr_error err = {{0}};
+	struct tsr_sweep *sw = NULL;
+	enum tsr_status s = tsr_sweep_load(spec, &sw, &err);
+	if (s != TSR_OK) {
+		int rc = tsr_cli_exit(s, &err);
+		return s == TSR_ERR_NOMEM ? rc : EXIT_USAGE;
+	}
+	char self[PATH_MAX];
+	int rc = prepare_out(out_arg ? out_arg : tsr_sweep_out(sw), out_abs, n);
+	self_path(tsr_cli_argv0, self, sizeof(self));
+	if (!rc) {
+		rc = run_points(sw, out_abs, self, 0, tsr_sweep_point_count(sw), jobs, quiet);
+		int arc = aggregate(sw, out_abs, quiet, 0);
+		rc = rc ? rc : arc;
+	}
+	tsr_sweep_destroy(sw);
+	return rc;
+}
+
 int tsr_cmd_sweep(int argc, char **argv)
 {
 	struct tsr_sweep_opts o = {.chunk = 1, .cpus = 1};

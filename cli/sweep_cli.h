@@ -30,4 +30,15 @@ struct tsr_sweep_opts {
  */
 int tsr_sweep_slurm(const struct tsr_sweep *sw, const struct tsr_sweep_opts *o);
 
+/*
+ * Runs every point of the sweep specification `spec` on this machine, as
+ * `tessera sweep SPEC [-j jobs] [--out out_arg] [--quiet]` does (complete
+ * points skipped), and aggregates its results; out_abs (n bytes) receives
+ * the output folder, absolute (out_arg, else the spec's "out"). Returns
+ * the exit code: 0 every point complete, EXIT_RUNTIME, EXIT_USAGE (the
+ * spec).
+ */
+int tsr_sweep_run_local(const char *spec, const char *out_arg, unsigned jobs, int quiet,
+			char *out_abs, size_t n);
+
 #endif

@@ -42,6 +42,10 @@
  * file and one line in that table.
  *
  * dtexl and gspc run their points on two threads; the others are sequential.
+ *
+ * tcor, attribute-cache, re and timing are also sweeps (experiments/<name>.json,
+ * src/sweep/): with tsr_xp_options.sweep_dir they read their points from a
+ * finished sweep instead of simulating (xp_simulate()).
  */
 #ifndef TSR_EXPERIMENT_EXPERIMENT_H
 #define TSR_EXPERIMENT_EXPERIMENT_H
@@ -77,6 +81,17 @@ struct tsr_xp_options {
 	 */
 	void (*on_text)(void *ctx, const char *text, size_t len);
 	void *on_text_ctx;
+	/*
+	 * NULL: simulate in-process. Else the output folder of a finished
+	 * sweep (`tessera sweep experiments/<name>.json`, README "Sweeps"):
+	 * the experiment simulates nothing and reads each of its points from
+	 * sweep_dir/points/<hash>/stats.json, the hash computed as the sweep
+	 * computes it (effective configuration, workload digest, frames,
+	 * version), so its tables are byte-identical to the in-process run's.
+	 * frames, workloads and sets still apply: they decide which points are
+	 * looked up. Only experiments with tsr_experiment_has_spec().
+	 */
+	const char *sweep_dir;
 };
 
 /* Most tables one experiment produces. */
@@ -119,13 +134,24 @@ const char *tsr_experiment_name(const struct tsr_experiment *x);
 const char *tsr_experiment_summary(const struct tsr_experiment *x);
 
 /*
+ * 1 when experiment x's simulations are a sweep, experiments/<name>.json
+ * of the data directory (tcor, attribute-cache, re, timing), so that it
+ * can read them with tsr_xp_options.sweep_dir; 0 for the experiments that
+ * record cache inputs or observe caches in-process.
+ */
+int tsr_experiment_has_spec(const struct tsr_experiment *x);
+
+/*
  * Runs experiment x with options o (NULL: every default) into *out (which
  * the caller releases with tsr_xp_result_release(), also on error).
  * Errors: TSR_ERR_IO naming a workload or shipped configuration that
  * cannot be found (or the shipped workloads/ folder, for an experiment
  * that runs every shipped workload), those of tsr_config_apply_sets() (a bad --set names its
  * key), tsr_scene_load() and tsr_sim_run(); TSR_ERR_CONFIG when a
- * configuration has no cache named "l2"; TSR_ERR_NOMEM.
+ * configuration has no cache named "l2", or o->sweep_dir is given to an
+ * experiment without a spec; with o->sweep_dir, TSR_ERR_IO for a point
+ * missing from the sweep (naming the workload, configuration, hash and
+ * folder), those of tsr_stats_read(); TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 				   const struct tsr_xp_options *o, struct tsr_xp_result *out,

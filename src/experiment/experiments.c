@@ -1,3 +1,6 @@
+/* realpath() is XSI: the X/Open level that includes POSIX.1-2008 */
+#define _XOPEN_SOURCE 700
+
 /*
  * experiments.c - the experiments' name table, tsr_experiment_run() and
  * the helpers every experiment shares (xp_priv.h).
@@ -5,10 +8,12 @@
 #include <jansson.h>
 
 #include <ctype.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/datadir.h"
 #include "core/json_util.h"
@@ -16,6 +21,8 @@
 #include "experiment/xp_priv.h"
 #include "pipeline/gpu.h"
 #include "report/report.h"
+#include "report/stats_read.h"
+#include "sweep/sweep.h"
 #include "sim/sim.h"
 
 static const struct tsr_experiment *const experiments[] = {
@@ -59,6 +66,11 @@ const char *tsr_experiment_summary(const struct tsr_experiment *x)
 	return x->summary;
 }
 
+int tsr_experiment_has_spec(const struct tsr_experiment *x)
+{
+	return x->has_spec;
+}
+
 enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 				   const struct tsr_xp_options *o, struct tsr_xp_result *out,
 				   struct tsr_error *err)
@@ -75,7 +87,26 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 		.set_count = o->set_count,
 		.jobs = o->jobs ? (o->jobs < XP_MAX_THREADS ? o->jobs : XP_MAX_THREADS) : 2,
 		.o = o,
+		.from = o->sweep_dir,
+		.name = x->name,
 	};
+	if (o->sweep_dir && !x->has_spec)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s' has no sweep "
+				     "specification: it records cache inputs, observes caches or "
+				     "needs distributions stats.json does not hold, so it cannot "
+				     "read its points from a sweep (experiments with one: tcor, "
+				     "attribute-cache, re, timing)",
+				     x->name);
+	if (o->sweep_dir) {
+		char points[4096];
+		snprintf(points, sizeof(points), "%s/points", o->sweep_dir);
+		if (access(points, F_OK))
+			return tsr_error_set(err, TSR_ERR_IO, "'%s' is not the output folder of a "
+					     "sweep (it has no points/): run `tessera sweep "
+					     "experiments/%s.json --out %s` or `tessera experiment %s "
+					     "--sweep` first", o->sweep_dir, x->name, o->sweep_dir,
+					     x->name);
+	}
 	char **all = NULL;  /* every shipped workload, when the experiment asks for them */
 	if (!o->workloads || !o->workload_count) {
 		if (x->default_workloads) {
@@ -284,6 +315,17 @@ const char *xp_workload_name(const struct xp_ctx *c, size_t w, const struct tsr_
 	return sc->name ? sc->name : c->workloads[w];
 }
 
+/* cycles and the memory hierarchy's energy of timing->energy, computed for t */
+static void timing_fill(const struct tsr_frame_stats *t, struct xp_timing *timing)
+{
+	const struct tsr_energy_result *r = &timing->energy;
+	timing->cycles = t->timing.cycles;
+	timing->energy_nj = r->total_nj;
+	for (uint32_t i = 0; i < r->count; i++)
+		if (!strncmp(r->parts[i].name, "caches.", 7) || !strcmp(r->parts[i].name, "dram"))
+			timing->memory_energy_nj += r->parts[i].dynamic_nj + r->parts[i].static_nj;
+}
+
 enum tsr_status xp_timing_of(const struct tsr_gpu_config *cfg, struct tsr_sim *s,
 			     struct xp_timing *timing, struct tsr_error *err)
 {
@@ -298,19 +340,81 @@ enum tsr_status xp_timing_of(const struct tsr_gpu_config *cfg, struct tsr_sim *s
 	tsr_energy_destroy(e);
 	if (st != TSR_OK)
 		return st;
-	const struct tsr_energy_result *r = &timing->energy;
-	timing->cycles = t->timing.cycles;
-	timing->energy_nj = r->total_nj;
-	for (uint32_t i = 0; i < r->count; i++)
-		if (!strncmp(r->parts[i].name, "caches.", 7) || !strcmp(r->parts[i].name, "dram"))
-			timing->memory_energy_nj += r->parts[i].dynamic_nj + r->parts[i].static_nj;
+	timing_fill(t, timing);
 	return TSR_OK;
 }
 
-enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_scene *sc,
-			    uint32_t frames, struct tsr_frame_stats *total, uint32_t *l2,
+/* The error for a configuration without a cache "l2". */
+static enum tsr_status no_l2(const struct tsr_gpu_config *cfg, struct tsr_error *err)
+{
+	return tsr_error_set(err, TSR_ERR_CONFIG, "configuration '%s' has no cache 'l2' (the "
+			     "experiment counts Parameter Buffer accesses there)", cfg->name);
+}
+
+/*
+ * xp_simulate() from a sweep: the point of (cfg, sc, frames) read from
+ * from/points/<hash>/stats.json.
+ */
+static enum tsr_status read_point(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+				  const struct tsr_scene *sc, uint32_t frames,
+				  struct tsr_frame_stats *total, uint32_t *l2,
+				  struct xp_timing *timing, struct tsr_error *err)
+{
+	/* the workload as the sweep names it: its absolute path (spec.c resolves it so) */
+	char wpath[PATH_MAX], path[PATH_MAX + 64];
+	if (!realpath(sc->path, wpath))
+		snprintf(wpath, sizeof(wpath), "%s", sc->path);
+	uint64_t digest = 0, hash = 0;
+	TSR_TRY(tsr_sweep_workload_digest(wpath, &digest, err));
+	TSR_TRY(tsr_sweep_point_hash(cfg, digest, frames, &hash, err));
+	snprintf(path, sizeof(path), "%s/points/%016llx/stats.json", c->from,
+		 (unsigned long long)hash);
+	if (access(path, F_OK)) {
+		char fr[32] = "its own frame count";
+		if (frames)
+			snprintf(fr, sizeof(fr), "%u frames", frames);
+		return tsr_error_set(err, TSR_ERR_IO, "experiment '%s': the sweep in '%s' has no "
+				     "point for workload '%s', config '%s', %s (hash %016llx, "
+				     "folder %s/points/%016llx): run `tessera sweep "
+				     "experiments/%s.json` (with --out %s) first, or `tessera "
+				     "experiment %s --sweep`", c->name, c->from,
+				     sc->name ? sc->name : sc->path, cfg->name, fr,
+				     (unsigned long long)hash, c->from, (unsigned long long)hash,
+				     c->name, c->from, c->name);
+	}
+	struct tsr_stats_file *f = calloc(1, sizeof(*f));
+	if (!f)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	enum tsr_status st = tsr_stats_read(path, f, err);
+	if (st == TSR_OK && l2) {
+		*l2 = TSR_PORT_DRAM;
+		for (uint32_t i = 0; i < f->cache_count; i++)
+			if (!strcmp(f->cache_names[i], "l2"))
+				*l2 = i;
+		if (*l2 == TSR_PORT_DRAM)
+			st = no_l2(cfg, err);
+	}
+	if (st == TSR_OK && timing && cfg->timing.enabled) {
+		st = tsr_stats_file_energy(f, f->total, &timing->energy, err);
+		if (st == TSR_OK)
+			timing_fill(f->total, timing);
+	}
+	if (st == TSR_OK)
+		*total = *f->total;
+	tsr_stats_file_release(f);
+	free(f);
+	return st;
+}
+
+enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+			    const struct tsr_scene *sc, uint32_t frames,
+			    struct tsr_frame_stats *total, uint32_t *l2,
 			    struct xp_timing *timing, struct tsr_error *err)
 {
+	if (timing)
+		memset(timing, 0, sizeof(*timing));
+	if (c && c->from)
+		return read_point(c, cfg, sc, frames, total, l2, timing, err);
 	struct tsr_sim *s;
 	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
 	enum tsr_status st = tsr_sim_run(s, frames, NULL, NULL, err);
@@ -322,9 +426,7 @@ enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_s
 		const struct tsr_memsys *m = tsr_gpu_memsys(tsr_sim_gpu(s));
 		uint32_t port = tsr_memsys_cache_port(m, "l2");
 		if (port == TSR_PORT_DRAM)
-			st = tsr_error_set(err, TSR_ERR_CONFIG,
-					   "configuration '%s' has no cache 'l2' (the experiment "
-					   "counts Parameter Buffer accesses there)", cfg->name);
+			st = no_l2(cfg, err);
 		else
 			*l2 = port;
 	}
@@ -338,15 +440,16 @@ enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_s
 static void simulate_run(void *item)
 {
 	struct xp_run *r = item;
-	const uint32_t frames = r->frames ? r->frames : r->sc->frames;
-	r->status = xp_simulate(&r->cfg, r->sc, frames, r->total, r->want_l2 ? &r->l2 : NULL,
-				&r->timing, &r->err);
+	/* frames 0 (the scene's own) as given: a sweep without "frames" hashes it so */
+	r->status = xp_simulate(r->c, &r->cfg, r->sc, r->frames, r->total,
+				r->want_l2 ? &r->l2 : NULL, &r->timing, &r->err);
 }
 
 enum tsr_status xp_simulate_all(const struct xp_ctx *c, struct xp_run *runs, size_t n,
 				struct tsr_error *err)
 {
 	for (size_t i = 0; i < n; i++) {
+		runs[i].c = c;
 		runs[i].total = malloc(sizeof(*runs[i].total));
 		if (!runs[i].total)
 			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");

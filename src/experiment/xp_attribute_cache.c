@@ -182,5 +182,6 @@ const struct tsr_experiment tsr_xp_attribute_cache = {
 		   "the lower bound LB = TP + max(0, TP - CP) (TCOR V-A, Figs. 11-13)",
 	.default_workloads = workloads,
 	.default_frames = 4,
+	.has_spec = 1,
 	.run = run_attribute_cache,
 };

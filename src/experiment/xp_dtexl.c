@@ -143,7 +143,7 @@ static void run_job(struct job *j)
 	if (!t || !tm) {
 		j->status = tsr_error_set(&j->err, TSR_ERR_NOMEM, "out of memory");
 	} else {
-		j->status = xp_simulate(&j->cfg, j->sc, j->frames, t, &l2, tm, &j->err);
+		j->status = xp_simulate(NULL, &j->cfg, j->sc, j->frames, t, &l2, tm, &j->err);
 	}
 	if (j->status == TSR_OK) {
 		uint64_t acc = 0;

@@ -282,7 +282,7 @@ static void run_perf_job(void *item)
 		j->status = tsr_error_set(&j->err, TSR_ERR_NOMEM, "out of memory");
 		return;
 	}
-	j->status = xp_simulate(&j->cfg, j->sc, j->frames, t, NULL, &tm, &j->err);
+	j->status = xp_simulate(NULL, &j->cfg, j->sc, j->frames, t, NULL, &tm, &j->err);
 	if (j->status == TSR_OK && tm.cycles) {
 		*j->cycles = tm.cycles;
 		*j->fps = (double)j->frames * j->cfg.timing.gpu_mhz * 1e6 / (double)tm.cycles;

@@ -25,6 +25,8 @@ struct xp_ctx {
 	uint32_t jobs;                  /* threads for independent runs (xp_parallel()) */
 	int shipped;                    /* workloads are the shipped list (data paths) */
 	const struct tsr_xp_options *o; /* on_text */
+	const char *from;               /* o->sweep_dir: points read from a sweep, not simulated */
+	const char *name;               /* the experiment's name (for messages) */
 	size_t text_sent;               /* bytes of the report passed to on_text */
 };
 
@@ -34,6 +36,7 @@ struct tsr_experiment {
 	const char *const *default_workloads;  /* data-dir relative paths, NULL-terminated;
 						  NULL: every shipped workload */
 	uint32_t default_frames;               /* 0: each workload's own */
+	int has_spec;                          /* experiments/<name>.json holds its points */
 	enum tsr_status (*run)(struct xp_ctx *c, struct tsr_xp_result *out,
 			       struct tsr_error *err);
 };
@@ -131,10 +134,17 @@ enum tsr_status xp_timing_of(const struct tsr_gpu_config *cfg, struct tsr_sim *s
  * Simulates `frames` frames (0: the scene's own) of sc with cfg into
  * *total, and sets *l2 (if not NULL) to the index in total->caches of the
  * cache named "l2", and *timing (if not NULL) to the run's cycles and
- * energy. Errors: those of tsr_sim_run() and tsr_energy_create();
- * TSR_ERR_CONFIG when l2 is asked for and there is none.
+ * energy. With c and c->from (a sweep's output folder), simulates nothing:
+ * reads the point the sweep ran for (cfg, sc's workload file, frames),
+ * OUT/points/<tsr_sweep_point_hash()>/stats.json, which gives the same
+ * total, l2 and timing bit for bit. Errors: those of tsr_sim_run() and
+ * tsr_energy_create(); TSR_ERR_CONFIG when l2 is asked for and there is
+ * none; with c->from, TSR_ERR_IO when the point is not in the sweep (the
+ * message names the workload, configuration, hash and folder) and those
+ * of tsr_stats_read() and tsr_stats_file_energy().
  */
-enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_scene *sc,
+enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+			    const struct tsr_scene *sc,
 			    uint32_t frames, struct tsr_frame_stats *total, uint32_t *l2,
 			    struct xp_timing *timing, struct tsr_error *err);
 
@@ -142,6 +152,7 @@ enum tsr_status xp_simulate(const struct tsr_gpu_config *cfg, const struct tsr_s
 struct xp_run {
 	struct tsr_gpu_config cfg;
 	const struct tsr_scene *sc;
+	const struct xp_ctx *c;       /* set by xp_simulate_all() */
 	uint32_t frames;              /* 0: the scene's own */
 	int want_l2;                  /* set l2 (TSR_ERR_CONFIG without a cache "l2") */
 	struct tsr_frame_stats *total; /* allocated by xp_simulate_all(), freed by xp_runs_release() */

@@ -81,7 +81,7 @@ static void add_row(struct tsr_table *tab, struct tsr_text *txt, const char *nam
 
 /* The four runs of one workload; fills v[] and the false positives and stale inputs. */
 static enum tsr_status run_workload(const struct xp_ctx *c, const struct tsr_gpu_config *base_cfg,
-				    const struct tsr_scene *sc, uint32_t n, double *v,
+				    const struct tsr_scene *sc, double *v,
 				    struct tsr_elimination_stats *re, struct tsr_error *err)
 {
 	static const struct {
@@ -98,7 +98,7 @@ static enum tsr_status run_workload(const struct xp_ctx *c, const struct tsr_gpu
 		runs[r].cfg.elim.verify = modes[r].rendering;  /* counts false positives */
 		runs[r].cfg.elim.refresh_frames = 0;
 		runs[r].sc = sc;
-		runs[r].frames = n;
+		runs[r].frames = c->frames;  /* 0: the scene's own (n), as the sweep names it */
 	}
 	enum tsr_status st = xp_simulate_all(c, runs, RE_RUNS, err);
 	if (st != TSR_OK) {
@@ -193,7 +193,7 @@ static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
 		const uint32_t n = c->frames ? c->frames : sc->frames;
 		double v[RC_COUNT] = {0};
 		struct tsr_elimination_stats re = {0};
-		s = run_workload(c, &base_cfg, sc, n, v, &re, err);
+		s = run_workload(c, &base_cfg, sc, v, &re, err);
 		if (s == TSR_OK) {
 			char fr[16], fp[24], stale[24];
 			snprintf(fr, sizeof(fr), "%u", n);
@@ -253,5 +253,6 @@ const struct tsr_experiment tsr_xp_re = {
 		   "GPU (RE V, Figs. 14 and 16)",
 	.default_workloads = NULL,  /* every shipped workload */
 	.default_frames = 0,
+	.has_spec = 1,
 	.run = run_re,
 };

@@ -207,5 +207,6 @@ const struct tsr_experiment tsr_xp_tcor = {
 		   "(TCOR V-B, Figs. 14-19, Table II)",
 	.default_workloads = workloads,
 	.default_frames = 4,
+	.has_spec = 1,
 	.run = run_tcor,
 };

@@ -329,5 +329,6 @@ const struct tsr_experiment tsr_xp_timing = {
 		   "(issue 13)",
 	.default_workloads = NULL,  /* every shipped workload */
 	.default_frames = 4,
+	.has_spec = 1,
 	.run = run_timing,
 };

@@ -1,0 +1,303 @@
+/*
+ * 132-experiment-sweep.c - the experiments over sweeps (issue 17, point
+ * 3): every shipped experiments/NAME.json loads, expands to the points the
+ * in-process experiment runs (count, frames) and hashes its first point as
+ * the experiment looks it up; tcor (timing model on: energy through
+ * tsr_stats_file_energy()) and re (each workload's own frame count) read
+ * from a sweep the CLI ran give every table and the report byte for byte
+ * as the in-process run; a missing point names the workload, the
+ * configuration, the hash and the folder; the CLI's --from, and its
+ * refusals (an experiment without a spec, --sweep with --frames). Tiny
+ * points: sprites-2d at 128x96.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/datadir.h"
+#include "experiment/experiment.h"
+#include "experiment/table.h"
+#include "scene/scene.h"
+#include "sweep/sweep.h"
+
+static char tmpdir[256];
+
+static void write_file(const char *name, const char *text)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
+	FILE *f = fopen(p, "wb");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Runs `tessera ARGS` in tmpdir; stderr into tmpdir/err.txt; the exit code. */
+static int tessera(const char *fmt, ...)
+{
+	char args[2048], cmd[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >out.txt 2>err.txt", tmpdir, TSR_BINARY,
+		 args);
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static const char *slurp(const char *name)
+{
+	static char buf[1 << 16];
+	char p[512];
+	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
+	FILE *f = fopen(p, "rb");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/tessera-xpsweep-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* The shipped workloads with one pass (re's default list). */
+static size_t single_pass_workloads(size_t *all)
+{
+	char **list = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_data_list("workloads", ".json", &list, all, &err), TSR_OK);
+	size_t n = 0;
+	for (size_t i = 0; i < *all; i++) {
+		char path[4096];
+		struct tsr_scene *sc = NULL;
+		assert_int_equal(tsr_data_path(list[i], path, sizeof(path), &err), TSR_OK);
+		assert_int_equal(tsr_scene_load(path, &sc, &err), TSR_OK);
+		n += sc->pass_count == 1;
+		tsr_scene_destroy(sc);
+	}
+	tsr_data_list_free(list);
+	return n;
+}
+
+/* The hash in "(hash XXXXXXXXXXXXXXXX," of a missing-point message, or 0. */
+static uint64_t missing_hash(const char *msg)
+{
+	const char *p = strstr(msg, "(hash ");
+	return p ? strtoull(p + 6, NULL, 16) : 0;
+}
+
+/*
+ * Every experiment with a spec has experiments/NAME.json and no other:
+ * it loads, its point count and frames are the in-process experiment's,
+ * and the first point the experiment looks up (the error of an empty
+ * sweep folder names its hash) is a point of the spec.
+ */
+static void test_shipped_specs(void **state)
+{
+	(void)state;
+	size_t all = 0;
+	const size_t single = single_pass_workloads(&all);
+	const struct {
+		const char *name;
+		size_t points;
+		uint32_t frames;
+	} want[] = {
+		{"tcor", 10 * 6, 4},
+		{"attribute-cache", 4 * 8 * 4 * 4, 4},
+		{"re", single * 4, 0},
+		{"timing", all, 4},
+	};
+	size_t with_spec = 0;
+	for (size_t i = 0; i < tsr_experiment_count(); i++) {
+		const struct tsr_experiment *x = tsr_experiment_at(i);
+		char path[512];
+		snprintf(path, sizeof(path), "%s/experiments/%s.json", TSR_SOURCE_DIR,
+			 tsr_experiment_name(x));
+		assert_int_equal(access(path, F_OK) == 0, tsr_experiment_has_spec(x));
+		with_spec += (size_t)tsr_experiment_has_spec(x);
+	}
+	assert_int_equal(with_spec, sizeof(want) / sizeof(want[0]));
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		char path[512];
+		struct tsr_error err = {{0}};
+		struct tsr_sweep *sw = NULL;
+		snprintf(path, sizeof(path), "%s/experiments/%s.json", TSR_SOURCE_DIR, want[k].name);
+		assert_int_equal(tsr_sweep_load(path, &sw, &err), TSR_OK);
+		assert_string_equal(tsr_sweep_name(sw), want[k].name);
+		assert_int_equal(tsr_sweep_point_count(sw), want[k].points);
+		assert_int_equal(tsr_sweep_point(sw, 0)->frames, want[k].frames);
+		/* the experiment's first lookup, in an empty sweep folder */
+		char empty[300];
+		snprintf(empty, sizeof(empty), "%s/empty", tmpdir);
+		snprintf(path, sizeof(path), "%s/points", empty);
+		assert_int_equal(tsr_sweep_mkdirs(path, &err), TSR_OK);
+		const struct tsr_xp_options o = {.sweep_dir = empty, .jobs = 1};
+		struct tsr_xp_result r;
+		assert_int_equal(tsr_experiment_run(tsr_experiment_find(want[k].name), &o, &r, &err),
+				 TSR_ERR_IO);
+		tsr_xp_result_release(&r);
+		const uint64_t h = missing_hash(err.msg);
+		int found = 0;
+		for (size_t i = 0; i < tsr_sweep_point_count(sw); i++)
+			found |= tsr_sweep_point(sw, i)->hash == h;
+		assert_true(found);
+		tsr_sweep_destroy(sw);
+	}
+}
+
+/* Every table as CSV and the report, concatenated. */
+static void result_text(const struct tsr_xp_result *r, struct tsr_text *all)
+{
+	for (uint32_t i = 0; i < r->table_count; i++) {
+		tsr_text_printf(all, "== %s\n", r->tables[i].name);
+		tsr_table_csv(&r->tables[i], all);
+	}
+	tsr_text_printf(all, "== report\n%.*s", (int)r->text.len, r->text.buf ? r->text.buf : "");
+}
+
+/* Experiment `name` in-process and from sweep folder `from`: the same bytes. */
+static void compare(const char *name, const char *from, const char *const *workloads,
+		    size_t nw, uint32_t frames, const char *const *sets, size_t nsets)
+{
+	struct tsr_xp_options o = {.workloads = workloads, .workload_count = nw,
+				   .frames = frames, .sets = sets, .set_count = nsets, .jobs = 2};
+	struct tsr_xp_result a, b;
+	struct tsr_error err = {{0}};
+	const struct tsr_experiment *x = tsr_experiment_find(name);
+	assert_int_equal(tsr_experiment_run(x, &o, &a, &err), TSR_OK);
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/%s", tmpdir, from);
+	o.sweep_dir = dir;
+	enum tsr_status s = tsr_experiment_run(x, &o, &b, &err);
+	if (s != TSR_OK)
+		fprintf(stderr, "%s\n", err.msg);
+	assert_int_equal(s, TSR_OK);
+	struct tsr_text ta = {0}, tb = {0};
+	result_text(&a, &ta);
+	result_text(&b, &tb);
+	assert_int_equal(ta.len, tb.len);
+	assert_memory_equal(ta.buf, tb.buf, ta.len);
+	assert_true(a.table_count >= 2);
+	tsr_text_release(&ta);
+	tsr_text_release(&tb);
+	tsr_xp_result_release(&a);
+	tsr_xp_result_release(&b);
+}
+
+static const char *const tiny_sets[] = {"screen.width=128", "screen.height=96",
+					"timing.enabled=true"};
+static const char *const sprites[] = {"sprites-2d"};
+
+/* tcor's six configurations with the timing model, as a sweep: identical tables. */
+static void test_tcor(void **state)
+{
+	(void)state;
+	write_file("tcor.json",
+		   "{\"name\": \"tcor-tiny\", \"workloads\": [\"sprites-2d\"],\n"
+		   " \"configs\": [\"tcor-table1\", \"tcor-l2-only\", \"tcor-64k-no-l2\", "
+		   "\"tcor-64k\", \"tcor-table1-128k\", \"tcor-128k\"],\n"
+		   " \"set\": {\"screen.width\": 128, \"screen.height\": 96, "
+		   "\"timing.enabled\": true}, \"frames\": 2, \"out\": \"tcor-sweep\"}\n");
+	assert_int_equal(tessera("sweep tcor.json -j 2 --quiet"), 0);
+	compare("tcor", "tcor-sweep", sprites, 1, 2, tiny_sets, 3);
+	/* the CLI: --from writes the same CSV as the in-process run */
+	const char *args = "experiment tcor --workload sprites-2d --frames 2 --set "
+			   "screen.width=128 --set screen.height=96 --set timing.enabled=true -j 2";
+	assert_int_equal(tessera("%s --csv a.csv", args), 0);
+	assert_int_equal(tessera("%s --from tcor-sweep --csv b.csv", args), 0);
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s/a.csv' '%s/b.csv'", tmpdir, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	/* a point the sweep did not run (3 frames): the clear error */
+	assert_int_equal(tessera("experiment tcor --workload sprites-2d --frames 3 --set "
+				 "screen.width=128 --set screen.height=96 --from tcor-sweep"), 1);
+	const char *e = slurp("err.txt");
+	assert_non_null(strstr(e, "no point for workload 'sprites-2d', config 'tcor-table1', "
+				  "3 frames (hash "));
+	assert_non_null(strstr(e, "tcor-sweep/points/"));
+	assert_non_null(strstr(e, "tessera sweep experiments/tcor.json"));
+}
+
+/* re's four elimination modes as a sweep's points, each workload's own frames. */
+static void test_re(void **state)
+{
+	(void)state;
+	write_file("re.json",
+		   "{\"name\": \"re-tiny\", \"workloads\": [\"sprites-2d\"], \"configs\": "
+		   "[\"re-table1\"],\n"
+		   " \"set\": {\"screen.width\": 128, \"screen.height\": 96, "
+		   "\"timing.enabled\": true},\n"
+		   " \"points\": [\n"
+		   "  {\"elimination.rendering\": false, \"elimination.transactions\": false, "
+		   "\"elimination.verify\": false, \"elimination.refresh_frames\": 0},\n"
+		   "  {\"elimination.rendering\": false, \"elimination.transactions\": true, "
+		   "\"elimination.verify\": false, \"elimination.refresh_frames\": 0},\n"
+		   "  {\"elimination.rendering\": true, \"elimination.transactions\": false, "
+		   "\"elimination.verify\": true, \"elimination.refresh_frames\": 0},\n"
+		   "  {\"elimination.rendering\": true, \"elimination.transactions\": true, "
+		   "\"elimination.verify\": true, \"elimination.refresh_frames\": 0}],\n"
+		   " \"out\": \"re-sweep\"}\n");
+	assert_int_equal(tessera("sweep re.json -j 2 --quiet"), 0);
+	compare("re", "re-sweep", sprites, 1, 0, tiny_sets, 3);
+}
+
+/* Library and CLI refusals. */
+static void test_errors(void **state)
+{
+	(void)state;
+	struct tsr_xp_options o = {.sweep_dir = tmpdir};
+	struct tsr_xp_result r;
+	struct tsr_error err = {{0}};
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("gspc"), &o, &r, &err),
+			 TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "no sweep specification"));
+	tsr_xp_result_release(&r);
+	/* a folder that is no sweep's */
+	char none[300];
+	snprintf(none, sizeof(none), "%s/none", tmpdir);
+	o.sweep_dir = none;
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("tcor"), &o, &r, &err),
+			 TSR_ERR_IO);
+	assert_non_null(strstr(err.msg, "is not the output folder of a sweep"));
+	tsr_xp_result_release(&r);
+	assert_int_equal(tessera("experiment gspc --from ."), 2);
+	assert_non_null(strstr(slurp("err.txt"), "has no sweep specification"));
+	assert_int_equal(tessera("experiment tcor --sweep --frames 2"), 2);
+	assert_non_null(strstr(slurp("err.txt"), "no --frames, --workload or --set"));
+	assert_int_equal(tessera("experiment tcor --sweep --from ."), 2);
+	assert_int_equal(tessera("experiment tcor --out x"), 2);
+}
+
+int main(void)
+{
+	if (setenv("TSR_DATA_DIR", TSR_SOURCE_DIR, 1) != 0)
+		return 1;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shipped_specs),
+		cmocka_unit_test(test_tcor),
+		cmocka_unit_test(test_re),
+		cmocka_unit_test(test_errors),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
