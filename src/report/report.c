@@ -175,6 +175,18 @@ static json_t *imbalance_json(const struct tsr_quad_imbalance *h)
 	json_object_set_new(qi, "median_pct", json_real(q.median_pct));
 	json_object_set_new(qi, "q3_pct", json_real(q.q3_pct));
 	json_object_set_new(qi, "max_pct", json_real(q.max_pct));
+	/* the distribution itself, exact (tsr_stats_read() gives it back): the sum and
+	 * the non-empty buckets as [value in 1/1000, tiles] pairs */
+	json_object_set_new(qi, "permille_sum", u64(h->permille_sum));
+	json_t *hist = json_array();
+	for (uint32_t b = 0; b < TSR_QUAD_IMBALANCE_BUCKETS; b++)
+		if (h->histogram[b]) {
+			json_t *pair = json_array();
+			json_array_append_new(pair, u64(b));
+			json_array_append_new(pair, u64(h->histogram[b]));
+			json_array_append_new(hist, pair);
+		}
+	json_object_set_new(qi, "histogram_permille", hist);
 	return qi;
 }
 

@@ -185,7 +185,30 @@ static enum tsr_status read_imbalance(const struct reader *r, const json_t *o, c
 	TSR_TRY(read_real(r, o, path, "q1_pct", &q->q1_pct));
 	TSR_TRY(read_real(r, o, path, "median_pct", &q->median_pct));
 	TSR_TRY(read_real(r, o, path, "q3_pct", &q->q3_pct));
-	return read_real(r, o, path, "max_pct", &q->max_pct);
+	TSR_TRY(read_real(r, o, path, "max_pct", &q->max_pct));
+	/* the exact distribution: [value in 1/1000, tiles] pairs of the non-empty buckets */
+	path_join(p, sizeof(p), path, "permille_sum");
+	const json_t *sum = json_object_get(o, "permille_sum");
+	if (!sum)
+		return bad(r, p, "is missing");
+	TSR_TRY(read_u64(r, sum, p, &h->permille_sum));
+	path_join(p, sizeof(p), path, "histogram_permille");
+	const json_t *hist = json_object_get(o, "histogram_permille");
+	if (!json_is_array(hist))
+		return bad(r, p, "must be an array of [value, tiles] pairs");
+	size_t i;
+	const json_t *pair;
+	json_array_foreach(hist, i, pair) {
+		uint64_t b = 0, n = 0;
+		if (!json_is_array(pair) || json_array_size(pair) != 2)
+			return bad(r, p, "must be an array of [value, tiles] pairs");
+		TSR_TRY(read_u64(r, json_array_get(pair, 0), p, &b));
+		TSR_TRY(read_u64(r, json_array_get(pair, 1), p, &n));
+		if (b >= TSR_QUAD_IMBALANCE_BUCKETS || n > UINT32_MAX)
+			return bad(r, p, "has a value or count out of range");
+		h->histogram[b] = (uint32_t)n;
+	}
+	return TSR_OK;
 }
 
 /* Index of cache `name` in f's cache list, or f->cache_count. */

@@ -14,11 +14,10 @@
  * cores' entries, the rest 0, as in memory. The total's `frame` is 0, as
  * in tsr_sim_total().
  *
- * Not read back, because stats.json does not hold them (they stay 0 in
- * the structs read): quad_imbalance.permille_sum and .histogram, and
- * time_imbalance.permille_sum and .histogram (only their `tiles` are
- * counters in stats.json; the summaries written, in percent with 10
- * significant digits, are in struct tsr_stats_derived). Derived figures
+ * The imbalance distributions (quad_imbalance, time_imbalance: DTexL
+ * Figs. 12, 14, 15) come back exact from their "permille_sum" and
+ * "histogram_permille" pairs; their summaries as written, in percent with
+ * 10 significant digits, are in struct tsr_stats_derived. Derived figures
  * (means, rates, frames_per_second, avg_primitives_per_tile, the "all"
  * sums) are skipped: they follow from the counters. Energy as written has
  * 10 significant digits; tsr_stats_file_energy() recomputes it exactly
