@@ -114,9 +114,9 @@ static void usage_experiment(FILE *f)
 		"                   --frames, --workload or --set\n"
 		"  --out DIR        with --sweep: the sweep's folder (default: the spec's,\n"
 		"                   out/experiments/NAME-sweep)\n"
-		"  tcor, attribute-cache, re and timing have a sweep specification\n"
-		"  (experiments/NAME.json); the others record cache inputs, observe caches\n"
-		"  or need distributions stats.json does not hold: only in-process.\n"
+		"  tcor, attribute-cache, re, timing and dtexl have a sweep specification\n"
+		"  (experiments/NAME.json); the others record cache inputs or observe\n"
+		"  caches: only in-process.\n"
 		"Shipped configs/ and workloads/ are found in $TSR_DATA_DIR, the installed\n"
 		"share/tessera or the source tree, from any folder.\n");
 }

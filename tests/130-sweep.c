@@ -407,6 +407,11 @@ static void test_bad_specs(void **state)
 		{"{\"name\": \"b\", \"workloads\": [\"ui-2d\"], \"set\": {\"screen.width\": [1]}}",
 		 "screen.width"},
 		{"{\"name\": \"b\", \"workloads\": [\"ui-2d\"]", "malformed JSON"},
+		/* a point's own configuration: a name or file that exists */
+		{"{\"name\": \"b\", \"workloads\": [\"ui-2d\"], \"points\": [{\"config\": 1}]}",
+		 "'points[0].config'"},
+		{"{\"name\": \"b\", \"workloads\": [\"ui-2d\"], \"points\": [{\"config\": "
+		 "\"no-such-config\"}]}", "'no-such-config'"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		write_file("bad.json", cases[i].spec);

@@ -41,9 +41,11 @@
  * experiments.c holds the name table. A new experiment is a new xp_*.c
  * file and one line in that table.
  *
- * dtexl and gspc run their points on two threads; the others are sequential.
+ * tcor, attribute-cache, re, timing, dtexl and gspc run their independent
+ * simulations on tsr_xp_options.jobs threads; workloads and boustrophedonic
+ * are sequential.
  *
- * tcor, attribute-cache, re and timing are also sweeps (experiments/<name>.json,
+ * tcor, attribute-cache, re, timing and dtexl are also sweeps (experiments/<name>.json,
  * src/sweep/): with tsr_xp_options.sweep_dir they read their points from a
  * finished sweep instead of simulating (xp_simulate()).
  */
@@ -135,7 +137,7 @@ const char *tsr_experiment_summary(const struct tsr_experiment *x);
 
 /*
  * 1 when experiment x's simulations are a sweep, experiments/<name>.json
- * of the data directory (tcor, attribute-cache, re, timing), so that it
+ * of the data directory (tcor, attribute-cache, re, timing, dtexl), so that it
  * can read them with tsr_xp_options.sweep_dir; 0 for the experiments that
  * record cache inputs or observe caches in-process.
  */

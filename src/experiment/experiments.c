@@ -92,10 +92,9 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 	};
 	if (o->sweep_dir && !x->has_spec)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s' has no sweep "
-				     "specification: it records cache inputs, observes caches or "
-				     "needs distributions stats.json does not hold, so it cannot "
-				     "read its points from a sweep (experiments with one: tcor, "
-				     "attribute-cache, re, timing)",
+				     "specification: it records cache inputs or observes caches, so "
+				     "it cannot read its points from a sweep (experiments with one: "
+				     "tcor, attribute-cache, re, timing, dtexl)",
 				     x->name);
 	if (o->sweep_dir) {
 		char points[4096];

@@ -125,6 +125,7 @@ struct result {
 
 /* One point's run: filled by the main thread, run by a worker. */
 struct job {
+	const struct xp_ctx *c;     /* the experiment's (xp_simulate(): in-process or a sweep) */
 	struct tsr_gpu_config cfg;
 	const struct tsr_scene *sc;
 	uint32_t frames;
@@ -143,7 +144,7 @@ static void run_job(struct job *j)
 	if (!t || !tm) {
 		j->status = tsr_error_set(&j->err, TSR_ERR_NOMEM, "out of memory");
 	} else {
-		j->status = xp_simulate(NULL, &j->cfg, j->sc, j->frames, t, &l2, tm, &j->err);
+		j->status = xp_simulate(j->c, &j->cfg, j->sc, j->frames, t, &l2, tm, &j->err);
 	}
 	if (j->status == TSR_OK) {
 		uint64_t acc = 0;
@@ -390,6 +391,7 @@ static enum tsr_status run_dtexl(struct xp_ctx *c, struct tsr_xp_result *out,
 		for (int p = 0; s == TSR_OK && p < NP; p++) {
 			memset(&jobs[p], 0, sizeof(jobs[p]));
 			s = point_config(c, p, &jobs[p].cfg, err);
+			jobs[p].c = c;
 			jobs[p].sc = sc;
 			jobs[p].frames = frames;
 		}
@@ -684,4 +686,5 @@ const struct tsr_experiment tsr_xp_dtexl = {
 	.default_workloads = NULL,  /* every shipped workload */
 	.default_frames = 2,
 	.run = run_dtexl,
+	.has_spec = 1,  /* experiments/dtexl.json (the upper bound's point names its config) */
 };

@@ -180,7 +180,11 @@ static enum tsr_status read_grid(struct tsr_sweep *sw, const json_t *grid,
 	return TSR_OK;
 }
 
-/* The "points" list: one set per object, after base. */
+static enum tsr_status resolve(const struct tsr_sweep *sw, const char *kind, const char *name,
+			       char **out, struct tsr_error *err);
+
+/* The "points" list: one set per object, after base; an entry's "config" names the
+ * configuration of that point (in place of the spec's "configs"). */
 static enum tsr_status read_points(struct tsr_sweep *sw, const json_t *pts,
 				   const struct set_list *base, struct tsr_error *err)
 {
@@ -194,7 +198,19 @@ static enum tsr_status read_points(struct tsr_sweep *sw, const json_t *pts,
 		const char *key;
 		json_t *v;
 		json_object_foreach(o, key, v) {
-			TSR_TRY(set_push(&sw->sets[sw->nsets - 1], sw->file, "points", key, v, err));
+			struct set_list *l = &sw->sets[sw->nsets - 1];
+			if (!strcmp(key, "config")) {
+				/* this point's configuration instead of the spec's "configs" */
+				if (!json_is_string(v))
+					return tsr_error_set(err, TSR_ERR_CONFIG, "'points[%zu].config' "
+							     "in sweep '%s' must be a configuration "
+							     "name or file", i, sw->file);
+				if (!(l->config_name = dup_str(json_string_value(v))))
+					return nomem(err);
+				TSR_TRY(resolve(sw, "configs", l->config_name, &l->config_path, err));
+				continue;
+			}
+			TSR_TRY(set_push(l, sw->file, "points", key, v, err));
 			TSR_TRY(key_note(sw, key, err));
 		}
 	}
@@ -326,7 +342,8 @@ static enum tsr_status build_config(const struct tsr_sweep *sw, size_t c, size_t
 				    struct tsr_gpu_config *cfg, struct tsr_error *err)
 {
 	const struct set_list *l = &sw->sets[s];
-	const char *path = sw->configs.paths[c][0] ? sw->configs.paths[c] : NULL;
+	const char *path = l->config_path ? l->config_path
+			 : sw->configs.paths[c][0] ? sw->configs.paths[c] : NULL;
 	struct tsr_error e2;
 	tsr_config_defaults(cfg);
 	if (tsr_config_apply_sets(cfg, path, (const char *const *)l->items, l->n, &e2) == TSR_OK)
@@ -336,7 +353,8 @@ static enum tsr_status build_config(const struct tsr_sweep *sw, size_t c, size_t
 		len += (size_t)snprintf(sets + len, sizeof(sets) - len, "%s%s", i ? " " : "",
 					l->items[i]);
 	return tsr_error_set(err, TSR_ERR_CONFIG, "sweep '%s', config '%s' with {%s}: %s",
-			     sw->file, sw->configs.names[c], sets, e2.msg);
+			     sw->file, l->config_name ? l->config_name : sw->configs.names[c], sets,
+			     e2.msg);
 }
 
 /* Fills point (w, c, s) with its hash. */
@@ -347,8 +365,10 @@ static void point_fill(struct tsr_sweep *sw, size_t w, size_t c, size_t s, uint6
 	p->index = i;
 	p->workload = sw->workloads.names[w];
 	p->workload_path = sw->workloads.paths[w];
-	p->config = sw->configs.names[c];
-	p->config_path = sw->configs.paths[c][0] ? sw->configs.paths[c] : NULL;
+	const struct set_list *l = &sw->sets[s];
+	p->config = l->config_name ? l->config_name : sw->configs.names[c];
+	p->config_path = l->config_path ? l->config_path
+		       : sw->configs.paths[c][0] ? sw->configs.paths[c] : NULL;
 	p->sets = (const char *const *)sw->sets[s].items;
 	p->nsets = sw->sets[s].n;
 	p->frames = sw->frames;
@@ -440,8 +460,11 @@ void tsr_sweep_destroy(struct tsr_sweep *sw)
 {
 	if (!sw)
 		return;
-	for (size_t i = 0; i < sw->nsets; i++)
+	for (size_t i = 0; i < sw->nsets; i++) {
 		free_strs(sw->sets[i].items, sw->sets[i].n);
+		free(sw->sets[i].config_name);
+		free(sw->sets[i].config_path);
+	}
 	free(sw->sets);
 	free_strs(sw->workloads.names, sw->workloads.n);
 	free_strs(sw->workloads.paths, sw->workloads.npaths);

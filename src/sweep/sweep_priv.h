@@ -23,6 +23,8 @@ struct tsr_sweep_files {
 struct set_list {
 	char **items;
 	size_t n;
+	char *config_name, *config_path;  /* a points entry's "config": it replaces the
+					     spec's configurations for this set (NULL: none) */
 };
 
 struct tsr_sweep {
