@@ -5,6 +5,7 @@
  * next uses, when an offline policy needs them, come from a first pass.
  */
 #include "cachesim/replay.h"
+#include "cachesim/replay_kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,28 +250,49 @@ static enum tsr_status next_use_pass(struct pass *p, uint64_t **next, size_t *ca
 	return TSR_OK;
 }
 
+/* Line accesses and markers gathered before the caches see them. */
+#define BLOCK 4096
+
+struct block {
+	struct tsr_access acc[BLOCK];
+	struct tsr_line_marker mk[BLOCK];
+	size_t count, markers;
+};
+
+static void block_flush(struct block *b, struct tsr_rk_set *rs)
+{
+	tsr_rk_set_run(rs, b->acc, b->count, b->mk, b->markers);
+	b->count = b->markers = 0;
+}
+
 /*
  * Pass 2: feeds every line access (with next[i] when next is set) and
- * marker to the caches, counting distinct lines into `lines` when set.
+ * marker to the caches, a block at a time (each cache through the whole
+ * block in turn), counting distinct lines into `lines` when set.
  */
-static enum tsr_status replay_pass(struct pass *p, struct tsr_cache *const *caches, uint32_t n,
+static enum tsr_status replay_pass(struct pass *p, struct tsr_rk_set *rs, struct block *b,
 				   const uint64_t *next, size_t next_count,
 				   struct line_set *lines, struct tsr_error *err)
 {
 	const uint64_t mask = ((uint64_t)1 << p->line_shift) - 1;
-	struct tsr_cache_outcome o;
+	b->count = b->markers = 0;
 	for (;;) {
 		const struct tsr_trace_record *rec;
 		TSR_TRY(pass_read(p, &rec, err));
-		if (!rec)
+		if (!rec) {
+			block_flush(b, rs);
 			return TSR_OK;
+		}
 		p->records++;
 		if (rec->kind != TSR_TRACE_ACCESS) {
 			p->frames += rec->kind == TSR_TRACE_FRAME;
-			enum tsr_marker kind = rec->kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME
-									    : TSR_MARKER_TILE;
-			for (uint32_t c = 0; c < n; c++)
-				tsr_cache_marker(caches[c], kind, rec->addr);
+			if (b->markers == BLOCK)
+				block_flush(b, rs);
+			b->mk[b->markers++] = (struct tsr_line_marker){
+				.pos = b->count,
+				.value = rec->addr,
+				.kind = rec->kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME
+								     : TSR_MARKER_TILE};
 			continue;
 		}
 		/* by the last byte, so that an access ending at 2^64 - 1 is kept */
@@ -281,21 +303,22 @@ static enum tsr_status replay_pass(struct pass *p, struct tsr_cache *const *cach
 				return tsr_error_set(err, TSR_ERR_IO,
 						     "trace changed while it was replayed (more "
 						     "accesses than the first pass read)");
-			struct tsr_access a = {.addr = addr,
-					       .size = (uint32_t)(chunk_last - addr + 1),
-					       .write = rec->write,
-					       .stream = rec->stream,
-					       .requester = rec->requester,
-					       .meta = rec->meta,
-					       .next_use = next ? next[p->accesses] : TSR_NEVER};
+			if (b->count == BLOCK)
+				block_flush(b, rs);
+			b->acc[b->count++] = (struct tsr_access){
+				.addr = addr,
+				.size = (uint32_t)(chunk_last - addr + 1),
+				.write = rec->write,
+				.stream = rec->stream,
+				.requester = rec->requester,
+				.meta = rec->meta,
+				.next_use = next ? next[p->accesses] : TSR_NEVER};
 			p->accesses++;
 			if (lines) {
 				if (!line_set_add(lines, addr >> p->line_shift))
 					return tsr_error_set(err, TSR_ERR_NOMEM,
 							     "out of memory for the set of lines");
 			}
-			for (uint32_t c = 0; c < n; c++)
-				tsr_cache_access(caches[c], &a, &o);
 			if (chunk_last == last)
 				break;
 			addr = chunk_last + 1;
@@ -322,8 +345,13 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 	while ((1u << shift) < line_bytes)
 		shift++;
 
-	struct tsr_cache **caches;
-	TSR_TRY(tsr_replay_caches_create(g, policies, n, &caches, err));
+	struct tsr_rk_set rs;
+	TSR_TRY(tsr_rk_set_create(g, policies, n, &rs, err));
+	struct block *blk = malloc(sizeof(*blk));
+	if (!blk) {
+		tsr_rk_set_destroy(&rs);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a replay");
+	}
 	enum tsr_status s = TSR_OK;
 	int offline = 0;
 	for (uint32_t i = 0; i < n; i++)
@@ -361,7 +389,8 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 			}
 			memcpy(info->description, d, dlen);
 			info->description[dlen] = '\0';
-			s = replay_pass(&p, caches, n, next, next_count, offline ? NULL : &lines, err);
+			s = replay_pass(&p, &rs, blk, next, next_count, offline ? NULL : &lines,
+					err);
 		}
 		if (s == TSR_OK && offline && p.accesses != next_count)
 			s = tsr_error_set(err, TSR_ERR_IO,
@@ -376,10 +405,11 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 		info->replay_seconds = seconds() - t0;
 	}
 	if (s == TSR_OK)
-		tsr_replay_caches_results(caches, policies, n, out);
+		tsr_rk_set_results(&rs, policies, out);
 	free(map.slots);
 	line_set_release(&lines);
 	free(next);
-	tsr_replay_caches_destroy(caches, n);
+	free(blk);
+	tsr_rk_set_destroy(&rs);
 	return s;
 }
