@@ -1,8 +1,10 @@
 /*
  * replay_file.c - streaming replay of a trace file (cachesim/replay.h,
  * tsr_replay_file()): records are split into line accesses as
- * tsr_line_trace_build() splits them and go straight to the caches;
- * next uses, when an offline policy needs them, come from a first pass.
+ * tsr_line_trace_build() splits them and go to the caches in blocks of
+ * 4096 (each cache through the block in turn, so that its state stays
+ * in the processor's caches); next uses, when an offline policy needs
+ * them, come from a first pass.
  */
 #include "cachesim/replay.h"
 #include "cachesim/replay_kernel.h"
