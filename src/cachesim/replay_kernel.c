@@ -339,7 +339,10 @@ static inline void on_hit(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_t
 	switch (kind) {
 	case RK_LRU:
 	case RK_MRU:
-		k->order[set] = order_touch(k->order[set], way);
+		/* a hit on the newest way (runs of accesses to one line) keeps
+		 * the order: skip the touch */
+		if ((k->order[set] & 15) != way)
+			k->order[set] = order_touch(k->order[set], way);
 		break;
 	case RK_FIFO:
 		break;
