@@ -1,4 +1,5 @@
 #include "cachesim/replay.h"
+#include "cachesim/replay_kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,12 +37,83 @@ enum tsr_status tsr_replay(const struct tsr_line_trace *lt,
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "cache line of %u bytes does not match the trace's %u-byte lines",
 				     g->line_bytes, lt->line_bytes);
-	struct tsr_cache **caches;
-	TSR_TRY(tsr_replay_caches_create(g, policies, n, &caches, err));
-	tsr_replay_caches(lt, caches, n, NULL, NULL);
-	tsr_replay_caches_results(caches, policies, n, out);
-	tsr_replay_caches_destroy(caches, n);
+	struct tsr_rk_set rs;
+	TSR_TRY(tsr_rk_set_create(g, policies, n, &rs, err));
+	tsr_rk_set_run(&rs, lt->accesses, lt->count, lt->markers, lt->marker_count);
+	tsr_rk_set_results(&rs, policies, out);
+	tsr_rk_set_destroy(&rs);
 	return TSR_OK;
+}
+
+enum tsr_status tsr_rk_set_create(const struct tsr_cache_geometry *g,
+				  const char *const *policies, uint32_t n,
+				  struct tsr_rk_set *out, struct tsr_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	TSR_TRY(tsr_replay_caches_create(g, policies, n, &out->caches, err));
+	out->n = n;
+	out->kernels = calloc(n ? n : 1, sizeof(*out->kernels));
+	if (!out->kernels) {
+		tsr_rk_set_destroy(out);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %u caches", n);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct tsr_cache_geometry gi = *g;
+		snprintf(gi.policy, sizeof(gi.policy), "%s", policies[i]);
+		enum tsr_status s = tsr_rk_create(&gi, policies[i], &out->kernels[i], err);
+		if (s != TSR_OK) {
+			tsr_rk_set_destroy(out);
+			return s;
+		}
+	}
+	return TSR_OK;
+}
+
+void tsr_rk_set_run(struct tsr_rk_set *rs, const struct tsr_access *a, size_t count,
+		    const struct tsr_line_marker *markers, size_t marker_count)
+{
+	struct tsr_cache_outcome o;
+	for (uint32_t c = 0; c < rs->n; c++) {
+		if (rs->kernels[c]) {  /* no policy of the kernel's sees markers */
+			tsr_rk_run(rs->kernels[c], a, count);
+			continue;
+		}
+		struct tsr_cache *cache = rs->caches[c];
+		size_t m = 0;
+		for (size_t i = 0; i < count; i++) {
+			for (; m < marker_count && markers[m].pos == i; m++)
+				tsr_cache_marker(cache, (enum tsr_marker)markers[m].kind,
+						 markers[m].value);
+			tsr_cache_access(cache, &a[i], &o);
+		}
+		for (; m < marker_count; m++)
+			tsr_cache_marker(cache, (enum tsr_marker)markers[m].kind, markers[m].value);
+	}
+}
+
+void tsr_rk_set_results(const struct tsr_rk_set *rs, const char *const *policies,
+			struct tsr_replay_result *out)
+{
+	tsr_replay_caches_results(rs->caches, policies, rs->n, out);
+	for (uint32_t i = 0; i < rs->n; i++) {
+		if (!rs->kernels[i])
+			continue;
+		memset(&out[i].streams, 0, sizeof(out[i].streams));
+		memset(&out[i].total, 0, sizeof(out[i].total));
+		for (int st = 0; st < TSR_STREAM_COUNT; st++) {
+			out[i].streams[st] = *tsr_rk_counters_of(rs->kernels[i], (enum tsr_stream)st);
+			tsr_cache_counters_add(&out[i].total, &out[i].streams[st]);
+		}
+	}
+}
+
+void tsr_rk_set_destroy(struct tsr_rk_set *rs)
+{
+	for (uint32_t i = 0; rs->kernels && i < rs->n; i++)
+		tsr_rk_destroy(rs->kernels[i]);
+	free(rs->kernels);
+	tsr_replay_caches_destroy(rs->caches, rs->n);
+	memset(rs, 0, sizeof(*rs));
 }
 
 enum tsr_status tsr_replay_caches_create(const struct tsr_cache_geometry *g,

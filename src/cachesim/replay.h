@@ -6,11 +6,17 @@
  * accesses to the LLC"; boustrophedonic II-D and TCOR V-A for OPT/OPTPT).
  *
  * The trace is read, split into lines and annotated with next uses once
- * (cachesim/linetrace.h), then every access goes to every cache in turn;
- * markers reach each cache's policy at their positions. Counters are the
- * caches' own (memory/cache.h): reads, writes, read and write misses,
- * write-backs of dirty victims, bypasses. Lines still dirty at the end are
- * not flushed (they are not write-backs of the trace).
+ * (cachesim/linetrace.h), then every access goes to every cache (the
+ * caches are independent: tsr_replay() and tsr_replay_file() take each
+ * cache through a stretch of the trace in turn); markers reach each
+ * cache's policy at their positions. Counters are the caches' own
+ * (memory/cache.h): reads, writes, read and write misses, write-backs of
+ * dirty victims, bypasses. Lines still dirty at the end are not flushed
+ * (they are not write-backs of the trace). tsr_replay() and
+ * tsr_replay_file() run the caches of LRU, MRU, FIFO, NRU, SRRIP, BRRIP,
+ * DRRIP and OPT through a replay-only model of them with the very same
+ * counters (cachesim/replay_kernel.h, 2-2.6x faster); tsr_replay_caches()
+ * always runs the caches themselves.
  */
 #ifndef TSR_CACHESIM_REPLAY_H
 #define TSR_CACHESIM_REPLAY_H

@@ -1,10 +1,13 @@
 /*
  * replay_file.c - streaming replay of a trace file (cachesim/replay.h,
  * tsr_replay_file()): records are split into line accesses as
- * tsr_line_trace_build() splits them and go straight to the caches;
- * next uses, when an offline policy needs them, come from a first pass.
+ * tsr_line_trace_build() splits them and go to the caches in blocks of
+ * 4096 (each cache through the block in turn, so that its state stays
+ * in the processor's caches); next uses, when an offline policy needs
+ * them, come from a first pass.
  */
 #include "cachesim/replay.h"
+#include "cachesim/replay_kernel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,58 +252,113 @@ static enum tsr_status next_use_pass(struct pass *p, uint64_t **next, size_t *ca
 	return TSR_OK;
 }
 
+/* Line accesses and markers gathered before the caches see them. */
+#define BLOCK 4096
+
+struct block {
+	struct tsr_access acc[BLOCK];
+	struct tsr_line_marker mk[BLOCK];
+};
+
+/*
+ * Feeds the block's `count` accesses and `markers` markers to the caches
+ * and adds the accesses' lines to `lines` (when set); 0 when out of memory.
+ */
+static int block_flush(struct block *b, size_t count, size_t markers, struct tsr_rk_set *rs,
+		       struct line_set *lines, uint32_t line_shift)
+{
+	for (size_t i = 0; lines && i < count; i++)
+		if (!line_set_add(lines, b->acc[i].addr >> line_shift))
+			return 0;
+	tsr_rk_set_run(rs, b->acc, count, b->mk, markers);
+	return 1;
+}
+
 /*
  * Pass 2: feeds every line access (with next[i] when next is set) and
- * marker to the caches, counting distinct lines into `lines` when set.
+ * marker to the caches, a block at a time (each cache through the whole
+ * block in turn), counting distinct lines into `lines` when set. The
+ * counts live in locals while a batch of records is split (the stores of
+ * the accesses' bytes would make the compiler reload them from memory).
  */
-static enum tsr_status replay_pass(struct pass *p, struct tsr_cache *const *caches, uint32_t n,
+static enum tsr_status replay_pass(struct pass *p, struct tsr_rk_set *rs, struct block *b,
 				   const uint64_t *next, size_t next_count,
 				   struct line_set *lines, struct tsr_error *err)
 {
-	const uint64_t mask = ((uint64_t)1 << p->line_shift) - 1;
-	struct tsr_cache_outcome o;
+	const uint32_t shift = p->line_shift;
+	const uint64_t mask = ((uint64_t)1 << shift) - 1;
+	struct tsr_access *const acc = b->acc;
+	size_t count = 0, markers = 0, accesses = p->accesses;
 	for (;;) {
-		const struct tsr_trace_record *rec;
-		TSR_TRY(pass_read(p, &rec, err));
-		if (!rec)
-			return TSR_OK;
-		p->records++;
-		if (rec->kind != TSR_TRACE_ACCESS) {
-			p->frames += rec->kind == TSR_TRACE_FRAME;
-			enum tsr_marker kind = rec->kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME
-									    : TSR_MARKER_TILE;
-			for (uint32_t c = 0; c < n; c++)
-				tsr_cache_marker(caches[c], kind, rec->addr);
-			continue;
-		}
-		/* by the last byte, so that an access ending at 2^64 - 1 is kept */
-		const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
-		for (uint64_t addr = rec->addr;;) {
-			const uint64_t chunk_last = (addr | mask) < last ? (addr | mask) : last;
-			if (next && p->accesses >= next_count)
-				return tsr_error_set(err, TSR_ERR_IO,
-						     "trace changed while it was replayed (more "
-						     "accesses than the first pass read)");
-			struct tsr_access a = {.addr = addr,
-					       .size = (uint32_t)(chunk_last - addr + 1),
-					       .write = rec->write,
-					       .stream = rec->stream,
-					       .requester = rec->requester,
-					       .meta = rec->meta,
-					       .next_use = next ? next[p->accesses] : TSR_NEVER};
-			p->accesses++;
-			if (lines) {
-				if (!line_set_add(lines, addr >> p->line_shift))
-					return tsr_error_set(err, TSR_ERR_NOMEM,
-							     "out of memory for the set of lines");
+		if (p->at == p->have) {
+			p->at = p->have = 0;
+			if (!p->eof) {
+				enum tsr_status s = tsr_trace_read_many(p->r, p->batch, 256, &p->have,
+									&p->eof, err);
+				if (s != TSR_OK) {
+					p->accesses = accesses;
+					return s;
+				}
 			}
-			for (uint32_t c = 0; c < n; c++)
-				tsr_cache_access(caches[c], &a, &o);
-			if (chunk_last == last)
+			if (!p->have)
 				break;
-			addr = chunk_last + 1;
 		}
+		const size_t have = p->have;
+		p->records += have - p->at;
+		for (size_t at = p->at; at < have; at++) {
+			const struct tsr_trace_record *rec = &p->batch[at];
+			if (rec->kind != TSR_TRACE_ACCESS) {
+				p->frames += rec->kind == TSR_TRACE_FRAME;
+				if (markers == BLOCK) {
+					if (!block_flush(b, count, markers, rs, lines, shift))
+						goto nomem;
+					count = markers = 0;
+				}
+				b->mk[markers++] = (struct tsr_line_marker){
+					.pos = count,
+					.value = rec->addr,
+					.kind = rec->kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME
+									     : TSR_MARKER_TILE};
+				continue;
+			}
+			/* by the last byte, so that an access ending at 2^64 - 1 is kept */
+			const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
+			for (uint64_t addr = rec->addr;;) {
+				const uint64_t chunk_last = (addr | mask) < last ? (addr | mask) : last;
+				if (next && accesses >= next_count) {
+					p->accesses = accesses;
+					return tsr_error_set(err, TSR_ERR_IO,
+							     "trace changed while it was replayed (more "
+							     "accesses than the first pass read)");
+				}
+				if (count == BLOCK) {
+					if (!block_flush(b, count, markers, rs, lines, shift))
+						goto nomem;
+					count = markers = 0;
+				}
+				acc[count++] = (struct tsr_access){
+					.addr = addr,
+					.size = (uint32_t)(chunk_last - addr + 1),
+					.write = rec->write,
+					.stream = rec->stream,
+					.requester = rec->requester,
+					.meta = rec->meta,
+					.next_use = next ? next[accesses] : TSR_NEVER};
+				accesses++;
+				if (chunk_last == last)
+					break;
+				addr = chunk_last + 1;
+			}
+		}
+		p->at = have;
 	}
+	p->accesses = accesses;
+	if (!block_flush(b, count, markers, rs, lines, shift))
+		goto nomem;
+	return TSR_OK;
+nomem:
+	p->accesses = accesses;
+	return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for the set of lines");
 }
 
 enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
@@ -322,8 +380,13 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 	while ((1u << shift) < line_bytes)
 		shift++;
 
-	struct tsr_cache **caches;
-	TSR_TRY(tsr_replay_caches_create(g, policies, n, &caches, err));
+	struct tsr_rk_set rs;
+	TSR_TRY(tsr_rk_set_create(g, policies, n, &rs, err));
+	struct block *blk = malloc(sizeof(*blk));
+	if (!blk) {
+		tsr_rk_set_destroy(&rs);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a replay");
+	}
 	enum tsr_status s = TSR_OK;
 	int offline = 0;
 	for (uint32_t i = 0; i < n; i++)
@@ -361,7 +424,8 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 			}
 			memcpy(info->description, d, dlen);
 			info->description[dlen] = '\0';
-			s = replay_pass(&p, caches, n, next, next_count, offline ? NULL : &lines, err);
+			s = replay_pass(&p, &rs, blk, next, next_count, offline ? NULL : &lines,
+					err);
 		}
 		if (s == TSR_OK && offline && p.accesses != next_count)
 			s = tsr_error_set(err, TSR_ERR_IO,
@@ -376,10 +440,11 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 		info->replay_seconds = seconds() - t0;
 	}
 	if (s == TSR_OK)
-		tsr_replay_caches_results(caches, policies, n, out);
+		tsr_rk_set_results(&rs, policies, out);
 	free(map.slots);
 	line_set_release(&lines);
 	free(next);
-	tsr_replay_caches_destroy(caches, n);
+	free(blk);
+	tsr_rk_set_destroy(&rs);
 	return s;
 }

@@ -746,18 +746,79 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 	return s;
 }
 
+/*
+ * read_access_fast() over a run of records (at most max, and no further
+ * than fast_until), with the reader's position, address and count in
+ * locals so that the stores of the records cannot make the compiler
+ * reload them; stops before the first record it would not take, which
+ * read_record() then handles. The size, stream and requester are usually
+ * one byte each: then they are read together. Returns how many records
+ * it decoded into recs.
+ */
+static size_t read_accesses_fast(struct tsr_trace_reader *r, struct tsr_trace_record *recs,
+				 size_t max)
+{
+	const uint8_t *p = r->buf + r->pos;
+	const uint8_t *const end = r->buf + r->len;
+	const int meta_ok = r->version >= 2;
+	uint64_t prev = r->prev_addr;
+	if (max > r->fast_until - r->count)  /* count < fast_until: no wrap */
+		max = (size_t)(r->fast_until - r->count);
+	size_t k = 0;
+	while (k < max && end - p >= (ptrdiff_t)REC_MAX) {
+		const uint8_t tag = *p;
+		if ((tag & ~(TAG_WRITE | TAG_META)) != TSR_TRACE_ACCESS ||
+		    ((tag & TAG_META) && !meta_ok))
+			break;
+		const uint8_t *q = p + 1;
+		uint64_t v, size, stream, req, meta = 0;
+		/* REC_MAX bytes pending: no varint can come short */
+		if (get_varint_wide(&q, end, &v))
+			break;
+		if (((q[0] | q[1] | q[2]) & 0x80) == 0) {
+			size = q[0];
+			stream = q[1];
+			req = q[2];
+			q += 3;
+		} else if (get_varint(&q, end, &size) || get_varint(&q, end, &stream) ||
+			   get_varint(&q, end, &req)) {
+			break;
+		}
+		if ((tag & TAG_META) && get_varint(&q, end, &meta))
+			break;
+		if (size - 1 >= TSR_LIMIT_ACCESS_BYTES || stream >= TSR_STREAM_COUNT ||
+		    req > UINT16_MAX || meta > UINT32_MAX)
+			break;
+		const uint64_t addr = prev + unzigzag(v);
+		if (addr + (size - 1) < addr)
+			break;  /* wraps past 2^64: the slow path reports it */
+		prev = addr;
+		recs[k++] = (struct tsr_trace_record){.addr = addr, .size = (uint32_t)size,
+						      .requester = (uint16_t)req,
+						      .kind = TSR_TRACE_ACCESS,
+						      .write = (uint8_t)((tag & TAG_WRITE) != 0),
+						      .stream = (uint8_t)stream,
+						      .meta = (uint32_t)meta};
+		p = q;
+	}
+	r->pos = (size_t)(p - r->buf);
+	r->prev_addr = prev;
+	r->count += k;
+	return k;
+}
+
 enum tsr_status tsr_trace_read_many(struct tsr_trace_reader *r, struct tsr_trace_record *recs,
 				    size_t max, size_t *n, int *eof, struct tsr_error *err)
 {
 	size_t k = 0;
 	*eof = 0;
 	while (k < max) {
-		/* the common case inline; anything else (markers, a refill, the
+		/* the common case in runs; anything else (markers, a refill, the
 		 * first record, errors) through tsr_trace_read() */
-		if (r->binary && !r->status && r->count < r->fast_until &&
-		    read_access_fast(r, &recs[k])) {
-			k++;
-			continue;
+		if (r->binary && !r->status && r->count < r->fast_until) {
+			k += read_accesses_fast(r, &recs[k], max - k);
+			if (k == max)
+				break;
 		}
 		enum tsr_status s = tsr_trace_read(r, &recs[k], eof, err);
 		if (s || *eof) {
@@ -843,12 +904,16 @@ enum tsr_status tsr_trace_load_max(const char *path, uint64_t max_records,
 			}
 			out->records = p;
 		}
+		/* straight into the array, as many records as it has room for */
 		int eof;
-		s = tsr_trace_read(r, &out->records[out->count], &eof, err);
+		size_t got;
+		s = tsr_trace_read_many(r, &out->records[out->count], cap - out->count, &got, &eof,
+					err);
+		for (size_t i = 0; i < got; i++)
+			out->accesses += out->records[out->count + i].kind == TSR_TRACE_ACCESS;
+		out->count += got;
 		if (s || eof)
 			break;
-		out->accesses += out->records[out->count].kind == TSR_TRACE_ACCESS;
-		out->count++;
 	}
 	tsr_trace_reader_close(r);
 	if (s)
