@@ -245,7 +245,8 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 	if (f < o->frames && o->dump[f]) {
 		char name[64];
 		snprintf(name, sizeof(name), "frame-%04u.png", f);
-		TSR_TRY(tsr_output_png(o->out, name, o->cfg->width, o->cfg->height,
+		/* encoded on a background thread while the next frame simulates */
+		TSR_TRY(tsr_output_png_async(o->out, name, o->cfg->width, o->cfg->height,
 				       tsr_gpu_frame_image(tsr_sim_gpu(sim)), err));
 	}
 	if (o->tty) {

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -232,6 +234,71 @@ static void test_output_commit_transaction(void **state)
 	tsr_test_write_tmp("c.txt", ""); /* removed at teardown */
 }
 
+/* Reads file `name` of the tmp dir whole into buf; its length, or -1. */
+static long read_tmp(const char *name, char *buf, size_t cap)
+{
+	char path[16640];
+	snprintf(path, sizeof(path), "%s/%s", tsr_test_tmp()->dir, name);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, cap, f);
+	fclose(f);
+	return (long)n;
+}
+
+/*
+ * tsr_output_png_async(): the same file as tsr_output_png() (the image is
+ * copied, so changing it after the call changes nothing), two in a row,
+ * an abort with one in flight leaves no file and no temporary, and a
+ * temporary that cannot be created is reported as the image's error.
+ */
+static void test_output_png_async(void **state)
+{
+	(void)state;
+	enum { W = 67, H = 33 };
+	static uint8_t img[W * H * 4];
+	for (size_t i = 0; i < sizeof(img); i++)
+		img[i] = (uint8_t)(i * 7 + i / 97);
+	struct tsr_output o;
+	struct tsr_error err;
+	assert_int_equal(tsr_output_open(&o, tsr_test_tmp()->dir, &err), TSR_OK);
+	assert_int_equal(tsr_output_png(&o, "sync.png", W, H, img, &err), TSR_OK);
+	assert_int_equal(tsr_output_png_async(&o, "async.png", W, H, img, &err), TSR_OK);
+	memset(img, 0, 64);  /* the write has its own copy */
+	assert_int_equal(tsr_output_png_async(&o, "zero.png", W, H, img, &err), TSR_OK);
+	assert_int_equal(tsr_output_commit(&o, &err), TSR_OK);
+	static char a[65536], b[65536];
+	const long na = read_tmp("sync.png", a, sizeof(a)), nb = read_tmp("async.png", b, sizeof(b));
+	assert_true(na > 0 && na == nb);
+	assert_memory_equal(a, b, (size_t)na);
+	assert_true(read_tmp("zero.png", b, sizeof(b)) > 0);
+	/* an abort waits for the write in flight and removes its temporary */
+	assert_int_equal(tsr_output_open(&o, tsr_test_tmp()->dir, &err), TSR_OK);
+	assert_int_equal(tsr_output_png_async(&o, "gone.png", W, H, img, &err), TSR_OK);
+	tsr_output_abort(&o);
+	assert_true(holds("gone.png", NULL));
+	assert_true(holds("gone.png.tmp", NULL));
+	/* a temporary that cannot be written (a folder in its place) */
+	char dir[16640];
+	snprintf(dir, sizeof(dir), "%s/bad.png.tmp", tsr_test_tmp()->dir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(tsr_output_open(&o, tsr_test_tmp()->dir, &err), TSR_OK);
+	enum tsr_status s = tsr_output_png_async(&o, "bad.png", W, H, img, &err);
+	if (s == TSR_OK)
+		s = tsr_output_png_wait(&o, &err);
+	assert_int_equal(s, TSR_ERR_IO);
+	assert_non_null(strstr(err.msg, "bad.png"));
+	tsr_output_abort(&o);
+	rmdir(dir);
+	const char *made[] = {"sync.png", "async.png", "zero.png"};
+	for (int i = 0; i < 3; i++) {
+		char path[16640];
+		snprintf(path, sizeof(path), "%s/%s", tsr_test_tmp()->dir, made[i]);
+		remove(path);
+	}
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -252,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_readme_table),
 		cmocka_unit_test(test_output_commit_transaction),
+		cmocka_unit_test(test_output_png_async),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

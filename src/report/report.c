@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -670,8 +671,89 @@ enum tsr_status tsr_output_png(struct tsr_output *o, const char *name,
 	return s;
 }
 
+/* The background PNG write of tsr_output_png_async(). */
+struct tsr_png_writer {
+	pthread_t thread;
+	int busy;                /* a thread is running (join it) */
+	int ok;                  /* its write_png() result */
+	char *path;              /* the temporary it writes */
+	uint32_t width, height;
+	uint8_t *rgba;           /* the copied image */
+	size_t cap;              /* bytes allocated at rgba */
+};
+
+static void *png_thread(void *arg)
+{
+	struct tsr_png_writer *w = arg;
+	w->ok = write_png(w->path, w->width, w->height, w->rgba);
+	return NULL;
+}
+
+enum tsr_status tsr_output_png_wait(struct tsr_output *o, struct tsr_error *err)
+{
+	struct tsr_png_writer *w = o->png;
+	if (!w || !w->busy)
+		return TSR_OK;
+	pthread_join(w->thread, NULL);
+	w->busy = 0;
+	enum tsr_status s = w->ok ? TSR_OK
+		: tsr_error_set(err, TSR_ERR_IO, "cannot write image '%s'", w->path);
+	free(w->path);
+	w->path = NULL;
+	return s;
+}
+
+enum tsr_status tsr_output_png_async(struct tsr_output *o, const char *name,
+				     uint32_t width, uint32_t height,
+				     const uint8_t *rgba, struct tsr_error *err)
+{
+	TSR_TRY(tsr_output_png_wait(o, err));
+	if (!o->png && !(o->png = calloc(1, sizeof(*o->png))))
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for an image");
+	struct tsr_png_writer *w = o->png;
+	const size_t bytes = (size_t)width * height * 4;
+	if (w->cap < bytes) {
+		uint8_t *b = realloc(w->rgba, bytes);
+		if (!b)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for image '%s'", name);
+		w->rgba = b;
+		w->cap = bytes;
+	}
+	char *tmp;
+	TSR_TRY(add_name(o, name, &tmp, err));
+	memcpy(w->rgba, rgba, bytes);
+	w->path = tmp;
+	w->width = width;
+	w->height = height;
+	if (pthread_create(&w->thread, NULL, png_thread, w) == 0) {
+		w->busy = 1;
+		return TSR_OK;
+	}
+	/* no thread: write it now */
+	w->ok = write_png(tmp, width, height, w->rgba);
+	w->busy = 0;
+	enum tsr_status s = w->ok ? TSR_OK
+		: tsr_error_set(err, TSR_ERR_IO, "cannot write image '%s'", tmp);
+	free(tmp);
+	w->path = NULL;
+	return s;
+}
+
+/* Waits for a background image write and frees the writer (errors ignored: abort). */
+static void png_writer_release(struct tsr_output *o)
+{
+	struct tsr_error ignored;
+	tsr_output_png_wait(o, &ignored);
+	if (o->png) {
+		free(o->png->rgba);
+		free(o->png);
+		o->png = NULL;
+	}
+}
+
 static void output_release(struct tsr_output *o)
 {
+	png_writer_release(o);
 	list_free(&o->names, &o->count);
 	list_free(&o->planned, &o->nplanned);
 	list_free(&o->shown, &o->nshown);
@@ -705,6 +787,7 @@ static void roll_back(struct tsr_output *o, uint32_t n, char **backup)
 
 enum tsr_status tsr_output_commit(struct tsr_output *o, struct tsr_error *err)
 {
+	TSR_TRY(tsr_output_png_wait(o, err));
 	/* first every check, then every rename: a failure leaves the old files */
 	for (uint32_t i = 0; i < o->count; i++) {
 		if (is_folder(o->names[i]))
@@ -796,6 +879,7 @@ enum tsr_status tsr_output_commit(struct tsr_output *o, struct tsr_error *err)
 
 void tsr_output_abort(struct tsr_output *o)
 {
+	png_writer_release(o);  /* its file is a temporary removed below */
 	for (uint32_t i = 0; i < o->count; i++) {
 		if (!o->names[i])
 			continue;
