@@ -41,9 +41,8 @@
  * experiments.c holds the name table. A new experiment is a new xp_*.c
  * file and one line in that table.
  *
- * tcor, attribute-cache, re, timing, dtexl and gspc run their independent
- * simulations on tsr_xp_options.jobs threads; workloads and boustrophedonic
- * are sequential.
+ * Every experiment but workloads runs its independent simulations on
+ * tsr_xp_options.jobs threads.
  *
  * tcor, attribute-cache, re, timing and dtexl are also sweeps (experiments/<name>.json,
  * src/sweep/): with tsr_xp_options.sweep_dir they read their points from a
@@ -73,9 +72,10 @@ struct tsr_xp_options {
 	const char *const *sets;        /* "KEY=VALUE" overrides applied to every
 					   configuration (as `--set`) */
 	size_t set_count;
-	uint32_t jobs;                  /* threads running independent runs at once (tcor,
-					   attribute-cache, re, timing, dtexl, gspc; at most XP_MAX_THREADS); 0: 2. The
-					   results do not depend on it */
+	uint32_t jobs;                  /* threads running independent runs at once
+					   (every experiment but workloads; at most
+					   XP_MAX_THREADS); 0: 2. The results do not
+					   depend on it */
 	/*
 	 * Called (when not NULL) with each new piece of the report as rows
 	 * complete, so that a long experiment shows progress; the full text

@@ -331,6 +331,29 @@ static enum tsr_status run_vb(struct xp_ctx *c, const struct tsr_scene *sc,
 }
 
 /* Fig. 9: FDM of LRU RO against LRU FO on loop traces; returns the FDM at s = j + 1. */
+/* One workload's V-A and V-B runs, on a worker thread of xp_parallel(). */
+struct bw_job {
+	struct xp_ctx *c;          /* read only */
+	const struct tsr_scene *sc;
+	struct bw_row *row;
+	enum tsr_status status;
+	struct tsr_error err;
+};
+
+static void bw_job_run(void *item)
+{
+	struct bw_job *j = item;
+	struct tsr_frame_stats *t = malloc(sizeof(*t));
+	if (!t) {
+		j->status = tsr_error_set(&j->err, TSR_ERR_NOMEM, "out of memory");
+		return;
+	}
+	j->status = run_va(j->c, j->sc, t, j->row, &j->err);
+	if (j->status == TSR_OK)
+		j->status = run_vb(j->c, j->sc, t, j->row, &j->err);
+	free(t);
+}
+
 static enum tsr_status run_fdm(struct tsr_xp_result *out, struct tsr_table *tab,
 			       double *fdm_max, struct tsr_error *err)
 {
@@ -584,10 +607,12 @@ static enum tsr_status run_boustrophedonic(struct xp_ctx *c, struct tsr_xp_resul
 	xp_flush(c, out);
 
 	struct bw_row *rows = calloc(c->workload_count ? c->workload_count : 1, sizeof(*rows));
-	struct tsr_frame_stats *t = malloc(sizeof(*t));
-	if (!rows || !t) {
+	struct bw_job *jobs = calloc(c->jobs, sizeof(*jobs));
+	struct tsr_scene **scenes = calloc(c->jobs, sizeof(*scenes));
+	if (!rows || !jobs || !scenes) {
 		free(rows);
-		free(t);
+		free(jobs);
+		free(scenes);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	}
 	tsr_text_printf(txt, "\nper workload, %u frames: 2 texture-only runs (recorded and "
@@ -595,27 +620,42 @@ static enum tsr_status run_boustrophedonic(struct xp_ctx *c, struct tsr_xp_resul
 	xp_flush(c, out);
 	enum tsr_status s = TSR_OK;
 	size_t nw = 0;
-	for (size_t w = 0; s == TSR_OK && w < c->workload_count; w++) {
-		struct tsr_scene *sc = NULL;
-		s = xp_load_scene(c, w, &sc, err);
-		if (s != TSR_OK)
-			break;
-		struct bw_row *r = &rows[nw];
-		snprintf(r->name, sizeof(r->name), "%s", xp_workload_name(c, w, sc));
-		s = run_va(c, sc, t, r, err);
+	/* the workloads in batches of c->jobs, one thread each; lines in workload order */
+	for (size_t w0 = 0; s == TSR_OK && w0 < c->workload_count; w0 += c->jobs) {
+		size_t nb = 0;
+		for (; nb < c->jobs && w0 + nb < c->workload_count; nb++) {
+			s = xp_load_scene(c, w0 + nb, &scenes[nb], err);
+			if (s != TSR_OK)
+				break;
+			struct bw_row *r = &rows[w0 + nb];
+			snprintf(r->name, sizeof(r->name), "%s",
+				 xp_workload_name(c, w0 + nb, scenes[nb]));
+			jobs[nb] = (struct bw_job){.c = c, .sc = scenes[nb], .row = r};
+		}
 		if (s == TSR_OK)
-			s = run_vb(c, sc, t, r, err);
-		tsr_scene_destroy(sc);
-		if (s != TSR_OK)
-			break;
-		tsr_text_printf(txt, "  %-18s texture footprint %.3f MiB/frame, L2 texture trace "
-				"%llu line accesses (%.1f MiB in memory)\n", r->name,
-				r->footprint_mib, (unsigned long long)r->trace_accesses[0],
-				(double)r->trace_accesses[0] * sizeof(struct tsr_access) / 1048576.0);
-		xp_flush(c, out);
-		nw++;
+			s = xp_parallel(jobs, nb, sizeof(*jobs), bw_job_run, c->jobs, err);
+		for (size_t i = 0; s == TSR_OK && i < nb; i++) {
+			if (jobs[i].status != TSR_OK) {
+				*err = jobs[i].err;
+				s = jobs[i].status;
+				break;
+			}
+			const struct bw_row *r = &rows[w0 + i];
+			tsr_text_printf(txt, "  %-18s texture footprint %.3f MiB/frame, L2 texture "
+					"trace %llu line accesses (%.1f MiB in memory)\n", r->name,
+					r->footprint_mib, (unsigned long long)r->trace_accesses[0],
+					(double)r->trace_accesses[0] * sizeof(struct tsr_access) /
+						1048576.0);
+			xp_flush(c, out);
+			nw++;
+		}
+		for (size_t i = 0; i < c->jobs; i++) {
+			tsr_scene_destroy(scenes[i]);
+			scenes[i] = NULL;
+		}
 	}
-	free(t);
+	free(jobs);
+	free(scenes);
 	if (s != TSR_OK) {
 		free(rows);
 		return s;
