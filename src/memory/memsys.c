@@ -472,8 +472,26 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 	 * (kept small: everything else is mem_access_slow's) */
 	if (port < m->cache_count && !m->path_fn) {
 		const struct node *x = &m->nodes[port];
-		if (((addr ^ (addr + ((size ? size : 1) - 1))) & x->line_mask) == 0 &&
-		    !(write && x->write_through)) {
+		const uint64_t last = addr + ((size ? size : 1) - 1);
+		if (((addr ^ last) & x->line_mask) != 0 && !r && !(write && x->write_through)) {
+			/* several lines, no result asked: the slow path's loop, its
+			 * plain hits here, the rest from the first other line on */
+			for (;;) {
+				if (!tsr_cache_fast_hit_inline(x->fast, addr, write, (uint8_t)s, meta)) {
+					if (x->parent != NODE_DRAM)
+						tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
+					mem_access_slow(m, port, addr, (uint32_t)(last - addr + 1), write, s,
+							requester, meta, NULL, 1);
+					return;
+				}
+				m->accesses++;
+				const uint64_t line_last = addr | ~x->line_mask;
+				if (line_last >= last)
+					return;
+				addr = line_last + 1;
+			}
+		}
+		if (((addr ^ last) & x->line_mask) == 0 && !(write && x->write_through)) {
 			if (tsr_cache_fast_hit_inline(x->fast, addr, write, (uint8_t)s, meta)) {
 				m->accesses++;
 				if (r) {
