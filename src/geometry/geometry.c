@@ -188,6 +188,9 @@ static enum tsr_status drain(struct tsr_geometry *g, struct tsr_error *err)
 	return TSR_OK;
 }
 
+/* indices ahead of the one pushed whose vertex data the host prefetches */
+#define TSR_GEO_PREFETCH 8u
+
 enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 				  const struct tsr_draw *d,
 				  struct tsr_memsys *mem,
@@ -197,7 +200,27 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 {
 	TSR_TRY(tsr_geometry_begin_draw(g, d, mem, out, st, err));
 	const uint32_t n = d->mesh->index_count;
+	const struct tsr_mesh *m = d->mesh;
 	for (uint32_t i = 0; i < n; i++) {
+		/* the host's caches only: the vertex data of the index a few
+		 * steps ahead, read by the vertex shader (or its hit) then */
+		if (i + TSR_GEO_PREFETCH < n) {
+			const uint32_t ahead = m->indices[i + TSR_GEO_PREFETCH];
+			if (ahead < m->vertex_count) {
+				__builtin_prefetch(&m->positions[3 * (size_t)ahead]);
+				if (m->normals)
+					__builtin_prefetch(&m->normals[3 * (size_t)ahead]);
+				if (m->texcoords)
+					__builtin_prefetch(&m->texcoords[2 * (size_t)ahead]);
+				if (ahead < g->shaded_cap)
+					__builtin_prefetch(&g->shaded[ahead]);
+				if (ahead < g->ptc_held_cap)
+					__builtin_prefetch(&g->ptc_held[ahead]);
+				/* and the vertex cache's set the fetch will look up */
+				tsr_mem_prefetch(mem, g->vertex_port,
+						 d->vb_base + (uint64_t)ahead * TSR_VERTEX_STRIDE);
+			}
+		}
 		tsr_geo_cp_step(g);  /* push one index ... */
 		enum tsr_status s = drain(g, err);  /* ... and drain downstream */
 		if (s != TSR_OK) {

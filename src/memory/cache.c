@@ -38,7 +38,9 @@ struct tsr_cache {
 	uint64_t *index_key;     /* open addressing, linear probing: tag + 1, 0 empty */
 	uint32_t *index_way;     /* the way of index_key's line */
 	uint64_t index_mask;     /* slots - 1 (slots: a power of two >= 2 x lines) */
-	uint32_t *filled;        /* per set: ways filled so far */
+	uint32_t *filled;        /* per set: ways filled so far (every cache: lines are
+				    filled into the first invalid way, so a set's valid
+				    ways are [0, filled[set]) in any cache) */
 	/* the policy's state when its on_hit is the plain recency touch of a
 	 * narrow set (LRU, MRU, ...): a hit stamps the way inline, the same
 	 * as the hook, without the indirect call; else NULL */
@@ -51,6 +53,8 @@ struct tsr_cache {
 	uint32_t fast_off;  /* the same for the oldest-stamp victim (LRU, FIFO) */
 	uint32_t *hint;          /* per set: the way last hit or filled (a search
 				    hint only: a lookup checks it first) */
+	uint64_t *tagv;          /* sets x ways: each way's tag or TSR_CACHE_NO_TAG (cache.h) */
+	struct tsr_cache_fast fast;  /* tsr_cache_fast_view(): fast_off kept by fast_update */
 };
 
 #define INDEX_MIN_WAYS 64u
@@ -116,6 +120,18 @@ static void fast_update(struct tsr_cache *c)
 		c->fast_off |= 1u << TSR_STREAM_TEXTURE;
 	if (!c->touch_inline || c->observer.access || c->index_key)
 		c->fast_off = UINT32_MAX;
+	c->fast.fast_off = c->fast_off;
+}
+
+struct tsr_cache_fast *tsr_cache_fast_view(struct tsr_cache *c)
+{
+	return &c->fast;
+}
+
+static void tagv_reset(struct tsr_cache *c)
+{
+	for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
+		c->tagv[i] = TSR_CACHE_NO_TAG;
 }
 
 static struct tsr_policy_config policy_config(const struct tsr_cache_geometry *g,
@@ -217,7 +233,9 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	c->uncached_display = (uint8_t)tsr_policy_spec_ucd(g->policy);
 	c->lines = calloc((size_t)c->sets * c->ways, sizeof(*c->lines));
 	c->hint = calloc(c->sets, sizeof(*c->hint));
+	c->tagv = malloc((size_t)c->sets * c->ways * sizeof(*c->tagv));
 	c->rt = calloc((size_t)c->sets * c->ways, 1);
+	c->filled = calloc(c->sets, sizeof(*c->filled));
 	if (!g->fetch_on_write && c->lines)
 		c->masks = calloc((size_t)c->sets * c->ways, sizeof(*c->masks));
 	int index_ok = 1;
@@ -228,10 +246,11 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		c->index_mask = slots - 1;
 		c->index_key = calloc(slots, sizeof(*c->index_key));
 		c->index_way = calloc(slots, sizeof(*c->index_way));
-		c->filled = calloc(c->sets, sizeof(*c->filled));
-		index_ok = c->index_key && c->index_way && c->filled;
+		index_ok = c->index_key && c->index_way;
 	}
-	if (!c->lines || !c->rt || !c->hint || (!g->fetch_on_write && !c->masks) || !index_ok) {
+	if (!c->lines || !c->rt || !c->hint || !c->tagv || !c->filled || (!g->fetch_on_write && !c->masks) ||
+	    !index_ok) {
+		free(c->tagv);
 		free(c->hint);
 		free(c->rt);
 		free(c->index_key);
@@ -248,6 +267,7 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		tsr_error_set(err, s, "out of memory for cache '%s' (%u sets x %u ways): policy '%s'",
 			      name, c->sets, c->ways, g->policy);
 	if (s != TSR_OK) {
+		free(c->tagv);
 		free(c->hint);
 		free(c->index_key);
 		free(c->index_way);
@@ -258,9 +278,17 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 		free(c);
 		return s;
 	}
+	tagv_reset(c);
 	if (c->policy->on_hit == tsr_recency_touch &&
 	    !((struct tsr_recency *)c->policy_state)->link)
 		c->touch_inline = c->policy_state;
+	c->fast = (struct tsr_cache_fast){
+		.line_shift = c->line_shift, .set_mask = c->sets - 1, .ways = c->ways,
+		.tagv = c->tagv, .lines = c->lines, .hint = c->hint,
+		.stamp = c->touch_inline ? tsr_recency_set(c->touch_inline, 0) : NULL,
+		.clock = c->touch_inline ? &c->touch_inline->clock : NULL,
+		.counters = c->counters, .dirty_on_write = c->dirty_on_write,
+		.has_masks = c->masks != NULL};
 	if (c->policy->on_fill == tsr_recency_touch &&
 	    !((struct tsr_recency *)c->policy_state)->link)
 		c->fill_inline = c->policy_state;
@@ -281,6 +309,7 @@ void tsr_cache_destroy(struct tsr_cache *c)
 	free(c->index_way);
 	free(c->filled);
 	free(c->hint);
+	free(c->tagv);
 	free(c->rt);
 	free(c->masks);
 	free(c->lines);
@@ -338,6 +367,9 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	struct tsr_line *sl = &c->lines[(size_t)set * c->ways];
 	struct tsr_cache_counters *cnt = &c->counters[a->stream];
 
+	/* the set's stamps, read or written below, while its tags are scanned */
+	if (c->fast.stamp)
+		__builtin_prefetch(&c->fast.stamp[(size_t)set * c->ways]);
 	memset(out, 0, sizeof(*out));
 	if (c->observer.access)
 		c->observer.access(c->observer.ctx, a);
@@ -356,20 +388,28 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		/* tags are unique in a set: the hit (the hinted way first),
 		 * then on a miss the first invalid way */
 		const uint32_t h = c->hint[set];
-		if (sl[h].tag == tag && sl[h].valid)
+		const uint64_t *tv = &c->tagv[(size_t)set * c->ways];
+		if (tag != TSR_CACHE_NO_TAG) {
+			/* the compact tags: an invalid way never matches */
+			if (tv[h] == tag)
+				hit = h;
+			else
+				for (uint32_t w = 0; w < c->ways; w++)
+					if (tv[w] == tag) {
+						hit = w;
+						break;
+					}
+		} else if (sl[h].tag == tag && sl[h].valid) {
 			hit = h;
-		else
+		} else {
 			for (uint32_t w = 0; w < c->ways; w++)
 				if (sl[w].tag == tag && sl[w].valid) {
 					hit = w;
 					break;
 				}
-		if (hit == UINT32_MAX)
-			for (uint32_t w = 0; w < c->ways; w++)
-				if (!sl[w].valid) {
-					invalid = w;
-					break;
-				}
+		}
+		if (hit == UINT32_MAX && c->filled[set] < c->ways)
+			invalid = c->filled[set];
 	}
 	if (hit != UINT32_MAX) {
 		c->hint[set] = hit;
@@ -449,14 +489,14 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	}
 	out->way = way;
 	c->hint[set] = way;
-	if (c->index_key) {
+	if (c->index_key)
 		index_insert(c, tag, way);
-		if (way == c->filled[set])
-			c->filled[set]++;
-	}
+	if (way == c->filled[set])
+		c->filled[set]++;
 	struct tsr_line *l = &sl[way];
 	l->tag = tag;
 	l->valid = 1;
+	c->tagv[(size_t)set * c->ways + way] = tag;
 	l->dirty = a->write & c->dirty_on_write;
 	l->stream = a->stream;
 	l->meta = a->meta;
@@ -492,32 +532,7 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 int tsr_cache_fast_hit(struct tsr_cache *c, uint64_t addr, int write, uint8_t stream,
 		       uint32_t meta)
 {
-	if (stream >= 32 || (c->fast_off >> stream & 1))
-		return 0;
-	const uint64_t tag = addr >> c->line_shift;
-	const uint32_t set = (uint32_t)tag & (c->sets - 1);
-	struct tsr_line *sl = &c->lines[(size_t)set * c->ways];
-	uint32_t w = c->hint[set];
-	if (!(sl[w].tag == tag && sl[w].valid)) {
-		w = 0;
-		while (w < c->ways && !(sl[w].tag == tag && sl[w].valid))
-			w++;
-		if (w == c->ways)
-			return 0;
-		c->hint[set] = w;
-	}
-	if (sl[w].partial)
-		return 0;
-	/* tsr_cache_access's hit, step for step */
-	struct tsr_cache_counters *cnt = &c->counters[stream];
-	if (write)
-		cnt->writes++;
-	else
-		cnt->reads++;
-	tsr_recency_set(c->touch_inline, set)[w] = ++c->touch_inline->clock;
-	sl[w].dirty |= (uint8_t)(write != 0) & c->dirty_on_write;
-	sl[w].meta = meta;
-	return 1;
+	return tsr_cache_fast_hit_inline(&c->fast, addr, write, stream, meta);
 }
 
 void tsr_cache_marker(struct tsr_cache *c, enum tsr_marker kind, uint64_t value)
@@ -540,13 +555,13 @@ void tsr_cache_set_observer(struct tsr_cache *c, const struct tsr_cache_observer
 void tsr_cache_invalidate_all(struct tsr_cache *c)
 {
 	memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof(*c->lines));
+	tagv_reset(c);
 	memset(c->rt, 0, (size_t)c->sets * c->ways);
 	c->rt_seen = 0;
 	fast_update(c);
-	if (c->index_key) {
+	memset(c->filled, 0, c->sets * sizeof(*c->filled));
+	if (c->index_key)
 		memset(c->index_key, 0, (c->index_mask + 1) * sizeof(*c->index_key));
-		memset(c->filled, 0, c->sets * sizeof(*c->filled));
-	}
 }
 
 const char *tsr_cache_name(const struct tsr_cache *c)

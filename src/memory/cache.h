@@ -178,6 +178,78 @@ int tsr_cache_fast_hit(struct tsr_cache *c, uint64_t addr, int write, uint8_t st
 		       uint32_t meta);
 
 /*
+ * What tsr_cache_fast_hit reads and writes, kept by cache.c, so that the
+ * memory system's hot path runs it inline (tsr_cache_fast_hit_inline).
+ * tagv holds each way's tag contiguously (8 bytes a way, the scan's only
+ * load): a valid way's tag, TSR_CACHE_NO_TAG for an invalid way (a tag
+ * equal to TSR_CACHE_NO_TAG, possible only with one-byte lines, is
+ * declined and looked up by tsr_cache_access through struct tsr_line).
+ */
+#define TSR_CACHE_NO_TAG UINT64_MAX
+struct tsr_cache_fast {
+	uint32_t fast_off;            /* bit `stream` set: decline (see cache.c) */
+	uint32_t line_shift;
+	uint32_t set_mask;            /* sets - 1 */
+	uint32_t ways;
+	const uint64_t *tagv;         /* sets x ways */
+	struct tsr_line *lines;       /* sets x ways */
+	uint32_t *hint;               /* per set: the way last hit or filled (a search hint) */
+	uint64_t *stamp;              /* the inline recency policy's stamps, sets x ways */
+	uint64_t *clock;              /* its clock */
+	struct tsr_cache_counters *counters;  /* per stream */
+	uint8_t dirty_on_write;
+	uint8_t has_masks;            /* lines may be partial (fetch_on_write = 0) */
+};
+
+/* The cache's fast-hit view (stable for the cache's lifetime). */
+struct tsr_cache_fast *tsr_cache_fast_view(struct tsr_cache *c);
+
+/* tsr_cache_fast_hit, inline: the very same effects and result. */
+static inline int tsr_cache_fast_hit_inline(struct tsr_cache_fast *f, uint64_t addr, int write,
+					    uint8_t stream, uint32_t meta)
+{
+	if (stream >= 32 || (f->fast_off >> stream & 1))
+		return 0;
+	const uint64_t tag = addr >> f->line_shift;
+	if (tag == TSR_CACHE_NO_TAG)
+		return 0;
+	const uint32_t set = (uint32_t)tag & f->set_mask;
+	const size_t base = (size_t)set * f->ways;
+	const uint64_t *tv = &f->tagv[base];
+	uint32_t w = f->hint[set];  /* mostly right: a predictable branch */
+	if (tv[w] != tag) {
+		w = 0;
+		while (w < f->ways && tv[w] != tag)
+			w++;
+		if (w == f->ways)
+			return 0;
+		f->hint[set] = w;
+	}
+	struct tsr_line *l = &f->lines[base + w];
+	if (f->has_masks && l->partial)
+		return 0;
+	struct tsr_cache_counters *cnt = &f->counters[stream];
+	if (write)
+		cnt->writes++;
+	else
+		cnt->reads++;
+	f->stamp[base + w] = ++*f->clock;
+	if (write && f->dirty_on_write)
+		l->dirty = 1;
+	l->meta = meta;
+	return 1;
+}
+
+/* Prefetches (host caches) the tags and recency stamps of addr's set. */
+static inline void tsr_cache_prefetch(const struct tsr_cache_fast *f, uint64_t addr)
+{
+	const size_t base = (size_t)((uint32_t)(addr >> f->line_shift) & f->set_mask) * f->ways;
+	__builtin_prefetch(&f->tagv[base]);
+	if (f->stamp)
+		__builtin_prefetch(&f->stamp[base]);
+}
+
+/*
  * Announces a frame or tile boundary to the cache's policy (on_marker) and
  * observer. Does not change the cache's contents or counters.
  */

@@ -12,8 +12,10 @@
 
 struct node {
 	struct tsr_cache *cache;
+	struct tsr_cache_fast *fast;  /* tsr_cache_fast_view(cache) */
 	uint32_t parent;        /* node index or NODE_DRAM */
 	uint32_t line_bytes;
+	uint64_t line_mask;     /* ~(line_bytes - 1) */
 	uint32_t level;         /* 1 + the highest level of its children */
 	uint8_t write_through;
 	uint32_t instance;      /* index in cfg.caches */
@@ -214,10 +216,13 @@ enum tsr_status tsr_memsys_create(const struct tsr_memsys_config *cfg,
 			struct node *n = &m->nodes[m->cache_count];
 			n->instance = i;
 			n->line_bytes = g.line_bytes;
+			n->line_mask = ~(uint64_t)(g.line_bytes - 1);
 			n->write_through = (uint8_t)g.write_through;
 			s = tsr_cache_create(&g, name, &n->cache, err);
-			if (s == TSR_OK)
+			if (s == TSR_OK) {
+				n->fast = tsr_cache_fast_view(n->cache);
 				m->cache_count++;
+			}
 		}
 	}
 	if (s != TSR_OK) {
@@ -455,17 +460,39 @@ uint64_t tsr_mem_dram_burst_bytes(const struct tsr_memsys *m, uint64_t addr, uin
 	return (last - first) + burst;
 }
 
+static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
+			    int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
+			    struct tsr_mem_result *r, int tried) __attribute__((noinline));
+
 void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 		    uint32_t size, int write, enum tsr_stream s,
 		    uint16_t requester, uint32_t meta, struct tsr_mem_result *r)
 {
-	/* the common case first: one line, a plain hit at the port's cache */
-	int tried = 0;
+	/* the common case first: one line, a plain hit at the port's cache
+	 * (kept small: everything else is mem_access_slow's) */
 	if (port < m->cache_count && !m->path_fn) {
 		const struct node *x = &m->nodes[port];
-		if (((addr ^ (addr + ((size ? size : 1) - 1))) & ~(uint64_t)(x->line_bytes - 1)) == 0 &&
-		    !(write && x->write_through)) {
-			if (tsr_cache_fast_hit(x->cache, addr, write, (uint8_t)s, meta)) {
+		const uint64_t last = addr + ((size ? size : 1) - 1);
+		if (((addr ^ last) & x->line_mask) != 0 && !r && !(write && x->write_through)) {
+			/* several lines, no result asked: the slow path's loop, its
+			 * plain hits here, the rest from the first other line on */
+			for (;;) {
+				if (!tsr_cache_fast_hit_inline(x->fast, addr, write, (uint8_t)s, meta)) {
+					if (x->parent != NODE_DRAM)
+						tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
+					mem_access_slow(m, port, addr, (uint32_t)(last - addr + 1), write, s,
+							requester, meta, NULL, 1);
+					return;
+				}
+				m->accesses++;
+				const uint64_t line_last = addr | ~x->line_mask;
+				if (line_last >= last)
+					return;
+				addr = line_last + 1;
+			}
+		}
+		if (((addr ^ last) & x->line_mask) == 0 && !(write && x->write_through)) {
+			if (tsr_cache_fast_hit_inline(x->fast, addr, write, (uint8_t)s, meta)) {
 				m->accesses++;
 				if (r) {
 					memset(r, 0, sizeof(*r));
@@ -473,9 +500,21 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 				}
 				return;
 			}
-			tried = 1;  /* not a plain hit: the loop below does not ask again */
+			/* likely a miss: the parent's set, looked up next */
+			if (x->parent != NODE_DRAM)
+				tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
+			/* not a plain hit: the slow path does not ask again */
+			mem_access_slow(m, port, addr, size, write, s, requester, meta, r, 1);
+			return;
 		}
 	}
+	mem_access_slow(m, port, addr, size, write, s, requester, meta, r, 0);
+}
+
+static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
+			    int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
+			    struct tsr_mem_result *r, int tried)
+{
 	struct tsr_mem_result own;
 	if (m->path_fn && !r)
 		r = &own;  /* the path follows the request's chain by r */
@@ -512,7 +551,7 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 		/* a plain hit at the port's cache: node_access's hit without the
 		 * outcome and access records (no path to record) */
 		if (!tried && !m->path_fn && !(write && m->nodes[port].write_through) &&
-		    tsr_cache_fast_hit(m->nodes[port].cache, addr, write, (uint8_t)s, meta)) {
+		    tsr_cache_fast_hit_inline(m->nodes[port].fast, addr, write, (uint8_t)s, meta)) {
 			m->accesses++;
 			reached(r, port, 1);
 			if (chunk_last == last)
@@ -536,6 +575,37 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 		if (chunk_last == last)
 			break;
 		addr = chunk_last + 1;
+	}
+}
+
+void tsr_mem_prefetch(const struct tsr_memsys *m, uint32_t port, uint64_t addr)
+{
+	if (port < m->cache_count)
+		tsr_cache_prefetch(m->nodes[port].fast, addr);
+}
+
+void tsr_mem_read_lines(struct tsr_memsys *m, uint32_t port, const uint64_t *addrs, uint32_t n,
+			uint32_t size, enum tsr_stream s, uint16_t requester, uint32_t meta)
+{
+	if (port >= m->cache_count || m->path_fn) {
+		for (uint32_t i = 0; i < n; i++)
+			tsr_mem_access(m, port, addrs[i], size, 0, s, requester, meta, NULL);
+		return;
+	}
+	/* the host's caches only: every request's set at once, then the
+	 * requests one by one, each tsr_mem_access's plain hit inline (a
+	 * declined fast hit changes nothing: tsr_mem_access asks again) */
+	const struct node *x = &m->nodes[port];
+	for (uint32_t i = 0; i < n; i++)
+		tsr_cache_prefetch(x->fast, addrs[i]);
+	const uint64_t span = (size ? size : 1) - 1;
+	for (uint32_t i = 0; i < n; i++) {
+		const uint64_t addr = addrs[i];
+		if (((addr ^ (addr + span)) & x->line_mask) == 0 &&
+		    tsr_cache_fast_hit_inline(x->fast, addr, 0, (uint8_t)s, meta))
+			m->accesses++;
+		else
+			tsr_mem_access(m, port, addr, size, 0, s, requester, meta, NULL);
 	}
 }
 

@@ -155,6 +155,20 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 		    uint16_t requester, uint32_t meta, struct tsr_mem_result *r);
 
 /*
+ * A hint for the host's caches only: the state an access of addr at port
+ * will look up first (its cache's set). Changes nothing simulated.
+ */
+void tsr_mem_prefetch(const struct tsr_memsys *m, uint32_t port, uint64_t addr);
+
+/*
+ * tsr_mem_access(m, port, addrs[i], size, 0, s, requester, meta, NULL)
+ * for i = 0 .. n-1 in order (reads, no result): the same effects, with
+ * the host's caches warmed for all n lookups first.
+ */
+void tsr_mem_read_lines(struct tsr_memsys *m, uint32_t port, const uint64_t *addrs, uint32_t n,
+			uint32_t size, enum tsr_stream s, uint16_t requester, uint32_t meta);
+
+/*
  * The timing model's view of each access (docs/timing.md): with a sink set,
  * every line access that tsr_mem_access() resolves is reported, once
  * resolved, as the path it took (timing/mempath.h: the caches looked up,

@@ -93,9 +93,8 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 		tsr_texture_sample_quad(shader->texture, mat->filter, mat->wrap, u, v,
 					q->rgba, &req);
 		uint32_t tc = tsr_memsys_port(mem, TSR_STREAM_TEXTURE, core);
-		for (uint32_t j = 0; j < req.line_count; j++)
-			tsr_mem_access(mem, tc, req.lines[j], TSR_TEXTURE_BLOCK_BYTES, 0,
-				       TSR_STREAM_TEXTURE, (uint16_t)core, 0, NULL);
+		tsr_mem_read_lines(mem, tc, req.lines, req.line_count, TSR_TEXTURE_BLOCK_BYTES,
+				   TSR_STREAM_TEXTURE, (uint16_t)core, 0);
 		ts->sample_instructions++;
 		ts->texel_fetches += req.texel_fetches;
 		ts->line_requests += req.line_count;

@@ -152,15 +152,21 @@ uint64_t tsr_texel_address(const struct tsr_texture *t, uint32_t level,
 	return texel_addr(t, &t->level[level], x, y);
 }
 
-float tsr_texture_lod(const struct tsr_texture *t, const float u[4],
-		      const float v[4])
+/* The squared footprint of the quad, in texels (level 0): tsr_texture_lod's rho^2. */
+static inline float lod_rho2(const struct tsr_texture *t, const float u[4], const float v[4])
 {
 	float w = (float)t->level[0].width, h = (float)t->level[0].height;
 	float dudx = (u[1] - u[0]) * w, dvdx = (v[1] - v[0]) * h;
 	float dudy = (u[2] - u[0]) * w, dvdy = (v[2] - v[0]) * h;
 	float rx = dudx * dudx + dvdx * dvdx;
 	float ry = dudy * dudy + dvdy * dvdy;
-	float rho2 = rx > ry ? rx : ry;
+	return rx > ry ? rx : ry;
+}
+
+float tsr_texture_lod(const struct tsr_texture *t, const float u[4],
+		      const float v[4])
+{
+	float rho2 = lod_rho2(t, u, v);
 	if (!(rho2 > 0.0f))
 		return -16.0f;
 	return 0.5f * log2f(rho2);
@@ -505,7 +511,12 @@ void tsr_texture_sample_quad(const struct tsr_texture *t,
 			     const float u[4], const float v[4],
 			     float rgba[4][4], struct tsr_texel_requests *req)
 {
-	float lod = tsr_texture_lod(t, u, v);
+	/* rho^2 <= 1 (or NaN): the LOD is at most 0 (log2f is monotonic and
+	 * exact at 1), so level 0 alone whatever the filter, without log2f */
+	const float rho2 = lod_rho2(t, u, v);
+	float lod = 0.0f;
+	if (rho2 > 1.0f)
+		lod = 0.5f * log2f(rho2);
 	float maxl = (float)(t->levels - 1);
 	uint32_t l0, l1 = 0;
 	float frac = 0.0f;
