@@ -26,8 +26,8 @@
 
 #include "config/config.h"
 #include "sweep/sweep.h"
+#include "test_cli.h"
 
-static char tmpdir[256];
 
 /* The tiny sweep: 2 workloads x 2 tile orders = 4 points of 2 frames. */
 static const char tiny_spec[] =
@@ -39,42 +39,6 @@ static const char tiny_spec[] =
 static const char *tpath(char *buf, size_t n, const char *name)
 {
 	snprintf(buf, n, "%s/%s", tmpdir, name);
-	return buf;
-}
-
-static void write_file(const char *name, const char *text)
-{
-	char p[512];
-	FILE *f = fopen(tpath(p, sizeof(p), name), "wb");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-/* Runs `tessera ARGS` in tmpdir; stderr into tmpdir/err.txt; returns the exit code. */
-static int tessera(const char *fmt, ...)
-{
-	char args[2048], cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >out.txt 2>err.txt", tmpdir, TSR_BINARY,
-		 args);
-	int st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* The contents of tmpdir/name (static buffer; "" when absent). */
-static const char *slurp(const char *name)
-{
-	static char buf[1 << 20];
-	char p[512];
-	FILE *f = fopen(tpath(p, sizeof(p), name), "rb");
-	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	buf[n] = '\0';
-	if (f)
-		fclose(f);
 	return buf;
 }
 
@@ -126,8 +90,7 @@ static int count_points(const char *dir, int tmp)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/tessera-sweep-XXXXXX");
-	if (!mkdtemp(tmpdir))
+	if (tsr_cli_tmp_setup("tessera-sweep"))
 		return -1;
 	write_file("tiny.json", tiny_spec);
 	/* the reference: a serial run */
@@ -137,9 +100,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tsr_cli_tmp_teardown();
 }
 
 /* The hash of the defaults with `sets` applied (asserted to load). */

@@ -28,59 +28,19 @@
 #include "experiment/table.h"
 #include "scene/scene.h"
 #include "sweep/sweep.h"
+#include "test_cli.h"
 
-static char tmpdir[256];
-
-static void write_file(const char *name, const char *text)
-{
-	char p[512];
-	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
-	FILE *f = fopen(p, "wb");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-/* Runs `tessera ARGS` in tmpdir; stderr into tmpdir/err.txt; the exit code. */
-static int tessera(const char *fmt, ...)
-{
-	char args[2048], cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >out.txt 2>err.txt", tmpdir, TSR_BINARY,
-		 args);
-	int st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static const char *slurp(const char *name)
-{
-	static char buf[1 << 16];
-	char p[512];
-	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
-	FILE *f = fopen(p, "rb");
-	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	buf[n] = '\0';
-	if (f)
-		fclose(f);
-	return buf;
-}
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/tessera-xpsweep-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return tsr_cli_tmp_setup("tessera-xpsweep");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return tsr_cli_tmp_teardown();
 }
 
 /* The shipped workloads with one pass (re's default list). */
