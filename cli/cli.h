@@ -70,6 +70,9 @@ int tsr_cli_add_set(const char **sets, size_t *n, const char *value);
 /* Monotonic wall-clock seconds. */
 double tsr_cli_now_seconds(void);
 
+/* The processors online (at least 1): the default of -j. */
+unsigned tsr_cli_online_cores(void);
+
 /*
  * Parses an unsigned integer with an optional K, M or G suffix (x1024) in
  * [min, max]; 1 on success. Used for --size, --ways, --line and such.

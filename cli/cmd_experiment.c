@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/sweep_cli.h"
@@ -167,8 +166,7 @@ int tsr_cmd_experiment(int argc, char **argv)
 	};
 	const char *csv_path = NULL, *csv_dir = NULL, *from = NULL, *sweep_out = NULL;
 	int sweep = 0;
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t jobs = online > 0 ? (uint64_t)online : 1;  /* default: every core */
+	uint64_t jobs = tsr_cli_online_cores();  /* default: every core */
 	const char *workloads[MAX_WORKLOADS];
 	size_t nw = 0;
 	uint64_t frames = 0;  /* 0: the experiment's default */

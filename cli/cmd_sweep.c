@@ -433,8 +433,7 @@ int tsr_cmd_sweep(int argc, char **argv)
 	uint64_t v = 0, task = 0;
 	int quiet = 0, collect = 0, have_task = 0, have_chunk = 0;
 	const char *out_arg = NULL;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned jobs = cores > 0 ? (unsigned)cores : 1;
+	unsigned jobs = tsr_cli_online_cores();
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, 'h'},     {"jobs", required_argument, NULL, 'j'},
 		{"out", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'},
