@@ -689,6 +689,16 @@ static void *png_thread(void *arg)
 	return NULL;
 }
 
+/* The status of w's finished write (naming its file); frees its path. */
+static enum tsr_status png_finish(struct tsr_png_writer *w, struct tsr_error *err)
+{
+	enum tsr_status s = w->ok ? TSR_OK
+		: tsr_error_set(err, TSR_ERR_IO, "cannot write image '%s'", w->path);
+	free(w->path);
+	w->path = NULL;
+	return s;
+}
+
 enum tsr_status tsr_output_png_wait(struct tsr_output *o, struct tsr_error *err)
 {
 	struct tsr_png_writer *w = o->png;
@@ -696,11 +706,7 @@ enum tsr_status tsr_output_png_wait(struct tsr_output *o, struct tsr_error *err)
 		return TSR_OK;
 	pthread_join(w->thread, NULL);
 	w->busy = 0;
-	enum tsr_status s = w->ok ? TSR_OK
-		: tsr_error_set(err, TSR_ERR_IO, "cannot write image '%s'", w->path);
-	free(w->path);
-	w->path = NULL;
-	return s;
+	return png_finish(w, err);
 }
 
 enum tsr_status tsr_output_png_async(struct tsr_output *o, const char *name,
@@ -730,13 +736,8 @@ enum tsr_status tsr_output_png_async(struct tsr_output *o, const char *name,
 		return TSR_OK;
 	}
 	/* no thread: write it now */
-	w->ok = write_png(tmp, width, height, w->rgba);
-	w->busy = 0;
-	enum tsr_status s = w->ok ? TSR_OK
-		: tsr_error_set(err, TSR_ERR_IO, "cannot write image '%s'", tmp);
-	free(tmp);
-	w->path = NULL;
-	return s;
+	png_thread(w);
+	return png_finish(w, err);
 }
 
 /* Waits for a background image write and frees the writer (errors ignored: abort). */
