@@ -9,9 +9,12 @@
  * REPS times, each policy alone goes through what `tessera cachesim` does
  * (tsr_replay_file(): the next-use pass for OPT/OPTPT, then the trace
  * streamed through the cache) and the bench prints the median seconds of
- * the two parts and requests per second end to end; then the trace is
- * loaded and prepared in memory once (tsr_trace_load() +
- * tsr_line_trace_build()) and the median replay alone (tsr_replay()) is
+ * the two parts and requests per second end to end, on one thread in CPU
+ * seconds, and alternating with it the same on two threads (a reader
+ * thread, tsr_replay_file()'s threads = 2) in wall-clock seconds, the
+ * time a user waits (and the misses must agree); then the trace is
+ * loaded and prepared in memory once (tsr_line_trace_load() with next
+ * uses) and the median replay alone (tsr_replay()) is
  * timed, the figure libraries quote without trace reading. Times are CPU
  * seconds of the process (bench_util.h: the machine is shared). Misses, the
  * bytes held per access for next uses, and the peak resident memory of
@@ -67,17 +70,25 @@ static void convert(const char *in, const char *out)
 	printf("converted %s into %s\n", in, out);
 }
 
-/* One `tessera cachesim` run of one policy (streamed). */
-static void run(const char *path, const struct tsr_cache_geometry *g, const char *policy,
-		double *prep_s, double *replay_s, size_t *accesses, uint64_t *misses,
-		double *bytes_per_access)
+/*
+ * One `tessera cachesim` run of one policy (streamed) on `threads` threads;
+ * returns its wall-clock seconds.
+ */
+static double run(const char *path, const struct tsr_cache_geometry *g, const char *policy,
+		  unsigned threads, double *prep_s, double *replay_s, size_t *accesses,
+		  uint64_t *misses, double *bytes_per_access)
 {
 	struct tsr_error err = {{0}};
 	struct tsr_replay_result res;
 	struct tsr_replay_file_info info;
-	double t0 = cpu_seconds();
-	if (tsr_replay_file(path, 0, g, &policy, 1, &res, &info, &err) != TSR_OK)
+	double t0 = cpu_seconds(), w0 = now_seconds();
+	if (tsr_replay_file(path, 0, g, &policy, 1, threads, &res, &info, &err) != TSR_OK)
 		die(&err);
+	double wall_all = now_seconds() - w0;
+	if (threads > 1 && !info.reader_thread) {
+		fprintf(stderr, "bench_cachesim: the reader thread did not start\n");
+		exit(1);
+	}
 	/* CPU seconds, split between the passes as the wall clock splits them */
 	double cpu = cpu_seconds() - t0, wall = info.prepare_seconds + info.replay_seconds;
 	*prep_s = wall > 0 ? cpu * info.prepare_seconds / wall : 0;
@@ -85,6 +96,7 @@ static void run(const char *path, const struct tsr_cache_geometry *g, const char
 	*accesses = info.accesses;
 	*misses = res.total.read_misses + res.total.write_misses;
 	*bytes_per_access = (double)info.next_use_bytes / (double)info.accesses;
+	return wall_all;
 }
 
 /* Median seconds of the in-memory replay alone of a prepared trace. */
@@ -138,8 +150,8 @@ int main(int argc, char **argv)
 	printf("%s: %u-line (%u KiB) fully associative cache, 64-byte lines, medians of %d, "
 	       "CPU seconds\n",
 	       path, lines, lines / 16, reps);
-	printf("%-8s %12s %10s %14s %12s %14s %14s\n", "policy", "next uses s", "stream s",
-	       "M req/s total", "misses", "B/access held", "M req/s replay");
+	printf("%-8s %12s %10s %14s %12s %14s %14s %14s\n", "policy", "next uses s", "stream s",
+	       "M req/s total", "misses", "B/access held", "2 threads wall", "M req/s replay");
 	char *pols[32];
 	int np = 0;
 	for (char *pol = strtok(list, ","); pol && np < 32; pol = strtok(NULL, ","))
@@ -148,33 +160,37 @@ int main(int argc, char **argv)
 	size_t n = 0;
 	uint64_t misses[32];
 	for (int p = 0; p < np; p++) {
-		double prep[99], rep[99], tot[99];
+		double prep[99], rep[99], tot[99], wall2[99], p2, r2;
+		uint64_t misses2;
 		for (int i = 0; i < reps; i++) {
-			run(path, &g, pols[p], &prep[i], &rep[i], &n, &misses[p], &held[p]);
+			run(path, &g, pols[p], 1, &prep[i], &rep[i], &n, &misses[p], &held[p]);
 			tot[i] = prep[i] + rep[i];
+			wall2[i] = run(path, &g, pols[p], 2, &p2, &r2, &n, &misses2, &held[p]);
+			if (misses2 != misses[p]) {
+				fprintf(stderr, "bench_cachesim: %s on 2 threads disagrees\n", pols[p]);
+				return 1;
+			}
 		}
 		totals[p] = bench_median(tot, reps);
-		printf("%-8s %12.3f %10.3f %14.1f %12llu %14.1f\n", pols[p],
+		printf("%-8s %12.3f %10.3f %14.1f %12llu %14.1f %14.1f\n", pols[p],
 		       bench_median(prep, reps), bench_median(rep, reps),
-		       (double)n / totals[p] / 1e6, (unsigned long long)misses[p], held[p]);
+		       (double)n / totals[p] / 1e6, (unsigned long long)misses[p], held[p],
+		       (double)n / bench_median(wall2, reps) / 1e6);
 	}
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	printf("peak RSS of the streamed runs %.1f MiB\n", (double)ru.ru_maxrss / 1024.0);
 
 	struct tsr_error err = {{0}};
-	struct tsr_trace t;
 	struct tsr_line_trace lt;
 	double t0 = cpu_seconds();
-	if (tsr_trace_load(path, &t, &err) != TSR_OK ||
-	    tsr_line_trace_build(&t, 64, &lt, &err) != TSR_OK)
+	if (tsr_line_trace_load(path, 0, 64, 1, &lt, NULL, &err) != TSR_OK)
 		die(&err);
 	double prep = cpu_seconds() - t0;
-	tsr_trace_release(&t);
 	printf("in memory: load + prepare %.3f s (%.1f M accesses/s); replay alone:\n", prep,
 	       (double)lt.count / prep / 1e6);
 	for (int p = 0; p < np; p++)
-		printf("%-8s %12s %10s %14s %12s %14s %14.1f\n", pols[p], "", "", "", "", "",
+		printf("%-8s %12s %10s %14s %12s %14s %14s %14.1f\n", pols[p], "", "", "", "", "", "",
 		       (double)lt.count / replay_in_memory(&lt, &g, pols[p], reps) / 1e6);
 	tsr_line_trace_release(&lt);
 	free(list);

@@ -5,8 +5,9 @@
  * glmark-scene on tcor-table1, FRAMES frames, default 30) into a binary trace with `tessera run --record-trace`'s
  * machinery, then measures on one core, medians of REPS runs (default 5) of
  * CPU time (bench_util.h: the machine is shared):
- *   - in memory: loading the trace (zstd decode) and preparing it (line
- *     split, next uses), then replaying the prepared trace through a 1 MiB
+ *   - in memory: loading the trace (zstd decode) straight into a line trace
+ *     (tsr_line_trace_load(): line split, counted with and without the next
+ *     uses OPT needs), then replaying the prepared trace through a 1 MiB
  *     8-way cache with LRU, DRRIP and OPT alone, and all three in one pass;
  *   - streamed, as `tessera cachesim` runs (cachesim/replay.h,
  *     tsr_replay_file()): reading and splitting alone (no cache), the
@@ -73,7 +74,7 @@ static double streamed(const char *path, const char *const *pol, uint32_t n,
 {
 	struct tsr_error err;
 	double t0 = cpu_seconds();
-	if (tsr_replay_file(path, 0, &geom, pol, n, res, info, &err) != TSR_OK)
+	if (tsr_replay_file(path, 0, &geom, pol, n, 1, res, info, &err) != TSR_OK)
 		die(&err);
 	double cpu = cpu_seconds() - t0;
 	double wall = info->prepare_seconds + info->replay_seconds;
@@ -111,20 +112,22 @@ int main(int argc, char **argv)
 
 	static const char *const pol[] = {"lru", "drrip", "opt"};
 	struct tsr_replay_result res[3];
-	double load[99], rep[4][99], st_read[99], st_prep[99], st_alone[3][99], st_all[99];
+	double load[99], load_online[99], rep[4][99], st_read[99], st_prep[99], st_alone[3][99], st_all[99];
 	double st_sum[99];
 	size_t n = 0;
 	uint64_t miss[3] = {0}, acc[3] = {0};
 	for (int r = 0; r < reps; r++) {
 		/* in memory */
-		struct tsr_trace t;
 		struct tsr_line_trace lt;
 		double a = cpu_seconds();
-		if (tsr_trace_load(path, &t, &err) != TSR_OK ||
-		    tsr_line_trace_build(&t, 64, &lt, &err) != TSR_OK)
+		if (tsr_line_trace_load(path, 0, 64, 0, &lt, NULL, &err) != TSR_OK)
+			die(&err);
+		load_online[r] = cpu_seconds() - a;
+		tsr_line_trace_release(&lt);
+		a = cpu_seconds();
+		if (tsr_line_trace_load(path, 0, 64, 1, &lt, NULL, &err) != TSR_OK)
 			die(&err);
 		load[r] = cpu_seconds() - a;
-		tsr_trace_release(&t);
 		n = lt.count;
 		for (int p = 0; p < 4; p++) {
 			a = cpu_seconds();
@@ -157,7 +160,9 @@ int main(int argc, char **argv)
 	}
 	double M = (double)n / 1e6;
 	printf("\n%zu line accesses, 1 MiB 8-way, medians of %d, CPU seconds\n", n, reps);
-	printf("in memory: load + prepare %.3f s (%.1f M accesses/s)\n", bench_median(load, reps),
+	printf("in memory: load + split %.3f s (%.1f M accesses/s); with next uses %.3f s "
+	       "(%.1f M accesses/s)\n", bench_median(load_online, reps),
+	       M / bench_median(load_online, reps), bench_median(load, reps),
 	       M / bench_median(load, reps));
 	printf("%-24s %10s %14s %10s\n", "replay alone", "s", "M accesses/s", "miss");
 	for (int p = 0; p < 3; p++) {

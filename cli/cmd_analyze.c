@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "cachesim/replay.h"
 #include "cli/cli.h"
 #include "memory/policy.h"
 #include "trace/trace.h"
@@ -87,14 +88,14 @@ static void bin_label(uint32_t b, char *buf, size_t n)
 		snprintf(buf, n, "%llu-%llu", ull(lo), ull(hi));
 }
 
-static void print_header(const struct options *o, const struct tsr_trace *t,
+static void print_header(const struct options *o, const struct tsr_replay_file_info *t,
 			 const struct tsr_line_trace *lt)
 {
 	printf("trace          %s%s%s%s\n", o->path, t->description[0] ? " (" : "",
 	       t->description, t->description[0] ? ")" : "");
 	printf("accesses       %zu line accesses (%zu records), %llu distinct lines, "
 	       "%llu-byte lines, %zu frame markers\n",
-	       lt->count, t->count, ull(lt->distinct_lines), ull(o->line), lt->frames);
+	       lt->count, t->records, ull(lt->distinct_lines), ull(o->line), lt->frames);
 	if (o->stream != TSR_ANALYSIS_ALL_STREAMS)
 		printf("stream         %s only\n", stream_label(o->stream));
 }
@@ -591,12 +592,11 @@ int tsr_cmd_analyze(int argc, char **argv)
 		return rc < 0 ? 0 : rc;  /* -1: --help */
 
 	struct tsr_error err = {{0}};
-	struct tsr_trace trace = {0};
+	struct tsr_replay_file_info trace;
 	struct tsr_line_trace lt = {0};
 	struct tsr_text csv = {0};
-	enum tsr_status s = tsr_trace_load_max(o.path, o.max_records, &trace, &err);
-	if (s == TSR_OK)
-		s = tsr_line_trace_build(&trace, (uint32_t)o.line, &lt, &err);
+	enum tsr_status s = tsr_line_trace_load(o.path, o.max_records, (uint32_t)o.line, 1, &lt,
+						&trace, &err);
 	if (s == TSR_OK) {
 		print_header(&o, &trace, &lt);
 		switch (o.kind) {
@@ -622,6 +622,5 @@ int tsr_cmd_analyze(int argc, char **argv)
 	}
 	free(csv.buf);
 	tsr_line_trace_release(&lt);
-	tsr_trace_release(&trace);
 	return rc;
 }

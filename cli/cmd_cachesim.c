@@ -24,7 +24,7 @@ static void usage_cachesim(FILE *f)
 	fprintf(f,
 		"usage: tessera cachesim TRACE --size BYTES --ways W|full [--line BYTES]\n"
 		"                        --policy SPEC[,SPEC...] [--seed N] [--fetch-on-write]\n"
-		"                        [--max-records N] [--json]\n"
+		"                        [--max-records N] [--threads N] [--json]\n"
 		"\n"
 		"  TRACE            a binary trace (tessera run --record-trace) or a text trace\n"
 		"  --size BYTES     capacity (K, M, G suffixes: 256K, 1M)\n"
@@ -38,6 +38,10 @@ static void usage_cachesim(FILE *f)
 		"  --fetch-on-write a partial-line write miss reads the line (default: byte-\n"
 		"                   masked write-allocate, as caches.*.fetch_on_write false)\n"
 		"  --max-records N  refuse a trace of more records (default 200000000)\n"
+		"  --threads N      1: read and replay on one thread; 2: a reader thread\n"
+		"                   reads, decodes and splits the trace while the caches\n"
+		"                   replay it (same counters; default 2 on a machine with\n"
+		"                   more than one core)\n"
 		"  --json           print JSON instead of tables\n"
 		"\n"
 		"Exit codes: 0 success, 1 runtime error (bad trace), 2 usage error.\n");
@@ -98,6 +102,7 @@ int tsr_cmd_cachesim(int argc, char **argv)
 {
 	const char *path = NULL, *policy_arg = NULL, *ways_arg = NULL;
 	uint64_t size = 0, line = 64, seed = 1, max_records = TSR_LIMIT_TRACE_RECORDS;
+	uint64_t threads = tsr_cli_online_cores() > 1 ? 2 : 1;
 	int json = 0, fetch_on_write = 0;
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, 'h'},     {"json", no_argument, NULL, 'j'},
@@ -105,6 +110,7 @@ int tsr_cmd_cachesim(int argc, char **argv)
 		{"line", required_argument, NULL, 'L'}, {"policy", required_argument, NULL, 'P'},
 		{"seed", required_argument, NULL, 'R'}, {"fetch-on-write", no_argument, NULL, 'F'},
 		{"max-records", required_argument, NULL, 'M'},
+		{"threads", required_argument, NULL, 'T'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -132,6 +138,9 @@ int tsr_cmd_cachesim(int argc, char **argv)
 		case 'M':
 			bad = tsr_cli_parse_u64(optarg, 1, UINT64_MAX, &max_records) ? NULL
 										   : "--max-records";
+			break;
+		case 'T':
+			bad = tsr_cli_parse_u64(optarg, 1, 2, &threads) ? NULL : "--threads (1 or 2)";
 			break;
 		case 'W':
 			ways_arg = optarg;
@@ -205,7 +214,7 @@ int tsr_cmd_cachesim(int argc, char **argv)
 	enum tsr_status s = res ? TSR_OK : tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
 	if (s == TSR_OK)
 		s = tsr_replay_file(path, max_records, &g, (const char *const *)specs, (uint32_t)n,
-				    res, &info, &err);
+				    (unsigned)threads, res, &info, &err);
 	double t1 = info.prepare_seconds;
 	double t2 = t1 + info.replay_seconds;
 	int rc = 0;

@@ -438,30 +438,91 @@ static void test_streamed_file_equals_in_memory(void **state)
 		assert_int_equal(tsr_trace_load(file, &t, &err), TSR_OK);
 		assert_int_equal(tsr_line_trace_build(&t, 64, &lt, &err), TSR_OK);
 		assert_int_equal(tsr_replay(&lt, &g, pol, NP, a, &err), TSR_OK);
-		/* all together, and the online ones alone (no next-use pass) */
-		assert_int_equal(tsr_replay_file(file, 0, &g, pol, NP, b, &info, &err), TSR_OK);
-		assert_memory_equal(a, b, sizeof(a));
-		assert_int_equal(info.records, t.count);
-		assert_int_equal(info.accesses, lt.count);
-		assert_int_equal(info.frames, lt.frames);
-		assert_int_equal(info.distinct_lines, lt.distinct_lines);
-		assert_true(info.next_use_bytes >= 8 * lt.count);
-		assert_true(info.next_use_bytes <= 12 * lt.count + (8u << 16));
-		assert_int_equal(tsr_replay_file(file, 0, &g, pol, 5, b, &info, &err), TSR_OK);
-		assert_memory_equal(a, b, 5 * sizeof(a[0]));
-		assert_int_equal(info.distinct_lines, lt.distinct_lines);
-		assert_int_equal(info.next_use_bytes, 0);
+		/* all together, and the online ones alone (no next-use pass); on one
+		 * thread and with a reader thread (records split across its blocks) */
+		for (unsigned th = 1; th <= 2; th++) {
+			assert_int_equal(tsr_replay_file(file, 0, &g, pol, NP, th, b, &info, &err),
+					 TSR_OK);
+			assert_int_equal(info.reader_thread, th == 2);
+			assert_memory_equal(a, b, sizeof(a));
+			assert_int_equal(info.records, t.count);
+			assert_int_equal(info.accesses, lt.count);
+			assert_int_equal(info.frames, lt.frames);
+			assert_int_equal(info.distinct_lines, lt.distinct_lines);
+			assert_true(info.next_use_bytes >= 8 * lt.count);
+			assert_true(info.next_use_bytes <= 12 * lt.count + (8u << 16));
+			assert_int_equal(tsr_replay_file(file, 0, &g, pol, 5, th, b, &info, &err),
+					 TSR_OK);
+			assert_memory_equal(a, b, 5 * sizeof(a[0]));
+			assert_int_equal(info.records, t.count);
+			assert_int_equal(info.accesses, lt.count);
+			assert_int_equal(info.distinct_lines, lt.distinct_lines);
+			assert_int_equal(info.next_use_bytes, 0);
+		}
+		/* the file straight into a line trace: the same line trace, with next
+		 * uses or without (then OPT is refused until they are computed) */
+		for (int nu = 1; nu >= 0; nu--) {
+			struct tsr_line_trace l2;
+			assert_int_equal(tsr_line_trace_load(file, 0, 64, nu, &l2, &info, &err),
+					 TSR_OK);
+			assert_int_equal(l2.count, lt.count);
+			assert_int_equal(l2.marker_count, lt.marker_count);
+			assert_int_equal(l2.frames, lt.frames);
+			assert_int_equal(l2.distinct_lines, lt.distinct_lines);
+			assert_int_equal(info.records, t.count);
+			assert_int_equal(info.accesses, lt.count);
+			assert_int_equal(l2.no_next_uses, !nu);
+			for (size_t i = 0; i < lt.marker_count; i++) {
+				assert_int_equal(l2.markers[i].pos, lt.markers[i].pos);
+				assert_int_equal(l2.markers[i].value, lt.markers[i].value);
+				assert_int_equal(l2.markers[i].kind, lt.markers[i].kind);
+			}
+			for (size_t i = 0; i < lt.count; i++) {
+				const struct tsr_access *got = &l2.accesses[i], *want = &lt.accesses[i];
+				assert_int_equal(got->addr, want->addr);
+				assert_int_equal(got->size, want->size);
+				assert_int_equal(got->write, want->write);
+				assert_int_equal(got->stream, want->stream);
+				assert_int_equal(got->requester, want->requester);
+				assert_int_equal(got->meta, want->meta);
+				assert_int_equal(got->next_use, nu ? want->next_use : TSR_NEVER);
+			}
+			if (!nu) {
+				assert_int_equal(tsr_replay(&l2, &g, pol, NP, b, &err), TSR_ERR_CONFIG);
+				assert_non_null(strstr(err.msg, "next uses"));
+				assert_int_equal(tsr_replay(&l2, &g, pol, 5, b, &err), TSR_OK);
+				assert_memory_equal(a, b, 5 * sizeof(a[0]));
+				assert_int_equal(tsr_line_trace_index(&l2, &err), TSR_OK);
+				assert_int_equal(tsr_replay(&l2, &g, pol, NP, b, &err), TSR_OK);
+				assert_memory_equal(a, b, sizeof(a));
+			}
+			tsr_line_trace_release(&l2);
+		}
 		tsr_line_trace_release(&lt);
 		tsr_trace_release(&t);
 	}
 	struct tsr_cache_geometry g = {.size_bytes = 4096, .ways = 8, .line_bytes = 64};
+	{
+		struct tsr_line_trace l2;
+		struct tsr_error err;
+		assert_int_equal(tsr_line_trace_load(path, 5, 64, 1, &l2, NULL, &err), TSR_ERR_LIMIT);
+		assert_null(l2.accesses);
+		assert_int_equal(tsr_line_trace_load(path, 0, 48, 1, &l2, NULL, &err),
+				 TSR_ERR_CONFIG);
+	}
 	struct tsr_replay_result r;
 	struct tsr_error err;
-	assert_int_equal(tsr_replay_file(path, 5, &g, pol, 1, &r, NULL, &err), TSR_ERR_LIMIT);
-	assert_int_equal(tsr_replay_file(bin, 5, &g, pol, 1, &r, NULL, &err), TSR_ERR_LIMIT);
+	for (unsigned th = 1; th <= 2; th++) {
+		/* the reader thread's error reaches the caller */
+		assert_int_equal(tsr_replay_file(path, 5, &g, pol, 1, th, &r, NULL, &err),
+				 TSR_ERR_LIMIT);
+		assert_non_null(strstr(err.msg, path));
+		assert_int_equal(tsr_replay_file(bin, 5, &g, pol, 1, th, &r, NULL, &err),
+				 TSR_ERR_LIMIT);
+	}
 	remove(path);
 	remove(bin);
-	assert_int_equal(tsr_replay_file(path, 0, &g, pol, 1, &r, NULL, &err), TSR_ERR_IO);
+	assert_int_equal(tsr_replay_file(path, 0, &g, pol, 1, 2, &r, NULL, &err), TSR_ERR_IO);
 }
 
 /*

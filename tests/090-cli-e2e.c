@@ -158,10 +158,22 @@ static void test_record_and_replay(void **state)
 		const char *cache, *size, *ways;
 	} caches[] = {{"l2", "256K", "8"}, {"tile", "128K", "8"}};
 	for (int c = 0; c < 2; c++) {
-		snprintf(args, sizeof(args),
-			 "cachesim '%s/%s.trace' --size %s --ways %s --policy lru,opt --json",
-			 tmpdir, caches[c].cache, caches[c].size, caches[c].ways);
-		assert_int_equal(run_out(args, out, err), 0);
+		/* one thread and a reader thread: the same output */
+		char text[2][1 << 14];
+		for (int th = 1; th <= 2; th++) {
+			snprintf(args, sizeof(args),
+				 "cachesim '%s/%s.trace' --size %s --ways %s --policy lru,opt --json "
+				 "--threads %d",
+				 tmpdir, caches[c].cache, caches[c].size, caches[c].ways, th);
+			assert_int_equal(run_out(args, out, err), 0);
+			FILE *f = fopen(out, "rb");
+			assert_non_null(f);
+			size_t got = fread(text[th - 1], 1, sizeof(text[0]) - 1, f);
+			fclose(f);
+			assert_true(got > 0 && got < sizeof(text[0]) - 1);
+			text[th - 1][got] = '\0';
+		}
+		assert_string_equal(text[0], text[1]);
 		json_t *sim = json_load_file(out, 0, &je);
 		assert_non_null(sim);
 		json_t *lru = json_object_get(json_array_get(json_object_get(sim, "policies"), 0),
@@ -320,6 +332,10 @@ static void test_resource_limits(void **state)
 		 "--max-records 5", 1, "'tests/data/trace-basic.txt' has more than 5 records"},
 		{"cachesim tests/data/trace-basic.txt --size 1M --ways 8 --policy lru "
 		 "--max-records x", 2, "--max-records"},
+		{"cachesim tests/data/trace-basic.txt --size 1M --ways 8 --policy lru "
+		 "--threads 3", 2, "invalid --threads (1 or 2) '3'"},
+		{"cachesim tests/data/trace-basic.txt --size 1M --ways 8 --policy lru "
+		 "--max-records 5 --threads 2", 1, "has more than 5 records"},
 		{"analyze reuse tests/data/trace-basic.txt --max-records 3", 1, "more than 3 records"},
 		{"run workloads/sprites-2d.json --frames 1 --set screen.width=16384 "
 		 "--set screen.height=8192 --quiet --out '%s/lim'", 2,

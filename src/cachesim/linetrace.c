@@ -54,6 +54,7 @@ static enum tsr_status compute_next_use(struct tsr_line_trace *lt, struct tsr_er
 		*slot = i;
 	}
 	lt->distinct_lines = last.count;
+	lt->no_next_uses = 0;
 	tsr_u64map_release(&last);
 	return TSR_OK;
 }

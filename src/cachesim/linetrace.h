@@ -37,6 +37,9 @@ struct tsr_line_trace {
 	uint32_t line_bytes;
 	uint32_t line_shift;          /* log2(line_bytes) */
 	uint64_t distinct_lines;      /* lines touched */
+	int no_next_uses;             /* 1: next uses not computed (tsr_line_trace_load()
+					 without them): every next_use is TSR_NEVER until
+					 tsr_line_trace_index() */
 };
 
 /*

@@ -1,5 +1,6 @@
 #include "cachesim/replay.h"
 #include "cachesim/replay_kernel.h"
+#include "memory/policy.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,13 @@ enum tsr_status tsr_replay(const struct tsr_line_trace *lt,
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "cache line of %u bytes does not match the trace's %u-byte lines",
 				     g->line_bytes, lt->line_bytes);
+	for (uint32_t i = 0; lt->no_next_uses && i < n; i++) {
+		const struct tsr_policy_ops *ops = tsr_policy_find(policies[i]);
+		if (ops && ops->offline)
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "policy '%s' needs next uses, which this trace was "
+					     "loaded without (tsr_line_trace_index())", policies[i]);
+	}
 	struct tsr_rk_set rs;
 	TSR_TRY(tsr_rk_set_create(g, policies, n, &rs, err));
 	tsr_rk_set_run(&rs, lt->accesses, lt->count, lt->markers, lt->marker_count);

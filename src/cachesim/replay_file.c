@@ -9,6 +9,7 @@
 #include "cachesim/replay.h"
 #include "cachesim/replay_kernel.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,8 @@ struct pass {
 	struct tsr_trace_record batch[256];  /* records read ahead */
 	size_t have, at;
 	int eof;
+	int splitting;        /* batch[at] is split, split_addr its next line's first byte */
+	uint64_t split_addr;
 };
 
 /* The next record in *rec, or NULL at the end of the trace. */
@@ -252,119 +255,327 @@ static enum tsr_status next_use_pass(struct pass *p, uint64_t **next, size_t *ca
 	return TSR_OK;
 }
 
+/* info->description = d, cut at a character boundary to fit. */
+static void copy_description(struct tsr_replay_file_info *info, const char *d)
+{
+	size_t dlen = strlen(d);
+	if (dlen >= sizeof(info->description)) {
+		dlen = sizeof(info->description) - 1;
+		while (dlen > 0 && ((uint8_t)d[dlen] & 0xc0) == 0x80)
+			dlen--;
+	}
+	memcpy(info->description, d, dlen);
+	info->description[dlen] = '\0';
+}
+
 /* Line accesses and markers gathered before the caches see them. */
 #define BLOCK 4096
 
 struct block {
 	struct tsr_access acc[BLOCK];
 	struct tsr_line_marker mk[BLOCK];
+	size_t count, markers;
 };
 
 /*
- * Feeds the block's `count` accesses and `markers` markers to the caches
- * and adds the accesses' lines to `lines` (when set); 0 when out of memory.
- */
-static int block_flush(struct block *b, size_t count, size_t markers, struct tsr_rk_set *rs,
-		       struct line_set *lines, uint32_t line_shift)
-{
-	for (size_t i = 0; lines && i < count; i++)
-		if (!line_set_add(lines, b->acc[i].addr >> line_shift))
-			return 0;
-	tsr_rk_set_run(rs, b->acc, count, b->mk, markers);
-	return 1;
-}
-
-/*
- * Pass 2: feeds every line access (with next[i] when next is set) and
- * marker to the caches, a block at a time (each cache through the whole
- * block in turn), counting distinct lines into `lines` when set. The
+ * Fills b with the next line accesses (with next[i] when next is set) and
+ * markers of the pass, until it holds BLOCK of either or the trace ends
+ * (*end = 1), counting distinct lines into `lines` when set. A record
+ * that spans lines may be split across two blocks (p->split_addr keeps
+ * its next line). Which accesses share a block changes no counter: the
+ * caches are independent and take the markers at their positions. The
  * counts live in locals while a batch of records is split (the stores of
  * the accesses' bytes would make the compiler reload them from memory).
  */
-static enum tsr_status replay_pass(struct pass *p, struct tsr_rk_set *rs, struct block *b,
-				   const uint64_t *next, size_t next_count,
-				   struct line_set *lines, struct tsr_error *err)
+static enum tsr_status fill_block(struct pass *p, struct block *b, const uint64_t *next,
+				  size_t next_count, struct line_set *lines, int *end,
+				  struct tsr_error *err)
 {
 	const uint32_t shift = p->line_shift;
 	const uint64_t mask = ((uint64_t)1 << shift) - 1;
 	struct tsr_access *const acc = b->acc;
 	size_t count = 0, markers = 0, accesses = p->accesses;
-	for (;;) {
+	enum tsr_status s = TSR_OK;
+	*end = 0;
+	while (count < BLOCK && markers < BLOCK) {
 		if (p->at == p->have) {
 			p->at = p->have = 0;
 			if (!p->eof) {
-				enum tsr_status s = tsr_trace_read_many(p->r, p->batch, 256, &p->have,
-									&p->eof, err);
-				if (s != TSR_OK) {
-					p->accesses = accesses;
-					return s;
-				}
-			}
-			if (!p->have)
-				break;
-		}
-		const size_t have = p->have;
-		p->records += have - p->at;
-		for (size_t at = p->at; at < have; at++) {
-			const struct tsr_trace_record *rec = &p->batch[at];
-			if (rec->kind != TSR_TRACE_ACCESS) {
-				p->frames += rec->kind == TSR_TRACE_FRAME;
-				if (markers == BLOCK) {
-					if (!block_flush(b, count, markers, rs, lines, shift))
-						goto nomem;
-					count = markers = 0;
-				}
-				b->mk[markers++] = (struct tsr_line_marker){
-					.pos = count,
-					.value = rec->addr,
-					.kind = rec->kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME
-									     : TSR_MARKER_TILE};
-				continue;
-			}
-			/* by the last byte, so that an access ending at 2^64 - 1 is kept */
-			const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
-			for (uint64_t addr = rec->addr;;) {
-				const uint64_t chunk_last = (addr | mask) < last ? (addr | mask) : last;
-				if (next && accesses >= next_count) {
-					p->accesses = accesses;
-					return tsr_error_set(err, TSR_ERR_IO,
-							     "trace changed while it was replayed (more "
-							     "accesses than the first pass read)");
-				}
-				if (count == BLOCK) {
-					if (!block_flush(b, count, markers, rs, lines, shift))
-						goto nomem;
-					count = markers = 0;
-				}
-				acc[count++] = (struct tsr_access){
-					.addr = addr,
-					.size = (uint32_t)(chunk_last - addr + 1),
-					.write = rec->write,
-					.stream = rec->stream,
-					.requester = rec->requester,
-					.meta = rec->meta,
-					.next_use = next ? next[accesses] : TSR_NEVER};
-				accesses++;
-				if (chunk_last == last)
+				s = tsr_trace_read_many(p->r, p->batch, 256, &p->have, &p->eof, err);
+				if (s != TSR_OK)
 					break;
-				addr = chunk_last + 1;
+			}
+			if (!p->have) {
+				*end = 1;
+				break;
 			}
 		}
-		p->at = have;
+		const struct tsr_trace_record *rec = &p->batch[p->at];
+		if (rec->kind != TSR_TRACE_ACCESS) {
+			p->records++;
+			p->at++;
+			p->frames += rec->kind == TSR_TRACE_FRAME;
+			b->mk[markers++] = (struct tsr_line_marker){
+				.pos = count,
+				.value = rec->addr,
+				.kind = rec->kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME : TSR_MARKER_TILE};
+			continue;
+		}
+		/* by the last byte, so that an access ending at 2^64 - 1 is kept */
+		const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
+		uint64_t addr = p->splitting ? p->split_addr : rec->addr;
+		for (;;) {
+			const uint64_t chunk_last = (addr | mask) < last ? (addr | mask) : last;
+			if (next && accesses >= next_count) {
+				s = tsr_error_set(err, TSR_ERR_IO,
+						  "trace changed while it was replayed (more accesses "
+						  "than the first pass read)");
+				goto out;
+			}
+			if (lines && !line_set_add(lines, addr >> shift)) {
+				s = tsr_error_set(err, TSR_ERR_NOMEM,
+						  "out of memory for the set of lines");
+				goto out;
+			}
+			acc[count++] = (struct tsr_access){
+				.addr = addr,
+				.size = (uint32_t)(chunk_last - addr + 1),
+				.write = rec->write,
+				.stream = rec->stream,
+				.requester = rec->requester,
+				.meta = rec->meta,
+				.next_use = next ? next[accesses] : TSR_NEVER};
+			accesses++;
+			if (chunk_last == last) {
+				p->splitting = 0;
+				p->records++;
+				p->at++;
+				break;
+			}
+			addr = chunk_last + 1;
+			if (count == BLOCK) {
+				p->splitting = 1;
+				p->split_addr = addr;
+				break;
+			}
+		}
 	}
+out:
 	p->accesses = accesses;
-	if (!block_flush(b, count, markers, rs, lines, shift))
-		goto nomem;
+	b->count = count;
+	b->markers = markers;
+	return s;
+}
+
+/*
+ * Pass 2 on the calling thread: blocks filled and fed to the caches in
+ * turn (each cache through the whole block in turn).
+ */
+static enum tsr_status replay_pass(struct pass *p, struct tsr_rk_set *rs, struct block *b,
+				   const uint64_t *next, size_t next_count,
+				   struct line_set *lines, struct tsr_error *err)
+{
+	for (int end = 0; !end;) {
+		TSR_TRY(fill_block(p, b, next, next_count, lines, &end, err));
+		tsr_rk_set_run(rs, b->acc, b->count, b->mk, b->markers);
+	}
 	return TSR_OK;
-nomem:
-	p->accesses = accesses;
-	return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for the set of lines");
+}
+
+/*
+ * Pass 2 on two threads: a reader thread reads, decodes and splits the
+ * trace into a ring of blocks while the calling thread feeds them to the
+ * caches in order. The caches see the same accesses in the same order as
+ * replay_pass(), so every counter is the same.
+ */
+#define RING 16
+
+struct reader {
+	pthread_mutex_t mu;
+	pthread_cond_t filled, freed;
+	struct block *ring[RING];
+	size_t produced, consumed;  /* blocks */
+	int done;                   /* the reader has stopped (end or error) */
+	enum tsr_status status;
+	struct tsr_error err;
+	struct pass *p;
+	const uint64_t *next;
+	size_t next_count;
+	struct line_set *lines;
+};
+
+static void *reader_main(void *arg)
+{
+	struct reader *rd = arg;
+	for (int end = 0; !end;) {
+		pthread_mutex_lock(&rd->mu);
+		while (rd->produced - rd->consumed == RING)
+			pthread_cond_wait(&rd->freed, &rd->mu);
+		struct block *b = rd->ring[rd->produced % RING];
+		pthread_mutex_unlock(&rd->mu);
+		enum tsr_status s = fill_block(rd->p, b, rd->next, rd->next_count, rd->lines, &end,
+					       &rd->err);
+		pthread_mutex_lock(&rd->mu);
+		if (s != TSR_OK) {
+			rd->status = s;
+			end = 1;
+		} else {
+			rd->produced++;
+		}
+		rd->done = end;
+		pthread_cond_signal(&rd->filled);
+		pthread_mutex_unlock(&rd->mu);
+	}
+	return NULL;
+}
+
+/*
+ * replay_pass() with a reader thread and ring[0 .. RING) as its blocks;
+ * *started = 0 (and nothing read) when the thread cannot start.
+ */
+static enum tsr_status replay_pass_threaded(struct pass *p, struct tsr_rk_set *rs,
+					    struct block *ring, const uint64_t *next,
+					    size_t next_count, struct line_set *lines,
+					    int *started, struct tsr_error *err)
+{
+	struct reader rd = {.p = p, .next = next, .next_count = next_count, .lines = lines};
+	for (int i = 0; i < RING; i++)
+		rd.ring[i] = &ring[i];
+	*started = 0;
+	if (pthread_mutex_init(&rd.mu, NULL))
+		return TSR_OK;
+	pthread_t th;
+	if (pthread_cond_init(&rd.filled, NULL) == 0) {
+		if (pthread_cond_init(&rd.freed, NULL) == 0) {
+			*started = pthread_create(&th, NULL, reader_main, &rd) == 0;
+			if (!*started)
+				pthread_cond_destroy(&rd.freed);
+		}
+		if (!*started)
+			pthread_cond_destroy(&rd.filled);
+	}
+	if (!*started) {
+		pthread_mutex_destroy(&rd.mu);
+		return TSR_OK;
+	}
+	pthread_mutex_lock(&rd.mu);
+	for (;;) {
+		while (rd.consumed == rd.produced && !rd.done)
+			pthread_cond_wait(&rd.filled, &rd.mu);
+		if (rd.consumed == rd.produced)
+			break;  /* done, every block replayed */
+		const struct block *b = rd.ring[rd.consumed % RING];
+		pthread_mutex_unlock(&rd.mu);
+		tsr_rk_set_run(rs, b->acc, b->count, b->mk, b->markers);
+		pthread_mutex_lock(&rd.mu);
+		rd.consumed++;
+		pthread_cond_signal(&rd.freed);
+	}
+	pthread_mutex_unlock(&rd.mu);
+	pthread_join(th, NULL);
+	pthread_cond_destroy(&rd.freed);
+	pthread_cond_destroy(&rd.filled);
+	pthread_mutex_destroy(&rd.mu);
+	if (rd.status != TSR_OK)
+		*err = rd.err;
+	return rd.status;
+}
+
+enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint32_t line_bytes,
+				    int next_uses, struct tsr_line_trace *out,
+				    struct tsr_replay_file_info *info, struct tsr_error *err)
+{
+	struct tsr_replay_file_info dummy;
+	if (!info)
+		info = &dummy;
+	memset(info, 0, sizeof(*info));
+	memset(out, 0, sizeof(*out));
+	if (line_bytes < 4 || line_bytes > 65536 || (line_bytes & (line_bytes - 1)))
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "line size %u is not a power of two from 4 to 65536 bytes",
+				     line_bytes);
+	out->line_bytes = line_bytes;
+	while ((1u << out->line_shift) < line_bytes)
+		out->line_shift++;
+	double t0 = seconds();
+	struct pass p;
+	TSR_TRY(pass_open(&p, path, max_records, out->line_shift, err));
+	copy_description(info, tsr_trace_reader_description(p.r));
+	struct block *b = malloc(sizeof(*b));
+	struct line_set lines = {0};
+	size_t cap = 0, mcap = 0;
+	enum tsr_status s = b ? TSR_OK
+			      : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory reading '%s'", path);
+	for (int end = 0; s == TSR_OK && !end;) {
+		s = fill_block(&p, b, NULL, 0, next_uses ? NULL : &lines, &end, err);
+		if (s != TSR_OK)
+			break;
+		/* grow by half: the arrays are most of what the trace holds */
+		if (out->count + b->count > cap) {
+			size_t nc = cap + cap / 2 > out->count + b->count ? cap + cap / 2
+									  : out->count + 2 * BLOCK;
+			char what[512];
+			snprintf(what, sizeof(what), "trace '%.400s' (%zu line accesses)", path, nc);
+			s = tsr_memory_check(what, (uint64_t)nc * sizeof(*out->accesses), err);
+			void *na = s == TSR_OK ? realloc(out->accesses, nc * sizeof(*out->accesses))
+					       : NULL;
+			if (!na) {
+				if (s == TSR_OK)
+					s = tsr_error_set(err, TSR_ERR_NOMEM,
+							  "out of memory for trace '%s'", path);
+				break;
+			}
+			out->accesses = na;
+			cap = nc;
+		}
+		if (out->marker_count + b->markers > mcap) {
+			size_t nc = mcap + mcap / 2 > out->marker_count + b->markers
+					    ? mcap + mcap / 2
+					    : out->marker_count + BLOCK;
+			void *nm = realloc(out->markers, nc * sizeof(*out->markers));
+			if (!nm) {
+				s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for trace '%s'",
+						  path);
+				break;
+			}
+			out->markers = nm;
+			mcap = nc;
+		}
+		memcpy(out->accesses + out->count, b->acc, b->count * sizeof(*b->acc));
+		for (size_t i = 0; i < b->markers; i++) {
+			out->markers[out->marker_count + i] = b->mk[i];
+			out->markers[out->marker_count + i].pos += out->count;
+		}
+		out->count += b->count;
+		out->marker_count += b->markers;
+	}
+	tsr_trace_reader_close(p.r);
+	free(b);
+	out->frames = p.frames;
+	info->records = p.records;
+	info->accesses = p.accesses;
+	info->frames = p.frames;
+	info->replay_seconds = seconds() - t0;
+	if (s == TSR_OK && next_uses) {
+		t0 = seconds();
+		s = tsr_line_trace_index(out, err);
+		info->prepare_seconds = seconds() - t0;
+		info->next_use_bytes = out->count * sizeof(out->accesses[0].next_use);
+	} else if (s == TSR_OK) {
+		out->distinct_lines = lines.count;
+		out->no_next_uses = 1;
+	}
+	info->distinct_lines = out->distinct_lines;
+	line_set_release(&lines);
+	if (s != TSR_OK)
+		tsr_line_trace_release(out);
+	return s;
 }
 
 enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 				const struct tsr_cache_geometry *g,
 				const char *const *policies, uint32_t n,
-				struct tsr_replay_result *out,
+				unsigned threads, struct tsr_replay_result *out,
 				struct tsr_replay_file_info *info, struct tsr_error *err)
 {
 	struct tsr_replay_file_info dummy;
@@ -382,7 +593,9 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 
 	struct tsr_rk_set rs;
 	TSR_TRY(tsr_rk_set_create(g, policies, n, &rs, err));
-	struct block *blk = malloc(sizeof(*blk));
+	/* one block, or the reader thread's ring */
+	const int nblocks = threads > 1 ? RING : 1;
+	struct block *blk = malloc(nblocks * sizeof(*blk));
 	if (!blk) {
 		tsr_rk_set_destroy(&rs);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a replay");
@@ -415,17 +628,15 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 		double t0 = seconds();
 		s = pass_open(&p, path, max_records, shift, err);
 		if (s == TSR_OK) {
-			const char *d = tsr_trace_reader_description(p.r);
-			size_t dlen = strlen(d);
-			if (dlen >= sizeof(info->description)) {
-				dlen = sizeof(info->description) - 1;
-				while (dlen > 0 && ((uint8_t)d[dlen] & 0xc0) == 0x80)
-					dlen--;
-			}
-			memcpy(info->description, d, dlen);
-			info->description[dlen] = '\0';
-			s = replay_pass(&p, &rs, blk, next, next_count, offline ? NULL : &lines,
-					err);
+			copy_description(info, tsr_trace_reader_description(p.r));
+			int threaded = 0;
+			if (nblocks > 1)
+				s = replay_pass_threaded(&p, &rs, blk, next, next_count,
+							 offline ? NULL : &lines, &threaded, err);
+			if (!threaded)
+				s = replay_pass(&p, &rs, blk, next, next_count,
+						offline ? NULL : &lines, err);
+			info->reader_thread = threaded;
 		}
 		if (s == TSR_OK && offline && p.accesses != next_count)
 			s = tsr_error_set(err, TSR_ERR_IO,
