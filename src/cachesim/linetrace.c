@@ -7,12 +7,14 @@
 #include "core/limits.h"
 #include "core/u64map.h"
 
-static enum tsr_status check_line(uint32_t line_bytes, struct tsr_error *err)
+enum tsr_status tsr_line_size_check(uint32_t line_bytes, uint32_t *shift, struct tsr_error *err)
 {
 	if (line_bytes < 4 || line_bytes > 65536 || (line_bytes & (line_bytes - 1)))
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "line size %u is not a power of two from 4 to 65536 bytes",
 				     line_bytes);
+	for (*shift = 0; (1u << *shift) < line_bytes;)
+		++*shift;
 	return TSR_OK;
 }
 
@@ -21,10 +23,8 @@ static enum tsr_status begin(struct tsr_line_trace *out, uint32_t line_bytes,
 			     struct tsr_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	TSR_TRY(check_line(line_bytes, err));
+	TSR_TRY(tsr_line_size_check(line_bytes, &out->line_shift, err));
 	out->line_bytes = line_bytes;
-	while ((1u << out->line_shift) < line_bytes)
-		out->line_shift++;
 	return TSR_OK;
 }
 

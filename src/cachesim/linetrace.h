@@ -43,6 +43,12 @@ struct tsr_line_trace {
 };
 
 /*
+ * Checks a line size (a power of two, 4..65536 bytes) and sets *shift to
+ * its log2. Errors: TSR_ERR_CONFIG naming the size.
+ */
+enum tsr_status tsr_line_size_check(uint32_t line_bytes, uint32_t *shift, struct tsr_error *err);
+
+/*
  * Splits t's accesses into line_bytes lines (a power of two, 4..65536)
  * and computes next uses. Errors: TSR_ERR_CONFIG (bad line size),
  * TSR_ERR_NOMEM.

@@ -255,19 +255,6 @@ static enum tsr_status next_use_pass(struct pass *p, uint64_t **next, size_t *ca
 	return TSR_OK;
 }
 
-/* info->description = d, cut at a character boundary to fit. */
-static void copy_description(struct tsr_replay_file_info *info, const char *d)
-{
-	size_t dlen = strlen(d);
-	if (dlen >= sizeof(info->description)) {
-		dlen = sizeof(info->description) - 1;
-		while (dlen > 0 && ((uint8_t)d[dlen] & 0xc0) == 0x80)
-			dlen--;
-	}
-	memcpy(info->description, d, dlen);
-	info->description[dlen] = '\0';
-}
-
 /* Line accesses and markers gathered before the caches see them. */
 #define BLOCK 4096
 
@@ -490,17 +477,12 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 		info = &dummy;
 	memset(info, 0, sizeof(*info));
 	memset(out, 0, sizeof(*out));
-	if (line_bytes < 4 || line_bytes > 65536 || (line_bytes & (line_bytes - 1)))
-		return tsr_error_set(err, TSR_ERR_CONFIG,
-				     "line size %u is not a power of two from 4 to 65536 bytes",
-				     line_bytes);
+	TSR_TRY(tsr_line_size_check(line_bytes, &out->line_shift, err));
 	out->line_bytes = line_bytes;
-	while ((1u << out->line_shift) < line_bytes)
-		out->line_shift++;
 	double t0 = seconds();
 	struct pass p;
 	TSR_TRY(pass_open(&p, path, max_records, out->line_shift, err));
-	copy_description(info, tsr_trace_reader_description(p.r));
+	tsr_trace_reader_copy_description(p.r, info->description, sizeof(info->description));
 	struct block *b = malloc(sizeof(*b));
 	struct line_set lines = {0};
 	size_t cap = 0, mcap = 0;
@@ -582,14 +564,8 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 	if (!info)
 		info = &dummy;
 	memset(info, 0, sizeof(*info));
-	const uint32_t line_bytes = g->line_bytes;
-	if (line_bytes < 4 || line_bytes > 65536 || (line_bytes & (line_bytes - 1)))
-		return tsr_error_set(err, TSR_ERR_CONFIG,
-				     "line size %u is not a power of two from 4 to 65536 bytes",
-				     line_bytes);
-	uint32_t shift = 0;
-	while ((1u << shift) < line_bytes)
-		shift++;
+	uint32_t shift;
+	TSR_TRY(tsr_line_size_check(g->line_bytes, &shift, err));
 
 	struct tsr_rk_set rs;
 	TSR_TRY(tsr_rk_set_create(g, policies, n, &rs, err));
@@ -628,7 +604,8 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 		double t0 = seconds();
 		s = pass_open(&p, path, max_records, shift, err);
 		if (s == TSR_OK) {
-			copy_description(info, tsr_trace_reader_description(p.r));
+			tsr_trace_reader_copy_description(p.r, info->description,
+							  sizeof(info->description));
 			int threaded = 0;
 			if (nblocks > 1)
 				s = replay_pass_threaded(&p, &rs, blk, next, next_count,

@@ -556,6 +556,19 @@ enum tsr_status tsr_trace_reader_open(const char *path, struct tsr_trace_reader 
 	return TSR_OK;
 }
 
+void tsr_trace_reader_copy_description(const struct tsr_trace_reader *r, char *buf, size_t n)
+{
+	const char *d = r->description;
+	size_t dlen = strlen(d);
+	if (dlen >= n) {
+		dlen = n - 1;
+		while (dlen > 0 && ((uint8_t)d[dlen] & 0xc0) == 0x80)
+			dlen--;
+	}
+	memcpy(buf, d, dlen);
+	buf[dlen] = '\0';
+}
+
 const char *tsr_trace_reader_description(const struct tsr_trace_reader *r)
 {
 	return r->description;
@@ -869,16 +882,7 @@ enum tsr_status tsr_trace_load_max(const char *path, uint64_t max_records,
 	if (max_records)
 		tsr_trace_reader_set_max_records(r, max_records);
 
-	/* the description, cut at a character boundary to fit */
-	const char *d = r->description;
-	size_t dlen = strlen(d);
-	if (dlen >= sizeof(out->description)) {
-		dlen = sizeof(out->description) - 1;
-		while (dlen > 0 && ((uint8_t)d[dlen] & 0xc0) == 0x80)
-			dlen--;
-	}
-	memcpy(out->description, d, dlen);
-	out->description[dlen] = '\0';
+	tsr_trace_reader_copy_description(r, out->description, sizeof(out->description));
 
 	uint32_t cap = 0;
 	enum tsr_status s = TSR_OK;

@@ -133,6 +133,12 @@ enum tsr_status tsr_trace_reader_open(const char *path,
 const char *tsr_trace_reader_description(const struct tsr_trace_reader *r);
 
 /*
+ * The description into buf (n >= 1 bytes), cut at a UTF-8 character
+ * boundary to fit.
+ */
+void tsr_trace_reader_copy_description(const struct tsr_trace_reader *r, char *buf, size_t n);
+
+/*
  * Reads the next record into rec. Sets *eof = 1 (and leaves rec
  * untouched) at the end of a complete trace. Errors: TSR_ERR_PARSE for a
  * truncated or corrupt binary trace or a malformed text line (naming the
