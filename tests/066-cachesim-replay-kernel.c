@@ -6,7 +6,8 @@
  * tsr_cache_access()) do: random traces with reads and writes of every
  * size (partly written lines, merges), every stream (render-target and
  * texture reuse, uncached display), through caches of 1 to 64 ways (3
- * and 12 too), write-back and write-through, fetch on write or byte
+ * and 12 too), 100 ways and 1024 (fully associative: the wide-set kernel
+ * of LRU, MRU, FIFO and OPT), write-back and write-through, fetch on write or byte
  * masks, 64- and 256-byte lines, with policy parameters and seeds, and
  * tags of more than 32 bits coming in the middle of a trace.
  */
@@ -114,13 +115,15 @@ static void test_kernel_equals_generic(void **state)
 		"lru", "mru", "fifo", "nru", "srrip", "srrip:bits=3", "brrip",
 		"brrip:throttle=4,seed=7", "drrip", "drrip:leaders=2,psel_bits=3,bits=3",
 		"opt", "lru+ucd", "drrip+ucd", "fifo+ucd", "srrip:bits=1", "mru+ucd"};
-	static const uint32_t ways[] = {1, 2, 3, 4, 8, 12, 16, 32, 64};
+	/* over 16 ways LRU, MRU and FIFO take the wide-set kernel (hash index,
+	 * lists), over 64 OPT too (a heap); 1024 ways: fully associative */
+	static const uint32_t ways[] = {1, 2, 3, 4, 8, 12, 16, 32, 64, 100, 1024};
 	static const uint32_t line[] = {64, 256};
 	struct tsr_error err;
 	int geometries = 0;
 	for (size_t li = 0; li < 2; li++) {
 		for (size_t wi = 0; wi < sizeof(ways) / sizeof(ways[0]); wi++) {
-			const uint32_t sets = ways[wi] >= 32 ? 4 : 16;
+			const uint32_t sets = ways[wi] > 100 ? 1 : ways[wi] >= 32 ? 4 : 16;
 			const uint64_t lines = (uint64_t)sets * ways[wi] * 3;
 			struct tsr_access *acc = random_trace(30000, lines, line[li], 11 + wi + li,
 							      li == 1);
@@ -140,7 +143,7 @@ static void test_kernel_equals_generic(void **state)
 			tsr_line_trace_release(&lt);
 		}
 	}
-	assert_int_equal(geometries, 54);
+	assert_int_equal(geometries, 66);
 }
 
 int main(void)

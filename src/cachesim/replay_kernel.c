@@ -16,7 +16,20 @@
 #include "memory/policy.h"
 #include "memory/rrip.h"
 
-enum rk_kind { RK_LRU, RK_MRU, RK_FIFO, RK_NRU, RK_SRRIP, RK_BRRIP, RK_DRRIP, RK_OPT };
+enum rk_kind {
+	RK_LRU, RK_MRU, RK_FIFO, RK_NRU, RK_SRRIP, RK_BRRIP, RK_DRRIP, RK_OPT,
+	/* wide sets: LRU, MRU, FIFO over 16 ways and OPT over 64 (fully
+	 * associative caches), found through a hash index */
+	RK_LRU_W, RK_MRU_W, RK_FIFO_W, RK_OPT_W,
+};
+
+static inline int is_wide(enum rk_kind kind)
+{
+	return kind >= RK_LRU_W;
+}
+
+/* no way, no line (lists, the index) */
+#define NONE UINT32_MAX
 
 /* flag byte of a line */
 #define F_DIRTY 1u
@@ -51,11 +64,22 @@ struct tsr_rk {
 	uint32_t set_bits;
 	uint8_t wide;
 	uint8_t *flags;           /* sets x ways */
-	uint8_t *filled;          /* sets */
+	uint32_t *filled;         /* sets: ways filled, [0, filled) */
 	uint64_t *masks;          /* sets x ways write masks (fetch_on_write = 0), else NULL */
 	uint64_t *order;          /* recency: sets; nibble 0 the newest way */
 	uint8_t *rrpv;            /* RRIP: sets x ways */
 	uint64_t *next;           /* OPT: sets x ways */
+	/* wide sets: the index from tag + 1 (0: empty) to line (set x ways +
+	 * way), open addressing with linear probing at most half full; the
+	 * recency kinds keep each set's ways in a list, newest first (prev,
+	 * nxt: lines' neighbours as ways, head and tail per set); OPT a
+	 * max-heap per set of its ways by (next use, lowest way first) with
+	 * each line's position in it */
+	uint64_t *ix_key;
+	uint32_t *ix_line;
+	uint64_t ix_mask;
+	uint32_t *prev, *nxt, *head, *tail;
+	uint32_t *heap, *hpos;
 	uint32_t throttle;        /* BRRIP, DRRIP */
 	struct tsr_rng rng;
 	struct tsr_duel duel;     /* DRRIP; roles in role[] */
@@ -93,9 +117,14 @@ enum tsr_status tsr_rk_create(const struct tsr_cache_geometry *g, const char *sp
 	else
 		return TSR_OK;
 	const uint32_t ways = g->ways;
-	const uint32_t max_ways = kind <= RK_FIFO ? RK_RECENCY_MAX_WAYS : 64u;
-	if (ways == 0 || ways > max_ways || !g->line_bytes || (g->line_bytes & (g->line_bytes - 1)))
+	if (ways == 0 || !g->line_bytes || (g->line_bytes & (g->line_bytes - 1)))
 		return TSR_OK;
+	if (kind <= RK_FIFO && ways > RK_RECENCY_MAX_WAYS)
+		kind = kind == RK_LRU ? RK_LRU_W : kind == RK_MRU ? RK_MRU_W : RK_FIFO_W;
+	else if (kind == RK_OPT && ways > 64u)
+		kind = RK_OPT_W;
+	else if (ways > 64u)
+		return TSR_OK;  /* NRU and RRIP over 64 ways: the cache model */
 	const uint32_t sets = g->size_bytes / (ways * g->line_bytes);
 
 	/* the policy's parameters, as its create() reads them */
@@ -164,13 +193,39 @@ enum tsr_status tsr_rk_create(const struct tsr_cache_geometry *g, const char *sp
 	while ((UINT32_C(1) << k->set_bits) < sets)
 		k->set_bits++;
 	k->flags = calloc(lines, 1);
-	k->filled = calloc(sets, 1);
+	k->filled = calloc(sets, sizeof(*k->filled));
 	int ok = k->tags && k->keys && k->flags && k->filled;
 	if (!g->fetch_on_write) {
 		k->masks = calloc(lines, sizeof(*k->masks));
 		ok = ok && k->masks;
 	}
+	if (is_wide(kind)) {
+		uint64_t slots = 2;
+		while (slots < 2 * (uint64_t)lines)
+			slots *= 2;
+		k->ix_mask = slots - 1;
+		k->ix_key = calloc(slots, sizeof(*k->ix_key));
+		k->ix_line = malloc(slots * sizeof(*k->ix_line));
+		ok = ok && k->ix_key && k->ix_line;
+	}
 	switch (kind) {
+	case RK_LRU_W:
+	case RK_MRU_W:
+	case RK_FIFO_W:
+		k->prev = malloc(lines * sizeof(*k->prev));
+		k->nxt = malloc(lines * sizeof(*k->nxt));
+		k->head = malloc(sets * sizeof(*k->head));
+		k->tail = malloc(sets * sizeof(*k->tail));
+		ok = ok && k->prev && k->nxt && k->head && k->tail;
+		for (uint32_t i = 0; ok && i < sets; i++)
+			k->head[i] = k->tail[i] = NONE;
+		break;
+	case RK_OPT_W:
+		k->next = malloc(lines * sizeof(*k->next));
+		k->heap = malloc(lines * sizeof(*k->heap));
+		k->hpos = malloc(lines * sizeof(*k->hpos));
+		ok = ok && k->next && k->heap && k->hpos;
+		break;
 	case RK_LRU:
 	case RK_MRU:
 	case RK_FIFO:
@@ -234,6 +289,14 @@ void tsr_rk_destroy(struct tsr_rk *k)
 	free(k->rrpv);
 	free(k->next);
 	free(k->role);
+	free(k->ix_key);
+	free(k->ix_line);
+	free(k->prev);
+	free(k->nxt);
+	free(k->head);
+	free(k->tail);
+	free(k->heap);
+	free(k->hpos);
 	free(k);
 }
 
@@ -310,6 +373,108 @@ static inline uint32_t rrip_victim(uint8_t *rrpv, uint32_t ways, uint8_t distant
 	return (uint32_t)__builtin_ctzll(at);
 }
 
+/* ---- wide sets ---- */
+
+static inline uint64_t ix_slot(const struct tsr_rk *k, uint64_t tag)
+{
+	return (tag * 0x9e3779b97f4a7c15ull >> 17) & k->ix_mask;
+}
+
+/* The line holding tag, or NONE. */
+static inline uint32_t ix_find(const struct tsr_rk *k, uint64_t tag)
+{
+	for (uint64_t h = ix_slot(k, tag);; h = (h + 1) & k->ix_mask) {
+		if (k->ix_key[h] == tag + 1)
+			return k->ix_line[h];
+		if (!k->ix_key[h])
+			return NONE;
+	}
+}
+
+static inline void ix_insert(struct tsr_rk *k, uint64_t tag, uint32_t line)
+{
+	uint64_t h = ix_slot(k, tag);
+	while (k->ix_key[h])
+		h = (h + 1) & k->ix_mask;
+	k->ix_key[h] = tag + 1;
+	k->ix_line[h] = line;
+}
+
+/* Removes tag (present), moving back the entries after it that may. */
+static inline void ix_remove(struct tsr_rk *k, uint64_t tag)
+{
+	uint64_t h = ix_slot(k, tag);
+	while (k->ix_key[h] != tag + 1)
+		h = (h + 1) & k->ix_mask;
+	for (uint64_t j = (h + 1) & k->ix_mask; k->ix_key[j]; j = (j + 1) & k->ix_mask) {
+		const uint64_t home = ix_slot(k, k->ix_key[j] - 1);
+		/* j's entry may move to h if h lies on its probe path */
+		if (((j - home) & k->ix_mask) >= ((j - h) & k->ix_mask)) {
+			k->ix_key[h] = k->ix_key[j];
+			k->ix_line[h] = k->ix_line[j];
+			h = j;
+		}
+	}
+	k->ix_key[h] = 0;
+}
+
+/* Way w of the set at base to the front of its list (in_list: it is in it). */
+static inline void list_front(struct tsr_rk *k, uint32_t set, size_t base, uint32_t w,
+			      int in_list)
+{
+	uint32_t *prev = &k->prev[base], *nxt = &k->nxt[base];
+	if (in_list) {
+		if (k->head[set] == w)
+			return;
+		/* not the head: it has a predecessor */
+		nxt[prev[w]] = nxt[w];
+		if (nxt[w] != NONE)
+			prev[nxt[w]] = prev[w];
+		else
+			k->tail[set] = prev[w];
+	}
+	prev[w] = NONE;
+	nxt[w] = k->head[set];
+	if (k->head[set] != NONE)
+		prev[k->head[set]] = w;
+	else
+		k->tail[set] = w;
+	k->head[set] = w;
+}
+
+/* OPT's order: a before b when its next use is farther, or equal and its way lower. */
+static inline int opt_before(const uint64_t *nx, uint32_t a, uint32_t b)
+{
+	return nx[a] > nx[b] || (nx[a] == nx[b] && a < b);
+}
+
+/* Restores the heap of the set at base (n ways in it) around position i. */
+static inline void heap_fix(struct tsr_rk *k, size_t base, uint32_t n, uint32_t i)
+{
+	uint32_t *h = &k->heap[base], *pos = &k->hpos[base];
+	const uint64_t *nx = &k->next[base];
+	const uint32_t w = h[i];
+	while (i > 0 && opt_before(nx, w, h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		pos[h[i]] = i;
+		i = (i - 1) / 2;
+	}
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && opt_before(nx, h[c + 1], h[c]))
+			c++;
+		if (!opt_before(nx, h[c], w))
+			break;
+		h[i] = h[c];
+		pos[h[i]] = i;
+		i = c;
+	}
+	h[i] = w;
+	pos[w] = i;
+}
+
 /* The victim of a full set. */
 static inline uint32_t victim(struct tsr_rk *k, uint32_t set, uint32_t ways,
 			      const enum rk_kind kind)
@@ -320,6 +485,13 @@ static inline uint32_t victim(struct tsr_rk *k, uint32_t set, uint32_t ways,
 		return (uint32_t)(k->order[set] >> (4 * (ways - 1))) & 15;
 	case RK_MRU:
 		return (uint32_t)k->order[set] & 15;
+	case RK_LRU_W:
+	case RK_FIFO_W:
+		return k->tail[set];
+	case RK_MRU_W:
+		return k->head[set];
+	case RK_OPT_W:
+		return k->heap[(size_t)set * ways];
 	case RK_OPT: {
 		const uint64_t *nx = &k->next[(size_t)set * ways];
 		uint32_t best = 0;
@@ -345,9 +517,18 @@ static inline void on_hit(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_t
 			k->order[set] = order_touch(k->order[set], way);
 		break;
 	case RK_FIFO:
+	case RK_FIFO_W:
 		break;
 	case RK_OPT:
 		k->next[(size_t)set * ways + way] = a->next_use;
+		break;
+	case RK_LRU_W:
+	case RK_MRU_W:
+		list_front(k, set, (size_t)set * ways, way, 1);
+		break;
+	case RK_OPT_W:
+		k->next[(size_t)set * ways + way] = a->next_use;
+		heap_fix(k, (size_t)set * ways, k->filled[set], k->hpos[(size_t)set * ways + way]);
 		break;
 	default:
 		k->rrpv[(size_t)set * ways + way] = 0;
@@ -355,11 +536,24 @@ static inline void on_hit(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_t
 	}
 }
 
+/* fresh: way was not filled before (it is not in a wide set's list or heap) */
 static inline void on_fill(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_t ways,
-			   const struct tsr_access *a, const enum rk_kind kind)
+			   const struct tsr_access *a, int fresh, const enum rk_kind kind)
 {
 	uint8_t *rrpv = k->rrpv ? &k->rrpv[(size_t)set * ways + way] : NULL;
+	const size_t base = (size_t)set * ways;
 	switch (kind) {
+	case RK_LRU_W:
+	case RK_MRU_W:
+	case RK_FIFO_W:
+		list_front(k, set, base, way, !fresh);
+		break;
+	case RK_OPT_W:
+		k->next[base + way] = a->next_use;
+		if (fresh)
+			k->heap[base + (k->filled[set] - 1)] = way;  /* filled counts it already */
+		heap_fix(k, base, k->filled[set], fresh ? k->filled[set] - 1 : k->hpos[base + way]);
+		break;
 	case RK_LRU:
 	case RK_MRU:
 	case RK_FIFO:
@@ -435,11 +629,17 @@ rk_access(struct tsr_rk *k, const struct tsr_access *a, const uint32_t ways,
 		cnt->reads++;
 	const uint64_t key = tag >> k->set_bits;
 	uint32_t *keys = &k->keys[base];
-	k->wide |= key >= NO_KEY;
-	const uint64_t match = k->wide ? match_tags(tags, tag, ways)
-				       : match_keys(keys, (uint32_t)key, ways);
-	if (match) {
-		const uint32_t w = (uint32_t)__builtin_ctzll(match);
+	uint32_t w;
+	if (is_wide(kind)) {
+		const uint32_t l = ix_find(k, tag);
+		w = l == NONE ? NONE : l - (uint32_t)base;
+	} else {
+		k->wide |= key >= NO_KEY;
+		const uint64_t match = k->wide ? match_tags(tags, tag, ways)
+					       : match_keys(keys, (uint32_t)key, ways);
+		w = match ? (uint32_t)__builtin_ctzll(match) : NONE;
+	}
+	if (w != NONE) {
 		const size_t line = base + w;
 		int hit = 1;
 		if (k->flags[line] & F_PARTIAL)
@@ -470,17 +670,23 @@ rk_access(struct tsr_rk *k, const struct tsr_access *a, const uint32_t ways,
 		return;
 	}
 	uint32_t way = k->filled[set];
-	if (way < ways) {
-		k->filled[set] = (uint8_t)(way + 1);
+	const int fresh = way < ways;
+	if (fresh) {
+		k->filled[set] = way + 1;
 	} else {
 		way = victim(k, set, ways, kind);
 		const uint8_t vf = k->flags[base + way];
 		if (vf & F_DIRTY)
 			k->counters[vf >> F_STREAM_SHIFT].writebacks++;
+		if (is_wide(kind))
+			ix_remove(k, tags[way]);
 	}
 	const size_t line = base + way;
 	tags[way] = tag;
-	keys[way] = (uint32_t)key;  /* only compared while narrow */
+	if (is_wide(kind))
+		ix_insert(k, tag, (uint32_t)line);
+	else
+		keys[way] = (uint32_t)key;  /* only compared while narrow */
 	uint8_t f = (uint8_t)(a->stream << F_STREAM_SHIFT);
 	if (a->write & k->dirty_on_write)
 		f |= F_DIRTY;
@@ -498,7 +704,7 @@ rk_access(struct tsr_rk *k, const struct tsr_access *a, const uint32_t ways,
 		}
 	}
 	k->flags[line] = f;
-	on_fill(k, set, way, ways, a, kind);
+	on_fill(k, set, way, ways, a, fresh, kind);
 }
 
 static inline __attribute__((always_inline)) void
@@ -530,5 +736,17 @@ void tsr_rk_run(struct tsr_rk *k, const struct tsr_access *a, size_t n)
 		RK_CASE(RK_BRRIP)
 		RK_CASE(RK_DRRIP)
 		RK_CASE(RK_OPT)
+	case RK_LRU_W:
+		rk_loop(k, a, n, k->ways, RK_LRU_W);
+		break;
+	case RK_MRU_W:
+		rk_loop(k, a, n, k->ways, RK_MRU_W);
+		break;
+	case RK_FIFO_W:
+		rk_loop(k, a, n, k->ways, RK_FIFO_W);
+		break;
+	case RK_OPT_W:
+		rk_loop(k, a, n, k->ways, RK_OPT_W);
+		break;
 	}
 }

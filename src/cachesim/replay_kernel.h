@@ -1,7 +1,8 @@
 /*
  * replay_kernel.h - a replay-only cache model for the common policies
  * (LRU, MRU, FIFO, NRU, SRRIP, BRRIP, DRRIP and OPT, "+ucd" or not) of a
- * narrow set-associative cache, producing the very counters, per stream,
+ * set-associative cache (NRU and RRIP up to 64 ways; the others any, fully
+ * associative included), producing the very counters, per stream,
  * that memory/cache.h's tsr_cache_access() would for the same accesses.
  * Internal to cachesim (replay.c, replay_file.c).
  *
@@ -14,7 +15,12 @@
  * order, one nibble each (a touch moves a nibble to the front, the victim
  * is the last or the first nibble: the same choice as unique stamps), for
  * the RRIP family the RRPVs, for OPT the next uses (the farthest, lowest
- * way among equals, as memory/belady.h's heap). Policies never see a
+ * way among equals, as memory/belady.h's heap). Sets of more than 16 ways
+ * (LRU, MRU, FIFO) or 64 (OPT) find a line through a hash index from tag to
+ * line instead of comparing the set's tags, and keep the recency order as a
+ * doubly linked list of the set's ways (newest first) and OPT's as a
+ * max-heap of its ways by (next use, lowest way first): O(1) and O(log W)
+ * an access. Policies never see a
  * marker here (none of these has on_marker), nor a visitor: replays with
  * either, or with other policies, keep the generic path.
  */
