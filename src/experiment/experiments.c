@@ -470,6 +470,29 @@ void xp_runs_release(struct xp_run *runs, size_t n)
 	}
 }
 
+enum tsr_status xp_simulate_batch(const struct xp_ctx *c, size_t w0,
+				  const struct tsr_gpu_config *cfg, uint32_t frames,
+				  struct xp_run *runs, struct tsr_scene **scenes, size_t *n,
+				  struct tsr_error *err)
+{
+	for (*n = 0; *n < c->jobs && w0 + *n < c->workload_count; ++*n) {
+		TSR_TRY(xp_load_scene(c, w0 + *n, &scenes[*n], err));
+		runs[*n].cfg = *cfg;
+		runs[*n].sc = scenes[*n];
+		runs[*n].frames = frames ? frames : scenes[*n]->frames;
+	}
+	return xp_simulate_all(c, runs, *n, err);
+}
+
+void xp_batch_release(const struct xp_ctx *c, struct xp_run *runs, struct tsr_scene **scenes)
+{
+	xp_runs_release(runs, c->jobs);
+	for (size_t i = 0; i < c->jobs; i++) {
+		tsr_scene_destroy(scenes[i]);
+		scenes[i] = NULL;
+	}
+}
+
 uint64_t xp_dram_bytes(const struct tsr_frame_stats *t, int pb_only)
 {
 	uint64_t b = 0;

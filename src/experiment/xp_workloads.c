@@ -217,14 +217,7 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 	size_t nw = 0;
 	for (size_t w0 = 0; s == TSR_OK && w0 < c->workload_count; w0 += c->jobs) {
 		size_t nb = 0;
-		for (; s == TSR_OK && nb < c->jobs && w0 + nb < c->workload_count; nb++) {
-			s = xp_load_scene(c, w0 + nb, &scenes[nb], err);
-			if (s != TSR_OK)
-				break;
-			runs[nb] = (struct xp_run){.cfg = cfg, .sc = scenes[nb], .frames = c->frames};
-		}
-		if (s == TSR_OK)
-			s = xp_simulate_all(c, runs, nb, err);
+		s = xp_simulate_batch(c, w0, &cfg, c->frames, runs, scenes, &nb, err);
 		for (size_t i = 0; s == TSR_OK && i < nb; i++, nw++) {
 			snprintf(names[nw], sizeof(names[nw]), "%s",
 				 xp_workload_name(c, w0 + i, scenes[i]));
@@ -238,11 +231,7 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 				tsr_table_cellf(tab, "%.6f", v[k]);
 			xp_flush(c, out);
 		}
-		xp_runs_release(runs, nb);
-		for (size_t i = 0; i < c->jobs; i++) {
-			tsr_scene_destroy(scenes[i]);
-			scenes[i] = NULL;
-		}
+		xp_batch_release(c, runs, scenes);
 	}
 	free(runs);
 	free(scenes);
