@@ -50,7 +50,8 @@ enum tsr_status tsr_footprint_create(struct tsr_gpu *g, struct tsr_footprint **o
 		uint32_t port = tsr_memsys_port(m, TSR_STREAM_TEXTURE, core);
 		if (port >= tsr_memsys_cache_count(m))
 			continue;  /* perfect or dram */
-		struct tsr_cache *c = tsr_gpu_cache_by_name(g, tsr_cache_name(tsr_memsys_cache(m, port)));
+		const char *name = tsr_cache_name(tsr_memsys_cache(m, port));
+		struct tsr_cache *c = tsr_gpu_cache_by_name(g, name);
 		if (!c || tsr_footprint_observes(f, c))
 			continue;
 		tsr_cache_set_observer(c, &obs);
@@ -58,11 +59,6 @@ enum tsr_status tsr_footprint_create(struct tsr_gpu *g, struct tsr_footprint **o
 	}
 	*out = f;
 	return TSR_OK;
-}
-
-uint32_t tsr_footprint_cache_count(const struct tsr_footprint *f)
-{
-	return f->cache_count;
 }
 
 int tsr_footprint_observes(const struct tsr_footprint *f, const struct tsr_cache *c)

@@ -27,14 +27,12 @@ struct tsr_footprint;
 
 /*
  * Attaches a footprint counter to every cache the texture route of g
- * enters (replacing any observer they had; they must outlive it only
- * while the GPU renders). Errors: TSR_ERR_NOMEM.
+ * enters (none when the route is perfect or dram), replacing any observer
+ * they had. The caches keep a pointer to it: destroy the GPU before it.
+ * Errors: TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_footprint_create(struct tsr_gpu *g, struct tsr_footprint **out,
 				     struct tsr_error *err);
-
-/* The caches observed: 0 when the texture route is perfect or dram. */
-uint32_t tsr_footprint_cache_count(const struct tsr_footprint *f);
 
 /* 1 when f observes cache c (a cache has one observer: a trace recorder would replace f). */
 int tsr_footprint_observes(const struct tsr_footprint *f, const struct tsr_cache *c);
