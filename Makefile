@@ -75,7 +75,12 @@ fuzz-ci:
 
 # each experiment runs only when its DIR/NAME.json is older than the binary
 # (or missing): rerunning after a figure-script change only redraws; remove
-# $(XP_DIR) (or one NAME.json) to rerun, e.g. with other XP_ARGS
+# $(XP_DIR) (or one NAME.json) to rerun, e.g. with other XP_ARGS. One with a
+# sweep specification (experiments/NAME.json) runs through it, `tessera
+# experiment NAME --sweep` in DIR/NAME-sweep (each point its own process,
+# all cores; the same CSVs): an interrupted run resumes with its finished
+# points, a sweep folder older than the binary is removed first. With
+# XP_ARGS or XP_ARGS_<name> (which --sweep refuses) it runs in-process.
 figures: build
 	@TSR_WITH_PYTHON=1 bash scripts/setup.sh
 	@$(MAKE) --no-print-directory figures-draw PYTHON="$(PYTHON)"
@@ -86,9 +91,13 @@ figures-draw: $(EXPERIMENTS:%=$(XP_DIR)/%.json)
 
 $(XP_DIR)/%.json: $(BUILD)/tessera
 	@mkdir -p $(XP_DIR)
-	@echo "experiment $* ..."; start=$$(date +%s); \
-	./$(BUILD)/tessera experiment $* --csv-dir $(XP_DIR) $(XP_ARGS) $(XP_ARGS_$*) > $(XP_DIR)/$*.log 2>&1 \
-	  || { cat $(XP_DIR)/$*.log; exit 1; }; \
+	@echo "experiment $* ..."; start=$$(date +%s); sweep=$(XP_DIR)/$*-sweep; how=; \
+	if [ -f experiments/$*.json ] && [ -z "$(strip $(XP_ARGS) $(XP_ARGS_$*))" ]; then \
+	  if [ -e $$sweep ] && ! [ $$sweep/sweep.log -nt $(BUILD)/tessera ]; then rm -rf $$sweep; fi; \
+	  how="--sweep --out $$sweep"; \
+	fi; \
+	./$(BUILD)/tessera experiment $* $$how --csv-dir $(XP_DIR) $(XP_ARGS) $(XP_ARGS_$*) \
+	  > $(XP_DIR)/$*.log 2>&1 || { cat $(XP_DIR)/$*.log; exit 1; }; \
 	echo "experiment $*: $$(( $$(date +%s) - start )) s"
 
 bench: build

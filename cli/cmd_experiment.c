@@ -99,9 +99,8 @@ static void usage_experiment(FILE *f)
 		"                   'git rev-parse --short HEAD', version, tables and files);\n"
 		"                   scripts/figures.py draws the papers' figures from it\n"
 		"  --set KEY=VALUE  override a configuration key in every run (repeatable)\n"
-		"  -j, --jobs N     independent runs at once (every experiment but\n"
-		"                   workloads; with --sweep: processes; default: every\n"
-		"                   core); the results do not depend on it\n"
+		"  -j, --jobs N     independent runs at once (with --sweep: processes;\n"
+		"                   default: every core); the results do not depend on it\n"
 		"  --from DIR       simulate nothing: read every point from the finished\n"
 		"                   sweep in DIR (`tessera sweep experiments/NAME.json`,\n"
 		"                   locally or on Slurm, then --collect); the tables are\n"
@@ -113,9 +112,9 @@ static void usage_experiment(FILE *f)
 		"                   --frames, --workload or --set\n"
 		"  --out DIR        with --sweep: the sweep's folder (default: the spec's,\n"
 		"                   out/experiments/NAME-sweep)\n"
-		"  tcor, attribute-cache, re, timing and dtexl have a sweep specification\n"
-		"  (experiments/NAME.json); the others record cache inputs or observe\n"
-		"  caches: only in-process.\n"
+		"  tcor, attribute-cache, re, timing, dtexl and workloads have a sweep\n"
+		"  specification (experiments/NAME.json); the others record cache inputs\n"
+		"  or observe caches: only in-process.\n"
 		"Shipped configs/ and workloads/ are found in $TSR_DATA_DIR, the installed\n"
 		"share/tessera or the source tree, from any folder.\n");
 }
@@ -240,8 +239,8 @@ int tsr_cmd_experiment(int argc, char **argv)
 		return tsr_cli_usage_error("experiment '%s' has no sweep specification (it "
 					   "records cache inputs, observes caches or needs distributions "
 					   "stats.json does not hold): "
-					   "run it without --from/--sweep; tcor, attribute-cache, re "
-					   "and timing have one", tsr_experiment_name(x));
+					   "run it without --from/--sweep; tcor, attribute-cache, re, "
+					   "timing, dtexl and workloads have one", tsr_experiment_name(x));
 	if (sweep && (frames || nw || nsets))
 		return tsr_cli_usage_error("--sweep runs experiments/%s.json, which decides the "
 					   "frames, workloads and settings: no --frames, --workload "

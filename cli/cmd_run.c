@@ -232,7 +232,8 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 	struct run_outputs *o = ctx;
 	const uint32_t f = fs->frame;
 	TSR_TRY(tsr_stats_json_add_frame(o->json, fs, err));
-	tsr_csv_row(o->csv.buf + o->csv.len, o->csv.cap - o->csv.len, fs, o->mem);
+	tsr_csv_row(o->csv.buf + o->csv.len, o->csv.cap - o->csv.len, fs, o->mem,
+		    o->cfg->texture_footprint_stats);
 	o->csv.len += strlen(o->csv.buf + o->csv.len);
 	if (o->energy) {
 		struct tsr_energy_result r;
@@ -386,6 +387,11 @@ int tsr_cmd_run(int argc, char **argv)
 			rc = EXIT_USAGE;
 		}
 		/* a cache has one observer: a second recording would silently replace the first */
+		if (!rc && tsr_sim_cache_observed(sim, c))
+			rc = tsr_cli_usage_error("--record-trace: cache '%s' is observed for key "
+						 "'stats.texture_footprint' (a cache has one observer); "
+						 "record another cache or set the key to false",
+						 rec_spec[r]);
 		for (int q = 0; !rc && q < r; q++)
 			if (tsr_gpu_cache_by_name(gpu, rec_spec[q]) == c) {
 				char a[TSR_SHORT_BUF], b[TSR_SHORT_BUF];
@@ -456,7 +462,7 @@ int tsr_cmd_run(int argc, char **argv)
 	if (s == TSR_OK && !o.csv.buf)
 		s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
 	if (s == TSR_OK) {
-		tsr_csv_header(o.csv.buf, o.csv.cap, mem);
+		tsr_csv_header(o.csv.buf, o.csv.cap, mem, cfg.texture_footprint_stats);
 		o.csv.len = strlen(o.csv.buf);
 		if (energy) {
 			snprintf(o.csv.buf + o.csv.len, o.csv.cap - o.csv.len, ",energy_nj");

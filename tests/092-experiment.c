@@ -974,10 +974,9 @@ static void test_gspc(void **state)
 	tsr_xp_result_release(&r);
 }
 
-/* -j: gspc on one thread and on three gives the same report and tables. */
-static void test_jobs(void **state)
+/* -j: gspc and workloads on one thread and on three give the same report and tables. */
+static void jobs_compare(const char *name)
 {
-	(void)state;
 	static const char *const w[] = {"glmark-scene", "sprites-2d"};
 	struct tsr_xp_result r[2];
 	for (int i = 0; i < 2; i++) {
@@ -985,8 +984,8 @@ static void test_jobs(void **state)
 						 .sets = small, .set_count = 2,
 						 .jobs = i ? 3 : 1};
 		struct tsr_error err = {{0}};
-		if (tsr_experiment_run(tsr_experiment_find("gspc"), &o, &r[i], &err) != TSR_OK)
-			fail_msg("experiment gspc: %s", err.msg);
+		if (tsr_experiment_run(tsr_experiment_find(name), &o, &r[i], &err) != TSR_OK)
+			fail_msg("experiment %s: %s", name, err.msg);
 	}
 	assert_string_equal(r[0].text.buf, r[1].text.buf);
 	assert_int_equal(r[0].table_count, r[1].table_count);
@@ -1000,6 +999,13 @@ static void test_jobs(void **state)
 	}
 	tsr_xp_result_release(&r[0]);
 	tsr_xp_result_release(&r[1]);
+}
+
+static void test_jobs(void **state)
+{
+	(void)state;
+	jobs_compare("gspc");
+	jobs_compare("workloads");
 }
 
 static void test_on_text(void **state)

@@ -3,9 +3,9 @@
  * 3): every shipped experiments/NAME.json loads, expands to the points the
  * in-process experiment runs (count, frames) and hashes its first point as
  * the experiment looks it up; tcor (timing model on: energy through
- * tsr_stats_file_energy()) and re (each workload's own frame count) read
- * from a sweep the CLI ran give every table and the report byte for byte
- * as the in-process run; a missing point names the workload, the
+ * tsr_stats_file_energy()), re (each workload's own frame count) and
+ * workloads (the texture footprint counter) read from a sweep the CLI ran
+ * give every table and the report byte for byte as the in-process run; a missing point names the workload, the
  * configuration, the hash and the folder; the CLI's --from, and its
  * refusals (an experiment without a spec, --sweep with --frames). Tiny
  * points: sprites-2d at 128x96.
@@ -90,6 +90,7 @@ static void test_shipped_specs(void **state)
 		{"re", single * 4, 0},
 		{"timing", all, 4},
 		{"dtexl", all * 21, 2},
+		{"workloads", all, 3},
 	};
 	size_t with_spec = 0;
 	for (size_t i = 0; i < tsr_experiment_count(); i++) {
@@ -254,6 +255,25 @@ static void test_dtexl(void **state)
 	compare("dtexl", "dtexl-sweep", two, 2, 0, tiny_sets, 2);
 }
 
+/*
+ * workloads' shipped spec (stats.texture_footprint: the texture footprint
+ * a point's stats.json holds) narrowed to two small workloads: identical
+ * tables, the footprint column included.
+ */
+static void test_workloads(void **state)
+{
+	(void)state;
+	write_file("workloads.json",
+		   "{\"name\": \"workloads-tiny\", \"workloads\": [\"sprites-2d\", \"ui-2d\"],\n"
+		   " \"configs\": [\"tcor-table1\"],\n"
+		   " \"set\": {\"screen.width\": 128, \"screen.height\": 96, "
+		   "\"stats.texture_footprint\": true}, \"frames\": 3, "
+		   "\"out\": \"workloads-sweep\"}\n");
+	assert_int_equal(tessera("sweep workloads.json -j 2 --quiet"), 0);
+	static const char *const two[] = {"sprites-2d", "ui-2d"};
+	compare("workloads", "workloads-sweep", two, 2, 0, tiny_sets, 2);
+}
+
 /* Library and CLI refusals. */
 static void test_errors(void **state)
 {
@@ -290,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_tcor),
 		cmocka_unit_test(test_re),
 		cmocka_unit_test(test_dtexl),
+		cmocka_unit_test(test_workloads),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

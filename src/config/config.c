@@ -200,6 +200,11 @@ static const struct key keys[] = {
 	    "DRAM latency (recorded for the timing model)"),
 	U32("dram.burst_bytes", mem.dram_burst_bytes, 4, 4096, NULL, "bytes",
 	    "bytes of one DRAM burst: uncached accesses move whole bursts (power of two)"),
+	BOOL("stats.texture_footprint", texture_footprint_stats, "false",
+	     "count texture.footprint_lines, the distinct 64-byte lines the texture stream "
+	     "touches per frame at the caches its route enters (DTexL Table I, boustrophedonic "
+	     "Table I; experiment workloads); off by default: a hash-set insert per texture "
+	     "line access"),
 };
 
 #define CACHE(f) offsetof(struct tsr_cache_config, f)

@@ -118,6 +118,7 @@ struct tsr_gpu_config {
 	enum tsr_quad_grouping quad_grouping;  /* quads to subtiles (DTexL III-B-1) */
 	enum tsr_subtile_assignment subtile_assignment;  /* subtiles to cores, tile by tile (III-D) */
 	int quad_imbalance_stats;            /* 1: per-tile quad imbalance in stats (DTexL Fig. 15) */
+	int texture_footprint_stats;         /* 1: count texture.footprint_lines (sim/footprint.h) */
 	uint32_t post_transform_cache_entries; /* shaded vertices kept (FIFO), 0 = none */
 	uint32_t instruction_bytes;          /* bytes per shader instruction */
 	struct tsr_memsys_config mem;        /* cores, cache tree, routes, DRAM */

@@ -94,7 +94,7 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s' has no sweep "
 				     "specification: it records cache inputs or observes caches, so "
 				     "it cannot read its points from a sweep (experiments with one: "
-				     "tcor, attribute-cache, re, timing, dtexl)",
+				     "tcor, attribute-cache, re, timing, dtexl, workloads)",
 				     x->name);
 	if (o->sweep_dir) {
 		char points[4096];
@@ -467,6 +467,29 @@ void xp_runs_release(struct xp_run *runs, size_t n)
 	for (size_t i = 0; runs && i < n; i++) {
 		free(runs[i].total);
 		runs[i].total = NULL;
+	}
+}
+
+enum tsr_status xp_simulate_batch(const struct xp_ctx *c, size_t w0,
+				  const struct tsr_gpu_config *cfg, uint32_t frames,
+				  struct xp_run *runs, struct tsr_scene **scenes, size_t *n,
+				  struct tsr_error *err)
+{
+	for (*n = 0; *n < c->jobs && w0 + *n < c->workload_count; ++*n) {
+		TSR_TRY(xp_load_scene(c, w0 + *n, &scenes[*n], err));
+		runs[*n].cfg = *cfg;
+		runs[*n].sc = scenes[*n];
+		runs[*n].frames = frames ? frames : scenes[*n]->frames;
+	}
+	return xp_simulate_all(c, runs, *n, err);
+}
+
+void xp_batch_release(const struct xp_ctx *c, struct xp_run *runs, struct tsr_scene **scenes)
+{
+	xp_runs_release(runs, c->jobs);
+	for (size_t i = 0; i < c->jobs; i++) {
+		tsr_scene_destroy(scenes[i]);
+		scenes[i] = NULL;
 	}
 }
 

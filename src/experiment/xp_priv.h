@@ -175,6 +175,23 @@ enum tsr_status xp_simulate_all(const struct xp_ctx *c, struct xp_run *runs, siz
 /* Frees the totals of runs[0 .. n). */
 void xp_runs_release(struct xp_run *runs, size_t n);
 
+/*
+ * One batch of workloads, one simulation each on c->jobs threads: loads
+ * workloads w0 .. of c (c->jobs of them, fewer at the end of the list)
+ * into scenes[] and simulates each with cfg for `frames` frames (0: the
+ * scene's own count, set in runs[i].frames) through xp_simulate_all();
+ * *n: the workloads of the batch. runs and scenes have c->jobs entries,
+ * zeroed at first; xp_batch_release() frees them for the next batch.
+ * Errors: those of xp_load_scene() and xp_simulate_all().
+ */
+enum tsr_status xp_simulate_batch(const struct xp_ctx *c, size_t w0,
+				  const struct tsr_gpu_config *cfg, uint32_t frames,
+				  struct xp_run *runs, struct tsr_scene **scenes, size_t *n,
+				  struct tsr_error *err);
+
+/* Frees the totals and scenes of a batch (xp_simulate_batch()); the scenes become NULL. */
+void xp_batch_release(const struct xp_ctx *c, struct xp_run *runs, struct tsr_scene **scenes);
+
 /* DRAM bytes read and written: every stream, or (pb_only) the Parameter Buffer's. */
 uint64_t xp_dram_bytes(const struct tsr_frame_stats *t, int pb_only);
 

@@ -227,16 +227,7 @@ static enum tsr_status run_timing(struct xp_ctx *c, struct tsr_xp_result *out,
 	enum tsr_status s = TSR_OK;
 	for (size_t w0 = 0; s == TSR_OK && w0 < c->workload_count; w0 += c->jobs) {
 		size_t nb = 0;
-		for (; s == TSR_OK && nb < c->jobs && w0 + nb < c->workload_count; nb++) {
-			s = xp_load_scene(c, w0 + nb, &scenes[nb], err);
-			if (s != TSR_OK)
-				break;
-			runs[nb].cfg = cfg;
-			runs[nb].sc = scenes[nb];
-			runs[nb].frames = c->frames ? c->frames : scenes[nb]->frames;
-		}
-		if (s == TSR_OK)
-			s = xp_simulate_all(c, runs, nb, err);
+		s = xp_simulate_batch(c, w0, &cfg, c->frames, runs, scenes, &nb, err);
 		for (size_t i = 0; s == TSR_OK && i < nb; i++) {
 			const size_t w = w0 + i;
 			const struct tsr_scene *sc = scenes[i];
@@ -258,11 +249,7 @@ static enum tsr_status run_timing(struct xp_ctx *c, struct tsr_xp_result *out,
 			nw++;
 			xp_flush(c, out);
 		}
-		xp_runs_release(runs, c->jobs);
-		for (size_t i = 0; i < c->jobs; i++) {
-			tsr_scene_destroy(scenes[i]);
-			scenes[i] = NULL;
-		}
+		xp_batch_release(c, runs, scenes);
 	}
 	free(runs);
 	free(scenes);

@@ -8,8 +8,9 @@
  * position plus the material's varyings, one 48-byte attribute of 3
  * vertices x 16 bytes each), the Parameter Buffer footprint (64-byte
  * attribute blocks + PMD bytes, as `tcor` reports it), the texture
- * footprint (distinct 64-byte lines the texture stream touches in a frame,
- * seen by an observer on the caches the texture route enters), fragments
+ * footprint (distinct 64-byte lines the texture stream touches in a frame
+ * at the caches its route enters: texture.footprint_lines, counted with
+ * stats.texture_footprint, sim/footprint.h), fragments
  * shaded per screen pixel (overdraw after Early-Z), the share of empty
  * tiles, DRAM bytes and their shares per stream group (Parameter Buffer,
  * texture, color, vertex and index, instruction, the rest).
@@ -24,7 +25,8 @@
  * shares).
  *
  * Default: every shipped workload (workloads/ *.json of the data directory,
- * sorted by name) for 3 frames.
+ * sorted by name) for 3 frames, c->jobs workloads at a time; the points
+ * are experiments/workloads.json's (`--from`, `--sweep`).
  *
  * Left out: the texture footprint of a texture route that is `perfect` or
  * `dram` (no cache sees those accesses; the column is 0 and the report
@@ -34,14 +36,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/u64map.h"
 #include "experiment/xp_priv.h"
-#include "memory/cache.h"
-#include "pipeline/gpu.h"
-#include "sim/sim.h"
+#include "sim/footprint.h"
 
 #define MIB 1048576.0
-#define FOOTPRINT_LINE_SHIFT 6  /* the texture footprint counts 64-byte lines */
 
 /* The columns after workload and frames, in table order. */
 enum {
@@ -113,115 +111,39 @@ static const char *col_name(int col)
 	return col < WC_SHARE ? col_names[col] : groups[col - WC_SHARE].col;
 }
 
-/* The texture footprint: distinct 64-byte texture lines per frame. */
-struct tex_footprint {
-	struct tsr_u64map lines;  /* the frame's lines (a set: values unused) */
-	uint64_t line_sum;        /* distinct lines, summed over the frames done */
-	int nomem;
-};
-
-/* Cache observer: every texture access the entry caches receive. Allocates only as the set grows. */
-static void tex_access(void *ctx, const struct tsr_access *a)
-{
-	struct tex_footprint *f = ctx;
-	if (a->stream != TSR_STREAM_TEXTURE || !a->size)
-		return;
-	uint64_t last = (a->addr + a->size - 1) >> FOOTPRINT_LINE_SHIFT;
-	for (uint64_t l = a->addr >> FOOTPRINT_LINE_SHIFT; l <= last; l++)
-		if (!tsr_u64map_upsert(&f->lines, l, 0))
-			f->nomem = 1;
-}
-
-static void tex_marker(void *ctx, enum tsr_marker kind, uint64_t value)
-{
-	(void)ctx;
-	(void)kind;
-	(void)value;
-}
-
-/* After each frame: add the frame's distinct lines and start a new set. */
-static enum tsr_status frame_done(void *ctx, struct tsr_sim *s, const struct tsr_frame_stats *fs,
-				  struct tsr_error *err)
-{
-	(void)s;
-	(void)fs;
-	struct tex_footprint *f = ctx;
-	if (f->nomem)
-		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for the texture footprint");
-	f->line_sum += f->lines.count;
-	tsr_u64map_clear(&f->lines);
-	return TSR_OK;
-}
-
-/*
- * Attaches the footprint observer to every cache the texture route enters
- * (one per shader core when the texture caches are per core); returns how
- * many caches (0 when the route is perfect or dram).
- */
-static uint32_t observe_texture(struct tsr_sim *s, uint32_t cores, struct tex_footprint *f)
-{
-	struct tsr_gpu *g = tsr_sim_gpu(s);
-	const struct tsr_memsys *m = tsr_gpu_memsys(g);
-	const struct tsr_cache_observer obs = {tex_access, tex_marker, f};
-	uint32_t n = 0;
-	for (uint32_t core = 0; core < cores; core++) {
-		uint32_t port = tsr_memsys_port(m, TSR_STREAM_TEXTURE, core);
-		if (port >= tsr_memsys_cache_count(m))
-			continue;
-		struct tsr_cache *ca = tsr_gpu_cache_by_name(g, tsr_cache_name(tsr_memsys_cache(m, port)));
-		if (ca) {
-			tsr_cache_set_observer(ca, &obs);
-			n++;
-		}
-	}
-	return n;
-}
-
 static double ratio(double a, double b)
 {
 	return b ? a / b : 0.0;
 }
 
-/* Runs one workload and fills v[NCOL]; *observed: texture caches watched. */
-static enum tsr_status characterize(const struct tsr_gpu_config *cfg, const struct tsr_scene *sc,
-				    uint32_t frames, double *v, uint32_t *observed,
-				    struct tsr_error *err)
+/* The columns of one workload's run of `frames` frames (total t) into v[NCOL]. */
+static void measure(const struct tsr_gpu_config *cfg, const struct tsr_frame_stats *t,
+		    uint32_t frames, double *v)
 {
-	struct tsr_sim *s;
-	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
-	struct tex_footprint f = {0};
-	*observed = observe_texture(s, cfg->mem.cores, &f);
-	enum tsr_status st = tsr_sim_run(s, frames, frame_done, &f, err);
-	if (st == TSR_OK) {
-		const struct tsr_frame_stats *t = tsr_sim_total(s);
-		double n = tsr_sim_frames_done(s);
-		double binned = (double)t->geometry.primitives_binned;
-		v[WC_PRIMS] = ratio((double)t->geometry.primitives_in, n);
-		v[WC_BINNED] = ratio(binned, n);
-		v[WC_TILES_PER_PRIM] = ratio((double)t->tiling.pmds_written, binned);
-		v[WC_ATTRS] = ratio((double)t->tiling.pb_attributes_bytes,
-				    (double)cfg->attribute_bytes * binned);
-		v[WC_PB_MIB] = ratio(xp_pb_footprint_bytes(t, cfg), n) / MIB;
-		v[WC_TEX_MIB] = ratio((double)(f.line_sum << FOOTPRINT_LINE_SHIFT), n) / MIB;
-		v[WC_FRAG_PX] = ratio((double)t->raster.fragments_shaded,
-				      n * cfg->width * cfg->height);
-		v[WC_EMPTY] = 100.0 * ratio((double)t->tiling.empty_tiles, (double)t->tiling.tiles);
-		uint64_t all = xp_dram_bytes(t, 0);
-		v[WC_DRAM_MIB] = ratio((double)all, n) / MIB;
-		unsigned taken = 0;
-		for (int gi = 0; gi < NGROUP; gi++) {
-			unsigned mask = gi == NGROUP - 1 ? ~taken : groups[gi].streams;
-			uint64_t b = 0;
-			for (int k = 0; k < TSR_STREAM_COUNT; k++)
-				if (mask & BIT(k))
-					b += t->dram[k].read_bytes + t->dram[k].write_bytes;
-			taken |= mask;
-			v[WC_SHARE + gi] = 100.0 * ratio((double)b, (double)all);
-		}
+	double n = frames;
+	double binned = (double)t->geometry.primitives_binned;
+	v[WC_PRIMS] = ratio((double)t->geometry.primitives_in, n);
+	v[WC_BINNED] = ratio(binned, n);
+	v[WC_TILES_PER_PRIM] = ratio((double)t->tiling.pmds_written, binned);
+	v[WC_ATTRS] = ratio((double)t->tiling.pb_attributes_bytes,
+			    (double)cfg->attribute_bytes * binned);
+	v[WC_PB_MIB] = ratio(xp_pb_footprint_bytes(t, cfg), n) / MIB;
+	v[WC_TEX_MIB] = ratio((double)(t->texture.footprint_lines << TSR_FOOTPRINT_LINE_SHIFT),
+			      n) / MIB;
+	v[WC_FRAG_PX] = ratio((double)t->raster.fragments_shaded, n * cfg->width * cfg->height);
+	v[WC_EMPTY] = 100.0 * ratio((double)t->tiling.empty_tiles, (double)t->tiling.tiles);
+	uint64_t all = xp_dram_bytes(t, 0);
+	v[WC_DRAM_MIB] = ratio((double)all, n) / MIB;
+	unsigned taken = 0;
+	for (int gi = 0; gi < NGROUP; gi++) {
+		unsigned mask = gi == NGROUP - 1 ? ~taken : groups[gi].streams;
+		uint64_t b = 0;
+		for (int k = 0; k < TSR_STREAM_COUNT; k++)
+			if (mask & BIT(k))
+				b += t->dram[k].read_bytes + t->dram[k].write_bytes;
+		taken |= mask;
+		v[WC_SHARE + gi] = 100.0 * ratio((double)b, (double)all);
 	}
-	tsr_sim_close(s);  /* the caches and their observer first, then its set */
-	tsr_u64map_release(&f.lines);
-	return st;
 }
 
 /* "1.4 (DDS)" or "6.9 (SoD, GTr)": a paper's extreme and the games that reach it. */
@@ -270,7 +192,7 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 	if (!paper)
 		return TSR_ERR_NOMEM;
 	struct tsr_gpu_config cfg;
-	TSR_TRY(xp_load_config(c, "tcor-table1", &cfg, err));
+	TSR_TRY(xp_load_config_extra(c, "tcor-table1", "stats.texture_footprint=true", &cfg, err));
 	struct tsr_text *txt = &out->text;
 	tsr_text_printf(txt, "workloads on tcor-table1 (%ux%u), means per frame\n", cfg.width,
 			cfg.height);
@@ -286,32 +208,36 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 	tsr_text_printf(txt, "\n");
 	double *vals = calloc(c->workload_count ? c->workload_count : 1, NCOL * sizeof(*vals));
 	char (*names)[64] = calloc(c->workload_count ? c->workload_count : 1, sizeof(*names));
-	enum tsr_status s = vals && names
+	/* the workloads in batches of c->jobs, one simulation each, on as many threads;
+	 * rows in workload order */
+	struct xp_run *runs = calloc(c->jobs, sizeof(*runs));
+	struct tsr_scene **scenes = calloc(c->jobs, sizeof(*scenes));
+	enum tsr_status s = vals && names && runs && scenes
 		? TSR_OK : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
-	uint32_t unobserved = 0;
 	size_t nw = 0;
-	for (; s == TSR_OK && nw < c->workload_count; nw++) {
-		struct tsr_scene *sc = NULL;
-		s = xp_load_scene(c, nw, &sc, err);
-		if (s != TSR_OK)
-			break;
-		snprintf(names[nw], sizeof(names[nw]), "%s", xp_workload_name(c, nw, sc));
-		double *v = vals + nw * NCOL;
-		uint32_t observed = 0;
-		s = characterize(&cfg, sc, c->frames, v, &observed, err);
-		tsr_scene_destroy(sc);
-		if (s != TSR_OK)
-			break;
-		unobserved += !observed;
-		text_row(txt, names[nw], c->frames, v);
-		tsr_table_row(tab);
-		tsr_table_cellf(tab, "%s", names[nw]);
-		tsr_table_cellf(tab, "%u", c->frames);
-		for (int k = 0; k < NCOL; k++)
-			tsr_table_cellf(tab, "%.6f", v[k]);
-		xp_flush(c, out);
+	for (size_t w0 = 0; s == TSR_OK && w0 < c->workload_count; w0 += c->jobs) {
+		size_t nb = 0;
+		s = xp_simulate_batch(c, w0, &cfg, c->frames, runs, scenes, &nb, err);
+		for (size_t i = 0; s == TSR_OK && i < nb; i++, nw++) {
+			snprintf(names[nw], sizeof(names[nw]), "%s",
+				 xp_workload_name(c, w0 + i, scenes[i]));
+			double *v = vals + nw * NCOL;
+			measure(&cfg, runs[i].total, c->frames, v);
+			text_row(txt, names[nw], c->frames, v);
+			tsr_table_row(tab);
+			tsr_table_cellf(tab, "%s", names[nw]);
+			tsr_table_cellf(tab, "%u", c->frames);
+			for (int k = 0; k < NCOL; k++)
+				tsr_table_cellf(tab, "%.6f", v[k]);
+			xp_flush(c, out);
+		}
+		xp_batch_release(c, runs, scenes);
 	}
-	if (s == TSR_OK && unobserved)
+	free(runs);
+	free(scenes);
+	const char *route = cfg.mem.routes[TSR_STREAM_TEXTURE];
+	if (s == TSR_OK && nw &&
+	    (!strcmp(route, TSR_ROUTE_PERFECT) || !strcmp(route, TSR_ROUTE_DRAM)))
 		tsr_text_printf(txt, "(routes.texture is perfect or dram: no cache sees the texture "
 				"stream, its footprint is not measured)\n");
 	if (s == TSR_OK) {
@@ -369,5 +295,6 @@ const struct tsr_experiment tsr_xp_workloads = {
 		   "boustrophedonic Table I)",
 	.default_workloads = NULL,  /* every shipped workload */
 	.default_frames = 3,
+	.has_spec = 1,
 	.run = run_workloads,
 };

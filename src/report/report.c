@@ -379,7 +379,13 @@ static uint32_t cache_groups(const struct tsr_memsys *mem, uint32_t *first)
 	return n;
 }
 
-void tsr_csv_header(char *buf, size_t n, const struct tsr_memsys *mem)
+/* 1 when counter d is a column of frames.csv: a scalar, counted (opt_in: the opt-in ones too). */
+static int csv_column(const struct tsr_counter_desc *d, int opt_in)
+{
+	return d->length == 1 && (opt_in || !(d->flags & TSR_CTR_OPTIN));
+}
+
+void tsr_csv_header(char *buf, size_t n, const struct tsr_memsys *mem, int opt_in)
 {
 	size_t len = 0;
 	buf[0] = '\0';
@@ -387,7 +393,7 @@ void tsr_csv_header(char *buf, size_t n, const struct tsr_memsys *mem)
 	for (size_t i = 0; i < tsr_stats_group_count; i++) {
 		const struct tsr_counter_group *g = tsr_stats_groups[i].group;
 		for (size_t k = 0; k < g->count; k++)
-			if (g->counters[k].length == 1)
+			if (csv_column(&g->counters[k], opt_in))
 				csv_add(buf, n, &len, ",%s.%s", g->name, g->counters[k].name);
 	}
 	uint32_t first[TSR_MEMSYS_MAX_CACHES];
@@ -400,7 +406,7 @@ void tsr_csv_header(char *buf, size_t n, const struct tsr_memsys *mem)
 }
 
 void tsr_csv_row(char *buf, size_t n, const struct tsr_frame_stats *s,
-		 const struct tsr_memsys *mem)
+		 const struct tsr_memsys *mem, int opt_in)
 {
 	size_t len = 0;
 	buf[0] = '\0';
@@ -409,7 +415,7 @@ void tsr_csv_row(char *buf, size_t n, const struct tsr_frame_stats *s,
 		const struct tsr_counter_group *g = tsr_stats_groups[i].group;
 		const void *gs = (const char *)s + tsr_stats_groups[i].offset;
 		for (size_t k = 0; k < g->count; k++)
-			if (g->counters[k].length == 1)
+			if (csv_column(&g->counters[k], opt_in))
 				csv_add(buf, n, &len, ",%llu",
 					(unsigned long long)tsr_counter_value(&g->counters[k], gs, 0));
 	}

@@ -92,11 +92,13 @@ enum tsr_status tsr_stats_object_text(const struct tsr_frame_stats *s,
  * The header line and one row of frames.csv (no trailing newline): the
  * frame, every scalar counter of the groups (stats/counters.h) as
  * group.name, then per configured cache instance (its per-core copies
- * summed) accesses and misses, DRAM bytes and memory accesses.
+ * summed) accesses and misses, DRAM bytes and memory accesses. The
+ * counters flagged TSR_CTR_OPTIN are columns only with opt_in (the run
+ * counts them: stats.texture_footprint).
  */
-void tsr_csv_header(char *buf, size_t n, const struct tsr_memsys *mem);
+void tsr_csv_header(char *buf, size_t n, const struct tsr_memsys *mem, int opt_in);
 void tsr_csv_row(char *buf, size_t n, const struct tsr_frame_stats *s,
-		 const struct tsr_memsys *mem);
+		 const struct tsr_memsys *mem, int opt_in);
 
 /*
  * A set of output files written all or nothing: every file is written as

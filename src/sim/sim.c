@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "frontend/frontend.h"
+#include "sim/footprint.h"
 
 struct tsr_sim {
 	struct tsr_scene *owned;        /* the scene, when the run loaded it */
@@ -21,6 +22,7 @@ struct tsr_sim {
 					    (timing.overlap_frames) */
 	float aspect;                   /* screen width / height, for the camera */
 	struct tsr_gpu *gpu;
+	struct tsr_footprint *footprint; /* stats.texture_footprint's counter, or NULL */
 	uint32_t frames_done;
 	uint32_t frames_begun;          /* frames whose geometry phase ran */
 	uint32_t limit;                 /* frames the run renders (the scene's, or tsr_sim_run's) */
@@ -47,6 +49,13 @@ enum tsr_status tsr_sim_open_scene(const struct tsr_gpu_config *cfg,
 		free(s);
 		return st;
 	}
+	if (cfg->texture_footprint_stats) {
+		st = tsr_footprint_create(s->gpu, &s->footprint, err);
+		if (st != TSR_OK) {
+			tsr_sim_close(s);
+			return st;
+		}
+	}
 	*out = s;
 	return TSR_OK;
 }
@@ -70,7 +79,8 @@ void tsr_sim_close(struct tsr_sim *s)
 {
 	if (!s)
 		return;
-	tsr_gpu_destroy(s->gpu);
+	tsr_gpu_destroy(s->gpu);  /* the caches and their observer first, then its set */
+	tsr_footprint_destroy(s->footprint);
 	tsr_commands_release(&s->cmds);
 	tsr_commands_release(&s->next_cmds);
 	tsr_scene_destroy(s->owned);
@@ -98,6 +108,8 @@ enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **f
 		s->frames_begun++;
 	}
 	TSR_TRY(tsr_gpu_finish_frame(s->gpu, err));
+	if (s->footprint)
+		TSR_TRY(tsr_footprint_frame_end(s->footprint, &st->texture.footprint_lines, err));
 	tsr_frame_stats_add(&s->total, st);
 	s->frames_done++;
 	if (fs)
@@ -142,6 +154,11 @@ const struct tsr_frame_stats *tsr_sim_total(const struct tsr_sim *s)
 uint32_t tsr_sim_frames_done(const struct tsr_sim *s)
 {
 	return s->frames_done;
+}
+
+int tsr_sim_cache_observed(const struct tsr_sim *s, const struct tsr_cache *c)
+{
+	return s->footprint && tsr_footprint_observes(s->footprint, c);
 }
 
 struct tsr_gpu *tsr_sim_gpu(const struct tsr_sim *s)

@@ -21,7 +21,8 @@ struct tsr_sim;
 
 /*
  * Opens a run of cfg on the workload file (loaded here and owned by the
- * run). Errors: those of tsr_scene_load() and tsr_gpu_create().
+ * run). Errors: those of tsr_scene_load(), tsr_gpu_create() and (with
+ * stats.texture_footprint) tsr_footprint_create().
  */
 enum tsr_status tsr_sim_open(const struct tsr_gpu_config *cfg, const char *workload,
 			     struct tsr_sim **out, struct tsr_error *err);
@@ -35,12 +36,15 @@ void tsr_sim_close(struct tsr_sim *s);
 
 /*
  * Renders the next frame (the frontend's command list for it, through
- * tsr_gpu_begin_frame() and tsr_gpu_finish_frame()) and adds its counters
- * to the total; *fs (if fs is not NULL) points at the frame's counters
- * until the next step. With timing.overlap_frames, the geometry phase of
- * the frame after it runs first too, unless the run ends with this frame
- * (the scene's frame count, or the count given to tsr_sim_run()).
- * Errors: those of tsr_workload_commands() and of the GPU's calls.
+ * tsr_gpu_begin_frame() and tsr_gpu_finish_frame()), with
+ * stats.texture_footprint sets its texture.footprint_lines (the distinct
+ * texture lines since the last frame ended, sim/footprint.h), and adds its
+ * counters to the total; *fs (if fs is not NULL) points at the frame's
+ * counters until the next step. With timing.overlap_frames, the geometry
+ * phase of the frame after it runs first too, unless the run ends with
+ * this frame (the scene's frame count, or the count given to
+ * tsr_sim_run()). Errors: those of tsr_workload_commands(), of the GPU's
+ * calls and of tsr_footprint_frame_end().
  */
 enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **fs,
 			     struct tsr_error *err);
@@ -65,6 +69,14 @@ enum tsr_status tsr_sim_run(struct tsr_sim *s, uint32_t frames, tsr_sim_frame_fn
 enum tsr_status tsr_simulate(const struct tsr_gpu_config *cfg, const struct tsr_scene *scene,
 			     uint32_t frames, struct tsr_frame_stats *total,
 			     struct tsr_error *err);
+
+/*
+ * 1 when the run observes cache c itself (stats.texture_footprint watches
+ * the caches the texture route enters, sim/footprint.h): a cache has one
+ * observer, so a trace recorder attached there would replace it.
+ */
+struct tsr_cache;
+int tsr_sim_cache_observed(const struct tsr_sim *s, const struct tsr_cache *c);
 
 /* The counters of all frames rendered so far. */
 const struct tsr_frame_stats *tsr_sim_total(const struct tsr_sim *s);

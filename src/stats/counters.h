@@ -13,7 +13,8 @@
  * Merge: how frames combine into the total (TSR_MERGE_SUM, or
  * TSR_MERGE_MAX for a high-water mark). Flags: TSR_CTR_SUMMARY puts the
  * counter in `tessera run`'s summary; TSR_CTR_NONZERO leaves it out of
- * stats.json while it is zero.
+ * stats.json while it is zero; TSR_CTR_OPTIN leaves it out of frames.csv
+ * unless its configuration key is on.
  *
  * To add a counter: add one line to its group's list (name, unit, merge,
  * flags, meaning), increment it in the unit that counts it, and run
@@ -46,6 +47,9 @@ enum tsr_counter_merge {
 #define TSR_CTR_SUMMARY 1u  /* shown in `tessera run`'s summary */
 #define TSR_CTR_NONZERO 2u  /* in stats.json only when non-zero (counters added after the
 			       golden files, tests/golden, that most runs leave at zero) */
+#define TSR_CTR_OPTIN 4u    /* counted only when a configuration key asks for it
+			       (texture.footprint_lines: stats.texture_footprint, whose
+			       counting costs time): a frames.csv column only then */
 
 /* Geometry Pipeline (TCOR II-A): Vertex Fetcher, Vertex Processor, Primitive Assembly. */
 #define TSR_GEOMETRY_COUNTERS(X, XA)                                                       \
@@ -98,7 +102,12 @@ enum tsr_counter_merge {
 	X(texel_fetches, "count", TSR_MERGE_SUM, TSR_CTR_SUMMARY,                           \
 	  "texels read by all four lanes (1, 4 or 8 per lane)")                             \
 	X(line_requests, "count", TSR_MERGE_SUM, 0,                                         \
-	  "unique lines after coalescing, sent to the L1 texture caches")
+	  "unique lines after coalescing, sent to the L1 texture caches")                   \
+	X(footprint_lines, "count", TSR_MERGE_SUM, TSR_CTR_NONZERO | TSR_CTR_OPTIN,         \
+	  "texture footprint (DTexL Table I, boustrophedonic Table I): distinct 64-byte "   \
+	  "lines the texture stream touched in the frame at the caches its route enters "   \
+	  "(0 with a perfect or dram route); the total sums the frames'; only with "        \
+	  "stats.texture_footprint, in stats.json only when non-zero")
 
 /* TCOR's Attribute Cache (TCOR III-C); only with tcor.attribute_cache. */
 #define TSR_ATTRIBUTE_CACHE_COUNTERS(X, XA)                                                \
