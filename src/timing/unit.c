@@ -204,6 +204,16 @@ void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle)
 	if (cycle < u->now || (cycle == u->now && u->settled))
 		return;
 	uint64_t t;
+	if (u->settled) {
+		/* an act() at now would do nothing (nothing changed since the
+		 * last one) and leave the next event as kept: straight to it */
+		t = u->n.next;
+		if (t > cycle) {
+			account(u, cycle);
+			return;
+		}
+		account(u, t);
+	}
 	for (;;) {
 		act(u);
 		/* after act() nothing is left to do at now: the next event is later */
