@@ -493,7 +493,8 @@ static bool early_z_out(void *ctx, uint64_t cycle, uint64_t tag)
 	const uint32_t lane = q->core;
 	if (!q->killed) {
 		struct tsr_core *c = t->core[lane];
-		if (!barrier_open(t, t->frag_done, r->frag_before, lane) || !tsr_core_can_accept(c))
+		/* (the cheaper test first: a full core refuses most quads) */
+		if (!tsr_core_can_accept(c) || !barrier_open(t, t->frag_done, r->frag_before, lane))
 			return false;
 		const struct tsr_core_item item = {tag, q->alu, q->tex.count, q->ifetch.count};
 		if (tsr_core_push(c, cycle, &item, NULL) != TSR_OK) {

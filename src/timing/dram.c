@@ -81,6 +81,11 @@ struct chan {
 	uint64_t next_rd, next_wr;
 	uint64_t next_tick;      /* next decision; NEVER when idle without refresh */
 	uint64_t ref_due;        /* NEVER without refresh */
+	/* the decision at plan_t, found by the decision that made the channel
+	 * sleep until then (NEVER: none; an enqueue cancels it, decide()) */
+	uint64_t plan_t;
+	uint32_t plan_slot;
+	uint8_t plan_cmd;        /* enum cmd */
 };
 
 struct done {
@@ -424,6 +429,7 @@ enum tsr_status tsr_dram_create(const struct tsr_dram_params *p, uint32_t gpu_mh
 			set_open_row(ch, b, NO_ROW);
 		ch->ref_due = p->t_refi ? (uint64_t)p->t_refi * d->D : NEVER;
 		ch->next_tick = ch->ref_due;
+		ch->plan_t = NEVER;
 	}
 	if (!ok) {
 		tsr_dram_destroy(d);
@@ -778,12 +784,51 @@ static void issue(struct tsr_dram *d, struct chan *ch, uint32_t c, uint32_t s,
  * walks no list. Neither the order of the banks visited nor the
  * empty ones matter: candidates are compared by their unique enqueue
  * numbers.
+ *
+ * A decision that finds no legal command makes the channel sleep until
+ * the earliest tick one becomes legal; the same pass finds which command
+ * the decision then will issue (of the candidates legal at that tick, the
+ * oldest hit, else the oldest ACT or PRE), since nothing it depends on
+ * changes before it but an enqueue to the channel (which cancels the
+ * plan): that decision issues it without visiting the banks again.
  */
+
+/* The candidates that become legal first, after a decision found none legal. */
+struct plan {
+	uint64_t t, hit_seq, other_seq;
+	uint32_t hit, other;
+	enum cmd other_cmd;
+};
+
+/* Candidate slot s (enqueue number seq, a hit or another command) legal from tick e. */
+static void plan_add(struct plan *pl, uint64_t e, uint32_t s, uint64_t seq, int is_hit,
+		     enum cmd cmd)
+{
+	if (e > pl->t)
+		return;
+	if (e < pl->t) {
+		pl->t = e;
+		pl->hit = pl->other = NIL;
+		pl->hit_seq = pl->other_seq = NEVER;
+	}
+	if (is_hit) {
+		if (seq < pl->hit_seq) {
+			pl->hit_seq = seq;
+			pl->hit = s;
+		}
+	} else if (seq < pl->other_seq) {
+		pl->other_seq = seq;
+		pl->other = s;
+		pl->other_cmd = cmd;
+	}
+}
+
 static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 {
 	const struct tsr_dram_params *p = &d->p;
 	struct chan *ch = &d->ch[c];
 	if (t >= ch->ref_due) {
+		ch->plan_t = NEVER;
 		refresh(d, ch, t);
 		return;
 	}
@@ -791,6 +836,13 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 		ch->drain = 1;
 	else if (ch->drain && ch->unissued_writes <= p->write_low)
 		ch->drain = 0;
+	if (ch->plan_t == t) {  /* found by the decision that slept until t */
+		ch->plan_t = NEVER;
+		issue(d, ch, c, ch->plan_slot, (enum cmd)ch->plan_cmd, t);
+		return;
+	}
+	ch->plan_t = NEVER;
+	struct plan pl = {NEVER, NEVER, NEVER, NIL, NIL, CMD_ACT};
 	const int allow[2] = {!ch->drain, ch->drain || ch->unissued_reads == 0};
 	const uint64_t faw = ch->acts >= 4 ? ch->faw[ch->faw_i] + (uint64_t)p->t_faw * d->D : 0;
 	uint64_t next = ch->ref_due;
@@ -812,7 +864,7 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 				const struct req *r = &ch->reqs[lists[k].head];
 				uint64_t e = max64(max64(max64(bk->next_act, ch->next_act), r->ready), faw);
 				if (e > t)
-					next = min64(next, e);
+					plan_add(&pl, e, lists[k].head, r->seq, 0, CMD_ACT);
 				else if (r->seq < other_seq) {
 					other_seq = r->seq;
 					other = lists[k].head;
@@ -831,7 +883,7 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 			const struct req *r = &ch->reqs[h];
 			uint64_t e = max64(max64(bk->next_col, k ? ch->next_wr : ch->next_rd), r->ready);
 			if (e > t)
-				next = min64(next, e);
+				plan_add(&pl, e, h, r->seq, 1, CMD_COL);
 			else if (r->seq < hit_seq) {
 				hit_seq = r->seq;
 				hit = h;
@@ -848,7 +900,7 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 			const struct req *r = &ch->reqs[m];
 			uint64_t e = max64(bk->next_pre, r->ready);
 			if (e > t)
-				next = min64(next, e);
+				plan_add(&pl, e, m, r->seq, 0, CMD_PRE);
 			else if (r->seq < other_seq) {
 				other_seq = r->seq;
 				other = m;
@@ -864,7 +916,12 @@ static void decide(struct tsr_dram *d, uint32_t c, uint64_t t)
 		issue(d, ch, c, other, other_cmd, t);
 		return;
 	}
-	ch->next_tick = next;
+	ch->next_tick = min64(next, pl.t);
+	if (pl.t < next) {  /* (at ref_due the refresh comes first) */
+		ch->plan_t = pl.t;
+		ch->plan_slot = pl.hit != NIL ? pl.hit : pl.other;
+		ch->plan_cmd = (uint8_t)(pl.hit != NIL ? CMD_COL : pl.other_cmd);
+	}
 }
 
 static void deliver(struct tsr_dram *d, struct done e)
@@ -986,6 +1043,7 @@ enum tsr_status tsr_dram_enqueue(struct tsr_dram *d, uint64_t cycle,
 	occupancy_to(d, cycle);
 	d->in_flight++;
 	ch->next_tick = min64(ch->next_tick, arrive);
+	ch->plan_t = NEVER;  /* the new request may be the better candidate */
 	update_next(d);
 	return TSR_OK;
 }

@@ -705,8 +705,17 @@ static void run_until(struct tsr_memtime *mt, uint64_t cycle)
 		if (min64(te, td) > cycle)
 			break;
 		if (td <= te) {  /* DRAM first: its completions become events at td */
-			tsr_dram_advance(mt->d, td);
-			dq_flush(mt, td);
+			/* With no request waiting for room, the decisions up to the
+			 * next event, `cycle` or the device's next completion (none
+			 * can come before it, as nothing is enqueued meanwhile) run
+			 * in one advance: the same as one advance each, as no event
+			 * comes between them and no waiting request is retried. */
+			uint64_t x = td;
+			if (!mt->dq_len)
+				x = max64(td, min64(min64(te, cycle),
+						    tsr_dram_next_completion(mt->d)));
+			tsr_dram_advance(mt->d, x);
+			dq_flush(mt, x);
 			continue;
 		}
 		occupancy_to(mt, te);

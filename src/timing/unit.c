@@ -204,6 +204,16 @@ void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle)
 	if (cycle < u->now || (cycle == u->now && u->settled))
 		return;
 	uint64_t t;
+	if (u->settled) {
+		/* an act() at now would do nothing (nothing changed since the
+		 * last one) and leave the next event as kept: straight to it */
+		t = u->n.next;
+		if (t > cycle) {
+			account(u, cycle);
+			return;
+		}
+		account(u, t);
+	}
 	for (;;) {
 		act(u);
 		/* after act() nothing is left to do at now: the next event is later */
@@ -233,6 +243,11 @@ void tsr_unit_advance(struct tsr_unit *u, uint64_t cycle)
 
 bool tsr_unit_push(struct tsr_unit *u, uint64_t cycle, uint64_t tag, uint32_t work)
 {
+	/* a full queue with no event up to cycle stays full (an item leaves
+	 * it only at an event): refused without bringing the unit up to date,
+	 * which its next advance does the same */
+	if (u->q_len == u->p.queue_entries && u->n.next > cycle)
+		return false;
 	tsr_unit_advance(u, cycle);
 	if (u->q_len == u->p.queue_entries)
 		return false;

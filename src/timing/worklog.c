@@ -28,6 +28,10 @@ void tsr_worklog_release(struct tsr_worklog *l)
 void tsr_worklog_path(void *log, const struct tsr_mem_path *p)
 {
 	struct tsr_worklog *l = log;
+	if (l->path_count < l->path_cap) {  /* the common case: room (no call) */
+		l->paths[l->path_count++] = *p;
+		return;
+	}
 	struct tsr_mem_path *a = tsr_array_grow(l->paths, &l->path_cap, l->path_count + 1,
 						sizeof(*a));
 	if (!a) {
