@@ -20,6 +20,7 @@
 #include "core/datadir.h"
 #include "core/json_util.h"
 #include "core/limits.h"
+#include "memory/memsys.h"
 #include "sweep/sweep_priv.h"
 
 static const char *const spec_keys[] = {"name", "workloads", "configs", "set", "grid",
@@ -412,49 +413,35 @@ static enum tsr_status build_config(const struct tsr_sweep *sw, size_t c, size_t
 }
 
 /*
- * 1 when the memory hierarchy of cfg has a cache instance called name
- * (as `tessera run --record-trace` finds it: a shared cache by its name,
- * a per-core one as NAME0, NAME1, ...).
+ * The caches that set s records exist in cfg (config c's effective one):
+ * the instances of its memory hierarchy as a run builds it (a shared cache
+ * by its name, a per-core one as NAME0, NAME1, ...; a cache nothing
+ * routes to is not built), so `tessera run --record-trace` finds them.
  */
-static int cache_known(const struct tsr_gpu_config *cfg, const char *name)
-{
-	for (uint32_t k = 0; k < cfg->mem.cache_count; k++) {
-		const struct tsr_cache_config *cc = &cfg->mem.caches[k];
-		if (!cc->per_core) {
-			if (!strcmp(cc->name, name))
-				return 1;
-			continue;
-		}
-		for (uint32_t core = 0; core < cfg->mem.cores; core++) {
-			char inst[TSR_CACHE_NAME_MAX + 16];
-			snprintf(inst, sizeof(inst), "%s%u", cc->name, core);
-			if (!strcmp(inst, name))
-				return 1;
-		}
-	}
-	return 0;
-}
-
-/* The caches that set s records exist in cfg (config c's effective one). */
 static enum tsr_status check_traces(const struct tsr_sweep *sw, size_t c, size_t s,
 				    const struct tsr_gpu_config *cfg, struct tsr_error *err)
 {
 	const struct set_list *l = &sw->sets[s];
-	for (size_t i = 0; i < l->ntraces; i++) {
-		if (cache_known(cfg, l->traces[i]))
+	if (!l->ntraces)
+		return TSR_OK;
+	struct tsr_memsys *m = NULL;
+	TSR_TRY(tsr_memsys_create(&cfg->mem, &m, err));
+	enum tsr_status st = TSR_OK;
+	for (size_t i = 0; st == TSR_OK && i < l->ntraces; i++) {
+		if (tsr_memsys_cache_port(m, l->traces[i]) != TSR_PORT_DRAM)
 			continue;
 		char names[512] = "";
 		size_t len = 0;
-		for (uint32_t k = 0; k < cfg->mem.cache_count && len < sizeof(names); k++)
-			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s%s",
-						k ? ", " : "", cfg->mem.caches[k].name,
-						cfg->mem.caches[k].per_core ? "0.." : "");
-		return tsr_error_set(err, TSR_ERR_CONFIG, "sweep '%s': 'record_trace' names cache "
-				     "'%s', which config '%s' does not have (its caches: %s)",
-				     sw->file, l->traces[i],
-				     l->config_name ? l->config_name : sw->configs.names[c], names);
+		for (uint32_t k = 0; k < tsr_memsys_cache_count(m) && len < sizeof(names); k++)
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", k ? ", " : "",
+						tsr_cache_name(tsr_memsys_cache(m, k)));
+		st = tsr_error_set(err, TSR_ERR_CONFIG, "sweep '%s': 'record_trace' names cache "
+				   "'%s', which config '%s' does not have (its caches: %s)",
+				   sw->file, l->traces[i],
+				   l->config_name ? l->config_name : sw->configs.names[c], names);
 	}
-	return TSR_OK;
+	tsr_memsys_destroy(m);
+	return st;
 }
 
 /* Adds the caches point q records to point p's (p and q share a hash). */
