@@ -21,9 +21,11 @@
 #include "experiment/xp_priv.h"
 #include "pipeline/gpu.h"
 #include "report/report.h"
+#include "memory/memsys.h"
 #include "report/stats_read.h"
 #include "sweep/sweep.h"
 #include "sim/sim.h"
+#include "trace/trace.h"
 
 static const struct tsr_experiment *const experiments[] = {
 	&tsr_xp_tcor,
@@ -343,21 +345,26 @@ enum tsr_status xp_timing_of(const struct tsr_gpu_config *cfg, struct tsr_sim *s
 	return TSR_OK;
 }
 
-/* The error for a configuration without a cache "l2". */
-static enum tsr_status no_l2(const struct tsr_gpu_config *cfg, struct tsr_error *err)
+/* The error for a configuration without cache `cache` ("l2": xp_simulate()'s). */
+static enum tsr_status no_cache(const struct tsr_gpu_config *cfg, const char *cache,
+				struct tsr_error *err)
 {
-	return tsr_error_set(err, TSR_ERR_CONFIG, "configuration '%s' has no cache 'l2' (the "
-			     "experiment counts Parameter Buffer accesses there)", cfg->name);
+	if (!strcmp(cache, "l2"))
+		return tsr_error_set(err, TSR_ERR_CONFIG, "configuration '%s' has no cache 'l2' "
+				     "(the experiment counts Parameter Buffer accesses there)",
+				     cfg->name);
+	return tsr_error_set(err, TSR_ERR_CONFIG, "configuration '%s' has no cache '%s' (the "
+			     "experiment records its input)", cfg->name, cache);
 }
 
 /*
- * xp_simulate() from a sweep: the point of (cfg, sc, frames) read from
- * from/points/<hash>/stats.json.
+ * The folder of the sweep point of (cfg, sc, frames) in c->from,
+ * from/points/<hash>, into dir (PATH_MAX bytes); TSR_ERR_IO when it has
+ * no stats.json (the message says how to run the sweep).
  */
-static enum tsr_status read_point(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
-				  const struct tsr_scene *sc, uint32_t frames,
-				  struct tsr_frame_stats *total, uint32_t *l2,
-				  struct xp_timing *timing, struct tsr_error *err)
+static enum tsr_status point_dir(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+				 const struct tsr_scene *sc, uint32_t frames, char *dir,
+				 struct tsr_error *err)
 {
 	/* the workload as the sweep names it: its absolute path (spec.c resolves it so) */
 	char wpath[PATH_MAX], path[PATH_MAX + 64];
@@ -366,8 +373,8 @@ static enum tsr_status read_point(const struct xp_ctx *c, const struct tsr_gpu_c
 	uint64_t digest = 0, hash = 0;
 	TSR_TRY(tsr_sweep_workload_digest(wpath, &digest, err));
 	TSR_TRY(tsr_sweep_point_hash(cfg, digest, frames, &hash, err));
-	snprintf(path, sizeof(path), "%s/points/%016llx/stats.json", c->from,
-		 (unsigned long long)hash);
+	snprintf(dir, PATH_MAX, "%s/points/%016llx", c->from, (unsigned long long)hash);
+	snprintf(path, sizeof(path), "%s/stats.json", dir);
 	if (access(path, F_OK)) {
 		char fr[32] = "its own frame count";
 		if (frames)
@@ -381,17 +388,33 @@ static enum tsr_status read_point(const struct xp_ctx *c, const struct tsr_gpu_c
 				     (unsigned long long)hash, c->from, (unsigned long long)hash,
 				     c->name, c->from, c->name);
 	}
+	return TSR_OK;
+}
+
+/*
+ * xp_simulate() from a sweep: the point of (cfg, sc, frames) read from
+ * from/points/<hash>/stats.json; *port (if not NULL) the index of cache
+ * `cache` in total->caches.
+ */
+static enum tsr_status read_point(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+				  const struct tsr_scene *sc, uint32_t frames,
+				  struct tsr_frame_stats *total, const char *cache, uint32_t *port,
+				  struct xp_timing *timing, struct tsr_error *err)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+	TSR_TRY(point_dir(c, cfg, sc, frames, dir, err));
+	snprintf(path, sizeof(path), "%s/stats.json", dir);
 	struct tsr_stats_file *f = calloc(1, sizeof(*f));
 	if (!f)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	enum tsr_status st = tsr_stats_read(path, f, err);
-	if (st == TSR_OK && l2) {
-		*l2 = TSR_PORT_DRAM;
+	if (st == TSR_OK && port) {
+		*port = TSR_PORT_DRAM;
 		for (uint32_t i = 0; i < f->cache_count; i++)
-			if (!strcmp(f->cache_names[i], "l2"))
-				*l2 = i;
-		if (*l2 == TSR_PORT_DRAM)
-			st = no_l2(cfg, err);
+			if (!strcmp(f->cache_names[i], cache))
+				*port = i;
+		if (*port == TSR_PORT_DRAM)
+			st = no_cache(cfg, cache, err);
 	}
 	if (st == TSR_OK && timing && cfg->timing.enabled) {
 		st = tsr_stats_file_energy(f, f->total, &timing->energy, err);
@@ -413,7 +436,7 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
 	if (timing)
 		memset(timing, 0, sizeof(*timing));
 	if (c && c->from)
-		return read_point(c, cfg, sc, frames, total, l2, timing, err);
+		return read_point(c, cfg, sc, frames, total, "l2", l2, timing, err);
 	struct tsr_sim *s;
 	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
 	enum tsr_status st = tsr_sim_run(s, frames, NULL, NULL, err);
@@ -425,13 +448,103 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
 		const struct tsr_memsys *m = tsr_gpu_memsys(tsr_sim_gpu(s));
 		uint32_t port = tsr_memsys_cache_port(m, "l2");
 		if (port == TSR_PORT_DRAM)
-			st = no_l2(cfg, err);
+			st = no_cache(cfg, "l2", err);
 		else
 			*l2 = port;
 	}
 	if (st == TSR_OK)
 		*total = *tsr_sim_total(s);
 	tsr_sim_close(s);
+	return st;
+}
+
+/*
+ * xp_record() from a sweep: the point's totals (read_point()) and its
+ * trace of `cache` (trace-CACHE.bin, written by the point's `tessera run
+ * --record-trace`), read with the trace reader and split into lines of
+ * the geometry the run's cache has.
+ */
+static enum tsr_status load_recording(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+				      const struct tsr_scene *sc, uint32_t frames,
+				      const char *cache, struct tsr_line_trace *lt,
+				      struct tsr_cache_geometry *geom,
+				      struct tsr_frame_stats *total, uint32_t *port,
+				      struct xp_timing *timing, struct tsr_error *err)
+{
+	/* the geometry of the cache as a run builds it (write_through from its write policy) */
+	struct tsr_memsys *m = NULL;
+	TSR_TRY(tsr_memsys_create(&cfg->mem, &m, err));
+	const struct tsr_cache *k = tsr_memsys_cache_by_name(m, cache);
+	if (k)
+		*geom = *tsr_cache_geometry_of(k);
+	tsr_memsys_destroy(m);
+	if (!k)
+		return no_cache(cfg, cache, err);
+	TSR_TRY(read_point(c, cfg, sc, frames, total, cache, port, timing, err));
+	char dir[PATH_MAX], name[64], path[PATH_MAX + 80];
+	TSR_TRY(point_dir(c, cfg, sc, frames, dir, err));
+	tsr_sweep_trace_name(cache, name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (access(path, F_OK))
+		return tsr_error_set(err, TSR_ERR_IO, "experiment '%s': the point in '%s' has no "
+				     "trace of cache '%s' ('%s'): its spec must record it "
+				     "(\"record_trace\": [\"%s\"]); run `tessera sweep "
+				     "experiments/%s.json` (with --out %s) again, or `tessera "
+				     "experiment %s --sweep`", c->name, dir, cache, path, cache,
+				     c->name, c->from, c->name);
+	struct tsr_trace t;
+	TSR_TRY(tsr_trace_load(path, &t, err));
+	enum tsr_status st = tsr_line_trace_build(&t, geom->line_bytes, lt, err);
+	tsr_trace_release(&t);
+	return st;
+}
+
+enum tsr_status xp_record(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+			  const struct tsr_scene *sc, uint32_t frames, const char *cache,
+			  struct tsr_line_trace *lt, struct tsr_cache_geometry *geom,
+			  struct tsr_frame_stats *total, uint32_t *port,
+			  struct xp_timing *timing, struct tsr_error *err)
+{
+	memset(lt, 0, sizeof(*lt));
+	if (timing)
+		memset(timing, 0, sizeof(*timing));
+	if (c && c->from)
+		return load_recording(c, cfg, sc, frames, cache, lt, geom, total, port, timing,
+				      err);
+	struct tsr_sim *s;
+	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
+	struct tsr_gpu *gpu = tsr_sim_gpu(s);
+	struct tsr_cache *k = tsr_gpu_cache_by_name(gpu, cache);
+	*port = tsr_memsys_cache_port(tsr_gpu_memsys(gpu), cache);
+	struct xp_recorder rec;
+	memset(&rec, 0, sizeof(rec));
+	enum tsr_status st = TSR_OK;
+	if (!k || *port == TSR_PORT_DRAM) {
+		st = no_cache(cfg, cache, err);
+	} else {
+		*geom = *tsr_cache_geometry_of(k);
+		rec.lt.line_bytes = geom->line_bytes;
+		while ((1u << rec.lt.line_shift) < geom->line_bytes)
+			rec.lt.line_shift++;
+		struct tsr_cache_observer ob = xp_recorder_observer(&rec);
+		tsr_cache_set_observer(k, &ob);
+		st = tsr_sim_run(s, frames, NULL, NULL, err);
+		tsr_cache_set_observer(k, NULL);
+	}
+	if (st == TSR_OK && timing)
+		st = xp_timing_of(cfg, s, timing, err);
+	if (st == TSR_OK)
+		*total = *tsr_sim_total(s);
+	tsr_sim_close(s);
+	if (st == TSR_OK && rec.nomem)
+		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory recording the input of "
+				   "cache '%s' (%zu line accesses)", cache, rec.lt.count);
+	if (st == TSR_OK)
+		st = tsr_line_trace_index(&rec.lt, err);  /* releases rec.lt on failure */
+	else
+		tsr_line_trace_release(&rec.lt);
+	if (st == TSR_OK)
+		*lt = rec.lt;
 	return st;
 }
 
