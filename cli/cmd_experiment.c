@@ -113,9 +113,10 @@ static void usage_experiment(FILE *f)
 		"                   --frames, --workload or --set\n"
 		"  --out DIR        with --sweep: the sweep's folder (default: the spec's,\n"
 		"                   out/experiments/NAME-sweep)\n"
-		"  tcor, attribute-cache, re, timing and dtexl have a sweep specification\n"
-		"  (experiments/NAME.json); the others record cache inputs or observe\n"
-		"  caches: only in-process.\n"
+		"  tcor, attribute-cache, re, timing, dtexl, boustrophedonic and gspc have a\n"
+		"  sweep specification (experiments/NAME.json; boustrophedonic's and gspc's\n"
+		"  points also record the cache traces they replay); the others run only\n"
+		"  in-process.\n"
 		"Shipped configs/ and workloads/ are found in $TSR_DATA_DIR, the installed\n"
 		"share/tessera or the source tree, from any folder.\n");
 }
@@ -240,8 +241,9 @@ int tsr_cmd_experiment(int argc, char **argv)
 		return tsr_cli_usage_error("experiment '%s' has no sweep specification (it "
 					   "records cache inputs, observes caches or needs distributions "
 					   "stats.json does not hold): "
-					   "run it without --from/--sweep; tcor, attribute-cache, re "
-					   "and timing have one", tsr_experiment_name(x));
+					   "run it without --from/--sweep; tcor, attribute-cache, re, "
+					   "timing, dtexl, boustrophedonic and gspc have one",
+					   tsr_experiment_name(x));
 	if (sweep && (frames || nw || nsets))
 		return tsr_cli_usage_error("--sweep runs experiments/%s.json, which decides the "
 					   "frames, workloads and settings: no --frames, --workload "

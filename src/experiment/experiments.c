@@ -96,7 +96,8 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s' has no sweep "
 				     "specification: it records cache inputs or observes caches, so "
 				     "it cannot read its points from a sweep (experiments with one: "
-				     "tcor, attribute-cache, re, timing, dtexl)",
+				     "tcor, attribute-cache, re, timing, dtexl, "
+				     "boustrophedonic, gspc)",
 				     x->name);
 	if (o->sweep_dir) {
 		char points[4096];
