@@ -343,6 +343,17 @@ static void test_failing_point(void **state)
 	assert_non_null(strstr(slurp("fail/sweep.log"), "complete=2 to_run=2"));
 }
 
+/* Spec case i is refused: exit 2, a message naming bad.json and needle, no output folder. */
+static void bad_spec(size_t i, const char *spec, const char *needle)
+{
+	write_file("bad.json", spec);
+	assert_int_equal(tessera("sweep bad.json --out never"), 2);
+	const char *err = slurp("err.txt");
+	if (!strstr(err, needle) || !strstr(err, "bad.json"))
+		fail_msg("case %zu: message '%s' lacks '%s' or the file", i, err, needle);
+	assert_false(exists("never"));
+}
+
 /* Bad specifications: a message naming the spec and the key, exit 2, no output folder. */
 static void test_bad_specs(void **state)
 {
@@ -374,15 +385,8 @@ static void test_bad_specs(void **state)
 		{"{\"name\": \"b\", \"workloads\": [\"ui-2d\"], \"points\": [{\"config\": "
 		 "\"no-such-config\"}]}", "'no-such-config'"},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		write_file("bad.json", cases[i].spec);
-		assert_int_equal(tessera("sweep bad.json --out never"), 2);
-		const char *err = slurp("err.txt");
-		if (!strstr(err, cases[i].needle) || !strstr(err, "bad.json"))
-			fail_msg("case %zu: message '%s' lacks '%s' or the file", i, err,
-				 cases[i].needle);
-		assert_false(exists("never"));
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		bad_spec(i, cases[i].spec, cases[i].needle);
 	assert_int_equal(tessera("sweep tiny.json --task 1"), 2);
 	assert_int_equal(tessera("sweep tiny.json --collect --slurm"), 2);
 }
@@ -498,13 +502,7 @@ static void test_record_trace(void **state)
 		char spec[512];
 		snprintf(spec, sizeof(spec), "{\"name\": \"b\", \"workloads\": [\"ui-2d\"], %s}",
 			 bad[i].rec);
-		write_file("bad.json", spec);
-		assert_int_equal(tessera("sweep bad.json --out never"), 2);
-		const char *e = slurp("err.txt");
-		if (!strstr(e, bad[i].needle) || !strstr(e, "bad.json"))
-			fail_msg("case %zu: message '%s' lacks '%s' or the file", i, e,
-				 bad[i].needle);
-		assert_false(exists("never"));
+		bad_spec(i, spec, bad[i].needle);
 	}
 }
 
