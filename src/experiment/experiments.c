@@ -459,6 +459,80 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
 	return st;
 }
 
+/* ---- recording a cache's input in memory (xp_record()) ---- */
+
+/*
+ * Records a cache's input in memory, each access split into lines as
+ * replay does (cachesim/linetrace.h); the caller sets lt.line_bytes and
+ * lt.line_shift first and frees lt's arrays. nomem: a growth failed
+ * (the recording stopped there).
+ */
+struct xp_recorder {
+	struct tsr_line_trace lt;
+	size_t cap, mcap;
+	int nomem;
+};
+
+static void xp_rec_push(struct xp_recorder *r, const struct tsr_access *a)
+{
+	if (r->lt.count == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 1u << 16;
+		struct tsr_access *p = realloc(r->lt.accesses, cap * sizeof(*p));
+		if (!p) {
+			r->nomem = 1;
+			return;
+		}
+		r->lt.accesses = p;
+		r->cap = cap;
+	}
+	struct tsr_access *d = &r->lt.accesses[r->lt.count++];
+	*d = *a;
+	d->next_use = TSR_NEVER;
+}
+
+static void xp_rec_access(void *ctx, const struct tsr_access *a)
+{
+	struct xp_recorder *r = ctx;
+	uint32_t sh = r->lt.line_shift;
+	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
+	while (addr < end && !r->nomem) {
+		uint64_t line_end = ((addr >> sh) + 1) << sh;
+		uint64_t chunk_end = line_end < end ? line_end : end;
+		struct tsr_access c = *a;
+		c.addr = addr;
+		c.size = (uint32_t)(chunk_end - addr);
+		xp_rec_push(r, &c);
+		addr = chunk_end;
+	}
+}
+
+static void xp_rec_marker(void *ctx, enum tsr_marker kind, uint64_t value)
+{
+	struct xp_recorder *r = ctx;
+	if (r->nomem)
+		return;
+	if (r->lt.marker_count == r->mcap) {
+		size_t cap = r->mcap ? r->mcap * 2 : 4096;
+		struct tsr_line_marker *p = realloc(r->lt.markers, cap * sizeof(*p));
+		if (!p) {
+			r->nomem = 1;
+			return;
+		}
+		r->lt.markers = p;
+		r->mcap = cap;
+	}
+	r->lt.markers[r->lt.marker_count++] =
+		(struct tsr_line_marker){.pos = r->lt.count, .value = value, .kind = (uint8_t)kind};
+	r->lt.frames += kind == TSR_MARKER_FRAME;
+}
+
+/* The cache observer that records into r (tsr_cache_set_observer()). */
+static struct tsr_cache_observer xp_recorder_observer(struct xp_recorder *r)
+{
+	return (struct tsr_cache_observer){.access = xp_rec_access, .marker = xp_rec_marker,
+					   .ctx = r};
+}
+
 /*
  * xp_record() from a sweep: the point's totals (read_point()) and its
  * trace of `cache` (trace-CACHE.bin, written by the point's `tessera run
@@ -628,67 +702,6 @@ double xp_change_pct(double v, double base)
 double xp_pct(uint64_t v, uint64_t base)
 {
 	return xp_change_pct((double)v, (double)base);
-}
-
-/* ---- recording a cache's input in memory (xp_priv.h) ---- */
-
-static void xp_rec_push(struct xp_recorder *r, const struct tsr_access *a)
-{
-	if (r->lt.count == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 1u << 16;
-		struct tsr_access *p = realloc(r->lt.accesses, cap * sizeof(*p));
-		if (!p) {
-			r->nomem = 1;
-			return;
-		}
-		r->lt.accesses = p;
-		r->cap = cap;
-	}
-	struct tsr_access *d = &r->lt.accesses[r->lt.count++];
-	*d = *a;
-	d->next_use = TSR_NEVER;
-}
-
-static void xp_rec_access(void *ctx, const struct tsr_access *a)
-{
-	struct xp_recorder *r = ctx;
-	uint32_t sh = r->lt.line_shift;
-	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
-	while (addr < end && !r->nomem) {
-		uint64_t line_end = ((addr >> sh) + 1) << sh;
-		uint64_t chunk_end = line_end < end ? line_end : end;
-		struct tsr_access c = *a;
-		c.addr = addr;
-		c.size = (uint32_t)(chunk_end - addr);
-		xp_rec_push(r, &c);
-		addr = chunk_end;
-	}
-}
-
-static void xp_rec_marker(void *ctx, enum tsr_marker kind, uint64_t value)
-{
-	struct xp_recorder *r = ctx;
-	if (r->nomem)
-		return;
-	if (r->lt.marker_count == r->mcap) {
-		size_t cap = r->mcap ? r->mcap * 2 : 4096;
-		struct tsr_line_marker *p = realloc(r->lt.markers, cap * sizeof(*p));
-		if (!p) {
-			r->nomem = 1;
-			return;
-		}
-		r->lt.markers = p;
-		r->mcap = cap;
-	}
-	r->lt.markers[r->lt.marker_count++] =
-		(struct tsr_line_marker){.pos = r->lt.count, .value = value, .kind = (uint8_t)kind};
-	r->lt.frames += kind == TSR_MARKER_FRAME;
-}
-
-struct tsr_cache_observer xp_recorder_observer(struct xp_recorder *r)
-{
-	return (struct tsr_cache_observer){.access = xp_rec_access, .marker = xp_rec_marker,
-					   .ctx = r};
 }
 
 /* ---- running points on several threads (xp_priv.h) ---- */

@@ -7,7 +7,9 @@
  * accesses only. Two runs per workload, forward tile order every frame
  * (FO) and reversed every other frame (RO, tiling.reverse_every_other_
  * frame). Each run records the L2's input in memory (a cache observer,
- * as `tessera run --record-trace` does, without the file) and replays it
+ * as `tessera run --record-trace` does, without the file; from a sweep,
+ * the point's trace-l2.bin, which experiments/boustrophedonic.json
+ * records: xp_record()) and replays it
  * through the L2's geometry under LRU, MRU (FO only), OPT and OPTPT
  * (cachesim/replay.h; OPT and OPTPT exist only offline). In this
  * configuration the L2's input does not depend on the L2's policy (no

@@ -6,7 +6,9 @@
  * and an 8 MB 16-way LLC called "llc").
  *
  * Per workload one run records the LLC's input in memory (a cache
- * observer, as `tessera run --record-trace llc=...` does) and replays it
+ * observer, as `tessera run --record-trace llc=...` does; from a sweep,
+ * the point's trace-llc.bin, which experiments/gspc.json records:
+ * xp_record()) and replays it
  * (cachesim/replay.h) under DRRIP, NRU, SHiP-mem, GS-DRRIP, GSPZTC,
  * GSPZTC+TSE, GSPC, GSPC+UCD, DRRIP+UCD, Belady's OPT (every miss fills,
  * as the paper's Belady) and OPTPT (OPT with bypass, the bound for the

@@ -85,21 +85,6 @@ const char *xp_workload_name(const struct xp_ctx *c, size_t w, const struct tsr_
  * and DRAM components of energy/energy.h), nJ, and the energy per
  * component.
  */
-/*
- * Records a cache's input in memory, each access split into lines as
- * replay does (cachesim/linetrace.h); the caller sets lt.line_bytes and
- * lt.line_shift first and frees lt's arrays. nomem: a growth failed
- * (the recording stopped there).
- */
-struct xp_recorder {
-	struct tsr_line_trace lt;
-	size_t cap, mcap;
-	int nomem;
-};
-
-/* The cache observer that records into r (tsr_cache_set_observer()). */
-struct tsr_cache_observer xp_recorder_observer(struct xp_recorder *r);
-
 /* Most threads xp_parallel() starts. */
 #define XP_MAX_THREADS 16
 
