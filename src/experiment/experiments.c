@@ -19,9 +19,9 @@
 #include "core/json_util.h"
 #include "energy/energy.h"
 #include "experiment/xp_priv.h"
+#include "memory/memsys.h"
 #include "pipeline/gpu.h"
 #include "report/report.h"
-#include "memory/memsys.h"
 #include "report/stats_read.h"
 #include "sweep/sweep.h"
 #include "sim/sim.h"
@@ -346,17 +346,16 @@ enum tsr_status xp_timing_of(const struct tsr_gpu_config *cfg, struct tsr_sim *s
 	return TSR_OK;
 }
 
-/* The error for a configuration without cache `cache` ("l2": xp_simulate()'s). */
+/* The error for a configuration without cache `cache`, which the experiment `does`. */
 static enum tsr_status no_cache(const struct tsr_gpu_config *cfg, const char *cache,
-				struct tsr_error *err)
+				const char *does, struct tsr_error *err)
 {
-	if (!strcmp(cache, "l2"))
-		return tsr_error_set(err, TSR_ERR_CONFIG, "configuration '%s' has no cache 'l2' "
-				     "(the experiment counts Parameter Buffer accesses there)",
-				     cfg->name);
 	return tsr_error_set(err, TSR_ERR_CONFIG, "configuration '%s' has no cache '%s' (the "
-			     "experiment records its input)", cfg->name, cache);
+			     "experiment %s)", cfg->name, cache, does);
 }
+
+#define L2_USE "counts its accesses there"    /* xp_simulate()'s l2 */
+#define RECORD_USE "replays its input"         /* xp_record()'s cache */
 
 /*
  * The folder of the sweep point of (cfg, sc, frames) in c->from,
@@ -393,17 +392,16 @@ static enum tsr_status point_dir(const struct xp_ctx *c, const struct tsr_gpu_co
 }
 
 /*
- * xp_simulate() from a sweep: the point of (cfg, sc, frames) read from
- * from/points/<hash>/stats.json; *port (if not NULL) the index of cache
- * `cache` in total->caches.
+ * xp_simulate() from a sweep: the point of cfg in folder dir (point_dir()),
+ * its stats.json; *port (if not NULL) the index of cache `cache` in
+ * total->caches (`does`: what the experiment does with it).
  */
-static enum tsr_status read_point(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
-				  const struct tsr_scene *sc, uint32_t frames,
-				  struct tsr_frame_stats *total, const char *cache, uint32_t *port,
-				  struct xp_timing *timing, struct tsr_error *err)
+static enum tsr_status read_point(const char *dir, const struct tsr_gpu_config *cfg,
+				  struct tsr_frame_stats *total, const char *cache,
+				  const char *does, uint32_t *port, struct xp_timing *timing,
+				  struct tsr_error *err)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 64];
-	TSR_TRY(point_dir(c, cfg, sc, frames, dir, err));
+	char path[PATH_MAX + 64];
 	snprintf(path, sizeof(path), "%s/stats.json", dir);
 	struct tsr_stats_file *f = calloc(1, sizeof(*f));
 	if (!f)
@@ -415,7 +413,7 @@ static enum tsr_status read_point(const struct xp_ctx *c, const struct tsr_gpu_c
 			if (!strcmp(f->cache_names[i], cache))
 				*port = i;
 		if (*port == TSR_PORT_DRAM)
-			st = no_cache(cfg, cache, err);
+			st = no_cache(cfg, cache, does, err);
 	}
 	if (st == TSR_OK && timing && cfg->timing.enabled) {
 		st = tsr_stats_file_energy(f, f->total, &timing->energy, err);
@@ -436,8 +434,11 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
 {
 	if (timing)
 		memset(timing, 0, sizeof(*timing));
-	if (c && c->from)
-		return read_point(c, cfg, sc, frames, total, "l2", l2, timing, err);
+	if (c && c->from) {
+		char dir[PATH_MAX];
+		TSR_TRY(point_dir(c, cfg, sc, frames, dir, err));
+		return read_point(dir, cfg, total, "l2", L2_USE, l2, timing, err);
+	}
 	struct tsr_sim *s;
 	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
 	enum tsr_status st = tsr_sim_run(s, frames, NULL, NULL, err);
@@ -449,7 +450,7 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
 		const struct tsr_memsys *m = tsr_gpu_memsys(tsr_sim_gpu(s));
 		uint32_t port = tsr_memsys_cache_port(m, "l2");
 		if (port == TSR_PORT_DRAM)
-			st = no_cache(cfg, "l2", err);
+			st = no_cache(cfg, "l2", L2_USE, err);
 		else
 			*l2 = port;
 	}
@@ -554,10 +555,10 @@ static enum tsr_status load_recording(const struct xp_ctx *c, const struct tsr_g
 		*geom = *tsr_cache_geometry_of(k);
 	tsr_memsys_destroy(m);
 	if (!k)
-		return no_cache(cfg, cache, err);
-	TSR_TRY(read_point(c, cfg, sc, frames, total, cache, port, timing, err));
+		return no_cache(cfg, cache, RECORD_USE, err);
 	char dir[PATH_MAX], name[64], path[PATH_MAX + 80];
 	TSR_TRY(point_dir(c, cfg, sc, frames, dir, err));
+	TSR_TRY(read_point(dir, cfg, total, cache, RECORD_USE, port, timing, err));
 	tsr_sweep_trace_name(cache, name, sizeof(name));
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (access(path, F_OK))
@@ -595,7 +596,7 @@ enum tsr_status xp_record(const struct xp_ctx *c, const struct tsr_gpu_config *c
 	memset(&rec, 0, sizeof(rec));
 	enum tsr_status st = TSR_OK;
 	if (!k || *port == TSR_PORT_DRAM) {
-		st = no_cache(cfg, cache, err);
+		st = no_cache(cfg, cache, RECORD_USE, err);
 	} else {
 		*geom = *tsr_cache_geometry_of(k);
 		rec.lt.line_bytes = geom->line_bytes;

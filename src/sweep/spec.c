@@ -136,7 +136,7 @@ static int name_ok(const char *s)
 	return 1;
 }
 
-/* 1 when cache is among a[0 .. n). */
+/* 1 when s is among a[0 .. n). */
 static int has_str(char *const *a, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
