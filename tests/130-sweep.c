@@ -5,8 +5,10 @@
  * parallel runs give the same results, resumption runs exactly the
  * missing points (a deleted point, a leftover temporary folder, a sweep
  * killed midway), a failing point is recorded while the others finish,
- * bad specifications fail before anything runs, the Slurm script is
- * valid and its array tasks plus --collect equal the local run.
+ * bad specifications fail before anything runs, "record_trace" (parsed,
+ * outside the hash, traces written and required for completeness, unknown
+ * caches refused), the Slurm script is valid and its array tasks plus
+ * --collect equal the local run.
  */
 #include <dirent.h>
 #include <setjmp.h>
