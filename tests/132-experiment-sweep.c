@@ -7,9 +7,9 @@
  * from a sweep the CLI ran give every table and the report byte for byte
  * as the in-process run, and so do boustrophedonic and gspc, whose points
  * also record the L2 or LLC trace they replay; a missing point names the
- * workload, the configuration, the hash and the folder; the CLI's --from, and its
- * refusals (an experiment without a spec, --sweep with --frames). Tiny
- * points: sprites-2d at 128x96.
+ * workload, the configuration, the hash and the folder; the CLI's --from,
+ * and its refusals (an experiment without a spec, --sweep with --frames).
+ * Tiny points: sprites-2d at 128x96.
  */
 #include <setjmp.h>
 #include <stdarg.h>
