@@ -112,9 +112,9 @@ static void usage_experiment(FILE *f)
 		"                   --frames, --workload or --set\n"
 		"  --out DIR        with --sweep: the sweep's folder (default: the spec's,\n"
 		"                   out/experiments/NAME-sweep)\n"
-		"  tcor, attribute-cache, re, timing, dtexl and workloads have a sweep\n"
-		"  specification (experiments/NAME.json); the others record cache inputs\n"
-		"  or observe caches: only in-process.\n"
+		"  every experiment has a sweep specification (experiments/NAME.json;\n"
+		"  boustrophedonic's and gspc's points also record the cache traces they\n"
+		"  replay).\n"
 		"Shipped configs/ and workloads/ are found in $TSR_DATA_DIR, the installed\n"
 		"share/tessera or the source tree, from any folder.\n");
 }
@@ -236,11 +236,9 @@ int tsr_cmd_experiment(int argc, char **argv)
 	if (sweep_out && !sweep)
 		return tsr_cli_usage_error("option '--out' goes with '--sweep'");
 	if ((from || sweep) && !tsr_experiment_has_spec(x))
-		return tsr_cli_usage_error("experiment '%s' has no sweep specification (it "
-					   "records cache inputs, observes caches or needs distributions "
-					   "stats.json does not hold): "
-					   "run it without --from/--sweep; tcor, attribute-cache, re, "
-					   "timing, dtexl and workloads have one", tsr_experiment_name(x));
+		return tsr_cli_usage_error("experiment '%s' has no sweep specification "
+					   "(experiments/%s.json): run it without --from/--sweep",
+					   tsr_experiment_name(x), tsr_experiment_name(x));
 	if (sweep && (frames || nw || nsets))
 		return tsr_cli_usage_error("--sweep runs experiments/%s.json, which decides the "
 					   "frames, workloads and settings: no --frames, --workload "

@@ -108,7 +108,8 @@ static void child_exec(const struct runner *r, const struct tsr_sweep_point *p,
 		       const char *tmp)
 {
 	char errfile[PATH_MAX + 96], frames[16];
-	const char *argv[16 + 2 * TSR_CLI_MAX_SETS];
+	static char rec[TSR_SWEEP_MAX_TRACES][PATH_MAX + 128];  /* the child's own copy */
+	const char *argv[16 + 2 * TSR_CLI_MAX_SETS + 2 * TSR_SWEEP_MAX_TRACES];
 	int a = 0;
 	snprintf(errfile, sizeof(errfile), "%s/stderr.txt", tmp);
 	int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -136,6 +137,13 @@ static void child_exec(const struct runner *r, const struct tsr_sweep_point *p,
 	argv[a++] = "--quiet";
 	argv[a++] = "--dump-frames";
 	argv[a++] = tsr_sweep_dump_frames(r->sw);
+	for (size_t i = 0; i < p->ntraces; i++) {  /* CACHE=TMP/FILE */
+		char name[64];
+		tsr_sweep_trace_name(p->traces[i], name, sizeof(name));
+		snprintf(rec[i], sizeof(rec[i]), "%s=%s/%s", p->traces[i], tmp, name);
+		argv[a++] = "--record-trace";
+		argv[a++] = rec[i];
+	}
 	argv[a] = NULL;
 	execv(r->self, (char *const *)argv);
 	fprintf(stderr, "tessera sweep: cannot run '%s': %s\n", r->self, strerror(errno));

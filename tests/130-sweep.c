@@ -5,8 +5,10 @@
  * parallel runs give the same results, resumption runs exactly the
  * missing points (a deleted point, a leftover temporary folder, a sweep
  * killed midway), a failing point is recorded while the others finish,
- * bad specifications fail before anything runs, the Slurm script is
- * valid and its array tasks plus --collect equal the local run.
+ * bad specifications fail before anything runs, "record_trace" (parsed,
+ * outside the hash, traces written and required for completeness, unknown
+ * caches refused), the Slurm script is valid and its array tasks plus
+ * --collect equal the local run.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -343,6 +345,17 @@ static void test_failing_point(void **state)
 	assert_non_null(strstr(slurp("fail/sweep.log"), "complete=2 to_run=2"));
 }
 
+/* Spec case i is refused: exit 2, a message naming bad.json and needle, no output folder. */
+static void bad_spec(size_t i, const char *spec, const char *needle)
+{
+	write_file("bad.json", spec);
+	assert_int_equal(tessera("sweep bad.json --out never"), 2);
+	const char *err = slurp("err.txt");
+	if (!strstr(err, needle) || !strstr(err, "bad.json"))
+		fail_msg("case %zu: message '%s' lacks '%s' or the file", i, err, needle);
+	assert_false(exists("never"));
+}
+
 /* Bad specifications: a message naming the spec and the key, exit 2, no output folder. */
 static void test_bad_specs(void **state)
 {
@@ -374,17 +387,125 @@ static void test_bad_specs(void **state)
 		{"{\"name\": \"b\", \"workloads\": [\"ui-2d\"], \"points\": [{\"config\": "
 		 "\"no-such-config\"}]}", "'no-such-config'"},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		write_file("bad.json", cases[i].spec);
-		assert_int_equal(tessera("sweep bad.json --out never"), 2);
-		const char *err = slurp("err.txt");
-		if (!strstr(err, cases[i].needle) || !strstr(err, "bad.json"))
-			fail_msg("case %zu: message '%s' lacks '%s' or the file", i, err,
-				 cases[i].needle);
-		assert_false(exists("never"));
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		bad_spec(i, cases[i].spec, cases[i].needle);
 	assert_int_equal(tessera("sweep tiny.json --task 1"), 2);
 	assert_int_equal(tessera("sweep tiny.json --collect --slurm"), 2);
+}
+
+/* A spec of 2 points recording caches ("record_trace"), at the spec's level and a point's. */
+static const char rec_spec[] =
+	"{\"name\": \"rec\", \"workloads\": [\"sprites-2d\"], \"frames\": 1,\n"
+	" \"set\": {\"screen.width\": 128, \"screen.height\": 96}, \"record_trace\": [\"l2\"],\n"
+	" \"points\": [{\"tiling.order\": \"z-order\"},\n"
+	"  {\"tiling.order\": \"hilbert\", \"record_trace\": [\"tile\", \"l2\", \"texture1\"]},\n"
+	"  {\"tiling.order\": \"hilbert\"}]}\n";
+
+/*
+ * "record_trace": parsed into each point (the spec's, then the entry's,
+ * united over the points of one hash), not in the hash; each point's run
+ * writes trace-CACHE.bin, listed in point.json; a point without one of its
+ * traces is incomplete and runs again; bad values and unknown caches fail
+ * before anything runs.
+ */
+static void test_record_trace(void **state)
+{
+	(void)state;
+	write_file("rec.json", rec_spec);
+	char path[512];
+	struct tsr_error err = {{0}};
+	struct tsr_sweep *sw = NULL;
+	assert_int_equal(tsr_sweep_load(tpath(path, sizeof(path), "rec.json"), &sw, &err), TSR_OK);
+	assert_int_equal(tsr_sweep_point_count(sw), 3);
+	const struct tsr_sweep_point *p0 = tsr_sweep_point(sw, 0), *p1 = tsr_sweep_point(sw, 1),
+				     *p2 = tsr_sweep_point(sw, 2);
+	assert_int_equal(p0->ntraces, 1);
+	assert_string_equal(p0->traces[0], "l2");
+	assert_int_equal(p1->ntraces, 3);  /* l2 once */
+	assert_string_equal(p1->traces[0], "l2");
+	assert_string_equal(p1->traces[1], "tile");
+	assert_string_equal(p1->traces[2], "texture1");
+	assert_int_equal(p2->first, 1);  /* the same run: it records what point 1 records */
+	assert_int_equal(p2->ntraces, 3);
+	assert_int_equal(p0->nsets, 3);  /* no override and no column for record_trace */
+	size_t nkeys = 0;
+	tsr_sweep_keys(sw, &nkeys);
+	assert_int_equal(nkeys, 3);
+	char name[64];
+	tsr_sweep_trace_name("l2", name, sizeof(name));
+	assert_string_equal(name, "trace-l2.bin");
+	/* recording does not enter the hash: the same spec without it hashes the same */
+	write_file("norec.json",
+		   "{\"name\": \"rec\", \"workloads\": [\"sprites-2d\"], \"frames\": 1,\n"
+		   " \"set\": {\"screen.width\": 128, \"screen.height\": 96},\n"
+		   " \"points\": [{\"tiling.order\": \"z-order\"}]}\n");
+	struct tsr_sweep *plain = NULL;
+	assert_int_equal(tsr_sweep_load(tpath(path, sizeof(path), "norec.json"), &plain, &err),
+			 TSR_OK);
+	assert_int_equal(tsr_sweep_point(plain, 0)->hash, p0->hash);
+	assert_int_equal(tsr_sweep_point(plain, 0)->ntraces, 0);
+	tsr_sweep_destroy(plain);
+
+	/* the runs write the traces; point.json lists them */
+	assert_int_equal(tessera("sweep rec.json -j 2 --out rec --quiet"), 0);
+	char f[256];
+	snprintf(f, sizeof(f), "rec/points/%s/trace-l2.bin", p0->hex);
+	assert_true(exists(f));
+	snprintf(f, sizeof(f), "rec/points/%s/trace-tile.bin", p0->hex);
+	assert_false(exists(f));
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(f, sizeof(f), "rec/points/%s/trace-%s.bin", p1->hex, p1->traces[i]);
+		assert_true(exists(f));
+	}
+	snprintf(f, sizeof(f), "rec/points/%s/point.json", p1->hex);
+	const char *pj = slurp(f);
+	assert_non_null(strstr(pj, "\"traces\""));
+	assert_non_null(strstr(pj, "\"texture1\": \"trace-texture1.bin\""));
+	assert_true(tsr_sweep_point_complete(tpath(path, sizeof(path), "rec"), p1));
+	/* the recorded L2 trace is a whole trace (the reader checks its end record and checksum) */
+	snprintf(f, sizeof(f), "rec/points/%s/trace-l2.bin", p0->hex);
+	assert_int_equal(tessera("cachesim %s/%s --size 1M --ways 16 --policy lru", tmpdir, f), 0);
+	/* a trace missing: the point is incomplete and exactly it runs again */
+	snprintf(f, sizeof(f), "rec/points/%s/trace-tile.bin", p1->hex);
+	assert_int_equal(unlink(tpath(path, sizeof(path), f)), 0);
+	assert_false(tsr_sweep_point_complete(tpath(path, sizeof(path), "rec"), p1));
+	assert_true(tsr_sweep_point_complete(tpath(path, sizeof(path), "rec"), p0));
+	assert_int_equal(tessera("sweep rec.json -j 2 --out rec"), 0);
+	assert_non_null(strstr(slurp("rec/sweep.log"), "complete=1 to_run=1"));
+	snprintf(f, sizeof(f), "rec/points/%s/trace-tile.bin", p1->hex);
+	assert_true(exists(f));
+	/* a spec that gains record_trace: its complete points without traces run again */
+	assert_int_equal(tessera("sweep norec.json --out gain --quiet"), 0);
+	write_file("gain.json",
+		   "{\"name\": \"rec\", \"workloads\": [\"sprites-2d\"], \"frames\": 1,\n"
+		   " \"set\": {\"screen.width\": 128, \"screen.height\": 96},\n"
+		   " \"points\": [{\"tiling.order\": \"z-order\", \"record_trace\": [\"l2\"]}]}\n");
+	assert_int_equal(tessera("sweep gain.json --out gain"), 0);
+	assert_non_null(strstr(slurp("gain/sweep.log"), "complete=0 to_run=1"));
+	snprintf(f, sizeof(f), "gain/points/%s/trace-l2.bin", p0->hex);
+	assert_true(exists(f));
+	tsr_sweep_destroy(sw);
+
+	/* bad values and unknown caches: one message, exit 2, nothing written */
+	static const struct {
+		const char *rec, *needle;
+	} bad[] = {
+		{"\"record_trace\": \"l2\"", "'record_trace' in sweep"},
+		{"\"record_trace\": []", "'record_trace' in sweep"},
+		{"\"record_trace\": [\"l2\", 3]", "'record_trace[1]'"},
+		{"\"record_trace\": [\"../l2\"]", "'record_trace[0]'"},
+		{"\"record_trace\": [\"l9\"]", "names cache 'l9', which config 'default' does not "
+		 "have (its caches: vertex, tile, texture0"},
+		{"\"points\": [{\"record_trace\": [\"texture\"]}]", "names cache 'texture'"},
+		{"\"points\": [{\"record_trace\": {}}]", "'points[0].record_trace'"},
+		{"\"configs\": [\"gspc-8mb\"], \"record_trace\": [\"l2\"]", "config 'gspc-8mb'"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char spec[512];
+		snprintf(spec, sizeof(spec), "{\"name\": \"b\", \"workloads\": [\"ui-2d\"], %s}",
+			 bad[i].rec);
+		bad_spec(i, spec, bad[i].needle);
+	}
 }
 
 /* The Slurm script: valid bash (and sbatch --test-only when sbatch is here); tasks + collect. */
@@ -451,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_resume_after_kill),
 		cmocka_unit_test(test_failing_point),
 		cmocka_unit_test(test_bad_specs),
+		cmocka_unit_test(test_record_trace),
 		cmocka_unit_test(test_slurm),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

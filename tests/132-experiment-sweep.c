@@ -5,10 +5,12 @@
  * the experiment looks it up; tcor (timing model on: energy through
  * tsr_stats_file_energy()), re (each workload's own frame count) and
  * workloads (the texture footprint counter) read from a sweep the CLI ran
- * give every table and the report byte for byte as the in-process run; a missing point names the workload, the
- * configuration, the hash and the folder; the CLI's --from, and its
- * refusals (an experiment without a spec, --sweep with --frames). Tiny
- * points: sprites-2d at 128x96.
+ * give every table and the report byte for byte as the in-process run, and
+ * so do boustrophedonic and gspc, whose points also record the L2 or LLC
+ * trace they replay; a missing point names the workload, the configuration,
+ * the hash and the folder; the CLI's --from, and its refusals (a folder
+ * that is no sweep's, --sweep with --frames). Tiny points: sprites-2d at
+ * 128x96.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -91,6 +93,8 @@ static void test_shipped_specs(void **state)
 		{"timing", all, 4},
 		{"dtexl", all * 21, 2},
 		{"workloads", all, 3},
+		{"boustrophedonic", all * 5, 30},
+		{"gspc", 6 * 15, 2},
 	};
 	size_t with_spec = 0;
 	for (size_t i = 0; i < tsr_experiment_count(); i++) {
@@ -274,27 +278,93 @@ static void test_workloads(void **state)
 	compare("workloads", "workloads-sweep", two, 2, 0, tiny_sets, 2);
 }
 
+/*
+ * A shipped spec narrowed to `workloads` (a JSON array), `frames` and the
+ * settings `set` (a JSON object), written as tmpdir/NAME.json with its
+ * output folder NAME-sweep, then run by the CLI.
+ */
+static void narrowed_sweep(const char *name, json_t *workloads, int frames, json_t *set)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/experiments/%s.json", TSR_SOURCE_DIR, name);
+	json_error_t je;
+	json_t *spec = json_load_file(path, 0, &je);
+	assert_non_null(spec);
+	json_object_set_new(spec, "workloads", workloads);
+	json_object_set_new(spec, "frames", json_integer(frames));
+	json_object_set_new(spec, "set", set);
+	snprintf(path, sizeof(path), "%s-sweep", name);
+	json_object_set_new(spec, "out", json_string(path));
+	char *text = json_dumps(spec, JSON_INDENT(1));
+	json_decref(spec);
+	assert_non_null(text);
+	char file[64];
+	snprintf(file, sizeof(file), "%s.json", name);
+	write_file(file, text);
+	free(text);
+	assert_int_equal(tessera("sweep %s -j 2 --quiet", file), 0);
+}
+
+/*
+ * boustrophedonic's shipped spec (5 points per workload; the two
+ * texture-only ones record the L2) on two small workloads, 2 frames, a
+ * 16 KiB L2 (so that the policies differ) and the timing model: the
+ * tables from the sweep's traces are the in-process run's, byte for byte.
+ */
+static void test_boustrophedonic(void **state)
+{
+	(void)state;
+	narrowed_sweep("boustrophedonic", json_pack("[ss]", "sprites-2d", "minimap-3d"), 2,
+		       json_pack("{s:i,s:i,s:b,s:s}", "screen.width", 128, "screen.height", 96,
+				 "timing.enabled", 1, "caches.l2.size_bytes", "16K"));
+	static const char *const two[] = {"sprites-2d", "minimap-3d"};
+	static const char *const sets[] = {"screen.width=128", "screen.height=96",
+					   "timing.enabled=true", "caches.l2.size_bytes=16K"};
+	compare("boustrophedonic", "boustrophedonic-sweep", two, 2, 2, sets, 4);
+	/* without its traces the experiment says which trace and how to record it */
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm '%s'/boustrophedonic-sweep/points/*/trace-l2.bin", tmpdir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tessera("experiment boustrophedonic --workload sprites-2d --frames 2 "
+				 "--set screen.width=128 --set screen.height=96 --set "
+				 "timing.enabled=true --set caches.l2.size_bytes=16K --from "
+				 "boustrophedonic-sweep"), 1);
+	const char *e = slurp("err.txt");
+	assert_non_null(strstr(e, "has no trace of cache 'l2'"));
+	assert_non_null(strstr(e, "\"record_trace\": [\"l2\"]"));
+}
+
+/*
+ * gspc's shipped spec (per workload the LLC recording and 14 timing runs)
+ * on sprites-2d, 1 frame, a 16 KiB LLC (so that the policies differ): the
+ * tables from the sweep's LLC trace and timing points are the in-process
+ * run's, byte for byte.
+ */
+static void test_gspc(void **state)
+{
+	(void)state;
+	narrowed_sweep("gspc", json_pack("[s]", "sprites-2d"), 1,
+		       json_pack("{s:i,s:i,s:s}", "screen.width", 128, "screen.height", 96,
+				 "caches.llc.size_bytes", "16K"));
+	static const char *const sets[] = {"screen.width=128", "screen.height=96",
+					   "caches.llc.size_bytes=16K"};
+	compare("gspc", "gspc-sweep", sprites, 1, 1, sets, 3);
+}
+
 /* Library and CLI refusals. */
 static void test_errors(void **state)
 {
 	(void)state;
-	struct tsr_xp_options o = {.sweep_dir = tmpdir};
 	struct tsr_xp_result r;
 	struct tsr_error err = {{0}};
-	assert_int_equal(tsr_experiment_run(tsr_experiment_find("gspc"), &o, &r, &err),
-			 TSR_ERR_CONFIG);
-	assert_non_null(strstr(err.msg, "no sweep specification"));
-	tsr_xp_result_release(&r);
-	/* a folder that is no sweep's */
+	/* a folder that is no sweep's (every experiment has a spec: none to refuse) */
 	char none[300];
 	snprintf(none, sizeof(none), "%s/none", tmpdir);
-	o.sweep_dir = none;
+	struct tsr_xp_options o = {.sweep_dir = none};
 	assert_int_equal(tsr_experiment_run(tsr_experiment_find("tcor"), &o, &r, &err),
 			 TSR_ERR_IO);
 	assert_non_null(strstr(err.msg, "is not the output folder of a sweep"));
 	tsr_xp_result_release(&r);
-	assert_int_equal(tessera("experiment gspc --from ."), 2);
-	assert_non_null(strstr(slurp("err.txt"), "has no sweep specification"));
 	assert_int_equal(tessera("experiment tcor --sweep --frames 2"), 2);
 	assert_non_null(strstr(slurp("err.txt"), "no --frames, --workload or --set"));
 	assert_int_equal(tessera("experiment tcor --sweep --from ."), 2);
@@ -311,6 +381,8 @@ int main(void)
 		cmocka_unit_test(test_re),
 		cmocka_unit_test(test_dtexl),
 		cmocka_unit_test(test_workloads),
+		cmocka_unit_test(test_boustrophedonic),
+		cmocka_unit_test(test_gspc),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

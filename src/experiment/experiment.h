@@ -44,9 +44,11 @@
  * Every experiment but workloads runs its independent simulations on
  * tsr_xp_options.jobs threads.
  *
- * tcor, attribute-cache, re, timing and dtexl are also sweeps (experiments/<name>.json,
- * src/sweep/): with tsr_xp_options.sweep_dir they read their points from a
- * finished sweep instead of simulating (xp_simulate()).
+ * tcor, attribute-cache, re, timing, dtexl, boustrophedonic and gspc are also
+ * sweeps (experiments/<name>.json, src/sweep/): with tsr_xp_options.sweep_dir
+ * they read their points from a finished sweep instead of simulating
+ * (xp_simulate(); boustrophedonic and gspc also the traces of the cache they
+ * replay, which their specs record: xp_record()).
  */
 #ifndef TSR_EXPERIMENT_EXPERIMENT_H
 #define TSR_EXPERIMENT_EXPERIMENT_H
@@ -137,7 +139,8 @@ const char *tsr_experiment_summary(const struct tsr_experiment *x);
 
 /*
  * 1 when experiment x's simulations are a sweep, experiments/<name>.json
- * of the data directory (tcor, attribute-cache, re, timing, dtexl), so that it
+ * of the data directory (tcor, attribute-cache, re, timing, dtexl,
+ * boustrophedonic, gspc), so that it
  * can read them with tsr_xp_options.sweep_dir; 0 for the experiments that
  * record cache inputs or observe caches in-process.
  */

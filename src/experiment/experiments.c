@@ -18,12 +18,15 @@
 #include "core/datadir.h"
 #include "core/json_util.h"
 #include "energy/energy.h"
+#include "cachesim/replay.h"
 #include "experiment/xp_priv.h"
+#include "memory/memsys.h"
 #include "pipeline/gpu.h"
 #include "report/report.h"
 #include "report/stats_read.h"
 #include "sweep/sweep.h"
 #include "sim/sim.h"
+#include "trace/trace.h"
 
 static const struct tsr_experiment *const experiments[] = {
 	&tsr_xp_tcor,
@@ -92,10 +95,8 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 	};
 	if (o->sweep_dir && !x->has_spec)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s' has no sweep "
-				     "specification: it records cache inputs or observes caches, so "
-				     "it cannot read its points from a sweep (experiments with one: "
-				     "tcor, attribute-cache, re, timing, dtexl, workloads)",
-				     x->name);
+				     "specification (experiments/%s.json), so it cannot read its "
+				     "points from a sweep", x->name, x->name);
 	if (o->sweep_dir) {
 		char points[4096];
 		snprintf(points, sizeof(points), "%s/points", o->sweep_dir);
@@ -343,21 +344,25 @@ enum tsr_status xp_timing_of(const struct tsr_gpu_config *cfg, struct tsr_sim *s
 	return TSR_OK;
 }
 
-/* The error for a configuration without a cache "l2". */
-static enum tsr_status no_l2(const struct tsr_gpu_config *cfg, struct tsr_error *err)
+/* The error for a configuration without cache `cache`, which the experiment `does`. */
+static enum tsr_status no_cache(const struct tsr_gpu_config *cfg, const char *cache,
+				const char *does, struct tsr_error *err)
 {
-	return tsr_error_set(err, TSR_ERR_CONFIG, "configuration '%s' has no cache 'l2' (the "
-			     "experiment counts Parameter Buffer accesses there)", cfg->name);
+	return tsr_error_set(err, TSR_ERR_CONFIG, "configuration '%s' has no cache '%s' (the "
+			     "experiment %s)", cfg->name, cache, does);
 }
 
+#define L2_USE "counts its accesses there"    /* xp_simulate()'s l2 */
+#define RECORD_USE "replays its input"         /* xp_record()'s cache */
+
 /*
- * xp_simulate() from a sweep: the point of (cfg, sc, frames) read from
- * from/points/<hash>/stats.json.
+ * The folder of the sweep point of (cfg, sc, frames) in c->from,
+ * from/points/<hash>, into dir (PATH_MAX bytes); TSR_ERR_IO when it has
+ * no stats.json (the message says how to run the sweep).
  */
-static enum tsr_status read_point(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
-				  const struct tsr_scene *sc, uint32_t frames,
-				  struct tsr_frame_stats *total, uint32_t *l2,
-				  struct xp_timing *timing, struct tsr_error *err)
+static enum tsr_status point_dir(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+				 const struct tsr_scene *sc, uint32_t frames, char *dir,
+				 struct tsr_error *err)
 {
 	/* the workload as the sweep names it: its absolute path (spec.c resolves it so) */
 	char wpath[PATH_MAX], path[PATH_MAX + 64];
@@ -366,8 +371,8 @@ static enum tsr_status read_point(const struct xp_ctx *c, const struct tsr_gpu_c
 	uint64_t digest = 0, hash = 0;
 	TSR_TRY(tsr_sweep_workload_digest(wpath, &digest, err));
 	TSR_TRY(tsr_sweep_point_hash(cfg, digest, frames, &hash, err));
-	snprintf(path, sizeof(path), "%s/points/%016llx/stats.json", c->from,
-		 (unsigned long long)hash);
+	snprintf(dir, PATH_MAX, "%s/points/%016llx", c->from, (unsigned long long)hash);
+	snprintf(path, sizeof(path), "%s/stats.json", dir);
 	if (access(path, F_OK)) {
 		char fr[32] = "its own frame count";
 		if (frames)
@@ -381,17 +386,32 @@ static enum tsr_status read_point(const struct xp_ctx *c, const struct tsr_gpu_c
 				     (unsigned long long)hash, c->from, (unsigned long long)hash,
 				     c->name, c->from, c->name);
 	}
+	return TSR_OK;
+}
+
+/*
+ * xp_simulate() from a sweep: the point of cfg in folder dir (point_dir()),
+ * its stats.json; *port (if not NULL) the index of cache `cache` in
+ * total->caches (`does`: what the experiment does with it).
+ */
+static enum tsr_status read_point(const char *dir, const struct tsr_gpu_config *cfg,
+				  struct tsr_frame_stats *total, const char *cache,
+				  const char *does, uint32_t *port, struct xp_timing *timing,
+				  struct tsr_error *err)
+{
+	char path[PATH_MAX + 64];
+	snprintf(path, sizeof(path), "%s/stats.json", dir);
 	struct tsr_stats_file *f = calloc(1, sizeof(*f));
 	if (!f)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	enum tsr_status st = tsr_stats_read(path, f, err);
-	if (st == TSR_OK && l2) {
-		*l2 = TSR_PORT_DRAM;
+	if (st == TSR_OK && port) {
+		*port = TSR_PORT_DRAM;
 		for (uint32_t i = 0; i < f->cache_count; i++)
-			if (!strcmp(f->cache_names[i], "l2"))
-				*l2 = i;
-		if (*l2 == TSR_PORT_DRAM)
-			st = no_l2(cfg, err);
+			if (!strcmp(f->cache_names[i], cache))
+				*port = i;
+		if (*port == TSR_PORT_DRAM)
+			st = no_cache(cfg, cache, does, err);
 	}
 	if (st == TSR_OK && timing && cfg->timing.enabled) {
 		st = tsr_stats_file_energy(f, f->total, &timing->energy, err);
@@ -412,8 +432,11 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
 {
 	if (timing)
 		memset(timing, 0, sizeof(*timing));
-	if (c && c->from)
-		return read_point(c, cfg, sc, frames, total, l2, timing, err);
+	if (c && c->from) {
+		char dir[PATH_MAX];
+		TSR_TRY(point_dir(c, cfg, sc, frames, dir, err));
+		return read_point(dir, cfg, total, "l2", L2_USE, l2, timing, err);
+	}
 	struct tsr_sim *s;
 	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
 	enum tsr_status st = tsr_sim_run(s, frames, NULL, NULL, err);
@@ -425,13 +448,174 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
 		const struct tsr_memsys *m = tsr_gpu_memsys(tsr_sim_gpu(s));
 		uint32_t port = tsr_memsys_cache_port(m, "l2");
 		if (port == TSR_PORT_DRAM)
-			st = no_l2(cfg, err);
+			st = no_cache(cfg, "l2", L2_USE, err);
 		else
 			*l2 = port;
 	}
 	if (st == TSR_OK)
 		*total = *tsr_sim_total(s);
 	tsr_sim_close(s);
+	return st;
+}
+
+/* ---- recording a cache's input in memory (xp_record()) ---- */
+
+/*
+ * Records a cache's input in memory, each access split into lines as
+ * replay does (cachesim/linetrace.h); the caller sets lt.line_bytes and
+ * lt.line_shift first and frees lt's arrays. nomem: a growth failed
+ * (the recording stopped there).
+ */
+struct xp_recorder {
+	struct tsr_line_trace lt;
+	size_t cap, mcap;
+	int nomem;
+};
+
+static void xp_rec_push(struct xp_recorder *r, const struct tsr_access *a)
+{
+	if (r->lt.count == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 1u << 16;
+		struct tsr_access *p = realloc(r->lt.accesses, cap * sizeof(*p));
+		if (!p) {
+			r->nomem = 1;
+			return;
+		}
+		r->lt.accesses = p;
+		r->cap = cap;
+	}
+	struct tsr_access *d = &r->lt.accesses[r->lt.count++];
+	*d = *a;
+	d->next_use = TSR_NEVER;
+}
+
+static void xp_rec_access(void *ctx, const struct tsr_access *a)
+{
+	struct xp_recorder *r = ctx;
+	uint32_t sh = r->lt.line_shift;
+	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
+	while (addr < end && !r->nomem) {
+		uint64_t line_end = ((addr >> sh) + 1) << sh;
+		uint64_t chunk_end = line_end < end ? line_end : end;
+		struct tsr_access c = *a;
+		c.addr = addr;
+		c.size = (uint32_t)(chunk_end - addr);
+		xp_rec_push(r, &c);
+		addr = chunk_end;
+	}
+}
+
+static void xp_rec_marker(void *ctx, enum tsr_marker kind, uint64_t value)
+{
+	struct xp_recorder *r = ctx;
+	if (r->nomem)
+		return;
+	if (r->lt.marker_count == r->mcap) {
+		size_t cap = r->mcap ? r->mcap * 2 : 4096;
+		struct tsr_line_marker *p = realloc(r->lt.markers, cap * sizeof(*p));
+		if (!p) {
+			r->nomem = 1;
+			return;
+		}
+		r->lt.markers = p;
+		r->mcap = cap;
+	}
+	r->lt.markers[r->lt.marker_count++] =
+		(struct tsr_line_marker){.pos = r->lt.count, .value = value, .kind = (uint8_t)kind};
+	r->lt.frames += kind == TSR_MARKER_FRAME;
+}
+
+/* The cache observer that records into r (tsr_cache_set_observer()). */
+static struct tsr_cache_observer xp_recorder_observer(struct xp_recorder *r)
+{
+	return (struct tsr_cache_observer){.access = xp_rec_access, .marker = xp_rec_marker,
+					   .ctx = r};
+}
+
+/*
+ * xp_record() from a sweep: the point's totals (read_point()) and its
+ * trace of `cache` (trace-CACHE.bin, written by the point's `tessera run
+ * --record-trace`), read with the trace reader and split into lines of
+ * the geometry the run's cache has.
+ */
+static enum tsr_status load_recording(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+				      const struct tsr_scene *sc, uint32_t frames,
+				      const char *cache, struct tsr_line_trace *lt,
+				      struct tsr_cache_geometry *geom,
+				      struct tsr_frame_stats *total, uint32_t *port,
+				      struct xp_timing *timing, struct tsr_error *err)
+{
+	/* the geometry of the cache as a run builds it (write_through from its write policy) */
+	struct tsr_memsys *m = NULL;
+	TSR_TRY(tsr_memsys_create(&cfg->mem, &m, err));
+	const struct tsr_cache *k = tsr_memsys_cache_by_name(m, cache);
+	if (k)
+		*geom = *tsr_cache_geometry_of(k);
+	tsr_memsys_destroy(m);
+	if (!k)
+		return no_cache(cfg, cache, RECORD_USE, err);
+	char dir[PATH_MAX], name[64], path[PATH_MAX + 80];
+	TSR_TRY(point_dir(c, cfg, sc, frames, dir, err));
+	TSR_TRY(read_point(dir, cfg, total, cache, RECORD_USE, port, timing, err));
+	tsr_sweep_trace_name(cache, name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (access(path, F_OK))
+		return tsr_error_set(err, TSR_ERR_IO, "experiment '%s': the point in '%s' has no "
+				     "trace of cache '%s' ('%s'): its spec must record it "
+				     "(\"record_trace\": [\"%s\"]); run `tessera sweep "
+				     "experiments/%s.json` (with --out %s) again, or `tessera "
+				     "experiment %s --sweep`", c->name, dir, cache, path, cache,
+				     c->name, c->from, c->name);
+	/* straight into the line trace, next uses included, without holding the records */
+	return tsr_line_trace_load(path, 0, geom->line_bytes, 1, lt, NULL, err);
+}
+
+enum tsr_status xp_record(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+			  const struct tsr_scene *sc, uint32_t frames, const char *cache,
+			  struct tsr_line_trace *lt, struct tsr_cache_geometry *geom,
+			  struct tsr_frame_stats *total, uint32_t *port,
+			  struct xp_timing *timing, struct tsr_error *err)
+{
+	memset(lt, 0, sizeof(*lt));
+	if (timing)
+		memset(timing, 0, sizeof(*timing));
+	if (c && c->from)
+		return load_recording(c, cfg, sc, frames, cache, lt, geom, total, port, timing,
+				      err);
+	struct tsr_sim *s;
+	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
+	struct tsr_gpu *gpu = tsr_sim_gpu(s);
+	struct tsr_cache *k = tsr_gpu_cache_by_name(gpu, cache);
+	*port = tsr_memsys_cache_port(tsr_gpu_memsys(gpu), cache);
+	struct xp_recorder rec;
+	memset(&rec, 0, sizeof(rec));
+	enum tsr_status st = TSR_OK;
+	if (!k || *port == TSR_PORT_DRAM) {
+		st = no_cache(cfg, cache, RECORD_USE, err);
+	} else {
+		*geom = *tsr_cache_geometry_of(k);
+		rec.lt.line_bytes = geom->line_bytes;
+		while ((1u << rec.lt.line_shift) < geom->line_bytes)
+			rec.lt.line_shift++;
+		struct tsr_cache_observer ob = xp_recorder_observer(&rec);
+		tsr_cache_set_observer(k, &ob);
+		st = tsr_sim_run(s, frames, NULL, NULL, err);
+		tsr_cache_set_observer(k, NULL);
+	}
+	if (st == TSR_OK && timing)
+		st = xp_timing_of(cfg, s, timing, err);
+	if (st == TSR_OK)
+		*total = *tsr_sim_total(s);
+	tsr_sim_close(s);
+	if (st == TSR_OK && rec.nomem)
+		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory recording the input of "
+				   "cache '%s' (%zu line accesses)", cache, rec.lt.count);
+	if (st == TSR_OK)
+		st = tsr_line_trace_index(&rec.lt, err);  /* releases rec.lt on failure */
+	else
+		tsr_line_trace_release(&rec.lt);
+	if (st == TSR_OK)
+		*lt = rec.lt;
 	return st;
 }
 
@@ -537,67 +721,6 @@ double xp_change_pct(double v, double base)
 double xp_pct(uint64_t v, uint64_t base)
 {
 	return xp_change_pct((double)v, (double)base);
-}
-
-/* ---- recording a cache's input in memory (xp_priv.h) ---- */
-
-static void xp_rec_push(struct xp_recorder *r, const struct tsr_access *a)
-{
-	if (r->lt.count == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 1u << 16;
-		struct tsr_access *p = realloc(r->lt.accesses, cap * sizeof(*p));
-		if (!p) {
-			r->nomem = 1;
-			return;
-		}
-		r->lt.accesses = p;
-		r->cap = cap;
-	}
-	struct tsr_access *d = &r->lt.accesses[r->lt.count++];
-	*d = *a;
-	d->next_use = TSR_NEVER;
-}
-
-static void xp_rec_access(void *ctx, const struct tsr_access *a)
-{
-	struct xp_recorder *r = ctx;
-	uint32_t sh = r->lt.line_shift;
-	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
-	while (addr < end && !r->nomem) {
-		uint64_t line_end = ((addr >> sh) + 1) << sh;
-		uint64_t chunk_end = line_end < end ? line_end : end;
-		struct tsr_access c = *a;
-		c.addr = addr;
-		c.size = (uint32_t)(chunk_end - addr);
-		xp_rec_push(r, &c);
-		addr = chunk_end;
-	}
-}
-
-static void xp_rec_marker(void *ctx, enum tsr_marker kind, uint64_t value)
-{
-	struct xp_recorder *r = ctx;
-	if (r->nomem)
-		return;
-	if (r->lt.marker_count == r->mcap) {
-		size_t cap = r->mcap ? r->mcap * 2 : 4096;
-		struct tsr_line_marker *p = realloc(r->lt.markers, cap * sizeof(*p));
-		if (!p) {
-			r->nomem = 1;
-			return;
-		}
-		r->lt.markers = p;
-		r->mcap = cap;
-	}
-	r->lt.markers[r->lt.marker_count++] =
-		(struct tsr_line_marker){.pos = r->lt.count, .value = value, .kind = (uint8_t)kind};
-	r->lt.frames += kind == TSR_MARKER_FRAME;
-}
-
-struct tsr_cache_observer xp_recorder_observer(struct xp_recorder *r)
-{
-	return (struct tsr_cache_observer){.access = xp_rec_access, .marker = xp_rec_marker,
-					   .ctx = r};
 }
 
 /* ---- running points on several threads (xp_priv.h) ---- */

@@ -7,7 +7,9 @@
  * accesses only. Two runs per workload, forward tile order every frame
  * (FO) and reversed every other frame (RO, tiling.reverse_every_other_
  * frame). Each run records the L2's input in memory (a cache observer,
- * as `tessera run --record-trace` does, without the file) and replays it
+ * as `tessera run --record-trace` does, without the file; from a sweep,
+ * the point's trace-l2.bin, which experiments/boustrophedonic.json
+ * records: xp_record()) and replays it
  * through the L2's geometry under LRU, MRU (FO only), OPT and OPTPT
  * (cachesim/replay.h; OPT and OPTPT exist only offline). In this
  * configuration the L2's input does not depend on the L2's policy (no
@@ -52,12 +54,8 @@
 #include "cachesim/linetrace.h"
 #include "cachesim/looptrace.h"
 #include "cachesim/replay.h"
-#include "core/datadir.h"
 #include "core/u64map.h"
 #include "experiment/xp_priv.h"
-#include "memory/memsys.h"
-#include "pipeline/gpu.h"
-#include "sim/sim.h"
 
 /*
  * V-A policies in the paper's order (Figs. 10, 15): name, order (0 FO,
@@ -158,60 +156,6 @@ struct bw_row {
 	double vb_memory_energy_nj[NV];   /* V-B, timing model: caches + DRAM, nJ */
 };
 
-/*
- * Simulates `frames` frames of sc with cfg into *total; *l2 is the L2's
- * index in total->caches and *geom its geometry. With rec (not NULL) the
- * L2's input is recorded into rec->lt (next uses computed); with tm (not
- * NULL) *tm is what the timing model says (zero with it off).
- */
-static enum tsr_status simulate(const struct tsr_gpu_config *cfg, const struct tsr_scene *sc,
-				uint32_t frames, struct xp_recorder *rec,
-				struct tsr_frame_stats *total, uint32_t *l2,
-				struct tsr_cache_geometry *geom, struct xp_timing *tm,
-				struct tsr_error *err)
-{
-	struct tsr_sim *s;
-	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
-	struct tsr_gpu *gpu = tsr_sim_gpu(s);
-	struct tsr_cache *cache = tsr_gpu_cache_by_name(gpu, "l2");
-	uint32_t port = tsr_memsys_cache_port(tsr_gpu_memsys(gpu), "l2");
-	enum tsr_status st = TSR_OK;
-	if (!cache || port == TSR_PORT_DRAM)
-		st = tsr_error_set(err, TSR_ERR_CONFIG,
-				   "configuration '%s' has no cache 'l2' (the experiment "
-				   "counts its misses)", cfg->name);
-	if (st == TSR_OK && rec) {
-		*geom = *tsr_cache_geometry_of(cache);
-		memset(rec, 0, sizeof(*rec));
-		rec->lt.line_bytes = geom->line_bytes;
-		while ((1u << rec->lt.line_shift) < geom->line_bytes)
-			rec->lt.line_shift++;
-		struct tsr_cache_observer ob = xp_recorder_observer(rec);
-		tsr_cache_set_observer(cache, &ob);
-	}
-	if (st == TSR_OK)
-		st = tsr_sim_run(s, frames, NULL, NULL, err);
-	if (st == TSR_OK && tm)
-		st = xp_timing_of(cfg, s, tm, err);
-	if (st == TSR_OK) {
-		*l2 = port;
-		*total = *tsr_sim_total(s);
-		if (!rec)
-			*geom = *tsr_cache_geometry_of(cache);
-	}
-	if (cache && rec)
-		tsr_cache_set_observer(cache, NULL);
-	tsr_sim_close(s);
-	if (rec && st == TSR_OK && rec->nomem)
-		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory recording the L2's input "
-				   "(%zu line accesses)", rec->lt.count);
-	if (rec && st == TSR_OK)
-		st = tsr_line_trace_index(&rec->lt, err);
-	if (rec && st != TSR_OK)
-		tsr_line_trace_release(&rec->lt);
-	return st;
-}
-
 /* Mean over frames of the distinct texture lines at the L2 per frame, in MiB. */
 static enum tsr_status footprint_mib(const struct tsr_line_trace *lt, double *out,
 				     struct tsr_error *err)
@@ -260,10 +204,10 @@ static enum tsr_status run_va(struct xp_ctx *c, const struct tsr_scene *sc,
 		 * own group (test 120), and the paper times the shared L2 (V-B)
 		 */
 		cfg.timing.enabled = 0;
-		struct xp_recorder rec;
+		struct tsr_line_trace lt;
 		struct tsr_cache_geometry g;
 		uint32_t l2 = 0;
-		TSR_TRY(simulate(&cfg, sc, c->frames, &rec, t, &l2, &g, NULL, err));
+		TSR_TRY(xp_record(c, &cfg, sc, c->frames, "l2", &lt, &g, t, &l2, NULL, err));
 		row->run_read_misses[ro] = t->caches[l2][TSR_STREAM_TEXTURE].read_misses;
 		row->non_texture[ro] = 0;
 		for (int s = 0; s < TSR_STREAM_COUNT; s++) {
@@ -273,10 +217,10 @@ static enum tsr_status run_va(struct xp_ctx *c, const struct tsr_scene *sc,
 			row->run_read_misses[ro] += k->read_misses;
 			row->non_texture[ro] += k->reads + k->writes;
 		}
-		row->trace_accesses[ro] = rec.lt.count;
+		row->trace_accesses[ro] = lt.count;
 		enum tsr_status s = TSR_OK;
 		if (!ro)
-			s = footprint_mib(&rec.lt, &row->footprint_mib, err);
+			s = footprint_mib(&lt, &row->footprint_mib, err);
 		const char *specs[NPOL];
 		int idx[NPOL];
 		uint32_t n = 0;
@@ -287,10 +231,10 @@ static enum tsr_status run_va(struct xp_ctx *c, const struct tsr_scene *sc,
 			}
 		struct tsr_replay_result res[NPOL];
 		if (s == TSR_OK)
-			s = tsr_replay(&rec.lt, &g, specs, n, res, err);
+			s = tsr_replay(&lt, &g, specs, n, res, err);
 		for (uint32_t i = 0; s == TSR_OK && i < n; i++)
 			row->misses[idx[i]] = l2_misses(&res[i].total);
-		tsr_line_trace_release(&rec.lt);
+		tsr_line_trace_release(&lt);
 		TSR_TRY(s);
 	}
 	return TSR_OK;
@@ -305,11 +249,10 @@ static enum tsr_status run_vb(struct xp_ctx *c, const struct tsr_scene *sc,
 					      "caches.l2.policy=mru"};
 	for (int v = 0; v < NV; v++) {
 		struct tsr_gpu_config cfg;
-		struct tsr_cache_geometry g;
 		uint32_t l2 = 0;
 		struct xp_timing tm;
 		TSR_TRY(xp_load_config_extra(c, "boustrophedonic-table2", extra[v], &cfg, err));
-		TSR_TRY(simulate(&cfg, sc, c->frames, NULL, t, &l2, &g, &tm, err));
+		TSR_TRY(xp_simulate(c, &cfg, sc, c->frames, t, &l2, &tm, err));
 		row->vb_cycles[v] = tm.cycles;
 		row->vb_energy_nj[v] = tm.energy_nj;
 		row->vb_memory_energy_nj[v] = tm.memory_energy_nj;
@@ -697,5 +640,6 @@ const struct tsr_experiment tsr_xp_boustrophedonic = {
 		   "(boustrophedonic V, Figs. 9-12, 15)",
 	.default_workloads = NULL,  /* every shipped workload */
 	.default_frames = 30,
+	.has_spec = 1,
 	.run = run_boustrophedonic,
 };

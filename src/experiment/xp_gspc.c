@@ -6,7 +6,9 @@
  * and an 8 MB 16-way LLC called "llc").
  *
  * Per workload one run records the LLC's input in memory (a cache
- * observer, as `tessera run --record-trace llc=...` does) and replays it
+ * observer, as `tessera run --record-trace llc=...` does; from a sweep,
+ * the point's trace-llc.bin, which experiments/gspc.json records:
+ * xp_record()) and replays it
  * (cachesim/replay.h) under DRRIP, NRU, SHiP-mem, GS-DRRIP, GSPZTC,
  * GSPZTC+TSE, GSPC, GSPC+UCD, DRRIP+UCD, Belady's OPT (every miss fills,
  * as the paper's Belady) and OPTPT (OPT with bypass, the bound for the
@@ -133,6 +135,7 @@ struct gspc_row {
 /* ---- one workload ---- */
 
 struct job {
+	const struct xp_ctx *c;            /* c->from: read the sweep's points */
 	struct tsr_gpu_config cfg;         /* gspc-8mb with the --set overrides */
 	struct tsr_cache_geometry g16;     /* gspc-16mb's LLC */
 	const struct tsr_scene *sc;
@@ -147,44 +150,25 @@ static uint64_t misses_of(const struct tsr_cache_counters *c)
 	return c->read_misses + c->write_misses;
 }
 
-/* Simulates the job's frames recording the LLC's input into rec->lt (next uses computed). */
-static enum tsr_status record(struct job *j, struct xp_recorder *rec, struct tsr_cache_geometry *g,
-			      struct tsr_error *err)
+/*
+ * The job's run recording the LLC's input into *lt (next uses computed;
+ * from the sweep point with c->from) and its LLC misses into the row.
+ */
+static enum tsr_status record(struct job *j, struct tsr_line_trace *lt,
+			      struct tsr_cache_geometry *g, struct tsr_error *err)
 {
-	struct tsr_sim *s;
-	TSR_TRY(tsr_sim_open_scene(&j->cfg, j->sc, &s, err));
-	struct tsr_gpu *gpu = tsr_sim_gpu(s);
-	struct tsr_cache *llc = tsr_gpu_cache_by_name(gpu, "llc");
-	uint32_t port = tsr_memsys_cache_port(tsr_gpu_memsys(gpu), "llc");
-	enum tsr_status st = TSR_OK;
-	if (!llc || port == TSR_PORT_DRAM)
-		st = tsr_error_set(err, TSR_ERR_CONFIG, "configuration '%s' has no cache 'llc' "
-				   "(the experiment records its input)", j->cfg.name);
-	memset(rec, 0, sizeof(*rec));
+	struct tsr_frame_stats *t = malloc(sizeof(*t));
+	if (!t)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	uint32_t port = 0;
+	enum tsr_status st = xp_record(j->c, &j->cfg, j->sc, j->frames, "llc", lt, g, t, &port,
+				       NULL, err);
 	if (st == TSR_OK) {
-		*g = *tsr_cache_geometry_of(llc);
-		rec->lt.line_bytes = g->line_bytes;
-		while ((1u << rec->lt.line_shift) < g->line_bytes)
-			rec->lt.line_shift++;
-		struct tsr_cache_observer ob = xp_recorder_observer(rec);
-		tsr_cache_set_observer(llc, &ob);
-		st = tsr_sim_run(s, j->frames, NULL, NULL, err);
-		tsr_cache_set_observer(llc, NULL);
-	}
-	if (st == TSR_OK) {
-		const struct tsr_frame_stats *t = tsr_sim_total(s);
 		j->row->run_misses = 0;
 		for (int k = 0; k < TSR_STREAM_COUNT; k++)
 			j->row->run_misses += misses_of(&t->caches[port][k]);
 	}
-	tsr_sim_close(s);
-	if (st == TSR_OK && rec->nomem)
-		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory recording the LLC's input "
-				   "(%zu line accesses)", rec->lt.count);
-	if (st == TSR_OK)
-		st = tsr_line_trace_index(&rec->lt, err);
-	else
-		tsr_line_trace_release(&rec->lt);
+	free(t);
 	return st;
 }
 
@@ -218,23 +202,23 @@ static enum tsr_status count_distant_fills(const struct tsr_line_trace *lt,
 
 static void run_job(struct job *j)
 {
-	struct xp_recorder rec;
+	struct tsr_line_trace lt;
 	struct tsr_cache_geometry g;
-	j->status = record(j, &rec, &g, &j->err);
+	j->status = record(j, &lt, &g, &j->err);
 	if (j->status != TSR_OK)
 		return;
-	j->row->accesses = rec.lt.count;
-	j->status = tsr_replay(&rec.lt, &g, specs, NP, j->row->res[S8], &j->err);
+	j->row->accesses = lt.count;
+	j->status = tsr_replay(&lt, &g, specs, NP, j->row->res[S8], &j->err);
 	if (j->status == TSR_OK)
-		j->status = tsr_replay(&rec.lt, &j->g16, specs, P_MAIN, j->row->res[S16], &j->err);
+		j->status = tsr_replay(&lt, &j->g16, specs, P_MAIN, j->row->res[S16], &j->err);
 	if (j->status == TSR_OK) {
 		struct tsr_cache_geometry go = g;
 		snprintf(go.policy, sizeof(go.policy), "%s", "opt");
-		j->status = tsr_epochs_analyze(&rec.lt, &go, &j->row->epochs, &j->err);
+		j->status = tsr_epochs_analyze(&lt, &go, &j->row->epochs, &j->err);
 	}
 	if (j->status == TSR_OK)
-		j->status = count_distant_fills(&rec.lt, &g, j->row, &j->err);
-	tsr_line_trace_release(&rec.lt);
+		j->status = count_distant_fills(&lt, &g, j->row, &j->err);
+	tsr_line_trace_release(&lt);
 }
 
 
@@ -264,6 +248,7 @@ static enum tsr_status run_jobs(const struct xp_ctx *c, struct job *jobs, size_t
 /* ---- timing runs (Figs. 15-17) ---- */
 
 struct perf_job {
+	const struct xp_ctx *c;      /* c->from: read the sweep's points */
 	struct tsr_gpu_config cfg;   /* the machine's config, the policy, timing on */
 	const struct tsr_scene *sc;
 	uint32_t frames;
@@ -282,7 +267,7 @@ static void run_perf_job(void *item)
 		j->status = tsr_error_set(&j->err, TSR_ERR_NOMEM, "out of memory");
 		return;
 	}
-	j->status = xp_simulate(NULL, &j->cfg, j->sc, j->frames, t, NULL, &tm, &j->err);
+	j->status = xp_simulate(j->c, &j->cfg, j->sc, j->frames, t, NULL, &tm, &j->err);
 	if (j->status == TSR_OK && tm.cycles) {
 		*j->cycles = tm.cycles;
 		*j->fps = (double)j->frames * j->cfg.timing.gpu_mhz * 1e6 / (double)tm.cycles;
@@ -315,6 +300,7 @@ static enum tsr_status run_perf(struct xp_ctx *c, struct tsr_scene **scenes,
 				struct perf_job *j = &jobs[n++];
 				s = xp_load_config_sets(c, machines[m].config, extra,
 							machines[m].extra ? 3 : 2, &j->cfg, err);
+				j->c = c;
 				j->sc = scenes[w];
 				j->frames = c->frames;
 				j->cycles = &rows[w].cycles[m][q];
@@ -853,6 +839,7 @@ static enum tsr_status run_gspc(struct xp_ctx *c, struct tsr_xp_result *out,
 			break;
 		/* counts only: the timing model changes no cache counter */
 		jobs[w].cfg.timing.enabled = 0;
+		jobs[w].c = c;
 		jobs[w].g16 = llc16->geom;
 		jobs[w].sc = scenes[w];
 		jobs[w].frames = c->frames;
@@ -955,5 +942,6 @@ const struct tsr_experiment tsr_xp_gspc = {
 		   "8 and 16 MB, with DDR3-1867 and on a smaller GPU (GSPC Figs. 1, 4-9, 11-17)",
 	.default_workloads = gspc_workloads,
 	.default_frames = 2,
+	.has_spec = 1,
 	.run = run_gspc,
 };

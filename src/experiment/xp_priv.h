@@ -85,21 +85,6 @@ const char *xp_workload_name(const struct xp_ctx *c, size_t w, const struct tsr_
  * and DRAM components of energy/energy.h), nJ, and the energy per
  * component.
  */
-/*
- * Records a cache's input in memory, each access split into lines as
- * replay does (cachesim/linetrace.h); the caller sets lt.line_bytes and
- * lt.line_shift first and frees lt's arrays. nomem: a growth failed
- * (the recording stopped there).
- */
-struct xp_recorder {
-	struct tsr_line_trace lt;
-	size_t cap, mcap;
-	int nomem;
-};
-
-/* The cache observer that records into r (tsr_cache_set_observer()). */
-struct tsr_cache_observer xp_recorder_observer(struct xp_recorder *r);
-
 /* Most threads xp_parallel() starts. */
 #define XP_MAX_THREADS 16
 
@@ -147,6 +132,28 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
 			    const struct tsr_scene *sc,
 			    uint32_t frames, struct tsr_frame_stats *total, uint32_t *l2,
 			    struct xp_timing *timing, struct tsr_error *err);
+
+/*
+ * One run whose cache `cache`'s input the experiment replays: simulates
+ * `frames` frames (0: the scene's own) of sc with cfg recording that
+ * cache's input in memory (an observer, as `tessera run --record-trace`
+ * records it) into *lt, split into lines of its geometry *geom with next
+ * uses computed (the caller frees it with tsr_line_trace_release()), and
+ * sets *total, *port (the cache's index in total->caches) and *timing (if
+ * not NULL) as xp_simulate() does. With c and c->from, simulates nothing:
+ * reads the sweep point's stats.json (read_point()) and its trace of the
+ * cache, trace-CACHE.bin (sweep.h: the spec's "record_trace"), through
+ * the trace reader into the same *lt: the replays' counters are
+ * identical. Errors: those of xp_simulate(); TSR_ERR_CONFIG when cfg has
+ * no such cache; TSR_ERR_NOMEM (the recording); with c->from, TSR_ERR_IO
+ * when the point or its trace is missing (the message says how to record
+ * it) and those of tsr_trace_load() and tsr_line_trace_build().
+ */
+enum tsr_status xp_record(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+			  const struct tsr_scene *sc, uint32_t frames, const char *cache,
+			  struct tsr_line_trace *lt, struct tsr_cache_geometry *geom,
+			  struct tsr_frame_stats *total, uint32_t *port,
+			  struct xp_timing *timing, struct tsr_error *err);
 
 /* One simulation of xp_simulate_all(): inputs, then its results. */
 struct xp_run {

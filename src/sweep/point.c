@@ -84,6 +84,15 @@ static json_t *point_json(const struct tsr_sweep_point *p)
 	json_object_set_new(o, "overrides", sets);
 	json_object_set_new(o, "frames", p->frames ? json_integer(p->frames) : json_null());
 	json_object_set_new(o, "tessera_version", json_string(TSR_VERSION));
+	if (p->ntraces) {
+		json_t *tr = json_object();
+		for (size_t i = 0; i < p->ntraces; i++) {
+			char name[64];
+			tsr_sweep_trace_name(p->traces[i], name, sizeof(name));
+			json_object_set_new(tr, p->traces[i], tsr_json_string(name));
+		}
+		json_object_set_new(o, "traces", tr);
+	}
 	return o;
 }
 
@@ -113,7 +122,7 @@ static int is_file(const char *path)
 
 int tsr_sweep_point_complete(const char *out_dir, const struct tsr_sweep_point *p)
 {
-	char dir[PATH_MAX], f[PATH_MAX + 32];
+	char dir[PATH_MAX], f[PATH_MAX + 80];
 	tsr_sweep_point_dir(out_dir, p, dir, sizeof(dir));
 	snprintf(f, sizeof(f), "%s/frames.csv", dir);
 	if (!is_file(f))
@@ -126,7 +135,15 @@ int tsr_sweep_point_complete(const char *out_dir, const struct tsr_sweep_point *
 	/* the folder appeared whole (a rename after the run committed its files): no need
 	 * to parse stats.json, which may be large */
 	snprintf(f, sizeof(f), "%s/stats.json", dir);
-	return ok && is_file(f);
+	ok = ok && is_file(f);
+	/* a point run without a cache's trace is run again to record it */
+	for (size_t i = 0; ok && i < p->ntraces; i++) {
+		char name[64];
+		tsr_sweep_trace_name(p->traces[i], name, sizeof(name));
+		snprintf(f, sizeof(f), "%s/%s", dir, name);
+		ok = is_file(f);
+	}
+	return ok;
 }
 
 enum tsr_status tsr_sweep_point_finish(const char *out_dir, const struct tsr_sweep_point *p,

@@ -20,10 +20,12 @@
 #include "core/datadir.h"
 #include "core/json_util.h"
 #include "core/limits.h"
+#include "memory/memsys.h"
 #include "sweep/sweep_priv.h"
 
 static const char *const spec_keys[] = {"name", "workloads", "configs", "set", "grid",
-					"points", "frames", "out", "dump_frames", NULL};
+					"points", "frames", "out", "dump_frames", "record_trace",
+					NULL};
 
 static enum tsr_status nomem(struct tsr_error *err)
 {
@@ -123,6 +125,57 @@ static enum tsr_status read_set(struct tsr_sweep *sw, const json_t *root, struct
 	return TSR_OK;
 }
 
+/* A name usable in a folder name: letters, digits, '.', '_', '-'. */
+static int name_ok(const char *s)
+{
+	if (!s[0] || s[0] == '.')
+		return 0;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *s))
+			return 0;
+	return 1;
+}
+
+/* 1 when s is among a[0 .. n). */
+static int has_str(char *const *a, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(a[i], s))
+			return 1;
+	return 0;
+}
+
+/*
+ * A "record_trace" value (`where`: "record_trace" or "points[3].record_trace"):
+ * a non-empty list of cache names, added to l's (a name given twice is
+ * recorded once). Whether the configuration has them is checked in expand().
+ */
+static enum tsr_status read_traces(const struct tsr_sweep *sw, const json_t *v,
+				   const char *where, struct set_list *l, struct tsr_error *err)
+{
+	if (!json_is_array(v) || !json_array_size(v))
+		return tsr_error_set(err, TSR_ERR_CONFIG, "'%s' in sweep '%s' must be a non-empty "
+				     "list of cache names (\"l2\", \"llc\", as `tessera run "
+				     "--record-trace CACHE=FILE` takes them)", where, sw->file);
+	size_t i;
+	json_t *e;
+	json_array_foreach(v, i, e) {
+		const char *name = json_string_value(e);
+		if (!name || !name_ok(name) || strlen(name) >= TSR_CACHE_NAME_MAX)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "'%s[%zu]' in sweep '%s' must be a "
+					     "cache name (letters, digits, '.', '_', '-')", where, i,
+					     sw->file);
+		if (has_str(l->traces, l->ntraces, name))
+			continue;
+		if (l->ntraces == TSR_SWEEP_MAX_TRACES)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "'%s' in sweep '%s' records more than "
+					     "%d caches", where, sw->file, TSR_SWEEP_MAX_TRACES);
+		if (push_str(&l->traces, &l->ntraces, name))
+			return nomem(err);
+	}
+	return TSR_OK;
+}
+
 /* Appends a new override set holding a copy of base to the sweep's list. */
 static enum tsr_status sets_add(struct tsr_sweep *sw, const struct set_list *base,
 				struct tsr_error *err)
@@ -135,6 +188,9 @@ static enum tsr_status sets_add(struct tsr_sweep *sw, const struct set_list *bas
 	memset(l, 0, sizeof(*l));
 	for (size_t i = 0; i < base->n; i++)
 		if (push_str(&l->items, &l->n, base->items[i]))
+			return nomem(err);
+	for (size_t i = 0; i < base->ntraces; i++)
+		if (push_str(&l->traces, &l->ntraces, base->traces[i]))
 			return nomem(err);
 	return TSR_OK;
 }
@@ -210,6 +266,12 @@ static enum tsr_status read_points(struct tsr_sweep *sw, const json_t *pts,
 				TSR_TRY(resolve(sw, "configs", l->config_name, &l->config_path, err));
 				continue;
 			}
+			if (!strcmp(key, "record_trace")) {  /* this point's recordings, not a --set */
+				char where[64];
+				snprintf(where, sizeof(where), "points[%zu].record_trace", i);
+				TSR_TRY(read_traces(sw, v, where, l, err));
+				continue;
+			}
 			TSR_TRY(set_push(l, sw->file, "points", key, v, err));
 			TSR_TRY(key_note(sw, key, err));
 		}
@@ -223,6 +285,9 @@ static enum tsr_status read_overrides(struct tsr_sweep *sw, const json_t *root,
 {
 	struct set_list base = {0};
 	enum tsr_status s = read_set(sw, root, &base, err);
+	const json_t *rec = json_object_get(root, "record_trace");
+	if (s == TSR_OK && rec)
+		s = read_traces(sw, rec, "record_trace", &base, err);
 	const json_t *grid = json_object_get(root, "grid"), *pts = json_object_get(root, "points");
 	if (s == TSR_OK && grid && (!json_is_object(grid) || !json_object_size(grid)))
 		s = tsr_error_set(err, TSR_ERR_CONFIG, "'grid' in sweep '%s' must be a non-empty "
@@ -237,6 +302,7 @@ static enum tsr_status read_overrides(struct tsr_sweep *sw, const json_t *root,
 	if (s == TSR_OK && !grid && !pts)
 		s = sets_add(sw, &base, err);
 	free_strs(base.items, base.n);
+	free_strs(base.traces, base.ntraces);
 	return s;
 }
 
@@ -296,17 +362,6 @@ static enum tsr_status read_names(struct tsr_sweep *sw, const json_t *root, cons
 	return TSR_OK;
 }
 
-/* A name usable in a folder name: letters, digits, '.', '_', '-'. */
-static int name_ok(const char *s)
-{
-	if (!s[0] || s[0] == '.')
-		return 0;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *s))
-			return 0;
-	return 1;
-}
-
 /* "name", "frames", "out", "dump_frames". */
 static enum tsr_status read_scalars(struct tsr_sweep *sw, const json_t *root,
 				    struct tsr_error *err)
@@ -357,6 +412,62 @@ static enum tsr_status build_config(const struct tsr_sweep *sw, size_t c, size_t
 			     e2.msg);
 }
 
+/*
+ * The caches that set s records exist in cfg (config c's effective one):
+ * the instances of its memory hierarchy as a run builds it (a shared cache
+ * by its name, a per-core one as NAME0, NAME1, ...; a cache nothing
+ * routes to is not built), so `tessera run --record-trace` finds them.
+ */
+static enum tsr_status check_traces(const struct tsr_sweep *sw, size_t c, size_t s,
+				    const struct tsr_gpu_config *cfg, struct tsr_error *err)
+{
+	const struct set_list *l = &sw->sets[s];
+	if (!l->ntraces)
+		return TSR_OK;
+	struct tsr_memsys *m = NULL;
+	TSR_TRY(tsr_memsys_create(&cfg->mem, &m, err));
+	enum tsr_status st = TSR_OK;
+	for (size_t i = 0; st == TSR_OK && i < l->ntraces; i++) {
+		if (tsr_memsys_cache_port(m, l->traces[i]) != TSR_PORT_DRAM)
+			continue;
+		char names[512] = "";
+		size_t len = 0;
+		for (uint32_t k = 0; k < tsr_memsys_cache_count(m) && len < sizeof(names); k++)
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", k ? ", " : "",
+						tsr_cache_name(tsr_memsys_cache(m, k)));
+		st = tsr_error_set(err, TSR_ERR_CONFIG, "sweep '%s': 'record_trace' names cache "
+				   "'%s', which config '%s' does not have (its caches: %s)",
+				   sw->file, l->traces[i],
+				   l->config_name ? l->config_name : sw->configs.names[c], names);
+	}
+	tsr_memsys_destroy(m);
+	return st;
+}
+
+/* Adds the caches point q records to point p's (p and q share a hash). */
+static enum tsr_status traces_unite(const struct tsr_sweep *sw, struct tsr_sweep_point *p,
+				    const struct tsr_sweep_point *q, struct tsr_error *err)
+{
+	for (size_t i = 0; i < q->ntraces; i++) {
+		int have = 0;
+		for (size_t j = 0; j < p->ntraces; j++)
+			have |= !strcmp(p->traces[j], q->traces[i]);
+		if (have)
+			continue;
+		if (p->ntraces == TSR_SWEEP_MAX_TRACES)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "sweep '%s': points %zu and %zu are "
+					     "the same run and record more than %d caches together",
+					     sw->file, p->index, q->index, TSR_SWEEP_MAX_TRACES);
+		p->traces[p->ntraces++] = q->traces[i];
+	}
+	return TSR_OK;
+}
+
+void tsr_sweep_trace_name(const char *cache, char *buf, size_t n)
+{
+	snprintf(buf, n, "trace-%s.bin", cache);
+}
+
 /* Fills point (w, c, s) with its hash. */
 static void point_fill(struct tsr_sweep *sw, size_t w, size_t c, size_t s, uint64_t hash)
 {
@@ -372,6 +483,9 @@ static void point_fill(struct tsr_sweep *sw, size_t w, size_t c, size_t s, uint6
 	p->sets = (const char *const *)sw->sets[s].items;
 	p->nsets = sw->sets[s].n;
 	p->frames = sw->frames;
+	p->ntraces = 0;
+	for (size_t k = 0; k < l->ntraces && k < TSR_SWEEP_MAX_TRACES; k++)
+		p->traces[p->ntraces++] = l->traces[k];
 	p->hash = hash;
 	snprintf(p->hex, sizeof(p->hex), "%016llx", (unsigned long long)hash);
 }
@@ -393,6 +507,8 @@ static enum tsr_status expand(struct tsr_sweep *sw, struct tsr_error *err)
 	for (size_t c = 0; st == TSR_OK && c < nc; c++)
 		for (size_t s = 0; st == TSR_OK && s < sw->nsets; s++) {
 			st = build_config(sw, c, s, &cfg, err);
+			if (st == TSR_OK)
+				st = check_traces(sw, c, s, &cfg, err);
 			for (size_t w = 0; st == TSR_OK && w < nw; w++) {
 				uint64_t h = 0;
 				st = tsr_sweep_point_hash(&cfg, digest[w], sw->frames, &h, err);
@@ -408,6 +524,13 @@ static enum tsr_status expand(struct tsr_sweep *sw, struct tsr_error *err)
 				break;
 			}
 	}
+	/* one run per hash records what any of its points asks for */
+	for (size_t i = 0; st == TSR_OK && i < sw->npoints; i++)
+		if (sw->points[i].first != i)
+			st = traces_unite(sw, &sw->points[sw->points[i].first], &sw->points[i], err);
+	for (size_t i = 0; st == TSR_OK && i < sw->npoints; i++)
+		if (sw->points[i].first != i)
+			st = traces_unite(sw, &sw->points[i], &sw->points[sw->points[i].first], err);
 	return st;
 }
 
@@ -464,6 +587,7 @@ void tsr_sweep_destroy(struct tsr_sweep *sw)
 		free_strs(sw->sets[i].items, sw->sets[i].n);
 		free(sw->sets[i].config_name);
 		free(sw->sets[i].config_path);
+		free_strs(sw->sets[i].traces, sw->sets[i].ntraces);
 	}
 	free(sw->sets);
 	free_strs(sw->workloads.names, sw->workloads.n);

@@ -25,6 +25,9 @@
 #include "config/config.h"
 #include "core/status.h"
 
+/* Most caches one point records (`tessera run` takes as many --record-trace). */
+#define TSR_SWEEP_MAX_TRACES 8
+
 /* A parsed and expanded sweep (opaque). */
 struct tsr_sweep;
 
@@ -41,7 +44,18 @@ struct tsr_sweep_point {
 	uint64_t hash;             /* of the effective configuration, workload, frames, version */
 	char hex[17];              /* hash as 16 lower-case hex digits: the folder's name */
 	size_t first;              /* index of the first point with the same hash (itself if none) */
+	/* caches whose input the run records (`tessera run --record-trace CACHE=FILE`) into
+	 * the point's folder as tsr_sweep_trace_name(): the spec's "record_trace" and the
+	 * point entry's, united over the points of the same hash; not in the hash */
+	const char *traces[TSR_SWEEP_MAX_TRACES];
+	size_t ntraces;
 };
+
+/*
+ * The file name of cache `cache`'s trace in a point's folder,
+ * "trace-CACHE.bin", into buf (n bytes).
+ */
+void tsr_sweep_trace_name(const char *cache, char *buf, size_t n);
 
 /*
  * Reads and expands the specification `file`, resolves its workloads and
@@ -114,14 +128,15 @@ void tsr_sweep_point_dir(const char *out_dir, const struct tsr_sweep_point *p, c
 
 /*
  * 1 when point p is complete in out_dir: its folder holds point.json with
- * p's hash, frames.csv and stats.json; else 0.
+ * p's hash, frames.csv, stats.json and the trace of every cache in
+ * p->traces; else 0.
  */
 int tsr_sweep_point_complete(const char *out_dir, const struct tsr_sweep_point *p);
 
 /*
  * Finishes a point that ran into folder tmp_dir: writes point.json (hash,
- * workload, config, overrides, frames, seconds: wall-clock seconds the run
- * took) and renames tmp_dir to the point's folder, replacing an incomplete
+ * workload, config, overrides, frames, traces: cache -> file, seconds:
+ * wall-clock seconds the run took) and renames tmp_dir to the point's folder, replacing an incomplete
  * one. When another process finished the same point first, tmp_dir is
  * removed. Errors: TSR_ERR_IO, TSR_ERR_NOMEM.
  */

@@ -25,6 +25,9 @@ struct set_list {
 	size_t n;
 	char *config_name, *config_path;  /* a points entry's "config": it replaces the
 					     spec's configurations for this set (NULL: none) */
+	char **traces;                    /* caches to record: the spec's "record_trace",
+					     then the points entry's */
+	size_t ntraces;
 };
 
 struct tsr_sweep {
