@@ -297,57 +297,70 @@ static enum tsr_status fill_block(struct pass *p, struct block *b, const uint64_
 				break;
 			}
 		}
-		const struct tsr_trace_record *rec = &p->batch[p->at];
-		if (rec->kind != TSR_TRACE_ACCESS) {
-			p->records++;
-			p->at++;
-			p->frames += rec->kind == TSR_TRACE_FRAME;
-			b->mk[markers++] = (struct tsr_line_marker){
-				.pos = count,
-				.value = rec->addr,
-				.kind = rec->kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME : TSR_MARKER_TILE};
-			continue;
-		}
-		/* by the last byte, so that an access ending at 2^64 - 1 is kept */
-		const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
-		uint64_t addr = p->splitting ? p->split_addr : rec->addr;
-		for (;;) {
-			const uint64_t chunk_last = (addr | mask) < last ? (addr | mask) : last;
-			if (next && accesses >= next_count) {
-				s = tsr_error_set(err, TSR_ERR_IO,
-						  "trace changed while it was replayed (more accesses "
-						  "than the first pass read)");
-				goto out;
+		/* the batch's records in locals (stores of the accesses' bytes would
+		 * make the compiler reload fields of *p) */
+		size_t at = p->at, frames = 0;
+		const size_t have = p->have, first = at;
+		for (; at < have && count < BLOCK && markers < BLOCK; at++) {
+			const struct tsr_trace_record *rec = &p->batch[at];
+			if (rec->kind != TSR_TRACE_ACCESS) {
+				frames += rec->kind == TSR_TRACE_FRAME;
+				b->mk[markers++] = (struct tsr_line_marker){
+					.pos = count,
+					.value = rec->addr,
+					.kind = rec->kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME
+									     : TSR_MARKER_TILE};
+				continue;
 			}
-			if (lines && !line_set_add(lines, addr >> shift)) {
-				s = tsr_error_set(err, TSR_ERR_NOMEM,
-						  "out of memory for the set of lines");
-				goto out;
-			}
-			acc[count++] = (struct tsr_access){
-				.addr = addr,
-				.size = (uint32_t)(chunk_last - addr + 1),
-				.write = rec->write,
-				.stream = rec->stream,
-				.requester = rec->requester,
-				.meta = rec->meta,
-				.next_use = next ? next[accesses] : TSR_NEVER};
-			accesses++;
-			if (chunk_last == last) {
+			/* by the last byte, so that an access ending at 2^64 - 1 is kept */
+			const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
+			uint64_t addr = rec->addr;
+			if (p->splitting) {
+				addr = p->split_addr;
 				p->splitting = 0;
-				p->records++;
-				p->at++;
-				break;
 			}
-			addr = chunk_last + 1;
-			if (count == BLOCK) {
-				p->splitting = 1;
-				p->split_addr = addr;
-				break;
+			for (;;) {
+				const uint64_t chunk_last = (addr | mask) < last ? (addr | mask) : last;
+				if (next && accesses >= next_count) {
+					s = tsr_error_set(err, TSR_ERR_IO,
+							  "trace changed while it was replayed (more "
+							  "accesses than the first pass read)");
+					goto out;
+				}
+				if (lines && !line_set_add(lines, addr >> shift)) {
+					s = tsr_error_set(err, TSR_ERR_NOMEM,
+							  "out of memory for the set of lines");
+					goto out;
+				}
+				acc[count++] = (struct tsr_access){
+					.addr = addr,
+					.size = (uint32_t)(chunk_last - addr + 1),
+					.write = rec->write,
+					.stream = rec->stream,
+					.requester = rec->requester,
+					.meta = rec->meta,
+					.next_use = next ? next[accesses] : TSR_NEVER};
+				accesses++;
+				if (chunk_last == last)
+					break;
+				addr = chunk_last + 1;
+				if (count == BLOCK) {
+					/* the rest of this record goes to the next block */
+					p->splitting = 1;
+					p->split_addr = addr;
+					break;
+				}
 			}
+			if (p->splitting)
+				break;  /* at stays on the record being split */
 		}
+	out:
+		p->records += at - first;
+		p->frames += frames;
+		p->at = at;
+		if (s != TSR_OK)
+			break;
 	}
-out:
 	p->accesses = accesses;
 	b->count = count;
 	b->markers = markers;
