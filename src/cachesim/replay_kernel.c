@@ -15,6 +15,7 @@
 #include "memory/duel.h"
 #include "memory/policy.h"
 #include "memory/rrip.h"
+#include "memory/tag_index.h"
 
 enum rk_kind {
 	RK_LRU, RK_MRU, RK_FIFO, RK_NRU, RK_SRRIP, RK_BRRIP, RK_DRRIP, RK_OPT,
@@ -69,15 +70,12 @@ struct tsr_rk {
 	uint64_t *order;          /* recency: sets; nibble 0 the newest way */
 	uint8_t *rrpv;            /* RRIP: sets x ways */
 	uint64_t *next;           /* OPT: sets x ways */
-	/* wide sets: the index from tag + 1 (0: empty) to line (set x ways +
-	 * way), open addressing with linear probing at most half full; the
+	/* wide sets: the index from tag to line (set x ways + way); the
 	 * recency kinds keep each set's ways in a list, newest first (prev,
 	 * nxt: lines' neighbours as ways, head and tail per set); OPT a
 	 * max-heap per set of its ways by (next use, lowest way first) with
 	 * each line's position in it */
-	uint64_t *ix_key;
-	uint32_t *ix_line;
-	uint64_t ix_mask;
+	struct tsr_tag_index index;
 	uint32_t *prev, *nxt, *head, *tail;
 	uint32_t *heap, *hpos;
 	uint32_t throttle;        /* BRRIP, DRRIP */
@@ -199,15 +197,8 @@ enum tsr_status tsr_rk_create(const struct tsr_cache_geometry *g, const char *sp
 		k->masks = calloc(lines, sizeof(*k->masks));
 		ok = ok && k->masks;
 	}
-	if (is_wide(kind)) {
-		uint64_t slots = 2;
-		while (slots < 2 * (uint64_t)lines)
-			slots *= 2;
-		k->ix_mask = slots - 1;
-		k->ix_key = calloc(slots, sizeof(*k->ix_key));
-		k->ix_line = malloc(slots * sizeof(*k->ix_line));
-		ok = ok && k->ix_key && k->ix_line;
-	}
+	if (is_wide(kind))
+		ok = ok && tsr_tag_index_init(&k->index, lines);
 	switch (kind) {
 	case RK_LRU_W:
 	case RK_MRU_W:
@@ -289,8 +280,7 @@ void tsr_rk_destroy(struct tsr_rk *k)
 	free(k->rrpv);
 	free(k->next);
 	free(k->role);
-	free(k->ix_key);
-	free(k->ix_line);
+	tsr_tag_index_release(&k->index);
 	free(k->prev);
 	free(k->nxt);
 	free(k->head);
@@ -374,49 +364,6 @@ static inline uint32_t rrip_victim(uint8_t *rrpv, uint32_t ways, uint8_t distant
 }
 
 /* ---- wide sets ---- */
-
-static inline uint64_t ix_slot(const struct tsr_rk *k, uint64_t tag)
-{
-	return (tag * 0x9e3779b97f4a7c15ull >> 17) & k->ix_mask;
-}
-
-/* The line holding tag, or NONE. */
-static inline uint32_t ix_find(const struct tsr_rk *k, uint64_t tag)
-{
-	for (uint64_t h = ix_slot(k, tag);; h = (h + 1) & k->ix_mask) {
-		if (k->ix_key[h] == tag + 1)
-			return k->ix_line[h];
-		if (!k->ix_key[h])
-			return NONE;
-	}
-}
-
-static inline void ix_insert(struct tsr_rk *k, uint64_t tag, uint32_t line)
-{
-	uint64_t h = ix_slot(k, tag);
-	while (k->ix_key[h])
-		h = (h + 1) & k->ix_mask;
-	k->ix_key[h] = tag + 1;
-	k->ix_line[h] = line;
-}
-
-/* Removes tag (present), moving back the entries after it that may. */
-static inline void ix_remove(struct tsr_rk *k, uint64_t tag)
-{
-	uint64_t h = ix_slot(k, tag);
-	while (k->ix_key[h] != tag + 1)
-		h = (h + 1) & k->ix_mask;
-	for (uint64_t j = (h + 1) & k->ix_mask; k->ix_key[j]; j = (j + 1) & k->ix_mask) {
-		const uint64_t home = ix_slot(k, k->ix_key[j] - 1);
-		/* j's entry may move to h if h lies on its probe path */
-		if (((j - home) & k->ix_mask) >= ((j - h) & k->ix_mask)) {
-			k->ix_key[h] = k->ix_key[j];
-			k->ix_line[h] = k->ix_line[j];
-			h = j;
-		}
-	}
-	k->ix_key[h] = 0;
-}
 
 /* Way w of the set at base to the front of its list (in_list: it is in it). */
 static inline void list_front(struct tsr_rk *k, uint32_t set, size_t base, uint32_t w,
@@ -631,7 +578,7 @@ rk_access(struct tsr_rk *k, const struct tsr_access *a, const uint32_t ways,
 	uint32_t *keys = &k->keys[base];
 	uint32_t w;
 	if (is_wide(kind)) {
-		const uint32_t l = ix_find(k, tag);
+		const uint32_t l = tsr_tag_index_find(&k->index, tag);
 		w = l == NONE ? NONE : l - (uint32_t)base;
 	} else {
 		k->wide |= key >= NO_KEY;
@@ -679,12 +626,12 @@ rk_access(struct tsr_rk *k, const struct tsr_access *a, const uint32_t ways,
 		if (vf & F_DIRTY)
 			k->counters[vf >> F_STREAM_SHIFT].writebacks++;
 		if (is_wide(kind))
-			ix_remove(k, tags[way]);
+			tsr_tag_index_remove(&k->index, tags[way]);
 	}
 	const size_t line = base + way;
 	tags[way] = tag;
 	if (is_wide(kind))
-		ix_insert(k, tag, (uint32_t)line);
+		tsr_tag_index_insert(&k->index, tag, (uint32_t)line);
 	else
 		keys[way] = (uint32_t)key;  /* only compared while narrow */
 	uint8_t f = (uint8_t)(a->stream << F_STREAM_SHIFT);

@@ -1,4 +1,5 @@
 #include "memory/cache.h"
+#include "memory/tag_index.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,9 +36,7 @@ struct tsr_cache {
 	 * are never invalidated one by one, so a set's valid lines are its
 	 * ways [0, filled[set]) and its first invalid way is filled[set], the
 	 * one the scan would find. */
-	uint64_t *index_key;     /* open addressing, linear probing: tag + 1, 0 empty */
-	uint32_t *index_way;     /* the way of index_key's line */
-	uint64_t index_mask;     /* slots - 1 (slots: a power of two >= 2 x lines) */
+	struct tsr_tag_index index;  /* tag -> way; key NULL: none */
 	uint32_t *filled;        /* per set: ways filled so far (every cache: lines are
 				    filled into the first invalid way, so a set's valid
 				    ways are [0, filled[set]) in any cache) */
@@ -70,55 +69,12 @@ static inline int is_render_target(uint8_t stream)
 	return stream == TSR_STREAM_RENDER_TARGET || stream == TSR_STREAM_DISPLAY;
 }
 
-static inline uint64_t index_slot(const struct tsr_cache *c, uint64_t tag)
-{
-	return (tag * 0x9e3779b97f4a7c15ull >> 17) & c->index_mask;
-}
-
-/* The way holding tag, or UINT32_MAX. */
-static inline uint32_t index_find(const struct tsr_cache *c, uint64_t tag)
-{
-	for (uint64_t h = index_slot(c, tag);; h = (h + 1) & c->index_mask) {
-		if (c->index_key[h] == tag + 1)
-			return c->index_way[h];
-		if (!c->index_key[h])
-			return UINT32_MAX;
-	}
-}
-
-static void index_insert(struct tsr_cache *c, uint64_t tag, uint32_t way)
-{
-	uint64_t h = index_slot(c, tag);
-	while (c->index_key[h])
-		h = (h + 1) & c->index_mask;
-	c->index_key[h] = tag + 1;
-	c->index_way[h] = way;
-}
-
-/* Removes tag (present); backward-shift deletion keeps every probe chain whole. */
-static void index_remove(struct tsr_cache *c, uint64_t tag)
-{
-	uint64_t h = index_slot(c, tag);
-	while (c->index_key[h] != tag + 1)
-		h = (h + 1) & c->index_mask;
-	for (uint64_t j = (h + 1) & c->index_mask; c->index_key[j]; j = (j + 1) & c->index_mask) {
-		uint64_t home = index_slot(c, c->index_key[j] - 1);
-		/* move j's entry into the hole at h unless its home lies in (h, j] */
-		if (((j - home) & c->index_mask) >= ((j - h) & c->index_mask)) {
-			c->index_key[h] = c->index_key[j];
-			c->index_way[h] = c->index_way[j];
-			h = j;
-		}
-	}
-	c->index_key[h] = 0;
-}
-
 static void fast_update(struct tsr_cache *c)
 {
 	c->fast_off = (1u << TSR_STREAM_RENDER_TARGET) | (1u << TSR_STREAM_DISPLAY);
 	if (c->rt_seen)
 		c->fast_off |= 1u << TSR_STREAM_TEXTURE;
-	if (!c->touch_inline || c->observer.access || c->index_key)
+	if (!c->touch_inline || c->observer.access || c->index.key)
 		c->fast_off = UINT32_MAX;
 	c->fast.fast_off = c->fast_off;
 }
@@ -239,22 +195,14 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	if (!g->fetch_on_write && c->lines)
 		c->masks = calloc((size_t)c->sets * c->ways, sizeof(*c->masks));
 	int index_ok = 1;
-	if (c->ways > INDEX_MIN_WAYS) {
-		uint64_t slots = 1;
-		while (slots < 2ull * c->sets * c->ways)
-			slots <<= 1;
-		c->index_mask = slots - 1;
-		c->index_key = calloc(slots, sizeof(*c->index_key));
-		c->index_way = calloc(slots, sizeof(*c->index_way));
-		index_ok = c->index_key && c->index_way;
-	}
+	if (c->ways > INDEX_MIN_WAYS)
+		index_ok = tsr_tag_index_init(&c->index, (uint64_t)c->sets * c->ways);
 	if (!c->lines || !c->rt || !c->hint || !c->tagv || !c->filled || (!g->fetch_on_write && !c->masks) ||
 	    !index_ok) {
 		free(c->tagv);
 		free(c->hint);
 		free(c->rt);
-		free(c->index_key);
-		free(c->index_way);
+		tsr_tag_index_release(&c->index);
 		free(c->filled);
 		free(c->masks);
 		free(c->lines);
@@ -269,8 +217,7 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	if (s != TSR_OK) {
 		free(c->tagv);
 		free(c->hint);
-		free(c->index_key);
-		free(c->index_way);
+		tsr_tag_index_release(&c->index);
 		free(c->filled);
 		free(c->rt);
 		free(c->masks);
@@ -305,8 +252,7 @@ void tsr_cache_destroy(struct tsr_cache *c)
 	if (!c)
 		return;
 	c->policy->destroy(c->policy_state);
-	free(c->index_key);
-	free(c->index_way);
+	tsr_tag_index_release(&c->index);
 	free(c->filled);
 	free(c->hint);
 	free(c->tagv);
@@ -380,8 +326,8 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 
 	/* the way holding the line (hit), else the set's first invalid way */
 	uint32_t hit = UINT32_MAX, invalid = UINT32_MAX;
-	if (c->index_key) {
-		hit = index_find(c, tag);
+	if (c->index.key) {
+		hit = tsr_tag_index_find(&c->index, tag);
 		if (c->filled[set] < c->ways)
 			invalid = c->filled[set];
 	} else {
@@ -470,8 +416,8 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		int discard = (choice & TSR_POLICY_DISCARD) != 0;
 		way = choice & ~TSR_POLICY_DISCARD;
 		struct tsr_line *v = &sl[way];
-		if (c->index_key)
-			index_remove(c, v->tag);
+		if (c->index.key)
+			tsr_tag_index_remove(&c->index, v->tag);
 		if (c->policy->on_evict)
 			c->policy->on_evict(c->policy_state, set, way, v, a);
 		out->evicted = 1;
@@ -489,8 +435,8 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	}
 	out->way = way;
 	c->hint[set] = way;
-	if (c->index_key)
-		index_insert(c, tag, way);
+	if (c->index.key)
+		tsr_tag_index_insert(&c->index, tag, way);
 	if (way == c->filled[set])
 		c->filled[set]++;
 	struct tsr_line *l = &sl[way];
@@ -560,8 +506,7 @@ void tsr_cache_invalidate_all(struct tsr_cache *c)
 	c->rt_seen = 0;
 	fast_update(c);
 	memset(c->filled, 0, c->sets * sizeof(*c->filled));
-	if (c->index_key)
-		memset(c->index_key, 0, (c->index_mask + 1) * sizeof(*c->index_key));
+	tsr_tag_index_clear(&c->index);
 }
 
 const char *tsr_cache_name(const struct tsr_cache *c)
