@@ -12,6 +12,7 @@
 #endif
 
 #include "core/rng.h"
+#include "memory/belady.h"
 #include "memory/duel.h"
 #include "memory/policy.h"
 #include "memory/rrip.h"
@@ -72,12 +73,11 @@ struct tsr_rk {
 	uint64_t *next;           /* OPT: sets x ways */
 	/* wide sets: the index from tag to line (set x ways + way); the
 	 * recency kinds keep each set's ways in a list, newest first (prev,
-	 * nxt: lines' neighbours as ways, head and tail per set); OPT a
-	 * max-heap per set of its ways by (next use, lowest way first) with
-	 * each line's position in it */
+	 * nxt: lines' neighbours as ways, head and tail per set); OPT the
+	 * cache model's next uses and per-set heaps (memory/belady.h) */
 	struct tsr_tag_index index;
 	uint32_t *prev, *nxt, *head, *tail;
-	uint32_t *heap, *hpos;
+	struct tsr_belady *belady;
 	uint32_t throttle;        /* BRRIP, DRRIP */
 	struct tsr_rng rng;
 	struct tsr_duel duel;     /* DRRIP; roles in role[] */
@@ -212,10 +212,7 @@ enum tsr_status tsr_rk_create(const struct tsr_cache_geometry *g, const char *sp
 			k->head[i] = k->tail[i] = NONE;
 		break;
 	case RK_OPT_W:
-		k->next = malloc(lines * sizeof(*k->next));
-		k->heap = malloc(lines * sizeof(*k->heap));
-		k->hpos = malloc(lines * sizeof(*k->hpos));
-		ok = ok && k->next && k->heap && k->hpos;
+		ok = ok && tsr_belady_create(sets, ways, &k->belady, NULL) == TSR_OK;
 		break;
 	case RK_LRU:
 	case RK_MRU:
@@ -285,8 +282,7 @@ void tsr_rk_destroy(struct tsr_rk *k)
 	free(k->nxt);
 	free(k->head);
 	free(k->tail);
-	free(k->heap);
-	free(k->hpos);
+	tsr_belady_destroy(k->belady);
 	free(k);
 }
 
@@ -389,39 +385,6 @@ static inline void list_front(struct tsr_rk *k, uint32_t set, size_t base, uint3
 	k->head[set] = w;
 }
 
-/* OPT's order: a before b when its next use is farther, or equal and its way lower. */
-static inline int opt_before(const uint64_t *nx, uint32_t a, uint32_t b)
-{
-	return nx[a] > nx[b] || (nx[a] == nx[b] && a < b);
-}
-
-/* Restores the heap of the set at base (n ways in it) around position i. */
-static inline void heap_fix(struct tsr_rk *k, size_t base, uint32_t n, uint32_t i)
-{
-	uint32_t *h = &k->heap[base], *pos = &k->hpos[base];
-	const uint64_t *nx = &k->next[base];
-	const uint32_t w = h[i];
-	while (i > 0 && opt_before(nx, w, h[(i - 1) / 2])) {
-		h[i] = h[(i - 1) / 2];
-		pos[h[i]] = i;
-		i = (i - 1) / 2;
-	}
-	for (;;) {
-		uint32_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && opt_before(nx, h[c + 1], h[c]))
-			c++;
-		if (!opt_before(nx, h[c], w))
-			break;
-		h[i] = h[c];
-		pos[h[i]] = i;
-		i = c;
-	}
-	h[i] = w;
-	pos[w] = i;
-}
-
 /* The victim of a full set. */
 static inline uint32_t victim(struct tsr_rk *k, uint32_t set, uint32_t ways,
 			      const enum rk_kind kind)
@@ -438,7 +401,7 @@ static inline uint32_t victim(struct tsr_rk *k, uint32_t set, uint32_t ways,
 	case RK_MRU_W:
 		return k->head[set];
 	case RK_OPT_W:
-		return k->heap[(size_t)set * ways];
+		return tsr_belady_farthest(k->belady, set);
 	case RK_OPT: {
 		const uint64_t *nx = &k->next[(size_t)set * ways];
 		uint32_t best = 0;
@@ -474,8 +437,7 @@ static inline void on_hit(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_t
 		list_front(k, set, (size_t)set * ways, way, 1);
 		break;
 	case RK_OPT_W:
-		k->next[(size_t)set * ways + way] = a->next_use;
-		heap_fix(k, (size_t)set * ways, k->filled[set], k->hpos[(size_t)set * ways + way]);
+		tsr_belady_update(k->belady, set, way, a->next_use);
 		break;
 	default:
 		k->rrpv[(size_t)set * ways + way] = 0;
@@ -483,7 +445,7 @@ static inline void on_hit(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_t
 	}
 }
 
-/* fresh: way was not filled before (it is not in a wide set's list or heap) */
+/* fresh: way was not filled before (it is not in a wide set's list) */
 static inline void on_fill(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_t ways,
 			   const struct tsr_access *a, int fresh, const enum rk_kind kind)
 {
@@ -496,10 +458,7 @@ static inline void on_fill(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_
 		list_front(k, set, base, way, !fresh);
 		break;
 	case RK_OPT_W:
-		k->next[base + way] = a->next_use;
-		if (fresh)
-			k->heap[base + (k->filled[set] - 1)] = way;  /* filled counts it already */
-		heap_fix(k, base, k->filled[set], fresh ? k->filled[set] - 1 : k->hpos[base + way]);
+		tsr_belady_update(k->belady, set, way, a->next_use);
 		break;
 	case RK_LRU:
 	case RK_MRU:

@@ -18,8 +18,8 @@
  * way among equals, as memory/belady.h's heap). Sets of more than 16 ways
  * (LRU, MRU, FIFO) or 64 (OPT) find a line through a hash index from tag to
  * line instead of comparing the set's tags, and keep the recency order as a
- * doubly linked list of the set's ways (newest first) and OPT's as a
- * max-heap of its ways by (next use, lowest way first): O(1) and O(log W)
+ * doubly linked list of the set's ways (newest first) and OPT's in the
+ * cache model's own per-set heaps (memory/belady.h): O(1) and O(log W)
  * an access. Policies never see a
  * marker here (none of these has on_marker), nor a visitor: replays with
  * either, or with other policies, keep the generic path.

@@ -4,7 +4,8 @@
  * ordered by next use (farthest first, lowest way first among equals), so
  * that a victim costs O(1) and an update O(log ways), and a fully
  * associative cache of thousands of lines replays as fast as an 8-way one
- * (boustrophedonic II-D, TCOR V-A). Internal to the memory subsystem.
+ * (boustrophedonic II-D, TCOR V-A). Internal to the memory subsystem and
+ * the replay kernel's wide OPT sets (cachesim/replay_kernel.c).
  */
 #ifndef TSR_MEMORY_BELADY_H
 #define TSR_MEMORY_BELADY_H
