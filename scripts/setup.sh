@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(build-essential cmake pkg-config
-          libassimp-dev libjansson-dev libstb-dev libturbojpeg0-dev libzstd-dev zlib1g-dev libpng-dev
+          libassimp-dev libjansson-dev libstb-dev libturbojpeg0-dev libzstd-dev zlib1g-dev libpng-dev libdeflate-dev
           libcmocka-dev glmark2-data assimp-testmodels
           extremetuxracer-data frozen-bubble-data pingus-data neverball-data)
 # the last four are game data for the game-like workloads (README, "Workload

@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <png.h>
+
 #include "test_util.h"
 
 #include "framestats/stats.h"
@@ -248,6 +250,46 @@ static long read_tmp(const char *name, char *buf, size_t cap)
 }
 
 /*
+ * tsr_output_png(): an image whose alphas are all 255 is written as RGB,
+ * any other as RGBA, and libpng decodes both (taller than one IDAT chunk
+ * of compressed noise) back to exactly the pixels given, as RGBA.
+ */
+static void test_output_png_pixels(void **state)
+{
+	(void)state;
+	enum { W = 301, H = 1207 };
+	static uint8_t img[W * H * 4], back[W * H * 4];
+	uint32_t x = 12345;
+	for (size_t i = 0; i < sizeof(img); i++) {
+		x = x * 1103515245u + 12345u;
+		img[i] = (uint8_t)(i % 4 == 3 ? 255 : x >> 24);
+	}
+	for (int translucent = 0; translucent < 2; translucent++) {
+		if (translucent)
+			img[(size_t)(W * H / 2) * 4 + 3] = 7;
+		struct tsr_output o;
+		struct tsr_error err;
+		assert_int_equal(tsr_output_open(&o, tsr_test_tmp()->dir, &err), TSR_OK);
+		assert_int_equal(tsr_output_png(&o, "pixels.png", W, H, img, &err), TSR_OK);
+		assert_int_equal(tsr_output_commit(&o, &err), TSR_OK);
+		char path[16640];
+		snprintf(path, sizeof(path), "%s/pixels.png", tsr_test_tmp()->dir);
+		png_image pi;
+		memset(&pi, 0, sizeof(pi));
+		pi.version = PNG_IMAGE_VERSION;
+		assert_true(png_image_begin_read_from_file(&pi, path));
+		assert_int_equal(pi.width, W);
+		assert_int_equal(pi.height, H);
+		assert_int_equal((pi.format & PNG_FORMAT_FLAG_ALPHA) != 0, translucent);
+		pi.format = PNG_FORMAT_RGBA;
+		memset(back, 0, sizeof(back));
+		assert_true(png_image_finish_read(&pi, NULL, back, 0, NULL));
+		assert_memory_equal(back, img, sizeof(img));
+		remove(path);
+	}
+}
+
+/*
  * tsr_output_png_async(): the same file as tsr_output_png() (the image is
  * copied, so changing it after the call changes nothing), two in a row,
  * an abort with one in flight leaves no file and no temporary, and a
@@ -319,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_readme_table),
 		cmocka_unit_test(test_output_commit_transaction),
+		cmocka_unit_test(test_output_png_pixels),
 		cmocka_unit_test(test_output_png_async),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
