@@ -22,6 +22,13 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 	if (!q)
 		return TSR_STAGE_IDLE;
 	tsr_quad_queue_pop(&r->blend);  /* the slot stays valid until the next push */
+	tsr_raster_blend_quad(r, q, c);
+	return TSR_STAGE_DONE;
+}
+
+void tsr_raster_blend_quad(struct tsr_raster *r, struct tsr_quad *q,
+			   const struct tsr_raster_ctx *c)
+{
 	struct tsr_target *t = c->target;
 	struct tsr_raster_stats *rs = c->rs;
 	/* timing mode with a memory backend: the quad's late-Z and color paths
@@ -49,13 +56,13 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 			rs->quads_late_z_killed++;
 			if (wq)
 				wq->color = tsr_worklog_since_mark(c->log);
-			return TSR_STAGE_DONE;
+			return;
 		}
 	}
 	if (!t->color) {  /* a depth-only pass (depth render target): no color attachment */
 		if (wq)
 			wq->color = tsr_worklog_since_mark(c->log);
-		return TSR_STAGE_DONE;
+		return;
 	}
 	for (int k = 0; k < 4; k++) {
 		if (!(q->mask >> k & 1))
@@ -90,5 +97,4 @@ enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 		tsr_target_color_traffic(t->memory, q->x, q->y, q->blend == TSR_BLEND_ALPHA);
 	if (wq)
 		wq->color = tsr_worklog_since_mark(c->log);
-	return TSR_STAGE_DONE;
 }

@@ -29,24 +29,26 @@ static void log_quad(struct tsr_worklog *log, const struct tsr_quad *q, uint32_t
 		wq->z = tsr_worklog_since_mark(log);
 }
 
-enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
-					 const struct tsr_raster_ctx *c)
+/* The shader core Early-Z sends q to: its subtile's (DTexL III-B, III-D). */
+static uint32_t quad_core(const struct tsr_raster *r, const struct tsr_target *t,
+			  const struct tsr_quad *q)
 {
-	struct tsr_quad *q = tsr_quad_queue_front(&r->early_z);
-	if (!q)
-		return TSR_STAGE_IDLE;
-	struct tsr_target *t = c->target;
-	const int late_z = tsr_quad_late_z(q);
-	/* an alpha-tested primitive ahead still has depth writes pending */
-	if (!late_z && r->late_z_in_flight)
-		return TSR_STAGE_STALLED;
 	const uint32_t quads_w = (t->width + 1) / 2, quads_h = (t->height + 1) / 2;
 	uint32_t qx = (uint32_t)(q->x - t->x0) / 2, qy = (uint32_t)(q->y - t->y0) / 2;
-	uint32_t core = r->subtile_core[tsr_quad_core_inline(r->cfg.quad_grouping, r->cfg.cores,
-							      qx, qy, quads_w, quads_h)];
-	struct tsr_ring *out = &r->cores[core];
-	if (!tsr_ring_room(out))
-		return TSR_STAGE_STALLED;
+	return r->subtile_core[tsr_quad_core_inline(r->cfg.quad_grouping, r->cfg.cores,
+						     qx, qy, quads_w, quads_h)];
+}
+
+/*
+ * Early-Z's work on quad q bound for core (late_z: q's material is alpha
+ * tested, so it passes untested): HiZ and the depth test, their memory
+ * traffic, counters and work-log record. The pixels that survive (0: the
+ * quad is killed), with r->late_z_in_flight updated.
+ */
+static uint8_t early_z_quad(struct tsr_raster *r, const struct tsr_raster_ctx *c,
+			    const struct tsr_quad *q, uint32_t core, int late_z)
+{
+	struct tsr_target *t = c->target;
 	uint8_t mask = q->mask;
 	struct tsr_target_memory *m = t->memory;
 	if (m && c->log)
@@ -64,18 +66,56 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 			if (c->log)
 				log_quad(c->log, q, core, 1, m != NULL);
 			c->rs->quads_early_z_killed++;
-			r->last_core = -1;
-			tsr_quad_queue_pop(&r->early_z);
-			return TSR_STAGE_DONE;
+			return 0;
 		}
 	}
 	if (c->log)
 		log_quad(c->log, q, core, 0, m != NULL);
-	r->last_core = (int)core;
 	r->late_z_in_flight += (uint32_t)late_z;
-	struct tsr_quad *d = tsr_quad_queue_push(out);
-	tsr_quad_copy_head(d, q, mask, (uint8_t)core);
-	memcpy(d->z, q->z, sizeof(q->z) + sizeof(q->l));  /* z and l are adjacent */
+	return mask;
+}
+
+enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
+					 const struct tsr_raster_ctx *c)
+{
+	struct tsr_quad *q = tsr_quad_queue_front(&r->early_z);
+	if (!q)
+		return TSR_STAGE_IDLE;
+	const int late_z = tsr_quad_late_z(q);
+	/* an alpha-tested primitive ahead still has depth writes pending */
+	if (!late_z && r->late_z_in_flight)
+		return TSR_STAGE_STALLED;
+	const uint32_t core = quad_core(r, c->target, q);
+	struct tsr_ring *out = &r->cores[core];
+	if (!tsr_ring_room(out))
+		return TSR_STAGE_STALLED;
+	const uint8_t mask = early_z_quad(r, c, q, core, late_z);
+	if (mask) {
+		struct tsr_quad *d = tsr_quad_queue_push(out);
+		tsr_quad_copy_head(d, q, mask, (uint8_t)core);
+		memcpy(d->z, q->z, sizeof(q->z) + sizeof(q->l));  /* z and l are adjacent */
+	}
+	tsr_quad_queue_pop(&r->early_z);
+	return TSR_STAGE_DONE;
+}
+
+enum tsr_stage_result tsr_raster_quad_direct(struct tsr_raster *r,
+					     const struct tsr_raster_ctx *c)
+{
+	struct tsr_quad *q = tsr_quad_queue_front(&r->early_z);
+	if (!q)
+		return TSR_STAGE_IDLE;
+	const uint32_t core = quad_core(r, c->target, q);
+	const uint8_t mask = early_z_quad(r, c, q, core, tsr_quad_late_z(q));
+	if (mask) {
+		/* the shaded quad, as the blend queue's slot would hold it; q's
+		 * slot stays readable (nothing is pushed to early_z here) */
+		struct tsr_quad s;
+		tsr_quad_copy_head(&s, q, mask, (uint8_t)core);
+		memcpy(s.z, q->z, sizeof(s.z));
+		tsr_raster_shade_quad(q->l, &s, core, c);
+		tsr_raster_blend_quad(r, &s, c);
+	}
 	tsr_quad_queue_pop(&r->early_z);
 	return TSR_STAGE_DONE;
 }

@@ -169,16 +169,9 @@ void tsr_raster_drain(struct tsr_raster *r, const struct tsr_raster_ctx *c)
 			;
 		/* quad by quad in rasterization order: Early-Z, then shading and
 		 * blending of a survivor (the memory accesses of the unpipelined
-		 * model, and the quad is still in the host's cache) */
-		while (tsr_raster_early_z(r, c) == TSR_STAGE_DONE) {
-			if (r->last_core >= 0) {
-				tsr_raster_shade(r, (uint32_t)r->last_core, c);
-				tsr_raster_blend(r, c);
-			}
-		}
-		/* Early-Z stalled behind a stepping caller's quads: go again */
-		if (quads_in_flight(r))
-			continue;
+		 * model), without the queues between them: they are empty */
+		while (tsr_raster_quad_direct(r, c) == TSR_STAGE_DONE)
+			;
 		/* the next primitive's quads */
 		if (tsr_raster_rasterize(r, c) != TSR_STAGE_DONE)
 			return;

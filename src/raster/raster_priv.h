@@ -16,7 +16,6 @@ struct tsr_raster {
 	uint32_t window_quads;          /* quads of the largest window */
 	uint32_t next_seq;              /* sequence number of the next quad rasterized */
 	uint32_t late_z_in_flight;      /* alpha-tested quads past Early-Z, not yet blended */
-	int last_core;                  /* core Early-Z sent its last quad to, -1 if killed */
 	uint8_t subtile_core[TSR_MAX_CORES];  /* the tile's subtile assignment (DTexL III-D) */
 	struct tsr_ring prims;    /* Tile Fetcher -> Rasterizer */
 	struct tsr_ring early_z;  /* Rasterizer -> Early-Z */
@@ -117,6 +116,31 @@ static inline uint8_t tsr_quad_depth_test(struct tsr_target *t, const struct tsr
  * wide copy: a wide load of fields just written narrowly (mask, core)
  * stalls the host's store forwarding.
  */
+/*
+ * Fragment shading of quad q on core (fragment.c): its instruction fetch,
+ * varyings from l (the screen-space barycentrics of its four pixels) and
+ * texture sample, the shaded colors written to q->rgba. q holds the quad's
+ * header and depth; l may be another copy of the quad's (Early-Z's).
+ */
+void tsr_raster_shade_quad(const float l[4][3], struct tsr_quad *q, uint32_t core,
+			   const struct tsr_raster_ctx *c);
+
+/* Late Z and blending of shaded quad q (blend.c); q->mask may change. */
+void tsr_raster_blend_quad(struct tsr_raster *r, struct tsr_quad *q,
+			   const struct tsr_raster_ctx *c);
+
+/*
+ * The functional mode's Early-Z (early_z.c): the oldest quad of the
+ * Early-Z queue goes through Early-Z and, if any pixel survives, straight
+ * on to shading and blending, without the queues between them: the same
+ * work, counters and work-log records as tsr_raster_early_z(),
+ * tsr_raster_shade() and tsr_raster_blend() one after the other. Only
+ * while the shader cores' queues and the blend queue are empty (so Early-Z
+ * cannot stall). TSR_STAGE_IDLE when the Early-Z queue is empty.
+ */
+enum tsr_stage_result tsr_raster_quad_direct(struct tsr_raster *r,
+					     const struct tsr_raster_ctx *c);
+
 static inline void tsr_quad_copy_head(struct tsr_quad *d, const struct tsr_quad *s,
 				      uint8_t mask, uint8_t core)
 {
