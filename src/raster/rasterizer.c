@@ -55,14 +55,6 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 	for (int k = 0; k < 4; k++)
 		for (int i = 0; i < 3; i++)
 			off[k][i] = -dy[i] * one * (k & 1) + dx[i] * one * (k >> 1);
-	/* each edge's largest lane offset: a quad whose every pixel is outside
-	 * an edge has e + offmax < 0 for that edge */
-	int64_t offmax[3];
-	for (int i = 0; i < 3; i++) {
-		offmax[i] = off[0][i];
-		for (int k = 1; k < 4; k++)
-			offmax[i] = off[k][i] > offmax[i] ? off[k][i] : offmax[i];
-	}
 	int64_t bary[4][2];
 	for (int k = 0; k < 4; k++) {
 		bary[k][0] = off[k][1] - bias[1];
@@ -74,17 +66,6 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 		/* lanes 2, 3 (the quad's second row) outside the window */
 		const uint8_t row_keep = y + 1 >= y_end ? 0x3 : 0xf;
 		for (int32_t x = x0; x <= x1; x += 2) {
-			const int out0 = e[0] + offmax[0] < 0, out1 = e[1] + offmax[1] < 0,
-				  out2 = e[2] + offmax[2] < 0;
-			if (out0 | out1 | out2) {
-				/* no pixel covered; an edge whose function does not
-				 * grow along x (dy >= 0) excludes the rest of the row */
-				if ((out0 & (dy[0] >= 0)) | (out1 & (dy[1] >= 0)) | (out2 & (dy[2] >= 0)))
-					break;
-				for (int i = 0; i < 3; i++)
-					e[i] -= dy[i] * 2 * one;
-				continue;
-			}
 			uint8_t mask = 0;
 			for (int k = 0; k < 4; k++) {
 				int in = (e[0] + off[k][0] >= 0) & (e[1] + off[k][1] >= 0) &
