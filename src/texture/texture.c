@@ -477,14 +477,17 @@ sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint
 	U = _mm_and_ps(_mm_cmple_ps(_mm_andnot_ps(sign, U), fmax), U);
 	V = _mm_and_ps(_mm_cmple_ps(_mm_andnot_ps(sign, V), fmax), V);
 	struct level_lanes c0, c1;
-	lanes_coords(&t->level[l0], bilinear, wrap, U, V, two ? 1.0f - frac : 1.0f, &c0);
+	/* the levels' fields in locals: the request list's stores cannot
+	 * alias them, so they are read once, not once a lane */
+	const struct tsr_level lv0 = t->level[l0], lv1 = t->level[two ? l1 : l0];
+	lanes_coords(&lv0, bilinear, wrap, U, V, two ? 1.0f - frac : 1.0f, &c0);
 	if (two)
-		lanes_coords(&t->level[l1], bilinear, wrap, U, V, frac, &c1);
+		lanes_coords(&lv1, bilinear, wrap, U, V, frac, &c1);
 	for (int lane = 0; lane < 4; lane++) {
 		acc4 acc = acc_zero();
-		lane_texels(&t->level[l0], bilinear, wrap, &c0, lane, &acc, L);
+		lane_texels(&lv0, bilinear, wrap, &c0, lane, &acc, L);
 		if (two)
-			lane_texels(&t->level[l1], bilinear, wrap, &c1, lane, &acc, L);
+			lane_texels(&lv1, bilinear, wrap, &c1, lane, &acc, L);
 		acc_store(rgba[lane], acc, k);
 	}
 }
@@ -533,16 +536,22 @@ void tsr_texture_sample_quad(const struct tsr_texture *t,
 		l0 = (uint32_t)r;
 	}
 	struct line_list L = {0, 0, 0, req->lines};
+	/* specialised per filter, wrap mode and level count (two: trilinear
+	 * between two levels, always bilinear) */
 	if (wrap == TSR_WRAP_REPEAT) {
-		if (bilinear)
-			sample_lanes(t, 1, TSR_WRAP_REPEAT, l0, l1, two, frac, u, v, rgba, &L);
+		if (two)
+			sample_lanes(t, 1, TSR_WRAP_REPEAT, l0, l1, 1, frac, u, v, rgba, &L);
+		else if (bilinear)
+			sample_lanes(t, 1, TSR_WRAP_REPEAT, l0, l1, 0, frac, u, v, rgba, &L);
 		else
-			sample_lanes(t, 0, TSR_WRAP_REPEAT, l0, l1, two, frac, u, v, rgba, &L);
+			sample_lanes(t, 0, TSR_WRAP_REPEAT, l0, l1, 0, frac, u, v, rgba, &L);
 	} else if (wrap == TSR_WRAP_CLAMP) {
-		if (bilinear)
-			sample_lanes(t, 1, TSR_WRAP_CLAMP, l0, l1, two, frac, u, v, rgba, &L);
+		if (two)
+			sample_lanes(t, 1, TSR_WRAP_CLAMP, l0, l1, 1, frac, u, v, rgba, &L);
+		else if (bilinear)
+			sample_lanes(t, 1, TSR_WRAP_CLAMP, l0, l1, 0, frac, u, v, rgba, &L);
 		else
-			sample_lanes(t, 0, TSR_WRAP_CLAMP, l0, l1, two, frac, u, v, rgba, &L);
+			sample_lanes(t, 0, TSR_WRAP_CLAMP, l0, l1, 0, frac, u, v, rgba, &L);
 	} else {
 		sample_lanes(t, bilinear, wrap, l0, l1, two, frac, u, v, rgba, &L);
 	}
