@@ -237,7 +237,9 @@ static uint32_t check_mesh_once(struct fixture *f, const struct tsr_primitive *p
  * 3000 random triangles (slivers, off-window vertices, both windings) in
  * an odd-sized window: every pixel whose centre passes the three edges
  * with the top-left rule is written and no other; and the quads counted
- * are exactly those with a covered pixel (empty quads skipped, none lost).
+ * are exactly those with a covered pixel (empty quads skipped, none lost);
+ * each written depth is the one of the barycentrics computed from the
+ * pixel's own edge functions (for vertices within and beyond 32768 pixels).
  */
 static void test_coverage_random(void **state)
 {
@@ -256,6 +258,8 @@ static void test_coverage_random(void **state)
 		if (n % 3 == 0) {  /* a sliver: the third vertex near the first edge */
 			c[4] = c[0] + (c[2] - c[0]) * 0.7 + (c[5] - 30.0) * 0.01;
 			c[5] = c[1] + (c[3] - c[1]) * 0.7 + 0.3;
+		} else if (n % 10 == 1) {  /* a vertex beyond 32768 pixels (the scalar path) */
+			c[4] = n % 20 == 1 ? 40000.0 + c[4] : -35000.0 - c[4];
 		}
 		struct tsr_primitive p;
 		memset(&p, 0, sizeof(p));
@@ -272,6 +276,11 @@ static void test_coverage_random(void **state)
 		    !tsr_primitive_bbox(&p, WIN, WIN))
 			continue;
 		p = prim(V(c[0], c[1]), V(c[2], c[3]), V(c[4], c[5]));
+		for (int i = 0; i < 3; i++) {
+			seed = seed * 1664525u + 1013904223u;
+			p.z[i] = 0.05f + 0.9f * (float)(seed >> 8) / (float)(1u << 24);
+		}
+		const double inv_area = 1.0 / (double)p.area2;
 		memset(f->color, 0, sizeof(f->color));
 		for (size_t i = 0; i < WIN * WIN; i++)
 			f->depth[i] = 1.0f;
@@ -299,6 +308,19 @@ static void test_coverage_random(void **state)
 						print_error("triangle %d pixel (%d, %d): written %g, covered %d\n",
 							    n, x, y, (double)pixel(f, x, y)[3], in);
 					assert_int_equal(pixel(f, x, y)[3] == 1.0f, in);
+					if (!in)
+						continue;
+					/* its depth: the barycentrics from the edge
+					 * functions, exactly */
+					float l0 = (float)((double)edge_at(&p, 1, x, y) * inv_area);
+					float l1 = (float)((double)edge_at(&p, 2, x, y) * inv_area);
+					float l2 = 1.0f - l0 - l1;
+					float z = l0 * p.z[0] + l1 * p.z[1] + l2 * p.z[2];
+					if (f->depth[(size_t)y * WIN + (size_t)x] != z)
+						print_error("triangle %d pixel (%d, %d): depth %.9g, want %.9g\n",
+							    n, x, y, (double)f->depth[(size_t)y * WIN + (size_t)x],
+							    (double)z);
+					assert_true(f->depth[(size_t)y * WIN + (size_t)x] == z);
 				}
 				quads += (uint64_t)any;
 			}
