@@ -88,8 +88,7 @@ void tsr_raster_blend_quad(struct tsr_raster *r, struct tsr_quad *q,
 			dst[3] = a + dst[3] * (1.0f - a);
 #endif
 		} else {
-			for (int i = 0; i < 4; i++)
-				dst[i] = q->rgba[k][i];
+			memcpy(dst, q->rgba[k], sizeof(q->rgba[k]));
 		}
 		rs->pixels_written++;
 	}
