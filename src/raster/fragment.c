@@ -33,7 +33,7 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 	return TSR_STAGE_DONE;
 }
 
-void tsr_raster_shade_quad(const float l[4][3], struct tsr_quad *q, uint32_t core,
+void tsr_raster_shade_quad(const float l[3][4], struct tsr_quad *q, uint32_t core,
 			   const struct tsr_raster_ctx *c)
 {
 	const struct tsr_primitive *p = q->prim;
@@ -66,9 +66,9 @@ void tsr_raster_shade_quad(const float l[4][3], struct tsr_quad *q, uint32_t cor
 	 * below, in the same order (divps is divss per lane; a zero sum
 	 * masks its infinite reciprocal to 0, NaN compares unequal and stays) */
 	{
-		const __m128 l0 = _mm_setr_ps(l[0][0], l[1][0], l[2][0], l[3][0]);
-		const __m128 l1 = _mm_setr_ps(l[0][1], l[1][1], l[2][1], l[3][1]);
-		const __m128 l2 = _mm_setr_ps(l[0][2], l[1][2], l[2][2], l[3][2]);
+		const __m128 l0 = _mm_loadu_ps(l[0]);
+		const __m128 l1 = _mm_loadu_ps(l[1]);
+		const __m128 l2 = _mm_loadu_ps(l[2]);
 		const __m128 w0 = _mm_mul_ps(l0, _mm_set1_ps(p->inv_w[0]));
 		const __m128 w1 = _mm_mul_ps(l1, _mm_set1_ps(p->inv_w[1]));
 		const __m128 w2 = _mm_mul_ps(l2, _mm_set1_ps(p->inv_w[2]));
@@ -85,8 +85,7 @@ void tsr_raster_shade_quad(const float l[4][3], struct tsr_quad *q, uint32_t cor
 	}
 #else
 	for (int k = 0; k < 4; k++) {
-		const float *lk = l[k];
-		float w0 = lk[0] * p->inv_w[0], w1 = lk[1] * p->inv_w[1], w2 = lk[2] * p->inv_w[2];
+		float w0 = l[0][k] * p->inv_w[0], w1 = l[1][k] * p->inv_w[1], w2 = l[2][k] * p->inv_w[2];
 		float s = w0 + w1 + w2;
 		float inv = s != 0.0f ? 1.0f / s : 0.0f;
 		u[k] = (w0 * p->u[0] + w1 * p->u[1] + w2 * p->u[2]) * inv;

@@ -177,7 +177,8 @@ struct tsr_quad {
 	const struct tsr_primitive *prim;
 	const struct tsr_shader_binding *shader;
 	float z[4];             /* window depth per pixel (Rasterizer; Early-Z, late Z) */
-	float l[4][3];          /* screen-space barycentrics per pixel (Rasterizer; shading) */
+	float l[3][4];          /* l[i][k]: screen-space barycentric i of pixel k (Rasterizer;
+				   shading), a vector of the four pixels per i */
 	float rgba[4][4];       /* shaded colors per pixel (shading; blending) */
 };
 

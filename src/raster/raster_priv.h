@@ -118,11 +118,11 @@ static inline uint8_t tsr_quad_depth_test(struct tsr_target *t, const struct tsr
  */
 /*
  * Fragment shading of quad q on core (fragment.c): its instruction fetch,
- * varyings from l (the screen-space barycentrics of its four pixels) and
+ * varyings from l (the screen-space barycentrics, l[i][k] for pixel k) and
  * texture sample, the shaded colors written to q->rgba. q holds the quad's
  * header and depth; l may be another copy of the quad's (Early-Z's).
  */
-void tsr_raster_shade_quad(const float l[4][3], struct tsr_quad *q, uint32_t core,
+void tsr_raster_shade_quad(const float l[3][4], struct tsr_quad *q, uint32_t core,
 			   const struct tsr_raster_ctx *c);
 
 /* Late Z and blending of shaded quad q (blend.c); q->mask may change. */

@@ -118,17 +118,9 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 					_mm_storeu_ps(q->z, _mm_add_ps(_mm_add_ps(_mm_mul_ps(l0, z0),
 										  _mm_mul_ps(l1, z1)),
 								       _mm_mul_ps(l2, z2)));
-					/* l[k][0..2] = (l0, l1, l2) of lane k: a 4x3 transpose */
-					const __m128 t0 = _mm_unpacklo_ps(l0, l1);  /* a0 b0 a1 b1 */
-					const __m128 t1 = _mm_unpackhi_ps(l0, l1);  /* a2 b2 a3 b3 */
-					float *o = &q->l[0][0];
-					_mm_storeu_ps(o, _mm_shuffle_ps(t0, _mm_shuffle_ps(l2, t0, _MM_SHUFFLE(2, 2, 0, 0)),
-									_MM_SHUFFLE(2, 0, 1, 0)));
-					_mm_storeu_ps(o + 4, _mm_shuffle_ps(_mm_shuffle_ps(t0, l2, _MM_SHUFFLE(1, 1, 3, 3)),
-									    t1, _MM_SHUFFLE(1, 0, 2, 0)));
-					_mm_storeu_ps(o + 8, _mm_shuffle_ps(_mm_shuffle_ps(l2, t1, _MM_SHUFFLE(2, 2, 2, 2)),
-									    _mm_shuffle_ps(t1, l2, _MM_SHUFFLE(3, 3, 3, 3)),
-									    _MM_SHUFFLE(2, 0, 2, 0)));
+					_mm_storeu_ps(q->l[0], l0);
+					_mm_storeu_ps(q->l[1], l1);
+					_mm_storeu_ps(q->l[2], l2);
 				} else
 #endif
 				for (int k = 0; k < 4; k++) {
@@ -141,9 +133,9 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 					l[1] = (float)((double)(e[2] + bary[k][1]) * inv_area);
 					l[2] = 1.0f - l[0] - l[1];
 					q->z[k] = l[0] * p->z[0] + l[1] * p->z[1] + l[2] * p->z[2];
-					q->l[k][0] = l[0];
-					q->l[k][1] = l[1];
-					q->l[k][2] = l[2];
+					q->l[0][k] = l[0];
+					q->l[1][k] = l[1];
+					q->l[2][k] = l[2];
 				}
 				n++;
 			}
