@@ -60,8 +60,9 @@ void tsr_raster_shade_quad(const float l[3][4], struct tsr_quad *q, uint32_t cor
 		wq->ifetch = tsr_worklog_since_mark(c->log);
 		tsr_worklog_mark(c->log);
 	}
-	float u[4], v[4], shade[4];
 #ifdef __SSE2__
+	float u[4], v[4];
+	__m128 sh;
 	/* the four lanes at once: per lane the very operations of the loop
 	 * below, in the same order (divps is divss per lane; a zero sum
 	 * masks its infinite reciprocal to 0, NaN compares unequal and stays) */
@@ -80,10 +81,12 @@ void tsr_raster_shade_quad(const float l[3][4], struct tsr_quad *q, uint32_t cor
 					    _mm_mul_ps(w2, _mm_set1_ps(a[2]))), inv)
 		_mm_storeu_ps(u, TSR_LERP3(p->u));
 		_mm_storeu_ps(v, TSR_LERP3(p->v));
-		_mm_storeu_ps(shade, TSR_LERP3(p->shade));
+		/* the shade clamped to [0, 1] (max, min: NaN and -0 become +0) */
+		sh = _mm_min_ps(_mm_max_ps(TSR_LERP3(p->shade), _mm_setzero_ps()), _mm_set1_ps(1.0f));
 #undef TSR_LERP3
 	}
 #else
+	float u[4], v[4], shade[4];
 	for (int k = 0; k < 4; k++) {
 		float w0 = l[0][k] * p->inv_w[0], w1 = l[1][k] * p->inv_w[1], w2 = l[2][k] * p->inv_w[2];
 		float s = w0 + w1 + w2;
@@ -116,14 +119,17 @@ void tsr_raster_shade_quad(const float l[3][4], struct tsr_quad *q, uint32_t cor
 	 * same two roundings per channel, four channels at once */
 	const __m128 color = _mm_loadu_ps(mat->color);
 	const __m128 rgb_mask = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
-	for (int k = 0; k < 4; k++) {
-		/* written so that NaN (a NaN normal) clamps to 0 */
-		float sh = shade[k] > 0.0f ? (shade[k] > 1.0f ? 1.0f : shade[k]) : 0.0f;
-		const __m128 scaled = _mm_mul_ps(color, _mm_set1_ps(sh));
-		const __m128 f = _mm_or_ps(_mm_and_ps(rgb_mask, scaled),
-					   _mm_andnot_ps(rgb_mask, color));
-		_mm_storeu_ps(q->rgba[k], _mm_mul_ps(_mm_loadu_ps(q->rgba[k]), f));
-	}
+#define TSR_SHADE_LANE(k) do { \
+		const __m128 scaled = _mm_mul_ps(color, _mm_shuffle_ps(sh, sh, _MM_SHUFFLE(k, k, k, k))); \
+		const __m128 f = _mm_or_ps(_mm_and_ps(rgb_mask, scaled), \
+					   _mm_andnot_ps(rgb_mask, color)); \
+		_mm_storeu_ps(q->rgba[k], _mm_mul_ps(_mm_loadu_ps(q->rgba[k]), f)); \
+	} while (0)
+	TSR_SHADE_LANE(0);
+	TSR_SHADE_LANE(1);
+	TSR_SHADE_LANE(2);
+	TSR_SHADE_LANE(3);
+#undef TSR_SHADE_LANE
 #else
 	for (int k = 0; k < 4; k++) {
 		/* written so that NaN (a NaN normal) clamps to 0 */
