@@ -485,6 +485,34 @@ static void test_perspective_correct_shade(void **state)
 	fixture_free(f);
 }
 
+/*
+ * Shading clamps the interpolated shade to [0, 1]: above 1 gives the
+ * material's color, below 0, -0 and NaN (a NaN normal) give +0 (not -0),
+ * alpha untouched.
+ */
+static void test_shade_clamp(void **state)
+{
+	(void)state;
+	const float shades[] = {2.5f, 0.5f, -3.0f, -0.0f, NAN, INFINITY, -INFINITY};
+	const float want[] = {1.0f, 0.5f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+	for (size_t i = 0; i < sizeof(shades) / sizeof(shades[0]); i++) {
+		struct tsr_primitive p = prim(V(1, 1), V(30, 2), V(3, 29));
+		for (int k = 0; k < 3; k++)
+			p.shade[k] = shades[i];
+		struct fixture *f = fixture_new(TSR_QG_FG_XSHIFT2, WIN, WIN);
+		struct tsr_material m = material(TSR_BLEND_OPAQUE, 0.5f, 0.25f, 1.0f, 0.75f);
+		draw(f, &p, &m, NULL);
+		const float *px = pixel(f, 8, 8);
+		assert_true(px[0] == 0.5f * want[i]);
+		assert_true(px[1] == 0.25f * want[i]);
+		assert_true(px[2] == 1.0f * want[i]);
+		assert_true(px[3] == 0.75f);
+		if (want[i] == 0.0f)
+			assert_false(signbit(px[0]) || signbit(px[1]) || signbit(px[2]));
+		fixture_free(f);
+	}
+}
+
 static void test_perspective_correct_texcoords(void **state)
 {
 	(void)state;
@@ -1049,6 +1077,7 @@ int main(void)
 		cmocka_unit_test(test_fill_rule_fan),
 		cmocka_unit_test(test_coverage_random),
 		cmocka_unit_test(test_perspective_correct_shade),
+		cmocka_unit_test(test_shade_clamp),
 		cmocka_unit_test(test_perspective_correct_texcoords),
 		cmocka_unit_test(test_early_z),
 		cmocka_unit_test(test_quad_core_functions),
