@@ -11,6 +11,10 @@
 #include "raster/queue.h"
 #include "raster/raster.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 struct tsr_raster {
 	struct tsr_raster_config cfg;
 	uint32_t window_quads;          /* quads of the largest window */
@@ -94,6 +98,27 @@ static inline int tsr_popcount4(uint8_t m)
 static inline uint8_t tsr_quad_depth_test(struct tsr_target *t, const struct tsr_quad *q,
 					  uint8_t mask, int write)
 {
+#ifdef __SSE2__
+	/* a quad inside the window: its two rows' pairs of depths at once (the
+	 * same compares; lanes not tested or failing keep their depth bits) */
+	if (q->x + 1 < t->x0 + (int32_t)t->width && q->y + 1 < t->y0 + (int32_t)t->height) {
+		float *d0 = &t->depth[(uint32_t)(q->y - t->y0) * t->stride + (uint32_t)(q->x - t->x0)];
+		float *d1 = d0 + t->stride;
+		const __m128 d = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)d0),
+					      (const __m64 *)d1);
+		const __m128 z = _mm_loadu_ps(q->z);
+		const uint8_t pass = (uint8_t)(_mm_movemask_ps(_mm_cmplt_ps(z, d)) & mask);
+		if (write && pass) {
+			const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
+			const __m128 m = _mm_castsi128_ps(_mm_cmpeq_epi32(
+				_mm_and_si128(_mm_set1_epi32(pass), bit), bit));
+			const __m128 out = _mm_or_ps(_mm_and_ps(m, z), _mm_andnot_ps(m, d));
+			_mm_storel_pi((__m64 *)d0, out);
+			_mm_storeh_pi((__m64 *)d1, out);
+		}
+		return pass;
+	}
+#endif
 	uint8_t pass = 0;
 	for (int k = 0; k < 4; k++) {
 		if (!(mask >> k & 1))
