@@ -209,7 +209,7 @@ static inline int32_t ifloor_small(float x)
 /* The request list in registers while a quad is sampled. */
 struct line_list {
 	uint32_t fetches, count;
-	uint64_t last;     /* lines[count - 1] when count > 0 */
+	uint64_t last;     /* lines[count - 1]; UINT64_MAX (no line's address) when count is 0 */
 	uint64_t *lines;
 };
 
@@ -218,7 +218,7 @@ static inline void list_add(struct line_list *L, uint64_t line)
 {
 	L->fetches++;
 	/* neighbouring texels mostly share the line added last: look there first */
-	if (L->count && L->last == line)
+	if (L->last == line)
 		return;
 	for (uint32_t i = 0; i < L->count; i++)
 		if (L->lines[i] == line)
@@ -535,7 +535,7 @@ void tsr_texture_sample_quad(const struct tsr_texture *t,
 		r = r < 0.0f ? 0.0f : (r > maxl ? maxl : r);
 		l0 = (uint32_t)r;
 	}
-	struct line_list L = {0, 0, 0, req->lines};
+	struct line_list L = {0, 0, UINT64_MAX, req->lines};
 	/* specialised per filter, wrap mode and level count (two: trilinear
 	 * between two levels, always bilinear) */
 	if (wrap == TSR_WRAP_REPEAT) {
