@@ -279,13 +279,13 @@ static void test_next_use_positions(void **state)
 	assert_int_equal(lt.count, 5);
 	assert_int_equal(lt.distinct_lines, 3);
 	assert_int_equal(lt.accesses[0].next_use, 1);         /* 0x100 -> 0x13c */
-	assert_int_equal(lt.accesses[1].next_use, TSR_NEVER);
-	assert_int_equal(lt.accesses[1].size, 4);
+	assert_int_equal(lt.accesses[1].next_use, TSR_LINE_NEVER);
+	assert_int_equal(lt.accesses[1].size_m1 + 1, 4);
 	assert_int_equal(lt.accesses[2].addr, 0x140);
-	assert_int_equal(lt.accesses[2].size, 4);
+	assert_int_equal(lt.accesses[2].size_m1 + 1, 4);
 	assert_int_equal(lt.accesses[2].next_use, 3);         /* 0x140 -> 0x144 */
-	assert_int_equal(lt.accesses[3].write, 1);
-	assert_int_equal(lt.accesses[4].next_use, TSR_NEVER);
+	assert_int_equal(lt.accesses[3].flags, TSR_LINE_WRITE);
+	assert_int_equal(lt.accesses[4].next_use, TSR_LINE_NEVER);
 	assert_int_equal(lt.marker_count, 2);
 	assert_int_equal(lt.frames, 1);
 	assert_int_equal(lt.markers[0].pos, 0);
@@ -478,15 +478,16 @@ static void test_streamed_file_equals_in_memory(void **state)
 				assert_int_equal(l2.markers[i].kind, lt.markers[i].kind);
 			}
 			for (size_t i = 0; i < lt.count; i++) {
-				const struct tsr_access *got = &l2.accesses[i], *want = &lt.accesses[i];
+				const struct tsr_line_access *got = &l2.accesses[i], *want = &lt.accesses[i];
 				assert_int_equal(got->addr, want->addr);
-				assert_int_equal(got->size, want->size);
-				assert_int_equal(got->write, want->write);
+				assert_int_equal(got->size_m1, want->size_m1);
+				assert_int_equal(got->flags, want->flags);
 				assert_int_equal(got->stream, want->stream);
-				assert_int_equal(got->requester, want->requester);
-				assert_int_equal(got->meta, want->meta);
-				assert_int_equal(got->next_use, nu ? want->next_use : TSR_NEVER);
+				assert_int_equal(got->next_use, nu ? want->next_use : TSR_LINE_NEVER);
 			}
+			assert_int_equal(l2.meta_count, lt.meta_count);
+			for (size_t i = 0; i < lt.meta_count; i++)
+				assert_int_equal(l2.metas[i], lt.metas[i]);
 			if (!nu) {
 				assert_int_equal(tsr_replay(&l2, &g, pol, NP, b, &err), TSR_ERR_CONFIG);
 				assert_non_null(strstr(err.msg, "next uses"));

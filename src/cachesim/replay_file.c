@@ -227,6 +227,10 @@ static enum tsr_status next_use_pass(struct pass *p, uint64_t **next, size_t *ca
 		const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
 		for (uint64_t line = rec->addr >> p->line_shift; line <= last >> p->line_shift;
 		     line++) {
+			if (p->accesses == TSR_LINE_TRACE_MAX)
+				return tsr_error_set(err, TSR_ERR_LIMIT,
+						     "more than %zu line accesses: OPT and OPTPT "
+						     "number at most that many", TSR_LINE_TRACE_MAX);
 			if (p->accesses == *cap) {
 				/* grow by half: at most 12 bytes a line access held */
 				size_t nc = *cap ? *cap + *cap / 2 : 1u << 16;
@@ -259,10 +263,35 @@ static enum tsr_status next_use_pass(struct pass *p, uint64_t **next, size_t *ca
 #define BLOCK 4096
 
 struct block {
-	struct tsr_access acc[BLOCK];
+	struct tsr_line_access acc[BLOCK];
+	uint32_t metas[BLOCK];       /* of the accesses flagged TSR_LINE_META */
 	struct tsr_line_marker mk[BLOCK];
-	size_t count, markers;
+	size_t count, meta_count, markers;
 };
+
+/*
+ * Where fill_block() writes: room for BLOCK accesses, metas and markers
+ * (a struct block's arrays, or the ends of a line trace's).
+ */
+struct fill_dst {
+	struct tsr_line_access *acc;
+	uint32_t *metas;
+	struct tsr_line_marker *mk;
+	size_t count, meta_count, markers;  /* written */
+};
+
+
+static struct fill_dst block_dst(struct block *b)
+{
+	return (struct fill_dst){.acc = b->acc, .metas = b->metas, .mk = b->mk};
+}
+
+static void block_set(struct block *b, const struct fill_dst *d)
+{
+	b->count = d->count;
+	b->meta_count = d->meta_count;
+	b->markers = d->markers;
+}
 
 /*
  * Fills b with the next line accesses (with next[i] when next is set) and
@@ -274,14 +303,15 @@ struct block {
  * counts live in locals while a batch of records is split (the stores of
  * the accesses' bytes would make the compiler reload them from memory).
  */
-static enum tsr_status fill_block(struct pass *p, struct block *b, const uint64_t *next,
+static enum tsr_status fill_block(struct pass *p, struct fill_dst *b, const uint64_t *next,
 				  size_t next_count, struct line_set *lines, int *end,
 				  struct tsr_error *err)
 {
 	const uint32_t shift = p->line_shift;
 	const uint64_t mask = ((uint64_t)1 << shift) - 1;
-	struct tsr_access *const acc = b->acc;
-	size_t count = 0, markers = 0, accesses = p->accesses;
+	struct tsr_line_access *const acc = b->acc;
+	uint32_t *const metas = b->metas;
+	size_t count = 0, markers = 0, nmeta = 0, accesses = p->accesses;
 	enum tsr_status s = TSR_OK;
 	*end = 0;
 	while (count < BLOCK && markers < BLOCK) {
@@ -315,6 +345,8 @@ static enum tsr_status fill_block(struct pass *p, struct block *b, const uint64_
 			/* by the last byte, so that an access ending at 2^64 - 1 is kept */
 			const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
 			uint64_t addr = rec->addr;
+			const uint8_t flags = (uint8_t)((rec->write ? TSR_LINE_WRITE : 0) |
+							(rec->meta ? TSR_LINE_META : 0));
 			if (p->splitting) {
 				addr = p->split_addr;
 				p->splitting = 0;
@@ -332,14 +364,14 @@ static enum tsr_status fill_block(struct pass *p, struct block *b, const uint64_
 							  "out of memory for the set of lines");
 					goto out;
 				}
-				acc[count++] = (struct tsr_access){
+				acc[count++] = (struct tsr_line_access){
 					.addr = addr,
-					.size = (uint32_t)(chunk_last - addr + 1),
-					.write = rec->write,
+					.next_use = next ? (uint32_t)next[accesses] : TSR_LINE_NEVER,
+					.size_m1 = (uint16_t)(chunk_last - addr),
 					.stream = rec->stream,
-					.requester = rec->requester,
-					.meta = rec->meta,
-					.next_use = next ? next[accesses] : TSR_NEVER};
+					.flags = flags};
+				if (rec->meta)
+					metas[nmeta++] = rec->meta;
 				accesses++;
 				if (chunk_last == last)
 					break;
@@ -363,6 +395,7 @@ static enum tsr_status fill_block(struct pass *p, struct block *b, const uint64_
 	}
 	p->accesses = accesses;
 	b->count = count;
+	b->meta_count = nmeta;
 	b->markers = markers;
 	return s;
 }
@@ -376,8 +409,9 @@ static enum tsr_status replay_pass(struct pass *p, struct tsr_rk_set *rs, struct
 				   struct line_set *lines, struct tsr_error *err)
 {
 	for (int end = 0; !end;) {
-		TSR_TRY(fill_block(p, b, next, next_count, lines, &end, err));
-		tsr_rk_set_run(rs, b->acc, b->count, b->mk, b->markers);
+		struct fill_dst d = block_dst(b);
+		TSR_TRY(fill_block(p, &d, next, next_count, lines, &end, err));
+		tsr_rk_set_run(rs, b->acc, d.count, b->metas, b->mk, d.markers);
 	}
 	return TSR_OK;
 }
@@ -413,8 +447,10 @@ static void *reader_main(void *arg)
 			pthread_cond_wait(&rd->freed, &rd->mu);
 		struct block *b = rd->ring[rd->produced % RING];
 		pthread_mutex_unlock(&rd->mu);
-		enum tsr_status s = fill_block(rd->p, b, rd->next, rd->next_count, rd->lines, &end,
+		struct fill_dst d = block_dst(b);
+		enum tsr_status s = fill_block(rd->p, &d, rd->next, rd->next_count, rd->lines, &end,
 					       &rd->err);
+		block_set(b, &d);
 		pthread_mutex_lock(&rd->mu);
 		if (s != TSR_OK) {
 			rd->status = s;
@@ -466,7 +502,7 @@ static enum tsr_status replay_pass_threaded(struct pass *p, struct tsr_rk_set *r
 			break;  /* done, every block replayed */
 		const struct block *b = rd.ring[rd.consumed % RING];
 		pthread_mutex_unlock(&rd.mu);
-		tsr_rk_set_run(rs, b->acc, b->count, b->mk, b->markers);
+		tsr_rk_set_run(rs, b->acc, b->count, b->metas, b->mk, b->markers);
 		pthread_mutex_lock(&rd.mu);
 		rd.consumed++;
 		pthread_cond_signal(&rd.freed);
@@ -496,19 +532,18 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 	struct pass p;
 	TSR_TRY(pass_open(&p, path, max_records, out->line_shift, err));
 	tsr_trace_reader_copy_description(p.r, info->description, sizeof(info->description));
-	struct block *b = malloc(sizeof(*b));
+	struct tsr_line_marker *mk = malloc(BLOCK * sizeof(*mk));
 	struct line_set lines = {0};
-	size_t cap = 0, mcap = 0;
-	enum tsr_status s = b ? TSR_OK
-			      : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory reading '%s'", path);
+	size_t cap = 0, meta_cap = 0, mcap = 0;
+	enum tsr_status s = mk ? TSR_OK
+			       : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory reading '%s'", path);
 	for (int end = 0; s == TSR_OK && !end;) {
-		s = fill_block(&p, b, NULL, 0, next_uses ? NULL : &lines, &end, err);
-		if (s != TSR_OK)
-			break;
-		/* grow by half: the arrays are most of what the trace holds */
-		if (out->count + b->count > cap) {
-			size_t nc = cap + cap / 2 > out->count + b->count ? cap + cap / 2
-									  : out->count + 2 * BLOCK;
+		/* room for a block at the arrays' ends: the accesses are split
+		 * straight into them (growing by half, which realloc does
+		 * without copying the large arrays: it remaps their pages) */
+		if (out->count + BLOCK > cap) {
+			size_t nc = cap + cap / 2 > out->count + BLOCK ? cap + cap / 2
+								     : out->count + 16 * BLOCK;
 			char what[512];
 			snprintf(what, sizeof(what), "trace '%.400s' (%zu line accesses)", path, nc);
 			s = tsr_memory_check(what, (uint64_t)nc * sizeof(*out->accesses), err);
@@ -523,8 +558,31 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 			out->accesses = na;
 			cap = nc;
 		}
-		if (out->marker_count + b->markers > mcap) {
-			size_t nc = mcap + mcap / 2 > out->marker_count + b->markers
+		if (out->meta_count + BLOCK > meta_cap) {
+			size_t nc = meta_cap + meta_cap / 2 > out->meta_count + BLOCK
+					    ? meta_cap + meta_cap / 2
+					    : out->meta_count + 4 * BLOCK;
+			void *nm = realloc(out->metas, nc * sizeof(*out->metas));
+			if (!nm) {
+				s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for trace '%s'",
+						  path);
+				break;
+			}
+			out->metas = nm;
+			meta_cap = nc;
+		}
+		struct fill_dst d = {.acc = out->accesses + out->count,
+				     .metas = out->metas + out->meta_count,
+				     .mk = mk};
+		s = fill_block(&p, &d, NULL, 0, next_uses ? NULL : &lines, &end, err);
+		if (s == TSR_OK && out->count + d.count > TSR_LINE_TRACE_MAX)
+			s = tsr_error_set(err, TSR_ERR_LIMIT,
+					  "trace '%s' has more than %zu line accesses, the most a line "
+					  "trace holds", path, TSR_LINE_TRACE_MAX);
+		if (s != TSR_OK)
+			break;
+		if (out->marker_count + d.markers > mcap) {
+			size_t nc = mcap + mcap / 2 > out->marker_count + d.markers
 					    ? mcap + mcap / 2
 					    : out->marker_count + BLOCK;
 			void *nm = realloc(out->markers, nc * sizeof(*out->markers));
@@ -536,16 +594,16 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 			out->markers = nm;
 			mcap = nc;
 		}
-		memcpy(out->accesses + out->count, b->acc, b->count * sizeof(*b->acc));
-		for (size_t i = 0; i < b->markers; i++) {
-			out->markers[out->marker_count + i] = b->mk[i];
+		for (size_t i = 0; i < d.markers; i++) {
+			out->markers[out->marker_count + i] = mk[i];
 			out->markers[out->marker_count + i].pos += out->count;
 		}
-		out->count += b->count;
-		out->marker_count += b->markers;
+		out->count += d.count;
+		out->meta_count += d.meta_count;
+		out->marker_count += d.markers;
 	}
 	tsr_trace_reader_close(p.r);
-	free(b);
+	free(mk);
 	out->frames = p.frames;
 	info->records = p.records;
 	info->accesses = p.accesses;
