@@ -517,6 +517,35 @@ static enum tsr_status replay_pass_threaded(struct pass *p, struct tsr_rk_set *r
 	return rd.status;
 }
 
+/*
+ * Grows the array *arr of *cap elements of elem bytes to hold need, by
+ * half, and to at least GROW_FIRST bytes: glibc serves an allocation of
+ * more than 32 MiB (its largest dynamic threshold) with mmap() and grows
+ * it by remapping its pages, where a smaller one would be copied (its
+ * untouched pages cost nothing). The memory budget is checked against
+ * what is used (need). Errors: TSR_ERR_LIMIT, TSR_ERR_NOMEM.
+ */
+#define GROW_FIRST ((size_t)33 << 20)
+
+static enum tsr_status grow(const char *path, void **arr, size_t *cap, size_t need, size_t elem,
+			    struct tsr_error *err)
+{
+	if (need <= *cap)
+		return TSR_OK;
+	char what[512];
+	snprintf(what, sizeof(what), "trace '%.400s' (%zu line accesses)", path, need);
+	TSR_TRY(tsr_memory_check(what, (uint64_t)need * elem, err));
+	size_t nc = *cap + *cap / 2 > need ? *cap + *cap / 2 : need;
+	if (nc < GROW_FIRST / elem)
+		nc = GROW_FIRST / elem;
+	void *na = realloc(*arr, nc * elem);
+	if (!na)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for trace '%s'", path);
+	*arr = na;
+	*cap = nc;
+	return TSR_OK;
+}
+
 enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint32_t line_bytes,
 				    int next_uses, struct tsr_line_trace *out,
 				    struct tsr_replay_file_info *info, struct tsr_error *err)
@@ -539,38 +568,14 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 			       : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory reading '%s'", path);
 	for (int end = 0; s == TSR_OK && !end;) {
 		/* room for a block at the arrays' ends: the accesses are split
-		 * straight into them (growing by half, which realloc does
-		 * without copying the large arrays: it remaps their pages) */
-		if (out->count + BLOCK > cap) {
-			size_t nc = cap + cap / 2 > out->count + BLOCK ? cap + cap / 2
-								     : out->count + 16 * BLOCK;
-			char what[512];
-			snprintf(what, sizeof(what), "trace '%.400s' (%zu line accesses)", path, nc);
-			s = tsr_memory_check(what, (uint64_t)nc * sizeof(*out->accesses), err);
-			void *na = s == TSR_OK ? realloc(out->accesses, nc * sizeof(*out->accesses))
-					       : NULL;
-			if (!na) {
-				if (s == TSR_OK)
-					s = tsr_error_set(err, TSR_ERR_NOMEM,
-							  "out of memory for trace '%s'", path);
-				break;
-			}
-			out->accesses = na;
-			cap = nc;
-		}
-		if (out->meta_count + BLOCK > meta_cap) {
-			size_t nc = meta_cap + meta_cap / 2 > out->meta_count + BLOCK
-					    ? meta_cap + meta_cap / 2
-					    : out->meta_count + 4 * BLOCK;
-			void *nm = realloc(out->metas, nc * sizeof(*out->metas));
-			if (!nm) {
-				s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for trace '%s'",
-						  path);
-				break;
-			}
-			out->metas = nm;
-			meta_cap = nc;
-		}
+		 * straight into them */
+		s = grow(path, (void **)&out->accesses, &cap, out->count + BLOCK,
+			 sizeof(*out->accesses), err);
+		if (s == TSR_OK)
+			s = grow(path, (void **)&out->metas, &meta_cap, out->meta_count + BLOCK,
+				 sizeof(*out->metas), err);
+		if (s != TSR_OK)
+			break;
 		struct fill_dst d = {.acc = out->accesses + out->count,
 				     .metas = out->metas + out->meta_count,
 				     .mk = mk};
