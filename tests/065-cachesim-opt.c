@@ -260,6 +260,48 @@ static void test_opt_heap_matches_linear_min(void **state)
 	free(acc);
 }
 
+/*
+ * Next uses against a quadratic search, on a dense trace (lines of a few
+ * regions: the 64-line chunk tables) and on a sparse one (every line in a
+ * chunk of its own, more chunks than the tables may take: the line map),
+ * with runs of accesses to one line; and distinct_lines.
+ */
+static void check_next_uses(uint64_t spacing, size_t n, uint64_t lines)
+{
+	struct tsr_access *acc = malloc(n * sizeof(*acc));
+	assert_non_null(acc);
+	srand(7);
+	for (size_t i = 0; i < n; i++)
+		acc[i] = i && rand() % 4 == 0 ? acc[i - 1]
+					      : read_line((uint64_t)(rand() % lines) * spacing);
+	struct tsr_line_trace lt;
+	struct tsr_error err;
+	assert_int_equal(tsr_line_trace_from_accesses(acc, n, LINE, &lt, &err), TSR_OK);
+	uint8_t *seen = calloc(lines, 1);
+	assert_non_null(seen);
+	uint64_t distinct = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t line = lt.accesses[i].addr / LINE;
+		size_t k = i + 1;
+		while (k < n && lt.accesses[k].addr / LINE != line)
+			k++;
+		assert_int_equal(lt.accesses[i].next_use, k < n ? (uint32_t)k : TSR_LINE_NEVER);
+		distinct += !seen[line / spacing];
+		seen[line / spacing] = 1;
+	}
+	assert_int_equal(lt.distinct_lines, distinct);
+	free(seen);
+	tsr_line_trace_release(&lt);
+	free(acc);
+}
+
+static void test_next_uses_dense_and_sparse(void **state)
+{
+	(void)state;
+	check_next_uses(1, 20000, 3000);     /* 47 chunks */
+	check_next_uses(1000, 20000, 6000);  /* ~6000 chunks: over 1 MiB of tables */
+}
+
 static void test_next_use_positions(void **state)
 {
 	(void)state;
@@ -645,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_opt_equals_exhaustive_minimum),
 		cmocka_unit_test(test_opt_heap_matches_linear_min),
 		cmocka_unit_test(test_next_use_positions),
+		cmocka_unit_test(test_next_uses_dense_and_sparse),
 		cmocka_unit_test(test_one_pass_equals_separate),
 		cmocka_unit_test(test_offline_policies_refused_online),
 		cmocka_unit_test(test_streamed_file_equals_in_memory),

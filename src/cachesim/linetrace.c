@@ -36,12 +36,10 @@ static uint64_t lines_of(uint64_t addr, uint32_t size, uint32_t shift)
 }
 
 /*
- * Backward pass: next_use of each access = index of the next access to its
- * line. A run of accesses to one line (partial accesses, a line's
- * neighbours of one record) takes no map probe after its last access.
- * Releases lt on failure.
+ * Backward pass with a map from line to its latest position (any trace):
+ * returns 0 when out of memory.
  */
-static enum tsr_status compute_next_use(struct tsr_line_trace *lt, struct tsr_error *err)
+static int next_use_by_map(struct tsr_line_trace *lt)
 {
 	struct tsr_u64map last = {0};
 	struct tsr_line_access *acc = lt->accesses;
@@ -54,17 +52,95 @@ static enum tsr_status compute_next_use(struct tsr_line_trace *lt, struct tsr_er
 			slot = tsr_u64map_upsert(&last, line, TSR_NEVER);
 			if (!slot) {
 				tsr_u64map_release(&last);
-				tsr_line_trace_release(lt);
-				return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for next uses");
+				return 0;
 			}
 			prev = line;
 		}
 		acc[i].next_use = (uint32_t)*slot;  /* TSR_NEVER: TSR_LINE_NEVER */
-		*slot = i;
+		*slot = (uint32_t)i;
 	}
 	lt->distinct_lines = last.count;
-	lt->no_next_uses = 0;
 	tsr_u64map_release(&last);
+	return 1;
+}
+
+/*
+ * The same pass over a table of the latest positions of the lines of each
+ * 64-line chunk touched (256 bytes a chunk, found through a map from
+ * chunk to table and a direct-mapped cache of 16 recent chunks: a trace's
+ * streams each walk their own region), which takes far fewer cache misses
+ * than a map probe per access. A sparse trace, whose tables would take
+ * more than `budget` bytes, is left to next_use_by_map(): returns -1
+ * then, 0 when out of memory, 1 done.
+ */
+#define NU_CHUNK_SHIFT 6
+
+static int next_use_by_chunks(struct tsr_line_trace *lt, size_t budget)
+{
+	struct tsr_u64map chunks = {0};
+	uint32_t (*tab)[1 << NU_CHUNK_SHIFT] = NULL;
+	size_t ntab = 0, cap = 0;
+	uint64_t recent_chunk[16] = {0}, recent_tab[16] = {0}, distinct = 0;  /* chunk + 1 */
+	struct tsr_line_access *acc = lt->accesses;
+	const uint32_t shift = lt->line_shift;
+	int ret = 1;
+	for (size_t i = lt->count; i-- > 0;) {
+		const uint64_t line = acc[i].addr >> shift, chunk = line >> NU_CHUNK_SHIFT;
+		const unsigned r = (unsigned)chunk & 15;
+		if (recent_chunk[r] != chunk + 1) {
+			uint64_t *t = tsr_u64map_upsert(&chunks, chunk, UINT64_MAX);
+			if (!t) {
+				ret = 0;
+				break;
+			}
+			if (*t == UINT64_MAX) {
+				if (ntab == cap) {
+					size_t nc = cap ? 2 * cap : 256;
+					if (nc * sizeof(*tab) > budget) {
+						ret = -1;
+						break;
+					}
+					void *nt = realloc(tab, nc * sizeof(*tab));
+					if (!nt) {
+						ret = 0;
+						break;
+					}
+					tab = nt;
+					cap = nc;
+				}
+				memset(tab[ntab], 0xff, sizeof(*tab));
+				*t = ntab++;
+			}
+			recent_chunk[r] = chunk + 1;
+			recent_tab[r] = *t;
+		}
+		uint32_t *slot = &tab[recent_tab[r]][line & ((1u << NU_CHUNK_SHIFT) - 1)];
+		distinct += *slot == TSR_LINE_NEVER;
+		acc[i].next_use = *slot;
+		*slot = (uint32_t)i;
+	}
+	if (ret == 1)
+		lt->distinct_lines = distinct;
+	tsr_u64map_release(&chunks);
+	free(tab);
+	return ret;
+}
+
+/*
+ * Backward pass: next_use of each access = index of the next access to its
+ * line. Releases lt on failure.
+ */
+static enum tsr_status compute_next_use(struct tsr_line_trace *lt, struct tsr_error *err)
+{
+	/* the chunk tables may take a quarter of the accesses' bytes, 1 MiB at least */
+	int r = next_use_by_chunks(lt, lt->count * sizeof(*lt->accesses) / 4 + (1u << 20));
+	if (r < 0)
+		r = next_use_by_map(lt);
+	if (!r) {
+		tsr_line_trace_release(lt);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for next uses");
+	}
+	lt->no_next_uses = 0;
 	return TSR_OK;
 }
 
