@@ -256,8 +256,6 @@ enum tsr_status tsr_line_trace_append(struct tsr_line_trace *lt, size_t *cap, si
 		if (nc > TSR_LINE_TRACE_MAX)
 			nc = TSR_LINE_TRACE_MAX;
 		TSR_TRY(count_check(lt->count + 1, err));
-		TSR_TRY(tsr_memory_check("a recorded line trace", (uint64_t)nc * sizeof(*lt->accesses),
-					 err));
 		struct tsr_line_access *p = realloc(lt->accesses, nc * sizeof(*p));
 		if (!p)
 			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a line trace");

@@ -140,7 +140,7 @@ enum tsr_status tsr_line_trace_index(struct tsr_line_trace *lt, struct tsr_error
  * Appends one line-contained access (next use none) to lt, growing its
  * arrays: *cap and *meta_cap are their capacities (0 for arrays not
  * allocated yet). Errors: TSR_ERR_NOMEM, TSR_ERR_LIMIT (TSR_LINE_TRACE_MAX
- * accesses, or the memory budget); lt is unchanged then.
+ * accesses); lt is unchanged then.
  */
 enum tsr_status tsr_line_trace_append(struct tsr_line_trace *lt, size_t *cap, size_t *meta_cap,
 				      const struct tsr_access *a, struct tsr_error *err);

@@ -280,7 +280,6 @@ struct fill_dst {
 	size_t count, meta_count, markers;  /* written */
 };
 
-
 static struct fill_dst block_dst(struct block *b)
 {
 	return (struct fill_dst){.acc = b->acc, .metas = b->metas, .mk = b->mk};
@@ -528,30 +527,33 @@ static enum tsr_status replay_pass_threaded(struct pass *p, struct tsr_rk_set *r
 }
 
 /*
- * Grows the array *arr of *cap elements of elem bytes to hold need, by
- * half, and to at least GROW_FIRST bytes: glibc serves an allocation of
- * more than 32 MiB (its largest dynamic threshold) with mmap() and grows
- * it by remapping its pages, where a smaller one would be copied (its
- * untouched pages cost nothing). The memory budget is checked against
- * what is used (need). Errors: TSR_ERR_LIMIT, TSR_ERR_NOMEM.
+ * Makes room for need elements of elem bytes in arr (*cap of them now):
+ * *out = arr, or arr reallocated by half, and to at least GROW_FIRST
+ * bytes: glibc serves an allocation of more than 32 MiB (its largest
+ * dynamic threshold) with mmap() and grows it by remapping its pages,
+ * where a smaller one would be copied (its untouched pages cost
+ * nothing). The memory budget is checked against what is used (need
+ * `what`, e.g. "line accesses"). Errors: TSR_ERR_LIMIT, TSR_ERR_NOMEM
+ * (arr is kept then).
  */
 #define GROW_FIRST ((size_t)33 << 20)
 
-static enum tsr_status grow(const char *path, void **arr, size_t *cap, size_t need, size_t elem,
-			    struct tsr_error *err)
+static enum tsr_status grow(const char *path, const char *what, void *arr, size_t *cap,
+			    size_t need, size_t elem, void **out, struct tsr_error *err)
 {
+	*out = arr;
 	if (need <= *cap)
 		return TSR_OK;
-	char what[512];
-	snprintf(what, sizeof(what), "trace '%.400s' (%zu line accesses)", path, need);
-	TSR_TRY(tsr_memory_check(what, (uint64_t)need * elem, err));
+	char msg[512];
+	snprintf(msg, sizeof(msg), "trace '%.400s' (%zu %s)", path, need, what);
+	TSR_TRY(tsr_memory_check(msg, (uint64_t)need * elem, err));
 	size_t nc = *cap + *cap / 2 > need ? *cap + *cap / 2 : need;
 	if (nc < GROW_FIRST / elem)
 		nc = GROW_FIRST / elem;
-	void *na = realloc(*arr, nc * elem);
+	void *na = realloc(arr, nc * elem);
 	if (!na)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for trace '%s'", path);
-	*arr = na;
+	*out = na;
 	*cap = nc;
 	return TSR_OK;
 }
@@ -579,13 +581,16 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 	for (int end = 0; s == TSR_OK && !end;) {
 		/* room for a block at the arrays' ends: the accesses are split
 		 * straight into them */
-		s = grow(path, (void **)&out->accesses, &cap, out->count + BLOCK,
-			 sizeof(*out->accesses), err);
+		void *na, *nmeta;
+		s = grow(path, "line accesses", out->accesses, &cap, out->count + BLOCK,
+			 sizeof(*out->accesses), &na, err);
+		out->accesses = na;
 		if (s == TSR_OK)
-			s = grow(path, (void **)&out->metas, &meta_cap, out->meta_count + BLOCK,
-				 sizeof(*out->metas), err);
+			s = grow(path, "metas", out->metas, &meta_cap, out->meta_count + BLOCK,
+				 sizeof(*out->metas), &nmeta, err);
 		if (s != TSR_OK)
 			break;
+		out->metas = nmeta;
 		struct fill_dst d = {.acc = out->accesses + out->count,
 				     .metas = out->metas + out->meta_count,
 				     .mk = mk};
