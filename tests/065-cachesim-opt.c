@@ -260,6 +260,48 @@ static void test_opt_heap_matches_linear_min(void **state)
 	free(acc);
 }
 
+/*
+ * Next uses against a quadratic search, on a dense trace (lines of a few
+ * regions: the 64-line chunk tables) and on a sparse one (every line in a
+ * chunk of its own, more chunks than the tables may take: the line map),
+ * with runs of accesses to one line; and distinct_lines.
+ */
+static void check_next_uses(uint64_t spacing, size_t n, uint64_t lines)
+{
+	struct tsr_access *acc = malloc(n * sizeof(*acc));
+	assert_non_null(acc);
+	srand(7);
+	for (size_t i = 0; i < n; i++)
+		acc[i] = i && rand() % 4 == 0 ? acc[i - 1]
+					      : read_line((uint64_t)(rand() % lines) * spacing);
+	struct tsr_line_trace lt;
+	struct tsr_error err;
+	assert_int_equal(tsr_line_trace_from_accesses(acc, n, LINE, &lt, &err), TSR_OK);
+	uint8_t *seen = calloc(lines, 1);
+	assert_non_null(seen);
+	uint64_t distinct = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t line = lt.accesses[i].addr / LINE;
+		size_t k = i + 1;
+		while (k < n && lt.accesses[k].addr / LINE != line)
+			k++;
+		assert_int_equal(lt.accesses[i].next_use, k < n ? (uint32_t)k : TSR_LINE_NEVER);
+		distinct += !seen[line / spacing];
+		seen[line / spacing] = 1;
+	}
+	assert_int_equal(lt.distinct_lines, distinct);
+	free(seen);
+	tsr_line_trace_release(&lt);
+	free(acc);
+}
+
+static void test_next_uses_dense_and_sparse(void **state)
+{
+	(void)state;
+	check_next_uses(1, 20000, 3000);     /* 47 chunks */
+	check_next_uses(1000, 20000, 6000);  /* ~6000 chunks: over 1 MiB of tables */
+}
+
 static void test_next_use_positions(void **state)
 {
 	(void)state;
@@ -279,13 +321,13 @@ static void test_next_use_positions(void **state)
 	assert_int_equal(lt.count, 5);
 	assert_int_equal(lt.distinct_lines, 3);
 	assert_int_equal(lt.accesses[0].next_use, 1);         /* 0x100 -> 0x13c */
-	assert_int_equal(lt.accesses[1].next_use, TSR_NEVER);
-	assert_int_equal(lt.accesses[1].size, 4);
+	assert_int_equal(lt.accesses[1].next_use, TSR_LINE_NEVER);
+	assert_int_equal(lt.accesses[1].size_m1 + 1, 4);
 	assert_int_equal(lt.accesses[2].addr, 0x140);
-	assert_int_equal(lt.accesses[2].size, 4);
+	assert_int_equal(lt.accesses[2].size_m1 + 1, 4);
 	assert_int_equal(lt.accesses[2].next_use, 3);         /* 0x140 -> 0x144 */
-	assert_int_equal(lt.accesses[3].write, 1);
-	assert_int_equal(lt.accesses[4].next_use, TSR_NEVER);
+	assert_int_equal(lt.accesses[3].flags, TSR_LINE_WRITE);
+	assert_int_equal(lt.accesses[4].next_use, TSR_LINE_NEVER);
 	assert_int_equal(lt.marker_count, 2);
 	assert_int_equal(lt.frames, 1);
 	assert_int_equal(lt.markers[0].pos, 0);
@@ -478,15 +520,16 @@ static void test_streamed_file_equals_in_memory(void **state)
 				assert_int_equal(l2.markers[i].kind, lt.markers[i].kind);
 			}
 			for (size_t i = 0; i < lt.count; i++) {
-				const struct tsr_access *got = &l2.accesses[i], *want = &lt.accesses[i];
+				const struct tsr_line_access *got = &l2.accesses[i], *want = &lt.accesses[i];
 				assert_int_equal(got->addr, want->addr);
-				assert_int_equal(got->size, want->size);
-				assert_int_equal(got->write, want->write);
+				assert_int_equal(got->size_m1, want->size_m1);
+				assert_int_equal(got->flags, want->flags);
 				assert_int_equal(got->stream, want->stream);
-				assert_int_equal(got->requester, want->requester);
-				assert_int_equal(got->meta, want->meta);
-				assert_int_equal(got->next_use, nu ? want->next_use : TSR_NEVER);
+				assert_int_equal(got->next_use, nu ? want->next_use : TSR_LINE_NEVER);
 			}
+			assert_int_equal(l2.meta_count, lt.meta_count);
+			for (size_t i = 0; i < lt.meta_count; i++)
+				assert_int_equal(l2.metas[i], lt.metas[i]);
 			if (!nu) {
 				assert_int_equal(tsr_replay(&l2, &g, pol, NP, b, &err), TSR_ERR_CONFIG);
 				assert_non_null(strstr(err.msg, "next uses"));
@@ -644,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_opt_equals_exhaustive_minimum),
 		cmocka_unit_test(test_opt_heap_matches_linear_min),
 		cmocka_unit_test(test_next_use_positions),
+		cmocka_unit_test(test_next_uses_dense_and_sparse),
 		cmocka_unit_test(test_one_pass_equals_separate),
 		cmocka_unit_test(test_offline_policies_refused_online),
 		cmocka_unit_test(test_streamed_file_equals_in_memory),

@@ -61,7 +61,7 @@ enum tsr_status tsr_analysis_line_ids(const struct tsr_line_trace *lt, uint32_t 
 		goto nomem;
 	uint32_t next = 0;
 	for (size_t i = 0; i < lt->count; i++) {
-		const struct tsr_access *a = &lt->accesses[i];
+		const struct tsr_line_access *a = &lt->accesses[i];
 		if (stream != TSR_ANALYSIS_ALL_STREAMS && a->stream != stream) {
 			(*ids)[i] = TSR_SD_SKIP;
 			continue;

@@ -53,7 +53,7 @@ enum tsr_status tsr_tile_sets_analyze(const struct tsr_line_trace *lt,
 		}
 		if (i == lt->count)
 			break;
-		const struct tsr_access *a = &lt->accesses[i];
+		const struct tsr_line_access *a = &lt->accesses[i];
 		if (p->stream != TSR_ANALYSIS_ALL_STREAMS && a->stream != p->stream)
 			continue;
 		if (!in_tile) {

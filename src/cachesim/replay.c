@@ -9,18 +9,18 @@
 void tsr_replay_caches(const struct tsr_line_trace *lt, struct tsr_cache *const *caches,
 		       uint32_t n, tsr_replay_visit visit, void *ctx)
 {
-	size_t m = 0;
+	size_t m = 0, meta_at = 0;
 	struct tsr_cache_outcome o;
 	for (size_t i = 0; i < lt->count; i++) {
 		for (; m < lt->marker_count && lt->markers[m].pos == i; m++)
 			for (uint32_t c = 0; c < n; c++)
 				tsr_cache_marker(caches[c], (enum tsr_marker)lt->markers[m].kind,
 						 lt->markers[m].value);
-		const struct tsr_access *a = &lt->accesses[i];
+		const struct tsr_access a = tsr_line_access_full(&lt->accesses[i], lt->metas, &meta_at);
 		for (uint32_t c = 0; c < n; c++) {
-			tsr_cache_access(caches[c], a, &o);
+			tsr_cache_access(caches[c], &a, &o);
 			if (visit)
-				visit(ctx, c, i, a, &o);
+				visit(ctx, c, i, &a, &o);
 		}
 	}
 	for (; m < lt->marker_count; m++)
@@ -47,7 +47,7 @@ enum tsr_status tsr_replay(const struct tsr_line_trace *lt,
 	}
 	struct tsr_rk_set rs;
 	TSR_TRY(tsr_rk_set_create(g, policies, n, &rs, err));
-	tsr_rk_set_run(&rs, lt->accesses, lt->count, lt->markers, lt->marker_count);
+	tsr_rk_set_run(&rs, lt->accesses, lt->count, lt->metas, lt->markers, lt->marker_count);
 	tsr_rk_set_results(&rs, policies, out);
 	tsr_rk_set_destroy(&rs);
 	return TSR_OK;
@@ -77,8 +77,9 @@ enum tsr_status tsr_rk_set_create(const struct tsr_cache_geometry *g,
 	return TSR_OK;
 }
 
-void tsr_rk_set_run(struct tsr_rk_set *rs, const struct tsr_access *a, size_t count,
-		    const struct tsr_line_marker *markers, size_t marker_count)
+void tsr_rk_set_run(struct tsr_rk_set *rs, const struct tsr_line_access *a, size_t count,
+		    const uint32_t *metas, const struct tsr_line_marker *markers,
+		    size_t marker_count)
 {
 	struct tsr_cache_outcome o;
 	for (uint32_t c = 0; c < rs->n; c++) {
@@ -87,12 +88,13 @@ void tsr_rk_set_run(struct tsr_rk_set *rs, const struct tsr_access *a, size_t co
 			continue;
 		}
 		struct tsr_cache *cache = rs->caches[c];
-		size_t m = 0;
+		size_t m = 0, meta_at = 0;
 		for (size_t i = 0; i < count; i++) {
 			for (; m < marker_count && markers[m].pos == i; m++)
 				tsr_cache_marker(cache, (enum tsr_marker)markers[m].kind,
 						 markers[m].value);
-			tsr_cache_access(cache, &a[i], &o);
+			const struct tsr_access ai = tsr_line_access_full(&a[i], metas, &meta_at);
+			tsr_cache_access(cache, &ai, &o);
 		}
 		for (; m < marker_count; m++)
 			tsr_cache_marker(cache, (enum tsr_marker)markers[m].kind, markers[m].value);

@@ -38,7 +38,8 @@ struct tsr_replay_result {
 
 /*
  * Called for every access a cache of the replay serves: cache index,
- * access index in the line trace, the access and what it did.
+ * access index in the line trace, the access (tsr_line_access_full():
+ * requester 0) and what it did.
  */
 typedef void (*tsr_replay_visit)(void *ctx, uint32_t cache, size_t index,
 				 const struct tsr_access *a,
@@ -111,17 +112,19 @@ struct tsr_replay_file_info {
  * 0: TSR_LIMIT_TRACE_RECORDS) straight into a line trace of line_bytes
  * lines, split as tsr_replay_file() splits it, without holding the
  * records: the same line trace as tsr_trace_load() + tsr_line_trace_build()
- * in less time and memory (32 bytes a line access, 24 a marker). With
+ * in less time and memory (16 bytes a line access, 4 more for one with a
+ * meta, 24 a marker; the accesses are split straight into the trace's
+ * arrays, which grow by half without copying). With
  * next_uses 1 it computes next uses and distinct_lines
- * (tsr_line_trace_index()); with 0 it leaves every next use TSR_NEVER and
+ * (tsr_line_trace_index()); with 0 it leaves every next use TSR_LINE_NEVER and
  * sets lt->no_next_uses (tsr_replay() then refuses OPT and OPTPT until
  * tsr_line_trace_index()), counting distinct_lines on the way. Fills
  * *info (may be NULL): description, records, accesses, frames, distinct
  * lines, next_use_bytes, and the seconds of reading (replay_seconds) and
  * of next uses (prepare_seconds). Errors: TSR_ERR_CONFIG (line size), those
  * of the trace reader (TSR_ERR_IO, TSR_ERR_PARSE, TSR_ERR_LIMIT), TSR_ERR_LIMIT
- * over the memory budget (core/limits.h), TSR_ERR_NOMEM; *out is empty on
- * error.
+ * over the memory budget (core/limits.h) or over TSR_LINE_TRACE_MAX line
+ * accesses, TSR_ERR_NOMEM; *out is empty on error.
  */
 enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint32_t line_bytes,
 				    int next_uses, struct tsr_line_trace *out,

@@ -227,6 +227,10 @@ static enum tsr_status next_use_pass(struct pass *p, uint64_t **next, size_t *ca
 		const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
 		for (uint64_t line = rec->addr >> p->line_shift; line <= last >> p->line_shift;
 		     line++) {
+			if (p->accesses == TSR_LINE_TRACE_MAX)
+				return tsr_error_set(err, TSR_ERR_LIMIT,
+						     "more than %zu line accesses: OPT and OPTPT "
+						     "number at most that many", TSR_LINE_TRACE_MAX);
 			if (p->accesses == *cap) {
 				/* grow by half: at most 12 bytes a line access held */
 				size_t nc = *cap ? *cap + *cap / 2 : 1u << 16;
@@ -259,10 +263,34 @@ static enum tsr_status next_use_pass(struct pass *p, uint64_t **next, size_t *ca
 #define BLOCK 4096
 
 struct block {
-	struct tsr_access acc[BLOCK];
+	struct tsr_line_access acc[BLOCK];
+	uint32_t metas[BLOCK];       /* of the accesses flagged TSR_LINE_META */
 	struct tsr_line_marker mk[BLOCK];
-	size_t count, markers;
+	size_t count, meta_count, markers;
 };
+
+/*
+ * Where fill_block() writes: room for BLOCK accesses, metas and markers
+ * (a struct block's arrays, or the ends of a line trace's).
+ */
+struct fill_dst {
+	struct tsr_line_access *acc;
+	uint32_t *metas;
+	struct tsr_line_marker *mk;
+	size_t count, meta_count, markers;  /* written */
+};
+
+static struct fill_dst block_dst(struct block *b)
+{
+	return (struct fill_dst){.acc = b->acc, .metas = b->metas, .mk = b->mk};
+}
+
+static void block_set(struct block *b, const struct fill_dst *d)
+{
+	b->count = d->count;
+	b->meta_count = d->meta_count;
+	b->markers = d->markers;
+}
 
 /*
  * Fills b with the next line accesses (with next[i] when next is set) and
@@ -274,14 +302,15 @@ struct block {
  * counts live in locals while a batch of records is split (the stores of
  * the accesses' bytes would make the compiler reload them from memory).
  */
-static enum tsr_status fill_block(struct pass *p, struct block *b, const uint64_t *next,
+static enum tsr_status fill_block(struct pass *p, struct fill_dst *b, const uint64_t *next,
 				  size_t next_count, struct line_set *lines, int *end,
 				  struct tsr_error *err)
 {
 	const uint32_t shift = p->line_shift;
 	const uint64_t mask = ((uint64_t)1 << shift) - 1;
-	struct tsr_access *const acc = b->acc;
-	size_t count = 0, markers = 0, accesses = p->accesses;
+	struct tsr_line_access *const acc = b->acc;
+	uint32_t *const metas = b->metas;
+	size_t count = 0, markers = 0, nmeta = 0, accesses = p->accesses;
 	enum tsr_status s = TSR_OK;
 	*end = 0;
 	while (count < BLOCK && markers < BLOCK) {
@@ -301,23 +330,32 @@ static enum tsr_status fill_block(struct pass *p, struct block *b, const uint64_
 		 * make the compiler reload fields of *p) */
 		size_t at = p->at, frames = 0;
 		const size_t have = p->have, first = at;
+		int splitting = p->splitting;
 		for (; at < have && count < BLOCK && markers < BLOCK; at++) {
+			/* the record's fields in locals too: the stores of the
+			 * accesses' bytes may alias them */
 			const struct tsr_trace_record *rec = &p->batch[at];
-			if (rec->kind != TSR_TRACE_ACCESS) {
-				frames += rec->kind == TSR_TRACE_FRAME;
+			const uint8_t kind = rec->kind;
+			const uint64_t first_addr = rec->addr;
+			if (kind != TSR_TRACE_ACCESS) {
+				frames += kind == TSR_TRACE_FRAME;
 				b->mk[markers++] = (struct tsr_line_marker){
 					.pos = count,
-					.value = rec->addr,
-					.kind = rec->kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME
-									     : TSR_MARKER_TILE};
+					.value = first_addr,
+					.kind = kind == TSR_TRACE_FRAME ? TSR_MARKER_FRAME
+									: TSR_MARKER_TILE};
 				continue;
 			}
+			const uint32_t meta = rec->meta;
+			const uint8_t stream = rec->stream;
+			const uint8_t flags = (uint8_t)((rec->write ? TSR_LINE_WRITE : 0) |
+							(meta ? TSR_LINE_META : 0));
 			/* by the last byte, so that an access ending at 2^64 - 1 is kept */
-			const uint64_t last = rec->addr + ((rec->size ? rec->size : 1) - 1);
-			uint64_t addr = rec->addr;
-			if (p->splitting) {
+			const uint64_t last = first_addr + ((rec->size ? rec->size : 1) - 1);
+			uint64_t addr = first_addr;
+			if (splitting) {
 				addr = p->split_addr;
-				p->splitting = 0;
+				splitting = 0;
 			}
 			for (;;) {
 				const uint64_t chunk_last = (addr | mask) < last ? (addr | mask) : last;
@@ -332,29 +370,32 @@ static enum tsr_status fill_block(struct pass *p, struct block *b, const uint64_
 							  "out of memory for the set of lines");
 					goto out;
 				}
-				acc[count++] = (struct tsr_access){
+				acc[count++] = (struct tsr_line_access){
 					.addr = addr,
-					.size = (uint32_t)(chunk_last - addr + 1),
-					.write = rec->write,
-					.stream = rec->stream,
-					.requester = rec->requester,
-					.meta = rec->meta,
-					.next_use = next ? next[accesses] : TSR_NEVER};
+					.next_use = next ? (uint32_t)next[accesses] : TSR_LINE_NEVER,
+					.size_m1 = (uint16_t)(chunk_last - addr),
+					.stream = stream,
+					.flags = flags};
+				/* without a branch (a third of the accesses of a
+				 * TCOR trace carry a meta, interleaved) */
+				metas[nmeta] = meta;
+				nmeta += meta != 0;
 				accesses++;
 				if (chunk_last == last)
 					break;
 				addr = chunk_last + 1;
 				if (count == BLOCK) {
 					/* the rest of this record goes to the next block */
-					p->splitting = 1;
+					splitting = 1;
 					p->split_addr = addr;
 					break;
 				}
 			}
-			if (p->splitting)
+			if (splitting)
 				break;  /* at stays on the record being split */
 		}
 	out:
+		p->splitting = splitting;
 		p->records += at - first;
 		p->frames += frames;
 		p->at = at;
@@ -363,6 +404,7 @@ static enum tsr_status fill_block(struct pass *p, struct block *b, const uint64_
 	}
 	p->accesses = accesses;
 	b->count = count;
+	b->meta_count = nmeta;
 	b->markers = markers;
 	return s;
 }
@@ -376,8 +418,9 @@ static enum tsr_status replay_pass(struct pass *p, struct tsr_rk_set *rs, struct
 				   struct line_set *lines, struct tsr_error *err)
 {
 	for (int end = 0; !end;) {
-		TSR_TRY(fill_block(p, b, next, next_count, lines, &end, err));
-		tsr_rk_set_run(rs, b->acc, b->count, b->mk, b->markers);
+		struct fill_dst d = block_dst(b);
+		TSR_TRY(fill_block(p, &d, next, next_count, lines, &end, err));
+		tsr_rk_set_run(rs, b->acc, d.count, b->metas, b->mk, d.markers);
 	}
 	return TSR_OK;
 }
@@ -413,8 +456,10 @@ static void *reader_main(void *arg)
 			pthread_cond_wait(&rd->freed, &rd->mu);
 		struct block *b = rd->ring[rd->produced % RING];
 		pthread_mutex_unlock(&rd->mu);
-		enum tsr_status s = fill_block(rd->p, b, rd->next, rd->next_count, rd->lines, &end,
+		struct fill_dst d = block_dst(b);
+		enum tsr_status s = fill_block(rd->p, &d, rd->next, rd->next_count, rd->lines, &end,
 					       &rd->err);
+		block_set(b, &d);
 		pthread_mutex_lock(&rd->mu);
 		if (s != TSR_OK) {
 			rd->status = s;
@@ -466,7 +511,7 @@ static enum tsr_status replay_pass_threaded(struct pass *p, struct tsr_rk_set *r
 			break;  /* done, every block replayed */
 		const struct block *b = rd.ring[rd.consumed % RING];
 		pthread_mutex_unlock(&rd.mu);
-		tsr_rk_set_run(rs, b->acc, b->count, b->mk, b->markers);
+		tsr_rk_set_run(rs, b->acc, b->count, b->metas, b->mk, b->markers);
 		pthread_mutex_lock(&rd.mu);
 		rd.consumed++;
 		pthread_cond_signal(&rd.freed);
@@ -479,6 +524,38 @@ static enum tsr_status replay_pass_threaded(struct pass *p, struct tsr_rk_set *r
 	if (rd.status != TSR_OK)
 		*err = rd.err;
 	return rd.status;
+}
+
+/*
+ * Makes room for need elements of elem bytes in arr (*cap of them now):
+ * *out = arr, or arr reallocated by half, and to at least GROW_FIRST
+ * bytes: glibc serves an allocation of more than 32 MiB (its largest
+ * dynamic threshold) with mmap() and grows it by remapping its pages,
+ * where a smaller one would be copied (its untouched pages cost
+ * nothing). The memory budget is checked against what is used (need
+ * `what`, e.g. "line accesses"). Errors: TSR_ERR_LIMIT, TSR_ERR_NOMEM
+ * (arr is kept then).
+ */
+#define GROW_FIRST ((size_t)33 << 20)
+
+static enum tsr_status grow(const char *path, const char *what, void *arr, size_t *cap,
+			    size_t need, size_t elem, void **out, struct tsr_error *err)
+{
+	*out = arr;
+	if (need <= *cap)
+		return TSR_OK;
+	char msg[512];
+	snprintf(msg, sizeof(msg), "trace '%.400s' (%zu %s)", path, need, what);
+	TSR_TRY(tsr_memory_check(msg, (uint64_t)need * elem, err));
+	size_t nc = *cap + *cap / 2 > need ? *cap + *cap / 2 : need;
+	if (nc < GROW_FIRST / elem)
+		nc = GROW_FIRST / elem;
+	void *na = realloc(arr, nc * elem);
+	if (!na)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for trace '%s'", path);
+	*out = na;
+	*cap = nc;
+	return TSR_OK;
 }
 
 enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint32_t line_bytes,
@@ -496,35 +573,36 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 	struct pass p;
 	TSR_TRY(pass_open(&p, path, max_records, out->line_shift, err));
 	tsr_trace_reader_copy_description(p.r, info->description, sizeof(info->description));
-	struct block *b = malloc(sizeof(*b));
+	struct tsr_line_marker *mk = malloc(BLOCK * sizeof(*mk));
 	struct line_set lines = {0};
-	size_t cap = 0, mcap = 0;
-	enum tsr_status s = b ? TSR_OK
-			      : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory reading '%s'", path);
+	size_t cap = 0, meta_cap = 0, mcap = 0;
+	enum tsr_status s = mk ? TSR_OK
+			       : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory reading '%s'", path);
 	for (int end = 0; s == TSR_OK && !end;) {
-		s = fill_block(&p, b, NULL, 0, next_uses ? NULL : &lines, &end, err);
+		/* room for a block at the arrays' ends: the accesses are split
+		 * straight into them */
+		void *na, *nmeta;
+		s = grow(path, "line accesses", out->accesses, &cap, out->count + BLOCK,
+			 sizeof(*out->accesses), &na, err);
+		out->accesses = na;
+		if (s == TSR_OK)
+			s = grow(path, "metas", out->metas, &meta_cap, out->meta_count + BLOCK,
+				 sizeof(*out->metas), &nmeta, err);
 		if (s != TSR_OK)
 			break;
-		/* grow by half: the arrays are most of what the trace holds */
-		if (out->count + b->count > cap) {
-			size_t nc = cap + cap / 2 > out->count + b->count ? cap + cap / 2
-									  : out->count + 2 * BLOCK;
-			char what[512];
-			snprintf(what, sizeof(what), "trace '%.400s' (%zu line accesses)", path, nc);
-			s = tsr_memory_check(what, (uint64_t)nc * sizeof(*out->accesses), err);
-			void *na = s == TSR_OK ? realloc(out->accesses, nc * sizeof(*out->accesses))
-					       : NULL;
-			if (!na) {
-				if (s == TSR_OK)
-					s = tsr_error_set(err, TSR_ERR_NOMEM,
-							  "out of memory for trace '%s'", path);
-				break;
-			}
-			out->accesses = na;
-			cap = nc;
-		}
-		if (out->marker_count + b->markers > mcap) {
-			size_t nc = mcap + mcap / 2 > out->marker_count + b->markers
+		out->metas = nmeta;
+		struct fill_dst d = {.acc = out->accesses + out->count,
+				     .metas = out->metas + out->meta_count,
+				     .mk = mk};
+		s = fill_block(&p, &d, NULL, 0, next_uses ? NULL : &lines, &end, err);
+		if (s == TSR_OK && out->count + d.count > TSR_LINE_TRACE_MAX)
+			s = tsr_error_set(err, TSR_ERR_LIMIT,
+					  "trace '%s' has more than %zu line accesses, the most a line "
+					  "trace holds", path, TSR_LINE_TRACE_MAX);
+		if (s != TSR_OK)
+			break;
+		if (out->marker_count + d.markers > mcap) {
+			size_t nc = mcap + mcap / 2 > out->marker_count + d.markers
 					    ? mcap + mcap / 2
 					    : out->marker_count + BLOCK;
 			void *nm = realloc(out->markers, nc * sizeof(*out->markers));
@@ -536,16 +614,16 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 			out->markers = nm;
 			mcap = nc;
 		}
-		memcpy(out->accesses + out->count, b->acc, b->count * sizeof(*b->acc));
-		for (size_t i = 0; i < b->markers; i++) {
-			out->markers[out->marker_count + i] = b->mk[i];
+		for (size_t i = 0; i < d.markers; i++) {
+			out->markers[out->marker_count + i] = mk[i];
 			out->markers[out->marker_count + i].pos += out->count;
 		}
-		out->count += b->count;
-		out->marker_count += b->markers;
+		out->count += d.count;
+		out->meta_count += d.meta_count;
+		out->marker_count += d.markers;
 	}
 	tsr_trace_reader_close(p.r);
-	free(b);
+	free(mk);
 	out->frames = p.frames;
 	info->records = p.records;
 	info->accesses = p.accesses;

@@ -303,12 +303,18 @@ static inline uint64_t order_touch(uint64_t order, uint32_t w)
 	return above | (below << 4) | w;
 }
 
+/* a's next use as the cache model's (TSR_NEVER when none) */
+static inline uint64_t next_of(const struct tsr_line_access *a)
+{
+	return a->next_use == TSR_LINE_NEVER ? TSR_NEVER : a->next_use;
+}
+
 /* cache.c's granules_of() */
-static inline uint64_t granules_of(const struct tsr_rk *k, const struct tsr_access *a,
+static inline uint64_t granules_of(const struct tsr_rk *k, const struct tsr_line_access *a,
 				   int *exact)
 {
 	const uint32_t off = (uint32_t)a->addr & (k->line_bytes - 1);
-	const uint32_t size = a->size ? a->size : 1;
+	const uint32_t size = (uint32_t)a->size_m1 + 1;
 	const uint32_t first = off >> k->gshift, last = (off + size - 1) >> k->gshift;
 	*exact = ((off | size) & ((UINT32_C(1) << k->gshift) - 1)) == 0;
 	uint64_t hi = last >= 63 ? UINT64_MAX : (UINT64_C(1) << (last + 1)) - 1;
@@ -316,19 +322,19 @@ static inline uint64_t granules_of(const struct tsr_rk *k, const struct tsr_acce
 }
 
 /* cache.c's partial_hit(): 1 if the access hits, 0 for a merge */
-static int partial_hit(struct tsr_rk *k, const struct tsr_access *a, size_t line,
+static int partial_hit(struct tsr_rk *k, const struct tsr_line_access *a, size_t line,
 		       struct tsr_cache_counters *cnt)
 {
 	uint64_t *mask = &k->masks[line];
 	int exact;
 	const uint64_t m = granules_of(k, a, &exact);
-	if (a->write ? exact : (*mask & m) == m) {
+	if ((a->flags & TSR_LINE_WRITE) ? exact : (*mask & m) == m) {
 		*mask |= m;
 		if (*mask == k->full_mask)
 			k->flags[line] &= (uint8_t)~F_PARTIAL;
 		return 1;
 	}
-	if (a->write)
+	if (a->flags & TSR_LINE_WRITE)
 		cnt->write_misses++;
 	else
 		cnt->read_misses++;
@@ -416,7 +422,7 @@ static inline uint32_t victim(struct tsr_rk *k, uint32_t set, uint32_t ways,
 }
 
 static inline void on_hit(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_t ways,
-			  const struct tsr_access *a, const enum rk_kind kind)
+			  const struct tsr_line_access *a, const enum rk_kind kind)
 {
 	switch (kind) {
 	case RK_LRU:
@@ -430,14 +436,14 @@ static inline void on_hit(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_t
 	case RK_FIFO_W:
 		break;
 	case RK_OPT:
-		k->next[(size_t)set * ways + way] = a->next_use;
+		k->next[(size_t)set * ways + way] = next_of(a);
 		break;
 	case RK_LRU_W:
 	case RK_MRU_W:
 		list_front(k, set, (size_t)set * ways, way, 1);
 		break;
 	case RK_OPT_W:
-		tsr_belady_update(k->belady, set, way, a->next_use);
+		tsr_belady_update(k->belady, set, way, next_of(a));
 		break;
 	default:
 		k->rrpv[(size_t)set * ways + way] = 0;
@@ -447,7 +453,7 @@ static inline void on_hit(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_t
 
 /* fresh: way was not filled before (it is not in a wide set's list) */
 static inline void on_fill(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_t ways,
-			   const struct tsr_access *a, int fresh, const enum rk_kind kind)
+			   const struct tsr_line_access *a, int fresh, const enum rk_kind kind)
 {
 	uint8_t *rrpv = k->rrpv ? &k->rrpv[(size_t)set * ways + way] : NULL;
 	const size_t base = (size_t)set * ways;
@@ -458,7 +464,7 @@ static inline void on_fill(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_
 		list_front(k, set, base, way, !fresh);
 		break;
 	case RK_OPT_W:
-		tsr_belady_update(k->belady, set, way, a->next_use);
+		tsr_belady_update(k->belady, set, way, next_of(a));
 		break;
 	case RK_LRU:
 	case RK_MRU:
@@ -466,7 +472,7 @@ static inline void on_fill(struct tsr_rk *k, uint32_t set, uint32_t way, uint32_
 		k->order[set] = order_touch(k->order[set], way);
 		break;
 	case RK_OPT:
-		k->next[(size_t)set * ways + way] = a->next_use;
+		k->next[(size_t)set * ways + way] = next_of(a);
 		break;
 	case RK_NRU:
 		*rrpv = 0;
@@ -521,7 +527,7 @@ static inline uint64_t match_keys(const uint32_t *keys, uint32_t key, uint32_t w
 
 /* One access: tsr_cache_access() step for step, counters only. */
 static inline __attribute__((always_inline)) void
-rk_access(struct tsr_rk *k, const struct tsr_access *a, const uint32_t ways,
+rk_access(struct tsr_rk *k, const struct tsr_line_access *a, const uint32_t ways,
 	  const enum rk_kind kind)
 {
 	const uint64_t tag = a->addr >> k->line_shift;
@@ -529,7 +535,9 @@ rk_access(struct tsr_rk *k, const struct tsr_access *a, const uint32_t ways,
 	const size_t base = (size_t)set * ways;
 	uint64_t *tags = &k->tags[base];
 	struct tsr_cache_counters *cnt = &k->counters[a->stream];
-	if (a->write)
+	const uint8_t write = a->flags & TSR_LINE_WRITE;
+	const uint32_t size = (uint32_t)a->size_m1 + 1;
+	if (write)
 		cnt->writes++;
 	else
 		cnt->reads++;
@@ -555,19 +563,19 @@ rk_access(struct tsr_rk *k, const struct tsr_access *a, const uint32_t ways,
 		 * access comes, so cache.c's rt_seen test changes nothing */
 		uint8_t f = k->flags[line];
 		if (a->stream == TSR_STREAM_TEXTURE) {
-			if ((f & F_RT) && hit && !a->write)
+			if ((f & F_RT) && hit && !write)
 				cnt->rt_consumed++;
 			f &= (uint8_t)~F_RT;
 		} else if (is_render_target(a->stream)) {
 			cnt->rt_lines += !(f & F_RT);
 			f |= F_RT;
 		}
-		if (a->write & k->dirty_on_write)
+		if (write & k->dirty_on_write)
 			f |= F_DIRTY;
 		k->flags[line] = f;
 		return;
 	}
-	if (a->write)
+	if (write)
 		cnt->write_misses++;
 	else
 		cnt->read_misses++;
@@ -594,14 +602,14 @@ rk_access(struct tsr_rk *k, const struct tsr_access *a, const uint32_t ways,
 	else
 		keys[way] = (uint32_t)key;  /* only compared while narrow */
 	uint8_t f = (uint8_t)(a->stream << F_STREAM_SHIFT);
-	if (a->write & k->dirty_on_write)
+	if (write & k->dirty_on_write)
 		f |= F_DIRTY;
 	if (is_render_target(a->stream)) {
 		f |= F_RT;
 		cnt->rt_lines++;
 	}
-	const int fetch = !a->write || (a->size < k->line_bytes && k->fetch_on_write);
-	if (!fetch && k->masks && a->size < k->line_bytes) {
+	const int fetch = !write || (size < k->line_bytes && k->fetch_on_write);
+	if (!fetch && k->masks && size < k->line_bytes) {
 		int exact;
 		uint64_t m = granules_of(k, a, &exact);
 		if (exact) {
@@ -614,7 +622,7 @@ rk_access(struct tsr_rk *k, const struct tsr_access *a, const uint32_t ways,
 }
 
 static inline __attribute__((always_inline)) void
-rk_loop(struct tsr_rk *k, const struct tsr_access *a, size_t n, const uint32_t ways,
+rk_loop(struct tsr_rk *k, const struct tsr_line_access *a, size_t n, const uint32_t ways,
 	const enum rk_kind kind)
 {
 	for (size_t i = 0; i < n; i++)
@@ -631,7 +639,7 @@ rk_loop(struct tsr_rk *k, const struct tsr_access *a, size_t n, const uint32_t w
 			rk_loop(k, a, n, k->ways, KIND);    \
 		break;
 
-void tsr_rk_run(struct tsr_rk *k, const struct tsr_access *a, size_t n)
+void tsr_rk_run(struct tsr_rk *k, const struct tsr_line_access *a, size_t n)
 {
 	switch (k->kind) {
 		RK_CASE(RK_LRU)

@@ -48,8 +48,8 @@ enum tsr_status tsr_rk_create(const struct tsr_cache_geometry *g, const char *sp
 
 void tsr_rk_destroy(struct tsr_rk *k);
 
-/* Feeds n line-contained accesses, in order (OPT reads their next_use). */
-void tsr_rk_run(struct tsr_rk *k, const struct tsr_access *a, size_t n);
+/* Feeds n line accesses, in order (OPT reads their next_use). */
+void tsr_rk_run(struct tsr_rk *k, const struct tsr_line_access *a, size_t n);
 
 /* The counters of one stream. */
 const struct tsr_cache_counters *tsr_rk_counters_of(const struct tsr_rk *k, enum tsr_stream s);
@@ -71,13 +71,15 @@ enum tsr_status tsr_rk_set_create(const struct tsr_cache_geometry *g,
 				  struct tsr_rk_set *out, struct tsr_error *err);
 
 /*
- * Feeds a block of `count` line accesses and the markers among them
- * (positions relative to the block, in order; a marker at `count` comes
- * after the block's last access) to every cache, each cache through the
- * whole block in turn.
+ * Feeds a block of `count` line accesses, the metas of those flagged
+ * TSR_LINE_META (in order) and the markers among them (positions relative
+ * to the block, in order; a marker at `count` comes after the block's
+ * last access) to every cache, each cache through the whole block in
+ * turn.
  */
-void tsr_rk_set_run(struct tsr_rk_set *rs, const struct tsr_access *a, size_t count,
-		    const struct tsr_line_marker *markers, size_t marker_count);
+void tsr_rk_set_run(struct tsr_rk_set *rs, const struct tsr_line_access *a, size_t count,
+		    const uint32_t *metas, const struct tsr_line_marker *markers,
+		    size_t marker_count);
 
 /* Fills out[i] with the counters of the i-th cache (kernel or generic). */
 void tsr_rk_set_results(const struct tsr_rk_set *rs, const char *const *policies,

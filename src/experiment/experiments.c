@@ -468,25 +468,14 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
  */
 struct xp_recorder {
 	struct tsr_line_trace lt;
-	size_t cap, mcap;
+	size_t cap, meta_cap, mcap;
 	int nomem;
 };
 
 static void xp_rec_push(struct xp_recorder *r, const struct tsr_access *a)
 {
-	if (r->lt.count == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 1u << 16;
-		struct tsr_access *p = realloc(r->lt.accesses, cap * sizeof(*p));
-		if (!p) {
-			r->nomem = 1;
-			return;
-		}
-		r->lt.accesses = p;
-		r->cap = cap;
-	}
-	struct tsr_access *d = &r->lt.accesses[r->lt.count++];
-	*d = *a;
-	d->next_use = TSR_NEVER;
+	if (tsr_line_trace_append(&r->lt, &r->cap, &r->meta_cap, a, NULL) != TSR_OK)
+		r->nomem = 1;
 }
 
 static void xp_rec_access(void *ctx, const struct tsr_access *a)

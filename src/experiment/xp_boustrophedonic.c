@@ -42,10 +42,10 @@
  * means over the workloads (means of the per-workload changes, as the
  * paper averages its applications).
  *
- * Memory: a recorded L2 access is one struct tsr_access (32 bytes, the
- * next use included) plus a 24-byte marker per tile; one trace is held at
- * a time (the 30-frame glmark-scene texture trace: a few million
- * accesses, ~100 MiB).
+ * Memory: a recorded L2 access is one struct tsr_line_access (16 bytes, the
+ * next use included; 4 more for an access with a meta) plus a 24-byte
+ * marker per tile; one trace is held at a time (the 30-frame glmark-scene
+ * texture trace: a few million accesses, ~50 MiB).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -587,7 +587,7 @@ static enum tsr_status run_boustrophedonic(struct xp_ctx *c, struct tsr_xp_resul
 			tsr_text_printf(txt, "  %-18s texture footprint %.3f MiB/frame, L2 texture "
 					"trace %llu line accesses (%.1f MiB in memory)\n", r->name,
 					r->footprint_mib, (unsigned long long)r->trace_accesses[0],
-					(double)r->trace_accesses[0] * sizeof(struct tsr_access) /
+					(double)r->trace_accesses[0] * sizeof(struct tsr_line_access) /
 						1048576.0);
 			xp_flush(c, out);
 			nw++;
