@@ -78,12 +78,18 @@ static void tile_clear(struct tsr_target *t, const float clear[4])
 		depth[p] = 1.0f;
 	if (!color)
 		return;
+#ifdef __SSE2__
+	const __m128 c = _mm_setr_ps(c0, c1, c2, c3);
+	for (uint32_t p = 0; p < n; p++)
+		_mm_storeu_ps(&color[4 * p], c);
+#else
 	for (uint32_t p = 0; p < n; p++) {
 		color[4 * p] = c0;
 		color[4 * p + 1] = c1;
 		color[4 * p + 2] = c2;
 		color[4 * p + 3] = c3;
 	}
+#endif
 }
 
 /* Byte address of the tile's row y in the back frame buffer. */
