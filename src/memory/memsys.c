@@ -597,6 +597,15 @@ void tsr_mem_prefetch(const struct tsr_memsys *m, uint32_t port, uint64_t addr)
 		tsr_cache_prefetch(m->nodes[port].fast, addr);
 }
 
+void tsr_mem_prefetch_miss(const struct tsr_memsys *m, uint32_t port, uint64_t addr)
+{
+	if (port >= m->cache_count)
+		return;
+	tsr_cache_prefetch(m->nodes[port].fast, addr);
+	if (m->nodes[port].parent != NODE_DRAM)
+		tsr_cache_prefetch(m->nodes[m->nodes[port].parent].fast, addr);
+}
+
 void tsr_mem_read_lines(struct tsr_memsys *m, uint32_t port, const uint64_t *addrs, uint32_t n,
 			uint32_t size, enum tsr_stream s, uint16_t requester, uint32_t meta)
 {
