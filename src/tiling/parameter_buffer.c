@@ -437,9 +437,12 @@ const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 			left_in_read = n;
 		}
 		left_in_read--;
+		if (i + 2 * TILE_FETCH_AHEAD < tl->count)
+			__builtin_prefetch(&prims[tl->prims[i + 2 * TILE_FETCH_AHEAD]]);
 		if (i + TILE_FETCH_AHEAD < tl->count && !pb->ac.read) {
 			/* the host's caches only: the sets the attribute reads of
-			 * a primitive a few ahead will look up (most miss) */
+			 * a primitive a few ahead will look up (most miss), that
+			 * primitive prefetched as many steps before */
 			const struct tsr_primitive *q = &prims[tl->prims[i + TILE_FETCH_AHEAD]];
 			for (uint32_t a = 0; a < q->attributes; a++)
 				tsr_mem_prefetch_miss(mem, attr_port,
