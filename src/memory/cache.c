@@ -345,13 +345,14 @@ access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_ou
 		const uint32_t h = c->hint[set];
 		const uint64_t *tv = &c->tagv[(size_t)set * c->ways];
 		if (tag != TSR_CACHE_NO_TAG) {
-			/* the compact tags: an invalid way never matches */
-			if (absent)
-				;
-			else if (tv[h] == tag)
-				hit = h;
-			else if ((hit = tsr_cache_tag_find(tv, c->ways, tag)) == c->ways)
-				hit = UINT32_MAX;
+			/* the compact tags: an invalid way never matches (absent:
+			 * the caller's lookup has just found none) */
+			if (!absent) {
+				if (tv[h] == tag)
+					hit = h;
+				else if ((hit = tsr_cache_tag_find(tv, c->ways, tag)) == c->ways)
+					hit = UINT32_MAX;
+			}
 		} else if (sl[h].tag == tag && sl[h].valid) {
 			hit = h;
 		} else {

@@ -250,7 +250,7 @@ static inline uint32_t tsr_cache_tag_find(const uint64_t *tv, uint32_t ways, uin
 /*
  * tsr_cache_fast_hit, inline, telling why it declined: 1 after the very
  * same effects as a plain hit; TSR_CACHE_ABSENT when the line is not in
- * the cache (nothing changed: tsr_cache_access_absent() may then skip
+ * the cache (nothing changed: tsr_cache_access_known() may then skip
  * the lookup); TSR_CACHE_DECLINED otherwise (nothing changed).
  */
 static inline int tsr_cache_fast_lookup(struct tsr_cache_fast *f, uint64_t addr, int write,
