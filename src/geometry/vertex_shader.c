@@ -9,13 +9,36 @@
  * leave in program order. Work item: a vertex in, a shaded vertex out.
  */
 #include <stdlib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <xmmintrin.h>
+#endif
 
 #include "geometry/geometry_priv.h"
 
+/*
+ * Stores v at o as two 16-byte halves (SSE2; else a plain copy): the
+ * Vertex Shader's output is copied on at once in 16-byte halves, and the
+ * host forwards a store to a load of the same width only (a copy of
+ * field-by-field stores would wait for them to reach the cache).
+ */
+static inline void store_vertex(struct tsr_clip_vertex *o, const struct tsr_clip_vertex *v)
+{
+#ifdef __SSE2__
+	float codes;
+	memcpy(&codes, &v->codes, sizeof(codes));
+	_mm_storeu_ps(o->p, _mm_setr_ps(v->p[0], v->p[1], v->p[2], v->p[3]));
+	_mm_storeu_ps(&o->u, _mm_setr_ps(v->u, v->v, v->shade, codes));
+#else
+	*o = *v;
+#endif
+}
+
 /* Vertex shader (functional): clip position, texcoord, lighting. */
-static void shade_vertex(const struct tsr_draw *d, uint32_t i, struct tsr_clip_vertex *o)
+static void shade_vertex(const struct tsr_draw *d, uint32_t i, struct tsr_clip_vertex *out)
 {
 	static const float light[3] = {0.3713907f, 0.7427814f, 0.557086f};
+	struct tsr_clip_vertex r, *o = &r;
 	const struct tsr_mesh *m = d->mesh;
 	const float *p = &m->positions[3 * (size_t)i];
 	struct tsr_vec4 c = tsr_m4_apply(&d->mvp, p[0], p[1], p[2], 1.0f);
@@ -36,6 +59,7 @@ static void shade_vertex(const struct tsr_draw *d, uint32_t i, struct tsr_clip_v
 		o->shade = 0.35f + 0.65f * (ndl > 0.0f ? ndl : 0.0f);
 	}
 	o->codes = tsr_geo_clip_codes(o);
+	store_vertex(out, o);
 }
 
 enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err)

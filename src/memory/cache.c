@@ -305,17 +305,26 @@ static void partial_hit(struct tsr_cache *c, const struct tsr_access *a, uint32_
 	l->partial = 0;
 }
 
-void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
-		      struct tsr_cache_outcome *out)
+/*
+ * tsr_cache_access(); absent = 1: the caller's tsr_cache_fast_lookup()
+ * found the line absent just before (a narrow cache: no hash index), so
+ * the lookup is skipped.
+ */
+static inline __attribute__((always_inline)) void
+access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_outcome *out,
+	    int absent)
 {
 	uint64_t tag = a->addr >> c->line_shift;
 	uint32_t set = (uint32_t)tag & (c->sets - 1);
 	struct tsr_line *sl = &c->lines[(size_t)set * c->ways];
 	struct tsr_cache_counters *cnt = &c->counters[a->stream];
 
-	/* the set's stamps, read or written below, while its tags are scanned */
+	/* the set's stamps and lines, read or written below, while its tags
+	 * are scanned (a miss's victim is known only after the stamps) */
 	if (c->fast.stamp)
 		__builtin_prefetch(&c->fast.stamp[(size_t)set * c->ways]);
+	__builtin_prefetch(sl);
+	__builtin_prefetch(&sl[c->ways - 1]);
 	memset(out, 0, sizeof(*out));
 	if (c->observer.access)
 		c->observer.access(c->observer.ctx, a);
@@ -336,15 +345,14 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		const uint32_t h = c->hint[set];
 		const uint64_t *tv = &c->tagv[(size_t)set * c->ways];
 		if (tag != TSR_CACHE_NO_TAG) {
-			/* the compact tags: an invalid way never matches */
-			if (tv[h] == tag)
-				hit = h;
-			else
-				for (uint32_t w = 0; w < c->ways; w++)
-					if (tv[w] == tag) {
-						hit = w;
-						break;
-					}
+			/* the compact tags: an invalid way never matches (absent:
+			 * the caller's lookup has just found none) */
+			if (!absent) {
+				if (tv[h] == tag)
+					hit = h;
+				else if ((hit = tsr_cache_tag_find(tv, c->ways, tag)) == c->ways)
+					hit = UINT32_MAX;
+			}
 		} else if (sl[h].tag == tag && sl[h].valid) {
 			hit = h;
 		} else {
@@ -473,6 +481,18 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		tsr_recency_set(c->fill_inline, set)[way] = ++c->fill_inline->clock;
 	else
 		c->policy->on_fill(c->policy_state, set, way, sl, a);
+}
+
+void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
+		      struct tsr_cache_outcome *out)
+{
+	access_line(c, a, out, 0);
+}
+
+void tsr_cache_access_known(struct tsr_cache *c, const struct tsr_access *a,
+			    struct tsr_cache_outcome *out, int absent)
+{
+	access_line(c, a, out, absent);
 }
 
 int tsr_cache_fast_hit(struct tsr_cache *c, uint64_t addr, int write, uint8_t stream,

@@ -45,6 +45,9 @@
 #define TSR_MEMORY_CACHE_H
 
 #include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "core/status.h"
 #include "core/stream.h"
@@ -168,6 +171,16 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		      struct tsr_cache_outcome *out);
 
 /*
+ * tsr_cache_access(), for the memory system (its one caller, so that
+ * link-time optimisation inlines it there); absent = 1: the line's
+ * tsr_cache_fast_lookup() has just answered TSR_CACHE_ABSENT (nothing
+ * done to the cache since), and the same effects and outcome follow
+ * without a second lookup.
+ */
+void tsr_cache_access_known(struct tsr_cache *c, const struct tsr_access *a,
+			    struct tsr_cache_outcome *out, int absent);
+
+/*
  * The common case of tsr_cache_access, for the memory system's hot path:
  * when the line at addr is present and wholly valid, and the access needs
  * nothing else (no observer, no render-target bookkeeping, an inline
@@ -204,30 +217,63 @@ struct tsr_cache_fast {
 /* The cache's fast-hit view (stable for the cache's lifetime). */
 struct tsr_cache_fast *tsr_cache_fast_view(struct tsr_cache *c);
 
-/* tsr_cache_fast_hit, inline: the very same effects and result. */
-static inline int tsr_cache_fast_hit_inline(struct tsr_cache_fast *f, uint64_t addr, int write,
-					    uint8_t stream, uint32_t meta)
+/*
+ * The first of the `ways` tags tv[] equal to tag, or `ways` if none: two
+ * ways a compare with SSE2 (where the host has it), else one by one.
+ */
+static inline uint32_t tsr_cache_tag_find(const uint64_t *tv, uint32_t ways, uint64_t tag)
+{
+	uint32_t w = 0;
+#ifdef __SSE2__
+	const __m128i t = _mm_set1_epi64x((long long)tag);
+	for (; w + 4 <= ways; w += 4) {
+		/* a 64-bit lane matches when both of its 32-bit halves do */
+		__m128i a = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(tv + w)), t);
+		__m128i b = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(tv + w + 2)), t);
+		a = _mm_and_si128(a, _mm_shuffle_epi32(a, 0xb1));
+		b = _mm_and_si128(b, _mm_shuffle_epi32(b, 0xb1));
+		const int hit = _mm_movemask_pd(_mm_castsi128_pd(a)) |
+				_mm_movemask_pd(_mm_castsi128_pd(b)) << 2;
+		if (hit)
+			return w + (uint32_t)__builtin_ctz((unsigned)hit);
+	}
+#endif
+	while (w < ways && tv[w] != tag)
+		w++;
+	return w;
+}
+
+/* tsr_cache_fast_lookup's answers besides a hit (1). */
+#define TSR_CACHE_DECLINED 0  /* not looked up, or present but partly written */
+#define TSR_CACHE_ABSENT (-1) /* looked up: the line is not in the cache */
+
+/*
+ * tsr_cache_fast_hit, inline, telling why it declined: 1 after the very
+ * same effects as a plain hit; TSR_CACHE_ABSENT when the line is not in
+ * the cache (nothing changed: tsr_cache_access_known() may then skip
+ * the lookup); TSR_CACHE_DECLINED otherwise (nothing changed).
+ */
+static inline int tsr_cache_fast_lookup(struct tsr_cache_fast *f, uint64_t addr, int write,
+					uint8_t stream, uint32_t meta)
 {
 	if (stream >= 32 || (f->fast_off >> stream & 1))
-		return 0;
+		return TSR_CACHE_DECLINED;
 	const uint64_t tag = addr >> f->line_shift;
 	if (tag == TSR_CACHE_NO_TAG)
-		return 0;
+		return TSR_CACHE_DECLINED;
 	const uint32_t set = (uint32_t)tag & f->set_mask;
 	const size_t base = (size_t)set * f->ways;
 	const uint64_t *tv = &f->tagv[base];
 	uint32_t w = f->hint[set];  /* mostly right: a predictable branch */
 	if (tv[w] != tag) {
-		w = 0;
-		while (w < f->ways && tv[w] != tag)
-			w++;
+		w = tsr_cache_tag_find(tv, f->ways, tag);
 		if (w == f->ways)
-			return 0;
+			return TSR_CACHE_ABSENT;
 		f->hint[set] = w;
 	}
 	struct tsr_line *l = &f->lines[base + w];
 	if (f->has_masks && l->partial)
-		return 0;
+		return TSR_CACHE_DECLINED;
 	struct tsr_cache_counters *cnt = &f->counters[stream];
 	if (write)
 		cnt->writes++;
@@ -240,13 +286,23 @@ static inline int tsr_cache_fast_hit_inline(struct tsr_cache_fast *f, uint64_t a
 	return 1;
 }
 
-/* Prefetches (host caches) the tags and recency stamps of addr's set. */
+/* tsr_cache_fast_hit, inline: the very same effects and result. */
+static inline int tsr_cache_fast_hit_inline(struct tsr_cache_fast *f, uint64_t addr, int write,
+					    uint8_t stream, uint32_t meta)
+{
+	return tsr_cache_fast_lookup(f, addr, write, stream, meta) > 0;
+}
+
+/* Prefetches (host caches) the tags, recency stamps and lines of addr's set. */
 static inline void tsr_cache_prefetch(const struct tsr_cache_fast *f, uint64_t addr)
 {
 	const size_t base = (size_t)((uint32_t)(addr >> f->line_shift) & f->set_mask) * f->ways;
 	__builtin_prefetch(&f->tagv[base]);
 	if (f->stamp)
 		__builtin_prefetch(&f->stamp[base]);
+	/* the set's lines: a miss reads its victim's, a hit writes its own */
+	__builtin_prefetch(&f->lines[base]);
+	__builtin_prefetch(&f->lines[base + f->ways - 1]);
 }
 
 /*

@@ -303,7 +303,7 @@ static void reached(struct tsr_mem_result *r, uint32_t port, uint32_t level)
 }
 
 static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
-			uint32_t depth, struct tsr_mem_result *r);
+			uint32_t depth, struct tsr_mem_result *r, int absent);
 
 /*
  * Sends a line-sized transfer (a fill, a write-back, a bypassed or
@@ -324,7 +324,7 @@ static void to_parent(struct tsr_memsys *m, const struct node *from,
 	const uint64_t line = m->nodes[p].line_bytes;
 	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
 	if (((addr ^ (end - 1)) & ~(line - 1)) == 0) {  /* within one parent line: no split */
-		node_access(m, p, a, depth + 1, r);
+		node_access(m, p, a, depth + 1, r, 0);
 		return;
 	}
 	while (addr < end) {
@@ -332,7 +332,7 @@ static void to_parent(struct tsr_memsys *m, const struct node *from,
 		struct tsr_access part = *a;
 		part.addr = addr;
 		part.size = (uint32_t)((line_end < end ? line_end : end) - addr);
-		node_access(m, p, &part, depth + 1, r);
+		node_access(m, p, &part, depth + 1, r, 0);
 		addr = line_end;
 	}
 }
@@ -396,14 +396,17 @@ static void path_level(struct tsr_memsys *m, uint32_t n, const struct tsr_access
 		p->hit_level = (uint8_t)i;
 }
 
-/* One line-contained access at node n, `depth` levels below the port. */
+/*
+ * One line-contained access at node n, `depth` levels below the port;
+ * absent: a fast lookup has just found its line absent there.
+ */
 static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
-			uint32_t depth, struct tsr_mem_result *r)
+			uint32_t depth, struct tsr_mem_result *r, int absent)
 {
 	const struct node *x = &m->nodes[n];
 	struct tsr_cache_outcome o;
 	m->accesses++;
-	tsr_cache_access(x->cache, a, &o);
+	tsr_cache_access_known(x->cache, a, &o, absent);
 	if (m->path_fn && r)
 		path_level(m, n, a, depth, &o);
 	if (o.hit) {
@@ -460,9 +463,15 @@ uint64_t tsr_mem_dram_burst_bytes(const struct tsr_memsys *m, uint64_t addr, uin
 	return (last - first) + burst;
 }
 
+/*
+ * tsr_mem_access() past its plain hit; fast: NOT_TRIED, or the answer of
+ * the port cache's tsr_cache_fast_lookup() of addr's line (declined: no
+ * fast hit is tried again; absent: its lookup is skipped too).
+ */
+#define NOT_TRIED 1  /* never a fast lookup's answer here (1 is a hit) */
 static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
 			    int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
-			    struct tsr_mem_result *r, int tried) __attribute__((noinline));
+			    struct tsr_mem_result *r, int fast) __attribute__((noinline));
 
 void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 		    uint32_t size, int write, enum tsr_stream s,
@@ -477,11 +486,12 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 			/* several lines, no result asked: the slow path's loop, its
 			 * plain hits here, the rest from the first other line on */
 			for (;;) {
-				if (!tsr_cache_fast_hit_inline(x->fast, addr, write, (uint8_t)s, meta)) {
+				const int f = tsr_cache_fast_lookup(x->fast, addr, write, (uint8_t)s, meta);
+				if (f <= 0) {
 					if (x->parent != NODE_DRAM)
 						tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
 					mem_access_slow(m, port, addr, (uint32_t)(last - addr + 1), write, s,
-							requester, meta, NULL, 1);
+							requester, meta, NULL, f);
 					return;
 				}
 				m->accesses++;
@@ -492,7 +502,8 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 			}
 		}
 		if (((addr ^ last) & x->line_mask) == 0 && !(write && x->write_through)) {
-			if (tsr_cache_fast_hit_inline(x->fast, addr, write, (uint8_t)s, meta)) {
+			const int f = tsr_cache_fast_lookup(x->fast, addr, write, (uint8_t)s, meta);
+			if (f > 0) {
 				m->accesses++;
 				if (r) {
 					memset(r, 0, sizeof(*r));
@@ -504,16 +515,16 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 			if (x->parent != NODE_DRAM)
 				tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
 			/* not a plain hit: the slow path does not ask again */
-			mem_access_slow(m, port, addr, size, write, s, requester, meta, r, 1);
+			mem_access_slow(m, port, addr, size, write, s, requester, meta, r, f);
 			return;
 		}
 	}
-	mem_access_slow(m, port, addr, size, write, s, requester, meta, r, 0);
+	mem_access_slow(m, port, addr, size, write, s, requester, meta, r, NOT_TRIED);
 }
 
 static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
 			    int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
-			    struct tsr_mem_result *r, int tried)
+			    struct tsr_mem_result *r, int fast)
 {
 	struct tsr_mem_result own;
 	if (m->path_fn && !r)
@@ -550,7 +561,7 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 		const uint64_t chunk_last = line_last < last ? line_last : last;
 		/* a plain hit at the port's cache: node_access's hit without the
 		 * outcome and access records (no path to record) */
-		if (!tried && !m->path_fn && !(write && m->nodes[port].write_through) &&
+		if (fast == NOT_TRIED && !m->path_fn && !(write && m->nodes[port].write_through) &&
 		    tsr_cache_fast_hit_inline(m->nodes[port].fast, addr, write, (uint8_t)s, meta)) {
 			m->accesses++;
 			reached(r, port, 1);
@@ -566,7 +577,9 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 				       .meta = meta, .next_use = TSR_NEVER};
 		if (m->path_fn)
 			path_begin(m, a.addr, a.size, write, s);
-		node_access(m, port, &a, 1, r);
+		node_access(m, port, &a, 1, r, fast == TSR_CACHE_ABSENT);
+		if (fast == TSR_CACHE_ABSENT)
+			fast = TSR_CACHE_DECLINED;  /* the next line was not looked up */
 		if (m->path_fn) {
 			if (m->path.hit_level == UINT8_MAX)
 				m->path.hit_level = m->path.levels;
@@ -584,6 +597,15 @@ void tsr_mem_prefetch(const struct tsr_memsys *m, uint32_t port, uint64_t addr)
 		tsr_cache_prefetch(m->nodes[port].fast, addr);
 }
 
+void tsr_mem_prefetch_miss(const struct tsr_memsys *m, uint32_t port, uint64_t addr)
+{
+	if (port >= m->cache_count)
+		return;
+	tsr_cache_prefetch(m->nodes[port].fast, addr);
+	if (m->nodes[port].parent != NODE_DRAM)
+		tsr_cache_prefetch(m->nodes[m->nodes[port].parent].fast, addr);
+}
+
 void tsr_mem_read_lines(struct tsr_memsys *m, uint32_t port, const uint64_t *addrs, uint32_t n,
 			uint32_t size, enum tsr_stream s, uint16_t requester, uint32_t meta)
 {
@@ -593,19 +615,26 @@ void tsr_mem_read_lines(struct tsr_memsys *m, uint32_t port, const uint64_t *add
 		return;
 	}
 	/* the host's caches only: every request's set at once, then the
-	 * requests one by one, each tsr_mem_access's plain hit inline (a
-	 * declined fast hit changes nothing: tsr_mem_access asks again) */
+	 * requests one by one, each as tsr_mem_access does it: the plain hit
+	 * inline, else the slow path told what the fast lookup found */
 	const struct node *x = &m->nodes[port];
 	for (uint32_t i = 0; i < n; i++)
 		tsr_cache_prefetch(x->fast, addrs[i]);
 	const uint64_t span = (size ? size : 1) - 1;
 	for (uint32_t i = 0; i < n; i++) {
 		const uint64_t addr = addrs[i];
-		if (((addr ^ (addr + span)) & x->line_mask) == 0 &&
-		    tsr_cache_fast_hit_inline(x->fast, addr, 0, (uint8_t)s, meta))
-			m->accesses++;
-		else
+		if (((addr ^ (addr + span)) & x->line_mask) != 0) {
 			tsr_mem_access(m, port, addr, size, 0, s, requester, meta, NULL);
+			continue;
+		}
+		const int f = tsr_cache_fast_lookup(x->fast, addr, 0, (uint8_t)s, meta);
+		if (f > 0) {
+			m->accesses++;
+			continue;
+		}
+		if (x->parent != NODE_DRAM)
+			tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
+		mem_access_slow(m, port, addr, size, 0, s, requester, meta, NULL, f);
 	}
 }
 

@@ -161,6 +161,13 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 void tsr_mem_prefetch(const struct tsr_memsys *m, uint32_t port, uint64_t addr);
 
 /*
+ * tsr_mem_prefetch(), and the set of addr at the port cache's parent too:
+ * for an access likely to miss there (e.g. the Parameter Buffer's
+ * attributes at the Tile Cache). Changes nothing simulated.
+ */
+void tsr_mem_prefetch_miss(const struct tsr_memsys *m, uint32_t port, uint64_t addr);
+
+/*
  * tsr_mem_access(m, port, addrs[i], size, 0, s, requester, meta, NULL)
  * for i = 0 .. n-1 in order (reads, no result): the same effects, with
  * the host's caches warmed for all n lookups first.

@@ -408,6 +408,9 @@ static void fetch_to_queue(struct tsr_param_buffer *pb, const struct tsr_primiti
 	pb->queue[(pb->q_head + pb->q_len++) % pb->queue_depth] = p->pb_addr;
 }
 
+/* primitives ahead of the one read whose state the host prefetches */
+#define TILE_FETCH_AHEAD 2u
+
 const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 			       uint32_t tile, const struct tsr_primitive *prims,
 			       struct tsr_memsys *mem,
@@ -434,6 +437,18 @@ const uint32_t *tsr_tile_fetch(struct tsr_param_buffer *pb,
 			left_in_read = n;
 		}
 		left_in_read--;
+		if (i + 2 * TILE_FETCH_AHEAD < tl->count)
+			__builtin_prefetch(&prims[tl->prims[i + 2 * TILE_FETCH_AHEAD]]);
+		if (i + TILE_FETCH_AHEAD < tl->count && !pb->ac.read) {
+			/* the host's caches only: the sets the attribute reads of
+			 * a primitive a few ahead will look up (most miss), that
+			 * primitive prefetched as many steps before */
+			const struct tsr_primitive *q = &prims[tl->prims[i + TILE_FETCH_AHEAD]];
+			for (uint32_t a = 0; a < q->attributes; a++)
+				tsr_mem_prefetch_miss(mem, attr_port,
+						      q->pb_addr + (uint64_t)a * TSR_PB_BLOCK_BYTES);
+			__builtin_prefetch(&pb->use[tl->prims[i + TILE_FETCH_AHEAD]]);
+		}
 		const struct tsr_primitive *p = &prims[tl->prims[i]];
 		uint32_t meta = tsr_pb_meta(TSR_PB_ATTRIBUTES, pb->use[tl->prims[i]].last, pb->frame);
 		st->pmds_read++;
