@@ -8,6 +8,7 @@
  * with the vertex shaded earlier in the draw call, so the shaded vertices
  * leave in program order. Work item: a vertex in, a shaded vertex out.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -22,6 +23,11 @@
  * host forwards a store to a load of the same width only (a copy of
  * field-by-field stores would wait for them to reach the cache).
  */
+_Static_assert(offsetof(struct tsr_clip_vertex, u) == 16 &&
+		       offsetof(struct tsr_clip_vertex, codes) == 28 &&
+		       sizeof(struct tsr_clip_vertex) == 32,
+	       "store_vertex writes p, then u, v, shade and codes, in two 16-byte halves");
+
 static inline void store_vertex(struct tsr_clip_vertex *o, const struct tsr_clip_vertex *v)
 {
 #ifdef __SSE2__
