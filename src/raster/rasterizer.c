@@ -87,11 +87,44 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 #define TSR_BARY(e, b) _mm_cvtpd_ps(_mm_mul_pd(_mm_sub_pd(_mm_castsi128_pd( \
 		_mm_add_epi64(_mm_add_epi64(e, b), magic_i)), magic_d), inv_d))
 #endif
+	/* rows of 8 quads or more walk only the span of quads j (from x0)
+	 * that every edge leaves possible: with offmax[i] the largest of the
+	 * lanes' offsets (no pixel of a quad is inside edge i where
+	 * e + offmax < 0) and S = 2 * dy pixels its decrease a quad,
+	 * E + offmax - j * S >= 0 solved exactly in integers; the quads
+	 * outside the span are empty */
+	const int span = x1 - x0 >= 14;
+	int64_t offmax[3] = {0, 0, 0};
+	if (span)
+		for (int i = 0; i < 3; i++)
+			offmax[i] = (dy[i] < 0 ? -dy[i] * one : 0) + (dx[i] > 0 ? dx[i] * one : 0);
 	for (int32_t y = y0; y <= y1; y += 2) {
 		int64_t e[3] = {row[0], row[1], row[2]};
 		/* lanes 2, 3 (the quad's second row) outside the window */
 		const uint8_t row_keep = y + 1 >= y_end ? 0x3 : 0xf;
-		for (int32_t x = x0; x <= x1; x += 2) {
+		int32_t xs = x0, xe = x1;
+		if (span) {
+			int64_t jlo = 0, jhi = (x1 - x0) / 2;
+			for (int i = 0; i < 3; i++) {
+				const int64_t E = row[i] + offmax[i], S = dy[i] * 2 * one;
+				if (S >= 0) {
+					if (E < 0)
+						jhi = -1;
+					else if (S > 0 && E / S < jhi)
+						jhi = E / S;
+				} else if (E < 0) {
+					const int64_t need = (-E - S - 1) / -S;  /* ceil(-E / -S) */
+					jlo = need > jlo ? need : jlo;
+				}
+			}
+			if (jlo > jhi)
+				jlo = jhi + 1;  /* an empty row: no quad walked */
+			for (int i = 0; i < 3; i++)
+				e[i] -= jlo * dy[i] * 2 * one;
+			xs = x0 + 2 * (int32_t)jlo;
+			xe = x0 + 2 * (int32_t)jhi;
+		}
+		for (int32_t x = xs; x <= xe; x += 2) {
 			uint8_t mask = 0;
 			for (int k = 0; k < 4; k++) {
 				int in = (e[0] + off[k][0] >= 0) & (e[1] + off[k][1] >= 0) &
