@@ -209,8 +209,7 @@ enum tsr_status tsr_line_trace_build(const struct tsr_trace *t, uint32_t line_by
 				.next_use = TSR_LINE_NEVER,
 				.size_m1 = (uint16_t)(chunk_last - addr),
 				.stream = r->stream,
-				.flags = (uint8_t)((r->write ? TSR_LINE_WRITE : 0) |
-						   (r->meta ? TSR_LINE_META : 0))};
+				.flags = tsr_line_flags(r->write, r->meta)};
 			if (r->meta)
 				out->metas[out->meta_count++] = r->meta;
 			if (chunk_last == last)

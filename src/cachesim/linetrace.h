@@ -70,6 +70,12 @@ struct tsr_line_trace {
 					 until tsr_line_trace_index() */
 };
 
+/* The flags of a line access that writes (write != 0) and carries meta (0: none). */
+static inline uint8_t tsr_line_flags(int write, uint32_t meta)
+{
+	return (uint8_t)((write ? TSR_LINE_WRITE : 0) | (meta ? TSR_LINE_META : 0));
+}
+
 /* The line access of a (line-contained, size at most 65536 bytes), next use none. */
 static inline struct tsr_line_access tsr_line_access_of(const struct tsr_access *a)
 {
@@ -78,7 +84,7 @@ static inline struct tsr_line_access tsr_line_access_of(const struct tsr_access 
 		.next_use = TSR_LINE_NEVER,
 		.size_m1 = (uint16_t)((a->size ? a->size : 1) - 1),
 		.stream = a->stream,
-		.flags = (uint8_t)((a->write ? TSR_LINE_WRITE : 0) | (a->meta ? TSR_LINE_META : 0))};
+		.flags = tsr_line_flags(a->write, a->meta)};
 }
 
 /*

@@ -348,8 +348,7 @@ static enum tsr_status fill_block(struct pass *p, struct fill_dst *b, const uint
 			}
 			const uint32_t meta = rec->meta;
 			const uint8_t stream = rec->stream;
-			const uint8_t flags = (uint8_t)((rec->write ? TSR_LINE_WRITE : 0) |
-							(meta ? TSR_LINE_META : 0));
+			const uint8_t flags = tsr_line_flags(rec->write, meta);
 			/* by the last byte, so that an access ending at 2^64 - 1 is kept */
 			const uint64_t last = first_addr + ((rec->size ? rec->size : 1) - 1);
 			uint64_t addr = first_addr;
