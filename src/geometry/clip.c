@@ -73,6 +73,31 @@ uint32_t tsr_geo_clip_codes(const struct tsr_clip_vertex *v)
 	return c;
 }
 
+uint32_t tsr_geo_clip_triangle(struct tsr_geometry *g, const struct tsr_clip_vertex *const v[3],
+			       struct tsr_clip_vertex poly[TSR_GEO_CLIP_MAX_VERTICES])
+{
+	/* outside: all three vertices outside one frustum plane; inside the
+	 * guard band: no vertex outside a widened plane */
+	const uint32_t all = v[0]->codes & v[1]->codes & v[2]->codes;
+	const uint32_t any = v[0]->codes | v[1]->codes | v[2]->codes;
+	if (all & 0x3fu) {
+		g->st->primitives_culled++;
+		return 0;
+	}
+	if (!(any & 0x3f00u))
+		return TSR_GEO_CLIP_PASS;
+	g->st->primitives_clipped++;
+	poly[0] = *v[0];
+	poly[1] = *v[1];
+	poly[2] = *v[2];
+	uint32_t n = clip_polygon(poly, 3);
+	if (n < 3) {
+		g->st->primitives_culled++;
+		return 0;
+	}
+	return n;
+}
+
 void tsr_geo_clip_step(struct tsr_geometry *g)
 {
 	struct tsr_ring *in = &g->queue[TSR_GEO_CLIP];
@@ -80,24 +105,11 @@ void tsr_geo_clip_step(struct tsr_geometry *g)
 	/* the item stays valid after the pop until the next push to this queue */
 	const struct tsr_geo_triangle_item *tri = tsr_ring_front(in);
 	tsr_ring_pop(in);
-	/* outside: all three vertices outside one frustum plane; inside the
-	 * guard band: no vertex outside a widened plane */
-	const uint32_t all = tri->v[0].codes & tri->v[1].codes & tri->v[2].codes;
-	const uint32_t any = tri->v[0].codes | tri->v[1].codes | tri->v[2].codes;
-	const int outside = (all & 0x3fu) != 0, needs_clip = (any & 0x3f00u) != 0;
-	if (outside) {
-		g->st->primitives_culled++;
-		return;
-	}
-	if (!needs_clip) {
+	const struct tsr_clip_vertex *const v[3] = {&tri->v[0], &tri->v[1], &tri->v[2]};
+	struct tsr_clip_vertex poly[TSR_GEO_CLIP_MAX_VERTICES];
+	const uint32_t n = tsr_geo_clip_triangle(g, v, poly);
+	if (n == TSR_GEO_CLIP_PASS) {
 		*(struct tsr_geo_triangle_item *)tsr_ring_push(out) = *tri;
-		return;
-	}
-	g->st->primitives_clipped++;
-	struct tsr_clip_vertex poly[TSR_GEO_CLIP_MAX_VERTICES] = {tri->v[0], tri->v[1], tri->v[2]};
-	uint32_t n = clip_polygon(poly, 3);
-	if (n < 3) {
-		g->st->primitives_culled++;
 		return;
 	}
 	for (uint32_t k = 1; k + 1 < n; k++) {

@@ -45,10 +45,9 @@ static enum tsr_status push_prim(struct tsr_prim_array *out, struct tsr_primitiv
 	return TSR_OK;
 }
 
-/* Viewport transform, setup checks and culling of one clipped triangle. */
-static enum tsr_status emit_triangle(struct tsr_geometry *g,
-				     const struct tsr_clip_vertex *cv,
-				     struct tsr_error *err)
+enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
+				      const struct tsr_clip_vertex *const cv[3],
+				      struct tsr_error *err)
 {
 	const struct tsr_draw *d = &g->draw;
 	struct tsr_geometry_stats *st = g->st;
@@ -57,9 +56,9 @@ static enum tsr_status emit_triangle(struct tsr_geometry *g,
 	const float W = (float)g->cfg.width, H = (float)g->cfg.height;
 	const float sub = (float)(1 << TSR_SUBPIXEL_BITS);
 	for (int i = 0; i < 3; i++) {
-		float iw = 1.0f / cv[i].p[3];
-		float sx = (cv[i].p[0] * iw * 0.5f + 0.5f) * W * sub;
-		float sy = (0.5f - cv[i].p[1] * iw * 0.5f) * H * sub;
+		float iw = 1.0f / cv[i]->p[3];
+		float sx = (cv[i]->p[0] * iw * 0.5f + 0.5f) * W * sub;
+		float sy = (0.5f - cv[i]->p[1] * iw * 0.5f) * H * sub;
 		/*
 		 * The clipper keeps vertices within the guard band, but w = 0 on
 		 * the near/far planes' edge, or huge model coordinates that
@@ -75,12 +74,12 @@ static enum tsr_status emit_triangle(struct tsr_geometry *g,
 		}
 		p->X[i] = round_half_away(sx);
 		p->Y[i] = round_half_away(sy);
-		float z = cv[i].p[2] * iw * 0.5f + 0.5f;
+		float z = cv[i]->p[2] * iw * 0.5f + 0.5f;
 		p->z[i] = z < 0.0f ? 0.0f : (z > 1.0f ? 1.0f : z);
 		p->inv_w[i] = iw;
-		p->u[i] = cv[i].u;
-		p->v[i] = cv[i].v;
-		p->shade[i] = cv[i].shade;
+		p->u[i] = cv[i]->u;
+		p->v[i] = cv[i]->v;
+		p->shade[i] = cv[i]->shade;
 	}
 	int64_t area2 = (p->X[1] - p->X[0]) * (p->Y[2] - p->Y[0]) -
 			(p->Y[1] - p->Y[0]) * (p->X[2] - p->X[0]);
@@ -126,5 +125,6 @@ enum tsr_status tsr_geo_cull_step(struct tsr_geometry *g, struct tsr_error *err)
 	const struct tsr_geo_triangle_item *t = tsr_ring_front(in);
 	/* the item stays valid until the next push to this queue */
 	tsr_ring_pop(in);
-	return emit_triangle(g, t->v, err);
+	const struct tsr_clip_vertex *const v[3] = {&t->v[0], &t->v[1], &t->v[2]};
+	return tsr_geo_cull_triangle(g, v, err);
 }

@@ -167,24 +167,22 @@ enum tsr_status tsr_geometry_stage_step(struct tsr_geometry *g, enum tsr_geometr
 }
 
 /*
- * Runs the stages downstream of the Command Processor until their queues
- * are empty, upstream first, after the Command Processor sent one index:
- * Vertex Fetch, the Vertex Shader and Primitive Assembly then have exactly
- * one work item each, the Clipper at most one (every third index) and
- * culling at most a fan, so nothing stalls and each index's memory
- * accesses (index, vertex, instructions) happen together, in order.
+ * The functional mode's work on the triangle whose corners v Primitive
+ * Assembly has just closed: the Clipper, then culling of it or of its fan.
  */
-static enum tsr_status drain(struct tsr_geometry *g, struct tsr_error *err)
+static enum tsr_status clip_and_cull(struct tsr_geometry *g,
+				     const struct tsr_clip_vertex *const v[3],
+				     struct tsr_error *err)
 {
-	struct tsr_ring *q = g->queue;
-	tsr_geo_vf_step(g);
-	tsr_geo_vs_step(g);
-	tsr_geo_pa_step(g);
-	if (!tsr_ring_count(&q[TSR_GEO_CLIP]))
-		return TSR_OK;
-	tsr_geo_clip_step(g);
-	while (tsr_ring_count(&q[TSR_GEO_CULL]))
-		TSR_TRY(tsr_geo_cull_step(g, err));
+	g->st->primitives_in++;
+	struct tsr_clip_vertex poly[TSR_GEO_CLIP_MAX_VERTICES];
+	const uint32_t n = tsr_geo_clip_triangle(g, v, poly);
+	if (n == TSR_GEO_CLIP_PASS)
+		return tsr_geo_cull_triangle(g, v, err);
+	for (uint32_t k = 1; k + 1 < n; k++) {
+		const struct tsr_clip_vertex *const f[3] = {&poly[0], &poly[k], &poly[k + 1]};
+		TSR_TRY(tsr_geo_cull_triangle(g, f, err));
+	}
 	return TSR_OK;
 }
 
@@ -201,6 +199,16 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 	TSR_TRY(tsr_geometry_begin_draw(g, d, mem, out, st, err));
 	const uint32_t n = d->mesh->index_count;
 	const struct tsr_mesh *m = d->mesh;
+	/*
+	 * Each index runs through every stage before the next one, so the
+	 * queues stay empty and are skipped: the stages' work functions are
+	 * called back to back, and a triangle's corners are its shaded
+	 * vertices in place (a vertex shaded again while it is a corner gets
+	 * the same value: shading depends on the draw call and vertex only).
+	 * Memory is accessed index by index as the stages would, in order.
+	 */
+	const struct tsr_clip_vertex *corner[3];
+	uint32_t corners = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		/* the host's caches only: the vertex data of the index a few
 		 * steps ahead, read by the vertex shader (or its hit) then */
@@ -221,13 +229,18 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 						 d->vb_base + (uint64_t)ahead * TSR_VERTEX_STRIDE);
 			}
 		}
-		tsr_geo_cp_step(g);  /* push one index ... */
-		enum tsr_status s = drain(g, err);  /* ... and drain downstream */
+		g->next_index = i + 1;  /* the Command Processor sends index i */
+		uint32_t hit;
+		const uint32_t v = tsr_geo_vf_fetch(g, i, &hit);
+		if (!hit)
+			tsr_geo_vs_shade(g, v);
+		corner[corners++] = &g->shaded[v];
+		if (corners < 3)
+			continue;
+		corners = 0;
+		enum tsr_status s = clip_and_cull(g, corner, err);
 		if (s != TSR_OK) {
-			/* leave nothing in flight: the next draw call can start */
-			for (int k = 0; k < TSR_GEO_STAGE_COUNT; k++)
-				tsr_ring_clear(&g->queue[k]);
-			g->next_index = n;
+			g->next_index = n;  /* nothing in flight: the next draw call can start */
 			return s;
 		}
 	}

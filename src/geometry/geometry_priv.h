@@ -87,7 +87,10 @@ struct tsr_geometry {
 /*
  * The stages, one file each. *_begin prepares the stage for the draw call
  * just latched in g->draw; *_step runs one work item (the stage must be
- * ready: tsr_geometry_stage_ready()).
+ * ready: tsr_geometry_stage_ready()). A step is its stage's work on one
+ * item (the functions below without _step, which the functional mode of
+ * geometry.c calls back to back without the queues) between the pop of
+ * its input and the push of its output.
  */
 /* command_processor.c: sends the next index position to Vertex Fetch. */
 void tsr_geo_cp_begin(struct tsr_geometry *g);
@@ -95,14 +98,28 @@ void tsr_geo_cp_step(struct tsr_geometry *g);
 /* vertex_fetch.c: index read, post-transform cache, vertex read (Errors of begin: TSR_ERR_NOMEM). */
 enum tsr_status tsr_geo_vf_begin(struct tsr_geometry *g, struct tsr_error *err);
 void tsr_geo_vf_step(struct tsr_geometry *g);
+/* Vertex Fetch of index position i: the index read, the post-transform
+ * cache lookup (*hit = 1 on a hit), else the vertex read; the vertex index. */
+uint32_t tsr_geo_vf_fetch(struct tsr_geometry *g, uint32_t i, uint32_t *hit);
 /* vertex_shader.c: instruction fetch and shading (Errors of begin: TSR_ERR_NOMEM). */
 enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err);
 void tsr_geo_vs_step(struct tsr_geometry *g);
+/* Shades vertex `vertex` (a post-transform-cache miss) on the next core of
+ * the round-robin, with its instruction fetch, into g->shaded[vertex]. */
+void tsr_geo_vs_shade(struct tsr_geometry *g, uint32_t vertex);
 /* assembly.c: triangle lists, in program order. */
 void tsr_geo_pa_begin(struct tsr_geometry *g);
 void tsr_geo_pa_step(struct tsr_geometry *g);
 /* clip.c: trivial reject, guard-band clipping, the fan. */
 void tsr_geo_clip_step(struct tsr_geometry *g);
+#define TSR_GEO_CLIP_PASS UINT32_MAX  /* tsr_geo_clip_triangle: passes unchanged */
+/*
+ * The Clipper on triangle v: 0 when it is culled (counted),
+ * TSR_GEO_CLIP_PASS when it passes unchanged, else the n >= 3 vertices of
+ * the clipped polygon in poly, to be fanned from poly[0].
+ */
+uint32_t tsr_geo_clip_triangle(struct tsr_geometry *g, const struct tsr_clip_vertex *const v[3],
+			       struct tsr_clip_vertex poly[TSR_GEO_CLIP_MAX_VERTICES]);
 /*
  * The clip codes of a shaded vertex, computed once per vertex for the
  * Clipper: bit k (0..5) set when it is outside plane k of the frustum
@@ -112,6 +129,11 @@ void tsr_geo_clip_step(struct tsr_geometry *g);
 uint32_t tsr_geo_clip_codes(const struct tsr_clip_vertex *v);
 /* cull.c: viewport transform, setup, culling (Errors: TSR_ERR_NOMEM). */
 enum tsr_status tsr_geo_cull_step(struct tsr_geometry *g, struct tsr_error *err);
+/* Viewport transform, setup checks and culling of clip-space triangle cv
+ * (Errors: TSR_ERR_NOMEM). */
+enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
+				      const struct tsr_clip_vertex *const cv[3],
+				      struct tsr_error *err);
 
 /* Room each stage needs in its output queue for one work item. */
 static inline uint32_t tsr_geo_output_need(enum tsr_geometry_stage s)

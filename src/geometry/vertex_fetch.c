@@ -56,25 +56,32 @@ enum tsr_status tsr_geo_vf_begin(struct tsr_geometry *g, struct tsr_error *err)
 	return TSR_OK;
 }
 
-void tsr_geo_vf_step(struct tsr_geometry *g)
+uint32_t tsr_geo_vf_fetch(struct tsr_geometry *g, uint32_t i, uint32_t *hit)
 {
 	const struct tsr_draw *d = &g->draw;
-	struct tsr_ring *in = &g->queue[TSR_GEO_VERTEX_FETCH];
-	const uint32_t i = ((const struct tsr_geo_index_item *)tsr_ring_front(in))->position;
-	tsr_ring_pop(in);
 	const uint32_t idx = d->mesh->indices[i];
 	tsr_mem_access(g->mem, g->index_port, d->ib_base + (uint64_t)i * d->index_bytes,
 		       d->index_bytes, 0, TSR_STREAM_INDEX, 0, 0, NULL);
 	g->st->indices_fetched++;
-	const int hit = ptc_lookup(g, idx);
-	if (!hit) {
+	*hit = (uint32_t)ptc_lookup(g, idx);
+	if (!*hit) {
 		tsr_mem_access(g->mem, g->vertex_port,
 			       d->vb_base + (uint64_t)idx * TSR_VERTEX_STRIDE,
 			       TSR_VERTEX_STRIDE, 0, TSR_STREAM_VERTEX, 0, 0, NULL);
 		ptc_insert(g, idx);
 		g->st->vertices_fetched++;
 	}
+	return idx;
+}
+
+void tsr_geo_vf_step(struct tsr_geometry *g)
+{
+	struct tsr_ring *in = &g->queue[TSR_GEO_VERTEX_FETCH];
+	const uint32_t i = ((const struct tsr_geo_index_item *)tsr_ring_front(in))->position;
+	tsr_ring_pop(in);
+	uint32_t hit;
+	const uint32_t idx = tsr_geo_vf_fetch(g, i, &hit);
 	struct tsr_geo_vertex_item *o = tsr_ring_push(&g->queue[TSR_GEO_VERTEX_SHADER]);
 	o->vertex = idx;
-	o->hit = (uint32_t)hit;
+	o->hit = hit;
 }

@@ -81,25 +81,29 @@ enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err)
 	return TSR_OK;
 }
 
-void tsr_geo_vs_step(struct tsr_geometry *g)
+void tsr_geo_vs_shade(struct tsr_geometry *g, uint32_t vertex)
 {
 	const struct tsr_draw *d = &g->draw;
+	/* (vertices shaded in the frame / 4) mod cores, without dividing */
+	const uint32_t core = g->shading_core;
+	if (++g->shading_group_fill == 4) {
+		g->shading_group_fill = 0;
+		if (++g->shading_core == g->cfg.cores)
+			g->shading_core = 0;
+	}
+	tsr_mem_access(g->mem, g->instruction_port[core], d->vs_base, d->vs_bytes, 0, TSR_STREAM_INSTRUCTION,
+		       (uint16_t)core, 0, NULL);
+	g->st->vertex_instructions += d->material->vertex_shader_instructions;
+	shade_vertex(d, vertex, &g->shaded[vertex]);
+}
+
+void tsr_geo_vs_step(struct tsr_geometry *g)
+{
 	struct tsr_ring *in = &g->queue[TSR_GEO_VERTEX_SHADER];
 	const struct tsr_geo_vertex_item it = *(const struct tsr_geo_vertex_item *)tsr_ring_front(in);
 	tsr_ring_pop(in);
-	if (!it.hit) {
-		/* (vertices shaded in the frame / 4) mod cores, without dividing */
-		const uint32_t core = g->shading_core;
-		if (++g->shading_group_fill == 4) {
-			g->shading_group_fill = 0;
-			if (++g->shading_core == g->cfg.cores)
-				g->shading_core = 0;
-		}
-		tsr_mem_access(g->mem, g->instruction_port[core], d->vs_base, d->vs_bytes, 0, TSR_STREAM_INSTRUCTION,
-			       (uint16_t)core, 0, NULL);
-		g->st->vertex_instructions += d->material->vertex_shader_instructions;
-		shade_vertex(d, it.vertex, &g->shaded[it.vertex]);
-	}
+	if (!it.hit)
+		tsr_geo_vs_shade(g, it.vertex);
 	struct tsr_geo_shaded_item *o = tsr_ring_push(&g->queue[TSR_GEO_ASSEMBLY]);
 	o->v = g->shaded[it.vertex];
 }
