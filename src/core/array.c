@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-void *tsr_array_grow(void *arr, uint32_t *cap, uint32_t need, size_t elem_size)
+void *tsr_array_grow_to(void *arr, uint32_t *cap, uint32_t need, size_t elem_size)
 {
 	if (need <= *cap && arr)
 		return arr;

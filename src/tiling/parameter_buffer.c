@@ -256,6 +256,37 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Most primitives overlap a few tiles: below this, sorting and searching
+ * a primitive's tile positions need no library call. */
+#define FEW_TILES 16u
+
+static void sort_u32(uint32_t *a, uint32_t n)
+{
+	if (n > FEW_TILES) {
+		qsort(a, n, sizeof(*a), cmp_u32);
+		return;
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		const uint32_t x = a[i];
+		uint32_t j = i;
+		for (; j > 0 && a[j - 1] > x; j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
+}
+
+/* The index of key in sorted[0, n) (it is there). */
+static uint32_t rank_u32(const uint32_t *sorted, uint32_t n, uint32_t key)
+{
+	if (n > FEW_TILES)
+		return (uint32_t)((const uint32_t *)bsearch(&key, sorted, n, sizeof(*sorted), cmp_u32) -
+				  sorted);
+	uint32_t k = 0;
+	while (sorted[k] != key)
+		k++;
+	return k;
+}
+
 enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 			    struct tsr_primitive *p, uint32_t index,
 			    struct tsr_memsys *mem,
@@ -307,7 +338,7 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 	uint32_t *sorted = pb->scratch + pb->tiles_x * pb->tiles_y;
 	for (uint32_t i = 0; i < n; i++)
 		sorted[i] = pb->pos[pb->scratch[i]];
-	qsort(sorted, n, sizeof(*sorted), cmp_u32);
+	sort_u32(sorted, n);
 	struct prim_use *use = tsr_array_grow(pb->use, &pb->use_cap, index + 1, sizeof(*use));
 	if (!use)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for tile lists");
@@ -341,8 +372,7 @@ enum tsr_status tsr_plb_bin(struct tsr_param_buffer *pb,
 			tl->chunks[tl->chunk_count++] = pb->chunks_used++;
 			st->list_overflows++;
 		}
-		const uint32_t *at = bsearch(&pb->pos[t], sorted, n, sizeof(*sorted), cmp_u32);
-		uint32_t k = (uint32_t)(at - sorted);
+		const uint32_t k = rank_u32(sorted, n, pb->pos[t]);
 		tl->prims[tl->count] = index;
 		tl->opt[tl->count] = k + 1 < n ? sorted[k + 1] : TSR_PB_NEVER;
 		tsr_mem_access(mem, lists_port, tsr_pb_pmd_address(pb, t, tl->count),
