@@ -28,7 +28,8 @@ static float plane_dist(const struct tsr_clip_vertex *v, int k, float guard)
 	}
 }
 
-static struct tsr_clip_vertex lerp_cv(const struct tsr_clip_vertex *a,
+static struct tsr_clip_vertex lerp_cv(const struct tsr_geometry *g,
+				      const struct tsr_clip_vertex *a,
 				      const struct tsr_clip_vertex *b, float t)
 {
 	struct tsr_clip_vertex r;
@@ -38,11 +39,13 @@ static struct tsr_clip_vertex lerp_cv(const struct tsr_clip_vertex *a,
 	r.v = a->v + (b->v - a->v) * t;
 	r.shade = a->shade + (b->shade - a->shade) * t;
 	r.codes = 0;  /* the fan's vertices go straight to culling */
+	tsr_geo_viewport(g, &r);
 	return r;
 }
 
 /* Clips a polygon against the near, far and guard-band planes. */
-static uint32_t clip_polygon(struct tsr_clip_vertex *poly, uint32_t n)
+static uint32_t clip_polygon(const struct tsr_geometry *g, struct tsr_clip_vertex *poly,
+			     uint32_t n)
 {
 	struct tsr_clip_vertex tmp[TSR_GEO_CLIP_MAX_VERTICES];
 	for (int k = 0; k < 6 && n >= 3; k++) {
@@ -53,7 +56,7 @@ static uint32_t clip_polygon(struct tsr_clip_vertex *poly, uint32_t n)
 			if (da >= 0.0f && m < TSR_GEO_CLIP_MAX_VERTICES)
 				tmp[m++] = *a;
 			if ((da >= 0.0f) != (db >= 0.0f) && m < TSR_GEO_CLIP_MAX_VERTICES)
-				tmp[m++] = lerp_cv(a, b, da / (da - db));
+				tmp[m++] = lerp_cv(g, a, b, da / (da - db));
 		}
 		memcpy(poly, tmp, m * sizeof(*tmp));
 		n = m;
@@ -63,14 +66,15 @@ static uint32_t clip_polygon(struct tsr_clip_vertex *poly, uint32_t n)
 
 uint32_t tsr_geo_clip_codes(const struct tsr_clip_vertex *v)
 {
-	uint32_t c = 0;
-	for (int k = 0; k < 6; k++) {
-		if (plane_dist(v, k, 1.0f) < 0.0f)
-			c |= 1u << k;
-		if (plane_dist(v, k, TSR_GUARD_BAND) < 0.0f)
-			c |= 1u << (8 + k);
-	}
-	return c;
+	/* plane_dist(v, k, guard) < 0 for each plane, without branches (the
+	 * near and far planes do not widen: their guard-band bits repeat) */
+	const float x = v->p[0], y = v->p[1], z = v->p[2], w = v->p[3];
+	const float gw = TSR_GUARD_BAND * w;
+	const uint32_t nf = (uint32_t)(z + w < 0.0f) | (uint32_t)(w - z < 0.0f) << 1;
+	return nf | (uint32_t)(w - x < 0.0f) << 2 | (uint32_t)(w + x < 0.0f) << 3 |
+	       (uint32_t)(w - y < 0.0f) << 4 | (uint32_t)(w + y < 0.0f) << 5 |
+	       nf << 8 | (uint32_t)(gw - x < 0.0f) << 10 | (uint32_t)(gw + x < 0.0f) << 11 |
+	       (uint32_t)(gw - y < 0.0f) << 12 | (uint32_t)(gw + y < 0.0f) << 13;
 }
 
 uint32_t tsr_geo_clip_triangle(struct tsr_geometry *g, const struct tsr_clip_vertex *const v[3],
@@ -90,7 +94,7 @@ uint32_t tsr_geo_clip_triangle(struct tsr_geometry *g, const struct tsr_clip_ver
 	poly[0] = *v[0];
 	poly[1] = *v[1];
 	poly[2] = *v[2];
-	uint32_t n = clip_polygon(poly, 3);
+	uint32_t n = clip_polygon(g, poly, 3);
 	if (n < 3) {
 		g->st->primitives_culled++;
 		return 0;

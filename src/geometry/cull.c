@@ -45,6 +45,35 @@ static enum tsr_status push_prim(struct tsr_prim_array *out, struct tsr_primitiv
 	return TSR_OK;
 }
 
+void tsr_geo_viewport(const struct tsr_geometry *g, struct tsr_clip_vertex *v)
+{
+	const float W = (float)g->cfg.width, H = (float)g->cfg.height;
+	const float sub = (float)(1 << TSR_SUBPIXEL_BITS);
+	float iw = 1.0f / v->p[3];
+	float sx = (v->p[0] * iw * 0.5f + 0.5f) * W * sub;
+	float sy = (0.5f - v->p[1] * iw * 0.5f) * H * sub;
+	/*
+	 * The clipper keeps vertices within the guard band, but w = 0 on the
+	 * near/far planes' edge, or huge model coordinates that overflowed to
+	 * infinity or NaN in the transforms, get past it: a triangle with such
+	 * a vertex is culled, before the float-to-int conversion (undefined
+	 * when out of range) and before the int64 edge products (exact when
+	 * |X|, |Y| <= TSR_SCREEN_COORD_LIMIT, which int32 holds).
+	 */
+	if (!(fabsf(sx) <= TSR_SCREEN_COORD_LIMIT) || !(fabsf(sy) <= TSR_SCREEN_COORD_LIMIT) ||
+	    !isfinite(iw)) {
+		v->codes |= TSR_GEO_UNPROJECTED;
+		v->sx = v->sy = 0;
+		v->z = v->iw = 0.0f;
+		return;
+	}
+	v->sx = (int32_t)round_half_away(sx);
+	v->sy = (int32_t)round_half_away(sy);
+	float z = v->p[2] * iw * 0.5f + 0.5f;
+	v->z = z < 0.0f ? 0.0f : (z > 1.0f ? 1.0f : z);
+	v->iw = iw;
+}
+
 enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 				      const struct tsr_clip_vertex *const cv[3],
 				      struct tsr_error *err)
@@ -53,30 +82,15 @@ enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 	struct tsr_geometry_stats *st = g->st;
 	struct tsr_primitive *p = NULL;
 	TSR_TRY(push_prim(g->out, &p, err));
-	const float W = (float)g->cfg.width, H = (float)g->cfg.height;
-	const float sub = (float)(1 << TSR_SUBPIXEL_BITS);
 	for (int i = 0; i < 3; i++) {
-		float iw = 1.0f / cv[i]->p[3];
-		float sx = (cv[i]->p[0] * iw * 0.5f + 0.5f) * W * sub;
-		float sy = (0.5f - cv[i]->p[1] * iw * 0.5f) * H * sub;
-		/*
-		 * The clipper keeps vertices within the guard band, but w = 0 on
-		 * the near/far planes' edge, or huge model coordinates that
-		 * overflowed to infinity or NaN in the transforms, get past it:
-		 * such a triangle is culled before the float-to-int conversion
-		 * (undefined when out of range) and before the int64 edge
-		 * products (exact when |X|, |Y| <= TSR_SCREEN_COORD_LIMIT).
-		 */
-		if (!(fabsf(sx) <= TSR_SCREEN_COORD_LIMIT) ||
-		    !(fabsf(sy) <= TSR_SCREEN_COORD_LIMIT) || !isfinite(iw)) {
+		if (cv[i]->codes & TSR_GEO_UNPROJECTED) {
 			st->primitives_culled++;
 			return TSR_OK;
 		}
-		p->X[i] = round_half_away(sx);
-		p->Y[i] = round_half_away(sy);
-		float z = cv[i]->p[2] * iw * 0.5f + 0.5f;
-		p->z[i] = z < 0.0f ? 0.0f : (z > 1.0f ? 1.0f : z);
-		p->inv_w[i] = iw;
+		p->X[i] = cv[i]->sx;
+		p->Y[i] = cv[i]->sy;
+		p->z[i] = cv[i]->z;
+		p->inv_w[i] = cv[i]->iw;
 		p->u[i] = cv[i]->u;
 		p->v[i] = cv[i]->v;
 		p->shade[i] = cv[i]->shade;

@@ -19,7 +19,12 @@
 struct tsr_clip_vertex {
 	float p[4];          /* clip-space position */
 	float u, v, shade;
-	uint32_t codes;      /* clip codes (tsr_geo_clip_codes), 0 when not needed */
+	uint32_t codes;      /* clip codes (tsr_geo_clip_codes), 0 when not needed,
+				and TSR_GEO_UNPROJECTED (tsr_geo_viewport) */
+	/* the viewport transform of p (tsr_geo_viewport), once per vertex */
+	int32_t sx, sy;      /* window position, 1/2^TSR_SUBPIXEL_BITS pixels, rounded */
+	float z;             /* window depth, clamped to [0, 1] */
+	float iw;            /* 1 / w */
 };
 
 /* Command Processor -> Vertex Fetch: one position of the draw's index buffer. */
@@ -129,6 +134,16 @@ uint32_t tsr_geo_clip_triangle(struct tsr_geometry *g, const struct tsr_clip_ver
 uint32_t tsr_geo_clip_codes(const struct tsr_clip_vertex *v);
 /* cull.c: viewport transform, setup, culling (Errors: TSR_ERR_NOMEM). */
 enum tsr_status tsr_geo_cull_step(struct tsr_geometry *g, struct tsr_error *err);
+/* codes: the viewport transform is out of range (w = 0, or beyond the
+ * screen coordinate bound): a triangle with this vertex is culled */
+#define TSR_GEO_UNPROJECTED (1u << 16)
+/*
+ * The viewport transform of clip vertex v into its sx, sy, z and iw, for
+ * Culling and viewport (done once per vertex: by the Vertex Shader, and by
+ * the Clipper for the vertices it makes); sets TSR_GEO_UNPROJECTED in
+ * v->codes instead when it is out of range.
+ */
+void tsr_geo_viewport(const struct tsr_geometry *g, struct tsr_clip_vertex *v);
 /* Viewport transform, setup checks and culling of clip-space triangle cv
  * (Errors: TSR_ERR_NOMEM). */
 enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,

@@ -25,24 +25,30 @@
  */
 _Static_assert(offsetof(struct tsr_clip_vertex, u) == 16 &&
 		       offsetof(struct tsr_clip_vertex, codes) == 28 &&
-		       sizeof(struct tsr_clip_vertex) == 32,
-	       "store_vertex writes p, then u, v, shade and codes, in two 16-byte halves");
+		       offsetof(struct tsr_clip_vertex, sx) == 32 &&
+		       offsetof(struct tsr_clip_vertex, iw) == 44 &&
+		       sizeof(struct tsr_clip_vertex) == 48,
+	       "store_vertex writes p; u, v, shade and codes; sx, sy, z and iw: three 16-byte parts");
 
 static inline void store_vertex(struct tsr_clip_vertex *o, const struct tsr_clip_vertex *v)
 {
 #ifdef __SSE2__
-	float codes;
+	float codes, sx, sy;
 	memcpy(&codes, &v->codes, sizeof(codes));
+	memcpy(&sx, &v->sx, sizeof(sx));
+	memcpy(&sy, &v->sy, sizeof(sy));
 	_mm_storeu_ps(o->p, _mm_setr_ps(v->p[0], v->p[1], v->p[2], v->p[3]));
 	_mm_storeu_ps(&o->u, _mm_setr_ps(v->u, v->v, v->shade, codes));
+	_mm_storeu_ps((float *)&o->sx, _mm_setr_ps(sx, sy, v->z, v->iw));
 #else
 	*o = *v;
 #endif
 }
 
 /* Vertex shader (functional): clip position, texcoord, lighting. */
-static void shade_vertex(const struct tsr_draw *d, uint32_t i, struct tsr_clip_vertex *out)
+static void shade_vertex(const struct tsr_geometry *g, uint32_t i, struct tsr_clip_vertex *out)
 {
+	const struct tsr_draw *d = &g->draw;
 	static const float light[3] = {0.3713907f, 0.7427814f, 0.557086f};
 	struct tsr_clip_vertex r, *o = &r;
 	const struct tsr_mesh *m = d->mesh;
@@ -65,6 +71,7 @@ static void shade_vertex(const struct tsr_draw *d, uint32_t i, struct tsr_clip_v
 		o->shade = 0.35f + 0.65f * (ndl > 0.0f ? ndl : 0.0f);
 	}
 	o->codes = tsr_geo_clip_codes(o);
+	tsr_geo_viewport(g, o);
 	store_vertex(out, o);
 }
 
@@ -94,7 +101,7 @@ void tsr_geo_vs_shade(struct tsr_geometry *g, uint32_t vertex)
 	tsr_mem_access(g->mem, g->instruction_port[core], d->vs_base, d->vs_bytes, 0, TSR_STREAM_INSTRUCTION,
 		       (uint16_t)core, 0, NULL);
 	g->st->vertex_instructions += d->material->vertex_shader_instructions;
-	shade_vertex(d, vertex, &g->shaded[vertex]);
+	shade_vertex(g, vertex, &g->shaded[vertex]);
 }
 
 void tsr_geo_vs_step(struct tsr_geometry *g)
