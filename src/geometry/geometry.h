@@ -35,10 +35,11 @@
  * creation. Each stage can run one work item at a time
  * (tsr_geometry_stage_step), for a timing model to schedule; every stage
  * is in order, so any schedule computes the same primitives. The
- * functional mode (tsr_geometry_draw) pushes one index and drains the
- * stages downstream, which keeps the memory accesses in the model's order:
- * per index, the index read, then on a miss the vertex read and the
- * vertex shader's instruction fetch. The Polygon List Builder
+ * functional mode (tsr_geometry_draw) runs each index through every stage
+ * before the next (the stages' work back to back, the queues left empty),
+ * which keeps the memory accesses in the model's order: per index, the
+ * index read, then on a miss the vertex read and the vertex shader's
+ * instruction fetch. The Polygon List Builder
  * (tiling/parameter_buffer.h) consumes the primitives after the draw call.
  *
  * Left out: strips and fans (triangle lists only), several draw calls in
