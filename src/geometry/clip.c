@@ -9,6 +9,9 @@
  * TSR_GEO_CLIP_MAX_TRIANGLES triangles out.
  */
 #include <string.h>
+#ifdef __SSE2__
+#include <xmmintrin.h>
+#endif
 
 #include "geometry/geometry_priv.h"
 
@@ -66,15 +69,25 @@ static uint32_t clip_polygon(const struct tsr_geometry *g, struct tsr_clip_verte
 
 uint32_t tsr_geo_clip_codes(const struct tsr_clip_vertex *v)
 {
-	/* plane_dist(v, k, guard) < 0 for each plane, without branches (the
-	 * near and far planes do not widen: their guard-band bits repeat) */
+	/* plane_dist(v, k, guard) < 0 for each plane (a NaN distance is not
+	 * outside), without branches; the near and far planes do not widen,
+	 * so their guard-band bits repeat theirs */
 	const float x = v->p[0], y = v->p[1], z = v->p[2], w = v->p[3];
-	const float gw = TSR_GUARD_BAND * w;
 	const uint32_t nf = (uint32_t)(z + w < 0.0f) | (uint32_t)(w - z < 0.0f) << 1;
+#ifdef __SSE2__
+	const __m128 xy = _mm_setr_ps(x, -x, y, -y), zero = _mm_setzero_ps();
+	const uint32_t side = (uint32_t)_mm_movemask_ps(
+		_mm_cmplt_ps(_mm_sub_ps(_mm_set1_ps(w), xy), zero));
+	const uint32_t guard = (uint32_t)_mm_movemask_ps(
+		_mm_cmplt_ps(_mm_sub_ps(_mm_set1_ps(TSR_GUARD_BAND * w), xy), zero));
+	return nf | side << 2 | nf << 8 | guard << 10;
+#else
+	const float gw = TSR_GUARD_BAND * w;
 	return nf | (uint32_t)(w - x < 0.0f) << 2 | (uint32_t)(w + x < 0.0f) << 3 |
 	       (uint32_t)(w - y < 0.0f) << 4 | (uint32_t)(w + y < 0.0f) << 5 |
 	       nf << 8 | (uint32_t)(gw - x < 0.0f) << 10 | (uint32_t)(gw + x < 0.0f) << 11 |
 	       (uint32_t)(gw - y < 0.0f) << 12 | (uint32_t)(gw + y < 0.0f) << 13;
+#endif
 }
 
 uint32_t tsr_geo_clip_triangle(struct tsr_geometry *g, const struct tsr_clip_vertex *const v[3],
