@@ -212,6 +212,10 @@ struct tsr_cache_fast {
 	struct tsr_cache_counters *counters;  /* per stream */
 	uint8_t dirty_on_write;
 	uint8_t has_masks;            /* lines may be partial (fetch_on_write = 0) */
+	/* 1: every access can take the cache's plain path (cache.c): the
+	 * policy's hit, fill and victim hooks are the inline recency ones
+	 * (LRU), no on_evict hook, no observer, no hash index, no +ucd */
+	uint8_t simple;
 };
 
 /* The cache's fast-hit view (stable for the cache's lifetime). */
