@@ -305,13 +305,31 @@ static void reached(struct tsr_mem_result *r, uint32_t port, uint32_t level)
 static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
 			uint32_t depth, struct tsr_mem_result *r, int absent);
 
+/* to_parent() of an access that spans several lines of parent node p. */
+static void __attribute__((noinline))
+to_parent_split(struct tsr_memsys *m, uint32_t p, const struct tsr_access *a, uint32_t depth,
+		struct tsr_mem_result *r)
+{
+	const uint64_t line = m->nodes[p].line_bytes;
+	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
+	while (addr < end) {
+		uint64_t line_end = (addr | (line - 1)) + 1;
+		struct tsr_access part = *a;
+		part.addr = addr;
+		part.size = (uint32_t)((line_end < end ? line_end : end) - addr);
+		node_access(m, p, &part, depth + 1, r, 0);
+		addr = line_end;
+	}
+}
+
 /*
  * Sends a line-sized transfer (a fill, a write-back, a bypassed or
  * written-through access) from node `from` to its parent, split into the
- * parent's lines; DRAM moves the child's line.
+ * parent's lines; DRAM moves the child's line. Inline: the common cases
+ * (DRAM, one parent line) cost no call of their own.
  */
-static void to_parent(struct tsr_memsys *m, const struct node *from,
-		      const struct tsr_access *a, uint32_t depth, struct tsr_mem_result *r)
+static inline void to_parent(struct tsr_memsys *m, const struct node *from,
+			     const struct tsr_access *a, uint32_t depth, struct tsr_mem_result *r)
 {
 	if (from->parent == NODE_DRAM) {
 		dram_bytes(m, a->write, (enum tsr_stream)a->stream, from->line_bytes);
@@ -322,19 +340,11 @@ static void to_parent(struct tsr_memsys *m, const struct node *from,
 	}
 	const uint32_t p = from->parent;
 	const uint64_t line = m->nodes[p].line_bytes;
-	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
-	if (((addr ^ (end - 1)) & ~(line - 1)) == 0) {  /* within one parent line: no split */
+	const uint64_t end = a->addr + (a->size ? a->size : 1);
+	if (((a->addr ^ (end - 1)) & ~(line - 1)) == 0)  /* within one parent line: no split */
 		node_access(m, p, a, depth + 1, r, 0);
-		return;
-	}
-	while (addr < end) {
-		uint64_t line_end = (addr | (line - 1)) + 1;
-		struct tsr_access part = *a;
-		part.addr = addr;
-		part.size = (uint32_t)((line_end < end ? line_end : end) - addr);
-		node_access(m, p, &part, depth + 1, r, 0);
-		addr = line_end;
-	}
+	else
+		to_parent_split(m, p, a, depth, r);
 }
 
 /*
