@@ -483,6 +483,23 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 			    int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
 			    struct tsr_mem_result *r, int fast) __attribute__((noinline));
 
+/*
+ * mem_access_slow() of a one-line access at a cache port without a path
+ * sink whose fast lookup answered fast (declined or absent): the request
+ * goes straight to node_access(), without the slow path's loop.
+ */
+static void __attribute__((noinline))
+line_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size, int write,
+	  enum tsr_stream s, uint16_t requester, uint32_t meta, struct tsr_mem_result *r, int fast)
+{
+	if (r)
+		memset(r, 0, sizeof(*r));
+	const struct tsr_access a = {.addr = addr, .size = size ? size : 1,
+				     .write = (uint8_t)(write != 0), .stream = (uint8_t)s,
+				     .requester = requester, .meta = meta, .next_use = TSR_NEVER};
+	node_access(m, port, &a, 1, r, fast == TSR_CACHE_ABSENT);
+}
+
 void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 		    uint32_t size, int write, enum tsr_stream s,
 		    uint16_t requester, uint32_t meta, struct tsr_mem_result *r)
@@ -525,7 +542,7 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 			if (x->parent != NODE_DRAM)
 				tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
 			/* not a plain hit: the slow path does not ask again */
-			mem_access_slow(m, port, addr, size, write, s, requester, meta, r, f);
+			line_miss(m, port, addr, size, write, s, requester, meta, r, f);
 			return;
 		}
 	}
@@ -644,7 +661,7 @@ void tsr_mem_read_lines(struct tsr_memsys *m, uint32_t port, const uint64_t *add
 		}
 		if (x->parent != NODE_DRAM)
 			tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
-		mem_access_slow(m, port, addr, size, 0, s, requester, meta, NULL, f);
+		line_miss(m, port, addr, size, 0, s, requester, meta, NULL, f);
 	}
 }
 
