@@ -304,6 +304,8 @@ static void reached(struct tsr_mem_result *r, uint32_t port, uint32_t level)
 
 static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
 			uint32_t depth, struct tsr_mem_result *r, int absent);
+static void node_access_plain(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
+			      uint32_t depth, int absent);
 
 /* to_parent() of an access that spans several lines of parent node p. */
 static void __attribute__((noinline))
@@ -326,25 +328,31 @@ to_parent_split(struct tsr_memsys *m, uint32_t p, const struct tsr_access *a, ui
  * Sends a line-sized transfer (a fill, a write-back, a bypassed or
  * written-through access) from node `from` to its parent, split into the
  * parent's lines; DRAM moves the child's line. Inline: the common cases
- * (DRAM, one parent line) cost no call of their own.
+ * (DRAM, one parent line) cost no call of their own. plain (a constant):
+ * no path sink and r NULL (node_access_plain()).
  */
-static inline void to_parent(struct tsr_memsys *m, const struct node *from,
-			     const struct tsr_access *a, uint32_t depth, struct tsr_mem_result *r)
+static inline __attribute__((always_inline)) void
+to_parent(struct tsr_memsys *m, const struct node *from, const struct tsr_access *a,
+	  uint32_t depth, struct tsr_mem_result *r, const int plain)
 {
 	if (from->parent == NODE_DRAM) {
 		dram_bytes(m, a->write, (enum tsr_stream)a->stream, from->line_bytes);
-		reached(r, TSR_PORT_DRAM, depth + 1);
-		if (m->path_fn && r)
-			m->path.dram_bytes += from->line_bytes;
+		if (!plain) {
+			reached(r, TSR_PORT_DRAM, depth + 1);
+			if (m->path_fn && r)
+				m->path.dram_bytes += from->line_bytes;
+		}
 		return;
 	}
 	const uint32_t p = from->parent;
 	const uint64_t line = m->nodes[p].line_bytes;
 	const uint64_t end = a->addr + (a->size ? a->size : 1);
-	if (((a->addr ^ (end - 1)) & ~(line - 1)) == 0)  /* within one parent line: no split */
-		node_access(m, p, a, depth + 1, r, 0);
-	else
+	if (((a->addr ^ (end - 1)) & ~(line - 1)) != 0)
 		to_parent_split(m, p, a, depth, r);
+	else if (plain)  /* within one parent line: no split */
+		node_access_plain(m, p, a, depth + 1, 0);
+	else
+		node_access(m, p, a, depth + 1, r, 0);
 }
 
 /*
@@ -352,13 +360,14 @@ static inline void to_parent(struct tsr_memsys *m, const struct node *from,
  * (fetch_on_write = 0) its written byte runs as byte-masked writes; DRAM
  * moves the line once either way.
  */
-static void write_back(struct tsr_memsys *m, const struct node *x,
-		       const struct tsr_cache_outcome *o, uint16_t requester, uint32_t depth)
+static inline __attribute__((always_inline)) void
+write_back(struct tsr_memsys *m, const struct node *x, const struct tsr_cache_outcome *o,
+	   uint16_t requester, uint32_t depth, const int plain)
 {
 	struct tsr_access wb = {.addr = o->victim_addr, .size = x->line_bytes, .write = 1,
 				.stream = o->victim_stream, .requester = requester,
 				.meta = o->victim_meta, .next_use = TSR_NEVER};
-	if (m->path_fn && m->path.wb_count < TSR_MEM_PATH_WRITEBACKS && m->path.levels) {
+	if (!plain && m->path_fn && m->path.wb_count < TSR_MEM_PATH_WRITEBACKS && m->path.levels) {
 		/* a victim of a cache off the request's chain (a write-back's own
 		 * eviction below): kept when it goes to DRAM, at the chain's last
 		 * level, so that its DRAM traffic is timed */
@@ -371,7 +380,7 @@ static void write_back(struct tsr_memsys *m, const struct node *x,
 				.bytes = (uint16_t)x->line_bytes, .addr = o->victim_addr};
 	}
 	if (!o->victim_mask || x->parent == NODE_DRAM) {
-		to_parent(m, x, &wb, depth, NULL);
+		to_parent(m, x, &wb, depth, NULL, plain);
 		return;
 	}
 	uint32_t offs[32], sizes[32];
@@ -379,7 +388,7 @@ static void write_back(struct tsr_memsys *m, const struct node *x,
 	for (uint32_t i = 0; i < runs; i++) {
 		wb.addr = o->victim_addr + offs[i];
 		wb.size = sizes[i];
-		to_parent(m, x, &wb, depth, NULL);
+		to_parent(m, x, &wb, depth, NULL, plain);
 	}
 }
 
@@ -408,28 +417,31 @@ static void path_level(struct tsr_memsys *m, uint32_t n, const struct tsr_access
 
 /*
  * One line-contained access at node n, `depth` levels below the port;
- * absent: a fast lookup has just found its line absent there.
+ * absent: a fast lookup has just found its line absent there. plain (a
+ * constant): no path sink and r NULL, so that their checks are left out
+ * (node_access_plain()).
  */
-static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
-			uint32_t depth, struct tsr_mem_result *r, int absent)
+static inline __attribute__((always_inline)) void
+node_access_body(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a, uint32_t depth,
+		 struct tsr_mem_result *r, int absent, const int plain)
 {
 	const struct node *x = &m->nodes[n];
 	struct tsr_cache_outcome o;
 	m->accesses++;
 	tsr_cache_access_known(x->cache, a, &o, absent);
-	if (m->path_fn && r)
+	if (!plain && m->path_fn && r)
 		path_level(m, n, a, depth, &o);
 	if (o.hit) {
 		reached(r, n, depth);
 		if (a->write && x->write_through)
-			to_parent(m, x, a, depth, r);
+			to_parent(m, x, a, depth, r, plain);
 		return;
 	}
 	const uint32_t line = x->line_bytes;
 	if (o.writeback)
-		write_back(m, x, &o, a->requester, depth);
+		write_back(m, x, &o, a->requester, depth, plain);
 	if (o.bypass) {
-		to_parent(m, x, a, depth, r);
+		to_parent(m, x, a, depth, r, plain);
 		return;
 	}
 	if (o.fetch) {
@@ -441,12 +453,25 @@ static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_acces
 			rd.size = line;
 		}
 		rd.write = 0;
-		to_parent(m, x, &rd, depth, r);
+		to_parent(m, x, &rd, depth, r, plain);
 	} else {
 		reached(r, n, depth);
 	}
 	if (a->write && x->write_through)
-		to_parent(m, x, a, depth, r);
+		to_parent(m, x, a, depth, r, plain);
+}
+
+static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
+			uint32_t depth, struct tsr_mem_result *r, int absent)
+{
+	node_access_body(m, n, a, depth, r, absent, 0);
+}
+
+/* node_access() without a path sink (m->path_fn NULL) and with r NULL. */
+static void node_access_plain(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
+			      uint32_t depth, int absent)
+{
+	node_access_body(m, n, a, depth, NULL, absent, 1);
 }
 
 /* Starts recording the path of one line access. */
@@ -497,7 +522,10 @@ line_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size, int
 	const struct tsr_access a = {.addr = addr, .size = size ? size : 1,
 				     .write = (uint8_t)(write != 0), .stream = (uint8_t)s,
 				     .requester = requester, .meta = meta, .next_use = TSR_NEVER};
-	node_access(m, port, &a, 1, r, fast == TSR_CACHE_ABSENT);
+	if (r)
+		node_access(m, port, &a, 1, r, fast == TSR_CACHE_ABSENT);
+	else
+		node_access_plain(m, port, &a, 1, fast == TSR_CACHE_ABSENT);
 }
 
 void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
@@ -604,7 +632,10 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 				       .meta = meta, .next_use = TSR_NEVER};
 		if (m->path_fn)
 			path_begin(m, a.addr, a.size, write, s);
-		node_access(m, port, &a, 1, r, fast == TSR_CACHE_ABSENT);
+		if (!m->path_fn && !r)
+			node_access_plain(m, port, &a, 1, fast == TSR_CACHE_ABSENT);
+		else
+			node_access(m, port, &a, 1, r, fast == TSR_CACHE_ABSENT);
 		if (fast == TSR_CACHE_ABSENT)
 			fast = TSR_CACHE_DECLINED;  /* the next line was not looked up */
 		if (m->path_fn) {
