@@ -52,23 +52,10 @@ static inline uint32_t tsr_recency_newest_among(const uint64_t *stamp, uint32_t 
 	return best;
 }
 
-/*
- * The way with the oldest stamp of a set (every way eligible): the same
- * way as tsr_recency_oldest_among(stamp, ways, NULL), chosen without a
- * branch on the stamps (conditional moves: the oldest way of an LRU set
- * is hard to predict).
- */
+/* The way with the oldest stamp of a set (every way eligible). */
 static inline uint32_t tsr_recency_oldest(const uint64_t *stamp, uint32_t ways)
 {
-	uint32_t best = 0;
-	uint64_t oldest = stamp[0];
-	for (uint32_t w = 1; w < ways; w++) {
-		const uint64_t s = stamp[w];
-		const int older = s < oldest;
-		best = older ? w : best;
-		oldest = older ? s : oldest;
-	}
-	return best;
+	return tsr_recency_oldest_among(stamp, ways, NULL);
 }
 
 /* The way with the newest stamp. */
