@@ -77,6 +77,9 @@ static void fast_update(struct tsr_cache *c)
 	if (!c->touch_inline || c->observer.access || c->index.key)
 		c->fast_off = UINT32_MAX;
 	c->fast.fast_off = c->fast_off;
+	c->fast.simple = c->touch_inline && c->fill_inline == c->touch_inline &&
+			 c->victim_inline == c->touch_inline && !c->policy->on_evict &&
+			 !c->observer.access && !c->index.key && !c->uncached_display;
 }
 
 struct tsr_cache_fast *tsr_cache_fast_view(struct tsr_cache *c)
@@ -239,10 +242,10 @@ enum tsr_status tsr_cache_create(const struct tsr_cache_geometry *g,
 	if (c->policy->on_fill == tsr_recency_touch &&
 	    !((struct tsr_recency *)c->policy_state)->link)
 		c->fill_inline = c->policy_state;
-	fast_update(c);
 	if (c->policy->victim == tsr_recency_victim_oldest &&
 	    !((struct tsr_recency *)c->policy_state)->link)
 		c->victim_inline = c->policy_state;
+	fast_update(c);
 	*out = c;
 	return TSR_OK;
 }
@@ -308,11 +311,12 @@ static void partial_hit(struct tsr_cache *c, const struct tsr_access *a, uint32_
 /*
  * tsr_cache_access(); absent = 1: the caller's tsr_cache_fast_lookup()
  * found the line absent just before (a narrow cache: no hash index), so
- * the lookup is skipped.
+ * the lookup is skipped. simple (a constant): the cache's fast.simple is
+ * set, and the checks it answers are left out.
  */
 static inline __attribute__((always_inline)) void
 access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_outcome *out,
-	    int absent)
+	    int absent, const int simple)
 {
 	uint64_t tag = a->addr >> c->line_shift;
 	uint32_t set = (uint32_t)tag & (c->sets - 1);
@@ -321,12 +325,12 @@ access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_ou
 
 	/* the set's stamps and lines, read or written below, while its tags
 	 * are scanned (a miss's victim is known only after the stamps) */
-	if (c->fast.stamp)
+	if (simple || c->fast.stamp)
 		__builtin_prefetch(&c->fast.stamp[(size_t)set * c->ways]);
 	__builtin_prefetch(sl);
 	__builtin_prefetch(&sl[c->ways - 1]);
 	memset(out, 0, sizeof(*out));
-	if (c->observer.access)
+	if (!simple && c->observer.access)
 		c->observer.access(c->observer.ctx, a);
 	if (a->write)
 		cnt->writes++;
@@ -335,7 +339,7 @@ access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_ou
 
 	/* the way holding the line (hit), else the set's first invalid way */
 	uint32_t hit = UINT32_MAX, invalid = UINT32_MAX;
-	if (c->index.key) {
+	if (!simple && c->index.key) {
 		hit = tsr_tag_index_find(&c->index, tag);
 		if (c->filled[set] < c->ways)
 			invalid = c->filled[set];
@@ -372,7 +376,9 @@ access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_ou
 			partial_hit(c, a, set, hit, out);
 		else
 			out->hit = 1;
-		if (c->touch_inline)
+		if (simple)
+			c->fast.stamp[(size_t)set * c->ways + hit] = ++*c->fast.clock;
+		else if (c->touch_inline)
 			tsr_recency_set(c->touch_inline, set)[hit] = ++c->touch_inline->clock;
 		else
 			c->policy->on_hit(c->policy_state, set, hit, sl, a);
@@ -402,7 +408,7 @@ access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_ou
 		cnt->read_misses++;
 
 	uint32_t way = invalid;
-	if (c->uncached_display && a->stream == TSR_STREAM_DISPLAY) {
+	if (!simple && c->uncached_display && a->stream == TSR_STREAM_DISPLAY) {
 		/* uncached displayable color (GSPC 5.1): never allocated, even
 		 * into a free way; the policy does not see the miss */
 		cnt->bypasses++;
@@ -411,7 +417,8 @@ access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_ou
 		return;
 	}
 	if (way == UINT32_MAX) {
-		uint32_t choice = c->victim_inline
+		uint32_t choice = simple ? tsr_recency_oldest(&c->fast.stamp[(size_t)set * c->ways], c->ways)
+				  : c->victim_inline
 				  ? tsr_recency_oldest(tsr_recency_set(c->victim_inline, set), c->ways)
 				  : c->policy->victim(c->policy_state, set, sl, a);
 		if (choice == TSR_POLICY_BYPASS) {
@@ -424,9 +431,9 @@ access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_ou
 		int discard = (choice & TSR_POLICY_DISCARD) != 0;
 		way = choice & ~TSR_POLICY_DISCARD;
 		struct tsr_line *v = &sl[way];
-		if (c->index.key)
+		if (!simple && c->index.key)
 			tsr_tag_index_remove(&c->index, v->tag);
-		if (c->policy->on_evict)
+		if (!simple && c->policy->on_evict)
 			c->policy->on_evict(c->policy_state, set, way, v, a);
 		out->evicted = 1;
 		out->victim_addr = v->tag << c->line_shift;
@@ -443,7 +450,7 @@ access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_ou
 	}
 	out->way = way;
 	c->hint[set] = way;
-	if (c->index.key)
+	if (!simple && c->index.key)
 		tsr_tag_index_insert(&c->index, tag, way);
 	if (way == c->filled[set])
 		c->filled[set]++;
@@ -477,7 +484,9 @@ access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_ou
 			out->fetch = 1;  /* part of a granule: fetch as fetch_on_write */
 		}
 	}
-	if (c->fill_inline)
+	if (simple)
+		c->fast.stamp[(size_t)set * c->ways + way] = ++*c->fast.clock;
+	else if (c->fill_inline)
 		tsr_recency_set(c->fill_inline, set)[way] = ++c->fill_inline->clock;
 	else
 		c->policy->on_fill(c->policy_state, set, way, sl, a);
@@ -486,13 +495,16 @@ access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_ou
 void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		      struct tsr_cache_outcome *out)
 {
-	access_line(c, a, out, 0);
+	access_line(c, a, out, 0, 0);
 }
 
 void tsr_cache_access_known(struct tsr_cache *c, const struct tsr_access *a,
 			    struct tsr_cache_outcome *out, int absent)
 {
-	access_line(c, a, out, absent);
+	if (c->fast.simple)
+		access_line(c, a, out, absent, 1);
+	else
+		access_line(c, a, out, absent, 0);
 }
 
 int tsr_cache_fast_hit(struct tsr_cache *c, uint64_t addr, int write, uint8_t stream,

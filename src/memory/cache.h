@@ -171,8 +171,9 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		      struct tsr_cache_outcome *out);
 
 /*
- * tsr_cache_access(), for the memory system (its one caller, so that
- * link-time optimisation inlines it there); absent = 1: the line's
+ * tsr_cache_access(), for the memory system (its node_access() and
+ * node_access_plain()); a cache with fast.simple set takes a copy of the
+ * access specialised for it (plain LRU). absent = 1: the line's
  * tsr_cache_fast_lookup() has just answered TSR_CACHE_ABSENT (nothing
  * done to the cache since), and the same effects and outcome follow
  * without a second lookup.
@@ -212,6 +213,10 @@ struct tsr_cache_fast {
 	struct tsr_cache_counters *counters;  /* per stream */
 	uint8_t dirty_on_write;
 	uint8_t has_masks;            /* lines may be partial (fetch_on_write = 0) */
+	/* 1: every access can take the cache's plain path (cache.c): the
+	 * policy's hit, fill and victim hooks are the inline recency ones
+	 * (LRU), no on_evict hook, no observer, no hash index, no +ucd */
+	uint8_t simple;
 };
 
 /* The cache's fast-hit view (stable for the cache's lifetime). */

@@ -304,29 +304,16 @@ static void reached(struct tsr_mem_result *r, uint32_t port, uint32_t level)
 
 static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
 			uint32_t depth, struct tsr_mem_result *r, int absent);
+static void node_access_plain(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
+			      uint32_t depth, int absent);
 
-/*
- * Sends a line-sized transfer (a fill, a write-back, a bypassed or
- * written-through access) from node `from` to its parent, split into the
- * parent's lines; DRAM moves the child's line.
- */
-static void to_parent(struct tsr_memsys *m, const struct node *from,
-		      const struct tsr_access *a, uint32_t depth, struct tsr_mem_result *r)
+/* to_parent() of an access that spans several lines of parent node p. */
+static void __attribute__((noinline))
+to_parent_split(struct tsr_memsys *m, uint32_t p, const struct tsr_access *a, uint32_t depth,
+		struct tsr_mem_result *r)
 {
-	if (from->parent == NODE_DRAM) {
-		dram_bytes(m, a->write, (enum tsr_stream)a->stream, from->line_bytes);
-		reached(r, TSR_PORT_DRAM, depth + 1);
-		if (m->path_fn && r)
-			m->path.dram_bytes += from->line_bytes;
-		return;
-	}
-	const uint32_t p = from->parent;
 	const uint64_t line = m->nodes[p].line_bytes;
 	uint64_t addr = a->addr, end = a->addr + (a->size ? a->size : 1);
-	if (((addr ^ (end - 1)) & ~(line - 1)) == 0) {  /* within one parent line: no split */
-		node_access(m, p, a, depth + 1, r, 0);
-		return;
-	}
 	while (addr < end) {
 		uint64_t line_end = (addr | (line - 1)) + 1;
 		struct tsr_access part = *a;
@@ -338,17 +325,49 @@ static void to_parent(struct tsr_memsys *m, const struct node *from,
 }
 
 /*
+ * Sends a line-sized transfer (a fill, a write-back, a bypassed or
+ * written-through access) from node `from` to its parent, split into the
+ * parent's lines; DRAM moves the child's line. Inline: the common cases
+ * (DRAM, one parent line) cost no call of their own. plain (a constant):
+ * no path sink and r NULL (node_access_plain()).
+ */
+static inline __attribute__((always_inline)) void
+to_parent(struct tsr_memsys *m, const struct node *from, const struct tsr_access *a,
+	  uint32_t depth, struct tsr_mem_result *r, const int plain)
+{
+	if (from->parent == NODE_DRAM) {
+		dram_bytes(m, a->write, (enum tsr_stream)a->stream, from->line_bytes);
+		if (!plain) {
+			reached(r, TSR_PORT_DRAM, depth + 1);
+			if (m->path_fn && r)
+				m->path.dram_bytes += from->line_bytes;
+		}
+		return;
+	}
+	const uint32_t p = from->parent;
+	const uint64_t line = m->nodes[p].line_bytes;
+	const uint64_t end = a->addr + (a->size ? a->size : 1);
+	if (((a->addr ^ (end - 1)) & ~(line - 1)) != 0)
+		to_parent_split(m, p, a, depth, r);
+	else if (plain)  /* within one parent line: no split */
+		node_access_plain(m, p, a, depth + 1, 0);
+	else
+		node_access(m, p, a, depth + 1, r, 0);
+}
+
+/*
  * Writes a dirty victim back: the whole line, or for a partly written line
  * (fetch_on_write = 0) its written byte runs as byte-masked writes; DRAM
  * moves the line once either way.
  */
-static void write_back(struct tsr_memsys *m, const struct node *x,
-		       const struct tsr_cache_outcome *o, uint16_t requester, uint32_t depth)
+static inline __attribute__((always_inline)) void
+write_back(struct tsr_memsys *m, const struct node *x, const struct tsr_cache_outcome *o,
+	   uint16_t requester, uint32_t depth, const int plain)
 {
 	struct tsr_access wb = {.addr = o->victim_addr, .size = x->line_bytes, .write = 1,
 				.stream = o->victim_stream, .requester = requester,
 				.meta = o->victim_meta, .next_use = TSR_NEVER};
-	if (m->path_fn && m->path.wb_count < TSR_MEM_PATH_WRITEBACKS && m->path.levels) {
+	if (!plain && m->path_fn && m->path.wb_count < TSR_MEM_PATH_WRITEBACKS && m->path.levels) {
 		/* a victim of a cache off the request's chain (a write-back's own
 		 * eviction below): kept when it goes to DRAM, at the chain's last
 		 * level, so that its DRAM traffic is timed */
@@ -361,7 +380,7 @@ static void write_back(struct tsr_memsys *m, const struct node *x,
 				.bytes = (uint16_t)x->line_bytes, .addr = o->victim_addr};
 	}
 	if (!o->victim_mask || x->parent == NODE_DRAM) {
-		to_parent(m, x, &wb, depth, NULL);
+		to_parent(m, x, &wb, depth, NULL, plain);
 		return;
 	}
 	uint32_t offs[32], sizes[32];
@@ -369,7 +388,7 @@ static void write_back(struct tsr_memsys *m, const struct node *x,
 	for (uint32_t i = 0; i < runs; i++) {
 		wb.addr = o->victim_addr + offs[i];
 		wb.size = sizes[i];
-		to_parent(m, x, &wb, depth, NULL);
+		to_parent(m, x, &wb, depth, NULL, plain);
 	}
 }
 
@@ -398,28 +417,31 @@ static void path_level(struct tsr_memsys *m, uint32_t n, const struct tsr_access
 
 /*
  * One line-contained access at node n, `depth` levels below the port;
- * absent: a fast lookup has just found its line absent there.
+ * absent: a fast lookup has just found its line absent there. plain (a
+ * constant): no path sink and r NULL, so that their checks are left out
+ * (node_access_plain()).
  */
-static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
-			uint32_t depth, struct tsr_mem_result *r, int absent)
+static inline __attribute__((always_inline)) void
+node_access_body(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a, uint32_t depth,
+		 struct tsr_mem_result *r, int absent, const int plain)
 {
 	const struct node *x = &m->nodes[n];
 	struct tsr_cache_outcome o;
 	m->accesses++;
 	tsr_cache_access_known(x->cache, a, &o, absent);
-	if (m->path_fn && r)
+	if (!plain && m->path_fn && r)
 		path_level(m, n, a, depth, &o);
 	if (o.hit) {
 		reached(r, n, depth);
 		if (a->write && x->write_through)
-			to_parent(m, x, a, depth, r);
+			to_parent(m, x, a, depth, r, plain);
 		return;
 	}
 	const uint32_t line = x->line_bytes;
 	if (o.writeback)
-		write_back(m, x, &o, a->requester, depth);
+		write_back(m, x, &o, a->requester, depth, plain);
 	if (o.bypass) {
-		to_parent(m, x, a, depth, r);
+		to_parent(m, x, a, depth, r, plain);
 		return;
 	}
 	if (o.fetch) {
@@ -431,12 +453,25 @@ static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_acces
 			rd.size = line;
 		}
 		rd.write = 0;
-		to_parent(m, x, &rd, depth, r);
+		to_parent(m, x, &rd, depth, r, plain);
 	} else {
 		reached(r, n, depth);
 	}
 	if (a->write && x->write_through)
-		to_parent(m, x, a, depth, r);
+		to_parent(m, x, a, depth, r, plain);
+}
+
+static void node_access(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
+			uint32_t depth, struct tsr_mem_result *r, int absent)
+{
+	node_access_body(m, n, a, depth, r, absent, 0);
+}
+
+/* node_access() without a path sink (m->path_fn NULL) and with r NULL. */
+static void node_access_plain(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a,
+			      uint32_t depth, int absent)
+{
+	node_access_body(m, n, a, depth, NULL, absent, 1);
 }
 
 /* Starts recording the path of one line access. */
@@ -472,6 +507,26 @@ uint64_t tsr_mem_dram_burst_bytes(const struct tsr_memsys *m, uint64_t addr, uin
 static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
 			    int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
 			    struct tsr_mem_result *r, int fast) __attribute__((noinline));
+
+/*
+ * mem_access_slow() of a one-line access at a cache port without a path
+ * sink whose fast lookup answered fast (declined or absent): the request
+ * goes straight to node_access(), without the slow path's loop.
+ */
+static void __attribute__((noinline))
+line_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size, int write,
+	  enum tsr_stream s, uint16_t requester, uint32_t meta, struct tsr_mem_result *r, int fast)
+{
+	if (r)
+		memset(r, 0, sizeof(*r));
+	const struct tsr_access a = {.addr = addr, .size = size ? size : 1,
+				     .write = (uint8_t)(write != 0), .stream = (uint8_t)s,
+				     .requester = requester, .meta = meta, .next_use = TSR_NEVER};
+	if (r)
+		node_access(m, port, &a, 1, r, fast == TSR_CACHE_ABSENT);
+	else
+		node_access_plain(m, port, &a, 1, fast == TSR_CACHE_ABSENT);
+}
 
 void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 		    uint32_t size, int write, enum tsr_stream s,
@@ -515,7 +570,7 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 			if (x->parent != NODE_DRAM)
 				tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
 			/* not a plain hit: the slow path does not ask again */
-			mem_access_slow(m, port, addr, size, write, s, requester, meta, r, f);
+			line_miss(m, port, addr, size, write, s, requester, meta, r, f);
 			return;
 		}
 	}
@@ -577,7 +632,10 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 				       .meta = meta, .next_use = TSR_NEVER};
 		if (m->path_fn)
 			path_begin(m, a.addr, a.size, write, s);
-		node_access(m, port, &a, 1, r, fast == TSR_CACHE_ABSENT);
+		if (!m->path_fn && !r)
+			node_access_plain(m, port, &a, 1, fast == TSR_CACHE_ABSENT);
+		else
+			node_access(m, port, &a, 1, r, fast == TSR_CACHE_ABSENT);
 		if (fast == TSR_CACHE_ABSENT)
 			fast = TSR_CACHE_DECLINED;  /* the next line was not looked up */
 		if (m->path_fn) {
@@ -634,7 +692,7 @@ void tsr_mem_read_lines(struct tsr_memsys *m, uint32_t port, const uint64_t *add
 		}
 		if (x->parent != NODE_DRAM)
 			tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
-		mem_access_slow(m, port, addr, size, 0, s, requester, meta, NULL, f);
+		line_miss(m, port, addr, size, 0, s, requester, meta, NULL, f);
 	}
 }
 
