@@ -115,13 +115,17 @@ uint64_t tsr_stage_flush_bytes(void *gpu, uint32_t tile)
 	return flush_dram_bytes(gpu, &t);
 }
 
-/* The tile's colors as a flush writes them (RGBA8, rows packed), and the back buffer's. */
+/*
+ * The tile's colors as a flush writes them (RGBA8, rows packed), and the
+ * back buffer's; ready: tile_rgba holds them already.
+ */
 static void tile_colors(struct tsr_gpu *g, const struct tsr_target *t, uint32_t tile,
-			struct tsr_tile_colors *c)
+			int ready, struct tsr_tile_colors *c)
 {
-	for (uint32_t y = 0; y < t->height; y++)
-		rgba8_row(&g->tile_rgba[(size_t)y * t->width * 4],
-			  &t->color[(size_t)y * t->stride * 4], t->width * 4);
+	if (!ready)
+		for (uint32_t y = 0; y < t->height; y++)
+			rgba8_row(&g->tile_rgba[(size_t)y * t->width * 4],
+				  &t->color[(size_t)y * t->stride * 4], t->width * 4);
 	c->tile = tile;
 	c->width = t->width;
 	c->height = t->height;
@@ -163,7 +167,7 @@ void tsr_stage_render_tile(void *gpu, uint32_t tile, struct tsr_memsys *mem,
 	w.count = tsr_pb_list_length(g->ras->pb, tile);
 	w.list = tsr_pb_list(g->ras->pb, tile);
 	tile_raster(g, &w, &(struct tsr_raster_ctx){&w.target, mem, rs, ts, NULL});
-	tile_colors(g, &w.target, tile, out);
+	tile_colors(g, &w.target, tile, 0, out);
 	out->dram_bytes = flush_dram_bytes(g, &w.target);
 }
 
@@ -204,8 +208,9 @@ static void flush_tile_to_texture(struct tsr_gpu *g, const struct tsr_target *t)
 			       TSR_STREAM_RENDER_TARGET, 0, 0, NULL);
 }
 
-int tsr_stage_tile_begin(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st,
-			 struct tsr_tile_work *w)
+/* tsr_stage_tile_begin() but the clear (the functional mode clears after the fetch). */
+static int tile_enter(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st,
+		      struct tsr_tile_work *w)
 {
 	tsr_mem_marker(g->mem, TSR_MARKER_TILE, tile);
 	st->tiling.tiles++;
@@ -218,8 +223,31 @@ int tsr_stage_tile_begin(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stat
 		}
 	*w = (struct tsr_tile_work){.tile = tile};
 	tile_window(g, tile, &w->target);
+	return 1;
+}
+
+int tsr_stage_tile_begin(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st,
+			 struct tsr_tile_work *w)
+{
+	if (!tile_enter(g, tile, st, w))
+		return 0;
 	tile_clear(&w->target, g->ras->clear);
 	return 1;
+}
+
+/*
+ * An empty tile's colors, the clear color's RGBA8 (the conversion
+ * tile_colors would make of the cleared buffer), straight into tile_rgba.
+ */
+static void tile_clear_rgba(struct tsr_gpu *g, const struct tsr_target *t)
+{
+	uint8_t px[4];
+	rgba8_row(px, g->ras->clear, 4);
+	uint32_t v;
+	memcpy(&v, px, sizeof(v));
+	uint32_t *dst = (uint32_t *)(void *)g->tile_rgba;
+	for (uint32_t i = 0; i < t->width * t->height; i++)
+		dst[i] = v;
 }
 
 void tsr_stage_tile_fetch(struct tsr_gpu *g, struct tsr_tile_work *w,
@@ -245,7 +273,7 @@ void tsr_stage_tile_flush(struct tsr_gpu *g, struct tsr_tile_work *w,
 					   &w->target.depth[(size_t)y * w->target.stride],
 					   w->target.width);
 	else
-		tile_colors(g, &w->target, w->tile, &c);
+		tile_colors(g, &w->target, w->tile, w->colors_ready, &c);
 	int skip_flush = 0;
 	for (uint32_t k = 0; k < g->technique_count; k++)
 		if (g->techniques[k].ops->tile_flush) {
@@ -266,9 +294,18 @@ void tsr_stage_tile_flush(struct tsr_gpu *g, struct tsr_tile_work *w,
 void tsr_stage_tile(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st)
 {
 	struct tsr_tile_work w;
-	if (!tsr_stage_tile_begin(g, tile, st, &w))
+	if (!tile_enter(g, tile, st, &w))
 		return;
 	tsr_stage_tile_fetch(g, &w, st);
+	/* an empty tile of a color target: its colors are the clear color's
+	 * and its depth is never read, so neither buffer is cleared (the clear
+	 * makes no memory access: after the fetch is as good as before it) */
+	if (w.count == 0 && !g->target_depth && w.target.color) {
+		tile_clear_rgba(g, &w.target);
+		w.colors_ready = 1;
+	} else {
+		tile_clear(&w.target, g->ras->clear);
+	}
 	uint64_t before[TSR_MAX_CORES];
 	const uint32_t cores = g->cfg.mem.cores;
 	if (g->cfg.quad_imbalance_stats)

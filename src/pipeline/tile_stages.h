@@ -21,6 +21,8 @@ struct tsr_tile_work {
 	const uint32_t *list;      /* its primitives (Parameter Buffer order), once fetched */
 	uint32_t count;            /* primitives in list */
 	uint32_t issued;           /* primitives issued to the Rasterizer so far */
+	uint8_t colors_ready;      /* 1: the GPU's tile_rgba holds the tile's colors
+				      already (an empty tile's, in the functional mode) */
 };
 
 /*
