@@ -602,20 +602,21 @@ static enum tsr_status grow(const char *path, const char *what, void *arr, size_
 }
 
 /*
- * The line accesses to reserve room for at first, in elements of elem
- * bytes: LOAD_PER_BYTE per byte of the file (recorded traces hold 0.8
- * line accesses a compressed byte), within the memory budget; 0 when the
- * file cannot be measured. Room reserved once is not remapped as the
- * trace grows, which keeps its huge pages whole (a remapped array lands
- * where its 2 MiB pages may no longer line up, and the kernel splits
- * them).
+ * The line accesses of a binary trace to reserve room for at first, in
+ * elements of elem bytes: LOAD_PER_BYTE per byte of the file (recorded
+ * traces hold 0.8 line accesses a compressed byte), within the memory
+ * budget; 0 for a text trace (whose parsing takes far longer than the
+ * growth) or when the file cannot be measured. Room reserved once is not
+ * remapped as the trace grows, which keeps its huge pages whole (a
+ * remapped array lands where its 2 MiB pages may no longer line up, and
+ * the kernel splits them).
  */
 #define LOAD_PER_BYTE 2
 
-static size_t first_capacity(const char *path, size_t elem)
+static size_t first_capacity(const struct tsr_trace_reader *r, const char *path, size_t elem)
 {
 	struct stat st;
-	if (stat(path, &st) != 0 || st.st_size <= 0)
+	if (!tsr_trace_reader_binary(r) || stat(path, &st) != 0 || st.st_size <= 0)
 		return 0;
 	uint64_t n = (uint64_t)st.st_size * LOAD_PER_BYTE;
 	const uint64_t most = tsr_memory_budget_bytes() / elem;
@@ -644,7 +645,7 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 	struct tsr_line_marker *mk = malloc(BLOCK * sizeof(*mk));
 	struct line_set lines = {0};
 	size_t cap = 0, meta_cap = 0, mcap = 0;
-	const size_t first = first_capacity(path, sizeof(*out->accesses));
+	const size_t first = first_capacity(p.r, path, sizeof(*out->accesses));
 	enum tsr_status s = mk ? TSR_OK
 			       : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory reading '%s'", path);
 	for (int end = 0; s == TSR_OK && !end;) {
