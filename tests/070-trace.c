@@ -251,6 +251,7 @@ static void test_round_trip(void **state)
 	struct tsr_error err;
 	assert_int_equal(tsr_trace_reader_open(path, &rd, &err), TSR_OK);
 	assert_string_equal(tsr_trace_reader_description(rd), desc);
+	assert_int_equal(tsr_trace_reader_binary(rd), 1);
 	struct tsr_trace_record rec;
 	int eof = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -562,6 +563,7 @@ static void test_text_errors(void **state)
 	int eof;
 	assert_int_equal(tsr_trace_reader_open(path, &rd, &err), TSR_OK);
 	assert_string_equal(tsr_trace_reader_description(rd), "");
+	assert_int_equal(tsr_trace_reader_binary(rd), 0);
 	assert_int_equal(tsr_trace_read(rd, &rec, &eof, &err), TSR_OK);
 	assert_int_equal(tsr_trace_read(rd, &rec, &eof, &err), TSR_OK);
 	assert_int_equal(rec.kind, TSR_TRACE_FRAME);

@@ -67,27 +67,32 @@ static int next_use_by_map(struct tsr_line_trace *lt)
 /*
  * The same pass over a table of the latest positions of the lines of each
  * 64-line chunk touched (256 bytes a chunk, found through a map from
- * chunk to table and a direct-mapped cache of 16 recent chunks: a trace's
- * streams each walk their own region), which takes far fewer cache misses
- * than a map probe per access. A sparse trace, whose tables would take
- * more than `budget` bytes, is left to next_use_by_map(): returns -1
+ * chunk to table and a direct-mapped cache of NU_RECENT recent chunks,
+ * 64 KiB: a trace's streams each walk their own region, and a cache of
+ * that size finds the chunk of all but a few in a thousand accesses of
+ * recorded L2 traces, 16 chunks a twelfth), which takes far fewer cache
+ * misses than a map probe per access. A sparse trace, whose tables would
+ * take more than `budget` bytes, is left to next_use_by_map(): returns -1
  * then, 0 when out of memory, 1 done.
  */
 #define NU_CHUNK_SHIFT 6
+#define NU_RECENT 4096
 
 static int next_use_by_chunks(struct tsr_line_trace *lt, size_t budget)
 {
 	struct tsr_u64map chunks = {0};
 	uint32_t (*tab)[1 << NU_CHUNK_SHIFT] = NULL;
 	size_t ntab = 0, cap = 0;
-	uint64_t recent_chunk[16] = {0}, recent_tab[16] = {0}, distinct = 0;  /* chunk + 1 */
+	uint64_t distinct = 0;
+	/* recent[r]: chunk + 1 (0: none), recent[NU_RECENT + r] its table */
+	uint64_t *recent = calloc(2 * NU_RECENT, sizeof(*recent));
 	struct tsr_line_access *acc = lt->accesses;
 	const uint32_t shift = lt->line_shift;
-	int ret = 1;
-	for (size_t i = lt->count; i-- > 0;) {
+	int ret = recent ? 1 : 0;
+	for (size_t i = recent ? lt->count : 0; i-- > 0;) {
 		const uint64_t line = acc[i].addr >> shift, chunk = line >> NU_CHUNK_SHIFT;
-		const unsigned r = (unsigned)chunk & 15;
-		if (recent_chunk[r] != chunk + 1) {
+		const size_t r = chunk & (NU_RECENT - 1);
+		if (recent[r] != chunk + 1) {
 			uint64_t *t = tsr_u64map_upsert(&chunks, chunk, UINT64_MAX);
 			if (!t) {
 				ret = 0;
@@ -111,10 +116,10 @@ static int next_use_by_chunks(struct tsr_line_trace *lt, size_t budget)
 				memset(tab[ntab], 0xff, sizeof(*tab));
 				*t = ntab++;
 			}
-			recent_chunk[r] = chunk + 1;
-			recent_tab[r] = *t;
+			recent[r] = chunk + 1;
+			recent[NU_RECENT + r] = *t;
 		}
-		uint32_t *slot = &tab[recent_tab[r]][line & ((1u << NU_CHUNK_SHIFT) - 1)];
+		uint32_t *slot = &tab[recent[NU_RECENT + r]][line & ((1u << NU_CHUNK_SHIFT) - 1)];
 		distinct += *slot == TSR_LINE_NEVER;
 		acc[i].next_use = *slot;
 		*slot = (uint32_t)i;
@@ -123,6 +128,7 @@ static int next_use_by_chunks(struct tsr_line_trace *lt, size_t budget)
 		lt->distinct_lines = distinct;
 	tsr_u64map_release(&chunks);
 	free(tab);
+	free(recent);
 	return ret;
 }
 

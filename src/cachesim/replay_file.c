@@ -6,6 +6,8 @@
  * in the processor's caches); next uses, when an offline policy needs
  * them, come from a first pass.
  */
+#define _DEFAULT_SOURCE  /* madvise() and MADV_HUGEPAGE (beyond POSIX) */
+
 #include "cachesim/replay.h"
 #include "cachesim/replay_kernel.h"
 
@@ -13,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/limits.h"
 #include "memory/policy.h"
@@ -531,14 +536,46 @@ static enum tsr_status replay_pass_threaded(struct pass *p, struct tsr_rk_set *r
  * bytes: glibc serves an allocation of more than 32 MiB (its largest
  * dynamic threshold) with mmap() and grows it by remapping its pages,
  * where a smaller one would be copied (its untouched pages cost
- * nothing). The memory budget is checked against what is used (need
- * `what`, e.g. "line accesses"). Errors: TSR_ERR_LIMIT, TSR_ERR_NOMEM
- * (arr is kept then).
+ * nothing). The first allocation takes `first` elements if more (the
+ * estimate of what the whole trace needs; only address space until
+ * written), falling back to the usual size if that fails. The array is
+ * asked for transparent huge pages (see huge_pages()). The memory budget
+ * is checked against what is used (need `what`, e.g. "line accesses").
+ * Errors: TSR_ERR_LIMIT, TSR_ERR_NOMEM (arr is kept then).
  */
 #define GROW_FIRST ((size_t)33 << 20)
 
+/*
+ * Asks the kernel to back the mapping that holds arr[0, bytes) (an
+ * allocation of GROW_FIRST bytes or more, which glibc maps on its own)
+ * with transparent huge pages: the arrays of a line trace are written
+ * once, front to back, into fresh memory, and a fault per 4 KiB page
+ * took a quarter of a load's time (with 2 MiB pages the kernel mostly
+ * zeroes memory). The advice covers the whole pages around the array,
+ * so the mapping stays one (a mapping split by the advice could not be
+ * remapped when it grows, and glibc would copy it). Only advice: on a
+ * kernel without huge pages, or where the pages are not one mapping,
+ * the memory is the same, in 4 KiB pages.
+ */
+static void huge_pages(void *arr, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	const long ps = sysconf(_SC_PAGESIZE);
+	if (ps <= 0)
+		return;
+	const uintptr_t page = (uintptr_t)ps;
+	const uintptr_t first = (uintptr_t)arr & ~(page - 1);
+	const uintptr_t end = ((uintptr_t)arr + bytes + page - 1) & ~(page - 1);
+	(void)madvise((void *)first, end - first, MADV_HUGEPAGE);
+#else
+	(void)arr;
+	(void)bytes;
+#endif
+}
+
 static enum tsr_status grow(const char *path, const char *what, void *arr, size_t *cap,
-			    size_t need, size_t elem, void **out, struct tsr_error *err)
+			    size_t need, size_t elem, size_t first, void **out,
+			    struct tsr_error *err)
 {
 	*out = arr;
 	if (need <= *cap)
@@ -549,12 +586,45 @@ static enum tsr_status grow(const char *path, const char *what, void *arr, size_
 	size_t nc = *cap + *cap / 2 > need ? *cap + *cap / 2 : need;
 	if (nc < GROW_FIRST / elem)
 		nc = GROW_FIRST / elem;
-	void *na = realloc(arr, nc * elem);
+	void *na = NULL;
+	if (!arr && first > nc)
+		na = malloc(first * elem);  /* NULL (e.g. no overcommit): the usual size */
+	if (na)
+		nc = first;
+	else
+		na = realloc(arr, nc * elem);
 	if (!na)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for trace '%s'", path);
+	huge_pages(na, nc * elem);
 	*out = na;
 	*cap = nc;
 	return TSR_OK;
+}
+
+/*
+ * The line accesses of a binary trace to reserve room for at first, in
+ * elements of elem bytes: LOAD_PER_BYTE per byte of the file (recorded
+ * traces hold 0.8 line accesses a compressed byte), within the memory
+ * budget; 0 for a text trace (whose parsing takes far longer than the
+ * growth) or when the file cannot be measured. Room reserved once is not
+ * remapped as the trace grows, which keeps its huge pages whole (a
+ * remapped array lands where its 2 MiB pages may no longer line up, and
+ * the kernel splits them).
+ */
+#define LOAD_PER_BYTE 2
+
+static size_t first_capacity(const struct tsr_trace_reader *r, const char *path, size_t elem)
+{
+	struct stat st;
+	if (!tsr_trace_reader_binary(r) || stat(path, &st) != 0 || st.st_size <= 0)
+		return 0;
+	uint64_t n = (uint64_t)st.st_size * LOAD_PER_BYTE;
+	const uint64_t most = tsr_memory_budget_bytes() / elem;
+	if (n > most)
+		n = most;
+	if (n > TSR_LINE_TRACE_MAX)
+		n = TSR_LINE_TRACE_MAX;
+	return (size_t)n;
 }
 
 enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint32_t line_bytes,
@@ -575,6 +645,7 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 	struct tsr_line_marker *mk = malloc(BLOCK * sizeof(*mk));
 	struct line_set lines = {0};
 	size_t cap = 0, meta_cap = 0, mcap = 0;
+	const size_t first = first_capacity(p.r, path, sizeof(*out->accesses));
 	enum tsr_status s = mk ? TSR_OK
 			       : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory reading '%s'", path);
 	for (int end = 0; s == TSR_OK && !end;) {
@@ -582,11 +653,11 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 		 * straight into them */
 		void *na, *nmeta;
 		s = grow(path, "line accesses", out->accesses, &cap, out->count + BLOCK,
-			 sizeof(*out->accesses), &na, err);
+			 sizeof(*out->accesses), first, &na, err);
 		out->accesses = na;
 		if (s == TSR_OK)
 			s = grow(path, "metas", out->metas, &meta_cap, out->meta_count + BLOCK,
-				 sizeof(*out->metas), &nmeta, err);
+				 sizeof(*out->metas), first, &nmeta, err);
 		if (s != TSR_OK)
 			break;
 		out->metas = nmeta;

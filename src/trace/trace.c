@@ -569,6 +569,11 @@ void tsr_trace_reader_copy_description(const struct tsr_trace_reader *r, char *b
 	buf[dlen] = '\0';
 }
 
+int tsr_trace_reader_binary(const struct tsr_trace_reader *r)
+{
+	return r->binary;
+}
+
 const char *tsr_trace_reader_description(const struct tsr_trace_reader *r)
 {
 	return r->description;

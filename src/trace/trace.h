@@ -129,6 +129,9 @@ enum tsr_status tsr_trace_reader_open(const char *path,
 				      struct tsr_trace_reader **out,
 				      struct tsr_error *err);
 
+/* 1 for a binary (zstd) trace, 0 for a text trace. */
+int tsr_trace_reader_binary(const struct tsr_trace_reader *r);
+
 /* The header's description ("" for text traces). */
 const char *tsr_trace_reader_description(const struct tsr_trace_reader *r);
 
