@@ -115,8 +115,7 @@ struct tsr_replay_file_info {
  * in less time and memory (16 bytes a line access, 4 more for one with a
  * meta, 24 a marker; the accesses are split straight into the trace's
  * arrays, whose room is reserved from a binary trace's file size and
- * grows by half without copying beyond it, in transparent huge pages
- * where the kernel gives them: the peak is at most 2 MiB more an array). With
+ * grows by half without copying beyond it). With
  * next_uses 1 it computes next uses and distinct_lines
  * (tsr_line_trace_index()); with 0 it leaves every next use TSR_LINE_NEVER and
  * sets lt->no_next_uses (tsr_replay() then refuses OPT and OPTPT until

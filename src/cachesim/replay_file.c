@@ -6,8 +6,6 @@
  * in the processor's caches); next uses, when an offline policy needs
  * them, come from a first pass.
  */
-#define _DEFAULT_SOURCE  /* madvise() and MADV_HUGEPAGE (beyond POSIX) */
-
 #include "cachesim/replay.h"
 #include "cachesim/replay_kernel.h"
 
@@ -15,10 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/limits.h"
 #include "memory/policy.h"
@@ -538,40 +534,14 @@ static enum tsr_status replay_pass_threaded(struct pass *p, struct tsr_rk_set *r
  * where a smaller one would be copied (its untouched pages cost
  * nothing). The first allocation takes `first` elements if more (the
  * estimate of what the whole trace needs; only address space until
- * written), falling back to the usual size if that fails. The array is
- * asked for transparent huge pages (see huge_pages()). The memory budget
+ * written), falling back to the usual size if that fails. (Transparent
+ * huge pages for these arrays made a recorded trace's load faster in a
+ * loop but a fresh process's load slower on this project's virtual
+ * machine, trace A's 0.73 -> 1.23 s: not asked for.) The memory budget
  * is checked against what is used (need `what`, e.g. "line accesses").
  * Errors: TSR_ERR_LIMIT, TSR_ERR_NOMEM (arr is kept then).
  */
 #define GROW_FIRST ((size_t)33 << 20)
-
-/*
- * Asks the kernel to back the mapping that holds arr[0, bytes) (an
- * allocation of GROW_FIRST bytes or more, which glibc maps on its own)
- * with transparent huge pages: the arrays of a line trace are written
- * once, front to back, into fresh memory, and a fault per 4 KiB page
- * took a quarter of a load's time (with 2 MiB pages the kernel mostly
- * zeroes memory). The advice covers the whole pages around the array,
- * so the mapping stays one (a mapping split by the advice could not be
- * remapped when it grows, and glibc would copy it). Only advice: on a
- * kernel without huge pages, or where the pages are not one mapping,
- * the memory is the same, in 4 KiB pages.
- */
-static void huge_pages(void *arr, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-	const long ps = sysconf(_SC_PAGESIZE);
-	if (ps <= 0)
-		return;
-	const uintptr_t page = (uintptr_t)ps;
-	const uintptr_t first = (uintptr_t)arr & ~(page - 1);
-	const uintptr_t end = ((uintptr_t)arr + bytes + page - 1) & ~(page - 1);
-	(void)madvise((void *)first, end - first, MADV_HUGEPAGE);
-#else
-	(void)arr;
-	(void)bytes;
-#endif
-}
 
 static enum tsr_status grow(const char *path, const char *what, void *arr, size_t *cap,
 			    size_t need, size_t elem, size_t first, void **out,
@@ -595,7 +565,6 @@ static enum tsr_status grow(const char *path, const char *what, void *arr, size_
 		na = realloc(arr, nc * elem);
 	if (!na)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for trace '%s'", path);
-	huge_pages(na, nc * elem);
 	*out = na;
 	*cap = nc;
 	return TSR_OK;
@@ -607,9 +576,7 @@ static enum tsr_status grow(const char *path, const char *what, void *arr, size_
  * traces hold 0.8 line accesses a compressed byte), within the memory
  * budget; 0 for a text trace (whose parsing takes far longer than the
  * growth) or when the file cannot be measured. Room reserved once is not
- * remapped as the trace grows, which keeps its huge pages whole (a
- * remapped array lands where its 2 MiB pages may no longer line up, and
- * the kernel splits them).
+ * remapped as the trace grows (only address space until written).
  */
 #define LOAD_PER_BYTE 2
 
