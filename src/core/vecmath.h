@@ -8,9 +8,12 @@
 #define TSR_CORE_VECMATH_H
 
 #include <math.h>
+#ifdef __SSE2__
+#include <xmmintrin.h>
+#endif
 
 struct tsr_vec3 { float x, y, z; };
-struct tsr_vec4 { float x, y, z, w; };
+struct tsr_vec4 { float x, y, z, w; };  /* contiguous: tsr_m4_apply stores all four at once */
 struct tsr_mat4 { float m[16]; };
 
 static inline struct tsr_vec3 tsr_v3(float x, float y, float z)
@@ -74,10 +77,20 @@ static inline struct tsr_vec4 tsr_m4_apply(const struct tsr_mat4 *a, float x,
 {
 	struct tsr_vec4 r;
 	const float *m = a->m;
+#ifdef __SSE2__
+	/* the four rows at once, column by column: each lane's products and
+	 * sums in the same order as the scalar expressions below */
+	__m128 v = _mm_mul_ps(_mm_loadu_ps(&m[0]), _mm_set1_ps(x));
+	v = _mm_add_ps(v, _mm_mul_ps(_mm_loadu_ps(&m[4]), _mm_set1_ps(y)));
+	v = _mm_add_ps(v, _mm_mul_ps(_mm_loadu_ps(&m[8]), _mm_set1_ps(z)));
+	v = _mm_add_ps(v, _mm_mul_ps(_mm_loadu_ps(&m[12]), _mm_set1_ps(w)));
+	_mm_storeu_ps(&r.x, v);
+#else
 	r.x = m[0] * x + m[4] * y + m[8] * z + m[12] * w;
 	r.y = m[1] * x + m[5] * y + m[9] * z + m[13] * w;
 	r.z = m[2] * x + m[6] * y + m[10] * z + m[14] * w;
 	r.w = m[3] * x + m[7] * y + m[11] * z + m[15] * w;
+#endif
 	return r;
 }
 
