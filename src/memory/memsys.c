@@ -22,6 +22,7 @@ struct node {
 };
 
 struct tsr_memsys {
+	struct tsr_memsys_hot hot;   /* first: tsr_mem_access()'s inline part reads it */
 	struct tsr_memsys_config cfg;
 	uint32_t cache_count;
 	struct node nodes[TSR_MEMSYS_MAX_CACHES];
@@ -30,7 +31,6 @@ struct tsr_memsys {
 	uint32_t burst_bytes;
 	struct tsr_dram_counters dram[TSR_STREAM_COUNT];
 	struct tsr_dram_counters perfect[TSR_STREAM_COUNT];
-	uint64_t accesses;
 	tsr_mem_path_fn path_fn;     /* tsr_memsys_set_path_sink(), or NULL */
 	void *path_ctx;
 	struct tsr_mem_path path;    /* the line access being resolved */
@@ -40,6 +40,8 @@ void tsr_memsys_set_path_sink(struct tsr_memsys *m, tsr_mem_path_fn fn, void *ct
 {
 	m->path_fn = fn;
 	m->path_ctx = ctx;
+	/* with a sink, every access takes the slow path, which records it */
+	m->hot.inline_ports = fn ? 0 : m->cache_count;
 }
 
 const char *tsr_memsys_route_name(uint32_t r)
@@ -221,6 +223,9 @@ enum tsr_status tsr_memsys_create(const struct tsr_memsys_config *cfg,
 			s = tsr_cache_create(&g, name, &n->cache, err);
 			if (s == TSR_OK) {
 				n->fast = tsr_cache_fast_view(n->cache);
+				m->hot.port[m->cache_count].fast = n->fast;
+				m->hot.port[m->cache_count].line_mask = n->line_mask;
+				m->hot.port[m->cache_count].write_through = n->write_through;
 				m->cache_count++;
 			}
 		}
@@ -259,6 +264,7 @@ enum tsr_status tsr_memsys_create(const struct tsr_memsys_config *cfg,
 				m->routes[r][c] = strcmp(to, TSR_ROUTE_PERFECT) ? TSR_PORT_DRAM
 										: TSR_PORT_PERFECT;
 		}
+	m->hot.inline_ports = m->cache_count;
 	*out = m;
 	return TSR_OK;
 }
@@ -427,7 +433,7 @@ node_access_body(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a, u
 {
 	const struct node *x = &m->nodes[n];
 	struct tsr_cache_outcome o;
-	m->accesses++;
+	m->hot.accesses++;
 	tsr_cache_access_known(x->cache, a, &o, absent);
 	if (!plain && m->path_fn && r)
 		path_level(m, n, a, depth, &o);
@@ -528,16 +534,25 @@ line_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size, int
 		node_access_plain(m, port, &a, 1, fast == TSR_CACHE_ABSENT);
 }
 
-void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
-		    uint32_t size, int write, enum tsr_stream s,
-		    uint16_t requester, uint32_t meta, struct tsr_mem_result *r)
+void tsr_mem_access_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
+			 int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
+			 struct tsr_mem_result *r, int fast)
 {
-	/* the common case first: one line, a plain hit at the port's cache
-	 * (kept small: everything else is mem_access_slow's) */
-	if (port < m->cache_count && !m->path_fn) {
+	/* likely a miss: the parent's set, looked up next */
+	if (m->nodes[port].parent != NODE_DRAM)
+		tsr_cache_prefetch(m->nodes[m->nodes[port].parent].fast, addr);
+	/* not a plain hit: the slow path does not ask again */
+	line_miss(m, port, addr, size, write, s, requester, meta, r, fast);
+}
+
+void tsr_mem_access_other(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
+			  int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
+			  struct tsr_mem_result *r)
+{
+	if (port < m->hot.inline_ports && !r) {
 		const struct node *x = &m->nodes[port];
 		const uint64_t last = addr + ((size ? size : 1) - 1);
-		if (((addr ^ last) & x->line_mask) != 0 && !r && !(write && x->write_through)) {
+		if (!(write && x->write_through)) {
 			/* several lines, no result asked: the slow path's loop, its
 			 * plain hits here, the rest from the first other line on */
 			for (;;) {
@@ -549,29 +564,12 @@ void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
 							requester, meta, NULL, f);
 					return;
 				}
-				m->accesses++;
+				m->hot.accesses++;
 				const uint64_t line_last = addr | ~x->line_mask;
 				if (line_last >= last)
 					return;
 				addr = line_last + 1;
 			}
-		}
-		if (((addr ^ last) & x->line_mask) == 0 && !(write && x->write_through)) {
-			const int f = tsr_cache_fast_lookup(x->fast, addr, write, (uint8_t)s, meta);
-			if (f > 0) {
-				m->accesses++;
-				if (r) {
-					memset(r, 0, sizeof(*r));
-					reached(r, port, 1);
-				}
-				return;
-			}
-			/* likely a miss: the parent's set, looked up next */
-			if (x->parent != NODE_DRAM)
-				tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
-			/* not a plain hit: the slow path does not ask again */
-			line_miss(m, port, addr, size, write, s, requester, meta, r, f);
-			return;
 		}
 	}
 	mem_access_slow(m, port, addr, size, write, s, requester, meta, r, NOT_TRIED);
@@ -618,7 +616,7 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 		 * outcome and access records (no path to record) */
 		if (fast == NOT_TRIED && !m->path_fn && !(write && m->nodes[port].write_through) &&
 		    tsr_cache_fast_hit_inline(m->nodes[port].fast, addr, write, (uint8_t)s, meta)) {
-			m->accesses++;
+			m->hot.accesses++;
 			reached(r, port, 1);
 			if (chunk_last == last)
 				break;
@@ -687,7 +685,7 @@ void tsr_mem_read_lines(struct tsr_memsys *m, uint32_t port, const uint64_t *add
 		}
 		const int f = tsr_cache_fast_lookup(x->fast, addr, 0, (uint8_t)s, meta);
 		if (f > 0) {
-			m->accesses++;
+			m->hot.accesses++;
 			continue;
 		}
 		if (x->parent != NODE_DRAM)
@@ -747,5 +745,5 @@ const struct tsr_dram_counters *tsr_memsys_perfect(const struct tsr_memsys *m,
 
 uint64_t tsr_memsys_accesses(const struct tsr_memsys *m)
 {
-	return m->accesses;
+	return m->hot.accesses;
 }

@@ -146,13 +146,59 @@ struct tsr_mem_result {
 };
 
 /*
+ * The first member of struct tsr_memsys (otherwise opaque): what the
+ * inline part of tsr_mem_access() reads, a copy of each cache port's
+ * lookup state kept by memsys.c. Not for callers.
+ */
+struct tsr_memsys_hot {
+	uint32_t inline_ports;   /* the cache count; 0 while a path sink is set */
+	uint64_t accesses;       /* tsr_memsys_accesses() */
+	struct {
+		struct tsr_cache_fast *fast;
+		uint64_t line_mask;      /* ~(line bytes - 1) */
+		uint8_t write_through;
+	} port[TSR_MEMSYS_MAX_CACHES];
+};
+
+/* tsr_mem_access() past its inline plain hit (memsys.c). */
+void tsr_mem_access_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
+			 int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
+			 struct tsr_mem_result *r, int fast);
+void tsr_mem_access_other(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
+			  int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
+			  struct tsr_mem_result *r);
+
+/*
  * One access of `size` bytes at byte address addr entering at `port`
  * (split per line), with the stream and requester it carries. Fills *r
- * when r is not NULL. Hot path: no allocation.
+ * when r is not NULL. Hot path: no allocation. Inline: the common case,
+ * a plain hit of one line at the port's cache (no path sink), costs no
+ * call; everything else is tsr_mem_access_miss()'s or
+ * tsr_mem_access_other()'s.
  */
-void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
-		    uint32_t size, int write, enum tsr_stream s,
-		    uint16_t requester, uint32_t meta, struct tsr_mem_result *r);
+static inline void tsr_mem_access(struct tsr_memsys *m, uint32_t port, uint64_t addr,
+				  uint32_t size, int write, enum tsr_stream s,
+				  uint16_t requester, uint32_t meta, struct tsr_mem_result *r)
+{
+	struct tsr_memsys_hot *h = (struct tsr_memsys_hot *)m;
+	if (port < TSR_MEMSYS_MAX_CACHES && port < h->inline_ports) {
+		const uint64_t last = addr + ((size ? size : 1) - 1);
+		if (((addr ^ last) & h->port[port].line_mask) == 0 &&
+		    !(write && h->port[port].write_through)) {
+			const int f = tsr_cache_fast_lookup(h->port[port].fast, addr, write,
+							    (uint8_t)s, meta);
+			if (f > 0) {
+				h->accesses++;
+				if (r)
+					*r = (struct tsr_mem_result){.served_by = port, .level = 1};
+				return;
+			}
+			tsr_mem_access_miss(m, port, addr, size, write, s, requester, meta, r, f);
+			return;
+		}
+	}
+	tsr_mem_access_other(m, port, addr, size, write, s, requester, meta, r);
+}
 
 /*
  * A hint for the host's caches only: the state an access of addr at port
