@@ -507,6 +507,19 @@ void tsr_cache_access_known(struct tsr_cache *c, const struct tsr_access *a,
 		access_line(c, a, out, absent, 0);
 }
 
+__attribute__((always_inline)) inline void
+tsr_cache_access_simple(struct tsr_cache *c, const struct tsr_access *a,
+			struct tsr_cache_outcome *out, int absent)
+{
+	access_line(c, a, out, absent, 1);
+}
+
+void tsr_cache_access_general(struct tsr_cache *c, const struct tsr_access *a,
+			      struct tsr_cache_outcome *out, int absent)
+{
+	access_line(c, a, out, absent, 0);
+}
+
 int tsr_cache_fast_hit(struct tsr_cache *c, uint64_t addr, int write, uint8_t stream,
 		       uint32_t meta)
 {

@@ -182,6 +182,17 @@ void tsr_cache_access_known(struct tsr_cache *c, const struct tsr_access *a,
 			    struct tsr_cache_outcome *out, int absent);
 
 /*
+ * tsr_cache_access_known() split by fast.simple, for node_access_plain()
+ * alone: with one caller each, link-time optimisation inlines them there
+ * (no call, no outcome through memory). _simple: only for a cache whose
+ * fast.simple is set.
+ */
+void tsr_cache_access_simple(struct tsr_cache *c, const struct tsr_access *a,
+			     struct tsr_cache_outcome *out, int absent);
+void tsr_cache_access_general(struct tsr_cache *c, const struct tsr_access *a,
+			      struct tsr_cache_outcome *out, int absent);
+
+/*
  * The common case of tsr_cache_access, for the memory system's hot path:
  * when the line at addr is present and wholly valid, and the access needs
  * nothing else (no observer, no render-target bookkeeping, an inline

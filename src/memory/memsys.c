@@ -434,7 +434,12 @@ node_access_body(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a, u
 	const struct node *x = &m->nodes[n];
 	struct tsr_cache_outcome o;
 	m->hot.accesses++;
-	tsr_cache_access_known(x->cache, a, &o, absent);
+	if (!plain)
+		tsr_cache_access_known(x->cache, a, &o, absent);
+	else if (x->fast->simple)
+		tsr_cache_access_simple(x->cache, a, &o, absent);
+	else
+		tsr_cache_access_general(x->cache, a, &o, absent);
 	if (!plain && m->path_fn && r)
 		path_level(m, n, a, depth, &o);
 	if (o.hit) {
