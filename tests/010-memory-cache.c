@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "memory/cache.h"
+#include "core/rng.h"
 #include "memory/memsys.h"
 #include "timing/mempath.h"
 
@@ -671,6 +672,69 @@ static void test_memsys_byte_masked_writes(void **state)
  * Issue 12: accesses at the top of the 64-bit address space (the last
  * byte, the last line, two lines ending at 2^64 - 1) reach the caches.
  */
+/* Every counter of every cache and stream, DRAM's bytes and the access count agree. */
+static void assert_memsys_equal(const struct tsr_memsys *a, const struct tsr_memsys *b)
+{
+	for (uint32_t c = 0; c < tsr_memsys_cache_count(a); c++)
+		for (int s = 0; s < TSR_STREAM_COUNT; s++)
+			assert_memory_equal(mcnt(a, c, (enum tsr_stream)s), mcnt(b, c, (enum tsr_stream)s),
+					    sizeof(struct tsr_cache_counters));
+	for (int s = 0; s < TSR_STREAM_COUNT; s++)
+		assert_memory_equal(tsr_memsys_dram(a, (enum tsr_stream)s),
+				    tsr_memsys_dram(b, (enum tsr_stream)s),
+				    sizeof(struct tsr_dram_counters));
+	assert_int_equal(tsr_memsys_accesses(a), tsr_memsys_accesses(b));
+}
+
+/*
+ * An access of several lines has the effects of its lines' parts one by
+ * one, also when it repeats an access that hit throughout (memsys.c's
+ * run memo) after fills and invalidations in between: random reads and
+ * writes of 1-5 lines, mostly over 4 lines that the L1s hold, against a second
+ * hierarchy that gets each line's part as an access of its own.
+ */
+static void test_memsys_multi_line_equals_lines(void **state)
+{
+	(void)state;
+	struct tsr_memsys *whole = tiny_memsys(), *parts = tiny_memsys();
+	struct tsr_rng rng;
+	tsr_rng_seed(&rng, 16);
+	uint64_t prev_addr = 0x4000;
+	uint32_t prev_size = 1;
+	for (int i = 0; i < 20000; i++) {
+		const uint64_t r = tsr_rng_next(&rng);
+		/* instruction0 (port 3) mostly, vertex (port 0) sometimes */
+		const uint32_t port = (r & 7) ? 3 : 0;
+		const enum tsr_stream s = port ? TSR_STREAM_INSTRUCTION : TSR_STREAM_VERTEX;
+		/* lines 0-3 fit in the L1s (2 sets x 2 ways); lines 4-7 now and
+		 * then evict some */
+		const uint64_t line = ((r >> 44) % 16 == 0 ? 4 : 0) + (r >> 3) % 4;
+		uint64_t addr = 0x4000 + line * 64 + ((r >> 8) & 1 ? (r >> 9) % 64 : 0);
+		uint32_t size = 1 + (uint32_t)((r >> 16) % (4 - line % 4) * 64 + (r >> 24) % 64);
+		if ((r >> 50) & 1) {  /* the previous access again (a program fetched twice) */
+			addr = prev_addr;
+			size = prev_size;
+		}
+		prev_addr = addr;
+		prev_size = size;
+		const int write = ((r >> 32) % 11) == 0;
+		if (((r >> 40) % 997) == 0) {
+			const char *name = port ? "instruction0" : "vertex";
+			tsr_cache_invalidate_all(tsr_memsys_cache_by_name(whole, name));
+			tsr_cache_invalidate_all(tsr_memsys_cache_by_name(parts, name));
+		}
+		tsr_mem_access(whole, port, addr, size, write, s, 0, (uint32_t)i, NULL);
+		for (uint64_t a = addr; a < addr + size;) {
+			const uint64_t end = (a | 63) + 1 < addr + size ? (a | 63) + 1 : addr + size;
+			tsr_mem_access(parts, port, a, (uint32_t)(end - a), write, s, 0, (uint32_t)i, NULL);
+			a = end;
+		}
+		assert_memsys_equal(whole, parts);
+	}
+	tsr_memsys_destroy(whole);
+	tsr_memsys_destroy(parts);
+}
+
 static void test_memsys_top_of_address_space(void **state)
 {
 	(void)state;
@@ -1046,6 +1110,7 @@ int main(void)
 		cmocka_unit_test(test_byte_masked_write_allocate),
 		cmocka_unit_test(test_memsys_byte_masked_writes),
 		cmocka_unit_test(test_memsys_top_of_address_space),
+		cmocka_unit_test(test_memsys_multi_line_equals_lines),
 		cmocka_unit_test(test_per_stream_counters_and_total),
 		cmocka_unit_test(test_geometry_errors),
 		cmocka_unit_test(test_indexed_lookup_matches_scan),

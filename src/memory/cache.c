@@ -455,6 +455,7 @@ access_line(struct tsr_cache *c, const struct tsr_access *a, struct tsr_cache_ou
 	if (way == c->filled[set])
 		c->filled[set]++;
 	struct tsr_line *l = &sl[way];
+	c->fast.fills++;
 	l->tag = tag;
 	l->valid = 1;
 	c->tagv[(size_t)set * c->ways + way] = tag;
@@ -547,6 +548,7 @@ void tsr_cache_invalidate_all(struct tsr_cache *c)
 {
 	memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof(*c->lines));
 	tagv_reset(c);
+	c->fast.fills++;
 	memset(c->rt, 0, (size_t)c->sets * c->ways);
 	c->rt_seen = 0;
 	fast_update(c);

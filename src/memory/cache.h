@@ -228,6 +228,9 @@ struct tsr_cache_fast {
 	 * policy's hit, fill and victim hooks are the inline recency ones
 	 * (LRU), no on_evict hook, no observer, no hash index, no +ucd */
 	uint8_t simple;
+	/* lines filled or invalidated so far (any way's tag changed): while
+	 * it stays the same, a line found at a way is still there */
+	uint64_t fills;
 };
 
 /* The cache's fast-hit view (stable for the cache's lifetime). */

@@ -10,6 +10,21 @@
 /* Parent of a DRAM-backed cache. */
 #define NODE_DRAM UINT32_MAX
 
+/*
+ * The lines of a port's last access of several lines that hit in all of
+ * them (an instruction fetch's program, mostly), by where they were
+ * found: while the cache fills nothing (fast.fills unchanged), the same
+ * lines are at the same ways, present and whole, so the same access hits
+ * them again without the lookups.
+ */
+#define RUN_MEMO_LINES 8
+struct run_memo {
+	uint64_t first;                   /* its first line's tag */
+	uint64_t fills;                   /* the cache's fast.fills when recorded */
+	uint32_t lines;                   /* 0: none */
+	uint32_t slot[RUN_MEMO_LINES];    /* set * ways + way of each line */
+};
+
 struct node {
 	struct tsr_cache *cache;
 	struct tsr_cache_fast *fast;  /* tsr_cache_fast_view(cache) */
@@ -19,6 +34,7 @@ struct node {
 	uint32_t level;         /* 1 + the highest level of its children */
 	uint8_t write_through;
 	uint32_t instance;      /* index in cfg.caches */
+	struct run_memo memo;
 };
 
 struct tsr_memsys {
@@ -555,13 +571,34 @@ void tsr_mem_access_other(struct tsr_memsys *m, uint32_t port, uint64_t addr, ui
 			  struct tsr_mem_result *r)
 {
 	if (port < m->hot.inline_ports && !r) {
-		const struct node *x = &m->nodes[port];
+		struct node *x = &m->nodes[port];
 		const uint64_t last = addr + ((size ? size : 1) - 1);
 		if (!(write && x->write_through)) {
 			/* several lines, no result asked: the slow path's loop, its
 			 * plain hits here, the rest from the first other line on */
-			for (;;) {
-				const int f = tsr_cache_fast_lookup(x->fast, addr, write, (uint8_t)s, meta);
+			struct tsr_cache_fast *fc = x->fast;
+			struct run_memo *memo = &x->memo;
+			const uint64_t first = addr >> fc->line_shift;
+			const uint64_t lines = (last >> fc->line_shift) - first + 1;
+			if (memo->lines == lines && memo->first == first && memo->fills == fc->fills &&
+			    s < 32 && !(fc->fast_off >> s & 1)) {
+				/* tsr_cache_fast_lookup()'s hits, line by line */
+				for (uint32_t i = 0; i < memo->lines; i++) {
+					fc->stamp[memo->slot[i]] = ++*fc->clock;
+					if (write && fc->dirty_on_write)
+						fc->lines[memo->slot[i]].dirty = 1;
+					fc->lines[memo->slot[i]].meta = meta;
+				}
+				if (write)
+					fc->counters[s].writes += lines;
+				else
+					fc->counters[s].reads += lines;
+				m->hot.accesses += lines;
+				return;
+			}
+			memo->lines = 0;
+			for (uint32_t i = 0;; i++) {
+				const int f = tsr_cache_fast_lookup(fc, addr, write, (uint8_t)s, meta);
 				if (f <= 0) {
 					if (x->parent != NODE_DRAM)
 						tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
@@ -570,11 +607,21 @@ void tsr_mem_access_other(struct tsr_memsys *m, uint32_t port, uint64_t addr, ui
 					return;
 				}
 				m->hot.accesses++;
+				if (i < RUN_MEMO_LINES) {  /* a hit leaves the set's hint at its way */
+					const uint32_t set = (uint32_t)(first + i) & fc->set_mask;
+					memo->slot[i] = set * fc->ways + fc->hint[set];
+				}
 				const uint64_t line_last = addr | ~x->line_mask;
 				if (line_last >= last)
-					return;
+					break;
 				addr = line_last + 1;
 			}
+			if (lines <= RUN_MEMO_LINES) {
+				memo->first = first;
+				memo->lines = (uint32_t)lines;
+				memo->fills = fc->fills;
+			}
+			return;
 		}
 	}
 	mem_access_slow(m, port, addr, size, write, s, requester, meta, r, NOT_TRIED);
