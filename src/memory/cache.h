@@ -171,9 +171,10 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		      struct tsr_cache_outcome *out);
 
 /*
- * tsr_cache_access(), for the memory system (its node_access() and
- * node_access_plain()); a cache with fast.simple set takes a copy of the
- * access specialised for it (plain LRU). absent = 1: the line's
+ * tsr_cache_access(), for the memory system (its node_access(); its
+ * node_access_plain() calls the two halves below); a cache with
+ * fast.simple set takes a copy of the access specialised for it (plain
+ * LRU). absent = 1: the line's
  * tsr_cache_fast_lookup() has just answered TSR_CACHE_ABSENT (nothing
  * done to the cache since), and the same effects and outcome follow
  * without a second lookup.

@@ -160,7 +160,12 @@ struct tsr_memsys_hot {
 	} port[TSR_MEMSYS_MAX_CACHES];
 };
 
-/* tsr_mem_access() past its inline plain hit (memsys.c). */
+/*
+ * tsr_mem_access() past its inline plain hit (memsys.c): _miss, a one-line
+ * access whose fast lookup at the port's cache answered `fast`
+ * (TSR_CACHE_DECLINED or TSR_CACHE_ABSENT, nothing done); _other, every
+ * other access. Not for callers.
+ */
 void tsr_mem_access_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
 			 int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
 			 struct tsr_mem_result *r, int fast);
