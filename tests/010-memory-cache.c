@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "memory/cache.h"
 #include "core/rng.h"
+#include "memory/cache.h"
 #include "memory/memsys.h"
 #include "timing/mempath.h"
 
@@ -668,10 +668,6 @@ static void test_memsys_byte_masked_writes(void **state)
 	tsr_memsys_destroy(m);
 }
 
-/*
- * Issue 12: accesses at the top of the 64-bit address space (the last
- * byte, the last line, two lines ending at 2^64 - 1) reach the caches.
- */
 /* Every counter of every cache and stream, DRAM's bytes and the access count agree. */
 static void assert_memsys_equal(const struct tsr_memsys *a, const struct tsr_memsys *b)
 {
@@ -690,8 +686,8 @@ static void assert_memsys_equal(const struct tsr_memsys *a, const struct tsr_mem
  * An access of several lines has the effects of its lines' parts one by
  * one, also when it repeats an access that hit throughout (memsys.c's
  * run memo) after fills and invalidations in between: random reads and
- * writes of 1-5 lines, mostly over 4 lines that the L1s hold, against a second
- * hierarchy that gets each line's part as an access of its own.
+ * writes of 1-5 lines, mostly over 4 lines that the L1s hold, against a
+ * second hierarchy that gets each line's part as an access of its own.
  */
 static void test_memsys_multi_line_equals_lines(void **state)
 {
@@ -735,6 +731,10 @@ static void test_memsys_multi_line_equals_lines(void **state)
 	tsr_memsys_destroy(parts);
 }
 
+/*
+ * Issue 12: accesses at the top of the 64-bit address space (the last
+ * byte, the last line, two lines ending at 2^64 - 1) reach the caches.
+ */
 static void test_memsys_top_of_address_space(void **state)
 {
 	(void)state;
