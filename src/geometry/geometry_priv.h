@@ -144,7 +144,8 @@ enum tsr_status tsr_geo_cull_step(struct tsr_geometry *g, struct tsr_error *err)
  * v->codes instead when it is out of range.
  */
 void tsr_geo_viewport(const struct tsr_geometry *g, struct tsr_clip_vertex *v);
-/* Viewport transform, setup checks and culling of clip-space triangle cv
+/* Setup checks and culling of triangle cv, whose vertices' viewport
+ * transform (tsr_geo_viewport) is done; appends the primitive that passes
  * (Errors: TSR_ERR_NOMEM). */
 enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 				      const struct tsr_clip_vertex *const cv[3],

@@ -499,15 +499,6 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 	access_line(c, a, out, 0, 0);
 }
 
-void tsr_cache_access_known(struct tsr_cache *c, const struct tsr_access *a,
-			    struct tsr_cache_outcome *out, int absent)
-{
-	if (c->fast.simple)
-		access_line(c, a, out, absent, 1);
-	else
-		access_line(c, a, out, absent, 0);
-}
-
 __attribute__((always_inline)) inline void
 tsr_cache_access_simple(struct tsr_cache *c, const struct tsr_access *a,
 			struct tsr_cache_outcome *out, int absent)

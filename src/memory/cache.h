@@ -171,22 +171,14 @@ void tsr_cache_access(struct tsr_cache *c, const struct tsr_access *a,
 		      struct tsr_cache_outcome *out);
 
 /*
- * tsr_cache_access(), for the memory system (its node_access(); its
- * node_access_plain() calls the two halves below); a cache with
- * fast.simple set takes a copy of the access specialised for it (plain
- * LRU). absent = 1: the line's
+ * tsr_cache_access(), for the memory system's node_access(), split by the
+ * cache's fast.simple: _simple, a copy of the access specialised for a
+ * cache with fast.simple set (plain LRU), inlined where it is called
+ * (always_inline under link-time optimisation: no call, no outcome through
+ * memory); _general, any cache. absent = 1: the line's
  * tsr_cache_fast_lookup() has just answered TSR_CACHE_ABSENT (nothing
  * done to the cache since), and the same effects and outcome follow
  * without a second lookup.
- */
-void tsr_cache_access_known(struct tsr_cache *c, const struct tsr_access *a,
-			    struct tsr_cache_outcome *out, int absent);
-
-/*
- * tsr_cache_access_known() split by fast.simple, for node_access_plain()
- * alone: with one caller each, link-time optimisation inlines them there
- * (no call, no outcome through memory). _simple: only for a cache whose
- * fast.simple is set.
  */
 void tsr_cache_access_simple(struct tsr_cache *c, const struct tsr_access *a,
 			     struct tsr_cache_outcome *out, int absent);
@@ -270,8 +262,9 @@ static inline uint32_t tsr_cache_tag_find(const uint64_t *tv, uint32_t ways, uin
 /*
  * tsr_cache_fast_hit, inline, telling why it declined: 1 after the very
  * same effects as a plain hit; TSR_CACHE_ABSENT when the line is not in
- * the cache (nothing changed: tsr_cache_access_known() may then skip
- * the lookup); TSR_CACHE_DECLINED otherwise (nothing changed).
+ * the cache (nothing changed: tsr_cache_access_simple() and _general()
+ * may then skip the lookup); TSR_CACHE_DECLINED otherwise (nothing
+ * changed).
  */
 static inline int tsr_cache_fast_lookup(struct tsr_cache_fast *f, uint64_t addr, int write,
 					uint8_t stream, uint32_t meta)

@@ -450,9 +450,7 @@ node_access_body(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a, u
 	const struct node *x = &m->nodes[n];
 	struct tsr_cache_outcome o;
 	m->hot.accesses++;
-	if (!plain)
-		tsr_cache_access_known(x->cache, a, &o, absent);
-	else if (x->fast->simple)
+	if (x->fast->simple)
 		tsr_cache_access_simple(x->cache, a, &o, absent);
 	else
 		tsr_cache_access_general(x->cache, a, &o, absent);
@@ -535,15 +533,15 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 			    int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
 			    struct tsr_mem_result *r, int fast) __attribute__((noinline));
 
-/*
- * mem_access_slow() of a one-line access at a cache port without a path
- * sink whose fast lookup answered fast (declined or absent): the request
- * goes straight to node_access(), without the slow path's loop.
- */
-static void __attribute__((noinline))
-line_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size, int write,
-	  enum tsr_stream s, uint16_t requester, uint32_t meta, struct tsr_mem_result *r, int fast)
+void tsr_mem_access_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
+			 int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
+			 struct tsr_mem_result *r, int fast)
 {
+	/* likely a miss: the parent's set, looked up next */
+	if (m->nodes[port].parent != NODE_DRAM)
+		tsr_cache_prefetch(m->nodes[m->nodes[port].parent].fast, addr);
+	/* not a plain hit: straight to node_access(), without the slow path's
+	 * loop, which would ask again */
 	if (r)
 		memset(r, 0, sizeof(*r));
 	const struct tsr_access a = {.addr = addr, .size = size ? size : 1,
@@ -553,17 +551,6 @@ line_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size, int
 		node_access(m, port, &a, 1, r, fast == TSR_CACHE_ABSENT);
 	else
 		node_access_plain(m, port, &a, 1, fast == TSR_CACHE_ABSENT);
-}
-
-void tsr_mem_access_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
-			 int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
-			 struct tsr_mem_result *r, int fast)
-{
-	/* likely a miss: the parent's set, looked up next */
-	if (m->nodes[port].parent != NODE_DRAM)
-		tsr_cache_prefetch(m->nodes[m->nodes[port].parent].fast, addr);
-	/* not a plain hit: the slow path does not ask again */
-	line_miss(m, port, addr, size, write, s, requester, meta, r, fast);
 }
 
 void tsr_mem_access_other(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
@@ -717,33 +704,13 @@ void tsr_mem_prefetch_miss(const struct tsr_memsys *m, uint32_t port, uint64_t a
 void tsr_mem_read_lines(struct tsr_memsys *m, uint32_t port, const uint64_t *addrs, uint32_t n,
 			uint32_t size, enum tsr_stream s, uint16_t requester, uint32_t meta)
 {
-	if (port >= m->cache_count || m->path_fn) {
-		for (uint32_t i = 0; i < n; i++)
-			tsr_mem_access(m, port, addrs[i], size, 0, s, requester, meta, NULL);
-		return;
-	}
 	/* the host's caches only: every request's set at once, then the
-	 * requests one by one, each as tsr_mem_access does it: the plain hit
-	 * inline, else the slow path told what the fast lookup found */
-	const struct node *x = &m->nodes[port];
+	 * requests one by one */
+	if (port < m->hot.inline_ports)
+		for (uint32_t i = 0; i < n; i++)
+			tsr_cache_prefetch(m->hot.port[port].fast, addrs[i]);
 	for (uint32_t i = 0; i < n; i++)
-		tsr_cache_prefetch(x->fast, addrs[i]);
-	const uint64_t span = (size ? size : 1) - 1;
-	for (uint32_t i = 0; i < n; i++) {
-		const uint64_t addr = addrs[i];
-		if (((addr ^ (addr + span)) & x->line_mask) != 0) {
-			tsr_mem_access(m, port, addr, size, 0, s, requester, meta, NULL);
-			continue;
-		}
-		const int f = tsr_cache_fast_lookup(x->fast, addr, 0, (uint8_t)s, meta);
-		if (f > 0) {
-			m->hot.accesses++;
-			continue;
-		}
-		if (x->parent != NODE_DRAM)
-			tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
-		line_miss(m, port, addr, size, 0, s, requester, meta, NULL, f);
-	}
+		tsr_mem_access(m, port, addrs[i], size, 0, s, requester, meta, NULL);
 }
 
 void tsr_mem_marker(struct tsr_memsys *m, enum tsr_marker kind, uint64_t value)
