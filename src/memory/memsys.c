@@ -25,14 +25,12 @@ struct run_memo {
 	uint32_t slot[RUN_MEMO_LINES];    /* set * ways + way of each line */
 };
 
+/* A cache of the hierarchy; its lookup state is m->hot.port[its index]. */
 struct node {
 	struct tsr_cache *cache;
-	struct tsr_cache_fast *fast;  /* tsr_cache_fast_view(cache) */
 	uint32_t parent;        /* node index or NODE_DRAM */
 	uint32_t line_bytes;
-	uint64_t line_mask;     /* ~(line_bytes - 1) */
 	uint32_t level;         /* 1 + the highest level of its children */
-	uint8_t write_through;
 	uint32_t instance;      /* index in cfg.caches */
 	struct run_memo memo;
 };
@@ -234,14 +232,11 @@ enum tsr_status tsr_memsys_create(const struct tsr_memsys_config *cfg,
 			struct node *n = &m->nodes[m->cache_count];
 			n->instance = i;
 			n->line_bytes = g.line_bytes;
-			n->line_mask = ~(uint64_t)(g.line_bytes - 1);
-			n->write_through = (uint8_t)g.write_through;
 			s = tsr_cache_create(&g, name, &n->cache, err);
 			if (s == TSR_OK) {
-				n->fast = tsr_cache_fast_view(n->cache);
-				m->hot.port[m->cache_count].fast = n->fast;
-				m->hot.port[m->cache_count].line_mask = n->line_mask;
-				m->hot.port[m->cache_count].write_through = n->write_through;
+				m->hot.port[m->cache_count].fast = tsr_cache_fast_view(n->cache);
+				m->hot.port[m->cache_count].line_mask = ~(uint64_t)(g.line_bytes - 1);
+				m->hot.port[m->cache_count].write_through = (uint8_t)g.write_through;
 				m->cache_count++;
 			}
 		}
@@ -448,9 +443,10 @@ node_access_body(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a, u
 		 struct tsr_mem_result *r, int absent, const int plain)
 {
 	const struct node *x = &m->nodes[n];
+	const int write_through = m->hot.port[n].write_through;
 	struct tsr_cache_outcome o;
 	m->hot.accesses++;
-	if (x->fast->simple)
+	if (m->hot.port[n].fast->simple)
 		tsr_cache_access_simple(x->cache, a, &o, absent);
 	else
 		tsr_cache_access_general(x->cache, a, &o, absent);
@@ -458,7 +454,7 @@ node_access_body(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a, u
 		path_level(m, n, a, depth, &o);
 	if (o.hit) {
 		reached(r, n, depth);
-		if (a->write && x->write_through)
+		if (a->write && write_through)
 			to_parent(m, x, a, depth, r, plain);
 		return;
 	}
@@ -482,7 +478,7 @@ node_access_body(struct tsr_memsys *m, uint32_t n, const struct tsr_access *a, u
 	} else {
 		reached(r, n, depth);
 	}
-	if (a->write && x->write_through)
+	if (a->write && write_through)
 		to_parent(m, x, a, depth, r, plain);
 }
 
@@ -533,13 +529,18 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 			    int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
 			    struct tsr_mem_result *r, int fast) __attribute__((noinline));
 
+/* The host's caches only: the set of addr at cache `port`'s parent. */
+static void prefetch_parent(const struct tsr_memsys *m, uint32_t port, uint64_t addr)
+{
+	if (m->nodes[port].parent != NODE_DRAM)
+		tsr_cache_prefetch(m->hot.port[m->nodes[port].parent].fast, addr);
+}
+
 void tsr_mem_access_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uint32_t size,
 			 int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
 			 struct tsr_mem_result *r, int fast)
 {
-	/* likely a miss: the parent's set, looked up next */
-	if (m->nodes[port].parent != NODE_DRAM)
-		tsr_cache_prefetch(m->nodes[m->nodes[port].parent].fast, addr);
+	prefetch_parent(m, port, addr);  /* likely a miss: looked up next */
 	/* not a plain hit: straight to node_access(), without the slow path's
 	 * loop, which would ask again */
 	if (r)
@@ -558,13 +559,12 @@ void tsr_mem_access_other(struct tsr_memsys *m, uint32_t port, uint64_t addr, ui
 			  struct tsr_mem_result *r)
 {
 	if (port < m->hot.inline_ports && !r) {
-		struct node *x = &m->nodes[port];
 		const uint64_t last = addr + ((size ? size : 1) - 1);
-		if (!(write && x->write_through)) {
+		if (!(write && m->hot.port[port].write_through)) {
 			/* several lines, no result asked: the slow path's loop, its
 			 * plain hits here, the rest from the first other line on */
-			struct tsr_cache_fast *fc = x->fast;
-			struct run_memo *memo = &x->memo;
+			struct tsr_cache_fast *fc = m->hot.port[port].fast;
+			struct run_memo *memo = &m->nodes[port].memo;
 			const uint64_t first = addr >> fc->line_shift;
 			const uint64_t lines = (last >> fc->line_shift) - first + 1;
 			if (memo->lines == lines && memo->first == first && memo->fills == fc->fills &&
@@ -587,8 +587,7 @@ void tsr_mem_access_other(struct tsr_memsys *m, uint32_t port, uint64_t addr, ui
 			for (uint32_t i = 0;; i++) {
 				const int f = tsr_cache_fast_lookup(fc, addr, write, (uint8_t)s, meta);
 				if (f <= 0) {
-					if (x->parent != NODE_DRAM)
-						tsr_cache_prefetch(m->nodes[x->parent].fast, addr);
+					prefetch_parent(m, port, addr);
 					mem_access_slow(m, port, addr, (uint32_t)(last - addr + 1), write, s,
 							requester, meta, NULL, f);
 					return;
@@ -598,7 +597,7 @@ void tsr_mem_access_other(struct tsr_memsys *m, uint32_t port, uint64_t addr, ui
 					const uint32_t set = (uint32_t)(first + i) & fc->set_mask;
 					memo->slot[i] = set * fc->ways + fc->hint[set];
 				}
-				const uint64_t line_last = addr | ~x->line_mask;
+				const uint64_t line_last = addr | ~m->hot.port[port].line_mask;
 				if (line_last >= last)
 					break;
 				addr = line_last + 1;
@@ -653,8 +652,8 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 		const uint64_t chunk_last = line_last < last ? line_last : last;
 		/* a plain hit at the port's cache: node_access's hit without the
 		 * outcome and access records (no path to record) */
-		if (fast == NOT_TRIED && !m->path_fn && !(write && m->nodes[port].write_through) &&
-		    tsr_cache_fast_hit_inline(m->nodes[port].fast, addr, write, (uint8_t)s, meta)) {
+		if (fast == NOT_TRIED && !m->path_fn && !(write && m->hot.port[port].write_through) &&
+		    tsr_cache_fast_hit_inline(m->hot.port[port].fast, addr, write, (uint8_t)s, meta)) {
 			m->hot.accesses++;
 			reached(r, port, 1);
 			if (chunk_last == last)
@@ -689,16 +688,15 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 void tsr_mem_prefetch(const struct tsr_memsys *m, uint32_t port, uint64_t addr)
 {
 	if (port < m->cache_count)
-		tsr_cache_prefetch(m->nodes[port].fast, addr);
+		tsr_cache_prefetch(m->hot.port[port].fast, addr);
 }
 
 void tsr_mem_prefetch_miss(const struct tsr_memsys *m, uint32_t port, uint64_t addr)
 {
 	if (port >= m->cache_count)
 		return;
-	tsr_cache_prefetch(m->nodes[port].fast, addr);
-	if (m->nodes[port].parent != NODE_DRAM)
-		tsr_cache_prefetch(m->nodes[m->nodes[port].parent].fast, addr);
+	tsr_cache_prefetch(m->hot.port[port].fast, addr);
+	prefetch_parent(m, port, addr);
 }
 
 void tsr_mem_read_lines(struct tsr_memsys *m, uint32_t port, const uint64_t *addrs, uint32_t n,

@@ -147,14 +147,14 @@ struct tsr_mem_result {
 
 /*
  * The first member of struct tsr_memsys (otherwise opaque): what the
- * inline part of tsr_mem_access() reads, a copy of each cache port's
- * lookup state kept by memsys.c. Not for callers.
+ * inline part of tsr_mem_access() reads, each cache port's lookup state
+ * (memsys.c keeps it here only). Not for callers.
  */
 struct tsr_memsys_hot {
 	uint32_t inline_ports;   /* the cache count; 0 while a path sink is set */
 	uint64_t accesses;       /* tsr_memsys_accesses() */
 	struct {
-		struct tsr_cache_fast *fast;
+		struct tsr_cache_fast *fast;  /* tsr_cache_fast_view() of its cache */
 		uint64_t line_mask;      /* ~(line bytes - 1) */
 		uint8_t write_through;
 	} port[TSR_MEMSYS_MAX_CACHES];
