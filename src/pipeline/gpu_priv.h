@@ -102,7 +102,7 @@ struct tsr_gpu {
 	struct tsr_imr *imr;                  /* pipeline.mode imr (imr_driver.c), or NULL */
 };
 
-/* ---- frame_loop.c: what both pipelines' frame loops share ---- */
+/* ---- pass.c: what both pipelines do alike for a render pass ---- */
 
 /*
  * Checks a frame's passes: one into the frame buffer, or passes into
@@ -131,6 +131,15 @@ void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p);
  * bytes.
  */
 void tsr_depth_grey_row(uint8_t *restrict dst, const float *restrict depth, size_t n);
+
+/*
+ * Colors as a flush writes them (both pipelines: the TBR's tile flush,
+ * the IMR's frame buffer and render targets): each of the n channels of
+ * src clamped to 0..1, scaled to 0..255 and rounded (NaN -> 0); dst holds
+ * n bytes. SSE2 where the host has it, the same operations as the scalar
+ * loop, so that every image is the same bit for bit.
+ */
+void tsr_rgba8_row(uint8_t *restrict dst, const float *restrict src, size_t n);
 
 /* ---- stages.c and tile_stages.c: one work item at a time ---- */
 
