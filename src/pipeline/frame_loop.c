@@ -27,11 +27,6 @@ const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame)
 	return g->cfg.reverse_every_other_frame && frame % 2 ? g->order_reversed : g->order;
 }
 
-#define EACH_TECHNIQUE(g, hook, ...)                                                  \
-	for (uint32_t k_ = 0; k_ < (g)->technique_count; k_++)                      \
-		if ((g)->techniques[k_].ops->hook)                                  \
-			(g)->techniques[k_].ops->hook((g)->techniques[k_].state, __VA_ARGS__)
-
 /*
  * The geometry phase of one pass into the frame slot g->geo; the first
  * pass of a frame starts the techniques' frame (after the Parameter
@@ -48,7 +43,7 @@ static enum tsr_status bin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *pa
 	tsr_pb_begin_frame(f->pb, tsr_gpu_tile_order(g, frame), frame);
 	tsr_geometry_begin_frame(g->geom);
 	if (pass == &g->cmds->passes[0])
-		EACH_TECHNIQUE(g, frame_begin, g->cmds, st);
+		tsr_technique_set_frame_begin(&g->techniques, g->cmds, st);
 	for (uint32_t i = 0; i < pass->draw_count; i++) {
 		TSR_TRY(tsr_stage_draw(g, &g->cmds->draws[pass->first_draw + i], i, st, err));
 		if (g->progress)
@@ -129,7 +124,7 @@ enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_co
 			TSR_TRY(tsr_timing_pass_end(g, st, err));
 	}
 	TSR_TRY(bin_pass(g, &c->passes[c->pass_count - 1], frame, st, err));
-	EACH_TECHNIQUE(g, geometry_end, st);
+	tsr_technique_set_geometry_end(&g->techniques, st);
 	if (g->timing)
 		TSR_TRY(tsr_timing_geometry_end(g, st, err));
 	/* the geometry phase's memory counters */
@@ -161,7 +156,7 @@ enum tsr_status tsr_gpu_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
 	tsr_frame_stats_add_memory(st, g->mem_phase);
 	if (g->timing)
 		TSR_TRY(tsr_timing_frame_end(g, st, err));
-	EACH_TECHNIQUE(g, frame_end, st);
+	tsr_technique_set_frame_end(&g->techniques, st);
 	g->frames_finished++;
 	return TSR_OK;
 }

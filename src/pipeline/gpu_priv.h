@@ -28,14 +28,6 @@ struct material_programs {
 	uint32_t vs_bytes, fs_bytes;
 };
 
-/* A technique the configuration switched on, with its state. */
-struct active_technique {
-	const struct tsr_technique_ops *ops;
-	void *state;
-};
-
-#define TSR_MAX_TECHNIQUES 8
-
 /*
  * A frame from its geometry phase to the end of its raster phase: the
  * Parameter Buffer it bins into, the primitives it made and what its
@@ -97,8 +89,7 @@ struct tsr_gpu {
 	uint8_t *tile_rgba;                   /* the tile's colors as flushed (RGBA8) */
 	uint8_t *skipped;                     /* per tile: 1 if a technique skipped it */
 	struct tsr_tbr_view view;             /* what techniques see */
-	uint32_t technique_count;
-	struct active_technique techniques[TSR_MAX_TECHNIQUES];
+	struct tsr_technique_set techniques;  /* those the configuration switched on */
 	struct tsr_imr *imr;                  /* pipeline.mode imr (imr_driver.c), or NULL */
 };
 

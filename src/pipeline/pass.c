@@ -32,7 +32,7 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
 					     "pass %u of frame %u must draw a render target (an image "
 					     "with render_target set)", p, c->frame);
-	if (c->pass_count > 1 && (g->slot_count > 1 || g->technique_count))
+	if (c->pass_count > 1 && (g->slot_count > 1 || g->techniques.count))
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "frame %u has %u passes (render to texture): multi-pass frames "
 				     "run without timing.overlap_frames and the techniques "

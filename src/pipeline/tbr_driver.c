@@ -146,15 +146,7 @@ static enum tsr_status create_techniques(struct tsr_gpu *g, struct tsr_error *er
 		.flush_bytes = tsr_stage_flush_bytes,
 		.render_tile = tsr_stage_render_tile,
 	};
-	for (uint32_t i = 0; tsr_techniques[i]; i++) {
-		const struct tsr_technique_ops *ops = tsr_techniques[i];
-		if (!ops->enabled(&g->cfg))
-			continue;
-		struct active_technique *t = &g->techniques[g->technique_count++];
-		t->ops = ops;
-		TSR_TRY(ops->create(&g->view, &t->state, err));
-	}
-	return TSR_OK;
+	return tsr_technique_set_create(&g->techniques, &g->view, err);
 }
 
 enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
@@ -301,8 +293,7 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	}
 	free(g->mem_base);
 	free(g->mem_phase);
-	for (uint32_t k = 0; k < g->technique_count; k++)
-		g->techniques[k].ops->destroy(g->techniques[k].state);
+	tsr_technique_set_release(&g->techniques);
 	tsr_raster_destroy(g->raster);
 	tsr_geometry_destroy(g->geom);
 	tsr_memsys_destroy(g->mem);

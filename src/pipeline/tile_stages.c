@@ -179,12 +179,10 @@ static int tile_enter(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *
 	tsr_mem_marker(g->mem, TSR_MARKER_TILE, tile);
 	st->tiling.tiles++;
 	g->skipped[tile] = 0;
-	for (uint32_t k = 0; k < g->technique_count; k++)
-		if (g->techniques[k].ops->tile_begin &&
-		    g->techniques[k].ops->tile_begin(g->techniques[k].state, tile, st)) {
-			g->skipped[tile] = 1;
-			return 0;
-		}
+	if (tsr_technique_set_tile_begin(&g->techniques, tile, st)) {
+		g->skipped[tile] = 1;
+		return 0;
+	}
 	*w = (struct tsr_tile_work){.tile = tile};
 	tile_window(g, tile, &w->target);
 	return 1;
@@ -238,13 +236,7 @@ void tsr_stage_tile_flush(struct tsr_gpu *g, struct tsr_tile_work *w,
 					   w->target.width);
 	else
 		tile_colors(g, &w->target, w->tile, w->colors_ready, &c);
-	int skip_flush = 0;
-	for (uint32_t k = 0; k < g->technique_count; k++)
-		if (g->techniques[k].ops->tile_flush) {
-			if (!c.dram_bytes)
-				c.dram_bytes = flush_dram_bytes(g, &w->target);
-			skip_flush |= g->techniques[k].ops->tile_flush(g->techniques[k].state, &c, st);
-		}
+	const int skip_flush = tsr_technique_set_tile_flush(&g->techniques, &c, st);
 	if (g->log)
 		tsr_worklog_mark(g->log);
 	if (g->target_tex)
