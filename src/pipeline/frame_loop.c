@@ -1,6 +1,6 @@
 /*
  * frame_loop.c - the frame and pass loop of the TBR GPU (TCOR II-A,
- * Fig. 2): per frame, the frontend's command list (command/command.h); per
+ * Fig. 2), the TBR's struct tsr_pipeline_driver: per frame, the frontend's command list (command/command.h); per
  * pass, every draw call binned (stages.c, tsr_stage_draw: the geometry
  * phase, tsr_gpu_begin_frame), then every tile rendered in the configured
  * order, reversed every other frame if asked (boustrophedonic III-F;
@@ -15,12 +15,6 @@
 #include <string.h>
 
 #include "pipeline/gpu_priv.h"
-
-void tsr_gpu_set_progress(struct tsr_gpu *g, tsr_gpu_progress_fn fn, void *ctx)
-{
-	g->progress = fn;
-	g->progress_ctx = ctx;
-}
 
 const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame)
 {
@@ -88,11 +82,9 @@ static enum tsr_status raster_pass(struct tsr_gpu *g, struct tsr_error *err)
 	return TSR_OK;
 }
 
-enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
-				    struct tsr_frame_stats *st, struct tsr_error *err)
+static enum tsr_status tbr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				       struct tsr_frame_stats *st, struct tsr_error *err)
 {
-	if (g->imr)  /* pipeline.mode imr: the immediate-mode pipeline (imr_driver.c) */
-		return tsr_imr_begin_frame(g, c, st, err);
 	TSR_TRY(tsr_gpu_check_passes(g, c, err));
 	if (g->frames_begun - g->frames_finished >= g->slot_count)
 		return tsr_error_set(err, TSR_ERR_INTERNAL,
@@ -134,10 +126,8 @@ enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_co
 	return TSR_OK;
 }
 
-enum tsr_status tsr_gpu_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
+static enum tsr_status tbr_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
 {
-	if (g->imr)
-		return tsr_imr_finish_frame(g, err);
 	if (g->frames_finished == g->frames_begun)
 		return tsr_error_set(err, TSR_ERR_INTERNAL, "no frame's geometry to render");
 	struct frame_slot *f = &g->slots[g->frames_finished % g->slot_count];
@@ -161,9 +151,8 @@ enum tsr_status tsr_gpu_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
 	return TSR_OK;
 }
 
-enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_frame_commands *c,
-					struct tsr_frame_stats *st, struct tsr_error *err)
-{
-	TSR_TRY(tsr_gpu_begin_frame(g, c, st, err));
-	return tsr_gpu_finish_frame(g, err);
-}
+const struct tsr_pipeline_driver tsr_tbr_driver = {
+	.name = "tbr",
+	.begin_frame = tbr_begin_frame,
+	.finish_frame = tbr_finish_frame,
+};

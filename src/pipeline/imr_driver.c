@@ -64,7 +64,7 @@ struct tsr_imr {
 					      render target */
 };
 
-enum tsr_status tsr_imr_create(struct tsr_gpu *g, struct tsr_error *err)
+static enum tsr_status imr_create(struct tsr_gpu *g, struct tsr_error *err)
 {
 	/* the screen's buffers, large enough for every render target too */
 	const uint32_t w = g->grid_width, h = g->grid_height;
@@ -109,7 +109,7 @@ enum tsr_status tsr_imr_create(struct tsr_gpu *g, struct tsr_error *err)
 	return TSR_OK;
 }
 
-void tsr_imr_destroy(struct tsr_gpu *g)
+static void imr_destroy(struct tsr_gpu *g)
 {
 	struct tsr_imr *m = g->imr;
 	if (!m)
@@ -219,8 +219,8 @@ static enum tsr_status end_pass(struct tsr_gpu *g, struct tsr_error *err)
 	return TSR_OK;
 }
 
-enum tsr_status tsr_imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
-				    struct tsr_frame_stats *st, struct tsr_error *err)
+static enum tsr_status imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				       struct tsr_frame_stats *st, struct tsr_error *err)
 {
 	TSR_TRY(tsr_gpu_check_passes(g, c, err));
 	if (g->frames_begun != g->frames_finished)
@@ -271,7 +271,7 @@ enum tsr_status tsr_imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_co
 	return TSR_OK;
 }
 
-enum tsr_status tsr_imr_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
+static enum tsr_status imr_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
 {
 	if (g->frames_finished == g->frames_begun)
 		return tsr_error_set(err, TSR_ERR_INTERNAL, "no frame begun to finish");
@@ -284,3 +284,11 @@ enum tsr_status tsr_imr_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
 	g->frames_finished++;
 	return TSR_OK;
 }
+
+const struct tsr_pipeline_driver tsr_imr_driver = {
+	.name = "imr",
+	.create = imr_create,
+	.destroy = imr_destroy,
+	.begin_frame = imr_begin_frame,
+	.finish_frame = imr_finish_frame,
+};
