@@ -1,6 +1,6 @@
 /*
  * frame_loop.c - the frame and pass loop of the TBR GPU (TCOR II-A,
- * Fig. 2): per frame, the frontend's command list (command/command.h); per
+ * Fig. 2), the TBR's struct tsr_pipeline_driver: per frame, the frontend's command list (command/command.h); per
  * pass, every draw call binned (stages.c, tsr_stage_draw: the geometry
  * phase, tsr_gpu_begin_frame), then every tile rendered in the configured
  * order, reversed every other frame if asked (boustrophedonic III-F;
@@ -16,88 +16,9 @@
 
 #include "pipeline/gpu_priv.h"
 
-void tsr_gpu_set_progress(struct tsr_gpu *g, tsr_gpu_progress_fn fn, void *ctx)
-{
-	g->progress = fn;
-	g->progress_ctx = ctx;
-}
-
 const uint32_t *tsr_gpu_tile_order(const struct tsr_gpu *g, uint32_t frame)
 {
 	return g->cfg.reverse_every_other_frame && frame % 2 ? g->order_reversed : g->order;
-}
-
-#define EACH_TECHNIQUE(g, hook, ...)                                                  \
-	for (uint32_t k_ = 0; k_ < (g)->technique_count; k_++)                      \
-		if ((g)->techniques[k_].ops->hook)                                  \
-			(g)->techniques[k_].ops->hook((g)->techniques[k_].state, __VA_ARGS__)
-
-/*
- * Checks a frame's passes: one pass into the frame buffer, or (a
- * multi-pass frame) passes into render targets before a last one into the
- * frame buffer. A multi-pass frame runs without the modes that assume one
- * pass per frame: timing.overlap_frames (the frame slots) and the
- * techniques (per-tile state from frame to frame).
- */
-enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_frame_commands *c,
-				     struct tsr_error *err)
-{
-	if (c->pass_count == 0 || c->passes[c->pass_count - 1].target != TSR_TARGET_FRAMEBUFFER)
-		return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
-				     "frame %u has %u passes: its last pass must draw the frame buffer",
-				     c->frame, c->pass_count);
-	for (uint32_t p = 0; p + 1 < c->pass_count; p++)
-		if (c->passes[p].target != TSR_TARGET_TEXTURE ||
-		    c->passes[p].target_image >= g->res.image_count ||
-		    !g->res.images[c->passes[p].target_image].render_target)
-			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
-					     "pass %u of frame %u must draw a render target (an image "
-					     "with render_target set)", p, c->frame);
-	if (c->pass_count > 1 && (g->slot_count > 1 || g->technique_count))
-		return tsr_error_set(err, TSR_ERR_CONFIG,
-				     "frame %u has %u passes (render to texture): multi-pass frames "
-				     "run without timing.overlap_frames and the techniques "
-				     "(rendering/transaction elimination, attribute cache) so far; "
-				     "switch them off in the configuration", c->frame, c->pass_count);
-	for (uint32_t i = 0; i < c->draw_count; i++)
-		if (c->draws[i].mesh >= g->res.mesh_count ||
-		    c->draws[i].material >= g->res.material_count)
-			return tsr_error_set(err, TSR_ERR_INTERNAL,
-					     "draw %u of frame %u names a resource that does not exist",
-					     i, c->frame);
-	return TSR_OK;
-}
-
-/*
- * Makes pass p the one the stages draw: the geometry's viewport, the tile
- * windows' bounds and the flush's destination (the back frame buffer, or
- * the render target's texture and memory).
- */
-void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
-{
-	g->target_tex = NULL;
-	g->target_depth = 0;
-	g->target_width = g->cfg.width;
-	g->target_height = g->cfg.height;
-	if (p->target == TSR_TARGET_TEXTURE) {
-		g->target_tex = g->textures[p->target_image];
-		g->target_depth = g->res.images[p->target_image].depth;
-		g->target_width = g->res.images[p->target_image].width;
-		g->target_height = g->res.images[p->target_image].height;
-	}
-	tsr_geometry_set_viewport(g->geom, g->target_width, g->target_height);
-}
-
-void tsr_depth_grey_row(uint8_t *restrict dst, const float *restrict depth, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		float v = depth[i] * 255.0f + 0.5f;  /* as a color channel's RGBA8 */
-		v = v >= 0.5f ? v : 0.5f;            /* NaN becomes 0.5 */
-		v = v > 255.5f ? 255.5f : v;
-		const uint8_t grey = (uint8_t)(int32_t)v;
-		dst[4 * i] = dst[4 * i + 1] = dst[4 * i + 2] = grey;
-		dst[4 * i + 3] = 255;
-	}
 }
 
 /*
@@ -116,7 +37,7 @@ static enum tsr_status bin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *pa
 	tsr_pb_begin_frame(f->pb, tsr_gpu_tile_order(g, frame), frame);
 	tsr_geometry_begin_frame(g->geom);
 	if (pass == &g->cmds->passes[0])
-		EACH_TECHNIQUE(g, frame_begin, g->cmds, st);
+		tsr_technique_set_frame_begin(&g->techniques, g->cmds, st);
 	for (uint32_t i = 0; i < pass->draw_count; i++) {
 		TSR_TRY(tsr_stage_draw(g, &g->cmds->draws[pass->first_draw + i], i, st, err));
 		if (g->progress)
@@ -161,11 +82,9 @@ static enum tsr_status raster_pass(struct tsr_gpu *g, struct tsr_error *err)
 	return TSR_OK;
 }
 
-enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
-				    struct tsr_frame_stats *st, struct tsr_error *err)
+static enum tsr_status tbr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				       struct tsr_frame_stats *st, struct tsr_error *err)
 {
-	if (g->imr)  /* pipeline.mode imr: the immediate-mode pipeline (imr_driver.c) */
-		return tsr_imr_begin_frame(g, c, st, err);
 	TSR_TRY(tsr_gpu_check_passes(g, c, err));
 	if (g->frames_begun - g->frames_finished >= g->slot_count)
 		return tsr_error_set(err, TSR_ERR_INTERNAL,
@@ -197,7 +116,7 @@ enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_co
 			TSR_TRY(tsr_timing_pass_end(g, st, err));
 	}
 	TSR_TRY(bin_pass(g, &c->passes[c->pass_count - 1], frame, st, err));
-	EACH_TECHNIQUE(g, geometry_end, st);
+	tsr_technique_set_geometry_end(&g->techniques, st);
 	if (g->timing)
 		TSR_TRY(tsr_timing_geometry_end(g, st, err));
 	/* the geometry phase's memory counters */
@@ -207,10 +126,8 @@ enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_co
 	return TSR_OK;
 }
 
-enum tsr_status tsr_gpu_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
+static enum tsr_status tbr_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
 {
-	if (g->imr)
-		return tsr_imr_finish_frame(g, err);
 	if (g->frames_finished == g->frames_begun)
 		return tsr_error_set(err, TSR_ERR_INTERNAL, "no frame's geometry to render");
 	struct frame_slot *f = &g->slots[g->frames_finished % g->slot_count];
@@ -229,14 +146,13 @@ enum tsr_status tsr_gpu_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
 	tsr_frame_stats_add_memory(st, g->mem_phase);
 	if (g->timing)
 		TSR_TRY(tsr_timing_frame_end(g, st, err));
-	EACH_TECHNIQUE(g, frame_end, st);
+	tsr_technique_set_frame_end(&g->techniques, st);
 	g->frames_finished++;
 	return TSR_OK;
 }
 
-enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_frame_commands *c,
-					struct tsr_frame_stats *st, struct tsr_error *err)
-{
-	TSR_TRY(tsr_gpu_begin_frame(g, c, st, err));
-	return tsr_gpu_finish_frame(g, err);
-}
+const struct tsr_pipeline_driver tsr_tbr_driver = {
+	.name = "tbr",
+	.begin_frame = tbr_begin_frame,
+	.finish_frame = tbr_finish_frame,
+};

@@ -15,11 +15,13 @@
  *
  * Techniques (TCOR's Attribute Cache, Rendering and Transaction
  * Elimination) plug in through the hooks of techniques/technique.h. The
- * pipeline's files: tbr_driver.c (units, resources, address map),
- * frame_loop.c (frames and passes), stages.c (the work items: a draw
- * call through the geometry stages of geometry/geometry.h, a primitive
- * for the Polygon List Builder), tile_stages.c (a tile: Tile Fetcher,
- * the Raster Pipeline of raster/raster.h, tile flush).
+ * pipeline's files: gpu.c (units, resources, address map, the frame entry
+ * points), frame_loop.c (the TBR's frames and passes), imr_driver.c (the
+ * immediate mode's, pipeline.mode imr), pass.c (what both do alike for a
+ * pass), stages.c (the work items: a draw call through the geometry
+ * stages of geometry/geometry.h, a primitive for the Polygon List
+ * Builder), tile_stages.c (a tile: Tile Fetcher, the Raster Pipeline of
+ * raster/raster.h, tile flush), timing_driver.c (the timing mode).
  *
  * tsr_gpu owns the memory hierarchy, the address map and the per-frame
  * state; it allocates at creation and reuses its buffers from frame to

@@ -1,9 +1,11 @@
 /*
  * gpu_priv.h - the TBR GPU's state, shared by the pipeline's files (not
- * part of the public API): the driver (tbr_driver.c: resources, address
- * map, units, techniques), the stages (stages.c: a draw call;
- * tile_stages.c: a tile, tile_stages.h) and the frame and pass loop
- * (frame_loop.c).
+ * part of the public API): the GPU (gpu.c: resources, address map, units,
+ * techniques, and the frame entry points), the two pipelines' frames
+ * behind struct tsr_pipeline_driver (frame_loop.c: the TBR's;
+ * imr_driver.c: the immediate mode's), what both do alike for a pass
+ * (pass.c), the TBR's stages (stages.c: a draw call; tile_stages.c: a
+ * tile, tile_stages.h) and the timing mode (timing_driver.c).
  */
 #ifndef TSR_PIPELINE_GPU_PRIV_H
 #define TSR_PIPELINE_GPU_PRIV_H
@@ -27,14 +29,6 @@ struct material_programs {
 	uint64_t vs_base, fs_base;
 	uint32_t vs_bytes, fs_bytes;
 };
-
-/* A technique the configuration switched on, with its state. */
-struct active_technique {
-	const struct tsr_technique_ops *ops;
-	void *state;
-};
-
-#define TSR_MAX_TECHNIQUES 8
 
 /*
  * A frame from its geometry phase to the end of its raster phase: the
@@ -97,12 +91,13 @@ struct tsr_gpu {
 	uint8_t *tile_rgba;                   /* the tile's colors as flushed (RGBA8) */
 	uint8_t *skipped;                     /* per tile: 1 if a technique skipped it */
 	struct tsr_tbr_view view;             /* what techniques see */
-	uint32_t technique_count;
-	struct active_technique techniques[TSR_MAX_TECHNIQUES];
+	struct tsr_technique_set techniques;  /* those the configuration switched on */
+	const struct tsr_pipeline_driver *driver; /* pipeline.mode's: tsr_tbr_driver or
+	                                          tsr_imr_driver */
 	struct tsr_imr *imr;                  /* pipeline.mode imr (imr_driver.c), or NULL */
 };
 
-/* ---- frame_loop.c: what both pipelines' frame loops share ---- */
+/* ---- pass.c: what both pipelines do alike for a render pass ---- */
 
 /*
  * Checks a frame's passes: one into the frame buffer, or passes into
@@ -131,6 +126,15 @@ void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p);
  * bytes.
  */
 void tsr_depth_grey_row(uint8_t *restrict dst, const float *restrict depth, size_t n);
+
+/*
+ * Colors as a flush writes them (both pipelines: the TBR's tile flush,
+ * the IMR's frame buffer and render targets): each of the n channels of
+ * src clamped to 0..1, scaled to 0..255 and rounded (NaN -> 0); dst holds
+ * n bytes. SSE2 where the host has it, the same operations as the scalar
+ * loop, so that every image is the same bit for bit.
+ */
+void tsr_rgba8_row(uint8_t *restrict dst, const float *restrict src, size_t n);
 
 /* ---- stages.c and tile_stages.c: one work item at a time ---- */
 
@@ -184,21 +188,34 @@ void tsr_stage_render_tile(void *gpu, uint32_t tile, struct tsr_memsys *mem,
 			   struct tsr_tile_colors *out);
 
 /*
- * The immediate-mode pipeline (imr_driver.c; pipeline.mode imr, GSPC
- * Section 2.1, Figs. 2-3). tsr_imr_create() allocates the screen-sized
- * depth, HiZ and color buffers and their regions in the address map
- * (after every TBR region, so the TBR's addresses do not move);
- * tsr_imr_begin_frame() renders a whole frame, draw by draw, and
- * tsr_imr_finish_frame() converts its colors to the image and swaps the
- * buffers: the frame loop calls them in place of its own phases. Errors:
- * TSR_ERR_NOMEM, TSR_ERR_LIMIT (address map), those of the frame loop.
+ * A pipeline's frames, chosen once at creation by pipeline.mode: the TBR's
+ * (frame_loop.c: TCOR II-A, Fig. 2) or the immediate mode's (imr_driver.c:
+ * GSPC Section 2.1, Figs. 2-3). gpu.c calls them and nothing else of the
+ * two. create (NULL: nothing to build) runs after the GPU's units, the
+ * address map's TBR regions and the techniques exist; destroy (NULL:
+ * nothing) must accept a half-built state. begin_frame renders the
+ * frame's geometry phase (the TBR: every pass but the last one's tiles;
+ * the IMR: the whole frame) into st; finish_frame its raster phase and
+ * swaps the buffers. Errors: TSR_ERR_NOMEM, TSR_ERR_LIMIT (address map),
+ * TSR_ERR_UNSUPPORTED / TSR_ERR_CONFIG (a pass list a pipeline cannot
+ * render, tsr_gpu_check_passes()), TSR_ERR_INTERNAL (called out of order),
+ * those of the stages and of the timing mode.
  */
+struct tsr_pipeline_driver {
+	const char *name;  /* pipeline.mode's value */
+	enum tsr_status (*create)(struct tsr_gpu *g, struct tsr_error *err);
+	void (*destroy)(struct tsr_gpu *g);
+	enum tsr_status (*begin_frame)(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				       struct tsr_frame_stats *st, struct tsr_error *err);
+	enum tsr_status (*finish_frame)(struct tsr_gpu *g, struct tsr_error *err);
+};
+
+extern const struct tsr_pipeline_driver tsr_tbr_driver;  /* frame_loop.c */
+/* The immediate-mode pipeline's state (imr_driver.c): screen-sized depth,
+ * HiZ and color buffers, their regions in the address map placed after
+ * every TBR region, so the TBR's addresses do not move. */
 struct tsr_imr;
-enum tsr_status tsr_imr_create(struct tsr_gpu *g, struct tsr_error *err);
-void tsr_imr_destroy(struct tsr_gpu *g);
-enum tsr_status tsr_imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
-				    struct tsr_frame_stats *st, struct tsr_error *err);
-enum tsr_status tsr_imr_finish_frame(struct tsr_gpu *g, struct tsr_error *err);
+extern const struct tsr_pipeline_driver tsr_imr_driver;  /* imr_driver.c */
 
 /*
  * The timing mode (timing_driver.c, docs/timing.md). tsr_timing_create()

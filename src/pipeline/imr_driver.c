@@ -64,7 +64,7 @@ struct tsr_imr {
 					      render target */
 };
 
-enum tsr_status tsr_imr_create(struct tsr_gpu *g, struct tsr_error *err)
+static enum tsr_status imr_create(struct tsr_gpu *g, struct tsr_error *err)
 {
 	/* the screen's buffers, large enough for every render target too */
 	const uint32_t w = g->grid_width, h = g->grid_height;
@@ -109,7 +109,7 @@ enum tsr_status tsr_imr_create(struct tsr_gpu *g, struct tsr_error *err)
 	return TSR_OK;
 }
 
-void tsr_imr_destroy(struct tsr_gpu *g)
+static void imr_destroy(struct tsr_gpu *g)
 {
 	struct tsr_imr *m = g->imr;
 	if (!m)
@@ -199,17 +199,6 @@ static void begin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 	clear_buffers(m, p->clear_color, g->target_depth);
 }
 
-/* One row of colors as RGBA8, rounded and clamped as the TBR's tile flush does. */
-static void rgba8_row(uint8_t *restrict dst, const float *restrict src, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		float v = src[i] * 255.0f + 0.5f;
-		v = v >= 0.5f ? v : 0.5f;  /* NaN becomes 0.5 */
-		v = v > 255.5f ? 255.5f : v;
-		dst[i] = (uint8_t)(int32_t)v;
-	}
-}
-
 /* A render target pass's colors (a depth target's: its depths, as grey)
  * become its texture's texels (its color, or Z, traffic went to the
  * texture's memory as the pass ran). */
@@ -224,14 +213,14 @@ static enum tsr_status end_pass(struct tsr_gpu *g, struct tsr_error *err)
 	if (g->target_depth)
 		tsr_depth_grey_row(rgba, g->imr->depth, (size_t)w * h);
 	else
-		rgba8_row(rgba, g->imr->color, (size_t)w * h * 4);
+		tsr_rgba8_row(rgba, g->imr->color, (size_t)w * h * 4);
 	tsr_texture_write_rect(g->target_tex, 0, 0, w, h, rgba, w * 4);
 	free(rgba);
 	return TSR_OK;
 }
 
-enum tsr_status tsr_imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
-				    struct tsr_frame_stats *st, struct tsr_error *err)
+static enum tsr_status imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				       struct tsr_frame_stats *st, struct tsr_error *err)
 {
 	TSR_TRY(tsr_gpu_check_passes(g, c, err));
 	if (g->frames_begun != g->frames_finished)
@@ -282,16 +271,24 @@ enum tsr_status tsr_imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_co
 	return TSR_OK;
 }
 
-enum tsr_status tsr_imr_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
+static enum tsr_status imr_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
 {
 	if (g->frames_finished == g->frames_begun)
 		return tsr_error_set(err, TSR_ERR_INTERNAL, "no frame begun to finish");
 	/* the frame buffer as the display controller reads it (no traffic counted:
 	 * scan-out is outside the GPU) */
-	rgba8_row(g->image[g->back], g->imr->color, (size_t)g->cfg.width * g->cfg.height * 4);
+	tsr_rgba8_row(g->image[g->back], g->imr->color, (size_t)g->cfg.width * g->cfg.height * 4);
 	g->back ^= 1;
 	if (g->timing)  /* the frame's last batches, and its writes to DRAM */
 		TSR_TRY(tsr_timing_frame_end(g, g->slots[0].st, err));
 	g->frames_finished++;
 	return TSR_OK;
 }
+
+const struct tsr_pipeline_driver tsr_imr_driver = {
+	.name = "imr",
+	.create = imr_create,
+	.destroy = imr_destroy,
+	.begin_frame = imr_begin_frame,
+	.finish_frame = imr_finish_frame,
+};

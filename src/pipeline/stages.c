@@ -43,10 +43,7 @@ enum tsr_status tsr_stage_bin(struct tsr_gpu *g, struct tsr_frame_stats *st,
 		return TSR_OK;
 	}
 	st->geometry.primitives_binned++;
-	for (uint32_t k = 0; k < g->technique_count; k++)
-		if (g->techniques[k].ops->bin)
-			g->techniques[k].ops->bin(g->techniques[k].state, i,
-						  tsr_plb_overlapped_tiles(f->pb), tiles);
+	tsr_technique_set_bin(&g->techniques, i, tsr_plb_overlapped_tiles(f->pb), tiles);
 	return TSR_OK;
 }
 
@@ -57,9 +54,7 @@ enum tsr_status tsr_stage_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 	struct tsr_draw d;
 	tsr_stage_decode_draw(g, cd, draw_id, &d);
 	/* the Command Processor sends the draw call's constants */
-	for (uint32_t k = 0; k < g->technique_count; k++)
-		if (g->techniques[k].ops->draw)
-			g->techniques[k].ops->draw(g->techniques[k].state, cd, d.material);
+	tsr_technique_set_draw(&g->techniques, cd, d.material);
 	/* geometry stages, back to back: the draw call's primitives join the frame's */
 	TSR_TRY(tsr_geometry_draw(g->geom, &d, g->mem, &g->geo->prims, &st->geometry, err));
 	/* Polygon List Builder: the draw call's primitives, in program order */

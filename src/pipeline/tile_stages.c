@@ -14,42 +14,6 @@
 #endif
 
 /*
- * One row of colors as a flush writes them: each channel clamped to 0..1,
- * scaled to 0..255 and rounded. restrict: the bytes do not alias the
- * floats, so the compiler can vectorize the loop.
- */
-static void rgba8_row(uint8_t *restrict dst, const float *restrict src, uint32_t n)
-{
-	uint32_t i = 0;
-#ifdef __SSE2__
-	/* 16 channels at a time, the same operations as the loop below: max
-	 * returns its second operand (0.5) for NaN, min then clamps, the
-	 * truncation is cvttps2dq, the packs saturate nothing (0..255) */
-	const __m128 k255 = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f),
-		     top = _mm_set1_ps(255.5f);
-	for (; i + 16 <= n; i += 16) {
-		__m128i d[4];
-		for (int j = 0; j < 4; j++) {
-			__m128 v = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(&src[i + 4 * j]), k255), half);
-			v = _mm_min_ps(_mm_max_ps(v, half), top);
-			d[j] = _mm_cvttps_epi32(v);
-		}
-		__m128i w = _mm_packus_epi16(_mm_packs_epi32(d[0], d[1]),
-					     _mm_packs_epi32(d[2], d[3]));
-		_mm_storeu_si128((__m128i *)&dst[i], w);
-	}
-#endif
-	for (; i < n; i++) {
-		/* clamping c * 255 + 0.5 to 0.5..255.5 is clamping c to 0..1
-		 * first, in a form the vectorizer takes */
-		float v = src[i] * 255.0f + 0.5f;
-		v = v >= 0.5f ? v : 0.5f;  /* NaN becomes 0.5: float->int stays defined */
-		v = v > 255.5f ? 255.5f : v;
-		dst[i] = (uint8_t)(int32_t)v;
-	}
-}
-
-/*
  * The tile window of tile `tile` over the GPU's on-chip depth and color
  * buffers, clipped to the pass's target (the screen or a render target).
  */
@@ -124,7 +88,7 @@ static void tile_colors(struct tsr_gpu *g, const struct tsr_target *t, uint32_t 
 {
 	if (!ready)
 		for (uint32_t y = 0; y < t->height; y++)
-			rgba8_row(&g->tile_rgba[(size_t)y * t->width * 4],
+			tsr_rgba8_row(&g->tile_rgba[(size_t)y * t->width * 4],
 				  &t->color[(size_t)y * t->stride * 4], t->width * 4);
 	c->tile = tile;
 	c->width = t->width;
@@ -215,12 +179,10 @@ static int tile_enter(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *
 	tsr_mem_marker(g->mem, TSR_MARKER_TILE, tile);
 	st->tiling.tiles++;
 	g->skipped[tile] = 0;
-	for (uint32_t k = 0; k < g->technique_count; k++)
-		if (g->techniques[k].ops->tile_begin &&
-		    g->techniques[k].ops->tile_begin(g->techniques[k].state, tile, st)) {
-			g->skipped[tile] = 1;
-			return 0;
-		}
+	if (tsr_technique_set_tile_begin(&g->techniques, tile, st)) {
+		g->skipped[tile] = 1;
+		return 0;
+	}
 	*w = (struct tsr_tile_work){.tile = tile};
 	tile_window(g, tile, &w->target);
 	return 1;
@@ -242,7 +204,7 @@ int tsr_stage_tile_begin(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stat
 static void tile_clear_rgba(struct tsr_gpu *g, const struct tsr_target *t)
 {
 	uint8_t px[4];
-	rgba8_row(px, g->ras->clear, 4);
+	tsr_rgba8_row(px, g->ras->clear, 4);
 	uint32_t v;
 	memcpy(&v, px, sizeof(v));
 	uint32_t *dst = (uint32_t *)(void *)g->tile_rgba;
@@ -274,13 +236,7 @@ void tsr_stage_tile_flush(struct tsr_gpu *g, struct tsr_tile_work *w,
 					   w->target.width);
 	else
 		tile_colors(g, &w->target, w->tile, w->colors_ready, &c);
-	int skip_flush = 0;
-	for (uint32_t k = 0; k < g->technique_count; k++)
-		if (g->techniques[k].ops->tile_flush) {
-			if (!c.dram_bytes)
-				c.dram_bytes = flush_dram_bytes(g, &w->target);
-			skip_flush |= g->techniques[k].ops->tile_flush(g->techniques[k].state, &c, st);
-		}
+	const int skip_flush = tsr_technique_set_tile_flush(&g->techniques, &c, st);
 	if (g->log)
 		tsr_worklog_mark(g->log);
 	if (g->target_tex)

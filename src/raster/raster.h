@@ -58,6 +58,7 @@
 #include "memory/memsys.h"
 #include "stats/counters.h"
 #include "scene/scene.h"
+#include "raster/quad_grouping.h"
 #include "texture/texture.h"
 #include "timing/worklog.h"
 
@@ -182,74 +183,6 @@ struct tsr_quad {
 	float rgba[4][4];       /* shaded colors per pixel (shading; blending) */
 };
 
-/*
- * Quad groupings (DTexL III-B-1, Fig. 6): which subtile a quad at quad
- * coordinates (qx, qy) of a tile window of quads_w x quads_h quads falls
- * in; with n shader cores there are n subtiles and subtile s goes to the
- * core the subtile assignment gives it (raster/subtile_assign.h; "const":
- * core s). The paper's figures are not in its text; the fine-grained ones
- * follow from the constraints it states, for 4 cores (docs/raster.md draws
- * each on a 4x4 quad block):
- *
- *   fg-xshift2  (qx + 2*qy) mod n   (a): no quad of its 8 neighbours on the same core
- *   fg-yshift2  (2*qx + qy) mod n   (b): the same, transposed
- *   fg-xshift1  (qx + qy) mod n     (c): 2 diagonal neighbours (along /) on the same core
- *   fg-xshift3  (qx + 3*qy) mod n   (d): 2 diagonal neighbours (along \) on the same core
- *   fg-xshift0  qx mod n            (e): 2 vertical neighbours on the same core (columns)
- *   fg-yshift0  qy mod n            (f): 2 horizontal neighbours on the same core (rows)
- *
- *   cg-xrect    n rectangles side by side along x (full height), any n up to quads_w
- *   cg-yrect    n rectangles stacked along y (full width), any n up to quads_h
- *   cg-triangle the 4 triangles the tile's diagonals cut (top, right,
- *               bottom, left = subtiles 0..3); 1 or 4 cores
- *   cg-square   side x side squares, side*side = n (1, 4 or 16 cores);
- *               subtile = row * side + column
- *
- * Cores of a 4x4 quad block with 4 cores:
- *   fg-xshift2  fg-yshift2  fg-xshift1  fg-xshift3  fg-xshift0  fg-yshift0
- *    0 1 2 3     0 2 0 2     0 1 2 3     0 1 2 3     0 1 2 3     0 0 0 0
- *    2 3 0 1     1 3 1 3     1 2 3 0     3 0 1 2     0 1 2 3     1 1 1 1
- *    0 1 2 3     2 0 2 0     2 3 0 1     2 3 0 1     0 1 2 3     2 2 2 2
- *    2 3 0 1     3 1 3 1     3 0 1 2     1 2 3 0     0 1 2 3     3 3 3 3
- * and of an 8x8 quad tile (every other row shown):
- *   cg-xrect          cg-yrect          cg-triangle       cg-square
- *   0 0 1 1 2 2 3 3   0 0 0 0 0 0 0 0   0 0 0 0 0 0 0 1   0 0 0 0 1 1 1 1
- *   0 0 1 1 2 2 3 3   1 1 1 1 1 1 1 1   3 3 0 0 0 1 1 1   0 0 0 0 1 1 1 1
- *   0 0 1 1 2 2 3 3   2 2 2 2 2 2 2 2   3 3 3 3 2 1 1 1   2 2 2 2 3 3 3 3
- *   0 0 1 1 2 2 3 3   3 3 3 3 3 3 3 3   3 3 2 2 2 2 2 1   2 2 2 2 3 3 3 3
- * cg-triangle's diagonal quads go round a pinwheel so that the four
- * triangles of a square tile are equal; cg-yrect is the horizontal bands
- * (docs/raster.md says why).
- */
-enum tsr_quad_grouping {
-	TSR_QG_FG_XSHIFT2 = 0,   /* (qx + 2*qy) mod n: Fig. 6(a), the paper's baseline */
-	TSR_QG_FG_YSHIFT2,       /* (2*qx + qy) mod n: Fig. 6(b) */
-	TSR_QG_FG_XSHIFT1,       /* (qx + qy) mod n: Fig. 6(c) */
-	TSR_QG_FG_XSHIFT3,       /* (qx + 3*qy) mod n: Fig. 6(d) */
-	TSR_QG_FG_XSHIFT0,       /* qx mod n: Fig. 6(e) */
-	TSR_QG_FG_YSHIFT0,       /* qy mod n: Fig. 6(f) */
-	TSR_QG_CG_XRECT,         /* qx * n / quads_w: Fig. 6(g) */
-	TSR_QG_CG_YRECT,         /* qy * n / quads_h: Fig. 6(g) */
-	TSR_QG_CG_TRIANGLE,      /* the diagonals' 4 triangles: Fig. 6(i) */
-	TSR_QG_CG_SQUARE,        /* the tile's quadrants (4x4 squares for 16): Fig. 6(j) */
-	TSR_QG_COUNT
-};
-
-/* Names of the groupings in the configuration (NULL-terminated), by enum value. */
-extern const char *const tsr_quad_grouping_names[];
-
-/* 1 for the coarse-grained groupings (cg-*), whose subtiles are regions. */
-int tsr_quad_grouping_coarse(enum tsr_quad_grouping g);
-
-/*
- * Checks that grouping g can split a tile of tile_w x tile_h pixels among
- * `cores` shader cores. Returns NULL when it can, else a static message
- * saying why (for instance "cg-square needs 1, 4 or 16 cores"); the
- * config loader names the key around it.
- */
-const char *tsr_quad_grouping_check(enum tsr_quad_grouping g, uint32_t cores,
-				    uint32_t tile_w, uint32_t tile_h);
-
 /* What the Raster Pipeline needs of the GPU configuration. */
 struct tsr_raster_config {
 	uint32_t cores;                      /* shader cores */
@@ -292,15 +225,6 @@ enum tsr_status tsr_raster_create(const struct tsr_raster_config *cfg,
 				  struct tsr_raster **out,
 				  struct tsr_error *err);
 void tsr_raster_destroy(struct tsr_raster *r);
-
-/*
- * Subtile (0..cores-1) of the quad at quad coordinates (qx, qy) of a
- * window of quads_w x quads_h quads under grouping g (DTexL III-B-1); with
- * the "const" subtile assignment it is the quad's shader core. g and
- * cores must pass tsr_quad_grouping_check(). Pure.
- */
-uint32_t tsr_quad_core(enum tsr_quad_grouping g, uint32_t cores, uint32_t qx,
-		       uint32_t qy, uint32_t quads_w, uint32_t quads_h);
 
 /*
  * Sets the subtile -> shader core permutation Early-Z uses from now on

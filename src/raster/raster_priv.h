@@ -27,57 +27,6 @@ struct tsr_raster {
 	struct tsr_ring blend;    /* shader cores -> blending */
 };
 
-/* Triangle (0 top, 1 right, 2 bottom, 3 left) of a quad in cg-triangle. */
-static inline uint32_t tsr_quad_triangle(uint32_t qx, uint32_t qy, uint32_t quads_w,
-					 uint32_t quads_h)
-{
-	/* quad centre relative to the window's, in half quads; the
-	 * diagonals are where |u| * quads_h == |v| * quads_w */
-	int64_t u = 2 * (int64_t)qx + 1 - quads_w, v = 2 * (int64_t)qy + 1 - quads_h;
-	int64_t a = (u < 0 ? -u : u) * quads_h, b = (v < 0 ? -v : v) * quads_w;
-	if (b > a)
-		return v < 0 ? 0 : 2;
-	if (a > b)
-		return u > 0 ? 1 : 3;
-	/* on a diagonal: a pinwheel, so that the four triangles of a square
-	 * window are equal (top takes the top-left half-diagonal, right the
-	 * top-right one, and so on) */
-	if (v <= 0)
-		return u <= 0 ? 0 : 1;
-	return u > 0 ? 2 : 3;
-}
-
-/* tsr_quad_core(), inline for Early-Z: the quad's subtile. */
-static inline uint32_t tsr_quad_core_inline(enum tsr_quad_grouping g, uint32_t cores,
-					    uint32_t qx, uint32_t qy, uint32_t quads_w,
-					    uint32_t quads_h)
-{
-	uint32_t v;
-	switch (g) {
-	case TSR_QG_CG_SQUARE: {
-		uint32_t side = 1;
-		while (side * side < cores)
-			side++;
-		return (qy * side / quads_h) * side + qx * side / quads_w;
-	}
-	case TSR_QG_CG_XRECT:
-		return qx * cores / quads_w;
-	case TSR_QG_CG_YRECT:
-		return qy * cores / quads_h;
-	case TSR_QG_CG_TRIANGLE:
-		return cores == 1 ? 0 : tsr_quad_triangle(qx, qy, quads_w, quads_h);
-	case TSR_QG_FG_YSHIFT2: v = 2 * qx + qy; break;
-	case TSR_QG_FG_XSHIFT1: v = qx + qy; break;
-	case TSR_QG_FG_XSHIFT3: v = qx + 3 * qy; break;
-	case TSR_QG_FG_XSHIFT0: v = qx; break;
-	case TSR_QG_FG_YSHIFT0: v = qy; break;
-	default: v = qx + 2 * qy; break;  /* TSR_QG_FG_XSHIFT2 */
-	}
-	/* a mask when cores is a power of two: the same result, without a
-	 * division on Early-Z's path to the core's queue */
-	return cores & (cores - 1) ? v % cores : v & (cores - 1);
-}
-
 /* 1 when the quad's material tests depth after shading (alpha test). */
 static inline int tsr_quad_late_z(const struct tsr_quad *q)
 {

@@ -34,7 +34,8 @@
 #include <stdint.h>
 
 #include "core/status.h"
-#include "raster/raster.h"
+#include "stats/counters.h"
+#include "raster/quad_grouping.h"
 
 enum tsr_subtile_assignment {
 	TSR_SA_CONST = 0,  /* the same subtile -> core map in every tile */

@@ -89,6 +89,55 @@ struct tsr_technique_ops {
 /* The techniques, NULL-terminated, in the order their hooks run. */
 extern const struct tsr_technique_ops *const tsr_techniques[];
 
+#define TSR_MAX_TECHNIQUES 8
+
+/*
+ * The techniques a configuration switched on, with their states: the one
+ * place the pipeline calls hooks through (both pipelines' stages call the
+ * tsr_technique_set_* functions below, which run each hook that is not
+ * NULL in list order). Plain data, embedded in the GPU.
+ */
+struct tsr_technique_set {
+	const struct tsr_tbr_view *view;      /* what the hooks see (kept by the caller) */
+	uint32_t count;
+	struct {
+		const struct tsr_technique_ops *ops;
+		void *state;
+	} active[TSR_MAX_TECHNIQUES];
+};
+
+/*
+ * Creates every technique of tsr_techniques[] that v->cfg switches on, in
+ * list order, into the zeroed set s; v must outlive s. Errors: those of a
+ * technique's create (TSR_ERR_NOMEM, TSR_ERR_CONFIG); the techniques
+ * created before the failing one stay in s for tsr_technique_set_release().
+ */
+enum tsr_status tsr_technique_set_create(struct tsr_technique_set *s,
+					 const struct tsr_tbr_view *v, struct tsr_error *err);
+/* Destroys every technique of s; s is empty afterwards. */
+void tsr_technique_set_release(struct tsr_technique_set *s);
+
+/* The hooks of technique.h's list, each technique's in list order. */
+void tsr_technique_set_frame_begin(const struct tsr_technique_set *s,
+				   const struct tsr_frame_commands *c, struct tsr_frame_stats *fs);
+void tsr_technique_set_draw(const struct tsr_technique_set *s, const struct tsr_cmd_draw *d,
+			    const struct tsr_material *m);
+void tsr_technique_set_bin(const struct tsr_technique_set *s, uint32_t index,
+			   const uint32_t *tiles, uint32_t n);
+void tsr_technique_set_geometry_end(const struct tsr_technique_set *s,
+				    struct tsr_frame_stats *fs);
+/* 1 when a technique skips the tile (the techniques after it are not asked). */
+int tsr_technique_set_tile_begin(const struct tsr_technique_set *s, uint32_t tile,
+				 struct tsr_frame_stats *fs);
+/*
+ * 1 when a technique skips the flush (every technique is asked). c's
+ * dram_bytes, when 0, is filled from the view's flush_bytes service
+ * before the first tile_flush hook.
+ */
+int tsr_technique_set_tile_flush(const struct tsr_technique_set *s, struct tsr_tile_colors *c,
+				 struct tsr_frame_stats *fs);
+void tsr_technique_set_frame_end(const struct tsr_technique_set *s, struct tsr_frame_stats *fs);
+
 extern const struct tsr_technique_ops tsr_technique_tcor;         /* TCOR III-C */
 extern const struct tsr_technique_ops tsr_technique_elimination;  /* RE III, IV-C */
 

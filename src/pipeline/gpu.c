@@ -1,12 +1,13 @@
 /*
- * tbr_driver.c - the TBR GPU's driver side: builds the units of the
+ * gpu.c - the modelled GPU: builds the units of the
  * modelled GPU for a configuration (memory hierarchy, Geometry Pipeline,
  * Parameter Buffer, Raster Pipeline, the techniques it switches on),
  * allocates the resources of the command lists in the GPU's address space
  * (index and vertex buffers, shader programs, textures with their mip
  * chains, the Parameter Buffer's regions, two frame buffers) and binds
- * materials to their textures and programs. The frame loop is
- * frame_loop.c, the stages stages.c.
+ * materials to their textures and programs; chooses the pipeline whose
+ * frames it renders (struct tsr_pipeline_driver: the TBR's frame_loop.c,
+ * the immediate mode's imr_driver.c), once, from pipeline.mode.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,15 +147,7 @@ static enum tsr_status create_techniques(struct tsr_gpu *g, struct tsr_error *er
 		.flush_bytes = tsr_stage_flush_bytes,
 		.render_tile = tsr_stage_render_tile,
 	};
-	for (uint32_t i = 0; tsr_techniques[i]; i++) {
-		const struct tsr_technique_ops *ops = tsr_techniques[i];
-		if (!ops->enabled(&g->cfg))
-			continue;
-		struct active_technique *t = &g->techniques[g->technique_count++];
-		t->ops = ops;
-		TSR_TRY(ops->create(&g->view, &t->state, err));
-	}
-	return TSR_OK;
+	return tsr_technique_set_create(&g->techniques, &g->view, err);
 }
 
 enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
@@ -262,8 +255,9 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 		g->order_reversed[i] = g->order[g->tiles - 1 - i];
 	g->back = 1;
 	s = create_techniques(g, err);
-	if (s == TSR_OK && cfg->pipeline_mode == TSR_PIPELINE_IMR)
-		s = tsr_imr_create(g, err);
+	g->driver = cfg->pipeline_mode == TSR_PIPELINE_IMR ? &tsr_imr_driver : &tsr_tbr_driver;
+	if (s == TSR_OK && g->driver->create)
+		s = g->driver->create(g, err);
 	if (s == TSR_OK && cfg->timing.enabled)
 		s = tsr_timing_create(g, err);
 	if (s != TSR_OK) {
@@ -279,7 +273,8 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	if (!g)
 		return;
 	tsr_timing_destroy(g);
-	tsr_imr_destroy(g);
+	if (g->driver && g->driver->destroy)
+		g->driver->destroy(g);
 	if (g->textures)
 		for (uint32_t i = 0; i < g->res.image_count; i++)
 			tsr_texture_destroy(g->textures[i]);
@@ -301,8 +296,7 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	}
 	free(g->mem_base);
 	free(g->mem_phase);
-	for (uint32_t k = 0; k < g->technique_count; k++)
-		g->techniques[k].ops->destroy(g->techniques[k].state);
+	tsr_technique_set_release(&g->techniques);
 	tsr_raster_destroy(g->raster);
 	tsr_geometry_destroy(g->geom);
 	tsr_memsys_destroy(g->mem);
@@ -343,4 +337,28 @@ const struct tsr_gpu_config *tsr_gpu_config_of(const struct tsr_gpu *g)
 uint32_t tsr_gpu_tile_count(const struct tsr_gpu *g)
 {
 	return g->tiles;
+}
+
+void tsr_gpu_set_progress(struct tsr_gpu *g, tsr_gpu_progress_fn fn, void *ctx)
+{
+	g->progress = fn;
+	g->progress_ctx = ctx;
+}
+
+enum tsr_status tsr_gpu_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				    struct tsr_frame_stats *st, struct tsr_error *err)
+{
+	return g->driver->begin_frame(g, c, st, err);
+}
+
+enum tsr_status tsr_gpu_finish_frame(struct tsr_gpu *g, struct tsr_error *err)
+{
+	return g->driver->finish_frame(g, err);
+}
+
+enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+					struct tsr_frame_stats *st, struct tsr_error *err)
+{
+	TSR_TRY(tsr_gpu_begin_frame(g, c, st, err));
+	return tsr_gpu_finish_frame(g, err);
 }

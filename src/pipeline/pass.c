@@ -1,0 +1,116 @@
+/*
+ * pass.c - what both pipelines (TBR: frame_loop.c, tile_stages.c; IMR:
+ * imr_driver.c) do alike for a render pass, so that their images stay
+ * bit for bit equal: the check of a frame's passes, the pass's target,
+ * and the conversion of a target's colors and depths to RGBA8.
+ */
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "pipeline/gpu_priv.h"
+
+/*
+ * Checks a frame's passes: one pass into the frame buffer, or (a
+ * multi-pass frame) passes into render targets before a last one into the
+ * frame buffer. A multi-pass frame runs without the modes that assume one
+ * pass per frame: timing.overlap_frames (the frame slots) and the
+ * techniques (per-tile state from frame to frame).
+ */
+enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				     struct tsr_error *err)
+{
+	if (c->pass_count == 0 || c->passes[c->pass_count - 1].target != TSR_TARGET_FRAMEBUFFER)
+		return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+				     "frame %u has %u passes: its last pass must draw the frame buffer",
+				     c->frame, c->pass_count);
+	for (uint32_t p = 0; p + 1 < c->pass_count; p++)
+		if (c->passes[p].target != TSR_TARGET_TEXTURE ||
+		    c->passes[p].target_image >= g->res.image_count ||
+		    !g->res.images[c->passes[p].target_image].render_target)
+			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+					     "pass %u of frame %u must draw a render target (an image "
+					     "with render_target set)", p, c->frame);
+	if (c->pass_count > 1 && (g->slot_count > 1 || g->techniques.count))
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "frame %u has %u passes (render to texture): multi-pass frames "
+				     "run without timing.overlap_frames and the techniques "
+				     "(rendering/transaction elimination, attribute cache) so far; "
+				     "switch them off in the configuration", c->frame, c->pass_count);
+	for (uint32_t i = 0; i < c->draw_count; i++)
+		if (c->draws[i].mesh >= g->res.mesh_count ||
+		    c->draws[i].material >= g->res.material_count)
+			return tsr_error_set(err, TSR_ERR_INTERNAL,
+					     "draw %u of frame %u names a resource that does not exist",
+					     i, c->frame);
+	return TSR_OK;
+}
+
+/*
+ * Makes pass p the one the stages draw: the geometry's viewport, the tile
+ * windows' bounds and the flush's destination (the back frame buffer, or
+ * the render target's texture and memory).
+ */
+void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
+{
+	g->target_tex = NULL;
+	g->target_depth = 0;
+	g->target_width = g->cfg.width;
+	g->target_height = g->cfg.height;
+	if (p->target == TSR_TARGET_TEXTURE) {
+		g->target_tex = g->textures[p->target_image];
+		g->target_depth = g->res.images[p->target_image].depth;
+		g->target_width = g->res.images[p->target_image].width;
+		g->target_height = g->res.images[p->target_image].height;
+	}
+	tsr_geometry_set_viewport(g->geom, g->target_width, g->target_height);
+}
+
+void tsr_depth_grey_row(uint8_t *restrict dst, const float *restrict depth, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		float v = depth[i] * 255.0f + 0.5f;  /* as a color channel's RGBA8 */
+		v = v >= 0.5f ? v : 0.5f;            /* NaN becomes 0.5 */
+		v = v > 255.5f ? 255.5f : v;
+		const uint8_t grey = (uint8_t)(int32_t)v;
+		dst[4 * i] = dst[4 * i + 1] = dst[4 * i + 2] = grey;
+		dst[4 * i + 3] = 255;
+	}
+}
+
+/*
+ * One row of colors as a flush writes them: each channel clamped to 0..1,
+ * scaled to 0..255 and rounded. restrict: the bytes do not alias the
+ * floats, so the compiler can vectorize the loop.
+ */
+void tsr_rgba8_row(uint8_t *restrict dst, const float *restrict src, size_t n)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	/* 16 channels at a time, the same operations as the loop below: max
+	 * returns its second operand (0.5) for NaN, min then clamps, the
+	 * truncation is cvttps2dq, the packs saturate nothing (0..255) */
+	const __m128 k255 = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f),
+		     top = _mm_set1_ps(255.5f);
+	for (; i + 16 <= n; i += 16) {
+		__m128i d[4];
+		for (int j = 0; j < 4; j++) {
+			__m128 v = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(&src[i + 4 * j]), k255), half);
+			v = _mm_min_ps(_mm_max_ps(v, half), top);
+			d[j] = _mm_cvttps_epi32(v);
+		}
+		__m128i w = _mm_packus_epi16(_mm_packs_epi32(d[0], d[1]),
+					     _mm_packs_epi32(d[2], d[3]));
+		_mm_storeu_si128((__m128i *)&dst[i], w);
+	}
+#endif
+	for (; i < n; i++) {
+		/* clamping c * 255 + 0.5 to 0.5..255.5 is clamping c to 0..1
+		 * first, in a form the vectorizer takes */
+		float v = src[i] * 255.0f + 0.5f;
+		v = v >= 0.5f ? v : 0.5f;  /* NaN becomes 0.5: float->int stays defined */
+		v = v > 255.5f ? 255.5f : v;
+		dst[i] = (uint8_t)(int32_t)v;
+	}
+}
