@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "frontend/animation.h"
 #include "scene/image_load.h"
 #include "scene/mesh_load.h"
 #include "scene/scene.h"

@@ -1,11 +1,11 @@
 /*
  * frontend.h - frontends turn an application's input into per-frame
  * command lists (command/command.h). The workload frontend evaluates a
- * loaded workload (scene/scene.h) at a frame: its camera, the objects'
- * animation and the texture uploads, and emits its passes in order (a
- * render-target pass, then the ones that sample it), each with one draw
- * per mesh of each of its objects, in the workload's order. A GL-trace frontend will
- * sit beside it.
+ * loaded workload (scene/scene.h) at a frame with the pure functions of
+ * animation.h (its camera, the objects' animation and the texture
+ * uploads), and emits its passes in order (a render-target pass, then
+ * the ones that sample it), each with one draw per mesh of each of its
+ * objects, in the workload's order. A GL-trace frontend will sit beside it.
  */
 #ifndef TSR_FRONTEND_FRONTEND_H
 #define TSR_FRONTEND_FRONTEND_H

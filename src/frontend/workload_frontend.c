@@ -1,3 +1,4 @@
+#include "frontend/animation.h"
 #include "frontend/frontend.h"
 
 /*

@@ -6,10 +6,13 @@
  * textures (any format stb_image reads), per-object materials and
  * animation, a camera, a clear color and a frame count. tsr_scene_load()
  * turns it into this plain data: decoded RGBA8 images, triangle meshes with
- * positions, normals and texture coordinates (node transforms baked in), and
- * objects that instance meshes with a per-frame model matrix, and the
- * pass's events (texture uploads that switch an object's materials from a
- * frame on).
+ * positions, normals and texture coordinates (node transforms baked in),
+ * objects that instance meshes with their animation (base transform plus a
+ * constant rate or keyframes), and the pass's events (texture uploads that
+ * switch an object's materials from a frame on). What they give at a frame
+ * (model matrices, UV offsets, camera matrices, materials after uploads)
+ * is evaluated by the frontend (frontend/animation.h); only the camera's
+ * pose is here, as the loader checks cameras with it.
  *
  * The structs are plain data that the pipeline reads; the loader owns all
  * memory, released by tsr_scene_destroy(). Version 1 of the format has
@@ -26,6 +29,7 @@
 #ifndef TSR_SCENE_SCENE_H
 #define TSR_SCENE_SCENE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/status.h"
@@ -207,13 +211,26 @@ enum tsr_status tsr_scene_load(const char *workload_path,
 /* Frees a scene and everything it owns; NULL is a no-op. */
 void tsr_scene_destroy(struct tsr_scene *scene);
 
-/* Model matrix of an object at a frame (frame 0 = the base transform). */
-struct tsr_mat4 tsr_object_model_matrix(const struct tsr_object *obj,
-					uint32_t frame);
+/*
+ * Eye, target and up of a camera at a frame: the keyframes interpolated
+ * linearly (clamped to the first and last key), else the orbit (eye at
+ * orbit_radius around the target, orbit_height above it, at
+ * orbit_start_deg + frame * orbit_deg_per_frame degrees), else the static
+ * camera. Pure; the frontend makes view matrices of it
+ * (frontend/animation.h), the loader checks views with it.
+ */
+void tsr_camera_pose(const struct tsr_camera *cam, uint32_t frame,
+		     struct tsr_vec3 *eye, struct tsr_vec3 *target,
+		     struct tsr_vec3 *up);
 
-/* Offset added to the object's texture coordinates at a frame (u, v). */
-void tsr_object_uv_offset(const struct tsr_object *obj, uint32_t frame,
-			  float uv[2]);
+/*
+ * Keyframe span: keys are n >= 1 structs of `stride` bytes, sorted by the
+ * uint32_t frame at *first_frame in each. Returns the key i at or before
+ * `frame` (clamped to the first and last) and in *f the fraction of the way
+ * to key i + 1 (0 when clamped). Pure; shared by camera and object keys.
+ */
+uint32_t tsr_keyframe_span(uint32_t frame, const uint32_t *first_frame, size_t stride,
+			   uint32_t n, float *f);
 
 /*
  * Checks the view of every pass's camera at frames [first, end): a
@@ -227,40 +244,11 @@ void tsr_object_uv_offset(const struct tsr_object *obj, uint32_t frame,
 enum tsr_status tsr_scene_check_cameras(const struct tsr_scene *sc, uint32_t first,
 					uint32_t end, struct tsr_error *err);
 
-/* The camera's eye at a frame (after orbit or keyframes). */
-struct tsr_vec3 tsr_camera_eye(const struct tsr_camera *cam, uint32_t frame);
-
 /*
  * The Debian package that provides an asset path under /usr/share (from a
  * small table of the packages the shipped workloads use), or NULL when
  * the path is elsewhere or its folder is not in the table. Pure.
  */
 const char *tsr_asset_package(const char *path);
-
-/*
- * Material (index into sc->materials) of the object's k-th mesh at a frame,
- * after the pass's texture uploads: the material of the latest upload to
- * the object at or before `frame` (the later one in file order when two
- * are at the same frame), else the mesh's own material. `object` is a
- * global index (pass->first_object + i) and 0 <= k < its mesh_count. Pure.
- */
-uint32_t tsr_object_mesh_material(const struct tsr_scene *sc,
-				  const struct tsr_pass *pass, uint32_t object,
-				  uint32_t k, uint32_t frame);
-
-/*
- * 1 when the pass has a texture upload at exactly this frame (an event the
- * driver sees, e.g. to disable Rendering Elimination for the frame), else
- * 0. Pure.
- */
-int tsr_pass_uploads_at(const struct tsr_pass *pass, uint32_t frame);
-
-/*
- * View and projection matrices of a camera at a frame; aspect is the
- * screen's width / height.
- */
-void tsr_camera_matrices(const struct tsr_camera *cam, uint32_t frame,
-			 float aspect, struct tsr_mat4 *view,
-			 struct tsr_mat4 *proj);
 
 #endif
