@@ -25,6 +25,7 @@ static void usage_cachesim(FILE *f)
 		"usage: tessera cachesim TRACE --size BYTES --ways W|full [--line BYTES]\n"
 		"                        --policy SPEC[,SPEC...] [--seed N] [--fetch-on-write]\n"
 		"                        [--max-records N] [--threads N] [--json]\n"
+		"       tessera cachesim --list-policies [--markdown]\n"
 		"\n"
 		"  TRACE            a binary trace (tessera run --record-trace) or a text trace\n"
 		"  --size BYTES     capacity (K, M, G suffixes: 256K, 1M)\n"
@@ -43,11 +44,66 @@ static void usage_cachesim(FILE *f)
 		"                   replay it (same counters; default 2 on a machine with\n"
 		"                   more than one core)\n"
 		"  --json           print JSON instead of tables\n"
+		"  --list-policies  print every policy (name, aliases, what it does,\n"
+		"                   parameters, paper) and exit; --markdown: the table of\n"
+		"                   docs/techniques.md\n"
 		"\n"
 		"Exit codes: 0 success, 1 runtime error (bad trace), 2 usage error.\n");
 	char list[256];
 	tsr_policy_list(list, sizeof(list));
 	fprintf(f, "Policies: %s.\n", list);
+}
+
+/*
+ * `tessera cachesim --list-policies [--markdown]`: the policy table of
+ * memory/policy_table.c as Markdown, or as plain text (name, then what it
+ * does, parameters and paper, indented). Returns the exit code.
+ */
+static int list_policy_table(int markdown)
+{
+	size_t n = tsr_policy_markdown(NULL, 0) + 1;
+	char *md = malloc(n);
+	if (!md) {
+		struct tsr_error err;
+		return tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
+	}
+	tsr_policy_markdown(md, n);
+	if (markdown) {
+		fputs(md, stdout);
+		free(md);
+		return 0;
+	}
+	/* rows after the two header lines: | name | policy | parameters | follows | */
+	char *line = strchr(md, '\n');
+	line = line ? strchr(line + 1, '\n') : NULL;
+	while (line && line[1]) {
+		char *row = line + 1;
+		line = strchr(row, '\n');
+		if (line)
+			*line = '\0';
+		char *cell[4] = {0};
+		char *p = row + 1;  /* after the leading '|' */
+		for (int i = 0; i < 4 && p; i++) {
+			char *bar = strstr(p, " |");
+			if (bar)
+				*bar = '\0';
+			cell[i] = p + (*p == ' ');
+			p = bar ? bar + 2 : NULL;
+		}
+		for (int i = 0; i < 4; i++)  /* drop the Markdown backquotes */
+			for (char *q = cell[i]; q && *q; q++)
+				if (*q == '`')
+					memmove(q, q + 1, strlen(q)), q--;
+		printf("%s\n    %s\n", cell[0] ? cell[0] : "", cell[1] ? cell[1] : "");
+		if (cell[2] && *cell[2])
+			printf("    parameters: %s\n", cell[2]);
+		if (cell[3] && *cell[3])
+			printf("    follows: %s\n", cell[3]);
+		if (!line)
+			break;
+	}
+	free(md);
+	return 0;
 }
 
 /*
@@ -103,7 +159,7 @@ int tsr_cmd_cachesim(int argc, char **argv)
 	const char *path = NULL, *policy_arg = NULL, *ways_arg = NULL;
 	uint64_t size = 0, line = 64, seed = 1, max_records = TSR_LIMIT_TRACE_RECORDS;
 	uint64_t threads = tsr_cli_online_cores() > 1 ? 2 : 1;
-	int json = 0, fetch_on_write = 0;
+	int json = 0, fetch_on_write = 0, list_policies = 0, markdown = 0;
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, 'h'},     {"json", no_argument, NULL, 'j'},
 		{"size", required_argument, NULL, 'S'}, {"ways", required_argument, NULL, 'W'},
@@ -111,6 +167,8 @@ int tsr_cmd_cachesim(int argc, char **argv)
 		{"seed", required_argument, NULL, 'R'}, {"fetch-on-write", no_argument, NULL, 'F'},
 		{"max-records", required_argument, NULL, 'M'},
 		{"threads", required_argument, NULL, 'T'},
+		{"list-policies", no_argument, NULL, 'l'},
+		{"markdown", no_argument, NULL, 'm'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -148,12 +206,22 @@ int tsr_cmd_cachesim(int argc, char **argv)
 		case 'P':
 			policy_arg = optarg;
 			break;
+		case 'l':
+			list_policies = 1;
+			break;
+		case 'm':
+			markdown = 1;
+			break;
 		default:
 			return tsr_cli_getopt_error("cachesim", c, argv);
 		}
 		if (bad)
 			return tsr_cli_usage_error("invalid %s '%s'", bad, optarg);
 	}
+	if (markdown && !list_policies)
+		return tsr_cli_usage_error("option '--markdown' goes with '--list-policies'");
+	if (list_policies)
+		return list_policy_table(markdown);
 	if (optind < argc)
 		path = argv[optind++];
 	if (optind < argc)

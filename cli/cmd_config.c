@@ -20,7 +20,7 @@ static void usage_config(FILE *f)
 		"\n"
 		"Prints every configuration key with its value (the built-in defaults, TCOR\n"
 		"Table I, or those of --config and --set), its valid values, unit and meaning.\n"
-		"  --markdown  as a Markdown table (the README's configuration reference)\n");
+		"  --markdown  as a Markdown table (the table of docs/configuration.md)\n");
 }
 
 int tsr_cmd_config(int argc, char **argv)

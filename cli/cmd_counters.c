@@ -1,7 +1,7 @@
 /*
  * cmd_counters.c - `tessera counters [--markdown]`: every counter of
  * stats.json with its unit and meaning, from the single declaration of
- * each (src/stats/counters.h). --markdown prints the README's table.
+ * each (src/stats/counters.h). --markdown prints the table of docs/statistics.md.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -25,7 +25,7 @@ int tsr_cmd_counters(int argc, char **argv)
 		case 'h':
 			printf("usage: tessera counters [--markdown]\n\n"
 			       "Every counter of stats.json: name, unit, meaning (--markdown: the\n"
-			       "README's statistics table).\n");
+			       "table of docs/statistics.md).\n");
 			return 0;
 		case 'm':
 			markdown = 1;

@@ -5,7 +5,11 @@
  * into a folder (--csv-dir, for scripts/figures.py). With --from DIR it
  * reads the experiment's points from a finished sweep instead of
  * simulating; with --sweep it first runs the sweep experiments/NAME.json
- * (cmd_sweep.c's runner) and then reads it.
+ * (cmd_sweep.c's runner) and then reads it. Its usage and `--list
+ * [--markdown]` (the table of docs/experiments.md) are generated from the
+ * experiment table (src/experiment/experiments.c: each experiment's name,
+ * description, default workloads and frames, sweep specification), so
+ * the experiments are described in one place.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -18,81 +22,137 @@
 #include "core/datadir.h"
 #include "experiment/experiment.h"
 
+/*
+ * Writes `text` to f wrapped at column 79, continuing a line that is at
+ * column `col`; every further line is indented by `indent` spaces. Words
+ * are never split.
+ */
+static void print_wrapped(FILE *f, const char *text, int col, int indent)
+{
+	const int width = 79;
+	const char *p = text;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		int len = (int)strcspn(p, " ");
+		if (!len)
+			break;
+		if (col > indent && col + 1 + len > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		} else if (col < indent) {
+			fprintf(f, "%*s", indent - col, "");
+			col = indent;
+		}
+		fwrite(p, 1, (size_t)len, f);
+		col += len;
+		p += len;
+	}
+	fputc('\n', f);
+}
+
+/* "glmark-scene" for "workloads/glmark-scene.json" into buf. */
+static const char *workload_short(const char *path, char *buf, size_t n)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t len = strlen(base);
+	if (len > 5 && !strcmp(base + len - 5, ".json"))
+		len -= 5;
+	snprintf(buf, n, "%.*s", (int)len, base);
+	return buf;
+}
+
+/*
+ * An experiment's defaults as one line of text into buf: its workloads
+ * ("every shipped workload" or their short names, each wrapped in `quote`)
+ * and frames. Both from the experiment table (src/experiment/).
+ */
+static void defaults_text(const struct tsr_experiment *x, const char *quote, char *buf,
+			  size_t n, char *frames, size_t fn)
+{
+	const char *const *w = tsr_experiment_default_workloads(x);
+	size_t len = 0;
+	buf[0] = '\0';
+	if (!w) {
+		snprintf(buf, n, "every shipped workload");
+	} else {
+		for (size_t i = 0; w[i] && len + 1 < n; i++) {
+			char name[128];
+			int k = snprintf(buf + len, n - len, "%s%s%s%s", i ? ", " : "", quote,
+					 workload_short(w[i], name, sizeof(name)), quote);
+			if (k < 0)
+				break;
+			len += (size_t)k;
+		}
+	}
+	uint32_t f = tsr_experiment_default_frames(x);
+	if (f)
+		snprintf(frames, fn, "%u", f);
+	else
+		snprintf(frames, fn, "each workload's own");
+}
+
+/* The experiments of the table: name, description, defaults (usage and --list). */
+static void print_experiments(FILE *f)
+{
+	for (size_t i = 0; i < tsr_experiment_count(); i++) {
+		const struct tsr_experiment *x = tsr_experiment_at(i);
+		char w[1024], frames[32], line[1200];
+		fprintf(f, "  %-16s", tsr_experiment_name(x));
+		print_wrapped(f, tsr_experiment_summary(x), 18, 19);
+		defaults_text(x, "", w, sizeof(w), frames, sizeof(frames));
+		snprintf(line, sizeof(line), "Default: %s; frames: %s.%s", w, frames,
+			 tsr_experiment_has_spec(x) ? " Its sweep: experiments/" : "");
+		if (tsr_experiment_has_spec(x)) {
+			size_t len = strlen(line);
+			snprintf(line + len, sizeof(line) - len, "%s.json.", tsr_experiment_name(x));
+		}
+		print_wrapped(f, line, 0, 19);
+	}
+}
+
+/* `tessera experiment --list --markdown`: the table of docs/experiments.md. */
+static void print_markdown(void)
+{
+	printf("| experiment | what it measures (paper) | default workloads | frames | sweep |\n"
+	       "| --- | --- | --- | --- | --- |\n");
+	for (size_t i = 0; i < tsr_experiment_count(); i++) {
+		const struct tsr_experiment *x = tsr_experiment_at(i);
+		char w[2048], frames[32];
+		defaults_text(x, "`", w, sizeof(w), frames, sizeof(frames));
+		printf("| `%s` | %s | %s | %s | ", tsr_experiment_name(x), tsr_experiment_summary(x),
+		       w, frames);
+		if (tsr_experiment_has_spec(x))
+			printf("`experiments/%s.json` |\n", tsr_experiment_name(x));
+		else
+			printf("none |\n");
+	}
+}
+
 static void usage_experiment(FILE *f)
 {
+	fprintf(f, "usage: tessera experiment");
+	for (size_t i = 0; i < tsr_experiment_count(); i++)
+		fprintf(f, "%s%s", i ? "|" : " ", tsr_experiment_name(tsr_experiment_at(i)));
 	fprintf(f,
-		"usage: tessera experiment tcor|attribute-cache|re|workloads|boustrophedonic|timing|\n"
-		"                          dtexl|gspc\n"
+		"\n"
 		"                          [--frames N] [-j N] [--csv FILE] [--csv-dir DIR]\n"
 		"                          [--workload FILE]... [--set KEY=VALUE]...\n"
 		"                          [--from DIR | --sweep [--out DIR]]\n"
+		"       tessera experiment --list [--markdown]\n"
 		"\n"
-		"  tcor             Parameter Buffer traffic to the L2 and DRAM and total DRAM\n"
-		"                   traffic: baseline (configs/tcor-table1*.json) against TCOR\n"
-		"                   (configs/tcor-64k*.json, tcor-128k.json, tcor-l2-only.json),\n"
-		"                   and each workload's Parameter Buffer footprint and primitive\n"
-		"                   reuse (TCOR V-B, Figs. 14-19, Table II)\n"
-		"  attribute-cache  Attribute Cache miss ratio against size for OPT, LRU, MRU and\n"
-		"                   DRRIP,\n"
-		"                   fully associative and 2, 4, 8 ways, with the lower bound\n"
-		"                   LB = TP + max(0, TP - CP) (TCOR V-A, Figs. 11-13)\n"
-		"  re               Rendering Elimination and Transaction Elimination on\n"
-		"                   configs/re-table1.json, four runs: base, te, re (with\n"
-		"                   verify), re+te; tiles skipped, equal inputs, false negatives,\n"
-		"                   changed tiles, false positives, stale inputs, TE's removed\n"
-		"                   flushes, and the DRAM traffic against base, in total and for\n"
-		"                   re per Parameter Buffer, texture, color and Raster Pipeline\n"
-		"                   (RE V, Figs. 14 and 16)\n"
-		"  workloads        each workload on configs/tcor-table1.json, means per frame:\n"
-		"                   primitives, binned primitives, tiles per binned primitive,\n"
-		"                   attributes per primitive, Parameter Buffer and texture\n"
-		"                   footprints, fragments per pixel, empty tiles, DRAM bytes and\n"
-		"                   their shares per stream; then the papers' ranges (TCOR\n"
-		"                   Table II, DTexL Table I, boustrophedonic Table I)\n"
-		"  boustrophedonic  texture-only L2 misses (configs/boustrophedonic-texture-l2.json)\n"
-		"                   of LRU with forward (FO) and every-other-frame reversed (RO)\n"
-		"                   tile orders, OPT and OPTPT FO/RO and MRU FO by replaying the\n"
-		"                   recorded L2 input; FDM on loop traces; on the shared L2\n"
-		"                   (configs/boustrophedonic-table2.json) the L2 misses per\n"
-		"                   stream and DRAM traffic of LRU FO, LRU RO and MRU FO\n"
-		"                   (boustrophedonic V, Figs. 9-12, 15)\n"
-		"  timing           the timing model on the default configuration (forced\n"
-		"                   on): per workload frames per second, cycles per frame,\n"
-		"                   geometry share of the cycles, mean memory and DRAM\n"
-		"                   latency, DRAM row hits and bandwidth use, energy per frame\n"
-		"                   and its shares per component; then the papers' figures\n"
-		"  dtexl            DTexL Section V on configs/dtexl-table2.json, 21 runs per\n"
-		"                   workload on two threads: L2 accesses and quad imbalance of\n"
-		"                   the ten quad groupings, speedup and per-tile execution-time\n"
-		"                   and quad imbalance of CG-square and CG-yrect with coupled\n"
-		"                   barriers, the eight subtile assignments and the upper bound\n"
-		"                   (configs/dtexl-upper-bound.json), DTexL (HLB-flp2) and\n"
-		"                   FG-xshift2 with decoupled barriers: speedup and energy\n"
-		"                   (DTexL V, Figs. 11-18)\n"
-		"  gspc             GSPC Sections 2 and 5.1 on configs/gspc-8mb.json (IMR):\n"
-		"                   each workload's LLC input recorded and replayed under\n"
-		"                   DRRIP, NRU, SHiP-mem, GS-DRRIP, GSPZTC, GSPZTC+TSE, GSPC,\n"
-		"                   GSPC+UCD, DRRIP+UCD, Belady (opt) and OPTPT at 8 MB and\n"
-		"                   16 MB, on two threads: LLC misses against DRRIP, accesses\n"
-		"                   per stream, texture/render-target/Z hit rates, render-\n"
-		"                   target consumption, epochs under Belady, DRRIP's fills\n"
-		"                   at RRPV 3, GSPZTC's t, four-bit LRU/DRRIP/GS-DRRIP; then\n"
-		"                   timing runs: frame rates of NRU, GS-DRRIP and GSPC\n"
-		"                   against DRRIP at 8 and 16 MB, with DDR3-1867 and with\n"
-		"                   8 samplers (GSPC Figs. 1, 4-9, 11-17)\n"
-		"  With --set timing.enabled=true, tcor, re and boustrophedonic also report\n"
-		"  speedups and energy.\n"
+		"Experiments (src/experiment/, one file each):\n");
+	print_experiments(f);
+	fprintf(f,
 		"\n"
-		"  --frames N       frames per run (default 4; re: each workload's own;\n"
-		"                   workloads: 3; boustrophedonic: 30; dtexl, gspc: 2)\n"
+		"  --frames N       frames per run (default: the experiment's, above)\n"
 		"  --workload FILE  a workload file or a shipped name such as 'ui-2d'\n"
-		"                   (repeatable; default: tcor: the ten of the README,\n"
-		"                   attribute-cache: four; re: every single-pass\n"
-		"                   shipped one; workloads, boustrophedonic, timing and\n"
-		"                   dtexl: every shipped one;\n"
-		"                   gspc: the three multi-pass ones, city-racing-3d,\n"
-		"                   sniper-3d, glmark-scene)\n"
-		"  --csv FILE       also write the table as CSV\n"
+		"                   (repeatable; default: the experiment's, above)\n"
+		"  --csv FILE       also write the main table as CSV\n"
 		"  --csv-dir DIR    also write every table as DIR/<experiment>[-<table>].csv,\n"
 		"                   the report as DIR/<experiment>.txt and DIR/<experiment>.json\n"
 		"                   (experiment, command, commit: $TSR_COMMIT or\n"
@@ -112,9 +172,8 @@ static void usage_experiment(FILE *f)
 		"                   --frames, --workload or --set\n"
 		"  --out DIR        with --sweep: the sweep's folder (default: the spec's,\n"
 		"                   out/experiments/NAME-sweep)\n"
-		"  every experiment has a sweep specification (experiments/NAME.json;\n"
-		"  boustrophedonic's and gspc's points also record the cache traces they\n"
-		"  replay).\n"
+		"  --list           print the experiments above and exit (--markdown: the\n"
+		"                   table of docs/experiments.md)\n"
 		"Shipped configs/ and workloads/ are found in $TSR_DATA_DIR, the installed\n"
 		"share/tessera or the source tree, from any folder.\n");
 }
@@ -161,10 +220,12 @@ int tsr_cmd_experiment(int argc, char **argv)
 		{"from", required_argument, NULL, 'F'},
 		{"sweep", no_argument, NULL, 'S'},
 		{"out", required_argument, NULL, 'o'},
+		{"list", no_argument, NULL, 'l'},
+		{"markdown", no_argument, NULL, 'm'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *csv_path = NULL, *csv_dir = NULL, *from = NULL, *sweep_out = NULL;
-	int sweep = 0;
+	int sweep = 0, list = 0, markdown = 0;
 	uint64_t jobs = tsr_cli_online_cores();  /* default: every core */
 	const char *workloads[MAX_WORKLOADS];
 	size_t nw = 0;
@@ -214,9 +275,27 @@ int tsr_cmd_experiment(int argc, char **argv)
 		case 'o':
 			sweep_out = optarg;
 			break;
+		case 'l':
+			list = 1;
+			break;
+		case 'm':
+			markdown = 1;
+			break;
 		default:
 			return tsr_cli_getopt_error("experiment", c, argv);
 		}
+	}
+	if (markdown && !list)
+		return tsr_cli_usage_error("option '--markdown' goes with '--list'");
+	if (list) {
+		if (optind < argc)
+			return tsr_cli_usage_error("unexpected argument '%s' (--list takes none)",
+						   argv[optind]);
+		if (markdown)
+			print_markdown();
+		else
+			print_experiments(stdout);
+		return 0;
 	}
 	if (optind + 1 < argc)
 		return tsr_cli_usage_error("unexpected argument '%s'", argv[optind + 1]);

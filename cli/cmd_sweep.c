@@ -36,7 +36,7 @@ static void usage_sweep(FILE *f)
 		"       tessera sweep SPEC.json --task I --chunk K [-j N] [--out DIR]\n"
 		"\n"
 		"Runs every point of a sweep specification (workloads x configs x a grid\n"
-		"or list of --set overrides; README, \"Sweeps\") as its own `tessera run`,\n"
+		"or list of --set overrides; docs/sweeps.md) as its own `tessera run`,\n"
 		"into DIR/points/<hash>/, skipping the points already complete, and\n"
 		"aggregates DIR/results.csv and DIR/results.jsonl.\n"
 		"\n"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer harness of fuzz/ (README, "Fuzzing") for
+# Runs every libFuzzer harness of fuzz/ (docs/fuzzing.md) for
 # FUZZ_SECONDS each, one at a time, over a corpus kept in
 # $BUILD/corpus/<name> and seeded from the shipped files and test data.
 # Usage: scripts/fuzz.sh [BUILD_DIR] [NAME...]   (BUILD_DIR: build-fuzz)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # layout.sh [SRC] - the folder graph of the library, derived from the
 # #include "folder/file.h" lines of SRC/*/*.c and SRC/*/*.h (SRC: src/ beside
-# this script), checked for cycles (README, "Code layout").
+# this script), checked for cycles (README, "Code map"; docs/tbr-pipeline.md).
 #
 # Prints the folders from the bottom in layers, each folder in the first
 # layer above every folder it includes:

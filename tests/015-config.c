@@ -520,8 +520,8 @@ static void test_texture_only_l2(void **state)
 	tsr_scene_destroy(sc);
 }
 
-/* The README's configuration reference is `tessera config --list --markdown`. */
-static void test_readme_reference(void **state)
+/* docs/configuration.md's table of keys is `tessera config --list --markdown`. */
+static void test_doc_reference(void **state)
 {
 	(void)state;
 	struct tsr_gpu_config cfg;
@@ -530,10 +530,11 @@ static void test_readme_reference(void **state)
 	char *md = NULL;
 	assert_int_equal(tsr_config_markdown(&cfg, &md, &err), TSR_OK);
 	assert_non_null(strstr(md, "| `caches.l2.size_bytes` | `1048576` |"));
-	char *section = tsr_test_readme_section("config");
+	char *section = tsr_test_doc_block("docs/configuration.md",
+					     "tessera config --list --markdown");
 	assert_non_null(section);
 	if (strcmp(section, md))
-		fail_msg("README.md's configuration reference differs from "
+		fail_msg("docs/configuration.md's table of keys differs from "
 			 "`tessera config --list --markdown`");
 	free(section);
 	free(md);
@@ -586,7 +587,7 @@ int main(void)
 		cmocka_unit_test(test_set_overrides),
 		cmocka_unit_test(test_every_shipped_config_loads),
 		cmocka_unit_test(test_texture_only_l2),
-		cmocka_unit_test(test_readme_reference),
+		cmocka_unit_test(test_doc_reference),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

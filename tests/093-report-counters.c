@@ -2,7 +2,7 @@
  * 093: the counter registry (src/stats/counters.h, framestats/stats.h): every
  * counter is declared once with a unit and a meaning, names are unique,
  * the generic accumulation follows each counter's merge rule, the lookup
- * by name returns the struct's field, and the README's statistics table
+ * by name returns the struct's field, and docs/statistics.md's table
  * is the one the declarations generate; the outputs of a run are
  * committed as one transaction (report/report.h).
  */
@@ -157,18 +157,20 @@ static void test_lookup(void **state)
 	tsr_memsys_destroy(m);
 }
 
-/* The README's table between the markers is the generated one. */
-static void test_readme_table(void **state)
+/* docs/statistics.md's table of counters is the generated one. */
+static void test_doc_table(void **state)
 {
 	(void)state;
-	char *section = tsr_test_readme_section("counters");
+	char *section = tsr_test_doc_block("docs/statistics.md",
+					     "tessera counters --markdown");
 	assert_non_null(section);
 	size_t len = tsr_stats_markdown(NULL, 0);
 	char *table = malloc(len + 1);
 	assert_non_null(table);
 	tsr_stats_markdown(table, len + 1);
 	if (strcmp(section, table))
-		fail_msg("README.md's statistics table differs from `tessera counters --markdown`");
+		fail_msg("docs/statistics.md's table of counters differs from "
+			 "`tessera counters --markdown`");
 	free(table);
 	free(section);
 }
@@ -359,7 +361,7 @@ int main(void)
 		cmocka_unit_test(test_declarations),
 		cmocka_unit_test(test_merge_rules),
 		cmocka_unit_test(test_lookup),
-		cmocka_unit_test(test_readme_table),
+		cmocka_unit_test(test_doc_table),
 		cmocka_unit_test(test_output_commit_transaction),
 		cmocka_unit_test(test_output_png_pixels),
 		cmocka_unit_test(test_output_png_async),

@@ -87,7 +87,7 @@ struct tsr_xp_options {
 	void *on_text_ctx;
 	/*
 	 * NULL: simulate in-process. Else the output folder of a finished
-	 * sweep (`tessera sweep experiments/<name>.json`, README "Sweeps"):
+	 * sweep (`tessera sweep experiments/<name>.json`, docs/sweeps.md):
 	 * the experiment simulates nothing and reads each of its points from
 	 * sweep_dir/points/<hash>/stats.json, the hash computed as the sweep
 	 * computes it (effective configuration, workload digest, frames,
@@ -133,9 +133,24 @@ const struct tsr_experiment *tsr_experiment_find(const char *name);
 size_t tsr_experiment_count(void);
 const struct tsr_experiment *tsr_experiment_at(size_t i);
 
-/* An experiment's name and one-line description. */
+/*
+ * An experiment's name and its description: what it measures and which
+ * sections, figures and tables of its paper it reproduces (one paragraph,
+ * no line breaks; `tessera experiment --help` and docs/experiments.md
+ * show it).
+ */
 const char *tsr_experiment_name(const struct tsr_experiment *x);
 const char *tsr_experiment_summary(const struct tsr_experiment *x);
+
+/* Frames per run when tsr_xp_options.frames is 0; 0: each workload's own. */
+uint32_t tsr_experiment_default_frames(const struct tsr_experiment *x);
+
+/*
+ * The workloads run when tsr_xp_options.workloads is NULL: data-directory
+ * paths ("workloads/glmark-scene.json"), NULL-terminated; NULL: every
+ * shipped workload (workloads/ *.json of the data directory).
+ */
+const char *const *tsr_experiment_default_workloads(const struct tsr_experiment *x);
 
 /*
  * 1 when experiment x's simulations are a sweep, experiments/<name>.json

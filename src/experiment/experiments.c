@@ -74,6 +74,16 @@ int tsr_experiment_has_spec(const struct tsr_experiment *x)
 	return x->has_spec;
 }
 
+uint32_t tsr_experiment_default_frames(const struct tsr_experiment *x)
+{
+	return x->default_frames;
+}
+
+const char *const *tsr_experiment_default_workloads(const struct tsr_experiment *x)
+{
+	return x->default_workloads;
+}
+
 enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 				   const struct tsr_xp_options *o, struct tsr_xp_result *out,
 				   struct tsr_error *err)

@@ -178,8 +178,10 @@ static enum tsr_status run_attribute_cache(struct xp_ctx *c, struct tsr_xp_resul
 
 const struct tsr_experiment tsr_xp_attribute_cache = {
 	.name = "attribute-cache",
-	.summary = "Attribute Cache miss ratio against size for OPT, LRU, MRU and DRRIP, with "
-		   "the lower bound LB = TP + max(0, TP - CP) (TCOR V-A, Figs. 11-13)",
+	.summary = "Attribute Cache miss ratio against its size (4 KiB to 512 KiB) for OPT, "
+		   "LRU, MRU and DRRIP, fully associative and 2, 4, 8 ways, beside the lower "
+		   "bound LB = TP + max(0, TP - CP), and the smallest size within 0.1% of LB "
+		   "(TCOR V-A, Figs. 11-13)",
 	.default_workloads = workloads,
 	.default_frames = 4,
 	.has_spec = 1,

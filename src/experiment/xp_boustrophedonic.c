@@ -635,9 +635,13 @@ static enum tsr_status run_boustrophedonic(struct xp_ctx *c, struct tsr_xp_resul
 
 const struct tsr_experiment tsr_xp_boustrophedonic = {
 	.name = "boustrophedonic",
-	.summary = "texture L2 misses of LRU/MRU/OPT/OPTPT with forward and boustrophedonic "
-		   "tile orders, FDM on loop traces, shared-L2 misses and DRAM "
-		   "(boustrophedonic V, Figs. 9-12, 15)",
+	.summary = "texture-only L2 misses (configs/boustrophedonic-texture-l2.json) of LRU "
+		   "with forward (FO) and every-other-frame reversed (RO) tile orders, OPT "
+		   "and OPTPT FO/RO and MRU FO, by replaying the recorded L2 input; FDM on "
+		   "loop traces; on the shared L2 (configs/boustrophedonic-table2.json) the "
+		   "L2 misses per stream and DRAM traffic of LRU FO, LRU RO and MRU FO, with "
+		   "--set timing.enabled=true also speedup and energy (boustrophedonic V, "
+		   "Figs. 9-15)",
 	.default_workloads = NULL,  /* every shipped workload */
 	.default_frames = 30,
 	.has_spec = 1,

@@ -678,11 +678,12 @@ static enum tsr_status report(struct xp_ctx *c, struct tsr_xp_result *out,
 
 const struct tsr_experiment tsr_xp_dtexl = {
 	.name = "dtexl",
-	.summary = "DTexL Section V on configs/dtexl-table2.json: L2 accesses and quad "
-		   "imbalance of the ten quad groupings, speedup and per-tile imbalance "
-		   "without decoupling, the eight subtile assignments against the upper "
-		   "bound, and DTexL's speedup and energy with decoupled barriers "
-		   "(DTexL V, Figs. 11-18)",
+	.summary = "DTexL Section V on configs/dtexl-table2.json, 21 runs per workload: L2 "
+		   "accesses and quad imbalance of the ten quad groupings, speedup and "
+		   "per-tile execution-time and quad imbalance of CG-square and CG-yrect "
+		   "with coupled barriers, the eight subtile assignments against the upper "
+		   "bound (configs/dtexl-upper-bound.json), DTexL (HLB-flp2) and FG-xshift2 "
+		   "with decoupled barriers: speedup and energy (DTexL V, Figs. 11-18)",
 	.default_workloads = NULL,  /* every shipped workload */
 	.default_frames = 2,
 	.run = run_dtexl,

@@ -935,11 +935,15 @@ static const char *const gspc_workloads[] = {
 
 const struct tsr_experiment tsr_xp_gspc = {
 	.name = "gspc",
-	.summary = "LLC misses of DRRIP, NRU, SHiP-mem, GS-DRRIP, GSPZTC(+TSE), GSPC(+UCD), "
-		   "DRRIP+UCD and Belady on the recorded IMR LLC stream at 8 and 16 MB; streams, "
-		   "hit rates, render-target consumption, epochs, DRRIP's RRPV-3 fills, threshold "
-		   "t, four-bit policies; frame rates of NRU, GS-DRRIP and GSPC against DRRIP at "
-		   "8 and 16 MB, with DDR3-1867 and on a smaller GPU (GSPC Figs. 1, 4-9, 11-17)",
+	.summary = "GSPC Sections 2 and 5.1 on configs/gspc-8mb.json (immediate mode): each "
+		   "workload's LLC input recorded and replayed under DRRIP, NRU, SHiP-mem, "
+		   "GS-DRRIP, GSPZTC, GSPZTC+TSE, GSPC, GSPC+UCD, DRRIP+UCD, Belady (opt) "
+		   "and OPTPT at 8 and 16 MB: LLC misses against DRRIP, accesses per stream, "
+		   "texture, render-target and Z hit rates, render-target consumption, "
+		   "epochs under Belady, DRRIP's fills at RRPV 3, GSPZTC's threshold t, "
+		   "four-bit LRU, DRRIP and GS-DRRIP; then timing runs: frame rates of NRU, "
+		   "GS-DRRIP and GSPC against DRRIP at 8 and 16 MB, with DDR3-1867 and with "
+		   "8 samplers (GSPC Figs. 1, 4-9, 11-17)",
 	.default_workloads = gspc_workloads,
 	.default_frames = 2,
 	.has_spec = 1,

@@ -249,8 +249,13 @@ static enum tsr_status run_re(struct xp_ctx *c, struct tsr_xp_result *out,
 
 const struct tsr_experiment tsr_xp_re = {
 	.name = "re",
-	.summary = "Rendering Elimination against Transaction Elimination on the RE Table I "
-		   "GPU (RE V, Figs. 14 and 16)",
+	.summary = "Rendering Elimination and Transaction Elimination on "
+		   "configs/re-table1.json, four runs per single-pass workload (base, te, re "
+		   "with verify, re+te): tiles skipped, equal inputs, false negatives, "
+		   "changed tiles, false positives, stale inputs, TE's removed flushes, and "
+		   "the DRAM traffic against base, in total and for re per Parameter Buffer, "
+		   "texture, color and Raster Pipeline; with --set timing.enabled=true also "
+		   "speedups and energy (RE V, Figs. 13, 14 and 16)",
 	.default_workloads = NULL,  /* every shipped workload */
 	.default_frames = 0,
 	.has_spec = 1,

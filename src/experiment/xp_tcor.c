@@ -203,8 +203,12 @@ static enum tsr_status run_tcor(struct xp_ctx *c, struct tsr_xp_result *out,
 
 const struct tsr_experiment tsr_xp_tcor = {
 	.name = "tcor",
-	.summary = "Parameter Buffer traffic to the L2 and DRAM, baseline against TCOR "
-		   "(TCOR V-B, Figs. 14-19, Table II)",
+	.summary = "Parameter Buffer traffic to the L2 and to DRAM and total DRAM traffic, "
+		   "the baseline (configs/tcor-table1*.json) against TCOR "
+		   "(configs/tcor-64k*.json, tcor-128k.json, tcor-l2-only.json), and each "
+		   "workload's Parameter Buffer footprint and primitive reuse; with --set "
+		   "timing.enabled=true also frames per second and energy (TCOR V-B, Table "
+		   "II, Figs. 14-22)",
 	.default_workloads = workloads,
 	.default_frames = 4,
 	.has_spec = 1,

@@ -1,7 +1,7 @@
 /*
- * xp_timing.c - `timing`: what the timing model (issue 13, README "Timing
- * mode") says of every workload on the default configuration (the
- * built-in TCOR Table I GPU and the context's --set overrides), with
+ * xp_timing.c - `timing`: what the timing model (docs/timing.md) says of
+ * every workload on the default configuration (the built-in TCOR Table I
+ * GPU and the context's --set overrides), with
  * timing.enabled forced on. One row per workload, from the run's total
  * counters (stats/counters.h, group "timing") and the energy model
  * (energy/energy.h):
@@ -311,9 +311,12 @@ static enum tsr_status run_timing(struct xp_ctx *c, struct tsr_xp_result *out,
 
 const struct tsr_experiment tsr_xp_timing = {
 	.name = "timing",
-	.summary = "frames per second, cycles, memory latency, DRAM row hits and bandwidth, "
-		   "energy per frame and its shares per component, with the timing model on "
-		   "(issue 13)",
+	.summary = "the timing model on the default configuration (timing.enabled forced "
+		   "on): per workload frames per second, cycles per frame, geometry share of "
+		   "the cycles, mean memory and DRAM latency, DRAM row hits and bandwidth "
+		   "use, energy per frame and its shares per component, and the share of the "
+		   "cycles each unit held the frame up; then the papers' clock, memory "
+		   "latency, bandwidth and energy beside tessera's",
 	.default_workloads = NULL,  /* every shipped workload */
 	.default_frames = 4,
 	.has_spec = 1,

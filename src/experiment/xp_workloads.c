@@ -289,10 +289,11 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 
 const struct tsr_experiment tsr_xp_workloads = {
 	.name = "workloads",
-	.summary = "each workload's characterization as the papers tabulate their benchmarks: "
-		   "primitives, tiles per primitive, Parameter Buffer and texture footprints, "
-		   "overdraw, empty tiles, DRAM shares per stream (TCOR Table II, DTexL Table I, "
-		   "boustrophedonic Table I)",
+	.summary = "each workload on configs/tcor-table1.json, means per frame: primitives, "
+		   "binned primitives, tiles per binned primitive, attributes per primitive, "
+		   "Parameter Buffer and texture footprints, fragments per pixel, empty "
+		   "tiles, DRAM bytes and their shares per stream; then the papers' ranges "
+		   "(TCOR Table II, DTexL Table I, boustrophedonic Table I)",
 	.default_workloads = NULL,  /* every shipped workload */
 	.default_frames = 3,
 	.has_spec = 1,

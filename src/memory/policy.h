@@ -58,6 +58,7 @@
 #ifndef TSR_MEMORY_POLICY_H
 #define TSR_MEMORY_POLICY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/status.h"
@@ -155,6 +156,15 @@ const char *tsr_policy_spec_params(const char *spec);
 
 /* Writes the comma-separated list of policy names into buf. */
 void tsr_policy_list(char *buf, unsigned n);
+
+/*
+ * Writes the policy table as Markdown into buf (n bytes, NUL-terminated,
+ * truncated if short): one row per policy with its aliases, what it does,
+ * its parameters with their defaults and the paper it follows (the table
+ * of docs/techniques.md). Returns the length of the whole table (without
+ * the NUL), so tsr_policy_markdown(NULL, 0) + 1 is the size to allocate.
+ */
+size_t tsr_policy_markdown(char *buf, size_t n);
 
 /*
  * Parses "key=value,key=value" (values are unsigned integers, decimal or
