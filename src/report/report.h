@@ -1,6 +1,7 @@
 /*
- * report.h - tessera's output files: stats.json, frames.csv and PNG
- * images of rendered frames.
+ * report.h - tessera's output files: stats.json (stats_json.c),
+ * frames.csv (csv.c) and PNG images of rendered frames (png.c), all
+ * written through an output transaction (output.c).
  *
  * Every file is written under a temporary name (<path>.tmp) and renamed
  * into place by tsr_output_commit(), so a failed run leaves no partial
