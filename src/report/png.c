@@ -3,6 +3,8 @@
  * the PNG encoder (Sub filter, libdeflate, libpng for the chunks) and the
  * background thread of tsr_output_png_async().
  */
+/* open_memstream(): POSIX.1-2008 */
+#define _XOPEN_SOURCE 700
 #include "report/report.h"
 #include "report/output_priv.h"
 
@@ -55,7 +57,7 @@ static int all_opaque(const uint8_t *rgba, size_t pixels)
 }
 
 /*
- * Writes rgba (width x height, 8-bit RGBA rows) to path as a PNG. The
+ * Writes rgba (width x height, 8-bit RGBA rows) to f as a PNG. The
  * image is RGB when every alpha is 255 (a rendered frame's usual case;
  * decoded as RGBA it gives the same pixels) and RGBA otherwise. Each row
  * takes the Sub filter; the filtered rows are compressed in one call to
@@ -63,7 +65,7 @@ static int all_opaque(const uint8_t *rgba, size_t pixels)
  * a similar size), and libpng writes the chunks (write_png_chunks()).
  * 0 on any error.
  */
-static int write_png(const char *path, uint32_t width, uint32_t height, const uint8_t *rgba)
+static int write_png_to(FILE *f, uint32_t width, uint32_t height, const uint8_t *rgba)
 {
 	const int opaque = all_opaque(rgba, (size_t)width * height);
 	const size_t bpp = opaque ? 3 : 4, row = 1 + (size_t)width * bpp, raw = row * height;
@@ -89,24 +91,43 @@ static int write_png(const char *path, uint32_t width, uint32_t height, const ui
 	libdeflate_free_compressor(c);
 	free(filtered);
 	const int color = opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA;
-	FILE *f = zbytes ? fopen(path, "wb") : NULL;
-	const int ok = f && write_png_chunks(f, width, height, color, z, zbytes);
+	const int ok = zbytes && write_png_chunks(f, width, height, color, z, zbytes);
 	free(z);
-	return f && fclose(f) == 0 && ok;
+	return ok;
 }
 
+/* write_png_to() a new file at path (fclose() checked); 0 on any error. */
+static int write_png(const char *path, uint32_t width, uint32_t height, const uint8_t *rgba)
+{
+	FILE *f = fopen(path, "wb");
+	const int ok = f && write_png_to(f, width, height, rgba);
+	return f && fclose(f) == 0 && ok;
+}
 
 enum tsr_status tsr_output_png(struct tsr_output *o, const char *name,
 			       uint32_t width, uint32_t height,
 			       const uint8_t *rgba, struct tsr_error *err)
 {
-	char *tmp;
-	TSR_TRY(tsr_output_add_name(o, name, &tmp, err));
-	enum tsr_status s = TSR_OK;
-	if (!write_png(tmp, width, height, rgba))
-		s = tsr_error_set(err, TSR_ERR_IO, "cannot write image '%s'", tmp);
-	free(tmp);
-	return s;
+	struct tsr_output_file *f;
+	TSR_TRY(tsr_output_entry(o, name, 1, &f, err));
+	if (f->kind == TSR_OUTPUT_TO_FILE)
+		return write_png(f->tmp, width, height, rgba)
+			       ? TSR_OK
+			       : tsr_error_set(err, TSR_ERR_IO, "cannot write image '%s'", f->tmp);
+	/* a FIFO, a device, standard output: encoded in memory, written at commit */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ok = m && write_png_to(m, width, height, rgba);
+	if (m && fclose(m) != 0)
+		ok = 0;
+	if (!ok) {
+		free(buf);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for image '%s'", f->path);
+	}
+	f->data = (uint8_t *)buf;
+	f->size = len;
+	return TSR_OK;
 }
 
 /* The background PNG write of tsr_output_png_async(). */
@@ -163,10 +184,16 @@ enum tsr_status tsr_output_png_async(struct tsr_output *o, const char *name,
 		w->rgba = b;
 		w->cap = bytes;
 	}
-	char *tmp;
-	TSR_TRY(tsr_output_add_name(o, name, &tmp, err));
+	struct tsr_output_file *f;
+	TSR_TRY(tsr_output_entry(o, name, 1, &f, err));
+	if (f->kind != TSR_OUTPUT_TO_FILE) {
+		/* encoded in memory now (rare: a frame to a FIFO or a device) */
+		f->written = 0;
+		return tsr_output_png(o, name, width, height, rgba, err);
+	}
+	if (!(w->path = strdup(f->tmp)))
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for image '%s'", name);
 	memcpy(w->rgba, rgba, bytes);
-	w->path = tmp;
 	w->width = width;
 	w->height = height;
 	if (pthread_create(&w->thread, NULL, png_thread, w) == 0) {
