@@ -178,14 +178,23 @@ static char *follow_links(const char *path, int *e)
 	return NULL;
 }
 
-/* The output named `path` (as registered), or NULL. */
+/* The output named `path` (as registered; the first not written yet when a
+ * device is named more than once), or NULL. */
 static struct tsr_output_file *find(const struct tsr_output *o, const char *path)
 {
+	struct tsr_output_file *last = NULL;
 	for (uint32_t i = 0; i < o->count; i++)
-		if (strcmp(o->files[i]->path, path) == 0)
-			return o->files[i];
-	return NULL;
+		if (strcmp(o->files[i]->path, path) == 0) {
+			if (!o->files[i]->written)
+				return o->files[i];
+			last = o->files[i];
+		}
+	return last;
 }
+
+/* resolve()'s flag: the output is being planned (a temporary that is a folder
+ * is a usage error now; at write time, the write fails) */
+#define PLANNING 0x100u
 
 static void file_free(struct tsr_output_file *f)
 {
@@ -263,7 +272,7 @@ static enum tsr_status resolve(struct tsr_output_file *f, unsigned flags, struct
 	f->same = canonical(f->target);
 	if (!f->tmp || !f->same)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
-	if (is_folder(f->tmp))
+	if ((flags & PLANNING) && is_folder(f->tmp))
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "output '%s' cannot be written: its temporary '%s' is a folder",
 				     path, f->tmp);
@@ -316,9 +325,7 @@ enum tsr_status tsr_output_plan(struct tsr_output *o, const char *path, unsigned
 	if (!full)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	struct tsr_output_file *f;
-	enum tsr_status s = find(o, full)
-		? tsr_error_set(err, TSR_ERR_CONFIG, "output '%s' is named twice", full)
-		: add(o, full, flags, &f, err);
+	enum tsr_status s = add(o, full, flags | PLANNING, &f, err);
 	free(full);
 	return s;
 }
