@@ -80,9 +80,21 @@ unsigned tsr_cli_online_cores(void);
 int tsr_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /*
- * Writes t to path atomically (path.tmp, then rename); prints the error.
- * Returns 0, or the exit code (EXIT_RUNTIME, EXIT_USAGE).
+ * Writes t as the CSV output path through an output transaction
+ * (report/report.h): a file atomically (a temporary beside the file its
+ * symbolic links lead to, then a rename), a FIFO or device directly, "-"
+ * to standard output; prints the error. Returns 0, or the exit code
+ * (EXIT_RUNTIME: a write error, ENOSPC included; EXIT_USAGE).
  */
 int tsr_cli_write_csv(const char *path, const struct tsr_text *t);
+
+/*
+ * When a command's CSV goes to standard output (path "-"), what it prints
+ * for people must not mix with it: tsr_cli_stdout_aside() sends standard
+ * output to standard error until tsr_cli_stdout_restore() and returns the
+ * descriptor to restore (-1: nothing set aside, path is not "-").
+ */
+int tsr_cli_stdout_aside(const char *path);
+void tsr_cli_stdout_restore(int saved);
 
 #endif

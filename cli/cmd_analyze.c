@@ -2,7 +2,8 @@
  * cmd_analyze.c - `tessera analyze KIND TRACE`: the trace analyses of
  * analysis/analysis.h (reuse and stack distances, intra/inter-frame reuse
  * and IIRD, accesses per set per tile, GSPC epochs) printed as aligned
- * tables, and optionally written as CSV (FILE.tmp renamed into place).
+ * tables, and optionally written as CSV (through an output transaction:
+ * cli/text.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -42,7 +43,8 @@ static void usage_analyze(FILE *f)
 		"                 also a geometry)\n"
 		"  --policy SPEC  replacement policy of 'epochs' (default lru; opt works)\n"
 		"  --stream NAME  analyse only this stream's accesses (reuse, frames, tile-sets)\n"
-		"  --csv FILE     also write the table(s) as CSV\n"
+		"  --csv FILE     also write the table(s) as CSV ('-': to standard output,\n"
+		"                 the tables then go to standard error)\n"
 		"  --max-records N  refuse a trace of more records (default 200000000)\n"
 		"\n"
 		"Exit codes: 0 success, 1 runtime error (bad trace), 2 usage error.\n");
@@ -595,6 +597,8 @@ int tsr_cmd_analyze(int argc, char **argv)
 	struct tsr_replay_file_info trace;
 	struct tsr_line_trace lt = {0};
 	struct tsr_text csv = {0};
+	/* --csv -: standard output carries the CSV alone, the tables go to standard error */
+	const int saved = tsr_cli_stdout_aside(o.csv);
 	enum tsr_status s = tsr_line_trace_load(o.path, o.max_records, (uint32_t)o.line, 1, &lt,
 						&trace, &err);
 	if (s == TSR_OK) {
@@ -614,6 +618,7 @@ int tsr_cmd_analyze(int argc, char **argv)
 			break;
 		}
 	}
+	tsr_cli_stdout_restore(saved);
 	if (s != TSR_OK) {
 		fflush(stdout);
 		rc = tsr_cli_exit(s, &err);

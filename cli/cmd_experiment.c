@@ -151,8 +151,12 @@ static void usage_experiment(FILE *f)
 		"\n"
 		"  --frames N       frames per run (default: the experiment's, above)\n"
 		"  --workload FILE  a workload file or a shipped name such as 'ui-2d'\n"
-		"                   (repeatable; default: the experiment's, above)\n"
-		"  --csv FILE       also write the main table as CSV\n"
+		"                   (repeatable; default: the experiment's, above)
+"
+		"  --csv FILE       also write the main table as CSV ('-': to standard
+"
+		"                   output, the report then goes to standard error)
+"
 		"  --csv-dir DIR    also write every table as DIR/<experiment>[-<table>].csv,\n"
 		"                   the report as DIR/<experiment>.txt and DIR/<experiment>.json\n"
 		"                   (experiment, command, commit: $TSR_COMMIT or\n"
@@ -323,18 +327,25 @@ int tsr_cmd_experiment(int argc, char **argv)
 					   "frames, workloads and settings: no --frames, --workload "
 					   "or --set (write your own spec and use `tessera sweep` "
 					   "then --from)", tsr_experiment_name(x));
+	/* --csv -: standard output carries the CSV alone, the report (and the
+	 * sweep's progress) go to standard error */
+	const int saved = tsr_cli_stdout_aside(csv_path);
 	char sweep_dir[PATH_MAX];
 	if (sweep) {
 		char rel[128], spec[PATH_MAX];
 		struct tsr_error e0 = {{0}};
 		snprintf(rel, sizeof(rel), "experiments/%s.json", tsr_experiment_name(x));
 		enum tsr_status s0 = tsr_data_path(rel, spec, sizeof(spec), &e0);
-		if (s0 != TSR_OK)
+		if (s0 != TSR_OK) {
+			tsr_cli_stdout_restore(saved);
 			return tsr_cli_exit(s0, &e0);
+		}
 		int src = tsr_sweep_run_local(spec, sweep_out, (unsigned)jobs, 0, sweep_dir,
 					      sizeof(sweep_dir));
-		if (src)
+		if (src) {
+			tsr_cli_stdout_restore(saved);
 			return src;
+		}
 		from = sweep_dir;
 	}
 	const struct tsr_xp_options opt = {
@@ -350,6 +361,7 @@ int tsr_cmd_experiment(int argc, char **argv)
 	struct tsr_xp_result r;
 	struct tsr_error err = {{0}};
 	enum tsr_status s = tsr_experiment_run(x, &opt, &r, &err);
+	tsr_cli_stdout_restore(saved);
 	int rc = tsr_cli_exit(s, &err);
 	if (s == TSR_OK && csv_path) {
 		struct tsr_text csv = {0};

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +301,9 @@ int tsr_cmd_run(int argc, char **argv)
 			if (recordings == MAX_RECORDINGS)
 				return tsr_cli_usage_error("at most %d --record-trace options",
 							   MAX_RECORDINGS);
+			if (strcmp(eq + 1, "-") == 0)
+				return tsr_cli_usage_error("--record-trace: a trace is binary, not for "
+							   "standard output ('-'); name a file");
 			*eq = '\0';
 			rec_spec[recordings] = optarg;
 			rec_file[recordings++] = eq + 1;
@@ -408,38 +412,36 @@ int tsr_cmd_run(int argc, char **argv)
 	}
 	/*
 	 * Every output is declared before the run (two naming the same file, or
-	 * one that is a folder, fail now) and written under a temporary name;
-	 * the traces too (<file>.tmp, renamed with the rest on success).
+	 * one that is a folder, fail now) and goes through one transaction
+	 * (report/report.h): files under a temporary beside their target,
+	 * renamed on success; the traces too, written by their writers where
+	 * the transaction says (a FIFO or a device: directly, as the run goes).
 	 */
 	struct tsr_output out;
 	s = tsr_output_open(&out, out_dir, &err);
 	if (s == TSR_OK)
-		s = tsr_output_plan(&out, "stats.json", 1, &err);
+		s = tsr_output_plan(&out, "stats.json", TSR_OUTPUT_IN_DIR, &err);
 	if (s == TSR_OK)
-		s = tsr_output_plan(&out, "frames.csv", 1, &err);
+		s = tsr_output_plan(&out, "frames.csv", TSR_OUTPUT_IN_DIR, &err);
 	for (uint32_t f = 0; s == TSR_OK && f < frames; f++) {
 		char name[64];
 		snprintf(name, sizeof(name), "frame-%04u.png", f);
 		if (want[f])
-			s = tsr_output_plan(&out, name, 1, &err);
+			s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
 	}
 	for (int r = 0; s == TSR_OK && r < recordings; r++)
 		s = tsr_output_plan(&out, rec_file[r], 0, &err);
+	/* a trace's FIFO whose reader leaves: a write error (EPIPE), not the end of tessera */
+	if (s == TSR_OK && recordings)
+		signal(SIGPIPE, SIG_IGN);
 	for (int r = 0; s == TSR_OK && r < recordings; r++) {
 		char desc[512];
 		snprintf(desc, sizeof(desc), "cache=%s workload=%s config=%s frames=%u tessera=%s",
 			 rec_spec[r], workload_arg, cfg.name, frames, TSR_VERSION);
-		size_t len = strlen(rec_file[r]);
-		char *tmp = malloc(len + 5);
-		if (!tmp) {
-			s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
-			break;
-		}
-		memcpy(tmp, rec_file[r], len);
-		memcpy(tmp + len, ".tmp", 5);
-		/* the writer writes <tmp>.tmp and renames it to <tmp> when it closes */
-		s = tsr_trace_writer_open(tmp, desc, &rec_writer[r], &err);
-		free(tmp);
+		const char *where;
+		s = tsr_output_file(&out, rec_file[r], &where, &err);
+		if (s == TSR_OK)
+			s = tsr_trace_writer_open_direct(where, desc, &rec_writer[r], &err);
 		if (s == TSR_OK) {
 			struct tsr_cache_observer ob = tsr_trace_observer(rec_writer[r]);
 			tsr_cache_set_observer(tsr_gpu_cache_by_name(gpu, rec_spec[r]), &ob);
@@ -507,10 +509,7 @@ int tsr_cmd_run(int argc, char **argv)
 			s = ts;
 			err = terr;
 		}
-		rec_writer[r] = NULL;
-		/* closed and committed: <file>.tmp, renamed into place with the rest */
-		if (s == TSR_OK)
-			s = tsr_output_adopt(&out, rec_file[r], &err);
+		rec_writer[r] = NULL;  /* its file is renamed into place with the rest */
 	}
 	if (s == TSR_OK)
 		s = tsr_output_commit(&out, &err);

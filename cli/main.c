@@ -80,7 +80,16 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {
 			tsr_cli_getopt_reset();
-			return commands[i].fn(argc - 1, argv + 1);
+			int rc = commands[i].fn(argc - 1, argv + 1);
+			/* what was printed (tables, --json, config --list) must have
+			 * reached standard output: a full disk is an error */
+			errno = 0;
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				fprintf(stderr, "tessera: cannot write standard output%s%s\n",
+					errno ? ": " : "", errno ? strerror(errno) : "");
+				rc = rc ? rc : EXIT_RUNTIME;
+			}
+			return rc;
 		}
 	return tsr_cli_usage_error("unknown command '%s' (see 'tessera --help')", argv[1]);
 }

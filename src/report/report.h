@@ -1,10 +1,13 @@
 /*
- * report.h - tessera's output files: stats.json, frames.csv and PNG
- * images of rendered frames.
+ * report.h - tessera's output files: stats.json (stats_json.c),
+ * frames.csv (csv.c) and PNG images of rendered frames (png.c), all
+ * written through an output transaction (output.c).
  *
- * Every file is written under a temporary name (<path>.tmp) and renamed
- * into place by tsr_output_commit(), so a failed run leaves no partial
- * output: tsr_output_abort() removes the temporaries.
+ * Every regular file is written under a temporary name beside the file
+ * it replaces (<target>.tmp, symbolic links followed) and renamed into
+ * place by tsr_output_commit(), so a failed run leaves no partial output:
+ * tsr_output_abort() removes the temporaries. FIFOs, character devices
+ * and standard output ("-") are written directly, once, at commit.
  */
 #ifndef TSR_REPORT_REPORT_H
 #define TSR_REPORT_REPORT_H
@@ -101,51 +104,88 @@ void tsr_csv_row(char *buf, size_t n, const struct tsr_frame_stats *s,
 		 const struct tsr_memsys *mem, int opt_in);
 
 /*
- * A set of output files written all or nothing: every file is written as
- * <path>.tmp and tsr_output_commit() renames them all into place once the
- * run succeeded; tsr_output_abort() removes the temporaries and the folders
- * open made. tsr_output_plan() declares the outputs before the run, so
- * that two outputs naming the same file, or an output that is a folder,
- * fail before any work. Zero-initialised, it can be aborted.
+ * A set of output files written all or nothing: tsr_output_plan() declares
+ * the outputs before the run, so that two outputs naming the same file,
+ * or an output that is a folder, fail before any work; the writes follow;
+ * tsr_output_commit() puts them all in place once the run succeeded, and
+ * tsr_output_abort() takes back what the transaction made. Each output is
+ * resolved to where its bytes land:
+ * - a regular file, a missing one, or a symbolic link to either (chains
+ *   too): the file the links lead to (the target) is written as
+ *   <target>.tmp beside it, and commit renames that over the target, so
+ *   that a link stays a link; an existing target is kept as
+ *   <target>.old.tmp until every rename succeeded;
+ * - a FIFO or a character device (through links too): no temporary and
+ *   no rename; commit opens the path (no creation) and writes the bytes
+ *   once, before any rename (a trace, written as the run goes, is the
+ *   exception: tsr_output_file());
+ * - "-" planned with TSR_OUTPUT_STDOUT: standard output, written at commit
+ *   like a FIFO;
+ * - a folder, a block device or a socket: an error.
+ * Nothing is created, renamed or removed but the outputs, their
+ * temporaries and backups beside their targets, and the folders
+ * tsr_output_open() made. Zero-initialised, it can be aborted; its fields
+ * are the transaction's own.
  */
+struct tsr_output_file;
 struct tsr_output {
-	char *dir;                 /* the output folder */
-	char **names;              /* final paths of the files written (or adopted) so far */
+	char *dir;                      /* the output folder, or NULL */
+	struct tsr_output_file **files; /* the outputs planned or written, in order */
 	uint32_t count;
-	char **planned, **shown;   /* planned outputs: resolved paths, paths as given */
-	uint32_t nplanned, nshown;
 	char **created;            /* folders tsr_output_open() made, outermost first */
 	uint32_t ncreated;
 	struct tsr_png_writer *png; /* tsr_output_png_async()'s background write, or NULL */
 };
 
-/* Creates dir (and parents) if needed. Errors: TSR_ERR_IO, TSR_ERR_NOMEM. */
+/* tsr_output_plan()'s flags */
+#define TSR_OUTPUT_IN_DIR 1u /* the path is a name inside the output folder */
+#define TSR_OUTPUT_STDOUT 2u /* "-" is standard output (an output of text) */
+
+/*
+ * Starts a transaction whose outputs are in folder dir, created (and
+ * parents) if needed; dir NULL: none, every output is a path as given.
+ * Errors: TSR_ERR_CONFIG (dir is ""), TSR_ERR_IO, TSR_ERR_NOMEM.
+ */
 enum tsr_status tsr_output_open(struct tsr_output *o, const char *dir,
 				struct tsr_error *err);
 
 /*
  * Declares an output before the run: `path` inside the output folder
- * (in_dir) or as given (a trace elsewhere). Errors: TSR_ERR_CONFIG (a usage
- * error) when it, or its temporary, is an existing folder, or when it names
- * the same file as an output declared before (the message names both);
- * TSR_ERR_NOMEM.
+ * (flag TSR_OUTPUT_IN_DIR) or as given (a trace elsewhere, a --csv FILE);
+ * with TSR_OUTPUT_STDOUT, "-" is standard output. Errors: TSR_ERR_CONFIG
+ * (a usage error) when it is, or leads to, a folder, a block device or a
+ * socket, when its temporary is a folder, when its links loop, or when it
+ * names the same file as an output declared before (the message names
+ * both; a character device may take several outputs); TSR_ERR_NOMEM.
  */
-enum tsr_status tsr_output_plan(struct tsr_output *o, const char *path, int in_dir,
+enum tsr_status tsr_output_plan(struct tsr_output *o, const char *path, unsigned flags,
 				struct tsr_error *err);
 
 /*
- * Adds a file written by someone else as <path>.tmp (a trace): commit
- * renames it to path, abort removes it. Errors: TSR_ERR_NOMEM.
+ * An output whose bytes someone else writes (a trace) at path (planned or
+ * not; not inside the folder): *where is where to write them, valid until
+ * commit or abort: the temporary for a file (commit renames it, abort
+ * removes it), path itself for a FIFO or a device (written directly, as
+ * the writer goes; commit and abort do nothing to it). Errors: those of
+ * tsr_output_plan(), TSR_ERR_CONFIG when it is standard output or is
+ * written twice.
  */
-enum tsr_status tsr_output_adopt(struct tsr_output *o, const char *path,
-				 struct tsr_error *err);
+enum tsr_status tsr_output_file(struct tsr_output *o, const char *path, const char **where,
+				struct tsr_error *err);
 
-/* Writes bytes to <dir>/<name>.tmp. Errors: TSR_ERR_IO, TSR_ERR_NOMEM. */
+/*
+ * Writes bytes as output <dir>/<name> (name alone without a folder):
+ * to its temporary, or kept in memory until commit for a FIFO, a device or
+ * standard output. An output not planned is resolved now. Errors:
+ * TSR_ERR_IO naming the file (a full disk included), TSR_ERR_CONFIG (as
+ * tsr_output_plan(); written twice), TSR_ERR_NOMEM.
+ */
 enum tsr_status tsr_output_write(struct tsr_output *o, const char *name,
 				 const void *data, size_t size,
 				 struct tsr_error *err);
 
-/* Encodes an RGBA8 image as <dir>/<name>.tmp (PNG). Errors: TSR_ERR_IO. */
+/* Encodes an RGBA8 image as output <dir>/<name> (PNG), as tsr_output_write()
+ * writes bytes. Errors: TSR_ERR_IO, those of tsr_output_write(). */
 enum tsr_status tsr_output_png(struct tsr_output *o, const char *name,
 			       uint32_t width, uint32_t height,
 			       const uint8_t *rgba, struct tsr_error *err);
@@ -171,13 +211,17 @@ enum tsr_status tsr_output_png_async(struct tsr_output *o, const char *name,
 enum tsr_status tsr_output_png_wait(struct tsr_output *o, struct tsr_error *err);
 
 /*
- * Checks that every temporary is there and no final path is a folder,
- * then renames every temporary into place and releases o, as one
- * transaction: each file it replaces is kept as <path>.old.tmp until all
- * renames succeeded, and a failed rename undoes the ones before it, so the
- * outputs are all new or all as they were (against failures the process
- * sees; a power cut mid-commit can still leave a mix). Errors:
- * TSR_ERR_IO, TSR_ERR_NOMEM (o is kept: abort it).
+ * Checks that every temporary is there and every target is still a
+ * regular file (or none); then writes the outputs that are FIFOs, devices
+ * or standard output, in order, each once; then renames every temporary
+ * into place and releases o, as one transaction: each file it replaces is
+ * kept as <target>.old.tmp until all renames succeeded, and a failed
+ * rename undoes the ones before it, so the files are all new or all as
+ * they were (against failures the process sees; a power cut mid-commit
+ * can still leave a mix). A failed write to a FIFO or device (ENOSPC on
+ * /dev/full, EPIPE) comes before any rename: no file changes; the bytes
+ * that FIFOs and devices got before cannot be taken back. Errors:
+ * TSR_ERR_IO naming the output, TSR_ERR_NOMEM (o is kept: abort it).
  */
 enum tsr_status tsr_output_commit(struct tsr_output *o, struct tsr_error *err);
 
@@ -187,7 +231,8 @@ enum tsr_status tsr_output_commit(struct tsr_output *o, struct tsr_error *err);
  */
 void tsr_output_test_fail_rename(uint32_t n);
 
-/* Removes every temporary not yet renamed and the folders open made; releases o. */
+/* Removes every temporary not yet renamed and the folders open made (never a
+ * FIFO, a device or a file in place); releases o. */
 void tsr_output_abort(struct tsr_output *o);
 
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/text.h"
+#include "report/report.h"
 #include "sweep/sweep_priv.h"
 
 /* A frames.csv in memory: fields point into text. */
@@ -295,22 +296,27 @@ static enum tsr_status point_rows(struct tsr_text *csv, struct tsr_text *jl,
 	return TSR_OK;
 }
 
-/* Writes t to OUT/name through a temporary and a rename. */
-static enum tsr_status write_out(const char *out_dir, const char *name, const struct tsr_text *t,
-				 struct tsr_error *err)
+/*
+ * Writes results.csv and results.jsonl into out_dir as one output
+ * transaction (report/report.h): both or neither, written through links,
+ * FIFOs and devices as every output of tessera.
+ */
+static enum tsr_status write_results(const char *out_dir, const struct tsr_text *csv,
+				     const struct tsr_text *jl, struct tsr_error *err)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	snprintf(path, sizeof(path), "%s/%s", out_dir, name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	TSR_TRY(tsr_text_status(t, name, err));
-	FILE *f = fopen(tmp, "wb");
-	int bad = !f || (t->len && fwrite(t->buf, 1, t->len, f) != t->len);
-	bad |= f && fclose(f);
-	if (bad || rename(tmp, path)) {
-		unlink(tmp);
-		return tsr_error_set(err, TSR_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-	}
-	return TSR_OK;
+	TSR_TRY(tsr_text_status(csv, "results.csv", err));
+	TSR_TRY(tsr_text_status(jl, "results.jsonl", err));
+	struct tsr_output out;
+	enum tsr_status s = tsr_output_open(&out, out_dir, err);
+	if (s == TSR_OK)
+		s = tsr_output_write(&out, "results.csv", csv->buf ? csv->buf : "", csv->len, err);
+	if (s == TSR_OK)
+		s = tsr_output_write(&out, "results.jsonl", jl->buf ? jl->buf : "", jl->len, err);
+	if (s == TSR_OK)
+		s = tsr_output_commit(&out, err);
+	if (s != TSR_OK)
+		tsr_output_abort(&out);
+	return s;
 }
 
 /* The union of the columns of the complete points among [lo, hi); *missing counted. */
@@ -360,9 +366,7 @@ enum tsr_status tsr_sweep_aggregate(const struct tsr_sweep *sw, const char *out_
 			s = point_rows(&csv, &jl, sw, &sw->points[i], dir, &u, err);
 	}
 	if (s == TSR_OK)
-		s = write_out(out_dir, "results.csv", &csv, err);
-	if (s == TSR_OK)
-		s = write_out(out_dir, "results.jsonl", &jl, err);
+		s = write_results(out_dir, &csv, &jl, err);
 	for (size_t k = 0; k < u.n; k++)
 		free(u.names[k]);
 	free(u.names);

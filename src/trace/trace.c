@@ -157,7 +157,8 @@ struct tsr_trace_writer {
 	FILE *f;
 	ZSTD_CCtx *cctx;
 	char *path;
-	char *tmp;               /* path.tmp, written until commit */
+	char *tmp;               /* path.tmp, written until commit (direct: path) */
+	int direct;              /* writes path itself: no rename, no removal */
 	uint8_t *out;            /* compressed bytes for fwrite */
 	size_t out_cap;
 	size_t len;              /* encoded bytes pending in buf */
@@ -212,9 +213,9 @@ static void writer_free(struct tsr_trace_writer *w)
 	free(w);
 }
 
-enum tsr_status tsr_trace_writer_open(const char *path, const char *description,
-				      struct tsr_trace_writer **out,
-				      struct tsr_error *err)
+/* tsr_trace_writer_open() (direct 0) and tsr_trace_writer_open_direct() (1). */
+static enum tsr_status writer_open(const char *path, const char *description, int direct,
+				   struct tsr_trace_writer **out, struct tsr_error *err)
 {
 	*out = NULL;
 	struct tsr_trace_writer *w = calloc(1, sizeof(*w));
@@ -232,7 +233,8 @@ enum tsr_status tsr_trace_writer_open(const char *path, const char *description,
 	}
 	memcpy(w->path, path, plen + 1);
 	memcpy(w->tmp, path, plen);
-	memcpy(w->tmp + plen, ".tmp", 5);
+	memcpy(w->tmp + plen, direct ? "" : ".tmp", direct ? 1 : 5);
+	w->direct = direct;
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, 3)) ||
 	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1))) {
 		writer_free(w);
@@ -262,6 +264,20 @@ enum tsr_status tsr_trace_writer_open(const char *path, const char *description,
 	w->len = HEADER_BYTES + dlen;
 	*out = w;
 	return TSR_OK;
+}
+
+enum tsr_status tsr_trace_writer_open(const char *path, const char *description,
+				      struct tsr_trace_writer **out,
+				      struct tsr_error *err)
+{
+	return writer_open(path, description, 0, out, err);
+}
+
+enum tsr_status tsr_trace_writer_open_direct(const char *path, const char *description,
+					     struct tsr_trace_writer **out,
+					     struct tsr_error *err)
+{
+	return writer_open(path, description, 1, out, err);
 }
 
 void tsr_trace_write(struct tsr_trace_writer *w, const struct tsr_trace_record *r)
@@ -334,10 +350,10 @@ enum tsr_status tsr_trace_writer_close(struct tsr_trace_writer *w, int commit,
 	}
 	if (fclose(w->f) != 0 && commit)
 		writer_fail(w, TSR_ERR_IO, "cannot write trace '%s': %s", w->tmp, strerror(errno));
-	if (commit && !w->status && rename(w->tmp, w->path) != 0)
+	if (commit && !w->status && !w->direct && rename(w->tmp, w->path) != 0)
 		writer_fail(w, TSR_ERR_IO, "cannot rename '%s' to '%s': %s", w->tmp, w->path,
 			    strerror(errno));
-	if (!commit || w->status)
+	if ((!commit || w->status) && !w->direct)
 		remove(w->tmp);
 	/* a discarded trace's errors do not matter to the caller */
 	enum tsr_status s = commit ? w->status : TSR_OK;

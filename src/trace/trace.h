@@ -93,6 +93,16 @@ enum tsr_status tsr_trace_writer_open(const char *path, const char *description,
 				      struct tsr_error *err);
 
 /*
+ * tsr_trace_writer_open() writing `path` itself: no temporary, and close
+ * neither renames nor removes it (an output transaction's temporary, a
+ * FIFO or a device: report/report.h's tsr_output_file() says where).
+ * Errors: those of tsr_trace_writer_open().
+ */
+enum tsr_status tsr_trace_writer_open_direct(const char *path, const char *description,
+					     struct tsr_trace_writer **out,
+					     struct tsr_error *err);
+
+/*
  * Appends one record. I/O errors are latched and reported by close, so
  * this can run in a cache observer. Allocates nothing per record.
  */
@@ -104,7 +114,7 @@ uint64_t tsr_trace_writer_count(const struct tsr_trace_writer *w);
 /*
  * Finishes the trace. With commit = 1 it writes the end record, flushes
  * and renames the file into place; with commit = 0 (or after an error) it
- * removes the temporary file. Frees w. Errors: TSR_ERR_IO naming the file.
+ * removes the temporary file (a direct writer: neither). Frees w. Errors: TSR_ERR_IO naming the file.
  */
 enum tsr_status tsr_trace_writer_close(struct tsr_trace_writer *w, int commit,
 				       struct tsr_error *err);
