@@ -11,6 +11,14 @@
  * The hierarchy's and the Attribute Cache's defaults belong to their
  * modules (tsr_memsys_config_defaults, tsr_ac_config_defaults): keys whose
  * default is NULL below take the module's.
+ *
+ * No dead keys: a key that some mode (functional or timing, pipeline.mode
+ * tbr or imr) does not read declares those modes and why (`ignored`,
+ * `why`), and a key that acts only with a boolean key on names it
+ * (`needs`). From that one declaration come the description's "ignored
+ * in ..." (`config --list`, the README), tsr_config_warnings() (which
+ * `tessera run` prints) and test 016, which checks that the key moves
+ * nothing in those modes and moves the counters everywhere else.
  */
 #include "config/config.h"
 
@@ -133,10 +141,10 @@ static const struct key keys[] = {
 	U32("tiling.tile_height", tile_height, 2, 256, "32", "pixels", "tile height (even)"),
 	ENUM_IGN("tiling.order", tile_order, tsr_tile_order_names, "\"z-order\"",
 	     "order in which the Tile Fetcher visits tiles (DTexL III-C)",
-	    M_IMR, WHY_IMR_NO_TILE_ORDER),
+	     M_IMR, WHY_IMR_NO_TILE_ORDER),
 	BOOL_IGN("tiling.reverse_every_other_frame", reverse_every_other_frame, "false",
 	     "visit tiles in reverse order on odd frames (boustrophedonic III-F)",
-	    M_IMR, WHY_IMR_NO_TILE_ORDER),
+	     M_IMR, WHY_IMR_NO_TILE_ORDER),
 	U32("tiling.list_capacity_primitives", list_capacity_primitives, 16, 1u << 20, "1024",
 	    "PMDs", "PMDs per tile list (TCOR II-B); pipeline.mode imr has no Parameter Buffer, "
 	    "but lays its depth, HiZ and color buffers out after the Parameter Buffer's unused "
@@ -148,11 +156,11 @@ static const struct key keys[] = {
 	BOOL_IGN("tiling.attribute_block_writes", attribute_block_writes, "true",
 	     "the Polygon List Builder writes each attribute's whole 64-byte block, the "
 	     "spare bytes holding the last tile's ID (TCOR III-D-1); false: only its bytes",
-	    M_IMR, WHY_IMR_NO_PB),
+	     M_IMR, WHY_IMR_NO_PB),
 	ENUM_IGN("tiling.pb_layout", pb_layout, tsr_pb_layout_names, "\"baseline\"",
 	     "PB-Lists layout: baseline (TCOR II-B) or interleaved (III-B, Fig. 6; list "
 	     "capacity a multiple of 16)",
-	    M_IMR, WHY_IMR_NO_PB),
+	     M_IMR, WHY_IMR_NO_PB),
 	U32_IGN("tiling.pb_max_mib", pb_max_mib, 1, 65536, "1024", "MiB",
 	    "most bytes the Parameter Buffer (lists, overflow pool, attributes) may take, its "
 	    "regions grown for a frame included (a driver's tiler-heap limit)",
@@ -190,10 +198,10 @@ static const struct key keys[] = {
 	    M_IMR, WHY_IMR_NO_TCOR, "tcor.attribute_cache"),
 	ENUM_NEEDS("tcor.attribute_cache_policy", ac.policy, ac_policy_names, NULL,
 	     "opt (OPT Numbers, III-C-6), lru, mru or drrip (V-A comparisons)",
-	    M_IMR, WHY_IMR_NO_TCOR, "tcor.attribute_cache"),
+	     M_IMR, WHY_IMR_NO_TCOR, "tcor.attribute_cache"),
 	BOOL_NEEDS("tcor.xor_index", ac.xor_index, NULL,
 	     "XOR-folded set index of the Primitive Buffer (III-C-2)",
-	    M_IMR, WHY_IMR_NO_TCOR, "tcor.attribute_cache"),
+	     M_IMR, WHY_IMR_NO_TCOR, "tcor.attribute_cache"),
 	U32_NEEDS("tcor.output_queue", output_queue, 1, 1024, "3", "primitives",
 	    "Tile Fetcher output queue: fetched primitives kept locked until rasterized",
 	    M_IMR, WHY_IMR_NO_TCOR, "tcor.attribute_cache"),
@@ -223,7 +231,7 @@ static const struct key keys[] = {
 	    M_FUNCTIONAL, WHY_TIMING),
 	ENUM_IGN("timing.warp_scheduler", timing.warp_scheduler, warp_scheduler_names, "\"gto\"",
 	     "rr (round-robin) or gto (greedy-then-oldest) over ready warps",
-	    M_FUNCTIONAL, WHY_TIMING),
+	     M_FUNCTIONAL, WHY_TIMING),
 	U32_IGN("timing.alu_before_sample", timing.alu_before_sample, 0, 4096, "2", "instructions",
 	    "ALU instructions of a quad before its sample instruction (interpolation)",
 	    M_FUNCTIONAL, WHY_TIMING),
@@ -244,7 +252,7 @@ static const struct key keys[] = {
 	     "coupled: Early-Z, the cores and blending start a tile when all their lanes "
 	     "finished the previous one (DTexL II-C); decoupled: each lane waits only for its "
 	     "own previous subtile, color-buffer banks flush one by one (DTexL III-E)",
-	    M_FUNCTIONAL | M_IMR, WHY_BARRIERS),
+	     M_FUNCTIONAL | M_IMR, WHY_BARRIERS),
 	U32_IGN("timing.tiles_in_flight", timing.tiles_in_flight, 2, 16, "4", "tiles",
 	    "tiles the raster pipeline holds at once, Tile Fetcher to flush (how far a lane "
 	    "or the Tile Fetcher may run ahead of the oldest tile)",
@@ -284,7 +292,7 @@ static const struct key keys[] = {
 	     "bytes/cycle port, RE Table I), lpddr4 (dual-channel LPDDR4-3200), ddr3-1600 "
 	     "(dual-channel 64-bit DDR3-1600 15-15-15, GSPC Section 4) or ddr3-1867 (10-10-10, "
 	     "GSPC Fig. 17); energy figures stay LPDDR3's",
-	    M_FUNCTIONAL, WHY_TIMING),
+	     M_FUNCTIONAL, WHY_TIMING),
 	U32_IGN("dram.latency_cycles", mem.dram_latency_cycles, 0, 100000, NULL, "cycles",
 	    "DRAM latency as the papers state it (TCOR Table I: 50-100 cycles)",
 	    M_ALL, WHY_DRAM_LATENCY),
@@ -306,28 +314,30 @@ static const struct key cache_keys[] = {
 	{"ways", KEY_U32, CACHE(geom.ways), 0, 1, TSR_LIMIT_CACHE_WAYS, NULL, NULL, "ways",
 	 "associativity (required for a new instance)", 0, NULL, NULL},
 	{"line_bytes", KEY_U32, CACHE(geom.line_bytes), 0, 4, 4096, NULL, "64", "bytes",
-	 "line size (power of two; 64 for the Parameter Buffer's and textures' paths)", 0, NULL, NULL},
+	 "line size (power of two; 64 for the Parameter Buffer's and textures' paths)", 0, NULL,
+	 NULL},
 	{"latency_cycles", KEY_U32, CACHE(geom.latency_cycles), 0, 0, 100000, NULL, "1",
 	 "cycles", "hit latency", M_FUNCTIONAL, WHY_TIMING,
 	 NULL},
 	{"policy", KEY_STRING, CACHE(geom.policy), TSR_POLICY_SPEC_MAX, 0, 0, NULL, "\"lru\"",
-	 "", "replacement policy spec name[:key=value,...] (OPT/OPTPT only in cachesim)", 0, NULL, NULL},
+	 "", "replacement policy spec name[:key=value,...] (OPT/OPTPT only in cachesim)", 0, NULL,
+	 NULL},
 	{"fetch_on_write", KEY_BOOL, CACHE(geom.fetch_on_write), 0, 0, 1, NULL, "false", "",
 	 "true: a partial-line write miss reads the line from the parent; false: "
 	 "write-allocate with a byte mask, no read (TCOR Fig. 10)", 0, NULL, NULL},
 	{"write_policy", KEY_ENUM, CACHE(write_policy), 0, 0, 0, write_policy_names,
-	 "\"write-back\"", "", "write-back or write-through (every write goes on to the parent)", 0, NULL, NULL},
+	 "\"write-back\"", "", "write-back or write-through (every write goes on to the parent)",
+	 0, NULL, NULL},
 	{"per_core", KEY_BOOL, CACHE(per_core), 0, 0, 1, NULL, "false", "",
 	 "one private copy per shader core, named <name><core>", 0, NULL, NULL},
 	{"parent", KEY_STRING, CACHE(parent), TSR_CACHE_NAME_MAX, 0, 0, NULL, "\"dram\"", "",
 	 "the next level: another instance, or \"dram\"", 0, NULL, NULL},
 	{"mshrs", KEY_U32, CACHE(mshrs), 0, 1, 65535, NULL, "16", "entries",
 	 "timing mode: miss status holding registers; later misses to a line in one merge "
-	 "(the papers give none: 16 is an assumption)", M_FUNCTIONAL, WHY_TIMING,
-	 NULL},
+	 "(the papers give none: 16 is an assumption)", M_FUNCTIONAL, WHY_TIMING, NULL},
 	{"ports", KEY_U32, CACHE(ports), 0, 1, 64, NULL, "1", "lookups/cycle",
-	 "timing mode: lookups that may start per cycle (ports or banks, RE Table I)", M_FUNCTIONAL, WHY_TIMING,
-	 NULL},
+	 "timing mode: lookups that may start per cycle (ports or banks, RE Table I)",
+	 M_FUNCTIONAL, WHY_TIMING, NULL},
 };
 
 #define NKEYS(t) (sizeof(t) / sizeof((t)[0]))

@@ -269,8 +269,9 @@ char *tsr_config_json_text(const struct tsr_gpu_config *cfg);
 /*
  * The entries of tsr_config_entries(cfg) as a Markdown table (the README's
  * configuration reference, `tessera config --list --markdown`): one header
- * and one row per key, its meaning followed by the modes that ignore it. *out is a malloc'd NUL-terminated string (free()
- * it). Errors: TSR_ERR_NOMEM.
+ * and one row per key, its meaning followed by the modes that ignore it.
+ * *out is a malloc'd NUL-terminated string (free() it). Errors:
+ * TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_config_markdown(const struct tsr_gpu_config *cfg, char **out,
 				    struct tsr_error *err);
