@@ -590,6 +590,10 @@ static void test_no_dead_keys(void **state)
 	print_message("keys x modes: %zu moved (%zu tied counters moved), %zu ignored (warned of) "
 		      "as declared or found, %zu exempted, %zu with no other valid value; %zu failures\n",
 		      t.moved, t.tied, t.ignored, t.exempted, t.rejected, t.failures);
+	for (size_t i = 0; i < sizeof(exempt) / sizeof(exempt[0]); i++)
+		print_message("exempted: %s%s: %s\n", exempt[i].key,
+			      exempt[i].modes == M_IMR ? " (immediate mode)"
+			      : exempt[i].modes ? " (timing tbr)" : "", exempt[i].reason);
 	assert_int_equal(t.failures, 0);
 	assert_true(t.moved > 100);
 	assert_true(t.tied > 30);
