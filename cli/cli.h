@@ -25,6 +25,16 @@
  */
 int tsr_cli_exit(enum tsr_status s, const struct tsr_error *err);
 
+/*
+ * Prints "tessera: warning: <message>" to stderr once for each key cfg
+ * sets that its mode ignores (tsr_config_warnings(): a value other than
+ * the default, from the configuration file or --set). Errors: those of
+ * tsr_config_warnings().
+ */
+struct tsr_gpu_config;
+enum tsr_status tsr_cli_config_warnings(const struct tsr_gpu_config *cfg,
+					struct tsr_error *err);
+
 /* Prints "tessera: <message>" (printf-style) and returns EXIT_USAGE. */
 int tsr_cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

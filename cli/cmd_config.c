@@ -85,8 +85,9 @@ int tsr_cmd_config(int argc, char **argv)
 	if (s != TSR_OK)
 		return tsr_cli_exit(s, &err);
 	for (size_t i = 0; i < n; i++)
-		printf("%-40s %-14s %s%s%s; %s\n", e[i].key, e[i].value, e[i].kind,
-		       e[i].unit[0] ? ", " : "", e[i].unit, e[i].help);
+		printf("%-40s %-14s %s%s%s; %s%s%s\n", e[i].key, e[i].value, e[i].kind,
+		       e[i].unit[0] ? ", " : "", e[i].unit, e[i].help,
+		       e[i].ignored[0] ? "; " : "", e[i].ignored);
 	free(e);
 	return 0;
 }

@@ -365,6 +365,8 @@ int tsr_cmd_run(int argc, char **argv)
 	tsr_config_defaults(&cfg);
 	if (s == TSR_OK)
 		s = tsr_config_apply_sets(&cfg, config ? config_path : NULL, sets, nsets, &err);
+	if (s == TSR_OK)
+		s = tsr_cli_config_warnings(&cfg, &err);
 	struct tsr_sim *sim = NULL;
 	if (s == TSR_OK)
 		s = tsr_sim_open(&cfg, workload, &sim, &err);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "config/config.h"
 
 static void usage_main(FILE *f)
 {
@@ -111,6 +112,18 @@ int tsr_cli_usage_error(const char *fmt, ...)
 	fputc('\n', stderr);
 	va_end(ap);
 	return EXIT_USAGE;
+}
+
+enum tsr_status tsr_cli_config_warnings(const struct tsr_gpu_config *cfg,
+				       struct tsr_error *err)
+{
+	struct tsr_config_warning *w = NULL;
+	size_t n = 0;
+	TSR_TRY(tsr_config_warnings(cfg, &w, &n, err));
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "tessera: warning: %s\n", w[i].msg);
+	free(w);
+	return TSR_OK;
 }
 
 void tsr_cli_getopt_reset(void)

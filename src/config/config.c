@@ -11,6 +11,14 @@
  * The hierarchy's and the Attribute Cache's defaults belong to their
  * modules (tsr_memsys_config_defaults, tsr_ac_config_defaults): keys whose
  * default is NULL below take the module's.
+ *
+ * No dead keys: a key that some mode (functional or timing, pipeline.mode
+ * tbr or imr) does not read declares those modes and why (`ignored`,
+ * `why`), and a key that acts only with a boolean key on names it
+ * (`needs`). From that one declaration come the description's "ignored
+ * in ..." (`config --list`, the README), tsr_config_warnings() (which
+ * `tessera run` prints) and test 016, which checks that the key moves
+ * nothing in those modes and moves the counters everywhere else.
  */
 #include "config/config.h"
 
@@ -57,16 +65,70 @@ struct key {
 	const char *def;           /* default as JSON text; NULL: the module's default */
 	const char *unit;
 	const char *help;
+	/*
+	 * The modes (TSR_MODE_BIT(enum tsr_config_mode)) in which no model
+	 * reads the key, and why: `config --list` says so after help, and a
+	 * run in such a mode that sets the key to another value than its
+	 * default gets a warning (tsr_config_warnings(); test 016 checks that
+	 * the key moves nothing there and something everywhere else).
+	 */
+	uint32_t ignored;
+	const char *why;
+	/* a boolean key of `keys` without which no model reads this one (NULL: none) */
+	const char *needs;
 };
 
+/* Sets of modes for `ignored`. */
+#define M_FT TSR_MODE_BIT(TSR_MODE_FUNCTIONAL_TBR)
+#define M_FI TSR_MODE_BIT(TSR_MODE_FUNCTIONAL_IMR)
+#define M_TT TSR_MODE_BIT(TSR_MODE_TIMING_TBR)
+#define M_TI TSR_MODE_BIT(TSR_MODE_TIMING_IMR)
+#define M_FUNCTIONAL (M_FT | M_FI)
+#define M_TIMING (M_TT | M_TI)
+#define M_TBR (M_FT | M_TT)
+#define M_IMR (M_FI | M_TI)
+#define M_ALL (M_FUNCTIONAL | M_TIMING)
+
+/* The reasons, shared by keys. */
+#define WHY_TIMING "only the timing model (timing.enabled true) reads it: the functional " \
+		   "model counts events and bytes, not cycles"
+#define WHY_IMR_TIMING "only the immediate-mode timing model (pipeline.mode imr, " \
+		       "timing.enabled true) reads it"
+#define WHY_IMR_NO_PB "the immediate-mode pipeline has no Parameter Buffer: primitives " \
+		      "go straight from geometry to the raster pipeline"
+#define WHY_IMR_NO_TILE_ORDER "the immediate-mode pipeline draws in submission order, not " \
+			      "tile by tile"
+#define WHY_IMR_NO_TCOR "the Attribute Cache works on the Parameter Buffer, which the " \
+			"immediate-mode pipeline does not have (tcor.attribute_cache is an " \
+			"error there)"
+
+#define WHY_IMR_NO_RE "Rendering Elimination works on tiles, which the immediate-mode " \
+		      "pipeline does not have (elimination.rendering is an error there)"
+#define WHY_BARRIERS "only the TBR timing model reads it: the functional model counts no " \
+		     "cycles, and the immediate-mode pipeline has no tiles to wait for (each " \
+		     "lane works in order)"
+#define WHY_DRAM_LATENCY "no model reads it: the functional model counts no cycles, and " \
+			 "the timing model's DRAM latencies come from the device that " \
+			 "dram.model names (timing/dram.h); kept so that files stating the " \
+			 "papers' latency load"
+
 #define GPU(f) offsetof(struct tsr_gpu_config, f)
-#define U32(p, f, lo, hi, d, u, h) {p, KEY_U32, GPU(f), 0, lo, hi, NULL, d, u, h}
-#define BOOL(p, f, d, h) {p, KEY_BOOL, GPU(f), 0, 0, 1, NULL, d, "", h}
-#define ENUM(p, f, n, d, h) {p, KEY_ENUM, GPU(f), 0, 0, 0, n, d, "", h}
+#define U32_NEEDS(p, f, lo, hi, d, u, h, ig, why, needs) \
+	{p, KEY_U32, GPU(f), 0, lo, hi, NULL, d, u, h, ig, why, needs}
+#define BOOL_NEEDS(p, f, d, h, ig, why, needs) \
+	{p, KEY_BOOL, GPU(f), 0, 0, 1, NULL, d, "", h, ig, why, needs}
+#define ENUM_NEEDS(p, f, n, d, h, ig, why, needs) \
+	{p, KEY_ENUM, GPU(f), 0, 0, 0, n, d, "", h, ig, why, needs}
+#define U32_IGN(p, f, lo, hi, d, u, h, ig, why) U32_NEEDS(p, f, lo, hi, d, u, h, ig, why, NULL)
+#define BOOL_IGN(p, f, d, h, ig, why) BOOL_NEEDS(p, f, d, h, ig, why, NULL)
+#define ENUM_IGN(p, f, n, d, h, ig, why) ENUM_NEEDS(p, f, n, d, h, ig, why, NULL)
+#define U32(p, f, lo, hi, d, u, h) U32_IGN(p, f, lo, hi, d, u, h, 0, NULL)
+#define BOOL(p, f, d, h) BOOL_IGN(p, f, d, h, 0, NULL)
+#define ENUM(p, f, n, d, h) ENUM_IGN(p, f, n, d, h, 0, NULL)
 
 static const struct key keys[] = {
 	{"name", KEY_STRING, GPU(name), sizeof(((struct tsr_gpu_config *)0)->name), 0, 0,
-	 NULL, "\"default\"", "", "label copied into stats.json"},
+	 NULL, "\"default\"", "", "label copied into stats.json", 0, NULL, NULL},
 	ENUM("pipeline.mode", pipeline_mode, tsr_pipeline_mode_names, "\"tbr\"",
 	     "tbr: tile-based rendering (TCOR II-A); imr: immediate mode, draws rasterized in "
 	     "submission order against depth, HiZ and color buffers in memory through the "
@@ -77,23 +139,32 @@ static const struct key keys[] = {
 	U32("screen.height", height, 1, 16384, "768", "pixels", "screen height"),
 	U32("tiling.tile_width", tile_width, 2, 256, "32", "pixels", "tile width (even)"),
 	U32("tiling.tile_height", tile_height, 2, 256, "32", "pixels", "tile height (even)"),
-	ENUM("tiling.order", tile_order, tsr_tile_order_names, "\"z-order\"",
-	     "order in which the Tile Fetcher visits tiles (DTexL III-C)"),
-	BOOL("tiling.reverse_every_other_frame", reverse_every_other_frame, "false",
-	     "visit tiles in reverse order on odd frames (boustrophedonic III-F)"),
+	ENUM_IGN("tiling.order", tile_order, tsr_tile_order_names, "\"z-order\"",
+	     "order in which the Tile Fetcher visits tiles (DTexL III-C)",
+	     M_IMR, WHY_IMR_NO_TILE_ORDER),
+	BOOL_IGN("tiling.reverse_every_other_frame", reverse_every_other_frame, "false",
+	     "visit tiles in reverse order on odd frames (boustrophedonic III-F)",
+	     M_IMR, WHY_IMR_NO_TILE_ORDER),
 	U32("tiling.list_capacity_primitives", list_capacity_primitives, 16, 1u << 20, "1024",
-	    "PMDs", "PMDs per tile list (TCOR II-B)"),
-	U32("tiling.attribute_bytes", attribute_bytes, 16, 64, "48", "bytes",
-	    "bytes of one attribute, 3 vertices x 16 bytes (TCOR II-B)"),
-	BOOL("tiling.attribute_block_writes", attribute_block_writes, "true",
+	    "PMDs", "PMDs per tile list (TCOR II-B); pipeline.mode imr has no Parameter Buffer, "
+	    "but lays its depth, HiZ and color buffers out after the Parameter Buffer's unused "
+	    "regions, whose size this sets: there it moves only those buffers' addresses (cache "
+	    "sets, DRAM banks and rows)"),
+	U32_IGN("tiling.attribute_bytes", attribute_bytes, 16, 64, "48", "bytes",
+	    "bytes of one attribute, 3 vertices x 16 bytes (TCOR II-B)",
+	    M_IMR, WHY_IMR_NO_PB),
+	BOOL_IGN("tiling.attribute_block_writes", attribute_block_writes, "true",
 	     "the Polygon List Builder writes each attribute's whole 64-byte block, the "
-	     "spare bytes holding the last tile's ID (TCOR III-D-1); false: only its bytes"),
-	ENUM("tiling.pb_layout", pb_layout, tsr_pb_layout_names, "\"baseline\"",
+	     "spare bytes holding the last tile's ID (TCOR III-D-1); false: only its bytes",
+	     M_IMR, WHY_IMR_NO_PB),
+	ENUM_IGN("tiling.pb_layout", pb_layout, tsr_pb_layout_names, "\"baseline\"",
 	     "PB-Lists layout: baseline (TCOR II-B) or interleaved (III-B, Fig. 6; list "
-	     "capacity a multiple of 16)"),
-	U32("tiling.pb_max_mib", pb_max_mib, 1, 65536, "1024", "MiB",
+	     "capacity a multiple of 16)",
+	     M_IMR, WHY_IMR_NO_PB),
+	U32_IGN("tiling.pb_max_mib", pb_max_mib, 1, 65536, "1024", "MiB",
 	    "most bytes the Parameter Buffer (lists, overflow pool, attributes) may take, its "
-	    "regions grown for a frame included (a driver's tiler-heap limit)"),
+	    "regions grown for a frame included (a driver's tiler-heap limit)",
+	    M_IMR, WHY_IMR_NO_PB),
 	U32("raster.cores", mem.cores, 1, TSR_MAX_CORES, "4", "cores",
 	    "shader cores; per-core caches get one copy each"),
 	ENUM("raster.quad_grouping", quad_grouping, tsr_quad_grouping_names, "\"fg-xshift2\"",
@@ -116,88 +187,115 @@ static const struct key keys[] = {
 	BOOL("tcor.attribute_cache", attribute_cache, "false",
 	     "TCOR III-C: split the Tile Cache; caches.tile becomes the Primitive List Cache "
 	     "and PB-Attributes go through the Attribute Cache to routes.attribute_cache"),
-	U32("tcor.attribute_cache_bytes", ac.size_bytes, 64, 1u << 26, NULL, "bytes",
-	    "Attribute Buffer capacity (64-byte entries)"),
-	U32("tcor.attribute_cache_lines", ac.lines, 1, 1u << 20, NULL, "lines",
-	    "Primitive Buffer lines (one primitive each)"),
-	U32("tcor.attribute_cache_ways", ac.ways, 0, 1u << 20, NULL, "ways",
-	    "Primitive Buffer associativity (0: fully associative)"),
-	ENUM("tcor.attribute_cache_policy", ac.policy, ac_policy_names, NULL,
-	     "opt (OPT Numbers, III-C-6), lru, mru or drrip (V-A comparisons)"),
-	BOOL("tcor.xor_index", ac.xor_index, NULL,
-	     "XOR-folded set index of the Primitive Buffer (III-C-2)"),
-	U32("tcor.output_queue", output_queue, 1, 1024, "3", "primitives",
-	    "Tile Fetcher output queue: fetched primitives kept locked until rasterized"),
+	U32_NEEDS("tcor.attribute_cache_bytes", ac.size_bytes, 64, 1u << 26, NULL, "bytes",
+	    "Attribute Buffer capacity (64-byte entries)",
+	    M_IMR, WHY_IMR_NO_TCOR, "tcor.attribute_cache"),
+	U32_NEEDS("tcor.attribute_cache_lines", ac.lines, 1, 1u << 20, NULL, "lines",
+	    "Primitive Buffer lines (one primitive each)",
+	    M_IMR, WHY_IMR_NO_TCOR, "tcor.attribute_cache"),
+	U32_NEEDS("tcor.attribute_cache_ways", ac.ways, 0, 1u << 20, NULL, "ways",
+	    "Primitive Buffer associativity (0: fully associative)",
+	    M_IMR, WHY_IMR_NO_TCOR, "tcor.attribute_cache"),
+	ENUM_NEEDS("tcor.attribute_cache_policy", ac.policy, ac_policy_names, NULL,
+	     "opt (OPT Numbers, III-C-6), lru, mru or drrip (V-A comparisons)",
+	     M_IMR, WHY_IMR_NO_TCOR, "tcor.attribute_cache"),
+	BOOL_NEEDS("tcor.xor_index", ac.xor_index, NULL,
+	     "XOR-folded set index of the Primitive Buffer (III-C-2)",
+	     M_IMR, WHY_IMR_NO_TCOR, "tcor.attribute_cache"),
+	U32_NEEDS("tcor.output_queue", output_queue, 1, 1024, "3", "primitives",
+	    "Tile Fetcher output queue: fetched primitives kept locked until rasterized",
+	    M_IMR, WHY_IMR_NO_TCOR, "tcor.attribute_cache"),
 	BOOL("elimination.rendering", elim.rendering, "false",
 	     "Rendering Elimination (RE III): skip tiles whose input signature equals the "
 	     "frame two back"),
 	BOOL("elimination.transactions", elim.transactions, "false",
 	     "Transaction Elimination (RE IV-C): skip color flushes equal to the back buffer's"),
-	U32("elimination.refresh_frames", elim.refresh_frames, 0, 1000000, "0", "frames",
-	    "0: never; N >= 3: RE off in frames f with f mod N < 2 (RE III-E)"),
+	U32_NEEDS("elimination.refresh_frames", elim.refresh_frames, 0, 1000000, "0", "frames",
+	    "0: never; N >= 3: RE off in frames f with f mod N < 2 (RE III-E)",
+	    M_IMR, WHY_IMR_NO_RE, "elimination.rendering"),
 	BOOL("elimination.verify", elim.verify, "false",
 	     "render skipped tiles anyway, uncounted, and compare colors (false positives)"),
 	BOOL("timing.enabled", timing.enabled, "false",
 	     "count cycles (docs/timing.md): frames per second, unit and core activity, memory "
 	     "latencies; every other counter is the same as without"),
-	U32("timing.gpu_mhz", timing.gpu_mhz, 1, 10000, "600", "MHz",
-	    "GPU clock (TCOR, DTexL, boustrophedonic Table I/II: 600; RE Table I: 400)"),
-	U32("timing.warp_slots", timing.warp_slots, 1, 64, "16", "quads",
-	    "warps (one quad each) resident per shader core (an assumption: the papers give none)"),
-	U32("timing.issue_width", timing.issue_width, 1, 64, "1", "instructions",
+	U32_IGN("timing.gpu_mhz", timing.gpu_mhz, 1, 10000, "600", "MHz",
+	    "GPU clock (TCOR, DTexL, boustrophedonic Table I/II: 600; RE Table I: 400)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.warp_slots", timing.warp_slots, 1, 64, "16", "quads",
+	    "warps (one quad each) resident per shader core (an assumption: the papers give none)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.issue_width", timing.issue_width, 1, 64, "1", "instructions",
 	    "instructions a shader core issues per cycle, each from a different warp (1: the "
 	    "papers' mobile cores; configs/gspc-*.json: 16, GSPC Section 4's 8 cores x 2 SIMD4 "
-	    "pipelines per texture sampler)"),
-	ENUM("timing.warp_scheduler", timing.warp_scheduler, warp_scheduler_names, "\"gto\"",
-	     "rr (round-robin) or gto (greedy-then-oldest) over ready warps"),
-	U32("timing.alu_before_sample", timing.alu_before_sample, 0, 4096, "2", "instructions",
-	    "ALU instructions of a quad before its sample instruction (interpolation)"),
-	U32("timing.sample_issue_cycles", timing.sample_issue_cycles, 1, 64, "1", "cycles",
-	    "issue cycles of a sample instruction (address computation, coalescing)"),
-	U32("timing.tile_fetch_requests_per_cycle", timing.tile_fetch_requests_per_cycle, 1, 64,
-	    "1", "requests", "memory requests the Tile Fetcher issues per cycle (TCOR V-B-3)"),
-	U32("timing.tile_fetch_primitives_per_cycle", timing.tile_fetch_primitives_per_cycle, 1,
-	    64, "1", "primitives", "primitives the Tile Fetcher outputs per cycle (TCOR V-B-3: 1)"),
-	U32("timing.triangle_queue_entries", timing.triangle_queue_entries, 0, 1u << 20, "16",
+	    "pipelines per texture sampler)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	ENUM_IGN("timing.warp_scheduler", timing.warp_scheduler, warp_scheduler_names, "\"gto\"",
+	     "rr (round-robin) or gto (greedy-then-oldest) over ready warps",
+	     M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.alu_before_sample", timing.alu_before_sample, 0, 4096, "2", "instructions",
+	    "ALU instructions of a quad before its sample instruction (interpolation)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.sample_issue_cycles", timing.sample_issue_cycles, 1, 64, "1", "cycles",
+	    "issue cycles of a sample instruction (address computation, coalescing)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.tile_fetch_requests_per_cycle", timing.tile_fetch_requests_per_cycle, 1, 64,
+	    "1", "requests", "memory requests the Tile Fetcher issues per cycle (TCOR V-B-3)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.tile_fetch_primitives_per_cycle", timing.tile_fetch_primitives_per_cycle, 1,
+	    64, "1", "primitives", "primitives the Tile Fetcher outputs per cycle (TCOR V-B-3: 1)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.triangle_queue_entries", timing.triangle_queue_entries, 0, 1u << 20, "16",
 	    "primitives", "the Tile Fetcher's output queue to the Rasterizer (RE Table I: "
-	    "triangle and tile queues, 16); 0: unlimited (TCOR V-B-3's throughput experiment)"),
-	ENUM("timing.barriers", timing.barriers, barrier_names, "\"coupled\"",
+	    "triangle and tile queues, 16); 0: unlimited (TCOR V-B-3's throughput experiment)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	ENUM_IGN("timing.barriers", timing.barriers, barrier_names, "\"coupled\"",
 	     "coupled: Early-Z, the cores and blending start a tile when all their lanes "
 	     "finished the previous one (DTexL II-C); decoupled: each lane waits only for its "
-	     "own previous subtile, color-buffer banks flush one by one (DTexL III-E)"),
-	U32("timing.tiles_in_flight", timing.tiles_in_flight, 2, 16, "4", "tiles",
+	     "own previous subtile, color-buffer banks flush one by one (DTexL III-E)",
+	     M_FUNCTIONAL | M_IMR, WHY_BARRIERS),
+	U32_IGN("timing.tiles_in_flight", timing.tiles_in_flight, 2, 16, "4", "tiles",
 	    "tiles the raster pipeline holds at once, Tile Fetcher to flush (how far a lane "
-	    "or the Tile Fetcher may run ahead of the oldest tile)"),
+	    "or the Tile Fetcher may run ahead of the oldest tile)",
+	    M_FUNCTIONAL, WHY_TIMING),
 	BOOL("timing.overlap_frames", timing.overlap_frames, "false",
 	     "the geometry phase of frame N+1 runs during the raster phase of frame N, into a "
 	     "second Parameter Buffer, as Mali-class GPUs pipeline frames (docs/timing.md); "
 	     "the functional model's accesses follow that order, timing on or off"),
-	U32("timing.vertex_processors", timing.vertex_processors, 1, 64, "1", "processors",
-	    "vertex processors, one vertex shader instruction a cycle each (RE Table I: 1)"),
-	U32("timing.rasterizer_attributes_per_cycle", timing.rasterizer_attributes_per_cycle, 1,
-	    1024, "16", "attributes", "primitive setup throughput (RE Table I: 16 per cycle)"),
-	U32("timing.early_z_inflight", timing.early_z_inflight, 1, 4096, "32", "quads",
-	    "quads in flight in Early-Z (RE Table I: 32)"),
-	U32("timing.fragment_queue_entries", timing.fragment_queue_entries, 1, 4096, "64",
-	    "entries", "blending input queue (RE Table I: fragment queue, 64)"),
-	U32("timing.imr_z_quads_in_flight", timing.imr_z_quads_in_flight, 1, 4096, "16",
+	U32_IGN("timing.vertex_processors", timing.vertex_processors, 1, 64, "1", "processors",
+	    "vertex processors, one vertex shader instruction a cycle each (RE Table I: 1)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.rasterizer_attributes_per_cycle", timing.rasterizer_attributes_per_cycle, 1,
+	    1024, "16", "attributes", "primitive setup throughput (RE Table I: 16 per cycle)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.early_z_inflight", timing.early_z_inflight, 1, 4096, "32", "quads",
+	    "quads in flight in Early-Z (RE Table I: 32)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.fragment_queue_entries", timing.fragment_queue_entries, 1, 4096, "64",
+	    "entries", "blending input queue (RE Table I: fragment queue, 64)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.imr_z_quads_in_flight", timing.imr_z_quads_in_flight, 1, 4096, "16",
 	    "quads", "pipeline.mode imr: quads per Early-Z lane whose HiZ and depth reads are "
 	    "outstanding (a quad leaves Early-Z when its reads complete; depth writes are "
-	    "posted); an assumption, GSPC gives no Z-cache miss queue"),
-	U32("timing.imr_color_quads_in_flight", timing.imr_color_quads_in_flight, 1, 4096, "16",
+	    "posted); an assumption, GSPC gives no Z-cache miss queue",
+	    M_ALL & ~M_TI, WHY_IMR_TIMING),
+	U32_IGN("timing.imr_color_quads_in_flight", timing.imr_color_quads_in_flight, 1, 4096, "16",
 	    "quads", "pipeline.mode imr: quads per blending lane whose color (alpha blending) "
-	    "and late-Z reads are outstanding (color writes are posted); an assumption"),
-	U32("timing.imr_batch_quads", timing.imr_batch_quads, 1, 1u << 20, "1024", "quads",
+	    "and late-Z reads are outstanding (color writes are posted); an assumption",
+	    M_ALL & ~M_TI, WHY_IMR_TIMING),
+	U32_IGN("timing.imr_batch_quads", timing.imr_batch_quads, 1, 1u << 20, "1024", "quads",
 	    "pipeline.mode imr: a batch of primitive windows (the timing model's unit in "
 	    "flight, timing.tiles_in_flight of them) ends at a draw's end or at the end of the "
-	    "primitive that brings it to this many quads"),
-	ENUM("dram.model", timing.dram_model, dram_model_names, "\"lpddr3\"",
+	    "primitive that brings it to this many quads",
+	    M_ALL & ~M_TI, WHY_IMR_TIMING),
+	ENUM_IGN("dram.model", timing.dram_model, dram_model_names, "\"lpddr3\"",
 	     "timing mode: the DRAM device, lpddr3 (dual-channel LPDDR3-1600 behind a 4 "
 	     "bytes/cycle port, RE Table I), lpddr4 (dual-channel LPDDR4-3200), ddr3-1600 "
 	     "(dual-channel 64-bit DDR3-1600 15-15-15, GSPC Section 4) or ddr3-1867 (10-10-10, "
-	     "GSPC Fig. 17); energy figures stay LPDDR3's"),
-	U32("dram.latency_cycles", mem.dram_latency_cycles, 0, 100000, NULL, "cycles",
-	    "DRAM latency (recorded for the timing model)"),
+	     "GSPC Fig. 17); energy figures stay LPDDR3's",
+	     M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("dram.latency_cycles", mem.dram_latency_cycles, 0, 100000, NULL, "cycles",
+	    "DRAM latency as the papers state it (TCOR Table I: 50-100 cycles)",
+	    M_ALL, WHY_DRAM_LATENCY),
 	U32("dram.burst_bytes", mem.dram_burst_bytes, 4, 4096, NULL, "bytes",
 	    "bytes of one DRAM burst: uncached accesses move whole bursts (power of two)"),
 	BOOL("stats.texture_footprint", texture_footprint_stats, "false",
@@ -212,29 +310,34 @@ static const struct key keys[] = {
 /* Keys of each instance under "caches" (defaults: a new instance's). */
 static const struct key cache_keys[] = {
 	{"size_bytes", KEY_U32, CACHE(geom.size_bytes), 0, 1, 1u << 31, NULL, NULL, "bytes",
-	 "capacity (required for a new instance)"},
+	 "capacity (required for a new instance)", 0, NULL, NULL},
 	{"ways", KEY_U32, CACHE(geom.ways), 0, 1, TSR_LIMIT_CACHE_WAYS, NULL, NULL, "ways",
-	 "associativity (required for a new instance)"},
+	 "associativity (required for a new instance)", 0, NULL, NULL},
 	{"line_bytes", KEY_U32, CACHE(geom.line_bytes), 0, 4, 4096, NULL, "64", "bytes",
-	 "line size (power of two; 64 for the Parameter Buffer's and textures' paths)"},
+	 "line size (power of two; 64 for the Parameter Buffer's and textures' paths)", 0, NULL,
+	 NULL},
 	{"latency_cycles", KEY_U32, CACHE(geom.latency_cycles), 0, 0, 100000, NULL, "1",
-	 "cycles", "hit latency (recorded for the timing model)"},
+	 "cycles", "hit latency", M_FUNCTIONAL, WHY_TIMING,
+	 NULL},
 	{"policy", KEY_STRING, CACHE(geom.policy), TSR_POLICY_SPEC_MAX, 0, 0, NULL, "\"lru\"",
-	 "", "replacement policy spec name[:key=value,...] (OPT/OPTPT only in cachesim)"},
+	 "", "replacement policy spec name[:key=value,...] (OPT/OPTPT only in cachesim)", 0, NULL,
+	 NULL},
 	{"fetch_on_write", KEY_BOOL, CACHE(geom.fetch_on_write), 0, 0, 1, NULL, "false", "",
 	 "true: a partial-line write miss reads the line from the parent; false: "
-	 "write-allocate with a byte mask, no read (TCOR Fig. 10)"},
+	 "write-allocate with a byte mask, no read (TCOR Fig. 10)", 0, NULL, NULL},
 	{"write_policy", KEY_ENUM, CACHE(write_policy), 0, 0, 0, write_policy_names,
-	 "\"write-back\"", "", "write-back or write-through (every write goes on to the parent)"},
+	 "\"write-back\"", "", "write-back or write-through (every write goes on to the parent)",
+	 0, NULL, NULL},
 	{"per_core", KEY_BOOL, CACHE(per_core), 0, 0, 1, NULL, "false", "",
-	 "one private copy per shader core, named <name><core>"},
+	 "one private copy per shader core, named <name><core>", 0, NULL, NULL},
 	{"parent", KEY_STRING, CACHE(parent), TSR_CACHE_NAME_MAX, 0, 0, NULL, "\"dram\"", "",
-	 "the next level: another instance, or \"dram\""},
+	 "the next level: another instance, or \"dram\"", 0, NULL, NULL},
 	{"mshrs", KEY_U32, CACHE(mshrs), 0, 1, 65535, NULL, "16", "entries",
 	 "timing mode: miss status holding registers; later misses to a line in one merge "
-	 "(the papers give none: 16 is an assumption)"},
+	 "(the papers give none: 16 is an assumption)", M_FUNCTIONAL, WHY_TIMING, NULL},
 	{"ports", KEY_U32, CACHE(ports), 0, 1, 64, NULL, "1", "lookups/cycle",
-	 "timing mode: lookups that may start per cycle (ports or banks, RE Table I)"},
+	 "timing mode: lookups that may start per cycle (ports or banks, RE Table I)",
+	 M_FUNCTIONAL, WHY_TIMING, NULL},
 };
 
 #define NKEYS(t) (sizeof(t) / sizeof((t)[0]))
@@ -442,7 +545,7 @@ static enum tsr_status read_routes(const json_t *o, const char *file,
 	TSR_TRY(tsr_json_check_keys(o, file, "routes", allowed, err));
 	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++) {
 		const struct key k = {allowed[r], KEY_STRING, 0, TSR_CACHE_NAME_MAX, 0, 0, NULL,
-				      NULL, "", ""};
+				      NULL, "", "", 0, NULL, NULL};
 		TSR_TRY(read_key(o, file, "routes", allowed[r], &k, cfg->mem.routes[r], err));
 	}
 	return TSR_OK;
@@ -789,6 +892,251 @@ enum tsr_status tsr_config_load_text(const char *text, const char *label,
 	return s;
 }
 
+/* ---- modes and the keys they ignore ---- */
+
+enum tsr_config_mode tsr_config_mode(const struct tsr_gpu_config *cfg)
+{
+	const int imr = cfg->pipeline_mode == TSR_PIPELINE_IMR;
+	return cfg->timing.enabled ? (imr ? TSR_MODE_TIMING_IMR : TSR_MODE_TIMING_TBR)
+				   : (imr ? TSR_MODE_FUNCTIONAL_IMR : TSR_MODE_FUNCTIONAL_TBR);
+}
+
+const char *tsr_config_mode_name(enum tsr_config_mode m)
+{
+	static const char *const names[TSR_MODE_COUNT] = {"functional tbr", "functional imr",
+							  "timing tbr", "timing imr"};
+	return (unsigned)m < TSR_MODE_COUNT ? names[m] : "invalid";
+}
+
+/*
+ * The modes of `modes` as words, for a key's description; when `run` is a
+ * mode (not TSR_MODE_COUNT), the narrowest of those words that holds it,
+ * for a run's warning ("functional mode (timing.enabled false)").
+ */
+static const char *modes_text(uint32_t modes, enum tsr_config_mode run)
+{
+	static const struct {
+		uint32_t modes;
+		const char *text;
+	} sets[] = {
+		{M_ALL, "every mode"},
+		{M_FUNCTIONAL, "functional mode (timing.enabled false)"},
+		{M_TIMING, "timing mode (timing.enabled true)"},
+		{M_IMR, "immediate mode (pipeline.mode imr)"},
+		{M_TBR, "tile-based mode (pipeline.mode tbr)"},
+		{M_ALL & ~M_TI, "every mode but timing with pipeline.mode imr"},
+		{M_FUNCTIONAL | M_IMR, "functional mode and immediate mode"},
+		{M_FT, "functional mode with pipeline.mode tbr"},
+		{M_FI, "functional mode with pipeline.mode imr"},
+		{M_TT, "timing mode with pipeline.mode tbr"},
+		{M_TI, "timing mode with pipeline.mode imr"},
+	};
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		const uint32_t m = sets[i].modes;
+		if (run == TSR_MODE_COUNT ? m == modes
+					  : (m & modes) == m && (m & TSR_MODE_BIT(run)) &&
+					    (m == M_ALL || m == M_FUNCTIONAL || m == M_TIMING ||
+					     m == M_IMR || m == M_TBR || m == TSR_MODE_BIT(run)))
+			return sets[i].text;
+	}
+	return "some modes";  /* a set the table lacks: test 016 checks none is declared */
+}
+
+/* The Attribute Cache's route and the streams' routes whose stream a mode never issues. */
+static uint32_t route_ignored(uint32_t r, const char **why)
+{
+	switch (r) {
+	case TSR_STREAM_PB_LISTS:
+	case TSR_STREAM_PB_ATTRIBUTES:
+		*why = WHY_IMR_NO_PB;
+		return M_IMR;
+	case TSR_ROUTE_ATTRIBUTE_CACHE:
+		*why = WHY_IMR_NO_TCOR;
+		return M_IMR;
+	case TSR_STREAM_COLOR:
+		*why = "the immediate-mode pipeline's frame buffer traffic is stream display "
+		       "(routes.display); color carries the TBR's tile flushes";
+		return M_IMR;
+	case TSR_STREAM_Z:
+	case TSR_STREAM_HIZ:
+	case TSR_STREAM_DISPLAY:
+		*why = "the TBR keeps depth on chip and flushes its tiles' colors through "
+		       "routes.color: only the immediate-mode pipeline has depth, HiZ and display "
+		       "traffic";
+		return M_TBR;
+	case TSR_STREAM_STENCIL:
+		*why = "no model issues stencil accesses (no shipped material tests stencil: "
+		       "the stream is routed but idle)";
+		return M_ALL;
+	case TSR_STREAM_OTHER:
+		*why = "the pipeline issues no access of stream other (only text traces replayed "
+		       "by tessera cachesim do)";
+		return M_ALL;
+	default:
+		*why = NULL;
+		return 0;
+	}
+}
+
+/* The schema's key of route r, named `key`. */
+static struct key route_key(uint32_t r, const char *key)
+{
+	const char *why;
+	const uint32_t ignored = route_ignored(r, &why);
+	return (struct key){key, KEY_STRING, 0, TSR_CACHE_NAME_MAX, 0, 0, NULL, NULL, "",
+			    r == TSR_ROUTE_ATTRIBUTE_CACHE
+				    ? "where the Attribute Cache sends misses and "
+				      "write-backs: an instance, \"perfect\" or \"dram\""
+				    : "first level of this stream: an instance, "
+				      "\"perfect\" (always hits) or \"dram\" (uncached)",
+			    ignored, why, r == TSR_ROUTE_ATTRIBUTE_CACHE ? "tcor.attribute_cache" : NULL};
+}
+
+/* Energy overrides: the energy model runs on the timing model's activity. */
+#define ENERGY_IGNORED M_FUNCTIONAL
+#define WHY_ENERGY "energy is computed from the timing model's activity and cycles " \
+		   "(timing.enabled true); a functional run reports none"
+
+/* The entry of `keys` at path (NULL if none). */
+static const struct key *key_named(const char *path)
+{
+	for (size_t i = 0; i < NKEYS(keys); i++)
+		if (!strcmp(keys[i].path, path))
+			return &keys[i];
+	return NULL;
+}
+
+/* Whether k needs a boolean key that cfg leaves false. */
+static int needs_unmet(const struct key *k, const struct tsr_gpu_config *cfg)
+{
+	const struct key *n = k->needs ? key_named(k->needs) : NULL;
+	return n && !get_u32(cfg, n);
+}
+
+/*
+ * Adds a warning for key (of table entry k, its values in base and, by
+ * default, in def) when the values differ and no model reads the key in
+ * cfg's mode: the schema's declaration (mode, then k->needs), else
+ * `unread` (a cache instance no stream of the mode reaches; NULL: read).
+ */
+static void warn_key(struct tsr_config_warning *w, size_t *n, const char *key,
+		     const struct key *k, const void *base, const void *def,
+		     const struct tsr_gpu_config *cfg, const char *unread)
+{
+	const enum tsr_config_mode mode = tsr_config_mode(cfg);
+	const int in_mode = (k->ignored & TSR_MODE_BIT(mode)) != 0;
+	const int needs = !in_mode && needs_unmet(k, cfg);
+	if (!in_mode && !needs && !unread)
+		return;
+	json_t *a = key_json(base, k), *b = key_json(def, k);
+	const int same = a && b && json_equal(a, b);
+	json_decref(a);
+	json_decref(b);
+	if (same)
+		return;
+	snprintf(w[*n].key, sizeof(w[*n].key), "%s", key);
+	if (in_mode)
+		snprintf(w[*n].msg, sizeof(w[*n].msg), "%s is ignored in %s: %s", key,
+			 modes_text(k->ignored, mode), k->why);
+	else if (needs)
+		snprintf(w[*n].msg, sizeof(w[*n].msg), "%s is ignored with %s false: only %s "
+			 "true makes a model read it", key, k->needs, k->needs);
+	else
+		snprintf(w[*n].msg, sizeof(w[*n].msg), "%s is ignored in %s: %s", key,
+			 modes_text(TSR_MODE_BIT(mode), mode), unread ? unread : "");
+	(*n)++;
+}
+
+/* The streams' routes that cfg's mode uses (a mask of route numbers). */
+static uint64_t routes_used(const struct tsr_gpu_config *cfg)
+{
+	const enum tsr_config_mode mode = tsr_config_mode(cfg);
+	uint64_t used = 0;
+	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++) {
+		const char *why;
+		const struct key k = route_key(r, "");
+		if (!(route_ignored(r, &why) & TSR_MODE_BIT(mode)) && !needs_unmet(&k, cfg))
+			used |= 1ull << r;
+	}
+	return used;
+}
+
+enum tsr_status tsr_config_warnings(const struct tsr_gpu_config *cfg,
+				    struct tsr_config_warning **out, size_t *n,
+				    struct tsr_error *err)
+{
+	_Static_assert(TSR_ROUTE_COUNT <= 64, "routes_used() is a 64-bit mask");
+	_Static_assert(TSR_MEMSYS_MAX_INSTANCES <= 64, "reached is a 64-bit mask");
+	*out = NULL;
+	*n = 0;
+	const enum tsr_config_mode mode = tsr_config_mode(cfg);
+	const size_t cap = NKEYS(keys) + cfg->mem.cache_count * NKEYS(cache_keys) +
+			   TSR_ROUTE_COUNT + cfg->energy.count;
+	struct tsr_config_warning *w = calloc(cap, sizeof(*w));
+	struct tsr_gpu_config *def = malloc(sizeof(*def));
+	if (!w || !def) {
+		free(w);
+		free(def);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	}
+	tsr_config_defaults(def);
+	size_t c = 0;
+	for (size_t i = 0; i < NKEYS(keys); i++)
+		warn_key(w, &c, keys[i].path, &keys[i], cfg, def, cfg, NULL);
+	/* the instances some route of the mode reaches, parents included */
+	struct tsr_memsys_config *m = (struct tsr_memsys_config *)&cfg->mem;
+	const uint64_t used = routes_used(cfg);
+	uint64_t reached = 0;
+	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++) {
+		const struct tsr_cache_config *k = (used >> r & 1)
+						   ? tsr_memsys_config_cache(m, m->routes[r]) : NULL;
+		for (uint32_t depth = 0; k && depth <= m->cache_count; depth++) {
+			reached |= 1ull << (k - m->caches);
+			k = tsr_memsys_config_cache(m, k->parent);
+		}
+	}
+	struct tsr_cache_config fresh;  /* a new instance's defaults */
+	memset(&fresh, 0, sizeof(fresh));
+	apply_defaults(cache_keys, NKEYS(cache_keys), &fresh);
+	for (uint32_t j = 0; j < cfg->mem.cache_count; j++) {
+		const struct tsr_cache_config *k = &cfg->mem.caches[j];
+		const struct tsr_cache_config *d = tsr_memsys_config_cache(&def->mem, k->name);
+		char unread[320];
+		snprintf(unread, sizeof(unread), "no stream of this mode reaches cache '%s' (see "
+			 "the routes and the caches' parents)", k->name);
+		for (size_t i = 0; i < NKEYS(cache_keys); i++) {
+			char key[96];
+			snprintf(key, sizeof(key), "caches.%s.%s", k->name, cache_keys[i].path);
+			/* parent and per_core still matter: they make the instances
+			 * stats.json lists */
+			const int read = (reached >> j & 1) || !strcmp(cache_keys[i].path, "parent") ||
+					 !strcmp(cache_keys[i].path, "per_core");
+			warn_key(w, &c, key, &cache_keys[i], k, d ? d : &fresh, cfg,
+				 read ? NULL : unread);
+		}
+	}
+	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++) {
+		char key[96];
+		snprintf(key, sizeof(key), "routes.%s", tsr_memsys_route_name(r));
+		const struct key k = route_key(r, key);
+		warn_key(w, &c, key, &k, cfg->mem.routes[r], def->mem.routes[r], cfg, NULL);
+	}
+	for (uint32_t i = 0; (ENERGY_IGNORED & TSR_MODE_BIT(mode)) && i < cfg->energy.count; i++) {
+		struct tsr_config_warning *x = &w[c++];
+		snprintf(x->key, sizeof(x->key), "energy.%s", cfg->energy.items[i].name);
+		snprintf(x->msg, sizeof(x->msg), "%s is ignored in %s: %s", x->key,
+			 modes_text(ENERGY_IGNORED, mode), WHY_ENERGY);
+	}
+	free(def);
+	if (!c) {
+		free(w);
+		w = NULL;
+	}
+	*out = w;
+	*n = c;
+	return TSR_OK;
+}
+
 /* ---- output ---- */
 
 /* The object at section sec of o, created if needed ("" is o itself). */
@@ -877,6 +1225,18 @@ static void entry(struct tsr_config_entry *e, const char *key, const struct key 
 	kind_text(k, e->kind, sizeof(e->kind));
 	e->unit = k->unit;
 	e->help = k->help;
+	e->integer = k->type == KEY_U32;
+	e->min = k->type == KEY_U32 ? k->min : 0;
+	e->max = k->type == KEY_U32 ? k->max : 0;
+	e->ignored_modes = k->ignored;
+	e->ignored_why = k->ignored ? k->why : "";
+	size_t len = 0;
+	if (k->ignored)
+		len = (size_t)snprintf(e->ignored, sizeof(e->ignored), "ignored in %s: %s",
+				       modes_text(k->ignored, TSR_MODE_COUNT), k->why);
+	if (k->needs && len < sizeof(e->ignored))
+		snprintf(e->ignored + len, sizeof(e->ignored) - len, "%signored unless %s is true",
+			 len ? "; " : "", k->needs);
 }
 
 enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
@@ -906,12 +1266,7 @@ enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
 	for (uint32_t r = 0; r < TSR_ROUTE_COUNT; r++) {
 		char key[96];
 		snprintf(key, sizeof(key), "routes.%s", tsr_memsys_route_name(r));
-		const struct key k = {key, KEY_STRING, 0, TSR_CACHE_NAME_MAX, 0, 0, NULL, NULL, "",
-				      r == TSR_ROUTE_ATTRIBUTE_CACHE
-					      ? "where the Attribute Cache sends misses and "
-						"write-backs: an instance, \"perfect\" or \"dram\""
-					      : "first level of this stream: an instance, "
-						"\"perfect\" (always hits) or \"dram\" (uncached)"};
+		const struct key k = route_key(r, key);
 		entry(&e[c++], key, &k, cfg->mem.routes[r]);
 	}
 	/* the effective energy table (config/energy_config.h): defaults with their sources */
@@ -922,6 +1277,10 @@ enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
 		snprintf(x->kind, sizeof(x->kind), "number >= 0");
 		x->unit = rows[i].is_static ? "mW" : "pJ";
 		x->help = rows[i].source;
+		x->ignored_modes = ENERGY_IGNORED;
+		x->ignored_why = WHY_ENERGY;
+		snprintf(x->ignored, sizeof(x->ignored), "ignored in %s: %s",
+			 modes_text(ENERGY_IGNORED, TSR_MODE_COUNT), WHY_ENERGY);
 	}
 	free(rows);
 	*out = e;
@@ -948,7 +1307,7 @@ enum tsr_status tsr_config_markdown(const struct tsr_gpu_config *cfg, char **out
 	TSR_TRY(tsr_config_entries(cfg, &e, &n, err));
 	size_t cap = sizeof(head);
 	for (size_t i = 0; i < n; i++)
-		cap += sizeof(*e) + strlen(e[i].unit) + strlen(e[i].help) + 32;
+		cap += sizeof(*e) + strlen(e[i].unit) + strlen(e[i].help) + 40;
 	char *md = malloc(cap);
 	if (!md) {
 		free(e);
@@ -956,8 +1315,9 @@ enum tsr_status tsr_config_markdown(const struct tsr_gpu_config *cfg, char **out
 	}
 	size_t len = (size_t)snprintf(md, cap, "%s", head);
 	for (size_t i = 0; i < n; i++)
-		len += (size_t)snprintf(md + len, cap - len, "| `%s` | `%s` | %s | %s | %s |\n",
-					e[i].key, e[i].value, e[i].kind, e[i].unit, e[i].help);
+		len += (size_t)snprintf(md + len, cap - len, "| `%s` | `%s` | %s | %s | %s%s%s |\n",
+					e[i].key, e[i].value, e[i].kind, e[i].unit, e[i].help,
+					e[i].ignored[0] ? "; " : "", e[i].ignored);
 	free(e);
 	*out = md;
 	return TSR_OK;

@@ -195,6 +195,26 @@ void tsr_config_dram_params(const struct tsr_gpu_config *cfg, struct tsr_dram_pa
 enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 				 struct tsr_error *err);
 
+/*
+ * The four ways a configuration renders: pipeline.mode (tbr, imr) times
+ * timing.enabled (functional: counts only; timing: cycles too). Some keys
+ * are ignored in some of them (the schema declares which and why).
+ */
+enum tsr_config_mode {
+	TSR_MODE_FUNCTIONAL_TBR = 0,  /* timing.enabled false, pipeline.mode tbr */
+	TSR_MODE_FUNCTIONAL_IMR,      /* timing.enabled false, pipeline.mode imr */
+	TSR_MODE_TIMING_TBR,          /* timing.enabled true, pipeline.mode tbr */
+	TSR_MODE_TIMING_IMR,          /* timing.enabled true, pipeline.mode imr */
+	TSR_MODE_COUNT
+};
+#define TSR_MODE_BIT(m) (1u << (m))
+
+/* The mode cfg renders in (its pipeline.mode and timing.enabled). */
+enum tsr_config_mode tsr_config_mode(const struct tsr_gpu_config *cfg);
+
+/* "functional tbr", "functional imr", "timing tbr", "timing imr". */
+const char *tsr_config_mode_name(enum tsr_config_mode m);
+
 /* One key of the configuration with its value, for `tessera config --list`. */
 struct tsr_config_entry {
 	char key[96];          /* dotted path: "caches.l2.size_bytes" */
@@ -202,7 +222,31 @@ struct tsr_config_entry {
 	char kind[160];        /* type and valid range: "integer 1..16384", "one of a, b" */
 	const char *unit;      /* "pixels", "bytes", "cycles", "" */
 	const char *help;      /* what it means */
+	int integer;           /* 1: an integer key, valid from min to max */
+	uint32_t min, max;
+	uint32_t ignored_modes;   /* TSR_MODE_BIT() of each mode that ignores the key */
+	const char *ignored_why;  /* why they do ("" when none does) */
+	char ignored[512];     /* "ignored in <modes>: <why>" ("" when no mode ignores
+				  it): `config --list` prints it after help */
 };
+
+/* A key cfg sets that its mode ignores (tsr_config_warnings()). */
+struct tsr_config_warning {
+	char key[96];          /* "dram.latency_cycles", "caches.l2.mshrs", "energy.dram.read" */
+	char msg[512];         /* "<key> is ignored in <mode>: <why>" (no final period) */
+};
+
+/*
+ * The keys cfg sets to a value other than their default (so set by a
+ * configuration file or --set) that the mode cfg renders in ignores, as
+ * the schema declares (`tessera config --list`: "ignored in ..."), one
+ * warning per key, in schema order; *out is malloc'd (free() it; NULL
+ * when *n is 0). The library never prints: the CLI shows each warning
+ * once. Errors: TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_config_warnings(const struct tsr_gpu_config *cfg,
+				    struct tsr_config_warning **out, size_t *n,
+				    struct tsr_error *err);
 
 /*
  * Every key of the schema with its value in cfg (the defaults when cfg
@@ -225,8 +269,9 @@ char *tsr_config_json_text(const struct tsr_gpu_config *cfg);
 /*
  * The entries of tsr_config_entries(cfg) as a Markdown table (the README's
  * configuration reference, `tessera config --list --markdown`): one header
- * and one row per key. *out is a malloc'd NUL-terminated string (free()
- * it). Errors: TSR_ERR_NOMEM.
+ * and one row per key, its meaning followed by the modes that ignore it.
+ * *out is a malloc'd NUL-terminated string (free() it). Errors:
+ * TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_config_markdown(const struct tsr_gpu_config *cfg, char **out,
 				    struct tsr_error *err);
