@@ -151,12 +151,9 @@ static void usage_experiment(FILE *f)
 		"\n"
 		"  --frames N       frames per run (default: the experiment's, above)\n"
 		"  --workload FILE  a workload file or a shipped name such as 'ui-2d'\n"
-		"                   (repeatable; default: the experiment's, above)
-"
-		"  --csv FILE       also write the main table as CSV ('-': to standard
-"
-		"                   output, the report then goes to standard error)
-"
+		"                   (repeatable; default: the experiment's, above)\n"
+		"  --csv FILE       also write the main table as CSV ('-': to standard\n"
+		"                   output, the report then goes to standard error)\n"
 		"  --csv-dir DIR    also write every table as DIR/<experiment>[-<table>].csv,\n"
 		"                   the report as DIR/<experiment>.txt and DIR/<experiment>.json\n"
 		"                   (experiment, command, commit: $TSR_COMMIT or\n"
