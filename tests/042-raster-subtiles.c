@@ -27,6 +27,7 @@
 #include "report/report.h"
 #include "sim/sim.h"
 #include "tiling/tile_order.h"
+#include "test_main.h"
 
 #define Q 16  /* quads per side of a 32x32-pixel tile */
 
@@ -426,41 +427,41 @@ static uint64_t run_image(const char *w, const char *const *sets, size_t n)
 	return h;
 }
 
-/* Scheduling changes caching, never colors: every grouping and assignment. */
+/* Scheduling changes caching, never colors: every grouping and assignment,
+ * on glmark-scene and sprites-2d, each its own test (ctest runs them in
+ * parallel: tests/CMakeLists.txt). */
+static const char *const identical_workloads[] = {"glmark-scene.json", "sprites-2d.json"};
 static void test_images_identical(void **state)
 {
-	(void)state;
-	static const char *const workloads[] = {"glmark-scene.json", "sprites-2d.json"};
-	for (size_t w = 0; w < 2; w++) {
-		const char *base[] = {"screen.width=320", "screen.height=192"};
-		uint64_t want = run_image(workloads[w], base, 2);
-		char grouping[64], order[64], assign[64];
-		for (int g = 0; g < TSR_QG_COUNT; g++) {
-			snprintf(grouping, sizeof(grouping), "raster.quad_grouping=%s",
-				 tsr_quad_grouping_names[g]);
-			const char *sets[] = {base[0], base[1], grouping};
-			assert_true(run_image(workloads[w], sets, 3) == want);
-			if (!tsr_quad_grouping_coarse((enum tsr_quad_grouping)g))
-				continue;
-			for (int a = 1; a < TSR_SA_COUNT; a++)
-				for (int o = 0; o < TSR_ORDER_COUNT; o++) {
-					snprintf(assign, sizeof(assign), "raster.subtile_assignment=%s",
-						 tsr_subtile_assignment_names[a]);
-					snprintf(order, sizeof(order), "tiling.order=%s",
-						 tsr_tile_order_names[o]);
-					const char *s2[] = {base[0], base[1], grouping, assign, order};
-					assert_true(run_image(workloads[w], s2, 5) == want);
-				}
-		}
-		/* 16 cores and the timing model */
-		const char *s16[] = {base[0], base[1], "raster.cores=16", "raster.quad_grouping=cg-square",
-				     "raster.subtile_assignment=flp2", "tiling.order=hilbert"};
-		assert_true(run_image(workloads[w], s16, 6) == want);
-		const char *st[] = {base[0], base[1], "raster.quad_grouping=cg-yrect",
-				    "raster.subtile_assignment=flp1", "tiling.order=s-order",
-				    "timing.enabled=true"};
-		assert_true(run_image(workloads[w], st, 6) == want);
+	const char *w = *(const char *const *)*state;
+	const char *base[] = {"screen.width=320", "screen.height=192"};
+	uint64_t want = run_image(w, base, 2);
+	char grouping[64], order[64], assign[64];
+	for (int g = 0; g < TSR_QG_COUNT; g++) {
+		snprintf(grouping, sizeof(grouping), "raster.quad_grouping=%s",
+			 tsr_quad_grouping_names[g]);
+		const char *sets[] = {base[0], base[1], grouping};
+		assert_true(run_image(w, sets, 3) == want);
+		if (!tsr_quad_grouping_coarse((enum tsr_quad_grouping)g))
+			continue;
+		for (int a = 1; a < TSR_SA_COUNT; a++)
+			for (int o = 0; o < TSR_ORDER_COUNT; o++) {
+				snprintf(assign, sizeof(assign), "raster.subtile_assignment=%s",
+					 tsr_subtile_assignment_names[a]);
+				snprintf(order, sizeof(order), "tiling.order=%s",
+					 tsr_tile_order_names[o]);
+				const char *s2[] = {base[0], base[1], grouping, assign, order};
+				assert_true(run_image(w, s2, 5) == want);
+			}
 	}
+	/* 16 cores and the timing model */
+	const char *s16[] = {base[0], base[1], "raster.cores=16", "raster.quad_grouping=cg-square",
+			     "raster.subtile_assignment=flp2", "tiling.order=hilbert"};
+	assert_true(run_image(w, s16, 6) == want);
+	const char *st[] = {base[0], base[1], "raster.quad_grouping=cg-yrect",
+			    "raster.subtile_assignment=flp1", "tiling.order=s-order",
+			    "timing.enabled=true"};
+	assert_true(run_image(w, st, 6) == want);
 }
 
 /* Fig. 15's metric on worked examples, and its distribution. */
@@ -550,7 +551,7 @@ static void test_quad_imbalance_in_a_run(void **state)
 	free(tot[1]);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_groupings_partition_equally),
@@ -560,9 +561,12 @@ int main(void)
 		cmocka_unit_test(test_paper_examples),
 		cmocka_unit_test(test_assignments_all),
 		cmocka_unit_test(test_fair_share_over_a_frame),
-		cmocka_unit_test(test_images_identical),
+		{"test_images_identical_glmark_scene", test_images_identical, NULL, NULL,
+		 (void *)&identical_workloads[0]},
+		{"test_images_identical_sprites_2d", test_images_identical, NULL, NULL,
+		 (void *)&identical_workloads[1]},
 		cmocka_unit_test(test_quad_imbalance_metric),
 		cmocka_unit_test(test_quad_imbalance_in_a_run),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }
