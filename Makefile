@@ -16,10 +16,11 @@ XP_DIR     ?= out/experiments
 FIG_DIR    ?= out/figures
 XP_ARGS    ?=
 # per experiment: XP_ARGS_<name> (e.g. XP_ARGS_boustrophedonic=--frames 8)
-# a python3 with Debian's matplotlib and pandas (/usr/bin/python3 first: a
-# PATH python3 of pyenv or a virtualenv may lack them)
-PYTHON     ?= $(shell for p in /usr/bin/python3 python3; do $$p -c 'import matplotlib, pandas' \
-		2>/dev/null && { echo $$p; break; }; done)
+# the python3 that draws the figures: empty, scripts/python.sh chooses it
+# when `make figures` runs, after installing Debian's matplotlib and pandas
+# if no python3 has them (/usr/bin/python3 first: a PATH python3 of pyenv or
+# a virtualenv may lack them)
+PYTHON     ?=
 
 .PHONY: all deps build demo check check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
 	figures figures-draw
@@ -36,19 +37,20 @@ build: deps
 demo: build
 	./$(BUILD)/tessera run $(WORKLOAD) --config $(CONFIG) --frames $(FRAMES) --out out/demo
 
+# the tests JOBS at a time, the costliest first (tests/CMakeLists.txt)
 check: build
-	ctest --test-dir $(BUILD) --output-on-failure
+	ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure
 
 check-asan: deps
 	@cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DTSR_SANITIZE=ON -DTSR_WERROR=ON >/dev/null
 	@cmake --build $(BUILD)-asan -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --test-dir $(BUILD)-asan --output-on-failure
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --test-dir $(BUILD)-asan -j $(JOBS) --output-on-failure
 
 check-clang:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
 	@CC=clang cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DTSR_WERROR=ON >/dev/null
 	@cmake --build $(BUILD)-clang -j $(JOBS)
-	ctest --test-dir $(BUILD)-clang --output-on-failure
+	ctest --test-dir $(BUILD)-clang -j $(JOBS) --output-on-failure
 
 # a single-node Slurm cluster on localhost (Debian's slurm-wlm and munge,
 # installed if missing; root): a job array, and a sweep through sbatch
@@ -81,13 +83,16 @@ fuzz-ci:
 # all cores; the same CSVs): an interrupted run resumes with its finished
 # points, a sweep folder older than the binary is removed first. With
 # XP_ARGS or XP_ARGS_<name> (which --sweep refuses) it runs in-process.
+# The python3 is chosen in the recipe, after the install (a make variable
+# would be expanded before it: the first run on a fresh machine failed).
 figures: build
-	@TSR_WITH_PYTHON=1 bash scripts/setup.sh
-	@$(MAKE) --no-print-directory figures-draw PYTHON="$(PYTHON)"
+	@py="$(PYTHON)"; [ -n "$$py" ] || py=$$(bash scripts/python.sh) || exit 1; \
+	echo "figures: $$py"; $(MAKE) --no-print-directory figures-draw PYTHON="$$py"
 
 figures-draw: $(EXPERIMENTS:%=$(XP_DIR)/%.json)
-	@test -n "$(PYTHON)" || { echo "figures: no python3 with matplotlib and pandas"; exit 1; }
-	$(PYTHON) scripts/figures.py $(XP_DIR) -o $(FIG_DIR)
+	@py="$(PYTHON)"; [ -n "$$py" ] || py=$$(bash scripts/python.sh --no-install) || exit 1; \
+	echo "$$py scripts/figures.py $(XP_DIR) -o $(FIG_DIR)"; \
+	"$$py" scripts/figures.py $(XP_DIR) -o $(FIG_DIR)
 
 $(XP_DIR)/%.json: $(BUILD)/tessera
 	@mkdir -p $(XP_DIR)

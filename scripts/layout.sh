@@ -15,18 +15,23 @@ src=${1:-$(dirname "$0")/../src}
 [ -d "$src" ] || { echo "layout.sh: no folder '$src'" >&2; exit 2; }
 
 # "from to" for every include of another folder of src/; "from" alone
-# for every folder, so that a folder that includes nothing is placed too
-for f in "$src"/*/*.c "$src"/*/*.h; do
-	[ -f "$f" ] || continue
-	from=$(basename "$(dirname "$f")")
-	echo "$from"
-	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([A-Za-z0-9_]*\)\/.*/\1/p' "$f" |
-	while read -r to; do
+# for every folder, so that a folder that includes nothing is placed too.
+# One grep and one sed over all the files (a process per file took seconds)
+{
+	for f in "$src"/*/*.c "$src"/*/*.h; do
+		[ -f "$f" ] || continue
+		d=${f%/*}
+		echo "${d##*/}"
+	done
+	grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[A-Za-z0-9_]*/' \
+		"$src"/*/*.c "$src"/*/*.h 2>/dev/null |
+	sed -n 's|^.*/\([^/]*\)/[^/:]*:[[:space:]]*#[[:space:]]*include[[:space:]]*"\([A-Za-z0-9_]*\)/.*|\1 \2|p' |
+	while read -r from to; do
 		if [ "$to" != "$from" ] && [ -d "$src/$to" ]; then
 			echo "$from $to"
 		fi
 	done
-done | sort -u | awk '
+} | sort -u | awk '
 NF == 1 { node[$1] = 1; next }
 { node[$1] = 1; node[$2] = 1; dep[$1, ++ndeps[$1]] = $2; edges[++nedges] = $1 " -> " $2 }
 END {

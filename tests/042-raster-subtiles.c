@@ -27,6 +27,7 @@
 #include "report/report.h"
 #include "sim/sim.h"
 #include "tiling/tile_order.h"
+#include "test_main.h"
 
 #define Q 16  /* quads per side of a 32x32-pixel tile */
 
@@ -426,42 +427,70 @@ static uint64_t run_image(const char *w, const char *const *sets, size_t n)
 	return h;
 }
 
-/* Scheduling changes caching, never colors: every grouping and assignment. */
+/*
+ * Scheduling changes caching, never colors: every grouping and assignment,
+ * on glmark-scene and sprites-2d. The runs of a workload are numbered in
+ * the order below; a test takes those whose number modulo `shards` is
+ * `shard` (glmark-scene's in four tests, so that ctest runs them in
+ * parallel: tests/CMakeLists.txt), each against the default's image.
+ */
+struct identical {
+	const char *workload;
+	uint32_t shard, shards;
+};
+static const struct identical identical_runs[] = {
+	{"glmark-scene.json", 0, 4}, {"glmark-scene.json", 1, 4},
+	{"glmark-scene.json", 2, 4}, {"glmark-scene.json", 3, 4},
+	{"sprites-2d.json", 0, 1}};
+
+/* Run *i (then counted) of id's workload with the n overrides, if id's. */
+static void same_image(const struct identical *id, uint32_t *i, uint64_t want,
+		       const char *const *sets, size_t n)
+{
+	if ((*i)++ % id->shards == id->shard)
+		assert_true(run_image(id->workload, sets, n) == want);
+}
+
 static void test_images_identical(void **state)
 {
-	(void)state;
-	static const char *const workloads[] = {"glmark-scene.json", "sprites-2d.json"};
-	for (size_t w = 0; w < 2; w++) {
-		const char *base[] = {"screen.width=320", "screen.height=192"};
-		uint64_t want = run_image(workloads[w], base, 2);
-		char grouping[64], order[64], assign[64];
-		for (int g = 0; g < TSR_QG_COUNT; g++) {
-			snprintf(grouping, sizeof(grouping), "raster.quad_grouping=%s",
-				 tsr_quad_grouping_names[g]);
-			const char *sets[] = {base[0], base[1], grouping};
-			assert_true(run_image(workloads[w], sets, 3) == want);
-			if (!tsr_quad_grouping_coarse((enum tsr_quad_grouping)g))
-				continue;
-			for (int a = 1; a < TSR_SA_COUNT; a++)
-				for (int o = 0; o < TSR_ORDER_COUNT; o++) {
-					snprintf(assign, sizeof(assign), "raster.subtile_assignment=%s",
-						 tsr_subtile_assignment_names[a]);
-					snprintf(order, sizeof(order), "tiling.order=%s",
-						 tsr_tile_order_names[o]);
-					const char *s2[] = {base[0], base[1], grouping, assign, order};
-					assert_true(run_image(workloads[w], s2, 5) == want);
-				}
-		}
-		/* 16 cores and the timing model */
-		const char *s16[] = {base[0], base[1], "raster.cores=16", "raster.quad_grouping=cg-square",
-				     "raster.subtile_assignment=flp2", "tiling.order=hilbert"};
-		assert_true(run_image(workloads[w], s16, 6) == want);
-		const char *st[] = {base[0], base[1], "raster.quad_grouping=cg-yrect",
-				    "raster.subtile_assignment=flp1", "tiling.order=s-order",
-				    "timing.enabled=true"};
-		assert_true(run_image(workloads[w], st, 6) == want);
+	const struct identical *id = *state;
+	const char *base[] = {"screen.width=320", "screen.height=192"};
+	uint64_t want = run_image(id->workload, base, 2);
+	uint32_t i = 0;
+	char grouping[64], order[64], assign[64];
+	for (int g = 0; g < TSR_QG_COUNT; g++) {
+		snprintf(grouping, sizeof(grouping), "raster.quad_grouping=%s",
+			 tsr_quad_grouping_names[g]);
+		const char *sets[] = {base[0], base[1], grouping};
+		same_image(id, &i, want, sets, 3);
+		if (!tsr_quad_grouping_coarse((enum tsr_quad_grouping)g))
+			continue;
+		for (int a = 1; a < TSR_SA_COUNT; a++)
+			for (int o = 0; o < TSR_ORDER_COUNT; o++) {
+				snprintf(assign, sizeof(assign), "raster.subtile_assignment=%s",
+					 tsr_subtile_assignment_names[a]);
+				snprintf(order, sizeof(order), "tiling.order=%s",
+					 tsr_tile_order_names[o]);
+				const char *s2[] = {base[0], base[1], grouping, assign, order};
+				same_image(id, &i, want, s2, 5);
+			}
 	}
+	/* 16 cores and the timing model */
+	const char *s16[] = {base[0], base[1], "raster.cores=16", "raster.quad_grouping=cg-square",
+			     "raster.subtile_assignment=flp2", "tiling.order=hilbert"};
+	same_image(id, &i, want, s16, 6);
+	const char *st[] = {base[0], base[1], "raster.quad_grouping=cg-yrect",
+			    "raster.subtile_assignment=flp1", "tiling.order=s-order",
+			    "timing.enabled=true"};
+	same_image(id, &i, want, st, 6);
+	/* the shards of a workload: each took its share of the runs */
+	assert_true(i >= 2 * id->shards);
 }
+
+/* identical_runs[k]'s test, named test_images_identical_NAME */
+#define IDENTICAL(k, name) \
+	{"test_images_identical_" name, test_images_identical, NULL, NULL, \
+	 (void *)&identical_runs[k]}
 
 /* Fig. 15's metric on worked examples, and its distribution. */
 static void test_quad_imbalance_metric(void **state)
@@ -550,7 +579,7 @@ static void test_quad_imbalance_in_a_run(void **state)
 	free(tot[1]);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_groupings_partition_equally),
@@ -560,9 +589,13 @@ int main(void)
 		cmocka_unit_test(test_paper_examples),
 		cmocka_unit_test(test_assignments_all),
 		cmocka_unit_test(test_fair_share_over_a_frame),
-		cmocka_unit_test(test_images_identical),
+		IDENTICAL(0, "glmark_scene_0"),
+		IDENTICAL(1, "glmark_scene_1"),
+		IDENTICAL(2, "glmark_scene_2"),
+		IDENTICAL(3, "glmark_scene_3"),
+		IDENTICAL(4, "sprites_2d"),
 		cmocka_unit_test(test_quad_imbalance_metric),
 		cmocka_unit_test(test_quad_imbalance_in_a_run),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

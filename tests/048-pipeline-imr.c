@@ -24,6 +24,7 @@
 #include "config/config.h"
 #include "pipeline/gpu.h"
 #include "sim/sim.h"
+#include "test_main.h"
 
 #define FRAMES 2
 
@@ -66,27 +67,50 @@ static int is_json(const char *name)
 	return n > 5 && strcmp(name + n - 5, ".json") == 0;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The shipped workloads in IDENTICAL_SHARDS shares: share k is every
+ * IDENTICAL_SHARDS-th of the sorted list from the k-th, each share its own
+ * test, so that ctest can run them in parallel (tests/CMakeLists.txt);
+ * together they are every workload.
+ */
+#define IDENTICAL_SHARDS 4
+static const size_t identical_shard[IDENTICAL_SHARDS] = {0, 1, 2, 3};
+
 static void test_images_identical_every_workload(void **state)
 {
-	(void)state;
+	const size_t shard = *(const size_t *)*state;
 	char dir[1024];
 	snprintf(dir, sizeof(dir), "%s/workloads", TSR_SOURCE_DIR);
 	DIR *d = opendir(dir);
 	assert_non_null(d);
+	char *names[256];
+	size_t count = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		if (is_json(e->d_name)) {
+			assert_true(count < sizeof(names) / sizeof(names[0]));
+			names[count] = strdup(e->d_name);
+			assert_non_null(names[count]);
+			count++;
+		}
+	closedir(d);
+	assert_true(count >= 10);
+	qsort(names, count, sizeof(names[0]), by_name);
 	struct tsr_gpu_config tbr, imr;
 	small_config(&tbr, "tbr");
 	small_config(&imr, "imr");
 	const size_t bytes = (size_t)tbr.width * tbr.height * 4;
-	uint32_t workloads = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!is_json(e->d_name))
-			continue;
-		struct tsr_sim *a = open_sim(&tbr, e->d_name), *b = open_sim(&imr, e->d_name);
+	for (size_t i = shard; i < count; i += IDENTICAL_SHARDS) {
+		const char *name = names[i];
+		struct tsr_sim *a = open_sim(&tbr, name), *b = open_sim(&imr, name);
 		struct tsr_error err = {{0}};
 		for (uint32_t f = 0; f < FRAMES; f++) {
 			if (tsr_sim_step(a, NULL, &err) != TSR_OK || tsr_sim_step(b, NULL, &err) != TSR_OK)
-				fail_msg("%s frame %u: %s", e->d_name, f, err.msg);
+				fail_msg("%s frame %u: %s", name, f, err.msg);
 			const uint8_t *ia = tsr_gpu_frame_image(tsr_sim_gpu(a));
 			const uint8_t *ib = tsr_gpu_frame_image(tsr_sim_gpu(b));
 			if (memcmp(ia, ib, bytes) != 0) {
@@ -94,7 +118,7 @@ static void test_images_identical_every_workload(void **state)
 				while (ia[p] == ib[p])
 					p++;
 				fail_msg("%s frame %u: IMR and TBR images differ first at pixel (%zu, %zu) "
-					 "channel %zu: %u vs %u", e->d_name, f, p / 4 % tbr.width,
+					 "channel %zu: %u vs %u", name, f, p / 4 % tbr.width,
 					 p / 4 / tbr.width, p % 4, ia[p], ib[p]);
 			}
 		}
@@ -104,15 +128,19 @@ static void test_images_identical_every_workload(void **state)
 		while (p < bytes && !memcmp(&img[p], img, 4))
 			p += 4;
 		if (p == bytes)
-			print_message("note: %s renders a uniform image at %ux%u\n", e->d_name,
+			print_message("note: %s renders a uniform image at %ux%u\n", name,
 				      tbr.width, tbr.height);
 		tsr_sim_close(a);
 		tsr_sim_close(b);
-		workloads++;
 	}
-	closedir(d);
-	assert_true(workloads >= 10);
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
 }
+
+/* share k's test, named test_images_identical_every_workload_k */
+#define IDENTICAL(k)                                                                  \
+	{"test_images_identical_every_workload_" #k, test_images_identical_every_workload, \
+	 NULL, NULL, (void *)&identical_shard[k]}
 
 static void test_depth_traffic_only_in_imr(void **state)
 {
@@ -226,13 +254,16 @@ static void test_config_errors_name_the_key(void **state)
 	assert_int_equal(cfg.pipeline_mode, TSR_PIPELINE_TBR);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_images_identical_every_workload),
+		IDENTICAL(0),
+		IDENTICAL(1),
+		IDENTICAL(2),
+		IDENTICAL(3),
 		cmocka_unit_test(test_depth_traffic_only_in_imr),
 		cmocka_unit_test(test_shipped_configs),
 		cmocka_unit_test(test_config_errors_name_the_key),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

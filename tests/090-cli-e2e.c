@@ -20,6 +20,7 @@
 #include <stb/stb_image.h>
 
 #include "test_util.h"
+#include "test_main.h"
 
 static char tmpdir[256];
 
@@ -847,7 +848,7 @@ static void test_clear_messages(void **state)
 	expect_msg(small_run(args, 2), "longer than 63 characters");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_workload_invariants),
@@ -862,5 +863,5 @@ int main(void)
 		cmocka_unit_test(test_outputs_all_or_nothing),
 		cmocka_unit_test(test_clear_messages),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return TSR_TEST_MAIN(argc, argv, tests, setup, teardown);
 }

@@ -36,6 +36,7 @@
 #include "experiment/table.h"
 #include "scene/scene.h"
 #include "sim/sim.h"
+#include "test_main.h"
 
 /* 256x128 screens: 8 x 4 tiles of 32x32, fast runs */
 static const char *const small[] = {"screen.width=256", "screen.height=128"};
@@ -1001,10 +1002,16 @@ static void jobs_compare(const char *name)
 	tsr_xp_result_release(&r[1]);
 }
 
-static void test_jobs(void **state)
+/* two tests, so that ctest can run them in parallel (tests/CMakeLists.txt) */
+static void test_jobs_gspc(void **state)
 {
 	(void)state;
 	jobs_compare("gspc");
+}
+
+static void test_jobs_workloads(void **state)
+{
+	(void)state;
 	jobs_compare("workloads");
 }
 
@@ -1150,7 +1157,7 @@ static void test_errors(void **state)
 	tsr_xp_result_release(&r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	/* shipped data through the data directory, not the current folder */
 	if (setenv("TSR_DATA_DIR", TSR_SOURCE_DIR, 1) != 0 || chdir("/") != 0)
@@ -1167,10 +1174,11 @@ int main(void)
 		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_dtexl),
 		cmocka_unit_test(test_gspc),
-		cmocka_unit_test(test_jobs),
+		cmocka_unit_test(test_jobs_gspc),
+		cmocka_unit_test(test_jobs_workloads),
 		cmocka_unit_test(test_on_text),
 		cmocka_unit_test(test_csv_dir),
 		cmocka_unit_test(test_errors),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

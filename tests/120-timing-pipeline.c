@@ -28,6 +28,7 @@
 #include "sim/sim.h"
 #include "test_util.h"
 #include "test_timing.h"
+#include "test_main.h"
 
 /* A small screen, so that every workload runs in a fraction of a second. */
 static void small(struct tsr_gpu_config *cfg, int timing)
@@ -49,12 +50,22 @@ static void tbr_phases(const struct tsr_frame_stats *b)
  * (two frames: the second sees the first's cache contents); the timing
  * mode counts cycles and its DRAM and memory counters add up (Little's
  * law for the DRAM queue: occupancy summed over cycles = latencies summed).
+ * The workloads in SAME_SHARDS shares (every SAME_SHARDS-th of the sorted
+ * list), each its own test, so that ctest can run them in parallel
+ * (tests/CMakeLists.txt); together they are every workload.
  */
+#define SAME_SHARDS 6
+static const size_t same_shard[SAME_SHARDS] = {0, 1, 2, 3, 4, 5};
 static void test_same_counters_every_workload(void **state)
 {
-	(void)state;
-	tsr_test_same_counters_every_workload(small, tbr_phases);
+	const size_t *shard = *state;
+	tsr_test_same_counters_every_workload(small, tbr_phases, *shard, SAME_SHARDS);
 }
+
+/* share k's test, named test_same_counters_every_workload_k */
+#define SAME_COUNTERS(k)                                                                \
+	{"test_same_counters_every_workload_" #k, test_same_counters_every_workload, NULL,  \
+	 NULL, (void *)&same_shard[k]}
 
 /* Two timing runs give bit-identical statistics, timing included. */
 static void test_deterministic(void **state)
@@ -356,15 +367,20 @@ static int teardown(void **state)
 	return tsr_test_tmp_teardown();
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fill_rate),
 		cmocka_unit_test(test_barriers),
 		cmocka_unit_test(test_flush_gate),
 		cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_same_counters_every_workload),
+		SAME_COUNTERS(0),
+		SAME_COUNTERS(1),
+		SAME_COUNTERS(2),
+		SAME_COUNTERS(3),
+		SAME_COUNTERS(4),
+		SAME_COUNTERS(5),
 		cmocka_unit_test(test_overlap_frames),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return TSR_TEST_MAIN(argc, argv, tests, setup, teardown);
 }

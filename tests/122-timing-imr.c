@@ -29,6 +29,7 @@
 #include "sim/sim.h"
 #include "test_util.h"
 #include "test_timing.h"
+#include "test_main.h"
 
 /* A small IMR screen, so that every workload runs in a fraction of a second. */
 static void small(struct tsr_gpu_config *cfg, int timing)
@@ -48,12 +49,22 @@ static void imr_phases(const struct tsr_frame_stats *b)
 }
 
 /* The same counters with and without timing, on every shipped workload
- * (two frames: the second sees the first's cache contents). */
+ * (two frames: the second sees the first's cache contents). The workloads
+ * in SAME_SHARDS shares (every SAME_SHARDS-th of the sorted list), each its
+ * own test, so that ctest can run them in parallel (tests/CMakeLists.txt);
+ * together they are every workload. */
+#define SAME_SHARDS 6
+static const size_t same_shard[SAME_SHARDS] = {0, 1, 2, 3, 4, 5};
 static void test_same_counters_every_workload(void **state)
 {
-	(void)state;
-	tsr_test_same_counters_every_workload(small, imr_phases);
+	const size_t *shard = *state;
+	tsr_test_same_counters_every_workload(small, imr_phases, *shard, SAME_SHARDS);
 }
+
+/* share k's test, named test_same_counters_every_workload_k */
+#define SAME_COUNTERS(k)                                                                \
+	{"test_same_counters_every_workload_" #k, test_same_counters_every_workload, NULL,  \
+	 NULL, (void *)&same_shard[k]}
 
 /* Two timing runs give bit-identical statistics, timing included. */
 static void test_deterministic(void **state)
@@ -167,12 +178,17 @@ static int teardown(void **state)
 	return tsr_test_tmp_teardown();
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_screen),
 		cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_same_counters_every_workload),
+		SAME_COUNTERS(0),
+		SAME_COUNTERS(1),
+		SAME_COUNTERS(2),
+		SAME_COUNTERS(3),
+		SAME_COUNTERS(4),
+		SAME_COUNTERS(5),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return TSR_TEST_MAIN(argc, argv, tests, setup, teardown);
 }

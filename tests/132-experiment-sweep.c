@@ -31,6 +31,7 @@
 #include "scene/scene.h"
 #include "sweep/sweep.h"
 #include "test_cli.h"
+#include "test_main.h"
 
 
 static int setup(void **state)
@@ -371,7 +372,7 @@ static void test_errors(void **state)
 	assert_int_equal(tessera("experiment tcor --out x"), 2);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	if (setenv("TSR_DATA_DIR", TSR_SOURCE_DIR, 1) != 0)
 		return 1;
@@ -385,5 +386,5 @@ int main(void)
 		cmocka_unit_test(test_gspc),
 		cmocka_unit_test(test_errors),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return TSR_TEST_MAIN(argc, argv, tests, setup, teardown);
 }

@@ -56,10 +56,13 @@ static inline const char *tsr_test_flat_workload(const char *name, const char *m
  * queue: occupancy summed over cycles = latencies summed), each core with
  * quads was busy, check() (the mode's own invariants) holds, and every
  * counter outside the timing groups equals the untimed run's.
+ * Share `shard` of `shards` (0 <= shard < shards): the workloads i of the
+ * sorted list with i % shards == shard, so that the shares, each its own
+ * test, run in parallel and together cover every workload.
  */
 static inline void tsr_test_same_counters_every_workload(
 	void (*small)(struct tsr_gpu_config *cfg, int timing),
-	void (*check)(const struct tsr_frame_stats *timed))
+	void (*check)(const struct tsr_frame_stats *timed), size_t shard, size_t shards)
 {
 	char **list = NULL;
 	size_t n = 0;
@@ -69,7 +72,8 @@ static inline void tsr_test_same_counters_every_workload(
 	struct tsr_frame_stats *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
 	assert_non_null(a);
 	assert_non_null(b);
-	for (size_t i = 0; i < n; i++) {
+	assert_true(shard < shards);
+	for (size_t i = shard; i < n; i += shards) {
 		char path[4096];
 		assert_int_equal(tsr_data_resolve("workloads", list[i], path, sizeof(path), &err),
 				 TSR_OK);
