@@ -10,10 +10,10 @@
  * timing_imr_lanes.c) and the counters (timing_stats.c).
  *
  * A frame ends (tsr_timing_frame_end) when its last tile has left the
- * window and, without timing.overlap_frames, when its last write has
- * reached DRAM; with it, when its last tile leaves, its writes draining
- * while the next frame's geometry runs (the last frame's, before it
- * ends too).
+ * window and its last write has reached DRAM; with timing.overlap_frames,
+ * when the next frame's geometry job is queued already, as soon as its
+ * last tile leaves (its writes drain while that job runs), so only the
+ * last frame waits for its writes.
  */
 #include <stdlib.h>
 
@@ -70,6 +70,7 @@ enum tsr_status tsr_timing_create(struct tsr_gpu *g, struct tsr_error *err)
 	tsr_memsys_set_path_sink(g->mem, tsr_worklog_path, &t->jobs[0].log);
 	return TSR_OK;
 }
+
 void tsr_timing_destroy(struct tsr_gpu *g)
 {
 	struct tsr_timing *t = g->timing;

@@ -20,6 +20,7 @@
  */
 #include "pipeline/timing_priv.h"
 
+/* The frame's first geometry phase records into the next job's log. */
 void tsr_timing_frame_begin(struct tsr_gpu *g)
 {
 	struct tsr_timing *t = g->timing;
@@ -28,11 +29,11 @@ void tsr_timing_frame_begin(struct tsr_gpu *g)
 }
 
 /*
- * The geometry phase just recorded becomes a job (run by the simulation, see
- * tsr_timing_geometry_step()): its paths, and the bound of primitive assembly and the
- * vertex fetcher (one a cycle each) and of the vertex processors
- * (timing.vertex_processors instructions a cycle): the phase is bounded
- * by the slowest, not simulated stage by stage.
+ * The geometry phase just recorded becomes a job (run by the simulation,
+ * see tsr_timing_geometry_step()): its paths, and the bound of primitive
+ * assembly and the vertex fetcher (one a cycle each) and of the vertex
+ * processors (timing.vertex_processors instructions a cycle): the phase
+ * is bounded by the slowest, not simulated stage by stage.
  */
 enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
 					struct tsr_error *err)

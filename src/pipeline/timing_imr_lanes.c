@@ -124,7 +124,8 @@ uint64_t tsr_timing_imr_vertex_next(struct tsr_timing *t, uint64_t now)
 		const uint32_t n = r->log.prim_count;
 		if (r->prims_out == n)
 			continue;
-		if (!r->busy || !r->geo_started || tsr_timing_imr_prims_processed(r, now) > r->prims_out)
+		if (!r->busy || !r->geo_started ||
+		    tsr_timing_imr_prims_processed(r, now) > r->prims_out)
 			return UINT64_MAX;
 		return r->geo_start + ((uint64_t)(r->prims_out + 1) * r->busy + n - 1) / n;
 	}

@@ -159,9 +159,11 @@ struct tsr_timing {
 	uint64_t flush_cycle;        /* cycle of the last flush write */
 	struct wait_list blend_wait[TSR_MAX_CORES];
 	int retired, ez_moved, blended;  /* what changed this step: whom to wake */
-	int flush_dirty;             /* what a bank's flush waits on changed (flush()) */
+	int flush_dirty;             /* what a bank's flush waits on changed
+					(flush(), timing_tiles.c) */
 	int fetch_dirty;             /* the Tile Fetcher acted in its last call, or what
-					it waits on changed since (tile_fetcher()) */
+					it waits on changed since (tile_fetcher(),
+					timing_tiles.c) */
 	uint64_t raster_start;       /* the frame's raster phase began */
 	enum tsr_status failed;      /* a callback's error */
 	struct tsr_timing_stats *st; /* the frame's timing counters */
@@ -194,6 +196,7 @@ static inline struct tile_run *run_at(struct tsr_timing *t, uint32_t i)
 	return &t->runs[k >= t->window ? k - t->window : k];
 }
 
+/* The run and the quad of a Rasterizer, Early-Z, core or blending tag. */
 static inline struct tile_run *run_of(struct tsr_timing *t, uint64_t tag)
 {
 	return &t->runs[(tag & ~SETUP_ONLY) >> SLOT_SHIFT];
@@ -210,7 +213,7 @@ static inline const struct tsr_wl_quad *quad_of(struct tsr_timing *t, uint64_t t
  * (`done`); decoupled, this lane has.
  */
 static inline bool barrier_open(const struct tsr_timing *t, const uint64_t *done,
-			 const uint64_t *before, uint32_t lane)
+				const uint64_t *before, uint32_t lane)
 {
 	if (t->imr)
 		return true;  /* no tiles: each lane is in order, nothing else waits */
@@ -222,8 +225,11 @@ static inline bool barrier_open(const struct tsr_timing *t, const uint64_t *done
 	return true;
 }
 
-static inline void issue_path(struct tsr_timing *t, uint64_t cycle, const struct tsr_mem_path *p,
-		       uint64_t tag)
+/* Issues path p to the memory timing at `cycle` with `tag` (its TAG_*
+ * kind and what mem_done() in timing_tiles.c needs), counting it; an
+ * error is kept in t->failed and t->err for the simulation to return. */
+static inline void issue_path(struct tsr_timing *t, uint64_t cycle,
+			      const struct tsr_mem_path *p, uint64_t tag)
 {
 	enum tsr_status st = tsr_memtime_issue(t->mem, cycle, p, tag, &t->err);
 	if (st != TSR_OK && !t->failed)
@@ -318,7 +324,8 @@ bool tsr_timing_imr_enter(struct tsr_timing *t, struct imr_fifo *f, uint64_t cyc
 void tsr_timing_imr_step(struct tsr_timing *t, uint64_t now);
 
 /* imr: the primitives of run r its vertex stages have made ready by
- * cycle `now` (all of them when r has no vertex-stage bound started). */
+ * cycle `now`: none before they start (r->geo_start), all once their
+ * bound r->busy has passed, in proportion in between. */
 uint32_t tsr_timing_imr_prims_processed(const struct tile_run *r, uint64_t now);
 
 /* imr: the cycle after `now` at which the vertex stages make the Tile

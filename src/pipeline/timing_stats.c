@@ -115,8 +115,8 @@ void tsr_timing_account(struct tsr_timing *t, uint64_t from, uint64_t to)
 	}
 }
 
-/* (each core's execution time in the tile: its first quad taken to its
- * last retired, DTexL Fig. 14) */
+/* A run leaves the window: its reads, and each core's execution time in
+ * it, from its first quad taken to its last retired (DTexL Fig. 14). */
 void tsr_timing_stats_tile_left(struct tsr_timing *t, const struct tile_run *r)
 {
 	t->st->tile_fetch_reads += r->log.fetch.count;
@@ -223,7 +223,7 @@ void tsr_timing_stats_frame_end(struct tsr_timing *t, struct tsr_frame_stats *st
 	tsr_counters_add(&tsr_counters_timing, s, &d);
 	t->prev = cum;
 	/* what the DRAM could have moved in the frame (dram_bandwidth_utilisation's base) */
-	s->dram_peak_bytes += (uint64_t)((double)frame_cycles *
-					 tsr_dram_peak_bytes_per_gpu_cycle(tsr_memtime_dram(t->mem)));
+	const double peak = tsr_dram_peak_bytes_per_gpu_cycle(tsr_memtime_dram(t->mem));
+	s->dram_peak_bytes += (uint64_t)((double)frame_cycles * peak);
 	cache_stream_deltas(t, st);
 }

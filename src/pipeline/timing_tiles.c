@@ -138,7 +138,7 @@ static void core_retire(void *ctx, uint64_t tag, uint64_t cycle)
 	t->frag_done[lane]++;
 	r->core_last[lane] = cycle;
 	t->retired = 1;
-	if (t->imr) {  /* blending takes it in its lane's order (imr_step()) */
+	if (t->imr) {  /* blending takes it in its lane's order (tsr_timing_imr_step()) */
 		q->retired = 1;
 		return;
 	}
@@ -283,7 +283,8 @@ static void advance_all(struct tsr_timing *t, uint64_t cycle)
 			tsr_core_advance(t->core[c], cycle);
 	for (uint32_t c = 0; c < t->lanes; c++) {
 		struct wait_list *w = &t->blend_wait[c];
-		/* (imr: the list is the lane's reorder list, imr_step() drains it) */
+		/* (imr: the list is the lane's reorder list, tsr_timing_imr_step()
+		 * drains it) */
 		while (!t->imr && w->count &&
 		       tsr_unit_push(t->blend[c], cycle, w->tags[w->head], 1)) {
 			w->head++;
