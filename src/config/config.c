@@ -19,6 +19,12 @@
  * in ..." (`config --list`, the README), tsr_config_warnings() (which
  * `tessera run` prints) and test 016, which checks that the key moves
  * nothing in those modes and moves the counters everywhere else.
+ *
+ * Why one file of over 1,000 lines: it is one concern, the schema and
+ * what derives from it (reading, defaults, checks, --set, the listings,
+ * the warnings). The tables are static here, so that nothing outside reads
+ * or writes a key except through its one declaration; a split would have
+ * to export them.
  */
 #include "config/config.h"
 
