@@ -1,7 +1,8 @@
 #!/bin/sh
 # layout.sh [SRC] - the folder graph of the library, derived from the
 # #include "folder/file.h" lines of SRC/*/*.c and SRC/*/*.h (SRC: src/ beside
-# this script), checked for cycles (README, "Code map"; docs/tbr-pipeline.md).
+# this script), checked for cycles (README, "Code map"; docs/tbr-pipeline.md),
+# and the GPU's folders checked to include neither scene/ nor frontend/.
 #
 # Prints the folders from the bottom in layers, each folder in the first
 # layer above every folder it includes:
@@ -88,3 +89,17 @@ END {
 		exit 1
 	}
 }'
+
+# The command list is the GPU's whole interface (command/command.h,
+# command/resources.h): no folder of the modelled GPU includes the
+# workload format (scene/) or a frontend (frontend/).
+bad=$(for gpu in geometry raster texture tiling memory timing pipeline; do
+	grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(scene\|frontend\)/' \
+		"$src/$gpu"/*.c "$src/$gpu"/*.h 2>/dev/null || true
+done)
+if [ -n "$bad" ]; then
+	echo "layout.sh: a folder of the modelled GPU includes the workload format or a frontend" \
+	     "(the command list is its whole interface):" >&2
+	echo "$bad" >&2
+	exit 1
+fi

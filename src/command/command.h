@@ -8,7 +8,7 @@
  * camera, no animation. Resources are declared once and referenced by
  * index: meshes (index and vertex buffers), materials (fixed-function
  * state, shader programs, the texture they bind) and images (textures) of
- * struct tsr_resources.
+ * struct tsr_resources (command/resources.h).
  *
  * A frame is a list of passes. Each pass renders into a render target (the
  * frame buffer, or a texture that a later pass samples: shadow maps,
@@ -23,18 +23,9 @@
 
 #include <stdint.h>
 
+#include "command/resources.h"
 #include "core/status.h"
 #include "core/vecmath.h"
-
-/* The resources a command list refers to (owned by the frontend). */
-struct tsr_resources {
-	uint32_t mesh_count;
-	const struct tsr_mesh *meshes;          /* scene/scene.h: buffers and their material */
-	uint32_t material_count;
-	const struct tsr_material *materials;   /* state, programs, bound image */
-	uint32_t image_count;
-	const struct tsr_image *images;         /* texture contents */
-};
 
 /* One draw call: a mesh's buffers drawn with a material and its constants. */
 struct tsr_cmd_draw {

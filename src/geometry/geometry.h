@@ -56,7 +56,7 @@
 #include "geometry/primitive.h"
 #include "memory/memsys.h"
 #include "stats/counters.h"
-#include "scene/scene.h"
+#include "command/resources.h"
 
 #define TSR_VERTEX_STRIDE 32     /* bytes: position 12 + normal 12 + texcoord 8 */
 #define TSR_GUARD_BAND 4.0f      /* guard band, in viewport widths/heights */

@@ -57,7 +57,7 @@
 #include "geometry/primitive.h"
 #include "memory/memsys.h"
 #include "stats/counters.h"
-#include "scene/scene.h"
+#include "command/resources.h"
 #include "raster/quad_grouping.h"
 #include "texture/texture.h"
 #include "timing/worklog.h"

@@ -14,8 +14,10 @@
  * is evaluated by the frontend (frontend/animation.h); only the camera's
  * pose is here, as the loader checks cameras with it.
  *
- * The structs are plain data that the pipeline reads; the loader owns all
- * memory, released by tsr_scene_destroy(). Version 1 of the format has
+ * The structs are plain data; the loader owns all memory, released by
+ * tsr_scene_destroy(). The GPU's resource types (images, materials,
+ * meshes) are the command list's (command/resources.h): the pipeline
+ * reads them, never a scene. Version 1 of the format has
  * one pass that draws into the frame buffer; version 2 adds render
  * targets (RGBA8 images a pass draws) and several passes: each earlier
  * pass draws a render target, the last one the frame buffer, and a
@@ -32,72 +34,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "command/resources.h"
 #include "core/status.h"
 #include "core/vecmath.h"
 
 #define TSR_WORKLOAD_VERSION 2
-
-/* A decoded image, RGBA8, rows top to bottom. */
-struct tsr_image {
-	char *path;        /* file it came from (or "<model>#embedded<N>") */
-	uint32_t width;    /* texels */
-	uint32_t height;   /* texels */
-	uint8_t *rgba;     /* width * height * 4 bytes */
-	int render_target; /* 1: a render target that a pass draws (path
-	                      "rendertarget:<name>", rgba zero until drawn) */
-	int depth;         /* 1: a depth render target ("format": "depth32f"):
-	                      the pass drawing it has no color output, its
-	                      depth buffer is the target; rgba holds the depth
-	                      as grey (R = G = B = depth as RGBA8, A = 255) */
-};
-
-enum tsr_filter {
-	TSR_FILTER_NEAREST = 0,  /* 1 texel from the nearest mip level */
-	TSR_FILTER_BILINEAR,     /* 2x2 texels from the nearest mip level */
-	TSR_FILTER_TRILINEAR,    /* 2x2 texels from each of two mip levels */
-};
-
-enum tsr_wrap {
-	TSR_WRAP_REPEAT = 0,
-	TSR_WRAP_CLAMP,          /* clamp to edge */
-};
-
-enum tsr_blend {
-	TSR_BLEND_OPAQUE = 0,    /* depth test + write, Early-Z */
-	TSR_BLEND_ALPHA,         /* src-alpha / one-minus-src-alpha, depth test, no depth write */
-	TSR_BLEND_ALPHA_TEST,    /* discard below alpha_cutoff: late Z */
-};
-
-struct tsr_material {
-	int32_t texture;                   /* index into scene->images, -1 for none */
-	int32_t texture_object;            /* the texture object the drawcall binds
-	                                      (part of its constants): equal to
-	                                      `texture`, except in variants made by
-	                                      texture uploads, which keep the
-	                                      object's original texture object while
-	                                      sampling the uploaded image; -1 none */
-	enum tsr_filter filter;
-	enum tsr_wrap wrap;
-	enum tsr_blend blend;
-	float alpha_cutoff;                /* for TSR_BLEND_ALPHA_TEST */
-	float color[4];                    /* RGBA multiplier, linear 0..1 */
-	int lit;                           /* 1: simple directional diffuse lighting */
-	int double_sided;                  /* 1: no back-face culling */
-	uint32_t shader_alu_instructions;  /* fragment shader ALU instructions */
-	uint32_t vertex_shader_instructions; /* vertex shader instructions */
-	uint32_t varyings;                 /* vec4 varyings besides position (>= 1) */
-};
-
-/* One drawcall's geometry. */
-struct tsr_mesh {
-	uint32_t vertex_count;
-	float *positions;       /* 3 floats per vertex, object space */
-	float *normals;         /* 3 floats per vertex */
-	float *texcoords;       /* 2 floats per vertex (u, v with v=0 at the image top) */
-	uint32_t index_count;   /* multiple of 3: a triangle list */
-	uint32_t *indices;
-	uint32_t material;      /* index into scene->materials */
-};
 
 /* A key of a keyframed animation; values are linearly interpolated. */
 struct tsr_keyframe {

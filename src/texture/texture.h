@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "core/status.h"
-#include "scene/scene.h"
+#include "command/resources.h"
 
 #define TSR_TEXTURE_MAX_LEVELS 16
 #define TSR_TEXEL_BYTES 4
