@@ -28,8 +28,9 @@ int tsr_cli_exit(enum tsr_status s, const struct tsr_error *err);
 /*
  * Prints "tessera: warning: <message>" to stderr once for each key cfg
  * sets that its mode ignores (tsr_config_warnings(): a value other than
- * the default, from the configuration file or --set). Errors: those of
- * tsr_config_warnings().
+ * the default, from the configuration file or --set), the keys ignored
+ * for the same reason on one line ("tessera: warning: K1, K2 and K3 are
+ * ignored in <mode>: <why>"). Errors: those of tsr_config_warnings().
  */
 struct tsr_gpu_config;
 enum tsr_status tsr_cli_config_warnings(const struct tsr_gpu_config *cfg,

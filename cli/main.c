@@ -120,8 +120,28 @@ enum tsr_status tsr_cli_config_warnings(const struct tsr_gpu_config *cfg,
 	struct tsr_config_warning *w = NULL;
 	size_t n = 0;
 	TSR_TRY(tsr_config_warnings(cfg, &w, &n, err));
-	for (size_t i = 0; i < n; i++)
-		fprintf(stderr, "tessera: warning: %s\n", w[i].msg);
+	/* one line per reason: the keys whose message after the key is the
+	 * same ("<key> is ignored in <mode>: <why>") are named together */
+	for (size_t i = 0; i < n; i++) {
+		const char *why = w[i].msg + strlen(w[i].key);
+		if (!w[i].key[0])
+			continue;  /* named already, with an earlier key */
+		size_t more = 0;
+		for (size_t j = i + 1; j < n; j++)
+			more += w[j].key[0] && !strcmp(why, w[j].msg + strlen(w[j].key));
+		if (!more) {
+			fprintf(stderr, "tessera: warning: %s\n", w[i].msg);
+			continue;
+		}
+		fprintf(stderr, "tessera: warning: %s", w[i].key);
+		for (size_t j = i + 1; j < n; j++)
+			if (w[j].key[0] && !strcmp(why, w[j].msg + strlen(w[j].key))) {
+				fprintf(stderr, "%s%s", --more ? ", " : " and ", w[j].key);
+				w[j].key[0] = '\0';
+			}
+		/* " is ignored ..." -> " are ignored ..." */
+		fprintf(stderr, " are%s\n", why + (strncmp(why, " is", 3) ? 0 : 3));
+	}
 	free(w);
 	return TSR_OK;
 }

@@ -848,6 +848,35 @@ static void test_clear_messages(void **state)
 	expect_msg(small_run(args, 2), "longer than 63 characters");
 }
 
+/*
+ * Keys the mode ignores warn once each, those ignored for the same reason
+ * on one line, and the run goes on (exit 0).
+ */
+static void test_ignored_key_warnings(void **state)
+{
+	(void)state;
+	char args[2048];
+	snprintf(args, sizeof(args), "run tests/data/two-quads.json --config tests/data/small-gpu.json "
+		 "--frames 1 --out '%s/warn' --set dram.latency_cycles=400 --set timing.gpu_mhz=500 "
+		 "--set timing.warp_slots=8", tmpdir);
+	char *msg = small_run(args, 0);
+	/* one line for dram.latency_cycles, one for the two timing keys together */
+	assert_non_null(strstr(msg, "tessera: warning: dram.latency_cycles is ignored in every mode"));
+	assert_non_null(strstr(msg, "tessera: warning: timing.gpu_mhz and timing.warp_slots are "
+				    "ignored in functional mode"));
+	size_t lines = 0;
+	for (const char *p = msg; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 2);
+	free(msg);
+	/* the defaults warn about nothing */
+	snprintf(args, sizeof(args), "run tests/data/two-quads.json --config tests/data/small-gpu.json "
+		 "--frames 1 --out '%s/nowarn'", tmpdir);
+	msg = small_run(args, 0);
+	assert_null(strstr(msg, "warning"));
+	free(msg);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -862,6 +891,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_outputs_all_or_nothing),
 		cmocka_unit_test(test_clear_messages),
+		cmocka_unit_test(test_ignored_key_warnings),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, setup, teardown);
 }
