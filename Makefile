@@ -22,7 +22,7 @@ XP_ARGS    ?=
 # a virtualenv may lack them)
 PYTHON     ?=
 
-.PHONY: all deps build demo check check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
+.PHONY: all deps build demo check check-fast check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
 	figures figures-draw
 
 all: build
@@ -40,6 +40,11 @@ demo: build
 # the tests JOBS at a time, the costliest first (tests/CMakeLists.txt)
 check: build
 	ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure
+
+# the tests not labelled slow (tests/CMakeLists.txt): the quick loop while
+# editing, well under 30 s after the build; make check runs them all
+check-fast: build
+	ctest --test-dir $(BUILD) -j $(JOBS) -LE slow --output-on-failure
 
 check-asan: deps
 	@cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DTSR_SANITIZE=ON -DTSR_WERROR=ON >/dev/null
