@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "command/resources.h"
+#include "command/state.h"
 #include "core/status.h"
 #include "core/vecmath.h"
 
