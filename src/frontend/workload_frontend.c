@@ -27,22 +27,36 @@ struct tsr_resources tsr_workload_resources(const struct tsr_scene *sc)
 }
 
 enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame,
-				      float aspect, struct tsr_frame_commands *c,
-				      struct tsr_error *err)
+				      uint32_t width, uint32_t height,
+				      struct tsr_frame_commands *c, struct tsr_error *err)
 {
+	const float aspect = (float)width / (float)height;
+	const struct tsr_resources res = tsr_workload_resources(sc);
 	tsr_commands_reset(c, frame);
 	for (uint32_t pi = 0; pi < sc->pass_count; pi++) {
 		const struct tsr_pass *pass = &sc->passes[pi];
 		struct tsr_cmd_pass p = {.target = TSR_TARGET_FRAMEBUFFER};
 		float pass_aspect = aspect;  /* the frame buffer's, or the render target's */
+		uint32_t tw = width, th = height;
+		struct tsr_framebuffer_state fb = {TSR_ATTACH_DEFAULT, TSR_ATTACH_DEFAULT};
 		if (pass->target_image >= 0) {
 			const struct tsr_image *rt = &sc->images[pass->target_image];
 			p.target = TSR_TARGET_TEXTURE;
 			p.target_image = (uint32_t)pass->target_image;
 			pass_aspect = (float)rt->width / (float)rt->height;
+			tw = rt->width;
+			th = rt->height;
+			if (rt->depth)
+				fb = (struct tsr_framebuffer_state){TSR_ATTACH_NONE,
+								    pass->target_image};
+			else
+				fb.color = pass->target_image;
 		}
+		p.clear.mask = (uint8_t)(fb.color != TSR_ATTACH_NONE ? TSR_CLEAR_COLOR : 0) |
+			       TSR_CLEAR_DEPTH;
 		for (int k = 0; k < 4; k++)
-			p.clear_color[k] = pass->clear_color[k];
+			p.clear.color[k] = pass->clear_color[k];
+		p.clear.depth = 1.0f;
 		TSR_TRY(tsr_commands_pass(c, &p, err));
 		for (uint32_t u = 0; u < pass->upload_count; u++)
 			if (pass->uploads[u].frame == frame && pass->uploads[u].image >= 0) {
@@ -76,6 +90,8 @@ enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame
 					.model = model,
 					.uv_offset = {uv[0], uv[1]},
 				};
+				tsr_draw_state_from_material(&d.state, &res, d.mesh, d.material,
+							     tw, th, fb);
 				TSR_TRY(tsr_commands_draw(c, &d, err));
 			}
 		}
