@@ -78,6 +78,18 @@ struct tsr_frame_commands {
 	struct tsr_cmd_event *events;
 };
 
+/*
+ * The framebuffer pass p draws (command/state.h): the default one
+ * (TSR_TARGET_FRAMEBUFFER, screen_width x screen_height pixels), a color
+ * render target (its image as color, the GPU's depth buffer), or a depth
+ * render target (no color, its image as depth); its size in pixels in
+ * *width, *height. p's target_image must be an image of r.
+ */
+struct tsr_framebuffer_state tsr_pass_framebuffer(const struct tsr_cmd_pass *p,
+						  const struct tsr_resources *r,
+						  uint32_t screen_width, uint32_t screen_height,
+						  uint32_t *width, uint32_t *height);
+
 /* Empties the lists for frame `frame` (keeps their storage). */
 void tsr_commands_reset(struct tsr_frame_commands *c, uint32_t frame);
 

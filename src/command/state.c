@@ -268,14 +268,10 @@ enum tsr_status tsr_draw_state_check(const struct tsr_draw_state *s, const char 
 	if (s->stencil.test)
 		return refuse(err, draw, pipeline, "stencil test");
 	const struct tsr_blend_state *b = &s->blend;
-	if (b->enable != e.blend.enable) {
-		snprintf(what, sizeof(what), "blending %s while the material's blend is %s",
-			 b->enable ? "on" : "off", b->enable ? "opaque or alpha-test" : "alpha");
-		return refuse(err, draw, pipeline, what);
-	}
-	if (b->enable) {
-		if (b->src_rgb != e.blend.src_rgb || b->dst_rgb != e.blend.dst_rgb ||
-		    b->src_alpha != e.blend.src_alpha || b->dst_alpha != e.blend.dst_alpha) {
+	if (b->enable) {  /* the one blend implemented: (rgb * a, a) + dst * (1 - a) */
+		if (b->src_rgb != TSR_BLEND_SRC_ALPHA || b->dst_rgb != TSR_BLEND_ONE_MINUS_SRC_ALPHA ||
+		    b->src_alpha != TSR_BLEND_ONE ||
+		    b->dst_alpha != TSR_BLEND_ONE_MINUS_SRC_ALPHA) {
 			snprintf(what, sizeof(what), "blend factors '%s', '%s' (alpha '%s', '%s')",
 				 NAME(factor_names, b->src_rgb), NAME(factor_names, b->dst_rgb),
 				 NAME(factor_names, b->src_alpha), NAME(factor_names, b->dst_alpha));
@@ -286,6 +282,11 @@ enum tsr_status tsr_draw_state_check(const struct tsr_draw_state *s, const char 
 				 NAME(equation_names, b->eq_rgb), NAME(equation_names, b->eq_alpha));
 			return refuse(err, draw, pipeline, what);
 		}
+	}
+	if (b->enable != e.blend.enable) {
+		snprintf(what, sizeof(what), "blending %s while the material's blend is %s",
+			 b->enable ? "on" : "off", b->enable ? "opaque or alpha-test" : "alpha");
+		return refuse(err, draw, pipeline, what);
 	}
 	if (memcmp(b->color, e.blend.color, sizeof(b->color)))
 		return refuse(err, draw, pipeline, "blend constant color");

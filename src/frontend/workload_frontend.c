@@ -37,21 +37,15 @@ enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame
 		const struct tsr_pass *pass = &sc->passes[pi];
 		struct tsr_cmd_pass p = {.target = TSR_TARGET_FRAMEBUFFER};
 		float pass_aspect = aspect;  /* the frame buffer's, or the render target's */
-		uint32_t tw = width, th = height;
-		struct tsr_framebuffer_state fb = {TSR_ATTACH_DEFAULT, TSR_ATTACH_DEFAULT};
 		if (pass->target_image >= 0) {
 			const struct tsr_image *rt = &sc->images[pass->target_image];
 			p.target = TSR_TARGET_TEXTURE;
 			p.target_image = (uint32_t)pass->target_image;
 			pass_aspect = (float)rt->width / (float)rt->height;
-			tw = rt->width;
-			th = rt->height;
-			if (rt->depth)
-				fb = (struct tsr_framebuffer_state){TSR_ATTACH_NONE,
-								    pass->target_image};
-			else
-				fb.color = pass->target_image;
 		}
+		uint32_t tw, th;  /* the target's size, pixels: the draws' viewport */
+		const struct tsr_framebuffer_state fb = tsr_pass_framebuffer(&p, &res, width, height,
+									     &tw, &th);
 		p.clear.mask = (uint8_t)(fb.color != TSR_ATTACH_NONE ? TSR_CLEAR_COLOR : 0) |
 			       TSR_CLEAR_DEPTH;
 		for (int k = 0; k < 4; k++)
