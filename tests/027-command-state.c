@@ -170,10 +170,6 @@ CHANGE(attr_stride, s->attribs[1].stride = 24)
 CHANGE(viewport, s->viewport.width = 32)
 CHANGE(depth_range, s->viewport.depth_far = 0.5f)
 CHANGE(scissor, s->scissor.enable = 1)
-CHANGE(cull_front, s->cull.face = TSR_CULL_FRONT)
-CHANGE(cull_both, s->cull.face = TSR_CULL_FRONT_AND_BACK)
-CHANGE(front_cw, s->cull.front_face = TSR_FRONT_CW)
-CHANGE(cull_off, s->cull.enable = 0)
 CHANGE(poly_offset, s->polygon_offset.enable = 1)
 CHANGE(depth_off, s->depth.test = 0)
 CHANGE(depth_lequal, s->depth.func = TSR_FUNC_LEQUAL)
@@ -224,10 +220,6 @@ static const struct refusal refusals[] = {
 	{"viewport (0, 0, 32 x 32)", viewport},
 	{"depth range", depth_range},
 	{"scissor test", scissor},
-	{"cull face 'front'", cull_front},
-	{"cull face 'front and back'", cull_both},
-	{"front face 'cw'", front_cw},
-	{"face culling off", cull_off},
 	{"polygon offset", poly_offset},
 	{"depth test off", depth_off},
 	{"depth func 'lequal'", depth_lequal},
@@ -357,6 +349,67 @@ static void test_pipelines_refuse(void **state)
 	fixture_free(&x);
 }
 
+/*
+ * Face culling, read from the draw state (geometry/cull.c): the quad faces
+ * the camera counter-clockwise, so it is drawn with culling off, BACK
+ * culled, or FRONT culled with a CW front face, and culled (both its
+ * triangles) with FRONT, FRONT_AND_BACK, or BACK with a CW front face; in
+ * both pipelines, the state accepted by the check.
+ */
+static void test_cull_state(void **state)
+{
+	(void)state;
+	struct fixture x;
+	fixture_load(&x);
+	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	static const struct {
+		uint8_t enable, face, front_face;
+		int drawn;
+	} cases[] = {
+		{1, TSR_CULL_BACK, TSR_FRONT_CCW, 1},  /* the frontend's */
+		{0, TSR_CULL_BACK, TSR_FRONT_CCW, 1},
+		{0, TSR_CULL_FRONT_AND_BACK, TSR_FRONT_CW, 1},
+		{1, TSR_CULL_FRONT, TSR_FRONT_CW, 1},
+		{1, TSR_CULL_FRONT, TSR_FRONT_CCW, 0},
+		{1, TSR_CULL_FRONT_AND_BACK, TSR_FRONT_CCW, 0},
+		{1, TSR_CULL_BACK, TSR_FRONT_CW, 0},
+	};
+	for (int mode = 0; mode < 2; mode++) {
+		struct tsr_gpu_config cfg;
+		tsr_config_defaults(&cfg);
+		cfg.width = 64;
+		cfg.height = 32;
+		cfg.tile_width = 16;
+		cfg.tile_height = 16;
+		cfg.pipeline_mode = mode ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
+		struct tsr_gpu *g = NULL;
+		struct tsr_error err;
+		if (tsr_gpu_create(&cfg, &x.r, &g, &err) != TSR_OK)
+			fail_msg("%s", err.msg);
+		assert_int_equal(x.c.draws[0].state.cull.enable, 1);
+		const struct tsr_cull_state keep = x.c.draws[0].state.cull;
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			x.c.frame = (uint32_t)i;
+			x.c.draws[0].state.cull = (struct tsr_cull_state){
+				cases[i].enable, cases[i].face, cases[i].front_face};
+			if (tsr_gpu_render_commands(g, &x.c, st, &err) != TSR_OK)
+				fail_msg("case %zu: %s", i, err.msg);
+			if (cases[i].drawn) {
+				assert_int_equal(st->geometry.primitives_culled, 0);
+				assert_true(st->raster.quads_shaded > 0);
+			} else {
+				assert_int_equal(st->geometry.primitives_culled, 2);
+				assert_int_equal(st->raster.quads_shaded, 0);
+			}
+		}
+		x.c.draws[0].state.cull = keep;
+		tsr_gpu_destroy(g);
+	}
+	free(st);
+	fixture_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_check_refuses_each_state),
 		cmocka_unit_test(test_clear_refusals),
 		cmocka_unit_test(test_pipelines_refuse),
+		cmocka_unit_test(test_cull_state),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

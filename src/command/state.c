@@ -239,19 +239,7 @@ enum tsr_status tsr_draw_state_check(const struct tsr_draw_state *s, const char 
 		return refuse(err, draw, pipeline, "depth range other than [0, 1]");
 	if (s->scissor.enable)
 		return refuse(err, draw, pipeline, "scissor test");
-	if (s->cull.enable && s->cull.face != TSR_CULL_BACK) {
-		snprintf(what, sizeof(what), "cull face '%s'",
-			 s->cull.face == TSR_CULL_FRONT ? "front" : "front and back");
-		return refuse(err, draw, pipeline, what);
-	}
-	if (s->cull.front_face != TSR_FRONT_CCW)
-		return refuse(err, draw, pipeline, "front face 'cw'");
-	if (s->cull.enable != e.cull.enable) {
-		snprintf(what, sizeof(what), "face culling %s while the material is %s",
-			 s->cull.enable ? "on" : "off",
-			 e.cull.enable ? "single-sided" : "double-sided");
-		return refuse(err, draw, pipeline, what);
-	}
+	/* culling: implemented whole (geometry/cull.c reads s->cull) */
 	if (s->polygon_offset.enable)
 		return refuse(err, draw, pipeline, "polygon offset");
 	if (!s->depth.test)

@@ -19,9 +19,8 @@
  *   implemented: triangles; u16/u32 indices (u16 when the mesh has at most
  *     65,536 vertices, else u32, as the index buffers are laid out);
  *     the 32-byte vertex (position, normal, texcoord, floats); the full
- *     target viewport with depth range [0, 1]; scissor off; back-face
- *     culling with front face CCW, or culling off (double-sided);
- *     polygon offset off; depth test LESS with write (opaque), without
+ *     target viewport with depth range [0, 1]; scissor off; face culling
+ *     (any cull face, front face, on or off); polygon offset off; depth test LESS with write (opaque), without
  *     write (blended), write after the shader's discard (alpha-tested);
  *     stencil off; blending off, or on with rgb SRC_ALPHA /
  *     ONE_MINUS_SRC_ALPHA and alpha ONE / ONE_MINUS_SRC_ALPHA, both ADD;
@@ -34,8 +33,7 @@
  *   refused: points, lines, line strips and loops, triangle strips and
  *     fans; unindexed draws and u8 indices; any other vertex layout or
  *     constant attribute; a partial viewport or other depth range;
- *     scissor; front or front-and-back culling, CW front faces; polygon
- *     offset; depth funcs other than LESS, depth test off; stencil; other
+ *     scissor; polygon offset; depth funcs other than LESS, depth test off; stencil; other
  *     blend factors, equations, a constant color; color masks; more or
  *     other texture units, mirrored repeat, different s and t wraps,
  *     other filter pairs; a pass that is not cleared (its tiles would be
@@ -229,8 +227,10 @@ struct tsr_scissor_state {
 enum tsr_cull_face { TSR_CULL_BACK = 0, TSR_CULL_FRONT, TSR_CULL_FRONT_AND_BACK };
 enum tsr_front_face { TSR_FRONT_CCW = 0, TSR_FRONT_CW };
 
-/* Table 6.5 (CULL_FACE, CULL_FACE_MODE, FRONT_FACE). TBR/IMR: off
- * (double-sided materials) or BACK, with front face CCW. */
+/* Table 6.5 (CULL_FACE, CULL_FACE_MODE, FRONT_FACE). TBR/IMR: all of it
+ * (geometry/cull.c); the frontend culls BACK faces, CCW in front, of the
+ * materials that are not double_sided (whose vertex shader lights both
+ * sides: that stays the material's). */
 struct tsr_cull_state {
 	uint8_t enable;        /* CULL_FACE, default 0 */
 	uint8_t face;          /* enum tsr_cull_face, default BACK */
@@ -359,7 +359,8 @@ void tsr_draw_state_default(struct tsr_draw_state *s, uint32_t width, uint32_t h
 /*
  * Fills *s with the state that draws mesh `mesh` of r with material
  * `material` into a target of width x height pixels as the pipelines do
- * today (from the material: blend, depth, discard, cull, texture unit 0),
+ * today (from the material: blend, depth, discard, texture unit 0; back
+ * faces culled unless the material is double_sided),
  * into framebuffer fb.
  */
 void tsr_draw_state_from_material(struct tsr_draw_state *s, const struct tsr_resources *r,
