@@ -77,27 +77,27 @@ static void test_workload_frontend(void **state)
 	assert_int_equal(r.mesh_count, sc->mesh_count);
 	struct tsr_frame_commands c;
 	memset(&c, 0, sizeof(c));
-	assert_int_equal(tsr_workload_commands(sc, 0, 2.0f, &c, &err), TSR_OK);
+	assert_int_equal(tsr_workload_commands(sc, 0, 128, 64, &c, &err), TSR_OK);
 	assert_int_equal(c.frame, 0);
 	assert_int_equal(c.pass_count, 1);
 	assert_int_equal(c.passes[0].target, TSR_TARGET_FRAMEBUFFER);
-	assert_true(c.passes[0].clear_color[2] == 0.4f);
+	assert_true(c.passes[0].clear.color[2] == 0.4f);
 	assert_int_equal(c.passes[0].draw_count, 2);
 	assert_int_equal(c.draw_count, 2);
 	assert_int_equal(c.event_count, 0);
 	uint32_t sprite_material = c.draws[1].material;
 	/* frame 1: the sprite moved (its constants changed), the background did not */
 	struct tsr_mat4 bg = c.draws[0].mvp, sprite = c.draws[1].mvp;
-	assert_int_equal(tsr_workload_commands(sc, 1, 2.0f, &c, &err), TSR_OK);
+	assert_int_equal(tsr_workload_commands(sc, 1, 128, 64, &c, &err), TSR_OK);
 	assert_memory_equal(&bg, &c.draws[0].mvp, sizeof(bg));
 	assert_memory_not_equal(&sprite, &c.draws[1].mvp, sizeof(sprite));
 	/* frame 3: the upload is an event, and the sprite draws with the new material */
-	assert_int_equal(tsr_workload_commands(sc, 3, 2.0f, &c, &err), TSR_OK);
+	assert_int_equal(tsr_workload_commands(sc, 3, 128, 64, &c, &err), TSR_OK);
 	assert_int_equal(c.event_count, 1);
 	assert_int_equal(c.events[0].kind, TSR_EVENT_TEXTURE_UPLOAD);
 	assert_true(c.events[0].image < r.image_count);
 	assert_int_not_equal(c.draws[1].material, sprite_material);
-	assert_int_equal(tsr_workload_commands(sc, 4, 2.0f, &c, &err), TSR_OK);
+	assert_int_equal(tsr_workload_commands(sc, 4, 128, 64, &c, &err), TSR_OK);
 	assert_int_equal(c.event_count, 0);
 	tsr_commands_release(&c);
 	tsr_scene_destroy(sc);
@@ -146,7 +146,7 @@ static void test_pipeline_consumes_command_lists(void **state)
 	assert_non_null(sb);
 	struct tsr_frame_commands c;
 	memset(&c, 0, sizeof(c));
-	assert_int_equal(tsr_workload_commands(sc, 0, 2.0f, &c, &err), TSR_OK);
+	assert_int_equal(tsr_workload_commands(sc, 0, 128, 64, &c, &err), TSR_OK);
 	assert_int_equal(tsr_sim_step(run, &sa, &err), TSR_OK);
 	assert_int_equal(tsr_sim_commands(run)->draw_count, c.draw_count);
 	/* progress: each draw binned, then every 64 tiles and the last */
@@ -338,7 +338,7 @@ static void test_frontend_game_objects(void **state)
 		fail_msg("%s", err.msg);
 	struct tsr_frame_commands c;
 	memset(&c, 0, sizeof(c));
-	assert_int_equal(tsr_workload_commands(sc, 2, 2.0f, &c, &err), TSR_OK);
+	assert_int_equal(tsr_workload_commands(sc, 2, 128, 64, &c, &err), TSR_OK);
 	assert_int_equal(c.draw_count, 3);
 	/* the skybox follows the eye (0, 1, 1 at frame 2) and lies at the far plane */
 	const struct tsr_cmd_draw *sky = &c.draws[0];

@@ -150,7 +150,8 @@ static struct world *world_new(void)
 			.draw_id = (uint32_t)k, .mvp = tsr_m4_mul(proj, tsr_m4_mul(view, model)),
 			.model = model, .ib_base = 0x100000, .index_bytes = 2,
 			.vb_base = 0x200000, .vs_base = 0x300000 + 0x1000 * (uint64_t)k,
-			.vs_bytes = 8 * w->mat[k].vertex_shader_instructions};
+			.vs_bytes = 8 * w->mat[k].vertex_shader_instructions,
+			.cull = {.enable = !w->mat[k].double_sided}};
 	}
 	return w;
 }

@@ -3,6 +3,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct tsr_framebuffer_state tsr_pass_framebuffer(const struct tsr_cmd_pass *p,
+						  const struct tsr_resources *r,
+						  uint32_t screen_width, uint32_t screen_height,
+						  uint32_t *width, uint32_t *height)
+{
+	struct tsr_framebuffer_state fb = {TSR_ATTACH_DEFAULT, TSR_ATTACH_DEFAULT};
+	*width = screen_width;
+	*height = screen_height;
+	if (p->target == TSR_TARGET_TEXTURE) {
+		const struct tsr_image *rt = &r->images[p->target_image];
+		*width = rt->width;
+		*height = rt->height;
+		if (rt->depth)
+			fb = (struct tsr_framebuffer_state){TSR_ATTACH_NONE, (int32_t)p->target_image};
+		else
+			fb.color = (int32_t)p->target_image;
+	}
+	return fb;
+}
+
 void tsr_commands_reset(struct tsr_frame_commands *c, uint32_t frame)
 {
 	c->frame = frame;

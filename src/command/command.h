@@ -24,16 +24,24 @@
 #include <stdint.h>
 
 #include "command/resources.h"
+#include "command/state.h"
 #include "core/status.h"
 #include "core/vecmath.h"
 
-/* One draw call: a mesh's buffers drawn with a material and its constants. */
+/*
+ * One draw call: a mesh's buffers drawn with a material and its constants,
+ * under its GL ES 2.0 state (command/state.h). The pipelines read the mesh
+ * and the material; the state says in GL ES terms what they do with them,
+ * and anything a pipeline does not implement is refused before the frame
+ * starts (tsr_draw_state_check(): TSR_ERR_UNSUPPORTED naming the state).
+ */
 struct tsr_cmd_draw {
 	uint32_t mesh;            /* index into resources.meshes */
 	uint32_t material;        /* index into resources.materials (after uploads) */
 	struct tsr_mat4 mvp;      /* constants: object to clip space */
 	struct tsr_mat4 model;    /* constants: object to world (lighting) */
 	float uv_offset[2];       /* constants: added to the texture coordinates (scrolling) */
+	struct tsr_draw_state state; /* the fixed-function state it is drawn with */
 };
 
 enum tsr_target_kind {
@@ -44,7 +52,8 @@ enum tsr_target_kind {
 struct tsr_cmd_pass {
 	enum tsr_target_kind target;
 	uint32_t target_image;    /* TSR_TARGET_TEXTURE: index into resources.images */
-	float clear_color[4];     /* RGBA 0..1, cleared before the first draw */
+	struct tsr_clear_state clear; /* at the pass's start, before the first draw
+	                                 (tsr_clear_state_check(): both buffers cleared) */
 	uint32_t first_draw;      /* draws [first_draw, first_draw + draw_count) */
 	uint32_t draw_count;
 };
@@ -68,6 +77,18 @@ struct tsr_frame_commands {
 	uint32_t event_count, event_cap;
 	struct tsr_cmd_event *events;
 };
+
+/*
+ * The framebuffer pass p draws (command/state.h): the default one
+ * (TSR_TARGET_FRAMEBUFFER, screen_width x screen_height pixels), a color
+ * render target (its image as color, the GPU's depth buffer), or a depth
+ * render target (no color, its image as depth); its size in pixels in
+ * *width, *height. p's target_image must be an image of r.
+ */
+struct tsr_framebuffer_state tsr_pass_framebuffer(const struct tsr_cmd_pass *p,
+						  const struct tsr_resources *r,
+						  uint32_t screen_width, uint32_t screen_height,
+						  uint32_t *width, uint32_t *height);
 
 /* Empties the lists for frame `frame` (keeps their storage). */
 void tsr_commands_reset(struct tsr_frame_commands *c, uint32_t frame);

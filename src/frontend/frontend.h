@@ -20,16 +20,20 @@
 struct tsr_resources tsr_workload_resources(const struct tsr_scene *sc);
 
 /*
- * Fills c with frame `frame` of the workload, for a screen of aspect
- * width / height: per pass its target (the frame buffer, or a render
- * target whose own aspect its camera and screen-space objects then use)
- * and clear color, a draw
- * per object mesh with its MVP and model matrices and its material after
- * uploads, and a texture-upload event per upload at exactly this frame.
+ * Fills c with frame `frame` of the workload, for a screen of width x
+ * height pixels (its aspect width / height): per pass its target (the
+ * frame buffer, or a render target whose own aspect its camera and
+ * screen-space objects then use) and its clear (color and depth, depth
+ * alone for a depth target; the pass's clear color, depth 1.0), a draw
+ * per object mesh with its MVP and model matrices, its material after
+ * uploads and the GL ES state that material stands for
+ * (tsr_draw_state_from_material(): the whole target as viewport), and a
+ * texture-upload event per upload at exactly this frame.
  * Errors: TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame,
-				      float aspect, struct tsr_frame_commands *c,
+				      uint32_t width, uint32_t height,
+				      struct tsr_frame_commands *c,
 				      struct tsr_error *err);
 
 #endif

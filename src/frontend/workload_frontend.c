@@ -27,9 +27,11 @@ struct tsr_resources tsr_workload_resources(const struct tsr_scene *sc)
 }
 
 enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame,
-				      float aspect, struct tsr_frame_commands *c,
-				      struct tsr_error *err)
+				      uint32_t width, uint32_t height,
+				      struct tsr_frame_commands *c, struct tsr_error *err)
 {
+	const float aspect = (float)width / (float)height;
+	const struct tsr_resources res = tsr_workload_resources(sc);
 	tsr_commands_reset(c, frame);
 	for (uint32_t pi = 0; pi < sc->pass_count; pi++) {
 		const struct tsr_pass *pass = &sc->passes[pi];
@@ -41,8 +43,14 @@ enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame
 			p.target_image = (uint32_t)pass->target_image;
 			pass_aspect = (float)rt->width / (float)rt->height;
 		}
+		uint32_t tw, th;  /* the target's size, pixels: the draws' viewport */
+		const struct tsr_framebuffer_state fb = tsr_pass_framebuffer(&p, &res, width, height,
+									     &tw, &th);
+		p.clear.mask = (uint8_t)(fb.color != TSR_ATTACH_NONE ? TSR_CLEAR_COLOR : 0) |
+			       TSR_CLEAR_DEPTH;
 		for (int k = 0; k < 4; k++)
-			p.clear_color[k] = pass->clear_color[k];
+			p.clear.color[k] = pass->clear_color[k];
+		p.clear.depth = 1.0f;
 		TSR_TRY(tsr_commands_pass(c, &p, err));
 		for (uint32_t u = 0; u < pass->upload_count; u++)
 			if (pass->uploads[u].frame == frame && pass->uploads[u].image >= 0) {
@@ -76,6 +84,8 @@ enum tsr_status tsr_workload_commands(const struct tsr_scene *sc, uint32_t frame
 					.model = model,
 					.uv_offset = {uv[0], uv[1]},
 				};
+				tsr_draw_state_from_material(&d.state, &res, d.mesh, d.material,
+							     tw, th, fb);
 				TSR_TRY(tsr_commands_draw(c, &d, err));
 			}
 		}

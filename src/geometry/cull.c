@@ -2,9 +2,11 @@
  * cull.c - Culling and the viewport transform (TCOR II-A): a clip-space
  * triangle is projected to the screen in 1/2^TSR_SUBPIXEL_BITS pixel
  * fixed point with its window depth and perspective-correct varyings;
- * zero-area triangles, back faces (counter-clockwise is front, as
- * OpenGL's default, unless the material is double-sided) and triangles
- * that cover no pixel centre are culled. Work item: a triangle in, a
+ * zero-area triangles, the faces the draw's cull state culls (GL ES
+ * CULL_FACE, CULL_FACE_MODE and FRONT_FACE: command/state.h; the workload
+ * frontend culls back faces, counter-clockwise in front, unless the
+ * material is double-sided) and triangles that cover no pixel centre are
+ * culled. Work item: a triangle in, a
  * screen-space primitive (geometry/primitive.h) appended to the frame's
  * primitives, or nothing.
  */
@@ -101,9 +103,11 @@ enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 		st->primitives_culled++;
 		return TSR_OK;
 	}
-	/* y points down: counter-clockwise in NDC (front) has area2 < 0 */
-	int front = area2 < 0;
-	if (!front && !d->material->double_sided) {
+	/* y points down: counter-clockwise in NDC has area2 < 0, front unless
+	 * the front face is clockwise (GL ES FRONT_FACE) */
+	const int front = (area2 < 0) != (d->cull.front_face == TSR_FRONT_CW);
+	if (d->cull.enable && (d->cull.face == TSR_CULL_FRONT_AND_BACK ||
+			       front == (d->cull.face == TSR_CULL_FRONT))) {
 		st->primitives_culled++;
 		return TSR_OK;
 	}

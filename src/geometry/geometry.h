@@ -57,6 +57,7 @@
 #include "memory/memsys.h"
 #include "stats/counters.h"
 #include "command/resources.h"
+#include "command/state.h"
 
 #define TSR_VERTEX_STRIDE 32     /* bytes: position 12 + normal 12 + texcoord 8 */
 #define TSR_GUARD_BAND 4.0f      /* guard band, in viewport widths/heights */
@@ -75,6 +76,8 @@ struct tsr_draw {
 	uint64_t vb_base;           /* vertex buffer address */
 	uint64_t vs_base;           /* vertex shader address */
 	uint32_t vs_bytes;          /* vertex shader size in bytes */
+	struct tsr_cull_state cull; /* face culling (GL ES CULL_FACE, CULL_FACE_MODE,
+	                               FRONT_FACE): the draw state's (cull.c) */
 };
 
 /* A growable array of primitives, reused from frame to frame. */

@@ -30,7 +30,7 @@ static enum tsr_status bin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *pa
 				uint32_t frame, struct tsr_frame_stats *st, struct tsr_error *err)
 {
 	struct frame_slot *f = g->geo;
-	memcpy(f->clear, pass->clear_color, sizeof(f->clear));
+	memcpy(f->clear, pass->clear.color, sizeof(f->clear));
 	f->prims.count = 0;
 	f->binned = 0;
 	tsr_gpu_set_target(g, pass);

@@ -103,8 +103,11 @@ struct tsr_gpu {
  * Checks a frame's passes: one into the frame buffer, or passes into
  * render targets (images with render_target set) before a last one into
  * the frame buffer; a multi-pass frame without timing.overlap_frames and
- * the techniques; and that every draw names an existing mesh and material.
- * Errors: TSR_ERR_UNSUPPORTED (a malformed pass list), TSR_ERR_CONFIG (a
+ * the techniques; that every draw names an existing mesh and material;
+ * and that the pipeline implements every pass's clear and every draw's
+ * state (tsr_clear_state_check(), tsr_draw_state_check()).
+ * Errors: TSR_ERR_UNSUPPORTED (a malformed pass list, or a clear or draw
+ * state the pipeline does not implement, named), TSR_ERR_CONFIG (a
  * mode multi-pass frames do not run with), TSR_ERR_INTERNAL (a draw
  * naming no resource: the frontend's bug).
  */

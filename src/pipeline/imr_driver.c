@@ -196,7 +196,7 @@ static void begin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 		b->color_port = m->display_port;
 		b->color_stream = TSR_STREAM_DISPLAY;
 	}
-	clear_buffers(m, p->clear_color, g->target_depth);
+	clear_buffers(m, p->clear.color, g->target_depth);
 }
 
 /* A render target pass's colors (a depth target's: its depths, as grey)

@@ -44,6 +44,23 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 			return tsr_error_set(err, TSR_ERR_INTERNAL,
 					     "draw %u of frame %u names a resource that does not exist",
 					     i, c->frame);
+	/* every pass's clear and every draw's state, before any work: what a
+	 * pipeline does not implement is refused, naming the state */
+	const char *name = g->cfg.pipeline_mode == TSR_PIPELINE_IMR ? "IMR" : "TBR";
+	for (uint32_t p = 0; p < c->pass_count; p++) {
+		const struct tsr_cmd_pass *pass = &c->passes[p];
+		uint32_t w, h;
+		const struct tsr_framebuffer_state fb = tsr_pass_framebuffer(pass, &g->res,
+									     g->cfg.width,
+									     g->cfg.height, &w, &h);
+		TSR_TRY(tsr_clear_state_check(&pass->clear, name, p, fb.color != TSR_ATTACH_NONE,
+					      err));
+		for (uint32_t i = pass->first_draw; i < pass->first_draw + pass->draw_count; i++) {
+			const struct tsr_cmd_draw *d = &c->draws[i];
+			TSR_TRY(tsr_draw_state_check(&d->state, name, i, &g->res, d->mesh,
+						     d->material, w, h, fb, err));
+		}
+	}
 	return TSR_OK;
 }
 

@@ -28,6 +28,7 @@ void tsr_stage_decode_draw(const struct tsr_gpu *g, const struct tsr_cmd_draw *c
 		.vb_base = g->meshes[cd->mesh].vb_base,
 		.vs_base = g->programs[cd->material].vs_base,
 		.vs_bytes = g->programs[cd->material].vs_bytes,
+		.cull = cd->state.cull,
 	};
 }
 

@@ -20,7 +20,7 @@ struct tsr_sim {
 	struct tsr_frame_commands cmds; /* the frame's command list (storage reused) */
 	struct tsr_frame_commands next_cmds; /* the next frame's, begun ahead of it
 					    (timing.overlap_frames) */
-	float aspect;                   /* screen width / height, for the camera */
+	uint32_t width, height;         /* screen, pixels: the frame buffer's viewport */
 	struct tsr_gpu *gpu;
 	struct tsr_footprint *footprint; /* stats.texture_footprint's counter, or NULL */
 	uint32_t frames_done;
@@ -41,7 +41,8 @@ enum tsr_status tsr_sim_open_scene(const struct tsr_gpu_config *cfg,
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	s->scene = scene;
 	s->res = tsr_workload_resources(scene);
-	s->aspect = (float)cfg->width / (float)cfg->height;
+	s->width = cfg->width;
+	s->height = cfg->height;
 	s->limit = scene->frames;
 	s->overlap = cfg->timing.overlap_frames;
 	enum tsr_status st = tsr_gpu_create(cfg, &s->res, &s->gpu, err);
@@ -93,7 +94,7 @@ enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **f
 	const uint32_t f = s->frames_done;
 	struct tsr_frame_stats *st = &s->frame[f % 2];
 	if (s->frames_begun == f) {
-		TSR_TRY(tsr_workload_commands(s->scene, f, s->aspect, &s->cmds, err));
+		TSR_TRY(tsr_workload_commands(s->scene, f, s->width, s->height, &s->cmds, err));
 		TSR_TRY(tsr_gpu_begin_frame(s->gpu, &s->cmds, st, err));
 		s->frames_begun++;
 	} else {  /* begun by the last step: its command list is the next one */
@@ -103,7 +104,7 @@ enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **f
 	}
 	/* with overlapping frames, the next frame's geometry before this one's raster */
 	if (s->overlap && f + 1 < s->limit) {
-		TSR_TRY(tsr_workload_commands(s->scene, f + 1, s->aspect, &s->next_cmds, err));
+		TSR_TRY(tsr_workload_commands(s->scene, f + 1, s->width, s->height, &s->next_cmds, err));
 		TSR_TRY(tsr_gpu_begin_frame(s->gpu, &s->next_cmds, &s->frame[(f + 1) % 2], err));
 		s->frames_begun++;
 	}

@@ -1,0 +1,423 @@
+/*
+ * 027: a draw's GL ES 2.0 state (command/state.h): the workload frontend's
+ * states for every frame of every shipped workload are what the pipelines
+ * implement; each state they do not implement is refused with
+ * TSR_ERR_UNSUPPORTED naming it, by the check and by both pipelines
+ * before any work (tsr_gpu_render_commands()).
+ *
+ * The scene: one textured, single-sided, opaque quad on a 64 x 32 screen.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "frontend/frontend.h"
+#include "pipeline/gpu.h"
+#include "scene/scene.h"
+#include "test_util.h"
+
+#define TEX "/usr/share/glmark2/textures/"
+
+static const char *scene_file(void)
+{
+	return tsr_test_write_tmp("scene.json",
+		"{\"version\": 1, \"frames\": 1, \"passes\": [{\n"
+		" \"clear_color\": [0.2, 0.3, 0.4, 1],\n"
+		" \"camera\": {\"projection\": \"orthographic\", \"ortho_height\": 32,\n"
+		"   \"near\": 1, \"far\": 20, \"eye\": [0, 0, 10], \"target\": [0, 0, 0]},\n"
+		" \"objects\": [\n"
+		"  {\"mesh\": \"builtin:quad\", \"material\": {\"texture\": \"" TEX "crate-base.png\",\n"
+		"    \"lit\": false}, \"transform\": {\"scale\": [40, 20, 1]}}]}]}\n");
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return tsr_test_tmp_setup("tsr-027");
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return tsr_test_tmp_teardown();
+}
+
+/* Every pass's clear and every draw's state of c pass the check (name: for
+ * the failure message). */
+static void check_commands(const struct tsr_frame_commands *c, const struct tsr_resources *r,
+			   uint32_t width, uint32_t height, const char *name)
+{
+	struct tsr_error err;
+	for (uint32_t p = 0; p < c->pass_count; p++) {
+		const struct tsr_cmd_pass *pass = &c->passes[p];
+		uint32_t w, h;
+		struct tsr_framebuffer_state fb = tsr_pass_framebuffer(pass, r, width, height, &w, &h);
+		if (tsr_clear_state_check(&pass->clear, "TBR", p, fb.color != TSR_ATTACH_NONE,
+					  &err) != TSR_OK)
+			fail_msg("%s frame %u: %s", name, c->frame, err.msg);
+		for (uint32_t i = pass->first_draw; i < pass->first_draw + pass->draw_count; i++) {
+			const struct tsr_cmd_draw *d = &c->draws[i];
+			if (tsr_draw_state_check(&d->state, "TBR", i, r, d->mesh, d->material, w, h,
+						 fb, &err) != TSR_OK)
+				fail_msg("%s frame %u: %s", name, c->frame, err.msg);
+		}
+	}
+}
+
+/* The frontend's states of every frame of every shipped workload pass. */
+static void test_shipped_workloads_pass(void **state)
+{
+	(void)state;
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "%s/workloads", TSR_SOURCE_DIR);
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	struct dirent *e;
+	uint32_t workloads = 0;
+	uint64_t draws = 0, blended = 0, culled = 0, discarding = 0;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n < 6 || strcmp(e->d_name + n - 5, ".json"))
+			continue;
+		char path[2048];
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		struct tsr_error err;
+		struct tsr_scene *sc = NULL;
+		if (tsr_scene_load(path, &sc, &err) != TSR_OK)
+			fail_msg("%s: %s", path, err.msg);
+		const struct tsr_resources r = tsr_workload_resources(sc);
+		struct tsr_frame_commands c;
+		memset(&c, 0, sizeof(c));
+		for (uint32_t f = 0; f < sc->frames; f++) {
+			assert_int_equal(tsr_workload_commands(sc, f, 320, 180, &c, &err), TSR_OK);
+			check_commands(&c, &r, 320, 180, e->d_name);
+			for (uint32_t i = 0; i < c.draw_count; i++) {
+				const struct tsr_draw_state *s = &c.draws[i].state;
+				assert_int_equal(s->mode, TSR_PRIM_TRIANGLES);
+				blended += s->blend.enable;
+				culled += s->cull.enable;
+				discarding += s->discard;
+			}
+			draws += c.draw_count;
+		}
+		tsr_commands_release(&c);
+		tsr_scene_destroy(sc);
+		workloads++;
+	}
+	closedir(d);
+	assert_true(workloads >= 10);
+	/* the shipped workloads use blending, culling and discard somewhere */
+	assert_true(draws > 0 && blended > 0 && culled > 0 && discarding > 0);
+	assert_true(culled < draws && blended < draws);
+}
+
+/* The tiny scene, its resources and frame 0's commands. */
+struct fixture {
+	struct tsr_scene *sc;
+	struct tsr_resources r;
+	struct tsr_frame_commands c;
+};
+
+static void fixture_load(struct fixture *x)
+{
+	struct tsr_error err;
+	x->sc = NULL;
+	if (tsr_scene_load(scene_file(), &x->sc, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	x->r = tsr_workload_resources(x->sc);
+	memset(&x->c, 0, sizeof(x->c));
+	assert_int_equal(tsr_workload_commands(x->sc, 0, 64, 32, &x->c, &err), TSR_OK);
+	assert_int_equal(x->c.draw_count, 1);
+}
+
+static void fixture_free(struct fixture *x)
+{
+	tsr_commands_release(&x->c);
+	tsr_scene_destroy(x->sc);
+}
+
+/* One refused state: a change to the frontend's state and the words the
+ * message must contain. */
+struct refusal {
+	const char *words;
+	void (*change)(struct tsr_draw_state *s);
+};
+
+#define CHANGE(name, body) static void name(struct tsr_draw_state *s) { body; }
+CHANGE(points, s->mode = TSR_PRIM_POINTS)
+CHANGE(lines, s->mode = TSR_PRIM_LINES)
+CHANGE(line_strip, s->mode = TSR_PRIM_LINE_STRIP)
+CHANGE(line_loop, s->mode = TSR_PRIM_LINE_LOOP)
+CHANGE(strip, s->mode = TSR_PRIM_TRIANGLE_STRIP)
+CHANGE(fan, s->mode = TSR_PRIM_TRIANGLE_FAN)
+CHANGE(unindexed, s->index.type = TSR_INDEX_NONE)
+CHANGE(u8, s->index.type = TSR_INDEX_U8)
+CHANGE(u32, s->index.type = TSR_INDEX_U32)
+CHANGE(index_offset, s->index.offset = 6)
+CHANGE(attr_off, s->attribs[2].enabled = 0)
+CHANGE(attr_extra, s->attribs[3].enabled = 1)
+CHANGE(attr_value, s->attribs[5].value[0] = 1.0f)
+CHANGE(attr_type, s->attribs[0].type = TSR_ATTRIB_FIXED)
+CHANGE(attr_normalized, s->attribs[1].normalized = 1)
+CHANGE(attr_stride, s->attribs[1].stride = 24)
+CHANGE(viewport, s->viewport.width = 32)
+CHANGE(depth_range, s->viewport.depth_far = 0.5f)
+CHANGE(scissor, s->scissor.enable = 1)
+CHANGE(poly_offset, s->polygon_offset.enable = 1)
+CHANGE(depth_off, s->depth.test = 0)
+CHANGE(depth_lequal, s->depth.func = TSR_FUNC_LEQUAL)
+CHANGE(depth_nowrite, s->depth.write = 0)
+CHANGE(stencil, s->stencil.test = 1)
+CHANGE(blend_on, {  /* the implemented blend, on an opaque material */
+	s->blend.enable = 1;
+	s->blend.src_rgb = TSR_BLEND_SRC_ALPHA;
+	s->blend.dst_rgb = s->blend.dst_alpha = TSR_BLEND_ONE_MINUS_SRC_ALPHA;
+})
+CHANGE(blend_factors_default, s->blend.enable = 1)
+CHANGE(blend_subtract, {
+	s->blend.enable = 1;
+	s->blend.src_rgb = TSR_BLEND_SRC_ALPHA;
+	s->blend.dst_rgb = s->blend.dst_alpha = TSR_BLEND_ONE_MINUS_SRC_ALPHA;
+	s->blend.eq_rgb = TSR_BLEND_EQ_REVERSE_SUBTRACT;
+})
+CHANGE(blend_add, {
+	s->blend.enable = 1;
+	s->blend.src_rgb = TSR_BLEND_ONE;
+	s->blend.dst_rgb = TSR_BLEND_ONE;
+})
+CHANGE(blend_constant, s->blend.color[1] = 0.5f)
+CHANGE(color_mask, s->color_mask = TSR_COLOR_MASK_R | TSR_COLOR_MASK_G)
+CHANGE(tex_unit1, s->textures[1].image = s->textures[0].image)
+CHANGE(tex_mirror, s->textures[0].wrap_s = TSR_TEX_MIRRORED_REPEAT)
+CHANGE(tex_filter, s->textures[0].min_filter = TSR_TEX_NEAREST_MIPMAP_LINEAR)
+CHANGE(framebuffer, s->framebuffer.color = 0)
+CHANGE(discard, s->discard = 1)
+
+static const struct refusal refusals[] = {
+	{"primitive mode 'points'", points},
+	{"primitive mode 'lines'", lines},
+	{"primitive mode 'line strip'", line_strip},
+	{"primitive mode 'line loop'", line_loop},
+	{"primitive mode 'triangle strip'", strip},
+	{"primitive mode 'triangle fan'", fan},
+	{"index type 'none'", unindexed},
+	{"index type 'u8'", u8},
+	{"index type 'u32'", u32},
+	{"index range", index_offset},
+	{"vertex attribute 2 disabled", attr_off},
+	{"vertex attribute 3 enabled", attr_extra},
+	{"vertex attribute 5's constant value", attr_value},
+	{"vertex attribute 0 of type 'fixed'", attr_type},
+	{"vertex attribute 1's layout", attr_normalized},
+	{"vertex attribute 1's layout", attr_stride},
+	{"viewport (0, 0, 32 x 32)", viewport},
+	{"depth range", depth_range},
+	{"scissor test", scissor},
+	{"polygon offset", poly_offset},
+	{"depth test off", depth_off},
+	{"depth func 'lequal'", depth_lequal},
+	{"depth write off", depth_nowrite},
+	{"stencil test", stencil},
+	{"blending on while the material's blend is opaque", blend_on},
+	{"blend factors 'one', 'zero' (alpha 'one', 'zero')", blend_factors_default},
+	{"blend equation 'reverse_subtract' (alpha 'add')", blend_subtract},
+	{"blend factors 'one', 'one'", blend_add},
+	{"blend constant color", blend_constant},
+	{"color mask", color_mask},
+	{"texture unit 1", tex_unit1},
+	{"texture unit 0 wraps 'mirrored_repeat'", tex_mirror},
+	{"texture unit 0 filters min 'nearest_mipmap_linear'", tex_filter},
+	{"framebuffer other than its pass's", framebuffer},
+	{"fragment discard", discard},
+};
+
+/* Each refused state: TSR_ERR_UNSUPPORTED, the draw, the state and the pipeline named. */
+static void test_check_refuses_each_state(void **state)
+{
+	(void)state;
+	struct fixture x;
+	fixture_load(&x);
+	const struct tsr_cmd_draw *d = &x.c.draws[0];
+	const struct tsr_framebuffer_state fb = {TSR_ATTACH_DEFAULT, TSR_ATTACH_DEFAULT};
+	struct tsr_error err;
+	assert_int_equal(tsr_draw_state_check(&d->state, "TBR", 0, &x.r, d->mesh, d->material, 64,
+					      32, fb, &err), TSR_OK);
+	for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+		struct tsr_draw_state s = d->state;
+		refusals[i].change(&s);
+		err.msg[0] = 0;
+		enum tsr_status st = tsr_draw_state_check(&s, i % 2 ? "IMR" : "TBR", 7, &x.r,
+							  d->mesh, d->material, 64, 32, fb, &err);
+		if (st != TSR_ERR_UNSUPPORTED || !strstr(err.msg, refusals[i].words) ||
+		    !strstr(err.msg, "draw 7: ") ||
+		    !strstr(err.msg, i % 2 ? "by the IMR pipeline" : "by the TBR pipeline"))
+			fail_msg("refusal %zu ('%s'): status %d, message '%s'", i,
+				 refusals[i].words, (int)st, err.msg);
+	}
+	/* a value out of its enum: the frontend's bug, not a refused state */
+	struct tsr_draw_state s = d->state;
+	s.depth.func = TSR_FUNC_COUNT;
+	assert_int_equal(tsr_draw_state_check(&s, "TBR", 0, &x.r, d->mesh, d->material, 64, 32,
+					      fb, &err), TSR_ERR_INTERNAL);
+	fixture_free(&x);
+}
+
+/* The clears: both buffers, depth 1.0, unscissored; anything else refused. */
+static void test_clear_refusals(void **state)
+{
+	(void)state;
+	struct tsr_error err;
+	struct tsr_clear_state ok = {TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, {0, 0, 0, 1}, 1.0f, 0};
+	assert_int_equal(tsr_clear_state_check(&ok, "TBR", 0, 1, &err), TSR_OK);
+	struct tsr_clear_state depth_only = ok;
+	depth_only.mask = TSR_CLEAR_DEPTH;
+	assert_int_equal(tsr_clear_state_check(&depth_only, "TBR", 0, 0, &err), TSR_OK);
+	static const struct {
+		uint8_t mask, scissored;
+		float depth;
+		int has_color;
+		const char *words;
+	} bad[] = {
+		{TSR_CLEAR_DEPTH, 0, 1.0f, 1, "color buffer not cleared (its tiles loaded from memory)"},
+		{TSR_CLEAR_COLOR, 0, 1.0f, 1, "depth buffer not cleared"},
+		{0, 0, 1.0f, 0, "depth buffer not cleared"},
+		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH | TSR_CLEAR_STENCIL, 0, 1.0f, 1, "stencil clear"},
+		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 1, 1.0f, 1, "scissored clear"},
+		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, 0.5f, 1, "depth clear value"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct tsr_clear_state c = ok;
+		c.mask = bad[i].mask;
+		c.scissored = bad[i].scissored;
+		c.depth = bad[i].depth;
+		err.msg[0] = 0;
+		enum tsr_status st = tsr_clear_state_check(&c, "IMR", 2, bad[i].has_color, &err);
+		if (st != TSR_ERR_UNSUPPORTED || !strstr(err.msg, bad[i].words) ||
+		    !strstr(err.msg, "pass 2: ") || !strstr(err.msg, "IMR pipeline yet"))
+			fail_msg("clear %zu: status %d, message '%s'", i, (int)st, err.msg);
+	}
+}
+
+/* Both pipelines refuse a state they do not implement before drawing, and
+ * render the frontend's state. */
+static void test_pipelines_refuse(void **state)
+{
+	(void)state;
+	struct fixture x;
+	fixture_load(&x);
+	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	for (int mode = 0; mode < 2; mode++) {
+		struct tsr_gpu_config cfg;
+		tsr_config_defaults(&cfg);
+		cfg.width = 64;
+		cfg.height = 32;
+		cfg.tile_width = 16;
+		cfg.tile_height = 16;
+		cfg.pipeline_mode = mode ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
+		struct tsr_gpu *g = NULL;
+		struct tsr_error err;
+		if (tsr_gpu_create(&cfg, &x.r, &g, &err) != TSR_OK)
+			fail_msg("%s", err.msg);
+		x.c.frame = 0;
+		assert_int_equal(tsr_gpu_render_commands(g, &x.c, st, &err), TSR_OK);
+		assert_true(st->raster.quads_shaded > 0);
+		struct tsr_draw_state keep = x.c.draws[0].state;
+		x.c.draws[0].state.mode = TSR_PRIM_TRIANGLE_STRIP;
+		x.c.frame = 1;
+		assert_int_equal(tsr_gpu_render_commands(g, &x.c, st, &err), TSR_ERR_UNSUPPORTED);
+		assert_non_null(strstr(err.msg, "draw 0: primitive mode 'triangle strip'"));
+		assert_non_null(strstr(err.msg, mode ? "IMR" : "TBR"));
+		x.c.draws[0].state = keep;
+		x.c.passes[0].clear.mask = TSR_CLEAR_DEPTH;  /* "no clear" of color */
+		assert_int_equal(tsr_gpu_render_commands(g, &x.c, st, &err), TSR_ERR_UNSUPPORTED);
+		assert_non_null(strstr(err.msg, "pass 0: a color buffer not cleared"));
+		x.c.passes[0].clear.mask = TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH;
+		/* refused before any work: the GPU renders the next frame */
+		assert_int_equal(tsr_gpu_render_commands(g, &x.c, st, &err), TSR_OK);
+		assert_true(st->raster.quads_shaded > 0);
+		tsr_gpu_destroy(g);
+	}
+	free(st);
+	fixture_free(&x);
+}
+
+/*
+ * Face culling, read from the draw state (geometry/cull.c): the quad faces
+ * the camera counter-clockwise, so it is drawn with culling off, BACK
+ * culled, or FRONT culled with a CW front face, and culled (both its
+ * triangles) with FRONT, FRONT_AND_BACK, or BACK with a CW front face; in
+ * both pipelines, the state accepted by the check.
+ */
+static void test_cull_state(void **state)
+{
+	(void)state;
+	struct fixture x;
+	fixture_load(&x);
+	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	static const struct {
+		uint8_t enable, face, front_face;
+		int drawn;
+	} cases[] = {
+		{1, TSR_CULL_BACK, TSR_FRONT_CCW, 1},  /* the frontend's */
+		{0, TSR_CULL_BACK, TSR_FRONT_CCW, 1},
+		{0, TSR_CULL_FRONT_AND_BACK, TSR_FRONT_CW, 1},
+		{1, TSR_CULL_FRONT, TSR_FRONT_CW, 1},
+		{1, TSR_CULL_FRONT, TSR_FRONT_CCW, 0},
+		{1, TSR_CULL_FRONT_AND_BACK, TSR_FRONT_CCW, 0},
+		{1, TSR_CULL_BACK, TSR_FRONT_CW, 0},
+	};
+	for (int mode = 0; mode < 2; mode++) {
+		struct tsr_gpu_config cfg;
+		tsr_config_defaults(&cfg);
+		cfg.width = 64;
+		cfg.height = 32;
+		cfg.tile_width = 16;
+		cfg.tile_height = 16;
+		cfg.pipeline_mode = mode ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
+		struct tsr_gpu *g = NULL;
+		struct tsr_error err;
+		if (tsr_gpu_create(&cfg, &x.r, &g, &err) != TSR_OK)
+			fail_msg("%s", err.msg);
+		assert_int_equal(x.c.draws[0].state.cull.enable, 1);
+		const struct tsr_cull_state keep = x.c.draws[0].state.cull;
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			x.c.frame = (uint32_t)i;
+			x.c.draws[0].state.cull = (struct tsr_cull_state){
+				cases[i].enable, cases[i].face, cases[i].front_face};
+			if (tsr_gpu_render_commands(g, &x.c, st, &err) != TSR_OK)
+				fail_msg("case %zu: %s", i, err.msg);
+			if (cases[i].drawn) {
+				assert_int_equal(st->geometry.primitives_culled, 0);
+				assert_true(st->raster.quads_shaded > 0);
+			} else {
+				assert_int_equal(st->geometry.primitives_culled, 2);
+				assert_int_equal(st->raster.quads_shaded, 0);
+			}
+		}
+		x.c.draws[0].state.cull = keep;
+		tsr_gpu_destroy(g);
+	}
+	free(st);
+	fixture_free(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shipped_workloads_pass),
+		cmocka_unit_test(test_check_refuses_each_state),
+		cmocka_unit_test(test_clear_refusals),
+		cmocka_unit_test(test_pipelines_refuse),
+		cmocka_unit_test(test_cull_state),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
