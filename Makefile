@@ -63,7 +63,7 @@ check-clang:
 check-slurm: build
 	@BUILD=$(BUILD) bash scripts/check-slurm.sh
 
-# libFuzzer harnesses of fuzz/ (README, "Fuzzing"): FUZZ_SECONDS each, one at a time
+# libFuzzer harnesses of fuzz/ (docs/fuzzing.md): FUZZ_SECONDS each, one at a time
 fuzz:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
 	@CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON \

@@ -16,7 +16,7 @@
  * tbr or imr) does not read declares those modes and why (`ignored`,
  * `why`), and a key that acts only with a boolean key on names it
  * (`needs`). From that one declaration come the description's "ignored
- * in ..." (`config --list`, the README), tsr_config_warnings() (which
+ * in ..." (`config --list`, docs/configuration.md), tsr_config_warnings() (which
  * `tessera run` prints) and test 016, which checks that the key moves
  * nothing in those modes and moves the counters everywhere else.
  *

@@ -3,9 +3,9 @@
  *
  * Defaults are TCOR Table I (1960x768, 32x32 tiles, Z-order, 64 KiB 4-way
  * L1 caches with 64-byte lines, 1 MiB 8-way L2, 50-100 cycle DRAM; 4 shader
- * cores, DTexL II-A); a JSON file (README, "Configuration reference")
+ * cores, DTexL II-A); a JSON file (docs/configuration.md)
  * overrides any of them. Values the papers leave open follow real
- * hardware and are documented in the README: 16 KiB 4-way instruction
+ * hardware and are documented in docs/configuration.md: 16 KiB 4-way instruction
  * caches, a 32-entry post-transform vertex cache, 8-byte shader
  * instructions, 1024 PMDs per tile list (TCOR II-B).
  */
@@ -267,7 +267,7 @@ enum tsr_status tsr_config_entries(const struct tsr_gpu_config *cfg,
 char *tsr_config_json_text(const struct tsr_gpu_config *cfg);
 
 /*
- * The entries of tsr_config_entries(cfg) as a Markdown table (the README's
+ * The entries of tsr_config_entries(cfg) as a Markdown table (docs/configuration.md's
  * configuration reference, `tessera config --list --markdown`): one header
  * and one row per key, its meaning followed by the modes that ignore it.
  * *out is a malloc'd NUL-terminated string (free() it). Errors:

@@ -6,8 +6,8 @@
  * hostile or mistyped configuration, workload or trace is refused with a
  * message naming the key (or file) and the limit instead of running for
  * hours or being killed for lack of memory. Limits of single keys live in
- * the schemas (config/config.c, scene/workload.c, the trace readers and
- * cachesim's options) and use the constants below; the README lists them.
+ * the schemas (config/config.c, scene/workload_parse.c, the trace readers and
+ * cachesim's options) and use the constants below; docs/command-line.md lists them.
  *
  * Memory. Before allocating a structure whose size follows from the input
  * (trace buffers, cache tag stores, frame buffers), the library calls

@@ -19,7 +19,7 @@
  * component is the default table's for its name, else follows from the
  * name (tsr_energy_component_of()).
  *
- * The default table (tsr_energy_table(); README "Timing mode", "Energy")
+ * The default table (tsr_energy_table(); docs/energy.md)
  * is for 32 nm, 1 V logic and SRAM, as the papers' McPAT setup, and a
  * dual-channel x32 LPDDR3-1600 device (Micron 4 Gb LPDDR3 IDD values as
  * DRAMPower's memspec MICRON_4Gb_LPDDR3-1600_32bit_A gives them, energies

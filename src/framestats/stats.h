@@ -2,7 +2,7 @@
  * stats.h - one frame's (or the total's) statistics: every counter group
  * of stats/counters.h, the caches' per-stream counters, DRAM and perfect
  * routes per stream. Every counter is declared once, in stats/counters.h;
- * the functions here are driven by its descriptor tables. The README
+ * the functions here are driven by its descriptor tables. docs/statistics.md
  * ("Statistics") says what each one means.
  */
 #ifndef TSR_FRAMESTATS_STATS_H
@@ -124,7 +124,7 @@ enum tsr_status tsr_stats_lookup(const struct tsr_frame_stats *s,
 				 uint64_t *out, struct tsr_error *err);
 
 /*
- * The statistics table of the README as Markdown (one row per counter:
+ * The statistics table of docs/statistics.md as Markdown (one row per counter:
  * name as in stats.json, unit, meaning), from the declarations of
  * stats/counters.h. Writes at most n bytes (NUL included) and returns the
  * length of the whole table, as snprintf does.

@@ -24,7 +24,7 @@
  * stats.json, built as frames complete (jansson stays inside report/):
  * create, add each frame's counters, then render the document with the
  * effective configuration, the workload, the address map and the total.
- * The format is described in the README ("Statistics"): cache names come
+ * The format is described in docs/statistics.md: cache names come
  * from the memory hierarchy; streams with all counters zero are left out
  * of a cache's object, "all" is always present.
  */

@@ -1,7 +1,7 @@
 /*
  * stats_json.c - stats.json (report/report.h): the statistics objects of
  * the frames and the total, built with jansson as frames complete, and the
- * document rendered at the end of a run. The format is the README's
+ * document rendered at the end of a run. The format is docs/statistics.md's
  * ("Statistics").
  */
 #include "report/report.h"

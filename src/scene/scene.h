@@ -1,7 +1,7 @@
 /*
  * scene.h - the workload: a scene composed from real asset files.
  *
- * A workload JSON file (format in README, "Workload reference") names
+ * A workload JSON file (format in docs/workloads.md) names
  * meshes (any format assimp reads, or the built-in "builtin:quad" sprite),
  * textures (any format stb_image reads), per-object materials and
  * animation, a camera, a clear color and a frame count. tsr_scene_load()

@@ -7,7 +7,7 @@
  * (struct tsr_geometry_stats, ...: one uint64_t member per counter), the
  * descriptor tables that drive per-frame and total accumulation,
  * stats.json, frames.csv, the terminal summary, the lookup by name
- * (framestats/stats.h) and the README's statistics table (`tessera counters
+ * (framestats/stats.h) and the statistics table of docs/statistics.md (`tessera counters
  * --markdown`, checked by test 093). Units: "count" (events), "bytes" or
  * "cycles" (GPU cycles of the timing model).
  * Merge: how frames combine into the total (TSR_MERGE_SUM, or
@@ -18,7 +18,7 @@
  *
  * To add a counter: add one line to its group's list (name, unit, merge,
  * flags, meaning), increment it in the unit that counts it, and run
- * `tessera counters --markdown` to refresh the README table. To add a
+ * `tessera counters --markdown` to refresh docs/statistics.md's table. To add a
  * group: a list, a TSR_COUNTER_STRUCT line, a descriptor table in
  * counters.c and a member of struct tsr_frame_stats.
  *
