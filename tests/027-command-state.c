@@ -307,6 +307,23 @@ static void test_clear_refusals(void **state)
 
 /* Both pipelines refuse a state they do not implement before drawing, and
  * render the frontend's state. */
+/* A 64x32 GPU of 16x16 tiles over the fixture's resources: TBR (mode 0) or IMR (1). */
+static struct tsr_gpu *small_gpu(const struct fixture *x, int mode)
+{
+	struct tsr_gpu_config cfg;
+	tsr_config_defaults(&cfg);
+	cfg.width = 64;
+	cfg.height = 32;
+	cfg.tile_width = 16;
+	cfg.tile_height = 16;
+	cfg.pipeline_mode = mode ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
+	struct tsr_gpu *g = NULL;
+	struct tsr_error err;
+	if (tsr_gpu_create(&cfg, &x->r, &g, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	return g;
+}
+
 static void test_pipelines_refuse(void **state)
 {
 	(void)state;
@@ -315,17 +332,8 @@ static void test_pipelines_refuse(void **state)
 	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
 	assert_non_null(st);
 	for (int mode = 0; mode < 2; mode++) {
-		struct tsr_gpu_config cfg;
-		tsr_config_defaults(&cfg);
-		cfg.width = 64;
-		cfg.height = 32;
-		cfg.tile_width = 16;
-		cfg.tile_height = 16;
-		cfg.pipeline_mode = mode ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
-		struct tsr_gpu *g = NULL;
+		struct tsr_gpu *g = small_gpu(&x, mode);
 		struct tsr_error err;
-		if (tsr_gpu_create(&cfg, &x.r, &g, &err) != TSR_OK)
-			fail_msg("%s", err.msg);
 		x.c.frame = 0;
 		assert_int_equal(tsr_gpu_render_commands(g, &x.c, st, &err), TSR_OK);
 		assert_true(st->raster.quads_shaded > 0);
@@ -376,17 +384,8 @@ static void test_cull_state(void **state)
 		{1, TSR_CULL_BACK, TSR_FRONT_CW, 0},
 	};
 	for (int mode = 0; mode < 2; mode++) {
-		struct tsr_gpu_config cfg;
-		tsr_config_defaults(&cfg);
-		cfg.width = 64;
-		cfg.height = 32;
-		cfg.tile_width = 16;
-		cfg.tile_height = 16;
-		cfg.pipeline_mode = mode ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
-		struct tsr_gpu *g = NULL;
+		struct tsr_gpu *g = small_gpu(&x, mode);
 		struct tsr_error err;
-		if (tsr_gpu_create(&cfg, &x.r, &g, &err) != TSR_OK)
-			fail_msg("%s", err.msg);
 		assert_int_equal(x.c.draws[0].state.cull.enable, 1);
 		const struct tsr_cull_state keep = x.c.draws[0].state.cull;
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
