@@ -148,10 +148,23 @@ static struct tsr_material material(enum tsr_blend blend, float r, float g,
 	return m;
 }
 
+/* The binding of a draw whose state is what material m implies
+ * (tsr_draw_state_material()), drawn with fs_bytes of shader at fs_base. */
+static struct tsr_shader_binding bind(const struct tsr_material *m, const struct tsr_texture *tex,
+				      uint64_t fs_base, uint32_t fs_bytes)
+{
+	struct tsr_draw_state s;
+	tsr_draw_state_default(&s, 64, 64);
+	tsr_draw_state_material(&s, m);
+	struct tsr_shader_binding b;
+	tsr_shader_binding_init(&b, &s, m, tex, fs_base, fs_bytes, 64);
+	return b;
+}
+
 static void draw(struct fixture *f, const struct tsr_primitive *p,
 		 const struct tsr_material *m, const struct tsr_texture *tex)
 {
-	struct tsr_shader_binding b = {m, tex, 0x40000000ull, 32};
+	struct tsr_shader_binding b = bind(m, tex, 0x40000000ull, 32);
 	tsr_raster_primitive(f->r, p, &b, &f->t, f->mem, &f->rs, &f->ts);
 }
 
@@ -875,8 +888,8 @@ static void step_scene_init(struct step_scene *sc)
 		}
 		sc->ps[i] = prim(v[0], v[1], v[2]);
 		const struct tsr_material *m = &sc->m[i % 4];
-		sc->b[i] = (struct tsr_shader_binding){m, m->texture >= 0 ? sc->tex : NULL,
-						       0x40000000ull + 64 * (i % 4), 32 + 48 * (i % 2)};
+		sc->b[i] = bind(m, m->texture >= 0 ? sc->tex : NULL, 0x40000000ull + 64 * (i % 4),
+				32 + 48 * (i % 2));
 	}
 	sc->n = 24;
 }
@@ -1042,8 +1055,8 @@ static void test_early_z_waits_for_late_z(void **state)
 	tested.alpha_cutoff = 0.5f;
 	struct tsr_material opaque = material(TSR_BLEND_OPAQUE, 0, 1, 0, 1);
 	struct tsr_primitive near = flat_triangle(0.2f), far = flat_triangle(0.6f);
-	struct tsr_shader_binding bt = {&tested, NULL, 0x40000000ull, 32};
-	struct tsr_shader_binding bo = {&opaque, NULL, 0x40000000ull, 32};
+	struct tsr_shader_binding bt = bind(&tested, NULL, 0x40000000ull, 32);
+	struct tsr_shader_binding bo = bind(&opaque, NULL, 0x40000000ull, 32);
 	assert_int_equal(tsr_raster_submit(f->r, &(struct tsr_raster_prim){&near, &bt}), 1);
 	assert_int_equal(tsr_raster_submit(f->r, &(struct tsr_raster_prim){&far, &bo}), 1);
 	assert_int_equal(tsr_raster_rasterize(f->r, &c), TSR_STAGE_DONE);

@@ -71,29 +71,8 @@ void tsr_draw_state_default(struct tsr_draw_state *s, uint32_t width, uint32_t h
 	s->framebuffer.color = s->framebuffer.depth = TSR_ATTACH_DEFAULT;
 }
 
-void tsr_draw_state_from_material(struct tsr_draw_state *s, const struct tsr_resources *r,
-				  uint32_t mesh, uint32_t material, uint32_t width,
-				  uint32_t height, struct tsr_framebuffer_state fb)
+void tsr_draw_state_material(struct tsr_draw_state *s, const struct tsr_material *m)
 {
-	const struct tsr_mesh *me = &r->meshes[mesh];
-	const struct tsr_material *m = &r->materials[material];
-	tsr_draw_state_default(s, width, height);
-	s->mode = TSR_PRIM_TRIANGLES;
-	s->index = (struct tsr_index_state){(uint8_t)tsr_mesh_index_type(me), mesh, 0,
-					    me->index_count};
-	/* the 32-byte vertex (geometry.h, TSR_VERTEX_STRIDE): position,
-	 * normal, texcoord, floats */
-	static const uint8_t comps[3] = {3, 3, 2};
-	static const uint32_t offsets[3] = {0, 12, 24};
-	for (int i = 0; i < 3; i++) {
-		struct tsr_vertex_attrib *a = &s->attribs[i];
-		a->enabled = 1;
-		a->components = comps[i];
-		a->type = TSR_ATTRIB_FLOAT;
-		a->buffer = mesh;
-		a->offset = offsets[i];
-		a->stride = 32;
-	}
 	s->cull.enable = !m->double_sided;
 	s->depth.test = 1;
 	s->depth.func = TSR_FUNC_LESS;
@@ -124,6 +103,32 @@ void tsr_draw_state_from_material(struct tsr_draw_state *s, const struct tsr_res
 		break;
 	}
 	t->wrap_s = t->wrap_t = m->wrap == TSR_WRAP_CLAMP ? TSR_TEX_CLAMP_TO_EDGE : TSR_TEX_REPEAT;
+}
+
+void tsr_draw_state_from_material(struct tsr_draw_state *s, const struct tsr_resources *r,
+				  uint32_t mesh, uint32_t material, uint32_t width,
+				  uint32_t height, struct tsr_framebuffer_state fb)
+{
+	const struct tsr_mesh *me = &r->meshes[mesh];
+	const struct tsr_material *m = &r->materials[material];
+	tsr_draw_state_default(s, width, height);
+	s->mode = TSR_PRIM_TRIANGLES;
+	s->index = (struct tsr_index_state){(uint8_t)tsr_mesh_index_type(me), mesh, 0,
+					    me->index_count};
+	/* the 32-byte vertex (geometry.h, TSR_VERTEX_STRIDE): position,
+	 * normal, texcoord, floats */
+	static const uint8_t comps[3] = {3, 3, 2};
+	static const uint32_t offsets[3] = {0, 12, 24};
+	for (int i = 0; i < 3; i++) {
+		struct tsr_vertex_attrib *a = &s->attribs[i];
+		a->enabled = 1;
+		a->components = comps[i];
+		a->type = TSR_ATTRIB_FLOAT;
+		a->buffer = mesh;
+		a->offset = offsets[i];
+		a->stride = 32;
+	}
+	tsr_draw_state_material(s, m);
 	s->framebuffer = fb;
 }
 

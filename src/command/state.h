@@ -357,6 +357,15 @@ enum tsr_index_type tsr_mesh_index_type(const struct tsr_mesh *m);
 void tsr_draw_state_default(struct tsr_draw_state *s, uint32_t width, uint32_t height);
 
 /*
+ * Sets the fields of *s that material m implies as the pipelines draw it
+ * today: cull (back faces, unless double_sided), depth (LESS; written
+ * unless alpha-blended), blend (source-over when alpha-blended), the
+ * program's discard (alpha-tested) and texture unit 0 (m's texture, its
+ * filter and wrap). The other fields are left as they are.
+ */
+void tsr_draw_state_material(struct tsr_draw_state *s, const struct tsr_material *m);
+
+/*
  * Fills *s with the state that draws mesh `mesh` of r with material
  * `material` into a target of width x height pixels as the pipelines do
  * today (from the material: blend, depth, discard, texture unit 0; back

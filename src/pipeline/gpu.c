@@ -203,7 +203,6 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	g->textures = calloc(rs->image_count ? rs->image_count : 1, sizeof(*g->textures));
 	g->meshes = calloc(rs->mesh_count ? rs->mesh_count : 1, sizeof(*g->meshes));
 	g->programs = calloc(rs->material_count ? rs->material_count : 1, sizeof(*g->programs));
-	g->bindings = calloc(rs->material_count ? rs->material_count : 1, sizeof(*g->bindings));
 	g->order = malloc(g->tiles * sizeof(*g->order));
 	g->order_reversed = malloc(g->tiles * sizeof(*g->order_reversed));
 	g->tile_depth = malloc(tpix * sizeof(float));
@@ -215,7 +214,7 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	g->mem_base = malloc(sizeof(*g->mem_base));
 	g->mem_phase = malloc(sizeof(*g->mem_phase));
 	g->slot_count = cfg->timing.overlap_frames ? 2 : 1;
-	if (!g->mem_base || !g->mem_phase || !g->textures || !g->meshes || !g->programs || !g->bindings || !g->order ||
+	if (!g->mem_base || !g->mem_phase || !g->textures || !g->meshes || !g->programs || !g->order ||
 	    !g->order_reversed || !g->tile_depth || !g->tile_color || !g->image[0] ||
 	    !g->image[1] || !g->tile_rgba || !g->skipped) {
 		tsr_gpu_destroy(g);
@@ -239,16 +238,6 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	if (s != TSR_OK) {
 		tsr_gpu_destroy(g);
 		return s;
-	}
-	for (uint32_t i = 0; i < rs->material_count; i++) {
-		const struct tsr_material *mt = &rs->materials[i];
-		struct tsr_shader_binding *b = &g->bindings[i];
-		b->material = mt;
-		b->texture = mt->texture >= 0 && (uint32_t)mt->texture < rs->image_count
-				     ? g->textures[mt->texture]
-				     : NULL;
-		b->fs_base = g->programs[i].fs_base;
-		b->fs_bytes = g->programs[i].fs_bytes;
 	}
 	tsr_tile_order_build(cfg->tile_order, g->tiles_x, g->tiles_y, g->order);
 	for (uint32_t i = 0; i < g->tiles; i++)
@@ -281,7 +270,6 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	free(g->textures);
 	free(g->meshes);
 	free(g->programs);
-	free(g->bindings);
 	free(g->order);
 	free(g->order_reversed);
 	free(g->tile_depth);
@@ -292,6 +280,7 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	free(g->skipped);
 	for (uint32_t i = 0; i < TSR_FRAME_SLOTS; i++) {
 		tsr_prim_array_release(&g->slots[i].prims);
+		free(g->slots[i].bindings);
 		tsr_pb_destroy(g->slots[i].pb);
 	}
 	free(g->mem_base);

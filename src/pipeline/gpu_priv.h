@@ -44,6 +44,9 @@ struct frame_slot {
 	                                         Builder's queue (not yet binned) */
 	uint32_t frame;                       /* the frame's number */
 	float clear[4];                       /* its pass's clear color */
+	struct tsr_shader_binding *bindings;  /* per draw of its pass (the primitive's
+	                                         draw): its state latched (tsr_gpu_bind_pass) */
+	uint32_t binding_cap;
 	struct tsr_frame_stats *st;           /* its counters (tsr_gpu_begin_frame()) */
 };
 
@@ -65,7 +68,6 @@ struct tsr_gpu {
 	struct tsr_texture **textures;        /* per image */
 	struct mesh_buffers *meshes;
 	struct material_programs *programs;
-	struct tsr_shader_binding *bindings;  /* per material */
 	struct frame_slot slots[TSR_FRAME_SLOTS];
 	uint32_t slot_count;                  /* 1, or 2 with timing.overlap_frames */
 	uint32_t frames_begun, frames_finished;
@@ -120,6 +122,16 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
  * g->target_tex (the render target's texture, or NULL).
  */
 void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p);
+
+/*
+ * The Command Processor latches the state of pass p's draws (of c) into frame
+ * slot f (struct tsr_shader_binding, one per draw, indexed by the draw's
+ * number in the pass as its primitives carry it): after
+ * tsr_gpu_set_target(g, p). Errors: TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_gpu_bind_pass(struct tsr_gpu *g, struct frame_slot *f,
+				  const struct tsr_frame_commands *c, const struct tsr_cmd_pass *p,
+				  struct tsr_error *err);
 
 /*
  * A depth target's image (both pipelines, so that their images stay bit

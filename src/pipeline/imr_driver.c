@@ -147,7 +147,7 @@ static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
 	struct tsr_imr *m = g->imr;
 	const uint32_t tw = g->cfg.tile_width, th = g->cfg.tile_height;
 	const uint32_t w = g->target_width, h = g->target_height;
-	const struct tsr_raster_prim item = {p, &g->bindings[p->material]};
+	const struct tsr_raster_prim item = {p, &g->ras->bindings[p->draw]};
 	struct tsr_target t = {.stride = w, .memory = &m->backend};
 	const struct tsr_raster_ctx c = {&t, g->mem, &st->raster, &st->texture, g->log};
 	const uint32_t first_prim = g->log ? g->log->prim_count : 0;
@@ -238,6 +238,7 @@ static enum tsr_status imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 	for (uint32_t pi = 0; pi < c->pass_count; pi++) {
 		const struct tsr_cmd_pass *pass = &c->passes[pi];
 		begin_pass(g, pass);
+		TSR_TRY(tsr_gpu_bind_pass(g, f, c, pass, err));
 		tsr_geometry_begin_frame(g->geom);
 		for (uint32_t i = 0; i < pass->draw_count; i++) {
 			struct tsr_draw d;

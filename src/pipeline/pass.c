@@ -4,6 +4,7 @@
  * bit for bit equal: the check of a frame's passes, the pass's target,
  * and the conversion of a target's colors and depths to RGBA8.
  */
+#include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -60,6 +61,31 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 			TSR_TRY(tsr_draw_state_check(&d->state, name, i, &g->res, d->mesh,
 						     d->material, w, h, fb, err));
 		}
+	}
+	return TSR_OK;
+}
+
+enum tsr_status tsr_gpu_bind_pass(struct tsr_gpu *g, struct frame_slot *f,
+				  const struct tsr_frame_commands *c, const struct tsr_cmd_pass *p,
+				  struct tsr_error *err)
+{
+	if (p->draw_count > f->binding_cap) {
+		const uint32_t cap = p->draw_count > 2 * f->binding_cap ? p->draw_count
+									: 2 * f->binding_cap;
+		struct tsr_shader_binding *b = realloc(f->bindings, (size_t)cap * sizeof(*b));
+		if (!b)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %u draws",
+					     p->draw_count);
+		f->bindings = b;
+		f->binding_cap = cap;
+	}
+	for (uint32_t i = 0; i < p->draw_count; i++) {
+		const struct tsr_cmd_draw *d = &c->draws[p->first_draw + i];
+		const int32_t image = d->state.textures[0].image;
+		tsr_shader_binding_init(&f->bindings[i], &d->state, &g->res.materials[d->material],
+					image >= 0 ? g->textures[image] : NULL,
+					g->programs[d->material].fs_base,
+					g->programs[d->material].fs_bytes, g->target_height);
 	}
 	return TSR_OK;
 }

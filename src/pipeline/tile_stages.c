@@ -104,7 +104,7 @@ uint32_t tsr_stage_tile_issue(struct tsr_gpu *g, struct tsr_tile_work *w)
 	uint32_t n = 0;
 	while (w->issued < w->count) {
 		const struct tsr_primitive *p = &g->ras->prims.prims[w->list[w->issued]];
-		const struct tsr_raster_prim item = {p, &g->bindings[p->material]};
+		const struct tsr_raster_prim item = {p, &g->ras->bindings[p->draw]};
 		if (!tsr_raster_submit(g->raster, &item))
 			break;
 		w->issued++;

@@ -1,8 +1,9 @@
 /*
  * blend.c - stage 4 of the Raster Pipeline (raster.h): late Z for
- * alpha-tested materials (alpha cutoff, then the depth test with depth
- * write) and blending into the window's on-chip color buffer (opaque and
- * alpha-tested: replace; alpha: source-over). No memory traffic for a
+ * programs that discard (the alpha cutoff, then the depth test with its
+ * write mask) and blending into the window's on-chip color buffer by the
+ * draw's state (GL ES 2.0 4.1.6, 4.2.2): off (replace), source-over
+ * (SSE2), or any factors, equations and color mask. No memory traffic for a
  * TBR tile (the color buffer is on chip until the tile flush); with a
  * memory backend (immediate mode, target_memory.c) late Z reads and
  * writes the Z buffer and blending the color buffer. A window without a
@@ -14,6 +15,70 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+
+static inline float clamp01(float v)
+{
+	return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;  /* NaN -> 0 */
+}
+
+/* Blend factor f of channel ch (GL ES 2.0 table 4.1): source s,
+ * destination d, constant color k, each clamped to [0, 1]. */
+static float blend_factor(uint8_t f, int ch, const float s[4], const float d[4],
+			  const float k[4])
+{
+	switch (f) {
+	case TSR_BLEND_ZERO: return 0.0f;
+	case TSR_BLEND_ONE: return 1.0f;
+	case TSR_BLEND_SRC_COLOR: return s[ch];
+	case TSR_BLEND_ONE_MINUS_SRC_COLOR: return 1.0f - s[ch];
+	case TSR_BLEND_DST_COLOR: return d[ch];
+	case TSR_BLEND_ONE_MINUS_DST_COLOR: return 1.0f - d[ch];
+	case TSR_BLEND_SRC_ALPHA: return s[3];
+	case TSR_BLEND_ONE_MINUS_SRC_ALPHA: return 1.0f - s[3];
+	case TSR_BLEND_DST_ALPHA: return d[3];
+	case TSR_BLEND_ONE_MINUS_DST_ALPHA: return 1.0f - d[3];
+	case TSR_BLEND_CONSTANT_COLOR: return k[ch];
+	case TSR_BLEND_ONE_MINUS_CONSTANT_COLOR: return 1.0f - k[ch];
+	case TSR_BLEND_CONSTANT_ALPHA: return k[3];
+	case TSR_BLEND_ONE_MINUS_CONSTANT_ALPHA: return 1.0f - k[3];
+	default: /* SRC_ALPHA_SATURATE: min(As, 1 - Ad) for rgb, 1 for alpha */
+		return ch < 3 ? (s[3] < 1.0f - d[3] ? s[3] : 1.0f - d[3]) : 1.0f;
+	}
+}
+
+/*
+ * Blending of one pixel by its draw's factors and equations (GL ES 2.0
+ * 4.1.6) and color mask (4.2.2) for what the SSE2 paths do not cover. The
+ * color buffer is fixed-point: source, destination and constant color are
+ * clamped to [0, 1], and so is the result; with blending off the source
+ * is written (the channels the mask keeps stay as they were).
+ */
+static void blend_general(const struct tsr_shader_binding *b, const float src[4], float *dst)
+{
+	float s[4], d[4], k[4], out[4];
+	for (int i = 0; i < 4; i++) {
+		s[i] = clamp01(src[i]);
+		d[i] = clamp01(dst[i]);
+		k[i] = clamp01(b->blend.color[i]);
+	}
+	if (b->blend_path == TSR_BLEND_PATH_REPLACE) {
+		memcpy(out, src, sizeof(out));
+	} else {
+		for (int i = 0; i < 4; i++) {
+			const int a = i == 3;
+			const float sf = blend_factor(a ? b->blend.src_alpha : b->blend.src_rgb, i, s, d, k);
+			const float df = blend_factor(a ? b->blend.dst_alpha : b->blend.dst_rgb, i, s, d, k);
+			const uint8_t eq = a ? b->blend.eq_alpha : b->blend.eq_rgb;
+			const float v = eq == TSR_BLEND_EQ_SUBTRACT ? s[i] * sf - d[i] * df :
+					eq == TSR_BLEND_EQ_REVERSE_SUBTRACT ? d[i] * df - s[i] * sf :
+					s[i] * sf + d[i] * df;
+			out[i] = clamp01(v);
+		}
+	}
+	for (int i = 0; i < 4; i++)
+		if (b->color_mask >> i & 1)
+			dst[i] = out[i];
+}
 
 enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 				       const struct tsr_raster_ctx *c)
@@ -38,19 +103,20 @@ void tsr_raster_blend_quad(struct tsr_raster *r, struct tsr_quad *q,
 		wq = &c->log->quads[q->seq - c->log->seq_base];
 		tsr_worklog_mark(c->log);
 	}
-	if (q->blend == TSR_BLEND_ALPHA_TEST) {
-		const struct tsr_material *mat = q->shader->material;
+	if (tsr_quad_late_z(q)) {
+		const float cutoff = q->shader->alpha_cutoff;
 		r->late_z_in_flight--;
 		uint8_t keep = 0;
 		for (int k = 0; k < 4; k++)
-			if ((q->mask >> k & 1) && q->rgba[k][3] >= mat->alpha_cutoff)
+			if ((q->mask >> k & 1) && q->rgba[k][3] >= cutoff)
 				keep |= (uint8_t)(1 << k);
 		rs->fragments_discarded += (uint64_t)(tsr_popcount4(q->mask) - tsr_popcount4(keep));
 		q->mask = keep;
-		if (keep) {
-			q->mask = tsr_quad_depth_test(t, q, keep, 1);
+		if (keep && (q->mode & TSR_QUAD_DEPTH_TEST)) {
+			const int write = (q->mode & TSR_QUAD_DEPTH_WRITE) != 0;
+			q->mask = tsr_quad_depth_test(t, q, keep, write);
 			if (t->memory)
-				tsr_target_depth_traffic(t->memory, q->x, q->y, q->mask != 0);
+				tsr_target_depth_traffic(t->memory, q->x, q->y, write && q->mask != 0);
 		}
 		if (!keep || !q->mask) {
 			rs->quads_late_z_killed++;
@@ -70,7 +136,7 @@ void tsr_raster_blend_quad(struct tsr_raster *r, struct tsr_quad *q,
 		uint32_t bx = (uint32_t)(q->x + (k & 1) - t->x0);
 		uint32_t by = (uint32_t)(q->y + (k >> 1) - t->y0);
 		float *dst = &t->color[((size_t)by * t->stride + bx) * 4];
-		if (q->blend == TSR_BLEND_ALPHA) {
+		if (q->mode & TSR_QUAD_SRC_OVER) {
 			float a = q->rgba[k][3];
 			a = a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a);
 #ifdef __SSE2__
@@ -87,13 +153,16 @@ void tsr_raster_blend_quad(struct tsr_raster *r, struct tsr_quad *q,
 				dst[i] = q->rgba[k][i] * a + dst[i] * (1.0f - a);
 			dst[3] = a + dst[3] * (1.0f - a);
 #endif
+		} else if (q->mode & TSR_QUAD_GENERAL) {
+			blend_general(q->shader, q->rgba[k], dst);
 		} else {
 			memcpy(dst, q->rgba[k], sizeof(q->rgba[k]));
 		}
 		rs->pixels_written++;
 	}
 	if (t->memory && q->mask)
-		tsr_target_color_traffic(t->memory, q->x, q->y, q->blend == TSR_BLEND_ALPHA);
+		tsr_target_color_traffic(t->memory, q->x, q->y,
+					 (q->mode & TSR_QUAD_READS_COLOR) != 0);
 	if (wq)
 		wq->color = tsr_worklog_since_mark(c->log);
 }

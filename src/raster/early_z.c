@@ -2,8 +2,9 @@
  * early_z.c - stage 2 of the Raster Pipeline (raster.h): the per-pixel
  * depth test before shading against the window's on-chip depth buffer,
  * and the dispatch of surviving quads to the shader cores by the quad
- * grouping and the tile's subtile assignment (DTexL III-B, III-D). Alpha-tested materials pass untested:
- * their depth test is late Z, in blending. With a memory backend
+ * grouping and the tile's subtile assignment (DTexL III-B, III-D). Quads
+ * whose program discards (alpha test) pass untested: their depth test is
+ * late Z, in blending; quads of a draw with DEPTH_TEST off pass untested. With a memory backend
  * (immediate mode, target_memory.c) the HiZ test comes first and the
  * depth test reads and writes the Z buffer through the Z cache.
  */
@@ -40,8 +41,8 @@ static uint32_t quad_core(const struct tsr_raster *r, const struct tsr_target *t
 }
 
 /*
- * Early-Z's work on quad q bound for core (late_z: q's material is alpha
- * tested, so it passes untested): HiZ and the depth test, their memory
+ * Early-Z's work on quad q bound for core (late_z: q's program discards,
+ * so it passes untested, as without DEPTH_TEST): HiZ and the depth test, their memory
  * traffic, counters and work-log record. The pixels that survive (0: the
  * quad is killed), with r->late_z_in_flight updated.
  */
@@ -53,11 +54,14 @@ static uint8_t early_z_quad(struct tsr_raster *r, const struct tsr_raster_ctx *c
 	struct tsr_target_memory *m = t->memory;
 	if (m && c->log)
 		tsr_worklog_mark(c->log);  /* the quad's z range starts here */
-	if (!late_z) {
-		if (m && m->hiz && tsr_target_hiz_kills(m, q->x, q->y, mask, q->z)) {
+	if (!late_z && (q->mode & TSR_QUAD_DEPTH_TEST)) {
+		const int hiz = m && m->hiz &&
+				(q->depth_func == TSR_FUNC_LESS || q->depth_func == TSR_FUNC_LEQUAL);
+		if (hiz && tsr_target_hiz_kills(m, q->x, q->y, mask, q->z,
+						q->depth_func == TSR_FUNC_LEQUAL)) {
 			mask = 0;  /* HiZ: every covered pixel would fail the depth test */
 		} else {
-			const int write = q->blend == TSR_BLEND_OPAQUE;
+			const int write = (q->mode & TSR_QUAD_DEPTH_WRITE) != 0;
 			mask = tsr_quad_depth_test(t, q, mask, write);
 			if (m)
 				tsr_target_depth_traffic(m, q->x, q->y, write && mask);

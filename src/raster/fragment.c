@@ -99,7 +99,8 @@ void tsr_raster_shade_quad(const float l[3][4], struct tsr_quad *q, uint32_t cor
 	if (shader->texture) {
 		struct tsr_texel_requests req;
 		struct tsr_texture_stats *ts = c->ts;
-		tsr_texture_sample_quad(shader->texture, mat->filter, mat->wrap, u, v,
+		tsr_texture_sample_quad(shader->texture, (enum tsr_filter)shader->filter,
+					(enum tsr_wrap)shader->wrap, u, v,
 					q->rgba, &req);
 		uint32_t tc = tsr_memsys_port(mem, TSR_STREAM_TEXTURE, core);
 		tsr_mem_read_lines(mem, tc, req.lines, req.line_count, TSR_TEXTURE_BLOCK_BYTES,

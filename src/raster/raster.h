@@ -58,6 +58,7 @@
 #include "memory/memsys.h"
 #include "stats/counters.h"
 #include "command/resources.h"
+#include "command/state.h"
 #include "raster/quad_grouping.h"
 #include "texture/texture.h"
 #include "timing/worklog.h"
@@ -122,14 +123,16 @@ struct tsr_target {
 
 /*
  * HiZ test of a quad at screen position (x, y) (even) whose pixels in
- * `mask` have depths z (GSPC Section 2.1): recomputes the block's entry
- * if depth was written since (one HiZ write), reads it (one HiZ read)
- * and returns 1 when no covered pixel is nearer than the block's largest
- * depth (the quad would fail the per-pixel test: kill it), else 0. Hot
- * path: no allocation.
+ * `mask` have depths z (GSPC Section 2.1), for DEPTH_FUNC LESS (lequal 0)
+ * or LEQUAL (lequal 1), the funcs whose failure a block's largest depth
+ * proves (the others skip HiZ): recomputes the block's entry if depth was
+ * written since (one HiZ write), reads it (one HiZ read) and returns 1
+ * when no covered pixel is nearer than the block's largest depth (LEQUAL:
+ * nearer or equal; the quad would fail the per-pixel test: kill it), else
+ * 0. Hot path: no allocation.
  */
 int tsr_target_hiz_kills(struct tsr_target_memory *m, int32_t x, int32_t y, uint8_t mask,
-			 const float z[4]);
+			 const float z[4], int lequal);
 
 /*
  * The Z buffer's traffic of one per-pixel depth test of the quad at
@@ -145,13 +148,61 @@ void tsr_target_depth_traffic(struct tsr_target_memory *m, int32_t x, int32_t y,
  */
 void tsr_target_color_traffic(struct tsr_target_memory *m, int32_t x, int32_t y, int read);
 
-/* Per-material state the fragment stage needs. */
-struct tsr_shader_binding {
-	const struct tsr_material *material;
-	const struct tsr_texture *texture;  /* NULL when untextured */
-	uint64_t fs_base;                   /* fragment shader address */
-	uint32_t fs_bytes;                  /* fragment shader size, bytes */
+/* struct tsr_quad's mode bits: what Early-Z, late Z and blending do with
+ * the quad, from its draw's state (tsr_shader_binding_init()). */
+#define TSR_QUAD_DEPTH_TEST 1u   /* DEPTH_TEST on */
+#define TSR_QUAD_DEPTH_WRITE 2u  /* depth written where the test passes (DEPTH_TEST and DEPTH_WRITEMASK on) */
+#define TSR_QUAD_LATE_Z 4u       /* the program discards: depth tested after shading */
+#define TSR_QUAD_READS_COLOR 8u  /* blending or a partial color mask reads the color buffer */
+#define TSR_QUAD_SRC_OVER 16u    /* blending TSR_BLEND_PATH_SRC_OVER, all channels written */
+#define TSR_QUAD_GENERAL 32u     /* blending TSR_BLEND_PATH_GENERAL or a partial color mask */
+
+/* The blending stage's path for a draw (tsr_shader_binding_init()). */
+enum tsr_blend_path {
+	TSR_BLEND_PATH_REPLACE = 0,  /* blending off: the fragment's color replaces the pixel's */
+	TSR_BLEND_PATH_SRC_OVER,     /* rgb SRC_ALPHA / ONE_MINUS_SRC_ALPHA, alpha ONE /
+	                                ONE_MINUS_SRC_ALPHA, both ADD: the common case, in SSE2 */
+	TSR_BLEND_PATH_GENERAL,      /* any other factors and equations (GL ES 2.0 4.1.6) */
 };
+
+/*
+ * What the raster stages need of one draw call, latched by the Command
+ * Processor from the draw's state (command/state.h) and its program: the
+ * program's (the material: color, lighting, ALU instructions; its
+ * fragment shader's address and size), texture unit 0's texture and
+ * sampler, and the per-fragment operations (scissor, depth, the
+ * program's discard, blending, color mask). Filled by
+ * tsr_shader_binding_init(); plain data.
+ */
+struct tsr_shader_binding {
+	const struct tsr_material *material;  /* the program: color, lighting, ALU count */
+	const struct tsr_texture *texture;    /* unit 0's texture, NULL when none bound */
+	uint64_t fs_base;                     /* fragment shader address, bytes */
+	uint32_t fs_bytes;                    /* fragment shader size, bytes */
+	uint8_t filter;                       /* enum tsr_filter: unit 0's min/mag pair */
+	uint8_t wrap;                         /* enum tsr_wrap: unit 0's (s and t alike) */
+	uint8_t quad_mode;                    /* TSR_QUAD_* bits */
+	uint8_t depth_func;                   /* enum tsr_compare_func (DEPTH_FUNC) */
+	uint8_t blend_path;                   /* enum tsr_blend_path */
+	uint8_t color_mask;                   /* TSR_COLOR_MASK_* bits */
+	uint8_t scissor;                      /* 1: the scissor box below bounds rasterization */
+	float alpha_cutoff;                   /* the program's discard: alpha below it */
+	int32_t scissor_x0, scissor_y0, scissor_x1, scissor_y1; /* pixels, inclusive,
+	                                                          window coordinates y down */
+	struct tsr_blend_state blend;         /* factors, equations, constant color */
+};
+
+/*
+ * Fills *b for a draw with state s (command/state.h; the caller checked it
+ * with tsr_draw_state_check()) whose program is `material` with its
+ * fragment shader at fs_base (fs_bytes bytes), sampling `texture` (unit
+ * 0's, or NULL) into a target of target_height pixels (GL's scissor box
+ * has y up: it is flipped to the window's y down). Pure; no errors.
+ */
+void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw_state *s,
+			     const struct tsr_material *material,
+			     const struct tsr_texture *texture, uint64_t fs_base,
+			     uint32_t fs_bytes, uint32_t target_height);
 
 /*
  * The Rasterizer's work item: a primitive and its shader. Both must stay
@@ -174,7 +225,8 @@ struct tsr_quad {
 	uint32_t seq;           /* rasterization order (wraps), for in-order shading */
 	uint8_t mask;           /* bit i: pixel i covered (0=(0,0) 1=(1,0) 2=(0,1) 3=(1,1)) */
 	uint8_t core;           /* shader core (set by Early-Z) */
-	uint8_t blend;          /* the material's enum tsr_blend (Rasterizer: no pointer chase per stage) */
+	uint8_t mode;           /* its draw's TSR_QUAD_* bits (no pointer chase per stage) */
+	uint8_t depth_func;     /* its draw's enum tsr_compare_func */
 	const struct tsr_primitive *prim;
 	const struct tsr_shader_binding *shader;
 	float z[4];             /* window depth per pixel (Rasterizer; Early-Z, late Z) */

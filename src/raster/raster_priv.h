@@ -27,11 +27,45 @@ struct tsr_raster {
 	struct tsr_ring blend;    /* shader cores -> blending */
 };
 
-/* 1 when the quad's material tests depth after shading (alpha test). */
+/* 1 when the quad's program discards, so that its depth is tested after
+ * shading (late Z). */
 static inline int tsr_quad_late_z(const struct tsr_quad *q)
 {
-	return q->blend == TSR_BLEND_ALPHA_TEST;
+	return (q->mode & TSR_QUAD_LATE_Z) != 0;
 }
+
+/* Whether depth z passes DEPTH_FUNC func against the buffer's d (GL ES
+ * 2.0 4.1.5; a NaN passes only NOTEQUAL and ALWAYS). */
+static inline int tsr_depth_passes(uint8_t func, float z, float d)
+{
+	switch (func) {
+	case TSR_FUNC_NEVER: return 0;
+	case TSR_FUNC_LESS: return z < d;
+	case TSR_FUNC_EQUAL: return z == d;
+	case TSR_FUNC_LEQUAL: return z <= d;
+	case TSR_FUNC_GREATER: return z > d;
+	case TSR_FUNC_NOTEQUAL: return z != d;
+	case TSR_FUNC_GEQUAL: return z >= d;
+	default: return 1;
+	}
+}
+
+#ifdef __SSE2__
+/* tsr_depth_passes() of four lanes: all ones where z passes against d. */
+static inline __m128 tsr_depth_passes4(uint8_t func, __m128 z, __m128 d)
+{
+	switch (func) {
+	case TSR_FUNC_NEVER: return _mm_setzero_ps();
+	case TSR_FUNC_LESS: return _mm_cmplt_ps(z, d);
+	case TSR_FUNC_EQUAL: return _mm_cmpeq_ps(z, d);
+	case TSR_FUNC_LEQUAL: return _mm_cmple_ps(z, d);
+	case TSR_FUNC_GREATER: return _mm_cmpgt_ps(z, d);
+	case TSR_FUNC_NOTEQUAL: return _mm_cmpneq_ps(z, d);
+	case TSR_FUNC_GEQUAL: return _mm_cmpge_ps(z, d);
+	default: return _mm_castsi128_ps(_mm_set1_epi32(-1));
+	}
+}
+#endif
 
 static inline int tsr_popcount4(uint8_t m)
 {
@@ -39,10 +73,10 @@ static inline int tsr_popcount4(uint8_t m)
 }
 
 /*
- * Per-pixel depth test (less) of the quad's pixels in `mask` against the
- * window's depth buffer, writing the depth of the pixels that pass when
- * `write`. Returns the mask of the pixels that passed. Early-Z and late Z
- * (blending) share it.
+ * Per-pixel depth test (the quad's draw's DEPTH_FUNC, q->depth_func) of
+ * the quad's pixels in `mask` against the window's depth buffer, writing
+ * the depth of the pixels that pass when `write`. Returns the mask of the
+ * pixels that passed. Early-Z and late Z (blending) share it.
  */
 static inline uint8_t tsr_quad_depth_test(struct tsr_target *t, const struct tsr_quad *q,
 					  uint8_t mask, int write)
@@ -56,7 +90,7 @@ static inline uint8_t tsr_quad_depth_test(struct tsr_target *t, const struct tsr
 		const __m128 d = _mm_loadh_pi(_mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)d0),
 					      (const __m64 *)d1);
 		const __m128 z = _mm_loadu_ps(q->z);
-		const uint8_t pass = (uint8_t)(_mm_movemask_ps(_mm_cmplt_ps(z, d)) & mask);
+		const uint8_t pass = (uint8_t)(_mm_movemask_ps(tsr_depth_passes4(q->depth_func, z, d)) & mask);
 		if (write && pass) {
 			const __m128i bit = _mm_setr_epi32(1, 2, 4, 8);
 			const __m128 m = _mm_castsi128_ps(_mm_cmpeq_epi32(
@@ -75,7 +109,7 @@ static inline uint8_t tsr_quad_depth_test(struct tsr_target *t, const struct tsr
 		uint32_t bx = (uint32_t)(q->x + (k & 1) - t->x0);
 		uint32_t by = (uint32_t)(q->y + (k >> 1) - t->y0);
 		float *d = &t->depth[by * t->stride + bx];
-		if (q->z[k] < *d) {
+		if (tsr_depth_passes(q->depth_func, q->z[k], *d)) {
 			pass |= (uint8_t)(1 << k);
 			if (write)
 				*d = q->z[k];
@@ -123,7 +157,8 @@ static inline void tsr_quad_copy_head(struct tsr_quad *d, const struct tsr_quad 
 	d->seq = s->seq;
 	d->mask = mask;
 	d->core = core;
-	d->blend = s->blend;
+	d->mode = s->mode;
+	d->depth_func = s->depth_func;
 	d->prim = s->prim;
 	d->shader = s->shader;
 }

@@ -23,6 +23,13 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 	int32_t y0 = p->min_y > t->y0 ? p->min_y : t->y0;
 	int32_t x1 = p->max_x < t->x0 + (int32_t)t->width - 1 ? p->max_x : t->x0 + (int32_t)t->width - 1;
 	int32_t y1 = p->max_y < t->y0 + (int32_t)t->height - 1 ? p->max_y : t->y0 + (int32_t)t->height - 1;
+	const struct tsr_shader_binding *sb = item->shader;
+	if (sb->scissor) {  /* the scissor test (GL ES 2.0 4.1.2): outside the box, no quad */
+		x0 = x0 > sb->scissor_x0 ? x0 : sb->scissor_x0;
+		y0 = y0 > sb->scissor_y0 ? y0 : sb->scissor_y0;
+		x1 = x1 < sb->scissor_x1 ? x1 : sb->scissor_x1;
+		y1 = y1 < sb->scissor_y1 ? y1 : sb->scissor_y1;
+	}
 	if (x0 > x1 || y0 > y1) {
 		if (c->log)
 			tsr_worklog_prim(c->log, p->attributes, 0);
@@ -38,8 +45,8 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 		return TSR_STAGE_STALLED;
 	tsr_prim_queue_pop(&r->prims);
 	/* item's slot may be reused from here on: keep what the quads need */
-	const struct tsr_shader_binding *shader = item->shader;
-	const uint8_t blend = (uint8_t)shader->material->blend;
+	const struct tsr_shader_binding *shader = sb;
+	const uint8_t mode = shader->quad_mode, depth_func = shader->depth_func;
 	int64_t dx[3], dy[3], bias[3], row[3];
 	for (int i = 0; i < 3; i++) {
 		int j = (i + 1) % 3;
@@ -133,6 +140,16 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 			}
 			/* the quad's own pixel (x, y) is always in the window */
 			mask &= row_keep & (x + 1 >= x_end ? 0x5 : 0xf);
+			if (sb->scissor) {  /* the lanes of an edge quad outside the box */
+				if (x < sb->scissor_x0)
+					mask &= 0xa;
+				if (x + 1 > sb->scissor_x1)
+					mask &= 0x5;
+				if (y < sb->scissor_y0)
+					mask &= 0xc;
+				if (y + 1 > sb->scissor_y1)
+					mask &= 0x3;
+			}
 			if (mask) {
 				struct tsr_quad *q = tsr_quad_queue_push(&r->early_z);
 				q->x = x;
@@ -141,7 +158,8 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 				q->mask = mask;
 				q->prim = p;
 				q->shader = shader;
-				q->blend = blend;
+				q->mode = mode;
+				q->depth_func = depth_func;
 #ifdef __SSE2__
 				if (wide) {
 					const __m128i e1 = _mm_set1_epi64x(e[1]), e2 = _mm_set1_epi64x(e[2]);

@@ -35,7 +35,7 @@ static float block_max_depth(const struct tsr_target_memory *m, uint32_t bx, uin
 }
 
 int tsr_target_hiz_kills(struct tsr_target_memory *m, int32_t x, int32_t y, uint8_t mask,
-			 const float z[4])
+			 const float z[4], int lequal)
 {
 	const uint32_t bx = (uint32_t)x >> 3, by = (uint32_t)y >> 3;
 	const uint32_t b = by * m->blocks_x + bx;
@@ -46,11 +46,12 @@ int tsr_target_hiz_kills(struct tsr_target_memory *m, int32_t x, int32_t y, uint
 		tsr_mem_access(m->mem, m->hiz_port, addr, 4, 1, TSR_STREAM_HIZ, 0, 0, NULL);
 	}
 	tsr_mem_access(m->mem, m->hiz_port, addr, 4, 0, TSR_STREAM_HIZ, 0, 0, NULL);
-	/* a pixel passes the per-pixel test only if z < depth <= hiz_max:
-	 * kill when no covered pixel has z < hiz_max (NaN depths included) */
+	/* a pixel passes the per-pixel test only if z < depth <= hiz_max
+	 * (LEQUAL: z <= depth): kill when no covered pixel has z < hiz_max
+	 * (z <= hiz_max; NaN depths included) */
 	const float h = m->hiz_max[b];
 	for (int k = 0; k < 4; k++)
-		if ((mask >> k & 1) && z[k] < h)
+		if ((mask >> k & 1) && (z[k] < h || (lequal && z[k] == h)))
 			return 0;
 	return 1;
 }

@@ -1,0 +1,77 @@
+/*
+ * binding.c - what the raster stages latch of a draw call (raster.h,
+ * struct tsr_shader_binding): its per-fragment state (GL ES 2.0 4.1:
+ * scissor, depth, blending, color mask; OpenGL ES 2.0.25 specification),
+ * the program's discard, and texture unit 0's sampler, from its draw
+ * state (command/state.h), so that the stages read no material for fixed
+ * function.
+ */
+#include "raster/raster_priv.h"
+
+/* The sampler's filter for a (mag, min) pair tsr_draw_state_check() accepts. */
+static uint8_t unit_filter(const struct tsr_texture_unit *u)
+{
+	if (u->mag_filter == TSR_TEX_NEAREST)
+		return TSR_FILTER_NEAREST;
+	return u->min_filter == TSR_TEX_LINEAR_MIPMAP_LINEAR ? TSR_FILTER_TRILINEAR
+							     : TSR_FILTER_BILINEAR;
+}
+
+void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw_state *s,
+			     const struct tsr_material *material,
+			     const struct tsr_texture *texture, uint64_t fs_base,
+			     uint32_t fs_bytes, uint32_t target_height)
+{
+	memset(b, 0, sizeof(*b));
+	b->material = material;
+	b->texture = texture;
+	b->fs_base = fs_base;
+	b->fs_bytes = fs_bytes;
+	const struct tsr_texture_unit *u = &s->textures[0];
+	b->filter = unit_filter(u);
+	b->wrap = u->wrap_s == TSR_TEX_CLAMP_TO_EDGE ? TSR_WRAP_CLAMP : TSR_WRAP_REPEAT;
+	/* depth: with DEPTH_TEST off the buffer is neither tested nor written
+	 * (GL ES 2.0 4.1.5) */
+	uint8_t mode = 0;
+	if (s->depth.test) {
+		mode |= TSR_QUAD_DEPTH_TEST;
+		if (s->depth.write)
+			mode |= TSR_QUAD_DEPTH_WRITE;
+	}
+	if (s->discard)
+		mode |= TSR_QUAD_LATE_Z;
+	b->alpha_cutoff = s->discard ? s->alpha_cutoff : 0.0f;
+	b->depth_func = s->depth.func;
+	b->color_mask = s->color_mask & TSR_COLOR_MASK_ALL;
+	b->blend = s->blend;
+	const struct tsr_blend_state *bl = &s->blend;
+	if (!bl->enable)
+		b->blend_path = TSR_BLEND_PATH_REPLACE;
+	else if (bl->src_rgb == TSR_BLEND_SRC_ALPHA && bl->dst_rgb == TSR_BLEND_ONE_MINUS_SRC_ALPHA &&
+		 bl->src_alpha == TSR_BLEND_ONE && bl->dst_alpha == TSR_BLEND_ONE_MINUS_SRC_ALPHA &&
+		 bl->eq_rgb == TSR_BLEND_EQ_ADD && bl->eq_alpha == TSR_BLEND_EQ_ADD)
+		b->blend_path = TSR_BLEND_PATH_SRC_OVER;
+	else
+		b->blend_path = TSR_BLEND_PATH_GENERAL;
+	if (bl->enable || b->color_mask != TSR_COLOR_MASK_ALL)
+		mode |= TSR_QUAD_READS_COLOR;
+	if (b->blend_path == TSR_BLEND_PATH_SRC_OVER && b->color_mask == TSR_COLOR_MASK_ALL)
+		mode |= TSR_QUAD_SRC_OVER;
+	else if (b->blend_path != TSR_BLEND_PATH_REPLACE || b->color_mask != TSR_COLOR_MASK_ALL)
+		mode |= TSR_QUAD_GENERAL;
+	b->quad_mode = mode;
+	/* the scissor box, GL's lower-left origin flipped to the window's
+	 * top-left one; an empty box keeps x1 < x0 */
+	if (s->scissor.enable) {
+		b->scissor = 1;
+		const int64_t x0 = s->scissor.x, x1 = x0 + (int64_t)s->scissor.width - 1;
+		const int64_t y1 = (int64_t)target_height - 1 - s->scissor.y;
+		const int64_t y0 = y1 - (int64_t)s->scissor.height + 1;
+#define CLAMP32(v) ((v) < INT32_MIN / 2 ? INT32_MIN / 2 : (v) > INT32_MAX / 2 ? INT32_MAX / 2 : (int32_t)(v))
+		b->scissor_x0 = CLAMP32(x0);
+		b->scissor_x1 = CLAMP32(x1);
+		b->scissor_y0 = CLAMP32(y0);
+		b->scissor_y1 = CLAMP32(y1);
+#undef CLAMP32
+	}
+}
