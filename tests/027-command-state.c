@@ -219,18 +219,8 @@ static const struct refusal refusals[] = {
 	{"vertex attribute 1's layout", attr_stride},
 	{"viewport (0, 0, 32 x 32)", viewport},
 	{"depth range", depth_range},
-	{"scissor test", scissor},
 	{"polygon offset", poly_offset},
-	{"depth test off", depth_off},
-	{"depth func 'lequal'", depth_lequal},
-	{"depth write off", depth_nowrite},
 	{"stencil test", stencil},
-	{"blending on while the material's blend is opaque", blend_on},
-	{"blend factors 'one', 'zero' (alpha 'one', 'zero')", blend_factors_default},
-	{"blend equation 'reverse_subtract' (alpha 'add')", blend_subtract},
-	{"blend factors 'one', 'one'", blend_add},
-	{"blend constant color", blend_constant},
-	{"color mask", color_mask},
 	{"texture unit 1", tex_unit1},
 	{"texture unit 0 wraps 'mirrored_repeat'", tex_mirror},
 	{"texture unit 0 filters min 'nearest_mipmap_linear'", tex_filter},
@@ -238,7 +228,14 @@ static const struct refusal refusals[] = {
 	{"fragment discard", discard},
 };
 
-/* Each refused state: TSR_ERR_UNSUPPORTED, the draw, the state and the pipeline named. */
+/* States both pipelines implement beyond the frontend's (raster/binding.c). */
+static void (*const accepted[])(struct tsr_draw_state *) = {
+	scissor, depth_off, depth_lequal, depth_nowrite, blend_on, blend_factors_default,
+	blend_subtract, blend_add, blend_constant, color_mask,
+};
+
+/* Each refused state: TSR_ERR_UNSUPPORTED, the draw, the state and the
+ * pipeline named; each accepted one TSR_OK. */
 static void test_check_refuses_each_state(void **state)
 {
 	(void)state;
@@ -260,6 +257,13 @@ static void test_check_refuses_each_state(void **state)
 		    !strstr(err.msg, i % 2 ? "by the IMR pipeline" : "by the TBR pipeline"))
 			fail_msg("refusal %zu ('%s'): status %d, message '%s'", i,
 				 refusals[i].words, (int)st, err.msg);
+	}
+	for (size_t i = 0; i < sizeof(accepted) / sizeof(accepted[0]); i++) {
+		struct tsr_draw_state s = d->state;
+		accepted[i](&s);
+		if (tsr_draw_state_check(&s, "TBR", 7, &x.r, d->mesh, d->material, 64, 32, fb,
+					 &err) != TSR_OK)
+			fail_msg("accepted state %zu refused: %s", i, err.msg);
 	}
 	/* a value out of its enum: the frontend's bug, not a refused state */
 	struct tsr_draw_state s = d->state;
@@ -409,6 +413,138 @@ static void test_cull_state(void **state)
 	fixture_free(&x);
 }
 
+
+/* The fixture's frame with a second draw of the quad over the first, at
+ * the same depth, whose state `change` alters; rendered by g into *st.
+ * Returns the frame's image (64 x 32 RGBA8). */
+static const uint8_t *render_pair(struct tsr_gpu *g, const struct fixture *x, uint32_t frame,
+				  void (*change)(struct tsr_draw_state *s),
+				  struct tsr_frame_stats *st)
+{
+	struct tsr_frame_commands c;
+	struct tsr_error err;
+	memset(&c, 0, sizeof(c));
+	tsr_commands_reset(&c, frame);
+	assert_int_equal(tsr_commands_pass(&c, &x->c.passes[0], &err), TSR_OK);
+	struct tsr_cmd_draw d = x->c.draws[0];
+	assert_int_equal(tsr_commands_draw(&c, &d, &err), TSR_OK);
+	if (change) {
+		change(&d.state);
+		assert_int_equal(tsr_commands_draw(&c, &d, &err), TSR_OK);
+	}
+	if (tsr_gpu_render_commands(g, &c, st, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	tsr_commands_release(&c);
+	return tsr_gpu_frame_image(g);
+}
+
+CHANGE(same, (void)s)
+CHANGE(lequal, s->depth.func = TSR_FUNC_LEQUAL)
+CHANGE(test_off, s->depth.test = 0)
+CHANGE(never, s->depth.func = TSR_FUNC_NEVER)
+CHANGE(add_lequal, {
+	s->depth.func = TSR_FUNC_LEQUAL;
+	s->blend.enable = 1;
+	s->blend.src_rgb = s->blend.dst_rgb = TSR_BLEND_ONE;
+	s->blend.src_alpha = s->blend.dst_alpha = TSR_BLEND_ONE;
+})
+CHANGE(add_red_only, {
+	add_lequal(s);
+	s->color_mask = TSR_COLOR_MASK_R;
+})
+CHANGE(add_bottom_half, {  /* GL's scissor box: y up, rows 0..15 are the bottom */
+	add_lequal(s);
+	s->scissor.enable = 1;
+	s->scissor.height = 16;
+})
+CHANGE(subtract_all, {  /* dst - src, with src = dst: black, alpha 0 */
+	add_lequal(s);
+	s->blend.eq_rgb = s->blend.eq_alpha = TSR_BLEND_EQ_REVERSE_SUBTRACT;
+})
+
+/*
+ * Per-fragment state read from the draw (raster/binding.c), in both
+ * pipelines alike: a second draw of the quad at the same depth is killed
+ * by DEPTH_FUNC LESS and NEVER, drawn with LEQUAL or the test off; ONE,
+ * ONE blending doubles the colors, only red with a red color mask, only
+ * in the bottom half with a scissor box there; REVERSE_SUBTRACT of the
+ * same color gives black. TBR and IMR images are the same bit for bit.
+ */
+static void test_fragment_state(void **state)
+{
+	(void)state;
+	struct fixture x;
+	fixture_load(&x);
+	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	const size_t bytes = 64 * 32 * 4;
+	uint8_t *base = malloc(bytes), *img[2] = {malloc(bytes), malloc(bytes)};
+	assert_true(base && img[0] && img[1]);
+	static void (*const changes[])(struct tsr_draw_state *) = {
+		same, lequal, test_off, never, add_lequal, add_red_only, add_bottom_half,
+		subtract_all,
+	};
+	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++) {
+		for (int mode = 0; mode < 2; mode++) {
+			struct tsr_gpu *g = small_gpu(&x, mode);
+			memcpy(base, render_pair(g, &x, 0, NULL, st), bytes);
+			const uint64_t quads = st->raster.quads_rasterized;
+			assert_true(quads > 20);
+			memcpy(img[mode], render_pair(g, &x, 1, changes[i], st), bytes);
+			const uint64_t shaded = st->raster.quads_shaded,
+				       killed = st->raster.quads_early_z_killed;
+			tsr_gpu_destroy(g);
+			if (changes[i] == same || changes[i] == never) {
+				assert_int_equal(shaded, quads);
+				assert_int_equal(killed, quads);
+				assert_memory_equal(img[mode], base, bytes);
+				continue;
+			}
+			if (changes[i] == add_bottom_half) {
+				assert_true(shaded > quads && shaded < 2 * quads);
+			} else {
+				assert_int_equal(shaded, 2 * quads);
+				assert_int_equal(killed, 0);
+			}
+			if (changes[i] == lequal || changes[i] == test_off) {
+				assert_memory_equal(img[mode], base, bytes);
+				continue;
+			}
+			/* blended pixels: inside the quad, where the base differs from the clear */
+			const uint8_t *clear = &base[0];  /* pixel (0, 0): outside the quad */
+			uint32_t blended = 0;
+			for (uint32_t p = 0; p < 64 * 32; p++) {
+				const uint8_t *b = &base[p * 4], *o = &img[mode][p * 4];
+				if (!memcmp(b, clear, 4)) {
+					assert_memory_equal(o, b, 4);
+					continue;
+				}
+				const int bottom = p / 64 >= 16;
+				for (int ch = 0; ch < 3; ch++) {
+					int want = b[ch];
+					if (changes[i] == subtract_all)
+						want = 0;
+					else if (ch == 0 || changes[i] != add_red_only)
+						if (changes[i] != add_bottom_half || bottom)
+							want = 2 * b[ch] > 255 ? 255 : 2 * b[ch];
+					if (abs((int)o[ch] - want) > 1)
+						fail_msg("change %zu, %s, pixel %u channel %d: %u, want %d "
+							 "(base %u)", i, mode ? "IMR" : "TBR", p, ch,
+							 o[ch], want, b[ch]);
+				}
+				blended++;
+			}
+			assert_true(blended > 100);
+		}
+		assert_memory_equal(img[0], img[1], bytes);  /* TBR and IMR alike */
+	}
+	free(base);
+	free(img[0]);
+	free(img[1]);
+	free(st);
+	fixture_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_clear_refusals),
 		cmocka_unit_test(test_pipelines_refuse),
 		cmocka_unit_test(test_cull_state),
+		cmocka_unit_test(test_fragment_state),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -30,10 +30,13 @@
 
 /*
  * One draw call: a mesh's buffers drawn with a material and its constants,
- * under its GL ES 2.0 state (command/state.h). The pipelines read the mesh
- * and the material; the state says in GL ES terms what they do with them,
- * and anything a pipeline does not implement is refused before the frame
- * starts (tsr_draw_state_check(): TSR_ERR_UNSUPPORTED naming the state).
+ * under its GL ES 2.0 state (command/state.h). The pipelines read the
+ * mesh's buffers, the material as the program (color, lighting,
+ * instruction counts) and the state for the fixed function (cull,
+ * scissor, depth, blending, color mask, texture unit 0's sampler);
+ * anything a pipeline does not implement is refused before the frame
+ * starts (tsr_draw_state_check(): TSR_ERR_UNSUPPORTED naming the state;
+ * state.h lists what is implemented and what is refused).
  */
 struct tsr_cmd_draw {
 	uint32_t mesh;            /* index into resources.meshes */

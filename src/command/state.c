@@ -11,18 +11,6 @@ static const char *const index_names[TSR_INDEX_TYPE_COUNT] = {"none", "u8", "u16
 static const char *const attrib_type_names[TSR_ATTRIB_TYPE_COUNT] = {
 	"byte", "ubyte", "short", "ushort", "fixed", "float",
 };
-static const char *const func_names[TSR_FUNC_COUNT] = {
-	"never", "less", "equal", "lequal", "greater", "notequal", "gequal", "always",
-};
-static const char *const factor_names[TSR_BLEND_FACTOR_COUNT] = {
-	"zero", "one", "src_color", "one_minus_src_color", "dst_color", "one_minus_dst_color",
-	"src_alpha", "one_minus_src_alpha", "dst_alpha", "one_minus_dst_alpha",
-	"constant_color", "one_minus_constant_color", "constant_alpha",
-	"one_minus_constant_alpha", "src_alpha_saturate",
-};
-static const char *const equation_names[TSR_BLEND_EQ_COUNT] = {
-	"add", "subtract", "reverse_subtract",
-};
 static const char *const filter_names[TSR_TEX_FILTER_COUNT] = {
 	"nearest", "linear", "nearest_mipmap_nearest", "linear_mipmap_nearest",
 	"nearest_mipmap_linear", "linear_mipmap_linear",
@@ -242,49 +230,13 @@ enum tsr_status tsr_draw_state_check(const struct tsr_draw_state *s, const char 
 	}
 	if (v->depth_near != 0.0f || v->depth_far != 1.0f)
 		return refuse(err, draw, pipeline, "depth range other than [0, 1]");
-	if (s->scissor.enable)
-		return refuse(err, draw, pipeline, "scissor test");
-	/* culling: implemented whole (geometry/cull.c reads s->cull) */
+	/* scissor, culling, depth (test, func, write mask), blending (every
+	 * factor, equation, the constant color) and the color mask:
+	 * implemented whole (geometry/cull.c, raster/binding.c) */
 	if (s->polygon_offset.enable)
 		return refuse(err, draw, pipeline, "polygon offset");
-	if (!s->depth.test)
-		return refuse(err, draw, pipeline, "depth test off");
-	if (s->depth.func != TSR_FUNC_LESS) {
-		snprintf(what, sizeof(what), "depth func '%s'", NAME(func_names, s->depth.func));
-		return refuse(err, draw, pipeline, what);
-	}
-	if (s->depth.write != e.depth.write) {
-		snprintf(what, sizeof(what), "depth write %s with blending %s",
-			 s->depth.write ? "on" : "off", e.blend.enable ? "on" : "off");
-		return refuse(err, draw, pipeline, what);
-	}
 	if (s->stencil.test)
 		return refuse(err, draw, pipeline, "stencil test");
-	const struct tsr_blend_state *b = &s->blend;
-	if (b->enable) {  /* the one blend implemented: (rgb * a, a) + dst * (1 - a) */
-		if (b->src_rgb != TSR_BLEND_SRC_ALPHA || b->dst_rgb != TSR_BLEND_ONE_MINUS_SRC_ALPHA ||
-		    b->src_alpha != TSR_BLEND_ONE ||
-		    b->dst_alpha != TSR_BLEND_ONE_MINUS_SRC_ALPHA) {
-			snprintf(what, sizeof(what), "blend factors '%s', '%s' (alpha '%s', '%s')",
-				 NAME(factor_names, b->src_rgb), NAME(factor_names, b->dst_rgb),
-				 NAME(factor_names, b->src_alpha), NAME(factor_names, b->dst_alpha));
-			return refuse(err, draw, pipeline, what);
-		}
-		if (b->eq_rgb != TSR_BLEND_EQ_ADD || b->eq_alpha != TSR_BLEND_EQ_ADD) {
-			snprintf(what, sizeof(what), "blend equation '%s' (alpha '%s')",
-				 NAME(equation_names, b->eq_rgb), NAME(equation_names, b->eq_alpha));
-			return refuse(err, draw, pipeline, what);
-		}
-	}
-	if (b->enable != e.blend.enable) {
-		snprintf(what, sizeof(what), "blending %s while the material's blend is %s",
-			 b->enable ? "on" : "off", b->enable ? "opaque or alpha-test" : "alpha");
-		return refuse(err, draw, pipeline, what);
-	}
-	if (memcmp(b->color, e.blend.color, sizeof(b->color)))
-		return refuse(err, draw, pipeline, "blend constant color");
-	if (s->color_mask != TSR_COLOR_MASK_ALL)
-		return refuse(err, draw, pipeline, "color mask");
 	for (int i = 0; i < TSR_MAX_TEXTURE_UNITS; i++) {
 		const struct tsr_texture_unit *t = &s->textures[i], *x = &e.textures[i];
 		if (t->image != x->image) {

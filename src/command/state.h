@@ -11,34 +11,36 @@
  * field names the GL ES state it mirrors and its GL default.
  *
  * The pipelines (pipeline/: TBR and IMR) share their geometry and raster
- * units, so they implement the same subset: whatever a workload's
- * material can ask for today. tsr_draw_state_check() accepts exactly that
- * subset and refuses anything else with TSR_ERR_UNSUPPORTED naming the
- * state. Per field below, "TBR/IMR:" says what is implemented; what is not
- * named there is refused by both. In short:
+ * units, so they implement the same subset. tsr_draw_state_check()
+ * accepts exactly that subset and refuses anything else with
+ * TSR_ERR_UNSUPPORTED naming the state. Per field below, "TBR/IMR:" says
+ * what is implemented; what is not named there is refused by both. The
+ * raster stages read the per-fragment state from the draw (a struct
+ * tsr_shader_binding per draw, raster/binding.c), the geometry stages the
+ * cull state; the material stays the program (its color, lighting,
+ * instruction counts). In short:
  *   implemented: triangles; u16/u32 indices (u16 when the mesh has at most
  *     65,536 vertices, else u32, as the index buffers are laid out);
  *     the 32-byte vertex (position, normal, texcoord, floats); the full
- *     target viewport with depth range [0, 1]; scissor off; face culling
- *     (any cull face, front face, on or off); polygon offset off; depth test LESS with write (opaque), without
- *     write (blended), write after the shader's discard (alpha-tested);
- *     stencil off; blending off, or on with rgb SRC_ALPHA /
- *     ONE_MINUS_SRC_ALPHA and alpha ONE / ONE_MINUS_SRC_ALPHA, both ADD;
- *     color mask all on; one texture unit (unit 0) with the filters
- *     NEAREST/LINEAR mag and NEAREST_MIPMAP_NEAREST, LINEAR_MIPMAP_NEAREST,
- *     LINEAR_MIPMAP_LINEAR min, wraps REPEAT or CLAMP_TO_EDGE alike on s
- *     and t; a pass cleared (color and depth, or depth alone for a depth
- *     target) to any color and depth 1.0, unscissored; the framebuffer
- *     of the draw's pass.
+ *     target viewport with depth range [0, 1]; scissor (any box); face
+ *     culling (any cull face, front face, on or off); depth test on or off,
+ *     every DEPTH_FUNC, write mask on or off (late Z after the program's
+ *     discard); blending on or off with every factor, equation and the
+ *     constant color; every color mask; one texture unit (unit 0, the
+ *     material's image) with the filters NEAREST/LINEAR mag and
+ *     NEAREST_MIPMAP_NEAREST, LINEAR_MIPMAP_NEAREST, LINEAR_MIPMAP_LINEAR
+ *     min, wraps REPEAT or CLAMP_TO_EDGE alike on s and t; a pass cleared
+ *     (color and depth, or depth alone for a depth target) to any color
+ *     and depth 1.0, unscissored; the framebuffer of the draw's pass.
  *   refused: points, lines, line strips and loops, triangle strips and
  *     fans; unindexed draws and u8 indices; any other vertex layout or
  *     constant attribute; a partial viewport or other depth range;
- *     scissor; polygon offset; depth funcs other than LESS, depth test off; stencil; other
- *     blend factors, equations, a constant color; color masks; more or
- *     other texture units, mirrored repeat, different s and t wraps,
- *     other filter pairs; a pass that is not cleared (its tiles would be
- *     loaded from memory, which no pipeline models yet), a stencil or
- *     scissored clear, a depth clear value other than 1.0.
+ *     polygon offset; stencil; more or other texture units, mirrored
+ *     repeat, different s and t wraps, other filter pairs; a discard
+ *     other than the material's alpha test; a pass that is not cleared
+ *     (its tiles would be loaded from memory, which no pipeline models
+ *     yet), a stencil or scissored clear, a depth clear value other than
+ *     1.0.
  */
 #ifndef TSR_COMMAND_STATE_H
 #define TSR_COMMAND_STATE_H
@@ -128,8 +130,9 @@ enum tsr_compare_func {
 };
 
 /* Table 6.11 (DEPTH_TEST, DEPTH_FUNC) and 6.12 (DEPTH_WRITEMASK). TBR/IMR:
- * test on with LESS; write on (opaque, or alpha-tested: written after the
- * discard, late Z) or off (blended). */
+ * all of it (Early-Z, or late Z after the program's discard; the IMR's
+ * HiZ tests LESS and LEQUAL draws only). The frontend: LESS, written
+ * unless the material is alpha-blended. */
 struct tsr_depth_state {
 	uint8_t test;          /* DEPTH_TEST, default 0 */
 	uint8_t write;         /* DEPTH_WRITEMASK, default 1 */
@@ -194,9 +197,12 @@ enum tsr_blend_equation {
 
 /*
  * Table 6.11 (BLEND, BLEND_SRC/DST_RGB/ALPHA, BLEND_EQUATION_RGB/ALPHA,
- * BLEND_COLOR). TBR/IMR: off, or on with rgb SRC_ALPHA / ONE_MINUS_SRC_ALPHA
- * and alpha ONE / ONE_MINUS_SRC_ALPHA, both ADD, the source alpha clamped
- * to [0, 1] (raster/blend.c); the constant color unused (default).
+ * BLEND_COLOR). TBR/IMR: all of it (raster/blend.c): source-over (rgb
+ * SRC_ALPHA / ONE_MINUS_SRC_ALPHA, alpha ONE / ONE_MINUS_SRC_ALPHA, ADD,
+ * the frontend's for alpha-blended materials) in SSE2 with the source
+ * alpha clamped to [0, 1]; any other factors and equations per GL ES 2.0
+ * 4.1.6 with source, destination, constant and result clamped to [0, 1]
+ * (a fixed-point color buffer).
  */
 struct tsr_blend_state {
 	uint8_t enable;        /* BLEND, default 0 */
@@ -217,7 +223,9 @@ struct tsr_viewport_state {
 	float depth_near, depth_far; /* DEPTH_RANGE, default 0 and 1 */
 };
 
-/* Table 6.11 (SCISSOR_TEST, SCISSOR_BOX). TBR/IMR: off only. */
+/* Table 6.11 (SCISSOR_TEST, SCISSOR_BOX; x, y the lower-left corner, y
+ * up, as GL has it). TBR/IMR: all of it (the Rasterizer walks only the
+ * box; primitives are binned as without it). */
 struct tsr_scissor_state {
 	uint8_t enable;        /* default 0 */
 	int32_t x, y;          /* pixels */
@@ -249,7 +257,8 @@ struct tsr_polygon_offset_state {
 #define TSR_COLOR_MASK_G 2u
 #define TSR_COLOR_MASK_B 4u
 #define TSR_COLOR_MASK_A 8u
-#define TSR_COLOR_MASK_ALL 15u   /* the default; TBR/IMR: this only */
+#define TSR_COLOR_MASK_ALL 15u   /* the default; TBR/IMR: every mask (a partial
+                                    one reads the color buffer, as blending does) */
 
 enum tsr_tex_filter {
 	TSR_TEX_NEAREST = 0,
