@@ -59,9 +59,9 @@ static void check_commands(const struct tsr_frame_commands *c, const struct tsr_
 		const struct tsr_cmd_pass *pass = &c->passes[p];
 		uint32_t w, h;
 		struct tsr_framebuffer_state fb = tsr_pass_framebuffer(pass, r, width, height, &w, &h);
-		if (tsr_clear_state_check(&pass->clear, "TBR", p, fb.color != TSR_ATTACH_NONE,
-					  &err) != TSR_OK)
+		if (tsr_clear_state_check(&pass->clear, "TBR", p, &err) != TSR_OK)
 			fail_msg("%s frame %u: %s", name, c->frame, err.msg);
+		assert_false(tsr_pass_loads_color(pass, fb));  /* the frontend clears */
 		for (uint32_t i = pass->first_draw; i < pass->first_draw + pass->draw_count; i++) {
 			const struct tsr_cmd_draw *d = &c->draws[i];
 			if (tsr_draw_state_check(&d->state, "TBR", i, r, d->mesh, d->material, w, h,
@@ -273,28 +273,40 @@ static void test_check_refuses_each_state(void **state)
 	fixture_free(&x);
 }
 
-/* The clears: both buffers, depth 1.0, unscissored; anything else refused. */
+/* The pass starts: color cleared, loaded or invalidated; depth cleared
+ * to 1.0 or invalidated, unscissored; anything else refused. */
 static void test_clear_refusals(void **state)
 {
 	(void)state;
 	struct tsr_error err;
-	struct tsr_clear_state ok = {TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, {0, 0, 0, 1}, 1.0f, 0};
-	assert_int_equal(tsr_clear_state_check(&ok, "TBR", 0, 1, &err), TSR_OK);
-	struct tsr_clear_state depth_only = ok;
-	depth_only.mask = TSR_CLEAR_DEPTH;
-	assert_int_equal(tsr_clear_state_check(&depth_only, "TBR", 0, 0, &err), TSR_OK);
+	const struct tsr_clear_state ok = {TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, {0, 0, 0, 1},
+					   1.0f, 0, 0};
+	static const struct {
+		uint8_t mask, invalidate;
+	} fine[] = {
+		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0},
+		{TSR_CLEAR_DEPTH, 0},                        /* color loaded */
+		{TSR_CLEAR_DEPTH, TSR_CLEAR_COLOR},          /* color invalidated */
+		{0, TSR_CLEAR_DEPTH},                        /* color loaded, depth invalidated */
+		{TSR_CLEAR_COLOR, TSR_CLEAR_DEPTH | TSR_CLEAR_STENCIL},
+	};
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+		struct tsr_clear_state c = ok;
+		c.mask = fine[i].mask;
+		c.invalidate = fine[i].invalidate;
+		if (tsr_clear_state_check(&c, "TBR", 0, &err) != TSR_OK)
+			fail_msg("pass start %zu refused: %s", i, err.msg);
+	}
 	static const struct {
 		uint8_t mask, scissored;
 		float depth;
-		int has_color;
 		const char *words;
 	} bad[] = {
-		{TSR_CLEAR_DEPTH, 0, 1.0f, 1, "color buffer not cleared (its tiles loaded from memory)"},
-		{TSR_CLEAR_COLOR, 0, 1.0f, 1, "depth buffer not cleared"},
-		{0, 0, 1.0f, 0, "depth buffer not cleared"},
-		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH | TSR_CLEAR_STENCIL, 0, 1.0f, 1, "stencil clear"},
-		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 1, 1.0f, 1, "scissored clear"},
-		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, 0.5f, 1, "depth clear value"},
+		{TSR_CLEAR_COLOR, 0, 1.0f, "depth buffer loaded from memory"},
+		{0, 0, 1.0f, "depth buffer loaded from memory"},
+		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH | TSR_CLEAR_STENCIL, 0, 1.0f, "stencil clear"},
+		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 1, 1.0f, "scissored clear"},
+		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, 0.5f, "depth clear value"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct tsr_clear_state c = ok;
@@ -302,7 +314,7 @@ static void test_clear_refusals(void **state)
 		c.scissored = bad[i].scissored;
 		c.depth = bad[i].depth;
 		err.msg[0] = 0;
-		enum tsr_status st = tsr_clear_state_check(&c, "IMR", 2, bad[i].has_color, &err);
+		enum tsr_status st = tsr_clear_state_check(&c, "IMR", 2, &err);
 		if (st != TSR_ERR_UNSUPPORTED || !strstr(err.msg, bad[i].words) ||
 		    !strstr(err.msg, "pass 2: ") || !strstr(err.msg, "IMR pipeline yet"))
 			fail_msg("clear %zu: status %d, message '%s'", i, (int)st, err.msg);
@@ -348,9 +360,9 @@ static void test_pipelines_refuse(void **state)
 		assert_non_null(strstr(err.msg, "draw 0: primitive mode 'triangle strip'"));
 		assert_non_null(strstr(err.msg, mode ? "IMR" : "TBR"));
 		x.c.draws[0].state = keep;
-		x.c.passes[0].clear.mask = TSR_CLEAR_DEPTH;  /* "no clear" of color */
+		x.c.passes[0].clear.mask = TSR_CLEAR_COLOR;  /* depth loaded */
 		assert_int_equal(tsr_gpu_render_commands(g, &x.c, st, &err), TSR_ERR_UNSUPPORTED);
-		assert_non_null(strstr(err.msg, "pass 0: a color buffer not cleared"));
+		assert_non_null(strstr(err.msg, "pass 0: a depth buffer loaded from memory"));
 		x.c.passes[0].clear.mask = TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH;
 		/* refused before any work: the GPU renders the next frame */
 		assert_int_equal(tsr_gpu_render_commands(g, &x.c, st, &err), TSR_OK);
@@ -545,6 +557,111 @@ static void test_fragment_state(void **state)
 	fixture_free(&x);
 }
 
+/* The fixture's frame `frame` whose pass starts with clear mask `mask`
+ * (invalidating `invalidate`), drawing the quad unless `no_draw`, with
+ * ONE, ONE blending when `add`; rendered by g into *st. */
+static const uint8_t *render_start(struct tsr_gpu *g, const struct fixture *x, uint32_t frame,
+				   uint8_t mask, uint8_t invalidate, int no_draw, int add,
+				   struct tsr_frame_stats *st)
+{
+	struct tsr_frame_commands c;
+	struct tsr_error err;
+	memset(&c, 0, sizeof(c));
+	tsr_commands_reset(&c, frame);
+	struct tsr_cmd_pass p = x->c.passes[0];
+	p.clear.mask = mask;
+	p.clear.invalidate = invalidate;
+	assert_int_equal(tsr_commands_pass(&c, &p, &err), TSR_OK);
+	struct tsr_cmd_draw d = x->c.draws[0];
+	if (add)
+		add_lequal(&d.state);
+	if (!no_draw)
+		assert_int_equal(tsr_commands_draw(&c, &d, &err), TSR_OK);
+	if (tsr_gpu_render_commands(g, &c, st, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	tsr_commands_release(&c);
+	return tsr_gpu_frame_image(g);
+}
+
+/* Reads of `stream` at every cache and DRAM bytes read. */
+static uint64_t reads_of(const struct tsr_frame_stats *st, int stream)
+{
+	uint64_t n = st->dram[stream].read_bytes;
+	for (uint32_t i = 0; i < st->cache_count; i++)
+		n += st->caches[i][stream].reads;
+	return n;
+}
+
+/*
+ * A pass that keeps its color buffer (neither cleared nor invalidated)
+ * starts from the previous frame's image (EGL_BUFFER_PRESERVED): with no
+ * draw the image is the previous one; drawing the quad again with ONE,
+ * ONE blending doubles its colors. The TBR loads every tile (the screen's
+ * 8 KiB read from DRAM on the color stream), the IMR copies the front
+ * buffer into the back one (a read of each 8x8 block, display stream); a cleared or invalidated color
+ * buffer reads nothing. Both pipelines give the same images.
+ */
+static void test_tile_load(void **state)
+{
+	(void)state;
+	struct fixture x;
+	fixture_load(&x);
+	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	const size_t bytes = 64 * 32 * 4;
+	uint8_t *base = malloc(bytes), *img[2][3];
+	assert_non_null(base);
+	const uint8_t cd = TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH;
+	for (int mode = 0; mode < 2; mode++) {
+		struct tsr_gpu *g = small_gpu(&x, mode);
+		const int stream = mode ? TSR_STREAM_DISPLAY : TSR_STREAM_COLOR;
+		memcpy(base, render_start(g, &x, 0, cd, 0, 0, 0, st), bytes);
+		assert_int_equal(reads_of(st, stream), 0);
+		/* loaded, nothing drawn: the previous image */
+		img[mode][0] = malloc(bytes);
+		memcpy(img[mode][0], render_start(g, &x, 1, TSR_CLEAR_DEPTH, 0, 1, 0, st), bytes);
+		assert_memory_equal(img[mode][0], base, bytes);
+		if (mode == 0)
+			assert_int_equal(st->dram[TSR_STREAM_COLOR].read_bytes, 64 * 32 * 4);
+		else
+			assert_true(reads_of(st, TSR_STREAM_DISPLAY) >= 32);  /* 8x8 blocks */
+		/* the quad drawn again, ONE, ONE over the loaded image */
+		img[mode][1] = malloc(bytes);
+		memcpy(img[mode][1], render_start(g, &x, 2, TSR_CLEAR_DEPTH, 0, 0, 1, st), bytes);
+		uint32_t doubled = 0;
+		for (uint32_t p = 0; p < 64 * 32; p++) {
+			const uint8_t *b = &base[p * 4], *o = &img[mode][1][p * 4];
+			if (!memcmp(b, base, 4)) {  /* the clear color, pixel (0, 0)'s */
+				assert_memory_equal(o, b, 4);
+				continue;
+			}
+			for (int ch = 0; ch < 3; ch++) {
+				const int want = 2 * b[ch] > 255 ? 255 : 2 * b[ch];
+				if (abs((int)o[ch] - want) > 1)
+					fail_msg("%s pixel %u channel %d: %u, want %d", mode ? "IMR" : "TBR",
+						 p, ch, o[ch], want);
+			}
+			doubled++;
+		}
+		assert_true(doubled > 100);
+		/* invalidated: as cleared, nothing read */
+		img[mode][2] = malloc(bytes);
+		memcpy(img[mode][2], render_start(g, &x, 3, TSR_CLEAR_DEPTH, TSR_CLEAR_COLOR, 0, 0, st),
+		       bytes);
+		assert_memory_equal(img[mode][2], base, bytes);
+		assert_int_equal(reads_of(st, stream), 0);
+		tsr_gpu_destroy(g);
+	}
+	for (int i = 0; i < 3; i++) {
+		assert_memory_equal(img[0][i], img[1][i], bytes);  /* TBR and IMR alike */
+		free(img[0][i]);
+		free(img[1][i]);
+	}
+	free(base);
+	free(st);
+	fixture_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -554,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_pipelines_refuse),
 		cmocka_unit_test(test_cull_state),
 		cmocka_unit_test(test_fragment_state),
+		cmocka_unit_test(test_tile_load),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

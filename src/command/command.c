@@ -23,6 +23,12 @@ struct tsr_framebuffer_state tsr_pass_framebuffer(const struct tsr_cmd_pass *p,
 	return fb;
 }
 
+int tsr_pass_loads_color(const struct tsr_cmd_pass *p, struct tsr_framebuffer_state fb)
+{
+	return fb.color != TSR_ATTACH_NONE &&
+	       !((p->clear.mask | p->clear.invalidate) & TSR_CLEAR_COLOR);
+}
+
 void tsr_commands_reset(struct tsr_frame_commands *c, uint32_t frame)
 {
 	c->frame = frame;

@@ -55,8 +55,8 @@ enum tsr_target_kind {
 struct tsr_cmd_pass {
 	enum tsr_target_kind target;
 	uint32_t target_image;    /* TSR_TARGET_TEXTURE: index into resources.images */
-	struct tsr_clear_state clear; /* at the pass's start, before the first draw
-	                                 (tsr_clear_state_check(): both buffers cleared) */
+	struct tsr_clear_state clear; /* at the pass's start, before the first draw:
+	                                 each buffer cleared, invalidated or loaded */
 	uint32_t first_draw;      /* draws [first_draw, first_draw + draw_count) */
 	uint32_t draw_count;
 };
@@ -92,6 +92,11 @@ struct tsr_framebuffer_state tsr_pass_framebuffer(const struct tsr_cmd_pass *p,
 						  const struct tsr_resources *r,
 						  uint32_t screen_width, uint32_t screen_height,
 						  uint32_t *width, uint32_t *height);
+
+/* 1 when pass p, drawing framebuffer fb (tsr_pass_framebuffer()), keeps
+ * its color buffer's previous contents (neither cleared nor invalidated:
+ * command/state.h, struct tsr_clear_state). */
+int tsr_pass_loads_color(const struct tsr_cmd_pass *p, struct tsr_framebuffer_state fb);
 
 /* Empties the lists for frame `frame` (keeps their storage). */
 void tsr_commands_reset(struct tsr_frame_commands *c, uint32_t frame);

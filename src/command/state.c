@@ -274,18 +274,18 @@ enum tsr_status tsr_draw_state_check(const struct tsr_draw_state *s, const char 
 }
 
 enum tsr_status tsr_clear_state_check(const struct tsr_clear_state *c, const char *pipeline,
-				      uint32_t pass, int has_color, struct tsr_error *err)
+				      uint32_t pass, struct tsr_error *err)
 {
 	const char *what = NULL;
-	if (has_color && !(c->mask & TSR_CLEAR_COLOR))
-		what = "a color buffer not cleared (its tiles loaded from memory)";
-	else if (!(c->mask & TSR_CLEAR_DEPTH))
-		what = "a depth buffer not cleared (its tiles loaded from memory)";
+	/* color: cleared, loaded or invalidated, all implemented */
+	if (!(c->mask & TSR_CLEAR_DEPTH) && !(c->invalidate & TSR_CLEAR_DEPTH))
+		what = "a depth buffer loaded from memory (not cleared nor invalidated: no pass "
+		       "stores its depth)";
 	else if (c->mask & TSR_CLEAR_STENCIL)
 		what = "a stencil clear (no stencil buffer)";
 	else if (c->scissored)
 		what = "a scissored clear";
-	else if (c->depth != 1.0f)
+	else if ((c->mask & TSR_CLEAR_DEPTH) && c->depth != 1.0f)
 		what = "a depth clear value other than 1.0";
 	if (!what)
 		return TSR_OK;

@@ -29,18 +29,18 @@
  *     constant color; every color mask; one texture unit (unit 0, the
  *     material's image) with the filters NEAREST/LINEAR mag and
  *     NEAREST_MIPMAP_NEAREST, LINEAR_MIPMAP_NEAREST, LINEAR_MIPMAP_LINEAR
- *     min, wraps REPEAT or CLAMP_TO_EDGE alike on s and t; a pass cleared
- *     (color and depth, or depth alone for a depth target) to any color
- *     and depth 1.0, unscissored; the framebuffer of the draw's pass.
+ *     min, wraps REPEAT or CLAMP_TO_EDGE alike on s and t; a pass whose
+ *     color is cleared (any color), loaded from memory or invalidated and
+ *     whose depth is cleared (1.0) or invalidated, unscissored; the
+ *     framebuffer of the draw's pass.
  *   refused: points, lines, line strips and loops, triangle strips and
  *     fans; unindexed draws and u8 indices; any other vertex layout or
  *     constant attribute; a partial viewport or other depth range;
  *     polygon offset; stencil; more or other texture units, mirrored
  *     repeat, different s and t wraps, other filter pairs; a discard
- *     other than the material's alpha test; a pass that is not cleared
- *     (its tiles would be loaded from memory, which no pipeline models
- *     yet), a stencil or scissored clear, a depth clear value other than
- *     1.0.
+ *     other than the material's alpha test; a pass that loads its depth
+ *     buffer, a stencil or scissored clear, a depth clear value other
+ *     than 1.0 (struct tsr_clear_state says what a pass start does).
  */
 #ifndef TSR_COMMAND_STATE_H
 #define TSR_COMMAND_STATE_H
@@ -300,19 +300,35 @@ struct tsr_texture_unit {
 #define TSR_CLEAR_STENCIL 4u
 
 /*
- * A pass's clear at its start (glClear before the pass's first draw, with
- * table 6.12's COLOR_CLEAR_VALUE, DEPTH_CLEAR_VALUE, STENCIL_CLEAR_VALUE;
- * `scissored` when SCISSOR_TEST was on). TBR/IMR: color and depth cleared
- * (depth alone for a depth render target), any color, depth 1.0, not
- * scissored. Not clearing a buffer would load its tiles from memory at the
- * pass's start, which no pipeline models yet: refused.
+ * What a pass does with each buffer at its start: clear it (glClear
+ * before the pass's first draw, with table 6.12's COLOR_CLEAR_VALUE,
+ * DEPTH_CLEAR_VALUE, STENCIL_CLEAR_VALUE; `scissored` when SCISSOR_TEST
+ * was on), leave it undefined (`invalidate`: its previous contents are
+ * not needed, as EXT_discard_framebuffer or EGL_BUFFER_DESTROYED say), or
+ * else keep its previous contents, which a TBR loads from memory into
+ * each tile before the tile's first primitive (the tile-load traffic of
+ * real TBR GPUs; Mali calls it preload). TBR/IMR: color cleared, loaded or
+ * invalidated; depth cleared to 1.0 or invalidated (a depth target's
+ * pass: depth cleared); not scissored. An invalidated buffer is cleared
+ * to its clear value without any memory access, so that both pipelines
+ * give the same image. A loaded color buffer: the TBR reads each tile's
+ * pixels (4 bytes each, stream color; a render target's texels, stream
+ * render_target) before its primitives; the IMR keeps a render target's
+ * contents in place and copies the previous frame's image into the back
+ * buffer (EGL_BUFFER_PRESERVED: a read and a write of every pixel,
+ * stream display). Refused: a depth buffer loaded (no pass stores its
+ * depth tiles), a stencil or scissored clear, a depth clear value other
+ * than 1.0, a loaded color buffer with the techniques on (a tile's
+ * colors then depend on more than its signed inputs).
  */
 struct tsr_clear_state {
-	uint8_t mask;          /* TSR_CLEAR_* bits */
+	uint8_t mask;          /* TSR_CLEAR_* bits: the buffers cleared */
 	uint8_t scissored;     /* 1: only the scissor box is cleared */
 	float color[4];        /* RGBA 0..1, default (0, 0, 0, 0) */
 	float depth;           /* default 1 */
 	int32_t stencil;       /* default 0 */
+	uint8_t invalidate;    /* TSR_CLEAR_* bits: buffers neither cleared nor
+	                          loaded (their contents undefined) */
 };
 
 /* The framebuffer a draw renders into (table 6.14, FRAMEBUFFER_BINDING
@@ -404,10 +420,9 @@ enum tsr_status tsr_draw_state_check(const struct tsr_draw_state *s, const char 
 
 /*
  * Checks that the pipeline named `pipeline` implements clear c of pass
- * `pass`, whose target has a color buffer when has_color.
- * Errors: TSR_ERR_UNSUPPORTED naming the clear state.
+ * `pass`. Errors: TSR_ERR_UNSUPPORTED naming the clear state.
  */
 enum tsr_status tsr_clear_state_check(const struct tsr_clear_state *c, const char *pipeline,
-				      uint32_t pass, int has_color, struct tsr_error *err);
+				      uint32_t pass, struct tsr_error *err);
 
 #endif

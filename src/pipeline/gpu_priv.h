@@ -44,6 +44,8 @@ struct frame_slot {
 	                                         Builder's queue (not yet binned) */
 	uint32_t frame;                       /* the frame's number */
 	float clear[4];                       /* its pass's clear color */
+	uint8_t load_color;                   /* 1: its pass keeps the color buffer's
+	                                         contents: each tile loads them first */
 	struct tsr_shader_binding *bindings;  /* per draw of its pass (the primitive's
 	                                         draw): its state latched (tsr_gpu_bind_pass) */
 	uint32_t binding_cap;

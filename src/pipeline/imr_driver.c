@@ -137,6 +137,42 @@ static void clear_buffers(struct tsr_imr *m, const float clear[4], int depth_onl
 }
 
 /*
+ * A pass that keeps its color buffer (command/state.h, struct
+ * tsr_clear_state): a render target's pass draws over the texels in place
+ * (the color buffer is the texture's memory: no copy); the frame buffer's
+ * pass starts from the previous frame's image, which the driver copies
+ * into the back buffer (EGL_BUFFER_PRESERVED: every 8x8 block read from
+ * the front buffer and written to the back one, stream display). The
+ * colors become the floats byte / 255, as the TBR's tile load makes them.
+ */
+static enum tsr_status load_color(struct tsr_gpu *g, struct tsr_error *err)
+{
+	struct tsr_imr *m = g->imr;
+	const uint32_t w = g->target_width, h = g->target_height;
+	const uint8_t *src = g->image[g->back ^ 1];
+	uint8_t *rgba = NULL;
+	if (g->target_tex) {
+		rgba = malloc((size_t)w * h * 4);
+		if (!rgba)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a render target");
+		tsr_texture_read_rect(g->target_tex, 0, 0, w, h, rgba, w * 4);
+		src = rgba;
+	} else {
+		const uint64_t bytes = (uint64_t)m->blocks * 256u;
+		for (uint64_t off = 0; off < bytes; off += 256u) {
+			tsr_mem_access(g->mem, m->display_port, m->color_base[g->back ^ 1] + off,
+				       256, 0, TSR_STREAM_DISPLAY, 0, 0, NULL);
+			tsr_mem_access(g->mem, m->display_port, m->color_base[g->back] + off, 256,
+				       1, TSR_STREAM_DISPLAY, 0, 0, NULL);
+		}
+	}
+	for (size_t i = 0; i < (size_t)w * h * 4; i++)
+		m->color[i] = (float)src[i] / 255.0f;
+	free(rgba);
+	return TSR_OK;
+}
+
+/*
  * Rasterizes primitive p in every block of the tile grid its bounding box
  * overlaps, in row-major block order (a pixel is in one block, so the
  * order of blocks does not change an image).
@@ -175,9 +211,11 @@ static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
  * render target's), the color traffic's address and stream (the back
  * color buffer, display; the render target's texture, render_target),
  * the Z traffic's address (the depth buffer; a depth target's region),
- * and clears them.
+ * and clears them (then loads the colors the pass keeps: load_color).
+ * Errors: TSR_ERR_NOMEM.
  */
-static void begin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
+static enum tsr_status begin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *p,
+				  struct tsr_error *err)
 {
 	struct tsr_imr *m = g->imr;
 	struct tsr_target_memory *b = &m->backend;
@@ -197,6 +235,11 @@ static void begin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 		b->color_stream = TSR_STREAM_DISPLAY;
 	}
 	clear_buffers(m, p->clear.color, g->target_depth);
+	uint32_t w, h;
+	if (tsr_pass_loads_color(p, tsr_pass_framebuffer(p, &g->res, g->cfg.width, g->cfg.height,
+							 &w, &h)))
+		return load_color(g, err);
+	return TSR_OK;
 }
 
 /* A render target pass's colors (a depth target's: its depths, as grey)
@@ -237,7 +280,7 @@ static enum tsr_status imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 	/* the passes in order, each into its target (render to texture) */
 	for (uint32_t pi = 0; pi < c->pass_count; pi++) {
 		const struct tsr_cmd_pass *pass = &c->passes[pi];
-		begin_pass(g, pass);
+		TSR_TRY(begin_pass(g, pass, err));
 		TSR_TRY(tsr_gpu_bind_pass(g, f, c, pass, err));
 		tsr_geometry_begin_frame(g->geom);
 		for (uint32_t i = 0; i < pass->draw_count; i++) {

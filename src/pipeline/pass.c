@@ -54,8 +54,14 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 		const struct tsr_framebuffer_state fb = tsr_pass_framebuffer(pass, &g->res,
 									     g->cfg.width,
 									     g->cfg.height, &w, &h);
-		TSR_TRY(tsr_clear_state_check(&pass->clear, name, p, fb.color != TSR_ATTACH_NONE,
-					      err));
+		TSR_TRY(tsr_clear_state_check(&pass->clear, name, p, err));
+		if (tsr_pass_loads_color(pass, fb) && g->techniques.count)
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "pass %u of frame %u loads its color buffer from memory "
+					     "(neither cleared nor invalidated): the techniques "
+					     "(rendering/transaction elimination, attribute cache) run "
+					     "only on passes that clear it; switch them off in the "
+					     "configuration", p, c->frame);
 		for (uint32_t i = pass->first_draw; i < pass->first_draw + pass->draw_count; i++) {
 			const struct tsr_cmd_draw *d = &c->draws[i];
 			TSR_TRY(tsr_draw_state_check(&d->state, name, i, &g->res, d->mesh,

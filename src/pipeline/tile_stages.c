@@ -56,11 +56,79 @@ static void tile_clear(struct tsr_target *t, const float clear[4])
 #endif
 }
 
-/* Byte address of the tile's row y in the back frame buffer. */
+/* Byte address of the tile's row y in frame buffer `buf` (g->back: the one flushed to). */
+static uint64_t fb_row_address(const struct tsr_gpu *g, const struct tsr_target *t, uint32_t y,
+			       uint32_t buf)
+{
+	return g->fb_base[buf] + ((uint64_t)t->y0 + y) * g->fb_pitch + (uint64_t)t->x0 * 4;
+}
+
 static uint64_t flush_row_address(const struct tsr_gpu *g, const struct tsr_target *t,
 				  uint32_t y)
 {
-	return g->fb_base[g->back] + ((uint64_t)t->y0 + y) * g->fb_pitch + (uint64_t)t->x0 * 4;
+	return fb_row_address(g, t, y, g->back);
+}
+
+/* The render target's block rows under the tile: one access per row of
+ * 4x4 blocks (the block-linear layout of texture/texture.h) through
+ * routes.render_target, stream render_target; a write (the flush) or a
+ * read (the tile load). */
+static void rt_block_rows(struct tsr_gpu *g, const struct tsr_target *t, int write)
+{
+	const uint32_t port = tsr_memsys_port(g->mem, TSR_STREAM_RENDER_TARGET, 0);
+	const uint32_t b = TSR_TEXTURE_BLOCK, x0 = (uint32_t)t->x0, y0 = (uint32_t)t->y0;
+	const uint32_t bx0 = x0 / b, bx1 = (x0 + t->width - 1) / b;
+	for (uint32_t by = y0 / b; by <= (y0 + t->height - 1) / b; by++)
+		tsr_mem_access(g->mem, port, tsr_texel_address(g->target_tex, 0, bx0 * b, by * b),
+			       (bx1 - bx0 + 1) * TSR_TEXTURE_BLOCK_BYTES, write,
+			       TSR_STREAM_RENDER_TARGET, 0, 0, NULL);
+}
+
+/*
+ * The tile load's reads, for a pass that keeps its color buffer (command/
+ * state.h, struct tsr_clear_state): the tile's pixels of the previous
+ * frame's image (the front buffer: EGL_BUFFER_PRESERVED; 4 bytes a pixel
+ * a row, routes.color, stream color) or the render target's texels it
+ * draws again (stream render_target).
+ */
+static void tile_load_traffic(struct tsr_gpu *g, const struct tsr_target *t)
+{
+	if (g->target_tex) {
+		rt_block_rows(g, t, 0);
+		return;
+	}
+	const uint32_t port = tsr_memsys_port(g->mem, TSR_STREAM_COLOR, 0);
+	for (uint32_t y = 0; y < t->height; y++)
+		tsr_mem_access(g->mem, port, fb_row_address(g, t, y, g->back ^ 1), t->width * 4, 0,
+			       TSR_STREAM_COLOR, 0, 0, NULL);
+}
+
+/* The tile load's colors: the loaded RGBA8 pixels (tile_load_traffic's)
+ * as the on-chip buffer's floats (byte / 255, which a flush rounds back
+ * to the same byte). */
+static void tile_load_colors(struct tsr_gpu *g, const struct tsr_target *t)
+{
+	const uint8_t *src = &g->image[g->back ^ 1][((size_t)t->y0 * g->cfg.width +
+						     (uint32_t)t->x0) * 4];
+	size_t pitch = (size_t)g->cfg.width * 4;
+	if (g->target_tex) {
+		tsr_texture_read_rect(g->target_tex, (uint32_t)t->x0, (uint32_t)t->y0, t->width,
+				      t->height, g->tile_rgba, t->width * 4);
+		src = g->tile_rgba;
+		pitch = (size_t)t->width * 4;
+	}
+	for (uint32_t y = 0; y < t->height; y++)
+		for (uint32_t i = 0; i < t->width * 4; i++)
+			t->color[(size_t)y * t->stride * 4 + i] = (float)src[y * pitch + i] / 255.0f;
+}
+
+/* The tile's buffers at its start: cleared, then its colors loaded when
+ * the pass keeps them. */
+static void tile_start(struct tsr_gpu *g, struct tsr_target *t)
+{
+	tile_clear(t, g->ras->clear);
+	if (g->ras->load_color && t->color)
+		tile_load_colors(g, t);
 }
 
 /* DRAM bytes the tile's flush writes (whole bursts per row). */
@@ -127,7 +195,7 @@ void tsr_stage_render_tile(void *gpu, uint32_t tile, struct tsr_memsys *mem,
 	struct tsr_gpu *g = gpu;
 	struct tsr_tile_work w = {.tile = tile};
 	tile_window(g, tile, &w.target);
-	tile_clear(&w.target, g->ras->clear);
+	tile_start(g, &w.target);
 	w.count = tsr_pb_list_length(g->ras->pb, tile);
 	w.list = tsr_pb_list(g->ras->pb, tile);
 	tile_raster(g, &w, &(struct tsr_raster_ctx){&w.target, mem, rs, ts, NULL});
@@ -161,15 +229,9 @@ static void flush_tile(struct tsr_gpu *g, const struct tsr_target *t)
  */
 static void flush_tile_to_texture(struct tsr_gpu *g, const struct tsr_target *t)
 {
-	const uint32_t port = tsr_memsys_port(g->mem, TSR_STREAM_RENDER_TARGET, 0);
-	const uint32_t b = TSR_TEXTURE_BLOCK, x0 = (uint32_t)t->x0, y0 = (uint32_t)t->y0;
-	const uint32_t bx0 = x0 / b, bx1 = (x0 + t->width - 1) / b;
-	tsr_texture_write_rect(g->target_tex, x0, y0, t->width, t->height, g->tile_rgba,
-			       t->width * 4);
-	for (uint32_t by = y0 / b; by <= (y0 + t->height - 1) / b; by++)
-		tsr_mem_access(g->mem, port, tsr_texel_address(g->target_tex, 0, bx0 * b, by * b),
-			       (bx1 - bx0 + 1) * TSR_TEXTURE_BLOCK_BYTES, 1,
-			       TSR_STREAM_RENDER_TARGET, 0, 0, NULL);
+	tsr_texture_write_rect(g->target_tex, (uint32_t)t->x0, (uint32_t)t->y0, t->width,
+			       t->height, g->tile_rgba, t->width * 4);
+	rt_block_rows(g, t, 1);
 }
 
 /* tsr_stage_tile_begin() but the clear (the functional mode clears after the fetch). */
@@ -193,7 +255,7 @@ int tsr_stage_tile_begin(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stat
 {
 	if (!tile_enter(g, tile, st, w))
 		return 0;
-	tile_clear(&w->target, g->ras->clear);
+	tile_start(g, &w->target);
 	return 1;
 }
 
@@ -217,6 +279,8 @@ void tsr_stage_tile_fetch(struct tsr_gpu *g, struct tsr_tile_work *w,
 {
 	if (g->log)
 		tsr_worklog_mark(g->log);
+	if (g->ras->load_color && w->target.color)
+		tile_load_traffic(g, &w->target);  /* the Tile Fetcher's load (preload) */
 	w->list = tsr_tile_fetch(g->ras->pb, w->tile, g->ras->prims.prims, g->mem, &w->count, &st->tiling);
 	if (g->log)
 		g->log->fetch = tsr_worklog_since_mark(g->log);
@@ -256,11 +320,11 @@ void tsr_stage_tile(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st
 	/* an empty tile of a color target: its colors are the clear color's
 	 * and its depth is never read, so neither buffer is cleared (the clear
 	 * makes no memory access: after the fetch is as good as before it) */
-	if (w.count == 0 && !g->target_depth && w.target.color) {
+	if (w.count == 0 && !g->target_depth && w.target.color && !g->ras->load_color) {
 		tile_clear_rgba(g, &w.target);
 		w.colors_ready = 1;
 	} else {
-		tile_clear(&w.target, g->ras->clear);
+		tile_start(g, &w.target);
 	}
 	uint64_t before[TSR_MAX_CORES];
 	const uint32_t cores = g->cfg.mem.cores;

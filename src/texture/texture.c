@@ -92,19 +92,39 @@ void tsr_texture_destroy(struct tsr_texture *t)
 	free(t);
 }
 
+/* The rectangle (x0, y0, *w, *h) clipped to level 0; 0 when empty. */
+static int clip_rect(const struct tsr_level *lv, uint32_t x0, uint32_t y0, uint32_t *w,
+		     uint32_t *h)
+{
+	if (x0 >= lv->width || y0 >= lv->height)
+		return 0;
+	if (*w > lv->width - x0)
+		*w = lv->width - x0;
+	if (*h > lv->height - y0)
+		*h = lv->height - y0;
+	return 1;
+}
+
 void tsr_texture_write_rect(struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
 			    uint32_t h, const uint8_t *rgba, uint32_t pitch_bytes)
 {
 	struct tsr_level *lv = &t->level[0];
-	if (x0 >= lv->width || y0 >= lv->height)
+	if (!clip_rect(lv, x0, y0, &w, &h))
 		return;
-	if (w > lv->width - x0)
-		w = lv->width - x0;
-	if (h > lv->height - y0)
-		h = lv->height - y0;
 	for (uint32_t y = 0; y < h; y++)
 		memcpy(&lv->texels[((size_t)(y0 + y) * lv->width + x0) * 4],
 		       &rgba[(size_t)y * pitch_bytes], (size_t)w * 4);
+}
+
+void tsr_texture_read_rect(const struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
+			   uint32_t h, uint8_t *rgba, uint32_t pitch_bytes)
+{
+	const struct tsr_level *lv = &t->level[0];
+	if (!clip_rect(lv, x0, y0, &w, &h))
+		return;
+	for (uint32_t y = 0; y < h; y++)
+		memcpy(&rgba[(size_t)y * pitch_bytes],
+		       &lv->texels[((size_t)(y0 + y) * lv->width + x0) * 4], (size_t)w * 4);
 }
 
 uint64_t tsr_texture_footprint_bytes(const struct tsr_texture *t)

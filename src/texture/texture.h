@@ -61,6 +61,14 @@ void tsr_texture_destroy(struct tsr_texture *t);
 void tsr_texture_write_rect(struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
 			    uint32_t h, const uint8_t *rgba, uint32_t pitch_bytes);
 
+/*
+ * Copies the texels of level 0 in the rectangle (x0, y0, w, h), clipped
+ * to the level, into RGBA8 rows of pitch_bytes: a pass's tile load from
+ * the render target it draws again. No allocation.
+ */
+void tsr_texture_read_rect(const struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
+			   uint32_t h, uint8_t *rgba, uint32_t pitch_bytes);
+
 /* Bytes the block-linear mip chain occupies in memory. */
 uint64_t tsr_texture_footprint_bytes(const struct tsr_texture *t);
 
