@@ -30,11 +30,14 @@
 
 /*
  * A drawcall's scene constants as the Command Processor sends them to the
- * Signature Unit (RE III-E): its uniforms (matrices, material color, alpha
- * cutoff) and fixed-function state (blending, sampler, the bound texture
- * object). The texture's contents and the shader programs are not part of
- * it (RE III-E); uploads of those are driver events that switch RE off.
- * A whole number of 64-bit subblocks.
+ * Signature Unit (RE III-E): its uniforms (matrices, material color,
+ * lighting, alpha cutoff) and the fixed-function state of its draw
+ * (command/state.h) that decides a tile's colors besides its primitives:
+ * culling, depth, the program's discard, blending with its constant
+ * color, the color mask, the scissor box, and texture unit 0 (the bound
+ * texture object and its sampler). The texture's contents and the shader
+ * programs are not part of it (RE III-E); uploads of those are driver
+ * events that switch RE off. A whole number of 64-bit subblocks.
  */
 struct re_constants {
 	float mvp[16];
@@ -42,9 +45,16 @@ struct re_constants {
 	float color[4];
 	float alpha_cutoff;
 	int32_t texture_object;
-	uint32_t filter, wrap, blend, lit, double_sided;
-	uint32_t pad;
+	uint32_t lit;
+	uint8_t cull_enable, cull_face, front_face, depth_test;
+	uint8_t depth_write, depth_func, discard, color_mask;
+	uint8_t blend_enable, src_rgb, dst_rgb, src_alpha;
+	uint8_t dst_alpha, eq_rgb, eq_alpha, scissor_enable;
+	float blend_color[4];
+	int32_t scissor[4];
+	uint8_t min_filter, mag_filter, wrap_s, wrap_t;
 };
+_Static_assert(sizeof(struct re_constants) % 8 == 0, "whole 64-bit subblocks");
 
 /*
  * A primitive's attributes as the Polygon List Builder writes them to the
@@ -156,13 +166,37 @@ static void elimination_draw(void *state, const struct tsr_cmd_draw *d,
 	memcpy(c.mvp, &d->mvp, sizeof(c.mvp));
 	memcpy(c.model, &d->model, sizeof(c.model));
 	memcpy(c.color, m->color, sizeof(c.color));
-	c.alpha_cutoff = m->alpha_cutoff;
-	c.texture_object = m->texture_object;
-	c.filter = m->filter;
-	c.wrap = m->wrap;
-	c.blend = m->blend;
+	const struct tsr_draw_state *s = &d->state;
+	c.alpha_cutoff = s->alpha_cutoff;
+	c.texture_object = s->textures[0].image >= 0 ? m->texture_object : -1;
 	c.lit = (uint32_t)m->lit;
-	c.double_sided = (uint32_t)m->double_sided;
+	c.cull_enable = s->cull.enable;
+	c.cull_face = s->cull.face;
+	c.front_face = s->cull.front_face;
+	c.depth_test = s->depth.test;
+	c.depth_write = s->depth.write;
+	c.depth_func = s->depth.func;
+	c.discard = s->discard;
+	c.color_mask = s->color_mask;
+	c.blend_enable = s->blend.enable;
+	c.src_rgb = s->blend.src_rgb;
+	c.dst_rgb = s->blend.dst_rgb;
+	c.src_alpha = s->blend.src_alpha;
+	c.dst_alpha = s->blend.dst_alpha;
+	c.eq_rgb = s->blend.eq_rgb;
+	c.eq_alpha = s->blend.eq_alpha;
+	memcpy(c.blend_color, s->blend.color, sizeof(c.blend_color));
+	c.scissor_enable = s->scissor.enable;
+	if (s->scissor.enable) {
+		c.scissor[0] = s->scissor.x;
+		c.scissor[1] = s->scissor.y;
+		c.scissor[2] = (int32_t)s->scissor.width;
+		c.scissor[3] = (int32_t)s->scissor.height;
+	}
+	c.min_filter = s->textures[0].min_filter;
+	c.mag_filter = s->textures[0].mag_filter;
+	c.wrap_s = s->textures[0].wrap_s;
+	c.wrap_t = s->textures[0].wrap_t;
 	tsr_su_constants(e->su, &c, sizeof(c));
 }
 
