@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "frontend/frontend.h"
 #include "pipeline/gpu.h"
 #include "scene/scene.h"
 #include "sim/sim.h"
@@ -205,6 +206,53 @@ static void test_changed_constants_render_exactly_their_tiles(void **state)
 	run_close(&r);
 }
 
+/*
+ * Only the sprite's fixed-function state changes (its color mask drops
+ * blue in frames 3 and later): the Signature Unit signs the draw state,
+ * so exactly the sprite's tiles render in frames 3 and 4 (their frame two
+ * back had the other mask) and no skipped tile's colors differ (verify:
+ * no false positive); from frame 5 every tile is skipped again.
+ */
+static void test_changed_state_renders_its_tiles(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config cfg;
+	small_config(&cfg, 1, 0);
+	struct tsr_error err;
+	struct tsr_scene *sc = NULL;
+	if (tsr_scene_load(small_scene("state.json", NULL, NULL), &sc, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	const struct tsr_resources res = tsr_workload_resources(sc);
+	struct tsr_gpu *g = NULL;
+	if (tsr_gpu_create(&cfg, &res, &g, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	struct tsr_frame_commands c;
+	memset(&c, 0, sizeof(c));
+	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	struct run r = {.gpu = g};
+	for (uint32_t f = 0; f < 7; f++) {
+		assert_int_equal(tsr_workload_commands(sc, f, 128, 64, &c, &err), TSR_OK);
+		assert_int_equal(c.draw_count, 2);
+		if (f >= 3)
+			c.draws[1].state.color_mask = TSR_COLOR_MASK_R | TSR_COLOR_MASK_G |
+						      TSR_COLOR_MASK_A;
+		if (tsr_gpu_render_commands(g, &c, st, &err) != TSR_OK)
+			fail_msg("%s", err.msg);
+		if (f < 2)
+			continue;
+		const uint64_t want = f == 3 || f == 4 ? ALL & ~tile_rect(1, 2, 1, 2) : ALL;
+		assert_int_equal(skipped_set(&r), want);
+		assert_int_equal(st->elim.false_positives, 0);
+		if (f == 3)
+			assert_int_equal(st->elim.tiles_changed, 4);  /* blue dropped */
+	}
+	free(st);
+	tsr_commands_release(&c);
+	tsr_gpu_destroy(g);
+	tsr_scene_destroy(sc);
+}
+
 /* Renders `frames` frames with and without elimination; images must be identical. */
 static void compare_images(const char *workload, const struct tsr_gpu_config *on,
 			   uint32_t frames, struct tsr_elimination_stats *sum)
@@ -344,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_identical_frame_fully_skipped),
 		cmocka_unit_test(test_moving_primitives_render_exactly_their_tiles),
 		cmocka_unit_test(test_changed_constants_render_exactly_their_tiles),
+		cmocka_unit_test(test_changed_state_renders_its_tiles),
 		cmocka_unit_test(test_images_identical_re_and_te),
 		cmocka_unit_test(test_texture_upload_disables_two_frames),
 		cmocka_unit_test(test_refresh_frames),
