@@ -217,9 +217,6 @@ static const struct refusal refusals[] = {
 	{"vertex attribute 0 of type 'fixed'", attr_type},
 	{"vertex attribute 1's layout", attr_normalized},
 	{"vertex attribute 1's layout", attr_stride},
-	{"viewport (0, 0, 32 x 32)", viewport},
-	{"depth range", depth_range},
-	{"polygon offset", poly_offset},
 	{"stencil test", stencil},
 	{"texture unit 1", tex_unit1},
 	{"texture unit 0 wraps 'mirrored_repeat'", tex_mirror},
@@ -231,7 +228,7 @@ static const struct refusal refusals[] = {
 /* States both pipelines implement beyond the frontend's (raster/binding.c). */
 static void (*const accepted[])(struct tsr_draw_state *) = {
 	scissor, depth_off, depth_lequal, depth_nowrite, blend_on, blend_factors_default,
-	blend_subtract, blend_add, blend_constant, color_mask,
+	blend_subtract, blend_add, blend_constant, color_mask, viewport, depth_range, poly_offset,
 };
 
 /* Each refused state: TSR_ERR_UNSUPPORTED, the draw, the state and the
@@ -469,6 +466,15 @@ CHANGE(add_bottom_half, {  /* GL's scissor box: y up, rows 0..15 are the bottom 
 	s->scissor.enable = 1;
 	s->scissor.height = 16;
 })
+CHANGE(near_range, s->depth.func = TSR_FUNC_LESS; s->viewport.depth_far = 0.5f)
+CHANGE(offset_nearer, {
+	s->polygon_offset.enable = 1;
+	s->polygon_offset.units = -4.0f;
+})
+CHANGE(offset_farther, {
+	s->polygon_offset.enable = 1;
+	s->polygon_offset.units = 4.0f;
+})
 CHANGE(subtract_all, {  /* dst - src, with src = dst: black, alpha 0 */
 	add_lequal(s);
 	s->blend.eq_rgb = s->blend.eq_alpha = TSR_BLEND_EQ_REVERSE_SUBTRACT;
@@ -477,7 +483,8 @@ CHANGE(subtract_all, {  /* dst - src, with src = dst: black, alpha 0 */
 /*
  * Per-fragment state read from the draw (raster/binding.c), in both
  * pipelines alike: a second draw of the quad at the same depth is killed
- * by DEPTH_FUNC LESS and NEVER, drawn with LEQUAL or the test off; ONE,
+ * by DEPTH_FUNC LESS and NEVER or a positive polygon offset, drawn with
+ * LEQUAL, the test off, a nearer depth range or a negative offset; ONE,
  * ONE blending doubles the colors, only red with a red color mask, only
  * in the bottom half with a scissor box there; REVERSE_SUBTRACT of the
  * same color gives black. TBR and IMR images are the same bit for bit.
@@ -494,7 +501,7 @@ static void test_fragment_state(void **state)
 	assert_true(base && img[0] && img[1]);
 	static void (*const changes[])(struct tsr_draw_state *) = {
 		same, lequal, test_off, never, add_lequal, add_red_only, add_bottom_half,
-		subtract_all,
+		subtract_all, near_range, offset_nearer, offset_farther,
 	};
 	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++) {
 		for (int mode = 0; mode < 2; mode++) {
@@ -506,7 +513,8 @@ static void test_fragment_state(void **state)
 			const uint64_t shaded = st->raster.quads_shaded,
 				       killed = st->raster.quads_early_z_killed;
 			tsr_gpu_destroy(g);
-			if (changes[i] == same || changes[i] == never) {
+			if (changes[i] == same || changes[i] == never ||
+			    changes[i] == offset_farther) {
 				assert_int_equal(shaded, quads);
 				assert_int_equal(killed, quads);
 				assert_memory_equal(img[mode], base, bytes);
@@ -518,7 +526,8 @@ static void test_fragment_state(void **state)
 				assert_int_equal(shaded, 2 * quads);
 				assert_int_equal(killed, 0);
 			}
-			if (changes[i] == lequal || changes[i] == test_off) {
+			if (changes[i] == lequal || changes[i] == test_off ||
+			    changes[i] == near_range || changes[i] == offset_nearer) {
 				assert_memory_equal(img[mode], base, bytes);
 				continue;
 			}
@@ -662,6 +671,57 @@ static void test_tile_load(void **state)
 	fixture_free(&x);
 }
 
+/*
+ * The viewport (GL ES 2.0 2.12): the quad drawn into the left half of the
+ * target (x 0..31) lands there, narrower; the right half keeps the clear
+ * color, also where the quad's clip-space extent goes past the viewport's
+ * edge (a wider quad, cut at x = 32). Both pipelines alike.
+ */
+static void test_viewport(void **state)
+{
+	(void)state;
+	struct fixture x;
+	fixture_load(&x);
+	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	const size_t bytes = 64 * 32 * 4;
+	uint8_t *img[2] = {malloc(bytes), malloc(bytes)};
+	for (int wide = 0; wide < 2; wide++) {
+		for (int mode = 0; mode < 2; mode++) {
+			struct tsr_gpu *g = small_gpu(&x, mode);
+			struct tsr_frame_commands c;
+			struct tsr_error err;
+			memset(&c, 0, sizeof(c));
+			tsr_commands_reset(&c, 0);
+			assert_int_equal(tsr_commands_pass(&c, &x.c.passes[0], &err), TSR_OK);
+			struct tsr_cmd_draw d = x.c.draws[0];
+			d.state.viewport.width = 32;
+			if (wide)  /* stretched to 4x its width in clip space */
+				d.mvp.m[0] *= 4.0f;
+			assert_int_equal(tsr_commands_draw(&c, &d, &err), TSR_OK);
+			if (tsr_gpu_render_commands(g, &c, st, &err) != TSR_OK)
+				fail_msg("%s", err.msg);
+			memcpy(img[mode], tsr_gpu_frame_image(g), bytes);
+			tsr_commands_release(&c);
+			tsr_gpu_destroy(g);
+			const uint8_t *clear = img[mode];  /* pixel (0, 0): outside the quad */
+			uint32_t inside = 0;
+			for (uint32_t p = 0; p < 64 * 32; p++) {
+				if (p % 64 >= 32)
+					assert_memory_equal(&img[mode][p * 4], clear, 4);
+				else
+					inside += memcmp(&img[mode][p * 4], clear, 4) != 0;
+			}
+			assert_true(inside > (wide ? 500u : 200u));
+		}
+		assert_memory_equal(img[0], img[1], bytes);
+	}
+	free(img[0]);
+	free(img[1]);
+	free(st);
+	fixture_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -672,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_cull_state),
 		cmocka_unit_test(test_fragment_state),
 		cmocka_unit_test(test_tile_load),
+		cmocka_unit_test(test_viewport),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

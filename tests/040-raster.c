@@ -157,7 +157,7 @@ static struct tsr_shader_binding bind(const struct tsr_material *m, const struct
 	tsr_draw_state_default(&s, 64, 64);
 	tsr_draw_state_material(&s, m);
 	struct tsr_shader_binding b;
-	tsr_shader_binding_init(&b, &s, m, tex, fs_base, fs_bytes, 64);
+	tsr_shader_binding_init(&b, &s, m, tex, fs_base, fs_bytes, 64, 64);
 	return b;
 }
 

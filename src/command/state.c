@@ -221,20 +221,10 @@ enum tsr_status tsr_draw_state_check(const struct tsr_draw_state *s, const char 
 			return refuse(err, draw, pipeline, what);
 		}
 	}
-	const struct tsr_viewport_state *v = &s->viewport;
-	if (v->x != e.viewport.x || v->y != e.viewport.y || v->width != e.viewport.width ||
-	    v->height != e.viewport.height) {
-		snprintf(what, sizeof(what), "viewport (%d, %d, %u x %u) other than the whole "
-			 "%u x %u target", v->x, v->y, v->width, v->height, width, height);
-		return refuse(err, draw, pipeline, what);
-	}
-	if (v->depth_near != 0.0f || v->depth_far != 1.0f)
-		return refuse(err, draw, pipeline, "depth range other than [0, 1]");
-	/* scissor, culling, depth (test, func, write mask), blending (every
-	 * factor, equation, the constant color) and the color mask:
-	 * implemented whole (geometry/cull.c, raster/binding.c) */
-	if (s->polygon_offset.enable)
-		return refuse(err, draw, pipeline, "polygon offset");
+	/* viewport and depth range, culling, polygon offset, scissor, depth
+	 * (test, func, write mask), blending (every factor, equation, the
+	 * constant color) and the color mask: implemented whole
+	 * (geometry/cull.c, raster/binding.c) */
 	if (s->stencil.test)
 		return refuse(err, draw, pipeline, "stencil test");
 	for (int i = 0; i < TSR_MAX_TEXTURE_UNITS; i++) {

@@ -21,9 +21,9 @@
  * instruction counts). In short:
  *   implemented: triangles; u16/u32 indices (u16 when the mesh has at most
  *     65,536 vertices, else u32, as the index buffers are laid out);
- *     the 32-byte vertex (position, normal, texcoord, floats); the full
- *     target viewport with depth range [0, 1]; scissor (any box); face
- *     culling (any cull face, front face, on or off); depth test on or off,
+ *     the 32-byte vertex (position, normal, texcoord, floats); any
+ *     viewport and depth range; scissor (any box); face culling (any cull
+ *     face, front face, on or off); polygon offset; depth test on or off,
  *     every DEPTH_FUNC, write mask on or off (late Z after the program's
  *     discard); blending on or off with every factor, equation and the
  *     constant color; every color mask; one texture unit (unit 0, the
@@ -35,8 +35,7 @@
  *     framebuffer of the draw's pass.
  *   refused: points, lines, line strips and loops, triangle strips and
  *     fans; unindexed draws and u8 indices; any other vertex layout or
- *     constant attribute; a partial viewport or other depth range;
- *     polygon offset; stencil; more or other texture units, mirrored
+ *     constant attribute; stencil; more or other texture units, mirrored
  *     repeat, different s and t wraps, other filter pairs; a discard
  *     other than the material's alpha test; a pass that loads its depth
  *     buffer, a stencil or scissored clear, a depth clear value other
@@ -215,8 +214,10 @@ struct tsr_blend_state {
 	float color[4];        /* BLEND_COLOR, default (0, 0, 0, 0) */
 };
 
-/* Table 6.4 (VIEWPORT, DEPTH_RANGE). TBR/IMR: the whole render target
- * (x = y = 0, its width and height), depth range [0, 1]. */
+/* Table 6.4 (VIEWPORT, DEPTH_RANGE; x, y the lower-left corner, y up).
+ * TBR/IMR: all of it (geometry/cull.c's viewport transform; nothing is
+ * drawn outside a viewport that leaves part of the target out:
+ * raster/binding.c). The frontend: the whole target, [0, 1]. */
 struct tsr_viewport_state {
 	int32_t x, y;          /* pixels, default 0 */
 	uint32_t width, height; /* pixels, default the window's size */
@@ -245,7 +246,9 @@ struct tsr_cull_state {
 	uint8_t front_face;    /* enum tsr_front_face, default CCW */
 };
 
-/* Table 6.5 (POLYGON_OFFSET_FILL, _FACTOR, _UNITS). TBR/IMR: off only. */
+/* Table 6.5 (POLYGON_OFFSET_FILL, _FACTOR, _UNITS). TBR/IMR: all of it
+ * (geometry/cull.c: m * factor + r * units, r of a 24-bit depth buffer).
+ * The frontend: off. */
 struct tsr_polygon_offset_state {
 	uint8_t enable;        /* default 0 */
 	float factor;          /* default 0 */

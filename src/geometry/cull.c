@@ -49,11 +49,19 @@ static enum tsr_status push_prim(struct tsr_prim_array *out, struct tsr_primitiv
 
 void tsr_geo_viewport(const struct tsr_geometry *g, struct tsr_clip_vertex *v)
 {
-	const float W = (float)g->cfg.width, H = (float)g->cfg.height;
+	/* GL ES 2.0 2.12: x_w = (x_d + 1) w / 2 + x; y the same from the
+	 * target's bottom (window rows run down: the viewport's top row is
+	 * height - y - h); z_w = z_d (f - n) / 2 + (n + f) / 2 */
+	const struct tsr_viewport_state *vp = &g->draw.viewport;
+	const float W = (float)vp->width, H = (float)vp->height;
+	const float X0 = (float)vp->x;
+	const float Y0 = (float)((int64_t)g->cfg.height - vp->y - (int64_t)vp->height);
+	const float zs = (vp->depth_far - vp->depth_near) * 0.5f;
+	const float zo = (vp->depth_near + vp->depth_far) * 0.5f;
 	const float sub = (float)(1 << TSR_SUBPIXEL_BITS);
 	float iw = 1.0f / v->p[3];
-	float sx = (v->p[0] * iw * 0.5f + 0.5f) * W * sub;
-	float sy = (0.5f - v->p[1] * iw * 0.5f) * H * sub;
+	float sx = ((v->p[0] * iw * 0.5f + 0.5f) * W + X0) * sub;
+	float sy = ((0.5f - v->p[1] * iw * 0.5f) * H + Y0) * sub;
 	/*
 	 * The clipper keeps vertices within the guard band, but w = 0 on the
 	 * near/far planes' edge, or huge model coordinates that overflowed to
@@ -71,9 +79,32 @@ void tsr_geo_viewport(const struct tsr_geometry *g, struct tsr_clip_vertex *v)
 	}
 	v->sx = (int32_t)round_half_away(sx);
 	v->sy = (int32_t)round_half_away(sy);
-	float z = v->p[2] * iw * 0.5f + 0.5f;
+	float z = v->p[2] * iw * zs + zo;
 	v->z = z < 0.0f ? 0.0f : (z > 1.0f ? 1.0f : z);
 	v->iw = iw;
+}
+
+/*
+ * POLYGON_OFFSET_FILL (GL ES 2.0 3.5.2): every depth of p moves by
+ * o = m * factor + r * units, m the largest of |dz/dx| and |dz/dy| of the
+ * triangle's plane in pixels, r the smallest resolvable depth difference
+ * (TSR_DEPTH_RESOLUTION: a 24-bit depth buffer's, as mobile GPUs' D24),
+ * then is clamped to [0, 1].
+ */
+static void polygon_offset(struct tsr_primitive *p, const struct tsr_polygon_offset_state *po)
+{
+	const double sub = (double)(1 << TSR_SUBPIXEL_BITS);
+	const double x1 = (double)(p->X[1] - p->X[0]) / sub, y1 = (double)(p->Y[1] - p->Y[0]) / sub;
+	const double x2 = (double)(p->X[2] - p->X[0]) / sub, y2 = (double)(p->Y[2] - p->Y[0]) / sub;
+	const double z1 = (double)p->z[1] - p->z[0], z2 = (double)p->z[2] - p->z[0];
+	const double a = x1 * y2 - x2 * y1;  /* twice the area, pixels (not 0: culled before) */
+	const double dzdx = (z1 * y2 - z2 * y1) / a, dzdy = (x1 * z2 - x2 * z1) / a;
+	const double m = fabs(dzdx) > fabs(dzdy) ? fabs(dzdx) : fabs(dzdy);
+	const double o = m * po->factor + TSR_DEPTH_RESOLUTION * po->units;
+	for (int i = 0; i < 3; i++) {
+		const double z = (double)p->z[i] + o;
+		p->z[i] = z < 0.0 ? 0.0f : (z > 1.0 ? 1.0f : (float)z);
+	}
 }
 
 enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
@@ -125,6 +156,8 @@ enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 		area2 = -area2;
 	}
 	p->area2 = area2;
+	if (d->polygon_offset.enable)
+		polygon_offset(p, &d->polygon_offset);
 	if (!tsr_primitive_bbox(p, g->cfg.width, g->cfg.height)) {
 		st->primitives_culled++;  /* covers no pixel centre on screen */
 		return TSR_OK;

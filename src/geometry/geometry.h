@@ -61,6 +61,8 @@
 
 #define TSR_VERTEX_STRIDE 32     /* bytes: position 12 + normal 12 + texcoord 8 */
 #define TSR_GUARD_BAND 4.0f      /* guard band, in viewport widths/heights */
+#define TSR_DEPTH_RESOLUTION (1.0 / 16777216.0) /* polygon offset's r: a 24-bit depth
+                                                   buffer's smallest step */
 
 /* One drawcall: a mesh instance with its matrices and buffer addresses. */
 struct tsr_draw {
@@ -78,6 +80,9 @@ struct tsr_draw {
 	uint32_t vs_bytes;          /* vertex shader size in bytes */
 	struct tsr_cull_state cull; /* face culling (GL ES CULL_FACE, CULL_FACE_MODE,
 	                               FRONT_FACE): the draw state's (cull.c) */
+	struct tsr_viewport_state viewport; /* VIEWPORT and DEPTH_RANGE, pixels of the
+	                                       target (y up, as GL): the draw state's */
+	struct tsr_polygon_offset_state polygon_offset; /* POLYGON_OFFSET_FILL: the draw state's */
 };
 
 /* A growable array of primitives, reused from frame to frame. */

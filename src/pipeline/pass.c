@@ -91,7 +91,8 @@ enum tsr_status tsr_gpu_bind_pass(struct tsr_gpu *g, struct frame_slot *f,
 		tsr_shader_binding_init(&f->bindings[i], &d->state, &g->res.materials[d->material],
 					image >= 0 ? g->textures[image] : NULL,
 					g->programs[d->material].fs_base,
-					g->programs[d->material].fs_bytes, g->target_height);
+					g->programs[d->material].fs_bytes, g->target_width,
+					g->target_height);
 	}
 	return TSR_OK;
 }

@@ -29,6 +29,8 @@ void tsr_stage_decode_draw(const struct tsr_gpu *g, const struct tsr_cmd_draw *c
 		.vs_base = g->programs[cd->material].vs_base,
 		.vs_bytes = g->programs[cd->material].vs_bytes,
 		.cull = cd->state.cull,
+		.viewport = cd->state.viewport,
+		.polygon_offset = cd->state.polygon_offset,
 	};
 }
 

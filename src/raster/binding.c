@@ -20,7 +20,7 @@ static uint8_t unit_filter(const struct tsr_texture_unit *u)
 void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw_state *s,
 			     const struct tsr_material *material,
 			     const struct tsr_texture *texture, uint64_t fs_base,
-			     uint32_t fs_bytes, uint32_t target_height)
+			     uint32_t fs_bytes, uint32_t target_width, uint32_t target_height)
 {
 	memset(b, 0, sizeof(*b));
 	b->material = material;
@@ -61,12 +61,31 @@ void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw
 		mode |= TSR_QUAD_GENERAL;
 	b->quad_mode = mode;
 	/* the scissor box, GL's lower-left origin flipped to the window's
-	 * top-left one; an empty box keeps x1 < x0 */
+	 * top-left one; the viewport's box too when it leaves part of the
+	 * target out (GL clips primitives to the view volume, which the
+	 * guard band does not: nothing is drawn outside the viewport); an
+	 * empty box keeps x1 < x0 */
+	int64_t x0 = INT32_MIN / 2, y0 = INT32_MIN / 2, x1 = INT32_MAX / 2, y1 = INT32_MAX / 2;
+	const struct tsr_viewport_state *vp = &s->viewport;
+	const int partial_viewport = vp->x > 0 || vp->y > 0 ||
+				     (int64_t)vp->x + vp->width < (int64_t)target_width ||
+				     (int64_t)vp->y + vp->height < (int64_t)target_height;
 	if (s->scissor.enable) {
+		x0 = s->scissor.x;
+		x1 = x0 + (int64_t)s->scissor.width - 1;
+		y1 = (int64_t)target_height - 1 - s->scissor.y;
+		y0 = y1 - (int64_t)s->scissor.height + 1;
+	}
+	if (partial_viewport) {
+		const int64_t vy1 = (int64_t)target_height - 1 - vp->y;
+		const int64_t vx1 = (int64_t)vp->x + vp->width - 1, vy0 = vy1 - (int64_t)vp->height + 1;
+		x0 = x0 > vp->x ? x0 : vp->x;
+		x1 = x1 < vx1 ? x1 : vx1;
+		y0 = y0 > vy0 ? y0 : vy0;
+		y1 = y1 < vy1 ? y1 : vy1;
+	}
+	if (s->scissor.enable || partial_viewport) {
 		b->scissor = 1;
-		const int64_t x0 = s->scissor.x, x1 = x0 + (int64_t)s->scissor.width - 1;
-		const int64_t y1 = (int64_t)target_height - 1 - s->scissor.y;
-		const int64_t y0 = y1 - (int64_t)s->scissor.height + 1;
 #define CLAMP32(v) ((v) < INT32_MIN / 2 ? INT32_MIN / 2 : (v) > INT32_MAX / 2 ? INT32_MAX / 2 : (int32_t)(v))
 		b->scissor_x0 = CLAMP32(x0);
 		b->scissor_x1 = CLAMP32(x1);

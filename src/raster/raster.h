@@ -185,7 +185,8 @@ struct tsr_shader_binding {
 	uint8_t depth_func;                   /* enum tsr_compare_func (DEPTH_FUNC) */
 	uint8_t blend_path;                   /* enum tsr_blend_path */
 	uint8_t color_mask;                   /* TSR_COLOR_MASK_* bits */
-	uint8_t scissor;                      /* 1: the scissor box below bounds rasterization */
+	uint8_t scissor;                      /* 1: the box below bounds rasterization (the
+	                                         scissor box, and a partial viewport's) */
 	float alpha_cutoff;                   /* the program's discard: alpha below it */
 	int32_t scissor_x0, scissor_y0, scissor_x1, scissor_y1; /* pixels, inclusive,
 	                                                          window coordinates y down */
@@ -196,13 +197,14 @@ struct tsr_shader_binding {
  * Fills *b for a draw with state s (command/state.h; the caller checked it
  * with tsr_draw_state_check()) whose program is `material` with its
  * fragment shader at fs_base (fs_bytes bytes), sampling `texture` (unit
- * 0's, or NULL) into a target of target_height pixels (GL's scissor box
- * has y up: it is flipped to the window's y down). Pure; no errors.
+ * 0's, or NULL) into a target of target_width x target_height pixels
+ * (GL's scissor and viewport boxes have y up: they are flipped to the
+ * window's y down). Pure; no errors.
  */
 void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw_state *s,
 			     const struct tsr_material *material,
 			     const struct tsr_texture *texture, uint64_t fs_base,
-			     uint32_t fs_bytes, uint32_t target_height);
+			     uint32_t fs_bytes, uint32_t target_width, uint32_t target_height);
 
 /*
  * The Rasterizer's work item: a primitive and its shader. Both must stay
