@@ -35,6 +35,8 @@ static void usage_main(FILE *f)
 		"                                parallel or on Slurm, resumable\n"
 		"  config --list [options]       every configuration key, its value and meaning\n"
 		"  counters [--markdown]         every counter of stats.json, its unit and meaning\n"
+		"  compare A B [--min-psnr DB]   PSNR and worst pixels of images (or folders of\n"
+		"                                frames) against references\n"
 		"\n"
 		"See 'tessera COMMAND --help'.\n");
 }
@@ -76,7 +78,7 @@ int main(int argc, char **argv)
 		{"run", tsr_cmd_run},           {"cachesim", tsr_cmd_cachesim},
 		{"analyze", tsr_cmd_analyze},   {"experiment", tsr_cmd_experiment},
 		{"config", tsr_cmd_config},     {"counters", tsr_cmd_counters},
-		{"sweep", tsr_cmd_sweep},
+		{"sweep", tsr_cmd_sweep},       {"compare", tsr_cmd_compare},
 	};
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {

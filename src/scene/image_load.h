@@ -1,6 +1,6 @@
 /*
  * image_load.h - decoding of texture images into the scene's RGBA8 images
- * (private to the scene loader).
+ * (the scene loader's; report/compare.c reads frames with it too).
  *
  * Wraps stb_image: any format it reads (PNG, JPEG, TGA, BMP, ...) from a
  * file or from memory (textures embedded in a model file), always expanded
