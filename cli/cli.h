@@ -65,6 +65,7 @@ int tsr_cmd_config(int argc, char **argv);
 int tsr_cmd_counters(int argc, char **argv);
 int tsr_cmd_sweep(int argc, char **argv);
 int tsr_cmd_compare(int argc, char **argv);
+int tsr_cmd_capture(int argc, char **argv);
 
 /* main()'s argv[0] (the sweep runs children of this binary). */
 extern const char *tsr_cli_argv0;

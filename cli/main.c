@@ -35,6 +35,9 @@ static void usage_main(FILE *f)
 		"                                parallel or on Slurm, resumable\n"
 		"  config --list [options]       every configuration key, its value and meaning\n"
 		"  counters [--markdown]         every counter of stats.json, its unit and meaning\n"
+		"  capture --out X.trace -- PROGRAM [ARGS...]\n"
+		"                                record a GL ES program with apitrace on\n"
+		"                                llvmpipe, with its reference images\n"
 		"  compare A B [--min-psnr DB]   PSNR and worst pixels of images (or folders of\n"
 		"                                frames) against references\n"
 		"\n"
@@ -79,6 +82,7 @@ int main(int argc, char **argv)
 		{"analyze", tsr_cmd_analyze},   {"experiment", tsr_cmd_experiment},
 		{"config", tsr_cmd_config},     {"counters", tsr_cmd_counters},
 		{"sweep", tsr_cmd_sweep},       {"compare", tsr_cmd_compare},
+		{"capture", tsr_cmd_capture},
 	};
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {

@@ -1,0 +1,392 @@
+/*
+ * cmd_capture.c - `tessera capture --out X.trace [--frames N] [--seconds S]
+ * [--reference DIR] [--screen WxH] -- PROGRAM [ARGS...]`: records a GL ES
+ * program's calls with apitrace under a private Xvfb on Mesa's llvmpipe
+ * (docs/captures.md), and with --reference writes llvmpipe's image of
+ * every frame (eglretrace, headless) as DIR/frame-NNNN.png, the names
+ * `tessera run --dump-frames all` gives tessera's frames, so that
+ * `tessera compare` pairs them.
+ *
+ * What each program is and does is Debian's: xvfb-run (xvfb), apitrace
+ * and eglretrace (apitrace), llvmpipe (libgl1-mesa-dri, libegl-mesa0).
+ * Nothing is written at --out or in DIR unless the whole capture
+ * succeeds: the trace and the images are made under temporary names
+ * beside them and renamed at the end.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+/* A program found on PATH (X_OK), or 0. */
+static int on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+	if (!path)
+		path = "/usr/bin:/bin";
+	for (const char *p = path; *p;) {
+		const char *e = strchr(p, ':');
+		const size_t n = e ? (size_t)(e - p) : strlen(p);
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, name);
+		if (access(buf, X_OK) == 0)
+			return 1;
+		p += n + (e != NULL);
+	}
+	return 0;
+}
+
+/*
+ * Runs argv (argv[0] looked up on PATH) with the variables of `env`
+ * (NAME, VALUE pairs, NULL-terminated) set, its standard output sent to
+ * standard error (or to /dev/null when quiet) and standard input from
+ * /dev/null; after `seconds` (> 0) the whole process group gets SIGINT
+ * (the program stops as if Ctrl-C was typed, apitrace flushes its trace).
+ * Returns the wait status, or -1 when it could not start.
+ */
+static int run_program(char *const argv[], const char *const *env, double seconds, int quiet)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		setpgid(0, 0);
+		for (size_t i = 0; env && env[i]; i += 2)
+			setenv(env[i], env[i + 1], 1);
+		int in = open("/dev/null", O_RDONLY);
+		if (in >= 0)
+			dup2(in, STDIN_FILENO);
+		int out = quiet ? open("/dev/null", O_WRONLY) : dup(STDERR_FILENO);
+		if (out >= 0)
+			dup2(out, STDOUT_FILENO);
+		if (quiet && out >= 0)
+			dup2(out, STDERR_FILENO);
+		execvp(argv[0], argv);
+		fprintf(stderr, "tessera: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	const double t0 = tsr_cli_now_seconds();
+	int st = 0, interrupted = 0;
+	for (;;) {
+		pid_t r = waitpid(pid, &st, seconds > 0 && !interrupted ? WNOHANG : 0);
+		if (r == pid)
+			return st;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (seconds > 0 && !interrupted && tsr_cli_now_seconds() - t0 >= seconds) {
+			kill(-pid, SIGINT);
+			interrupted = 1;
+		}
+		if (r == 0)
+			nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+	}
+}
+
+/* "exit status N" or "killed by signal N" of wait status st, into buf. */
+static const char *describe(int st, char *buf, size_t n)
+{
+	if (st < 0)
+		snprintf(buf, n, "could not be started");
+	else if (WIFEXITED(st))
+		snprintf(buf, n, "ended with exit status %d", WEXITSTATUS(st));
+	else
+		snprintf(buf, n, "was killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return buf;
+}
+
+/* The frames of trace `path` (apitrace info's FramesCount), or -1. */
+static long trace_frames(const char *path)
+{
+	char cmd[PATH_MAX + 64];
+	snprintf(cmd, sizeof(cmd), "apitrace info '%s' 2>/dev/null", path);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	json_error_t je;
+	json_t *j = json_loadf(p, JSON_DISABLE_EOF_CHECK, &je);
+	pclose(p);
+	const json_t *n = j ? json_object_get(j, "FramesCount") : NULL;
+	const long frames = json_is_integer(n) ? (long)json_integer_value(n) : -1;
+	json_decref(j);
+	return frames;
+}
+
+static int name_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_png(const struct dirent *e)
+{
+	const size_t n = strlen(e->d_name);
+	return n > 4 && !strcmp(e->d_name + n - 4, ".png");
+}
+
+/* Renames the PNGs of dir (eglretrace's, named by call number) to
+ * frame-NNNN.png in call order; their count, or -1. */
+static long number_frames(const char *dir)
+{
+	struct dirent **v;
+	const int n = scandir(dir, &v, is_png, name_cmp);
+	if (n < 0)
+		return -1;
+	long ok = n;
+	for (int i = 0; i < n; i++) {
+		char from[PATH_MAX], to[PATH_MAX];
+		snprintf(from, sizeof(from), "%s/%s", dir, v[i]->d_name);
+		snprintf(to, sizeof(to), "%s/frame-%04d.png", dir, i);
+		if (rename(from, to))
+			ok = -1;
+		free(v[i]);
+	}
+	free(v);
+	return ok;
+}
+
+/* Removes folder dir and the files in it (one level). */
+static void remove_folder(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		const struct dirent *e;
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+				char p[PATH_MAX];
+				snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+				unlink(p);
+			}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tessera capture --out X.trace [--frames N] [--seconds S]\n"
+		"                       [--reference DIR] [--screen WxH] [--quiet]\n"
+		"                       -- PROGRAM [ARGS...]\n\n"
+		"Records a GL ES 2.0 program's calls with apitrace, under a private Xvfb,\n"
+		"rendering on Mesa's llvmpipe (docs/captures.md).\n\n"
+		"  --out X.trace    the capture (written only when the whole capture succeeds)\n"
+		"  --frames N       keep the first N frames (apitrace trim)\n"
+		"  --seconds S      stop the program with SIGINT after S seconds (programs\n"
+		"                   that run until closed: es2gears, SDL's testsprite2)\n"
+		"  --reference DIR  llvmpipe's image of every kept frame, DIR/frame-NNNN.png\n"
+		"                   (eglretrace, headless); DIR must not exist or be empty\n"
+		"  --screen WxH     the Xvfb screen (default 1920x1080)\n"
+		"  --quiet          the program's output to /dev/null (else to standard error)\n\n"
+		"Needs xvfb-run, apitrace and eglretrace (scripts/setup.sh installs them).\n");
+}
+
+int tsr_cmd_capture(int argc, char **argv)
+{
+	const char *out = NULL, *ref = NULL, *screen = "1920x1080";
+	long frames = 0;
+	double seconds = 0;
+	int quiet = 0;
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"out", required_argument, NULL, 'o'},
+		{"frames", required_argument, NULL, 'f'},
+		{"seconds", required_argument, NULL, 's'},
+		{"reference", required_argument, NULL, 'r'},
+		{"screen", required_argument, NULL, 'S'},
+		{"quiet", no_argument, NULL, 'q'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	char *end;
+	/* '+': stop at the first non-option (the program, after --) */
+	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'o':
+			out = optarg;
+			break;
+		case 'f':
+			frames = strtol(optarg, &end, 10);
+			if (end == optarg || *end || frames < 1)
+				return tsr_cli_usage_error("invalid --frames '%s': a positive count",
+							   optarg);
+			break;
+		case 's':
+			seconds = strtod(optarg, &end);
+			if (end == optarg || *end || !(seconds > 0))
+				return tsr_cli_usage_error("invalid --seconds '%s': a positive number",
+							   optarg);
+			break;
+		case 'r':
+			ref = optarg;
+			break;
+		case 'S': {
+			unsigned w, h;
+			char x;
+			if (sscanf(optarg, "%u%c%u", &w, &x, &h) != 3 || x != 'x' || !w || !h ||
+			    w > 16384 || h > 16384)
+				return tsr_cli_usage_error("invalid --screen '%s': WIDTHxHEIGHT pixels",
+							   optarg);
+			screen = optarg;
+			break;
+		}
+		case 'q':
+			quiet = 1;
+			break;
+		default:
+			return tsr_cli_getopt_error("capture", c, argv);
+		}
+	}
+	if (!out)
+		return tsr_cli_usage_error("capture needs --out X.trace (see 'tessera capture --help')");
+	if (optind >= argc)
+		return tsr_cli_usage_error("capture needs a program after '--' (see 'tessera "
+					   "capture --help')");
+	const char *prog = argv[optind];
+	if (strchr(prog, '/') ? access(prog, X_OK) != 0 : !on_path(prog)) {
+		fprintf(stderr, "tessera: capture: cannot run '%s': no such program\n", prog);
+		return EXIT_RUNTIME;
+	}
+	static const char *const tools[] = {"xvfb-run", "apitrace", "eglretrace"};
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if ((i < 2 || ref) && !on_path(tools[i])) {
+			fprintf(stderr, "tessera: capture needs '%s' (Debian packages xvfb and "
+				"apitrace: scripts/setup.sh installs them)\n", tools[i]);
+			return EXIT_RUNTIME;
+		}
+	struct stat sb;
+	if (ref && stat(ref, &sb) == 0) {
+		DIR *d = opendir(ref);
+		int entries = 0;
+		for (const struct dirent *e; d && (e = readdir(d));)
+			entries += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+		if (d)
+			closedir(d);
+		if (!d || entries)
+			return tsr_cli_usage_error("--reference '%s' exists and is not an empty "
+						   "folder", ref);
+	}
+	char tmp[PATH_MAX], trimmed[PATH_MAX], ref_tmp[PATH_MAX] = "", why[64];
+	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", out, (long)getpid());
+	snprintf(trimmed, sizeof(trimmed), "%s.trim-%ld", out, (long)getpid());
+	int rc = EXIT_RUNTIME;
+
+	/* 1. the program under apitrace, in a private Xvfb, on llvmpipe */
+	char server_args[64];
+	snprintf(server_args, sizeof(server_args), "-screen 0 %sx24", screen);
+	const int nprog = argc - optind;
+	char **cmd = calloc((size_t)nprog + 10, sizeof(*cmd));
+	if (!cmd)
+		return EXIT_RUNTIME;
+	int k = 0;
+	cmd[k++] = "xvfb-run";
+	cmd[k++] = "-a";
+	cmd[k++] = "-s";
+	cmd[k++] = server_args;
+	cmd[k++] = "apitrace";
+	cmd[k++] = "trace";
+	cmd[k++] = "--api=egl";
+	cmd[k++] = "-o";
+	cmd[k++] = tmp;
+	for (int i = 0; i < nprog; i++)
+		cmd[k++] = argv[optind + i];
+	static const char *const env[] = {
+		"LIBGL_ALWAYS_SOFTWARE", "1", "GALLIUM_DRIVER", "llvmpipe",
+		"SDL_VIDEO_X11_FORCE_EGL", "1", "vblank_mode", "0", NULL,
+	};
+	int st = run_program(cmd, env, seconds, quiet);
+	free(cmd);
+	long n = -1;
+	struct stat ts;
+	if (stat(tmp, &ts) != 0) {
+		fprintf(stderr, "tessera: capture of '%s' wrote no trace: the program %s\n",
+			argv[optind], describe(st, why, sizeof(why)));
+		goto out;
+	}
+	/* a program stopped by --seconds may end with SIGINT's status */
+	if (st < 0 || (!seconds && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))) {
+		fprintf(stderr, "tessera: capture of '%s' failed: the program %s\n", argv[optind],
+			describe(st, why, sizeof(why)));
+		goto out;
+	}
+	n = trace_frames(tmp);
+	if (n <= 0) {
+		fprintf(stderr, "tessera: capture of '%s' holds %s frames: the program never "
+			"called eglSwapBuffers on a window (glmark2: do not pass --off-screen)\n",
+			argv[optind], n == 0 ? "no" : "an unknown number of");
+		goto out;
+	}
+	/* 2. the first --frames frames */
+	if (frames && frames < n) {
+		char range[64];
+		snprintf(range, sizeof(range), "--frames=0-%ld", frames - 1);
+		char *trim[] = {"apitrace", "trim", range, "-o", trimmed, tmp, NULL};
+		st = run_program(trim, NULL, 0, 1);
+		if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) || rename(trimmed, tmp)) {
+			fprintf(stderr, "tessera: apitrace trim of the capture failed (it %s)\n",
+				describe(st, why, sizeof(why)));
+			goto out;
+		}
+		n = frames;
+	}
+	/* 3. llvmpipe's images of every frame */
+	long images = 0;
+	if (ref) {
+		snprintf(ref_tmp, sizeof(ref_tmp), "%s.tmp-%ld", ref, (long)getpid());
+		if (mkdir(ref_tmp, 0777)) {
+			fprintf(stderr, "tessera: cannot create '%s': %s\n", ref_tmp, strerror(errno));
+			ref_tmp[0] = '\0';
+			goto out;
+		}
+		char prefix[PATH_MAX];
+		snprintf(prefix, sizeof(prefix), "%s/", ref_tmp);
+		char *replay[] = {"eglretrace", "--headless", "-s", prefix, tmp, NULL};
+		static const char *const renv[] = {
+			"WAFFLE_PLATFORM", "surfaceless_egl", "LIBGL_ALWAYS_SOFTWARE", "1",
+			"GALLIUM_DRIVER", "llvmpipe", NULL,
+		};
+		st = run_program(replay, renv, 0, 1);
+		images = number_frames(ref_tmp);
+		if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) || images != n) {
+			fprintf(stderr, "tessera: eglretrace of the capture %s and wrote %ld images "
+				"for %ld frames\n", describe(st, why, sizeof(why)), images, n);
+			goto out;
+		}
+		rmdir(ref);  /* empty, or absent */
+		if (rename(ref_tmp, ref)) {
+			fprintf(stderr, "tessera: cannot write '%s': %s\n", ref, strerror(errno));
+			goto out;
+		}
+		ref_tmp[0] = '\0';
+	}
+	if (rename(tmp, out)) {
+		fprintf(stderr, "tessera: cannot write '%s': %s\n", out, strerror(errno));
+		goto out;
+	}
+	printf("capture: %s: %ld frames", out, n);
+	if (ref)
+		printf(", llvmpipe's images in %s/frame-0000.png .. frame-%04ld.png", ref, n - 1);
+	printf("\n");
+	rc = 0;
+out:
+	unlink(tmp);
+	unlink(trimmed);
+	if (ref_tmp[0])
+		remove_folder(ref_tmp);
+	return rc;
+}

@@ -1,0 +1,109 @@
+/*
+ * 098-cli-capture.c - `tessera capture` (cli/cmd_capture.c): a real GL ES
+ * 2.0 program (glmark2-es2's build scene, Debian's glmark2-es2-x11)
+ * recorded with apitrace under a private Xvfb on llvmpipe, trimmed to its
+ * first frames, with llvmpipe's images of them; and what fails: a program
+ * that never swaps (glmark2 --off-screen), a missing program, a reference
+ * folder that is not empty. A failed capture leaves no file behind.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "test_cli.h"
+
+static int setup(void **state)
+{
+	(void)state;
+	return tsr_cli_tmp_setup("tsr-098");
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return tsr_cli_tmp_teardown();
+}
+
+static int exists(const char *name)
+{
+	char p[512];
+	struct stat sb;
+	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
+	return stat(p, &sb) == 0;
+}
+
+/* The entries of folder tmpdir but out.txt and err.txt (the files of
+ * every run): what the failures must not add to. */
+static int entries(void)
+{
+	DIR *d = opendir(tmpdir);
+	assert_non_null(d);
+	int n = 0;
+	for (const struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		     strcmp(e->d_name, "out.txt") && strcmp(e->d_name, "err.txt");
+	closedir(d);
+	return n;
+}
+
+/* glmark2's build scene, 4 frames run, the first 2 kept, with llvmpipe's
+ * two images; the images compare identical to themselves. */
+static void test_capture_glmark2(void **state)
+{
+	(void)state;
+	assert_int_equal(tessera("capture --out build.trace --frames 2 --reference ref --quiet "
+				 "-- glmark2-es2 -b build:nframes=4 --size 160x120"), 0);
+	assert_non_null(strstr(slurp("out.txt"),
+			       "capture: build.trace: 2 frames, llvmpipe's images in "
+			       "ref/frame-0000.png .. frame-0001.png"));
+	assert_true(exists("build.trace"));
+	assert_true(exists("ref/frame-0000.png"));
+	assert_true(exists("ref/frame-0001.png"));
+	assert_false(exists("ref/frame-0002.png"));
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "apitrace info '%s/build.trace' | grep -q '\"FramesCount\": 2,'",
+		 tmpdir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tessera("compare ref ref --min-psnr 99"), 0);
+	/* the build scene's frames are not blank: some pixel differs from the first */
+	assert_int_equal(tessera("compare ref/frame-0000.png ref/frame-0001.png"), 0);
+}
+
+static void test_capture_failures(void **state)
+{
+	(void)state;
+	const int before = entries();
+	assert_int_equal(tessera("capture --out off.trace --quiet -- glmark2-es2 -b "
+				 "build:nframes=1 --off-screen --size 64x64"), 1);
+	assert_non_null(strstr(slurp("err.txt"), "holds no frames: the program never called "
+				 "eglSwapBuffers"));
+	assert_int_equal(tessera("capture --out x.trace -- no-such-program-tsr"), 1);
+	assert_non_null(strstr(slurp("err.txt"), "cannot run 'no-such-program-tsr'"));
+	assert_int_equal(tessera("capture --out x.trace"), 2);
+	assert_int_equal(tessera("capture -- glmark2-es2"), 2);
+	assert_int_equal(tessera("capture --out x.trace --frames 0 -- glmark2-es2"), 2);
+	assert_int_equal(entries(), before);
+	assert_false(exists("off.trace"));
+	assert_false(exists("x.trace"));
+	write_file("full.txt", "x");
+	assert_int_equal(tessera("capture --out y.trace --reference full.txt -- glmark2-es2"), 2);
+	assert_non_null(strstr(slurp("err.txt"), "is not an empty folder"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_capture_glmark2),
+		cmocka_unit_test(test_capture_failures),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
