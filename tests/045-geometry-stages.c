@@ -151,7 +151,9 @@ static struct world *world_new(void)
 			.model = model, .ib_base = 0x100000, .index_bytes = 2,
 			.vb_base = 0x200000, .vs_base = 0x300000 + 0x1000 * (uint64_t)k,
 			.vs_bytes = 8 * w->mat[k].vertex_shader_instructions,
-			.cull = {.enable = !w->mat[k].double_sided}};
+			.cull = {.enable = !w->mat[k].double_sided},
+			/* the whole 320 x 160 screen of run_draws(), depth range [0, 1] */
+			.viewport = {.width = 320, .height = 160, .depth_far = 1.0f}};
 	}
 	return w;
 }
