@@ -6,8 +6,11 @@ set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config
           libassimp-dev libjansson-dev libstb-dev libturbojpeg0-dev libzstd-dev zlib1g-dev libpng-dev libdeflate-dev
           libcmocka-dev glmark2-data assimp-testmodels
+          glslang-dev spirv-tools spirv-headers
           extremetuxracer-data frozen-bubble-data pingus-data neverball-data)
-# the last four are game data for the game-like workloads (docs/workloads.md,
+# glslang-dev, spirv-tools, spirv-headers: the shader compiler of src/shader
+# (glslang's static libraries; SPIRV-Tools' headers and static libraries;
+# the C headers of SPIR-V's opcodes); the last four are game data for the game-like workloads (docs/workloads.md,
 # "Shipped workloads"): about 42, 24, 22 and 84 MiB installed
 # clang is used by 'make check-clang' (CI) to prove the build is warning-free there too
 # libclang-rt-14-dev: libFuzzer and the sanitizer runtimes (`make fuzz`); clang-14
