@@ -147,7 +147,8 @@ struct entry {
 	uint8_t kind;
 	uint8_t saved;     /* IF: lanes active before; LOOP: unused */
 	uint8_t then;      /* IF: lanes of the then side */
-	uint8_t brk, cont; /* LOOP */
+	uint8_t brk, cont; /* LOOP: lanes that left it, lanes waiting for the continue block */
+	uint8_t live;      /* LOOP: lanes that began this iteration */
 	int8_t prev_loop;  /* LOOP: the enclosing loop's entry */
 	uint32_t iter;
 };
@@ -363,6 +364,8 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 			}
 			continue;
 		}
+		if (op == TSR_SH_END)
+			break;
 		n.flow++;
 		struct entry *lp = loop >= 0 ? &stk[loop] : NULL;
 		unsigned gone = killed | (lp ? (unsigned)(lp->brk | lp->cont) : 0u);
@@ -401,6 +404,7 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 			struct entry *e = &stk[sp];
 			e->kind = E_LOOP;
 			e->brk = e->cont = 0;
+			e->live = (uint8_t)exec;
 			e->iter = 0;
 			e->prev_loop = (int8_t)loop;
 			loop = sp++;
@@ -423,7 +427,9 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 				lp->brk = (uint8_t)(lp->brk | leave);
 			else
 				lp->cont = (uint8_t)(lp->cont | leave);
-			if (!exec)
+			/* no lane of the iteration left (lanes of an enclosing IF's
+			 * other side would still be): on to the continue block */
+			if (!(lp->live & ~(lp->brk | lp->cont | killed) & 0xfu))
 				pc = in->dst;
 			break;
 		}
@@ -438,6 +444,7 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 			lp->cont = 0;
 			if (!(in->wmask & TSR_SH_F_ONCE) && exec) {
 				if (++lp->iter < TSR_SH_LOOP_LIMIT) {
+					lp->live = (uint8_t)exec;
 					pc = in->dst;
 					break;
 				}
@@ -448,12 +455,10 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 			loop = lp->prev_loop;
 			break;
 		}
-		case TSR_SH_END:
 		default:
-			goto done;
+			break;
 		}
 	}
-done:
 	if (counts) {
 		counts->executions++;
 		counts->alu += n.alu;

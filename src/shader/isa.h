@@ -102,8 +102,9 @@ enum tsr_sh_op {
 	TSR_SH_ENDIF,  /* lanes active before the IF (less those killed, broken or continued) */
 	TSR_SH_LOOP,   /* begins a loop; no lane active: jump to dst (after ENDLOOP) */
 	TSR_SH_ENDLOOP,/* continued lanes rejoin; any active: jump to dst (LOOP+1); else broken lanes resume */
-	TSR_SH_BRK,    /* active lanes (with a.x != 0 if COND) leave the loop; none left: jump to dst (ENDLOOP) */
-	TSR_SH_CONT,   /* active lanes (with a.x != 0 if COND) wait for CJOIN/ENDLOOP; none left: jump to dst */
+	TSR_SH_BRK,    /* active lanes (with a.x != 0 if COND) leave the loop; no lane of the
+			* iteration left: jump to dst (the loop's CJOIN, else its ENDLOOP) */
+	TSR_SH_CONT,   /* active lanes (with a.x != 0 if COND) wait for CJOIN/ENDLOOP; same jump */
 	TSR_SH_CJOIN,  /* continued lanes rejoin (start of the loop's continue block) */
 	TSR_SH_KILL,   /* active lanes (with a.x != 0 if COND) are discarded for good */
 	TSR_SH_END,    /* end of the program */

@@ -1007,15 +1007,16 @@ static struct tsr_sh_src R(uint16_t reg)
 static enum tsr_status atan2_seq(struct lower *L, uint16_t d, unsigned m, struct tsr_sh_src y,
 				 struct tsr_sh_src x, bool have_x)
 {
-	/* odd minimax polynomial of atan on [0, 1], max error 1.0e-6 rad */
-	static const float c[6] = {0.99999571f, -0.33307615f, 0.19802465f, -0.13380264f,
-				   0.07898507f, -0.02445453f};
-	struct tsr_sh_src one, k[6], half_pi, pi, zero;
+	/* atan on [0, 1]: Abramowitz and Stegun 4.4.49, an odd polynomial of
+	 * degree 15, error at most 2e-8 rad */
+	static const float c[8] = {0.9999993329f, -0.3332985605f, 0.1994653599f, -0.1390853351f,
+				   0.0964200441f, -0.0559098861f, 0.0218612288f, -0.0040540580f};
+	struct tsr_sh_src one, k[8], half_pi, pi, zero;
 	TSR_TRY(flit(L, 1.0f, &one));
 	TSR_TRY(flit(L, 0.0f, &zero));
 	TSR_TRY(flit(L, 1.5707963705062866f, &half_pi));
 	TSR_TRY(flit(L, 3.1415927410125732f, &pi));
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 8; i++)
 		TSR_TRY(flit(L, c[i], &k[i]));
 	if (!have_x)
 		x = one;
@@ -1031,8 +1032,8 @@ static enum tsr_status atan2_seq(struct lower *L, uint16_t d, unsigned m, struct
 	TSR_TRY(emit(L, TSR_SH_MIN, m, mn, absm(x), absm(y), NOSRC));
 	TSR_TRY(emit(L, TSR_SH_DIV, m, t, R(mn), R(mx), NOSRC));
 	TSR_TRY(emit(L, TSR_SH_MUL, m, t2, R(t), R(t), NOSRC));
-	TSR_TRY(emit(L, TSR_SH_MAD, m, p, R(t2), k[5], k[4]));
-	for (int i = 3; i >= 0; i--)
+	TSR_TRY(emit(L, TSR_SH_MAD, m, p, R(t2), k[7], k[6]));
+	for (int i = 5; i >= 0; i--)
 		TSR_TRY(emit(L, TSR_SH_MAD, m, p, R(t2), R(p), k[i]));
 	TSR_TRY(emit(L, TSR_SH_MUL, m, p, R(p), R(t), NOSRC));
 	/* |y| > |x|: pi/2 - r */
