@@ -55,6 +55,7 @@ struct val {
 	uint32_t cidx;      /* V_CONST: first register of its data in cdata */
 	uint32_t dyn;       /* V_PTR: 1 when a dynamic register offset is in register creg */
 	uint16_t dyn_max;   /* V_PTR: largest dynamic offset, registers */
+	uint16_t dcomp;     /* V_PTR: register whose x is a dynamic component index (comp 0xfe) */
 };
 
 struct block {
@@ -1339,9 +1340,22 @@ static enum tsr_status access_chain(struct lower *L, const uint32_t *a, uint32_t
 			}
 			t = et;
 		} else if (tt->kind == T_VEC) {
-			if (!is_const)
-				return unsupported(L, "OpAccessChain (a vector component indexed by a variable)", SpvOpAccessChain);
-			p.comp = (uint8_t)(idx & 3u);
+			if (is_const) {
+				p.comp = (uint8_t)(idx & 3u);
+			} else {
+				/* a component chosen per lane: selects (load) or
+				 * masked moves (store) over the components */
+				struct tsr_sh_src si;
+				TSR_TRY(src(L, a[k], &si));
+				p.comp = 0xfe;
+				p.dcomp = si.reg;
+				if (si.swz != 0 || (si.reg & TSR_SH_CONST_BANK)) {
+					uint16_t r;
+					TSR_TRY(tmp(L, &r));
+					TSR_TRY(emit(L, TSR_SH_MOV, 1, r, si, NOSRC, NOSRC));
+					p.dcomp = r;
+				}
+			}
 			t = tt->elem;
 		} else {
 			return malformed(L, "access chain into a scalar");
@@ -1366,6 +1380,27 @@ static enum tsr_status load(struct lower *L, const uint32_t *a)
 	bool readonly = p->sc == SpvStorageClassUniformConstant || p->sc == SpvStorageClassInput;
 	uint32_t n = type_regs(L, type);
 	unsigned c = comps(L, type);
+	if (p->comp == 0xfe) {
+		/* v[i]: the register (through LDX when also dynamically indexed), then a select per component */
+		struct tsr_sh_src whole = mksrc(p->reg, TSR_SH_SWZ_XYZW, 0);
+		if (p->dyn) {
+			uint16_t w;
+			TSR_TRY(tmp(L, &w));
+			TSR_TRY(emit(L, TSR_SH_LDX, 0xf, w, R(p->creg), whole, mksrc(p->dyn_max, 0, 0)));
+			whole = R(w);
+		}
+		uint16_t reg, cnd;
+		TSR_TRY(result(L, id, type, &reg));
+		TSR_TRY(tmp(L, &cnd));
+		TSR_TRY(emit(L, TSR_SH_MOV, 1, reg, rep(whole, 0), NOSRC, NOSRC));
+		for (unsigned k = 1; k < 4; k++) {
+			struct tsr_sh_src ks;
+			TSR_TRY(flit(L, (float)k, &ks));
+			TSR_TRY(emit(L, TSR_SH_SEQ, 1, cnd, mksrc(p->dcomp, 0, 0), ks, NOSRC));
+			TSR_TRY(emit(L, TSR_SH_SEL, 1, reg, R(cnd), rep(whole, k), R(reg)));
+		}
+		return TSR_OK;
+	}
 	if (p->dyn) {
 		uint16_t reg;
 		TSR_TRY(result(L, id, type, &reg));
@@ -1404,6 +1439,22 @@ static enum tsr_status store(struct lower *L, uint32_t ptr, uint32_t value)
 	uint32_t type = v->type;
 	uint32_t n = type_regs(L, type);
 	unsigned c = comps(L, type);
+	if (p->comp == 0xfe) {
+		if (p->dyn)
+			return unsupported(L, "OpStore to a vector component chosen by a variable in an array "
+					   "element chosen by a variable", SpvOpStore);
+		struct tsr_sh_src s;
+		TSR_TRY(src(L, value, &s));
+		uint16_t cnd;
+		TSR_TRY(tmp(L, &cnd));
+		for (unsigned k = 0; k < 4; k++) {
+			struct tsr_sh_src ks;
+			TSR_TRY(flit(L, (float)k, &ks));
+			TSR_TRY(emit(L, TSR_SH_SEQ, 1, cnd, mksrc(p->dcomp, 0, 0), ks, NOSRC));
+			TSR_TRY(emit(L, TSR_SH_SEL, 1u << k, p->reg, rep(R(cnd), 0), rep(s, 0), R(p->reg)));
+		}
+		return TSR_OK;
+	}
 	for (uint32_t k = 0; k < n; k++) {
 		struct tsr_sh_src s;
 		TSR_TRY(src_k(L, value, k, &s));
