@@ -18,6 +18,21 @@
 typedef float v4f __attribute__((vector_size(16)));
 typedef int32_t v4i __attribute__((vector_size(16)));
 
+/*
+ * An instruction decoded once, at creation, for this state's registers:
+ * operand pointers instead of bank and index, swizzles as component
+ * indices, the class for the counters.
+ */
+struct dinst {
+	uint8_t op, wm, flags, cls;
+	uint8_t sw[3][4];         /* component read for each written component, per source */
+	uint8_t mod[3];           /* TSR_SH_MOD_* per source */
+	uint8_t any_mod;
+	uint16_t target;          /* jump target (flow), max offset (LDX, STX) */
+	const v4f *src[3];        /* the sources' registers */
+	v4f *dst;                 /* the destination register */
+};
+
 struct tsr_shader_exec {
 	const struct tsr_program *p;
 	const struct tsr_prog_stage *ps;
@@ -25,6 +40,7 @@ struct tsr_shader_exec {
 	tsr_shader_sample_fn sample;
 	void *user;
 	v4f *regs;                /* [regs][4] */
+	struct dinst *code;       /* the stage's code, decoded */
 };
 
 /* lane masks as vectors: all bits of lane k set when bit k is */
@@ -60,6 +76,36 @@ enum tsr_status tsr_shader_exec_create(const struct tsr_program *p, enum tsr_sha
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %zu bytes of registers", bytes);
 	}
 	memset(x->regs, 0, bytes);
+	x->code = calloc(x->ps->count ? x->ps->count : 1, sizeof(*x->code));
+	if (!x->code) {
+		tsr_shader_exec_destroy(x);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for decoded code");
+	}
+	v4f *bank[2] = {x->regs, (v4f *)x->ps->cbank};
+	for (uint32_t i = 0; i < x->ps->count; i++) {
+		const struct tsr_sh_inst *in = &x->ps->code[i];
+		struct dinst *d = &x->code[i];
+		d->op = in->op;
+		d->wm = in->wmask & 0xfu;
+		d->flags = in->wmask & 0xf0u;
+		d->cls = (uint8_t)tsr_sh_op_class(in->op);
+		for (int k = 0; k < 3; k++) {
+			const struct tsr_sh_src *s = &in->src[k];
+			uint32_t reg = s->reg & TSR_SH_REG_MASK;
+			uint32_t limit = s->reg & TSR_SH_CONST_BANK ? x->ps->const_regs : x->ps->regs;
+			if (reg >= limit)
+				reg = 0; /* unused operand fields (jump targets, limits) */
+			d->src[k] = bank[s->reg >> 15] + (size_t)reg * 4;
+			for (int c = 0; c < 4; c++)
+				d->sw[k][c] = (uint8_t)((s->swz >> (2 * c)) & 3u);
+			d->mod[k] = s->mod;
+			d->any_mod |= s->mod;
+		}
+		d->target = in->dst;
+		if (in->op == TSR_SH_LDX || in->op == TSR_SH_STX)
+			d->target = in->src[2].reg;
+		d->dst = in->op < TSR_SH_IF && in->dst < x->ps->regs ? x->regs + (size_t)in->dst * 4 : x->regs;
+	}
 	*out = x;
 	return TSR_OK;
 }
@@ -69,6 +115,7 @@ void tsr_shader_exec_destroy(struct tsr_shader_exec *x)
 	if (!x)
 		return;
 	free(x->regs);
+	free(x->code);
 	free(x);
 }
 
@@ -77,16 +124,22 @@ static inline v4f vabs(v4f v)
 	return (v4f)((v4i)v & (v4i){0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff});
 }
 
-static inline v4f rd(const v4f *r, const struct tsr_sh_src *s, unsigned c)
+/* source k of a decoded instruction, for written component c */
+static inline v4f rd(const struct dinst *d, unsigned k, unsigned c)
 {
-	v4f v = r[(s->swz >> (2 * c)) & 3u];
-	if (__builtin_expect(s->mod != 0, 0)) {
-		if (s->mod & TSR_SH_MOD_ABS)
+	v4f v = d->src[k][d->sw[k][c]];
+	if (__builtin_expect(d->mod[k] != 0, 0)) {
+		if (d->mod[k] & TSR_SH_MOD_ABS)
 			v = vabs(v);
-		if (s->mod & TSR_SH_MOD_NEG)
+		if (d->mod[k] & TSR_SH_MOD_NEG)
 			v = -v;
 	}
 	return v;
+}
+
+static inline v4f vone(void)
+{
+	return (v4f){1, 1, 1, 1};
 }
 
 static inline v4f bool_f(v4i m)
@@ -124,13 +177,10 @@ static inline unsigned bits_of(v4i m)
 }
 
 /* lanes whose src0.x is nonzero (or zero when inverted) */
-static inline unsigned cond_bits(v4f *const bank[2], const struct tsr_sh_inst *in)
+static inline unsigned cond_bits(const struct dinst *d)
 {
-	const struct tsr_sh_src *s = &in->src[0];
-	const v4f *r = bank[s->reg >> 15] + (size_t)(s->reg & TSR_SH_REG_MASK) * 4;
-	v4f v = rd(r, s, 0);
-	unsigned b = bits_of(v != (v4f){0, 0, 0, 0});
-	return in->wmask & TSR_SH_F_INVERT ? ~b & 0xfu : b;
+	unsigned b = bits_of(rd(d, 0, 0) != (v4f){0, 0, 0, 0});
+	return d->flags & TSR_SH_F_INVERT ? ~b & 0xfu : b;
 }
 
 static inline v4f lanes_apply(v4f v, float (*f)(float))
@@ -138,7 +188,6 @@ static inline v4f lanes_apply(v4f v, float (*f)(float))
 	return (v4f){f(v[0]), f(v[1]), f(v[2]), f(v[3])};
 }
 
-static float f_rcp(float x) { return 1.0f / x; }
 static float f_rsq(float x) { return 1.0f / sqrtf(x); }
 
 enum { E_IF, E_LOOP };
@@ -153,28 +202,20 @@ struct entry {
 	uint32_t iter;
 };
 
-struct run_counts {
-	uint64_t alu, sfu, tex, flow, div, limit;
-};
-
-static void texture(struct tsr_shader_exec *x, const struct tsr_sh_inst *in, v4f *const bank[2],
-		    unsigned exec, v4f res[4])
+static void texture(struct tsr_shader_exec *x, const struct dinst *in, unsigned exec, v4f res[4])
 {
 	struct tsr_shader_tex_request q;
-	const struct tsr_sh_src *cs = &in->src[0];
-	const v4f *cr = bank[cs->reg >> 15] + (size_t)(cs->reg & TSR_SH_REG_MASK) * 4;
-	v4f s = rd(cr, cs, 0), t = rd(cr, cs, 1), r = rd(cr, cs, 2);
-	bool cube = (in->wmask & TSR_SH_F_CUBE) != 0;
-	if (in->wmask & TSR_SH_F_PROJ) {
-		v4f q4 = rd(cr, cs, 2);
+	v4f s = rd(in, 0, 0), t = rd(in, 0, 1), r = rd(in, 0, 2);
+	bool cube = (in->flags & TSR_SH_F_CUBE) != 0;
+	if (in->flags & TSR_SH_F_PROJ) {
+		v4f q4 = rd(in, 0, 2);
 		s /= q4;
 		t /= q4;
 		r = (v4f){0, 0, 0, 0};
 	}
 	if (!cube)
 		r = (v4f){0, 0, 0, 0};
-	const float *unit_reg = (const float *)(x->ps->cbank + 0) + (size_t)(in->src[2].reg & TSR_SH_REG_MASK) * 16;
-	q.unit = (uint32_t)unit_reg[0];
+	q.unit = (uint32_t)in->src[2][0][0];
 	q.cube = cube;
 	q.lane_mask = (uint8_t)exec;
 	memcpy(q.coord[0], &s, 16);
@@ -186,8 +227,7 @@ static void texture(struct tsr_shader_exec *x, const struct tsr_sh_inst *in, v4f
 		q.lod_mode = in->op == TSR_SH_TXB ? TSR_SHADER_LOD_BIAS : TSR_SHADER_LOD_IMPLICIT;
 	}
 	if (in->op != TSR_SH_TEX) {
-		const struct tsr_sh_src *ls = &in->src[1];
-		v4f l = rd(bank[ls->reg >> 15] + (size_t)(ls->reg & TSR_SH_REG_MASK) * 4, ls, 0);
+		v4f l = rd(in, 1, 0);
 		memcpy(q.lod, &l, 16);
 	} else {
 		memset(q.lod, 0, sizeof(q.lod));
@@ -215,32 +255,26 @@ static void texture(struct tsr_shader_exec *x, const struct tsr_sh_inst *in, v4f
 /* runs the stage's code; returns the lanes killed */
 static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_counts *counts)
 {
-	const struct tsr_sh_inst *code = x->ps->code;
-	v4f *const bank[2] = {x->regs, (v4f *)x->ps->cbank};
+	const struct dinst *code = x->code;
 	struct entry stk[2 * TSR_SH_MAX_NESTING + 2];
 	int sp = 0, loop = -1;
 	unsigned killed = 0;
-	struct run_counts n = {0, 0, 0, 0, 0, 0};
-	uint64_t killed_lanes = 0;
+	uint64_t cls_n[4] = {0, 0, 0, 0}, div = 0, limit = 0, killed_lanes = 0;
 	for (uint32_t pc = 0;;) {
-		const struct tsr_sh_inst *in = &code[pc++];
+		const struct dinst *in = &code[pc++];
 		const unsigned op = in->op;
 		if (op < TSR_SH_IF) {
 			if (!exec)
 				continue;
-			const unsigned wm = in->wmask & 0xfu;
-			v4f *d = x->regs + (size_t)in->dst * 4;
-			const v4f *a = bank[in->src[0].reg >> 15] + (size_t)(in->src[0].reg & TSR_SH_REG_MASK) * 4;
-			const v4f *b = bank[in->src[1].reg >> 15] + (size_t)(in->src[1].reg & TSR_SH_REG_MASK) * 4;
-			const v4f *c = bank[in->src[2].reg >> 15] + (size_t)(in->src[2].reg & TSR_SH_REG_MASK) * 4;
+			const unsigned wm = in->wm;
 			v4f res[4];
 			switch (op) {
 #define CW(EXPR)                                                        \
 	for (unsigned k = 0; k < 4; k++)                                \
 		if (wm & (1u << k)) {                                   \
-			const v4f A = rd(a, &in->src[0], k);            \
-			const v4f B = rd(b, &in->src[1], k);            \
-			const v4f C = rd(c, &in->src[2], k);            \
+			const v4f A = rd(in, 0, k);                     \
+			const v4f B = rd(in, 1, k);                     \
+			const v4f C = rd(in, 2, k);                     \
 			(void)A; (void)B; (void)C;                      \
 			res[k] = (EXPR);                                \
 		}                                                       \
@@ -280,7 +314,7 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 			case TSR_SH_DDY:
 				CW(__builtin_shufflevector(A, A, 2, 3, 2, 3) - __builtin_shufflevector(A, A, 0, 1, 0, 1));
 			case TSR_SH_RCP:
-				CW(lanes_apply(A, f_rcp));
+				CW(vone() / A);
 			case TSR_SH_RSQ:
 				CW(lanes_apply(A, f_rsq));
 			case TSR_SH_SQRT:
@@ -299,59 +333,55 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 			case TSR_SH_DP2:
 			case TSR_SH_DP3:
 			case TSR_SH_DP4: {
-				v4f s = rd(a, &in->src[0], 0) * rd(b, &in->src[1], 0);
-				s += rd(a, &in->src[0], 1) * rd(b, &in->src[1], 1);
+				v4f s = rd(in, 0, 0) * rd(in, 1, 0);
+				s += rd(in, 0, 1) * rd(in, 1, 1);
 				if (op != TSR_SH_DP2)
-					s += rd(a, &in->src[0], 2) * rd(b, &in->src[1], 2);
+					s += rd(in, 0, 2) * rd(in, 1, 2);
 				if (op == TSR_SH_DP4)
-					s += rd(a, &in->src[0], 3) * rd(b, &in->src[1], 3);
+					s += rd(in, 0, 3) * rd(in, 1, 3);
 				res[0] = res[1] = res[2] = res[3] = s;
 				break;
 			}
 			case TSR_SH_LDX: {
-				/* per lane: register b.reg + clamp(int(a.x), 0, c.reg) */
-				v4f idx = rd(a, &in->src[0], 0);
-				const v4f *base = bank[in->src[1].reg >> 15];
-				uint32_t r0 = in->src[1].reg & TSR_SH_REG_MASK, max = in->src[2].reg;
+				/* per lane: register b + clamp(int(a.x), 0, max) */
+				v4f idx = rd(in, 0, 0);
+				const uint32_t max = in->target;
 				for (int lane = 0; lane < 4; lane++) {
 					float f = idx[lane];
 					uint32_t o = f > 0.0f ? (f < (float)max ? (uint32_t)f : max) : 0;
-					const v4f *r = base + (size_t)(r0 + o) * 4;
+					const v4f *r = in->src[1] + (size_t)o * 4;
 					for (unsigned k = 0; k < 4; k++)
-						res[k][lane] = rd(r, &in->src[1], k)[lane];
+						res[k][lane] = r[in->sw[1][k]][lane];
 				}
 				break;
 			}
 			case TSR_SH_STX: {
-				v4f idx = rd(a, &in->src[0], 0);
-				uint32_t max = in->src[2].reg;
+				v4f idx = rd(in, 0, 0);
+				const uint32_t max = in->target;
 				for (int lane = 0; lane < 4; lane++) {
 					if (!(exec & (1u << lane)))
 						continue;
 					float f = idx[lane];
 					uint32_t o = f > 0.0f ? (f < (float)max ? (uint32_t)f : max) : 0;
-					v4f *r = x->regs + (size_t)(in->dst + o) * 4;
+					v4f *r = in->dst + (size_t)o * 4;
 					for (unsigned k = 0; k < 4; k++)
 						if (wm & (1u << k))
-							r[k][lane] = rd(b, &in->src[1], k)[lane];
+							r[k][lane] = rd(in, 1, k)[lane];
 				}
-				n.alu++;
+				cls_n[TSR_SH_CLASS_ALU]++;
 				continue;
 			}
 			case TSR_SH_TEX:
 			case TSR_SH_TXB:
 			case TSR_SH_TXL:
-				texture(x, in, bank, exec, res);
+				texture(x, in, exec, res);
 				break;
 			default:
 				res[0] = res[1] = res[2] = res[3] = (v4f){0, 0, 0, 0};
 				break;
 			}
-			enum tsr_sh_class cls = op >= TSR_SH_TEX ? TSR_SH_CLASS_TEX
-					       : op >= TSR_SH_RCP ? TSR_SH_CLASS_SFU : TSR_SH_CLASS_ALU;
-			n.alu += cls == TSR_SH_CLASS_ALU;
-			n.sfu += cls == TSR_SH_CLASS_SFU;
-			n.tex += cls == TSR_SH_CLASS_TEX;
+			cls_n[in->cls]++;
+			v4f *d = in->dst;
 			if (exec == 0xfu) {
 				for (unsigned k = 0; k < 4; k++)
 					if (wm & (1u << k))
@@ -366,29 +396,28 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 		}
 		if (op == TSR_SH_END)
 			break;
-		n.flow++;
+		cls_n[TSR_SH_CLASS_FLOW]++;
 		struct entry *lp = loop >= 0 ? &stk[loop] : NULL;
 		unsigned gone = killed | (lp ? (unsigned)(lp->brk | lp->cont) : 0u);
 		switch (op) {
 		case TSR_SH_IF: {
-			unsigned c = cond_bits(bank, in);
-			unsigned t = exec & c;
+			unsigned t = exec & cond_bits(in);
 			if (t && t != exec)
-				n.div++;
+				div++;
 			struct entry *e = &stk[sp++];
 			e->kind = E_IF;
 			e->saved = (uint8_t)exec;
 			e->then = (uint8_t)t;
 			exec = t;
 			if (!exec)
-				pc = in->dst;
+				pc = in->target;
 			break;
 		}
 		case TSR_SH_ELSE: {
 			struct entry *e = &stk[sp - 1];
 			exec = e->saved & ~e->then & ~gone & 0xfu;
 			if (!exec)
-				pc = in->dst;
+				pc = in->target;
 			break;
 		}
 		case TSR_SH_ENDIF: {
@@ -398,7 +427,7 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 		}
 		case TSR_SH_LOOP: {
 			if (!exec) {
-				pc = in->dst;
+				pc = in->target;
 				break;
 			}
 			struct entry *e = &stk[sp];
@@ -413,10 +442,10 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 		case TSR_SH_BRK:
 		case TSR_SH_CONT:
 		case TSR_SH_KILL: {
-			unsigned c = in->wmask & TSR_SH_F_COND ? cond_bits(bank, in) : 0xfu;
+			unsigned c = in->flags & TSR_SH_F_COND ? cond_bits(in) : 0xfu;
 			unsigned leave = exec & c;
 			if (leave && leave != exec)
-				n.div++;
+				div++;
 			exec &= ~leave;
 			if (op == TSR_SH_KILL) {
 				killed |= leave;
@@ -430,7 +459,7 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 			/* no lane of the iteration left (lanes of an enclosing IF's
 			 * other side would still be): on to the continue block */
 			if (!(lp->live & ~(lp->brk | lp->cont | killed) & 0xfu))
-				pc = in->dst;
+				pc = in->target;
 			break;
 		}
 		case TSR_SH_CJOIN:
@@ -442,13 +471,13 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 			sp = loop + 1;
 			exec = (exec | lp->cont) & ~killed & 0xfu;
 			lp->cont = 0;
-			if (!(in->wmask & TSR_SH_F_ONCE) && exec) {
+			if (!(in->flags & TSR_SH_F_ONCE) && exec) {
 				if (++lp->iter < TSR_SH_LOOP_LIMIT) {
 					lp->live = (uint8_t)exec;
-					pc = in->dst;
+					pc = in->target;
 					break;
 				}
-				n.limit++;
+				limit++;
 			}
 			exec = (exec | lp->brk) & ~killed & 0xfu;
 			sp = loop;
@@ -461,14 +490,14 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 	}
 	if (counts) {
 		counts->executions++;
-		counts->alu += n.alu;
-		counts->sfu += n.sfu;
-		counts->tex += n.tex;
-		counts->branch += n.flow;
-		counts->divergent_branches += n.div;
-		counts->instructions += n.alu + n.sfu + n.tex + n.flow;
+		counts->alu += cls_n[TSR_SH_CLASS_ALU];
+		counts->sfu += cls_n[TSR_SH_CLASS_SFU];
+		counts->tex += cls_n[TSR_SH_CLASS_TEX];
+		counts->branch += cls_n[TSR_SH_CLASS_FLOW];
+		counts->divergent_branches += div;
+		counts->instructions += cls_n[0] + cls_n[1] + cls_n[2] + cls_n[3];
 		counts->lanes_killed += killed_lanes;
-		counts->loop_limit_hits += n.limit;
+		counts->loop_limit_hits += limit;
 	}
 	return killed;
 }
