@@ -431,15 +431,21 @@ static void test_control_flow_divergent(void **state)
 		"    if (mod(float(i), 2.0) == 0.0) continue;\n"
 		"    acc += float(i);\n"
 		"  }\n"
+		"  float x = -1.0, carried = 0.0;\n"
+		"  for (int i = 0; i < 4; i++) {\n"
+		"    if (v0.w > float(i)) x = float(i);\n"
+		"    float t = x * 2.0 + 1.0;\n"
+		"    carried += t;\n"
+		"  }\n"
 		"  float nested = 0.0;\n"
 		"  for (int i = 0; i < 3; i++)\n"
 		"    for (int j = 0; j < 4; j++) {\n"
 		"      if (j > i) break;\n"
 		"      nested += 1.0;\n"
 		"    }\n"
-		"  gl_FragColor = vec4(side, acc, nested, v0.z > 0.0 ? 1.0 : -1.0); }\n",
+		"  gl_FragColor = vec4(side, acc, nested + 100.0 * carried, v0.z > 0.0 ? 1.0 : -1.0); }\n",
 		&x, NULL, NULL);
-	const float in[4][4] = {{1, 5, 1, 0}, {3, 0, -1, 0}, {2.5f, 16, 0, 0}, {-1, 9.5f, 2, 0}};
+	const float in[4][4] = {{1, 5, 1, 0}, {3, 0, -1, 2.5f}, {2.5f, 16, 0, 9}, {-1, 9.5f, 2, 1}};
 	struct tsr_shader_counts counts;
 	memset(&counts, 0, sizeof(counts));
 	struct tsr_fs_quad_out out;
@@ -455,7 +461,14 @@ static void test_control_flow_divergent(void **state)
 		}
 		assert_float_equal(out.color[l][0], in[l][0] > 2 ? 10 : 20, 0);
 		assert_float_equal(out.color[l][1], acc, 0);
-		assert_float_equal(out.color[l][2], 6, 0); /* 1 + 2 + 3 */
+		/* x keeps its value in the iterations whose test fails: carried over */
+		float xv = -1, carried = 0;
+		for (int i = 0; i < 4; i++) {
+			if (in[l][3] > (float)i)
+				xv = (float)i;
+			carried += xv * 2 + 1;
+		}
+		assert_float_equal(out.color[l][2], 6 + 100 * carried, 0); /* nested: 1 + 2 + 3 */
 		assert_float_equal(out.color[l][3], in[l][2] > 0 ? 1 : -1, 0);
 	}
 	assert_int_equal(counts.executions, 1);
@@ -464,7 +477,7 @@ static void test_control_flow_divergent(void **state)
 	assert_true(counts.divergent_branches >= 2);
 	assert_int_equal(counts.instructions, counts.alu + counts.sfu + counts.tex + counts.branch);
 	/* all lanes alike: no divergence */
-	const float same[4][4] = {{1, 5, 1, 0}, {1, 5, 1, 0}, {1, 5, 1, 0}, {1, 5, 1, 0}};
+	const float same[4][4] = {{1, 5, 1, 9}, {1, 5, 1, 9}, {1, 5, 1, 9}, {1, 5, 1, 9}};
 	memset(&counts, 0, sizeof(counts));
 	tsr_test_quad(x, p, same, &out, &counts);
 	assert_int_equal(counts.divergent_branches, 0);

@@ -2464,7 +2464,10 @@ enum tsr_status tsr_sh_lower(enum tsr_shader_stage stage, const uint32_t *words,
 	L.code = NULL;
 	L.consts = NULL;
 	lower_free(&L);
-	return TSR_OK;
+	st = tsr_sh_regalloc(out, err);
+	if (st != TSR_OK)
+		tsr_sh_stage_release(out);
+	return st;
 fail:
 	lower_free(&L);
 	tsr_sh_stage_release(out);

@@ -108,3 +108,8 @@ uint32_t tsr_shader_instruction_count(const struct tsr_shader *s)
 {
 	return s && s->compiled ? s->st.count : 0;
 }
+
+uint32_t tsr_shader_register_count(const struct tsr_shader *s)
+{
+	return s && s->compiled ? s->st.regs : 0;
+}

@@ -64,6 +64,10 @@ const char *tsr_shader_info_log(const struct tsr_shader *s);
 enum tsr_shader_stage tsr_shader_stage(const struct tsr_shader *s);
 /* Instructions of the compiled code (0 when it did not compile). */
 uint32_t tsr_shader_instruction_count(const struct tsr_shader *s);
+/* Per-lane vec4 registers the compiled code needs (inputs, outputs and
+ * temporaries after allocation; 0 when it did not compile): what a GPU's
+ * register file would hold per thread. */
+uint32_t tsr_shader_register_count(const struct tsr_shader *s);
 
 /* ---- linking ---- */
 

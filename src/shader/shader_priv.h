@@ -149,6 +149,13 @@ enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
 enum tsr_status tsr_sh_lower(enum tsr_shader_stage stage, const uint32_t *words, size_t count,
 			     struct tsr_sh_stage *out, struct tsr_error *err);
 
+/*
+ * Renames the per-lane registers of a lowered stage so that registers of
+ * disjoint live ranges share one (regalloc.c); st->regs shrinks. Errors:
+ * TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_sh_regalloc(struct tsr_sh_stage *st, struct tsr_error *err);
+
 /* The C++ shim over spirv-tools' optimizer (spirv_opt.cpp): runs the passes
  * of frontend.c; 0 on success with *out malloc'ed, else nonzero with a
  * message in msg. */
