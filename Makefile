@@ -115,6 +115,7 @@ bench: build
 	./$(BUILD)/bench_timing
 	./$(BUILD)/bench_replay
 	./$(BUILD)/bench_crc
+	./$(BUILD)/bench_shader
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-clang build-fuzz out

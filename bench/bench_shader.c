@@ -165,7 +165,7 @@ static void run_fragment(const char *name, struct tsr_program *p, uint64_t quads
 		double t0 = cpu_seconds();
 		for (uint64_t q = 0; q < quads; q++) {
 			for (int l = 0; l < 4; l++) {
-				float f = (float)((q * 4 + (uint64_t)l) % 1024) / 1024.0f;
+				float f = (float)(((q * 4 + (uint64_t)l) * 389) % 1024) / 1024.0f; /* lanes differ: divergence */
 				for (int s = 0; s < 3; s++) {
 					in.varyings[l][s][0] = f;
 					in.varyings[l][s][1] = 1.0f - f;

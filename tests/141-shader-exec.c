@@ -688,6 +688,57 @@ static void test_vertex_shader(void **state)
 	tsr_shader_destroy(f);
 }
 
+/* texture2DProjLod and textureCubeLod, in a vertex shader */
+static void test_vertex_texture_lod(void **state)
+{
+	(void)state;
+	struct tex_log log;
+	memset(&log, 0, sizeof(log));
+	static const char vs[] =
+		"attribute vec4 a;\nuniform sampler2D t;\nuniform samplerCube c;\nvarying vec4 r;\n"
+		"void main() { r = texture2DProjLod(t, vec3(a.xy, 4.0), a.z) + textureCubeLod(c, a.xyz, 1.0);\n"
+		"  gl_Position = a; }\n";
+	static const char fs[] = "precision mediump float;\nvarying vec4 r;\nvoid main() { gl_FragColor = r; }\n";
+	struct tsr_program *p = tsr_test_program(vs, fs);
+	struct tsr_error err;
+	float unit = 2;
+	tsr_program_uniform_write(p, tsr_program_uniform_location(p, "c"), 1, &unit, &err);
+	struct tsr_shader_exec *x;
+	assert_int_equal(tsr_shader_exec_create(p, TSR_SHADER_VERTEX, record_sample, &log, &x, &err), TSR_OK);
+	struct tsr_vs_in in;
+	memset(&in, 0, sizeof(in));
+	int la = tsr_program_attrib_location(p, "a");
+	for (int k = 0; k < 4; k++) {
+		in.attribs[k][la][0] = 1.0f + (float)k;
+		in.attribs[k][la][1] = 2.0f;
+		in.attribs[k][la][2] = 0.5f * (float)k;
+		in.attribs[k][la][3] = 1.0f;
+	}
+	struct tsr_vs_out out;
+	tsr_shader_exec_vertices(x, &in, 4, &out, NULL);
+	assert_int_equal(log.n, 2);
+	const struct tsr_shader_tex_request *r2d = &log.req[0], *rc = &log.req[1];
+	if (r2d->cube) {
+		r2d = &log.req[1];
+		rc = &log.req[0];
+	}
+	assert_int_equal(r2d->cube, 0);
+	assert_int_equal(r2d->unit, 0);
+	assert_int_equal(r2d->lod_mode, TSR_SHADER_LOD_EXPLICIT);
+	assert_int_equal(rc->cube, 1);
+	assert_int_equal(rc->unit, 2);
+	assert_int_equal(rc->lod_mode, TSR_SHADER_LOD_EXPLICIT);
+	for (int k = 0; k < 4; k++) {
+		assert_float_equal(r2d->coord[0][k], (1.0f + (float)k) / 4.0f, 0);
+		assert_float_equal(r2d->coord[1][k], 0.5f, 0);
+		assert_float_equal(r2d->lod[k], 0.5f * (float)k, 0);
+		assert_float_equal(rc->coord[2][k], 0.5f * (float)k, 0);
+		assert_float_equal(rc->lod[k], 1.0f, 0);
+	}
+	tsr_shader_exec_destroy(x);
+	tsr_program_destroy(p);
+}
+
 static void test_arrays_and_structs(void **state)
 {
 	(void)state;
@@ -773,6 +824,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_derivatives),
 		cmocka_unit_test(test_texture_requests),
 		cmocka_unit_test(test_vertex_shader),
+		cmocka_unit_test(test_vertex_texture_lod),
 		cmocka_unit_test(test_arrays_and_structs),
 		cmocka_unit_test(test_counts_straight_line),
 	};
