@@ -486,6 +486,40 @@ static void test_control_flow_divergent(void **state)
 	tsr_program_destroy(p);
 }
 
+/* while, do-while, early returns from main and from a function (inlined
+ * into breakable blocks), discard inside a loop */
+static void test_more_flow(void **state)
+{
+	(void)state;
+	struct tsr_shader_exec *x;
+	struct tsr_program *p = fs_program(FS_HEAD
+		"float f(float x) {\n"
+		"  if (x > 2.0) return 1.0;\n"
+		"  for (int i = 0; i < 8; i++) { if (float(i) * 0.5 > x) return float(i); }\n"
+		"  return -1.0;\n"
+		"}\n"
+		"void main() {\n"
+		"  float w = 0.0; float k = v0.y;\n"
+		"  while (k > 0.0) { w += k; k -= 1.0; }\n"
+		"  float d = 0.0;\n"
+		"  do { d += 2.0; } while (d < v0.z);\n"
+		"  if (v0.w > 5.0) { gl_FragColor = vec4(9.0); return; }\n"
+		"  for (int i = 0; i < 4; i++) { if (v0.w < -float(i)) discard; }\n"
+		"  gl_FragColor = vec4(w, d, f(v0.x), f(v0.x + 0.3)); }\n",
+		&x, NULL, NULL);
+	const float in[4][4] = {{1, 2.5f, 3, 0}, {3, 0, -1, 6}, {0.7f, 1, 7, -2.5f}, {-1, 4, 2, 1}};
+	struct tsr_fs_quad_out out;
+	tsr_test_quad(x, p, in, &out, NULL);
+	const float want[4][4] = {{4.5f, 4, 3, 3}, {9, 9, 9, 9}, {0, 0, 0, 0}, {10, 2, 0, 0}};
+	assert_int_equal(out.kill_mask, 0x4);
+	for (int l = 0; l < 4; l++)
+		if (l != 2)
+			for (int c = 0; c < 4; c++)
+				assert_float_equal(out.color[l][c], want[l][c], 0);
+	tsr_shader_exec_destroy(x);
+	tsr_program_destroy(p);
+}
+
 static void test_discard(void **state)
 {
 	(void)state;
@@ -820,6 +854,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_matrices),
 		cmocka_unit_test(test_relational),
 		cmocka_unit_test(test_control_flow_divergent),
+		cmocka_unit_test(test_more_flow),
 		cmocka_unit_test(test_discard),
 		cmocka_unit_test(test_derivatives),
 		cmocka_unit_test(test_texture_requests),
