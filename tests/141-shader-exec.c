@@ -569,6 +569,36 @@ static void test_derivatives(void **state)
 	tsr_program_destroy(p);
 }
 
+/* gl_FrontFacing, gl_PointCoord, gl_FragCoord.z, written through gl_FragData[0] */
+static void test_builtin_inputs(void **state)
+{
+	(void)state;
+	struct tsr_shader_exec *x;
+	struct tsr_program *p = fs_program(FS_HEAD
+		"void main() { gl_FragData[0] = vec4(gl_PointCoord, gl_FrontFacing ? 1.0 : -1.0, gl_FragCoord.z); }\n",
+		&x, NULL, NULL);
+	struct tsr_fs_quad_in q;
+	memset(&q, 0, sizeof(q));
+	for (int l = 0; l < 4; l++) {
+		q.point_coord[l][0] = 0.25f * (float)l;
+		q.point_coord[l][1] = 1.0f - 0.25f * (float)l;
+		q.frag_coord[l][2] = 0.1f * (float)l;
+	}
+	struct tsr_fs_quad_out out;
+	for (int face = 0; face < 2; face++) {
+		q.front_facing = (uint8_t)face;
+		tsr_shader_exec_quad(x, &q, &out, NULL);
+		for (int l = 0; l < 4; l++) {
+			assert_float_equal(out.color[l][0], 0.25f * (float)l, 0);
+			assert_float_equal(out.color[l][1], 1.0f - 0.25f * (float)l, 0);
+			assert_float_equal(out.color[l][2], face ? 1.0f : -1.0f, 0);
+			assert_float_equal(out.color[l][3], 0.1f * (float)l, 0);
+		}
+	}
+	tsr_shader_exec_destroy(x);
+	tsr_program_destroy(p);
+}
+
 /* ---- texture requests ---- */
 
 struct tex_log {
@@ -857,6 +887,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_more_flow),
 		cmocka_unit_test(test_discard),
 		cmocka_unit_test(test_derivatives),
+		cmocka_unit_test(test_builtin_inputs),
 		cmocka_unit_test(test_texture_requests),
 		cmocka_unit_test(test_vertex_shader),
 		cmocka_unit_test(test_vertex_texture_lod),
