@@ -111,6 +111,7 @@ struct lower {
 	int n_cons;
 	int if_depth;
 	uint32_t next_tag;
+	uint32_t visits;          /* blocks emitted: each once in structured code */
 	struct tsr_sh_stage *out;
 	struct tsr_error *err;
 };
@@ -314,6 +315,12 @@ static uint32_t type_regs(struct lower *L, uint32_t id)
 
 /* ---------- values ---------- */
 
+/* the type of value id (0 for an id out of range) */
+static uint32_t vtype(struct lower *L, uint32_t id)
+{
+	return id < L->bound ? L->vals[id].type : 0;
+}
+
 static enum tsr_status get(struct lower *L, uint32_t id, struct val **v)
 {
 	*v = &L->vals[0];
@@ -440,6 +447,13 @@ static enum tsr_status parse_module(struct lower *L)
 			return malformed(L, "instruction length");
 		const uint32_t *a = &w[i + 1];
 		uint32_t na = len - 1;
+		/* the ids a declaration defines must be in range */
+		bool is_type = op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer;
+		bool is_const = op >= SpvOpConstantTrue && op <= SpvOpSpecConstantOp;
+		if ((is_type && (na < 1 || a[0] >= L->bound)) ||
+		    ((is_const || op == SpvOpUndef || op == SpvOpVariable) && (na < 2 || a[0] >= L->bound ||
+									    a[1] >= L->bound)))
+			return malformed(L, "id out of range");
 		switch (op) {
 		case SpvOpName:
 			if (na >= 2 && a[0] < L->bound && !L->names[a[0]]) {
@@ -568,16 +582,16 @@ static enum tsr_status parse_module(struct lower *L)
 			const struct ty *t = ty(L, type);
 			if (t->kind == T_VEC) {
 				for (uint32_t k = 2; k < na && k - 2 < 4; k++) {
-					struct val *cv = &L->vals[a[k]];
-					if (cv->kind != V_CONST)
+					struct val *cv = a[k] < L->bound ? &L->vals[a[k]] : NULL;
+					if (!cv || cv->kind != V_CONST)
 						return malformed(L, "constant composite of a non-constant");
 					L->cdata[ci][k - 2] = L->cdata[cv->cidx][0];
 				}
 			} else {
 				uint32_t off = 0;
 				for (uint32_t k = 2; k < na; k++) {
-					struct val *cv = &L->vals[a[k]];
-					if (cv->kind != V_CONST)
+					struct val *cv = a[k] < L->bound ? &L->vals[a[k]] : NULL;
+					if (!cv || cv->kind != V_CONST)
 						return malformed(L, "constant composite of a non-constant");
 					uint32_t cr = type_regs(L, cv->type);
 					if (off + cr > r)
@@ -710,9 +724,11 @@ static uint8_t builtin_of(uint32_t spv_builtin_plus1, const char *name)
 }
 
 static enum tsr_status walk_leaves(struct lower *L, uint32_t type, const char *name, uint32_t reg,
-				   uint8_t bi, struct tsr_sh_leaf **arr, uint32_t *n)
+				   uint8_t bi, struct tsr_sh_leaf **arr, uint32_t *n, int depth)
 {
 	const struct ty *t = ty(L, type);
+	if (depth > 16)
+		return malformed(L, "types nested deeper than 16");
 	char buf[TSR_SHADER_MAX_NAME * 2];
 	if (t->kind == T_STRUCT) {
 		uint32_t off = 0;
@@ -732,7 +748,7 @@ static enum tsr_status walk_leaves(struct lower *L, uint32_t type, const char *n
 			} else {
 				snprintf(buf, sizeof(buf), "%s.%s", name, member_name(L, type, m, mn, sizeof(mn)));
 			}
-			TSR_TRY(walk_leaves(L, mt, buf, reg + off, mbi, arr, n));
+			TSR_TRY(walk_leaves(L, mt, buf, reg + off, mbi, arr, n, depth + 1));
 		next:
 			off += ty(L, mt)->regs;
 		}
@@ -742,7 +758,7 @@ static enum tsr_status walk_leaves(struct lower *L, uint32_t type, const char *n
 		uint32_t er = ty(L, t->elem)->regs;
 		for (uint32_t e = 0; e < t->len; e++) {
 			snprintf(buf, sizeof(buf), "%s[%u]", name, e);
-			TSR_TRY(walk_leaves(L, t->elem, buf, reg + e * er, bi, arr, n));
+			TSR_TRY(walk_leaves(L, t->elem, buf, reg + e * er, bi, arr, n, depth + 1));
 		}
 		return TSR_OK;
 	}
@@ -819,11 +835,11 @@ static enum tsr_status place_globals(struct lower *L)
 					return unsupported(L, "OpVariable of a built-in GLSL ES 1.00 has not", op);
 				struct tsr_sh_stage *o = L->out;
 				if (uniform)
-					TSR_TRY(walk_leaves(L, vt, name, reg, bi, &o->uniforms, &o->n_uniforms));
+					TSR_TRY(walk_leaves(L, vt, name, reg, bi, &o->uniforms, &o->n_uniforms, 0));
 				else if (sc == SpvStorageClassInput)
-					TSR_TRY(walk_leaves(L, vt, name, reg, bi, &o->inputs, &o->n_inputs));
+					TSR_TRY(walk_leaves(L, vt, name, reg, bi, &o->inputs, &o->n_inputs, 0));
 				else if (sc == SpvStorageClassOutput)
-					TSR_TRY(walk_leaves(L, vt, name, reg, bi, &o->outputs, &o->n_outputs));
+					TSR_TRY(walk_leaves(L, vt, name, reg, bi, &o->outputs, &o->n_outputs, 0));
 				if (len >= 5 && sc == SpvStorageClassPrivate) {
 					/* initializer: copied at the start (emit_function) */
 				}
@@ -900,6 +916,8 @@ static enum tsr_status alloc_phis(struct lower *L)
 			uint32_t op = L->w[i] & 0xffffu, len = L->w[i] >> 16;
 			if (op == SpvOpPhi) {
 				uint32_t type = L->w[i + 1], id = L->w[i + 2];
+				if (len < 3 || id >= L->bound || type >= L->bound)
+					return malformed(L, "phi id out of range");
 				uint16_t reg, shadow;
 				TSR_TRY(result(L, id, type, &reg));
 				TSR_TRY(new_regs(L, type_regs(L, type), &shadow));
@@ -956,8 +974,7 @@ static enum tsr_status edge_copies(struct lower *L, uint32_t from, uint32_t to)
 			for (uint32_t k = 3; k + 1 < len; k += 2)
 				if (L->w[i + k + 1] == from) {
 					uint32_t v = L->w[i + k];
-					struct val *vv = &L->vals[v];
-					if (v < L->bound && vv->kind == V_NONE)
+					if (v >= L->bound || L->vals[v].kind == V_NONE)
 						return tsr_error_set(L->err, TSR_ERR_UNSUPPORTED,
 								     "phi %%%u reads %%%u before it is defined", id, v);
 					TSR_TRY(mov_regs(L, L->phi_shadow[id], v, type));
@@ -1188,7 +1205,7 @@ static enum tsr_status ext_inst(struct lower *L, const uint32_t *a, uint32_t na)
 	case GLSLstd450Fma:
 		return cw_src(L, id, type, TSR_SH_MAD, s[0], s[1], s[2]);
 	case GLSLstd450Length: {
-		unsigned an = comps(L, L->vals[x[0]].type);
+		unsigned an = comps(L, vtype(L, x[0]));
 		if (an == 1)
 			return cw_src(L, id, type, TSR_SH_MOV, absm(s[0]), NOSRC, NOSRC);
 		TSR_TRY(tmp(L, &t1));
@@ -1196,7 +1213,7 @@ static enum tsr_status ext_inst(struct lower *L, const uint32_t *a, uint32_t na)
 		return cw_src(L, id, type, TSR_SH_SQRT, rep(R(t1), 0), NOSRC, NOSRC);
 	}
 	case GLSLstd450Distance: {
-		unsigned an = comps(L, L->vals[x[0]].type);
+		unsigned an = comps(L, vtype(L, x[0]));
 		TSR_TRY(tmp(L, &t1));
 		TSR_TRY(emit(L, TSR_SH_ADD, mask_n(an), t1, s[0], neg(s[1]), NOSRC));
 		if (an == 1)
@@ -1509,7 +1526,7 @@ static enum tsr_status composite_construct(struct lower *L, const uint32_t *a, u
 		for (uint32_t k = 2; k < na; k++) {
 			struct tsr_sh_src s;
 			TSR_TRY(src(L, a[k], &s));
-			unsigned vn = comps(L, L->vals[a[k]].type);
+			unsigned vn = comps(L, vtype(L, a[k]));
 			uint8_t sw = 0;
 			unsigned m = 0;
 			for (unsigned i = 0; i < vn && o + i < 4; i++) {
@@ -1565,6 +1582,8 @@ static enum tsr_status composite_path(struct lower *L, uint32_t t, const uint32_
 
 static enum tsr_status composite_extract(struct lower *L, const uint32_t *a, uint32_t na)
 {
+	if (na < 3)
+		return malformed(L, "OpCompositeExtract operands");
 	uint32_t type = a[0], id = a[1];
 	struct val *v;
 	TSR_TRY(get(L, a[2], &v));
@@ -1582,6 +1601,8 @@ static enum tsr_status composite_extract(struct lower *L, const uint32_t *a, uin
 
 static enum tsr_status composite_insert(struct lower *L, const uint32_t *a, uint32_t na)
 {
+	if (na < 4)
+		return malformed(L, "OpCompositeInsert operands");
 	uint32_t type = a[0], id = a[1];
 	uint16_t reg;
 	TSR_TRY(result(L, id, type, &reg));
@@ -1601,8 +1622,10 @@ static enum tsr_status composite_insert(struct lower *L, const uint32_t *a, uint
 
 static enum tsr_status vector_shuffle(struct lower *L, const uint32_t *a, uint32_t na)
 {
+	if (na < 5)
+		return malformed(L, "OpVectorShuffle operands");
 	uint32_t type = a[0], id = a[1];
-	unsigned n1 = comps(L, L->vals[a[2]].type);
+	unsigned n1 = comps(L, vtype(L, a[2]));
 	struct tsr_sh_src s1, s2;
 	TSR_TRY(src(L, a[2], &s1));
 	TSR_TRY(src(L, a[3], &s2));
@@ -1705,7 +1728,7 @@ static enum tsr_status matrix_op(struct lower *L, const uint32_t *a, uint32_t op
 	}
 	case SpvOpVectorTimesMatrix: {
 		/* result[k] = dot(v, M[k]) */
-		const struct ty *mt = ty(L, L->vals[a[3]].type);
+		const struct ty *mt = ty(L, vtype(L, a[3]));
 		unsigned rows = ty(L, mt->elem)->n;
 		struct tsr_sh_src v;
 		TSR_TRY(src(L, a[2], &v));
@@ -1719,7 +1742,7 @@ static enum tsr_status matrix_op(struct lower *L, const uint32_t *a, uint32_t op
 	}
 	case SpvOpMatrixTimesVector: {
 		/* sum_k M[k] v[k] */
-		const struct ty *mt = ty(L, L->vals[a[2]].type);
+		const struct ty *mt = ty(L, vtype(L, a[2]));
 		unsigned rows = ty(L, mt->elem)->n;
 		struct tsr_sh_src v;
 		TSR_TRY(src(L, a[3], &v));
@@ -1736,7 +1759,7 @@ static enum tsr_status matrix_op(struct lower *L, const uint32_t *a, uint32_t op
 	}
 	case SpvOpMatrixTimesMatrix: {
 		/* C[j] = A B[j] */
-		const struct ty *at = ty(L, L->vals[a[2]].type), *bt = ty(L, L->vals[a[3]].type);
+		const struct ty *at = ty(L, vtype(L, a[2])), *bt = ty(L, vtype(L, a[3]));
 		unsigned rows = ty(L, at->elem)->n;
 		TSR_TRY(result(L, id, type, &reg));
 		for (unsigned j = 0; j < bt->n; j++) {
@@ -1799,6 +1822,11 @@ static const char *op_name(uint32_t op)
 
 static enum tsr_status instruction(struct lower *L, uint32_t op, const uint32_t *a, uint32_t na)
 {
+	/* every instruction handled below but these has a result type and id */
+	if (op != SpvOpNop && op != SpvOpLine && op != SpvOpNoLine && op != SpvOpSelectionMerge &&
+	    op != SpvOpLoopMerge && op != SpvOpStore && op != SpvOpCopyMemory &&
+	    (na < 2 || a[0] >= L->bound || a[1] >= L->bound))
+		return malformed(L, "result id out of range");
 	switch (op) {
 	case SpvOpNop:
 	case SpvOpLine:
@@ -1855,7 +1883,7 @@ static enum tsr_status instruction(struct lower *L, uint32_t op, const uint32_t 
 		return vector_shuffle(L, a, na);
 	case SpvOpVectorExtractDynamic: {
 		/* d = v[i]: a select per component */
-		unsigned n = comps(L, L->vals[a[2]].type);
+		unsigned n = comps(L, vtype(L, a[2]));
 		struct tsr_sh_src v, i;
 		TSR_TRY(src(L, a[2], &v));
 		TSR_TRY(src(L, a[3], &i));
@@ -1942,7 +1970,7 @@ static enum tsr_status instruction(struct lower *L, uint32_t op, const uint32_t 
 	case SpvOpMatrixTimesMatrix:
 		return matrix_op(L, a, op);
 	case SpvOpDot: {
-		unsigned n = comps(L, L->vals[a[2]].type);
+		unsigned n = comps(L, vtype(L, a[2]));
 		if (n < 2)
 			return cw(L, a[1], a[0], TSR_SH_MUL, a[2], a[3], 0);
 		return cw(L, a[1], a[0], TSR_SH_DP2 + n - 2, a[2], a[3], 0);
@@ -2003,7 +2031,7 @@ static enum tsr_status instruction(struct lower *L, uint32_t op, const uint32_t 
 	}
 	case SpvOpAny:
 	case SpvOpAll: {
-		unsigned n = comps(L, L->vals[a[2]].type);
+		unsigned n = comps(L, vtype(L, a[2]));
 		struct tsr_sh_src x, one, k;
 		TSR_TRY(src(L, a[2], &x));
 		TSR_TRY(flit(L, 1.0f, &one));
@@ -2176,6 +2204,9 @@ static enum tsr_status emit_seq(struct lower *L, uint32_t label, uint32_t stop)
 		struct block *b = blk(L, label);
 		if (!b)
 			return malformed(L, "branch to an unknown block");
+		if (++L->visits > 2 * L->n_blocks + 8)
+			return tsr_error_set(L->err, TSR_ERR_UNSUPPORTED,
+					     "unstructured control flow (a block reached twice)");
 		struct construct *c = top_con(L);
 		if (b->is_loop && !(c && c->kind == C_LOOP && c->header == label && !c->entered)) {
 			TSR_TRY(emit_loop(L, b));
@@ -2386,6 +2417,7 @@ static void lower_free(struct lower *L)
 	free(L->phi_shadow);
 	free(L->code);
 	free(L->consts);
+	free((void *)L->w);
 }
 
 void tsr_sh_stage_release(struct tsr_sh_stage *st)
@@ -2422,7 +2454,13 @@ enum tsr_status tsr_sh_lower(enum tsr_shader_stage stage, const uint32_t *words,
 	struct lower L;
 	memset(&L, 0, sizeof(L));
 	L.stage = stage;
-	L.w = words;
+	/* a copy padded with zero words: an instruction shorter than its
+	 * opcode implies reads zeros (id 0, never defined), not past the end */
+	uint32_t *padded = calloc(count + 16, sizeof(uint32_t));
+	if (!padded)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory lowering a shader");
+	memcpy(padded, words, count * sizeof(uint32_t));
+	L.w = padded;
 	L.nw = count;
 	L.bound = words[3];
 	L.out = out;

@@ -36,7 +36,7 @@
 #define TSR_SHADER_MAX_VARYINGS 16        /* MAX_VARYING_VECTORS (vec4 slots) */
 #define TSR_SHADER_MAX_UNIFORM_VECTORS 256 /* MAX_{VERTEX,FRAGMENT}_UNIFORM_VECTORS */
 #define TSR_SHADER_MAX_TEXTURE_UNITS 16   /* MAX_COMBINED_TEXTURE_IMAGE_UNITS */
-#define TSR_SHADER_MAX_NAME 64            /* longest reported name, NUL included */
+#define TSR_SHADER_MAX_NAME 128           /* longest reported name, NUL included */
 
 enum tsr_shader_stage { TSR_SHADER_VERTEX = 0, TSR_SHADER_FRAGMENT = 1 };
 
