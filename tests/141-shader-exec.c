@@ -679,6 +679,38 @@ static void test_texture_requests(void **state)
 	tsr_program_destroy(p);
 }
 
+/* a sampler array indexed by a loop index */
+static void test_sampler_array(void **state)
+{
+	(void)state;
+	struct tex_log log;
+	memset(&log, 0, sizeof(log));
+	struct tsr_shader_exec *x;
+	struct tsr_program *p = fs_program(FS_HEAD "uniform sampler2D s[3];\n"
+		"void main() { vec4 c = vec4(0.0);\n"
+		"  for (int i = 0; i < 3; i++) c += texture2D(s[i], v0.xy);\n"
+		"  gl_FragColor = c; }\n",
+		&x, record_sample, &log);
+	int32_t loc = tsr_program_uniform_location(p, "s");
+	assert_true(loc >= 0);
+	assert_int_equal(tsr_program_uniform(p, 0)->size, 3);
+	assert_int_equal(tsr_program_uniform(p, 0)->type, 0x8B5E);
+	const float units[3] = {3, 6, 1};
+	struct tsr_error err;
+	assert_int_equal(tsr_program_uniform_write(p, loc, 3, units, &err), TSR_OK);
+	assert_int_equal(tsr_program_unit_usage(p, 6), 1);
+	const float in[4][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}};
+	struct tsr_fs_quad_out out;
+	tsr_test_quad(x, p, in, &out, NULL);
+	assert_int_equal(log.n, 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(log.req[i].unit, (uint32_t)units[i]);
+	/* the callback returns the unit in blue: summed over the three samples */
+	assert_float_equal(out.color[0][2], 10.0f, 0);
+	tsr_shader_exec_destroy(x);
+	tsr_program_destroy(p);
+}
+
 /* ---- vertex shaders ---- */
 
 static void test_vertex_shader(void **state)
@@ -889,6 +921,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_derivatives),
 		cmocka_unit_test(test_builtin_inputs),
 		cmocka_unit_test(test_texture_requests),
+		cmocka_unit_test(test_sampler_array),
 		cmocka_unit_test(test_vertex_shader),
 		cmocka_unit_test(test_vertex_texture_lod),
 		cmocka_unit_test(test_arrays_and_structs),

@@ -215,7 +215,10 @@ static void texture(struct tsr_shader_exec *x, const struct dinst *in, unsigned 
 	}
 	if (!cube)
 		r = (v4f){0, 0, 0, 0};
-	q.unit = (uint32_t)in->src[2][0][0];
+	/* the sampler's unit: a constant, or a per-lane register that LDX
+	 * filled from a sampler array (read in the first active lane) */
+	float unit = in->src[2][0][exec ? __builtin_ctz(exec) : 0];
+	q.unit = unit >= 0.0f && unit < 65536.0f ? (uint32_t)unit : 0;
 	q.cube = cube;
 	q.lane_mask = (uint8_t)exec;
 	memcpy(q.coord[0], &s, 16);

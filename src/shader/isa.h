@@ -8,7 +8,8 @@
  * (uniforms and literals, the same in every lane; read only). Floats only:
  * GLSL ES 1.00 ints are floats holding integers (its Section 4.1.3 allows
  * it: highp ints need only 16 bits) and bools are 0.0 or 1.0, so the ALU has
- * one data type, as the GL ES 2.0 GPUs did (Mali-400, Adreno 2xx, SGX).
+ * one data type, as GPUs of that generation did (Mali-400's fragment
+ * processor, shader-model-2 desktop GPUs).
  *
  * Every instruction is 16 bytes (TSR_SH_INST_BYTES): opcode, a write mask
  * with flags, a destination register and three source operands, each a
@@ -93,7 +94,8 @@ enum tsr_sh_op {
 	TSR_SH_COS,    /* d = cos(a) (radians) */
 	TSR_SH_DIV,    /* d = a / b (IEEE division) */
 	/* texture */
-	TSR_SH_TEX,    /* d = sample(unit = int(c.x), coordinate a); implicit LOD from the quad */
+	TSR_SH_TEX,    /* d = sample(unit = int(c.x), coordinate a); implicit LOD from the quad;
+			* c per-lane (a unit LDX read from a sampler array): its first active lane */
 	TSR_SH_TXB,    /* same, LOD biased by b.x */
 	TSR_SH_TXL,    /* same, explicit LOD b.x (vertex shaders) */
 	/* flow control; dst is the jump target where noted */

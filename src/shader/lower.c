@@ -821,7 +821,11 @@ static enum tsr_status place_globals(struct lower *L)
 				}
 				struct val *v = &L->vals[id];
 				memset(v, 0, sizeof(*v));
-				v->kind = ty(L, vt)->kind == T_SAMPLED ? V_SAMPLER : V_PTR;
+				/* samplers, and arrays of them */
+				uint32_t et = vt;
+				for (int d = 0; d < 8 && ty(L, et)->kind == T_ARRAY; d++)
+					et = ty(L, et)->elem;
+				v->kind = ty(L, et)->kind == T_SAMPLED ? V_SAMPLER : V_PTR;
 				if (v->kind == V_SAMPLER && !uniform)
 					return unsupported(L, "OpVariable (a sampler outside uniform storage)", op);
 				v->type = vt;
@@ -1303,15 +1307,6 @@ static enum tsr_status access_chain(struct lower *L, const uint32_t *a, uint32_t
 	uint32_t id = a[1];
 	struct val *base;
 	TSR_TRY(get(L, a[2], &base));
-	if (base->kind == V_SAMPLER) {
-		if (na > 3) {
-			/* sampler arrays: constant indices only (GLSL ES 1.00 Appendix A) */
-			struct val *iv;
-			TSR_TRY(get(L, a[3], &iv));
-			if (iv->kind != V_CONST)
-				return unsupported(L, "OpAccessChain (a sampler array indexed by a variable)", SpvOpAccessChain);
-		}
-	}
 	if (base->kind != V_PTR && base->kind != V_SAMPLER)
 		return malformed(L, "access chain of a non-pointer");
 	struct val p = *base;
@@ -1335,8 +1330,9 @@ static enum tsr_status access_chain(struct lower *L, const uint32_t *a, uint32_t
 					idx = len - 1; /* out of range: clamped, as the dynamic case */
 				p.reg = (uint16_t)(p.reg + idx * er);
 			} else {
-				if (p.kind == V_SAMPLER)
-					return unsupported(L, "OpAccessChain (a sampler indexed by a variable)", SpvOpAccessChain);
+				/* a sampler array indexed by a loop index (GLSL ES 1.00
+				 * Appendix A's constant-index-expressions): the load
+				 * reads the unit with LDX (load) */
 				/* register offset = idx * er (+ an earlier dynamic offset) */
 				struct tsr_sh_src si, ks;
 				TSR_TRY(src(L, a[k], &si));
@@ -1390,6 +1386,14 @@ static enum tsr_status load(struct lower *L, const uint32_t *a)
 	TSR_TRY(get(L, a[2], &p));
 	if (p->kind == V_SAMPLER) {
 		L->vals[id] = *p;
+		if (p->dyn) {
+			/* the unit into a per-lane register, which TEX reads */
+			uint16_t reg;
+			TSR_TRY(tmp(L, &reg));
+			TSR_TRY(emit(L, TSR_SH_LDX, 1, reg, R(p->creg), mksrc(p->reg, 0, 0), mksrc(p->dyn_max, 0, 0)));
+			L->vals[id].reg = reg;
+			L->vals[id].dyn = 0;
+		}
 		return TSR_OK;
 	}
 	if (p->kind != V_PTR)

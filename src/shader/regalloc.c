@@ -18,24 +18,25 @@ struct range {
 	uint32_t first, last; /* instructions; first > last: never used */
 };
 
-/* which sources an opcode reads from registers */
-static unsigned src_count(unsigned op, uint8_t wmask)
+/* the sources an opcode reads (bit k: src[k]) */
+static unsigned src_mask(unsigned op, uint8_t wmask)
 {
 	switch (op) {
 	case TSR_SH_MOV: case TSR_SH_FLR: case TSR_SH_FRC: case TSR_SH_TRC: case TSR_SH_SGN:
 	case TSR_SH_DDX: case TSR_SH_DDY: case TSR_SH_RCP: case TSR_SH_RSQ: case TSR_SH_SQRT:
-	case TSR_SH_EXP2: case TSR_SH_LOG2: case TSR_SH_SIN: case TSR_SH_COS: case TSR_SH_TEX:
-	case TSR_SH_IF:
+	case TSR_SH_EXP2: case TSR_SH_LOG2: case TSR_SH_SIN: case TSR_SH_COS: case TSR_SH_IF:
 		return 1;
-	case TSR_SH_MAD: case TSR_SH_SEL:
-		return 3;
+	case TSR_SH_TEX:
+		return 5; /* coordinate and sampler unit (a register when loaded from a sampler array) */
+	case TSR_SH_MAD: case TSR_SH_SEL: case TSR_SH_TXB: case TSR_SH_TXL:
+		return 7;
 	case TSR_SH_BRK: case TSR_SH_CONT: case TSR_SH_KILL:
 		return (wmask & TSR_SH_F_COND) ? 1 : 0;
 	case TSR_SH_ELSE: case TSR_SH_ENDIF: case TSR_SH_LOOP: case TSR_SH_ENDLOOP: case TSR_SH_CJOIN:
 	case TSR_SH_END: case TSR_SH_NOP:
 		return 0;
 	default:
-		return 2; /* ADD ... DIV, DP*, LDX, STX, TXB, TXL */
+		return 3; /* ADD ... DIV, DP*, LDX, STX (src[2] of LDX, STX is a count) */
 	}
 }
 
@@ -86,9 +87,9 @@ enum tsr_status tsr_sh_regalloc(struct tsr_sh_stage *st, struct tsr_error *err)
 	pin_leaves(pinned, n, st->outputs, st->n_outputs);
 	for (uint32_t i = 0; i < count; i++) {
 		const struct tsr_sh_inst *in = &st->code[i];
-		unsigned ns = src_count(in->op, in->wmask);
-		for (unsigned k = 0; k < ns; k++)
-			if (!(in->src[k].reg & TSR_SH_CONST_BANK) && in->src[k].reg < n)
+		unsigned sm = src_mask(in->op, in->wmask);
+		for (unsigned k = 0; k < 3; k++)
+			if ((sm >> k & 1u) && !(in->src[k].reg & TSR_SH_CONST_BANK) && in->src[k].reg < n)
 				touch(r, in->src[k].reg, i);
 		if (in->op < TSR_SH_IF && in->dst < n)
 			touch(r, in->dst, i);
@@ -154,9 +155,9 @@ enum tsr_status tsr_sh_regalloc(struct tsr_sh_stage *st, struct tsr_error *err)
 	/* rename */
 	for (uint32_t i = 0; i < count; i++) {
 		struct tsr_sh_inst *in = &st->code[i];
-		unsigned ns = src_count(in->op, in->wmask);
-		for (unsigned k = 0; k < ns; k++)
-			if (!(in->src[k].reg & TSR_SH_CONST_BANK) && in->src[k].reg < n &&
+		unsigned sm = src_mask(in->op, in->wmask);
+		for (unsigned k = 0; k < 3; k++)
+			if ((sm >> k & 1u) && !(in->src[k].reg & TSR_SH_CONST_BANK) && in->src[k].reg < n &&
 			    map[in->src[k].reg] != UINT32_MAX)
 				in->src[k].reg = (uint16_t)map[in->src[k].reg];
 		if (in->op < TSR_SH_IF && in->dst < n && map[in->dst] != UINT32_MAX)
