@@ -687,24 +687,37 @@ static void test_sampler_array(void **state)
 	memset(&log, 0, sizeof(log));
 	struct tsr_shader_exec *x;
 	struct tsr_program *p = fs_program(FS_HEAD "uniform sampler2D s[3];\n"
+		"struct M { float k; sampler2D t; };\nuniform M m;\n"
 		"void main() { vec4 c = vec4(0.0);\n"
 		"  for (int i = 0; i < 3; i++) c += texture2D(s[i], v0.xy);\n"
-		"  gl_FragColor = c; }\n",
+		"  gl_FragColor = c + texture2D(m.t, v0.xy) * m.k; }\n",
 		&x, record_sample, &log);
 	int32_t loc = tsr_program_uniform_location(p, "s");
 	assert_true(loc >= 0);
-	assert_int_equal(tsr_program_uniform(p, 0)->size, 3);
-	assert_int_equal(tsr_program_uniform(p, 0)->type, 0x8B5E);
+	bool found = false;
+	for (uint32_t i = 0; i < tsr_program_uniform_count(p); i++) {
+		const struct tsr_shader_var *u = tsr_program_uniform(p, i);
+		if (strcmp(u->name, "s[0]") == 0) {
+			assert_int_equal(u->size, 3);
+			assert_int_equal(u->type, 0x8B5E);
+			found = true;
+		}
+	}
+	assert_true(found);
 	const float units[3] = {3, 6, 1};
 	struct tsr_error err;
 	assert_int_equal(tsr_program_uniform_write(p, loc, 3, units, &err), TSR_OK);
+	const float mt = 4, mk = 0;
+	assert_int_equal(tsr_program_uniform_write(p, tsr_program_uniform_location(p, "m.t"), 1, &mt, &err), TSR_OK);
+	assert_int_equal(tsr_program_uniform_write(p, tsr_program_uniform_location(p, "m.k"), 1, &mk, &err), TSR_OK);
 	assert_int_equal(tsr_program_unit_usage(p, 6), 1);
 	const float in[4][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {1, 1, 0, 0}};
 	struct tsr_fs_quad_out out;
 	tsr_test_quad(x, p, in, &out, NULL);
-	assert_int_equal(log.n, 3);
+	assert_int_equal(log.n, 4);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(log.req[i].unit, (uint32_t)units[i]);
+	assert_int_equal(log.req[3].unit, 4);
 	/* the callback returns the unit in blue: summed over the three samples */
 	assert_float_equal(out.color[0][2], 10.0f, 0);
 	tsr_shader_exec_destroy(x);

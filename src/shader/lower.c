@@ -1384,8 +1384,13 @@ static enum tsr_status load(struct lower *L, const uint32_t *a)
 	uint32_t type = a[0], id = a[1];
 	struct val *p;
 	TSR_TRY(get(L, a[2], &p));
-	if (p->kind == V_SAMPLER) {
+	if (p->kind == V_SAMPLER || (p->kind == V_PTR && ty(L, type)->kind == T_SAMPLED)) {
+		/* a sampler, of an array or a struct member: its unit's register */
+		if (p->sc != SpvStorageClassUniformConstant)
+			return unsupported(L, "OpLoad of a sampler outside uniform storage", SpvOpLoad);
 		L->vals[id] = *p;
+		L->vals[id].kind = V_SAMPLER;
+		L->vals[id].type = type;
 		if (p->dyn) {
 			/* the unit into a per-lane register, which TEX reads */
 			uint16_t reg;
