@@ -56,11 +56,13 @@ struct tsr_shader_exec;  /* execution state of one stage of a program (one per t
  */
 enum tsr_status tsr_shader_compile(enum tsr_shader_stage stage, const char *source,
 				   struct tsr_shader **out, struct tsr_error *err);
+/* Frees a shader (NULL: nothing); programs linked from it keep their own copy. */
 void tsr_shader_destroy(struct tsr_shader *s);
 /* COMPILE_STATUS. */
 bool tsr_shader_compiled(const struct tsr_shader *s);
 /* The info log ("" when there is nothing to say); valid until destroy. */
 const char *tsr_shader_info_log(const struct tsr_shader *s);
+/* The stage the shader was compiled for. */
 enum tsr_shader_stage tsr_shader_stage(const struct tsr_shader *s);
 /* Instructions of the compiled code (0 when it did not compile). */
 uint32_t tsr_shader_instruction_count(const struct tsr_shader *s);
@@ -89,6 +91,7 @@ struct tsr_attrib_binding {
 enum tsr_status tsr_program_link(const struct tsr_shader *vs, const struct tsr_shader *fs,
 				 const struct tsr_attrib_binding *bindings, uint32_t binding_count,
 				 struct tsr_program **out, struct tsr_error *err);
+/* Frees a program (NULL: nothing); destroy its execution states first. */
 void tsr_program_destroy(struct tsr_program *p);
 /* LINK_STATUS. */
 bool tsr_program_linked(const struct tsr_program *p);
@@ -140,7 +143,9 @@ uint32_t tsr_program_uniform_read(const struct tsr_program *p, int32_t location,
  * as, a bit per type (1: 2D, 2: cube; 0: unused). */
 uint32_t tsr_program_unit_usage(const struct tsr_program *p, uint32_t unit);
 
-/* Instructions of a linked stage's code, and the code itself (16 bytes each). */
+/* Instructions of a linked stage's code (0 when not linked), and the code
+ * itself in *code: TSR_SH_INST_BYTES (16) bytes each, to be placed in
+ * memory contiguously. */
 uint32_t tsr_program_code(const struct tsr_program *p, enum tsr_shader_stage stage,
 			  const struct tsr_sh_inst **code);
 
@@ -219,6 +224,7 @@ struct tsr_vs_out {
 enum tsr_status tsr_shader_exec_create(const struct tsr_program *p, enum tsr_shader_stage stage,
 				       tsr_shader_sample_fn sample, void *user,
 				       struct tsr_shader_exec **out, struct tsr_error *err);
+/* Frees an execution state (NULL: nothing). */
 void tsr_shader_exec_destroy(struct tsr_shader_exec *x);
 
 /*
