@@ -138,9 +138,12 @@ enum tsr_status tsr_program_uniform_write(struct tsr_program *p, int32_t locatio
  */
 uint32_t tsr_program_uniform_read(const struct tsr_program *p, int32_t location, float *values);
 
-/* The texture unit each sampler uniform element selects, by unit: the
- * sampler types (GL_SAMPLER_2D / GL_SAMPLER_CUBE) the program samples it
- * as, a bit per type (1: 2D, 2: cube; 0: unused). */
+/*
+ * How the program samples texture unit `unit`, from its sampler uniforms'
+ * current values: bit 0 set when a sampler2D selects it, bit 1 when a
+ * samplerCube does (0: unused). Both set is the draw-time error GL ES 2.0
+ * gives for two sampler types on one unit; the driver checks it.
+ */
 uint32_t tsr_program_unit_usage(const struct tsr_program *p, uint32_t unit);
 
 /* Instructions of a linked stage's code (0 when not linked), and the code
