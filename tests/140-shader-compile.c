@@ -4,7 +4,8 @@
  * completed as glmark2 completes them at run time; compile errors with
  * glslang's log; what tessera cannot lower refused with a log naming the
  * construct; link errors; active attributes and uniforms as
- * glGetActiveAttrib/Uniform report them; the ISA's encoding.
+ * glGetActiveAttrib/Uniform report them; the ISA's encoding. The pairs glmark2
+ * links are linked and run once each.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -184,6 +185,63 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static void sample_grey(void *user, const struct tsr_shader_tex_request *req, float rgba[4][4])
+{
+	(void)user;
+	(void)req;
+	for (int l = 0; l < 4; l++)
+		for (int c = 0; c < 4; c++)
+			rgba[l][c] = 0.5f;
+}
+
+/* runs a linked program once: its vertex shader on 4 vertices, its
+ * fragment shader on a quad, every uniform 0.5 (samplers on unit 0) */
+static void run_pair(struct tsr_program *p)
+{
+	struct tsr_error err;
+	float half[4 * 4 * 64];
+	for (size_t i = 0; i < sizeof(half) / sizeof(half[0]); i++)
+		half[i] = 0.5f;
+	for (uint32_t i = 0; i < tsr_program_uniform_count(p); i++) {
+		const struct tsr_shader_var *u = tsr_program_uniform(p, i);
+		float zero[64] = {0};
+		bool sampler = u->type == 0x8B5E || u->type == 0x8B60;
+		assert_true(u->size <= 64);
+		assert_int_equal(tsr_program_uniform_write(p, u->location, u->size, sampler ? zero : half, &err),
+				 TSR_OK);
+	}
+	struct tsr_shader_exec *vx, *fx;
+	assert_int_equal(tsr_shader_exec_create(p, TSR_SHADER_VERTEX, sample_grey, NULL, &vx, &err), TSR_OK);
+	assert_int_equal(tsr_shader_exec_create(p, TSR_SHADER_FRAGMENT, sample_grey, NULL, &fx, &err), TSR_OK);
+	struct tsr_vs_in vin;
+	for (int k = 0; k < 4; k++)
+		for (int a = 0; a < TSR_SHADER_MAX_ATTRIBS; a++)
+			for (int c = 0; c < 4; c++)
+				vin.attribs[k][a][c] = 0.25f * (float)(k + c) + 0.1f;
+	struct tsr_vs_out vout;
+	struct tsr_shader_counts counts;
+	memset(&counts, 0, sizeof(counts));
+	tsr_shader_exec_vertices(vx, &vin, 4, &vout, &counts);
+	assert_int_equal(counts.executions, 1);
+	assert_true(counts.instructions > 0);
+	struct tsr_fs_quad_in fin;
+	memset(&fin, 0, sizeof(fin));
+	for (int l = 0; l < 4; l++) {
+		memcpy(fin.varyings[l], vout.varyings[l], sizeof(fin.varyings[l]));
+		fin.frag_coord[l][0] = 100.5f + (float)(l & 1);
+		fin.frag_coord[l][1] = 50.5f + (float)(l >> 1);
+		fin.frag_coord[l][2] = 0.5f;
+		fin.frag_coord[l][3] = 1.0f;
+	}
+	fin.front_facing = 1;
+	struct tsr_fs_quad_out fout;
+	tsr_shader_exec_quad(fx, &fin, &fout, &counts);
+	assert_int_equal(counts.executions, 2);
+	assert_int_equal(counts.loop_limit_hits, 0);
+	tsr_shader_exec_destroy(vx);
+	tsr_shader_exec_destroy(fx);
+}
+
 static void test_glmark2_shaders(void **state)
 {
 	(void)state;
@@ -238,10 +296,12 @@ static void test_glmark2_shaders(void **state)
 		struct tsr_error err;
 		pairs++;
 		assert_int_equal(tsr_program_link(shaders[i + 1], shaders[i], NULL, 0, &p, &err), TSR_OK);
-		if (tsr_program_linked(p))
+		if (tsr_program_linked(p)) {
 			linked++;
-		else
+			run_pair(p);
+		} else {
 			fprintf(stderr, "%.*s: %s\n", (int)(l - 5), names[i], tsr_program_info_log(p));
+		}
 		tsr_program_destroy(p);
 	}
 	printf("glmark2: %d of %d shaders of %s compiled (%d instructions, at most %d registers: %s), "
