@@ -53,7 +53,7 @@ check-asan: deps
 
 check-clang:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
-	@CC=clang cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DTSR_WERROR=ON >/dev/null
+	@CC=clang CXX=clang++ cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DTSR_WERROR=ON >/dev/null
 	@cmake --build $(BUILD)-clang -j $(JOBS)
 	ctest --test-dir $(BUILD)-clang -j $(JOBS) --output-on-failure
 
@@ -66,7 +66,7 @@ check-slurm: build
 # libFuzzer harnesses of fuzz/ (docs/fuzzing.md): FUZZ_SECONDS each, one at a time
 fuzz:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
-	@CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON \
+	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON \
 		-DTSR_BUILD_TESTS=OFF -DTSR_WERROR=ON >/dev/null
 	@cmake --build build-fuzz -j $(JOBS)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh build-fuzz
@@ -75,7 +75,7 @@ fuzz:
 # corpus: repeatable, about a minute of fuzzing
 fuzz-ci:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
-	@CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON \
+	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON \
 		-DTSR_BUILD_TESTS=OFF -DTSR_WERROR=ON >/dev/null
 	@cmake --build build-fuzz -j $(JOBS)
 	FUZZ_RUNS=$(FUZZ_RUNS) bash scripts/fuzz.sh build-fuzz
@@ -115,6 +115,7 @@ bench: build
 	./$(BUILD)/bench_timing
 	./$(BUILD)/bench_replay
 	./$(BUILD)/bench_crc
+	./$(BUILD)/bench_shader
 
 clean:
 	rm -rf $(BUILD) $(BUILD)-asan $(BUILD)-clang build-fuzz out

@@ -6,14 +6,18 @@ set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config
           libassimp-dev libjansson-dev libstb-dev libturbojpeg0-dev libzstd-dev zlib1g-dev libpng-dev libdeflate-dev
           libcmocka-dev glmark2-data assimp-testmodels
+          glslang-dev spirv-tools spirv-headers
           extremetuxracer-data frozen-bubble-data pingus-data neverball-data
           xvfb xauth apitrace glmark2-es2-x11 libegl-mesa0 libgl1-mesa-dri libgles2 libegl1
           mesa-utils-bin)
-# the four *-data after the test models are game data for the game-like
-# workloads (docs/workloads.md, "Shipped workloads"): about 42, 24, 22 and 84
-# MiB installed; then what `tessera capture` runs (docs/captures.md): Xvfb,
-# apitrace and eglretrace, Mesa's llvmpipe through EGL and GL ES 2.0, and GL
-# ES 2.0 programs to capture (glmark2-es2, es2gears of mesa-utils-bin)
+# glslang-dev, spirv-tools, spirv-headers: the shader compiler of src/shader
+# (glslang's static libraries; SPIRV-Tools' headers and static libraries;
+# the C headers of SPIR-V's opcodes); the four *-data are game data for the
+# game-like workloads (docs/workloads.md, "Shipped workloads"): about 42, 24,
+# 22 and 84 MiB installed; then what `tessera capture` runs
+# (docs/captures.md): Xvfb, apitrace and eglretrace, Mesa's llvmpipe through
+# EGL and GL ES 2.0, and GL ES 2.0 programs to capture (glmark2-es2, es2gears
+# of mesa-utils-bin)
 # clang is used by 'make check-clang' (CI) to prove the build is warning-free there too
 # libclang-rt-14-dev: libFuzzer and the sanitizer runtimes (`make fuzz`); clang-14
 # only recommends it, and recommends are not installed here

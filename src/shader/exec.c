@@ -1,0 +1,594 @@
+/*
+ * exec.c - the interpreter of the shader ISA (isa.h, docs/shader-isa.md):
+ * one program stage on 4 lanes. Registers are [register][component][lane]
+ * floats, so a component of a register is one 4-lane vector (GCC/clang
+ * vector extensions: SSE on x86-64) and a swizzle only picks rows. The
+ * execution mask is 4 bits; writes blend with it unless every lane is on.
+ * Flow control keeps a stack of IF and LOOP entries (TSR_SH_MAX_NESTING of
+ * each at most, which the lowering guarantees). Hot path: no allocation;
+ * the counters are kept in locals and added to the caller's struct at the
+ * end.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shader/shader_priv.h"
+
+typedef float v4f __attribute__((vector_size(16)));
+typedef int32_t v4i __attribute__((vector_size(16)));
+
+/*
+ * An instruction decoded once, at creation, for this state's registers:
+ * operand pointers instead of bank and index, swizzles as component
+ * indices, the class for the counters.
+ */
+struct dinst {
+	uint8_t op, wm, flags, cls;
+	uint8_t sw[3][4];         /* component read for each written component, per source */
+	uint8_t mod[3];           /* TSR_SH_MOD_* per source */
+	uint8_t any_mod;
+	uint16_t target;          /* jump target (flow), max offset (LDX, STX) */
+	const v4f *src[3];        /* the sources' registers */
+	v4f *dst;                 /* the destination register */
+};
+
+struct tsr_shader_exec {
+	const struct tsr_program *p;
+	const struct tsr_prog_stage *ps;
+	enum tsr_shader_stage stage;
+	tsr_shader_sample_fn sample;
+	void *user;
+	v4f *regs;                /* [regs][4] */
+	struct dinst *code;       /* the stage's code, decoded */
+};
+
+/* lane masks as vectors: all bits of lane k set when bit k is */
+static const v4i lane_mask[16] = {
+#define M(k) {((k) & 1) ? -1 : 0, ((k) & 2) ? -1 : 0, ((k) & 4) ? -1 : 0, ((k) & 8) ? -1 : 0}
+	M(0), M(1), M(2), M(3), M(4), M(5), M(6), M(7),
+	M(8), M(9), M(10), M(11), M(12), M(13), M(14), M(15),
+#undef M
+};
+
+enum tsr_status tsr_shader_exec_create(const struct tsr_program *p, enum tsr_shader_stage stage,
+				       tsr_shader_sample_fn sample, void *user,
+				       struct tsr_shader_exec **out, struct tsr_error *err)
+{
+	*out = NULL;
+	if (!p || !p->linked)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "the program is not linked");
+	if (stage != TSR_SHADER_VERTEX && stage != TSR_SHADER_FRAGMENT)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "shader stage %d is neither vertex nor fragment",
+				     (int)stage);
+	struct tsr_shader_exec *x = calloc(1, sizeof(*x));
+	if (!x)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a shader execution state");
+	x->p = p;
+	x->ps = &p->st[stage == TSR_SHADER_FRAGMENT];
+	x->stage = stage;
+	x->sample = sample;
+	x->user = user;
+	size_t bytes = (size_t)x->ps->regs * sizeof(v4f) * 4;
+	x->regs = aligned_alloc(16, bytes);
+	if (!x->regs) {
+		free(x);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %zu bytes of registers", bytes);
+	}
+	memset(x->regs, 0, bytes);
+	x->code = calloc(x->ps->count ? x->ps->count : 1, sizeof(*x->code));
+	if (!x->code) {
+		tsr_shader_exec_destroy(x);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for decoded code");
+	}
+	v4f *bank[2] = {x->regs, (v4f *)x->ps->cbank};
+	for (uint32_t i = 0; i < x->ps->count; i++) {
+		const struct tsr_sh_inst *in = &x->ps->code[i];
+		struct dinst *d = &x->code[i];
+		d->op = in->op;
+		d->wm = in->wmask & 0xfu;
+		d->flags = in->wmask & 0xf0u;
+		d->cls = (uint8_t)tsr_sh_op_class(in->op);
+		for (int k = 0; k < 3; k++) {
+			const struct tsr_sh_src *s = &in->src[k];
+			uint32_t reg = s->reg & TSR_SH_REG_MASK;
+			uint32_t limit = s->reg & TSR_SH_CONST_BANK ? x->ps->const_regs : x->ps->regs;
+			if (reg >= limit)
+				reg = 0; /* unused operand fields (jump targets, limits) */
+			d->src[k] = bank[s->reg >> 15] + (size_t)reg * 4;
+			for (int c = 0; c < 4; c++)
+				d->sw[k][c] = (uint8_t)((s->swz >> (2 * c)) & 3u);
+			d->mod[k] = s->mod;
+			d->any_mod |= s->mod;
+		}
+		d->target = in->dst;
+		if (in->op == TSR_SH_LDX || in->op == TSR_SH_STX)
+			d->target = in->src[2].reg;
+		d->dst = in->op < TSR_SH_IF && in->dst < x->ps->regs ? x->regs + (size_t)in->dst * 4 : x->regs;
+	}
+	*out = x;
+	return TSR_OK;
+}
+
+void tsr_shader_exec_destroy(struct tsr_shader_exec *x)
+{
+	if (!x)
+		return;
+	free(x->regs);
+	free(x->code);
+	free(x);
+}
+
+static inline v4f vabs(v4f v)
+{
+	return (v4f)((v4i)v & (v4i){0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff});
+}
+
+/* source k of a decoded instruction, for written component c */
+static inline v4f rd(const struct dinst *d, unsigned k, unsigned c)
+{
+	v4f v = d->src[k][d->sw[k][c]];
+	if (__builtin_expect(d->mod[k] != 0, 0)) {
+		if (d->mod[k] & TSR_SH_MOD_ABS)
+			v = vabs(v);
+		if (d->mod[k] & TSR_SH_MOD_NEG)
+			v = -v;
+	}
+	return v;
+}
+
+static inline v4f vone(void)
+{
+	return (v4f){1, 1, 1, 1};
+}
+
+static inline v4f bool_f(v4i m)
+{
+	return (v4f)(m & (v4i){0x3f800000, 0x3f800000, 0x3f800000, 0x3f800000});
+}
+
+static inline v4f vsel(v4i m, v4f a, v4f b)
+{
+	return (v4f)((m & (v4i)a) | (~m & (v4i)b));
+}
+
+/* floor for every float (|x| >= 2^23 and NaN are already integral / kept) */
+static inline v4f vfloor(v4f x)
+{
+	const v4f big = {8388608.0f, 8388608.0f, 8388608.0f, 8388608.0f};
+	v4i i = __builtin_convertvector(x, v4i);
+	v4f t = __builtin_convertvector(i, v4f);
+	t -= bool_f(t > x);
+	return vsel(vabs(x) < big, t, x);
+}
+
+static inline v4f vtrunc(v4f x)
+{
+	const v4f big = {8388608.0f, 8388608.0f, 8388608.0f, 8388608.0f};
+	v4f t = __builtin_convertvector(__builtin_convertvector(x, v4i), v4f);
+	/* trunc keeps the sign of zero: -0.5 -> -0 */
+	t = (v4f)((v4i)t | ((v4i)x & (v4i){INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN}));
+	return vsel(vabs(x) < big, t, x);
+}
+
+static inline unsigned bits_of(v4i m)
+{
+	return (unsigned)((m[0] & 1) | (m[1] & 2) | (m[2] & 4) | (m[3] & 8));
+}
+
+/* lanes whose src0.x is nonzero (or zero when inverted) */
+static inline unsigned cond_bits(const struct dinst *d)
+{
+	unsigned b = bits_of(rd(d, 0, 0) != (v4f){0, 0, 0, 0});
+	return d->flags & TSR_SH_F_INVERT ? ~b & 0xfu : b;
+}
+
+static inline v4f lanes_apply(v4f v, float (*f)(float))
+{
+	return (v4f){f(v[0]), f(v[1]), f(v[2]), f(v[3])};
+}
+
+static float f_rsq(float x) { return 1.0f / sqrtf(x); }
+
+enum { E_IF, E_LOOP };
+
+struct entry {
+	uint8_t kind;
+	uint8_t saved;     /* IF: lanes active before; LOOP: unused */
+	uint8_t then;      /* IF: lanes of the then side */
+	uint8_t brk, cont; /* LOOP: lanes that left it, lanes waiting for the continue block */
+	uint8_t live;      /* LOOP: lanes that began this iteration */
+	int8_t prev_loop;  /* LOOP: the enclosing loop's entry */
+	uint32_t iter;
+};
+
+static void texture(struct tsr_shader_exec *x, const struct dinst *in, unsigned exec, v4f res[4])
+{
+	struct tsr_shader_tex_request q;
+	v4f s = rd(in, 0, 0), t = rd(in, 0, 1), r = rd(in, 0, 2);
+	bool cube = (in->flags & TSR_SH_F_CUBE) != 0;
+	if (in->flags & TSR_SH_F_PROJ) {
+		v4f q4 = rd(in, 0, 2);
+		s /= q4;
+		t /= q4;
+		r = (v4f){0, 0, 0, 0};
+	}
+	if (!cube)
+		r = (v4f){0, 0, 0, 0};
+	/* the sampler's unit: a constant, or a per-lane register that LDX
+	 * filled from a sampler array (read in the first active lane) */
+	float unit = in->src[2][0][exec ? __builtin_ctz(exec) : 0];
+	q.unit = unit >= 0.0f && unit < 65536.0f ? (uint32_t)unit : 0;
+	q.cube = cube;
+	q.lane_mask = (uint8_t)exec;
+	memcpy(q.coord[0], &s, 16);
+	memcpy(q.coord[1], &t, 16);
+	memcpy(q.coord[2], &r, 16);
+	if (in->op == TSR_SH_TXL) {
+		q.lod_mode = TSR_SHADER_LOD_EXPLICIT;
+	} else {
+		q.lod_mode = in->op == TSR_SH_TXB ? TSR_SHADER_LOD_BIAS : TSR_SHADER_LOD_IMPLICIT;
+	}
+	if (in->op != TSR_SH_TEX) {
+		v4f l = rd(in, 1, 0);
+		memcpy(q.lod, &l, 16);
+	} else {
+		memset(q.lod, 0, sizeof(q.lod));
+	}
+	if (x->stage == TSR_SHADER_FRAGMENT && in->op != TSR_SH_TXL) {
+		const v4f c3[3] = {s, t, r};
+		for (int k = 0; k < 3; k++) {
+			v4f v = c3[k];
+			v4f dx = __builtin_shufflevector(v, v, 1, 1, 3, 3) - __builtin_shufflevector(v, v, 0, 0, 2, 2);
+			v4f dy = __builtin_shufflevector(v, v, 2, 3, 2, 3) - __builtin_shufflevector(v, v, 0, 1, 0, 1);
+			memcpy(q.ddx[k], &dx, 16);
+			memcpy(q.ddy[k], &dy, 16);
+		}
+	} else {
+		memset(q.ddx, 0, sizeof(q.ddx));
+		memset(q.ddy, 0, sizeof(q.ddy));
+	}
+	float rgba[4][4] = {{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}};
+	if (x->sample)
+		x->sample(x->user, &q, rgba);
+	for (int c = 0; c < 4; c++)
+		res[c] = (v4f){rgba[0][c], rgba[1][c], rgba[2][c], rgba[3][c]};
+}
+
+/* runs the stage's code; returns the lanes killed */
+static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_counts *counts)
+{
+	const struct dinst *code = x->code;
+	struct entry stk[2 * TSR_SH_MAX_NESTING + 2];
+	int sp = 0, loop = -1;
+	unsigned killed = 0;
+	uint64_t cls_n[4] = {0, 0, 0, 0}, div = 0, limit = 0, killed_lanes = 0;
+	for (uint32_t pc = 0;;) {
+		const struct dinst *in = &code[pc++];
+		const unsigned op = in->op;
+		if (op < TSR_SH_IF) {
+			if (!exec)
+				continue;
+			const unsigned wm = in->wm;
+			v4f res[4];
+			switch (op) {
+#define CW(EXPR)                                                        \
+	for (unsigned k = 0; k < 4; k++)                                \
+		if (wm & (1u << k)) {                                   \
+			const v4f A = rd(in, 0, k);                     \
+			const v4f B = rd(in, 1, k);                     \
+			const v4f C = rd(in, 2, k);                     \
+			(void)A; (void)B; (void)C;                      \
+			res[k] = (EXPR);                                \
+		}                                                       \
+	break
+			case TSR_SH_MOV:
+				CW(A);
+			case TSR_SH_ADD:
+				CW(A + B);
+			case TSR_SH_MUL:
+				CW(A * B);
+			case TSR_SH_MAD:
+				CW(A * B + C);
+			case TSR_SH_MIN:
+				CW(vsel(B < A, B, A));
+			case TSR_SH_MAX:
+				CW(vsel(A < B, B, A));
+			case TSR_SH_SLT:
+				CW(bool_f(A < B));
+			case TSR_SH_SGE:
+				CW(bool_f(A >= B));
+			case TSR_SH_SEQ:
+				CW(bool_f(A == B));
+			case TSR_SH_SNE:
+				CW(bool_f(A != B));
+			case TSR_SH_SEL:
+				CW(vsel(A != (v4f){0, 0, 0, 0}, B, C));
+			case TSR_SH_FLR:
+				CW(vfloor(A));
+			case TSR_SH_FRC:
+				CW(A - vfloor(A));
+			case TSR_SH_TRC:
+				CW(vtrunc(A));
+			case TSR_SH_SGN:
+				CW(bool_f(A > (v4f){0, 0, 0, 0}) - bool_f(A < (v4f){0, 0, 0, 0}));
+			case TSR_SH_DDX:
+				CW(__builtin_shufflevector(A, A, 1, 1, 3, 3) - __builtin_shufflevector(A, A, 0, 0, 2, 2));
+			case TSR_SH_DDY:
+				CW(__builtin_shufflevector(A, A, 2, 3, 2, 3) - __builtin_shufflevector(A, A, 0, 1, 0, 1));
+			case TSR_SH_RCP:
+				CW(vone() / A);
+			case TSR_SH_RSQ:
+				CW(lanes_apply(A, f_rsq));
+			case TSR_SH_SQRT:
+				CW(lanes_apply(A, sqrtf));
+			case TSR_SH_EXP2:
+				CW(lanes_apply(A, exp2f));
+			case TSR_SH_LOG2:
+				CW(lanes_apply(A, log2f));
+			case TSR_SH_SIN:
+				CW(lanes_apply(A, sinf));
+			case TSR_SH_COS:
+				CW(lanes_apply(A, cosf));
+			case TSR_SH_DIV:
+				CW(A / B);
+#undef CW
+			case TSR_SH_DP2:
+			case TSR_SH_DP3:
+			case TSR_SH_DP4: {
+				v4f s = rd(in, 0, 0) * rd(in, 1, 0);
+				s += rd(in, 0, 1) * rd(in, 1, 1);
+				if (op != TSR_SH_DP2)
+					s += rd(in, 0, 2) * rd(in, 1, 2);
+				if (op == TSR_SH_DP4)
+					s += rd(in, 0, 3) * rd(in, 1, 3);
+				res[0] = res[1] = res[2] = res[3] = s;
+				break;
+			}
+			case TSR_SH_LDX: {
+				/* per lane: register b + clamp(int(a.x), 0, max) */
+				v4f idx = rd(in, 0, 0);
+				const uint32_t max = in->target;
+				for (int lane = 0; lane < 4; lane++) {
+					float f = idx[lane];
+					uint32_t o = f > 0.0f ? (f < (float)max ? (uint32_t)f : max) : 0;
+					const v4f *r = in->src[1] + (size_t)o * 4;
+					for (unsigned k = 0; k < 4; k++)
+						res[k][lane] = r[in->sw[1][k]][lane];
+				}
+				break;
+			}
+			case TSR_SH_STX: {
+				v4f idx = rd(in, 0, 0);
+				const uint32_t max = in->target;
+				for (int lane = 0; lane < 4; lane++) {
+					if (!(exec & (1u << lane)))
+						continue;
+					float f = idx[lane];
+					uint32_t o = f > 0.0f ? (f < (float)max ? (uint32_t)f : max) : 0;
+					v4f *r = in->dst + (size_t)o * 4;
+					for (unsigned k = 0; k < 4; k++)
+						if (wm & (1u << k))
+							r[k][lane] = rd(in, 1, k)[lane];
+				}
+				cls_n[TSR_SH_CLASS_ALU]++;
+				continue;
+			}
+			case TSR_SH_TEX:
+			case TSR_SH_TXB:
+			case TSR_SH_TXL:
+				texture(x, in, exec, res);
+				break;
+			default:
+				res[0] = res[1] = res[2] = res[3] = (v4f){0, 0, 0, 0};
+				break;
+			}
+			cls_n[in->cls]++;
+			v4f *d = in->dst;
+			if (exec == 0xfu) {
+				for (unsigned k = 0; k < 4; k++)
+					if (wm & (1u << k))
+						d[k] = res[k];
+			} else {
+				const v4i m = lane_mask[exec];
+				for (unsigned k = 0; k < 4; k++)
+					if (wm & (1u << k))
+						d[k] = vsel(m, res[k], d[k]);
+			}
+			continue;
+		}
+		if (op == TSR_SH_END)
+			break;
+		cls_n[TSR_SH_CLASS_FLOW]++;
+		struct entry *lp = loop >= 0 ? &stk[loop] : NULL;
+		unsigned gone = killed | (lp ? (unsigned)(lp->brk | lp->cont) : 0u);
+		switch (op) {
+		case TSR_SH_IF: {
+			unsigned t = exec & cond_bits(in);
+			if (t && t != exec)
+				div++;
+			struct entry *e = &stk[sp++];
+			e->kind = E_IF;
+			e->saved = (uint8_t)exec;
+			e->then = (uint8_t)t;
+			exec = t;
+			if (!exec)
+				pc = in->target;
+			break;
+		}
+		case TSR_SH_ELSE: {
+			struct entry *e = &stk[sp - 1];
+			exec = e->saved & ~e->then & ~gone & 0xfu;
+			if (!exec)
+				pc = in->target;
+			break;
+		}
+		case TSR_SH_ENDIF: {
+			struct entry *e = &stk[--sp];
+			exec = e->saved & ~gone & 0xfu;
+			break;
+		}
+		case TSR_SH_LOOP: {
+			if (!exec) {
+				pc = in->target;
+				break;
+			}
+			struct entry *e = &stk[sp];
+			e->kind = E_LOOP;
+			e->brk = e->cont = 0;
+			e->live = (uint8_t)exec;
+			e->iter = 0;
+			e->prev_loop = (int8_t)loop;
+			loop = sp++;
+			break;
+		}
+		case TSR_SH_BRK:
+		case TSR_SH_CONT:
+		case TSR_SH_KILL: {
+			unsigned c = in->flags & TSR_SH_F_COND ? cond_bits(in) : 0xfu;
+			unsigned leave = exec & c;
+			if (leave && leave != exec)
+				div++;
+			exec &= ~leave;
+			if (op == TSR_SH_KILL) {
+				killed |= leave;
+				killed_lanes += (uint64_t)__builtin_popcount(leave);
+				break;
+			}
+			if (op == TSR_SH_BRK)
+				lp->brk = (uint8_t)(lp->brk | leave);
+			else
+				lp->cont = (uint8_t)(lp->cont | leave);
+			/* no lane of the iteration left (lanes of an enclosing IF's
+			 * other side would still be): on to the continue block */
+			if (!(lp->live & ~(lp->brk | lp->cont | killed) & 0xfu))
+				pc = in->target;
+			break;
+		}
+		case TSR_SH_CJOIN:
+			sp = loop + 1;
+			exec = (exec | lp->cont) & ~killed & 0xfu;
+			lp->cont = 0;
+			break;
+		case TSR_SH_ENDLOOP: {
+			sp = loop + 1;
+			exec = (exec | lp->cont) & ~killed & 0xfu;
+			lp->cont = 0;
+			if (!(in->flags & TSR_SH_F_ONCE) && exec) {
+				if (++lp->iter < TSR_SH_LOOP_LIMIT) {
+					lp->live = (uint8_t)exec;
+					pc = in->target;
+					break;
+				}
+				limit++;
+			}
+			exec = (exec | lp->brk) & ~killed & 0xfu;
+			sp = loop;
+			loop = lp->prev_loop;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	if (counts) {
+		counts->executions++;
+		counts->alu += cls_n[TSR_SH_CLASS_ALU];
+		counts->sfu += cls_n[TSR_SH_CLASS_SFU];
+		counts->tex += cls_n[TSR_SH_CLASS_TEX];
+		counts->branch += cls_n[TSR_SH_CLASS_FLOW];
+		counts->divergent_branches += div;
+		counts->instructions += cls_n[0] + cls_n[1] + cls_n[2] + cls_n[3];
+		counts->lanes_killed += killed_lanes;
+		counts->loop_limit_hits += limit;
+	}
+	return killed;
+}
+
+void tsr_shader_exec_quad(struct tsr_shader_exec *x, const struct tsr_fs_quad_in *in,
+			  struct tsr_fs_quad_out *out, struct tsr_shader_counts *counts)
+{
+	const struct tsr_prog_stage *ps = x->ps;
+	float *regs = (float *)x->regs;
+	for (uint32_t i = 0; i < ps->n_in; i++) {
+		const struct tsr_sh_io *io = &ps->in[i];
+		float *r = regs + (size_t)io->reg * 16;
+		switch (io->kind) {
+		case TSR_SH_BI_NONE:
+			for (int c = 0; c < 4; c++)
+				for (int l = 0; l < 4; l++)
+					r[c * 4 + l] = in->varyings[l][io->index][c];
+			break;
+		case TSR_SH_BI_FRAG_COORD:
+			for (int c = 0; c < 4; c++)
+				for (int l = 0; l < 4; l++)
+					r[c * 4 + l] = in->frag_coord[l][c];
+			break;
+		case TSR_SH_BI_FRONT_FACING:
+			for (int l = 0; l < 4; l++)
+				r[l] = in->front_facing ? 1.0f : 0.0f;
+			break;
+		case TSR_SH_BI_POINT_COORD:
+			for (int c = 0; c < 2; c++)
+				for (int l = 0; l < 4; l++)
+					r[c * 4 + l] = in->point_coord[l][c];
+			break;
+		default:
+			break;
+		}
+	}
+	unsigned killed = run(x, 0xfu, counts);
+	memset(out->color, 0, sizeof(out->color));
+	for (uint32_t i = 0; i < ps->n_out; i++) {
+		const struct tsr_sh_io *io = &ps->out[i];
+		if (io->kind != TSR_SH_BI_FRAG_COLOR)
+			continue;
+		const float *r = regs + (size_t)io->reg * 16;
+		for (int c = 0; c < 4; c++)
+			for (int l = 0; l < 4; l++)
+				out->color[l][c] = r[c * 4 + l];
+	}
+	out->kill_mask = (uint8_t)killed;
+}
+
+void tsr_shader_exec_vertices(struct tsr_shader_exec *x, const struct tsr_vs_in *in, uint32_t nv,
+			      struct tsr_vs_out *out, struct tsr_shader_counts *counts)
+{
+	const struct tsr_prog_stage *ps = x->ps;
+	float *regs = (float *)x->regs;
+	if (nv == 0)
+		return;
+	if (nv > 4)
+		nv = 4;
+	for (uint32_t i = 0; i < ps->n_in; i++) {
+		const struct tsr_sh_io *io = &ps->in[i];
+		float *r = regs + (size_t)io->reg * 16;
+		for (int c = 0; c < 4; c++)
+			for (uint32_t l = 0; l < 4; l++)
+				r[c * 4 + l] = l < nv ? in->attribs[l][io->index][c] : 0.0f;
+	}
+	run(x, (1u << nv) - 1u, counts);
+	for (uint32_t l = 0; l < nv; l++)
+		out->point_size[l] = 1.0f;
+	for (uint32_t i = 0; i < ps->n_out; i++) {
+		const struct tsr_sh_io *io = &ps->out[i];
+		const float *r = regs + (size_t)io->reg * 16;
+		for (uint32_t l = 0; l < nv; l++) {
+			switch (io->kind) {
+			case TSR_SH_BI_NONE:
+				for (int c = 0; c < 4; c++)
+					out->varyings[l][io->index][c] = r[c * 4 + l];
+				break;
+			case TSR_SH_BI_POSITION:
+				for (int c = 0; c < 4; c++)
+					out->position[l][c] = r[c * 4 + l];
+				break;
+			case TSR_SH_BI_POINT_SIZE:
+				out->point_size[l] = r[l];
+				break;
+			default:
+				break;
+			}
+		}
+	}
+}

@@ -1,0 +1,167 @@
+/*
+ * frontend.c - GLSL ES 1.00 source to flattened SPIR-V: glslang's C
+ * interface parses the source as ES 100 (client and target NONE: the
+ * only way glslang 12 emits SPIR-V for ES 100, which it does not
+ * officially support; test 140 pins it), links the single stage and
+ * generates SPIR-V, whose header version word is 0 and is set to 1.0;
+ * SPIRV-Tools then inlines every call and rewrites to SSA
+ * (spirv_opt.cpp). docs/shader-isa.md, "Compiling", gives the passes.
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glslang/Include/glslang_c_interface.h>
+#include <glslang/Public/resource_limits_c.h>
+
+#include "shader/shader_priv.h"
+
+void tsr_sh_text_add(struct tsr_sh_text *t, const char *fmt, ...)
+{
+	if (t->failed)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char small[256];
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (t->len + (size_t)n + 1 > t->cap) {
+		size_t cap = t->cap ? t->cap : 256;
+		while (cap < t->len + (size_t)n + 1)
+			cap *= 2;
+		char *s = realloc(t->s, cap);
+		if (!s) {
+			t->failed = true;
+			return;
+		}
+		t->s = s;
+		t->cap = cap;
+	}
+	if ((size_t)n < sizeof(small)) {
+		memcpy(t->s + t->len, small, (size_t)n + 1);
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	t->len += (size_t)n;
+}
+
+static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
+static int glslang_ready;
+
+/* glslang's process state, made once and kept (its symbol tables are
+ * rebuilt whenever the last user finalizes, so no one finalizes). */
+static void glslang_start(void)
+{
+	glslang_ready = glslang_initialize_process();
+}
+
+/* The version of a #version directive in the source, 100 when there is none. */
+static long source_version(const char *src)
+{
+	const char *p = src;
+	while (*p) {
+		const char *line = p;
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (*line == '#') {
+			line++;
+			while (*line == ' ' || *line == '\t')
+				line++;
+			if (strncmp(line, "version", 7) == 0 && !isalnum((unsigned char)line[7]))
+				return strtol(line + 7, NULL, 10);
+		}
+		const char *nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return 100;
+}
+
+enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
+				uint32_t **words, size_t *word_count, struct tsr_sh_text *log,
+				struct tsr_error *err)
+{
+	*words = NULL;
+	*word_count = 0;
+	long version = source_version(source);
+	if (version != 100) {
+		tsr_sh_text_add(log, "ERROR: 0:1: '#version' : version %ld is not GLSL ES 1.00 "
+			       "(OpenGL ES 2.0 accepts #version 100 only)\n", version);
+		return TSR_OK;
+	}
+	pthread_once(&glslang_once, glslang_start);
+	if (!glslang_ready)
+		return tsr_error_set(err, TSR_ERR_INTERNAL, "glslang failed to initialize");
+	const glslang_stage_t gstage = stage == TSR_SHADER_VERTEX ? GLSLANG_STAGE_VERTEX
+								 : GLSLANG_STAGE_FRAGMENT;
+	glslang_input_t in;
+	memset(&in, 0, sizeof(in));
+	in.language = GLSLANG_SOURCE_GLSL;
+	in.stage = gstage;
+	in.client = GLSLANG_CLIENT_NONE;
+	in.target_language = GLSLANG_TARGET_NONE;
+	in.code = source;
+	in.default_version = 100;
+	in.default_profile = GLSLANG_ES_PROFILE;
+	in.messages = GLSLANG_MSG_DEFAULT_BIT;
+	in.resource = glslang_default_resource();
+	glslang_shader_t *sh = glslang_shader_create(&in);
+	if (!sh)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "glslang could not create a shader");
+	enum tsr_status st = TSR_OK;
+	glslang_program_t *prog = NULL;
+	if (!glslang_shader_preprocess(sh, &in) || !glslang_shader_parse(sh, &in)) {
+		tsr_sh_text_add(log, "%s", glslang_shader_get_info_log(sh));
+		goto done;
+	}
+	prog = glslang_program_create();
+	if (!prog) {
+		st = tsr_error_set(err, TSR_ERR_NOMEM, "glslang could not create a program");
+		goto done;
+	}
+	glslang_program_add_shader(prog, sh);
+	if (!glslang_program_link(prog, GLSLANG_MSG_DEFAULT_BIT)) {
+		tsr_sh_text_add(log, "%s", glslang_program_get_info_log(prog));
+		goto done;
+	}
+	/* warnings of a successful compile are kept in the log */
+	const char *warn = glslang_shader_get_info_log(sh);
+	if (warn && *warn)
+		tsr_sh_text_add(log, "%s", warn);
+	glslang_program_SPIRV_generate(prog, gstage);
+	size_t n = glslang_program_SPIRV_get_size(prog);
+	if (n < 5) {
+		tsr_sh_text_add(log, "ERROR: glslang generated no SPIR-V: %s\n",
+				glslang_program_SPIRV_get_messages(prog) ? glslang_program_SPIRV_get_messages(prog) : "");
+		goto done;
+	}
+	uint32_t *raw = malloc(n * sizeof(uint32_t));
+	if (!raw) {
+		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %zu SPIR-V words", n);
+		goto done;
+	}
+	glslang_program_SPIRV_get(prog, raw);
+	raw[1] = 0x00010000u; /* glslang leaves the version 0 for target NONE */
+	char msg[256];
+	if (tsr_sh_spirv_optimize(raw, n, words, word_count, msg, sizeof(msg)) != 0) {
+		tsr_sh_text_add(log, "ERROR: SPIR-V optimizer: %s\n", msg);
+		*words = NULL;
+		*word_count = 0;
+	}
+	free(raw);
+done:
+	if (prog)
+		glslang_program_delete(prog);
+	glslang_shader_delete(sh);
+	if (log->failed && st == TSR_OK)
+		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a shader info log");
+	return st;
+}
