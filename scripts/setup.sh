@@ -6,10 +6,12 @@ set -euo pipefail
 PACKAGES=(build-essential cmake pkg-config
           libassimp-dev libjansson-dev libstb-dev libturbojpeg0-dev libzstd-dev zlib1g-dev libpng-dev libdeflate-dev
           libcmocka-dev glmark2-data assimp-testmodels
-          glslang-dev spirv-tools spirv-headers
+          glslang-dev spirv-tools spirv-headers libgles-dev
           extremetuxracer-data frozen-bubble-data pingus-data neverball-data
           xvfb xauth apitrace glmark2-es2-x11 libegl-mesa0 libgl1-mesa-dri libgles2 libegl1
           mesa-utils-bin)
+# libgles-dev: <GLES2/gl2.h> and <GLES2/gl2ext.h>, the GL types and enums of
+# src/gles (the GL ES 2.0 context)
 # glslang-dev, spirv-tools, spirv-headers: the shader compiler of src/shader
 # (glslang's static libraries; SPIRV-Tools' headers and static libraries;
 # the C headers of SPIR-V's opcodes); the four *-data are game data for the

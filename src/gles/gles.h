@@ -1,0 +1,261 @@
+/*
+ * gles.h - an OpenGL ES 2.0 context as a pure state machine (issue 31):
+ * the objects and state of the OpenGL ES 2.0.25 specification (Full
+ * Specification, November 2, 2010), its tables 6.2 to 6.22, with the
+ * specification's error rules: a call with a bad argument records an error
+ * (the first one is kept until GetError returns and clears it) and changes
+ * nothing.
+ *
+ * One C function per GL ES 2.0 entry point, named after it and taking the
+ * context first (tsr_gles_BindBuffer(ctx, target, buffer) is
+ * glBindBuffer(target, buffer)), with GL's own types (Debian's
+ * <GLES2/gl2.h>, package libgles-dev), so that the exported gl* wrappers
+ * of a libGLESv2 are one line each. Nothing here draws: what a draw needs
+ * comes out of tsr_gles_draw_state() (to come) for the pipelines.
+ *
+ * Object names: each namespace (buffers, textures, renderbuffers,
+ * framebuffers, and the shared shader/program namespace) holds names up
+ * to TSR_GLES_MAX_NAME; a larger name given to Bind* records
+ * OUT_OF_MEMORY (names come from Gen*, which hands out the smallest
+ * unused ones, so real programs never reach it). One context, no sharing.
+ *
+ * Left out here (docs/gles.md): everything that reads or writes pixels of
+ * a framebuffer (Clear, ReadPixels, CopyTex*, Flush, Finish, the draws
+ * themselves): the driver's integration with the pipelines does those.
+ */
+#ifndef TSR_GLES_GLES_H
+#define TSR_GLES_GLES_H
+
+#include <GLES2/gl2.h>
+#include <GLES2/gl2ext.h>
+
+#include "core/status.h"
+
+/* Largest object name a namespace holds (names 1..TSR_GLES_MAX_NAME). */
+#define TSR_GLES_MAX_NAME (1u << 20)
+
+/* Implementation-dependent values (table 6.18 to 6.20). */
+#define TSR_GLES_MAX_TEXTURE_SIZE 4096   /* MAX_TEXTURE_SIZE, MAX_CUBE_MAP_TEXTURE_SIZE */
+#define TSR_GLES_MAX_LEVELS 13           /* log2(MAX_TEXTURE_SIZE) + 1 */
+#define TSR_GLES_MAX_RENDERBUFFER_SIZE 4096
+#define TSR_GLES_MAX_VIEWPORT_DIMS 4096
+#define TSR_GLES_MAX_VERTEX_ATTRIBS 16   /* shader/shader.h TSR_SHADER_MAX_ATTRIBS */
+#define TSR_GLES_MAX_TEXTURE_UNITS 16    /* TSR_SHADER_MAX_TEXTURE_UNITS */
+
+/* GetString(EXTENSIONS): only what is implemented. */
+#define TSR_GLES_EXTENSIONS "GL_OES_mapbuffer GL_OES_standard_derivatives"
+
+struct tsr_gles_context;
+
+/* The default framebuffer's bits per channel (EGL config). */
+struct tsr_gles_config {
+	GLint red_bits, green_bits, blue_bits, alpha_bits;
+	GLint depth_bits, stencil_bits;
+};
+
+/*
+ * Creates a context whose default framebuffer is width x height pixels
+ * (the initial viewport and scissor box), with the bits of cfg (NULL:
+ * RGBA 8888, depth 24, stencil 8). Every state has table 6.x's initial
+ * value. Errors: TSR_ERR_CONFIG for a size of 0 or above
+ * TSR_GLES_MAX_VIEWPORT_DIMS, TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_gles_context_create(uint32_t width, uint32_t height,
+					const struct tsr_gles_config *cfg,
+					struct tsr_gles_context **out, struct tsr_error *err);
+/* Frees a context and every object in it (NULL: nothing). */
+void tsr_gles_context_destroy(struct tsr_gles_context *ctx);
+
+/* glGetError: the first error recorded since the last call (NO_ERROR when
+ * none), and clears it. */
+GLenum tsr_gles_GetError(struct tsr_gles_context *ctx);
+
+/* ---- object namespaces (2.9, 3.7.13, 4.4.1, 4.4.3, 2.10.1, 2.10.3) ----
+ * Gen*: n unused names (INVALID_VALUE for n < 0); the objects are created
+ * by their first Bind*. Delete*: names that are not objects, and 0, are
+ * ignored; a deleted object that is bound is first unbound (a buffer from
+ * every binding of the context, vertex attrib arrays included; a texture
+ * from every unit and from the bound framebuffer's attachments; a
+ * renderbuffer from the binding and the bound framebuffer; a framebuffer
+ * reverts to the default one). Is*: TRUE for the name of an existing
+ * object (a name only generated is not one). Bind*: INVALID_ENUM for a bad
+ * target; INVALID_OPERATION for a texture of the other target. */
+void tsr_gles_GenBuffers(struct tsr_gles_context *ctx, GLsizei n, GLuint *buffers);
+void tsr_gles_DeleteBuffers(struct tsr_gles_context *ctx, GLsizei n, const GLuint *buffers);
+GLboolean tsr_gles_IsBuffer(struct tsr_gles_context *ctx, GLuint buffer);
+/* target ARRAY_BUFFER or ELEMENT_ARRAY_BUFFER. */
+void tsr_gles_BindBuffer(struct tsr_gles_context *ctx, GLenum target, GLuint buffer);
+void tsr_gles_GenTextures(struct tsr_gles_context *ctx, GLsizei n, GLuint *textures);
+void tsr_gles_DeleteTextures(struct tsr_gles_context *ctx, GLsizei n, const GLuint *textures);
+GLboolean tsr_gles_IsTexture(struct tsr_gles_context *ctx, GLuint texture);
+/* target TEXTURE_2D or TEXTURE_CUBE_MAP, bound to the active unit; 0 binds
+ * the unit's default texture of that target. */
+void tsr_gles_BindTexture(struct tsr_gles_context *ctx, GLenum target, GLuint texture);
+void tsr_gles_GenRenderbuffers(struct tsr_gles_context *ctx, GLsizei n, GLuint *renderbuffers);
+void tsr_gles_DeleteRenderbuffers(struct tsr_gles_context *ctx, GLsizei n,
+				  const GLuint *renderbuffers);
+GLboolean tsr_gles_IsRenderbuffer(struct tsr_gles_context *ctx, GLuint renderbuffer);
+/* target RENDERBUFFER. */
+void tsr_gles_BindRenderbuffer(struct tsr_gles_context *ctx, GLenum target, GLuint renderbuffer);
+void tsr_gles_GenFramebuffers(struct tsr_gles_context *ctx, GLsizei n, GLuint *framebuffers);
+void tsr_gles_DeleteFramebuffers(struct tsr_gles_context *ctx, GLsizei n,
+				 const GLuint *framebuffers);
+GLboolean tsr_gles_IsFramebuffer(struct tsr_gles_context *ctx, GLuint framebuffer);
+/* target FRAMEBUFFER; 0 is the default framebuffer (the window). */
+void tsr_gles_BindFramebuffer(struct tsr_gles_context *ctx, GLenum target, GLuint framebuffer);
+/* Shaders and programs share one namespace. CreateShader: type
+ * VERTEX_SHADER or FRAGMENT_SHADER (INVALID_ENUM otherwise, 0 returned).
+ * DeleteShader of a shader attached to a program only flags it
+ * (DELETE_STATUS): it goes when no program holds it; DeleteProgram of the
+ * current program flags it until it is no longer current. Deleting a name
+ * of the other kind: INVALID_OPERATION; one that is nothing: INVALID_VALUE
+ * (0: ignored). */
+GLuint tsr_gles_CreateShader(struct tsr_gles_context *ctx, GLenum type);
+GLuint tsr_gles_CreateProgram(struct tsr_gles_context *ctx);
+void tsr_gles_DeleteShader(struct tsr_gles_context *ctx, GLuint shader);
+void tsr_gles_DeleteProgram(struct tsr_gles_context *ctx, GLuint program);
+GLboolean tsr_gles_IsShader(struct tsr_gles_context *ctx, GLuint shader);
+GLboolean tsr_gles_IsProgram(struct tsr_gles_context *ctx, GLuint program);
+
+/* ---- buffer objects (2.9) and GL_OES_mapbuffer ---- */
+/* BufferData: size bytes (INVALID_VALUE when negative) copied from data
+ * (NULL: undefined contents, here zeros), usage STREAM_DRAW, STATIC_DRAW
+ * or DYNAMIC_DRAW (INVALID_ENUM otherwise); INVALID_OPERATION when no
+ * buffer is bound to target; OUT_OF_MEMORY when it cannot be allocated.
+ * A mapped buffer is unmapped first. */
+void tsr_gles_BufferData(struct tsr_gles_context *ctx, GLenum target, GLsizeiptr size,
+			 const void *data, GLenum usage);
+/* BufferSubData: INVALID_VALUE when offset or size is negative or
+ * offset + size exceeds the buffer's size; INVALID_OPERATION with no
+ * buffer bound or the buffer mapped. */
+void tsr_gles_BufferSubData(struct tsr_gles_context *ctx, GLenum target, GLintptr offset,
+			    GLsizeiptr size, const void *data);
+/* pname BUFFER_SIZE, BUFFER_USAGE, BUFFER_ACCESS_OES, BUFFER_MAPPED_OES. */
+void tsr_gles_GetBufferParameteriv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+				   GLint *params);
+/* MapBufferOES: access WRITE_ONLY_OES; the buffer's storage itself
+ * (NULL and INVALID_OPERATION when already mapped or none bound).
+ * UnmapBufferOES: TRUE (contents never become corrupt here);
+ * INVALID_OPERATION when not mapped. */
+void *tsr_gles_MapBufferOES(struct tsr_gles_context *ctx, GLenum target, GLenum access);
+GLboolean tsr_gles_UnmapBufferOES(struct tsr_gles_context *ctx, GLenum target);
+/* pname BUFFER_MAP_POINTER_OES: the mapping, NULL when not mapped. */
+void tsr_gles_GetBufferPointervOES(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+				   void **params);
+/* The contents of buffer object `buffer` (for the driver's draws and
+ * tests): its bytes and size, NULL when there is no such object. */
+const void *tsr_gles_buffer_data(const struct tsr_gles_context *ctx, GLuint buffer,
+				 GLsizeiptr *size_bytes);
+
+/* ---- vertex attributes (2.7, 2.8) ----
+ * index below MAX_VERTEX_ATTRIBS (INVALID_VALUE otherwise).
+ * VertexAttribPointer: size 1..4 and stride >= 0 (INVALID_VALUE), type
+ * BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, FIXED or FLOAT
+ * (INVALID_ENUM); captures ARRAY_BUFFER_BINDING: with a buffer bound,
+ * pointer is an offset into it, else a client pointer. */
+void tsr_gles_VertexAttribPointer(struct tsr_gles_context *ctx, GLuint index, GLint size,
+				  GLenum type, GLboolean normalized, GLsizei stride,
+				  const void *pointer);
+void tsr_gles_EnableVertexAttribArray(struct tsr_gles_context *ctx, GLuint index);
+void tsr_gles_DisableVertexAttribArray(struct tsr_gles_context *ctx, GLuint index);
+/* The current value of a generic attribute (missing components y, z = 0,
+ * w = 1). */
+void tsr_gles_VertexAttrib1f(struct tsr_gles_context *ctx, GLuint index, GLfloat x);
+void tsr_gles_VertexAttrib2f(struct tsr_gles_context *ctx, GLuint index, GLfloat x, GLfloat y);
+void tsr_gles_VertexAttrib3f(struct tsr_gles_context *ctx, GLuint index, GLfloat x, GLfloat y,
+			     GLfloat z);
+void tsr_gles_VertexAttrib4f(struct tsr_gles_context *ctx, GLuint index, GLfloat x, GLfloat y,
+			     GLfloat z, GLfloat w);
+void tsr_gles_VertexAttrib1fv(struct tsr_gles_context *ctx, GLuint index, const GLfloat *v);
+void tsr_gles_VertexAttrib2fv(struct tsr_gles_context *ctx, GLuint index, const GLfloat *v);
+void tsr_gles_VertexAttrib3fv(struct tsr_gles_context *ctx, GLuint index, const GLfloat *v);
+void tsr_gles_VertexAttrib4fv(struct tsr_gles_context *ctx, GLuint index, const GLfloat *v);
+/* pname VERTEX_ATTRIB_ARRAY_{ENABLED, SIZE, STRIDE, TYPE, NORMALIZED,
+ * BUFFER_BINDING} or CURRENT_VERTEX_ATTRIB (4 values). */
+void tsr_gles_GetVertexAttribfv(struct tsr_gles_context *ctx, GLuint index, GLenum pname,
+				GLfloat *params);
+void tsr_gles_GetVertexAttribiv(struct tsr_gles_context *ctx, GLuint index, GLenum pname,
+				GLint *params);
+/* pname VERTEX_ATTRIB_ARRAY_POINTER. */
+void tsr_gles_GetVertexAttribPointerv(struct tsr_gles_context *ctx, GLuint index, GLenum pname,
+				      void **pointer);
+
+/* ---- rasterization and per-fragment state (2.12, 3.4, 3.5, 4.1, 4.2) ----
+ * Each sets the state of table 6.x it names; INVALID_ENUM for a value
+ * outside the enums GL ES 2.0 allows, INVALID_VALUE for a negative
+ * size or width. */
+/* Viewport: width, height >= 0, clamped to MAX_VIEWPORT_DIMS. */
+void tsr_gles_Viewport(struct tsr_gles_context *ctx, GLint x, GLint y, GLsizei width,
+		       GLsizei height);
+/* DepthRangef: both clamped to [0, 1]. */
+void tsr_gles_DepthRangef(struct tsr_gles_context *ctx, GLfloat n, GLfloat f);
+/* mode FRONT, BACK or FRONT_AND_BACK. */
+void tsr_gles_CullFace(struct tsr_gles_context *ctx, GLenum mode);
+/* mode CW or CCW. */
+void tsr_gles_FrontFace(struct tsr_gles_context *ctx, GLenum mode);
+/* width > 0 (INVALID_VALUE otherwise). */
+void tsr_gles_LineWidth(struct tsr_gles_context *ctx, GLfloat width);
+void tsr_gles_PolygonOffset(struct tsr_gles_context *ctx, GLfloat factor, GLfloat units);
+void tsr_gles_Scissor(struct tsr_gles_context *ctx, GLint x, GLint y, GLsizei width,
+		      GLsizei height);
+/* value clamped to [0, 1]. */
+void tsr_gles_SampleCoverage(struct tsr_gles_context *ctx, GLfloat value, GLboolean invert);
+/* func NEVER..ALWAYS; ref kept as given (clamped to the stencil bits when
+ * used); face FRONT, BACK or FRONT_AND_BACK. */
+void tsr_gles_StencilFunc(struct tsr_gles_context *ctx, GLenum func, GLint ref, GLuint mask);
+void tsr_gles_StencilFuncSeparate(struct tsr_gles_context *ctx, GLenum face, GLenum func,
+				  GLint ref, GLuint mask);
+/* ops KEEP, ZERO, REPLACE, INCR, DECR, INVERT, INCR_WRAP, DECR_WRAP. */
+void tsr_gles_StencilOp(struct tsr_gles_context *ctx, GLenum fail, GLenum zfail, GLenum zpass);
+void tsr_gles_StencilOpSeparate(struct tsr_gles_context *ctx, GLenum face, GLenum fail,
+				GLenum zfail, GLenum zpass);
+void tsr_gles_StencilMask(struct tsr_gles_context *ctx, GLuint mask);
+void tsr_gles_StencilMaskSeparate(struct tsr_gles_context *ctx, GLenum face, GLuint mask);
+void tsr_gles_DepthFunc(struct tsr_gles_context *ctx, GLenum func);
+void tsr_gles_DepthMask(struct tsr_gles_context *ctx, GLboolean flag);
+/* Factors: ZERO .. ONE_MINUS_CONSTANT_ALPHA; SRC_ALPHA_SATURATE only as a
+ * source factor. Equations FUNC_ADD, FUNC_SUBTRACT, FUNC_REVERSE_SUBTRACT. */
+void tsr_gles_BlendFunc(struct tsr_gles_context *ctx, GLenum sfactor, GLenum dfactor);
+void tsr_gles_BlendFuncSeparate(struct tsr_gles_context *ctx, GLenum src_rgb, GLenum dst_rgb,
+				GLenum src_alpha, GLenum dst_alpha);
+void tsr_gles_BlendEquation(struct tsr_gles_context *ctx, GLenum mode);
+void tsr_gles_BlendEquationSeparate(struct tsr_gles_context *ctx, GLenum mode_rgb,
+				    GLenum mode_alpha);
+/* Clamped to [0, 1] (a fixed-point color buffer). */
+void tsr_gles_BlendColor(struct tsr_gles_context *ctx, GLfloat r, GLfloat g, GLfloat b,
+			 GLfloat a);
+void tsr_gles_ColorMask(struct tsr_gles_context *ctx, GLboolean r, GLboolean g, GLboolean b,
+			GLboolean a);
+/* Clear values: color and depth clamped to [0, 1]. */
+void tsr_gles_ClearColor(struct tsr_gles_context *ctx, GLfloat r, GLfloat g, GLfloat b,
+			 GLfloat a);
+void tsr_gles_ClearDepthf(struct tsr_gles_context *ctx, GLfloat d);
+void tsr_gles_ClearStencil(struct tsr_gles_context *ctx, GLint s);
+/* cap CULL_FACE, POLYGON_OFFSET_FILL, SAMPLE_ALPHA_TO_COVERAGE,
+ * SAMPLE_COVERAGE, SCISSOR_TEST, STENCIL_TEST, DEPTH_TEST, BLEND, DITHER. */
+void tsr_gles_Enable(struct tsr_gles_context *ctx, GLenum cap);
+void tsr_gles_Disable(struct tsr_gles_context *ctx, GLenum cap);
+GLboolean tsr_gles_IsEnabled(struct tsr_gles_context *ctx, GLenum cap);
+/* pname PACK_ALIGNMENT or UNPACK_ALIGNMENT; param 1, 2, 4 or 8
+ * (INVALID_VALUE otherwise). */
+void tsr_gles_PixelStorei(struct tsr_gles_context *ctx, GLenum pname, GLint param);
+/* target GENERATE_MIPMAP_HINT or FRAGMENT_SHADER_DERIVATIVE_HINT_OES; mode
+ * FASTEST, NICEST or DONT_CARE. */
+void tsr_gles_Hint(struct tsr_gles_context *ctx, GLenum target, GLenum mode);
+/* texture TEXTURE0 + unit, unit below MAX_COMBINED_TEXTURE_IMAGE_UNITS. */
+void tsr_gles_ActiveTexture(struct tsr_gles_context *ctx, GLenum texture);
+
+/* ---- queries (6.1) ----
+ * Every state value of tables 6.2-6.22 that has a Get pname, and the
+ * implementation-dependent values; a value is converted to the Get's type
+ * as 6.1.2 says (booleans: zero is FALSE; colors and depths to integers:
+ * [0, 1] mapped linearly onto [0, 2^31 - 1]). INVALID_ENUM for an unknown
+ * pname (params untouched). */
+void tsr_gles_GetBooleanv(struct tsr_gles_context *ctx, GLenum pname, GLboolean *params);
+void tsr_gles_GetIntegerv(struct tsr_gles_context *ctx, GLenum pname, GLint *params);
+void tsr_gles_GetFloatv(struct tsr_gles_context *ctx, GLenum pname, GLfloat *params);
+/* name VENDOR, RENDERER, VERSION, SHADING_LANGUAGE_VERSION, EXTENSIONS
+ * (static strings); NULL and INVALID_ENUM otherwise. */
+const GLubyte *tsr_gles_GetString(struct tsr_gles_context *ctx, GLenum name);
+
+#endif

@@ -1,0 +1,179 @@
+/*
+ * gles_priv.h - the GL ES 2.0 context's objects and state, shared by the
+ * files of src/gles (not part of the public interface).
+ */
+#ifndef TSR_GLES_GLES_PRIV_H
+#define TSR_GLES_GLES_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gles/gles.h"
+#include "shader/shader.h"
+
+/* A namespace: objects indexed by name (1..cap-1); `reserved` marks names
+ * handed out by Gen* (or taken by Bind*) that may have no object yet. */
+struct gles_names {
+	void **objs;
+	uint8_t *reserved;
+	uint32_t cap;
+};
+
+struct gles_buffer {
+	GLuint name;
+	uint8_t *data;
+	GLsizeiptr size;        /* BUFFER_SIZE, bytes */
+	GLenum usage;           /* BUFFER_USAGE, default STATIC_DRAW */
+	bool mapped;            /* BUFFER_MAPPED_OES */
+};
+
+/* One image of a texture (a level of a 2D texture or of a cube face). */
+struct gles_image {
+	GLsizei width, height;  /* 0: no image */
+	GLenum format;          /* internal format: RGB, RGBA, ALPHA, LUMINANCE,
+	                           LUMINANCE_ALPHA, DEPTH_COMPONENT */
+	GLenum type;            /* the type it was specified with */
+	uint8_t *texels;        /* RGBA8, or one float (depth) per texel */
+};
+
+struct gles_texture {
+	GLuint name;            /* 0: a unit's default texture */
+	GLenum target;          /* TEXTURE_2D or TEXTURE_CUBE_MAP, 0 until bound */
+	uint32_t refs;          /* the name (until deleted) + framebuffer attachments */
+	GLenum min_filter, mag_filter, wrap_s, wrap_t;
+	struct gles_image images[6][TSR_GLES_MAX_LEVELS]; /* [face][level]; face 0 for 2D */
+};
+
+struct gles_renderbuffer {
+	GLuint name;
+	uint32_t refs;          /* the name (until deleted) + framebuffer attachments */
+	GLsizei width, height;
+	GLenum format;          /* RENDERBUFFER_INTERNAL_FORMAT, default RGBA4 */
+};
+
+enum { GLES_ATTACH_COLOR0 = 0, GLES_ATTACH_DEPTH, GLES_ATTACH_STENCIL, GLES_ATTACH_COUNT };
+
+struct gles_attachment {
+	GLenum type;            /* NONE, TEXTURE or RENDERBUFFER */
+	struct gles_texture *tex;
+	struct gles_renderbuffer *rb;
+	GLint level;
+	GLenum face;            /* TEXTURE_CUBE_MAP_POSITIVE_X.., or 0 for 2D */
+};
+
+struct gles_framebuffer {
+	GLuint name;
+	struct gles_attachment att[GLES_ATTACH_COUNT];
+};
+
+enum gles_sp_kind { GLES_SHADER = 1, GLES_PROGRAM = 2 };
+
+struct gles_shader {
+	enum gles_sp_kind kind; /* GLES_SHADER */
+	GLuint name;
+	GLenum type;            /* VERTEX_SHADER or FRAGMENT_SHADER */
+	char *source;           /* NULL: none */
+	struct tsr_shader *compiled; /* the last CompileShader's result */
+	bool delete_pending;
+	uint32_t attached;      /* programs it is attached to */
+};
+
+struct gles_binding {
+	char *name;
+	GLuint index;
+};
+
+struct gles_program {
+	enum gles_sp_kind kind; /* GLES_PROGRAM */
+	GLuint name;
+	struct gles_shader *vs, *fs; /* attached */
+	struct tsr_program *linked;  /* the last LinkProgram's result */
+	bool link_status, validate_status, delete_pending;
+	char *validate_log;
+	struct gles_binding *bindings; /* BindAttribLocation, applied at the next link */
+	uint32_t binding_count;
+};
+
+struct gles_attrib {
+	GLboolean enabled;
+	GLint size;
+	GLenum type;
+	GLboolean normalized;
+	GLsizei stride;
+	const void *pointer;
+	GLuint buffer;
+	GLfloat current[4];
+};
+
+struct gles_stencil_face {
+	GLenum func;
+	GLint ref;
+	GLuint value_mask, write_mask;
+	GLenum fail, zfail, zpass;
+};
+
+struct tsr_gles_context {
+	GLenum error;
+	struct tsr_gles_config config;
+	GLsizei width, height;   /* the default framebuffer */
+	struct gles_names buffers, textures, renderbuffers, framebuffers, shprogs;
+
+	GLuint array_buffer, element_array_buffer;
+	struct gles_attrib attribs[TSR_GLES_MAX_VERTEX_ATTRIBS];
+
+	GLint viewport[4];
+	GLfloat depth_range[2];
+	GLfloat line_width;
+	GLenum cull_face_mode, front_face;
+	GLfloat polygon_offset_factor, polygon_offset_units;
+	GLint scissor[4];
+	GLfloat sample_coverage_value;
+	GLboolean sample_coverage_invert;
+	GLboolean cull_face, polygon_offset_fill, sample_alpha_to_coverage, sample_coverage,
+		scissor_test, stencil_test, depth_test, blend, dither;
+	struct gles_stencil_face stencil[2]; /* front, back */
+	GLenum depth_func;
+	GLboolean depth_mask;
+	GLenum blend_src_rgb, blend_dst_rgb, blend_src_alpha, blend_dst_alpha;
+	GLenum blend_eq_rgb, blend_eq_alpha;
+	GLfloat blend_color[4];
+	GLboolean color_mask[4];
+	GLfloat clear_color[4];
+	GLfloat clear_depth;
+	GLint clear_stencil;
+	GLint pack_alignment, unpack_alignment;
+	GLenum generate_mipmap_hint, derivative_hint;
+
+	GLuint active_texture;   /* unit index */
+	struct gles_texture *bound_2d[TSR_GLES_MAX_TEXTURE_UNITS];   /* never NULL */
+	struct gles_texture *bound_cube[TSR_GLES_MAX_TEXTURE_UNITS]; /* never NULL */
+	struct gles_texture *default_2d, *default_cube; /* texture 0 of each target */
+
+	struct gles_framebuffer *framebuffer;   /* NULL: the default one */
+	GLuint renderbuffer;                    /* RENDERBUFFER_BINDING */
+	struct gles_program *program;           /* CURRENT_PROGRAM, or NULL */
+};
+
+/* Records error e unless one is already pending. */
+void gles_error(struct tsr_gles_context *ctx, GLenum e);
+
+/* Namespace helpers (objects.c). */
+void *gles_names_get(const struct gles_names *ns, GLuint name);
+/* Marks n unused names reserved and returns them. false: out of memory. */
+bool gles_names_gen(struct gles_names *ns, GLsizei n, GLuint *names);
+/* Stores obj under name (reserving it); false: out of memory / too large. */
+bool gles_names_put(struct gles_names *ns, GLuint name, void *obj);
+/* Frees the name. */
+void gles_names_remove(struct gles_names *ns, GLuint name);
+void gles_names_release(struct gles_names *ns);
+
+/* Texture, framebuffer and program lifetime (texture.c, framebuffer.c,
+ * program.c); each frees what the name or attachment held. */
+void gles_texture_unref(struct gles_texture *t);
+void gles_renderbuffer_unref(struct gles_renderbuffer *rb);
+void gles_shader_free(struct gles_shader *s);
+void gles_program_free(struct gles_program *p);
+/* Called when p stops being current: deletes it if it was flagged. */
+void gles_program_uncurrent(struct tsr_gles_context *ctx, struct gles_program *p);
+
+#endif
