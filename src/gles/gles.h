@@ -26,6 +26,9 @@
 #ifndef TSR_GLES_GLES_H
 #define TSR_GLES_GLES_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <GLES2/gl2.h>
 #include <GLES2/gl2ext.h>
 
@@ -43,7 +46,9 @@
 #define TSR_GLES_MAX_TEXTURE_UNITS 16    /* TSR_SHADER_MAX_TEXTURE_UNITS */
 
 /* GetString(EXTENSIONS): only what is implemented. */
-#define TSR_GLES_EXTENSIONS "GL_OES_mapbuffer GL_OES_standard_derivatives"
+#define TSR_GLES_EXTENSIONS \
+	"GL_OES_mapbuffer GL_OES_standard_derivatives GL_OES_depth_texture GL_OES_rgb8_rgba8 " \
+	"GL_OES_depth24"
 
 struct tsr_gles_context;
 
@@ -244,6 +249,125 @@ void tsr_gles_PixelStorei(struct tsr_gles_context *ctx, GLenum pname, GLint para
 void tsr_gles_Hint(struct tsr_gles_context *ctx, GLenum target, GLenum mode);
 /* texture TEXTURE0 + unit, unit below MAX_COMBINED_TEXTURE_IMAGE_UNITS. */
 void tsr_gles_ActiveTexture(struct tsr_gles_context *ctx, GLenum texture);
+
+/* ---- textures (3.7, 3.8) ----
+ * target TEXTURE_2D or a TEXTURE_CUBE_MAP_{POSITIVE,NEGATIVE}_{X,Y,Z}
+ * face, of the texture bound on the active unit (INVALID_ENUM otherwise).
+ * TexImage2D: format and internalformat RGBA, RGB, LUMINANCE_ALPHA,
+ * LUMINANCE, ALPHA with type UNSIGNED_BYTE, RGB with
+ * UNSIGNED_SHORT_5_6_5, RGBA with UNSIGNED_SHORT_4_4_4_4 or _5_5_5_1, and
+ * (OES_depth_texture) DEPTH_COMPONENT with UNSIGNED_SHORT or UNSIGNED_INT,
+ * 2D only. Errors: INVALID_ENUM for a format or type GL ES does not know;
+ * INVALID_VALUE for a level outside 0..log2(MAX_TEXTURE_SIZE), a size
+ * negative or above MAX_TEXTURE_SIZE >> level, a non-square cube face, a
+ * border other than 0, an unknown internalformat; INVALID_OPERATION when
+ * internalformat differs from format, the pair is not allowed, or a depth
+ * texture is a cube face. pixels (NULL: zeros) is read with
+ * UNPACK_ALIGNMENT, bottom row first, and stored as RGBA8 texels (RGB:
+ * A = 255, LUMINANCE: L L L 255, ALPHA: 0 0 0 A; 565, 4444, 5551 expanded
+ * to 8 bits) or, for a depth texture, one float per texel (the depth in
+ * [0, 1]). */
+void tsr_gles_TexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
+			 GLint internalformat, GLsizei width, GLsizei height, GLint border,
+			 GLenum format, GLenum type, const void *pixels);
+/* Errors as TexImage2D; INVALID_VALUE for a rectangle outside the image;
+ * INVALID_OPERATION when the image does not exist or format differs from
+ * its internal format. */
+void tsr_gles_TexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
+			    GLint xoffset, GLint yoffset, GLsizei width, GLsizei height,
+			    GLenum format, GLenum type, const void *pixels);
+/*
+ * CopyTex[Sub]Image2D's source: the driver's reader of the bound
+ * framebuffer's color buffer, which writes the w x h rectangle at (x, y)
+ * (window coordinates, lower-left origin) as RGBA8, bottom row first, into
+ * rgba (pixels outside the framebuffer: any value). Without one (NULL, the
+ * default) copies read zeros.
+ */
+typedef void (*tsr_gles_read_pixels_fn)(void *user, GLint x, GLint y, GLsizei w, GLsizei h,
+					uint8_t *rgba);
+void tsr_gles_set_read_pixels(struct tsr_gles_context *ctx, tsr_gles_read_pixels_fn fn,
+			      void *user);
+/* Errors as TexImage2D / TexSubImage2D; internalformat a color format
+ * (INVALID_ENUM otherwise), one table 3.9 allows from the framebuffer
+ * (alpha needs alpha bits: INVALID_OPERATION); INVALID_FRAMEBUFFER_OPERATION
+ * when the bound framebuffer is not complete. */
+void tsr_gles_CopyTexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
+			     GLenum internalformat, GLint x, GLint y, GLsizei width,
+			     GLsizei height, GLint border);
+void tsr_gles_CopyTexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
+				GLint xoffset, GLint yoffset, GLint x, GLint y, GLsizei width,
+				GLsizei height);
+/* target TEXTURE_2D or TEXTURE_CUBE_MAP: levels 1..q from level 0 by a
+ * 2x2 box filter (rounded). INVALID_OPERATION for a non-power-of-two level
+ * 0, a cube map that is not cube complete, or a depth texture. */
+void tsr_gles_GenerateMipmap(struct tsr_gles_context *ctx, GLenum target);
+/* target TEXTURE_2D or TEXTURE_CUBE_MAP; pname TEXTURE_MIN_FILTER,
+ * TEXTURE_MAG_FILTER, TEXTURE_WRAP_S, TEXTURE_WRAP_T; INVALID_ENUM for
+ * another target, pname or a value the pname does not take. */
+void tsr_gles_TexParameteri(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+			    GLint param);
+void tsr_gles_TexParameterf(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+			    GLfloat param);
+void tsr_gles_TexParameteriv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+			     const GLint *params);
+void tsr_gles_TexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+			     const GLfloat *params);
+void tsr_gles_GetTexParameteriv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+				GLint *params);
+void tsr_gles_GetTexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+				GLfloat *params);
+/* For the driver: texture `texture`'s image at level of target (2D or a
+ * cube face; texture 0: the default texture): its texels (RGBA8, or a
+ * float per texel for DEPTH_COMPONENT), size and internal format; NULL when
+ * there is no such texture or image. */
+const void *tsr_gles_texture_image(const struct tsr_gles_context *ctx, GLuint texture,
+				   GLenum target, GLint level, GLsizei *width, GLsizei *height,
+				   GLenum *format);
+/* Whether the texture bound to target (TEXTURE_2D or TEXTURE_CUBE_MAP) on
+ * unit is complete as 3.7.10 defines it and samplable as 3.8.2 says (a
+ * non-power-of-two one without mipmap filtering and with CLAMP_TO_EDGE
+ * wraps); FALSE: it samples as (0, 0, 0, 1). */
+GLboolean tsr_gles_texture_complete(const struct tsr_gles_context *ctx, GLuint unit,
+				    GLenum target);
+
+/* ---- framebuffers and renderbuffers (4.4) ----
+ * RenderbufferStorage: target RENDERBUFFER; internalformat RGBA4, RGB5_A1,
+ * RGB565, DEPTH_COMPONENT16, STENCIL_INDEX8, and RGB8_OES, RGBA8_OES
+ * (OES_rgb8_rgba8), DEPTH_COMPONENT24_OES (OES_depth24) (INVALID_ENUM
+ * otherwise); sizes 0..MAX_RENDERBUFFER_SIZE (INVALID_VALUE);
+ * INVALID_OPERATION with renderbuffer 0 bound. No storage is kept: the
+ * pixels are the pipelines'. */
+void tsr_gles_RenderbufferStorage(struct tsr_gles_context *ctx, GLenum target,
+				  GLenum internalformat, GLsizei width, GLsizei height);
+/* pname RENDERBUFFER_{WIDTH, HEIGHT, INTERNAL_FORMAT, RED_SIZE, GREEN_SIZE,
+ * BLUE_SIZE, ALPHA_SIZE, DEPTH_SIZE, STENCIL_SIZE}. */
+void tsr_gles_GetRenderbufferParameteriv(struct tsr_gles_context *ctx, GLenum target,
+					 GLenum pname, GLint *params);
+/* target FRAMEBUFFER; attachment COLOR_ATTACHMENT0, DEPTH_ATTACHMENT or
+ * STENCIL_ATTACHMENT (INVALID_ENUM); INVALID_OPERATION with framebuffer 0
+ * bound, or a name that is no texture / renderbuffer (0 detaches), or a
+ * texture of the other target than textarget; INVALID_VALUE for a level
+ * other than 0. */
+void tsr_gles_FramebufferTexture2D(struct tsr_gles_context *ctx, GLenum target,
+				   GLenum attachment, GLenum textarget, GLuint texture,
+				   GLint level);
+void tsr_gles_FramebufferRenderbuffer(struct tsr_gles_context *ctx, GLenum target,
+				      GLenum attachment, GLenum renderbuffertarget,
+				      GLuint renderbuffer);
+/* 4.4.5: FRAMEBUFFER_COMPLETE (always for the default framebuffer), or
+ * INCOMPLETE_ATTACHMENT (an attachment of zero size or of a format not
+ * renderable at its attachment point), INCOMPLETE_MISSING_ATTACHMENT,
+ * INCOMPLETE_DIMENSIONS (attachments of different sizes), UNSUPPORTED
+ * (depth and stencil both attached: tessera has no packed depth-stencil).
+ * INVALID_ENUM (0 returned) for another target. */
+GLenum tsr_gles_CheckFramebufferStatus(struct tsr_gles_context *ctx, GLenum target);
+/* pname FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, _OBJECT_NAME, and for a
+ * texture _TEXTURE_LEVEL, _TEXTURE_CUBE_MAP_FACE; INVALID_ENUM for
+ * another pname or one the attachment's type does not have;
+ * INVALID_OPERATION with framebuffer 0 bound. */
+void tsr_gles_GetFramebufferAttachmentParameteriv(struct tsr_gles_context *ctx, GLenum target,
+						  GLenum attachment, GLenum pname,
+						  GLint *params);
 
 /* ---- queries (6.1) ----
  * Every state value of tables 6.2-6.22 that has a Get pname, and the

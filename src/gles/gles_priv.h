@@ -152,6 +152,8 @@ struct tsr_gles_context {
 	struct gles_framebuffer *framebuffer;   /* NULL: the default one */
 	GLuint renderbuffer;                    /* RENDERBUFFER_BINDING */
 	struct gles_program *program;           /* CURRENT_PROGRAM, or NULL */
+	tsr_gles_read_pixels_fn read_pixels;    /* CopyTex*'s source, or NULL */
+	void *read_pixels_user;
 };
 
 /* Records error e unless one is already pending. */
@@ -166,6 +168,11 @@ bool gles_names_put(struct gles_names *ns, GLuint name, void *obj);
 /* Frees the name. */
 void gles_names_remove(struct gles_names *ns, GLuint name);
 void gles_names_release(struct gles_names *ns);
+
+/* 3.7.10 with 3.8.2: t samples its images (else (0, 0, 0, 1)). */
+bool gles_texture_complete(const struct gles_texture *t);
+/* The six faces' level 0 are square, of one size and format. */
+bool gles_texture_cube_complete(const struct gles_texture *t);
 
 /* Texture, framebuffer and program lifetime (texture.c, framebuffer.c,
  * program.c); each frees what the name or attachment held. */

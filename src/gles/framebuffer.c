@@ -1,0 +1,281 @@
+/*
+ * framebuffer.c - GL ES 2.0 framebuffer and renderbuffer objects (4.4):
+ * RenderbufferStorage, attachments, CheckFramebufferStatus (4.4.5) and
+ * their queries. Renderbuffers keep their size and format only: their
+ * pixels are the pipelines'.
+ */
+#include <string.h>
+
+#include "gles/gles_priv.h"
+
+/* Bits per channel of a renderbuffer format: R, G, B, A, depth, stencil;
+ * false for a format RenderbufferStorage does not take. */
+static bool rb_format_bits(GLenum format, GLint bits[6])
+{
+	GLint b[6] = { 0 };
+	switch (format) {
+	case GL_RGBA4: b[0] = b[1] = b[2] = b[3] = 4; break;
+	case GL_RGB5_A1: b[0] = b[1] = b[2] = 5; b[3] = 1; break;
+	case GL_RGB565: b[0] = 5; b[1] = 6; b[2] = 5; break;
+	case GL_RGB8_OES: b[0] = b[1] = b[2] = 8; break;
+	case GL_RGBA8_OES: b[0] = b[1] = b[2] = b[3] = 8; break;
+	case GL_DEPTH_COMPONENT16: b[4] = 16; break;
+	case GL_DEPTH_COMPONENT24_OES: b[4] = 24; break;
+	case GL_STENCIL_INDEX8: b[5] = 8; break;
+	default: return false;
+	}
+	memcpy(bits, b, sizeof b);
+	return true;
+}
+
+void tsr_gles_RenderbufferStorage(struct tsr_gles_context *ctx, GLenum target,
+				  GLenum internalformat, GLsizei width, GLsizei height)
+{
+	GLint bits[6];
+	if (target != GL_RENDERBUFFER || !rb_format_bits(internalformat, bits)) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (width < 0 || height < 0 || width > TSR_GLES_MAX_RENDERBUFFER_SIZE ||
+	    height > TSR_GLES_MAX_RENDERBUFFER_SIZE) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	struct gles_renderbuffer *rb = gles_names_get(&ctx->renderbuffers, ctx->renderbuffer);
+	if (!rb) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	rb->width = width;
+	rb->height = height;
+	rb->format = internalformat;
+}
+
+void tsr_gles_GetRenderbufferParameteriv(struct tsr_gles_context *ctx, GLenum target,
+					 GLenum pname, GLint *params)
+{
+	if (target != GL_RENDERBUFFER) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	int channel = -1;
+	switch (pname) {
+	case GL_RENDERBUFFER_WIDTH: case GL_RENDERBUFFER_HEIGHT:
+	case GL_RENDERBUFFER_INTERNAL_FORMAT: break;
+	case GL_RENDERBUFFER_RED_SIZE: channel = 0; break;
+	case GL_RENDERBUFFER_GREEN_SIZE: channel = 1; break;
+	case GL_RENDERBUFFER_BLUE_SIZE: channel = 2; break;
+	case GL_RENDERBUFFER_ALPHA_SIZE: channel = 3; break;
+	case GL_RENDERBUFFER_DEPTH_SIZE: channel = 4; break;
+	case GL_RENDERBUFFER_STENCIL_SIZE: channel = 5; break;
+	default: gles_error(ctx, GL_INVALID_ENUM); return;
+	}
+	const struct gles_renderbuffer *rb = gles_names_get(&ctx->renderbuffers, ctx->renderbuffer);
+	if (!rb) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (pname == GL_RENDERBUFFER_WIDTH)
+		*params = rb->width;
+	else if (pname == GL_RENDERBUFFER_HEIGHT)
+		*params = rb->height;
+	else if (pname == GL_RENDERBUFFER_INTERNAL_FORMAT)
+		*params = (GLint)rb->format;
+	else {
+		GLint bits[6] = { 0 };
+		/* a renderbuffer without storage (0 x 0) has no bits */
+		if (rb->width > 0 && rb->height > 0)
+			rb_format_bits(rb->format, bits);
+		*params = bits[channel];
+	}
+}
+
+static int attachment_index(GLenum attachment)
+{
+	switch (attachment) {
+	case GL_COLOR_ATTACHMENT0: return GLES_ATTACH_COLOR0;
+	case GL_DEPTH_ATTACHMENT: return GLES_ATTACH_DEPTH;
+	case GL_STENCIL_ATTACHMENT: return GLES_ATTACH_STENCIL;
+	default: return -1;
+	}
+}
+
+static void attachment_clear(struct gles_attachment *at)
+{
+	gles_texture_unref(at->tex);
+	gles_renderbuffer_unref(at->rb);
+	memset(at, 0, sizeof *at);
+	at->type = GL_NONE;
+}
+
+void tsr_gles_FramebufferTexture2D(struct tsr_gles_context *ctx, GLenum target,
+				   GLenum attachment, GLenum textarget, GLuint texture,
+				   GLint level)
+{
+	int a = attachment_index(attachment);
+	bool cube_face = textarget >= GL_TEXTURE_CUBE_MAP_POSITIVE_X &&
+			 textarget <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z;
+	if (target != GL_FRAMEBUFFER || a < 0 || (textarget != GL_TEXTURE_2D && !cube_face)) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (!ctx->framebuffer) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	struct gles_attachment *at = &ctx->framebuffer->att[a];
+	if (texture == 0) {
+		attachment_clear(at);
+		return;
+	}
+	struct gles_texture *t = gles_names_get(&ctx->textures, texture);
+	if (!t || !t->target ||
+	    t->target != (cube_face ? (GLenum)GL_TEXTURE_CUBE_MAP : (GLenum)GL_TEXTURE_2D)) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (level != 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	t->refs++;
+	attachment_clear(at);
+	at->type = GL_TEXTURE;
+	at->tex = t;
+	at->level = level;
+	at->face = cube_face ? textarget : 0;
+}
+
+void tsr_gles_FramebufferRenderbuffer(struct tsr_gles_context *ctx, GLenum target,
+				      GLenum attachment, GLenum renderbuffertarget,
+				      GLuint renderbuffer)
+{
+	int a = attachment_index(attachment);
+	if (target != GL_FRAMEBUFFER || a < 0 || renderbuffertarget != GL_RENDERBUFFER) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (!ctx->framebuffer) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	struct gles_attachment *at = &ctx->framebuffer->att[a];
+	if (renderbuffer == 0) {
+		attachment_clear(at);
+		return;
+	}
+	struct gles_renderbuffer *rb = gles_names_get(&ctx->renderbuffers, renderbuffer);
+	if (!rb) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	rb->refs++;
+	attachment_clear(at);
+	at->type = GL_RENDERBUFFER;
+	at->rb = rb;
+}
+
+/* 4.4.5's attachment completeness: an image of non-zero size whose format
+ * is renderable at attachment point a. Sets its size. */
+static bool attachment_complete(const struct gles_attachment *at, int a, GLsizei *w, GLsizei *h)
+{
+	GLenum format;
+	if (at->type == GL_RENDERBUFFER) {
+		*w = at->rb->width;
+		*h = at->rb->height;
+		format = at->rb->format;
+		GLint bits[6] = { 0 };
+		rb_format_bits(format, bits);
+		if (a == GLES_ATTACH_COLOR0 && !(bits[0] || bits[3]))
+			return false;
+		if (a == GLES_ATTACH_DEPTH && !bits[4])
+			return false;
+		if (a == GLES_ATTACH_STENCIL && !bits[5])
+			return false;
+	} else {
+		int face = at->face ? (int)(at->face - GL_TEXTURE_CUBE_MAP_POSITIVE_X) : 0;
+		const struct gles_image *im = &at->tex->images[face][at->level];
+		*w = im->width;
+		*h = im->height;
+		format = im->format;
+		if (a == GLES_ATTACH_COLOR0 && format != GL_RGB && format != GL_RGBA)
+			return false;
+		if (a == GLES_ATTACH_DEPTH && format != GL_DEPTH_COMPONENT)
+			return false;
+		if (a == GLES_ATTACH_STENCIL)
+			return false;
+	}
+	return *w > 0 && *h > 0;
+}
+
+GLenum tsr_gles_CheckFramebufferStatus(struct tsr_gles_context *ctx, GLenum target)
+{
+	if (target != GL_FRAMEBUFFER) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return 0;
+	}
+	const struct gles_framebuffer *fb = ctx->framebuffer;
+	if (!fb)
+		return GL_FRAMEBUFFER_COMPLETE;
+	int attached = 0;
+	GLsizei w0 = -1, h0 = -1;
+	bool same = true;
+	for (int a = 0; a < GLES_ATTACH_COUNT; a++) {
+		const struct gles_attachment *at = &fb->att[a];
+		if (at->type == GL_NONE)
+			continue;
+		GLsizei w, h;
+		if (!attachment_complete(at, a, &w, &h))
+			return GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT;
+		if (attached++ && (w != w0 || h != h0))
+			same = false;
+		w0 = w;
+		h0 = h;
+	}
+	if (!attached)
+		return GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT;
+	if (!same)
+		return GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS;
+	if (fb->att[GLES_ATTACH_DEPTH].type != GL_NONE && fb->att[GLES_ATTACH_STENCIL].type != GL_NONE)
+		return GL_FRAMEBUFFER_UNSUPPORTED;
+	return GL_FRAMEBUFFER_COMPLETE;
+}
+
+void tsr_gles_GetFramebufferAttachmentParameteriv(struct tsr_gles_context *ctx, GLenum target,
+						  GLenum attachment, GLenum pname,
+						  GLint *params)
+{
+	int a = attachment_index(attachment);
+	if (target != GL_FRAMEBUFFER || a < 0) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (!ctx->framebuffer) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	const struct gles_attachment *at = &ctx->framebuffer->att[a];
+	switch (pname) {
+	case GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE:
+		*params = (GLint)at->type;
+		return;
+	case GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME:
+		if (at->type == GL_NONE)
+			break;
+		*params = (GLint)(at->type == GL_TEXTURE ? at->tex->name : at->rb->name);
+		return;
+	case GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL:
+		if (at->type != GL_TEXTURE)
+			break;
+		*params = at->level;
+		return;
+	case GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE:
+		if (at->type != GL_TEXTURE)
+			break;
+		*params = (GLint)at->face;
+		return;
+	default:
+		break;
+	}
+	gles_error(ctx, GL_INVALID_ENUM);
+}

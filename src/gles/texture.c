@@ -1,0 +1,606 @@
+/*
+ * texture.c - GL ES 2.0 textures (3.7, 3.8): TexImage2D and TexSubImage2D
+ * with every format/type pair GL ES 2.0 and OES_depth_texture allow,
+ * converted to RGBA8 texels (a depth texture: one float per texel, its
+ * depth in [0, 1]); CopyTex[Sub]Image2D through the caller's reader;
+ * GenerateMipmap (2x2 box filter); TexParameter / GetTexParameter;
+ * completeness (3.7.10) and the 3.8.2 rules for what samples as
+ * (0, 0, 0, 1).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gles/gles_priv.h"
+
+static bool is_pot(GLsizei v)
+{
+	return v > 0 && (v & (v - 1)) == 0;
+}
+
+/* The texture and face index target (TEXTURE_2D or a cube face) names on
+ * the active unit; NULL (INVALID_ENUM recorded) for another target. */
+static struct gles_texture *target_texture(struct tsr_gles_context *ctx, GLenum target,
+					   int *face)
+{
+	if (target == GL_TEXTURE_2D) {
+		*face = 0;
+		return ctx->bound_2d[ctx->active_texture];
+	}
+	if (target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z) {
+		*face = (int)(target - GL_TEXTURE_CUBE_MAP_POSITIVE_X);
+		return ctx->bound_cube[ctx->active_texture];
+	}
+	gles_error(ctx, GL_INVALID_ENUM);
+	return NULL;
+}
+
+/* Bytes per pixel of a client format/type pair; 0 when GL ES 2.0 (with
+ * OES_depth_texture) does not allow the pair. */
+static int pixel_bytes(GLenum format, GLenum type)
+{
+	switch (type) {
+	case GL_UNSIGNED_BYTE:
+		switch (format) {
+		case GL_RGBA: return 4;
+		case GL_RGB: return 3;
+		case GL_LUMINANCE_ALPHA: return 2;
+		case GL_LUMINANCE: case GL_ALPHA: return 1;
+		default: return 0;
+		}
+	case GL_UNSIGNED_SHORT_5_6_5: return format == GL_RGB ? 2 : 0;
+	case GL_UNSIGNED_SHORT_4_4_4_4:
+	case GL_UNSIGNED_SHORT_5_5_5_1: return format == GL_RGBA ? 2 : 0;
+	case GL_UNSIGNED_SHORT: return format == GL_DEPTH_COMPONENT ? 2 : 0;
+	case GL_UNSIGNED_INT: return format == GL_DEPTH_COMPONENT ? 4 : 0;
+	default: return 0;
+	}
+}
+
+static bool is_format(GLenum f)
+{
+	return f == GL_RGBA || f == GL_RGB || f == GL_LUMINANCE_ALPHA || f == GL_LUMINANCE ||
+	       f == GL_ALPHA || f == GL_DEPTH_COMPONENT;
+}
+
+static bool is_type(GLenum t)
+{
+	return t == GL_UNSIGNED_BYTE || t == GL_UNSIGNED_SHORT_5_6_5 ||
+	       t == GL_UNSIGNED_SHORT_4_4_4_4 || t == GL_UNSIGNED_SHORT_5_5_5_1 ||
+	       t == GL_UNSIGNED_SHORT || t == GL_UNSIGNED_INT;
+}
+
+/* Converts one client pixel to the stored texel (4 bytes). */
+static void convert_pixel(GLenum format, GLenum type, const uint8_t *src, uint8_t *dst)
+{
+	uint16_t p16;
+	switch (type) {
+	case GL_UNSIGNED_SHORT_5_6_5:
+		memcpy(&p16, src, 2);
+		dst[0] = (uint8_t)(((p16 >> 11) & 31) * 255 / 31);
+		dst[1] = (uint8_t)(((p16 >> 5) & 63) * 255 / 63);
+		dst[2] = (uint8_t)((p16 & 31) * 255 / 31);
+		dst[3] = 255;
+		return;
+	case GL_UNSIGNED_SHORT_4_4_4_4:
+		memcpy(&p16, src, 2);
+		dst[0] = (uint8_t)(((p16 >> 12) & 15) * 17);
+		dst[1] = (uint8_t)(((p16 >> 8) & 15) * 17);
+		dst[2] = (uint8_t)(((p16 >> 4) & 15) * 17);
+		dst[3] = (uint8_t)((p16 & 15) * 17);
+		return;
+	case GL_UNSIGNED_SHORT_5_5_5_1:
+		memcpy(&p16, src, 2);
+		dst[0] = (uint8_t)(((p16 >> 11) & 31) * 255 / 31);
+		dst[1] = (uint8_t)(((p16 >> 6) & 31) * 255 / 31);
+		dst[2] = (uint8_t)(((p16 >> 1) & 31) * 255 / 31);
+		dst[3] = (p16 & 1) ? 255 : 0;
+		return;
+	case GL_UNSIGNED_SHORT: {
+		uint16_t u;
+		memcpy(&u, src, 2);
+		float d = (float)u / 65535.0f;
+		memcpy(dst, &d, 4);
+		return;
+	}
+	case GL_UNSIGNED_INT: {
+		uint32_t u;
+		memcpy(&u, src, 4);
+		float d = (float)((double)u / 4294967295.0);
+		memcpy(dst, &d, 4);
+		return;
+	}
+	default:
+		break;
+	}
+	switch (format) {
+	case GL_RGBA: memcpy(dst, src, 4); return;
+	case GL_RGB: dst[0] = src[0]; dst[1] = src[1]; dst[2] = src[2]; dst[3] = 255; return;
+	case GL_LUMINANCE_ALPHA: dst[0] = dst[1] = dst[2] = src[0]; dst[3] = src[1]; return;
+	case GL_LUMINANCE: dst[0] = dst[1] = dst[2] = src[0]; dst[3] = 255; return;
+	default: dst[0] = dst[1] = dst[2] = 0; dst[3] = src[0]; return; /* ALPHA */
+	}
+}
+
+/* Copies a w x h client rectangle (rows unpack_alignment-aligned, bottom
+ * row first) into texels at (x, y) of an image of width iw. */
+static void unpack(const struct tsr_gles_context *ctx, GLenum format, GLenum type,
+		   const void *pixels, GLsizei w, GLsizei h, uint8_t *texels, GLsizei iw,
+		   GLint x, GLint y)
+{
+	int bpp = pixel_bytes(format, type);
+	size_t align = (size_t)ctx->unpack_alignment;
+	size_t row = ((size_t)w * (size_t)bpp + align - 1) / align * align;
+	const uint8_t *src = pixels;
+	for (GLsizei j = 0; j < h; j++)
+		for (GLsizei i = 0; i < w; i++)
+			convert_pixel(format, type, src + (size_t)j * row + (size_t)i * (size_t)bpp,
+				      texels + (((size_t)(y + j) * (size_t)iw + (size_t)(x + i)) * 4));
+}
+
+/* Replaces image (face, level) of t with a w x h one of format/type,
+ * zero-filled (depth 0, colors (0, 0, 0, 0) converted as the format has
+ * it). false: out of memory (nothing changed). */
+static bool image_define(struct gles_texture *t, int face, GLint level, GLenum format,
+			 GLenum type, GLsizei w, GLsizei h)
+{
+	uint8_t *texels = NULL;
+	if (w > 0 && h > 0) {
+		texels = calloc((size_t)w * (size_t)h, 4);
+		if (!texels)
+			return false;
+	}
+	struct gles_image *im = &t->images[face][level];
+	free(im->texels);
+	im->texels = texels;
+	im->width = w;
+	im->height = h;
+	im->format = format;
+	im->type = type;
+	return true;
+}
+
+void tsr_gles_TexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
+			 GLint internalformat, GLsizei width, GLsizei height, GLint border,
+			 GLenum format, GLenum type, const void *pixels)
+{
+	int face;
+	struct gles_texture *t = target_texture(ctx, target, &face);
+	if (!t)
+		return;
+	if (!is_format(format) || !is_type(type)) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (level < 0 || level >= TSR_GLES_MAX_LEVELS || width < 0 || height < 0 ||
+	    width > (TSR_GLES_MAX_TEXTURE_SIZE >> level) ||
+	    height > (TSR_GLES_MAX_TEXTURE_SIZE >> level) || border != 0 ||
+	    !is_format((GLenum)internalformat) || (target != GL_TEXTURE_2D && width != height)) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if ((GLenum)internalformat != format || pixel_bytes(format, type) == 0 ||
+	    (format == GL_DEPTH_COMPONENT && target != GL_TEXTURE_2D)) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!image_define(t, face, level, format, type, width, height)) {
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
+	struct gles_image *im = &t->images[face][level];
+	if (pixels && im->texels)
+		unpack(ctx, format, type, pixels, width, height, im->texels, width, 0, 0);
+}
+
+/* The image (face, level) of t that a Sub/Copy call at (x, y) w x h
+ * writes, after 3.7.2's checks (INVALID_VALUE for a bad level, offsets or
+ * size; INVALID_OPERATION when there is no such image); NULL on error. */
+static struct gles_image *sub_image(struct tsr_gles_context *ctx, struct gles_texture *t,
+				    int face, GLint level, GLint x, GLint y, GLsizei w, GLsizei h)
+{
+	if (level < 0 || level >= TSR_GLES_MAX_LEVELS || w < 0 || h < 0 || x < 0 || y < 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return NULL;
+	}
+	struct gles_image *im = &t->images[face][level];
+	if (im->width == 0 && im->height == 0 && !im->texels) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return NULL;
+	}
+	if ((int64_t)x + w > im->width || (int64_t)y + h > im->height) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return NULL;
+	}
+	return im;
+}
+
+void tsr_gles_TexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
+			    GLint xoffset, GLint yoffset, GLsizei width, GLsizei height,
+			    GLenum format, GLenum type, const void *pixels)
+{
+	int face;
+	struct gles_texture *t = target_texture(ctx, target, &face);
+	if (!t)
+		return;
+	if (!is_format(format) || !is_type(type)) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	struct gles_image *im = sub_image(ctx, t, face, level, xoffset, yoffset, width, height);
+	if (!im)
+		return;
+	if (format != im->format || pixel_bytes(format, type) == 0) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (pixels && im->texels)
+		unpack(ctx, format, type, pixels, width, height, im->texels, im->width, xoffset,
+		       yoffset);
+}
+
+void tsr_gles_set_read_pixels(struct tsr_gles_context *ctx, tsr_gles_read_pixels_fn fn,
+			      void *user)
+{
+	ctx->read_pixels = fn;
+	ctx->read_pixels_user = user;
+}
+
+/* Whether the bound framebuffer has a color buffer (the default one
+ * does); records INVALID_FRAMEBUFFER_OPERATION when it is not complete
+ * and INVALID_OPERATION when it has no color. */
+static bool copy_source_ok(struct tsr_gles_context *ctx)
+{
+	if (tsr_gles_CheckFramebufferStatus(ctx, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+		gles_error(ctx, GL_INVALID_FRAMEBUFFER_OPERATION);
+		return false;
+	}
+	if (ctx->framebuffer && ctx->framebuffer->att[GLES_ATTACH_COLOR0].type == GL_NONE) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return false;
+	}
+	return true;
+}
+
+/* The color channels the bound framebuffer has (bit 3: alpha). */
+static bool framebuffer_has_alpha(const struct tsr_gles_context *ctx)
+{
+	GLint a = 0;
+	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_ALPHA_BITS, &a);
+	return a > 0;
+}
+
+/* Reads the w x h rectangle at (x, y) of the framebuffer into texels at
+ * (dx, dy) of im, converted to im's format. */
+static void copy_pixels(struct tsr_gles_context *ctx, struct gles_image *im, GLint dx, GLint dy,
+			GLint x, GLint y, GLsizei w, GLsizei h)
+{
+	if (w <= 0 || h <= 0 || !im->texels)
+		return;
+	uint8_t *rgba = calloc((size_t)w * (size_t)h, 4);
+	if (!rgba) {
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
+	if (ctx->read_pixels)
+		ctx->read_pixels(ctx->read_pixels_user, x, y, w, h, rgba);
+	for (GLsizei j = 0; j < h; j++)
+		for (GLsizei i = 0; i < w; i++) {
+			const uint8_t *s = rgba + ((size_t)j * (size_t)w + (size_t)i) * 4;
+			uint8_t *d = im->texels +
+				     (((size_t)(dy + j) * (size_t)im->width + (size_t)(dx + i)) * 4);
+			switch (im->format) {
+			case GL_RGBA: memcpy(d, s, 4); break;
+			case GL_RGB: d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = 255; break;
+			case GL_LUMINANCE_ALPHA: d[0] = d[1] = d[2] = s[0]; d[3] = s[3]; break;
+			case GL_LUMINANCE: d[0] = d[1] = d[2] = s[0]; d[3] = 255; break;
+			default: d[0] = d[1] = d[2] = 0; d[3] = s[3]; break; /* ALPHA */
+			}
+		}
+	free(rgba);
+}
+
+/* Table 3.9: the internal formats a copy may make from the framebuffer. */
+static bool copy_format_ok(const struct tsr_gles_context *ctx, GLenum format)
+{
+	bool alpha = framebuffer_has_alpha(ctx);
+	switch (format) {
+	case GL_RGB: case GL_LUMINANCE: return true;
+	case GL_RGBA: case GL_ALPHA: case GL_LUMINANCE_ALPHA: return alpha;
+	default: return false;
+	}
+}
+
+void tsr_gles_CopyTexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
+			     GLenum internalformat, GLint x, GLint y, GLsizei width,
+			     GLsizei height, GLint border)
+{
+	int face;
+	struct gles_texture *t = target_texture(ctx, target, &face);
+	if (!t)
+		return;
+	if (level < 0 || level >= TSR_GLES_MAX_LEVELS || width < 0 || height < 0 ||
+	    width > (TSR_GLES_MAX_TEXTURE_SIZE >> level) ||
+	    height > (TSR_GLES_MAX_TEXTURE_SIZE >> level) || border != 0 ||
+	    (target != GL_TEXTURE_2D && width != height)) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (!is_format(internalformat) || internalformat == GL_DEPTH_COMPONENT) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (!copy_source_ok(ctx))
+		return;
+	if (!copy_format_ok(ctx, internalformat)) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	if (!image_define(t, face, level, internalformat, GL_UNSIGNED_BYTE, width, height)) {
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
+	copy_pixels(ctx, &t->images[face][level], 0, 0, x, y, width, height);
+}
+
+void tsr_gles_CopyTexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
+				GLint xoffset, GLint yoffset, GLint x, GLint y, GLsizei width,
+				GLsizei height)
+{
+	int face;
+	struct gles_texture *t = target_texture(ctx, target, &face);
+	if (!t)
+		return;
+	struct gles_image *im = sub_image(ctx, t, face, level, xoffset, yoffset, width, height);
+	if (!im || !copy_source_ok(ctx))
+		return;
+	if (!copy_format_ok(ctx, im->format)) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	copy_pixels(ctx, im, xoffset, yoffset, x, y, width, height);
+}
+
+/* ---- completeness (3.7.10) and sampling (3.8.2) ---- */
+
+static bool uses_mipmaps(GLenum min_filter)
+{
+	return min_filter != GL_NEAREST && min_filter != GL_LINEAR;
+}
+
+/* Levels 1..q of face f follow level 0 as 3.7.10 requires. */
+static bool face_mipmap_complete(const struct gles_texture *t, int f)
+{
+	const struct gles_image *b = &t->images[f][0];
+	GLsizei w = b->width, h = b->height;
+	for (int l = 1; w > 1 || h > 1; l++) {
+		w = w > 1 ? w / 2 : 1;
+		h = h > 1 ? h / 2 : 1;
+		const struct gles_image *im = &t->images[f][l];
+		if (l >= TSR_GLES_MAX_LEVELS || im->width != w || im->height != h ||
+		    im->format != b->format || im->type != b->type)
+			return false;
+	}
+	return true;
+}
+
+bool gles_texture_cube_complete(const struct gles_texture *t)
+{
+	const struct gles_image *b = &t->images[0][0];
+	if (b->width <= 0 || b->width != b->height)
+		return false;
+	for (int f = 1; f < 6; f++) {
+		const struct gles_image *im = &t->images[f][0];
+		if (im->width != b->width || im->height != b->height || im->format != b->format ||
+		    im->type != b->type)
+			return false;
+	}
+	return true;
+}
+
+bool gles_texture_complete(const struct gles_texture *t)
+{
+	const struct gles_image *b = &t->images[0][0];
+	int faces = t->target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
+	if (b->width <= 0 || b->height <= 0)
+		return false;
+	if (faces == 6 && !gles_texture_cube_complete(t))
+		return false;
+	if (uses_mipmaps(t->min_filter))
+		for (int f = 0; f < faces; f++)
+			if (!face_mipmap_complete(t, f))
+				return false;
+	/* 3.8.2: a non-power-of-two texture samples only without mipmaps and
+	 * with CLAMP_TO_EDGE */
+	if (!is_pot(b->width) || !is_pot(b->height))
+		if (uses_mipmaps(t->min_filter) || t->wrap_s != GL_CLAMP_TO_EDGE ||
+		    t->wrap_t != GL_CLAMP_TO_EDGE)
+			return false;
+	return true;
+}
+
+/* ---- GenerateMipmap ---- */
+
+/* The 2x2 box filter of level l of face f into level l + 1. */
+static bool downsample(struct gles_texture *t, int f, int l)
+{
+	const struct gles_image *s = &t->images[f][l];
+	GLsizei w = s->width > 1 ? s->width / 2 : 1, h = s->height > 1 ? s->height / 2 : 1;
+	uint8_t *texels = calloc((size_t)w * (size_t)h, 4);
+	if (!texels)
+		return false;
+	for (GLsizei y = 0; y < h; y++)
+		for (GLsizei x = 0; x < w; x++) {
+			GLsizei x0 = s->width > 1 ? 2 * x : 0, x1 = s->width > 1 ? 2 * x + 1 : 0;
+			GLsizei y0 = s->height > 1 ? 2 * y : 0, y1 = s->height > 1 ? 2 * y + 1 : 0;
+			for (int c = 0; c < 4; c++) {
+				unsigned sum = s->texels[((size_t)y0 * (size_t)s->width + (size_t)x0) * 4 + (size_t)c] +
+					       s->texels[((size_t)y0 * (size_t)s->width + (size_t)x1) * 4 + (size_t)c] +
+					       s->texels[((size_t)y1 * (size_t)s->width + (size_t)x0) * 4 + (size_t)c] +
+					       s->texels[((size_t)y1 * (size_t)s->width + (size_t)x1) * 4 + (size_t)c];
+				texels[((size_t)y * (size_t)w + (size_t)x) * 4 + (size_t)c] =
+					(uint8_t)((sum + 2) / 4);
+			}
+		}
+	struct gles_image *d = &t->images[f][l + 1];
+	free(d->texels);
+	d->texels = texels;
+	d->width = w;
+	d->height = h;
+	d->format = s->format;
+	d->type = s->type;
+	return true;
+}
+
+void tsr_gles_GenerateMipmap(struct tsr_gles_context *ctx, GLenum target)
+{
+	if (target != GL_TEXTURE_2D && target != GL_TEXTURE_CUBE_MAP) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	struct gles_texture *t = target == GL_TEXTURE_2D ? ctx->bound_2d[ctx->active_texture]
+							 : ctx->bound_cube[ctx->active_texture];
+	const struct gles_image *b = &t->images[0][0];
+	int faces = target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
+	if ((faces == 6 && !gles_texture_cube_complete(t)) || !is_pot(b->width) ||
+	    !is_pot(b->height) || b->format == GL_DEPTH_COMPONENT) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	for (int f = 0; f < faces; f++)
+		for (int l = 0; t->images[f][l].width > 1 || t->images[f][l].height > 1; l++)
+			if (!downsample(t, f, l)) {
+				gles_error(ctx, GL_OUT_OF_MEMORY);
+				return;
+			}
+}
+
+/* ---- parameters ---- */
+
+static GLenum *tex_param(struct gles_texture *t, GLenum pname)
+{
+	switch (pname) {
+	case GL_TEXTURE_MIN_FILTER: return &t->min_filter;
+	case GL_TEXTURE_MAG_FILTER: return &t->mag_filter;
+	case GL_TEXTURE_WRAP_S: return &t->wrap_s;
+	case GL_TEXTURE_WRAP_T: return &t->wrap_t;
+	default: return NULL;
+	}
+}
+
+static bool param_value_ok(GLenum pname, GLenum v)
+{
+	switch (pname) {
+	case GL_TEXTURE_MIN_FILTER:
+		return v == GL_NEAREST || v == GL_LINEAR || v == GL_NEAREST_MIPMAP_NEAREST ||
+		       v == GL_LINEAR_MIPMAP_NEAREST || v == GL_NEAREST_MIPMAP_LINEAR ||
+		       v == GL_LINEAR_MIPMAP_LINEAR;
+	case GL_TEXTURE_MAG_FILTER:
+		return v == GL_NEAREST || v == GL_LINEAR;
+	default:
+		return v == GL_REPEAT || v == GL_CLAMP_TO_EDGE || v == GL_MIRRORED_REPEAT;
+	}
+}
+
+/* The texture bound to target on the active unit (2D or cube map);
+ * INVALID_ENUM otherwise. */
+static struct gles_texture *param_texture(struct tsr_gles_context *ctx, GLenum target)
+{
+	if (target == GL_TEXTURE_2D)
+		return ctx->bound_2d[ctx->active_texture];
+	if (target == GL_TEXTURE_CUBE_MAP)
+		return ctx->bound_cube[ctx->active_texture];
+	gles_error(ctx, GL_INVALID_ENUM);
+	return NULL;
+}
+
+void tsr_gles_TexParameteri(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+			    GLint param)
+{
+	struct gles_texture *t = param_texture(ctx, target);
+	if (!t)
+		return;
+	GLenum *p = tex_param(t, pname);
+	if (!p || !param_value_ok(pname, (GLenum)param)) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	*p = (GLenum)param;
+}
+
+void tsr_gles_TexParameterf(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+			    GLfloat param)
+{
+	tsr_gles_TexParameteri(ctx, target, pname, (GLint)param);
+}
+
+void tsr_gles_TexParameteriv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+			     const GLint *params)
+{
+	tsr_gles_TexParameteri(ctx, target, pname, params[0]);
+}
+
+void tsr_gles_TexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+			     const GLfloat *params)
+{
+	tsr_gles_TexParameteri(ctx, target, pname, (GLint)params[0]);
+}
+
+void tsr_gles_GetTexParameteriv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+				GLint *params)
+{
+	struct gles_texture *t = param_texture(ctx, target);
+	if (!t)
+		return;
+	GLenum *p = tex_param(t, pname);
+	if (!p) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	*params = (GLint)*p;
+}
+
+void tsr_gles_GetTexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+				GLfloat *params)
+{
+	GLint v = 0;
+	GLenum before = ctx->error;
+	tsr_gles_GetTexParameteriv(ctx, target, pname, &v);
+	if (ctx->error == before)
+		*params = (GLfloat)v;
+}
+
+/* ---- for the driver ---- */
+
+const void *tsr_gles_texture_image(const struct tsr_gles_context *ctx, GLuint texture,
+				   GLenum target, GLint level, GLsizei *width, GLsizei *height,
+				   GLenum *format)
+{
+	const struct gles_texture *t;
+	int face = 0;
+	if (target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
+		face = (int)(target - GL_TEXTURE_CUBE_MAP_POSITIVE_X);
+	if (texture == 0)
+		t = face || target == GL_TEXTURE_CUBE_MAP ? ctx->default_cube : ctx->default_2d;
+	else
+		t = gles_names_get(&ctx->textures, texture);
+	if (!t || level < 0 || level >= TSR_GLES_MAX_LEVELS)
+		return NULL;
+	const struct gles_image *im = &t->images[face][level];
+	if (width)
+		*width = im->width;
+	if (height)
+		*height = im->height;
+	if (format)
+		*format = im->format;
+	return im->texels;
+}
+
+GLboolean tsr_gles_texture_complete(const struct tsr_gles_context *ctx, GLuint unit,
+				    GLenum target)
+{
+	if (unit >= TSR_GLES_MAX_TEXTURE_UNITS)
+		return GL_FALSE;
+	const struct gles_texture *t = target == GL_TEXTURE_CUBE_MAP ? ctx->bound_cube[unit]
+								     : ctx->bound_2d[unit];
+	return gles_texture_complete(t) ? GL_TRUE : GL_FALSE;
+}
