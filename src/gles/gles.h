@@ -369,6 +369,128 @@ void tsr_gles_GetFramebufferAttachmentParameteriv(struct tsr_gles_context *ctx, 
 						  GLenum attachment, GLenum pname,
 						  GLint *params);
 
+/* ---- shaders and programs (2.10) through src/shader ----
+ * A shader or program argument that names nothing records INVALID_VALUE,
+ * one that names the other kind INVALID_OPERATION (the call then does
+ * nothing). */
+/* The source is the count strings concatenated (length NULL, or an entry
+ * < 0: NUL-terminated); INVALID_VALUE for count < 0. */
+void tsr_gles_ShaderSource(struct tsr_gles_context *ctx, GLuint shader, GLsizei count,
+			   const GLchar *const *string, const GLint *length);
+/* Compiles with tsr_shader_compile(); COMPILE_STATUS and the info log say
+ * how it went. */
+void tsr_gles_CompileShader(struct tsr_gles_context *ctx, GLuint shader);
+/* pname SHADER_TYPE, DELETE_STATUS, COMPILE_STATUS, INFO_LOG_LENGTH,
+ * SHADER_SOURCE_LENGTH (lengths count the NUL; 0 when empty). */
+void tsr_gles_GetShaderiv(struct tsr_gles_context *ctx, GLuint shader, GLenum pname,
+			  GLint *params);
+/* At most bufsize - 1 characters and a NUL; *length (may be NULL) the
+ * characters written; INVALID_VALUE for bufsize < 0. */
+void tsr_gles_GetShaderInfoLog(struct tsr_gles_context *ctx, GLuint shader, GLsizei bufsize,
+			       GLsizei *length, GLchar *infolog);
+void tsr_gles_GetShaderSource(struct tsr_gles_context *ctx, GLuint shader, GLsizei bufsize,
+			      GLsizei *length, GLchar *source);
+/* INVALID_OPERATION when the shader, or another of its type, is already
+ * attached (Attach), or it is not attached (Detach). */
+void tsr_gles_AttachShader(struct tsr_gles_context *ctx, GLuint program, GLuint shader);
+void tsr_gles_DetachShader(struct tsr_gles_context *ctx, GLuint program, GLuint shader);
+/* INVALID_VALUE for maxcount < 0. */
+void tsr_gles_GetAttachedShaders(struct tsr_gles_context *ctx, GLuint program, GLsizei maxcount,
+				 GLsizei *count, GLuint *shaders);
+/* Applies at the next LinkProgram; INVALID_VALUE for index >=
+ * MAX_VERTEX_ATTRIBS, INVALID_OPERATION for a name starting with "gl_". */
+void tsr_gles_BindAttribLocation(struct tsr_gles_context *ctx, GLuint program, GLuint index,
+				 const GLchar *name);
+/* Links the attached shaders with tsr_program_link(); LINK_STATUS and the
+ * info log say how it went. Relinking the current program replaces its
+ * executable whatever the outcome (GL keeps the old one after a failed
+ * link: not modelled). */
+void tsr_gles_LinkProgram(struct tsr_gles_context *ctx, GLuint program);
+/* 0: no program (draws then draw nothing); INVALID_OPERATION for a
+ * program that is not linked. */
+void tsr_gles_UseProgram(struct tsr_gles_context *ctx, GLuint program);
+/* VALIDATE_STATUS: linked, and no texture unit used by both a sampler2D
+ * and a samplerCube (the reason in the info log). */
+void tsr_gles_ValidateProgram(struct tsr_gles_context *ctx, GLuint program);
+/* pname DELETE_STATUS, LINK_STATUS, VALIDATE_STATUS, INFO_LOG_LENGTH,
+ * ATTACHED_SHADERS, ACTIVE_ATTRIBUTES, ACTIVE_ATTRIBUTE_MAX_LENGTH,
+ * ACTIVE_UNIFORMS, ACTIVE_UNIFORM_MAX_LENGTH. */
+void tsr_gles_GetProgramiv(struct tsr_gles_context *ctx, GLuint program, GLenum pname,
+			   GLint *params);
+void tsr_gles_GetProgramInfoLog(struct tsr_gles_context *ctx, GLuint program, GLsizei bufsize,
+				GLsizei *length, GLchar *infolog);
+/* INVALID_VALUE for an index >= ACTIVE_ATTRIBUTES / ACTIVE_UNIFORMS. */
+void tsr_gles_GetActiveAttrib(struct tsr_gles_context *ctx, GLuint program, GLuint index,
+			      GLsizei bufsize, GLsizei *length, GLint *size, GLenum *type,
+			      GLchar *name);
+void tsr_gles_GetActiveUniform(struct tsr_gles_context *ctx, GLuint program, GLuint index,
+			       GLsizei bufsize, GLsizei *length, GLint *size, GLenum *type,
+			       GLchar *name);
+/* -1 when there is no such active attribute / uniform; INVALID_OPERATION
+ * (-1) when the program is not linked. */
+GLint tsr_gles_GetAttribLocation(struct tsr_gles_context *ctx, GLuint program, const GLchar *name);
+GLint tsr_gles_GetUniformLocation(struct tsr_gles_context *ctx, GLuint program,
+				  const GLchar *name);
+/* Uniform*: the current program's uniform at location (-1: ignored).
+ * INVALID_OPERATION with no current program, for a location that is no
+ * active uniform's, for a call whose type or size does not match the
+ * uniform's (floats for float types, ints for int types and samplers,
+ * either for bools, UniformMatrix for matrices, only Uniform1i[v] for
+ * samplers), or count > 1 for a uniform that is not an array;
+ * INVALID_VALUE for count < 0, transpose other than FALSE, or a sampler
+ * unit outside 0..MAX_COMBINED_TEXTURE_IMAGE_UNITS - 1. count is clipped to
+ * the array's end. */
+void tsr_gles_Uniform1f(struct tsr_gles_context *ctx, GLint location, GLfloat x);
+void tsr_gles_Uniform2f(struct tsr_gles_context *ctx, GLint location, GLfloat x, GLfloat y);
+void tsr_gles_Uniform3f(struct tsr_gles_context *ctx, GLint location, GLfloat x, GLfloat y,
+			GLfloat z);
+void tsr_gles_Uniform4f(struct tsr_gles_context *ctx, GLint location, GLfloat x, GLfloat y,
+			GLfloat z, GLfloat w);
+void tsr_gles_Uniform1i(struct tsr_gles_context *ctx, GLint location, GLint x);
+void tsr_gles_Uniform2i(struct tsr_gles_context *ctx, GLint location, GLint x, GLint y);
+void tsr_gles_Uniform3i(struct tsr_gles_context *ctx, GLint location, GLint x, GLint y, GLint z);
+void tsr_gles_Uniform4i(struct tsr_gles_context *ctx, GLint location, GLint x, GLint y, GLint z,
+			GLint w);
+void tsr_gles_Uniform1fv(struct tsr_gles_context *ctx, GLint location, GLsizei count,
+			 const GLfloat *v);
+void tsr_gles_Uniform2fv(struct tsr_gles_context *ctx, GLint location, GLsizei count,
+			 const GLfloat *v);
+void tsr_gles_Uniform3fv(struct tsr_gles_context *ctx, GLint location, GLsizei count,
+			 const GLfloat *v);
+void tsr_gles_Uniform4fv(struct tsr_gles_context *ctx, GLint location, GLsizei count,
+			 const GLfloat *v);
+void tsr_gles_Uniform1iv(struct tsr_gles_context *ctx, GLint location, GLsizei count,
+			 const GLint *v);
+void tsr_gles_Uniform2iv(struct tsr_gles_context *ctx, GLint location, GLsizei count,
+			 const GLint *v);
+void tsr_gles_Uniform3iv(struct tsr_gles_context *ctx, GLint location, GLsizei count,
+			 const GLint *v);
+void tsr_gles_Uniform4iv(struct tsr_gles_context *ctx, GLint location, GLsizei count,
+			 const GLint *v);
+void tsr_gles_UniformMatrix2fv(struct tsr_gles_context *ctx, GLint location, GLsizei count,
+			       GLboolean transpose, const GLfloat *value);
+void tsr_gles_UniformMatrix3fv(struct tsr_gles_context *ctx, GLint location, GLsizei count,
+			       GLboolean transpose, const GLfloat *value);
+void tsr_gles_UniformMatrix4fv(struct tsr_gles_context *ctx, GLint location, GLsizei count,
+			       GLboolean transpose, const GLfloat *value);
+/* The element at location of a linked program (its type's components, a
+ * matrix column-major); INVALID_OPERATION when not linked or no active
+ * uniform has location. */
+void tsr_gles_GetUniformfv(struct tsr_gles_context *ctx, GLuint program, GLint location,
+			   GLfloat *params);
+void tsr_gles_GetUniformiv(struct tsr_gles_context *ctx, GLuint program, GLint location,
+			   GLint *params);
+/* Nothing to release. */
+void tsr_gles_ReleaseShaderCompiler(struct tsr_gles_context *ctx);
+/* No binary formats: always INVALID_ENUM. */
+void tsr_gles_ShaderBinary(struct tsr_gles_context *ctx, GLsizei n, const GLuint *shaders,
+			   GLenum binaryformat, const void *binary, GLsizei length);
+/* Floats of every precision are IEEE single (range 127, 127; precision
+ * 23), ints are kept in floats (24, 24; 0); INVALID_ENUM for another
+ * shader or precision type. */
+void tsr_gles_GetShaderPrecisionFormat(struct tsr_gles_context *ctx, GLenum shadertype,
+				       GLenum precisiontype, GLint *range, GLint *precision);
+
 /* ---- queries (6.1) ----
  * Every state value of tables 6.2-6.22 that has a Get pname, and the
  * implementation-dependent values; a value is converted to the Get's type
