@@ -10,8 +10,11 @@
  * context first (tsr_gles_BindBuffer(ctx, target, buffer) is
  * glBindBuffer(target, buffer)), with GL's own types (Debian's
  * <GLES2/gl2.h>, package libgles-dev), so that the exported gl* wrappers
- * of a libGLESv2 are one line each. Nothing here draws: what a draw needs
- * comes out of tsr_gles_draw_state() (to come) for the pipelines.
+ * of a libGLESv2 are one line each. Nothing here draws: a draw's
+ * arguments are validated and the context's state comes out as
+ * command/state.h's draw state (tsr_gles_draw_arrays_state(),
+ * tsr_gles_draw_elements_state(), tsr_gles_clear_state()) for the
+ * driver to submit to the pipelines.
  *
  * Object names: each namespace (buffers, textures, renderbuffers,
  * framebuffers, and the shared shader/program namespace) holds names up
@@ -19,9 +22,10 @@
  * OUT_OF_MEMORY (names come from Gen*, which hands out the smallest
  * unused ones, so real programs never reach it). One context, no sharing.
  *
- * Left out here (docs/gles.md): everything that reads or writes pixels of
- * a framebuffer (Clear, ReadPixels, CopyTex*, Flush, Finish, the draws
- * themselves): the driver's integration with the pipelines does those.
+ * Left out (docs/gles.md): the pixels of framebuffers (Clear, ReadPixels,
+ * Flush, Finish, the draws themselves, renderbuffer storage) are the
+ * driver's and the pipelines'; CopyTex[Sub]Image2D read them through a
+ * callback the driver sets (tsr_gles_set_read_pixels()).
  */
 #ifndef TSR_GLES_GLES_H
 #define TSR_GLES_GLES_H
@@ -32,7 +36,9 @@
 #include <GLES2/gl2.h>
 #include <GLES2/gl2ext.h>
 
+#include "command/state.h"
 #include "core/status.h"
+#include "shader/shader.h"
 
 /* Largest object name a namespace holds (names 1..TSR_GLES_MAX_NAME). */
 #define TSR_GLES_MAX_NAME (1u << 20)
@@ -490,6 +496,69 @@ void tsr_gles_ShaderBinary(struct tsr_gles_context *ctx, GLsizei n, const GLuint
  * shader or precision type. */
 void tsr_gles_GetShaderPrecisionFormat(struct tsr_gles_context *ctx, GLenum shadertype,
 				       GLenum precisiontype, GLint *range, GLint *precision);
+
+/* ---- what a draw needs ---- */
+
+/* A texture image unit as the current program uses it. */
+struct tsr_gles_unit {
+	GLenum target;           /* TEXTURE_2D or TEXTURE_CUBE_MAP its samplers use, NONE: unused */
+	GLuint texture;          /* the texture bound to that target (0: the default one) */
+	GLboolean complete;      /* 3.7.10 / 3.8.2: FALSE samples as (0, 0, 0, 1) */
+	struct tsr_texture_unit unit; /* its filters and wraps; image = texture, or -1
+	                                 when unused or not complete */
+};
+
+/*
+ * One draw: command/state.h's draw state filled from the context, and what
+ * that struct cannot hold. In `state`, GL object names stand where the
+ * pipelines take resource indices (the driver maps them): attribs[i].buffer
+ * and index.buffer are buffer object names (0: client memory, the pointer
+ * below), textures[u].image a texture name (-1: none or incomplete),
+ * framebuffer.color / .depth the attached texture or renderbuffer's name
+ * (TSR_ATTACH_DEFAULT for the default framebuffer, TSR_ATTACH_NONE for no
+ * attachment). state.attribs and state.textures hold the first
+ * TSR_MAX_VERTEX_ATTRIBS / TSR_MAX_TEXTURE_UNITS (8) of attribs and units
+ * below, which hold all of them. discard and alpha_cutoff stay 0: the
+ * program (`program`) does its own discards.
+ */
+struct tsr_gles_draw {
+	struct tsr_draw_state state;
+	const struct tsr_program *program; /* the current program's executable */
+	GLint first;                       /* DrawArrays' first vertex (0 for DrawElements) */
+	const void *indices;               /* DrawElements' client index array, NULL when an
+	                                      element array buffer is bound (offset in state.index) */
+	struct tsr_vertex_attrib attribs[TSR_GLES_MAX_VERTEX_ATTRIBS];
+	const void *attrib_pointers[TSR_GLES_MAX_VERTEX_ATTRIBS]; /* client arrays (buffer 0),
+	                                                             else NULL */
+	struct tsr_gles_unit units[TSR_GLES_MAX_TEXTURE_UNITS];
+	GLuint framebuffer;                /* FRAMEBUFFER_BINDING */
+	GLenum color_type, depth_type;     /* TEXTURE, RENDERBUFFER or NONE (default framebuffer: NONE) */
+};
+
+/*
+ * glDrawArrays / glDrawElements without the drawing: validates the
+ * arguments and fills *out. Errors (recorded, FALSE returned, out
+ * untouched): INVALID_ENUM for a mode other than POINTS..TRIANGLE_FAN or
+ * an index type other than UNSIGNED_BYTE / UNSIGNED_SHORT; INVALID_VALUE
+ * for count < 0 or first < 0; INVALID_FRAMEBUFFER_OPERATION when the bound
+ * framebuffer is not complete; INVALID_OPERATION when an enabled array's
+ * buffer or the element array buffer is mapped (OES_mapbuffer). FALSE
+ * without an error when there is nothing to draw: no current program, or
+ * count 0. TRUE: *out is the draw.
+ */
+GLboolean tsr_gles_draw_arrays_state(struct tsr_gles_context *ctx, GLenum mode, GLint first,
+				     GLsizei count, struct tsr_gles_draw *out);
+GLboolean tsr_gles_draw_elements_state(struct tsr_gles_context *ctx, GLenum mode, GLsizei count,
+				       GLenum type, const void *indices,
+				       struct tsr_gles_draw *out);
+/*
+ * glClear without the clearing: *out gets the buffers of mask and the
+ * clear values (scissored when SCISSOR_TEST is on). INVALID_VALUE for bits
+ * other than COLOR/DEPTH/STENCIL_BUFFER_BIT, INVALID_FRAMEBUFFER_OPERATION
+ * for an incomplete framebuffer (FALSE returned). FALSE also when mask is 0.
+ */
+GLboolean tsr_gles_clear_state(struct tsr_gles_context *ctx, GLbitfield mask,
+			       struct tsr_clear_state *out);
 
 /* ---- queries (6.1) ----
  * Every state value of tables 6.2-6.22 that has a Get pname, and the
