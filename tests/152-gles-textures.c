@@ -111,6 +111,11 @@ static void test_formats(void **state)
 	tsr_gles_TexImage2D(ctx, GL_TEXTURE_CUBE_MAP_POSITIVE_Y, 0, GL_DEPTH_COMPONENT, 1, 1, 0,
 			    GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT, NULL);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_OPERATION);
+	/* no compressed formats */
+	tsr_gles_CompressedTexImage2D(ctx, GL_TEXTURE_2D, 0, GL_ETC1_RGB8_OES, 4, 4, 0, 8, rgba);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+	tsr_gles_CompressedTexSubImage2D(ctx, GL_TEXTURE_2D, 0, 0, 0, 4, 4, GL_ETC1_RGB8_OES, 8, rgba);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
 	/* an error changes nothing */
 	d = tsr_gles_texture_image(ctx, 1, GL_TEXTURE_2D, 0, NULL, NULL, &format);
 	assert_int_equal(format, GL_DEPTH_COMPONENT);

@@ -303,6 +303,15 @@ void tsr_gles_CopyTexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint 
 void tsr_gles_CopyTexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
 				GLint xoffset, GLint yoffset, GLint x, GLint y, GLsizei width,
 				GLsizei height);
+/* No compressed formats are supported (NUM_COMPRESSED_TEXTURE_FORMATS 0):
+ * INVALID_ENUM for every call (for a bad target too). */
+void tsr_gles_CompressedTexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
+				   GLenum internalformat, GLsizei width, GLsizei height,
+				   GLint border, GLsizei imagesize, const void *data);
+void tsr_gles_CompressedTexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
+				      GLint xoffset, GLint yoffset, GLsizei width,
+				      GLsizei height, GLenum format, GLsizei imagesize,
+				      const void *data);
 /* target TEXTURE_2D or TEXTURE_CUBE_MAP: levels 1..q from level 0 by a
  * 2x2 box filter (rounded). INVALID_OPERATION for a non-power-of-two level
  * 0, a cube map that is not cube complete, or a depth texture. */

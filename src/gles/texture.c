@@ -604,3 +604,39 @@ GLboolean tsr_gles_texture_complete(const struct tsr_gles_context *ctx, GLuint u
 								     : ctx->bound_2d[unit];
 	return gles_texture_complete(t) ? GL_TRUE : GL_FALSE;
 }
+
+/* ---- compressed textures: no formats (NUM_COMPRESSED_TEXTURE_FORMATS 0) ---- */
+
+void tsr_gles_CompressedTexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
+				   GLenum internalformat, GLsizei width, GLsizei height,
+				   GLint border, GLsizei imagesize, const void *data)
+{
+	int face;
+	(void)level;
+	(void)internalformat;
+	(void)width;
+	(void)height;
+	(void)border;
+	(void)imagesize;
+	(void)data;
+	if (target_texture(ctx, target, &face))
+		gles_error(ctx, GL_INVALID_ENUM);
+}
+
+void tsr_gles_CompressedTexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
+				      GLint xoffset, GLint yoffset, GLsizei width,
+				      GLsizei height, GLenum format, GLsizei imagesize,
+				      const void *data)
+{
+	int face;
+	(void)level;
+	(void)xoffset;
+	(void)yoffset;
+	(void)width;
+	(void)height;
+	(void)format;
+	(void)imagesize;
+	(void)data;
+	if (target_texture(ctx, target, &face))
+		gles_error(ctx, GL_INVALID_ENUM);
+}
