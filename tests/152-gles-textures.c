@@ -280,6 +280,12 @@ static void test_mipmaps_and_completeness(void **state)
 	assert_int_equal(v, GL_MIRRORED_REPEAT);
 	tsr_gles_GenerateMipmap(ctx, GL_TEXTURE_CUBE_MAP_POSITIVE_X);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+	/* a bad query writes nothing, even with an error pending */
+	tsr_gles_GenerateMipmap(ctx, GL_TEXTURE_CUBE_MAP_POSITIVE_X);
+	f = -1.0f;
+	tsr_gles_GetTexParameterfv(ctx, GL_TEXTURE_2D, GL_TEXTURE_WRAP_R_OES, &f);
+	assert_true(f == -1.0f);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
 	tsr_gles_context_destroy(ctx);
 }
 

@@ -545,28 +545,33 @@ void tsr_gles_TexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLenum
 	tsr_gles_TexParameteri(ctx, target, pname, (GLint)params[0]);
 }
 
-void tsr_gles_GetTexParameteriv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
-				GLint *params)
+/* The parameter of a GetTexParameter call, NULL (error recorded) for a
+ * bad target or pname. */
+static const GLenum *get_tex_param(struct tsr_gles_context *ctx, GLenum target, GLenum pname)
 {
 	struct gles_texture *t = param_texture(ctx, target);
 	if (!t)
-		return;
-	GLenum *p = tex_param(t, pname);
-	if (!p) {
+		return NULL;
+	const GLenum *p = tex_param(t, pname);
+	if (!p)
 		gles_error(ctx, GL_INVALID_ENUM);
-		return;
-	}
-	*params = (GLint)*p;
+	return p;
+}
+
+void tsr_gles_GetTexParameteriv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
+				GLint *params)
+{
+	const GLenum *p = get_tex_param(ctx, target, pname);
+	if (p)
+		*params = (GLint)*p;
 }
 
 void tsr_gles_GetTexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
 				GLfloat *params)
 {
-	GLint v = 0;
-	GLenum before = ctx->error;
-	tsr_gles_GetTexParameteriv(ctx, target, pname, &v);
-	if (ctx->error == before)
-		*params = (GLfloat)v;
+	const GLenum *p = get_tex_param(ctx, target, pname);
+	if (p)
+		*params = (GLfloat)*p;
 }
 
 /* ---- for the driver ---- */
