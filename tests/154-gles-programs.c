@@ -313,10 +313,32 @@ static void test_uniforms(void **state)
 	tsr_gles_GetProgramInfoLog(ctx, p, sizeof log, NULL, log);
 	assert_non_null(strstr(log, "sampler"));
 	assert_true(program_iv(ctx, p, GL_INFO_LOG_LENGTH) == (GLint)strlen(log) + 1);
+	/* relinked unsuccessfully while current (2.10.3): the executable stays in
+	 * use until the program is no longer current */
+	tsr_gles_DetachShader(ctx, p, fs);
+	tsr_gles_LinkProgram(ctx, p);
+	assert_int_equal(program_iv(ctx, p, GL_LINK_STATUS), GL_FALSE);
+	assert_int_equal(program_iv(ctx, p, GL_ACTIVE_UNIFORMS), 0);
+	tsr_gles_Uniform1i(ctx, mode, 9);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	GLint cur;
+	tsr_gles_GetIntegerv(ctx, GL_CURRENT_PROGRAM, &cur);
+	assert_int_equal(cur, (GLint)p);
+	tsr_gles_GetUniformiv(ctx, p, mode, iv);  /* the program's queries: not linked */
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_OPERATION);
 	/* no current program */
 	tsr_gles_UseProgram(ctx, 0);
 	tsr_gles_Uniform1i(ctx, mode, 1);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_OPERATION);
+	tsr_gles_UseProgram(ctx, p);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_OPERATION);
+	/* linked again: a fresh executable */
+	tsr_gles_AttachShader(ctx, p, fs);
+	tsr_gles_LinkProgram(ctx, p);
+	tsr_gles_UseProgram(ctx, p);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	tsr_gles_GetUniformiv(ctx, p, mode, iv);
+	assert_int_equal(iv[0], 0);
 	tsr_gles_context_destroy(ctx);
 }
 

@@ -94,7 +94,7 @@ static void fill(const struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
 {
 	struct tsr_draw_state *s = &out->state;
 	tsr_draw_state_default(s, (uint32_t)ctx->width, (uint32_t)ctx->height);
-	out->program = ctx->program->linked;
+	out->program = ctx->program->exe;
 	for (int i = 0; i < TSR_GLES_MAX_VERTEX_ATTRIBS; i++) {
 		const struct gles_attrib *g = &ctx->attribs[i];
 		struct tsr_vertex_attrib *a = &out->attribs[i];
@@ -149,7 +149,7 @@ static void fill(const struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
 	for (uint32_t u = 0; u < TSR_GLES_MAX_TEXTURE_UNITS; u++) {
 		struct tsr_gles_unit *gu = &out->units[u];
 		struct tsr_texture_unit *tu = &gu->unit;
-		uint32_t use = tsr_program_unit_usage(ctx->program->linked, u);
+		uint32_t use = tsr_program_unit_usage(ctx->program->exe, u);
 		const struct gles_texture *t = use & 2 ? ctx->bound_cube[u] : ctx->bound_2d[u];
 		gu->target = use == 0 ? GL_NONE : use & 2 ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
 		gu->texture = t->name;

@@ -417,9 +417,9 @@ void tsr_gles_GetAttachedShaders(struct tsr_gles_context *ctx, GLuint program, G
 void tsr_gles_BindAttribLocation(struct tsr_gles_context *ctx, GLuint program, GLuint index,
 				 const GLchar *name);
 /* Links the attached shaders with tsr_program_link(); LINK_STATUS and the
- * info log say how it went. Relinking the current program replaces its
- * executable whatever the outcome (GL keeps the old one after a failed
- * link: not modelled). */
+ * info log say how it went. The current program relinked unsuccessfully
+ * keeps its previous executable (uniforms, draws) until it is no longer
+ * current (2.10.3); its queries report the failed link. */
 void tsr_gles_LinkProgram(struct tsr_gles_context *ctx, GLuint program);
 /* 0: no program (draws then draw nothing); INVALID_OPERATION for a
  * program that is not linked. */

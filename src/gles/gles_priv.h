@@ -88,6 +88,9 @@ struct gles_program {
 	GLuint name;
 	struct gles_shader *vs, *fs; /* attached */
 	struct tsr_program *linked;  /* the last LinkProgram's result */
+	struct tsr_program *exe;     /* the executable in use: the last successful
+	                                link's, kept while the program is current
+	                                after a failed relink (2.10.3); NULL if none */
 	bool link_status, validate_status, delete_pending;
 	char *validate_log;
 	struct gles_binding *bindings; /* BindAttribLocation, applied at the next link */

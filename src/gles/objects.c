@@ -570,6 +570,8 @@ void gles_program_free(struct gles_program *p)
 {
 	if (!p)
 		return;
+	if (p->exe != p->linked)
+		tsr_program_destroy(p->exe);
 	tsr_program_destroy(p->linked);
 	free(p->validate_log);
 	for (uint32_t i = 0; i < p->binding_count; i++)
@@ -657,7 +659,15 @@ void tsr_gles_DeleteProgram(struct tsr_gles_context *ctx, GLuint program)
 
 void gles_program_uncurrent(struct tsr_gles_context *ctx, struct gles_program *p)
 {
-	if (p && p->delete_pending)
+	if (!p)
+		return;
+	if (!p->link_status && p->exe) {
+		/* relinked unsuccessfully while current: its executable goes now */
+		if (p->exe != p->linked)
+			tsr_program_destroy(p->exe);
+		p->exe = NULL;
+	}
+	if (p->delete_pending)
 		program_delete_now(ctx, p);
 }
 

@@ -262,9 +262,19 @@ void tsr_gles_LinkProgram(struct tsr_gles_context *ctx, GLuint program)
 		gles_error(ctx, GL_OUT_OF_MEMORY);
 		return;
 	}
-	tsr_program_destroy(p->linked);
+	struct tsr_program *old_linked = p->linked, *old_exe = p->exe;
 	p->linked = out;
 	p->link_status = tsr_program_linked(out);
+	/* 2.10.3: a current program relinked unsuccessfully keeps its executable
+	 * until it is no longer current */
+	if (p->link_status)
+		p->exe = out;
+	else if (ctx->program != p)
+		p->exe = NULL;
+	if (old_linked && old_linked != p->exe)
+		tsr_program_destroy(old_linked);
+	if (old_exe && old_exe != old_linked && old_exe != p->exe)
+		tsr_program_destroy(old_exe);
 	p->validate_status = false;
 	free(p->validate_log);
 	p->validate_log = NULL;
@@ -494,7 +504,7 @@ static void uniform_set(struct tsr_gles_context *ctx, GLint location, GLsizei co
 	if (location == -1)
 		return;
 	GLsizei remaining;
-	const struct tsr_shader_var *v = uniform_at(p->linked, location, &remaining);
+	const struct tsr_shader_var *v = uniform_at(p->exe, location, &remaining);
 	if (!v) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
@@ -529,7 +539,7 @@ static void uniform_set(struct tsr_gles_context *ctx, GLint location, GLsizei co
 		for (GLsizei j = 0; j < n * comps; j++)
 			buf[j] = iv ? (float)iv[(size_t)e0 * (size_t)comps + (size_t)j]
 				    : fv[(size_t)e0 * (size_t)comps + (size_t)j];
-		tsr_program_uniform_write(p->linked, location + e0, (uint32_t)n, buf, NULL);
+		tsr_program_uniform_write(p->exe, location + e0, (uint32_t)n, buf, NULL);
 	}
 }
 
