@@ -168,7 +168,8 @@ static void test_render_target_sampled(void **state)
 	tsr_scene_destroy(sc);
 }
 
-/* Every shipped multi-pass workload: two runs of 2 frames, identical counters. */
+/* Every shipped multi-pass workload: two runs of 2 frames (on one loaded scene),
+ * identical counters. */
 static void test_multipass_workloads_deterministic(void **state)
 {
 	(void)state;
@@ -184,7 +185,7 @@ static void test_multipass_workloads_deterministic(void **state)
 			struct tsr_gpu_config cfg;
 			tsr_config_defaults(&cfg);
 			struct tsr_sim *run = NULL;
-			if (tsr_sim_open(&cfg, path, &run, &err) != TSR_OK ||
+			if (tsr_sim_open_scene(&cfg, tsr_test_scene(path), &run, &err) != TSR_OK ||
 			    tsr_sim_run(run, 2, NULL, NULL, &err) != TSR_OK)
 				fail_msg("%s: %s", names[w], err.msg);
 			totals[r] = *tsr_sim_total(run);

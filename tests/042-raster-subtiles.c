@@ -28,6 +28,7 @@
 #include "sim/sim.h"
 #include "tiling/tile_order.h"
 #include "test_main.h"
+#include "test_util.h"
 
 #define Q 16  /* quads per side of a 32x32-pixel tile */
 
@@ -403,7 +404,8 @@ static uint64_t fnv1a(const uint8_t *p, size_t n)
 	return h;
 }
 
-/* The last image of a short run of workload w with the given overrides. */
+/* The last image of a short run of workload w with the given overrides (the
+ * scene loaded once: tsr_test_scene). */
 static uint64_t run_image(const char *w, const char *const *sets, size_t n)
 {
 	char path[1024];
@@ -416,7 +418,7 @@ static uint64_t run_image(const char *w, const char *const *sets, size_t n)
 	}
 	snprintf(path, sizeof(path), "%s/workloads/%s", TSR_SOURCE_DIR, w);
 	struct tsr_sim *sim = NULL;
-	if (tsr_sim_open(&cfg, path, &sim, &err) != TSR_OK ||
+	if (tsr_sim_open_scene(&cfg, tsr_test_scene(path), &sim, &err) != TSR_OK ||
 	    tsr_sim_run(sim, 2, NULL, NULL, &err) != TSR_OK) {
 		fprintf(stderr, "%s\n", err.msg);
 		fail();
@@ -547,7 +549,7 @@ static void test_quad_imbalance_in_a_run(void **state)
 		sets[3] = on ? "raster.quad_imbalance_stats=true" : "raster.quad_imbalance_stats=false";
 		assert_int_equal(tsr_config_apply_sets(&cfg, NULL, sets, 4, &err), TSR_OK);
 		struct tsr_sim *sim = NULL;
-		assert_int_equal(tsr_sim_open(&cfg, path, &sim, &err), TSR_OK);
+		assert_int_equal(tsr_sim_open_scene(&cfg, tsr_test_scene(path), &sim, &err), TSR_OK);
 		assert_int_equal(tsr_sim_run(sim, 2, NULL, NULL, &err), TSR_OK);
 		tot[on] = malloc(sizeof(*tot[on]));
 		assert_non_null(tot[on]);

@@ -41,13 +41,14 @@ static void small_config(struct tsr_gpu_config *cfg, const char *mode)
 		fail_msg("%s", err.msg);
 }
 
+/* A run of cfg on shipped workload `workload` (both modes read one scene). */
 static struct tsr_sim *open_sim(const struct tsr_gpu_config *cfg, const char *workload)
 {
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/workloads/%s", TSR_SOURCE_DIR, workload);
 	struct tsr_sim *sim = NULL;
 	struct tsr_error err = {{0}};
-	if (tsr_sim_open(cfg, path, &sim, &err) != TSR_OK)
+	if (tsr_sim_open_scene(cfg, tsr_test_scene(path), &sim, &err) != TSR_OK)
 		fail_msg("%s: %s", workload, err.msg);
 	return sim;
 }

@@ -137,7 +137,7 @@ static void round_trip(const char *workload, const char *cfg_name, const char *c
 	if (tsr_config_apply_sets(&cfg, cfg_name ? cpath : NULL, all, nsets + 2, &err) != TSR_OK)
 		fail_msg("%s", err.msg);
 	struct tsr_sim *sim = NULL;
-	if (tsr_sim_open(&cfg, wpath, &sim, &err) != TSR_OK)
+	if (tsr_sim_open_scene(&cfg, tsr_test_scene(wpath), &sim, &err) != TSR_OK)
 		fail_msg("%s: %s", workload, err.msg);
 	struct tsr_gpu *gpu = tsr_sim_gpu(sim);
 	const struct tsr_memsys *mem = tsr_gpu_memsys(gpu);
@@ -289,7 +289,7 @@ static char *good_text(void)
 	cfg.width = 128;
 	cfg.height = 64;
 	struct tsr_sim *sim = NULL;
-	assert_int_equal(tsr_sim_open(&cfg, wpath, &sim, &err), TSR_OK);
+	assert_int_equal(tsr_sim_open_scene(&cfg, tsr_test_scene(wpath), &sim, &err), TSR_OK);
 	struct run r = {.frames = calloc(MAX_FRAMES, sizeof(struct tsr_frame_stats))};
 	const struct tsr_memsys *mem = tsr_gpu_memsys(tsr_sim_gpu(sim));
 	assert_int_equal(tsr_stats_json_create(mem, cfg.mem.cores, 0, &r.json, &err), TSR_OK);

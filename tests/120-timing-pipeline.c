@@ -291,6 +291,7 @@ static enum tsr_status keep_frame(void *ctx, struct tsr_sim *s, const struct tsr
 	return TSR_OK;
 }
 
+/* The frames of shipped `workload` on cfg (its scene loaded once). */
 static void run_frames(const struct tsr_gpu_config *cfg, const char *workload,
 		       struct frames_seen *f)
 {
@@ -298,7 +299,7 @@ static void run_frames(const struct tsr_gpu_config *cfg, const char *workload,
 	struct tsr_error err;
 	f->n = 0;
 	f->image_bytes = (size_t)cfg->width * cfg->height * 4;
-	if (tsr_sim_open(cfg, workload, &s, &err) != TSR_OK ||
+	if (tsr_sim_open_scene(cfg, tsr_test_scene(workload), &s, &err) != TSR_OK ||
 	    tsr_sim_run(s, OV_FRAMES, keep_frame, f, &err) != TSR_OK)
 		fail_msg("%s: %s", workload, err.msg);
 	tsr_sim_close(s);

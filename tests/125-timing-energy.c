@@ -25,7 +25,8 @@
 #include "sim/sim.h"
 #include "test_util.h"
 
-/* A small timing run of glmark-scene: its total and the open run (for its hierarchy). */
+/* A small timing run of glmark-scene (loaded once): its total and the open run (for
+ * its hierarchy). */
 static struct tsr_sim *run(const struct tsr_gpu_config *cfg, uint32_t frames)
 {
 	char path[4096];
@@ -33,7 +34,7 @@ static struct tsr_sim *run(const struct tsr_gpu_config *cfg, uint32_t frames)
 	struct tsr_sim *sim = NULL;
 	assert_int_equal(tsr_data_resolve("workloads", "glmark-scene", path, sizeof(path), &err),
 			 TSR_OK);
-	if (tsr_sim_open(cfg, path, &sim, &err) != TSR_OK ||
+	if (tsr_sim_open_scene(cfg, tsr_test_scene(path), &sim, &err) != TSR_OK ||
 	    tsr_sim_run(sim, frames, NULL, NULL, &err) != TSR_OK)
 		fail_msg("glmark-scene: %s", err.msg);
 	return sim;

@@ -12,6 +12,7 @@
 
 #include "memory/cache.h"
 #include "memory/policy.h"
+#include "scene/scene.h"
 #include "timing/dram.h"
 
 /* sets x ways lines of line_bytes, the given policy spec, fetch on write. */
@@ -142,6 +143,36 @@ static inline const char *tsr_test_missing_game_data(void)
 		if (access(dirs[d], R_OK) != 0)
 			return dirs[d];
 	return NULL;
+}
+
+/*
+ * The scene of the workload file at `path` (a shipped workload: a file
+ * that does not change while the tests run), loaded on its first use and
+ * kept until the program ends. A test that runs many configurations of
+ * one workload loads it once: a run only reads its scene
+ * (tsr_sim_open_scene, tsr_simulate), and loading the assets (assimp in
+ * a child process, texture decoding) took more time than the short runs.
+ * Include after <cmocka.h>.
+ */
+static inline const struct tsr_scene *tsr_test_scene(const char *path)
+{
+	static struct {
+		char *path;
+		struct tsr_scene *scene;
+	} kept[64];
+	static size_t count;
+	for (size_t i = 0; i < count; i++)
+		if (strcmp(kept[i].path, path) == 0)
+			return kept[i].scene;
+	assert_true(count < sizeof(kept) / sizeof(kept[0]));
+	struct tsr_error err;
+	struct tsr_scene *sc = NULL;
+	if (tsr_scene_load(path, &sc, &err) != TSR_OK)
+		fail_msg("%s: %s", path, err.msg);
+	kept[count].path = strdup(path);
+	assert_non_null(kept[count].path);
+	kept[count].scene = sc;
+	return kept[count++].scene;
 }
 
 /* The whole file at path, NUL-terminated and malloc'd (free() it), or NULL if unreadable. */
