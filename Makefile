@@ -72,13 +72,14 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh build-fuzz
 
 # CI: every harness for FUZZ_RUNS inputs each from a fixed seed over the seed
-# corpus: repeatable, about a minute of fuzzing
+# corpus: repeatable, about a minute of fuzzing; JOBS harnesses at a time
+# (each is one process; the runs do not depend on it)
 fuzz-ci:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
 	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON \
 		-DTSR_BUILD_TESTS=OFF -DTSR_WERROR=ON >/dev/null
 	@cmake --build build-fuzz -j $(JOBS)
-	FUZZ_RUNS=$(FUZZ_RUNS) bash scripts/fuzz.sh build-fuzz
+	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_JOBS=$(JOBS) bash scripts/fuzz.sh build-fuzz
 
 # each experiment runs only when its DIR/NAME.json is older than the binary
 # (or missing): rerunning after a figure-script change only redraws; remove

@@ -14,7 +14,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "scene/asset_cache.h"
 #include "trace/trace.h"
+
+/* libFuzzer calls it once before the inputs: the asset cache off, so that
+ * every input is decoded or imported and none is kept. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	tsr_asset_cache_disable();
+	return 0;
+}
 
 /* The process's temporary folder ("$TMPDIR/tsr-fuzz-XXXXXX"); removed at exit. */
 static char fuzz_dir[256];

@@ -1,8 +1,10 @@
 #!/bin/sh
 # file-calls.sh SRC OBJDIR FOLDER... - the calls between the files of
 # each folder SRC/FOLDER, from the symbols of their built objects
-# (OBJDIR/src/FOLDER/NAME.c.o, read with nm): file A depends on file B
-# when A's object needs a function or a table that B's object defines. Checks that
+# (OBJDIR/src/FOLDER/NAME.c.o, their ELF symbol tables read with readelf;
+# nm loaded the LTO plugin for each object of the LTO build, a fifth of a
+# second each): file A depends on file B when A's object needs a
+# function or a table that B's object defines. Checks that
 # no two files of a folder call each other in a loop (a cycle of any
 # length), prints the edges, and exits 1 on a cycle. Static and inline
 # functions are not seen: a file's own helpers, and a header's inline
@@ -23,7 +25,8 @@ for folder in "$@"; do
 	edges=$(for c in "$src/$folder"/*.c; do
 		f=$(basename "$c" .c)
 		o=$dir/$f.c.o
-		nm "$o" | awk -v f="$f" '$1 ~ /^[0-9a-f]+$/ && $2 ~ /^[TWDBR]$/ { print "D", f, $3 } $1 == "U" { print "U", f, $2 }'
+		readelf -Ws "$o" | awk -v f="$f" '$5 ~ /^(GLOBAL|WEAK)$/ && $8 != "" {
+			if ($7 != "UND") print "D", f, $8; else if ($5 == "GLOBAL") print "U", f, $8 }'
 	done | awk '
 		$1 == "D" { def[$3] = $2; next }
 		{ use[++n] = $2 " " $3 }

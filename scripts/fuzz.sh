@@ -6,6 +6,8 @@
 #   FUZZ_SECONDS=N   seconds per harness (default 60)
 #   FUZZ_RUNS=N      instead: N inputs per harness from a fixed seed (-seed=1),
 #                    a repeatable run (CI: make fuzz-ci)
+#   FUZZ_JOBS=N      harnesses run N at a time (default 1; each is one
+#                    process, and libFuzzer's runs do not depend on it)
 # Crash inputs land in $BUILD/artifacts/, each harness's log in
 # $BUILD/logs/<name>.log. Exits 1 when a harness found a crash.
 set -uo pipefail
@@ -65,14 +67,12 @@ seed trace_text "$ROOT"/tests/data/*.txt "$ROOT"/fuzz/seeds/trace_text/*
 seed trace_bin "$ROOT"/fuzz/seeds/trace_bin/*
 
 want=("$@")
-failed=()
-printf '%-11s %8s %8s %8s  %s\n' fuzzer seconds cov ft result
-for entry in "${FUZZERS[@]}"; do
-	name=${entry%%:*}; max_len=${entry#*:}
-	if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then continue; fi
-	bin=$BUILD/fuzz/fuzz_$name
-	[ -x "$bin" ] || { echo "fuzz: $bin missing (build with -DTSR_FUZZ=ON)" >&2; exit 2; }
-	extra=()
+JOBS=${FUZZ_JOBS:-1}
+
+# run_one NAME MAX_LEN: one harness; its line of the table into
+# $BUILD/logs/NAME.result, "ok" or what it found
+run_one() {
+	local name=$1 max_len=$2 extra=() bin=$BUILD/fuzz/fuzz_$1
 	case $name in config|workload) extra=(-dict="$ROOT/fuzz/json.dict");; esac
 	# assimp (not tessera) crashes on some inputs (fuzz_mesh.c): a timed
 	# mesh run imports in process for coverage and forks a child that
@@ -84,10 +84,10 @@ for entry in "${FUZZERS[@]}"; do
 		if [ -n "${FUZZ_RUNS:-}" ]; then export TSR_FUZZ_MESH_ISOLATED=1
 		else extra=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1); fi
 	fi
+	local before log=$BUILD/logs/$name.log start
 	before=$(ls "$BUILD/artifacts" | grep -c "^$name-")
-	log=$BUILD/logs/$name.log
 	start=$(date +%s)
-	budget=(-max_total_time="$SECONDS_EACH")
+	local budget=(-max_total_time="$SECONDS_EACH")
 	# an isolated mesh import forks an ASan process (about 35 ms): a fifth
 	# of the runs
 	[ -n "${FUZZ_RUNS:-}" ] && budget=(-runs="$FUZZ_RUNS" -seed=1)
@@ -95,7 +95,7 @@ for entry in "${FUZZERS[@]}"; do
 	"$bin" "$BUILD/corpus/$name" "${budget[@]}" -max_len="$max_len" \
 		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -close_fd_mask=1 \
 		-artifact_prefix="$BUILD/artifacts/$name-" "${extra[@]}" > "$log" 2>&1
-	rc=$?
+	local rc=$? took last cov ft found result
 	took=$(( $(date +%s) - start ))
 	last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1)
 	cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
@@ -104,9 +104,39 @@ for entry in "${FUZZERS[@]}"; do
 	if [ $rc -eq 0 ] && [ "$found" -eq 0 ]; then
 		result=ok
 	else
-		result="$found new input(s) in $BUILD/artifacts/ (see $log)"; failed+=("$name")
+		result="$found new input(s) in $BUILD/artifacts/ (see $log)"
 	fi
-	printf '%-11s %8s %8s %8s  %s\n' "$name" "$took" "${cov:--}" "${ft:--}" "$result"
+	printf '%-11s %8s %8s %8s  %s\n' "$name" "$took" "${cov:--}" "${ft:--}" "$result" \
+		> "$BUILD/logs/$name.result"
+}
+
+names=()
+for entry in "${FUZZERS[@]}"; do
+	name=${entry%%:*}
+	if [ ${#want[@]} -gt 0 ] && [[ ! " ${want[*]} " =~ " $name " ]]; then continue; fi
+	[ -x "$BUILD/fuzz/fuzz_$name" ] || { echo "fuzz: $BUILD/fuzz/fuzz_$name missing (build with -DTSR_FUZZ=ON)" >&2; exit 2; }
+	names+=("$name")
+done
+printf '%-11s %8s %8s %8s  %s\n' fuzzer seconds cov ft result
+running=0
+for entry in "${FUZZERS[@]}"; do
+	name=${entry%%:*}; max_len=${entry#*:}
+	[[ " ${names[*]} " =~ " $name " ]] || continue
+	rm -f "$BUILD/logs/$name.result"
+	if [ "$JOBS" -le 1 ]; then
+		run_one "$name" "$max_len"
+		cat "$BUILD/logs/$name.result"
+		continue
+	fi
+	[ $running -ge "$JOBS" ] && { wait -n; running=$((running - 1)); }
+	run_one "$name" "$max_len" &
+	running=$((running + 1))
+done
+wait
+failed=()
+for name in "${names[@]}"; do
+	[ "$JOBS" -le 1 ] || cat "$BUILD/logs/$name.result"
+	grep -q '  ok$' "$BUILD/logs/$name.result" || failed+=("$name")
 done
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "fuzz: crashes in ${failed[*]}; inputs in $BUILD/artifacts/" >&2

@@ -2,8 +2,9 @@
  * 020-scene-load.c - the workload loader (src/scene): the shipped
  * workloads load, the built-in quad's geometry and texture orientation,
  * the texture coordinate convention on a real glTF file, error statuses
- * and messages, per-frame evaluation of object and camera animation, and
- * texture upload events (material variants per frame, their errors).
+ * and messages, per-frame evaluation of object and camera animation,
+ * texture upload events (material variants per frame, their errors), and
+ * the process's asset cache reading changed files again.
  *
  * Temporary workloads are written into a mkdtemp() folder removed at the
  * end. TSR_SOURCE_DIR (the repository root) comes from CMake.
@@ -1269,6 +1270,64 @@ static void test_corrupt_jpeg_refused(void **state)
 	tsr_image_set_release(&set);
 }
 
+/* A 2 x 2 binary PPM of one colour (no zero byte: written as text). */
+static void write_ppm(const char *name, unsigned char r, unsigned char g, unsigned char b)
+{
+	char text[64];
+	int n = snprintf(text, sizeof(text), "P6\n2 2\n255\n");
+	for (int i = 0; i < 4; i++) {
+		text[n++] = (char)r;
+		text[n++] = (char)g;
+		text[n++] = (char)b;
+	}
+	text[n] = '\0';
+	tsr_test_write_tmp(name, text);
+}
+
+/* The diffuse colour of the first mesh's material and the first texel of image 0. */
+static void first_colours(const char *path, float color[3], uint8_t texel[3])
+{
+	struct tsr_scene *sc = load_ok(path);
+	assert_true(sc->mesh_count >= 1 && sc->image_count >= 1);
+	memcpy(color, sc->materials[sc->meshes[0].material].color, 3 * sizeof(float));
+	memcpy(texel, sc->images[0].rgba, 3);
+	tsr_scene_destroy(sc);
+}
+
+/*
+ * The process keeps decoded textures and imported models
+ * (scene/asset_cache.h), but only while their files are unchanged: a
+ * texture and an OBJ's .mtl rewritten with other contents of the same
+ * size, and an .mtl that was missing and then appears, are read again.
+ */
+static void test_assets_reloaded_when_changed(void **state)
+{
+	(void)state;
+	const char *obj = "mtllib cache.mtl\nmtllib late.mtl\nusemtl red\n"
+			  "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nf 1/1 2/2 3/3\n";
+	tsr_test_write_tmp("cache.obj", obj);
+	tsr_test_write_tmp("cache.mtl", "newmtl red\nKd 0.5 0.25 0.125\n");
+	write_ppm("cache.ppm", 200, 10, 20);
+	const char *w = object_workload("cache.json",
+		"{\"mesh\": \"cache.obj\", \"material\": {\"texture\": \"cache.ppm\"}}");
+	float c[3];
+	uint8_t t[3];
+	for (int again = 0; again < 2; again++) {  /* the second load from the cache */
+		first_colours(w, c, t);
+		assert_true(c[0] == 0.5f && c[1] == 0.25f && c[2] == 0.125f);
+		assert_true(t[0] == 200 && t[1] == 10 && t[2] == 20);
+	}
+	tsr_test_write_tmp("cache.mtl", "newmtl red\nKd 0.125 0.5 0.250\n");  /* same size */
+	write_ppm("cache.ppm", 30, 220, 40);
+	first_colours(w, c, t);
+	assert_true(c[0] == 0.125f && c[1] == 0.5f && c[2] == 0.25f);
+	assert_true(t[0] == 30 && t[1] == 220 && t[2] == 40);
+	/* late.mtl, missing so far, now defines the material too (read last) */
+	tsr_test_write_tmp("late.mtl", "newmtl red\nKd 1 1 1\n");
+	first_colours(w, c, t);
+	assert_true(c[0] == 1.0f && c[1] == 1.0f && c[2] == 1.0f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1299,6 +1358,7 @@ int main(void)
 		cmocka_unit_test(test_missing_asset_package),
 		cmocka_unit_test(test_game_workloads_load),
 		cmocka_unit_test(test_corrupt_jpeg_refused),
+		cmocka_unit_test(test_assets_reloaded_when_changed),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

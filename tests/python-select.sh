@@ -54,8 +54,11 @@ grep -q installed "$tmp/err" && ran=yes || ran=no
 check "none, --no-install: no install" no "$ran"
 
 # 5. the real /usr/bin/python3, when it has Debian's modules, is chosen over
-# the fake PATH python3 without them
-if /usr/bin/python3 -c 'import matplotlib, pandas, numpy' >/dev/null 2>&1; then
+# the fake PATH python3 without them (whether it has them: found, not
+# imported, which took a second here; python.sh imports them)
+if /usr/bin/python3 -c 'import importlib.util as u, sys
+sys.exit(any(u.find_spec(m) is None for m in ("matplotlib", "pandas", "numpy")))' \
+	>/dev/null 2>&1; then
 	got=$(PATH=$path bash "$sel" --no-install 2>/dev/null) || got="exit $?"
 	check "this machine: /usr/bin/python3 over a PATH python3 without the modules" \
 		/usr/bin/python3 "$got"

@@ -10,6 +10,7 @@
 
 #include "core/array.h"
 #include "core/limits.h"
+#include "scene/asset_cache.h"
 
 static int find(const struct tsr_image_set *set, const char *name)
 {
@@ -55,6 +56,7 @@ static enum tsr_status push(struct tsr_image_set *set, const char *name,
  * the scene can free with free().
  */
 static enum tsr_status take_stbi(struct tsr_image_set *set, const char *name,
+				 const uint8_t *data, size_t size_bytes,
 				 stbi_uc *px, int w, int h, int32_t *index,
 				 struct tsr_error *err)
 {
@@ -67,6 +69,7 @@ static enum tsr_status take_stbi(struct tsr_image_set *set, const char *name,
 	}
 	memcpy(rgba, px, bytes);
 	stbi_image_free(px);
+	tsr_asset_cache_put_image(name, data, size_bytes, (uint32_t)w, (uint32_t)h, rgba);
 	return push(set, name, (uint32_t)w, (uint32_t)h, rgba, index, err);
 }
 
@@ -143,6 +146,7 @@ static enum tsr_status decode_jpeg(struct tsr_image_set *set, const char *name,
 				   name, tjGetErrorStr2(tj));
 		goto out;
 	}
+	tsr_asset_cache_put_image(name, data, size_bytes, (uint32_t)w, (uint32_t)h, rgba);
 	st = push(set, name, (uint32_t)w, (uint32_t)h, rgba, index, err);
 	rgba = NULL; /* owned by the set, or freed by push() */
 out:
@@ -205,11 +209,26 @@ static enum tsr_status pnm_check(const uint8_t *p, size_t n, const char *name,
 	return TSR_OK;
 }
 
-/* Decodes a compressed image held in memory (size checked by the caller). */
+/*
+ * Decodes a compressed image held in memory (size checked by the caller),
+ * or copies the texels the process decoded from the same bytes before
+ * (scene/asset_cache.h; their size checked again, as the budget may have
+ * changed).
+ */
 static enum tsr_status decode(struct tsr_image_set *set, const char *name,
 			      const uint8_t *data, size_t size_bytes,
 			      int32_t *index, struct tsr_error *err)
 {
+	uint32_t cw = 0, ch = 0;
+	uint8_t *cached = NULL;
+	if (tsr_asset_cache_get_image(name, data, size_bytes, &cw, &ch, &cached)) {
+		enum tsr_status st = check_size(name, cw, ch, err);
+		if (st != TSR_OK) {
+			free(cached);
+			return st;
+		}
+		return push(set, name, cw, ch, cached, index, err);
+	}
 	if (is_jpeg(data, size_bytes))
 		return decode_jpeg(set, name, data, size_bytes, index, err);
 	TSR_TRY(pnm_check(data, size_bytes, name, err));
@@ -222,7 +241,7 @@ static enum tsr_status decode(struct tsr_image_set *set, const char *name,
 		return tsr_error_set(err, TSR_ERR_PARSE,
 				     "cannot decode texture '%s': %s", name,
 				     stbi_failure_reason());
-	return take_stbi(set, name, px, w, h, index, err);
+	return take_stbi(set, name, data, size_bytes, px, w, h, index, err);
 }
 
 enum tsr_status tsr_image_set_add_file(struct tsr_image_set *set,

@@ -6,7 +6,9 @@
  * file or from memory (textures embedded in a model file), always expanded
  * to 4 channels, rows top to bottom as stored in the file. A
  * tsr_image_set is the growable image table of a scene being loaded; it
- * decodes each distinct path (or embedded-texture name) once.
+ * decodes each distinct path (or embedded-texture name) once, and the
+ * process each distinct file content once (scene/asset_cache.h: later
+ * loads copy the texels decoded from the same bytes).
  *
  * Left out: 16-bit and HDR images (converted to 8 bits by stb_image),
  * colour-space conversion (texels are used as stored).

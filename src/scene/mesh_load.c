@@ -7,11 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
+#include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include "core/array.h"
 #include "core/limits.h"
 
 /*
@@ -443,8 +447,115 @@ static enum tsr_status copy_embedded(const char *path, const struct aiScene *s,
 	return TSR_OK;
 }
 
+/* ---- assimp's file access, through stdio as its default, recorded ---- */
+
+void tsr_model_files_release(struct tsr_model_files *f)
+{
+	for (uint32_t i = 0; i < f->count; i++)
+		free(f->paths[i]);
+	free(f->paths);
+	free(f->opened);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Notes that the importer opened `path` (or found it missing). */
+static void files_note(struct tsr_model_files *f, const char *path, int opened)
+{
+	if (!f || f->failed)
+		return;
+	for (uint32_t i = 0; i < f->count; i++)
+		if (strcmp(f->paths[i], path) == 0) {
+			f->opened[i] = (uint8_t)(f->opened[i] | (opened != 0));
+			return;
+		}
+	uint32_t cap = f->cap;
+	char **paths = tsr_array_grow(f->paths, &cap, f->count + 1, sizeof(*paths));
+	if (paths)
+		f->paths = paths;
+	uint8_t *op = paths ? tsr_array_grow(f->opened, &f->cap, f->count + 1, sizeof(*op)) : NULL;
+	if (op)
+		f->opened = op;
+	char *copy = op ? strdup(path) : NULL;
+	if (!copy) {
+		f->failed = 1;
+		return;
+	}
+	f->paths[f->count] = copy;
+	f->opened[f->count++] = (uint8_t)(opened != 0);
+}
+
+static FILE *io_fp(struct aiFile *f)
+{
+	return (FILE *)(void *)f->UserData;
+}
+
+static size_t io_read(struct aiFile *f, char *buf, size_t size, size_t count)
+{
+	return fread(buf, size, count, io_fp(f));
+}
+
+static size_t io_write(struct aiFile *f, const char *buf, size_t size, size_t count)
+{
+	return fwrite(buf, size, count, io_fp(f));
+}
+
+static size_t io_tell(struct aiFile *f)
+{
+	return (size_t)ftell(io_fp(f));
+}
+
+static size_t io_size(struct aiFile *f)
+{
+	struct stat st;
+	return fstat(fileno(io_fp(f)), &st) == 0 ? (size_t)st.st_size : 0;
+}
+
+static enum aiReturn io_seek(struct aiFile *f, size_t offset, enum aiOrigin origin)
+{
+	static const int whence[] = {SEEK_SET, SEEK_CUR, SEEK_END};
+	if ((unsigned)origin > 2)
+		return aiReturn_FAILURE;
+	return fseek(io_fp(f), (long)offset, whence[origin]) == 0 ? aiReturn_SUCCESS
+								    : aiReturn_FAILURE;
+}
+
+static void io_flush(struct aiFile *f)
+{
+	fflush(io_fp(f));
+}
+
+static struct aiFile *io_open(struct aiFileIO *io, const char *path, const char *mode)
+{
+	FILE *fp = fopen(path, mode);
+	files_note((struct tsr_model_files *)(void *)io->UserData, path, fp != NULL);
+	struct aiFile *f = fp ? malloc(sizeof(*f)) : NULL;
+	if (!f) {
+		if (fp)
+			fclose(fp);
+		return NULL;
+	}
+	*f = (struct aiFile){io_read, io_write, io_tell, io_size, io_seek, io_flush,
+			     (aiUserData)(void *)fp};
+	return f;
+}
+
+static void io_close(struct aiFileIO *io, struct aiFile *f)
+{
+	(void)io;
+	if (f) {
+		fclose(io_fp(f));
+		free(f);
+	}
+}
+
 enum tsr_status tsr_model_import(const char *path, struct tsr_model *out,
 				 struct tsr_error *err)
+{
+	return tsr_model_import_files(path, out, NULL, err);
+}
+
+enum tsr_status tsr_model_import_files(const char *path, struct tsr_model *out,
+				       struct tsr_model_files *files, struct tsr_error *err)
 {
 	enum tsr_status st;
 	memset(out, 0, sizeof(*out));
@@ -462,7 +573,8 @@ enum tsr_status tsr_model_import(const char *path, struct tsr_model *out,
 	struct import_log log = {0};
 	struct aiLogStream stream = {log_cb, (char *)(void *)&log};
 	aiAttachLogStream(&stream);
-	const struct aiScene *s = aiImportFile(path, IMPORT_FLAGS);
+	struct aiFileIO io = {io_open, io_close, (aiUserData)(void *)files};
+	const struct aiScene *s = aiImportFileEx(path, IMPORT_FLAGS, &io);
 	aiDetachLogStream(&stream);
 	if (log.dropped_faces) {
 		if (s)

@@ -75,7 +75,9 @@ struct tsr_model {
  * builds, the memory budget (tsr_memory_budget_bytes) as the growth of
  * its address space; it sends the meshes, materials and embedded textures
  * back through a pipe and ends with _exit(), never returning into the
- * caller's code. Not for a process whose other threads may hold locks
+ * caller's code. A file the process imported before is copied from the
+ * asset cache (scene/asset_cache.h) while the files that import read are
+ * unchanged. Not for a process whose other threads may hold locks
  * other than malloc's when it is called (POSIX fork).
  * Errors: TSR_ERR_IO (cannot open), TSR_ERR_PARSE (assimp cannot read it,
  * assimp's message; or the importer crashed, naming the signal, or
@@ -96,6 +98,30 @@ enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
  */
 enum tsr_status tsr_model_import(const char *path, struct tsr_model *out,
 				 struct tsr_error *err);
+
+/*
+ * The files an import asked for (assimp reads through stdio, as by
+ * default, but each path it opens or probes is noted): the model file and
+ * what it names (an OBJ's .mtl, a glTF's buffers), opened[i] 1 when
+ * paths[i] opened and 0 when it did not exist or could not be read. The
+ * model cache (scene/asset_cache.h) keeps a model while they are
+ * unchanged. Zero-initialise; failed: a note ran out of memory (the list
+ * is incomplete).
+ */
+struct tsr_model_files {
+	char **paths;
+	uint8_t *opened;
+	uint32_t count, cap;
+	int failed;
+};
+
+/* Frees the list (zeroed afterwards). */
+void tsr_model_files_release(struct tsr_model_files *f);
+
+/* tsr_model_import() that also notes the files the import asked for into
+ * *files (NULL: not noted). Same errors. */
+enum tsr_status tsr_model_import_files(const char *path, struct tsr_model *out,
+				       struct tsr_model_files *files, struct tsr_error *err);
 
 /*
  * The built-in sprite: a unit square in the XY plane from (-0.5,-0.5,0) to

@@ -18,8 +18,14 @@
  *   vertex), normals (12), texcoords (8), indices (4 each); per material:
  *   u32 has_color, 4 floats, u32 has_texture, i32 embedded, str path
  *   (length 0xffffffff: NULL); per embedded texture: u32 width, u32 height,
- *   its bytes (width if height is 0, else width x height x 4).
+ *   its bytes (width if height is 0, else width x height x 4); then the
+ *   files the import asked for (struct tsr_model_files): u32 failed,
+ *   u32 count, per file str path, u32 opened.
  *   str: u32 length, then the bytes without a NUL.
+ *
+ * A model the process imported before, from files that still hold the
+ * same bytes, is copied from the asset cache (asset_cache.h) instead: no
+ * child at all.
  */
 #include "scene/mesh_load.h"
 
@@ -33,6 +39,7 @@
 #include <unistd.h>
 
 #include "core/limits.h"
+#include "scene/asset_cache.h"
 
 #define WIRE_MAGIC 0x4d525354u
 #define NO_STRING 0xffffffffu
@@ -93,6 +100,14 @@ static int put_model(FILE *f, const struct tsr_model *m)
 	return ok;
 }
 
+static int put_files(FILE *f, const struct tsr_model_files *files)
+{
+	int ok = put_u32(f, (uint32_t)(files->failed != 0)) && put_u32(f, files->count);
+	for (uint32_t i = 0; ok && i < files->count; i++)
+		ok = put_str(f, files->paths[i]) && put_u32(f, files->opened[i]);
+	return ok;
+}
+
 /* Limits the child's CPU time and (outside ASan, whose shadow memory is
  * address space) the growth of its address space. */
 static void limit_child(void)
@@ -127,12 +142,13 @@ static void child(int fd, FILE *errf, const char *path)
 		signal(fatal[i], SIG_DFL);
 	limit_child();
 	struct tsr_model m;
+	struct tsr_model_files files = {0};
 	struct tsr_error e;
 	memset(&e, 0, sizeof(e));
-	enum tsr_status st = tsr_model_import(path, &m, &e);
+	enum tsr_status st = tsr_model_import_files(path, &m, &files, &e);
 	FILE *f = fdopen(fd, "wb");
 	int ok = f && put_u32(f, WIRE_MAGIC) && put_u32(f, (uint32_t)st) &&
-		 (st == TSR_OK ? put_model(f, &m) : put_str(f, e.msg)) &&
+		 (st == TSR_OK ? put_model(f, &m) && put_files(f, &files) : put_str(f, e.msg)) &&
 		 fflush(f) == 0;
 	_exit(ok ? 0 : 3);
 }
@@ -238,6 +254,30 @@ static int get_model(struct wire *w, struct tsr_model *m)
 		if (w->bad)
 			return 0;
 	}
+	return 1;
+}
+
+/* Fills files from the wire (after the model); 0 when the bytes do not
+ * hold the whole list and nothing after it. */
+static int get_files(struct wire *w, struct tsr_model_files *files)
+{
+	files->failed = take_u32(w) != 0;
+	const uint32_t n = take_u32(w);
+	/* every file takes at least 8 bytes */
+	if (w->bad || n > (w->n - w->at) / 8)
+		return 0;
+	files->paths = calloc(n ? n : 1, sizeof(*files->paths));
+	files->opened = calloc(n ? n : 1, sizeof(*files->opened));
+	if (!files->paths || !files->opened)
+		return 0;
+	files->cap = n;
+	for (; files->count < n; files->count++) {
+		int null;
+		files->paths[files->count] = take_str(w, &null);
+		files->opened[files->count] = (uint8_t)(take_u32(w) != 0);
+		if (w->bad || !files->paths[files->count])
+			return 0;
+	}
 	return w->at == w->n;
 }
 
@@ -305,7 +345,9 @@ static int read_all(int fd, uint8_t **buf, size_t *len)
 enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
 			       struct tsr_error *err)
 {
-	memset(out, 0, sizeof(*out));
+	if (tsr_asset_cache_get_model(path, out))
+		return TSR_OK;
+	const uint64_t budget = tsr_memory_budget_bytes();  /* the child's, below */
 	int fds[2];
 	if (pipe(fds) != 0)
 		return tsr_error_set(err, TSR_ERR_INTERNAL,
@@ -367,12 +409,18 @@ enum tsr_status tsr_model_load(const char *path, struct tsr_model *out,
 			st = tsr_error_set(err, (enum tsr_status)code, "%s",
 					   msg ? msg : "import failed");
 			free(msg);
-		} else if (!get_model(&w, out)) {
-			tsr_model_release(out);
-			st = tsr_error_set(err, TSR_ERR_INTERNAL,
-					   "the import of mesh '%s' came back malformed", path);
 		} else {
-			st = TSR_OK;
+			struct tsr_model_files files = {0};
+			if (!get_model(&w, out) || !get_files(&w, &files)) {
+				tsr_model_release(out);
+				st = tsr_error_set(err, TSR_ERR_INTERNAL,
+						   "the import of mesh '%s' came back malformed",
+						   path);
+			} else {
+				tsr_asset_cache_put_model(path, out, &files, budget);
+				st = TSR_OK;
+			}
+			tsr_model_files_release(&files);
 		}
 	}
 	free(buf);
