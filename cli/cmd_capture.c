@@ -353,7 +353,7 @@ int tsr_cmd_capture(int argc, char **argv)
 			ref_tmp[0] = '\0';
 			goto out;
 		}
-		char prefix[PATH_MAX];
+		char prefix[PATH_MAX + 2];  /* ref_tmp and its slash */
 		snprintf(prefix, sizeof(prefix), "%s/", ref_tmp);
 		char *replay[] = {"eglretrace", "--headless", "-s", prefix, tmp, NULL};
 		static const char *const renv[] = {
