@@ -1,0 +1,85 @@
+/*
+ * device.h - the renderer behind a GL ES 2.0 context (gles.h): what the
+ * EGL / GL ES driver (driver/) asks of the modelled GPU. The context is a
+ * pure state machine; every call that makes or reads pixels goes here:
+ * glDrawArrays / glDrawElements (after tsr_gles_draw_arrays_state() or
+ * tsr_gles_draw_elements_state() validated them), glClear (after
+ * tsr_gles_clear_state()), glReadPixels and CopyTex[Sub]Image2D's reads,
+ * glFlush / glFinish, and eglSwapBuffers, which ends a frame.
+ *
+ * A device renders into one window-sized default framebuffer (an EGL
+ * surface) and the context's framebuffer objects; it reads buffer and
+ * texture contents from the context at the call, as GL's semantics ask (a
+ * later BufferData does not change a draw already made).
+ *
+ * Status: the device does not render yet (issue 31: dynamic resources,
+ * generic vertex fetch, shaders executed in the stages): draws, clears and
+ * reads return TSR_ERR_UNSUPPORTED; frames are counted.
+ */
+#ifndef TSR_GLES_DEVICE_H
+#define TSR_GLES_DEVICE_H
+
+#include <stdint.h>
+
+#include "config/config.h"
+#include "core/status.h"
+#include "gles/gles.h"
+
+struct tsr_gles_device;
+
+struct tsr_gles_device_params {
+	uint32_t width, height;              /* the default framebuffer, pixels */
+	struct tsr_gles_config bits;         /* its bits per channel (EGL config) */
+	const struct tsr_gpu_config *config; /* the modelled GPU (copied) */
+	const char *out_dir;                 /* stats.json, frames.csv and frame
+	                                        images go here (as `tessera run
+	                                        --out` writes them); NULL: none */
+};
+
+/*
+ * Builds a device for one surface. Errors: TSR_ERR_CONFIG (a size of 0 or
+ * above TSR_GLES_MAX_VIEWPORT_DIMS), those of tsr_gpu_create(),
+ * TSR_ERR_IO (out_dir), TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
+				       struct tsr_gles_device **out, struct tsr_error *err);
+
+/* Renders what is pending, writes the run's totals (stats.json) when
+ * out_dir was given, and frees the device (NULL: nothing). Errors of the
+ * final write are reported through err (may be NULL) and the return. */
+enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_error *err);
+
+/* One draw of ctx's current state (d as tsr_gles_draw_*_state() made it).
+ * Errors: TSR_ERR_UNSUPPORTED naming what the pipelines do not implement,
+ * TSR_ERR_LIMIT (Parameter Buffer full), TSR_ERR_NOMEM. */
+enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
+				     const struct tsr_gles_context *ctx,
+				     const struct tsr_gles_draw *d, struct tsr_error *err);
+
+/* glClear of the framebuffer bound in ctx (c as tsr_gles_clear_state() made
+ * it). Errors: those of tsr_gles_device_draw(). */
+enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
+				      const struct tsr_gles_context *ctx,
+				      const struct tsr_clear_state *c, struct tsr_error *err);
+
+/* The pixels of the framebuffer bound in ctx, after rendering what is
+ * pending: the rectangle (x, y, w, h) in GL's window coordinates (origin
+ * lower left), as RGBA8, rows bottom to top, w * 4 bytes each; pixels
+ * outside the framebuffer are left untouched. Errors: those of
+ * tsr_gles_device_draw(). */
+enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
+					    const struct tsr_gles_context *ctx, GLint x, GLint y,
+					    GLsizei w, GLsizei h, uint8_t *rgba,
+					    struct tsr_error *err);
+
+/* glFlush / glFinish: renders what is pending. */
+enum tsr_status tsr_gles_device_flush(struct tsr_gles_device *dev, struct tsr_error *err);
+
+/* eglSwapBuffers: the frame ends (its statistics and image are written to
+ * out_dir), the next one begins. */
+enum tsr_status tsr_gles_device_swap(struct tsr_gles_device *dev, struct tsr_error *err);
+
+/* Frames ended so far. */
+uint32_t tsr_gles_device_frames(const struct tsr_gles_device *dev);
+
+#endif
