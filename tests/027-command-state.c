@@ -671,6 +671,85 @@ static void test_tile_load(void **state)
 	fixture_free(&x);
 }
 
+/* small_gpu() over the resources r instead of the fixture's. */
+static struct tsr_gpu *small_gpu_over(const struct tsr_resources *r, int mode)
+{
+	struct fixture x = {.r = *r};
+	return small_gpu(&x, mode);
+}
+
+/*
+ * Resources added after the GPU was made (tsr_gpu_add_resources(), as a GL
+ * driver adds a program's buffers and textures as it runs) render as the
+ * same resources given at creation; an image's new contents
+ * (tsr_gpu_update_image()) are sampled from the next frame, at the same
+ * address; adding during a frame and a render target beyond the tile grid
+ * are refused, and the GPU then has no new resource. Both pipelines.
+ */
+static void test_added_resources(void **state)
+{
+	(void)state;
+	struct fixture x;
+	fixture_load(&x);
+	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	const size_t bytes = 64 * 32 * 4;
+	uint8_t *want = malloc(bytes);
+	assert_non_null(want);
+	struct tsr_error err;
+	for (int mode = 0; mode < 2; mode++) {
+		struct tsr_gpu *ref = small_gpu(&x, mode);
+		memcpy(want, render_start(ref, &x, 0, TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, 0, 0, st),
+		       bytes);
+		const uint64_t quads = st->raster.quads_shaded;
+		tsr_gpu_destroy(ref);
+		const struct tsr_resources none = {0};
+		struct tsr_gpu *g = small_gpu_over(&none, mode);
+		assert_int_equal(tsr_gpu_add_resources(g, &x.r, &err), TSR_OK);
+		const struct tsr_region *last =
+			&tsr_gpu_address_map(g)->regions[tsr_gpu_address_map(g)->count - 1];
+		assert_non_null(strstr(last->name, "texture0:crate-base.png"));
+		const uint8_t *got = render_start(g, &x, 0, TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, 0,
+						  0, st);
+		assert_memory_equal(got, want, bytes);
+		assert_int_equal(st->raster.quads_shaded, quads);
+		/* refused: a render target beyond the 64x32 grid; during a frame */
+		struct tsr_image big = {.path = "rendertarget:big", .width = 128, .height = 32,
+					.render_target = 1};
+		const struct tsr_resources more = {.image_count = 1, .images = &big};
+		const uint32_t regions = tsr_gpu_address_map(g)->count;
+		assert_int_equal(tsr_gpu_add_resources(g, &more, &err), TSR_ERR_UNSUPPORTED);
+		assert_non_null(strstr(err.msg, "128x32"));
+		assert_int_equal(tsr_gpu_address_map(g)->count, regions);
+		assert_int_equal(tsr_gpu_begin_frame(g, &x.c, st, &err), TSR_OK);
+		assert_int_equal(tsr_gpu_add_resources(g, &x.r, &err), TSR_ERR_INTERNAL);
+		assert_int_equal(tsr_gpu_update_image(g, 0, &err), TSR_ERR_INTERNAL);
+		assert_int_equal(tsr_gpu_finish_frame(g, &err), TSR_OK);
+		/* new texels: the inverted texture is sampled, at the same address */
+		struct tsr_image *im = (struct tsr_image *)&x.r.images[0];
+		const size_t texels = (size_t)im->width * im->height * 4;
+		for (size_t i = 0; i < texels; i++)
+			if (i % 4 != 3)
+				im->rgba[i] = (uint8_t)(255 - im->rgba[i]);
+		assert_int_equal(tsr_gpu_update_image(g, 0, &err), TSR_OK);
+		assert_int_equal(tsr_gpu_update_image(g, 7, &err), TSR_ERR_INTERNAL);
+		got = render_start(g, &x, 1, TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, 0, 0, st);
+		ref = small_gpu(&x, mode);
+		const uint8_t *inv = render_start(ref, &x, 1, TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, 0,
+						  0, st);
+		assert_memory_equal(got, inv, bytes);
+		assert_memory_not_equal(got, want, bytes);
+		tsr_gpu_destroy(ref);
+		for (size_t i = 0; i < texels; i++)  /* the texture as loaded, for the next mode */
+			if (i % 4 != 3)
+				im->rgba[i] = (uint8_t)(255 - im->rgba[i]);
+		tsr_gpu_destroy(g);
+	}
+	free(want);
+	free(st);
+	fixture_free(&x);
+}
+
 /*
  * The viewport (GL ES 2.0 2.12): the quad drawn into the left half of the
  * target (x 0..31) lands there, narrower; the right half keeps the clear
@@ -733,6 +812,7 @@ int main(void)
 		cmocka_unit_test(test_fragment_state),
 		cmocka_unit_test(test_tile_load),
 		cmocka_unit_test(test_viewport),
+		cmocka_unit_test(test_added_resources),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "core/limits.h"
 #include "pipeline/gpu_priv.h"
 #include "tiling/tile_order.h"
@@ -60,13 +61,19 @@ static enum tsr_status create_pb(struct tsr_gpu *g, uint32_t i, uint64_t total_t
 	return s;
 }
 
-static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *err)
+/*
+ * The regions of meshes [m0, mesh_count), materials [p0, material_count)
+ * and images [i0, image_count) of g->res (their textures made), appended
+ * to the address map in that order; *tris gets the meshes' triangles.
+ */
+static enum tsr_status add_resource_regions(struct tsr_gpu *g, uint32_t m0, uint32_t p0,
+					    uint32_t i0, uint64_t *tris, struct tsr_error *err)
 {
 	const struct tsr_resources *sc = &g->res;
 	char name[64];
 	enum tsr_status s;
 	uint64_t total_tris = 0;
-	for (uint32_t i = 0; i < sc->mesh_count; i++) {
+	for (uint32_t i = m0; i < sc->mesh_count; i++) {
 		const struct tsr_mesh *m = &sc->meshes[i];
 		struct mesh_buffers *b = &g->meshes[i];
 		b->index_bytes = m->vertex_count <= 65536 ? 2 : 4;
@@ -82,7 +89,7 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 			return s;
 		total_tris += m->index_count / 3;
 	}
-	for (uint32_t i = 0; i < sc->material_count; i++) {
+	for (uint32_t i = p0; i < sc->material_count; i++) {
 		const struct tsr_material *mt = &sc->materials[i];
 		struct material_programs *p = &g->programs[i];
 		uint32_t samples = mt->texture >= 0 ? 1 : 0;
@@ -99,22 +106,33 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 		if (s != TSR_OK)
 			return s;
 	}
-	for (uint32_t i = 0; i < sc->image_count; i++) {
+	for (uint32_t i = i0; i < sc->image_count; i++) {
 		uint64_t base;
 		const char *path = sc->images[i].path ? sc->images[i].path : "";
 		const char *slash = strrchr(path, '/');
 		/* a render target: the region its passes' tile flushes write
 		 * (stream render_target) and later passes sample (texture) */
 		const int rt = sc->images[i].render_target;
+		const char *rt_name = strncmp(path, "rendertarget:", 13) == 0 ? path + 13 : path;
 		snprintf(name, sizeof(name), "%s%u:%s", rt ? "rendertarget" : "texture", i,
-			 rt ? path + strlen("rendertarget:") : slash ? slash + 1 : path);
+			 rt ? rt_name : slash ? slash + 1 : path);
 		s = tsr_addrmap_add(&g->map, name, tsr_texture_footprint_bytes(g->textures[i]),
 				    rt ? TSR_STREAM_RENDER_TARGET : TSR_STREAM_TEXTURE, &base, err);
 		if (s != TSR_OK)
 			return s;
 		tsr_texture_set_base(g->textures[i], base);
 	}
-	s = create_pb(g, 0, total_tris, err);
+	if (tris)
+		*tris = total_tris;
+	return TSR_OK;
+}
+
+static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *err)
+{
+	uint64_t total_tris = 0;
+	enum tsr_status s = add_resource_regions(g, 0, 0, 0, &total_tris, err);
+	if (s == TSR_OK)
+		s = create_pb(g, 0, total_tris, err);
 	if (s != TSR_OK)
 		return s;
 	g->fb_pitch = (g->cfg.width * 4 + 63) & ~63u;
@@ -128,6 +146,97 @@ static enum tsr_status setup_address_map(struct tsr_gpu *g, struct tsr_error *er
 	for (uint32_t i = 1; s == TSR_OK && i < g->slot_count; i++)
 		s = create_pb(g, i, total_tris, err);
 	return s;
+}
+
+/*
+ * Room for `meshes`, `materials` and `images` resources in the GPU's
+ * arrays (descriptors, buffers' addresses, programs, textures; new
+ * entries zeroed). Errors: TSR_ERR_NOMEM, with the arrays unchanged in
+ * content.
+ */
+static enum tsr_status reserve_resources(struct tsr_gpu *g, uint32_t meshes, uint32_t materials,
+					 uint32_t images, struct tsr_error *err)
+{
+	if (meshes > g->mesh_cap || !g->own_meshes) {
+		uint32_t cap = g->mesh_cap, cap2 = g->mesh_cap;
+		struct tsr_mesh *m = tsr_array_grow(g->own_meshes, &cap, meshes, sizeof(*m));
+		if (m)
+			g->own_meshes = m;
+		struct mesh_buffers *b = m ? tsr_array_grow(g->meshes, &cap2, meshes, sizeof(*b)) : NULL;
+		if (!b)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for meshes");
+		memset(b + g->mesh_cap, 0, (cap2 - g->mesh_cap) * sizeof(*b));
+		g->meshes = b;
+		g->mesh_cap = cap < cap2 ? cap : cap2;
+	}
+	if (materials > g->material_cap || !g->own_materials) {
+		uint32_t cap = g->material_cap, cap2 = g->material_cap;
+		struct tsr_material *m = tsr_array_grow(g->own_materials, &cap, materials, sizeof(*m));
+		if (m)
+			g->own_materials = m;
+		struct material_programs *p = m ? tsr_array_grow(g->programs, &cap2, materials,
+								 sizeof(*p)) : NULL;
+		if (!p)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for materials");
+		memset(p + g->material_cap, 0, (cap2 - g->material_cap) * sizeof(*p));
+		g->programs = p;
+		g->material_cap = cap < cap2 ? cap : cap2;
+	}
+	if (images > g->image_cap || !g->own_images) {
+		uint32_t cap = g->image_cap, cap2 = g->image_cap;
+		struct tsr_image *im = tsr_array_grow(g->own_images, &cap, images, sizeof(*im));
+		if (im)
+			g->own_images = im;
+		struct tsr_texture **t = im ? tsr_array_grow(g->textures, &cap2, images,
+							     sizeof(*t)) : NULL;
+		if (!t)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for images");
+		memset(t + g->image_cap, 0, (cap2 - g->image_cap) * sizeof(*t));
+		g->textures = t;
+		g->image_cap = cap < cap2 ? cap : cap2;
+	}
+	g->res.meshes = g->own_meshes;
+	g->res.materials = g->own_materials;
+	g->res.images = g->own_images;
+	return TSR_OK;
+}
+
+/* Copies the descriptors of more after g's (room reserved) and makes
+ * the new images' textures. */
+static enum tsr_status append_resources(struct tsr_gpu *g, const struct tsr_resources *more,
+					struct tsr_error *err)
+{
+	if (more->mesh_count)
+		memcpy(g->own_meshes + g->res.mesh_count, more->meshes,
+		       more->mesh_count * sizeof(*more->meshes));
+	if (more->material_count)
+		memcpy(g->own_materials + g->res.material_count, more->materials,
+		       more->material_count * sizeof(*more->materials));
+	if (more->image_count)
+		memcpy(g->own_images + g->res.image_count, more->images,
+		       more->image_count * sizeof(*more->images));
+	for (uint32_t i = 0; i < more->image_count; i++) {
+		const uint32_t k = g->res.image_count + i;
+		enum tsr_status s = tsr_texture_create(&g->own_images[k], &g->textures[k], err);
+		if (s != TSR_OK) {
+			for (uint32_t j = g->res.image_count; j < k; j++) {
+				tsr_texture_destroy(g->textures[j]);
+				g->textures[j] = NULL;
+			}
+			return s;
+		}
+	}
+	g->res.mesh_count += more->mesh_count;
+	g->res.material_count += more->material_count;
+	g->res.image_count += more->image_count;
+	return TSR_OK;
+}
+
+/* The most attributes a primitive of material m has (TCOR II-B: the
+ * position and its varyings). */
+static uint32_t material_attributes(const struct tsr_material *m)
+{
+	return 1 + m->varyings;
 }
 
 /*
@@ -179,14 +288,12 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	if (!g)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	g->cfg = *cfg;
-	g->res = *res;
 	g->target_width = cfg->width;
 	g->target_height = cfg->height;
-	const struct tsr_resources *rs = &g->res;
 	g->max_attributes = 2;
-	for (uint32_t i = 0; i < rs->material_count; i++)
-		if (1 + rs->materials[i].varyings > g->max_attributes)
-			g->max_attributes = 1 + rs->materials[i].varyings;
+	for (uint32_t i = 0; i < res->material_count; i++)
+		if (material_attributes(&res->materials[i]) > g->max_attributes)
+			g->max_attributes = material_attributes(&res->materials[i]);
 	tsr_addrmap_init(&g->map);
 	g->grid_width = grid_w;
 	g->grid_height = grid_h;
@@ -200,9 +307,6 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	}
 	size_t npix = (size_t)cfg->width * cfg->height;
 	size_t tpix = (size_t)cfg->tile_width * cfg->tile_height;
-	g->textures = calloc(rs->image_count ? rs->image_count : 1, sizeof(*g->textures));
-	g->meshes = calloc(rs->mesh_count ? rs->mesh_count : 1, sizeof(*g->meshes));
-	g->programs = calloc(rs->material_count ? rs->material_count : 1, sizeof(*g->programs));
 	g->order = malloc(g->tiles * sizeof(*g->order));
 	g->order_reversed = malloc(g->tiles * sizeof(*g->order_reversed));
 	g->tile_depth = malloc(tpix * sizeof(float));
@@ -214,13 +318,15 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	g->mem_base = malloc(sizeof(*g->mem_base));
 	g->mem_phase = malloc(sizeof(*g->mem_phase));
 	g->slot_count = cfg->timing.overlap_frames ? 2 : 1;
-	if (!g->mem_base || !g->mem_phase || !g->textures || !g->meshes || !g->programs || !g->order ||
+	if (!g->mem_base || !g->mem_phase || !g->order ||
 	    !g->order_reversed || !g->tile_depth || !g->tile_color || !g->image[0] ||
 	    !g->image[1] || !g->tile_rgba || !g->skipped) {
 		tsr_gpu_destroy(g);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	}
-	s = tsr_memsys_create(&cfg->mem, &g->mem, err);
+	s = reserve_resources(g, res->mesh_count, res->material_count, res->image_count, err);
+	if (s == TSR_OK)
+		s = tsr_memsys_create(&cfg->mem, &g->mem, err);
 	if (s == TSR_OK)
 		s = tsr_geometry_create(&(struct tsr_geometry_config){cfg->width, cfg->height,
 								    cfg->mem.cores,
@@ -231,8 +337,8 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 				      cfg->tile_width, cfg->tile_height, &g->raster, err);
 	if (s == TSR_OK && cfg->subtile_assignment != TSR_SA_CONST)
 		s = tsr_subtile_layout_init(&g->subtiles, cfg->quad_grouping, cfg->mem.cores, err);
-	for (uint32_t i = 0; s == TSR_OK && i < rs->image_count; i++)
-		s = tsr_texture_create(&rs->images[i], &g->textures[i], err);
+	if (s == TSR_OK)
+		s = append_resources(g, res, err);
 	if (s == TSR_OK)
 		s = setup_address_map(g, err);
 	if (s != TSR_OK) {
@@ -270,6 +376,9 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	free(g->textures);
 	free(g->meshes);
 	free(g->programs);
+	free(g->own_meshes);
+	free(g->own_materials);
+	free(g->own_images);
 	free(g->order);
 	free(g->order_reversed);
 	free(g->tile_depth);
@@ -350,4 +459,64 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 {
 	TSR_TRY(tsr_gpu_begin_frame(g, c, st, err));
 	return tsr_gpu_finish_frame(g, err);
+}
+
+enum tsr_status tsr_gpu_add_resources(struct tsr_gpu *g, const struct tsr_resources *more,
+				      struct tsr_error *err)
+{
+	if (g->frames_begun != g->frames_finished)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "resources are added between frames, not during one");
+	for (uint32_t i = 0; i < more->image_count; i++) {
+		const struct tsr_image *im = &more->images[i];
+		if (im->render_target && (im->width > g->grid_width || im->height > g->grid_height))
+			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+					     "a render target of %ux%u pixels added after the "
+					     "GPU was made is larger than its %ux%u tile grid",
+					     im->width, im->height, g->grid_width, g->grid_height);
+	}
+	for (uint32_t i = 0; i < more->material_count; i++)
+		if (material_attributes(&more->materials[i]) > g->max_attributes)
+			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+					     "a material with %u varyings added after the GPU "
+					     "was made: its Parameter Buffer holds at most %u "
+					     "attributes a primitive", more->materials[i].varyings,
+					     g->max_attributes);
+	const uint32_t m0 = g->res.mesh_count, p0 = g->res.material_count,
+		       i0 = g->res.image_count;
+	TSR_TRY(reserve_resources(g, m0 + more->mesh_count, p0 + more->material_count,
+				  i0 + more->image_count, err));
+	TSR_TRY(append_resources(g, more, err));
+	enum tsr_status s = add_resource_regions(g, m0, p0, i0, NULL, err);
+	if (s != TSR_OK) {
+		/* the map keeps what was added; the resources do not count */
+		for (uint32_t j = i0; j < g->res.image_count; j++) {
+			tsr_texture_destroy(g->textures[j]);
+			g->textures[j] = NULL;
+		}
+		g->res.mesh_count = m0;
+		g->res.material_count = p0;
+		g->res.image_count = i0;
+	}
+	return s;
+}
+
+enum tsr_status tsr_gpu_update_image(struct tsr_gpu *g, uint32_t image, struct tsr_error *err)
+{
+	if (image >= g->res.image_count)
+		return tsr_error_set(err, TSR_ERR_INTERNAL, "no image %u to update", image);
+	if (g->frames_begun != g->frames_finished)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "images are updated between frames, not during one");
+	struct tsr_texture *t;
+	TSR_TRY(tsr_texture_create(&g->own_images[image], &t, err));
+	if (tsr_texture_footprint_bytes(t) != tsr_texture_footprint_bytes(g->textures[image])) {
+		tsr_texture_destroy(t);
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "image %u changed size: add a new image instead", image);
+	}
+	tsr_texture_set_base(t, tsr_texture_base(g->textures[image]));
+	tsr_texture_destroy(g->textures[image]);
+	g->textures[image] = t;
+	return TSR_OK;
 }

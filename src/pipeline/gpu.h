@@ -44,7 +44,8 @@ struct tsr_gpu;
  * Builds the GPU for a configuration and the resources its command lists
  * will name (command/command.h: meshes, materials, images; a frontend
  * provides them): memory hierarchy, textures (mip chains), address map.
- * The arrays of res must outlive the GPU (res itself is copied). Errors:
+ * The descriptors of res are copied; the data they point to (vertices,
+ * indices, texels) must outlive the GPU. Errors:
  * TSR_ERR_GEOMETRY / TSR_ERR_CONFIG (caches), TSR_ERR_ASSET (a texture),
  * TSR_ERR_NOMEM.
  */
@@ -52,6 +53,30 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 			       const struct tsr_resources *res,
 			       struct tsr_gpu **out, struct tsr_error *err);
 void tsr_gpu_destroy(struct tsr_gpu *g);
+
+/*
+ * Adds resources after creation, between frames, as a driver does when a
+ * program creates buffers and textures as it runs: more's meshes,
+ * materials and images get the next indices (the first is the count
+ * before the call) and regions appended to the address map in that order
+ * (so addresses depend only on the order of the calls). The descriptors
+ * are copied; the data they point to (vertices, indices, texels) must
+ * outlive the GPU, as for tsr_gpu_create(). Errors: TSR_ERR_INTERNAL
+ * during a frame; TSR_ERR_UNSUPPORTED for a render target larger than
+ * the tile grid made at creation, or a material with more varyings than
+ * the Parameter Buffer was laid out for; those of tsr_gpu_create(); on an
+ * error no resource is added.
+ */
+enum tsr_status tsr_gpu_add_resources(struct tsr_gpu *g, const struct tsr_resources *more,
+				      struct tsr_error *err);
+
+/*
+ * New contents for image `image` (its rgba, same size, changed in place by
+ * the caller, as glTexSubImage2D writes a texture): the mip chain is built
+ * again at the same address. Errors: TSR_ERR_INTERNAL (no such image, a
+ * size change, or during a frame), those of tsr_texture_create().
+ */
+enum tsr_status tsr_gpu_update_image(struct tsr_gpu *g, uint32_t image, struct tsr_error *err);
 
 /*
  * Renders one frame's command list (command/command.h; its frame number

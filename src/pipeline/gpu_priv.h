@@ -60,7 +60,14 @@ struct tsr_gpu {
 	struct tsr_timing *timing;            /* timing mode (timing_driver.c), or NULL */
 	tsr_gpu_progress_fn progress;         /* tsr_gpu_set_progress(), or NULL */
 	void *progress_ctx;
-	struct tsr_resources res;             /* meshes, materials, images */
+	struct tsr_resources res;             /* meshes, materials, images: the arrays below */
+	struct tsr_mesh *own_meshes;          /* the GPU's copies of the resources'
+	                                         descriptors (their data stays the
+	                                         caller's), grown by tsr_gpu_add_resources */
+	struct tsr_material *own_materials;
+	struct tsr_image *own_images;
+	uint32_t mesh_cap, material_cap, image_cap; /* of the arrays above and of
+	                                         meshes, programs and textures below */
 	struct tsr_memsys *mem;
 	struct tsr_addrmap map;
 	struct tsr_geometry *geom;

@@ -139,6 +139,11 @@ void tsr_texture_set_base(struct tsr_texture *t, uint64_t base)
 		t->level[l].addr = base + t->level[l].offset;
 }
 
+uint64_t tsr_texture_base(const struct tsr_texture *t)
+{
+	return t->base;
+}
+
 uint32_t tsr_texture_levels(const struct tsr_texture *t)
 {
 	return t->levels;

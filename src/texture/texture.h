@@ -75,6 +75,8 @@ uint64_t tsr_texture_footprint_bytes(const struct tsr_texture *t);
 /* Sets the byte address of level 0 (64-byte aligned). */
 void tsr_texture_set_base(struct tsr_texture *t, uint64_t base);
 
+/* The byte address of level 0 (tsr_texture_set_base(); 0 until set). */
+uint64_t tsr_texture_base(const struct tsr_texture *t);
 uint32_t tsr_texture_levels(const struct tsr_texture *t);
 uint32_t tsr_texture_width(const struct tsr_texture *t, uint32_t level);
 uint32_t tsr_texture_height(const struct tsr_texture *t, uint32_t level);
