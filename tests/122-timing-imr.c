@@ -36,8 +36,8 @@ static void small(struct tsr_gpu_config *cfg, int timing)
 {
 	tsr_config_defaults(cfg);
 	cfg->pipeline_mode = TSR_PIPELINE_IMR;
-	cfg->width = 320;
-	cfg->height = 192;
+	cfg->width = 160;
+	cfg->height = 96;
 	cfg->timing.enabled = timing;
 }
 
