@@ -976,10 +976,12 @@ static void test_gspc(void **state)
 }
 
 /* -j: gspc and workloads on one thread and on three give the same report and tables
- * (64x64: the threads' work is what is compared, not its size). */
+ * (tests/data's two tiny workloads at 64x64: the threads' work is what is compared,
+ * not its size). */
 static void jobs_compare(const char *name)
 {
-	static const char *const w[] = {"glmark-scene", "sprites-2d"};
+	static const char *const w[] = {TSR_SOURCE_DIR "/tests/data/sprites-tiny.json",
+					TSR_SOURCE_DIR "/tests/data/two-quads.json"};
 	struct tsr_xp_result r[2];
 	for (int i = 0; i < 2; i++) {
 		const struct tsr_xp_options o = {.frames = 1, .workloads = w, .workload_count = 2,

@@ -36,8 +36,8 @@ static void small(struct tsr_gpu_config *cfg, int timing)
 {
 	tsr_config_defaults(cfg);
 	cfg->pipeline_mode = TSR_PIPELINE_IMR;
-	cfg->width = 320;
-	cfg->height = 192;
+	cfg->width = 160;
+	cfg->height = 96;
 	cfg->timing.enabled = timing;
 }
 
@@ -49,7 +49,8 @@ static void imr_phases(const struct tsr_frame_stats *b)
 }
 
 /* The same counters with and without timing, on every shipped workload
- * (two frames: the second sees the first's cache contents). The workloads
+ * (two frames: the second sees the first's cache contents; one of
+ * heavy-3d and postfx-bloom, whose timing runs take seconds). The workloads
  * in SAME_SHARDS shares (every SAME_SHARDS-th of the sorted list), each its
  * own test, so that ctest can run them in parallel (tests/CMakeLists.txt);
  * together they are every workload. */

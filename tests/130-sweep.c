@@ -1,7 +1,8 @@
 /*
  * 130-sweep.c - `tessera sweep`: the point hash (stable, changed by every
  * effective setting, not by an explicit default), and end to end on tiny
- * points (sprites-2d and ui-2d at 128x96, one or two frames): serial and
+ * points (tests/data's sprites-tiny.json and two-quads.json at 128x96, one
+ * or two frames): serial and
  * parallel runs give the same results, resumption runs exactly the
  * missing points (a deleted point, a leftover temporary folder, a sweep
  * killed midway), a failing point is recorded while the others finish,
@@ -31,9 +32,13 @@
 #include "test_cli.h"
 
 
+/* the tiny workloads (a sweep names them by these paths) */
+#define TINY TSR_SOURCE_DIR "/tests/data/sprites-tiny.json"
+#define QUADS TSR_SOURCE_DIR "/tests/data/two-quads.json"
+
 /* The tiny sweep: 2 workloads x 2 tile orders = 4 points of 2 frames. */
 static const char tiny_spec[] =
-	"{\"name\": \"tiny\", \"workloads\": [\"sprites-2d\", \"ui-2d\"],\n"
+	"{\"name\": \"tiny\", \"workloads\": [\"" TINY "\", \"" QUADS "\"],\n"
 	" \"set\": {\"screen.width\": 128, \"screen.height\": 96},\n"
 	" \"grid\": {\"tiling.order\": [\"z-order\", \"hilbert\"]}, \"frames\": 2}\n";
 
@@ -238,8 +243,8 @@ static void test_parallel_equals_serial(void **state)
 		lines += *p == '\n';
 	assert_int_equal(lines, 1 + 4 * 3);
 	const char *second = strchr(csv, '\n') + 1;
-	assert_non_null(strstr(second, ",sprites-2d,default,128,96,z-order,0,"));
-	assert_non_null(strstr(csv, ",ui-2d,default,128,96,hilbert,total,"));
+	assert_non_null(strstr(second, "," TINY ",default,128,96,z-order,0,"));
+	assert_non_null(strstr(csv, "," QUADS ",default,128,96,hilbert,total,"));
 	assert_non_null(strstr(slurp("err.txt"), "4 points: 0 already complete, 4 ran, 0 failed"));
 }
 
@@ -322,7 +327,7 @@ static void test_failing_point(void **state)
 		   "[0, 0, 5], \"target\": [0, 0, 0], \"up\": [0, 1, 0]}, \"objects\": [{\"mesh\": "
 		   "\"builtin:quad\", \"material\": {\"texture\": \"broken.png\"}}]}]}\n");
 	write_file("fail.json",
-		   "{\"name\": \"fail\", \"workloads\": [\"sprites-2d\", \"bad/broken.json\"],\n"
+		   "{\"name\": \"fail\", \"workloads\": [\"" TINY "\", \"bad/broken.json\"],\n"
 		   " \"set\": {\"screen.width\": 128, \"screen.height\": 96},\n"
 		   " \"grid\": {\"tiling.order\": [\"z-order\", \"hilbert\"]}, \"frames\": 1}\n");
 	assert_int_equal(tessera("sweep fail.json -j 2 --out fail"), 1);
@@ -338,7 +343,7 @@ static void test_failing_point(void **state)
 	assert_int_equal(system(cmd2), 0);
 	/* the good points are in the results, the failed ones are not */
 	const char *csv = slurp("fail/results.csv");
-	assert_non_null(strstr(csv, ",sprites-2d,"));
+	assert_non_null(strstr(csv, "," TINY ","));
 	assert_null(strstr(csv, ",bad/broken.json,"));
 	/* rerun: only the failed points run again (and fail again) */
 	assert_int_equal(tessera("sweep fail.json --out fail --quiet"), 1);
@@ -395,7 +400,7 @@ static void test_bad_specs(void **state)
 
 /* A spec of 2 points recording caches ("record_trace"), at the spec's level and a point's. */
 static const char rec_spec[] =
-	"{\"name\": \"rec\", \"workloads\": [\"sprites-2d\"], \"frames\": 1,\n"
+	"{\"name\": \"rec\", \"workloads\": [\"" TINY "\"], \"frames\": 1,\n"
 	" \"set\": {\"screen.width\": 128, \"screen.height\": 96}, \"record_trace\": [\"l2\"],\n"
 	" \"points\": [{\"tiling.order\": \"z-order\"},\n"
 	"  {\"tiling.order\": \"hilbert\", \"record_trace\": [\"tile\", \"l2\", \"texture1\"]},\n"
@@ -436,7 +441,7 @@ static void test_record_trace(void **state)
 	assert_string_equal(name, "trace-l2.bin");
 	/* recording does not enter the hash: the same spec without it hashes the same */
 	write_file("norec.json",
-		   "{\"name\": \"rec\", \"workloads\": [\"sprites-2d\"], \"frames\": 1,\n"
+		   "{\"name\": \"rec\", \"workloads\": [\"" TINY "\"], \"frames\": 1,\n"
 		   " \"set\": {\"screen.width\": 128, \"screen.height\": 96},\n"
 		   " \"points\": [{\"tiling.order\": \"z-order\"}]}\n");
 	struct tsr_sweep *plain = NULL;
@@ -477,7 +482,7 @@ static void test_record_trace(void **state)
 	/* a spec that gains record_trace: its complete points without traces run again */
 	assert_int_equal(tessera("sweep norec.json --out gain --quiet"), 0);
 	write_file("gain.json",
-		   "{\"name\": \"rec\", \"workloads\": [\"sprites-2d\"], \"frames\": 1,\n"
+		   "{\"name\": \"rec\", \"workloads\": [\"" TINY "\"], \"frames\": 1,\n"
 		   " \"set\": {\"screen.width\": 128, \"screen.height\": 96},\n"
 		   " \"points\": [{\"tiling.order\": \"z-order\", \"record_trace\": [\"l2\"]}]}\n");
 	assert_int_equal(tessera("sweep gain.json --out gain"), 0);

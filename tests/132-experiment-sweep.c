@@ -9,8 +9,9 @@
  * so do boustrophedonic and gspc, whose points also record the L2 or LLC
  * trace they replay; a missing point names the workload, the configuration,
  * the hash and the folder; the CLI's --from, and its refusals (a folder
- * that is no sweep's, --sweep with --frames). Tiny points: sprites-2d at
- * 128x96.
+ * that is no sweep's, --sweep with --frames). Tiny points: tests/data's
+ * sprites-tiny.json (3 frames, three small textured quads; and
+ * two-quads.json where two workloads are compared) at 128x96.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -179,14 +180,18 @@ static void compare(const char *name, const char *from, const char *const *workl
 
 static const char *const tiny_sets[] = {"screen.width=128", "screen.height=96",
 					"timing.enabled=true"};
-static const char *const sprites[] = {"sprites-2d"};
+/* the tiny workloads (a sweep's workloads and the in-process experiment's
+ * are these paths) */
+#define TINY TSR_SOURCE_DIR "/tests/data/sprites-tiny.json"
+#define QUADS TSR_SOURCE_DIR "/tests/data/two-quads.json"
+static const char *const sprites[] = {TINY};
 
 /* tcor's six configurations with the timing model, as a sweep: identical tables. */
 static void test_tcor(void **state)
 {
 	(void)state;
 	write_file("tcor.json",
-		   "{\"name\": \"tcor-tiny\", \"workloads\": [\"sprites-2d\"],\n"
+		   "{\"name\": \"tcor-tiny\", \"workloads\": [\"" TINY "\"],\n"
 		   " \"configs\": [\"tcor-table1\", \"tcor-l2-only\", \"tcor-64k-no-l2\", "
 		   "\"tcor-64k\", \"tcor-table1-128k\", \"tcor-128k\"],\n"
 		   " \"set\": {\"screen.width\": 128, \"screen.height\": 96, "
@@ -194,7 +199,7 @@ static void test_tcor(void **state)
 	assert_int_equal(tessera("sweep tcor.json -j 2 --quiet"), 0);
 	compare("tcor", "tcor-sweep", sprites, 1, 2, tiny_sets, 3);
 	/* the CLI: --from writes the same CSV as the in-process run */
-	const char *args = "experiment tcor --workload sprites-2d --frames 2 --set "
+	const char *args = "experiment tcor --workload " TINY " --frames 2 --set "
 			   "screen.width=128 --set screen.height=96 --set timing.enabled=true -j 2";
 	assert_int_equal(tessera("%s --csv a.csv", args), 0);
 	assert_int_equal(tessera("%s --from tcor-sweep --csv b.csv", args), 0);
@@ -202,10 +207,10 @@ static void test_tcor(void **state)
 	snprintf(cmd, sizeof(cmd), "cmp -s '%s/a.csv' '%s/b.csv'", tmpdir, tmpdir);
 	assert_int_equal(system(cmd), 0);
 	/* a point the sweep did not run (3 frames): the clear error */
-	assert_int_equal(tessera("experiment tcor --workload sprites-2d --frames 3 --set "
+	assert_int_equal(tessera("experiment tcor --workload " TINY " --frames 3 --set "
 				 "screen.width=128 --set screen.height=96 --from tcor-sweep"), 1);
 	const char *e = slurp("err.txt");
-	assert_non_null(strstr(e, "no point for workload 'sprites-2d', config 'tcor-table1', "
+	assert_non_null(strstr(e, "no point for workload 'sprites-tiny', config 'tcor-table1', "
 				  "3 frames (hash "));
 	assert_non_null(strstr(e, "tcor-sweep/points/"));
 	assert_non_null(strstr(e, "tessera sweep experiments/tcor.json"));
@@ -216,7 +221,7 @@ static void test_re(void **state)
 {
 	(void)state;
 	write_file("re.json",
-		   "{\"name\": \"re-tiny\", \"workloads\": [\"sprites-2d\"], \"configs\": "
+		   "{\"name\": \"re-tiny\", \"workloads\": [\"" TINY "\"], \"configs\": "
 		   "[\"re-table1\"],\n"
 		   " \"set\": {\"screen.width\": 128, \"screen.height\": 96, "
 		   "\"timing.enabled\": true},\n"
@@ -248,7 +253,7 @@ static void test_dtexl(void **state)
 	json_error_t je;
 	json_t *spec = json_load_file(path, 0, &je);
 	assert_non_null(spec);
-	json_object_set_new(spec, "workloads", json_pack("[ss]", "sprites-2d", "ui-2d"));
+	json_object_set_new(spec, "workloads", json_pack("[ss]", TINY, QUADS));
 	json_t *set = json_object_get(spec, "set");
 	json_object_set_new(set, "screen.width", json_integer(128));
 	json_object_set_new(set, "screen.height", json_integer(96));
@@ -259,7 +264,7 @@ static void test_dtexl(void **state)
 	write_file("dtexl.json", text);
 	free(text);
 	assert_int_equal(tessera("sweep dtexl.json -j 2 --quiet"), 0);
-	static const char *const two[] = {"sprites-2d", "ui-2d"};
+	static const char *const two[] = {TINY, QUADS};
 	compare("dtexl", "dtexl-sweep", two, 2, 0, tiny_sets, 2);
 }
 
@@ -272,13 +277,13 @@ static void test_workloads(void **state)
 {
 	(void)state;
 	write_file("workloads.json",
-		   "{\"name\": \"workloads-tiny\", \"workloads\": [\"sprites-2d\", \"ui-2d\"],\n"
+		   "{\"name\": \"workloads-tiny\", \"workloads\": [\"" TINY "\", \"" QUADS "\"],\n"
 		   " \"configs\": [\"tcor-table1\"],\n"
 		   " \"set\": {\"screen.width\": 128, \"screen.height\": 96, "
 		   "\"stats.texture_footprint\": true}, \"frames\": 3, "
 		   "\"out\": \"workloads-sweep\"}\n");
 	assert_int_equal(tessera("sweep workloads.json -j 2 --quiet"), 0);
-	static const char *const two[] = {"sprites-2d", "ui-2d"};
+	static const char *const two[] = {TINY, QUADS};
 	compare("workloads", "workloads-sweep", two, 2, 0, tiny_sets, 2);
 }
 
@@ -318,10 +323,10 @@ static void narrowed_sweep(const char *name, json_t *workloads, int frames, json
 static void test_boustrophedonic(void **state)
 {
 	(void)state;
-	narrowed_sweep("boustrophedonic", json_pack("[ss]", "sprites-2d", "minimap-3d"), 2,
+	narrowed_sweep("boustrophedonic", json_pack("[ss]", TINY, "minimap-3d"), 2,
 		       json_pack("{s:i,s:i,s:b,s:s}", "screen.width", 128, "screen.height", 96,
 				 "timing.enabled", 1, "caches.l2.size_bytes", "16K"));
-	static const char *const two[] = {"sprites-2d", "minimap-3d"};
+	static const char *const two[] = {TINY, "minimap-3d"};
 	static const char *const sets[] = {"screen.width=128", "screen.height=96",
 					   "timing.enabled=true", "caches.l2.size_bytes=16K"};
 	compare("boustrophedonic", "boustrophedonic-sweep", two, 2, 2, sets, 4);
@@ -329,7 +334,7 @@ static void test_boustrophedonic(void **state)
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm '%s'/boustrophedonic-sweep/points/*/trace-l2.bin", tmpdir);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(tessera("experiment boustrophedonic --workload sprites-2d --frames 2 "
+	assert_int_equal(tessera("experiment boustrophedonic --workload " TINY " --frames 2 "
 				 "--set screen.width=128 --set screen.height=96 --set "
 				 "timing.enabled=true --set caches.l2.size_bytes=16K --from "
 				 "boustrophedonic-sweep"), 1);
@@ -340,14 +345,14 @@ static void test_boustrophedonic(void **state)
 
 /*
  * gspc's shipped spec (per workload the LLC recording and 14 timing runs)
- * on sprites-2d, 1 frame, a 16 KiB LLC (so that the policies differ): the
+ * on sprites-tiny, 1 frame, a 16 KiB LLC (so that the policies differ): the
  * tables from the sweep's LLC trace and timing points are the in-process
  * run's, byte for byte.
  */
 static void test_gspc(void **state)
 {
 	(void)state;
-	narrowed_sweep("gspc", json_pack("[s]", "sprites-2d"), 1,
+	narrowed_sweep("gspc", json_pack("[s]", TINY), 1,
 		       json_pack("{s:i,s:i,s:s}", "screen.width", 128, "screen.height", 96,
 				 "caches.llc.size_bytes", "16K"));
 	static const char *const sets[] = {"screen.width=128", "screen.height=96",

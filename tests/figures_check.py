@@ -64,9 +64,14 @@ def close(a, b):
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
 
 
+_tables = {}  # each CSV file read once (a series per column and filter reads it again)
+
+
 def recompute(src, s):
-    df = pd.read_csv(os.path.join(src, table_file[s["table"]]), keep_default_na=False,
-                     na_values=[""])
+    path = os.path.join(src, table_file[s["table"]])
+    if path not in _tables:
+        _tables[path] = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    df = _tables[path]
     for c, v in s["where"].items():
         df = df[df[c].astype(str) == str(v)]
     cells = {}
