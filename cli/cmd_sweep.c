@@ -140,7 +140,13 @@ static void child_exec(const struct runner *r, const struct tsr_sweep_point *p,
 	for (size_t i = 0; i < p->ntraces; i++) {  /* CACHE=TMP/FILE */
 		char name[64];
 		tsr_sweep_trace_name(p->traces[i], name, sizeof(name));
-		snprintf(rec[i], sizeof(rec[i]), "%s=%s/%s", p->traces[i], tmp, name);
+		const int n = snprintf(rec[i], sizeof(rec[i]), "%s=%s/%s", p->traces[i], tmp,
+				       name);
+		if (n < 0 || (size_t)n >= sizeof(rec[i])) {  /* a cut path would be wrong */
+			fprintf(stderr, "tessera sweep: the trace path of point %s is too long\n",
+				p->hex);
+			_exit(127);
+		}
 		argv[a++] = "--record-trace";
 		argv[a++] = rec[i];
 	}
