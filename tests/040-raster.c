@@ -31,6 +31,7 @@
 #include "memory/cache.h"
 #include "raster/queue.h"
 #include "raster/raster.h"
+#include "shader/shader.h"
 #include "texture/texture.h"
 
 #define WIN 64  /* window side, pixels */
@@ -574,6 +575,182 @@ static void test_perspective_correct_texcoords(void **state)
 	fixture_free(f);
 }
 
+/* ------------------------------------------------------ fragment programs */
+
+/* A linked program of the pass-through vertex shader and fragment source fs. */
+static struct tsr_program *program(const char *fs)
+{
+	static const char *vs = "attribute vec4 pos;\n"
+				"varying vec2 v_uv;\n"
+				"void main() { v_uv = pos.xy; gl_Position = pos; }\n";
+	struct tsr_shader *v = NULL, *f = NULL;
+	struct tsr_program *p = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_shader_compile(TSR_SHADER_VERTEX, vs, &v, &err), TSR_OK);
+	assert_int_equal(tsr_shader_compile(TSR_SHADER_FRAGMENT, fs, &f, &err), TSR_OK);
+	if (!tsr_shader_compiled(f))
+		fail_msg("%s", tsr_shader_info_log(f));
+	assert_int_equal(tsr_program_link(v, f, NULL, 0, &p, &err), TSR_OK);
+	if (!tsr_program_linked(p))
+		fail_msg("%s", tsr_program_info_log(p));
+	tsr_shader_destroy(v);
+	tsr_shader_destroy(f);
+	return p;
+}
+
+/* Draws p with material m's state and the program of x (its v_uv from
+ * the primitive's u, v), sampling tex on unit 0. */
+static void draw_program(struct fixture *f, const struct tsr_primitive *p,
+			 const struct tsr_material *m, const struct tsr_texture *tex,
+			 struct tsr_shader_exec *x)
+{
+	const int32_t slot = tsr_program_varying_slot(tsr_shader_exec_program(x), "v_uv");
+	assert_true(slot <= 0);  /* slot 0, or unused (-1) */
+	float vary[3][4];
+	for (int i = 0; i < 3; i++) {
+		vary[i][0] = p->u[i];
+		vary[i][1] = p->v[i];
+		vary[i][2] = vary[i][3] = 0.0f;
+	}
+	struct tsr_primitive q = *p;
+	q.varyings = &vary[0][0];
+	q.varying_slots = 1;
+	struct tsr_draw_state s;
+	tsr_draw_state_default(&s, 64, 64);
+	tsr_draw_state_material(&s, m);
+	struct tsr_shader_binding b;
+	tsr_shader_binding_init(&b, &s, m, tex, 0x40000000ull, 32, 64, 64);
+	tsr_shader_binding_set_program(&b, x, &s, &tex, 1);
+	tsr_raster_primitive(f->r, &q, &b, &f->t, f->mem, &f->rs, &f->ts);
+}
+
+/*
+ * A linked fragment program in the Raster Pipeline
+ * (tsr_shader_binding_set_program()): texture2D of the interpolated
+ * texture coordinates gives the fixed textured material's colors (to a
+ * rounding), with the same texture samples and cache traffic; a discard removes
+ * exactly the fragments its condition holds for, before the depth test;
+ * gl_FragCoord is the pixel centre with y up; the instruction mix is
+ * counted.
+ */
+static void test_fragment_program(void **state)
+{
+	(void)state;
+	uint8_t texels[8 * 8 * 4];
+	for (int i = 0; i < 8 * 8 * 4; i++)
+		texels[i] = (uint8_t)(i * 37 + (i >> 2) * 11);
+	struct tsr_image img = {"8x8", 8, 8, texels, 0, 0};
+	struct tsr_texture *tex = NULL;
+	struct tsr_error err;
+	assert_int_equal(tsr_texture_create(&img, &tex, &err), TSR_OK);
+	tsr_texture_set_base(tex, 0x50000000ull);
+	struct tsr_primitive p = far_right_triangle(1, 1, 1, 0, 3, 1);
+	p.v[0] = 0.2f;
+	p.v[1] = 2.5f;
+	struct tsr_material m = material(TSR_BLEND_OPAQUE, 1, 1, 1, 1);
+	m.texture = 0;
+	m.filter = TSR_FILTER_BILINEAR;
+	m.wrap = TSR_WRAP_REPEAT;
+	struct fixture *fixed = fixture_new(TSR_QG_FG_XSHIFT2, WIN, WIN);
+	struct fixture *prog = fixture_new(TSR_QG_FG_XSHIFT2, WIN, WIN);
+	draw(fixed, &p, &m, tex);
+	struct tsr_program *pr = program("precision mediump float;\n"
+					 "uniform sampler2D tex;\n"
+					 "varying vec2 v_uv;\n"
+					 "void main() { gl_FragColor = texture2D(tex, v_uv); }\n");
+	struct tsr_shader_exec *x = NULL;
+	assert_int_equal(tsr_shader_exec_create(pr, TSR_SHADER_FRAGMENT, NULL, NULL, &x, &err),
+			 TSR_OK);
+	draw_program(prog, &p, &m, tex, x);
+	/* the fixed path multiplies by the interpolated shade, 1 within a
+	 * rounding (sum * (1 / sum)): equal to 2^-23 relative */
+	for (int i = 0; i < WIN * WIN * 4; i++)
+		assert_float_equal(prog->color[i], fixed->color[i], 2.4e-7);
+	assert_int_equal(prog->ts.texel_fetches, fixed->ts.texel_fetches);
+	assert_int_equal(prog->ts.line_requests, fixed->ts.line_requests);
+	assert_int_equal(prog->ts.sample_instructions, fixed->ts.sample_instructions);
+	assert_int_equal(prog->rs.quads_shaded, fixed->rs.quads_shaded);
+	assert_int_equal(prog->rs.fs_tex, prog->rs.quads_shaded);
+	assert_true(prog->rs.fs_instructions >= prog->rs.fs_tex);
+	const struct tsr_cache_counters a =
+		tsr_cache_counters_total(tsr_memsys_cache_by_name(fixed->mem, "texture0"));
+	const struct tsr_cache_counters b =
+		tsr_cache_counters_total(tsr_memsys_cache_by_name(prog->mem, "texture0"));
+	assert_true(a.reads > 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	tsr_shader_exec_destroy(x);
+	tsr_program_destroy(pr);
+	fixture_free(prog);
+
+	/* discard where u > 0.5: those pixels keep the clear color (0), the
+	 * others are red; depth is written only where red (late Z) */
+	prog = fixture_new(TSR_QG_FG_XSHIFT2, WIN, WIN);
+	pr = program("precision mediump float;\n"
+		     "varying vec2 v_uv;\n"
+		     "void main() {\n"
+		     "  if (v_uv.x > 0.5) discard;\n"
+		     "  gl_FragColor = vec4(1.0, 0.0, 0.0, 1.0);\n"
+		     "}\n");
+	assert_true(tsr_program_discards(pr));
+	assert_int_equal(tsr_shader_exec_create(pr, TSR_SHADER_FRAGMENT, NULL, NULL, &x, &err),
+			 TSR_OK);
+	m.texture = -1;
+	draw_program(prog, &p, &m, NULL, x);
+	uint32_t red = 0, kept = 0;
+	for (int32_t y = 0; y < WIN; y++)
+		for (int32_t xx = 0; xx < WIN; xx++) {
+			if (!covered(&p, xx, y))
+				continue;
+			double l[3];
+			bary(&p, xx, y, l);
+			double num = 0, den = 0;
+			for (int i = 0; i < 3; i++) {
+				num += l[i] * p.inv_w[i] * p.u[i];
+				den += l[i] * p.inv_w[i];
+			}
+			const double u = num / den;
+			if (fabs(u - 0.5) < 1e-3)
+				continue;
+			const float *px = pixel(prog, xx, y);
+			if (u > 0.5) {
+				assert_float_equal(px[0], 0.0f, 0);
+				assert_float_equal(prog->depth[y * WIN + xx], 1.0f, 0);
+				kept++;
+			} else {
+				assert_float_equal(px[0], 1.0f, 0);
+				assert_float_equal(prog->depth[y * WIN + xx], 0.5f, 0);
+				red++;
+			}
+		}
+	assert_true(red > 200 && kept > 200);
+	assert_true(prog->rs.fragments_discarded >= kept);
+	assert_int_equal(prog->rs.fragments_discarded + prog->rs.pixels_written,
+			 prog->rs.fragments_shaded);
+	assert_true(prog->rs.fs_branches > 0);
+	tsr_shader_exec_destroy(x);
+	tsr_program_destroy(pr);
+	fixture_free(prog);
+
+	/* gl_FragCoord: pixel centres, y up from the target's bottom */
+	prog = fixture_new(TSR_QG_FG_XSHIFT2, WIN, WIN);
+	pr = program("precision mediump float;\n"
+		     "varying vec2 v_uv;\n"
+		     "void main() { gl_FragColor = vec4(gl_FragCoord.xy / 64.0, gl_FragCoord.z, 1.0); }\n");
+	assert_false(tsr_program_discards(pr));
+	assert_int_equal(tsr_shader_exec_create(pr, TSR_SHADER_FRAGMENT, NULL, NULL, &x, &err),
+			 TSR_OK);
+	draw_program(prog, &p, &m, NULL, x);
+	const float *px = pixel(prog, 10, 20);
+	assert_float_equal(px[0], 10.5f / 64.0f, 1e-6);
+	assert_float_equal(px[1], (64.0f - 20.5f) / 64.0f, 1e-6);
+	assert_float_equal(px[2], 0.5f, 1e-6);
+	tsr_shader_exec_destroy(x);
+	tsr_program_destroy(pr);
+	fixture_free(prog);
+	fixture_free(fixed);
+	tsr_texture_destroy(tex);
+}
+
 /* ---------------------------------------------------------------- Early-Z */
 
 static struct tsr_primitive flat_triangle(float z)
@@ -1099,6 +1276,7 @@ int main(void)
 		cmocka_unit_test(test_quad_queue),
 		cmocka_unit_test(test_stages_one_at_a_time),
 		cmocka_unit_test(test_early_z_waits_for_late_z),
+		cmocka_unit_test(test_fragment_program),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

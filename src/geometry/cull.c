@@ -166,6 +166,9 @@ enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 	p->draw = d->draw_id;
 	p->pb_addr = 0;
 	p->attributes = 1 + d->material->varyings;
+	p->varyings = NULL;
+	p->varying_slots = 0;
+	p->front_facing = (uint8_t)front;
 	g->out->count++;
 	return TSR_OK;
 }

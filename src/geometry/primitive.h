@@ -24,6 +24,11 @@ struct tsr_primitive {
 	uint32_t draw;     /* drawcall (mesh instance) number in the frame */
 	uint64_t pb_addr;  /* Primitive ID: address of its first attribute (TCOR II-B) */
 	uint32_t attributes; /* attributes stored in PB-Attributes */
+	const float *varyings; /* a program's varyings, [vertex 0..2][slot][4] floats
+	                          (vertices in the order above), varying_slots a
+	                          vertex; NULL: the material's u, v and shade */
+	uint8_t varying_slots;
+	uint8_t front_facing;  /* 1: a front face (GL ES FRONT_FACE), gl_FrontFacing */
 };
 
 /*

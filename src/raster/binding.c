@@ -17,6 +17,12 @@ static uint8_t unit_filter(const struct tsr_texture_unit *u)
 							     : TSR_FILTER_BILINEAR;
 }
 
+/* The wrap of a unit (s and t alike; the checks refuse them different). */
+static uint8_t unit_wrap(const struct tsr_texture_unit *u)
+{
+	return u->wrap_s == TSR_TEX_CLAMP_TO_EDGE ? TSR_WRAP_CLAMP : TSR_WRAP_REPEAT;
+}
+
 void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw_state *s,
 			     const struct tsr_material *material,
 			     const struct tsr_texture *texture, uint64_t fs_base,
@@ -29,7 +35,8 @@ void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw
 	b->fs_bytes = fs_bytes;
 	const struct tsr_texture_unit *u = &s->textures[0];
 	b->filter = unit_filter(u);
-	b->wrap = u->wrap_s == TSR_TEX_CLAMP_TO_EDGE ? TSR_WRAP_CLAMP : TSR_WRAP_REPEAT;
+	b->wrap = unit_wrap(u);
+	b->target_height = target_height;
 	/* depth: with DEPTH_TEST off the buffer is neither tested nor written
 	 * (GL ES 2.0 4.1.5) */
 	uint8_t mode = 0;
@@ -92,5 +99,28 @@ void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw
 		b->scissor_y0 = CLAMP32(y0);
 		b->scissor_y1 = CLAMP32(y1);
 #undef CLAMP32
+	}
+}
+
+void tsr_shader_binding_set_program(struct tsr_shader_binding *b, struct tsr_shader_exec *exec,
+				    const struct tsr_draw_state *s,
+				    const struct tsr_texture *const *textures, uint32_t count)
+{
+	b->program = exec;
+	for (uint32_t u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++) {
+		b->units[u] = u < count ? textures[u] : NULL;
+		if (u < TSR_MAX_TEXTURE_UNITS) {
+			b->unit_filter[u] = unit_filter(&s->textures[u]);
+			b->unit_wrap[u] = unit_wrap(&s->textures[u]);
+			b->unit_level0[u] = s->textures[u].min_filter == TSR_TEX_NEAREST ||
+					    s->textures[u].min_filter == TSR_TEX_LINEAR;
+		} else {
+			b->unit_filter[u] = TSR_FILTER_BILINEAR;
+			b->unit_wrap[u] = TSR_WRAP_REPEAT;
+		}
+	}
+	if (tsr_program_discards(tsr_shader_exec_program(exec))) {
+		b->quad_mode |= TSR_QUAD_LATE_Z;
+		b->alpha_cutoff = 0.0f;  /* the program's discards remove the lanes */
 	}
 }

@@ -7,7 +7,10 @@
  * sample instruction whose coalesced line requests go to its L1 texture
  * cache (DTexL II-A; texture/texture.h). The shader's ALU work is not
  * timed here: the shaded color is the texel (or white) times the
- * material's color and the interpolated shade.
+ * material's color and the interpolated shade. A draw with a linked
+ * fragment program (tsr_shader_binding_set_program()) runs it instead:
+ * every varying interpolated, each sample instruction a sample through the
+ * core's L1 texture cache, its discards and its instruction mix counted.
  */
 #include "raster/raster_priv.h"
 
@@ -31,6 +34,106 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 	tsr_quad_queue_pop(&r->cores[core]);
 	tsr_raster_shade_quad(in->l, q, core, c);
 	return TSR_STAGE_DONE;
+}
+
+/* A program's sample instruction on the core shading a quad. */
+struct fs_sampling {
+	const struct tsr_shader_binding *b;
+	const struct tsr_raster_ctx *c;
+	uint32_t core;
+};
+
+static void sample_unit(void *user, const struct tsr_shader_tex_request *req, float rgba[4][4])
+{
+	const struct fs_sampling *S = user;
+	const struct tsr_shader_binding *b = S->b;
+	const struct tsr_texture *t = req->unit < TSR_SHADER_MAX_TEXTURE_UNITS ? b->units[req->unit]
+									       : NULL;
+	if (!t || req->cube) {
+		for (int k = 0; k < 4; k++) {
+			rgba[k][0] = rgba[k][1] = rgba[k][2] = 0.0f;
+			rgba[k][3] = 1.0f;
+		}
+		return;
+	}
+	struct tsr_texel_requests tr;
+	const enum tsr_filter f = (enum tsr_filter)b->unit_filter[req->unit];
+	const enum tsr_wrap w = (enum tsr_wrap)b->unit_wrap[req->unit];
+	int lane = 0;  /* the LOD of the first active lane */
+	while (lane < 3 && !(req->lane_mask >> lane & 1))
+		lane++;
+	if (b->unit_level0[req->unit])
+		tsr_texture_sample_quad_lod(t, f, w, req->coord[0], req->coord[1], 0.0f, 0, rgba,
+					    &tr);
+	else if (req->lod_mode == TSR_SHADER_LOD_IMPLICIT)
+		tsr_texture_sample_quad(t, f, w, req->coord[0], req->coord[1], rgba, &tr);
+	else
+		tsr_texture_sample_quad_lod(t, f, w, req->coord[0], req->coord[1], req->lod[lane],
+					    req->lod_mode == TSR_SHADER_LOD_BIAS, rgba, &tr);
+	struct tsr_memsys *mem = S->c->mem;
+	tsr_mem_read_lines(mem, tsr_memsys_port(mem, TSR_STREAM_TEXTURE, S->core), tr.lines,
+			   tr.line_count, TSR_TEXTURE_BLOCK_BYTES, TSR_STREAM_TEXTURE,
+			   (uint16_t)S->core, 0);
+	struct tsr_texture_stats *ts = S->c->ts;
+	ts->sample_instructions++;
+	ts->texel_fetches += tr.texel_fetches;
+	ts->line_requests += tr.line_count;
+}
+
+/* [0, 1], NaN to 0: a fixed-point color buffer's range (GL ES 2.0 3.8.2). */
+static inline float clamp01(float x)
+{
+	return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
+}
+
+/* The quad through the draw's fragment program (its instruction fetch done). */
+static void shade_program(const float l[3][4], struct tsr_quad *q, uint32_t core,
+			  const struct tsr_raster_ctx *c)
+{
+	const struct tsr_primitive *p = q->prim;
+	const struct tsr_shader_binding *b = q->shader;
+	struct tsr_fs_quad_in in;
+	const uint32_t slots = p->varyings ? p->varying_slots : 0;
+	for (int k = 0; k < 4; k++) {
+		const float w0 = l[0][k] * p->inv_w[0], w1 = l[1][k] * p->inv_w[1],
+			    w2 = l[2][k] * p->inv_w[2];
+		const float sum = w0 + w1 + w2;
+		const float inv = sum != 0.0f ? 1.0f / sum : 0.0f;
+		for (uint32_t v = 0; v < slots; v++)
+			for (int i = 0; i < 4; i++) {
+				const float *a = &p->varyings[(0 * slots + v) * 4];
+				const float *bb = &p->varyings[(1 * slots + v) * 4];
+				const float *cc = &p->varyings[(2 * slots + v) * 4];
+				in.varyings[k][v][i] = (w0 * a[i] + w1 * bb[i] + w2 * cc[i]) * inv;
+			}
+		in.frag_coord[k][0] = (float)(q->x + (k & 1)) + 0.5f;
+		in.frag_coord[k][1] = (float)b->target_height - (float)(q->y + (k >> 1)) - 0.5f;
+		in.frag_coord[k][2] = q->z[k];
+		in.frag_coord[k][3] = sum;  /* 1/w, interpolated linearly in screen space */
+		in.point_coord[k][0] = in.point_coord[k][1] = 0.0f;
+	}
+	in.front_facing = p->front_facing;
+	struct fs_sampling S = {b, c, core};
+	tsr_shader_exec_set_sampler(b->program, sample_unit, &S);
+	struct tsr_fs_quad_out out;
+	struct tsr_shader_counts n = {0};
+	tsr_shader_exec_quad(b->program, &in, &out, &n);
+	tsr_shader_exec_set_sampler(b->program, NULL, NULL);
+	struct tsr_raster_stats *rs = c->rs;
+	rs->fs_instructions += n.instructions;
+	rs->fs_alu += n.alu;
+	rs->fs_sfu += n.sfu;
+	rs->fs_tex += n.tex;
+	rs->fs_branches += n.branch;
+	rs->fs_divergent_branches += n.divergent_branches;
+	const uint8_t killed = out.kill_mask & q->mask;
+	if (killed) {
+		rs->fragments_discarded += (uint64_t)tsr_popcount4(killed);
+		q->mask &= (uint8_t)~killed;
+	}
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < 4; i++)
+			q->rgba[k][i] = clamp01(out.color[k][i]);
 }
 
 void tsr_raster_shade_quad(const float l[3][4], struct tsr_quad *q, uint32_t core,
@@ -59,6 +162,12 @@ void tsr_raster_shade_quad(const float l[3][4], struct tsr_quad *q, uint32_t cor
 	if (wq) {
 		wq->ifetch = tsr_worklog_since_mark(c->log);
 		tsr_worklog_mark(c->log);
+	}
+	if (shader->program) {
+		shade_program(l, q, core, c);
+		if (wq)
+			wq->tex = tsr_worklog_since_mark(c->log);
+		return;
 	}
 #ifdef __SSE2__
 	float u[4], v[4];

@@ -60,6 +60,7 @@
 #include "command/resources.h"
 #include "command/state.h"
 #include "raster/quad_grouping.h"
+#include "shader/shader.h"
 #include "texture/texture.h"
 #include "timing/worklog.h"
 
@@ -191,6 +192,17 @@ struct tsr_shader_binding {
 	int32_t scissor_x0, scissor_y0, scissor_x1, scissor_y1; /* pixels, inclusive,
 	                                                          window coordinates y down */
 	struct tsr_blend_state blend;         /* factors, equations, constant color */
+	/* a linked fragment program instead of the material's fixed shading
+	 * (tsr_shader_binding_set_program()); NULL: the material's */
+	struct tsr_shader_exec *program;
+	uint32_t target_height;               /* pixels: gl_FragCoord's y is flipped */
+	const struct tsr_texture *units[TSR_SHADER_MAX_TEXTURE_UNITS]; /* per texture
+	                                         unit the program samples, NULL: none
+	                                         (samples (0, 0, 0, 1)) */
+	uint8_t unit_filter[TSR_SHADER_MAX_TEXTURE_UNITS]; /* enum tsr_filter */
+	uint8_t unit_wrap[TSR_SHADER_MAX_TEXTURE_UNITS];   /* enum tsr_wrap */
+	uint8_t unit_level0[TSR_SHADER_MAX_TEXTURE_UNITS]; /* 1: a min filter without
+	                                         mipmaps (NEAREST, LINEAR): level 0 only */
 };
 
 /*
@@ -205,6 +217,24 @@ void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw
 			     const struct tsr_material *material,
 			     const struct tsr_texture *texture, uint64_t fs_base,
 			     uint32_t fs_bytes, uint32_t target_width, uint32_t target_height);
+
+/*
+ * Makes b's draw (initialised by tsr_shader_binding_init()) run the linked
+ * fragment program whose execution state is exec (the caller's, alive
+ * while the draw is rendered) instead of the material's fixed shading:
+ * each shaded quad's varyings (the primitive's, struct tsr_primitive) are
+ * interpolated perspective-correctly, the program runs on its four lanes
+ * (OpenGL ES 2.0.25 3.8), each sample instruction samples textures[u]
+ * (count entries; NULL or beyond: none) with unit u's filters and wraps of
+ * s (units past TSR_MAX_TEXTURE_UNITS: LINEAR, REPEAT) through the core's
+ * L1 texture cache, a discard removes lanes before the depth test
+ * (TSR_QUAD_LATE_Z when the program can discard), and the color is
+ * clamped to [0, 1]. The material keeps giving the instruction fetch's
+ * size. Pure; no errors. Not implemented: cube maps (sampled as none).
+ */
+void tsr_shader_binding_set_program(struct tsr_shader_binding *b, struct tsr_shader_exec *exec,
+				    const struct tsr_draw_state *s,
+				    const struct tsr_texture *const *textures, uint32_t count);
 
 /*
  * The Rasterizer's work item: a primitive and its shader. Both must stay

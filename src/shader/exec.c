@@ -110,6 +110,18 @@ enum tsr_status tsr_shader_exec_create(const struct tsr_program *p, enum tsr_sha
 	return TSR_OK;
 }
 
+void tsr_shader_exec_set_sampler(struct tsr_shader_exec *x, tsr_shader_sample_fn sample,
+				 void *user)
+{
+	x->sample = sample;
+	x->user = user;
+}
+
+const struct tsr_program *tsr_shader_exec_program(const struct tsr_shader_exec *x)
+{
+	return x->p;
+}
+
 void tsr_shader_exec_destroy(struct tsr_shader_exec *x)
 {
 	if (!x)

@@ -513,3 +513,13 @@ uint32_t tsr_program_code(const struct tsr_program *p, enum tsr_shader_stage sta
 	*code = st->code;
 	return p->linked ? st->count : 0;
 }
+
+int tsr_program_discards(const struct tsr_program *p)
+{
+	const struct tsr_sh_inst *code;
+	const uint32_t n = tsr_program_code(p, TSR_SHADER_FRAGMENT, &code);
+	for (uint32_t i = 0; i < n; i++)
+		if (code[i].op == TSR_SH_KILL)
+			return 1;
+	return 0;
+}

@@ -146,6 +146,10 @@ uint32_t tsr_program_uniform_read(const struct tsr_program *p, int32_t location,
  */
 uint32_t tsr_program_unit_usage(const struct tsr_program *p, uint32_t unit);
 
+/* 1 when the linked fragment program can discard (it has a KILL
+ * instruction: its depth test must wait until after shading), else 0. */
+int tsr_program_discards(const struct tsr_program *p);
+
 /* Instructions of a linked stage's code (0 when not linked), and the code
  * itself in *code: TSR_SH_INST_BYTES (16) bytes each, to be placed in
  * memory contiguously. */
@@ -227,6 +231,13 @@ struct tsr_vs_out {
 enum tsr_status tsr_shader_exec_create(const struct tsr_program *p, enum tsr_shader_stage stage,
 				       tsr_shader_sample_fn sample, void *user,
 				       struct tsr_shader_exec **out, struct tsr_error *err);
+/* Replaces the sampler of an execution state (a caller that samples
+ * through per-call state, such as a shader core's texture unit, sets it
+ * before each execution). No allocation. */
+void tsr_shader_exec_set_sampler(struct tsr_shader_exec *x, tsr_shader_sample_fn sample,
+				 void *user);
+/* The program an execution state runs. */
+const struct tsr_program *tsr_shader_exec_program(const struct tsr_shader_exec *x);
 /* Frees an execution state (NULL: nothing). */
 void tsr_shader_exec_destroy(struct tsr_shader_exec *x);
 

@@ -93,6 +93,18 @@ enum tsr_counter_merge {
 	X(pixels_written, "count", TSR_MERGE_SUM, 0, "color buffer writes after blending")  \
 	X(instruction_fetches, "count", TSR_MERGE_SUM, 0,                                   \
 	  "instruction-cache line accesses by fragment shaders")                            \
+	X(fs_instructions, "count", TSR_MERGE_SUM, TSR_CTR_NONZERO | TSR_CTR_OPTIN,         \
+	  "fragment programs' instructions issued per quad (every class; programs only)")   \
+	X(fs_alu, "count", TSR_MERGE_SUM, TSR_CTR_NONZERO | TSR_CTR_OPTIN,                  \
+	  "of these, ALU instructions")                                                      \
+	X(fs_sfu, "count", TSR_MERGE_SUM, TSR_CTR_NONZERO | TSR_CTR_OPTIN,                  \
+	  "special-function instructions (rcp, rsq, exp2, log2, sin, cos)")                 \
+	X(fs_tex, "count", TSR_MERGE_SUM, TSR_CTR_NONZERO | TSR_CTR_OPTIN,                  \
+	  "texture sample instructions")                                                     \
+	X(fs_branches, "count", TSR_MERGE_SUM, TSR_CTR_NONZERO | TSR_CTR_OPTIN,             \
+	  "flow-control instructions")                                                       \
+	X(fs_divergent_branches, "count", TSR_MERGE_SUM, TSR_CTR_NONZERO | TSR_CTR_OPTIN,   \
+	  "flow-control instructions that split a quad's active lanes")                     \
 	XA(quads_per_core, TSR_MAX_CORES, "count", TSR_MERGE_SUM, 0,                        \
 	   "quads shaded by each shader core (raster.cores entries)")
 

@@ -534,17 +534,11 @@ sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint
 }
 #endif
 
-void tsr_texture_sample_quad(const struct tsr_texture *t,
-			     enum tsr_filter filter, enum tsr_wrap wrap,
-			     const float u[4], const float v[4],
-			     float rgba[4][4], struct tsr_texel_requests *req)
+/* The sample of tsr_texture_sample_quad() at a given level of detail. */
+static inline void sample_quad_at(const struct tsr_texture *t, enum tsr_filter filter,
+				  enum tsr_wrap wrap, const float u[4], const float v[4], float lod,
+				  float rgba[4][4], struct tsr_texel_requests *req)
 {
-	/* rho^2 <= 1 (or NaN): the LOD is at most 0 (log2f is monotonic and
-	 * exact at 1), so level 0 alone whatever the filter, without log2f */
-	const float rho2 = lod_rho2(t, u, v);
-	float lod = 0.0f;
-	if (rho2 > 1.0f)
-		lod = 0.5f * log2f(rho2);
 	float maxl = (float)(t->levels - 1);
 	uint32_t l0, l1 = 0;
 	float frac = 0.0f;
@@ -582,4 +576,33 @@ void tsr_texture_sample_quad(const struct tsr_texture *t,
 	}
 	req->texel_fetches = L.fetches;
 	req->line_count = L.count;
+}
+
+/* The quad's level of detail from its lanes (0 when rho^2 <= 1 or NaN). */
+static inline float quad_lod(const struct tsr_texture *t, const float u[4], const float v[4])
+{
+	/* rho^2 <= 1 (or NaN): the LOD is at most 0 (log2f is monotonic and
+	 * exact at 1), so level 0 alone whatever the filter, without log2f */
+	const float rho2 = lod_rho2(t, u, v);
+	return rho2 > 1.0f ? 0.5f * log2f(rho2) : 0.0f;
+}
+
+void tsr_texture_sample_quad(const struct tsr_texture *t,
+			     enum tsr_filter filter, enum tsr_wrap wrap,
+			     const float u[4], const float v[4],
+			     float rgba[4][4], struct tsr_texel_requests *req)
+{
+	sample_quad_at(t, filter, wrap, u, v, quad_lod(t, u, v), rgba, req);
+}
+
+void tsr_texture_sample_quad_lod(const struct tsr_texture *t, enum tsr_filter filter,
+				 enum tsr_wrap wrap, const float u[4], const float v[4],
+				 float lod, int relative, float rgba[4][4],
+				 struct tsr_texel_requests *req)
+{
+	if (relative)
+		lod += quad_lod(t, u, v);
+	if (!(lod == lod))  /* NaN: level 0 */
+		lod = 0.0f;
+	sample_quad_at(t, filter, wrap, u, v, lod, rgba, req);
 }

@@ -98,4 +98,16 @@ void tsr_texture_sample_quad(const struct tsr_texture *t,
 			     const float u[4], const float v[4],
 			     float rgba[4][4], struct tsr_texel_requests *req);
 
+/*
+ * tsr_texture_sample_quad() at level of detail `lod` (levels; relative:
+ * added to the quad's own LOD, as a GLSL bias is; else as given, as the
+ * *Lod functions ask), one LOD for the four lanes (GL allows one per
+ * fragment: a quad's lanes share the first active lane's). Hot path: no
+ * allocation.
+ */
+void tsr_texture_sample_quad_lod(const struct tsr_texture *t, enum tsr_filter filter,
+				 enum tsr_wrap wrap, const float u[4], const float v[4],
+				 float lod, int relative, float rgba[4][4],
+				 struct tsr_texel_requests *req);
+
 #endif
