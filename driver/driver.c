@@ -468,7 +468,11 @@ void drv_swap(struct drv_surface *s)
  * unloaded), the devices still write their statistics. */
 __attribute__((destructor)) static void drv_fini(void)
 {
-	drv_lock();
+	/* a thread of the program may be inside an EGL call when another
+	 * calls exit(): then the statistics are not written, rather than the
+	 * exit waiting forever */
+	if (pthread_mutex_trylock(&lock) != 0)
+		return;
 	destroy_devices();
 	drv_unlock();
 }
