@@ -10,6 +10,7 @@
  * TESSERA_SET failing eglInitialize, eglTerminate.
  */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -466,6 +467,53 @@ static void test_pbuffer_gl(void **state)
 	assert_int_equal(GetError(), EGL_NOT_INITIALIZED);
 }
 
+/* What a second thread sees while the first has a context current. */
+struct other {
+	EGLDisplay dpy;
+	EGLSurface s;
+	EGLContext ctx;
+	EGLint make_current_error, error_after;
+	GLenum gl_error;
+	EGLContext current;
+};
+
+static void *other_thread(void *arg)
+{
+	struct other *o = arg;
+	o->current = GetCurrentContext();
+	o->gl_error = glGetError_();  /* no context here: 0 */
+	glEnable_(0x1234);            /* and nothing recorded anywhere */
+	o->make_current_error = MakeCurrent(o->dpy, o->s, o->s, o->ctx) ? EGL_SUCCESS : GetError();
+	o->error_after = GetError();
+	(void)GetConfigs(o->dpy, NULL, 0, NULL);  /* an error of this thread only */
+	return NULL;
+}
+
+static void test_threads(void **state)
+{
+	(void)state;
+	EGLDisplay dpy = surfaceless();
+	assert_true(Initialize(dpy, NULL, NULL));
+	EGLConfig c = rgba8888(dpy);
+	const EGLint size[] = {EGL_WIDTH, 8, EGL_HEIGHT, 8, EGL_NONE};
+	struct other o = {dpy, CreatePbufferSurface(dpy, c, size),
+			  CreateContext(dpy, c, EGL_NO_CONTEXT, es2), 0, 0, 0, NULL};
+	assert_true(MakeCurrent(dpy, o.s, o.s, o.ctx));
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, other_thread, &o), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_ptr_equal(o.current, EGL_NO_CONTEXT);
+	assert_int_equal(o.gl_error, GL_NO_ERROR);
+	assert_int_equal(o.make_current_error, EGL_BAD_ACCESS);  /* current in this thread */
+	assert_int_equal(o.error_after, EGL_SUCCESS);
+	assert_int_equal(GetError(), EGL_SUCCESS);  /* the other thread's errors are its own */
+	assert_int_equal(glGetError_(), GL_NO_ERROR);
+	assert_ptr_equal(GetCurrentContext(), o.ctx);
+	assert_true(MakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+	assert_true(DestroySurface(dpy, o.s));
+	assert_true(DestroyContext(dpy, o.ctx));
+}
+
 /* Runs fn in a child process with stderr into a file; its exit status,
  * and what it printed in err (n bytes). */
 static int in_child(void (*fn)(void), char *err, size_t n)
@@ -557,6 +605,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_configs),
 		cmocka_unit_test(test_context_errors),
 		cmocka_unit_test(test_pbuffer_gl),
+		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_frames_end_the_process),
 		cmocka_unit_test(test_bad_set),
 	};
