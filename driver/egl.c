@@ -952,10 +952,11 @@ EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay handle, EGLSurface draw, EGLSur
 {
 	drv_lock();
 	struct drv_display *dpy = drv_display_of(handle);
-	if (!dpy)
-		FAIL(EGL_BAD_DISPLAY, EGL_FALSE);
 	struct drv_context *c = (struct drv_context *)context;
 	struct drv_surface *d = (struct drv_surface *)draw, *r = (struct drv_surface *)read;
+	/* EGL 1.5 (and Mesa): EGL_NO_DISPLAY releases the thread's context */
+	if (!dpy && !(handle == EGL_NO_DISPLAY && !c && !d && !r))
+		FAIL(EGL_BAD_DISPLAY, EGL_FALSE);
 	if (!c) {
 		/* releasing: no surfaces may be named (a display that is not
 		 * initialized is fine, as in Mesa) */

@@ -509,7 +509,10 @@ static void test_threads(void **state)
 	assert_int_equal(GetError(), EGL_SUCCESS);  /* the other thread's errors are its own */
 	assert_int_equal(glGetError_(), GL_NO_ERROR);
 	assert_ptr_equal(GetCurrentContext(), o.ctx);
-	assert_true(MakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+	assert_true(MakeCurrent(EGL_NO_DISPLAY, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+	assert_ptr_equal(GetCurrentContext(), EGL_NO_CONTEXT);
+	assert_false(MakeCurrent(EGL_NO_DISPLAY, o.s, o.s, o.ctx));
+	assert_int_equal(GetError(), EGL_BAD_DISPLAY);
 	assert_true(DestroySurface(dpy, o.s));
 	assert_true(DestroyContext(dpy, o.ctx));
 }
