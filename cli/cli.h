@@ -66,6 +66,40 @@ int tsr_cmd_counters(int argc, char **argv);
 int tsr_cmd_sweep(int argc, char **argv);
 int tsr_cmd_compare(int argc, char **argv);
 int tsr_cmd_capture(int argc, char **argv);
+int tsr_cmd_exec(int argc, char **argv);
+
+/* ---- other programs (child.c): capture and exec ---- */
+
+/* 1 when a program called name is found on PATH (executable), else 0. */
+int tsr_cli_on_path(const char *name);
+
+/* tsr_cli_run_program()'s flags. */
+#define TSR_CHILD_QUIET 1 /* its standard output and error to /dev/null */
+#define TSR_CHILD_STDIO 2 /* it keeps tessera's standard streams and process
+                             group (Ctrl-C reaches it; tessera waits) */
+
+/*
+ * Runs argv (argv[0] looked up on PATH) with the variables of env set
+ * (NAME, VALUE pairs, NULL-terminated; a NULL VALUE unsets NAME). Without
+ * TSR_CHILD_STDIO it runs in a process group of its own, reads /dev/null
+ * and its standard output goes to standard error (both to /dev/null with
+ * TSR_CHILD_QUIET); after `seconds` (> 0) it gets SIGINT (the program
+ * stops as if Ctrl-C was typed: apitrace flushes its trace). Returns the
+ * wait status, or -1 when it could not be started or waited for.
+ */
+int tsr_cli_run_program(char *const argv[], const char *const *env, double seconds, int flags);
+
+/* "ended with exit status N", "was killed by signal N" or "could not be
+ * started" (st < 0) for wait status st, written to buf (n bytes). */
+const char *tsr_cli_describe_wait(int st, char *buf, size_t n);
+
+/*
+ * The command prefix that runs a program under a private X server sized
+ * screen ("WIDTHxHEIGHT", depth 24): `xvfb-run -a -s '-screen 0 ...'`
+ * (Debian's xvfb), put in cmd[0..3] with server_args (n bytes) holding the
+ * server's arguments; returns the number of entries (4).
+ */
+int tsr_cli_xvfb_prefix(const char **cmd, const char *screen, char *server_args, size_t n);
 
 /* main()'s argv[0] (the sweep runs children of this binary). */
 extern const char *tsr_cli_argv0;

@@ -30,84 +30,6 @@
 
 #include "cli/cli.h"
 
-/* A program found on PATH (X_OK), or 0. */
-static int on_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
-	if (!path)
-		path = "/usr/bin:/bin";
-	for (const char *p = path; *p;) {
-		const char *e = strchr(p, ':');
-		const size_t n = e ? (size_t)(e - p) : strlen(p);
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, name);
-		if (access(buf, X_OK) == 0)
-			return 1;
-		p += n + (e != NULL);
-	}
-	return 0;
-}
-
-/*
- * Runs argv (argv[0] looked up on PATH) with the variables of `env`
- * (NAME, VALUE pairs, NULL-terminated) set, its standard output sent to
- * standard error (or to /dev/null when quiet) and standard input from
- * /dev/null; after `seconds` (> 0) the whole process group gets SIGINT
- * (the program stops as if Ctrl-C was typed, apitrace flushes its trace).
- * Returns the wait status, or -1 when it could not start.
- */
-static int run_program(char *const argv[], const char *const *env, double seconds, int quiet)
-{
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		setpgid(0, 0);
-		for (size_t i = 0; env && env[i]; i += 2)
-			setenv(env[i], env[i + 1], 1);
-		int in = open("/dev/null", O_RDONLY);
-		if (in >= 0)
-			dup2(in, STDIN_FILENO);
-		int out = quiet ? open("/dev/null", O_WRONLY) : dup(STDERR_FILENO);
-		if (out >= 0)
-			dup2(out, STDOUT_FILENO);
-		if (quiet && out >= 0)
-			dup2(out, STDERR_FILENO);
-		execvp(argv[0], argv);
-		fprintf(stderr, "tessera: cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	const double t0 = tsr_cli_now_seconds();
-	int st = 0, interrupted = 0;
-	for (;;) {
-		pid_t r = waitpid(pid, &st, seconds > 0 && !interrupted ? WNOHANG : 0);
-		if (r == pid)
-			return st;
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (seconds > 0 && !interrupted && tsr_cli_now_seconds() - t0 >= seconds) {
-			kill(-pid, SIGINT);
-			interrupted = 1;
-		}
-		if (r == 0)
-			nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
-	}
-}
-
-/* "exit status N" or "killed by signal N" of wait status st, into buf. */
-static const char *describe(int st, char *buf, size_t n)
-{
-	if (st < 0)
-		snprintf(buf, n, "could not be started");
-	else if (WIFEXITED(st))
-		snprintf(buf, n, "ended with exit status %d", WEXITSTATUS(st));
-	else
-		snprintf(buf, n, "was killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-	return buf;
-}
-
 /* The frames of trace `path` (apitrace info's FramesCount), or -1. */
 static long trace_frames(const char *path)
 {
@@ -258,13 +180,13 @@ int tsr_cmd_capture(int argc, char **argv)
 		return tsr_cli_usage_error("capture needs a program after '--' (see 'tessera "
 					   "capture --help')");
 	const char *prog = argv[optind];
-	if (strchr(prog, '/') ? access(prog, X_OK) != 0 : !on_path(prog)) {
+	if (strchr(prog, '/') ? access(prog, X_OK) != 0 : !tsr_cli_on_path(prog)) {
 		fprintf(stderr, "tessera: capture: cannot run '%s': no such program\n", prog);
 		return EXIT_RUNTIME;
 	}
 	static const char *const tools[] = {"xvfb-run", "apitrace", "eglretrace"};
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
-		if ((i < 2 || ref) && !on_path(tools[i])) {
+		if ((i < 2 || ref) && !tsr_cli_on_path(tools[i])) {
 			fprintf(stderr, "tessera: capture needs '%s' (Debian packages xvfb and "
 				"apitrace: scripts/setup.sh installs them)\n", tools[i]);
 			return EXIT_RUNTIME;
@@ -288,16 +210,11 @@ int tsr_cmd_capture(int argc, char **argv)
 
 	/* 1. the program under apitrace, in a private Xvfb, on llvmpipe */
 	char server_args[64];
-	snprintf(server_args, sizeof(server_args), "-screen 0 %sx24", screen);
 	const int nprog = argc - optind;
-	char **cmd = calloc((size_t)nprog + 10, sizeof(*cmd));
+	const char **cmd = calloc((size_t)nprog + 10, sizeof(*cmd));
 	if (!cmd)
 		return EXIT_RUNTIME;
-	int k = 0;
-	cmd[k++] = "xvfb-run";
-	cmd[k++] = "-a";
-	cmd[k++] = "-s";
-	cmd[k++] = server_args;
+	int k = tsr_cli_xvfb_prefix(cmd, screen, server_args, sizeof(server_args));
 	cmd[k++] = "apitrace";
 	cmd[k++] = "trace";
 	cmd[k++] = "--api=egl";
@@ -309,19 +226,20 @@ int tsr_cmd_capture(int argc, char **argv)
 		"LIBGL_ALWAYS_SOFTWARE", "1", "GALLIUM_DRIVER", "llvmpipe",
 		"SDL_VIDEO_X11_FORCE_EGL", "1", "vblank_mode", "0", NULL,
 	};
-	int st = run_program(cmd, env, seconds, quiet);
-	free(cmd);
+	int st = tsr_cli_run_program((char *const *)cmd, env, seconds,
+				     quiet ? TSR_CHILD_QUIET : 0);
+	free((void *)cmd);
 	long n = -1;
 	struct stat ts;
 	if (stat(tmp, &ts) != 0) {
 		fprintf(stderr, "tessera: capture of '%s' wrote no trace: the program %s\n",
-			argv[optind], describe(st, why, sizeof(why)));
+			argv[optind], tsr_cli_describe_wait(st, why, sizeof(why)));
 		goto out;
 	}
 	/* a program stopped by --seconds may end with SIGINT's status */
 	if (st < 0 || (!seconds && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))) {
 		fprintf(stderr, "tessera: capture of '%s' failed: the program %s\n", argv[optind],
-			describe(st, why, sizeof(why)));
+			tsr_cli_describe_wait(st, why, sizeof(why)));
 		goto out;
 	}
 	n = trace_frames(tmp);
@@ -336,10 +254,10 @@ int tsr_cmd_capture(int argc, char **argv)
 		char range[64];
 		snprintf(range, sizeof(range), "--frames=0-%ld", frames - 1);
 		char *trim[] = {"apitrace", "trim", range, "-o", trimmed, tmp, NULL};
-		st = run_program(trim, NULL, 0, 1);
+		st = tsr_cli_run_program(trim, NULL, 0, TSR_CHILD_QUIET);
 		if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) || rename(trimmed, tmp)) {
 			fprintf(stderr, "tessera: apitrace trim of the capture failed (it %s)\n",
-				describe(st, why, sizeof(why)));
+				tsr_cli_describe_wait(st, why, sizeof(why)));
 			goto out;
 		}
 		n = frames;
@@ -360,11 +278,11 @@ int tsr_cmd_capture(int argc, char **argv)
 			"WAFFLE_PLATFORM", "surfaceless_egl", "LIBGL_ALWAYS_SOFTWARE", "1",
 			"GALLIUM_DRIVER", "llvmpipe", NULL,
 		};
-		st = run_program(replay, renv, 0, 1);
+		st = tsr_cli_run_program(replay, renv, 0, TSR_CHILD_QUIET);
 		images = number_frames(ref_tmp);
 		if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) || images != n) {
 			fprintf(stderr, "tessera: eglretrace of the capture %s and wrote %ld images "
-				"for %ld frames\n", describe(st, why, sizeof(why)), images, n);
+				"for %ld frames\n", tsr_cli_describe_wait(st, why, sizeof(why)), images, n);
 			goto out;
 		}
 		rmdir(ref);  /* empty, or absent */

@@ -41,6 +41,8 @@ static void usage_main(FILE *f)
 		"  capture --out X.trace -- PROGRAM [ARGS...]\n"
 		"                                record a GL ES program with apitrace on\n"
 		"                                llvmpipe, with its reference images\n"
+		"  exec [options] -- PROGRAM [ARGS...]\n"
+		"                                run a GL ES 2.0 program on tessera's driver\n"
 		"  compare A B [--min-psnr DB]   PSNR and worst pixels of images (or folders of\n"
 		"                                frames) against references\n"
 		"\n"
@@ -104,7 +106,7 @@ int main(int argc, char **argv)
 		{"analyze", tsr_cmd_analyze},   {"experiment", tsr_cmd_experiment},
 		{"config", tsr_cmd_config},     {"counters", tsr_cmd_counters},
 		{"sweep", tsr_cmd_sweep},       {"compare", tsr_cmd_compare},
-		{"capture", tsr_cmd_capture},
+		{"capture", tsr_cmd_capture},   {"exec", tsr_cmd_exec},
 	};
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {

@@ -263,6 +263,37 @@ static void test_clear(void **state)
 	tsr_gles_context_destroy(ctx);
 }
 
+/* glReadPixels' arguments (4.3.1) and its rows in the program's memory. */
+static void test_read_pixels(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	size_t row = 0;
+	assert_true(tsr_gles_read_pixels_state(ctx, 3, 2, GL_RGBA, GL_UNSIGNED_BYTE, &row));
+	assert_int_equal(row, 12);
+	tsr_gles_PixelStorei(ctx, GL_PACK_ALIGNMENT, 8);
+	assert_true(tsr_gles_read_pixels_state(ctx, 3, 2, GL_RGBA, GL_UNSIGNED_BYTE, &row));
+	assert_int_equal(row, 16);
+	assert_false(tsr_gles_read_pixels_state(ctx, 0, 2, GL_RGBA, GL_UNSIGNED_BYTE, &row));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	/* the errors in the specification's order: enums, values, the pair */
+	assert_false(tsr_gles_read_pixels_state(ctx, -1, 2, GL_LUMINANCE, GL_UNSIGNED_BYTE, &row));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+	assert_false(tsr_gles_read_pixels_state(ctx, 1, 1, GL_RGBA, GL_FLOAT, &row));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+	assert_false(tsr_gles_read_pixels_state(ctx, -1, 2, GL_RGB, GL_UNSIGNED_BYTE, &row));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
+	assert_false(tsr_gles_read_pixels_state(ctx, 1, 1, GL_RGB, GL_UNSIGNED_SHORT_5_6_5, &row));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_OPERATION);
+	/* an incomplete framebuffer */
+	GLuint fb = 0;
+	tsr_gles_GenFramebuffers(ctx, 1, &fb);
+	tsr_gles_BindFramebuffer(ctx, GL_FRAMEBUFFER, fb);
+	assert_false(tsr_gles_read_pixels_state(ctx, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, &row));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_FRAMEBUFFER_OPERATION);
+	tsr_gles_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +301,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_default_state),
 		cmocka_unit_test(test_state_arrives),
 		cmocka_unit_test(test_clear),
+		cmocka_unit_test(test_read_pixels),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

@@ -31,6 +31,7 @@
 #define TSR_GLES_GLES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <GLES2/gl2.h>
@@ -568,6 +569,22 @@ GLboolean tsr_gles_draw_elements_state(struct tsr_gles_context *ctx, GLenum mode
  */
 GLboolean tsr_gles_clear_state(struct tsr_gles_context *ctx, GLbitfield mask,
 			       struct tsr_clear_state *out);
+
+/*
+ * glReadPixels without the reading: INVALID_ENUM for a format other than
+ * ALPHA, RGB, RGBA or a type other than UNSIGNED_BYTE,
+ * UNSIGNED_SHORT_{5_6_5, 4_4_4_4, 5_5_5_1}; INVALID_VALUE for a negative
+ * width or height; INVALID_OPERATION for a pair other than RGBA /
+ * UNSIGNED_BYTE (also IMPLEMENTATION_COLOR_READ_FORMAT / _TYPE);
+ * INVALID_FRAMEBUFFER_OPERATION when the bound framebuffer is not
+ * complete (FALSE returned). TRUE when there are pixels to read:
+ * *row_bytes is then the distance in bytes between the rows of the
+ * program's memory (width * 4 rounded up to PACK_ALIGNMENT); the rows go
+ * bottom to top.
+ */
+GLboolean tsr_gles_read_pixels_state(struct tsr_gles_context *ctx, GLsizei width,
+				     GLsizei height, GLenum format, GLenum type,
+				     size_t *row_bytes);
 
 /* ---- queries (6.1) ----
  * Every state value of tables 6.2-6.22 that has a Get pname, and the
