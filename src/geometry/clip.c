@@ -31,23 +31,34 @@ static float plane_dist(const struct tsr_clip_vertex *v, int k, float guard)
 	}
 }
 
-static struct tsr_clip_vertex lerp_cv(const struct tsr_geometry *g,
+static struct tsr_clip_vertex lerp_cv(struct tsr_geometry *g,
 				      const struct tsr_clip_vertex *a,
 				      const struct tsr_clip_vertex *b, float t)
 {
 	struct tsr_clip_vertex r;
 	for (int i = 0; i < 4; i++)
 		r.p[i] = a->p[i] + (b->p[i] - a->p[i]) * t;
-	r.u = a->u + (b->u - a->u) * t;
-	r.v = a->v + (b->v - a->v) * t;
-	r.shade = a->shade + (b->shade - a->shade) * t;
+	if (g->draw.input) {
+		/* a program's varyings: a new entry (room reserved), each
+		 * component interpolated as the position is, in clip space */
+		const uint32_t n = g->vary_floats;
+		r.vary = g->vary_count++;
+		const float *va = g->vary + (size_t)a->vary * n, *vb = g->vary + (size_t)b->vary * n;
+		float *vr = g->vary + (size_t)r.vary * n;
+		for (uint32_t i = 0; i < n; i++)
+			vr[i] = va[i] + (vb[i] - va[i]) * t;
+	} else {
+		r.u = a->u + (b->u - a->u) * t;
+		r.v = a->v + (b->v - a->v) * t;
+		r.shade = a->shade + (b->shade - a->shade) * t;
+	}
 	r.codes = 0;  /* the fan's vertices go straight to culling */
 	tsr_geo_viewport(g, &r);
 	return r;
 }
 
 /* Clips a polygon against the near, far and guard-band planes. */
-static uint32_t clip_polygon(const struct tsr_geometry *g, struct tsr_clip_vertex *poly,
+static uint32_t clip_polygon(struct tsr_geometry *g, struct tsr_clip_vertex *poly,
 			     uint32_t n)
 {
 	struct tsr_clip_vertex tmp[TSR_GEO_CLIP_MAX_VERTICES];
@@ -104,6 +115,12 @@ uint32_t tsr_geo_clip_triangle(struct tsr_geometry *g, const struct tsr_clip_ver
 	if (!(any & 0x3f00u))
 		return TSR_GEO_CLIP_PASS;
 	g->st->primitives_clipped++;
+	/* a program draw: room for the varyings of the vertices clipping
+	 * makes (two a plane at most, a convex polygon) */
+	if (g->draw.input && tsr_geo_vary_reserve(g, (uint64_t)g->vary_count + 12) != 0) {
+		g->vary_failed = 1;
+		return 0;
+	}
 	poly[0] = *v[0];
 	poly[1] = *v[1];
 	poly[2] = *v[2];

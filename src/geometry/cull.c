@@ -11,6 +11,7 @@
  * primitives, or nothing.
  */
 #include <math.h>
+#include <string.h>
 
 #include "core/array.h"
 #include "geometry/geometry_priv.h"
@@ -142,6 +143,7 @@ enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 		st->primitives_culled++;
 		return TSR_OK;
 	}
+	const int cv_swapped = area2 < 0;
 	if (area2 < 0) {
 		/* swap vertices 1 and 2 so that area2 > 0 */
 #define SWAP(T, a, b) do { T t_ = (a); (a) = (b); (b) = t_; } while (0)
@@ -169,6 +171,23 @@ enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 	p->varyings = NULL;
 	p->varying_slots = 0;
 	p->front_facing = (uint8_t)front;
+	if (d->input) {
+		/* the program's varyings, in the primitive's vertex order (its
+		 * corners 1 and 2 swapped when area2 was negative) */
+		const uint32_t n = g->vary_floats;
+		float *v = tsr_vary_alloc(&g->out->vary, 3 * n);
+		if (!v)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for varyings");
+		const int swapped = cv_swapped;
+		for (int i = 0; i < 3; i++) {
+			const int src = swapped && i ? 3 - i : i;
+			memcpy(v + (size_t)i * n, g->vary + (size_t)cv[src]->vary * n,
+			       n * sizeof(float));
+		}
+		p->varyings = v;
+		p->varying_slots = (uint8_t)(n / 4);
+		p->attributes = 1 + d->input->varying_slots;
+	}
 	g->out->count++;
 	return TSR_OK;
 }

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
+
 /* Bytes of the work item in the input queue of each stage. */
 static const uint32_t input_item_bytes[TSR_GEO_STAGE_COUNT] = {
 	[TSR_GEO_COMMAND_PROCESSOR] = 0,  /* its input is the latched draw call */
@@ -76,6 +78,7 @@ void tsr_geometry_destroy(struct tsr_geometry *g)
 	free(g->ptc);
 	free(g->ptc_held);
 	free(g->shaded);
+	free(g->vary);
 	free(g);
 }
 
@@ -90,6 +93,42 @@ void tsr_prim_array_release(struct tsr_prim_array *a)
 	free(a->prims);
 	a->prims = NULL;
 	a->count = a->capacity = 0;
+	for (uint32_t i = 0; i < a->vary.chunk_count; i++)
+		free(a->vary.chunks[i]);
+	free(a->vary.chunks);
+	memset(&a->vary, 0, sizeof(a->vary));
+}
+
+void tsr_prim_array_reset(struct tsr_prim_array *a)
+{
+	a->count = 0;
+	a->vary.current = 0;
+	a->vary.used = 0;
+}
+
+float *tsr_vary_alloc(struct tsr_vary_arena *v, uint32_t floats)
+{
+	if (floats > TSR_VARY_CHUNK_FLOATS)
+		return NULL;
+	if (v->current < v->chunk_count && v->used + floats > TSR_VARY_CHUNK_FLOATS) {
+		v->current++;
+		v->used = 0;
+	}
+	if (v->current == v->chunk_count) {
+		float **c = tsr_array_grow(v->chunks, &v->chunk_cap, v->chunk_count + 1,
+					   sizeof(*c));
+		if (!c)
+			return NULL;
+		v->chunks = c;
+		c[v->chunk_count] = malloc(TSR_VARY_CHUNK_FLOATS * sizeof(float));
+		if (!c[v->chunk_count])
+			return NULL;
+		v->chunk_count++;
+		v->used = 0;
+	}
+	float *r = v->chunks[v->current] + v->used;
+	v->used += floats;
+	return r;
 }
 
 int tsr_geometry_busy(const struct tsr_geometry *g)
@@ -159,7 +198,11 @@ enum tsr_status tsr_geometry_stage_step(struct tsr_geometry *g, enum tsr_geometr
 	case TSR_GEO_VERTEX_FETCH: tsr_geo_vf_step(g); break;
 	case TSR_GEO_VERTEX_SHADER: tsr_geo_vs_step(g); break;
 	case TSR_GEO_ASSEMBLY: tsr_geo_pa_step(g); break;
-	case TSR_GEO_CLIP: tsr_geo_clip_step(g); break;
+	case TSR_GEO_CLIP:
+		tsr_geo_clip_step(g);
+		if (g->vary_failed)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for varyings");
+		break;
 	case TSR_GEO_CULL: return tsr_geo_cull_step(g, err);
 	case TSR_GEO_STAGE_COUNT: break;
 	}
@@ -177,6 +220,8 @@ static enum tsr_status clip_and_cull(struct tsr_geometry *g,
 	g->st->primitives_in++;
 	struct tsr_clip_vertex poly[TSR_GEO_CLIP_MAX_VERTICES];
 	const uint32_t n = tsr_geo_clip_triangle(g, v, poly);
+	if (g->vary_failed)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for varyings");
 	if (n == TSR_GEO_CLIP_PASS)
 		return tsr_geo_cull_triangle(g, v, err);
 	for (uint32_t k = 1; k + 1 < n; k++) {
@@ -214,7 +259,7 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 		 * steps ahead, read by the vertex shader (or its hit) then */
 		if (i + TSR_GEO_PREFETCH < n) {
 			const uint32_t ahead = m->indices[i + TSR_GEO_PREFETCH];
-			if (ahead < m->vertex_count) {
+			if (ahead < m->vertex_count && m->positions) {
 				__builtin_prefetch(&m->positions[3 * (size_t)ahead]);
 				if (m->normals)
 					__builtin_prefetch(&m->normals[3 * (size_t)ahead]);

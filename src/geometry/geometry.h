@@ -58,11 +58,38 @@
 #include "stats/counters.h"
 #include "command/resources.h"
 #include "command/state.h"
+#include "shader/shader.h"
 
 #define TSR_VERTEX_STRIDE 32     /* bytes: position 12 + normal 12 + texcoord 8 */
 #define TSR_GUARD_BAND 4.0f      /* guard band, in viewport widths/heights */
 #define TSR_DEPTH_RESOLUTION (1.0 / 16777216.0) /* polygon offset's r: a 24-bit depth
                                                    buffer's smallest step */
+
+/* One generic vertex attribute array of a program draw (GL ES 2.0 2.8). */
+struct tsr_vertex_stream {
+	const uint8_t *data;     /* host bytes of element 0 (the draw's snapshot); NULL:
+	                            the array is disabled, `value` is the attribute */
+	uint64_t address;        /* element 0's byte address (its buffer's region) */
+	uint32_t stride;         /* bytes between elements (resolved: never 0) */
+	uint8_t components;      /* 1..4 */
+	uint8_t type;            /* enum tsr_attrib_type */
+	uint8_t normalized;
+	float value[4];          /* CURRENT_VERTEX_ATTRIB, for a disabled array */
+};
+
+/*
+ * What a program draw adds to a draw call: the linked program's vertex
+ * stage and its attribute arrays. The mesh then gives the index stream
+ * only (its indices as u32 values, its vertex_count the largest index + 1;
+ * positions, normals and texcoords unused) and index_bytes the size of
+ * one index in memory (1, 2 or 4; 0 for glDrawArrays: no index read).
+ */
+struct tsr_vertex_input {
+	struct tsr_shader_exec *program;   /* vertex stage (its uniforms as of the draw) */
+	uint32_t varying_slots;            /* vec4 varyings the program passes on */
+	uint32_t attrib_count;             /* locations 0..attrib_count-1 */
+	struct tsr_vertex_stream attribs[TSR_SHADER_MAX_ATTRIBS];
+};
 
 /* One drawcall: a mesh instance with its matrices and buffer addresses. */
 struct tsr_draw {
@@ -83,13 +110,30 @@ struct tsr_draw {
 	struct tsr_viewport_state viewport; /* VIEWPORT and DEPTH_RANGE, pixels of the
 	                                       target (y up, as GL): the draw state's */
 	struct tsr_polygon_offset_state polygon_offset; /* POLYGON_OFFSET_FILL: the draw state's */
+	const struct tsr_vertex_input *input; /* a program draw (kept alive until the draw
+	                                          call drains); NULL: the material's fixed
+	                                          vertex shading of the mesh */
+};
+
+/* Storage of program draws' primitive varyings: fixed-size chunks, so
+ * that the primitives' pointers stay valid as it grows. */
+#define TSR_VARY_CHUNK_FLOATS (1u << 16)
+struct tsr_vary_arena {
+	float **chunks;
+	uint32_t chunk_count, chunk_cap;
+	uint32_t current;        /* the chunk being filled */
+	uint32_t used;           /* floats used in it */
 };
 
 /* A growable array of primitives, reused from frame to frame. */
 struct tsr_prim_array {
 	struct tsr_primitive *prims;
 	uint32_t count, capacity;
+	struct tsr_vary_arena vary; /* their varyings (program draws) */
 };
+
+/* Empties a primitive array for a new frame (keeps its storage). */
+void tsr_prim_array_reset(struct tsr_prim_array *a);
 
 /* What the Geometry Pipeline needs of the GPU configuration. */
 struct tsr_geometry_config {

@@ -18,7 +18,13 @@
 /* A vertex in clip space with its varyings, as the Vertex Shader outputs it. */
 struct tsr_clip_vertex {
 	float p[4];          /* clip-space position */
-	float u, v, shade;
+	union {
+		struct {
+			float u, v, shade; /* the fixed vertex shading's varyings */
+		};
+		uint32_t vary;     /* a program draw: its varyings' entry in the
+		                      geometry's store (g->vary, varying_slots vec4s) */
+	};
 	uint32_t codes;      /* clip codes (tsr_geo_clip_codes), 0 when not needed,
 				and TSR_GEO_UNPROJECTED (tsr_geo_viewport) */
 	/* the viewport transform of p (tsr_geo_viewport), once per vertex */
@@ -80,6 +86,15 @@ struct tsr_geometry {
 	uint32_t shading_core;                /* the core of the current group of 4 */
 	uint32_t shading_group_fill;          /* vertices of the group shaded (0..3);
 	                                         both restart every frame */
+
+	/* program draws: the varyings of the draw's shaded vertices (entry v
+	 * for vertex v) and of the Clipper's new vertices (after them) */
+	float *vary;
+	uint32_t vary_cap;            /* floats */
+	uint32_t vary_count;          /* entries used */
+	uint32_t vary_floats;         /* floats an entry holds (4 x varying_slots) */
+	int vary_failed;              /* the store could not grow: the draw fails */
+	struct tsr_vs_in vs_in;       /* the vertex program's inputs, reused */
 
 	/* Primitive Assembly: corners of the triangle being assembled, which
 	 * are staged in the free slot at the back of the Clipper's queue */
@@ -150,6 +165,14 @@ void tsr_geo_viewport(const struct tsr_geometry *g, struct tsr_clip_vertex *v);
 enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 				      const struct tsr_clip_vertex *const cv[3],
 				      struct tsr_error *err);
+
+/* Room for `entries` entries in g->vary (its pointer may change):
+ * 0, or -1 when out of memory. */
+int tsr_geo_vary_reserve(struct tsr_geometry *g, uint64_t entries);
+
+/* A chunk of `floats` floats from a primitive array's varying storage;
+ * NULL when out of memory. */
+float *tsr_vary_alloc(struct tsr_vary_arena *v, uint32_t floats);
 
 /* Room each stage needs in its output queue for one work item. */
 static inline uint32_t tsr_geo_output_need(enum tsr_geometry_stage s)

@@ -56,18 +56,61 @@ enum tsr_status tsr_geo_vf_begin(struct tsr_geometry *g, struct tsr_error *err)
 	return TSR_OK;
 }
 
+/* Bytes of one component of an attribute type (enum tsr_attrib_type). */
+static const uint8_t attrib_type_bytes[TSR_ATTRIB_TYPE_COUNT] = {
+	[TSR_ATTRIB_BYTE] = 1, [TSR_ATTRIB_UBYTE] = 1, [TSR_ATTRIB_SHORT] = 2,
+	[TSR_ATTRIB_USHORT] = 2, [TSR_ATTRIB_FIXED] = 4, [TSR_ATTRIB_FLOAT] = 4,
+};
+
+/*
+ * A program draw's vertex read: each enabled array's element of vertex
+ * idx, the ranges that touch or overlap in address merged into one access
+ * (attributes interleaved in one buffer are one read, as a vertex fetch
+ * unit coalesces them).
+ */
+static void read_streams(struct tsr_geometry *g, uint32_t idx)
+{
+	const struct tsr_vertex_input *in = g->draw.input;
+	uint64_t lo = 0, hi = 0;  /* the pending access [lo, hi) */
+	for (uint32_t a = 0; a < in->attrib_count; a++) {
+		const struct tsr_vertex_stream *s = &in->attribs[a];
+		if (!s->data)
+			continue;
+		const uint64_t b = s->address + (uint64_t)idx * s->stride;
+		const uint64_t e = b + (uint64_t)s->components * attrib_type_bytes[s->type];
+		if (hi > lo && b <= hi && e >= lo) {
+			lo = b < lo ? b : lo;
+			hi = e > hi ? e : hi;
+			continue;
+		}
+		if (hi > lo)
+			tsr_mem_access(g->mem, g->vertex_port, lo, (uint32_t)(hi - lo), 0,
+				       TSR_STREAM_VERTEX, 0, 0, NULL);
+		lo = b;
+		hi = e;
+	}
+	if (hi > lo)
+		tsr_mem_access(g->mem, g->vertex_port, lo, (uint32_t)(hi - lo), 0, TSR_STREAM_VERTEX,
+			       0, 0, NULL);
+}
+
 uint32_t tsr_geo_vf_fetch(struct tsr_geometry *g, uint32_t i, uint32_t *hit)
 {
 	const struct tsr_draw *d = &g->draw;
 	const uint32_t idx = d->mesh->indices[i];
-	tsr_mem_access(g->mem, g->index_port, d->ib_base + (uint64_t)i * d->index_bytes,
-		       d->index_bytes, 0, TSR_STREAM_INDEX, 0, 0, NULL);
-	g->st->indices_fetched++;
+	if (d->index_bytes) {  /* glDrawArrays reads no index */
+		tsr_mem_access(g->mem, g->index_port, d->ib_base + (uint64_t)i * d->index_bytes,
+			       d->index_bytes, 0, TSR_STREAM_INDEX, 0, 0, NULL);
+		g->st->indices_fetched++;
+	}
 	*hit = (uint32_t)ptc_lookup(g, idx);
 	if (!*hit) {
-		tsr_mem_access(g->mem, g->vertex_port,
-			       d->vb_base + (uint64_t)idx * TSR_VERTEX_STRIDE,
-			       TSR_VERTEX_STRIDE, 0, TSR_STREAM_VERTEX, 0, 0, NULL);
+		if (d->input)
+			read_streams(g, idx);
+		else
+			tsr_mem_access(g->mem, g->vertex_port,
+				       d->vb_base + (uint64_t)idx * TSR_VERTEX_STRIDE,
+				       TSR_VERTEX_STRIDE, 0, TSR_STREAM_VERTEX, 0, 0, NULL);
 		ptc_insert(g, idx);
 		g->st->vertices_fetched++;
 	}

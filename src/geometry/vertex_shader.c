@@ -75,6 +75,97 @@ static void shade_vertex(const struct tsr_geometry *g, uint32_t i, struct tsr_cl
 	store_vertex(out, o);
 }
 
+/* One component of an attribute array's element as a float (GL ES 2.0
+ * 2.1.2 and table 2.7: normalized signed c / (2^b - 1) ... as (2c + 1) /
+ * (2^b - 1) for GL ES 2.0; FIXED is 16.16). */
+static float attrib_component(const uint8_t *p, uint8_t type, uint8_t normalized)
+{
+	switch (type) {
+	case TSR_ATTRIB_BYTE: {
+		int8_t c;
+		memcpy(&c, p, 1);
+		return normalized ? (2.0f * c + 1.0f) / 255.0f : (float)c;
+	}
+	case TSR_ATTRIB_UBYTE:
+		return normalized ? (float)p[0] / 255.0f : (float)p[0];
+	case TSR_ATTRIB_SHORT: {
+		int16_t c;
+		memcpy(&c, p, 2);
+		return normalized ? (2.0f * c + 1.0f) / 65535.0f : (float)c;
+	}
+	case TSR_ATTRIB_USHORT: {
+		uint16_t c;
+		memcpy(&c, p, 2);
+		return normalized ? (float)c / 65535.0f : (float)c;
+	}
+	case TSR_ATTRIB_FIXED: {
+		int32_t c;
+		memcpy(&c, p, 4);
+		return (float)c / 65536.0f;
+	}
+	default: {
+		float c;
+		memcpy(&c, p, 4);
+		return c;
+	}
+	}
+}
+
+static const uint8_t type_bytes[TSR_ATTRIB_TYPE_COUNT] = {1, 1, 2, 2, 4, 4};
+
+int tsr_geo_vary_reserve(struct tsr_geometry *g, uint64_t entries)
+{
+	const uint64_t floats = entries * g->vary_floats;
+	if (floats <= g->vary_cap)
+		return 0;
+	uint64_t cap = g->vary_cap ? g->vary_cap : 1024;
+	while (cap < floats)
+		cap *= 2;
+	if (cap > UINT32_MAX)
+		return -1;
+	float *v = realloc(g->vary, (size_t)cap * sizeof(float));
+	if (!v)
+		return -1;
+	g->vary = v;
+	g->vary_cap = (uint32_t)cap;
+	return 0;
+}
+
+/* A program draw's vertex shading: the attributes of vertex i converted
+ * to floats (missing components 0, 0, 0, 1), the vertex program run, the
+ * position clip-coded and transformed, the varyings into entry i. */
+static void shade_program_vertex(struct tsr_geometry *g, uint32_t i, struct tsr_clip_vertex *o)
+{
+	const struct tsr_vertex_input *in = g->draw.input;
+	struct tsr_vs_in *vi = &g->vs_in;
+	for (uint32_t a = 0; a < in->attrib_count; a++) {
+		const struct tsr_vertex_stream *s = &in->attribs[a];
+		float *dst = vi->attribs[0][a];
+		if (!s->data) {
+			memcpy(dst, s->value, sizeof(s->value));
+			continue;
+		}
+		const uint8_t *e = s->data + (size_t)i * s->stride;
+		const uint32_t tb = type_bytes[s->type];
+		dst[0] = 0.0f;
+		dst[1] = 0.0f;
+		dst[2] = 0.0f;
+		dst[3] = 1.0f;
+		for (uint32_t c = 0; c < s->components; c++)
+			dst[c] = attrib_component(e + c * tb, s->type, s->normalized);
+	}
+	struct tsr_vs_out out;
+	struct tsr_shader_counts n = {0};
+	tsr_shader_exec_vertices(in->program, vi, 1, &out, &n);
+	g->st->vertex_instructions += n.instructions;
+	memcpy(o->p, out.position[0], sizeof(o->p));
+	o->vary = i;
+	float *v = g->vary + (size_t)i * g->vary_floats;
+	memcpy(v, out.varyings[0], g->vary_floats * sizeof(float));
+	o->codes = tsr_geo_clip_codes(o);
+	tsr_geo_viewport(g, o);
+}
+
 enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err)
 {
 	const uint32_t n = g->draw.mesh->vertex_count;
@@ -84,6 +175,17 @@ enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err)
 			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for vertices");
 		g->shaded = v;
 		g->shaded_cap = n;
+	}
+	g->vary_count = 0;
+	g->vary_failed = 0;
+	if (g->draw.input) {
+		const uint32_t slots = g->draw.input->varying_slots;
+		g->vary_floats = 4 * (slots ? slots : 1);
+		/* the vertices', then room for the Clipper's (grown as it needs) */
+		if (tsr_geo_vary_reserve(g, (uint64_t)n + 64) != 0)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for varyings");
+		g->vary_count = n;
+		memset(&g->vs_in, 0, sizeof(g->vs_in));
 	}
 	return TSR_OK;
 }
@@ -100,6 +202,10 @@ void tsr_geo_vs_shade(struct tsr_geometry *g, uint32_t vertex)
 	}
 	tsr_mem_access(g->mem, g->instruction_port[core], d->vs_base, d->vs_bytes, 0, TSR_STREAM_INSTRUCTION,
 		       (uint16_t)core, 0, NULL);
+	if (d->input) {
+		shade_program_vertex(g, vertex, &g->shaded[vertex]);
+		return;
+	}
 	g->st->vertex_instructions += d->material->vertex_shader_instructions;
 	shade_vertex(g, vertex, &g->shaded[vertex]);
 }

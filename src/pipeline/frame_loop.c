@@ -31,7 +31,7 @@ static enum tsr_status bin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *pa
 {
 	struct frame_slot *f = g->geo;
 	memcpy(f->clear, pass->clear.color, sizeof(f->clear));
-	f->prims.count = 0;
+	tsr_prim_array_reset(&f->prims);
 	f->binned = 0;
 	tsr_gpu_set_target(g, pass);
 	uint32_t w, h;

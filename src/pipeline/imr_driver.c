@@ -287,7 +287,7 @@ static enum tsr_status imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 			struct tsr_draw d;
 			tsr_stage_decode_draw(g, &c->draws[pass->first_draw + i], i, &d);
 			/* the draw call's primitives only: rasterized before the next draw */
-			f->prims.count = 0;
+			tsr_prim_array_reset(&f->prims);
 			if (g->timing)
 				tsr_timing_imr_draw_begin(g, st);
 			TSR_TRY(tsr_geometry_draw(g->geom, &d, g->mem, &f->prims, &st->geometry,
