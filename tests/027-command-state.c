@@ -21,6 +21,7 @@
 #include "frontend/frontend.h"
 #include "pipeline/gpu.h"
 #include "scene/scene.h"
+#include "shader/shader.h"
 #include "test_util.h"
 
 #define TEX "/usr/share/glmark2/textures/"
@@ -751,6 +752,122 @@ static void test_added_resources(void **state)
 }
 
 /*
+ * A program draw (struct tsr_cmd_program) through both pipelines: the
+ * fixture's textured quad drawn by a GLSL program (the draw's matrix as a
+ * uniform, positions and texture coordinates from two raw buffers added
+ * with tsr_gpu_add_resources(), the texture sampled on unit 0) gives the
+ * fixed material's image to within one step of 255 per channel (the
+ * program multiplies the matrix in its own order), reads the raw buffers'
+ * regions and counts its programs' instruction mix; unequal wraps on a
+ * unit it samples are refused.
+ */
+static void test_program_draw(void **state)
+{
+	(void)state;
+	struct fixture x;
+	fixture_load(&x);
+	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	const size_t bytes = 64 * 32 * 4;
+	uint8_t *want = malloc(bytes);
+	assert_non_null(want);
+	struct tsr_error err;
+	static const char *vs = "uniform mat4 mvp;\n"
+				"attribute vec3 pos;\n"
+				"attribute vec2 uv;\n"
+				"varying vec2 v_uv;\n"
+				"void main() { v_uv = uv; gl_Position = mvp * vec4(pos, 1.0); }\n";
+	static const char *fs = "precision mediump float;\n"
+				"uniform sampler2D tex;\n"
+				"varying vec2 v_uv;\n"
+				"void main() { gl_FragColor = texture2D(tex, v_uv); }\n";
+	struct tsr_shader *sv = NULL, *sf = NULL;
+	struct tsr_program *pr = NULL;
+	assert_int_equal(tsr_shader_compile(TSR_SHADER_VERTEX, vs, &sv, &err), TSR_OK);
+	assert_int_equal(tsr_shader_compile(TSR_SHADER_FRAGMENT, fs, &sf, &err), TSR_OK);
+	const struct tsr_attrib_binding bind[2] = {{"pos", 0}, {"uv", 1}};
+	assert_int_equal(tsr_program_link(sv, sf, bind, 2, &pr, &err), TSR_OK);
+	assert_true(tsr_program_linked(pr));
+	const struct tsr_cmd_draw *fixed = &x.c.draws[0];
+	assert_int_equal(tsr_program_uniform_write(pr, tsr_program_uniform_location(pr, "mvp"), 1,
+						   fixed->mvp.m, &err), TSR_OK);
+	const struct tsr_mesh *quad = &x.r.meshes[fixed->mesh];
+	const struct tsr_sh_inst *code;
+	struct tsr_material mat = {.texture = -1, .texture_object = -1, .varyings = 1,
+				   .vertex_shader_instructions =
+					   tsr_program_code(pr, TSR_SHADER_VERTEX, &code),
+				   .shader_alu_instructions =
+					   tsr_program_code(pr, TSR_SHADER_FRAGMENT, &code)};
+	struct tsr_mesh raw[2] = {{.raw_bytes = quad->vertex_count * 12u},
+				  {.raw_bytes = quad->vertex_count * 8u}};
+	for (int mode = 0; mode < 3; mode++) {
+		struct tsr_gpu *g = small_gpu(&x, mode == 1);
+		memcpy(want, render_start(g, &x, 0, TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, 0, 0, st),
+		       bytes);
+		const struct tsr_resources more = {.mesh_count = 2, .meshes = raw,
+						   .material_count = 1, .materials = &mat};
+		const uint32_t first_mesh = x.r.mesh_count, material = x.r.material_count;
+		assert_int_equal(tsr_gpu_add_resources(g, &more, &err), TSR_OK);
+		struct tsr_shader_exec *ev = NULL, *ef = NULL;
+		assert_int_equal(tsr_shader_exec_create(pr, TSR_SHADER_VERTEX, NULL, NULL, &ev, &err),
+				 TSR_OK);
+		assert_int_equal(tsr_shader_exec_create(pr, TSR_SHADER_FRAGMENT, NULL, NULL, &ef,
+							&err), TSR_OK);
+		struct tsr_cmd_program prog = {.vertex = ev, .fragment = ef,
+					       .varying_slots = tsr_program_varying_count(pr),
+					       .attrib_count = 2, .indices = *quad,
+					       .index_buffer = first_mesh, .index_bytes = 4};
+		prog.indices.positions = NULL;
+		prog.indices.normals = NULL;
+		prog.indices.texcoords = NULL;
+		prog.attribs[0] = (struct tsr_cmd_attrib){.data = (const uint8_t *)quad->positions,
+							  .buffer = first_mesh, .stride = 12,
+							  .components = 3, .type = TSR_ATTRIB_FLOAT};
+		prog.attribs[1] = (struct tsr_cmd_attrib){.data = (const uint8_t *)quad->texcoords,
+							  .buffer = first_mesh + 1, .stride = 8,
+							  .components = 2, .type = TSR_ATTRIB_FLOAT};
+		for (int u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++)
+			prog.textures[u] = u == 0 ? fixed->state.textures[0].image : -1;
+		struct tsr_frame_commands c;
+		memset(&c, 0, sizeof(c));
+		tsr_commands_reset(&c, 1);
+		assert_int_equal(tsr_commands_pass(&c, &x.c.passes[0], &err), TSR_OK);
+		struct tsr_cmd_draw d = *fixed;
+		d.material = material;
+		d.program = &prog;
+		assert_int_equal(tsr_commands_draw(&c, &d, &err), TSR_OK);
+		if (mode == 2) {  /* the texture unit's wraps differ: refused */
+			c.draws[0].state.textures[0].wrap_t = TSR_TEX_CLAMP_TO_EDGE;
+			assert_int_equal(tsr_gpu_render_commands(g, &c, st, &err),
+					 TSR_ERR_UNSUPPORTED);
+			assert_non_null(strstr(err.msg, "texture unit 0 wraps"));
+		} else {
+			if (tsr_gpu_render_commands(g, &c, st, &err) != TSR_OK)
+				fail_msg("%s", err.msg);
+			const uint8_t *got = tsr_gpu_frame_image(g);
+			for (size_t i = 0; i < bytes; i++)
+				if (abs((int)got[i] - (int)want[i]) > 1)
+					fail_msg("%s byte %zu: %u, fixed %u", mode ? "IMR" : "TBR", i,
+						 got[i], want[i]);
+			assert_true(st->raster.fs_tex > 0);
+			assert_int_equal(st->raster.fs_tex, st->raster.quads_shaded);
+			assert_true(st->geometry.vertex_instructions > 0);
+			assert_true(st->dram[TSR_STREAM_VERTEX].read_bytes > 0);
+		}
+		tsr_commands_release(&c);
+		tsr_gpu_destroy(g);
+		tsr_shader_exec_destroy(ev);
+		tsr_shader_exec_destroy(ef);
+	}
+	tsr_program_destroy(pr);
+	tsr_shader_destroy(sv);
+	tsr_shader_destroy(sf);
+	free(want);
+	free(st);
+	fixture_free(&x);
+}
+
+/*
  * The viewport (GL ES 2.0 2.12): the quad drawn into the left half of the
  * target (x 0..31) lands there, narrower; the right half keeps the clear
  * color, also where the quad's clip-space extent goes past the viewport's
@@ -813,6 +930,7 @@ int main(void)
 		cmocka_unit_test(test_tile_load),
 		cmocka_unit_test(test_viewport),
 		cmocka_unit_test(test_added_resources),
+		cmocka_unit_test(test_program_draw),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -27,6 +27,48 @@
 #include "command/state.h"
 #include "core/status.h"
 #include "core/vecmath.h"
+#include "shader/shader.h"
+
+/* One generic vertex attribute array of a program draw (GL ES 2.0 2.8),
+ * as a GL driver resolves it. */
+struct tsr_cmd_attrib {
+	const uint8_t *data;   /* the array's element 0 as of the draw (the driver's
+	                          snapshot: later changes to the buffer do not reach
+	                          it); NULL: the array is disabled, `value` is used */
+	uint32_t buffer;       /* the raw buffer (index into resources.meshes) whose
+	                          region holds it: its addresses */
+	uint32_t offset;       /* bytes of element 0 into that region */
+	uint32_t stride;       /* bytes between elements (never 0: resolved) */
+	uint8_t components;    /* 1..4 */
+	uint8_t type;          /* enum tsr_attrib_type */
+	uint8_t normalized;
+	float value[4];        /* CURRENT_VERTEX_ATTRIB of a disabled array */
+};
+
+/*
+ * A draw of a linked GL ES 2.0 program (OpenGL ES 2.0.25 2.10, 3.8): its
+ * vertex and fragment stages run on the shader cores instead of the
+ * material's fixed shading. The driver keeps it (and everything it
+ * points to) alive until the frame that names it is finished.
+ */
+struct tsr_cmd_program {
+	struct tsr_shader_exec *vertex;    /* execution states of the program's stages,
+	                                      with its uniforms as of the draw */
+	struct tsr_shader_exec *fragment;
+	uint32_t varying_slots;            /* tsr_program_varying_count() */
+	uint32_t attrib_count;             /* locations 0..attrib_count-1 */
+	struct tsr_cmd_attrib attribs[TSR_SHADER_MAX_ATTRIBS];
+	struct tsr_mesh indices;           /* the index stream: index_count indices
+	                                      (u32 values, glDrawArrays' first..first +
+	                                      count - 1 too) and vertex_count (the largest
+	                                      + 1); no vertex data */
+	uint32_t index_buffer;             /* glDrawElements: the raw buffer the indices
+	                                      are read from (their addresses) */
+	uint32_t index_offset;             /* bytes into it */
+	uint8_t index_bytes;               /* 1, 2 or 4; 0: glDrawArrays (no index read) */
+	int32_t textures[TSR_SHADER_MAX_TEXTURE_UNITS]; /* the image each texture unit
+	                                      samples (resources.images), -1: none */
+};
 
 /*
  * One draw call: a mesh's buffers drawn with a material and its constants,
@@ -45,6 +87,12 @@ struct tsr_cmd_draw {
 	struct tsr_mat4 model;    /* constants: object to world (lighting) */
 	float uv_offset[2];       /* constants: added to the texture coordinates (scrolling) */
 	struct tsr_draw_state state; /* the fixed-function state it is drawn with */
+	const struct tsr_cmd_program *program; /* a GL ES program draw: the mesh is
+	                                          then unused and the material gives
+	                                          only the programs' sizes in memory
+	                                          (vertex_shader_instructions,
+	                                          shader_alu_instructions, no texture);
+	                                          NULL: the material's fixed shading */
 };
 
 enum tsr_target_kind {
@@ -97,6 +145,22 @@ struct tsr_framebuffer_state tsr_pass_framebuffer(const struct tsr_cmd_pass *p,
  * its color buffer's previous contents (neither cleared nor invalidated:
  * command/state.h, struct tsr_clear_state). */
 int tsr_pass_loads_color(const struct tsr_cmd_pass *p, struct tsr_framebuffer_state fb);
+
+/*
+ * tsr_draw_state_check() for a program draw (d->program = prog): the
+ * pipelines implement triangles, any vertex arrays of raw buffers (struct
+ * tsr_cmd_attrib) and index buffer, every texture unit with an image
+ * (filters as NEAREST, bilinear or trilinear by the mag and min filters;
+ * wraps REPEAT or CLAMP_TO_EDGE, s and t alike), and the fixed function
+ * as for other draws; refused: other primitive modes, stencil, mirrored
+ * or unequal wraps, a framebuffer other than the pass's. Errors:
+ * TSR_ERR_UNSUPPORTED naming the state; TSR_ERR_INTERNAL for an index
+ * out of range or a malformed attribute (the driver's bug).
+ */
+enum tsr_status tsr_draw_state_check_program(const struct tsr_draw_state *s, const char *pipeline,
+					     uint32_t draw, const struct tsr_resources *r,
+					     const struct tsr_cmd_program *prog, uint32_t material,
+					     struct tsr_framebuffer_state fb, struct tsr_error *err);
 
 /* Empties the lists for frame `frame` (keeps their storage). */
 void tsr_commands_reset(struct tsr_frame_commands *c, uint32_t frame);

@@ -73,6 +73,10 @@ struct tsr_mesh {
 	uint32_t index_count;   /* multiple of 3: a triangle list */
 	uint32_t *indices;
 	uint32_t material;      /* index into the resources' materials */
+	uint64_t raw_bytes;     /* > 0: a raw buffer object (a GL driver's): one
+	                           region of raw_bytes bytes that program draws read
+	                           vertex arrays and indices from (struct
+	                           tsr_cmd_program); no vertex data above */
 };
 
 /* The resources a command list refers to (owned by the frontend). */

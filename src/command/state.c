@@ -1,4 +1,5 @@
 #include "command/state.h"
+#include "command/command.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -260,6 +261,64 @@ enum tsr_status tsr_draw_state_check(const struct tsr_draw_state *s, const char 
 	if (s->discard != e.discard || (s->discard && s->alpha_cutoff != e.alpha_cutoff))
 		return refuse(err, draw, pipeline,
 			      "a fragment discard other than the material's alpha test");
+	return TSR_OK;
+}
+
+enum tsr_status tsr_draw_state_check_program(const struct tsr_draw_state *s, const char *pipeline,
+					     uint32_t draw, const struct tsr_resources *r,
+					     const struct tsr_cmd_program *prog, uint32_t material,
+					     struct tsr_framebuffer_state fb, struct tsr_error *err)
+{
+	if (material >= r->material_count || !prog->vertex || !prog->fragment)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "program draw %u names no material or lacks a stage", draw);
+	if (!enums_valid(s))
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "draw %u: a state value is out of its enum's range", draw);
+	char what[192];
+	if (s->mode != TSR_PRIM_TRIANGLES) {
+		snprintf(what, sizeof(what), "primitive mode '%s'", NAME(prim_names, s->mode));
+		return refuse(err, draw, pipeline, what);
+	}
+	if (prog->attrib_count > TSR_SHADER_MAX_ATTRIBS ||
+	    prog->varying_slots > TSR_SHADER_MAX_VARYINGS ||
+	    (prog->index_bytes && (prog->index_buffer >= r->mesh_count ||
+				   !r->meshes[prog->index_buffer].raw_bytes)))
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "program draw %u: attributes, varyings or index buffer out of "
+				     "range", draw);
+	for (uint32_t a = 0; a < prog->attrib_count; a++) {
+		const struct tsr_cmd_attrib *x = &prog->attribs[a];
+		if (x->data && (x->buffer >= r->mesh_count || !r->meshes[x->buffer].raw_bytes ||
+				x->type >= TSR_ATTRIB_TYPE_COUNT || x->components < 1 ||
+				x->components > 4 || x->stride == 0))
+			return tsr_error_set(err, TSR_ERR_INTERNAL,
+					     "program draw %u: vertex attribute %u is malformed", draw,
+					     a);
+	}
+	if (s->stencil.test)
+		return refuse(err, draw, pipeline, "stencil test");
+	for (int u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++) {
+		const int32_t im = prog->textures[u];
+		if (im < 0)
+			continue;
+		if (im >= (int32_t)r->image_count)
+			return tsr_error_set(err, TSR_ERR_INTERNAL,
+					     "draw %u: texture unit %d names an image that does not "
+					     "exist", draw, u);
+		if (u >= TSR_MAX_TEXTURE_UNITS)
+			continue;
+		const struct tsr_texture_unit *t = &s->textures[u];
+		if (t->wrap_s != t->wrap_t || t->wrap_s == TSR_TEX_MIRRORED_REPEAT) {
+			snprintf(what, sizeof(what), "texture unit %d wraps '%s', '%s'", u,
+				 NAME(wrap_names, t->wrap_s), NAME(wrap_names, t->wrap_t));
+			return refuse(err, draw, pipeline, what);
+		}
+	}
+	if (s->framebuffer.color != fb.color || s->framebuffer.depth != fb.depth)
+		return refuse(err, draw, pipeline,
+			      "a framebuffer other than its pass's (a framebuffer change starts "
+			      "a new pass)");
 	return TSR_OK;
 }
 

@@ -76,6 +76,16 @@ static enum tsr_status add_resource_regions(struct tsr_gpu *g, uint32_t m0, uint
 	for (uint32_t i = m0; i < sc->mesh_count; i++) {
 		const struct tsr_mesh *m = &sc->meshes[i];
 		struct mesh_buffers *b = &g->meshes[i];
+		if (m->raw_bytes) {  /* a buffer object: indices and vertices alike */
+			snprintf(name, sizeof(name), "buffer%u", i);
+			s = tsr_addrmap_add(&g->map, name, m->raw_bytes, TSR_STREAM_VERTEX,
+					    &b->vb_base, err);
+			if (s != TSR_OK)
+				return s;
+			b->ib_base = b->vb_base;
+			b->index_bytes = 0;
+			continue;
+		}
 		b->index_bytes = m->vertex_count <= 65536 ? 2 : 4;
 		snprintf(name, sizeof(name), "mesh%u.index_buffer", i);
 		s = tsr_addrmap_add(&g->map, name, (uint64_t)m->index_count * b->index_bytes,

@@ -106,6 +106,8 @@ struct tsr_gpu {
 	const struct tsr_pipeline_driver *driver; /* pipeline.mode's: tsr_tbr_driver or
 	                                          tsr_imr_driver */
 	struct tsr_imr *imr;                  /* pipeline.mode imr (imr_driver.c), or NULL */
+	struct tsr_vertex_input vertex_input; /* the program draw in the geometry stages
+	                                         (tsr_stage_decode_draw) */
 };
 
 /* ---- pass.c: what both pipelines do alike for a render pass ---- */
@@ -167,7 +169,7 @@ void tsr_rgba8_row(uint8_t *restrict dst, const float *restrict src, size_t n);
  * the geometry stages latch (its constants, material, and the GPU
  * addresses of its index and vertex buffers and vertex shader). Pure.
  */
-void tsr_stage_decode_draw(const struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
+void tsr_stage_decode_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 			   uint32_t draw_id, struct tsr_draw *d);
 
 /*

@@ -40,11 +40,18 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 				     "(rendering/transaction elimination, attribute cache) so far; "
 				     "switch them off in the configuration", c->frame, c->pass_count);
 	for (uint32_t i = 0; i < c->draw_count; i++)
-		if (c->draws[i].mesh >= g->res.mesh_count ||
+		if ((!c->draws[i].program && c->draws[i].mesh >= g->res.mesh_count) ||
 		    c->draws[i].material >= g->res.material_count)
 			return tsr_error_set(err, TSR_ERR_INTERNAL,
 					     "draw %u of frame %u names a resource that does not exist",
 					     i, c->frame);
+	for (uint32_t i = 0; i < c->draw_count && g->techniques.count; i++)
+		if (c->draws[i].program)
+			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+					     "draw %u of frame %u runs a GL ES program: the "
+					     "techniques (rendering/transaction elimination, attribute "
+					     "cache) do not sign or cache program draws yet; switch them "
+					     "off in the configuration", i, c->frame);
 	/* every pass's clear and every draw's state, before any work: what a
 	 * pipeline does not implement is refused, naming the state */
 	const char *name = g->cfg.pipeline_mode == TSR_PIPELINE_IMR ? "IMR" : "TBR";
@@ -64,8 +71,13 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 					     "configuration", p, c->frame);
 		for (uint32_t i = pass->first_draw; i < pass->first_draw + pass->draw_count; i++) {
 			const struct tsr_cmd_draw *d = &c->draws[i];
-			TSR_TRY(tsr_draw_state_check(&d->state, name, i, &g->res, d->mesh,
-						     d->material, w, h, fb, err));
+			if (d->program)
+				TSR_TRY(tsr_draw_state_check_program(&d->state, name, i, &g->res,
+								     d->program, d->material, fb,
+								     err));
+			else
+				TSR_TRY(tsr_draw_state_check(&d->state, name, i, &g->res, d->mesh,
+							     d->material, w, h, fb, err));
 		}
 	}
 	return TSR_OK;
@@ -93,6 +105,15 @@ enum tsr_status tsr_gpu_bind_pass(struct tsr_gpu *g, struct frame_slot *f,
 					g->programs[d->material].fs_base,
 					g->programs[d->material].fs_bytes, g->target_width,
 					g->target_height);
+		if (d->program) {
+			const struct tsr_texture *units[TSR_SHADER_MAX_TEXTURE_UNITS];
+			for (uint32_t u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++)
+				units[u] = d->program->textures[u] >= 0
+						   ? g->textures[d->program->textures[u]] : NULL;
+			tsr_shader_binding_set_program(&f->bindings[i], d->program->fragment,
+						       &d->state, units,
+						       TSR_SHADER_MAX_TEXTURE_UNITS);
+		}
 	}
 	return TSR_OK;
 }

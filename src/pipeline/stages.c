@@ -12,9 +12,47 @@
 
 #include "pipeline/gpu_priv.h"
 
-void tsr_stage_decode_draw(const struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
+void tsr_stage_decode_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 			   uint32_t draw_id, struct tsr_draw *d)
 {
+	if (cd->program) {
+		/* a program draw: its index stream and attribute arrays at their
+		 * raw buffers' addresses (one draw in the geometry stages at a
+		 * time: the GPU's one vertex input serves it) */
+		const struct tsr_cmd_program *p = cd->program;
+		struct tsr_vertex_input *in = &g->vertex_input;
+		in->program = p->vertex;
+		in->varying_slots = p->varying_slots;
+		in->attrib_count = p->attrib_count;
+		for (uint32_t a = 0; a < p->attrib_count; a++) {
+			const struct tsr_cmd_attrib *x = &p->attribs[a];
+			in->attribs[a] = (struct tsr_vertex_stream){
+				.data = x->data,
+				.address = x->data ? g->meshes[x->buffer].vb_base + x->offset : 0,
+				.stride = x->stride,
+				.components = x->components,
+				.type = x->type,
+				.normalized = x->normalized,
+			};
+			memcpy(in->attribs[a].value, x->value, sizeof(x->value));
+		}
+		*d = (struct tsr_draw){
+			.mesh = &p->indices,
+			.material = &g->res.materials[cd->material],
+			.material_index = cd->material,
+			.draw_id = draw_id,
+			.ib_base = p->index_bytes ? g->meshes[p->index_buffer].ib_base + p->index_offset
+						  : 0,
+			.index_bytes = p->index_bytes,
+			.vs_base = g->programs[cd->material].vs_base,
+			.vs_bytes = g->programs[cd->material].vs_bytes,
+			.cull = cd->state.cull,
+			.viewport = cd->state.viewport,
+			.polygon_offset = cd->state.polygon_offset,
+			.input = in,
+		};
+		return;
+	}
 	*d = (struct tsr_draw){
 		.mesh = &g->res.meshes[cd->mesh],
 		.material = &g->res.materials[cd->material],
