@@ -570,6 +570,38 @@ static void test_derivatives(void **state)
 }
 
 /* gl_FrontFacing, gl_PointCoord, gl_FragCoord.z, written through gl_FragData[0] */
+/* A snapshot execution state (tsr_shader_exec_create_snapshot()) keeps the
+ * uniforms of its creation, sampler units included; an ordinary one sees
+ * every later glUniform*. */
+static void test_snapshot_uniforms(void **state)
+{
+	(void)state;
+	struct tsr_shader_exec *live = NULL, *snap = NULL;
+	struct tsr_program *p = fs_program(FS_HEAD "uniform vec4 c;\n"
+					   "void main() { gl_FragColor = c; }\n", &live, NULL, NULL);
+	struct tsr_error err;
+	const int32_t loc = tsr_program_uniform_location(p, "c");
+	const float one[4] = {1, 2, 3, 4}, two[4] = {5, 6, 7, 8};
+	assert_int_equal(tsr_program_uniform_write(p, loc, 1, one, &err), TSR_OK);
+	assert_int_equal(tsr_shader_exec_create_snapshot(p, TSR_SHADER_FRAGMENT, &snap, &err),
+			 TSR_OK);
+	assert_ptr_equal(tsr_shader_exec_program(snap), p);
+	assert_int_equal(tsr_program_uniform_write(p, loc, 1, two, &err), TSR_OK);
+	struct tsr_fs_quad_in in;
+	memset(&in, 0, sizeof(in));
+	struct tsr_fs_quad_out a, b;
+	tsr_shader_exec_quad(snap, &in, &a, NULL);
+	tsr_shader_exec_quad(live, &in, &b, NULL);
+	for (int l = 0; l < 4; l++)
+		for (int c = 0; c < 4; c++) {
+			assert_float_equal(a.color[l][c], one[c], 0);
+			assert_float_equal(b.color[l][c], two[c], 0);
+		}
+	tsr_shader_exec_destroy(snap);
+	tsr_shader_exec_destroy(live);
+	tsr_program_destroy(p);
+}
+
 static void test_builtin_inputs(void **state)
 {
 	(void)state;
@@ -933,6 +965,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_discard),
 		cmocka_unit_test(test_derivatives),
 		cmocka_unit_test(test_builtin_inputs),
+		cmocka_unit_test(test_snapshot_uniforms),
 		cmocka_unit_test(test_texture_requests),
 		cmocka_unit_test(test_sampler_array),
 		cmocka_unit_test(test_vertex_shader),

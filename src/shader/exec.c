@@ -40,6 +40,7 @@ struct tsr_shader_exec {
 	tsr_shader_sample_fn sample;
 	void *user;
 	v4f *regs;                /* [regs][4] */
+	float *cbank;             /* a snapshot's own constant bank, NULL: the program's */
 	struct dinst *code;       /* the stage's code, decoded */
 };
 
@@ -51,9 +52,28 @@ static const v4i lane_mask[16] = {
 #undef M
 };
 
+static enum tsr_status exec_new(const struct tsr_program *p, enum tsr_shader_stage stage,
+				tsr_shader_sample_fn sample, void *user, int snapshot,
+				struct tsr_shader_exec **out, struct tsr_error *err);
+
 enum tsr_status tsr_shader_exec_create(const struct tsr_program *p, enum tsr_shader_stage stage,
 				       tsr_shader_sample_fn sample, void *user,
 				       struct tsr_shader_exec **out, struct tsr_error *err)
+{
+	return exec_new(p, stage, sample, user, 0, out, err);
+}
+
+enum tsr_status tsr_shader_exec_create_snapshot(const struct tsr_program *p,
+						enum tsr_shader_stage stage,
+						struct tsr_shader_exec **out,
+						struct tsr_error *err)
+{
+	return exec_new(p, stage, NULL, NULL, 1, out, err);
+}
+
+static enum tsr_status exec_new(const struct tsr_program *p, enum tsr_shader_stage stage,
+				tsr_shader_sample_fn sample, void *user, int snapshot,
+				struct tsr_shader_exec **out, struct tsr_error *err)
 {
 	*out = NULL;
 	if (!p || !p->linked)
@@ -81,7 +101,17 @@ enum tsr_status tsr_shader_exec_create(const struct tsr_program *p, enum tsr_sha
 		tsr_shader_exec_destroy(x);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for decoded code");
 	}
-	v4f *bank[2] = {x->regs, (v4f *)x->ps->cbank};
+	if (snapshot) {  /* the uniforms as of now: a copy of the constant bank */
+		const size_t cb = (size_t)(x->ps->const_regs ? x->ps->const_regs : 1) * 16 *
+				  sizeof(float);
+		x->cbank = aligned_alloc(16, cb);
+		if (!x->cbank) {
+			tsr_shader_exec_destroy(x);
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for constants");
+		}
+		memcpy(x->cbank, x->ps->cbank, (size_t)x->ps->const_regs * 16 * sizeof(float));
+	}
+	v4f *bank[2] = {x->regs, (v4f *)(x->cbank ? x->cbank : x->ps->cbank)};
 	for (uint32_t i = 0; i < x->ps->count; i++) {
 		const struct tsr_sh_inst *in = &x->ps->code[i];
 		struct dinst *d = &x->code[i];
@@ -128,6 +158,7 @@ void tsr_shader_exec_destroy(struct tsr_shader_exec *x)
 		return;
 	free(x->regs);
 	free(x->code);
+	free(x->cbank);
 	free(x);
 }
 

@@ -231,6 +231,17 @@ struct tsr_vs_out {
 enum tsr_status tsr_shader_exec_create(const struct tsr_program *p, enum tsr_shader_stage stage,
 				       tsr_shader_sample_fn sample, void *user,
 				       struct tsr_shader_exec **out, struct tsr_error *err);
+/*
+ * tsr_shader_exec_create() with the program's uniforms as of the call (its
+ * constant bank copied: later glUniform* calls do not reach it), and no
+ * sampler (tsr_shader_exec_set_sampler()): what a draw recorded for later
+ * rendering runs with. Errors: those of tsr_shader_exec_create().
+ */
+enum tsr_status tsr_shader_exec_create_snapshot(const struct tsr_program *p,
+						enum tsr_shader_stage stage,
+						struct tsr_shader_exec **out,
+						struct tsr_error *err);
+
 /* Replaces the sampler of an execution state (a caller that samples
  * through per-call state, such as a shader core's texture unit, sets it
  * before each execution). No allocation. */
