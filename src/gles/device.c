@@ -1,23 +1,101 @@
 /*
- * device.c - the renderer behind a GL ES context (device.h). Rendering on
- * the modelled GPU is not implemented yet: draws, clears and reads are
- * refused with TSR_ERR_UNSUPPORTED; frames are counted.
+ * device.c - the renderer behind a GL ES context (device.h): a GL ES 2.0
+ * command stream recorded into the GPU's command lists (command/command.h)
+ * and rendered by the modelled GPU (pipeline/gpu.h) at each
+ * eglSwapBuffers, as a tile-based driver defers a frame's rendering.
+ *
+ * What a draw becomes (struct tsr_cmd_program): the current program's
+ * stages as execution states with its uniforms as of the draw
+ * (tsr_shader_exec_create_snapshot()); each enabled vertex array's
+ * elements the draw reads, copied as of the draw, at the addresses of its
+ * buffer object (a raw buffer resource per buffer object and size, added
+ * as the program makes them) or, for a client-side array, of a 64 MiB
+ * region the driver streams client arrays through (as real drivers upload
+ * them); the index stream as u32 values, read at the element array
+ * buffer's addresses (glDrawElements) or none (glDrawArrays); each texture
+ * unit's complete 2D texture as an image of the GPU (its level 0; the GPU
+ * builds the mip chain), updated in place when its texels change between
+ * frames. A program gets a material whose instruction counts size its
+ * code in memory.
+ *
+ * Frames: the draws since the last swap are one pass into the default
+ * framebuffer, cleared when the program's first call of the frame was a
+ * glClear, else with its contents undefined (EGL_BUFFER_DESTROYED, the
+ * default swap behaviour: invalidated, no tile load). glReadPixels and
+ * CopyTex[Sub]Image2D render what is pending as a frame of its own first
+ * (a frame in the statistics). stats.json, frames.csv-free output: the
+ * frames' images (frame-NNNN.png) and stats.json at destroy.
+ *
+ * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): framebuffer
+ * objects, a glClear after a draw in a frame, scissored or stencil
+ * clears, points and lines, strips and fans, cube maps and depth textures
+ * (sampled as none), the stencil test; texture contents changed between
+ * two draws of one frame are sampled as at the frame's end.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "core/array.h"
 #include "gles/device.h"
+#include "pipeline/gpu.h"
+#include "report/report.h"
+
+#define CLIENT_STREAM_BYTES (64u << 20)  /* the region client arrays stream through */
+
+struct buffer_map {        /* a GL buffer object's raw buffer resource */
+	GLuint name;
+	uint64_t bytes;
+	uint32_t mesh;
+};
+
+struct texture_map {       /* a GL texture's image resource */
+	GLuint name;
+	uint32_t image;
+	uint32_t width, height;
+	uint8_t *rgba;         /* the GPU image's texels (ours) */
+};
+
+struct program_map {       /* a linked program's material (its code sizes) */
+	const struct tsr_program *program;
+	uint32_t vs, fs;
+	uint32_t material;
+};
 
 struct tsr_gles_device {
 	struct tsr_gles_device_params params;
 	struct tsr_gpu_config config;
-	uint32_t frames;
-};
+	char *out_dir;
+	struct tsr_gpu *gpu;
+	uint32_t client_mesh;              /* the client-array stream's raw buffer */
+	uint64_t client_used;              /* its bytes handed out this frame */
 
-static enum tsr_status not_yet(struct tsr_error *err, const char *what)
-{
-	return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
-			     "%s on the modelled GPU is not implemented yet", what);
-}
+	struct tsr_frame_commands cmds;    /* the frame being recorded */
+	int pass_open;                     /* a draw opened the frame's pass */
+	struct tsr_clear_state clear;      /* the frame's first clear (mask 0: none) */
+	uint32_t recorded;                 /* frames rendered (command lists) */
+
+	/* what the recorded draws point to, freed when the frame is rendered */
+	struct tsr_cmd_program **programs;
+	uint32_t program_count, program_cap;
+	void **blocks;
+	uint32_t block_count, block_cap;
+
+	struct buffer_map *buffers;
+	uint32_t buffer_count, buffer_cap;
+	struct texture_map *textures;
+	uint32_t texture_count, texture_cap;
+	uint8_t **old_texels;              /* images replaced by larger ones (the GPU
+	                                      keeps pointing at them) */
+	uint32_t old_count, old_cap;
+	struct program_map *progs;
+	uint32_t prog_count, prog_cap;
+
+	uint32_t frames;                   /* eglSwapBuffers */
+	struct tsr_frame_stats *fs, *total;
+	struct tsr_stats_json *json;
+	struct tsr_output out;
+};
 
 enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 				       struct tsr_gles_device **out, struct tsr_error *err)
@@ -36,37 +114,456 @@ enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 		d->config = *p->config;
 	else
 		tsr_config_defaults(&d->config);
+	d->config.width = p->width;
+	d->config.height = p->height;
 	d->params.config = &d->config;
 	d->params.out_dir = NULL;
+	d->fs = calloc(1, sizeof(*d->fs));
+	d->total = calloc(1, sizeof(*d->total));
+	if (p->out_dir)
+		d->out_dir = strdup(p->out_dir);
+	enum tsr_status s = TSR_OK;
+	if (!d->fs || !d->total || (p->out_dir && !d->out_dir))
+		s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a GL ES device");
+	const struct tsr_resources none = {0};
+	if (s == TSR_OK)
+		s = tsr_gpu_create(&d->config, &none, &d->gpu, err);
+	if (s == TSR_OK) {  /* the client-array stream */
+		struct tsr_mesh m = {.raw_bytes = CLIENT_STREAM_BYTES};
+		const struct tsr_resources more = {.mesh_count = 1, .meshes = &m};
+		d->client_mesh = 0;
+		s = tsr_gpu_add_resources(d->gpu, &more, err);
+	}
+	if (s == TSR_OK && d->out_dir) {
+		s = tsr_output_open(&d->out, d->out_dir, err);
+		if (s == TSR_OK)
+			s = tsr_stats_json_create(tsr_gpu_memsys(d->gpu), d->config.mem.cores,
+						  d->config.timing.gpu_mhz, &d->json, err);
+	}
+	if (s != TSR_OK) {
+		tsr_gles_device_destroy(d, NULL);
+		return s;
+	}
 	*out = d;
 	return TSR_OK;
 }
 
+/* Frees what the recorded draws point to. */
+static void free_frame(struct tsr_gles_device *d)
+{
+	for (uint32_t i = 0; i < d->program_count; i++) {
+		tsr_shader_exec_destroy(d->programs[i]->vertex);
+		tsr_shader_exec_destroy(d->programs[i]->fragment);
+		free(d->programs[i]);
+	}
+	d->program_count = 0;
+	for (uint32_t i = 0; i < d->block_count; i++)
+		free(d->blocks[i]);
+	d->block_count = 0;
+	d->client_used = 0;
+}
+
+/* A block of `bytes` freed with the frame; NULL when out of memory. */
+static void *frame_block(struct tsr_gles_device *d, size_t bytes)
+{
+	void **b = tsr_array_grow(d->blocks, &d->block_cap, d->block_count + 1, sizeof(*b));
+	if (!b)
+		return NULL;
+	d->blocks = b;
+	void *p = malloc(bytes ? bytes : 1);
+	if (p)
+		d->blocks[d->block_count++] = p;
+	return p;
+}
+
+/*
+ * Renders the recorded frame (an empty pass when nothing was recorded),
+ * writes its image and statistics, and starts the next one.
+ */
+static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error *err)
+{
+	if (!d->pass_open) {
+		struct tsr_cmd_pass p = {.target = TSR_TARGET_FRAMEBUFFER, .clear = d->clear};
+		p.clear.invalidate = (uint8_t)(~d->clear.mask & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
+		TSR_TRY(tsr_commands_pass(&d->cmds, &p, err));
+	}
+	d->cmds.frame = d->recorded;
+	enum tsr_status s = tsr_gpu_render_commands(d->gpu, &d->cmds, d->fs, err);
+	free_frame(d);
+	tsr_commands_reset(&d->cmds, d->recorded + 1);
+	d->pass_open = 0;
+	memset(&d->clear, 0, sizeof(d->clear));
+	if (s != TSR_OK)
+		return s;
+	d->fs->frame = d->recorded++;
+	tsr_frame_stats_add(d->total, d->fs);
+	if (!d->out_dir)
+		return TSR_OK;
+	char name[64];
+	snprintf(name, sizeof(name), "frame-%04u.png", d->fs->frame);
+	TSR_TRY(tsr_output_png_async(&d->out, name, d->config.width, d->config.height,
+				     tsr_gpu_frame_image(d->gpu), err));
+	return tsr_stats_json_add_frame(d->json, d->fs, err);
+}
+
 enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_error *err)
 {
-	(void)err;
+	if (!d)
+		return TSR_OK;
+	enum tsr_status s = TSR_OK;
+	if (d->json && d->gpu) {
+		char *text = NULL;
+		const struct tsr_stats_workload w = {.path = "(a GL ES 2.0 program)", .name = "",
+						     .frames = d->recorded};
+		s = tsr_stats_json_render(d->json, &d->config, &w, tsr_gpu_address_map(d->gpu),
+					  d->total, &text, err);
+		if (s == TSR_OK)
+			s = tsr_output_write(&d->out, "stats.json", text, strlen(text), err);
+		free(text);
+		if (s == TSR_OK)
+			s = tsr_output_commit(&d->out, err);
+		else
+			tsr_output_abort(&d->out);
+	} else if (d->out_dir) {
+		tsr_output_abort(&d->out);
+	}
+	free_frame(d);
+	tsr_commands_release(&d->cmds);
+	tsr_gpu_destroy(d->gpu);
+	tsr_stats_json_destroy(d->json);
+	for (uint32_t i = 0; i < d->texture_count; i++)
+		free(d->textures[i].rgba);
+	for (uint32_t i = 0; i < d->old_count; i++)
+		free(d->old_texels[i]);
+	free(d->old_texels);
+	free(d->textures);
+	free(d->buffers);
+	free(d->progs);
+	free(d->programs);
+	free(d->blocks);
+	free(d->fs);
+	free(d->total);
+	free(d->out_dir);
 	free(d);
+	return s;
+}
+
+static enum tsr_status unsupported(struct tsr_error *err, const char *what)
+{
+	return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+			     "%s is not supported by tessera's GL ES device yet", what);
+}
+
+/* The raw buffer resource of buffer object `name` with `bytes` bytes: a new
+ * one when the object is new or its size changed (glBufferData). */
+static enum tsr_status buffer_mesh(struct tsr_gles_device *d, GLuint name, uint64_t bytes,
+				   uint32_t *mesh, struct tsr_error *err)
+{
+	for (uint32_t i = 0; i < d->buffer_count; i++)
+		if (d->buffers[i].name == name && d->buffers[i].bytes == bytes) {
+			*mesh = d->buffers[i].mesh;
+			return TSR_OK;
+		}
+	struct buffer_map *b = tsr_array_grow(d->buffers, &d->buffer_cap, d->buffer_count + 1,
+					      sizeof(*b));
+	if (!b)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for buffers");
+	d->buffers = b;
+	struct tsr_mesh m = {.raw_bytes = bytes ? bytes : 1};
+	const struct tsr_resources more = {.mesh_count = 1, .meshes = &m};
+	const uint32_t index = tsr_gpu_resource_count(d->gpu, TSR_RESOURCE_MESHES);
+	TSR_TRY(tsr_gpu_add_resources(d->gpu, &more, err));
+	uint32_t i = 0;
+	while (i < d->buffer_count && d->buffers[i].name != name)
+		i++;
+	if (i == d->buffer_count)
+		d->buffer_count++;
+	d->buffers[i] = (struct buffer_map){name, bytes, index};
+	*mesh = index;
+	return TSR_OK;
+}
+
+/* The image resource of texture `name` (complete, 2D), its texels brought
+ * up to date; -1 when it has no RGBA image (depth textures). */
+static enum tsr_status texture_image(struct tsr_gles_device *d,
+				     const struct tsr_gles_context *ctx, GLuint name,
+				     int32_t *image, struct tsr_error *err)
+{
+	GLsizei w = 0, h = 0;
+	GLenum format = 0;
+	const uint8_t *texels = tsr_gles_texture_image(ctx, name, GL_TEXTURE_2D, 0, &w, &h,
+						       &format);
+	*image = -1;
+	if (!texels || w <= 0 || h <= 0 || format == GL_DEPTH_COMPONENT)
+		return TSR_OK;
+	const size_t bytes = (size_t)w * (size_t)h * 4;
+	for (uint32_t i = 0; i < d->texture_count; i++) {
+		struct texture_map *t = &d->textures[i];
+		if (t->name != name)
+			continue;
+		if (t->width == (uint32_t)w && t->height == (uint32_t)h) {
+			if (memcmp(t->rgba, texels, bytes)) {
+				memcpy(t->rgba, texels, bytes);
+				TSR_TRY(tsr_gpu_update_image(d->gpu, t->image, err));
+			}
+			*image = (int32_t)t->image;
+			return TSR_OK;
+		}
+		/* respecified at another size: a new image; the old texels stay
+		 * for the GPU's old image */
+		uint8_t **o = tsr_array_grow(d->old_texels, &d->old_cap, d->old_count + 1,
+					     sizeof(*o));
+		if (!o)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for textures");
+		d->old_texels = o;
+		d->old_texels[d->old_count++] = t->rgba;
+		t->rgba = NULL;
+		t->name = 0;
+	}
+	struct texture_map *m = tsr_array_grow(d->textures, &d->texture_cap, d->texture_count + 1,
+					       sizeof(*m));
+	if (!m)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for textures");
+	d->textures = m;
+	uint8_t *copy = malloc(bytes);
+	if (!copy)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a %dx%d texture", w, h);
+	memcpy(copy, texels, bytes);
+	char path[48];
+	snprintf(path, sizeof(path), "gl-texture-%u", name);
+	struct tsr_image im = {.path = path, .width = (uint32_t)w, .height = (uint32_t)h,
+			       .rgba = copy};
+	const struct tsr_resources more = {.image_count = 1, .images = &im};
+	const uint32_t index = tsr_gpu_resource_count(d->gpu, TSR_RESOURCE_IMAGES);
+	enum tsr_status s = tsr_gpu_add_resources(d->gpu, &more, err);
+	if (s != TSR_OK) {
+		free(copy);
+		return s;
+	}
+	d->textures[d->texture_count++] = (struct texture_map){name, index, (uint32_t)w,
+							       (uint32_t)h, copy};
+	*image = (int32_t)index;
+	return TSR_OK;
+}
+
+/* The material of a linked program: its code's sizes, its varyings. */
+static enum tsr_status program_material(struct tsr_gles_device *d, const struct tsr_program *p,
+					uint32_t *material, struct tsr_error *err)
+{
+	const struct tsr_sh_inst *code;
+	const uint32_t vs = tsr_program_code(p, TSR_SHADER_VERTEX, &code);
+	const uint32_t fs = tsr_program_code(p, TSR_SHADER_FRAGMENT, &code);
+	for (uint32_t i = 0; i < d->prog_count; i++)
+		if (d->progs[i].program == p && d->progs[i].vs == vs && d->progs[i].fs == fs) {
+			*material = d->progs[i].material;
+			return TSR_OK;
+		}
+	struct program_map *m = tsr_array_grow(d->progs, &d->prog_cap, d->prog_count + 1,
+					       sizeof(*m));
+	if (!m)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for programs");
+	d->progs = m;
+	const uint32_t slots = tsr_program_varying_count(p);
+	struct tsr_material mat = {.texture = -1, .texture_object = -1,
+				   .varyings = slots ? slots : 1,
+				   .vertex_shader_instructions = vs,
+				   .shader_alu_instructions = fs, .color = {1, 1, 1, 1}};
+	const struct tsr_resources more = {.material_count = 1, .materials = &mat};
+	const uint32_t index = tsr_gpu_resource_count(d->gpu, TSR_RESOURCE_MATERIALS);
+	TSR_TRY(tsr_gpu_add_resources(d->gpu, &more, err));
+	d->progs[d->prog_count++] = (struct program_map){p, vs, fs, index};
+	*material = index;
+	return TSR_OK;
+}
+
+static const uint8_t attrib_bytes[TSR_ATTRIB_TYPE_COUNT] = {1, 1, 2, 2, 4, 4};
+
+/* The index stream of a draw as u32 values, and the largest index. */
+static enum tsr_status draw_indices(struct tsr_gles_device *d,
+				    const struct tsr_gles_context *ctx,
+				    const struct tsr_gles_draw *g, struct tsr_cmd_program *p,
+				    struct tsr_error *err)
+{
+	const struct tsr_index_state *ix = &g->state.index;
+	const uint32_t n = ix->count;
+	uint32_t *idx = frame_block(d, (size_t)n * sizeof(*idx));
+	if (!idx)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for %u indices", n);
+	uint32_t most = 0;
+	if (ix->type == TSR_INDEX_NONE) {
+		for (uint32_t i = 0; i < n; i++)
+			idx[i] = (uint32_t)g->first + i;
+		most = n ? (uint32_t)g->first + n - 1 : 0;
+	} else {
+		const uint32_t size = ix->type == TSR_INDEX_U8 ? 1 : ix->type == TSR_INDEX_U16 ? 2 : 4;
+		const uint8_t *src = g->indices;
+		if (ix->buffer) {
+			GLsizeiptr bytes = 0;
+			const uint8_t *data = tsr_gles_buffer_data(ctx, ix->buffer, &bytes);
+			if (!data || (uint64_t)ix->offset + (uint64_t)n * size > (uint64_t)bytes)
+				return unsupported(err, "an index range beyond its element array "
+						   "buffer");
+			src = data + ix->offset;
+			TSR_TRY(buffer_mesh(d, ix->buffer, (uint64_t)bytes, &p->index_buffer, err));
+			p->index_offset = ix->offset;
+		} else {  /* client indices: through the stream */
+			p->index_buffer = d->client_mesh;
+			p->index_offset = (uint32_t)d->client_used;
+			d->client_used = (d->client_used + (uint64_t)n * size + 63) & ~63ull;
+			if (d->client_used > CLIENT_STREAM_BYTES)
+				return unsupported(err, "more than 64 MiB of client-side arrays "
+						   "in a frame");
+		}
+		if (!src && n)
+			return unsupported(err, "a glDrawElements without indices");
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t v;
+			if (size == 1) {
+				v = src[i];
+			} else if (size == 2) {
+				uint16_t s;
+				memcpy(&s, src + 2 * (size_t)i, 2);
+				v = s;
+			} else {
+				memcpy(&v, src + 4 * (size_t)i, 4);
+			}
+			idx[i] = v;
+			most = v > most ? v : most;
+		}
+		p->index_bytes = (uint8_t)size;
+	}
+	p->indices = (struct tsr_mesh){.index_count = n, .indices = idx,
+				       .vertex_count = n ? most + 1 : 0};
+	return TSR_OK;
+}
+
+/* Attribute location a of a draw reading vertices 0..count-1: its
+ * elements copied as of now, at its buffer object's or the stream's
+ * addresses. */
+static enum tsr_status draw_attrib(struct tsr_gles_device *d,
+				   const struct tsr_gles_context *ctx,
+				   const struct tsr_gles_draw *g, uint32_t a, uint32_t count,
+				   struct tsr_cmd_attrib *x, struct tsr_error *err)
+{
+	const struct tsr_vertex_attrib *v = &g->attribs[a];
+	memcpy(x->value, v->value, sizeof(x->value));
+	if (!v->enabled || count == 0) {
+		x->data = NULL;
+		return TSR_OK;
+	}
+	const uint32_t elem = v->components * attrib_bytes[v->type];
+	const uint32_t stride = v->stride ? v->stride : elem;
+	const uint64_t span = (uint64_t)(count - 1) * stride + elem;
+	const uint8_t *src;
+	if (v->buffer) {
+		GLsizeiptr bytes = 0;
+		const uint8_t *data = tsr_gles_buffer_data(ctx, v->buffer, &bytes);
+		if (!data || (uint64_t)v->offset + span > (uint64_t)bytes)
+			return unsupported(err, "a vertex array read beyond its buffer's end");
+		src = data + v->offset;
+		TSR_TRY(buffer_mesh(d, v->buffer, (uint64_t)bytes, &x->buffer, err));
+		x->offset = v->offset;
+	} else {
+		src = g->attrib_pointers[a];
+		if (!src)
+			return unsupported(err, "a client-side vertex array at address 0");
+		x->buffer = d->client_mesh;
+		x->offset = (uint32_t)d->client_used;
+		d->client_used = (d->client_used + span + 63) & ~63ull;
+		if (d->client_used > CLIENT_STREAM_BYTES)
+			return unsupported(err, "more than 64 MiB of client-side arrays in a "
+					   "frame");
+	}
+	uint8_t *copy = frame_block(d, (size_t)span);
+	if (!copy)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for vertex data");
+	memcpy(copy, src, (size_t)span);
+	x->data = copy;
+	x->stride = stride;
+	x->components = v->components;
+	x->type = v->type;
+	x->normalized = v->normalized;
 	return TSR_OK;
 }
 
 enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 				     const struct tsr_gles_context *ctx,
-				     const struct tsr_gles_draw *d, struct tsr_error *err)
+				     const struct tsr_gles_draw *g, struct tsr_error *err)
 {
-	(void)dev;
-	(void)ctx;
-	(void)d;
-	return not_yet(err, "drawing");
+	if (g->framebuffer != 0)
+		return unsupported(err, "drawing into a framebuffer object");
+	if (g->state.mode != TSR_PRIM_TRIANGLES)
+		return unsupported(err, "a primitive mode other than GL_TRIANGLES");
+	if (g->state.stencil.test)
+		return unsupported(err, "the stencil test");
+	if (!g->program || g->state.index.count < 3)
+		return TSR_OK;
+	struct tsr_cmd_program *p = calloc(1, sizeof(*p));
+	struct tsr_cmd_program **list = tsr_array_grow(dev->programs, &dev->program_cap,
+						       dev->program_count + 1, sizeof(*list));
+	if (!p || !list) {
+		free(p);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a draw");
+	}
+	dev->programs = list;
+	dev->programs[dev->program_count++] = p;  /* freed with the frame */
+	TSR_TRY(tsr_shader_exec_create_snapshot(g->program, TSR_SHADER_VERTEX, &p->vertex, err));
+	TSR_TRY(tsr_shader_exec_create_snapshot(g->program, TSR_SHADER_FRAGMENT, &p->fragment,
+						err));
+	p->varying_slots = tsr_program_varying_count(g->program);
+	TSR_TRY(draw_indices(dev, ctx, g, p, err));
+	p->attrib_count = TSR_SHADER_MAX_ATTRIBS;
+	for (uint32_t a = 0; a < TSR_SHADER_MAX_ATTRIBS; a++)
+		TSR_TRY(draw_attrib(dev, ctx, g, a, p->indices.vertex_count, &p->attribs[a], err));
+	struct tsr_cmd_draw cd = {.state = g->state, .program = p};
+	for (uint32_t u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++) {
+		const struct tsr_gles_unit *un = &g->units[u];
+		int32_t image = -1;
+		if (un->target == GL_TEXTURE_2D && un->complete)
+			TSR_TRY(texture_image(dev, ctx, un->texture, &image, err));
+		p->textures[u] = image;
+		if (u < TSR_MAX_TEXTURE_UNITS) {
+			cd.state.textures[u] = un->unit;
+			cd.state.textures[u].image = image;
+		}
+	}
+	for (uint32_t a = 0; a < TSR_MAX_VERTEX_ATTRIBS; a++)  /* the program says */
+		cd.state.attribs[a].buffer = 0;
+	cd.state.index.buffer = 0;
+	if (dev->params.bits.depth_bits == 0)  /* no depth buffer: no test, no write */
+		cd.state.depth.test = 0;
+	TSR_TRY(program_material(dev, g->program, &cd.material, err));
+	if (!dev->pass_open) {
+		struct tsr_cmd_pass pass = {.target = TSR_TARGET_FRAMEBUFFER, .clear = dev->clear};
+		pass.clear.invalidate = (uint8_t)(~dev->clear.mask &
+						  (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
+		TSR_TRY(tsr_commands_pass(&dev->cmds, &pass, err));
+		dev->pass_open = 1;
+	}
+	return tsr_commands_draw(&dev->cmds, &cd, err);
 }
 
 enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 				      const struct tsr_gles_context *ctx,
 				      const struct tsr_clear_state *c, struct tsr_error *err)
 {
-	(void)dev;
-	(void)ctx;
-	(void)c;
-	return not_yet(err, "clearing");
+	GLint fb = 0;
+	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_FRAMEBUFFER_BINDING, &fb);
+	if (fb != 0)
+		return unsupported(err, "clearing a framebuffer object");
+	if (dev->pass_open)
+		return unsupported(err, "a glClear after a draw in the same frame");
+	if (c->scissored)
+		return unsupported(err, "a scissored glClear");
+	/* a second clear before any draw: its buffers' values win */
+	if (c->mask & TSR_CLEAR_COLOR)
+		memcpy(dev->clear.color, c->color, sizeof(c->color));
+	if (c->mask & TSR_CLEAR_DEPTH)
+		dev->clear.depth = c->depth;
+	dev->clear.mask |= (uint8_t)(c->mask & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
+	if (dev->clear.mask & TSR_CLEAR_DEPTH && dev->clear.depth != 1.0f)
+		return unsupported(err, "a depth clear value other than 1.0");
+	return TSR_OK;
 }
 
 enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
@@ -74,28 +571,40 @@ enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 					    GLsizei w, GLsizei h, uint8_t *rgba,
 					    struct tsr_error *err)
 {
-	(void)dev;
-	(void)ctx;
-	(void)x;
-	(void)y;
-	(void)w;
-	(void)h;
-	(void)rgba;
-	return not_yet(err, "reading pixels");
+	GLint fb = 0;
+	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_FRAMEBUFFER_BINDING, &fb);
+	if (fb != 0)
+		return unsupported(err, "reading a framebuffer object");
+	if (dev->pass_open || dev->clear.mask)
+		TSR_TRY(render_frame(dev, err));
+	const uint8_t *img = tsr_gpu_frame_image(dev->gpu);
+	const int32_t W = (int32_t)dev->config.width, H = (int32_t)dev->config.height;
+	for (GLsizei r = 0; r < h; r++) {
+		const int32_t gy = y + r;  /* GL's row, from the bottom */
+		if (gy < 0 || gy >= H)
+			continue;
+		const uint8_t *row = img + (size_t)(H - 1 - gy) * (size_t)W * 4;
+		for (GLsizei c = 0; c < w; c++) {
+			const int32_t gx = x + c;
+			if (gx < 0 || gx >= W)
+				continue;
+			memcpy(rgba + ((size_t)r * (size_t)w + (size_t)c) * 4, row + (size_t)gx * 4, 4);
+		}
+	}
+	return TSR_OK;
 }
 
 enum tsr_status tsr_gles_device_flush(struct tsr_gles_device *dev, struct tsr_error *err)
 {
 	(void)dev;
 	(void)err;
-	return TSR_OK;
+	return TSR_OK;  /* the frame renders at the swap, as a tile-based GPU's does */
 }
 
 enum tsr_status tsr_gles_device_swap(struct tsr_gles_device *dev, struct tsr_error *err)
 {
-	(void)err;
 	dev->frames++;
-	return TSR_OK;
+	return render_frame(dev, err);
 }
 
 uint32_t tsr_gles_device_frames(const struct tsr_gles_device *dev)

@@ -530,3 +530,10 @@ enum tsr_status tsr_gpu_update_image(struct tsr_gpu *g, uint32_t image, struct t
 	g->textures[image] = t;
 	return TSR_OK;
 }
+
+uint32_t tsr_gpu_resource_count(const struct tsr_gpu *g, enum tsr_resource_kind kind)
+{
+	return kind == TSR_RESOURCE_MESHES      ? g->res.mesh_count
+	       : kind == TSR_RESOURCE_MATERIALS ? g->res.material_count
+						: g->res.image_count;
+}

@@ -70,6 +70,10 @@ void tsr_gpu_destroy(struct tsr_gpu *g);
 enum tsr_status tsr_gpu_add_resources(struct tsr_gpu *g, const struct tsr_resources *more,
 				      struct tsr_error *err);
 
+/* Resources of each kind the GPU has (the next one added gets this index). */
+enum tsr_resource_kind { TSR_RESOURCE_MESHES, TSR_RESOURCE_MATERIALS, TSR_RESOURCE_IMAGES };
+uint32_t tsr_gpu_resource_count(const struct tsr_gpu *g, enum tsr_resource_kind kind);
+
 /*
  * New contents for image `image` (its rgba, same size, changed in place by
  * the caller, as glTexSubImage2D writes a texture): the mip chain is built
