@@ -148,7 +148,7 @@ int tsr_pass_loads_color(const struct tsr_cmd_pass *p, struct tsr_framebuffer_st
 
 /*
  * tsr_draw_state_check() for a program draw (d->program = prog): the
- * pipelines implement triangles, any vertex arrays of raw buffers (struct
+ * pipelines implement triangles, strips and fans, any vertex arrays of raw buffers (struct
  * tsr_cmd_attrib) and index buffer, every texture unit with an image
  * (filters as NEAREST, bilinear or trilinear by the mag and min filters;
  * wraps REPEAT or CLAMP_TO_EDGE, s and t alike), and the fixed function

@@ -276,7 +276,8 @@ enum tsr_status tsr_draw_state_check_program(const struct tsr_draw_state *s, con
 		return tsr_error_set(err, TSR_ERR_INTERNAL,
 				     "draw %u: a state value is out of its enum's range", draw);
 	char what[192];
-	if (s->mode != TSR_PRIM_TRIANGLES) {
+	if (s->mode != TSR_PRIM_TRIANGLES && s->mode != TSR_PRIM_TRIANGLE_STRIP &&
+	    s->mode != TSR_PRIM_TRIANGLE_FAN) {
 		snprintf(what, sizeof(what), "primitive mode '%s'", NAME(prim_names, s->mode));
 		return refuse(err, draw, pipeline, what);
 	}

@@ -279,11 +279,24 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 		const uint32_t v = tsr_geo_vf_fetch(g, i, &hit);
 		if (!hit)
 			tsr_geo_vs_shade(g, v);
+		enum tsr_status s;
+		if (d->assembly != TSR_ASSEMBLE_LIST) {
+			struct tsr_clip_vertex tri[3];
+			if (!tsr_geo_pa_strip(g, &g->shaded[v], tri))
+				continue;
+			const struct tsr_clip_vertex *const t[3] = {&tri[0], &tri[1], &tri[2]};
+			s = clip_and_cull(g, t, err);
+			if (s != TSR_OK) {
+				g->next_index = n;
+				return s;
+			}
+			continue;
+		}
 		corner[corners++] = &g->shaded[v];
 		if (corners < 3)
 			continue;
 		corners = 0;
-		enum tsr_status s = clip_and_cull(g, corner, err);
+		s = clip_and_cull(g, corner, err);
 		if (s != TSR_OK) {
 			g->next_index = n;  /* nothing in flight: the next draw call can start */
 			return s;

@@ -91,6 +91,10 @@ struct tsr_vertex_input {
 	struct tsr_vertex_stream attribs[TSR_SHADER_MAX_ATTRIBS];
 };
 
+/* How Primitive Assembly makes triangles of the vertex stream (GL ES 2.0
+ * 2.6.1): TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN. */
+enum tsr_assembly { TSR_ASSEMBLE_LIST = 0, TSR_ASSEMBLE_STRIP, TSR_ASSEMBLE_FAN };
+
 /* One drawcall: a mesh instance with its matrices and buffer addresses. */
 struct tsr_draw {
 	const struct tsr_mesh *mesh;
@@ -110,6 +114,7 @@ struct tsr_draw {
 	struct tsr_viewport_state viewport; /* VIEWPORT and DEPTH_RANGE, pixels of the
 	                                       target (y up, as GL): the draw state's */
 	struct tsr_polygon_offset_state polygon_offset; /* POLYGON_OFFSET_FILL: the draw state's */
+	uint8_t assembly;           /* enum tsr_assembly (0: triangle lists) */
 	const struct tsr_vertex_input *input; /* a program draw (kept alive until the draw
 	                                          call drains); NULL: the material's fixed
 	                                          vertex shading of the mesh */

@@ -97,8 +97,12 @@ struct tsr_geometry {
 	struct tsr_vs_in vs_in;       /* the vertex program's inputs, reused */
 
 	/* Primitive Assembly: corners of the triangle being assembled, which
-	 * are staged in the free slot at the back of the Clipper's queue */
+	 * are staged in the free slot at the back of the Clipper's queue; for
+	 * strips and fans the vertices kept (the fan's first, the last two)
+	 * and the vertices seen */
 	uint32_t corners;
+	struct tsr_clip_vertex pa_keep[2], pa_first;
+	uint32_t pa_seen;
 
 	/* queue[s]: the input queue of stage s (none for the Command Processor) */
 	struct tsr_ring queue[TSR_GEO_STAGE_COUNT];
@@ -130,6 +134,10 @@ void tsr_geo_vs_shade(struct tsr_geometry *g, uint32_t vertex);
 /* assembly.c: triangle lists, in program order. */
 void tsr_geo_pa_begin(struct tsr_geometry *g);
 void tsr_geo_pa_step(struct tsr_geometry *g);
+/* A strip's or fan's next shaded vertex v: 1 with the triangle it closes
+ * in out, else 0 (the first two). */
+int tsr_geo_pa_strip(struct tsr_geometry *g, const struct tsr_clip_vertex *v,
+		     struct tsr_clip_vertex out[3]);
 /* clip.c: trivial reject, guard-band clipping, the fan. */
 void tsr_geo_clip_step(struct tsr_geometry *g);
 #define TSR_GEO_CLIP_PASS UINT32_MAX  /* tsr_geo_clip_triangle: passes unchanged */

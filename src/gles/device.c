@@ -28,7 +28,7 @@
  *
  * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): framebuffer
  * objects, a glClear after a draw in a frame, scissored or stencil
- * clears, points and lines, strips and fans, cube maps and depth textures
+ * clears, points and lines, cube maps and depth textures
  * (sampled as none), the stencil test; texture contents changed between
  * two draws of one frame are sampled as at the frame's end.
  */
@@ -492,8 +492,10 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 {
 	if (g->framebuffer != 0)
 		return unsupported(err, "drawing into a framebuffer object");
-	if (g->state.mode != TSR_PRIM_TRIANGLES)
-		return unsupported(err, "a primitive mode other than GL_TRIANGLES");
+	if (g->state.mode != TSR_PRIM_TRIANGLES && g->state.mode != TSR_PRIM_TRIANGLE_STRIP &&
+	    g->state.mode != TSR_PRIM_TRIANGLE_FAN)
+		return unsupported(err, "a primitive mode other than triangles, strips and fans "
+				   "(points and lines)");
 	if (g->state.stencil.test)
 		return unsupported(err, "the stencil test");
 	if (!g->program || g->state.index.count < 3)

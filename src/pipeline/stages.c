@@ -49,6 +49,9 @@ void tsr_stage_decode_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 			.cull = cd->state.cull,
 			.viewport = cd->state.viewport,
 			.polygon_offset = cd->state.polygon_offset,
+			.assembly = cd->state.mode == TSR_PRIM_TRIANGLE_STRIP ? TSR_ASSEMBLE_STRIP
+				    : cd->state.mode == TSR_PRIM_TRIANGLE_FAN ? TSR_ASSEMBLE_FAN
+									       : TSR_ASSEMBLE_LIST,
 			.input = in,
 		};
 		return;
