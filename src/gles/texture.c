@@ -585,7 +585,7 @@ const void *tsr_gles_texture_image(const struct tsr_gles_context *ctx, GLuint te
 	if (target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
 		face = (int)(target - GL_TEXTURE_CUBE_MAP_POSITIVE_X);
 	if (texture == 0)
-		t = face || target == GL_TEXTURE_CUBE_MAP ? ctx->default_cube : ctx->default_2d;
+		t = target == GL_TEXTURE_2D ? ctx->default_2d : ctx->default_cube;
 	else
 		t = gles_names_get(&ctx->textures, texture);
 	if (!t || level < 0 || level >= TSR_GLES_MAX_LEVELS)
