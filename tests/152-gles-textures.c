@@ -6,6 +6,7 @@
  * (table 6.8), completeness (3.7.10) and the NPOT rules of 3.8.2, and the
  * errors of each.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -345,6 +346,30 @@ static void test_default_cube_face_image(void **state)
 	tsr_gles_context_destroy(ctx);
 }
 
+/* TexParameterf[v] with a float no integer holds (infinity, NaN, 1e30)
+ * records INVALID_ENUM and changes nothing (it was converted to an int:
+ * undefined behaviour; found by fuzz_gles). */
+static void test_tex_parameter_float_range(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	const GLfloat bad[] = { INFINITY, -INFINITY, NAN, 1e30f, -3e9f, 2147483648.0f };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		tsr_gles_TexParameterf(ctx, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, bad[i]);
+		assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+		tsr_gles_TexParameterfv(ctx, GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, &bad[i]);
+		assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+	}
+	GLint v = 0;
+	tsr_gles_GetTexParameteriv(ctx, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, &v);
+	assert_int_equal(v, GL_NEAREST_MIPMAP_LINEAR);
+	tsr_gles_GetTexParameteriv(ctx, GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, &v);
+	assert_int_equal(v, GL_REPEAT);
+	tsr_gles_TexParameterf(ctx, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, (GLfloat)GL_LINEAR);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	tsr_gles_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +379,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_mipmaps_and_completeness),
 		cmocka_unit_test(test_cube),
 		cmocka_unit_test(test_default_cube_face_image),
+		cmocka_unit_test(test_tex_parameter_float_range),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

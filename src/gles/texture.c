@@ -527,10 +527,17 @@ void tsr_gles_TexParameteri(struct tsr_gles_context *ctx, GLenum target, GLenum 
 	*p = (GLenum)param;
 }
 
+/* A float parameter as the enum it names; one outside the integers (or
+ * NaN) names none (0 is no value a parameter takes: INVALID_ENUM). */
+static GLint float_param(GLfloat param)
+{
+	return param > -2147483648.0f && param < 2147483648.0f ? (GLint)param : 0;
+}
+
 void tsr_gles_TexParameterf(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
 			    GLfloat param)
 {
-	tsr_gles_TexParameteri(ctx, target, pname, (GLint)param);
+	tsr_gles_TexParameteri(ctx, target, pname, float_param(param));
 }
 
 void tsr_gles_TexParameteriv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
@@ -542,7 +549,7 @@ void tsr_gles_TexParameteriv(struct tsr_gles_context *ctx, GLenum target, GLenum
 void tsr_gles_TexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
 			     const GLfloat *params)
 {
-	tsr_gles_TexParameteri(ctx, target, pname, (GLint)params[0]);
+	tsr_gles_TexParameteri(ctx, target, pname, float_param(params[0]));
 }
 
 /* The parameter of a GetTexParameter call, NULL (error recorded) for a
