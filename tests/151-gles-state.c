@@ -4,6 +4,7 @@
  * 2.0.25), each setter's round trip and errors, 6.1.2's type conversions,
  * vertex attributes, Enable/Disable/IsEnabled, GetString.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -395,6 +396,24 @@ static void test_vertex_attribs(void **state)
 	tsr_gles_context_destroy(ctx);
 }
 
+/* GetVertexAttribiv(CURRENT_VERTEX_ATTRIB) of values no GLint holds:
+ * rounded and clamped (it converted 1e30 to int: undefined behaviour;
+ * found by fuzz_gles). */
+static void test_current_attrib_int_range(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	tsr_gles_VertexAttrib4f(ctx, 2, 1e30f, -3e9f, NAN, -2.5f);
+	GLint v[4];
+	tsr_gles_GetVertexAttribiv(ctx, 2, GL_CURRENT_VERTEX_ATTRIB, v);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	assert_int_equal(v[0], INT32_MAX);
+	assert_int_equal(v[1], INT32_MIN);
+	assert_int_equal(v[2], 0);
+	assert_int_equal(v[3], -3);
+	tsr_gles_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +422,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_round_trips),
 		cmocka_unit_test(test_enable),
 		cmocka_unit_test(test_vertex_attribs),
+		cmocka_unit_test(test_current_attrib_int_range),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }
