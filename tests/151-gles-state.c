@@ -414,6 +414,25 @@ static void test_current_attrib_int_range(void **state)
 	tsr_gles_context_destroy(ctx);
 }
 
+/* GetIntegerv of a float state no GLint holds: rounded and clamped (3e9
+ * came back negative, 1e30 as 0; found by fuzz_gles). */
+static void test_get_integer_float_range(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	GLint v = 0;
+	tsr_gles_PolygonOffset(ctx, 3e9f, -1e30f);
+	tsr_gles_GetIntegerv(ctx, GL_POLYGON_OFFSET_FACTOR, &v);
+	assert_int_equal(v, INT32_MAX);
+	tsr_gles_GetIntegerv(ctx, GL_POLYGON_OFFSET_UNITS, &v);
+	assert_int_equal(v, INT32_MIN);
+	tsr_gles_LineWidth(ctx, 2.5f);
+	tsr_gles_GetIntegerv(ctx, GL_LINE_WIDTH, &v);
+	assert_int_equal(v, 3);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	tsr_gles_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +442,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_enable),
 		cmocka_unit_test(test_vertex_attribs),
 		cmocka_unit_test(test_current_attrib_int_range),
+		cmocka_unit_test(test_get_integer_float_range),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }
