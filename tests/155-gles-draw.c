@@ -63,8 +63,15 @@ static void test_errors(void **state)
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
 	assert_false(tsr_gles_draw_arrays_state(ctx, GL_TRIANGLES, -1, 3, &d));
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
-	assert_false(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, 3, GL_UNSIGNED_INT, NULL, &d));
+	assert_false(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, 3, GL_INT, NULL, &d));
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+	assert_false(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, 3, GL_FLOAT, NULL, &d));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+	/* OES_element_index_uint: UNSIGNED_INT is an index type (no program: nothing drawn) */
+	assert_false(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, 3, GL_UNSIGNED_INT, NULL, &d));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	assert_false(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, -1, GL_UNSIGNED_INT, NULL, &d));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
 	assert_false(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, -3, GL_UNSIGNED_SHORT, NULL, &d));
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
 	use_program(ctx);
@@ -227,6 +234,23 @@ static void test_state_arrives(void **state)
 	assert_ptr_equal(d.indices, idx);
 	assert_int_equal(d.state.index.type, TSR_INDEX_U16);
 	assert_int_equal(d.state.index.buffer, 0);
+	/* 32-bit indices (OES_element_index_uint), client and in a buffer */
+	static const uint32_t idx32[4] = { 0, 1, 2, 70000 };
+	assert_true(tsr_gles_draw_elements_state(ctx, GL_TRIANGLE_STRIP, 4, GL_UNSIGNED_INT, idx32,
+						 &d));
+	assert_ptr_equal(d.indices, idx32);
+	assert_int_equal(d.state.mode, TSR_PRIM_TRIANGLE_STRIP);
+	assert_int_equal(d.state.index.type, TSR_INDEX_U32);
+	assert_int_equal(d.state.index.count, 4);
+	tsr_gles_BindBuffer(ctx, GL_ELEMENT_ARRAY_BUFFER, 4);
+	assert_true(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, 3, GL_UNSIGNED_INT,
+						 (const void *)8, &d));
+	assert_null(d.indices);
+	assert_int_equal(d.state.index.type, TSR_INDEX_U32);
+	assert_int_equal(d.state.index.buffer, 4);
+	assert_int_equal(d.state.index.offset, 8);
+	tsr_gles_BindBuffer(ctx, GL_ELEMENT_ARRAY_BUFFER, 0);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
 	/* a framebuffer object */
 	tsr_gles_BindFramebuffer(ctx, GL_FRAMEBUFFER, 5);
 	tsr_gles_FramebufferTexture2D(ctx, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 7, 0);

@@ -237,7 +237,8 @@ GLboolean tsr_gles_draw_elements_state(struct tsr_gles_context *ctx, GLenum mode
 				       GLenum type, const void *indices,
 				       struct tsr_gles_draw *out)
 {
-	if (!is_mode(mode) || (type != GL_UNSIGNED_BYTE && type != GL_UNSIGNED_SHORT)) {
+	if (!is_mode(mode) || (type != GL_UNSIGNED_BYTE && type != GL_UNSIGNED_SHORT &&
+				type != GL_UNSIGNED_INT /* OES_element_index_uint */)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return GL_FALSE;
 	}
@@ -249,7 +250,9 @@ GLboolean tsr_gles_draw_elements_state(struct tsr_gles_context *ctx, GLenum mode
 		return GL_FALSE;
 	fill(ctx, out);
 	out->state.mode = (uint8_t)mode;
-	out->state.index.type = type == GL_UNSIGNED_BYTE ? TSR_INDEX_U8 : TSR_INDEX_U16;
+	out->state.index.type = type == GL_UNSIGNED_BYTE    ? TSR_INDEX_U8
+				: type == GL_UNSIGNED_SHORT ? TSR_INDEX_U16
+							    : TSR_INDEX_U32;
 	out->state.index.buffer = ctx->element_array_buffer;
 	out->state.index.offset = ctx->element_array_buffer ? (uint32_t)(uintptr_t)indices : 0;
 	out->state.index.count = (uint32_t)count;

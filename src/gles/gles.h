@@ -54,7 +54,7 @@
 /* GetString(EXTENSIONS): only what is implemented. */
 #define TSR_GLES_EXTENSIONS \
 	"GL_OES_mapbuffer GL_OES_standard_derivatives GL_OES_depth_texture GL_OES_rgb8_rgba8 " \
-	"GL_OES_depth24"
+	"GL_OES_depth24 GL_OES_element_index_uint"
 
 struct tsr_gles_context;
 
@@ -548,7 +548,8 @@ struct tsr_gles_draw {
  * glDrawArrays / glDrawElements without the drawing: validates the
  * arguments and fills *out. Errors (recorded, FALSE returned, out
  * untouched): INVALID_ENUM for a mode other than POINTS..TRIANGLE_FAN or
- * an index type other than UNSIGNED_BYTE / UNSIGNED_SHORT; INVALID_VALUE
+ * an index type other than UNSIGNED_BYTE, UNSIGNED_SHORT and
+ * (OES_element_index_uint) UNSIGNED_INT (TSR_INDEX_U32); INVALID_VALUE
  * for count < 0 or first < 0; INVALID_FRAMEBUFFER_OPERATION when the bound
  * framebuffer is not complete; INVALID_OPERATION when an enabled array's
  * buffer or the element array buffer is mapped (OES_mapbuffer). FALSE
