@@ -90,7 +90,7 @@ static int32_t attachment_name(const struct gles_attachment *at, GLenum *type)
 }
 
 /* Fills out from the context; the caller sets mode and the index state. */
-static void fill(const struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
+static void fill(struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
 {
 	struct tsr_draw_state *s = &out->state;
 	tsr_draw_state_default(s, (uint32_t)ctx->width, (uint32_t)ctx->height);
@@ -171,9 +171,14 @@ static void fill(const struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
 						       &out->color_type);
 		s->framebuffer.depth = attachment_name(&ctx->framebuffer->att[GLES_ATTACH_DEPTH],
 						       &out->depth_type);
+		out->stencil = attachment_name(&ctx->framebuffer->att[GLES_ATTACH_STENCIL],
+					       &out->stencil_type);
 	} else {
-		out->color_type = out->depth_type = GL_NONE;
+		out->color_type = out->depth_type = out->stencil_type = GL_NONE;
+		out->stencil = TSR_ATTACH_DEFAULT;
 	}
+	tsr_gles_GetIntegerv(ctx, GL_DEPTH_BITS, &out->depth_bits);
+	tsr_gles_GetIntegerv(ctx, GL_STENCIL_BITS, &out->stencil_bits);
 }
 
 /* The checks both draws share after their own: the framebuffer, the

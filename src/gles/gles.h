@@ -372,8 +372,9 @@ void tsr_gles_FramebufferRenderbuffer(struct tsr_gles_context *ctx, GLenum targe
 /* 4.4.5: FRAMEBUFFER_COMPLETE (always for the default framebuffer), or
  * INCOMPLETE_ATTACHMENT (an attachment of zero size or of a format not
  * renderable at its attachment point), INCOMPLETE_MISSING_ATTACHMENT,
- * INCOMPLETE_DIMENSIONS (attachments of different sizes), UNSUPPORTED
- * (depth and stencil both attached: tessera has no packed depth-stencil).
+ * INCOMPLETE_DIMENSIONS (attachments of different sizes). A depth and a
+ * stencil attachment together (e.g. DEPTH_COMPONENT16 and STENCIL_INDEX8
+ * renderbuffers) are complete: separate buffers. Never UNSUPPORTED.
  * INVALID_ENUM (0 returned) for another target. */
 GLenum tsr_gles_CheckFramebufferStatus(struct tsr_gles_context *ctx, GLenum target);
 /* pname FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, _OBJECT_NAME, and for a
@@ -542,6 +543,15 @@ struct tsr_gles_draw {
 	struct tsr_gles_unit units[TSR_GLES_MAX_TEXTURE_UNITS];
 	GLuint framebuffer;                /* FRAMEBUFFER_BINDING */
 	GLenum color_type, depth_type;     /* TEXTURE, RENDERBUFFER or NONE (default framebuffer: NONE) */
+	/* STENCIL_ATTACHMENT, which state.framebuffer has no field for: the
+	 * attached renderbuffer's name (TSR_ATTACH_DEFAULT for the default
+	 * framebuffer, TSR_ATTACH_NONE for no attachment), and its type
+	 * (RENDERBUFFER or NONE; default framebuffer: NONE) */
+	int32_t stencil;
+	GLenum stencil_type;
+	/* DEPTH_BITS and STENCIL_BITS of the bound framebuffer: 0 when it has no
+	 * such buffer (4.1.5, 4.1.6: the test then passes and nothing is written) */
+	GLint depth_bits, stencil_bits;
 };
 
 /*
