@@ -5,6 +5,7 @@
  * program, validation, active attributes/uniforms, Uniform* with GL's
  * type-matching errors and GetUniform round trips.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -342,12 +343,36 @@ static void test_uniforms(void **state)
 	tsr_gles_context_destroy(ctx);
 }
 
+/* GetUniformiv of a float uniform holding a value no GLint holds: rounded
+ * and clamped (it converted -inf to int: undefined behaviour; found by
+ * fuzz_gles). */
+static void test_get_uniform_int_range(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	GLuint vs, fs;
+	GLuint p = build(ctx, &vs, &fs);
+	GLint tint = tsr_gles_GetUniformLocation(ctx, p, "tint");
+	assert_true(tint >= 0);
+	tsr_gles_Uniform4f(ctx, tint, -INFINITY, 1e30f, NAN, 2.5f);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	GLint v[4];
+	tsr_gles_GetUniformiv(ctx, p, tint, v);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	assert_int_equal(v[0], INT32_MIN);
+	assert_int_equal(v[1], INT32_MAX);
+	assert_int_equal(v[2], 0);
+	assert_int_equal(v[3], 3);
+	tsr_gles_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shader_objects),
 		cmocka_unit_test(test_attach_link_delete),
 		cmocka_unit_test(test_uniforms),
+		cmocka_unit_test(test_get_uniform_int_range),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }
