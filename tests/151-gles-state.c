@@ -435,6 +435,40 @@ static void test_get_integer_float_range(void **state)
 	tsr_gles_context_destroy(ctx);
 }
 
+/* A NaN given to a state clamped to [0, 1] (clear color and depth, blend
+ * color, depth range, sample coverage) is stored as 0: it was kept as NaN
+ * (clamp01 compared it to nothing), reached the draw state and made
+ * GetIntegerv convert NaN to int (undefined behaviour; found by
+ * fuzz_gles). */
+static void test_nan_clamped(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	tsr_gles_ClearColor(ctx, NAN, 0.5f, NAN, 2.0f);
+	tsr_gles_ClearDepthf(ctx, NAN);
+	tsr_gles_BlendColor(ctx, NAN, NAN, NAN, NAN);
+	tsr_gles_DepthRangef(ctx, NAN, NAN);
+	tsr_gles_SampleCoverage(ctx, NAN, GL_FALSE);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	GLfloat f[4];
+	GLint i[4];
+	tsr_gles_GetFloatv(ctx, GL_COLOR_CLEAR_VALUE, f);
+	assert_true(f[0] == 0.0f && f[1] == 0.5f && f[2] == 0.0f && f[3] == 1.0f);
+	tsr_gles_GetIntegerv(ctx, GL_COLOR_CLEAR_VALUE, i);
+	assert_int_equal(i[0], 0);
+	assert_int_equal(i[3], INT32_MAX);
+	const GLenum pnames[] = { GL_DEPTH_CLEAR_VALUE, GL_BLEND_COLOR, GL_DEPTH_RANGE,
+				  GL_SAMPLE_COVERAGE_VALUE };
+	for (size_t p = 0; p < sizeof pnames / sizeof pnames[0]; p++) {
+		tsr_gles_GetFloatv(ctx, pnames[p], f);
+		assert_true(f[0] == 0.0f);
+		tsr_gles_GetIntegerv(ctx, pnames[p], i);
+		assert_int_equal(i[0], 0);
+	}
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	tsr_gles_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +479,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_vertex_attribs),
 		cmocka_unit_test(test_current_attrib_int_range),
 		cmocka_unit_test(test_get_integer_float_range),
+		cmocka_unit_test(test_nan_clamped),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

@@ -20,9 +20,10 @@ GLint gles_round_int(GLfloat f)
 	return (GLint)d;
 }
 
+/* Clamped to [0, 1]; NaN (which no comparison orders) is 0. */
 static GLfloat clamp01(GLfloat v)
 {
-	return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+	return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
 }
 
 enum tsr_status tsr_gles_context_create(uint32_t width, uint32_t height,
