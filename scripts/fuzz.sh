@@ -75,7 +75,10 @@ JOBS=${FUZZ_JOBS:-1}
 # $BUILD/logs/NAME.result, "ok" or what it found
 run_one() {
 	local name=$1 max_len=$2 extra=() bin=$BUILD/fuzz/fuzz_$1
-	case $name in config|workload) extra=(-dict="$ROOT/fuzz/json.dict");; esac
+	case $name in
+	config|workload) extra=(-dict="$ROOT/fuzz/json.dict");;
+	gles) extra=(-dict="$ROOT/fuzz/gles.dict");; # GLSL tokens for the shader sources
+	esac
 	# assimp (not tessera) crashes on some inputs (fuzz_mesh.c): a timed
 	# mesh run imports in process for coverage and forks a child that
 	# libFuzzer restarts after a crash, so the run goes on; each crash

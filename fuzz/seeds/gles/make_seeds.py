@@ -278,3 +278,59 @@ for k in range(90):
 s.op("GET_STRING").byte(4)
 s.op("CLEAR").byte(3)
 s.write("state-and-gets")
+
+
+# 8. each shader of the harness's tables, its text in the input (so that
+# mutations edit real GLSL), compiled, linked with a partner, drawn
+def c_table(name):
+    body = re.search(r"%s\[\] = \{(.*?)\n\};" % name, SRC, re.S).group(1)
+    shaders, cur = [], ""
+    for line in body.split("\n"):
+        for lit in re.findall(r'"((?:[^"\\]|\\.)*)"', line):
+            cur += lit.encode().decode("unicode_escape")
+        if line.rstrip().endswith(","):
+            shaders.append(cur)
+            cur = ""
+    return shaders
+
+
+def source_from_input(s, shader, text):
+    data = text.encode()
+    parts = [data[i:i + 300] for i in range(0, len(data), 300)]
+    s.op("SHADER_SOURCE").byte(shader).byte(len(parts))
+    for part in parts:
+        s.u16(len(part)).raw(part).byte(0)
+    return s.byte(0)  # no lengths: NUL-terminated
+
+
+VS_SRC, FS_SRC = c_table("VS_TABLE"), c_table("FS_TABLE")
+# a fragment shader each vertex shader links with (its varyings)
+PARTNER_FS = [0, 1, 2, 2, 4]
+for i, text in enumerate(VS_SRC):
+    s = Seq(0x0C)
+    s.op("CREATE_SHADER").pick("stype", "VS").op("CREATE_SHADER").pick("stype", "FS")
+    source_from_input(s, 1, text)
+    s.op("SHADER_SOURCE_BUILTIN").byte(2).byte(PARTNER_FS[i])
+    s.op("COMPILE_SHADER").byte(1).op("COMPILE_SHADER").byte(2)
+    s.op("CREATE_PROGRAM").op("ATTACH_SHADER").byte(3).byte(1).op("ATTACH_SHADER").byte(3).byte(2)
+    s.op("LINK_PROGRAM").byte(3).op("USE_PROGRAM").byte(3)
+    for loc in range(4):
+        s.op("UNIFORM_FV").byte(loc + 1).byte(3).byte(1).raw(bytes(range(32)))
+    attrib(s, 0, 4, 0, 0)
+    attrib(s, 1, 3, 0, 256)
+    draw_arrays(s, "TRIANGLES", 0, 3)
+    s.write("vs-%d" % i)
+PARTNER_VS = [0, 1, 2, 1, 2]
+for i, text in enumerate(FS_SRC):
+    s = Seq(0x0C)
+    s.op("CREATE_SHADER").pick("stype", "VS").op("CREATE_SHADER").pick("stype", "FS")
+    s.op("SHADER_SOURCE_BUILTIN").byte(1).byte(PARTNER_VS[i])
+    source_from_input(s, 2, text)
+    s.op("COMPILE_SHADER").byte(1).op("COMPILE_SHADER").byte(2)
+    s.op("CREATE_PROGRAM").op("ATTACH_SHADER").byte(3).byte(1).op("ATTACH_SHADER").byte(3).byte(2)
+    s.op("LINK_PROGRAM").byte(3).op("USE_PROGRAM").byte(3)
+    for loc in range(4):
+        s.op("UNIFORM_IV").byte(loc + 1).byte(0).byte(1).raw(bytes(range(32)))
+    attrib(s, 0, 4, 0, 0)
+    draw_arrays(s, "TRIANGLES", 0, 3)
+    s.write("fs-%d" % i)
