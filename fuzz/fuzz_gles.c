@@ -1714,6 +1714,15 @@ static GLenum one_call(struct fz *z)
 			CHECK(d.state.index.type == (type == GL_UNSIGNED_BYTE ? TSR_INDEX_U8
 						     : type == GL_UNSIGNED_SHORT ? TSR_INDEX_U16
 						     : TSR_INDEX_U32));
+		/* each unit the program samples: complete as the context says */
+		for (GLuint u = 0; u < TSR_GLES_MAX_TEXTURE_UNITS; u++) {
+			const struct tsr_gles_unit *gu = &d.units[u];
+			if (gu->target == GL_NONE)
+				continue;
+			CHECK(gu->target == GL_TEXTURE_2D || gu->target == GL_TEXTURE_CUBE_MAP);
+			CHECK(gu->complete == tsr_gles_texture_complete(ctx, u, gu->target));
+			CHECK(gu->unit.image == (gu->complete ? (int32_t)gu->texture : -1));
+		}
 		/* the framebuffer's attachments and bits as the Gets say */
 		CHECK(d.depth_bits == geti(ctx, GL_DEPTH_BITS) &&
 		      d.stencil_bits == geti(ctx, GL_STENCIL_BITS));
