@@ -46,6 +46,7 @@
 
 #include "gles/device.h"
 #include "gles/gles.h"
+#include "shader/isa.h"
 
 #define MAX_CALLS 256
 #define MAX_COMPILES 12
@@ -410,6 +411,7 @@ struct fz {
 	uint64_t fp;       /* the fingerprint after the last call */
 };
 
+static int trace = -1; /* FUZZ_GLES_TRACE=1: each call's opcode and error on stderr */
 static uint8_t pixels[PIXELS_BYTES];
 static uint8_t client[CLIENT_BYTES];
 static GLfloat fvals[64 * 16];
@@ -631,6 +633,84 @@ static uint64_t max_index(struct tsr_gles_context *ctx, GLsizei count, GLenum ty
 			m = v;
 	}
 	return m;
+}
+
+/* The texture sampler of run_program(): checks the request, returns a
+ * pattern. */
+static void sample_cb(void *user, const struct tsr_shader_tex_request *req, float rgba[4][4])
+{
+	(void)user;
+	CHECK(req->unit < TSR_GLES_MAX_TEXTURE_UNITS && req->cube <= 1 && req->lane_mask <= 0xF &&
+	      req->lod_mode <= TSR_SHADER_LOD_EXPLICIT);
+	for (int l = 0; l < 4; l++)
+		for (int c = 0; c < 4; c++)
+			rgba[l][c] = (float)((l * 4 + c + (int)req->unit) % 5) * 0.25f;
+}
+
+/* Whether every loop of p's code is a breakable block run once: a loop
+ * may run TSR_SH_LOOP_LIMIT times per entry, nested ones that many times
+ * over, too long for an input. */
+static bool loops_bounded(const struct tsr_program *p)
+{
+	static const enum tsr_shader_stage stages[2] = { TSR_SHADER_VERTEX, TSR_SHADER_FRAGMENT };
+	for (int s = 0; s < 2; s++) {
+		const struct tsr_sh_inst *code = NULL;
+		uint32_t n = tsr_program_code(p, stages[s], &code);
+		for (uint32_t i = 0; i < n; i++)
+			if (code[i].op == TSR_SH_ENDLOOP && !(code[i].wmask & TSR_SH_F_ONCE))
+				return false;
+	}
+	return true;
+}
+
+/* Runs a drawn program's vertex stage on 4 vertices and its fragment
+ * stage on the quad they make (the interpreter, src/shader/exec.c), with
+ * attribute values from the input. */
+static void run_program(struct fz *z, const struct tsr_program *p)
+{
+	if (!loops_bounded(p))
+		return;
+	struct tsr_error err;
+	struct tsr_shader_exec *vx = NULL, *fx = NULL;
+	if (tsr_shader_exec_create(p, TSR_SHADER_VERTEX, sample_cb, NULL, &vx, &err) != TSR_OK ||
+	    tsr_shader_exec_create(p, TSR_SHADER_FRAGMENT, sample_cb, NULL, &fx, &err) != TSR_OK) {
+		tsr_shader_exec_destroy(vx);
+		return;
+	}
+	static struct tsr_vs_in in;
+	static struct tsr_vs_out out;
+	static struct tsr_fs_quad_in qin;
+	static struct tsr_fs_quad_out qout;
+	GLfloat seed[4] = { flt(&z->in), flt(&z->in), flt(&z->in), flt(&z->in) };
+	for (int v = 0; v < 4; v++)
+		for (int l = 0; l < TSR_SHADER_MAX_ATTRIBS; l++)
+			for (int c = 0; c < 4; c++)
+				in.attribs[v][l][c] = l == 0 ? seed[(v + c) % 4]
+							     : (float)((v + l + c) % 7) * 0.5f - 1.0f;
+	struct tsr_shader_counts counts;
+	memset(&counts, 0, sizeof counts);
+	tsr_shader_exec_vertices(vx, &in, 4, &out, &counts);
+	uint32_t nv = tsr_program_varying_count(p);
+	CHECK(nv <= TSR_SHADER_MAX_VARYINGS);
+	memset(&qin, 0, sizeof qin);
+	for (int l = 0; l < 4; l++) {
+		memcpy(qin.varyings[l], out.varyings[l], sizeof qin.varyings[l]);
+		qin.frag_coord[l][0] = (float)(l & 1) + 0.5f;
+		qin.frag_coord[l][1] = (float)(l >> 1) + 0.5f;
+		qin.frag_coord[l][2] = 0.5f;
+		qin.frag_coord[l][3] = 1.0f;
+		qin.point_coord[l][0] = (float)(l & 1);
+		qin.point_coord[l][1] = (float)(l >> 1);
+	}
+	qin.front_facing = (uint8_t)(seed[0] > 0.0f);
+	tsr_shader_exec_quad(fx, &qin, &qout, &counts);
+	CHECK(qout.kill_mask <= 0xF);
+	CHECK(counts.executions == 2 && counts.instructions >= counts.alu + counts.sfu + counts.tex);
+	if (trace > 0)
+		fprintf(stderr, "program run: %llu instructions, kill mask %x\n",
+			(unsigned long long)counts.instructions, qout.kill_mask);
+	tsr_shader_exec_destroy(vx);
+	tsr_shader_exec_destroy(fx);
 }
 
 static void device_draw(struct fz *z, const struct tsr_gles_draw *d)
@@ -1740,6 +1820,7 @@ static GLenum one_call(struct fz *z)
 		} else {
 			CHECK(d.stencil == TSR_ATTACH_DEFAULT && d.stencil_type == GL_NONE);
 		}
+		run_program(z, d.program);
 		uint64_t maxi = op == OP_DRAW_ARRAYS ? (uint64_t)first + (uint64_t)count - 1
 						     : max_index(ctx, count, type, indices);
 		if (count <= 1024 && maxi < 65536 && client_arrays_ok(ctx, maxi))
@@ -1848,7 +1929,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < sizeof client; i++)
 		client[i] = (uint8_t)(i * 13 + (i >> 8));
 	z.fp = fingerprint(z.ctx);
-	static int trace = -1; /* FUZZ_GLES_TRACE=1: each call's opcode and error on stderr */
 	if (trace < 0)
 		trace = getenv("FUZZ_GLES_TRACE") != NULL;
 	for (int call = 0; call < MAX_CALLS && z.in.n > 0; call++) {
