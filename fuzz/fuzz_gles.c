@@ -772,6 +772,8 @@ static void check_program(struct tsr_gles_context *ctx, GLuint p)
 	char name[256];
 	tsr_gles_GetProgramiv(ctx, p, GL_ACTIVE_UNIFORMS, &n);
 	tsr_gles_GetProgramiv(ctx, p, GL_ACTIVE_UNIFORM_MAX_LENGTH, &maxlen);
+	GLint locs[64], sizes[64];
+	int m = 0;
 	for (GLint i = 0; i < n; i++) {
 		GLsizei len = -1;
 		GLint size = 0;
@@ -783,7 +785,27 @@ static void check_program(struct tsr_gles_context *ctx, GLuint p)
 		GLfloat v[16];
 		tsr_gles_GetUniformfv(ctx, p, loc, v);
 		CHECK(tsr_gles_GetError(ctx) == GL_NO_ERROR);
+		if (m < 64) {
+			locs[m] = loc;
+			sizes[m++] = size;
+		}
+		/* an array "a[0]": "a" is element 0, "a[k]" element k, "a[size]" nothing */
+		if (len > 3 && strcmp(name + len - 3, "[0]") == 0 && len < 200) {
+			char el[256];
+			name[len - 3] = '\0';
+			CHECK(tsr_gles_GetUniformLocation(ctx, p, name) == loc);
+			for (GLint k = 1; k <= size && k < 8; k++) {
+				snprintf(el, sizeof el, "%s[%d]", name, k);
+				CHECK(tsr_gles_GetUniformLocation(ctx, p, el) == (k < size ? loc + k : -1));
+			}
+		} else {
+			CHECK(size == 1);
+		}
 	}
+	/* no two uniforms share a location */
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < i; j++)
+			CHECK(locs[i] + sizes[i] <= locs[j] || locs[j] + sizes[j] <= locs[i]);
 	tsr_gles_GetProgramiv(ctx, p, GL_ACTIVE_ATTRIBUTES, &n);
 	tsr_gles_GetProgramiv(ctx, p, GL_ACTIVE_ATTRIBUTE_MAX_LENGTH, &maxlen);
 	for (GLint i = 0; i < n; i++) {
@@ -801,8 +823,8 @@ static void check_program(struct tsr_gles_context *ctx, GLuint p)
 /* After a Uniform* call without an error on a linked current program: the
  * first element reads back (floats as given; ints and bools through
  * floats). */
-static void check_uniform(struct tsr_gles_context *ctx, GLint loc, int comps, bool ints,
-			  const GLfloat *fv, const GLint *iv)
+static void check_uniform(struct tsr_gles_context *ctx, GLint loc, GLsizei count, int comps,
+			  bool ints, const GLfloat *fv, const GLint *iv)
 {
 	GLint prog = geti(ctx, GL_CURRENT_PROGRAM), linked = 0;
 	if (!prog || loc < 0)
@@ -816,6 +838,7 @@ static void check_uniform(struct tsr_gles_context *ctx, GLint loc, int comps, bo
 	tsr_gles_GetProgramiv(ctx, prog, GL_ACTIVE_UNIFORM_MAX_LENGTH, &maxlen);
 	/* the uniform's type: a bool stores 0 / 1 */
 	GLenum type = 0;
+	GLint end = 0; /* one past the uniform's last element's location */
 	char name[256];
 	for (GLint i = 0; i < n; i++) {
 		GLsizei len;
@@ -824,19 +847,27 @@ static void check_uniform(struct tsr_gles_context *ctx, GLint loc, int comps, bo
 		tsr_gles_GetActiveUniform(ctx, (GLuint)prog, (GLuint)i, sizeof name, &len, &size, &t,
 					  name);
 		GLint l0 = tsr_gles_GetUniformLocation(ctx, (GLuint)prog, name);
-		if (loc >= l0 && loc < l0 + size)
+		if (loc >= l0 && loc < l0 + size) {
 			type = t;
+			end = l0 + size;
+		}
 	}
 	CHECK(type != 0);
-	GLfloat got[16];
-	tsr_gles_GetUniformfv(ctx, (GLuint)prog, loc, got);
 	bool is_bool = type == GL_BOOL || type == GL_BOOL_VEC2 || type == GL_BOOL_VEC3 ||
 		       type == GL_BOOL_VEC4;
-	for (int c = 0; c < comps; c++) {
-		GLfloat want = ints ? (GLfloat)iv[c] : fv[c];
-		if (is_bool)
-			want = want != 0.0f ? 1.0f : 0.0f;
-		CHECK(memcmp(&got[c], &want, sizeof want) == 0 || (isnan(got[c]) && isnan(want)));
+	/* every element written (count clipped to the array's end) reads back */
+	GLsizei elems = count < end - loc ? count : end - loc;
+	for (GLsizei e = 0; e < elems; e++) {
+		GLfloat got[16];
+		tsr_gles_GetUniformfv(ctx, (GLuint)prog, loc + e, got);
+		for (int c = 0; c < comps; c++) {
+			size_t k = (size_t)e * (size_t)comps + (size_t)c;
+			GLfloat want = ints ? (GLfloat)iv[k] : fv[k];
+			if (is_bool)
+				want = want != 0.0f ? 1.0f : 0.0f;
+			CHECK(memcmp(&got[c], &want, sizeof want) == 0 ||
+			      (isnan(got[c]) && isnan(want)));
+		}
 	}
 	CHECK(tsr_gles_GetError(ctx) == GL_NO_ERROR);
 }
@@ -1619,7 +1650,7 @@ static GLenum one_call(struct fz *z)
 		e = tsr_gles_GetError(ctx);
 		have_e = true;
 		if (e == GL_NO_ERROR)
-			check_uniform(ctx, loc, n, op == OP_UNIFORM_I, f, i);
+			check_uniform(ctx, loc, 1, n, op == OP_UNIFORM_I, f, i);
 		break;
 	}
 	case OP_UNIFORM_FV: case OP_UNIFORM_IV: case OP_UNIFORM_MATRIX: {
@@ -1672,7 +1703,7 @@ static GLenum one_call(struct fz *z)
 		if (geti(ctx, GL_CURRENT_PROGRAM) && count < 0 && !transpose)
 			CHECK(e == GL_INVALID_VALUE);
 		if (e == GL_NO_ERROR && count > 0)
-			check_uniform(ctx, loc, comps, op == OP_UNIFORM_IV, fvals, ivals);
+			check_uniform(ctx, loc, count, comps, op == OP_UNIFORM_IV, fvals, ivals);
 		break;
 	}
 	case OP_GET_UNIFORM: {
