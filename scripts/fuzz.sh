@@ -21,7 +21,7 @@ GLMARK=/usr/share/glmark2
 
 # name, -max_len; the order is the order of the runs
 FUZZERS=(config:16384 set:1024 workload:16384 mesh:65536 image:65536
-         trace_text:8192 trace_bin:16384)
+         trace_text:8192 trace_bin:16384 gles:4096)
 # fuzz_mesh.c's extension table: the first byte of an input picks one
 MESH_EXTS=(obj ply stl off gltf glb 3ds dae fbx x md2 ac)
 
@@ -65,6 +65,8 @@ seed image $(find "$GLMARK/textures" "$ASSIMP" -iname '*.png' -size -8k 2>/dev/n
 	-size -24k 2>/dev/null | sort | head -6)
 seed trace_text "$ROOT"/tests/data/*.txt "$ROOT"/fuzz/seeds/trace_text/*
 seed trace_bin "$ROOT"/fuzz/seeds/trace_bin/*
+# GL call sequences (fuzz/seeds/gles/make_seeds.py writes them)
+seed gles $(ls "$ROOT"/fuzz/seeds/gles/* | grep -v '\.py$')
 
 want=("$@")
 JOBS=${FUZZ_JOBS:-1}
@@ -73,7 +75,10 @@ JOBS=${FUZZ_JOBS:-1}
 # $BUILD/logs/NAME.result, "ok" or what it found
 run_one() {
 	local name=$1 max_len=$2 extra=() bin=$BUILD/fuzz/fuzz_$1
-	case $name in config|workload) extra=(-dict="$ROOT/fuzz/json.dict");; esac
+	case $name in
+	config|workload) extra=(-dict="$ROOT/fuzz/json.dict");;
+	gles) extra=(-dict="$ROOT/fuzz/gles.dict");; # GLSL tokens for the shader sources
+	esac
 	# assimp (not tessera) crashes on some inputs (fuzz_mesh.c): a timed
 	# mesh run imports in process for coverage and forks a child that
 	# libFuzzer restarts after a crash, so the run goes on; each crash

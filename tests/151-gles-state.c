@@ -4,6 +4,7 @@
  * 2.0.25), each setter's round trip and errors, 6.1.2's type conversions,
  * vertex attributes, Enable/Disable/IsEnabled, GetString.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -165,6 +166,8 @@ static void test_strings(void **state)
 			    "OpenGL ES GLSL ES 1.00");
 	assert_non_null(strstr((const char *)tsr_gles_GetString(ctx, GL_EXTENSIONS),
 			       "GL_OES_mapbuffer"));
+	assert_non_null(strstr((const char *)tsr_gles_GetString(ctx, GL_EXTENSIONS),
+			       "GL_OES_element_index_uint"));
 	assert_non_null(tsr_gles_GetString(ctx, GL_RENDERER));
 	assert_null(tsr_gles_GetString(ctx, GL_BLEND));
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
@@ -395,6 +398,77 @@ static void test_vertex_attribs(void **state)
 	tsr_gles_context_destroy(ctx);
 }
 
+/* GetVertexAttribiv(CURRENT_VERTEX_ATTRIB) of values no GLint holds:
+ * rounded and clamped (it converted 1e30 to int: undefined behaviour;
+ * found by fuzz_gles). */
+static void test_current_attrib_int_range(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	tsr_gles_VertexAttrib4f(ctx, 2, 1e30f, -3e9f, NAN, -2.5f);
+	GLint v[4];
+	tsr_gles_GetVertexAttribiv(ctx, 2, GL_CURRENT_VERTEX_ATTRIB, v);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	assert_int_equal(v[0], INT32_MAX);
+	assert_int_equal(v[1], INT32_MIN);
+	assert_int_equal(v[2], 0);
+	assert_int_equal(v[3], -3);
+	tsr_gles_context_destroy(ctx);
+}
+
+/* GetIntegerv of a float state no GLint holds: rounded and clamped (3e9
+ * came back negative, 1e30 as 0; found by fuzz_gles). */
+static void test_get_integer_float_range(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	GLint v = 0;
+	tsr_gles_PolygonOffset(ctx, 3e9f, -1e30f);
+	tsr_gles_GetIntegerv(ctx, GL_POLYGON_OFFSET_FACTOR, &v);
+	assert_int_equal(v, INT32_MAX);
+	tsr_gles_GetIntegerv(ctx, GL_POLYGON_OFFSET_UNITS, &v);
+	assert_int_equal(v, INT32_MIN);
+	tsr_gles_LineWidth(ctx, 2.5f);
+	tsr_gles_GetIntegerv(ctx, GL_LINE_WIDTH, &v);
+	assert_int_equal(v, 3);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	tsr_gles_context_destroy(ctx);
+}
+
+/* A NaN given to a state clamped to [0, 1] (clear color and depth, blend
+ * color, depth range, sample coverage) is stored as 0: it was kept as NaN
+ * (clamp01 compared it to nothing), reached the draw state and made
+ * GetIntegerv convert NaN to int (undefined behaviour; found by
+ * fuzz_gles). */
+static void test_nan_clamped(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	tsr_gles_ClearColor(ctx, NAN, 0.5f, NAN, 2.0f);
+	tsr_gles_ClearDepthf(ctx, NAN);
+	tsr_gles_BlendColor(ctx, NAN, NAN, NAN, NAN);
+	tsr_gles_DepthRangef(ctx, NAN, NAN);
+	tsr_gles_SampleCoverage(ctx, NAN, GL_FALSE);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	GLfloat f[4];
+	GLint i[4];
+	tsr_gles_GetFloatv(ctx, GL_COLOR_CLEAR_VALUE, f);
+	assert_true(f[0] == 0.0f && f[1] == 0.5f && f[2] == 0.0f && f[3] == 1.0f);
+	tsr_gles_GetIntegerv(ctx, GL_COLOR_CLEAR_VALUE, i);
+	assert_int_equal(i[0], 0);
+	assert_int_equal(i[3], INT32_MAX);
+	const GLenum pnames[] = { GL_DEPTH_CLEAR_VALUE, GL_BLEND_COLOR, GL_DEPTH_RANGE,
+				  GL_SAMPLE_COVERAGE_VALUE };
+	for (size_t p = 0; p < sizeof pnames / sizeof pnames[0]; p++) {
+		tsr_gles_GetFloatv(ctx, pnames[p], f);
+		assert_true(f[0] == 0.0f);
+		tsr_gles_GetIntegerv(ctx, pnames[p], i);
+		assert_int_equal(i[0], 0);
+	}
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	tsr_gles_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +477,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_round_trips),
 		cmocka_unit_test(test_enable),
 		cmocka_unit_test(test_vertex_attribs),
+		cmocka_unit_test(test_current_attrib_int_range),
+		cmocka_unit_test(test_get_integer_float_range),
+		cmocka_unit_test(test_nan_clamped),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
  * (table 6.8), completeness (3.7.10) and the NPOT rules of 3.8.2, and the
  * errors of each.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -322,6 +323,53 @@ static void test_cube(void **state)
 	tsr_gles_context_destroy(ctx);
 }
 
+/* The default cube map's +X face (face index 0) is the cube map's, not the
+ * default 2D texture's (found by fuzz_gles). */
+static void test_default_cube_face_image(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	const uint8_t px[4] = { 1, 2, 3, 4 };
+	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 0, GL_RGBA, 2, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	tsr_gles_TexImage2D(ctx, GL_TEXTURE_CUBE_MAP_POSITIVE_X, 0, GL_RGBA, 1, 1, 0, GL_RGBA,
+			    GL_UNSIGNED_BYTE, px);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	GLsizei w = 0, h = 0;
+	const uint8_t *t = tsr_gles_texture_image(ctx, 0, GL_TEXTURE_CUBE_MAP_POSITIVE_X, 0, &w, &h,
+						  NULL);
+	assert_non_null(t);
+	assert_int_equal(w, 1);
+	assert_int_equal(h, 1);
+	assert_rgba(t, 1, 2, 3, 4);
+	t = tsr_gles_texture_image(ctx, 0, GL_TEXTURE_2D, 0, &w, &h, NULL);
+	assert_int_equal(w, 2);
+	tsr_gles_context_destroy(ctx);
+}
+
+/* TexParameterf[v] with a float no integer holds (infinity, NaN, 1e30)
+ * records INVALID_ENUM and changes nothing (it was converted to an int:
+ * undefined behaviour; found by fuzz_gles). */
+static void test_tex_parameter_float_range(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	const GLfloat bad[] = { INFINITY, -INFINITY, NAN, 1e30f, -3e9f, 2147483648.0f };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		tsr_gles_TexParameterf(ctx, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, bad[i]);
+		assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+		tsr_gles_TexParameterfv(ctx, GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, &bad[i]);
+		assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+	}
+	GLint v = 0;
+	tsr_gles_GetTexParameteriv(ctx, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, &v);
+	assert_int_equal(v, GL_NEAREST_MIPMAP_LINEAR);
+	tsr_gles_GetTexParameteriv(ctx, GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, &v);
+	assert_int_equal(v, GL_REPEAT);
+	tsr_gles_TexParameterf(ctx, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, (GLfloat)GL_LINEAR);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	tsr_gles_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +378,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_copy),
 		cmocka_unit_test(test_mipmaps_and_completeness),
 		cmocka_unit_test(test_cube),
+		cmocka_unit_test(test_default_cube_face_image),
+		cmocka_unit_test(test_tex_parameter_float_range),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

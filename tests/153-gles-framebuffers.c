@@ -145,13 +145,34 @@ static void test_status(void **state)
 	assert_int_equal(tsr_gles_CheckFramebufferStatus(ctx, GL_FRAMEBUFFER),
 			 GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
 	tsr_gles_RenderbufferStorage(ctx, GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, 16, 8);
-	/* depth and stencil both: no packed depth-stencil here */
+	/* depth and stencil both: a DEPTH_COMPONENT16 and a STENCIL_INDEX8
+	 * renderbuffer are two buffers, complete */
 	tsr_gles_BindRenderbuffer(ctx, GL_RENDERBUFFER, 4);
 	tsr_gles_RenderbufferStorage(ctx, GL_RENDERBUFFER, GL_STENCIL_INDEX8, 16, 8);
 	tsr_gles_FramebufferRenderbuffer(ctx, GL_FRAMEBUFFER, GL_STENCIL_ATTACHMENT, GL_RENDERBUFFER, 4);
+	assert_int_equal(tsr_gles_CheckFramebufferStatus(ctx, GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+	tsr_gles_GetIntegerv(ctx, GL_DEPTH_BITS, &bits);
+	assert_int_equal(bits, 16);
+	tsr_gles_GetIntegerv(ctx, GL_STENCIL_BITS, &bits);
+	assert_int_equal(bits, 8);
+	assert_int_equal(att_param(ctx, GL_STENCIL_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME), 4);
+	/* one of another size: incomplete dimensions; a depth format at the stencil point */
+	tsr_gles_RenderbufferStorage(ctx, GL_RENDERBUFFER, GL_STENCIL_INDEX8, 8, 8);
 	assert_int_equal(tsr_gles_CheckFramebufferStatus(ctx, GL_FRAMEBUFFER),
-			 GL_FRAMEBUFFER_UNSUPPORTED);
+			 GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS);
+	tsr_gles_RenderbufferStorage(ctx, GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, 16, 8);
+	assert_int_equal(tsr_gles_CheckFramebufferStatus(ctx, GL_FRAMEBUFFER),
+			 GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+	tsr_gles_RenderbufferStorage(ctx, GL_RENDERBUFFER, GL_STENCIL_INDEX8, 16, 8);
+	assert_int_equal(tsr_gles_CheckFramebufferStatus(ctx, GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+	/* with a 24-bit depth renderbuffer too */
+	tsr_gles_BindRenderbuffer(ctx, GL_RENDERBUFFER, 3);
+	tsr_gles_RenderbufferStorage(ctx, GL_RENDERBUFFER, GL_DEPTH_COMPONENT24_OES, 16, 8);
+	assert_int_equal(tsr_gles_CheckFramebufferStatus(ctx, GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+	tsr_gles_RenderbufferStorage(ctx, GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, 16, 8);
 	tsr_gles_FramebufferRenderbuffer(ctx, GL_FRAMEBUFFER, GL_STENCIL_ATTACHMENT, GL_RENDERBUFFER, 0);
+	tsr_gles_GetIntegerv(ctx, GL_STENCIL_BITS, &bits);
+	assert_int_equal(bits, 0);
 	assert_int_equal(tsr_gles_CheckFramebufferStatus(ctx, GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
 	/* a luminance texture is not color-renderable */
 	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 0, GL_LUMINANCE, 16, 8, 0, GL_LUMINANCE,

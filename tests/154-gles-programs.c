@@ -5,6 +5,7 @@
  * program, validation, active attributes/uniforms, Uniform* with GL's
  * type-matching errors and GetUniform round trips.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -342,12 +343,66 @@ static void test_uniforms(void **state)
 	tsr_gles_context_destroy(ctx);
 }
 
+/* GetUniformiv of a float uniform holding a value no GLint holds: rounded
+ * and clamped (it converted -inf to int: undefined behaviour; found by
+ * fuzz_gles). */
+static void test_get_uniform_int_range(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	GLuint vs, fs;
+	GLuint p = build(ctx, &vs, &fs);
+	GLint tint = tsr_gles_GetUniformLocation(ctx, p, "tint");
+	assert_true(tint >= 0);
+	tsr_gles_Uniform4f(ctx, tint, -INFINITY, 1e30f, NAN, 2.5f);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	GLint v[4];
+	tsr_gles_GetUniformiv(ctx, p, tint, v);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	assert_int_equal(v[0], INT32_MIN);
+	assert_int_equal(v[1], INT32_MAX);
+	assert_int_equal(v[2], 0);
+	assert_int_equal(v[3], 3);
+	tsr_gles_context_destroy(ctx);
+}
+
+/* A shader without main() fails to compile with an info log that names a
+ * line, as every other compile error does ("ERROR: 0:N: ..."; it said
+ * "ERROR: Linking fragment stage: Missing entry point", no line; found by
+ * fuzz_gles). */
+static void test_missing_main_log_line(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	static const char *const srcs[] = {
+		"precision mediump float;\nvoid mian() {\n  gl_FragColor = vec4(1.0);\n}\n",
+		"",
+	};
+	static const char *const lines[] = { "0:4: ", "0:1: " };
+	for (int i = 0; i < 2; i++) {
+		GLuint s = tsr_gles_CreateShader(ctx, GL_FRAGMENT_SHADER);
+		tsr_gles_ShaderSource(ctx, s, 1, &srcs[i], NULL);
+		tsr_gles_CompileShader(ctx, s);
+		assert_int_equal(shader_iv(ctx, s, GL_COMPILE_STATUS), GL_FALSE);
+		char log[512];
+		GLsizei len = 0;
+		tsr_gles_GetShaderInfoLog(ctx, s, sizeof log, &len, log);
+		assert_int_equal(len + 1, shader_iv(ctx, s, GL_INFO_LOG_LENGTH));
+		assert_non_null(strstr(log, lines[i]));
+		assert_non_null(strstr(log, "entry point"));
+		assert_null(strstr(log, "Linking"));
+	}
+	tsr_gles_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shader_objects),
 		cmocka_unit_test(test_attach_link_delete),
 		cmocka_unit_test(test_uniforms),
+		cmocka_unit_test(test_get_uniform_int_range),
+		cmocka_unit_test(test_missing_main_log_line),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

@@ -63,8 +63,15 @@ static void test_errors(void **state)
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
 	assert_false(tsr_gles_draw_arrays_state(ctx, GL_TRIANGLES, -1, 3, &d));
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
-	assert_false(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, 3, GL_UNSIGNED_INT, NULL, &d));
+	assert_false(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, 3, GL_INT, NULL, &d));
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+	assert_false(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, 3, GL_FLOAT, NULL, &d));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+	/* OES_element_index_uint: UNSIGNED_INT is an index type (no program: nothing drawn) */
+	assert_false(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, 3, GL_UNSIGNED_INT, NULL, &d));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	assert_false(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, -1, GL_UNSIGNED_INT, NULL, &d));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
 	assert_false(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, -3, GL_UNSIGNED_SHORT, NULL, &d));
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
 	use_program(ctx);
@@ -227,6 +234,23 @@ static void test_state_arrives(void **state)
 	assert_ptr_equal(d.indices, idx);
 	assert_int_equal(d.state.index.type, TSR_INDEX_U16);
 	assert_int_equal(d.state.index.buffer, 0);
+	/* 32-bit indices (OES_element_index_uint), client and in a buffer */
+	static const uint32_t idx32[4] = { 0, 1, 2, 70000 };
+	assert_true(tsr_gles_draw_elements_state(ctx, GL_TRIANGLE_STRIP, 4, GL_UNSIGNED_INT, idx32,
+						 &d));
+	assert_ptr_equal(d.indices, idx32);
+	assert_int_equal(d.state.mode, TSR_PRIM_TRIANGLE_STRIP);
+	assert_int_equal(d.state.index.type, TSR_INDEX_U32);
+	assert_int_equal(d.state.index.count, 4);
+	tsr_gles_BindBuffer(ctx, GL_ELEMENT_ARRAY_BUFFER, 4);
+	assert_true(tsr_gles_draw_elements_state(ctx, GL_TRIANGLES, 3, GL_UNSIGNED_INT,
+						 (const void *)8, &d));
+	assert_null(d.indices);
+	assert_int_equal(d.state.index.type, TSR_INDEX_U32);
+	assert_int_equal(d.state.index.buffer, 4);
+	assert_int_equal(d.state.index.offset, 8);
+	tsr_gles_BindBuffer(ctx, GL_ELEMENT_ARRAY_BUFFER, 0);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
 	/* a framebuffer object */
 	tsr_gles_BindFramebuffer(ctx, GL_FRAMEBUFFER, 5);
 	tsr_gles_FramebufferTexture2D(ctx, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 7, 0);
@@ -236,6 +260,65 @@ static void test_state_arrives(void **state)
 	assert_int_equal(d.color_type, GL_TEXTURE);
 	assert_int_equal(d.state.framebuffer.depth, TSR_ATTACH_NONE);
 	assert_int_equal(d.depth_type, GL_NONE);
+	assert_int_equal(d.stencil, TSR_ATTACH_NONE);
+	assert_int_equal(d.stencil_type, GL_NONE);
+	assert_int_equal(d.depth_bits, 0);
+	assert_int_equal(d.stencil_bits, 0);
+	tsr_gles_context_destroy(ctx);
+}
+
+/* A framebuffer object with a DEPTH_COMPONENT16 depth and a STENCIL_INDEX8
+ * stencil renderbuffer draws (complete), and the draw says both are there;
+ * the default framebuffer's come from its config. */
+static void test_depth_stencil_attachments(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	use_program(ctx);
+	struct tsr_gles_draw d;
+	assert_true(tsr_gles_draw_arrays_state(ctx, GL_TRIANGLES, 0, 3, &d));
+	assert_int_equal(d.stencil, TSR_ATTACH_DEFAULT);
+	assert_int_equal(d.stencil_type, GL_NONE);
+	assert_int_equal(d.depth_bits, 24);
+	assert_int_equal(d.stencil_bits, 8);
+	tsr_gles_BindFramebuffer(ctx, GL_FRAMEBUFFER, 1);
+	tsr_gles_BindTexture(ctx, GL_TEXTURE_2D, 2);
+	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 0, GL_RGBA, 32, 16, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	tsr_gles_FramebufferTexture2D(ctx, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 2, 0);
+	tsr_gles_BindRenderbuffer(ctx, GL_RENDERBUFFER, 3);
+	tsr_gles_RenderbufferStorage(ctx, GL_RENDERBUFFER, GL_DEPTH_COMPONENT16, 32, 16);
+	tsr_gles_FramebufferRenderbuffer(ctx, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, 3);
+	tsr_gles_BindRenderbuffer(ctx, GL_RENDERBUFFER, 4);
+	tsr_gles_RenderbufferStorage(ctx, GL_RENDERBUFFER, GL_STENCIL_INDEX8, 32, 16);
+	tsr_gles_FramebufferRenderbuffer(ctx, GL_FRAMEBUFFER, GL_STENCIL_ATTACHMENT, GL_RENDERBUFFER, 4);
+	assert_int_equal(tsr_gles_CheckFramebufferStatus(ctx, GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	tsr_gles_Enable(ctx, GL_STENCIL_TEST);
+	tsr_gles_StencilFunc(ctx, GL_EQUAL, 1, 0xff);
+	assert_true(tsr_gles_draw_arrays_state(ctx, GL_TRIANGLES, 0, 3, &d));
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	assert_int_equal(d.framebuffer, 1);
+	assert_int_equal(d.state.framebuffer.color, 2);
+	assert_int_equal(d.state.framebuffer.depth, 3);
+	assert_int_equal(d.depth_type, GL_RENDERBUFFER);
+	assert_int_equal(d.stencil, 4);
+	assert_int_equal(d.stencil_type, GL_RENDERBUFFER);
+	assert_int_equal(d.depth_bits, 16);
+	assert_int_equal(d.stencil_bits, 8);
+	assert_true(d.state.stencil.test);
+	assert_int_equal(d.state.stencil.front.func, TSR_FUNC_EQUAL);
+	/* a clear of all three buffers is allowed */
+	struct tsr_clear_state c;
+	assert_true(tsr_gles_clear_state(ctx, GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT |
+						      GL_STENCIL_BUFFER_BIT, &c));
+	assert_int_equal(c.mask, TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH | TSR_CLEAR_STENCIL);
+	/* the stencil renderbuffer deleted: detached from the bound framebuffer */
+	GLuint rb = 4;
+	tsr_gles_DeleteRenderbuffers(ctx, 1, &rb);
+	assert_true(tsr_gles_draw_arrays_state(ctx, GL_TRIANGLES, 0, 3, &d));
+	assert_int_equal(d.stencil, TSR_ATTACH_NONE);
+	assert_int_equal(d.stencil_type, GL_NONE);
+	assert_int_equal(d.stencil_bits, 0);
 	tsr_gles_context_destroy(ctx);
 }
 
@@ -302,6 +385,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_state_arrives),
 		cmocka_unit_test(test_clear),
 		cmocka_unit_test(test_read_pixels),
+		cmocka_unit_test(test_depth_stencil_attachments),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

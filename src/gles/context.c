@@ -8,9 +8,22 @@
 
 #include "gles/gles_priv.h"
 
+GLint gles_round_int(GLfloat f)
+{
+	if (!(f == f))
+		return 0;
+	double d = f < 0 ? (double)f - 0.5 : (double)f + 0.5;
+	if (d >= 2147483647.0)
+		return INT32_MAX;
+	if (d <= -2147483648.0)
+		return INT32_MIN;
+	return (GLint)d;
+}
+
+/* Clamped to [0, 1]; NaN (which no comparison orders) is 0. */
 static GLfloat clamp01(GLfloat v)
 {
-	return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+	return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
 }
 
 enum tsr_status tsr_gles_context_create(uint32_t width, uint32_t height,
@@ -276,10 +289,8 @@ void tsr_gles_GetVertexAttribiv(struct tsr_gles_context *ctx, GLuint index, GLen
 		return;
 	if (pname == GL_CURRENT_VERTEX_ATTRIB) {
 		/* 6.1.2: floats to integers by rounding */
-		for (int c = 0; c < 4; c++) {
-			GLfloat f = a->current[c];
-			params[c] = (GLint)(f < 0 ? f - 0.5f : f + 0.5f);
-		}
+		for (int c = 0; c < 4; c++)
+			params[c] = gles_round_int(a->current[c]);
 		return;
 	}
 	attrib_int(a, pname, &v);

@@ -90,7 +90,7 @@ static int32_t attachment_name(const struct gles_attachment *at, GLenum *type)
 }
 
 /* Fills out from the context; the caller sets mode and the index state. */
-static void fill(const struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
+static void fill(struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
 {
 	struct tsr_draw_state *s = &out->state;
 	tsr_draw_state_default(s, (uint32_t)ctx->width, (uint32_t)ctx->height);
@@ -171,9 +171,14 @@ static void fill(const struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
 						       &out->color_type);
 		s->framebuffer.depth = attachment_name(&ctx->framebuffer->att[GLES_ATTACH_DEPTH],
 						       &out->depth_type);
+		out->stencil = attachment_name(&ctx->framebuffer->att[GLES_ATTACH_STENCIL],
+					       &out->stencil_type);
 	} else {
-		out->color_type = out->depth_type = GL_NONE;
+		out->color_type = out->depth_type = out->stencil_type = GL_NONE;
+		out->stencil = TSR_ATTACH_DEFAULT;
 	}
+	tsr_gles_GetIntegerv(ctx, GL_DEPTH_BITS, &out->depth_bits);
+	tsr_gles_GetIntegerv(ctx, GL_STENCIL_BITS, &out->stencil_bits);
 }
 
 /* The checks both draws share after their own: the framebuffer, the
@@ -237,7 +242,8 @@ GLboolean tsr_gles_draw_elements_state(struct tsr_gles_context *ctx, GLenum mode
 				       GLenum type, const void *indices,
 				       struct tsr_gles_draw *out)
 {
-	if (!is_mode(mode) || (type != GL_UNSIGNED_BYTE && type != GL_UNSIGNED_SHORT)) {
+	if (!is_mode(mode) || (type != GL_UNSIGNED_BYTE && type != GL_UNSIGNED_SHORT &&
+				type != GL_UNSIGNED_INT /* OES_element_index_uint */)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return GL_FALSE;
 	}
@@ -249,7 +255,9 @@ GLboolean tsr_gles_draw_elements_state(struct tsr_gles_context *ctx, GLenum mode
 		return GL_FALSE;
 	fill(ctx, out);
 	out->state.mode = (uint8_t)mode;
-	out->state.index.type = type == GL_UNSIGNED_BYTE ? TSR_INDEX_U8 : TSR_INDEX_U16;
+	out->state.index.type = type == GL_UNSIGNED_BYTE    ? TSR_INDEX_U8
+				: type == GL_UNSIGNED_SHORT ? TSR_INDEX_U16
+							    : TSR_INDEX_U32;
 	out->state.index.buffer = ctx->element_array_buffer;
 	out->state.index.offset = ctx->element_array_buffer ? (uint32_t)(uintptr_t)indices : 0;
 	out->state.index.count = (uint32_t)count;

@@ -236,8 +236,8 @@ GLenum tsr_gles_CheckFramebufferStatus(struct tsr_gles_context *ctx, GLenum targ
 		return GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT;
 	if (!same)
 		return GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS;
-	if (fb->att[GLES_ATTACH_DEPTH].type != GL_NONE && fb->att[GLES_ATTACH_STENCIL].type != GL_NONE)
-		return GL_FRAMEBUFFER_UNSUPPORTED;
+	/* a depth and a stencil attachment together are two separate buffers
+	 * (DEPTH_COMPONENT16 and STENCIL_INDEX8, say): complete */
 	return GL_FRAMEBUFFER_COMPLETE;
 }
 

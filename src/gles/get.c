@@ -241,7 +241,7 @@ void tsr_gles_GetIntegerv(struct tsr_gles_context *ctx, GLenum pname, GLint *par
 	for (int k = 0; k < v.n; k++) {
 		switch (v.kind) {
 		case V_INT: case V_BOOL: params[k] = v.i[k]; break;
-		case V_FLOAT: params[k] = (GLint)lroundf(v.f[k]); break;
+		case V_FLOAT: params[k] = gles_round_int(v.f[k]); break;
 		case V_NORM:
 			params[k] = (GLint)floor((4294967295.0 * v.f[k] - 1.0) / 2.0 + 0.5);
 			break;

@@ -55,7 +55,7 @@
 /* GetString(EXTENSIONS): only what is implemented. */
 #define TSR_GLES_EXTENSIONS \
 	"GL_OES_mapbuffer GL_OES_standard_derivatives GL_OES_depth_texture GL_OES_rgb8_rgba8 " \
-	"GL_OES_depth24"
+	"GL_OES_depth24 GL_OES_element_index_uint"
 
 struct tsr_gles_context;
 
@@ -373,8 +373,9 @@ void tsr_gles_FramebufferRenderbuffer(struct tsr_gles_context *ctx, GLenum targe
 /* 4.4.5: FRAMEBUFFER_COMPLETE (always for the default framebuffer), or
  * INCOMPLETE_ATTACHMENT (an attachment of zero size or of a format not
  * renderable at its attachment point), INCOMPLETE_MISSING_ATTACHMENT,
- * INCOMPLETE_DIMENSIONS (attachments of different sizes), UNSUPPORTED
- * (depth and stencil both attached: tessera has no packed depth-stencil).
+ * INCOMPLETE_DIMENSIONS (attachments of different sizes). A depth and a
+ * stencil attachment together (e.g. DEPTH_COMPONENT16 and STENCIL_INDEX8
+ * renderbuffers) are complete: separate buffers. Never UNSUPPORTED.
  * INVALID_ENUM (0 returned) for another target. */
 GLenum tsr_gles_CheckFramebufferStatus(struct tsr_gles_context *ctx, GLenum target);
 /* pname FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, _OBJECT_NAME, and for a
@@ -543,13 +544,23 @@ struct tsr_gles_draw {
 	struct tsr_gles_unit units[TSR_GLES_MAX_TEXTURE_UNITS];
 	GLuint framebuffer;                /* FRAMEBUFFER_BINDING */
 	GLenum color_type, depth_type;     /* TEXTURE, RENDERBUFFER or NONE (default framebuffer: NONE) */
+	/* STENCIL_ATTACHMENT, which state.framebuffer has no field for: the
+	 * attached renderbuffer's name (TSR_ATTACH_DEFAULT for the default
+	 * framebuffer, TSR_ATTACH_NONE for no attachment), and its type
+	 * (RENDERBUFFER or NONE; default framebuffer: NONE) */
+	int32_t stencil;
+	GLenum stencil_type;
+	/* DEPTH_BITS and STENCIL_BITS of the bound framebuffer: 0 when it has no
+	 * such buffer (4.1.5, 4.1.6: the test then passes and nothing is written) */
+	GLint depth_bits, stencil_bits;
 };
 
 /*
  * glDrawArrays / glDrawElements without the drawing: validates the
  * arguments and fills *out. Errors (recorded, FALSE returned, out
  * untouched): INVALID_ENUM for a mode other than POINTS..TRIANGLE_FAN or
- * an index type other than UNSIGNED_BYTE / UNSIGNED_SHORT; INVALID_VALUE
+ * an index type other than UNSIGNED_BYTE, UNSIGNED_SHORT and
+ * (OES_element_index_uint) UNSIGNED_INT (TSR_INDEX_U32); INVALID_VALUE
  * for count < 0 or first < 0; INVALID_FRAMEBUFFER_OPERATION when the bound
  * framebuffer is not complete; INVALID_OPERATION when an enabled array's
  * buffer or the element array buffer is mapped (OES_mapbuffer). FALSE

@@ -159,6 +159,10 @@ struct tsr_gles_context {
 	void *read_pixels_user;
 };
 
+/* 6.1.2's float-to-integer conversion of a Get: rounded to the nearest
+ * integer, clamped to GLint's range (NaN: 0). */
+GLint gles_round_int(GLfloat f);
+
 /* Records error e unless one is already pending. */
 void gles_error(struct tsr_gles_context *ctx, GLenum e);
 

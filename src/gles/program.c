@@ -701,7 +701,7 @@ void tsr_gles_GetUniformiv(struct tsr_gles_context *ctx, GLuint program, GLint l
 	float v[16];
 	int n = uniform_get(ctx, program, location, v);
 	for (int i = 0; i < n; i++)
-		params[i] = (GLint)(v[i] < 0 ? v[i] - 0.5f : v[i] + 0.5f);
+		params[i] = gles_round_int(v[i]);
 }
 
 /* ---- the rest of 2.10 ---- */

@@ -527,10 +527,17 @@ void tsr_gles_TexParameteri(struct tsr_gles_context *ctx, GLenum target, GLenum 
 	*p = (GLenum)param;
 }
 
+/* A float parameter as the enum it names; one outside the integers (or
+ * NaN) names none (0 is no value a parameter takes: INVALID_ENUM). */
+static GLint float_param(GLfloat param)
+{
+	return param > -2147483648.0f && param < 2147483648.0f ? (GLint)param : 0;
+}
+
 void tsr_gles_TexParameterf(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
 			    GLfloat param)
 {
-	tsr_gles_TexParameteri(ctx, target, pname, (GLint)param);
+	tsr_gles_TexParameteri(ctx, target, pname, float_param(param));
 }
 
 void tsr_gles_TexParameteriv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
@@ -542,7 +549,7 @@ void tsr_gles_TexParameteriv(struct tsr_gles_context *ctx, GLenum target, GLenum
 void tsr_gles_TexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
 			     const GLfloat *params)
 {
-	tsr_gles_TexParameteri(ctx, target, pname, (GLint)params[0]);
+	tsr_gles_TexParameteri(ctx, target, pname, float_param(params[0]));
 }
 
 /* The parameter of a GetTexParameter call, NULL (error recorded) for a
@@ -585,7 +592,7 @@ const void *tsr_gles_texture_image(const struct tsr_gles_context *ctx, GLuint te
 	if (target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z)
 		face = (int)(target - GL_TEXTURE_CUBE_MAP_POSITIVE_X);
 	if (texture == 0)
-		t = face || target == GL_TEXTURE_CUBE_MAP ? ctx->default_cube : ctx->default_2d;
+		t = target == GL_TEXTURE_2D ? ctx->default_2d : ctx->default_cube;
 	else
 		t = gles_names_get(&ctx->textures, texture);
 	if (!t || level < 0 || level >= TSR_GLES_MAX_LEVELS)

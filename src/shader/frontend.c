@@ -85,6 +85,38 @@ static long source_version(const char *src)
 	return 100;
 }
 
+/*
+ * glslang's log of a failed single-stage link ("ERROR: Linking fragment
+ * stage: Missing entry point: ..."), with each such message placed where a
+ * compile error is, at a line of the source: its last ("ERROR: 0:N: ..."),
+ * where the missing definition was looked for to the end. Other lines are
+ * kept as they are.
+ */
+static void add_link_log(struct tsr_sh_text *log, const char *text, const char *source)
+{
+	unsigned lines = 1;
+	for (const char *p = source; *p; p++)
+		if (*p == '\n' && p[1])
+			lines++;
+	for (const char *p = text ? text : ""; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		static const char pre[] = "ERROR: Linking ";
+		const char *stage_end = NULL;
+		if (strncmp(p, pre, sizeof pre - 1) == 0) {
+			const char *c = strstr(p, " stage: ");
+			if (c && c < p + n)
+				stage_end = c + 8;
+		}
+		if (stage_end)
+			tsr_sh_text_add(log, "ERROR: 0:%u: %.*s\n", lines, (int)(p + n - stage_end),
+					stage_end);
+		else if (n)
+			tsr_sh_text_add(log, "%.*s\n", (int)n, p);
+		p += n + (nl ? 1 : 0);
+	}
+}
+
 enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
 				uint32_t **words, size_t *word_count, struct tsr_sh_text *log,
 				struct tsr_error *err)
@@ -129,7 +161,7 @@ enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
 	}
 	glslang_program_add_shader(prog, sh);
 	if (!glslang_program_link(prog, GLSLANG_MSG_DEFAULT_BIT)) {
-		tsr_sh_text_add(log, "%s", glslang_program_get_info_log(prog));
+		add_link_log(log, glslang_program_get_info_log(prog), source);
 		goto done;
 	}
 	/* warnings of a successful compile are kept in the log */
