@@ -125,9 +125,13 @@ enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 	enum tsr_status s = TSR_OK;
 	if (!d->fs || !d->total || (p->out_dir && !d->out_dir))
 		s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a GL ES device");
-	const struct tsr_resources none = {0};
+	/* the Parameter Buffer laid out for the most varyings a program has
+	 * (a material of TSR_SHADER_MAX_VARYINGS, which no draw uses) */
+	const struct tsr_material widest = {.texture = -1, .texture_object = -1,
+					    .varyings = TSR_SHADER_MAX_VARYINGS};
+	const struct tsr_resources first = {.material_count = 1, .materials = &widest};
 	if (s == TSR_OK)
-		s = tsr_gpu_create(&d->config, &none, &d->gpu, err);
+		s = tsr_gpu_create(&d->config, &first, &d->gpu, err);
 	if (s == TSR_OK) {  /* the client-array stream */
 		struct tsr_mesh m = {.raw_bytes = CLIENT_STREAM_BYTES};
 		const struct tsr_resources more = {.mesh_count = 1, .meshes = &m};
