@@ -150,6 +150,10 @@ enum tsr_status tsr_geometry_begin_draw(struct tsr_geometry *g, const struct tsr
 				     "draw %u starts before draw %u has left the geometry pipeline",
 				     d->draw_id, g->draw.draw_id);
 	g->draw = *d;
+	/* the draw's index stream descriptor, kept: a driver's (a program
+	 * draw's) goes with its frame */
+	g->mesh = *d->mesh;
+	g->draw.mesh = &g->mesh;
 	g->mem = mem;
 	g->out = out;
 	g->st = st;

@@ -63,6 +63,7 @@ struct tsr_geometry {
 
 	/* the draw call in flight (latched by the Command Processor) */
 	struct tsr_draw draw;
+	struct tsr_mesh mesh;                 /* its mesh's descriptor (draw.mesh) */
 	struct tsr_memsys *mem;
 	struct tsr_prim_array *out;           /* Culling and viewport's output */
 	struct tsr_geometry_stats *st;
