@@ -571,8 +571,8 @@ static void test_derivatives(void **state)
 
 /* gl_FrontFacing, gl_PointCoord, gl_FragCoord.z, written through gl_FragData[0] */
 /* A snapshot execution state (tsr_shader_exec_create_snapshot()) keeps the
- * uniforms of its creation, sampler units included; an ordinary one sees
- * every later glUniform*. */
+ * uniforms of its creation, sampler units included, and its program past
+ * the program's destruction; an ordinary one sees every later glUniform*. */
 static void test_snapshot_uniforms(void **state)
 {
 	(void)state;
@@ -597,9 +597,13 @@ static void test_snapshot_uniforms(void **state)
 			assert_float_equal(a.color[l][c], one[c], 0);
 			assert_float_equal(b.color[l][c], two[c], 0);
 		}
-	tsr_shader_exec_destroy(snap);
+	/* the program destroyed (relinked, deleted): the snapshot still runs */
 	tsr_shader_exec_destroy(live);
 	tsr_program_destroy(p);
+	memset(&a, 0, sizeof(a));
+	tsr_shader_exec_quad(snap, &in, &a, NULL);
+	assert_float_equal(a.color[3][3], one[3], 0);
+	tsr_shader_exec_destroy(snap);
 }
 
 static void test_builtin_inputs(void **state)

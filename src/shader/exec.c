@@ -41,6 +41,7 @@ struct tsr_shader_exec {
 	void *user;
 	v4f *regs;                /* [regs][4] */
 	float *cbank;             /* a snapshot's own constant bank, NULL: the program's */
+	bool holds;               /* a snapshot: it holds its program (tsr_sh_program_hold) */
 	struct dinst *code;       /* the stage's code, decoded */
 };
 
@@ -110,6 +111,8 @@ static enum tsr_status exec_new(const struct tsr_program *p, enum tsr_shader_sta
 			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for constants");
 		}
 		memcpy(x->cbank, x->ps->cbank, (size_t)x->ps->const_regs * 16 * sizeof(float));
+		tsr_sh_program_hold((struct tsr_program *)p);
+		x->holds = true;
 	}
 	v4f *bank[2] = {x->regs, (v4f *)(x->cbank ? x->cbank : x->ps->cbank)};
 	for (uint32_t i = 0; i < x->ps->count; i++) {
@@ -159,6 +162,8 @@ void tsr_shader_exec_destroy(struct tsr_shader_exec *x)
 	free(x->regs);
 	free(x->code);
 	free(x->cbank);
+	if (x->holds)
+		tsr_sh_program_release((struct tsr_program *)x->p);
 	free(x);
 }
 

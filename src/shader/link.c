@@ -27,6 +27,9 @@ void tsr_program_destroy(struct tsr_program *p)
 {
 	if (!p)
 		return;
+	p->destroyed = true;
+	if (p->holders)  /* the last snapshot to go frees it (tsr_sh_program_release) */
+		return;
 	stage_free(&p->st[0]);
 	stage_free(&p->st[1]);
 	free(p->attribs);
@@ -512,6 +515,17 @@ uint32_t tsr_program_code(const struct tsr_program *p, enum tsr_shader_stage sta
 	const struct tsr_prog_stage *st = &p->st[stage == TSR_SHADER_FRAGMENT];
 	*code = st->code;
 	return p->linked ? st->count : 0;
+}
+
+void tsr_sh_program_hold(struct tsr_program *p)
+{
+	p->holders++;
+}
+
+void tsr_sh_program_release(struct tsr_program *p)
+{
+	if (--p->holders == 0 && p->destroyed)
+		tsr_program_destroy(p);
 }
 
 int tsr_program_discards(const struct tsr_program *p)

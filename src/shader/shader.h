@@ -235,7 +235,9 @@ enum tsr_status tsr_shader_exec_create(const struct tsr_program *p, enum tsr_sha
  * tsr_shader_exec_create() with the program's uniforms as of the call (its
  * constant bank copied: later glUniform* calls do not reach it), and no
  * sampler (tsr_shader_exec_set_sampler()): what a draw recorded for later
- * rendering runs with. Errors: those of tsr_shader_exec_create().
+ * rendering runs with. It keeps the program alive: a tsr_program_destroy()
+ * (a relink, a glDeleteProgram) before the snapshot is destroyed frees the
+ * program with the last snapshot. Errors: those of tsr_shader_exec_create().
  */
 enum tsr_status tsr_shader_exec_create_snapshot(const struct tsr_program *p,
 						enum tsr_shader_stage stage,

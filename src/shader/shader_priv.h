@@ -117,6 +117,10 @@ struct tsr_program {
 	uint32_t n_locs;
 	struct tsr_shader_var *varyings; /* name, type, size, location = first slot */
 	uint32_t n_varyings, n_slots;
+	uint32_t holders;             /* snapshot execution states holding it, besides
+	                                 its owner (tsr_program_destroy() frees it when
+	                                 none is left) */
+	bool destroyed;               /* its owner destroyed it */
 };
 
 /* Text growing on the heap (logs); an allocation failure sets failed. */
@@ -129,6 +133,11 @@ void tsr_sh_text_add(struct tsr_sh_text *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 void tsr_sh_stage_release(struct tsr_sh_stage *st);
+
+/* A snapshot execution state holds its program alive past its owner's
+ * tsr_program_destroy() (a relink, a glDeleteProgram) until released. */
+void tsr_sh_program_hold(struct tsr_program *p);
+void tsr_sh_program_release(struct tsr_program *p);
 
 /*
  * GLSL ES 1.00 source -> SPIR-V words (flattened to one function) with
