@@ -49,11 +49,13 @@ struct buffer_map {        /* a GL buffer object's raw buffer resource */
 	uint32_t mesh;
 };
 
-struct texture_map {       /* a GL texture's image resource */
-	GLuint name;
+struct texture_map {       /* a GL texture object's image resource */
+	uint64_t serial;       /* the object (tsr_gles_texture_serial()); 0: none any more */
 	uint32_t image;
 	uint32_t width, height;
 	uint8_t *rgba;         /* the GPU image's texels (ours) */
+	uint8_t target;        /* 1: a render target (a framebuffer object draws it:
+	                          its texels are what the passes render), 2: a depth one */
 };
 
 struct program_map {       /* a linked program's material (its code sizes) */
@@ -68,11 +70,16 @@ struct tsr_gles_device {
 	char *out_dir;
 	struct tsr_gpu *gpu;
 	uint32_t client_mesh;              /* the client-array stream's raw buffer */
+	uint8_t *grid_texels;              /* the image that sizes the tile grid */
 	uint64_t client_used;              /* its bytes handed out this frame */
 
 	struct tsr_frame_commands cmds;    /* the frame being recorded */
-	int pass_open;                     /* a draw opened the frame's pass */
-	struct tsr_clear_state clear;      /* the frame's first clear (mask 0: none) */
+	int pass_open;                     /* a draw opened the frame's last pass */
+	int32_t pass_target;               /* its target: a render target image, -1 the
+	                                      default framebuffer */
+	int window_drawn;                  /* a pass of the frame draws the window */
+	struct tsr_clear_state clear;      /* a clear for the next pass (mask 0: none) */
+	int32_t clear_target;              /* the target it clears */
 	uint32_t recorded;                 /* frames rendered (command lists) */
 
 	/* what the recorded draws point to, freed when the frame is rendered */
@@ -129,7 +136,20 @@ enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 	 * (a material of TSR_SHADER_MAX_VARYINGS, which no draw uses) */
 	const struct tsr_material widest = {.texture = -1, .texture_object = -1,
 					    .varyings = TSR_SHADER_MAX_VARYINGS};
-	const struct tsr_resources first = {.material_count = 1, .materials = &widest};
+	/* and its tile grid for render targets up to twice the window a side
+	 * (an image no pass draws: framebuffer objects are often larger than
+	 * the window, glmark2's 800x600 under a 400x300 one) */
+	const uint32_t gw = p->width * 2 > TSR_GLES_MAX_VIEWPORT_DIMS ? TSR_GLES_MAX_VIEWPORT_DIMS
+								      : p->width * 2;
+	const uint32_t gh = p->height * 2 > TSR_GLES_MAX_VIEWPORT_DIMS ? TSR_GLES_MAX_VIEWPORT_DIMS
+								       : p->height * 2;
+	d->grid_texels = calloc((size_t)gw * gh, 4);
+	const struct tsr_image grid = {.path = "rendertarget:tile-grid", .width = gw, .height = gh,
+				       .rgba = d->grid_texels, .render_target = 1};
+	const struct tsr_resources first = {.material_count = 1, .materials = &widest,
+					    .image_count = 1, .images = &grid};
+	if (!d->grid_texels)
+		s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a GL ES device");
 	if (s == TSR_OK)
 		s = tsr_gpu_create(&d->config, &first, &d->gpu, err);
 	if (s == TSR_OK) {  /* the client-array stream */
@@ -184,18 +204,19 @@ static void *frame_block(struct tsr_gles_device *d, size_t bytes)
  * Renders the recorded frame (an empty pass when nothing was recorded),
  * writes its image and statistics, and starts the next one.
  */
+static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
+				 struct tsr_error *err);
+
 static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error *err)
 {
-	if (!d->pass_open) {
-		struct tsr_cmd_pass p = {.target = TSR_TARGET_FRAMEBUFFER, .clear = d->clear};
-		p.clear.invalidate = (uint8_t)(~d->clear.mask & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
-		TSR_TRY(tsr_commands_pass(&d->cmds, &p, err));
-	}
+	if (!d->pass_open || d->pass_target >= 0)  /* the frame ends drawing the window */
+		TSR_TRY(open_pass(d, -1, err));
 	d->cmds.frame = d->recorded;
 	enum tsr_status s = tsr_gpu_render_commands(d->gpu, &d->cmds, d->fs, err);
 	free_frame(d);
 	tsr_commands_reset(&d->cmds, d->recorded + 1);
 	d->pass_open = 0;
+	d->window_drawn = 0;
 	memset(&d->clear, 0, sizeof(d->clear));
 	if (s != TSR_OK)
 		return s;
@@ -245,6 +266,7 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 	free(d->progs);
 	free(d->programs);
 	free(d->blocks);
+	free(d->grid_texels);
 	free(d->fs);
 	free(d->total);
 	free(d->out_dir);
@@ -301,10 +323,15 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 	if (!texels || w <= 0 || h <= 0 || format == GL_DEPTH_COMPONENT)
 		return TSR_OK;
 	const size_t bytes = (size_t)w * (size_t)h * 4;
+	const uint64_t serial = tsr_gles_texture_serial(ctx, name, GL_TEXTURE_2D);
 	for (uint32_t i = 0; i < d->texture_count; i++) {
 		struct texture_map *t = &d->textures[i];
-		if (t->name != name)
+		if (t->serial != serial)
 			continue;
+		if (t->target) {  /* its texels are what passes rendered */
+			*image = (int32_t)t->image;
+			return TSR_OK;
+		}
 		if (t->width == (uint32_t)w && t->height == (uint32_t)h) {
 			if (memcmp(t->rgba, texels, bytes)) {
 				memcpy(t->rgba, texels, bytes);
@@ -322,7 +349,7 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 		d->old_texels = o;
 		d->old_texels[d->old_count++] = t->rgba;
 		t->rgba = NULL;
-		t->name = 0;
+		t->serial = 0;
 	}
 	struct texture_map *m = tsr_array_grow(d->textures, &d->texture_cap, d->texture_count + 1,
 					       sizeof(*m));
@@ -344,8 +371,8 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 		free(copy);
 		return s;
 	}
-	d->textures[d->texture_count++] = (struct texture_map){name, index, (uint32_t)w,
-							       (uint32_t)h, copy};
+	d->textures[d->texture_count++] = (struct texture_map){serial, index, (uint32_t)w,
+							       (uint32_t)h, copy, 0};
 	*image = (int32_t)index;
 	return TSR_OK;
 }
@@ -490,12 +517,122 @@ static enum tsr_status draw_attrib(struct tsr_gles_device *d,
 	return TSR_OK;
 }
 
+/* The render target image of texture `name` (depth: a depth target),
+ * made at the texture's level 0 size on first use; its texels from then on
+ * are what the passes drawing it render. */
+static enum tsr_status target_image(struct tsr_gles_device *d,
+				    const struct tsr_gles_context *ctx, GLuint name, int depth,
+				    int32_t *image, struct tsr_error *err)
+{
+	const uint64_t serial = tsr_gles_texture_serial(ctx, name, GL_TEXTURE_2D);
+	for (uint32_t i = 0; i < d->texture_count; i++)
+		if (d->textures[i].serial == serial && d->textures[i].target == 1 + depth) {
+			*image = (int32_t)d->textures[i].image;
+			return TSR_OK;
+		}
+	GLsizei w = 0, h = 0;
+	GLenum format = 0;
+	if (!tsr_gles_texture_image(ctx, name, GL_TEXTURE_2D, 0, &w, &h, &format) || w <= 0 ||
+	    h <= 0)
+		return unsupported(err, "a framebuffer object's attachment that is no 2D texture "
+				   "level 0");
+	struct texture_map *m = tsr_array_grow(d->textures, &d->texture_cap, d->texture_count + 1,
+					       sizeof(*m));
+	if (!m)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for textures");
+	d->textures = m;
+	uint8_t *texels = calloc((size_t)w * (size_t)h, 4);
+	if (!texels)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a %dx%d target", w, h);
+	char path[64];
+	snprintf(path, sizeof(path), "rendertarget:gl-texture-%u", name);
+	struct tsr_image im = {.path = path, .width = (uint32_t)w, .height = (uint32_t)h,
+			       .rgba = texels, .render_target = 1, .depth = depth};
+	const struct tsr_resources more = {.image_count = 1, .images = &im};
+	const uint32_t index = tsr_gpu_resource_count(d->gpu, TSR_RESOURCE_IMAGES);
+	enum tsr_status s = tsr_gpu_add_resources(d->gpu, &more, err);
+	if (s != TSR_OK) {
+		free(texels);
+		return s;
+	}
+	/* a texture sampled before keeps its old image for the frames before */
+	for (uint32_t i = 0; i < d->texture_count; i++)
+		if (d->textures[i].serial == serial && !d->textures[i].target)
+			d->textures[i].serial = 0;
+	d->textures[d->texture_count++] = (struct texture_map){serial, index, (uint32_t)w,
+							       (uint32_t)h, texels,
+							       (uint8_t)(1 + depth)};
+	*image = (int32_t)index;
+	return TSR_OK;
+}
+
+/* The pass target of the framebuffer bound in ctx: -1 for the default
+ * one, else the render target image of its color texture (or, without a
+ * color attachment, of its depth texture). */
+static enum tsr_status bound_target(struct tsr_gles_device *d,
+				    const struct tsr_gles_context *ctx, int32_t *target,
+				    struct tsr_error *err)
+{
+	struct tsr_gles_context *c = (struct tsr_gles_context *)ctx;  /* queries only */
+	GLint fb = 0, ctype = GL_NONE, cname = 0, dtype = GL_NONE, dname = 0;
+	tsr_gles_GetIntegerv(c, GL_FRAMEBUFFER_BINDING, &fb);
+	*target = -1;
+	if (fb == 0)
+		return TSR_OK;
+	tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+						     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &ctype);
+	tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+						     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &dtype);
+	if (ctype == GL_TEXTURE) {
+		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER,
+							     GL_COLOR_ATTACHMENT0,
+							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
+							     &cname);
+		return target_image(d, ctx, (GLuint)cname, 0, target, err);
+	}
+	if (ctype == GL_NONE && dtype == GL_TEXTURE) {
+		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
+							     &dname);
+		return target_image(d, ctx, (GLuint)dname, 1, target, err);
+	}
+	(void)tsr_gles_GetError(c);  /* the queries' errors are not the program's */
+	return unsupported(err, "a framebuffer object without a color texture (a color "
+			   "renderbuffer, or a depth renderbuffer alone)");
+}
+
+/* Makes the frame's last pass one into target (-1: the window): the open
+ * one, or a new one (a framebuffer change starts a pass), cleared by the
+ * clear recorded for that target, else with its color kept (a render
+ * target's) or undefined (the window's, after a swap) and its depth
+ * undefined. The window's pass is the frame's last. */
+static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
+				 struct tsr_error *err)
+{
+	if (d->pass_open && d->pass_target == target)
+		return TSR_OK;
+	if (d->window_drawn)
+		return unsupported(err, "drawing a framebuffer object after the window in one "
+				   "frame");
+	struct tsr_cmd_pass p = {.target = target < 0 ? TSR_TARGET_FRAMEBUFFER : TSR_TARGET_TEXTURE,
+				 .target_image = target < 0 ? 0 : (uint32_t)target};
+	if (d->clear.mask && d->clear_target == target) {
+		p.clear = d->clear;
+		memset(&d->clear, 0, sizeof(d->clear));
+	}
+	const uint8_t kept = target < 0 ? 0 : TSR_CLEAR_COLOR;  /* a render target's color */
+	p.clear.invalidate = (uint8_t)(~(p.clear.mask | kept) & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
+	TSR_TRY(tsr_commands_pass(&d->cmds, &p, err));
+	d->pass_open = 1;
+	d->pass_target = target;
+	d->window_drawn = target < 0;
+	return TSR_OK;
+}
+
 enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 				     const struct tsr_gles_context *ctx,
 				     const struct tsr_gles_draw *g, struct tsr_error *err)
 {
-	if (g->framebuffer != 0)
-		return unsupported(err, "drawing into a framebuffer object");
 	if (g->state.mode != TSR_PRIM_TRIANGLES && g->state.mode != TSR_PRIM_TRIANGLE_STRIP &&
 	    g->state.mode != TSR_PRIM_TRIANGLE_FAN)
 		return unsupported(err, "a primitive mode other than triangles, strips and fans "
@@ -504,6 +641,8 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 		return unsupported(err, "the stencil test");
 	if (!g->program || g->state.index.count < 3)
 		return TSR_OK;
+	int32_t target = -1;
+	TSR_TRY(bound_target(dev, ctx, &target, err));
 	struct tsr_cmd_program *p = calloc(1, sizeof(*p));
 	struct tsr_cmd_program **list = tsr_array_grow(dev->programs, &dev->program_cap,
 						       dev->program_count + 1, sizeof(*list));
@@ -539,13 +678,16 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	if (dev->params.bits.depth_bits == 0)  /* no depth buffer: no test, no write */
 		cd.state.depth.test = 0;
 	TSR_TRY(program_material(dev, g->program, &cd.material, err));
-	if (!dev->pass_open) {
-		struct tsr_cmd_pass pass = {.target = TSR_TARGET_FRAMEBUFFER, .clear = dev->clear};
-		pass.clear.invalidate = (uint8_t)(~dev->clear.mask &
-						  (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
-		TSR_TRY(tsr_commands_pass(&dev->cmds, &pass, err));
-		dev->pass_open = 1;
-	}
+	TSR_TRY(open_pass(dev, target, err));
+	/* the pass's framebuffer as the pipelines see it (command.h,
+	 * tsr_pass_framebuffer()) */
+	cd.state.framebuffer = (struct tsr_framebuffer_state){TSR_ATTACH_DEFAULT,
+							      TSR_ATTACH_DEFAULT};
+	for (uint32_t i = 0; target >= 0 && i < dev->texture_count; i++)
+		if (dev->textures[i].target && dev->textures[i].image == (uint32_t)target)
+			cd.state.framebuffer = dev->textures[i].target == 2
+				? (struct tsr_framebuffer_state){TSR_ATTACH_NONE, target}
+				: (struct tsr_framebuffer_state){target, TSR_ATTACH_DEFAULT};
 	return tsr_commands_draw(&dev->cmds, &cd, err);
 }
 
@@ -553,14 +695,26 @@ enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 				      const struct tsr_gles_context *ctx,
 				      const struct tsr_clear_state *c, struct tsr_error *err)
 {
-	GLint fb = 0;
-	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_FRAMEBUFFER_BINDING, &fb);
-	if (fb != 0)
-		return unsupported(err, "clearing a framebuffer object");
-	if (dev->pass_open)
-		return unsupported(err, "a glClear after a draw in the same frame");
+	int32_t target = -1;
+	TSR_TRY(bound_target(dev, ctx, &target, err));
 	if (c->scissored)
 		return unsupported(err, "a scissored glClear");
+	if (dev->pass_open && dev->pass_target == target) {
+		struct tsr_cmd_pass *p = &dev->cmds.passes[dev->cmds.pass_count - 1];
+		if (p->draw_count)
+			return unsupported(err, "a glClear after a draw into the same framebuffer "
+					   "in one frame");
+		/* before the pass's first draw: the pass's clear */
+		dev->clear = p->clear;
+		dev->clear.invalidate = 0;
+		dev->clear_target = target;
+		dev->cmds.pass_count--;
+		dev->pass_open = 0;
+		dev->window_drawn = 0;
+	} else if (dev->clear.mask && dev->clear_target != target) {
+		memset(&dev->clear, 0, sizeof(dev->clear));  /* that target is not drawn */
+	}
+	dev->clear_target = target;
 	/* a second clear before any draw: its buffers' values win */
 	if (c->mask & TSR_CLEAR_COLOR)
 		memcpy(dev->clear.color, c->color, sizeof(c->color));

@@ -339,6 +339,12 @@ void tsr_gles_GetTexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLe
 const void *tsr_gles_texture_image(const struct tsr_gles_context *ctx, GLuint texture,
 				   GLenum target, GLint level, GLsizei *width, GLsizei *height,
 				   GLenum *format);
+/* For the driver: a number that identifies texture object `texture` (0:
+ * the default texture of target) for as long as the process runs (names
+ * are reused after glDeleteTextures, these are not); 0 when there is no
+ * such texture. */
+uint64_t tsr_gles_texture_serial(const struct tsr_gles_context *ctx, GLuint texture,
+				 GLenum target);
 /* Whether the texture bound to target (TEXTURE_2D or TEXTURE_CUBE_MAP) on
  * unit is complete as 3.7.10 defines it and samplable as 3.8.2 says (a
  * non-power-of-two one without mipmap filtering and with CLAMP_TO_EDGE

@@ -40,6 +40,7 @@ struct gles_texture {
 	GLuint name;            /* 0: a unit's default texture */
 	GLenum target;          /* TEXTURE_2D or TEXTURE_CUBE_MAP, 0 until bound */
 	uint32_t refs;          /* the name (until deleted) + framebuffer attachments */
+	uint64_t serial;        /* unique in the process: names are reused, objects not */
 	GLenum min_filter, mag_filter, wrap_s, wrap_t;
 	struct gles_image images[6][TSR_GLES_MAX_LEVELS]; /* [face][level]; face 0 for 2D */
 };

@@ -385,9 +385,11 @@ static struct gles_texture *texture_new(GLuint name, GLenum target)
 	struct gles_texture *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
+	static uint64_t serials;
 	t->name = name;
 	t->target = target;
 	t->refs = 1;
+	t->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	t->min_filter = GL_NEAREST_MIPMAP_LINEAR;
 	t->mag_filter = GL_LINEAR;
 	t->wrap_s = GL_REPEAT;

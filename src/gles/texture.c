@@ -583,6 +583,17 @@ void tsr_gles_GetTexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLe
 
 /* ---- for the driver ---- */
 
+uint64_t tsr_gles_texture_serial(const struct tsr_gles_context *ctx, GLuint texture,
+				 GLenum target)
+{
+	const struct gles_texture *t;
+	if (texture == 0)
+		t = target == GL_TEXTURE_2D ? ctx->default_2d : ctx->default_cube;
+	else
+		t = gles_names_get(&ctx->textures, texture);
+	return t ? t->serial : 0;
+}
+
 const void *tsr_gles_texture_image(const struct tsr_gles_context *ctx, GLuint texture,
 				   GLenum target, GLint level, GLsizei *width, GLsizei *height,
 				   GLenum *format)
