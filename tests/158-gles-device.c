@@ -194,7 +194,13 @@ static void test_client_arrays_and_texture(void **state)
 	assert_int_equal(tsr_gles_device_read_pixels(f.dev, c, 0, 0, W, 2, rows, &err), TSR_OK);
 	assert_int_equal(rows[0], 255);                 /* (0, 0) red */
 	assert_int_equal(rows[(W - 1) * 4 + 1], 255);   /* (W-1, 0) green */
-	/* refused, the draw skipped: another mode, a framebuffer object */
+	/* a rectangle reaching past INT_MAX: nothing read, nothing overflows */
+	uint8_t far[8] = {7, 7, 7, 7, 7, 7, 7, 7};
+	assert_int_equal(tsr_gles_device_read_pixels(f.dev, c, 2147483647, 2147483647, 2, 1, far,
+						     &err), TSR_OK);
+	assert_int_equal(far[0], 7);
+	assert_int_equal(far[7], 7);
+	/* refused, the draw skipped: another mode */
 	assert_true(tsr_gles_draw_arrays_state(c, GL_POINTS, 0, 3, &d));
 	assert_int_equal(tsr_gles_device_draw(f.dev, c, &d, &err), TSR_ERR_UNSUPPORTED);
 	assert_non_null(strstr(err.msg, "primitive mode"));

@@ -596,7 +596,6 @@ static enum tsr_status bound_target(struct tsr_gles_device *d,
 							     &dname);
 		return target_image(d, ctx, (GLuint)dname, 1, target, err);
 	}
-	(void)tsr_gles_GetError(c);  /* the queries' errors are not the program's */
 	return unsupported(err, "a framebuffer object without a color texture (a color "
 			   "renderbuffer, or a depth renderbuffer alone)");
 }
@@ -738,14 +737,14 @@ enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 	if (dev->pass_open || dev->clear.mask)
 		TSR_TRY(render_frame(dev, err));
 	const uint8_t *img = tsr_gpu_frame_image(dev->gpu);
-	const int32_t W = (int32_t)dev->config.width, H = (int32_t)dev->config.height;
+	const int64_t W = dev->config.width, H = dev->config.height;
 	for (GLsizei r = 0; r < h; r++) {
-		const int32_t gy = y + r;  /* GL's row, from the bottom */
+		const int64_t gy = (int64_t)y + r;  /* GL's row, from the bottom */
 		if (gy < 0 || gy >= H)
 			continue;
 		const uint8_t *row = img + (size_t)(H - 1 - gy) * (size_t)W * 4;
 		for (GLsizei c = 0; c < w; c++) {
-			const int32_t gx = x + c;
+			const int64_t gx = (int64_t)x + c;
 			if (gx < 0 || gx >= W)
 				continue;
 			memcpy(rgba + ((size_t)r * (size_t)w + (size_t)c) * 4, row + (size_t)gx * 4, 4);
