@@ -320,10 +320,15 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 	const uint8_t *texels = tsr_gles_texture_image(ctx, name, GL_TEXTURE_2D, 0, &w, &h,
 						       &format);
 	*image = -1;
+	const uint64_t serial = tsr_gles_texture_serial(ctx, name, GL_TEXTURE_2D);
+	for (uint32_t i = 0; i < d->texture_count; i++)  /* a render target, depth ones too */
+		if (d->textures[i].serial == serial && d->textures[i].target) {
+			*image = (int32_t)d->textures[i].image;
+			return TSR_OK;
+		}
 	if (!texels || w <= 0 || h <= 0 || format == GL_DEPTH_COMPONENT)
 		return TSR_OK;
 	const size_t bytes = (size_t)w * (size_t)h * 4;
-	const uint64_t serial = tsr_gles_texture_serial(ctx, name, GL_TEXTURE_2D);
 	for (uint32_t i = 0; i < d->texture_count; i++) {
 		struct texture_map *t = &d->textures[i];
 		if (t->serial != serial)
