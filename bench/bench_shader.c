@@ -13,6 +13,7 @@
  * Usage: bench_shader [QUADS] [REPEATS]  (default 200000 quads, 5 repeats;
  * the median is reported)
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,11 +146,14 @@ static void set_uniforms(struct tsr_program *p)
 	}
 }
 
-static void run_fragment(const char *name, struct tsr_program *p, uint64_t quads, int reps)
+/* mediump_fp16: the execution state's shader.mediump (fp16 or fp32) */
+static void run_fragment(const char *name, struct tsr_program *p, uint64_t quads, int reps,
+			 bool mediump_fp16)
 {
 	struct tsr_shader_exec *x;
 	struct tsr_error err;
-	if (tsr_shader_exec_create(p, TSR_SHADER_FRAGMENT, sample_const, NULL, &x, &err) != TSR_OK) {
+	if (tsr_shader_exec_create(p, TSR_SHADER_FRAGMENT, sample_const, NULL, &x, &err) != TSR_OK ||
+	    tsr_shader_exec_set_mediump(x, mediump_fp16, &err) != TSR_OK) {
 		fprintf(stderr, "bench_shader: %s\n", err.msg);
 		exit(1);
 	}
@@ -255,11 +259,15 @@ int main(int argc, char **argv)
 	       "terrain-noise %.1f, skinning %.1f\n", ms[0], ms[1], ms[2], noise ? ms[3] : 0.0, ms[4]);
 	printf("%-26s %8s %10s %10s %8s %8s %6s\n", "program", "inst/run", "M runs/s", "M inst/s",
 	       "tex/run", "br/run", "div");
-	run_fragment("fragment: phong", progs[0], quads, reps);
-	run_fragment("fragment: 9-tap blur", progs[1], quads, reps);
-	run_fragment("fragment: loops, discard", progs[2], quads, reps);
-	if (progs[3])
-		run_fragment("fragment: terrain-noise", progs[3], quads / 20 + 1, reps);
+	run_fragment("fragment: phong", progs[0], quads, reps, true);
+	run_fragment("  the same, mediump fp32", progs[0], quads, reps, false);
+	run_fragment("fragment: 9-tap blur", progs[1], quads, reps, true);
+	run_fragment("  the same, mediump fp32", progs[1], quads, reps, false);
+	run_fragment("fragment: loops, discard", progs[2], quads, reps, true);
+	if (progs[3]) {
+		run_fragment("fragment: terrain-noise", progs[3], quads / 20 + 1, reps, true);
+		run_fragment("  the same, mediump fp32", progs[3], quads / 20 + 1, reps, false);
+	}
 	run_vertex("vertex: skinning", progs[4], quads, reps);
 	printf("(a run is a quad, or a group of 4 vertices; M inst/s: quad-instructions, i.e. each "
 	       "instruction on 4 lanes, per second of CPU time)\n");

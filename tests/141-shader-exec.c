@@ -924,6 +924,57 @@ static void test_arrays_and_structs(void **state)
 	tsr_program_destroy(p);
 }
 
+/*
+ * mediump arithmetic runs at fp16 by default (each source and result
+ * rounded to binary16: glmark2's conditionals scene matches llvmpipe only
+ * so) and at fp32 after tsr_shader_exec_set_mediump(x, false); highp
+ * arithmetic and a mediump value only moved (a constructor) stay fp32.
+ */
+static void test_mediump_precision(void **state)
+{
+	(void)state;
+	struct tsr_shader_exec *x;
+	struct tsr_program *p = fs_program(
+		"precision mediump float;\nvarying highp vec4 v0;\n"
+		"void main() { highp float h = v0.x * 3.0;\n"
+		"  float y = v0.y;\n"
+		"  float m = y * 3.0;\n"
+		"  float z = v0.z;\n"
+		"  float k = fract(z);\n"
+		"  float w = v0.w;\n"
+		"  gl_FragColor = vec4(h, m, k, w * 40000.0); }\n",
+		&x, NULL, NULL);
+	/* 0.1 * 3 in fp32: 0.3 (0x3e99999a); in fp16 0.1 is 0.0999755859375,
+	 * the product 0.2999267578125 a tie between multiples of 2^-12 that
+	 * rounds to even: 0.2998046875 */
+	const float in[4][4] = {{0.1f, 0.1f, 1.0009765625f, 1}, {0.1f, 0.1f, 2.3333f, 2},
+				{0.1f, 0.1f, 0.0001f, 1e-3f}, {0.1f, 0.1f, 5.5f, -3}};
+	struct tsr_fs_quad_out out;
+	tsr_test_quad(x, p, in, &out, NULL);
+	for (int l = 0; l < 4; l++) {
+		assert_true(out.color[l][0] == 0.1f * 3.0f);          /* highp: fp32 */
+		assert_true(out.color[l][1] == 0.2998046875f);        /* fp16 source and result */
+	}
+	assert_true(out.color[0][2] == 0.0009765625f);  /* exact in fp16 */
+	assert_true(out.color[1][2] == 0.333984375f);   /* 2.3333 is 2.333984375 in fp16 */
+	assert_true(out.color[2][2] == 1678.0f / 16777216.0f); /* 1e-4: an fp16 subnormal */
+	assert_true(out.color[3][2] == 0.5f);
+	assert_true(out.color[0][3] == 40000.0f);       /* a multiple of 32: exact */
+	assert_true(isinf(out.color[1][3]) && out.color[1][3] > 0); /* past 65504: infinity */
+	assert_true(out.color[2][3] == 40.03125f);      /* 1e-3 is 0.00100040... in fp16 */
+	assert_true(isinf(out.color[3][3]) && out.color[3][3] < 0);
+	struct tsr_error err;
+	assert_int_equal(tsr_shader_exec_set_mediump(x, false, &err), TSR_OK);
+	tsr_test_quad(x, p, in, &out, NULL);
+	for (int l = 0; l < 4; l++) {
+		assert_true(out.color[l][0] == 0.1f * 3.0f);
+		assert_true(out.color[l][1] == 0.1f * 3.0f);
+	}
+	assert_true(out.color[1][3] == 80000.0f);
+	tsr_shader_exec_destroy(x);
+	tsr_program_destroy(p);
+}
+
 static void test_counts_straight_line(void **state)
 {
 	(void)state;
@@ -975,6 +1026,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_vertex_shader),
 		cmocka_unit_test(test_vertex_texture_lod),
 		cmocka_unit_test(test_arrays_and_structs),
+		cmocka_unit_test(test_mediump_precision),
 		cmocka_unit_test(test_counts_straight_line),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);

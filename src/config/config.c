@@ -49,6 +49,7 @@ static const char *const dram_model_names[] = {"lpddr3", "lpddr4", "ddr3-1600", 
 static const char *const warp_scheduler_names[] = {"rr", "gto", NULL};
 _Static_assert(TSR_CORE_SCHED_RR == 0 && TSR_CORE_SCHED_GTO == 1 && TSR_CORE_SCHED_COUNT == 2,
 	       "warp_scheduler_names follows enum tsr_core_sched");
+static const char *const mediump_names[] = {"fp16", "fp32", NULL};
 static const char *const barrier_names[] = {"coupled", "decoupled", NULL};
 _Static_assert(TSR_BARRIERS_COUPLED == 0 && TSR_BARRIERS_DECOUPLED == 1 &&
 	       TSR_BARRIERS_COUNT == 2, "barrier_names follows enum tsr_timing_barriers");
@@ -190,6 +191,10 @@ static const struct key keys[] = {
 	    "32", "vertices", "shaded vertices kept (FIFO, per drawcall); 0 disables"),
 	U32("shader.instruction_bytes", instruction_bytes, 1, 64, "8", "bytes",
 	    "bytes per shader instruction"),
+	ENUM("shader.mediump", shader_mediump, mediump_names, "\"fp16\"",
+	     "precision of GLSL ES mediump and lowp arithmetic in programs: fp16 (each result "
+	     "rounded to IEEE binary16, as Mali, Adreno and Mesa's llvmpipe run it) or fp32 "
+	     "(as highp); GLSL ES 1.00 4.5.2 allows both (docs/shader-isa.md)"),
 	BOOL("tcor.attribute_cache", attribute_cache, "false",
 	     "TCOR III-C: split the Tile Cache; caches.tile becomes the Primitive List Cache "
 	     "and PB-Attributes go through the Attribute Cache to routes.attribute_cache"),

@@ -121,6 +121,7 @@ struct tsr_gpu_config {
 	int texture_footprint_stats;         /* 1: count texture.footprint_lines (sim/footprint.h) */
 	uint32_t post_transform_cache_entries; /* shaded vertices kept (FIFO), 0 = none */
 	uint32_t instruction_bytes;          /* bytes per shader instruction */
+	uint32_t shader_mediump;             /* 0: mediump/lowp at fp16, 1: at fp32 (shader.mediump) */
 	struct tsr_memsys_config mem;        /* cores, cache tree, routes, DRAM */
 	/*
 	 * TCOR III-C: 1 splits the Tile Cache into a Primitive List Cache

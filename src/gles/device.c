@@ -659,6 +659,10 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	TSR_TRY(tsr_shader_exec_create_snapshot(g->program, TSR_SHADER_VERTEX, &p->vertex, err));
 	TSR_TRY(tsr_shader_exec_create_snapshot(g->program, TSR_SHADER_FRAGMENT, &p->fragment,
 						err));
+	if (dev->config.shader_mediump != 0) {  /* new states run mediump at fp16 */
+		TSR_TRY(tsr_shader_exec_set_mediump(p->vertex, false, err));
+		TSR_TRY(tsr_shader_exec_set_mediump(p->fragment, false, err));
+	}
 	p->varying_slots = tsr_program_varying_count(g->program);
 	TSR_TRY(draw_indices(dev, ctx, g, p, err));
 	p->attrib_count = TSR_SHADER_MAX_ATTRIBS;

@@ -12,6 +12,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 #include "shader/shader_priv.h"
 
@@ -28,6 +32,10 @@ struct dinst {
 	uint8_t sw[3][4];         /* component read for each written component, per source */
 	uint8_t mod[3];           /* TSR_SH_MOD_* per source */
 	uint8_t any_mod;
+	uint8_t half;             /* TSR_SH_F_HALF honoured: the result rounded to binary16
+				   (1; 2: with F16C, the same bits) */
+	uint8_t rnd[3];           /* per source: bit c, its read for component c rounded too */
+	uint8_t slow;             /* a modifier or a rounded read: rd() takes the long way */
 	uint16_t target;          /* jump target (flow), max offset (LDX, STX) */
 	const v4f *src[3];        /* the sources' registers */
 	v4f *dst;                 /* the destination register */
@@ -56,6 +64,9 @@ static const v4i lane_mask[16] = {
 static enum tsr_status exec_new(const struct tsr_program *p, enum tsr_shader_stage stage,
 				tsr_shader_sample_fn sample, void *user, int snapshot,
 				struct tsr_shader_exec **out, struct tsr_error *err);
+static enum tsr_status decode_precision(struct tsr_shader_exec *x, bool fp16,
+					struct tsr_error *err);
+static bool cpu_f16c(void);
 
 enum tsr_status tsr_shader_exec_create(const struct tsr_program *p, enum tsr_shader_stage stage,
 				       tsr_shader_sample_fn sample, void *user,
@@ -139,6 +150,11 @@ static enum tsr_status exec_new(const struct tsr_program *p, enum tsr_shader_sta
 			d->target = in->src[2].reg;
 		d->dst = in->op < TSR_SH_IF && in->dst < x->ps->regs ? x->regs + (size_t)in->dst * 4 : x->regs;
 	}
+	enum tsr_status st = decode_precision(x, true, err);
+	if (st != TSR_OK) {
+		tsr_shader_exec_destroy(x);
+		return st;
+	}
 	*out = x;
 	return TSR_OK;
 }
@@ -148,6 +164,126 @@ void tsr_shader_exec_set_sampler(struct tsr_shader_exec *x, tsr_shader_sample_fn
 {
 	x->sample = sample;
 	x->user = user;
+}
+
+/*
+ * Which reads of the half-precision instructions (TSR_SH_F_HALF) round
+ * their source: those of a register component that may hold a value no
+ * half instruction rounded (an input, a constant, a value some other
+ * instruction writes). A component that only half instructions write holds
+ * binary16 values already (registers start at 0), so its reads skip the
+ * rounding, which leaves the result bit-identical and most reads cheap.
+ */
+static enum tsr_status decode_precision(struct tsr_shader_exec *x, bool fp16,
+					struct tsr_error *err)
+{
+	const struct tsr_prog_stage *ps = x->ps;
+	uint8_t *pure = malloc(ps->regs ? ps->regs : 1);  /* bit c: component c rounded */
+	if (!pure)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory decoding a program");
+	memset(pure, 0xf, ps->regs);
+	const uint8_t how = cpu_f16c() ? 2 : 1;
+	for (uint32_t i = 0; i < ps->n_in; i++)
+		if (ps->in[i].reg < ps->regs)
+			pure[ps->in[i].reg] = 0;
+	for (uint32_t i = 0; i < ps->count; i++) {
+		const struct tsr_sh_inst *in = &ps->code[i];
+		x->code[i].half = fp16 && (in->wmask & TSR_SH_F_HALF) && in->op < TSR_SH_TEX &&
+				  in->op != TSR_SH_LDX && in->op != TSR_SH_STX ? how : 0;
+	}
+	/* the largest set of components whose every write is rounded: a half
+	 * instruction's, or a move's or select's of such components (a fixed
+	 * point from all: by induction over the writes, each value written
+	 * into the set is a binary16 value) */
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (uint32_t i = 0; i < ps->count; i++) {
+			const struct tsr_sh_inst *in = &ps->code[i];
+			const struct dinst *d = &x->code[i];
+			if (in->op >= TSR_SH_IF || d->half)
+				continue;
+			const uint32_t wm = in->wmask & 0xfu;
+			uint32_t kept = 0;  /* written components that stay rounded */
+			if (in->op == TSR_SH_MOV || in->op == TSR_SH_SEL)
+				for (unsigned c = 0; c < 4; c++) {
+					bool ok = (wm >> c) & 1u;
+					for (int k = in->op == TSR_SH_SEL; ok && k < (in->op == TSR_SH_SEL ? 3 : 1); k++) {
+						const uint32_t reg = in->src[k].reg;
+						ok = !(reg & TSR_SH_CONST_BANK) && reg < ps->regs &&
+						     (pure[reg] >> d->sw[k][c] & 1u);
+					}
+					kept |= (uint32_t)ok << c;
+				}
+			const uint8_t cleared = (uint8_t)(wm & ~kept);
+			uint32_t lo = in->dst, hi = in->dst;
+			if (in->op == TSR_SH_STX)  /* writes registers dst .. dst + max */
+				hi = (uint32_t)in->dst + in->src[2].reg;
+			for (uint32_t r = lo; r <= hi && r < ps->regs; r++)
+				if (pure[r] & cleared) {
+					pure[r] &= (uint8_t)~cleared;
+					changed = true;
+				}
+		}
+	}
+	/* walking the code: the components known rounded here, exactly within
+	 * a straight run of instructions (one execution mask), the fixed
+	 * point above after any flow-control instruction (a join) */
+	uint8_t *now = malloc(ps->regs ? ps->regs : 1);
+	if (!now) {
+		free(pure);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory decoding a program");
+	}
+	memcpy(now, pure, ps->regs);
+	for (uint32_t i = 0; i < ps->count; i++) {
+		const struct tsr_sh_inst *in = &ps->code[i];
+		struct dinst *d = &x->code[i];
+		memset(d->rnd, 0, sizeof(d->rnd));
+		if (in->op >= TSR_SH_IF) {
+			memcpy(now, pure, ps->regs);
+			d->slow = d->any_mod;
+			continue;
+		}
+		const unsigned wm = in->wmask & 0xfu, nsrc = tsr_sh_op_sources(in->op);
+		/* the dot products read components 0-3 whatever they write */
+		const unsigned reads = in->op >= TSR_SH_DP2 && in->op <= TSR_SH_DP4 ? 0xfu : wm;
+		unsigned kept = 0;  /* a move's or select's written components read rounded */
+		for (unsigned c = 0; c < 4; c++) {
+			if (!(reads & (1u << c)))
+				continue;
+			bool all = true;
+			for (unsigned k = in->op == TSR_SH_SEL; k < nsrc && k < 3; k++) {
+				const uint32_t reg = in->src[k].reg;
+				const bool known = !(reg & TSR_SH_CONST_BANK) && reg < ps->regs &&
+						   (now[reg] >> d->sw[k][c] & 1u);
+				if (d->half && !known)
+					d->rnd[k] |= (uint8_t)(1u << c);
+				all &= known;
+			}
+			kept |= (unsigned)all << c;
+		}
+		d->slow = d->any_mod | d->rnd[0] | d->rnd[1] | d->rnd[2];
+		uint8_t set = 0;
+		if (d->half)
+			set = (uint8_t)wm;
+		else if (in->op == TSR_SH_MOV || in->op == TSR_SH_SEL)
+			set = (uint8_t)(wm & kept);
+		uint32_t hi = in->dst;
+		if (in->op == TSR_SH_STX)
+			hi = (uint32_t)in->dst + in->src[2].reg;
+		for (uint32_t r = in->dst; r <= hi && r < ps->regs; r++)
+			now[r] = (uint8_t)((now[r] & ~wm) | set);
+	}
+	free(now);
+	free(pure);
+	/* values computed before a change of precision are not rounded */
+	memset(x->regs, 0, (size_t)ps->regs * 4 * sizeof(v4f));
+	return TSR_OK;
+}
+
+enum tsr_status tsr_shader_exec_set_mediump(struct tsr_shader_exec *x, bool fp16,
+					    struct tsr_error *err)
+{
+	return decode_precision(x, fp16, err);
 }
 
 const struct tsr_program *tsr_shader_exec_program(const struct tsr_shader_exec *x)
@@ -172,17 +308,92 @@ static inline v4f vabs(v4f v)
 	return (v4f)((v4i)v & (v4i){0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff});
 }
 
+/*
+ * v rounded to the nearest IEEE binary16 value (ties to even), as floats:
+ * past 65504 infinity, below 2^-14 binary16's subnormals (multiples of
+ * 2^-24, the sign kept), infinity kept, a NaN quiet with the low 13 bits of
+ * its payload cleared. What a GPU running mediump at fp16 holds, and bit
+ * for bit what x86's F16C conversions give (checked on all 2^32 floats),
+ * so that the two paths below agree.
+ */
+static inline v4f vhalf(v4f v)
+{
+	const v4i sign = (v4i)v & INT32_MIN;
+	const v4i b = (v4i)v, a = b & 0x7fffffff;
+	/* the normal range: 10 mantissa bits kept, ties to even */
+	v4i o = (a + 0x0fff + ((a >> 13) & 1)) & ~0x1fff;
+	const v4i big = o > 0x477fe000;
+	o = ((big & 0x7f800000) | (~big & o)) | sign;
+	/* below 2^-14: |v| 2^24 < 1024, which adding 1.5 2^23 rounds to an
+	 * integer (ties to even) */
+	v4f t = v * 16777216.0f;
+	t = (t + 12582912.0f) - 12582912.0f;
+	const v4i sub = (v4i)(t * (1.0f / 16777216.0f)) | sign;
+	const v4i small = a < 0x38800000, naninf = a >= 0x7f800000, nan = a > 0x7f800000;
+	const v4i special = (nan & ((b & ~0x1fff) | 0x00400000)) | (~nan & b);
+	const v4i r = (small & sub) | (~small & o);
+	return (v4f)((naninf & special) | (~naninf & r));
+}
+
+/* the written components of an instruction's result, rounded */
+static __attribute__((noinline)) void round_half(v4f res[4], unsigned wm)
+{
+	for (unsigned k = 0; k < 4; k++)
+		if (wm & (1u << k))
+			res[k] = vhalf(res[k]);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* the same with x86's F16C conversions (a round trip through binary16):
+ * 2 instructions a component instead of about 20 */
+static __attribute__((noinline, target("f16c"))) void round_half_f16c(v4f res[4], unsigned wm)
+{
+	for (unsigned k = 0; k < 4; k++)
+		if (wm & (1u << k))
+			res[k] = (v4f)_mm_cvtph_ps(_mm_cvtps_ph((__m128)res[k],
+							       _MM_FROUND_TO_NEAREST_INT));
+}
+
+/* whether this CPU runs F16C (and the OS keeps AVX state, which its VEX
+ * encoding needs) */
+static bool cpu_f16c(void)
+{
+	unsigned a, b, c, d;
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_F16C) || !(c & bit_AVX) ||
+	    !(c & bit_OSXSAVE))
+		return false;
+	uint32_t lo, hi;
+	__asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return (lo & 6u) == 6u;
+}
+#else
+#define round_half_f16c round_half
+static bool cpu_f16c(void)
+{
+	return false;
+}
+#endif
+
+/* rd() of an instruction with a modifier or a rounded read: out of line,
+ * which keeps every opcode's common path short */
+static __attribute__((noinline)) v4f rd_slow(const struct dinst *d, unsigned k, unsigned c)
+{
+	v4f v = d->src[k][d->sw[k][c]];
+	if (d->rnd[k] & (1u << c))
+		v = vhalf(v);
+	if (d->mod[k] & TSR_SH_MOD_ABS)
+		v = vabs(v);
+	if (d->mod[k] & TSR_SH_MOD_NEG)
+		v = -v;
+	return v;
+}
+
 /* source k of a decoded instruction, for written component c */
 static inline v4f rd(const struct dinst *d, unsigned k, unsigned c)
 {
-	v4f v = d->src[k][d->sw[k][c]];
-	if (__builtin_expect(d->mod[k] != 0, 0)) {
-		if (d->mod[k] & TSR_SH_MOD_ABS)
-			v = vabs(v);
-		if (d->mod[k] & TSR_SH_MOD_NEG)
-			v = -v;
-	}
-	return v;
+	if (__builtin_expect(d->slow != 0, 0))
+		return rd_slow(d, k, c);
+	return d->src[k][d->sw[k][c]];
 }
 
 static inline v4f vone(void)
@@ -432,6 +643,8 @@ static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_
 				break;
 			}
 			cls_n[in->cls]++;
+			if (__builtin_expect(in->half, 0))
+				(in->half == 2 ? round_half_f16c : round_half)(res, wm);
 			v4f *d = in->dst;
 			if (exec == 0xfu) {
 				for (unsigned k = 0; k < 4; k++)

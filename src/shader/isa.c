@@ -67,6 +67,23 @@ enum tsr_sh_class tsr_sh_op_class(unsigned op)
 	return op < TSR_SH_OP_COUNT ? ops[op].cls : TSR_SH_CLASS_ALU;
 }
 
+unsigned tsr_sh_op_sources(unsigned op)
+{
+	switch (op) {
+	case TSR_SH_MOV: case TSR_SH_FLR: case TSR_SH_FRC: case TSR_SH_TRC: case TSR_SH_SGN:
+	case TSR_SH_DDX: case TSR_SH_DDY: case TSR_SH_RCP: case TSR_SH_RSQ: case TSR_SH_SQRT:
+	case TSR_SH_EXP2: case TSR_SH_LOG2: case TSR_SH_SIN: case TSR_SH_COS:
+		return 1;
+	case TSR_SH_MAD: case TSR_SH_SEL: case TSR_SH_LDX: case TSR_SH_STX:
+	case TSR_SH_TEX: case TSR_SH_TXB: case TSR_SH_TXL:
+		return 3;
+	case TSR_SH_END: case TSR_SH_NOP:
+		return 0;
+	default:
+		return tsr_sh_op_class(op) == TSR_SH_CLASS_FLOW ? 0 : 2;
+	}
+}
+
 static int put_src(char *buf, size_t cap, const struct tsr_sh_src *s)
 {
 	static const char xyzw[] = "xyzw";
@@ -89,23 +106,7 @@ char *tsr_sh_disasm(const struct tsr_sh_inst *in, char *buf, size_t cap)
 		if (k_ > 0) n += (size_t)k_; } while (0)
 	PUT("%s", tsr_sh_op_name(in->op));
 	enum tsr_sh_class cls = tsr_sh_op_class(in->op);
-	unsigned nsrc = 0;
-	switch (in->op) {
-	case TSR_SH_MOV: case TSR_SH_FLR: case TSR_SH_FRC: case TSR_SH_TRC: case TSR_SH_SGN:
-	case TSR_SH_DDX: case TSR_SH_DDY: case TSR_SH_RCP: case TSR_SH_RSQ: case TSR_SH_SQRT:
-	case TSR_SH_EXP2: case TSR_SH_LOG2: case TSR_SH_SIN: case TSR_SH_COS:
-		nsrc = 1;
-		break;
-	case TSR_SH_MAD: case TSR_SH_SEL: case TSR_SH_LDX: case TSR_SH_STX:
-	case TSR_SH_TEX: case TSR_SH_TXB: case TSR_SH_TXL:
-		nsrc = 3;
-		break;
-	case TSR_SH_END: case TSR_SH_NOP:
-		nsrc = 0;
-		break;
-	default:
-		nsrc = cls == TSR_SH_CLASS_FLOW ? 0 : 2;
-	}
+	const unsigned nsrc = tsr_sh_op_sources(in->op);
 	if (cls == TSR_SH_CLASS_FLOW) {
 		if (in->op == TSR_SH_IF || ((in->op == TSR_SH_BRK || in->op == TSR_SH_CONT ||
 					     in->op == TSR_SH_KILL) && (in->wmask & TSR_SH_F_COND))) {
@@ -123,6 +124,8 @@ char *tsr_sh_disasm(const struct tsr_sh_inst *in, char *buf, size_t cap)
 	}
 	if (cls == TSR_SH_CLASS_TEX)
 		PUT("%s%s", in->wmask & TSR_SH_F_PROJ ? ".proj" : "", in->wmask & TSR_SH_F_CUBE ? ".cube" : "");
+	else if (in->wmask & TSR_SH_F_HALF)
+		PUT(".f16");
 	PUT(" r%u.", in->dst);
 	for (int i = 0; i < 4; i++)
 		if (in->wmask & (1u << i))

@@ -43,6 +43,10 @@
 #define TSR_SH_F_PROJ 0x10u     /* TEX: divide s, t by the coordinate's z (after swizzle) */
 #define TSR_SH_F_CUBE 0x20u     /* TEX: cube map (s, t, r); else 2D (s, t) */
 #define TSR_SH_F_ONCE 0x10u     /* ENDLOOP: a breakable block, never repeated */
+#define TSR_SH_F_HALF 0x40u     /* ALU and SFU arithmetic (not MOV, SEL, LDX, STX): a mediump or lowp operation
+				 * (SPIR-V RelaxedPrecision): run at half precision, each
+				 * source and the result rounded to IEEE binary16, when the
+				 * execution state runs mediump as fp16 (docs/shader-isa.md) */
 
 /* Instruction classes, as counted (struct tsr_shader_counts). */
 enum tsr_sh_class {
@@ -131,6 +135,10 @@ _Static_assert(sizeof(struct tsr_sh_inst) == TSR_SH_INST_BYTES, "16-byte instruc
 
 /* Mnemonic of an opcode ("mov"), "?" when out of range. */
 const char *tsr_sh_op_name(unsigned op);
+
+/* Source operands an opcode reads as values (0-3; the flow-control
+ * instructions' condition is not counted). */
+unsigned tsr_sh_op_sources(unsigned op);
 
 /* Class of an opcode (enum tsr_sh_class). */
 enum tsr_sh_class tsr_sh_op_class(unsigned op);

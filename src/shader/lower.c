@@ -86,6 +86,8 @@ struct lower {
 	uint32_t *members, nmembers, cap_members;
 	char **names;             /* OpName per id */
 	uint32_t *builtin;        /* BuiltIn decoration per id (+1), 0 none */
+	uint8_t *relaxed;         /* RelaxedPrecision decoration per id (mediump, lowp) */
+	unsigned half;            /* TSR_SH_F_HALF while lowering a relaxed result's instruction */
 	uint32_t glsl_ext;        /* GLSL.std.450 import id */
 	/* per struct type: member BuiltIn decorations (+1) */
 	uint32_t (*member_builtin)[2];
@@ -200,6 +202,10 @@ static enum tsr_status emit(struct lower *L, unsigned op, unsigned wmask, uint16
 	L->patch[L->n_code] = 0;
 	struct tsr_sh_inst *in = &L->code[L->n_code++];
 	in->op = (uint8_t)op;
+	/* a relaxed result's arithmetic runs at half precision (isa.h) */
+	if (L->half && op != TSR_SH_MOV && op != TSR_SH_SEL && op != TSR_SH_LDX && op != TSR_SH_STX &&
+	    (tsr_sh_op_class(op) == TSR_SH_CLASS_ALU || tsr_sh_op_class(op) == TSR_SH_CLASS_SFU))
+		wmask |= TSR_SH_F_HALF;
 	in->wmask = (uint8_t)wmask;
 	in->dst = dst;
 	in->src[0] = a;
@@ -475,6 +481,8 @@ static enum tsr_status parse_module(struct lower *L)
 		case SpvOpDecorate:
 			if (na >= 3 && a[1] == SpvDecorationBuiltIn && a[0] < L->bound)
 				L->builtin[a[0]] = a[2] + 1;
+			if (na >= 2 && a[1] == SpvDecorationRelaxedPrecision && a[0] < L->bound)
+				L->relaxed[a[0]] = 1;
 			break;
 		case SpvOpMemberDecorate:
 			if (na >= 4 && a[2] == SpvDecorationBuiltIn) {
@@ -2161,7 +2169,15 @@ static enum tsr_status body(struct lower *L, struct block *b)
 {
 	for (uint32_t i = b->start; i < b->end;) {
 		uint32_t op = L->w[i] & 0xffffu, len = L->w[i] >> 16;
-		TSR_TRY(instruction(L, op, &L->w[i + 1], len - 1));
+		/* the arithmetic of a RelaxedPrecision result (not its loads,
+		 * stores, addressing or samples) runs at half precision */
+		L->half = len >= 3 && L->w[i + 2] < L->bound && L->relaxed[L->w[i + 2]] &&
+			  op != SpvOpLoad && op != SpvOpStore && op != SpvOpVariable &&
+			  op != SpvOpAccessChain && op != SpvOpInBoundsAccessChain &&
+			  op != SpvOpCopyMemory && !(op >= SpvOpSampledImage && op <= SpvOpImageFetch);
+		enum tsr_status st = instruction(L, op, &L->w[i + 1], len - 1);
+		L->half = 0;
+		TSR_TRY(st);
 		i += len;
 	}
 	return TSR_OK;
@@ -2417,6 +2433,7 @@ static void lower_free(struct lower *L)
 	free(L->vals);
 	free(L->members);
 	free(L->builtin);
+	free(L->relaxed);
 	free(L->member_builtin);
 	free(L->cdata);
 	free(L->blocks);
@@ -2484,10 +2501,11 @@ enum tsr_status tsr_sh_lower(enum tsr_shader_stage stage, const uint32_t *words,
 	L.vals = calloc(L.bound, sizeof(*L.vals));
 	L.names = calloc(L.bound, sizeof(*L.names));
 	L.builtin = calloc(L.bound, sizeof(*L.builtin));
+	L.relaxed = calloc(L.bound, 1);
 	L.block_of = calloc(L.bound, sizeof(*L.block_of));
 	L.var_used = calloc(L.bound, 1);
 	L.phi_shadow = calloc(L.bound, sizeof(*L.phi_shadow));
-	if (!L.types || !L.vals || !L.names || !L.builtin || !L.block_of || !L.var_used || !L.phi_shadow) {
+	if (!L.types || !L.vals || !L.names || !L.builtin || !L.relaxed || !L.block_of || !L.var_used || !L.phi_shadow) {
 		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory lowering a shader");
 		goto fail;
 	}

@@ -249,6 +249,19 @@ enum tsr_status tsr_shader_exec_create_snapshot(const struct tsr_program *p,
  * before each execution). No allocation. */
 void tsr_shader_exec_set_sampler(struct tsr_shader_exec *x, tsr_shader_sample_fn sample,
 				 void *user);
+/*
+ * Whether an execution state runs the program's mediump and lowp
+ * arithmetic (the instructions lowered from SPIR-V RelaxedPrecision
+ * results, TSR_SH_F_HALF in isa.h) at half precision, every source and
+ * result rounded to IEEE binary16 (fp16: true, the default of a new state,
+ * as mobile GPUs such as Mali and Adreno and Mesa's llvmpipe run them), or
+ * at full precision like highp (fp16 false). GLSL ES 1.00 Section 4.5.2
+ * allows both. Configuration key shader.mediump. Not per execution: it
+ * decodes the code again (allocates a scratch array). Errors: TSR_ERR_NOMEM
+ * (the state then unchanged).
+ */
+enum tsr_status tsr_shader_exec_set_mediump(struct tsr_shader_exec *x, bool fp16,
+					    struct tsr_error *err);
 /* The program an execution state runs. */
 const struct tsr_program *tsr_shader_exec_program(const struct tsr_shader_exec *x);
 /* Frees an execution state (NULL: nothing). */
