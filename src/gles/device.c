@@ -637,13 +637,12 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 				     const struct tsr_gles_context *ctx,
 				     const struct tsr_gles_draw *g, struct tsr_error *err)
 {
-	if (g->state.mode != TSR_PRIM_TRIANGLES && g->state.mode != TSR_PRIM_TRIANGLE_STRIP &&
-	    g->state.mode != TSR_PRIM_TRIANGLE_FAN)
-		return unsupported(err, "a primitive mode other than triangles, strips and fans "
-				   "(points and lines)");
 	if (g->state.stencil.test)
 		return unsupported(err, "the stencil test");
-	if (!g->program || g->state.index.count < 3)
+	/* the fewest vertices that make a primitive of the mode */
+	const uint32_t least = g->state.mode == TSR_PRIM_POINTS ? 1
+			       : g->state.mode <= TSR_PRIM_LINE_STRIP ? 2 : 3;
+	if (!g->program || g->state.index.count < least)
 		return TSR_OK;
 	int32_t target = -1;
 	TSR_TRY(bound_target(dev, ctx, &target, err));
