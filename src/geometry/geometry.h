@@ -27,7 +27,12 @@
  *     read: a vertex to shade, or a post-transform-cache hit;
  *   Vertex Shader (vertex_shader.c): a vertex on a core -> a shaded vertex
  *     (a hit passes through, already shaded);
- *   Primitive Assembly (assembly.c): 3 shaded vertices -> a triangle;
+ *   Primitive Assembly (assembly.c): 3 shaded vertices -> a triangle (of
+ *     a list, strip or fan); a point or a line segment (GL_POINTS, LINES,
+ *     LINE_STRIP, LINE_LOOP: geometry.c, functional mode only) -> its
+ *     square or parallelogram as two triangles (points_lines.c: a point
+ *     clipped by its vertex, a segment against the frustum first; neither
+ *     face culled), which go on through the Clipper and culling;
  *   Clipper (clip.c): a triangle -> 0 (outside), 1 or up to 10 triangles;
  *   Culling and viewport (cull.c): a clip-space triangle -> a screen-space
  *     primitive appended to the frame's primitives, or culled.
@@ -42,7 +47,7 @@
  * instruction fetch. The Polygon List Builder
  * (tiling/parameter_buffer.h) consumes the primitives after the draw call.
  *
- * Left out: strips and fans (triangle lists only), several draw calls in
+ * Left out: several draw calls in
  * flight (one at a time: the post-transform cache is flushed between them),
  * the stages' latencies (a timing model's business).
  */

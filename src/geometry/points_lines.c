@@ -115,10 +115,20 @@ enum tsr_status tsr_geo_line(struct tsr_geometry *g, const struct tsr_clip_verte
 	const int32_t h = (int32_t)(w << (TSR_SUBPIXEL_BITS - 1));  /* width / 2, subpixels */
 	const int xmajor = (dx < 0 ? -dx : dx) >= (dy < 0 ? -dy : dy);
 	const int32_t ox = xmajor ? 0 : h, oy = xmajor ? h : 0;
+	/*
+	 * The diamond-exit rule's tie-breaks, by a one-subpixel shift (the
+	 * fill rule takes a centre on a left or top edge, window rows running
+	 * down): the segment's start end is in and its far end out whichever
+	 * way it runs (shifted by +1 along the major axis when it runs
+	 * towards smaller coordinates), and a centre on the minor-axis
+	 * boundary goes to the side 3.4.1's perturbation of the ends by
+	 * -(e, e^2) picks (the row below for an x-major segment: +1 in y).
+	 */
+	const int32_t sx = xmajor ? (dx < 0) : 0, sy = xmajor ? 1 : (dy < 0);
 	struct tsr_clip_vertex c[4];
-	corner(g, &e[0], ox, oy, &c[0]);
-	corner(g, &e[0], -ox, -oy, &c[1]);
-	corner(g, &e[1], -ox, -oy, &c[2]);
-	corner(g, &e[1], ox, oy, &c[3]);
+	corner(g, &e[0], ox + sx, oy + sy, &c[0]);
+	corner(g, &e[0], -ox + sx, -oy + sy, &c[1]);
+	corner(g, &e[1], -ox + sx, -oy + sy, &c[2]);
+	corner(g, &e[1], ox + sx, oy + sy, &c[3]);
 	return quad(g, c, TSR_PRIM_KIND_LINE, err);
 }

@@ -16,7 +16,12 @@
  * unit's complete 2D texture as an image of the GPU (its level 0; the GPU
  * builds the mip chain), updated in place when its texels change between
  * frames. A program gets a material whose instruction counts size its
- * code in memory.
+ * code in memory. Points and lines (GL_POINTS, LINES, LINE_STRIP,
+ * LINE_LOOP, with the draw state's line width) go to the GPU as they are:
+ * its Geometry Pipeline makes two triangles of each point's square and
+ * each segment's parallelogram (geometry/points_lines.c; gl_PointSize
+ * clamped to ALIASED_POINT_SIZE_RANGE [1, 64], the width rounded and
+ * clamped to ALIASED_LINE_WIDTH_RANGE [1, 16]).
  *
  * Frames: the draws since the last swap are one pass into the default
  * framebuffer, cleared when the program's first call of the frame was a
@@ -28,7 +33,7 @@
  *
  * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): framebuffer
  * objects, a glClear after a draw in a frame, scissored or stencil
- * clears, points and lines, cube maps and depth textures
+ * clears, cube maps and depth textures
  * (sampled as none), the stencil test; texture contents changed between
  * two draws of one frame are sampled as at the frame's end.
  */
