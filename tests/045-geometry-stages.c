@@ -14,6 +14,8 @@
  * some are culled (outside, back-facing, tiny), some clipped (behind the
  * near plane, beyond the guard band), and indices reuse recent vertices
  * (post-transform cache hits); two draw calls with different materials.
+ * A program draw's points and lines: their squares and parallelograms as
+ * two triangles each, clipped by the vertex or against the frustum.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -411,12 +413,128 @@ static void test_program_draw(void **state)
 	free(w);
 }
 
+
+/*
+ * Points and lines of a program draw (geometry/points_lines.c), on a
+ * 320x160 viewport: each point inside the frustum becomes the two
+ * triangles of its square (gl_PointSize 5: 5 pixels a side around its
+ * window position, kind POINT, its position and size kept, front-facing
+ * even with both faces culled), one outside it none although its square
+ * would reach the viewport; a line loop's three segments become two
+ * triangles each, the one leaving the frustum clipped at its edge; the
+ * stepped mode refuses them.
+ */
+static void test_points_and_lines(void **state)
+{
+	(void)state;
+	static const char *vs = "attribute vec4 pos;\n"
+				"varying vec4 v;\n"
+				"void main() { v = pos; gl_PointSize = 5.0; gl_Position = pos; }\n";
+	static const char *fs = "precision mediump float;\n"
+				"varying vec4 v;\n"
+				"void main() { gl_FragColor = v; }\n";
+	struct tsr_error err;
+	struct tsr_shader *sv = NULL, *sf = NULL;
+	struct tsr_program *pr = NULL;
+	assert_int_equal(tsr_shader_compile(TSR_SHADER_VERTEX, vs, &sv, &err), TSR_OK);
+	assert_int_equal(tsr_shader_compile(TSR_SHADER_FRAGMENT, fs, &sf, &err), TSR_OK);
+	const struct tsr_attrib_binding bind[1] = {{"pos", 0}};
+	assert_int_equal(tsr_program_link(sv, sf, bind, 1, &pr, &err), TSR_OK);
+	struct tsr_shader_exec *x = NULL;
+	assert_int_equal(tsr_shader_exec_create(pr, TSR_SHADER_VERTEX, NULL, NULL, &x, &err), TSR_OK);
+	/* window (x, y down): (80, 40), (336, 80) (outside: x = 1.1), (240, 120) */
+	static const float pos[12] = {-0.5f, 0.5f, 0.0f, 1.0f, 1.1f, 0.0f, 0.0f, 1.0f,
+				      0.5f, -0.5f, 0.0f, 1.0f};
+	static uint32_t idx[3] = {0, 1, 2};
+	struct tsr_vertex_input in = {.program = x, .varying_slots = 1, .attrib_count = 1};
+	in.attribs[0] = (struct tsr_vertex_stream){.data = (const uint8_t *)pos, .address = 0x200000,
+						   .stride = 16, .components = 4,
+						   .type = TSR_ATTRIB_FLOAT};
+	struct tsr_mesh mesh = {.vertex_count = 3, .index_count = 3, .indices = idx};
+	struct tsr_material mat = {.vertex_shader_instructions = 4};
+	struct tsr_draw d = {.mesh = &mesh, .material = &mat, .input = &in,
+			     .viewport = {.width = 320, .height = 160, .depth_far = 1.0f},
+			     .cull = {.enable = 1, .face = TSR_CULL_FRONT_AND_BACK},
+			     .assembly = TSR_ASSEMBLE_POINTS};
+	struct tsr_geometry_config gc = {320, 160, 1, 8};
+	struct run r = {0};
+	tsr_config_defaults(&r.cfg);
+	assert_int_equal(tsr_memsys_create(&r.cfg.mem, &r.mem, &err), TSR_OK);
+	assert_int_equal(tsr_geometry_create(&gc, &r.geo, &err), TSR_OK);
+	tsr_geometry_begin_frame(r.geo);
+	assert_int_equal(tsr_geometry_draw(r.geo, &d, r.mem, &r.prims, &r.st, &err), TSR_OK);
+	assert_int_equal(r.st.points_in, 3);
+	assert_int_equal(r.st.point_line_triangles, 4);
+	assert_int_equal(r.prims.count, 4);
+	const int64_t sub = 256, cx[2] = {80, 240}, cy[2] = {40, 120};
+	for (uint32_t i = 0; i < 4; i++) {
+		const struct tsr_primitive *p = &r.prims.prims[i];
+		const uint32_t k = i / 2;
+		assert_int_equal(p->kind, TSR_PRIM_KIND_POINT);
+		assert_int_equal(p->front_facing, 1);
+		assert_float_equal(p->point[0], (float)cx[k], 0);
+		assert_float_equal(p->point[1], (float)cy[k], 0);
+		assert_float_equal(p->point[2], 5.0f, 0);
+		for (int c = 0; c < 3; c++) {
+			assert_true(p->X[c] == cx[k] * sub - 640 || p->X[c] == cx[k] * sub + 640);
+			assert_true(p->Y[c] == cy[k] * sub - 640 || p->Y[c] == cy[k] * sub + 640);
+			assert_float_equal(p->varyings[4 * c], pos[8 * k], 0);  /* the vertex's */
+		}
+		/* the bounding box of the centres it may cover: 77.5 .. 82.5, both
+		 * ends on its edges (the fill rule takes one of each pair) */
+		assert_int_equal(p->min_x, cx[k] - 3);
+		assert_int_equal(p->max_x, cx[k] + 2);
+		assert_int_equal(p->min_y, cy[k] - 3);
+		assert_int_equal(p->max_y, cy[k] + 2);
+	}
+	/* the loop: (80, 40) -> (336, 80) leaves at x = 320, back, and closes */
+	tsr_prim_array_reset(&r.prims);
+	memset(&r.st, 0, sizeof(r.st));
+	d.assembly = TSR_ASSEMBLE_LINE_LOOP;
+	d.line_width = 3;
+	assert_int_equal(tsr_geometry_draw(r.geo, &d, r.mem, &r.prims, &r.st, &err), TSR_OK);
+	assert_int_equal(r.st.lines_in, 3);
+	assert_int_equal(r.st.point_line_triangles, 6);
+	assert_int_equal(r.prims.count, 6);
+	int64_t most_x = 0;
+	for (uint32_t i = 0; i < 6; i++) {
+		const struct tsr_primitive *p = &r.prims.prims[i];
+		assert_int_equal(p->kind, TSR_PRIM_KIND_LINE);
+		for (int c = 0; c < 3; c++)
+			most_x = p->X[c] > most_x ? p->X[c] : most_x;
+	}
+	assert_true(most_x >= 320 * sub - 1 && most_x <= 320 * sub + 1);  /* clipped there */
+	/* x-major segments: 3 pixels tall (width 3 along y) */
+	const struct tsr_primitive *p = &r.prims.prims[0];
+	int64_t lo = p->Y[0], hi = p->Y[0];
+	for (int c = 1; c < 3; c++) {
+		lo = p->Y[c] < lo ? p->Y[c] : lo;
+		hi = p->Y[c] > hi ? p->Y[c] : hi;
+	}
+	assert_true(hi - lo >= 3 * sub);
+	/* one work item at a time: refused */
+	tsr_prim_array_reset(&r.prims);
+	assert_int_equal(tsr_geometry_begin_draw(r.geo, &d, r.mem, &r.prims, &r.st, &err), TSR_OK);
+	enum tsr_status st = TSR_OK;
+	for (int guard = 0; guard < 100 && st == TSR_OK && tsr_geometry_busy(r.geo); guard++)
+		for (int s = TSR_GEO_STAGE_COUNT - 1; s >= 0 && st == TSR_OK; s--)
+			if (tsr_geometry_stage_ready(r.geo, (enum tsr_geometry_stage)s))
+				st = tsr_geometry_stage_step(r.geo, (enum tsr_geometry_stage)s, &err);
+	assert_int_equal(st, TSR_ERR_UNSUPPORTED);
+	run_free(&r);
+	tsr_shader_exec_destroy(x);
+	tsr_program_destroy(pr);
+	tsr_shader_destroy(sv);
+	tsr_shader_destroy(sf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_queue_full_empty_wrap),
 		cmocka_unit_test(test_stages_one_item_at_a_time),
 		cmocka_unit_test(test_program_draw),
+		cmocka_unit_test(test_points_and_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

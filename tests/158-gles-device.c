@@ -6,12 +6,19 @@
  * colors), a texture sampled through the texture caches, the frame's first
  * glClear; pixels read back where GL puts them (rows from the bottom); the
  * same in TBR and IMR; what the device does not implement refused with
- * its name, the draw skipped.
+ * its name, the draw skipped. Points (gl_PointSize, clamped; gl_PointCoord;
+ * clipped by their vertex) and lines (width 1 and 3, strips and loops,
+ * clipped, varyings along them): every pixel of the frame against the
+ * spec's coverage (GL ES 2.0 3.3: centres inside the point's square; 3.4:
+ * centres inside the segment's parallelogram, its width along the minor
+ * axis, the ends half-open), additive blending counting how many
+ * primitives covered each pixel, TBR and IMR images identical.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -200,12 +207,267 @@ static void test_client_arrays_and_texture(void **state)
 						     &err), TSR_OK);
 	assert_int_equal(far[0], 7);
 	assert_int_equal(far[7], 7);
-	/* refused, the draw skipped: another mode */
-	assert_true(tsr_gles_draw_arrays_state(c, GL_POINTS, 0, 3, &d));
+	/* refused, the draw skipped: the stencil test */
+	tsr_gles_Enable(c, GL_STENCIL_TEST);
+	assert_true(tsr_gles_draw_arrays_state(c, GL_TRIANGLES, 0, 3, &d));
 	assert_int_equal(tsr_gles_device_draw(f.dev, c, &d, &err), TSR_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err.msg, "primitive mode"));
+	assert_non_null(strstr(err.msg, "stencil"));
 	assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
 	fix_free(&f);
+}
+
+
+/* ---- points and lines ---- */
+
+static const char *PL_VS = "attribute vec2 pos;\n"
+			   "attribute float t;\n"
+			   "uniform float psize;\n"
+			   "varying float v_t;\n"
+			   "void main() { v_t = t; gl_PointSize = psize;\n"
+			   "  gl_Position = vec4(pos, 0.0, 1.0); }\n";
+/* mode 0: 0.25 gray (to count coverage by additive blending); 1:
+ * gl_PointCoord in red and green; 2: the varying t in red */
+static const char *PL_FS = "precision mediump float;\n"
+			   "uniform float mode;\n"
+			   "varying float v_t;\n"
+			   "void main() {\n"
+			   "  if (mode < 0.5) gl_FragColor = vec4(0.25, 0.25, 0.25, 1.0);\n"
+			   "  else if (mode < 1.5) gl_FragColor = vec4(gl_PointCoord, 0.0, 1.0);\n"
+			   "  else gl_FragColor = vec4(v_t, 0.0, 0.0, 1.0); }\n";
+
+/* A primitive of the frames below, in GL window pixels (y up). */
+struct pl_prim {
+	int line;              /* 0: a point (x0, y0) of size w; 1: segment (x0, y0)-(x1, y1) */
+	double x0, y0, x1, y1, w;
+};
+
+/* How many times the spec covers pixel (x, y) with p: a point's square
+ * (3.3), a segment's parallelogram of width w along its minor axis
+ * (3.4.2; 3.4.1's allowed approximation at w = 1). The frames choose
+ * coordinates with no pixel centre on an edge (asserted). */
+static int pl_covers(const struct pl_prim *p, int x, int y)
+{
+	const double cx = x + 0.5, cy = y + 0.5;
+	if (!p->line) {
+		const double dx = fabs(cx - p->x0), dy = fabs(cy - p->y0);
+		assert_true(fabs(dx - p->w / 2) > 1e-6 && fabs(dy - p->w / 2) > 1e-6);
+		return dx < p->w / 2 && dy < p->w / 2;
+	}
+	const int xmajor = fabs(p->x1 - p->x0) >= fabs(p->y1 - p->y0);
+	const double a0 = xmajor ? p->x0 : p->y0, a1 = xmajor ? p->x1 : p->y1;
+	const double b0 = xmajor ? p->y0 : p->x0, b1 = xmajor ? p->y1 : p->x1;
+	const double ca = xmajor ? cx : cy, cb = xmajor ? cy : cx;
+	const double lo = a0 < a1 ? a0 : a1, hi = a0 < a1 ? a1 : a0;
+	assert_true(fabs(ca - lo) > 1e-6 && fabs(ca - hi) > 1e-6);
+	if (ca < lo || ca > hi)
+		return 0;
+	const double on = b0 + (ca - a0) * (b1 - b0) / (a1 - a0);
+	assert_true(fabs(fabs(cb - on) - p->w / 2) > 1e-6);
+	return fabs(cb - on) < p->w / 2;
+}
+
+static float ndc_x(double x) { return (float)(x / W * 2.0 - 1.0); }
+static float ndc_y(double y) { return (float)(y / H * 2.0 - 1.0); }
+
+/* A fixture with the points-and-lines program, cleared to black. */
+static GLuint pl_program(struct fix *f)
+{
+	struct tsr_gles_context *c = f->ctx;
+	GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
+	GLuint fs = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
+	tsr_gles_ShaderSource(c, vs, 1, &PL_VS, NULL);
+	tsr_gles_ShaderSource(c, fs, 1, &PL_FS, NULL);
+	tsr_gles_CompileShader(c, vs);
+	tsr_gles_CompileShader(c, fs);
+	GLuint p = tsr_gles_CreateProgram(c);
+	tsr_gles_AttachShader(c, p, vs);
+	tsr_gles_AttachShader(c, p, fs);
+	tsr_gles_BindAttribLocation(c, p, 0, "pos");
+	tsr_gles_BindAttribLocation(c, p, 1, "t");
+	tsr_gles_LinkProgram(c, p);
+	tsr_gles_UseProgram(c, p);
+	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+	f->prog = p;
+	return p;
+}
+
+/* Draws n vertices (x, y in window pixels, t) in `mode` from client arrays. */
+static void pl_draw(struct fix *f, GLenum mode, const double *xy, const float *t, int n)
+{
+	float pos[32];
+	assert_true(n <= 16);
+	for (int i = 0; i < n; i++) {
+		pos[2 * i] = ndc_x(xy[2 * i]);
+		pos[2 * i + 1] = ndc_y(xy[2 * i + 1]);
+	}
+	struct tsr_gles_context *c = f->ctx;
+	tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, pos);
+	tsr_gles_EnableVertexAttribArray(c, 0);
+	static const float zero[16] = {0};
+	tsr_gles_VertexAttribPointer(c, 1, 1, GL_FLOAT, GL_FALSE, 0, t ? t : zero);
+	tsr_gles_EnableVertexAttribArray(c, 1);
+	struct tsr_gles_draw d;
+	struct tsr_error err;
+	assert_true(tsr_gles_draw_arrays_state(c, mode, 0, n, &d));
+	if (tsr_gles_device_draw(f->dev, c, &d, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+}
+
+/* The pending frame read back (W x H RGBA, rows bottom first). */
+static void pl_read(struct fix *f, uint8_t *rgba)
+{
+	struct tsr_error err;
+	assert_int_equal(tsr_gles_device_read_pixels(f->dev, f->ctx, 0, 0, W, H, rgba, &err), TSR_OK);
+	assert_int_equal(tsr_gles_device_swap(f->dev, &err), TSR_OK);
+}
+
+/* Every pixel covered as many times as prims say (red 64 per cover). */
+static void pl_check(const uint8_t *rgba, const struct pl_prim *prims, int n, const char *what)
+{
+	int covered = 0;
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			int want = 0;
+			for (int i = 0; i < n; i++)
+				want += pl_covers(&prims[i], x, y);
+			const int r = rgba[((size_t)y * W + x) * 4];
+			const int got = (r + 32) / 64;
+			if (got != want)
+				fail_msg("%s: pixel (%d, %d) covered %d times (red %d), the spec: %d",
+					 what, x, y, got, r, want);
+			covered += want;
+		}
+	assert_true(covered > 0);
+}
+
+static void test_points_and_lines(void **state)
+{
+	(void)state;
+	uint8_t img[2][7][W * H * 4];
+	for (int imr = 0; imr < 2; imr++) {
+		struct fix f;
+		fix_new(&f, imr);
+		struct tsr_gles_context *c = f.ctx;
+		GLfloat range[2];
+		tsr_gles_GetFloatv(c, GL_ALIASED_POINT_SIZE_RANGE, range);
+		assert_true(range[0] == 1.0f && range[1] == 64.0f);
+		tsr_gles_GetFloatv(c, GL_ALIASED_LINE_WIDTH_RANGE, range);
+		assert_true(range[0] == 1.0f && range[1] == 16.0f);
+		const GLuint p = pl_program(&f);
+		const GLint psize = tsr_gles_GetUniformLocation(c, p, "psize");
+		const GLint mode = tsr_gles_GetUniformLocation(c, p, "mode");
+		tsr_gles_Enable(c, GL_BLEND);
+		tsr_gles_BlendFunc(c, GL_ONE, GL_ONE);
+
+		/* frame 0: points of size 1 (at a pixel centre), 5 (at one) and 4
+		 * (at a pixel corner); one outside the frustum (its square would
+		 * reach into the window) draws nothing */
+		clear(&f, 0, 0, 0);
+		tsr_gles_Uniform1f(c, psize, 1.0f);
+		const double p1[] = {10.5, 7.5};
+		pl_draw(&f, GL_POINTS, p1, NULL, 1);
+		tsr_gles_Uniform1f(c, psize, 5.0f);
+		const double p5[] = {30.5, 15.5, W + 2.0, 16.0};
+		pl_draw(&f, GL_POINTS, p5, NULL, 2);
+		tsr_gles_Uniform1f(c, psize, 4.0f);
+		const double p4[] = {50.0, 16.0};
+		pl_draw(&f, GL_POINTS, p4, NULL, 1);
+		pl_read(&f, img[imr][0]);
+		const struct pl_prim f0[] = {{0, 10.5, 7.5, 0, 0, 1}, {0, 30.5, 15.5, 0, 0, 5},
+					     {0, 50, 16, 0, 0, 4}};
+		pl_check(img[imr][0], f0, 3, "points");
+
+		/* frame 1: gl_PointSize 1000 clamped to 64 (the square reaches
+		 * x = 10.25 + 32); gl_PointCoord of a size-5 point, (0, 0) at its
+		 * top left */
+		clear(&f, 0, 0, 0);
+		tsr_gles_Uniform1f(c, psize, 1000.0f);
+		const double pc[] = {10.25, 16.0};
+		pl_draw(&f, GL_POINTS, pc, NULL, 1);
+		pl_read(&f, img[imr][1]);
+		const struct pl_prim f1[] = {{0, 10.25, 16.0, 0, 0, 64}};
+		pl_check(img[imr][1], f1, 1, "clamped point");
+		tsr_gles_Disable(c, GL_BLEND);
+		tsr_gles_Uniform1f(c, mode, 1.0f);
+		tsr_gles_Uniform1f(c, psize, 5.0f);
+		clear(&f, 0, 0, 0);
+		pl_draw(&f, GL_POINTS, p5, NULL, 1);
+		pl_read(&f, img[imr][2]);
+		const uint8_t *tl = &img[imr][2][((size_t)17 * W + 28) * 4];  /* top left */
+		const uint8_t *br = &img[imr][2][((size_t)13 * W + 32) * 4];  /* bottom right */
+		const uint8_t *mid = &img[imr][2][((size_t)15 * W + 30) * 4];
+		/* s = 1/2 + (x + 1/2 - 30.5) / 5, t = 1/2 - (y + 1/2 - 15.5) / 5 */
+		assert_in_range(tl[0], 25, 26);
+		assert_in_range(tl[1], 25, 26);
+		assert_in_range(br[0], 229, 230);
+		assert_in_range(br[1], 229, 230);
+		assert_in_range(mid[0], 127, 128);
+		assert_in_range(mid[1], 127, 128);
+		assert_int_equal(img[imr][2][((size_t)17 * W + 32) * 4 + 1], tl[1]);  /* top right: t */
+		tsr_gles_Uniform1f(c, mode, 0.0f);
+		tsr_gles_Enable(c, GL_BLEND);
+
+		/* frame 3: lines of width 1: x-major (slope 7/16), y-major, one
+		 * drawn right to left, one clipped at the window's left edge */
+		clear(&f, 0, 0, 0);
+		const double l1[] = {1.75, 2.09375, 17.75, 9.09375,  5.09375, 12.25, 9.09375, 30.75,
+				     40.25, 3.3, 20.25, 5.3,  -10.25, 27.3, 30.25, 27.3};
+		pl_draw(&f, GL_LINES, l1, NULL, 8);
+		pl_read(&f, img[imr][3]);
+		const struct pl_prim f3[] = {{1, 1.75, 2.09375, 17.75, 9.09375, 1},
+					     {1, 5.09375, 12.25, 9.09375, 30.75, 1},
+					     {1, 40.25, 3.3, 20.25, 5.3, 1},
+					     {1, -10.25, 27.3, 30.25, 27.3, 1}};
+		pl_check(img[imr][3], f3, 4, "lines of width 1");
+
+		/* frame 4: width 3 (2.6 rounds to 3) */
+		clear(&f, 0, 0, 0);
+		tsr_gles_LineWidth(c, 2.6f);
+		pl_draw(&f, GL_LINES, l1, NULL, 6);
+		tsr_gles_LineWidth(c, 1.0f);
+		pl_read(&f, img[imr][4]);
+		struct pl_prim f4[3];
+		for (int i = 0; i < 3; i++) {
+			f4[i] = f3[i];
+			f4[i].w = 3;
+		}
+		pl_check(img[imr][4], f4, 3, "lines of width 3");
+
+		/* frame 5: a strip (its segments share ends: each covered once)
+		 * and a loop (closing back to its first vertex) */
+		clear(&f, 0, 0, 0);
+		const double strip[] = {2.25, 3.3, 30.25, 10.3, 58.25, 3.3};
+		pl_draw(&f, GL_LINE_STRIP, strip, NULL, 3);
+		const double loop[] = {4.25, 14.3, 30.25, 28.3, 56.25, 20.3};
+		pl_draw(&f, GL_LINE_LOOP, loop, NULL, 3);
+		pl_read(&f, img[imr][5]);
+		const struct pl_prim f5[] = {{1, 2.25, 3.3, 30.25, 10.3, 1},
+					     {1, 30.25, 10.3, 58.25, 3.3, 1},
+					     {1, 4.25, 14.3, 30.25, 28.3, 1},
+					     {1, 30.25, 28.3, 56.25, 20.3, 1},
+					     {1, 56.25, 20.3, 4.25, 14.3, 1}};
+		pl_check(img[imr][5], f5, 5, "strip and loop");
+
+		/* frame 6: a varying along a line: t from 0 to 1 over x = 2.25
+		 * .. 62.25, at a column's centre (x + 0.5 - 2.25) / 60 */
+		tsr_gles_Disable(c, GL_BLEND);
+		tsr_gles_Uniform1f(c, mode, 2.0f);
+		clear(&f, 0, 0, 0);
+		const double ramp[] = {2.25, 20.3, 62.25, 20.3};
+		const float ts[] = {0.0f, 1.0f};
+		pl_draw(&f, GL_LINES, ramp, ts, 2);
+		pl_read(&f, img[imr][6]);
+		for (int x = 2; x < 62; x++) {
+			const double want = (x + 0.5 - 2.25) / 60.0 * 255.0;
+			const int r = img[imr][6][((size_t)20 * W + x) * 4];
+			if (fabs(r - want) > 1.0)
+				fail_msg("line varying at x = %d: red %d, want %.1f", x, r, want);
+		}
+		fix_free(&f);
+	}
+	for (int i = 0; i < 7; i++)
+		if (memcmp(img[0][i], img[1][i], sizeof(img[0][i])))
+			fail_msg("frame %d: TBR and IMR images differ", i);
 }
 
 int main(int argc, char **argv)
@@ -213,6 +475,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buffer_and_uniforms),
 		cmocka_unit_test(test_client_arrays_and_texture),
+		cmocka_unit_test(test_points_and_lines),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

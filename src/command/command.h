@@ -148,11 +148,12 @@ int tsr_pass_loads_color(const struct tsr_cmd_pass *p, struct tsr_framebuffer_st
 
 /*
  * tsr_draw_state_check() for a program draw (d->program = prog): the
- * pipelines implement triangles, strips and fans, any vertex arrays of raw buffers (struct
+ * pipelines implement every primitive mode (points and lines as triangles
+ * the Geometry Pipeline makes of them: geometry/geometry.h), any vertex arrays of raw buffers (struct
  * tsr_cmd_attrib) and index buffer, every texture unit with an image
  * (filters as NEAREST, bilinear or trilinear by the mag and min filters;
  * wraps REPEAT or CLAMP_TO_EDGE, s and t alike), and the fixed function
- * as for other draws; refused: other primitive modes, stencil, mirrored
+ * as for other draws; refused: stencil, mirrored
  * or unequal wraps, a framebuffer other than the pass's. Errors:
  * TSR_ERR_UNSUPPORTED naming the state; TSR_ERR_INTERNAL for an index
  * out of range or a malformed attribute (the driver's bug).

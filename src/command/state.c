@@ -29,6 +29,7 @@ void tsr_draw_state_default(struct tsr_draw_state *s, uint32_t width, uint32_t h
 {
 	memset(s, 0, sizeof(*s));
 	s->mode = TSR_PRIM_TRIANGLES;
+	s->line_width = 1.0f;
 	s->index.type = TSR_INDEX_NONE;
 	for (int i = 0; i < TSR_MAX_VERTEX_ATTRIBS; i++) {
 		s->attribs[i].components = 4;
@@ -276,11 +277,6 @@ enum tsr_status tsr_draw_state_check_program(const struct tsr_draw_state *s, con
 		return tsr_error_set(err, TSR_ERR_INTERNAL,
 				     "draw %u: a state value is out of its enum's range", draw);
 	char what[192];
-	if (s->mode != TSR_PRIM_TRIANGLES && s->mode != TSR_PRIM_TRIANGLE_STRIP &&
-	    s->mode != TSR_PRIM_TRIANGLE_FAN) {
-		snprintf(what, sizeof(what), "primitive mode '%s'", NAME(prim_names, s->mode));
-		return refuse(err, draw, pipeline, what);
-	}
 	if (prog->attrib_count > TSR_SHADER_MAX_ATTRIBS ||
 	    prog->varying_slots > TSR_SHADER_MAX_VARYINGS ||
 	    (prog->index_bytes && (prog->index_buffer >= r->mesh_count ||

@@ -51,8 +51,15 @@
 
 #define TSR_MAX_VERTEX_ATTRIBS 8   /* GL ES 2.0's minimum MAX_VERTEX_ATTRIBS */
 #define TSR_MAX_TEXTURE_UNITS 8    /* GL ES 2.0's minimum MAX_TEXTURE_IMAGE_UNITS */
+/* ALIASED_POINT_SIZE_RANGE and ALIASED_LINE_WIDTH_RANGE's upper ends, pixels:
+ * gl_PointSize is clamped to [1, TSR_POINT_SIZE_MAX], the rounded line
+ * width to [1, TSR_LINE_WIDTH_MAX] */
+#define TSR_POINT_SIZE_MAX 64.0f
+#define TSR_LINE_WIDTH_MAX 16.0f
 
-/* glDraw* mode. TBR/IMR: TRIANGLES only. */
+/* glDraw* mode. TBR/IMR: every mode for a program draw (points and lines
+ * expanded into triangles by the Geometry Pipeline: geometry/geometry.h);
+ * TRIANGLES only for the material's fixed shading. */
 enum tsr_prim_mode {
 	TSR_PRIM_POINTS = 0,
 	TSR_PRIM_LINES,
@@ -356,6 +363,9 @@ struct tsr_framebuffer_state {
  */
 struct tsr_draw_state {
 	uint8_t mode;          /* enum tsr_prim_mode */
+	float line_width;      /* LINE_WIDTH as set (glLineWidth), default 1: the
+	                          pipelines round it and clamp it to
+	                          [1, TSR_LINE_WIDTH_MAX] (GL ES 2.0 3.4.2) */
 	struct tsr_index_state index;
 	struct tsr_vertex_attrib attribs[TSR_MAX_VERTEX_ATTRIBS];
 	struct tsr_viewport_state viewport;

@@ -43,6 +43,7 @@ static struct tsr_clip_vertex lerp_cv(struct tsr_geometry *g,
 		 * component interpolated as the position is, in clip space */
 		const uint32_t n = g->vary_floats;
 		r.vary = g->vary_count++;
+		r.psize = a->psize;
 		const float *va = g->vary + (size_t)a->vary * n, *vb = g->vary + (size_t)b->vary * n;
 		float *vr = g->vary + (size_t)r.vary * n;
 		for (uint32_t i = 0; i < n; i++)
@@ -130,6 +131,43 @@ uint32_t tsr_geo_clip_triangle(struct tsr_geometry *g, const struct tsr_clip_ver
 		return 0;
 	}
 	return n;
+}
+
+int tsr_geo_clip_line(struct tsr_geometry *g, const struct tsr_clip_vertex *a,
+		      const struct tsr_clip_vertex *b, struct tsr_clip_vertex out[2])
+{
+	if (a->codes & b->codes & 0x3fu)
+		return 0;  /* both ends outside one plane */
+	out[0] = *a;
+	out[1] = *b;
+	if (!((a->codes | b->codes) & 0x3fu))
+		return 1;
+	/* Liang-Barsky: the part of a + t (b - a), t in [t0, t1], inside
+	 * every plane of the frustum */
+	float t0 = 0.0f, t1 = 1.0f;
+	for (int k = 0; k < 6; k++) {
+		const float da = plane_dist(a, k, 1.0f), db = plane_dist(b, k, 1.0f);
+		if (da < 0.0f && db < 0.0f)
+			return 0;
+		if (da < 0.0f) {
+			const float t = da / (da - db);
+			t0 = t > t0 ? t : t0;
+		} else if (db < 0.0f) {
+			const float t = da / (da - db);
+			t1 = t < t1 ? t : t1;
+		}
+	}
+	if (!(t0 < t1))
+		return 0;
+	if (g->draw.input && tsr_geo_vary_reserve(g, (uint64_t)g->vary_count + 2) != 0) {
+		g->vary_failed = 1;
+		return 0;
+	}
+	if (t0 > 0.0f)
+		out[0] = lerp_cv(g, a, b, t0);
+	if (t1 < 1.0f)
+		out[1] = lerp_cv(g, a, b, t1);
+	return 1;
 }
 
 void tsr_geo_clip_step(struct tsr_geometry *g)

@@ -137,8 +137,10 @@ enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 	}
 	/* y points down: counter-clockwise in NDC has area2 < 0, front unless
 	 * the front face is clockwise (GL ES FRONT_FACE) */
-	const int front = (area2 < 0) != (d->cull.front_face == TSR_FRONT_CW);
-	if (d->cull.enable && (d->cull.face == TSR_CULL_FRONT_AND_BACK ||
+	/* a point's or a line's triangles are never culled and face the front */
+	const uint8_t kind = g->expand_kind;
+	const int front = kind || (area2 < 0) != (d->cull.front_face == TSR_FRONT_CW);
+	if (!kind && d->cull.enable && (d->cull.face == TSR_CULL_FRONT_AND_BACK ||
 			       front == (d->cull.face == TSR_CULL_FRONT))) {
 		st->primitives_culled++;
 		return TSR_OK;
@@ -158,7 +160,7 @@ enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 		area2 = -area2;
 	}
 	p->area2 = area2;
-	if (d->polygon_offset.enable)
+	if (d->polygon_offset.enable && !kind)
 		polygon_offset(p, &d->polygon_offset);
 	if (!tsr_primitive_bbox(p, g->cfg.width, g->cfg.height)) {
 		st->primitives_culled++;  /* covers no pixel centre on screen */
@@ -171,6 +173,9 @@ enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 	p->varyings = NULL;
 	p->varying_slots = 0;
 	p->front_facing = (uint8_t)front;
+	p->kind = kind;
+	if (kind == TSR_PRIM_KIND_POINT)
+		memcpy(p->point, g->expand_point, sizeof(p->point));
 	if (d->input) {
 		/* the program's varyings, in the primitive's vertex order (its
 		 * corners 1 and 2 swapped when area2 was negative) */

@@ -201,7 +201,13 @@ enum tsr_status tsr_geometry_stage_step(struct tsr_geometry *g, enum tsr_geometr
 	case TSR_GEO_COMMAND_PROCESSOR: tsr_geo_cp_step(g); break;
 	case TSR_GEO_VERTEX_FETCH: tsr_geo_vf_step(g); break;
 	case TSR_GEO_VERTEX_SHADER: tsr_geo_vs_step(g); break;
-	case TSR_GEO_ASSEMBLY: tsr_geo_pa_step(g); break;
+	case TSR_GEO_ASSEMBLY:
+		if (g->draw.assembly >= TSR_ASSEMBLE_POINTS)
+			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+					     "points and lines are assembled in the functional "
+					     "mode only (tsr_geometry_draw)");
+		tsr_geo_pa_step(g);
+		break;
 	case TSR_GEO_CLIP:
 		tsr_geo_clip_step(g);
 		if (g->vary_failed)
@@ -217,9 +223,9 @@ enum tsr_status tsr_geometry_stage_step(struct tsr_geometry *g, enum tsr_geometr
  * The functional mode's work on the triangle whose corners v Primitive
  * Assembly has just closed: the Clipper, then culling of it or of its fan.
  */
-static enum tsr_status clip_and_cull(struct tsr_geometry *g,
-				     const struct tsr_clip_vertex *const v[3],
-				     struct tsr_error *err)
+enum tsr_status tsr_geo_clip_and_cull(struct tsr_geometry *g,
+				      const struct tsr_clip_vertex *const v[3],
+				      struct tsr_error *err)
 {
 	g->st->primitives_in++;
 	struct tsr_clip_vertex poly[TSR_GEO_CLIP_MAX_VERTICES];
@@ -233,6 +239,27 @@ static enum tsr_status clip_and_cull(struct tsr_geometry *g,
 		TSR_TRY(tsr_geo_cull_triangle(g, f, err));
 	}
 	return TSR_OK;
+}
+
+/*
+ * Primitive Assembly of points and lines (the functional mode's): a point
+ * per vertex; a segment per pair of LINES (a trailing odd vertex dropped),
+ * per vertex after the first of LINE_STRIP and LINE_LOOP (the loop's
+ * closing segment after the last: tsr_geometry_draw).
+ */
+static enum tsr_status points_lines(struct tsr_geometry *g, const struct tsr_clip_vertex *v,
+				    struct tsr_error *err)
+{
+	if (g->draw.assembly == TSR_ASSEMBLE_POINTS)
+		return tsr_geo_point(g, v, err);
+	const uint32_t n = g->pa_seen++;
+	if (n == 0)
+		g->pa_first = *v;
+	enum tsr_status s = TSR_OK;
+	if (n > 0 && (g->draw.assembly != TSR_ASSEMBLE_LINES || (n & 1)))
+		s = tsr_geo_line(g, &g->pa_keep[0], v, err);
+	g->pa_keep[0] = *v;
+	return s;
 }
 
 /* indices ahead of the one pushed whose vertex data the host prefetches */
@@ -284,12 +311,20 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 		if (!hit)
 			tsr_geo_vs_shade(g, v);
 		enum tsr_status s;
+		if (d->assembly >= TSR_ASSEMBLE_POINTS) {
+			s = points_lines(g, &g->shaded[v], err);
+			if (s != TSR_OK) {
+				g->next_index = n;
+				return s;
+			}
+			continue;
+		}
 		if (d->assembly != TSR_ASSEMBLE_LIST) {
 			struct tsr_clip_vertex tri[3];
 			if (!tsr_geo_pa_strip(g, &g->shaded[v], tri))
 				continue;
 			const struct tsr_clip_vertex *const t[3] = {&tri[0], &tri[1], &tri[2]};
-			s = clip_and_cull(g, t, err);
+			s = tsr_geo_clip_and_cull(g, t, err);
 			if (s != TSR_OK) {
 				g->next_index = n;
 				return s;
@@ -300,12 +335,15 @@ enum tsr_status tsr_geometry_draw(struct tsr_geometry *g,
 		if (corners < 3)
 			continue;
 		corners = 0;
-		s = clip_and_cull(g, corner, err);
+		s = tsr_geo_clip_and_cull(g, corner, err);
 		if (s != TSR_OK) {
 			g->next_index = n;  /* nothing in flight: the next draw call can start */
 			return s;
 		}
 	}
+	/* a line loop's closing segment, from its last vertex to its first */
+	if (d->assembly == TSR_ASSEMBLE_LINE_LOOP && g->pa_seen >= 2)
+		return tsr_geo_line(g, &g->pa_keep[0], &g->pa_first, err);
 	return TSR_OK;
 }
 

@@ -27,7 +27,12 @@
  *     read: a vertex to shade, or a post-transform-cache hit;
  *   Vertex Shader (vertex_shader.c): a vertex on a core -> a shaded vertex
  *     (a hit passes through, already shaded);
- *   Primitive Assembly (assembly.c): 3 shaded vertices -> a triangle;
+ *   Primitive Assembly (assembly.c): 3 shaded vertices -> a triangle (of
+ *     a list, strip or fan); a point or a line segment (GL_POINTS, LINES,
+ *     LINE_STRIP, LINE_LOOP: geometry.c, functional mode only) -> its
+ *     square or parallelogram as two triangles (points_lines.c: a point
+ *     clipped by its vertex, a segment against the frustum first; neither
+ *     face culled), which go on through the Clipper and culling;
  *   Clipper (clip.c): a triangle -> 0 (outside), 1 or up to 10 triangles;
  *   Culling and viewport (cull.c): a clip-space triangle -> a screen-space
  *     primitive appended to the frame's primitives, or culled.
@@ -42,7 +47,7 @@
  * instruction fetch. The Polygon List Builder
  * (tiling/parameter_buffer.h) consumes the primitives after the draw call.
  *
- * Left out: strips and fans (triangle lists only), several draw calls in
+ * Left out: several draw calls in
  * flight (one at a time: the post-transform cache is flushed between them),
  * the stages' latencies (a timing model's business).
  */
@@ -91,9 +96,19 @@ struct tsr_vertex_input {
 	struct tsr_vertex_stream attribs[TSR_SHADER_MAX_ATTRIBS];
 };
 
-/* How Primitive Assembly makes triangles of the vertex stream (GL ES 2.0
- * 2.6.1): TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN. */
-enum tsr_assembly { TSR_ASSEMBLE_LIST = 0, TSR_ASSEMBLE_STRIP, TSR_ASSEMBLE_FAN };
+/* How Primitive Assembly makes primitives of the vertex stream (GL ES 2.0
+ * 2.6.1): TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN, POINTS, LINES,
+ * LINE_STRIP, LINE_LOOP. Points and lines become triangles in the
+ * functional mode (tsr_geometry_draw) only: points_lines.c. */
+enum tsr_assembly {
+	TSR_ASSEMBLE_LIST = 0,
+	TSR_ASSEMBLE_STRIP,
+	TSR_ASSEMBLE_FAN,
+	TSR_ASSEMBLE_POINTS,
+	TSR_ASSEMBLE_LINES,
+	TSR_ASSEMBLE_LINE_STRIP,
+	TSR_ASSEMBLE_LINE_LOOP,
+};
 
 /* One drawcall: a mesh instance with its matrices and buffer addresses. */
 struct tsr_draw {
@@ -115,6 +130,8 @@ struct tsr_draw {
 	                                       target (y up, as GL): the draw state's */
 	struct tsr_polygon_offset_state polygon_offset; /* POLYGON_OFFSET_FILL: the draw state's */
 	uint8_t assembly;           /* enum tsr_assembly (0: triangle lists) */
+	uint8_t line_width;         /* lines: pixels, 1..TSR_LINE_WIDTH_MAX (the draw
+	                               state's rounded and clamped); 0 is taken as 1 */
 	const struct tsr_vertex_input *input; /* a program draw (kept alive until the draw
 	                                          call drains); NULL: the material's fixed
 	                                          vertex shading of the mesh */

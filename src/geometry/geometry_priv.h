@@ -22,8 +22,12 @@ struct tsr_clip_vertex {
 		struct {
 			float u, v, shade; /* the fixed vertex shading's varyings */
 		};
-		uint32_t vary;     /* a program draw: its varyings' entry in the
-		                      geometry's store (g->vary, varying_slots vec4s) */
+		struct {
+			uint32_t vary;  /* a program draw: its varyings' entry in the
+			                   geometry's store (g->vary, varying_slots vec4s) */
+			float psize;    /* and gl_PointSize as the vertex program wrote it
+			                   (1 when it did not) */
+		};
 	};
 	uint32_t codes;      /* clip codes (tsr_geo_clip_codes), 0 when not needed,
 				and TSR_GEO_UNPROJECTED (tsr_geo_viewport) */
@@ -105,6 +109,12 @@ struct tsr_geometry {
 	struct tsr_clip_vertex pa_keep[2], pa_first;
 	uint32_t pa_seen;
 
+	/* points and lines (points_lines.c): the kind of the triangles being
+	 * culled (enum tsr_prim_kind: a point's or a line's are neither face
+	 * culled nor offset, and front-facing) and a point's position and size */
+	uint8_t expand_kind;
+	float expand_point[3];
+
 	/* queue[s]: the input queue of stage s (none for the Command Processor) */
 	struct tsr_ring queue[TSR_GEO_STAGE_COUNT];
 };
@@ -174,6 +184,27 @@ void tsr_geo_viewport(const struct tsr_geometry *g, struct tsr_clip_vertex *v);
 enum tsr_status tsr_geo_cull_triangle(struct tsr_geometry *g,
 				      const struct tsr_clip_vertex *const cv[3],
 				      struct tsr_error *err);
+
+/*
+ * The Clipper on line segment a-b (GL ES 2.0 2.13: against the frustum
+ * itself, no guard band): 0 when it is wholly outside, else 1 with the
+ * segment's ends in out (a's and b's, or the vertices clipping made, with
+ * their viewport transform). Sets g->vary_failed when the varyings' store
+ * cannot grow.
+ */
+int tsr_geo_clip_line(struct tsr_geometry *g, const struct tsr_clip_vertex *a,
+		      const struct tsr_clip_vertex *b, struct tsr_clip_vertex out[2]);
+/* The Clipper then culling of triangle v (the functional mode's), counted
+ * in primitives_in (Errors: TSR_ERR_NOMEM). */
+enum tsr_status tsr_geo_clip_and_cull(struct tsr_geometry *g,
+				      const struct tsr_clip_vertex *const v[3],
+				      struct tsr_error *err);
+/* points_lines.c: point v's square, or line segment a-b's parallelogram,
+ * as two triangles through tsr_geo_clip_and_cull (Errors: TSR_ERR_NOMEM). */
+enum tsr_status tsr_geo_point(struct tsr_geometry *g, const struct tsr_clip_vertex *v,
+			      struct tsr_error *err);
+enum tsr_status tsr_geo_line(struct tsr_geometry *g, const struct tsr_clip_vertex *a,
+			     const struct tsr_clip_vertex *b, struct tsr_error *err);
 
 /* Room for `entries` entries in g->vary (its pointer may change):
  * 0, or -1 when out of memory. */

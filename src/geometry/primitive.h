@@ -28,7 +28,21 @@ struct tsr_primitive {
 	                          (vertices in the order above), varying_slots a
 	                          vertex; NULL: the material's u, v and shade */
 	uint8_t varying_slots;
-	uint8_t front_facing;  /* 1: a front face (GL ES FRONT_FACE), gl_FrontFacing */
+	uint8_t front_facing;  /* 1: a front face (GL ES FRONT_FACE), gl_FrontFacing;
+	                          1 for points and lines */
+	uint8_t kind;          /* enum tsr_prim_kind: what the triangle was drawn as */
+	float point[3];        /* TSR_PRIM_KIND_POINT: the point's window position
+	                          (pixels, x right and y down, as X and Y) and its
+	                          size (pixels), for gl_PointCoord */
+};
+
+/* What a primitive's triangle is part of: a triangle of the draw, or one of
+ * the two triangles the Geometry Pipeline made of a point's square or of a
+ * line segment's parallelogram (geometry/points_lines.c). */
+enum tsr_prim_kind {
+	TSR_PRIM_KIND_TRIANGLE = 0,
+	TSR_PRIM_KIND_POINT,
+	TSR_PRIM_KIND_LINE,
 };
 
 /*

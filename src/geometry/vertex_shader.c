@@ -159,6 +159,7 @@ static void shade_program_vertex(struct tsr_geometry *g, uint32_t i, struct tsr_
 	tsr_shader_exec_vertices(in->program, vi, 1, &out, &n);
 	g->st->vertex_instructions += n.instructions;
 	memcpy(o->p, out.position[0], sizeof(o->p));
+	o->psize = out.point_size[0];
 	o->vary = i;
 	float *v = g->vary + (size_t)i * g->vary_floats;
 	memcpy(v, out.varyings[0], g->vary_floats * sizeof(float));

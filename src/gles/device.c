@@ -16,7 +16,12 @@
  * unit's complete 2D texture as an image of the GPU (its level 0; the GPU
  * builds the mip chain), updated in place when its texels change between
  * frames. A program gets a material whose instruction counts size its
- * code in memory.
+ * code in memory. Points and lines (GL_POINTS, LINES, LINE_STRIP,
+ * LINE_LOOP, with the draw state's line width) go to the GPU as they are:
+ * its Geometry Pipeline makes two triangles of each point's square and
+ * each segment's parallelogram (geometry/points_lines.c; gl_PointSize
+ * clamped to ALIASED_POINT_SIZE_RANGE [1, 64], the width rounded and
+ * clamped to ALIASED_LINE_WIDTH_RANGE [1, 16]).
  *
  * Frames: the draws since the last swap are one pass into the default
  * framebuffer, cleared when the program's first call of the frame was a
@@ -28,7 +33,7 @@
  *
  * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): framebuffer
  * objects, a glClear after a draw in a frame, scissored or stencil
- * clears, points and lines, cube maps and depth textures
+ * clears, cube maps and depth textures
  * (sampled as none), the stencil test; texture contents changed between
  * two draws of one frame are sampled as at the frame's end.
  */
@@ -637,13 +642,12 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 				     const struct tsr_gles_context *ctx,
 				     const struct tsr_gles_draw *g, struct tsr_error *err)
 {
-	if (g->state.mode != TSR_PRIM_TRIANGLES && g->state.mode != TSR_PRIM_TRIANGLE_STRIP &&
-	    g->state.mode != TSR_PRIM_TRIANGLE_FAN)
-		return unsupported(err, "a primitive mode other than triangles, strips and fans "
-				   "(points and lines)");
 	if (g->state.stencil.test)
 		return unsupported(err, "the stencil test");
-	if (!g->program || g->state.index.count < 3)
+	/* the fewest vertices that make a primitive of the mode */
+	const uint32_t least = g->state.mode == TSR_PRIM_POINTS ? 1
+			       : g->state.mode <= TSR_PRIM_LINE_STRIP ? 2 : 3;
+	if (!g->program || g->state.index.count < least)
 		return TSR_OK;
 	int32_t target = -1;
 	TSR_TRY(bound_target(dev, ctx, &target, err));

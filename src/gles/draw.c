@@ -128,6 +128,7 @@ static void fill(struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
 	s->polygon_offset.enable = ctx->polygon_offset_fill;
 	s->polygon_offset.factor = ctx->polygon_offset_factor;
 	s->polygon_offset.units = ctx->polygon_offset_units;
+	s->line_width = ctx->line_width;
 	s->depth.test = ctx->depth_test;
 	s->depth.write = ctx->depth_mask;
 	s->depth.func = (uint8_t)(ctx->depth_func - GL_NEVER);

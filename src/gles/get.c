@@ -182,12 +182,12 @@ static bool get_value(const struct tsr_gles_context *ctx, GLenum pname, struct v
 		return true;
 	}
 	case GL_ALIASED_POINT_SIZE_RANGE: {
-		GLfloat r[2] = { 1.0f, 64.0f };
+		GLfloat r[2] = { 1.0f, TSR_POINT_SIZE_MAX };
 		put_f(v, V_FLOAT, 2, r);
 		return true;
 	}
 	case GL_ALIASED_LINE_WIDTH_RANGE: {
-		GLfloat r[2] = { 1.0f, 1.0f };
+		GLfloat r[2] = { 1.0f, TSR_LINE_WIDTH_MAX };
 		put_f(v, V_FLOAT, 2, r);
 		return true;
 	}

@@ -12,6 +12,31 @@
 
 #include "pipeline/gpu_priv.h"
 
+/* The Primitive Assembly of a glDraw* mode (geometry.h). */
+static uint8_t assembly_of(uint8_t mode)
+{
+	switch (mode) {
+	case TSR_PRIM_POINTS: return TSR_ASSEMBLE_POINTS;
+	case TSR_PRIM_LINES: return TSR_ASSEMBLE_LINES;
+	case TSR_PRIM_LINE_STRIP: return TSR_ASSEMBLE_LINE_STRIP;
+	case TSR_PRIM_LINE_LOOP: return TSR_ASSEMBLE_LINE_LOOP;
+	case TSR_PRIM_TRIANGLE_STRIP: return TSR_ASSEMBLE_STRIP;
+	case TSR_PRIM_TRIANGLE_FAN: return TSR_ASSEMBLE_FAN;
+	default: return TSR_ASSEMBLE_LIST;
+	}
+}
+
+/* A non-antialiased line's width (GL ES 2.0 3.4.2): LINE_WIDTH rounded to
+ * the nearest integer, at least 1, at most TSR_LINE_WIDTH_MAX. */
+static uint8_t line_width_of(float w)
+{
+	if (!(w >= 1.5f))  /* NaN too */
+		return 1;
+	if (w >= TSR_LINE_WIDTH_MAX)
+		return (uint8_t)TSR_LINE_WIDTH_MAX;
+	return (uint8_t)(w + 0.5f);
+}
+
 void tsr_stage_decode_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 			   uint32_t draw_id, struct tsr_draw *d)
 {
@@ -49,9 +74,8 @@ void tsr_stage_decode_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 			.cull = cd->state.cull,
 			.viewport = cd->state.viewport,
 			.polygon_offset = cd->state.polygon_offset,
-			.assembly = cd->state.mode == TSR_PRIM_TRIANGLE_STRIP ? TSR_ASSEMBLE_STRIP
-				    : cd->state.mode == TSR_PRIM_TRIANGLE_FAN ? TSR_ASSEMBLE_FAN
-									       : TSR_ASSEMBLE_LIST,
+			.assembly = assembly_of(cd->state.mode),
+			.line_width = line_width_of(cd->state.line_width),
 			.input = in,
 		};
 		return;

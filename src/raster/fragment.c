@@ -111,6 +111,14 @@ static void shade_program(const float l[3][4], struct tsr_quad *q, uint32_t core
 		in.frag_coord[k][2] = q->z[k];
 		in.frag_coord[k][3] = sum;  /* 1/w, interpolated linearly in screen space */
 		in.point_coord[k][0] = in.point_coord[k][1] = 0.0f;
+		if (p->kind == TSR_PRIM_KIND_POINT) {
+			/* GL ES 2.0 3.3, window rows running down: (0, 0) at the
+			 * square's top left */
+			in.point_coord[k][0] = 0.5f + ((float)(q->x + (k & 1)) + 0.5f - p->point[0]) /
+							      p->point[2];
+			in.point_coord[k][1] = 0.5f + ((float)(q->y + (k >> 1)) + 0.5f - p->point[1]) /
+							      p->point[2];
+		}
 	}
 	in.front_facing = p->front_facing;
 	struct fs_sampling S = {b, c, core};

@@ -66,7 +66,14 @@ enum tsr_counter_merge {
 	X(primitives_clipped, "count", TSR_MERGE_SUM, 0,                                    \
 	  "triangles that crossed the near/far plane or the guard band")                    \
 	X(primitives_binned, "count", TSR_MERGE_SUM, TSR_CTR_SUMMARY,                       \
-	  "primitives written to the Parameter Buffer")
+	  "primitives written to the Parameter Buffer")                                     \
+	X(points_in, "count", TSR_MERGE_SUM, TSR_CTR_NONZERO,                               \
+	  "points assembled (GL_POINTS; program draws)")                                    \
+	X(lines_in, "count", TSR_MERGE_SUM, TSR_CTR_NONZERO,                                \
+	  "line segments assembled (GL_LINES, LINE_STRIP, LINE_LOOP; program draws)")       \
+	X(point_line_triangles, "count", TSR_MERGE_SUM, TSR_CTR_NONZERO,                    \
+	  "of primitives_in, the triangles that points and lines inside the frustum "       \
+	  "became (two each)")
 
 /* Tiling Engine (TCOR II-B): Polygon List Builder and Tile Fetcher. */
 #define TSR_TILING_COUNTERS(X, XA)                                                         \
