@@ -625,7 +625,8 @@ static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
 		memset(&d->clear, 0, sizeof(d->clear));
 	}
 	const uint8_t kept = target < 0 ? 0 : TSR_CLEAR_COLOR;  /* a render target's color */
-	p.clear.invalidate = (uint8_t)(~(p.clear.mask | kept) & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
+	p.clear.invalidate = (uint8_t)(~(p.clear.mask | kept) &
+				       (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH | TSR_CLEAR_STENCIL));
 	TSR_TRY(tsr_commands_pass(&d->cmds, &p, err));
 	d->pass_open = 1;
 	d->pass_target = target;
@@ -641,8 +642,6 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	    g->state.mode != TSR_PRIM_TRIANGLE_FAN)
 		return unsupported(err, "a primitive mode other than triangles, strips and fans "
 				   "(points and lines)");
-	if (g->state.stencil.test)
-		return unsupported(err, "the stencil test");
 	if (!g->program || g->state.index.count < 3)
 		return TSR_OK;
 	int32_t target = -1;
@@ -681,6 +680,11 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	cd.state.index.buffer = 0;
 	if (dev->params.bits.depth_bits == 0)  /* no depth buffer: no test, no write */
 		cd.state.depth.test = 0;
+	/* no stencil buffer (an EGL config of STENCIL_SIZE 0, a framebuffer
+	 * object without a STENCIL_ATTACHMENT): as if the test always passed,
+	 * nothing written (4.1.5) */
+	if (g->stencil_bits == 0)
+		cd.state.stencil.test = 0;
 	TSR_TRY(program_material(dev, g->program, &cd.material, err));
 	TSR_TRY(open_pass(dev, target, err));
 	/* the pass's framebuffer as the pipelines see it (command.h,
@@ -725,6 +729,20 @@ enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 	if (c->mask & TSR_CLEAR_DEPTH)
 		dev->clear.depth = c->depth;
 	dev->clear.mask |= (uint8_t)(c->mask & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
+	/* stencil (when the framebuffer has a stencil buffer): the clear value's
+	 * low 8 bits under the front STENCIL_WRITEMASK (4.2.3); the bits the
+	 * mask keeps are an earlier clear's of this pass, else the buffer's
+	 * undefined contents at the pass's start, which are 0 here */
+	GLint sbits = 0, wm = 0;
+	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_STENCIL_BITS, &sbits);
+	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_STENCIL_WRITEMASK, &wm);
+	if ((c->mask & TSR_CLEAR_STENCIL) && sbits > 0 && (wm & 0xff)) {
+		const uint32_t old = dev->clear.mask & TSR_CLEAR_STENCIL
+					     ? (uint32_t)dev->clear.stencil : 0u;
+		const uint32_t m = (uint32_t)wm & 0xffu;
+		dev->clear.stencil = (int32_t)((old & ~m) | ((uint32_t)c->stencil & m));
+		dev->clear.mask |= TSR_CLEAR_STENCIL;
+	}
 	if (dev->clear.mask & TSR_CLEAR_DEPTH && dev->clear.depth != 1.0f)
 		return unsupported(err, "a depth clear value other than 1.0");
 	return TSR_OK;
