@@ -683,7 +683,7 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	/* no stencil buffer (an EGL config of STENCIL_SIZE 0, a framebuffer
 	 * object without a STENCIL_ATTACHMENT): as if the test always passed,
 	 * nothing written (4.1.5) */
-	if (g->stencil_bits == 0)
+	if ((g->framebuffer ? g->stencil_bits : dev->params.bits.stencil_bits) <= 0)
 		cd.state.stencil.test = 0;
 	TSR_TRY(program_material(dev, g->program, &cd.material, err));
 	TSR_TRY(open_pass(dev, target, err));
@@ -733,8 +733,9 @@ enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 	 * low 8 bits under the front STENCIL_WRITEMASK (4.2.3); the bits the
 	 * mask keeps are an earlier clear's of this pass, else the buffer's
 	 * undefined contents at the pass's start, which are 0 here */
-	GLint sbits = 0, wm = 0;
-	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_STENCIL_BITS, &sbits);
+	GLint sbits = dev->params.bits.stencil_bits, wm = 0;
+	if (target >= 0)  /* a framebuffer object's: its STENCIL_ATTACHMENT's */
+		tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_STENCIL_BITS, &sbits);
 	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_STENCIL_WRITEMASK, &wm);
 	if ((c->mask & TSR_CLEAR_STENCIL) && sbits > 0 && (wm & 0xff)) {
 		const uint32_t old = dev->clear.mask & TSR_CLEAR_STENCIL
