@@ -21,16 +21,32 @@
  * Frames: the draws since the last swap are one pass into the default
  * framebuffer, cleared when the program's first call of the frame was a
  * glClear, else with its contents undefined (EGL_BUFFER_DESTROYED, the
- * default swap behaviour: invalidated, no tile load). glReadPixels and
- * CopyTex[Sub]Image2D render what is pending as a frame of its own first
- * (a frame in the statistics). stats.json, frames.csv-free output: the
- * frames' images (frame-NNNN.png) and stats.json at destroy.
+ * default swap behaviour: invalidated, no tile load). A framebuffer
+ * object with a color texture (or a depth texture alone) is a
+ * render-to-texture pass before the window's (a framebuffer change starts
+ * a pass): its color kept from pass to pass, its depth and stencil
+ * undefined unless cleared. glReadPixels and CopyTex[Sub]Image2D render
+ * what is pending as a frame of its own first (a frame in the
+ * statistics). Output: the frames' images (frame-NNNN.png) and stats.json
+ * at destroy.
  *
- * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): framebuffer
- * objects, a glClear after a draw in a frame, scissored or stencil
- * clears, points and lines, cube maps and depth textures
- * (sampled as none), the stencil test; texture contents changed between
- * two draws of one frame are sampled as at the frame's end.
+ * Stencil: the draw's stencil state goes to the pipelines as it is (GL ES
+ * 2.0 4.1.5 on an 8-bit buffer, kept with depth: on chip in the TBR,
+ * D24S8 in the IMR's Z buffer) when the framebuffer has a stencil buffer
+ * (the window's from its EGL config's STENCIL_SIZE, a framebuffer
+ * object's STENCIL_ATTACHMENT); without one the test is off (it passes,
+ * nothing is written). A stencil clear is the pass's: ClearStencil's low
+ * 8 bits under the front STENCIL_WRITEMASK, the kept bits an earlier
+ * clear's of the pass or else 0 (the undefined contents at a pass start).
+ *
+ * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): a glClear
+ * after a draw into the same framebuffer in one frame, scissored clears,
+ * depth clear values other than 1.0, points and lines, a framebuffer
+ * object without a color texture (a color renderbuffer, or a depth
+ * renderbuffer alone), drawing a framebuffer object after the window in
+ * one frame, reading a framebuffer object; cube maps and depth textures
+ * are sampled as none; texture contents changed between two draws of one
+ * frame are sampled as at the frame's end.
  */
 #include <stdio.h>
 #include <stdlib.h>
