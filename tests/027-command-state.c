@@ -175,7 +175,13 @@ CHANGE(poly_offset, s->polygon_offset.enable = 1)
 CHANGE(depth_off, s->depth.test = 0)
 CHANGE(depth_lequal, s->depth.func = TSR_FUNC_LEQUAL)
 CHANGE(depth_nowrite, s->depth.write = 0)
-CHANGE(stencil, s->stencil.test = 1)
+CHANGE(stencil, {  /* every func, op and mask of both faces is implemented */
+	s->stencil.test = 1;
+	s->stencil.front.func = TSR_FUNC_EQUAL;
+	s->stencil.front.zpass = TSR_STENCIL_INCR_WRAP;
+	s->stencil.back.fail = TSR_STENCIL_INVERT;
+	s->stencil.back.write_mask = 0x0f;
+})
 CHANGE(blend_on, {  /* the implemented blend, on an opaque material */
 	s->blend.enable = 1;
 	s->blend.src_rgb = TSR_BLEND_SRC_ALPHA;
@@ -218,7 +224,6 @@ static const struct refusal refusals[] = {
 	{"vertex attribute 0 of type 'fixed'", attr_type},
 	{"vertex attribute 1's layout", attr_normalized},
 	{"vertex attribute 1's layout", attr_stride},
-	{"stencil test", stencil},
 	{"texture unit 1", tex_unit1},
 	{"texture unit 0 wraps 'mirrored_repeat'", tex_mirror},
 	{"texture unit 0 filters min 'nearest_mipmap_linear'", tex_filter},
@@ -230,6 +235,7 @@ static const struct refusal refusals[] = {
 static void (*const accepted[])(struct tsr_draw_state *) = {
 	scissor, depth_off, depth_lequal, depth_nowrite, blend_on, blend_factors_default,
 	blend_subtract, blend_add, blend_constant, color_mask, viewport, depth_range, poly_offset,
+	stencil,
 };
 
 /* Each refused state: TSR_ERR_UNSUPPORTED, the draw, the state and the
@@ -272,7 +278,9 @@ static void test_check_refuses_each_state(void **state)
 }
 
 /* The pass starts: color cleared, loaded or invalidated; depth cleared
- * to 1.0 or invalidated, unscissored; anything else refused. */
+ * to 1.0 or invalidated; stencil cleared or invalidated (a loaded one is
+ * refused by tsr_gpu_check_passes() only when a draw tests it: test 048);
+ * unscissored; anything else refused. */
 static void test_clear_refusals(void **state)
 {
 	(void)state;
@@ -287,6 +295,7 @@ static void test_clear_refusals(void **state)
 		{TSR_CLEAR_DEPTH, TSR_CLEAR_COLOR},          /* color invalidated */
 		{0, TSR_CLEAR_DEPTH},                        /* color loaded, depth invalidated */
 		{TSR_CLEAR_COLOR, TSR_CLEAR_DEPTH | TSR_CLEAR_STENCIL},
+		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH | TSR_CLEAR_STENCIL, 0}, /* a stencil clear */
 	};
 	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
 		struct tsr_clear_state c = ok;
@@ -302,7 +311,6 @@ static void test_clear_refusals(void **state)
 	} bad[] = {
 		{TSR_CLEAR_COLOR, 0, 1.0f, "depth buffer loaded from memory"},
 		{0, 0, 1.0f, "depth buffer loaded from memory"},
-		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH | TSR_CLEAR_STENCIL, 0, 1.0f, "stencil clear"},
 		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 1, 1.0f, "scissored clear"},
 		{TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, 0.5f, "depth clear value"},
 	};
@@ -561,6 +569,252 @@ static void test_fragment_state(void **state)
 		assert_memory_equal(img[0], img[1], bytes);  /* TBR and IMR alike */
 	}
 	free(base);
+	free(img[0]);
+	free(img[1]);
+	free(st);
+	fixture_free(&x);
+}
+
+/* stencil_case's mark draw (the quad again, no color written, depth test
+ * off unless `depth`) and test draw (ONE, ONE blending at LEQUAL: the
+ * quad's colors doubled where it passes). */
+static void stencil_mark(struct tsr_draw_state *s, uint8_t func, uint8_t op, int32_t ref,
+			 uint32_t write_mask)
+{
+	s->color_mask = 0;
+	s->depth.test = 0;
+	s->stencil.test = 1;
+	s->stencil.front = (struct tsr_stencil_face){func, op, op, op, ref, 0xff, write_mask};
+	s->stencil.back = s->stencil.front;
+}
+
+static void stencil_test(struct tsr_draw_state *s, uint8_t func, int32_t ref, uint32_t mask)
+{
+	add_lequal(s);
+	s->stencil.test = 1;
+	s->stencil.front = (struct tsr_stencil_face){func, TSR_STENCIL_KEEP, TSR_STENCIL_KEEP,
+						     TSR_STENCIL_KEEP, ref, mask, 0xff};
+	s->stencil.back = s->stencil.front;
+}
+
+/* The fixture's frame: its quad, then the quad with state *mark, then
+ * with *test (NULL: not drawn), the pass clearing stencil to clear_s.
+ * Returns the image (64 x 32 RGBA8). */
+static const uint8_t *render_stencil(struct tsr_gpu *g, const struct fixture *x,
+				     uint32_t frame, int32_t clear_s,
+				     const struct tsr_draw_state *mark,
+				     const struct tsr_draw_state *test, struct tsr_frame_stats *st)
+{
+	struct tsr_frame_commands c;
+	struct tsr_error err;
+	memset(&c, 0, sizeof(c));
+	tsr_commands_reset(&c, frame);
+	struct tsr_cmd_pass p = x->c.passes[0];
+	p.clear.mask |= TSR_CLEAR_STENCIL;
+	p.clear.stencil = clear_s;
+	assert_int_equal(tsr_commands_pass(&c, &p, &err), TSR_OK);
+	struct tsr_cmd_draw d = x->c.draws[0];
+	assert_int_equal(tsr_commands_draw(&c, &d, &err), TSR_OK);
+	d.state = *mark;
+	assert_int_equal(tsr_commands_draw(&c, &d, &err), TSR_OK);
+	if (test) {
+		d.state = *test;
+		assert_int_equal(tsr_commands_draw(&c, &d, &err), TSR_OK);
+	}
+	if (tsr_gpu_render_commands(g, &c, st, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	tsr_commands_release(&c);
+	return tsr_gpu_frame_image(g);
+}
+
+CHANGE(add_top_half, {  /* rows 0..15 from the top: GL's y 16..31 */
+	add_lequal(s);
+	s->scissor.enable = 1;
+	s->scissor.y = 16;
+	s->scissor.height = 16;
+})
+
+/*
+ * The stencil test (GL ES 2.0 4.1.5) in both pipelines, pixel for pixel:
+ * a mark draw sets the quad's stencil values (no color written), a test
+ * draw adds the quad's colors again where its stencil test passes, and
+ * the image must be the unstencilled add's (everywhere, or where a
+ * scissor box limits it) or the quad's alone (nowhere). Cases: REPLACE
+ * under a scissor then EQUAL / NOTEQUAL; every func; INCR, DECR
+ * saturating and INCR_WRAP, DECR_WRAP wrapping at 0 and 255; INVERT,
+ * ZERO, KEEP; the write mask and the value mask; the reference clamped to
+ * 255; the back face's state for a back-facing quad; sfail and dpfail.
+ * TBR and IMR alike; the stencil costs the TBR no memory traffic (on
+ * chip) and the IMR Z traffic (D24S8) even with the depth test off.
+ */
+static void test_stencil(void **state)
+{
+	(void)state;
+	struct fixture x;
+	fixture_load(&x);
+	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
+	assert_non_null(st);
+	const size_t bytes = 64 * 32 * 4;
+	uint8_t *ref[4], *img[2];
+	for (int i = 0; i < 4; i++)
+		assert_non_null(ref[i] = malloc(bytes));
+	img[0] = malloc(bytes);
+	img[1] = malloc(bytes);
+	assert_true(img[0] && img[1]);
+	enum { NONE, ALL, BOTTOM, TOP };
+	static const struct {
+		int32_t clear;
+		uint8_t mark_func, op;
+		int32_t mark_ref;
+		uint32_t write_mask;
+		uint8_t func;
+		int32_t ref;
+		uint32_t value_mask;
+		int bottom_only;  /* the mark draw scissored to the bottom half */
+		int want;         /* where the test draw adds: NONE, ALL, BOTTOM, TOP */
+	} cases[] = {
+		{0, TSR_FUNC_ALWAYS, TSR_STENCIL_REPLACE, 1, 0xff, TSR_FUNC_EQUAL, 1, 0xff, 1, BOTTOM},
+		{0, TSR_FUNC_ALWAYS, TSR_STENCIL_REPLACE, 1, 0xff, TSR_FUNC_NOTEQUAL, 1, 0xff, 1, TOP},
+		{0, TSR_FUNC_ALWAYS, TSR_STENCIL_DECR_WRAP, 0, 0xff, TSR_FUNC_EQUAL, 255, 0xff, 0, ALL},
+		{0, TSR_FUNC_ALWAYS, TSR_STENCIL_DECR, 0, 0xff, TSR_FUNC_EQUAL, 0, 0xff, 0, ALL},
+		{0, TSR_FUNC_ALWAYS, TSR_STENCIL_DECR, 0, 0xff, TSR_FUNC_EQUAL, 255, 0xff, 0, NONE},
+		{255, TSR_FUNC_ALWAYS, TSR_STENCIL_INCR, 0, 0xff, TSR_FUNC_EQUAL, 255, 0xff, 0, ALL},
+		{255, TSR_FUNC_ALWAYS, TSR_STENCIL_INCR_WRAP, 0, 0xff, TSR_FUNC_EQUAL, 0, 0xff, 0, ALL},
+		{6, TSR_FUNC_ALWAYS, TSR_STENCIL_INCR, 0, 0xff, TSR_FUNC_EQUAL, 7, 0xff, 0, ALL},
+		{7, TSR_FUNC_ALWAYS, TSR_STENCIL_INVERT, 0, 0xff, TSR_FUNC_EQUAL, 0xf8, 0xff, 0, ALL},
+		{5, TSR_FUNC_ALWAYS, TSR_STENCIL_ZERO, 0, 0xff, TSR_FUNC_EQUAL, 0, 0xff, 0, ALL},
+		{5, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_EQUAL, 5, 0xff, 0, ALL},
+		/* the write mask: 0xff written under 0x0f is 0x0f */
+		{0, TSR_FUNC_ALWAYS, TSR_STENCIL_REPLACE, 0xff, 0x0f, TSR_FUNC_EQUAL, 0x0f, 0xff, 0, ALL},
+		{0, TSR_FUNC_ALWAYS, TSR_STENCIL_REPLACE, 0xff, 0x0f, TSR_FUNC_EQUAL, 0xff, 0xff, 0, NONE},
+		{0x30, TSR_FUNC_ALWAYS, TSR_STENCIL_INVERT, 0, 0x0f, TSR_FUNC_EQUAL, 0x3f, 0xff, 0, ALL},
+		{0, TSR_FUNC_ALWAYS, TSR_STENCIL_REPLACE, 1, 0x00, TSR_FUNC_EQUAL, 0, 0xff, 0, ALL},
+		/* the value mask: (ref & mask) against (s & mask) */
+		{0, TSR_FUNC_ALWAYS, TSR_STENCIL_REPLACE, 0xff, 0x0f, TSR_FUNC_EQUAL, 0xff, 0x0f, 0, ALL},
+		{0x12, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_EQUAL, 0x32, 0x0f, 0, ALL},
+		/* the reference clamped to 0..255 */
+		{0, TSR_FUNC_ALWAYS, TSR_STENCIL_REPLACE, 300, 0xff, TSR_FUNC_EQUAL, 255, 0xff, 0, ALL},
+		{3, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_EQUAL, -5, 0xff, 0, NONE},
+		/* every func, reference on the left: ref FUNC stencil (3) */
+		{3, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_NEVER, 3, 0xff, 0, NONE},
+		{3, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_LESS, 2, 0xff, 0, ALL},
+		{3, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_LESS, 3, 0xff, 0, NONE},
+		{3, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_LEQUAL, 3, 0xff, 0, ALL},
+		{3, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_LEQUAL, 4, 0xff, 0, NONE},
+		{3, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_GREATER, 4, 0xff, 0, ALL},
+		{3, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_GREATER, 3, 0xff, 0, NONE},
+		{3, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_GEQUAL, 3, 0xff, 0, ALL},
+		{3, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_GEQUAL, 2, 0xff, 0, NONE},
+		{3, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_NOTEQUAL, 3, 0xff, 0, NONE},
+		{3, TSR_FUNC_ALWAYS, TSR_STENCIL_KEEP, 0, 0xff, TSR_FUNC_ALWAYS, 9, 0xff, 0, ALL},
+		/* a failing stencil test's op (sfail; the mark's func NEVER) */
+		{0, TSR_FUNC_NEVER, TSR_STENCIL_REPLACE, 4, 0xff, TSR_FUNC_EQUAL, 4, 0xff, 0, ALL},
+	};
+	for (int mode = 0; mode < 2; mode++) {
+		struct tsr_gpu *g = small_gpu(&x, mode);
+		memcpy(ref[NONE], render_pair(g, &x, 0, NULL, st), bytes);
+		memcpy(ref[ALL], render_pair(g, &x, 1, add_lequal, st), bytes);
+		memcpy(ref[BOTTOM], render_pair(g, &x, 2, add_bottom_half, st), bytes);
+		memcpy(ref[TOP], render_pair(g, &x, 3, add_top_half, st), bytes);
+		assert_memory_not_equal(ref[ALL], ref[NONE], bytes);
+		assert_memory_not_equal(ref[BOTTOM], ref[TOP], bytes);
+		const struct tsr_draw_state base = x.c.draws[0].state;
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			struct tsr_draw_state mark = base, test = base;
+			stencil_mark(&mark, cases[i].mark_func, cases[i].op, cases[i].mark_ref,
+				     cases[i].write_mask);
+			if (cases[i].bottom_only) {
+				mark.scissor.enable = 1;
+				mark.scissor.height = 16;
+			}
+			stencil_test(&test, cases[i].func, cases[i].ref, cases[i].value_mask);
+			const uint8_t *im = render_stencil(g, &x, 10 + (uint32_t)i, cases[i].clear,
+							   &mark, &test, st);
+			if (memcmp(im, ref[cases[i].want], bytes))
+				fail_msg("%s, case %zu: not the image of a test passing %s", mode ?
+					 "IMR" : "TBR", i, (const char *[]){"nowhere", "everywhere",
+					 "in the bottom half", "in the top half"}[cases[i].want]);
+			/* D24S8: the IMR's stencil is in its Z buffer's words (the
+			 * mark draw tests no depth); the TBR's stays on chip */
+			const uint64_t z = st->dram[TSR_STREAM_Z].read_bytes +
+					   st->dram[TSR_STREAM_Z].write_bytes;
+			uint64_t zc = 0;
+			for (uint32_t c = 0; c < TSR_MEMSYS_MAX_CACHES; c++)
+				zc += st->caches[c][TSR_STREAM_Z].reads + st->caches[c][TSR_STREAM_Z].writes;
+			if (mode)
+				assert_true(z + zc > 0);
+			else
+				assert_int_equal(z + zc, 0);
+			uint64_t sc = 0;
+			for (uint32_t c = 0; c < TSR_MEMSYS_MAX_CACHES; c++)
+				sc += st->caches[c][TSR_STREAM_STENCIL].reads;
+			assert_int_equal(sc + st->dram[TSR_STREAM_STENCIL].read_bytes, 0);
+		}
+		/* faces: the quad is counter-clockwise; with FRONT_FACE CW it is a
+		 * back face and takes the back state (REPLACE 2, the front's 1) */
+		for (int cw = 0; cw < 2; cw++) {
+			struct tsr_draw_state mark = base, test = base;
+			stencil_mark(&mark, TSR_FUNC_ALWAYS, TSR_STENCIL_REPLACE, 1, 0xff);
+			mark.stencil.back.zpass = TSR_STENCIL_REPLACE;
+			mark.stencil.back.ref = 2;
+			mark.cull.enable = 0;
+			mark.cull.front_face = cw ? TSR_FRONT_CW : TSR_FRONT_CCW;
+			stencil_test(&test, TSR_FUNC_EQUAL, 2, 0xff);
+			const uint8_t *im = render_stencil(g, &x, 50 + (uint32_t)cw, 0, &mark, &test, st);
+			assert_memory_equal(im, ref[cw ? ALL : NONE], bytes);
+			/* the test draw back-facing too: its back func (EQUAL 2 passes
+			 * only after the back face's mark), its front one NEVER */
+			test.cull.enable = 0;
+			test.cull.front_face = TSR_FRONT_CW;
+			test.stencil.front.func = TSR_FUNC_NEVER;
+			im = render_stencil(g, &x, 52 + (uint32_t)cw, 0, &mark, &test, st);
+			assert_memory_equal(im, ref[cw ? ALL : NONE], bytes);
+		}
+		/* dpfail: the mark draw fails LESS at the quad's own depth: its
+		 * dpfail op (REPLACE 3) runs, not its dppass one (REPLACE 9) */
+		{
+			struct tsr_draw_state mark = base, test = base;
+			stencil_mark(&mark, TSR_FUNC_ALWAYS, TSR_STENCIL_REPLACE, 3, 0xff);
+			mark.depth.test = 1;
+			mark.depth.func = TSR_FUNC_LESS;
+			mark.stencil.front.zpass = mark.stencil.back.zpass = TSR_STENCIL_ZERO;
+			stencil_test(&test, TSR_FUNC_EQUAL, 3, 0xff);
+			assert_memory_equal(render_stencil(g, &x, 60, 9, &mark, &test, st), ref[ALL],
+					    bytes);
+			assert_true(st->raster.quads_early_z_killed > 0);
+			/* dppass: at LEQUAL it passes: ZERO */
+			mark.depth.func = TSR_FUNC_LEQUAL;
+			assert_memory_equal(render_stencil(g, &x, 61, 9, &mark, &test, st), ref[NONE],
+					    bytes);
+			stencil_test(&test, TSR_FUNC_EQUAL, 0, 0xff);
+			assert_memory_equal(render_stencil(g, &x, 62, 9, &mark, &test, st), ref[ALL],
+					    bytes);
+		}
+		/* a stencil test in a pass whose stencil is loaded: refused (no
+		 * pass stores its stencil) */
+		{
+			struct tsr_frame_commands c;
+			struct tsr_error err;
+			memset(&c, 0, sizeof(c));
+			tsr_commands_reset(&c, 70);
+			assert_int_equal(tsr_commands_pass(&c, &x.c.passes[0], &err), TSR_OK);
+			struct tsr_cmd_draw d = x.c.draws[0];
+			stencil_test(&d.state, TSR_FUNC_EQUAL, 0, 0xff);
+			assert_int_equal(tsr_commands_draw(&c, &d, &err), TSR_OK);
+			c.passes[0].clear.invalidate &= (uint8_t)~TSR_CLEAR_STENCIL;
+			c.passes[0].clear.mask &= (uint8_t)~TSR_CLEAR_STENCIL;
+			assert_int_equal(tsr_gpu_render_commands(g, &c, st, &err), TSR_ERR_UNSUPPORTED);
+			assert_non_null(strstr(err.msg, "stencil buffer loaded"));
+			c.passes[0].clear.invalidate |= TSR_CLEAR_STENCIL;  /* undefined: cleared to 0 */
+			assert_int_equal(tsr_gpu_render_commands(g, &c, st, &err), TSR_OK);
+			tsr_commands_release(&c);
+		}
+		memcpy(img[mode], ref[BOTTOM], bytes);
+		tsr_gpu_destroy(g);
+	}
+	assert_memory_equal(img[0], img[1], bytes);
+	for (int i = 0; i < 4; i++)
+		free(ref[i]);
 	free(img[0]);
 	free(img[1]);
 	free(st);
@@ -927,6 +1181,7 @@ int main(void)
 		cmocka_unit_test(test_pipelines_refuse),
 		cmocka_unit_test(test_cull_state),
 		cmocka_unit_test(test_fragment_state),
+		cmocka_unit_test(test_stencil),
 		cmocka_unit_test(test_tile_load),
 		cmocka_unit_test(test_viewport),
 		cmocka_unit_test(test_added_resources),

@@ -12,12 +12,17 @@
  * spec's coverage (GL ES 2.0 3.3: centres inside the point's square; 3.4:
  * centres inside the segment's parallelogram, its width along the minor
  * axis, the ends half-open), additive blending counting how many
- * primitives covered each pixel, TBR and IMR images identical.
+ * primitives covered each pixel, TBR and IMR images identical. The stencil
+ * test (GL ES 2.0 4.1.5): exact pixels of stencilled draws, wrapping and
+ * saturating ops, separate front and back state, the write mask in draws
+ * and clears, a program's discard (late Z), no stencil buffer; TBR and IMR
+ * images alike.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -47,7 +52,16 @@ struct fix {
 	GLuint prog;
 };
 
+static void fix_new_bits(struct fix *f, int imr, GLint stencil_bits);
+
 static void fix_new(struct fix *f, int imr)
+{
+	fix_new_bits(f, imr, 0);
+}
+
+/* The fixture on a default framebuffer of stencil_bits stencil bits (its
+ * EGL config's STENCIL_SIZE). */
+static void fix_new_bits(struct fix *f, int imr, GLint stencil_bits)
 {
 	struct tsr_error err;
 	assert_int_equal(tsr_gles_context_create(W, H, NULL, &f->ctx, &err), TSR_OK);
@@ -57,7 +71,8 @@ static void fix_new(struct fix *f, int imr)
 	cfg.tile_height = 16;
 	cfg.pipeline_mode = imr ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
 	const struct tsr_gles_device_params p = {.width = W, .height = H,
-						 .bits = {8, 8, 8, 8, 24, 0}, .config = &cfg};
+						 .bits = {8, 8, 8, 8, 24, stencil_bits},
+						 .config = &cfg};
 	if (tsr_gles_device_create(&p, &f->dev, &err) != TSR_OK)
 		fail_msg("%s", err.msg);
 	struct tsr_gles_context *c = f->ctx;
@@ -207,11 +222,6 @@ static void test_client_arrays_and_texture(void **state)
 						     &err), TSR_OK);
 	assert_int_equal(far[0], 7);
 	assert_int_equal(far[7], 7);
-	/* refused, the draw skipped: the stencil test */
-	tsr_gles_Enable(c, GL_STENCIL_TEST);
-	assert_true(tsr_gles_draw_arrays_state(c, GL_TRIANGLES, 0, 3, &d));
-	assert_int_equal(tsr_gles_device_draw(f.dev, c, &d, &err), TSR_ERR_UNSUPPORTED);
-	assert_non_null(strstr(err.msg, "stencil"));
 	assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
 	fix_free(&f);
 }
@@ -470,12 +480,225 @@ static void test_points_and_lines(void **state)
 			fail_msg("frame %d: TBR and IMR images differ", i);
 }
 
+static const char *FS_DISCARD = "precision mediump float;\n"
+				"uniform vec4 color;\n"
+				"void main() { if (gl_FragCoord.x < 16.0) discard;\n"
+				"  gl_FragColor = color; }\n";
+
+/* A program of VS and fragment shader fs, made current. */
+static GLuint use_program(struct fix *f, const char *fs_src)
+{
+	struct tsr_gles_context *c = f->ctx;
+	GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
+	GLuint fs = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
+	tsr_gles_ShaderSource(c, vs, 1, &VS, NULL);
+	tsr_gles_ShaderSource(c, fs, 1, &fs_src, NULL);
+	tsr_gles_CompileShader(c, vs);
+	tsr_gles_CompileShader(c, fs);
+	GLuint p = tsr_gles_CreateProgram(c);
+	tsr_gles_AttachShader(c, p, vs);
+	tsr_gles_AttachShader(c, p, fs);
+	tsr_gles_BindAttribLocation(c, p, 0, "pos");
+	tsr_gles_LinkProgram(c, p);
+	tsr_gles_UseProgram(c, p);
+	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+	return p;
+}
+
+/* glClear of color (black), depth and stencil (to s). */
+static void clear_all(struct fix *f, GLint s)
+{
+	struct tsr_clear_state c;
+	struct tsr_error err;
+	tsr_gles_ClearColor(f->ctx, 0.0f, 0.0f, 0.0f, 1.0f);
+	tsr_gles_ClearStencil(f->ctx, s);
+	assert_true(tsr_gles_clear_state(f->ctx, GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT |
+						 GL_STENCIL_BUFFER_BIT, &c));
+	assert_int_equal(tsr_gles_device_clear(f->dev, f->ctx, &c, &err), TSR_OK);
+}
+
+/* The whole window from vertex array `v` (n vertices) in `color` (the
+ * fixture's program: uniform color, no texture). */
+static void fill(struct fix *f, const float *v, GLsizei n, float r, float g, float b)
+{
+	tsr_gles_VertexAttribPointer(f->ctx, 0, 2, GL_FLOAT, GL_FALSE, 0, v);
+	tsr_gles_EnableVertexAttribArray(f->ctx, 0);
+	tsr_gles_Uniform4f(f->ctx, tsr_gles_GetUniformLocation(f->ctx, f->prog, "color"), r, g, b,
+			   1.0f);
+	draw_arrays(f, 0, n);
+}
+
+static const float ALL[] = {-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1};
+/* the right half (x > 0), clockwise: a back face with FRONT_FACE CCW */
+static const float RIGHT_CW[] = {0, -1, 1, 1, 1, -1, 0, -1, 0, 1, 1, 1};
+
+/* Every pixel of the window (rows bottom first) is `left` for x < split,
+ * `right` from there (RGB). */
+static void expect_split(struct fix *f, int split, const uint8_t left[3], const uint8_t right[3],
+			 uint8_t *img)
+{
+	struct tsr_error err;
+	assert_int_equal(tsr_gles_device_read_pixels(f->dev, f->ctx, 0, 0, W, H, img, &err),
+			 TSR_OK);
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			const uint8_t *p = &img[((size_t)y * W + (size_t)x) * 4];
+			const uint8_t *want = x < split ? left : right;
+			if (p[0] != want[0] || p[1] != want[1] || p[2] != want[2])
+				fail_msg("pixel (%d, %d): %u %u %u, want %u %u %u", x, y, p[0], p[1],
+					 p[2], want[0], want[1], want[2]);
+		}
+}
+
+static const uint8_t BLACK[3] = {0, 0, 0}, RED[3] = {255, 0, 0}, GREEN[3] = {0, 255, 0},
+		     BLUE[3] = {0, 0, 255};
+
+/*
+ * The stencil test through the GL ES API, every pixel checked, in TBR and
+ * IMR (the same images): REPLACE 1 on the left half (no color written),
+ * then a full-window quad at EQUAL 1 is red on the left only; DECR_WRAP
+ * from 0 is 255, INCR saturates there, INCR_WRAP wraps to 0; front and
+ * back faces take their own StencilOpSeparate; STENCIL_WRITEMASK limits
+ * draws and clears; a program's discard (late Z) leaves the discarded
+ * pixels' stencil alone; without a stencil buffer the test passes.
+ */
+static void test_stencil(void **state)
+{
+	(void)state;
+	uint8_t *img[2][6];
+	for (int imr = 0; imr < 2; imr++) {
+		for (int k = 0; k < 6; k++)
+			assert_non_null(img[imr][k] = malloc(W * H * 4));
+		struct fix f;
+		fix_new_bits(&f, imr, 8);
+		struct tsr_gles_context *c = f.ctx;
+		struct tsr_error err;
+		/* REPLACE 1 where the left half is drawn, EQUAL 1 after */
+		clear_all(&f, 0);
+		tsr_gles_Enable(c, GL_STENCIL_TEST);
+		tsr_gles_StencilFunc(c, GL_ALWAYS, 1, 0xff);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_REPLACE);
+		tsr_gles_ColorMask(c, GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+		fill(&f, LEFT, 6, 1, 1, 1);
+		tsr_gles_ColorMask(c, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+		tsr_gles_StencilFunc(c, GL_EQUAL, 1, 0xff);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_KEEP);
+		fill(&f, ALL, 6, 1, 0, 0);
+		expect_split(&f, W / 2, RED, BLACK, img[imr][0]);
+		assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
+		/* wrapping and saturating: 0 - 1 = 255 (DECR_WRAP), INCR stays at
+		 * 255, then INCR_WRAP gives 0 on the left half only */
+		clear_all(&f, 0);
+		tsr_gles_ColorMask(c, GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+		tsr_gles_StencilFunc(c, GL_ALWAYS, 0, 0xff);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_DECR_WRAP);
+		fill(&f, ALL, 6, 1, 1, 1);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_INCR);
+		fill(&f, ALL, 6, 1, 1, 1);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_INCR_WRAP);
+		fill(&f, LEFT, 6, 1, 1, 1);
+		tsr_gles_ColorMask(c, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_KEEP);
+		tsr_gles_StencilFunc(c, GL_EQUAL, 255, 0xff);
+		fill(&f, ALL, 6, 0, 1, 0);
+		tsr_gles_StencilFunc(c, GL_EQUAL, 0, 0xff);
+		fill(&f, ALL, 6, 0, 0, 1);
+		expect_split(&f, W / 2, BLUE, GREEN, img[imr][1]);
+		assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
+		/* DECR saturates at 0: DECR then EQUAL 0 everywhere */
+		clear_all(&f, 1);
+		tsr_gles_ColorMask(c, GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+		tsr_gles_StencilFunc(c, GL_ALWAYS, 0, 0xff);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_DECR);
+		fill(&f, ALL, 6, 1, 1, 1);
+		fill(&f, LEFT, 6, 1, 1, 1);
+		tsr_gles_ColorMask(c, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_KEEP);
+		tsr_gles_StencilFunc(c, GL_EQUAL, 0, 0xff);
+		fill(&f, ALL, 6, 1, 0, 0);
+		expect_split(&f, W, RED, RED, img[imr][2]);
+		assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
+		/* faces: the left half front-facing (CCW) REPLACE 1, the right half
+		 * back-facing (CW) REPLACE 2; EQUAL 2 draws the right half only */
+		clear_all(&f, 0);
+		tsr_gles_ColorMask(c, GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+		tsr_gles_StencilFuncSeparate(c, GL_FRONT, GL_ALWAYS, 1, 0xff);
+		tsr_gles_StencilFuncSeparate(c, GL_BACK, GL_ALWAYS, 2, 0xff);
+		tsr_gles_StencilOpSeparate(c, GL_FRONT, GL_KEEP, GL_KEEP, GL_REPLACE);
+		tsr_gles_StencilOpSeparate(c, GL_BACK, GL_KEEP, GL_KEEP, GL_REPLACE);
+		fill(&f, LEFT, 6, 1, 1, 1);
+		fill(&f, RIGHT_CW, 6, 1, 1, 1);
+		tsr_gles_ColorMask(c, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_KEEP);
+		tsr_gles_StencilFunc(c, GL_EQUAL, 2, 0xff);
+		fill(&f, ALL, 6, 0, 1, 0);
+		expect_split(&f, W / 2, BLACK, GREEN, img[imr][3]);
+		assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
+		/* the write mask: a clear to 0xff under 0x0f is 0x0f; REPLACE 0xf0
+		 * under 0x30 on the left half makes 0x3f there */
+		tsr_gles_StencilMask(c, 0x0f);
+		clear_all(&f, 0xff);
+		tsr_gles_StencilMask(c, 0x30);
+		tsr_gles_ColorMask(c, GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+		tsr_gles_StencilFunc(c, GL_ALWAYS, 0xf0, 0xff);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_REPLACE);
+		fill(&f, LEFT, 6, 1, 1, 1);
+		tsr_gles_StencilMask(c, 0xff);
+		tsr_gles_ColorMask(c, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_KEEP);
+		tsr_gles_StencilFunc(c, GL_EQUAL, 0x3f, 0xff);
+		fill(&f, ALL, 6, 1, 0, 0);
+		tsr_gles_StencilFunc(c, GL_EQUAL, 0x0f, 0xff);
+		fill(&f, ALL, 6, 0, 0, 1);
+		expect_split(&f, W / 2, RED, BLUE, img[imr][4]);
+		assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
+		/* a program that discards x < 16: the stencil is tested and written
+		 * after it (late Z), so only x >= 16 gets REPLACE 1 */
+		const GLuint keep_prog = f.prog;
+		f.prog = use_program(&f, FS_DISCARD);
+		clear_all(&f, 0);
+		tsr_gles_ColorMask(c, GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+		tsr_gles_StencilFunc(c, GL_ALWAYS, 1, 0xff);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_REPLACE);
+		fill(&f, ALL, 6, 1, 1, 1);
+		tsr_gles_ColorMask(c, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+		f.prog = keep_prog;
+		tsr_gles_UseProgram(c, f.prog);
+		tsr_gles_StencilOp(c, GL_KEEP, GL_KEEP, GL_KEEP);
+		tsr_gles_StencilFunc(c, GL_EQUAL, 1, 0xff);
+		fill(&f, ALL, 6, 0, 1, 0);
+		expect_split(&f, 16, BLACK, GREEN, img[imr][5]);
+		assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
+		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+		fix_free(&f);
+		/* no stencil buffer (STENCIL_SIZE 0): the test passes, nothing is
+		 * written (4.1.5) */
+		fix_new_bits(&f, imr, 0);
+		c = f.ctx;
+		uint8_t *none = malloc(W * H * 4);
+		assert_non_null(none);
+		clear_all(&f, 0);
+		tsr_gles_Enable(c, GL_STENCIL_TEST);
+		tsr_gles_StencilFunc(c, GL_NEVER, 1, 0xff);
+		fill(&f, LEFT, 6, 1, 0, 0);
+		expect_split(&f, W / 2, RED, BLACK, none);
+		free(none);
+		fix_free(&f);
+	}
+	for (int k = 0; k < 6; k++) {
+		assert_memory_equal(img[0][k], img[1][k], W * H * 4);  /* TBR and IMR alike */
+		free(img[0][k]);
+		free(img[1][k]);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buffer_and_uniforms),
 		cmocka_unit_test(test_client_arrays_and_texture),
 		cmocka_unit_test(test_points_and_lines),
+		cmocka_unit_test(test_stencil),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

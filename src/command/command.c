@@ -29,6 +29,14 @@ int tsr_pass_loads_color(const struct tsr_cmd_pass *p, struct tsr_framebuffer_st
 	       !((p->clear.mask | p->clear.invalidate) & TSR_CLEAR_COLOR);
 }
 
+int tsr_pass_tests_stencil(const struct tsr_frame_commands *c, const struct tsr_cmd_pass *p)
+{
+	for (uint32_t i = p->first_draw; i < p->first_draw + p->draw_count && i < c->draw_count; i++)
+		if (c->draws[i].state.stencil.test)
+			return 1;
+	return 0;
+}
+
 void tsr_commands_reset(struct tsr_frame_commands *c, uint32_t frame)
 {
 	c->frame = frame;

@@ -146,6 +146,11 @@ struct tsr_framebuffer_state tsr_pass_framebuffer(const struct tsr_cmd_pass *p,
  * command/state.h, struct tsr_clear_state). */
 int tsr_pass_loads_color(const struct tsr_cmd_pass *p, struct tsr_framebuffer_state fb);
 
+/* 1 when a draw of pass p (of frame c) enables the stencil test: the
+ * pass's stencil buffer is then cleared (or invalidated) at its start and
+ * kept with depth; 0: the pass never touches a stencil buffer. */
+int tsr_pass_tests_stencil(const struct tsr_frame_commands *c, const struct tsr_cmd_pass *p);
+
 /*
  * tsr_draw_state_check() for a program draw (d->program = prog): the
  * pipelines implement every primitive mode (points and lines as triangles
@@ -153,7 +158,7 @@ int tsr_pass_loads_color(const struct tsr_cmd_pass *p, struct tsr_framebuffer_st
  * tsr_cmd_attrib) and index buffer, every texture unit with an image
  * (filters as NEAREST, bilinear or trilinear by the mag and min filters;
  * wraps REPEAT or CLAMP_TO_EDGE, s and t alike), and the fixed function
- * as for other draws; refused: stencil, mirrored
+ * as for other draws; refused: mirrored
  * or unequal wraps, a framebuffer other than the pass's. Errors:
  * TSR_ERR_UNSUPPORTED naming the state; TSR_ERR_INTERNAL for an index
  * out of range or a malformed attribute (the driver's bug).

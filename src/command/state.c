@@ -224,11 +224,10 @@ enum tsr_status tsr_draw_state_check(const struct tsr_draw_state *s, const char 
 		}
 	}
 	/* viewport and depth range, culling, polygon offset, scissor, depth
-	 * (test, func, write mask), blending (every factor, equation, the
+	 * (test, func, write mask), stencil (test, both faces' funcs, ops,
+	 * reference and masks), blending (every factor, equation, the
 	 * constant color) and the color mask: implemented whole
 	 * (geometry/cull.c, raster/binding.c) */
-	if (s->stencil.test)
-		return refuse(err, draw, pipeline, "stencil test");
 	for (int i = 0; i < TSR_MAX_TEXTURE_UNITS; i++) {
 		const struct tsr_texture_unit *t = &s->textures[i], *x = &e.textures[i];
 		if (t->image != x->image) {
@@ -293,8 +292,6 @@ enum tsr_status tsr_draw_state_check_program(const struct tsr_draw_state *s, con
 					     "program draw %u: vertex attribute %u is malformed", draw,
 					     a);
 	}
-	if (s->stencil.test)
-		return refuse(err, draw, pipeline, "stencil test");
 	for (int u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++) {
 		const int32_t im = prog->textures[u];
 		if (im < 0)
@@ -323,12 +320,12 @@ enum tsr_status tsr_clear_state_check(const struct tsr_clear_state *c, const cha
 				      uint32_t pass, struct tsr_error *err)
 {
 	const char *what = NULL;
-	/* color: cleared, loaded or invalidated, all implemented */
+	/* color: cleared, loaded or invalidated, all implemented; stencil:
+	 * cleared (any value) or invalidated, and loaded only by a pass none
+	 * of whose draws tests it (tsr_gpu_check_passes()) */
 	if (!(c->mask & TSR_CLEAR_DEPTH) && !(c->invalidate & TSR_CLEAR_DEPTH))
 		what = "a depth buffer loaded from memory (not cleared nor invalidated: no pass "
 		       "stores its depth)";
-	else if (c->mask & TSR_CLEAR_STENCIL)
-		what = "a stencil clear (no stencil buffer)";
 	else if (c->scissored)
 		what = "a scissored clear";
 	else if ((c->mask & TSR_CLEAR_DEPTH) && c->depth != 1.0f)

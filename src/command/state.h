@@ -25,21 +25,25 @@
  *     viewport and depth range; scissor (any box); face culling (any cull
  *     face, front face, on or off); polygon offset; depth test on or off,
  *     every DEPTH_FUNC, write mask on or off (late Z after the program's
- *     discard); blending on or off with every factor, equation and the
+ *     discard); stencil test on or off (an 8-bit stencil buffer), both
+ *     faces' funcs, ops, reference, value and write masks (tested with
+ *     depth: early, or late after the program's discard); blending on or off with every factor, equation and the
  *     constant color; every color mask; one texture unit (unit 0, the
  *     material's image) with the filters NEAREST/LINEAR mag and
  *     NEAREST_MIPMAP_NEAREST, LINEAR_MIPMAP_NEAREST, LINEAR_MIPMAP_LINEAR
  *     min, wraps REPEAT or CLAMP_TO_EDGE alike on s and t; a pass whose
  *     color is cleared (any color), loaded from memory or invalidated and
- *     whose depth is cleared (1.0) or invalidated, unscissored; the
- *     framebuffer of the draw's pass.
+ *     whose depth is cleared (1.0) or invalidated, whose stencil is
+ *     cleared (any value) or invalidated (or loaded, when no draw of the
+ *     pass tests it), unscissored; the framebuffer of the draw's pass.
  *   refused: points, lines, line strips and loops, triangle strips and
  *     fans; unindexed draws and u8 indices; any other vertex layout or
- *     constant attribute; stencil; more or other texture units, mirrored
+ *     constant attribute; more or other texture units, mirrored
  *     repeat, different s and t wraps, other filter pairs; a discard
  *     other than the material's alpha test; a pass that loads its depth
- *     buffer, a stencil or scissored clear, a depth clear value other
- *     than 1.0 (struct tsr_clear_state says what a pass start does).
+ *     buffer, a pass that loads its stencil buffer and tests it, a
+ *     scissored clear, a depth clear value other than 1.0 (struct
+ *     tsr_clear_state says what a pass start does).
  */
 #ifndef TSR_COMMAND_STATE_H
 #define TSR_COMMAND_STATE_H
@@ -158,7 +162,9 @@ enum tsr_stencil_op {
 };
 
 /* One face's stencil state (table 6.11, STENCIL_* and STENCIL_BACK_*;
- * STENCIL_WRITEMASK of 6.12). */
+ * STENCIL_WRITEMASK of 6.12). TBR/IMR: all of it, on an 8-bit stencil
+ * buffer (GL ES 2.0 4.1.5): ref clamped to 0..255, the masks' low 8 bits
+ * (raster/binding.c). */
 struct tsr_stencil_face {
 	uint8_t func;          /* enum tsr_compare_func, default ALWAYS */
 	uint8_t fail;          /* enum tsr_stencil_op, STENCIL_FAIL, default KEEP */
@@ -169,7 +175,18 @@ struct tsr_stencil_face {
 	uint32_t write_mask;   /* STENCIL_WRITEMASK, default all ones */
 };
 
-/* TBR/IMR: test off only (no stencil buffer); the faces are then ignored. */
+/*
+ * Table 6.11 (STENCIL_TEST). TBR/IMR: all of it (raster/early_z.c): the
+ * face is the primitive's (front: `front`, back: `back`, by FRONT_FACE);
+ * the stencil test comes after the scissor and before the depth test,
+ * both in Early-Z, or both in late Z after shading when the program can
+ * discard (its stencil updates depend on the discard). The stencil buffer
+ * is 8 bits a pixel, with depth in the TBR's on-chip tile buffer (no
+ * memory traffic; never stored) and packed with depth (D24S8) in the
+ * IMR's Z buffer (the same 4 bytes a pixel, stream z: a stencil test
+ * reads the quad's Z/S, a changed depth or stencil value writes it). With
+ * the test off the faces are ignored. The frontend: off.
+ */
 struct tsr_stencil_state {
 	uint8_t test;          /* STENCIL_TEST, default 0 */
 	struct tsr_stencil_face front, back;
@@ -319,16 +336,20 @@ struct tsr_texture_unit {
  * each tile before the tile's first primitive (the tile-load traffic of
  * real TBR GPUs; Mali calls it preload). TBR/IMR: color cleared, loaded or
  * invalidated; depth cleared to 1.0 or invalidated (a depth target's
- * pass: depth cleared); not scissored. An invalidated buffer is cleared
- * to its clear value without any memory access, so that both pipelines
- * give the same image. A loaded color buffer: the TBR reads each tile's
- * pixels (4 bytes each, stream color; a render target's texels, stream
- * render_target) before its primitives; the IMR keeps a render target's
- * contents in place and copies the previous frame's image into the back
- * buffer (EGL_BUFFER_PRESERVED: a read and a write of every pixel,
- * stream display). Refused: a depth buffer loaded (no pass stores its
- * depth tiles), a stencil or scissored clear, a depth clear value other
- * than 1.0, a loaded color buffer with the techniques on (a tile's
+ * pass: depth cleared); stencil cleared to `stencil` (its low 8 bits:
+ * the driver applies STENCIL_WRITEMASK) or invalidated, only when a draw
+ * of the pass tests it (else it is not touched); not scissored. An
+ * invalidated buffer is cleared to its clear value without any memory
+ * access, so that both pipelines give the same image. A loaded color
+ * buffer: the TBR reads each tile's pixels (4 bytes each, stream color;
+ * a render target's texels, stream render_target) before its primitives;
+ * the IMR keeps a render target's contents in place and copies the
+ * previous frame's image into the back buffer (EGL_BUFFER_PRESERVED: a
+ * read and a write of every pixel, stream display). Refused: a depth
+ * buffer loaded (no pass stores its depth tiles), a stencil buffer loaded
+ * by a pass that tests it (no pass stores its stencil either), a
+ * scissored clear, a depth clear value other than 1.0, a loaded color
+ * buffer with the techniques on (a tile's
  * colors then depend on more than its signed inputs).
  */
 struct tsr_clear_state {
@@ -336,7 +357,7 @@ struct tsr_clear_state {
 	uint8_t scissored;     /* 1: only the scissor box is cleared */
 	float color[4];        /* RGBA 0..1, default (0, 0, 0, 0) */
 	float depth;           /* default 1 */
-	int32_t stencil;       /* default 0 */
+	int32_t stencil;       /* STENCIL_CLEAR_VALUE, default 0 (low 8 bits used) */
 	uint8_t invalidate;    /* TSR_CLEAR_* bits: buffers neither cleared nor
 	                          loaded (their contents undefined) */
 };

@@ -976,8 +976,9 @@ static uint32_t route_ignored(uint32_t r, const char **why)
 		       "traffic";
 		return M_TBR;
 	case TSR_STREAM_STENCIL:
-		*why = "no model issues stencil accesses (no shipped material tests stencil: "
-		       "the stream is routed but idle)";
+		*why = "no model issues stencil accesses (the stencil lives with depth: on chip "
+		       "in the TBR, packed D24S8 in the immediate-mode Z buffer's words, stream "
+		       "z): the stream is routed but idle";
 		return M_ALL;
 	case TSR_STREAM_OTHER:
 		*why = "the pipeline issues no access of stream other (only text traces replayed "

@@ -26,16 +26,32 @@
  * Frames: the draws since the last swap are one pass into the default
  * framebuffer, cleared when the program's first call of the frame was a
  * glClear, else with its contents undefined (EGL_BUFFER_DESTROYED, the
- * default swap behaviour: invalidated, no tile load). glReadPixels and
- * CopyTex[Sub]Image2D render what is pending as a frame of its own first
- * (a frame in the statistics). stats.json, frames.csv-free output: the
- * frames' images (frame-NNNN.png) and stats.json at destroy.
+ * default swap behaviour: invalidated, no tile load). A framebuffer
+ * object with a color texture (or a depth texture alone) is a
+ * render-to-texture pass before the window's (a framebuffer change starts
+ * a pass): its color kept from pass to pass, its depth and stencil
+ * undefined unless cleared. glReadPixels and CopyTex[Sub]Image2D render
+ * what is pending as a frame of its own first (a frame in the
+ * statistics). Output: the frames' images (frame-NNNN.png) and stats.json
+ * at destroy.
  *
- * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): framebuffer
- * objects, a glClear after a draw in a frame, scissored or stencil
- * clears, cube maps and depth textures
- * (sampled as none), the stencil test; texture contents changed between
- * two draws of one frame are sampled as at the frame's end.
+ * Stencil: the draw's stencil state goes to the pipelines as it is (GL ES
+ * 2.0 4.1.5 on an 8-bit buffer, kept with depth: on chip in the TBR,
+ * D24S8 in the IMR's Z buffer) when the framebuffer has a stencil buffer
+ * (the window's from its EGL config's STENCIL_SIZE, a framebuffer
+ * object's STENCIL_ATTACHMENT); without one the test is off (it passes,
+ * nothing is written). A stencil clear is the pass's: ClearStencil's low
+ * 8 bits under the front STENCIL_WRITEMASK, the kept bits an earlier
+ * clear's of the pass or else 0 (the undefined contents at a pass start).
+ *
+ * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): a glClear
+ * after a draw into the same framebuffer in one frame, scissored clears,
+ * depth clear values other than 1.0, a framebuffer
+ * object without a color texture (a color renderbuffer, or a depth
+ * renderbuffer alone), drawing a framebuffer object after the window in
+ * one frame, reading a framebuffer object; cube maps and depth textures
+ * are sampled as none; texture contents changed between two draws of one
+ * frame are sampled as at the frame's end.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -630,7 +646,8 @@ static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
 		memset(&d->clear, 0, sizeof(d->clear));
 	}
 	const uint8_t kept = target < 0 ? 0 : TSR_CLEAR_COLOR;  /* a render target's color */
-	p.clear.invalidate = (uint8_t)(~(p.clear.mask | kept) & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
+	p.clear.invalidate = (uint8_t)(~(p.clear.mask | kept) &
+				       (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH | TSR_CLEAR_STENCIL));
 	TSR_TRY(tsr_commands_pass(&d->cmds, &p, err));
 	d->pass_open = 1;
 	d->pass_target = target;
@@ -642,8 +659,6 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 				     const struct tsr_gles_context *ctx,
 				     const struct tsr_gles_draw *g, struct tsr_error *err)
 {
-	if (g->state.stencil.test)
-		return unsupported(err, "the stencil test");
 	/* the fewest vertices that make a primitive of the mode */
 	const uint32_t least = g->state.mode == TSR_PRIM_POINTS ? 1
 			       : g->state.mode <= TSR_PRIM_LINE_STRIP ? 2 : 3;
@@ -689,6 +704,11 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	cd.state.index.buffer = 0;
 	if (dev->params.bits.depth_bits == 0)  /* no depth buffer: no test, no write */
 		cd.state.depth.test = 0;
+	/* no stencil buffer (an EGL config of STENCIL_SIZE 0, a framebuffer
+	 * object without a STENCIL_ATTACHMENT): as if the test always passed,
+	 * nothing written (4.1.5) */
+	if ((g->framebuffer ? g->stencil_bits : dev->params.bits.stencil_bits) <= 0)
+		cd.state.stencil.test = 0;
 	TSR_TRY(program_material(dev, g->program, &cd.material, err));
 	TSR_TRY(open_pass(dev, target, err));
 	/* the pass's framebuffer as the pipelines see it (command.h,
@@ -733,6 +753,21 @@ enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 	if (c->mask & TSR_CLEAR_DEPTH)
 		dev->clear.depth = c->depth;
 	dev->clear.mask |= (uint8_t)(c->mask & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
+	/* stencil (when the framebuffer has a stencil buffer): the clear value's
+	 * low 8 bits under the front STENCIL_WRITEMASK (4.2.3); the bits the
+	 * mask keeps are an earlier clear's of this pass, else the buffer's
+	 * undefined contents at the pass's start, which are 0 here */
+	GLint sbits = dev->params.bits.stencil_bits, wm = 0;
+	if (target >= 0)  /* a framebuffer object's: its STENCIL_ATTACHMENT's */
+		tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_STENCIL_BITS, &sbits);
+	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_STENCIL_WRITEMASK, &wm);
+	if ((c->mask & TSR_CLEAR_STENCIL) && sbits > 0 && (wm & 0xff)) {
+		const uint32_t old = dev->clear.mask & TSR_CLEAR_STENCIL
+					     ? (uint32_t)dev->clear.stencil : 0u;
+		const uint32_t m = (uint32_t)wm & 0xffu;
+		dev->clear.stencil = (int32_t)((old & ~m) | ((uint32_t)c->stencil & m));
+		dev->clear.mask |= TSR_CLEAR_STENCIL;
+	}
 	if (dev->clear.mask & TSR_CLEAR_DEPTH && dev->clear.depth != 1.0f)
 		return unsupported(err, "a depth clear value other than 1.0");
 	return TSR_OK;

@@ -46,6 +46,9 @@ struct frame_slot {
 	float clear[4];                       /* its pass's clear color */
 	uint8_t load_color;                   /* 1: its pass keeps the color buffer's
 	                                         contents: each tile loads them first */
+	uint8_t stencil;                      /* 1: a draw of its pass tests stencil: each
+	                                         tile's on-chip stencil starts cleared */
+	uint8_t stencil_clear;                /* the value it is cleared to */
 	struct tsr_shader_binding *bindings;  /* per draw of its pass (the primitive's
 	                                         draw): its state latched (tsr_gpu_bind_pass) */
 	uint32_t binding_cap;
@@ -95,6 +98,8 @@ struct tsr_gpu {
 	uint32_t tiles_x, tiles_y, tiles;
 	uint32_t *order, *order_reversed;
 	float *tile_depth, *tile_color;
+	uint8_t *tile_stencil;                /* the tile's on-chip stencil (with depth:
+	                                         D24S8), 1 byte a pixel */
 	uint8_t *image[2];                    /* front and back buffers */
 	uint64_t fb_base[2];
 	uint32_t fb_pitch;                    /* bytes per frame-buffer row */

@@ -42,9 +42,12 @@
  * Timing mode (timing.enabled; timing_driver.c, docs/timing.md
  * "Immediate mode"): each draw's geometry paths, then its primitive
  * windows with their quads' Z and color paths, are recorded into batches
- * that the timing model simulates on the TBR's units. Left out: stencil (no
- * shipped material tests it; the stencil stream is routed but idle),
- * clear traffic (fast clears), and the TBR techniques.
+ * that the timing model simulates on the TBR's units. The stencil buffer
+ * (8 bits a pixel, allocated with the others) is packed with depth in the
+ * Z buffer's 4-byte words (D24S8), so a pass that tests stencil makes Z
+ * traffic (stream z) for its stencil tests and updates and none of its
+ * own: the stencil stream is routed but idle. Left out: clear traffic
+ * (fast clears), and the TBR techniques.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +59,9 @@ struct tsr_imr {
 	struct tsr_target_memory backend;  /* the buffers' addresses, ports, HiZ state */
 	float *depth;                      /* width x height, window depth 0..1 */
 	float *color;                      /* width x height x 4, RGBA 0..1 */
+	uint8_t *stencil;                  /* width x height, 8-bit stencil values (packed
+					      with depth in the Z buffer's words: D24S8) */
+	int pass_stencil;                  /* 1: a draw of the pass tests stencil */
 	uint64_t color_base[2];            /* front and back color buffers */
 	uint64_t depth_base;               /* the depth buffer (a depth target's pass
 					      uses the target's region instead) */
@@ -70,7 +76,7 @@ static enum tsr_status imr_create(struct tsr_gpu *g, struct tsr_error *err)
 	const uint32_t w = g->grid_width, h = g->grid_height;
 	const uint64_t npix = (uint64_t)w * h;
 	TSR_TRY(tsr_memory_check("the immediate-mode depth and color buffers "
-				 "(screen.width x screen.height x 20 bytes)", npix * 20, err));
+				 "(screen.width x screen.height x 21 bytes)", npix * 21, err));
 	struct tsr_imr *m = calloc(1, sizeof(*m));
 	if (!m)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
@@ -79,9 +85,10 @@ static enum tsr_status imr_create(struct tsr_gpu *g, struct tsr_error *err)
 	m->blocks = bx * by;
 	m->depth = malloc(npix * sizeof(float));
 	m->color = malloc(npix * 4 * sizeof(float));
+	m->stencil = malloc(npix);
 	m->backend.hiz_max = malloc(m->blocks * sizeof(float));
 	m->backend.hiz_dirty = malloc(m->blocks);
-	if (!m->depth || !m->color || !m->backend.hiz_max || !m->backend.hiz_dirty)
+	if (!m->depth || !m->color || !m->stencil || !m->backend.hiz_max || !m->backend.hiz_dirty)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	/* 8x8-pixel blocks of 256 bytes (raster.h), 4 bytes per HiZ entry */
 	const uint64_t bytes = (uint64_t)m->blocks * 256;
@@ -116,6 +123,7 @@ static void imr_destroy(struct tsr_gpu *g)
 		return;
 	free(m->depth);
 	free(m->color);
+	free(m->stencil);
 	free(m->backend.hiz_max);
 	free(m->backend.hiz_dirty);
 	free(m);
@@ -196,6 +204,8 @@ static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
 			t.depth = &m->depth[(size_t)t.y0 * w + (uint32_t)t.x0];
 			t.color = g->target_depth ? NULL :  /* a depth target: no color output */
 				  &m->color[((size_t)t.y0 * w + (uint32_t)t.x0) * 4];
+			t.stencil = m->pass_stencil ? &m->stencil[(size_t)t.y0 * w + (uint32_t)t.x0]
+						    : NULL;
 			tsr_raster_submit(g->raster, &item);  /* the queue is empty: drained */
 			tsr_raster_drain(g->raster, &c);
 		}
@@ -211,11 +221,11 @@ static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
  * render target's), the color traffic's address and stream (the back
  * color buffer, display; the render target's texture, render_target),
  * the Z traffic's address (the depth buffer; a depth target's region),
- * and clears them (then loads the colors the pass keeps: load_color).
+ * and clears them (the stencil too when a draw of the pass tests it) (then loads the colors the pass keeps: load_color).
  * Errors: TSR_ERR_NOMEM.
  */
-static enum tsr_status begin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *p,
-				  struct tsr_error *err)
+static enum tsr_status begin_pass(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				  const struct tsr_cmd_pass *p, struct tsr_error *err)
 {
 	struct tsr_imr *m = g->imr;
 	struct tsr_target_memory *b = &m->backend;
@@ -235,6 +245,12 @@ static enum tsr_status begin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *
 		b->color_stream = TSR_STREAM_DISPLAY;
 	}
 	clear_buffers(m, p->clear.color, g->target_depth);
+	/* the stencil, when a draw tests it: cleared (or invalidated) with a
+	 * fast clear, as depth */
+	m->pass_stencil = tsr_pass_tests_stencil(c, p);
+	if (m->pass_stencil)
+		memset(m->stencil, (uint8_t)p->clear.stencil,
+		       (size_t)b->width * b->height);
 	uint32_t w, h;
 	if (tsr_pass_loads_color(p, tsr_pass_framebuffer(p, &g->res, g->cfg.width, g->cfg.height,
 							 &w, &h)))
@@ -280,7 +296,7 @@ static enum tsr_status imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 	/* the passes in order, each into its target (render to texture) */
 	for (uint32_t pi = 0; pi < c->pass_count; pi++) {
 		const struct tsr_cmd_pass *pass = &c->passes[pi];
-		TSR_TRY(begin_pass(g, pass, err));
+		TSR_TRY(begin_pass(g, c, pass, err));
 		TSR_TRY(tsr_gpu_bind_pass(g, f, c, pass, err));
 		tsr_geometry_begin_frame(g->geom);
 		for (uint32_t i = 0; i < pass->draw_count; i++) {

@@ -62,6 +62,20 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 									     g->cfg.width,
 									     g->cfg.height, &w, &h);
 		TSR_TRY(tsr_clear_state_check(&pass->clear, name, p, err));
+		if (tsr_pass_tests_stencil(c, pass)) {
+			if (!((pass->clear.mask | pass->clear.invalidate) & TSR_CLEAR_STENCIL))
+				return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+						     "pass %u: a stencil buffer loaded from memory "
+						     "(not cleared nor invalidated: no pass stores its "
+						     "stencil) is not supported by the %s pipeline yet",
+						     p, name);
+			if (g->techniques.count)
+				return tsr_error_set(err, TSR_ERR_CONFIG,
+						     "pass %u of frame %u tests stencil: the techniques "
+						     "(rendering/transaction elimination, attribute "
+						     "cache) do not sign the stencil state; switch them "
+						     "off in the configuration", p, c->frame);
+		}
 		if (tsr_pass_loads_color(pass, fb) && g->techniques.count)
 			return tsr_error_set(err, TSR_ERR_CONFIG,
 					     "pass %u of frame %u loads its color buffer from memory "

@@ -30,16 +30,21 @@ static void tile_window(const struct tsr_gpu *g, uint32_t tile, struct tsr_targe
 	t->stride = g->cfg.tile_width;
 	t->depth = g->tile_depth;
 	t->color = g->target_depth ? NULL : g->tile_color;  /* a depth target: no color output */
+	t->stencil = g->ras && g->ras->stencil ? g->tile_stencil : NULL;  /* a pass testing stencil */
 }
 
-/* Clears the tile's depth (to the far plane) and colors (to clear, if any) before rendering. */
-static void tile_clear(struct tsr_target *t, const float clear[4])
+/* Clears the tile's depth (to the far plane), stencil (to stencil, if the
+ * pass tests it) and colors (to clear, if any) before rendering: on chip,
+ * no memory traffic. */
+static void tile_clear(struct tsr_target *t, const float clear[4], uint8_t stencil)
 {
 	const uint32_t n = t->stride * t->height;
 	float *restrict depth = t->depth, *restrict color = t->color;
 	const float c0 = clear[0], c1 = clear[1], c2 = clear[2], c3 = clear[3];
 	for (uint32_t p = 0; p < n; p++)
 		depth[p] = 1.0f;
+	if (t->stencil)
+		memset(t->stencil, stencil, n);
 	if (!color)
 		return;
 #ifdef __SSE2__
@@ -126,7 +131,7 @@ static void tile_load_colors(struct tsr_gpu *g, const struct tsr_target *t)
  * the pass keeps them. */
 static void tile_start(struct tsr_gpu *g, struct tsr_target *t)
 {
-	tile_clear(t, g->ras->clear);
+	tile_clear(t, g->ras->clear, g->ras->stencil_clear);
 	if (g->ras->load_color && t->color)
 		tile_load_colors(g, t);
 }

@@ -1,7 +1,7 @@
 /*
  * binding.c - what the raster stages latch of a draw call (raster.h,
  * struct tsr_shader_binding): its per-fragment state (GL ES 2.0 4.1:
- * scissor, depth, blending, color mask; OpenGL ES 2.0.25 specification),
+ * scissor, stencil, depth, blending, color mask; OpenGL ES 2.0.25 specification),
  * the program's discard, and texture unit 0's sampler, from its draw
  * state (command/state.h), so that the stages read no material for fixed
  * function.
@@ -21,6 +21,21 @@ static uint8_t unit_filter(const struct tsr_texture_unit *u)
 static uint8_t unit_wrap(const struct tsr_texture_unit *u)
 {
 	return u->wrap_s == TSR_TEX_CLAMP_TO_EDGE ? TSR_WRAP_CLAMP : TSR_WRAP_REPEAT;
+}
+
+/* A face's stencil state on the 8-bit buffer: the reference clamped to
+ * 0..255 (GL ES 2.0 4.1.5), the masks' low 8 bits. */
+static struct tsr_stencil_bits stencil_bits(const struct tsr_stencil_face *f)
+{
+	const int32_t ref = f->ref < 0 ? 0 : f->ref > 255 ? 255 : f->ref;
+	return (struct tsr_stencil_bits){f->func, {f->fail, f->zfail, f->zpass}, (uint8_t)ref,
+					 (uint8_t)f->value_mask, (uint8_t)f->write_mask};
+}
+
+/* Whether stencil op `op` can change a value under write mask wm. */
+static int stencil_writes(uint8_t op, uint8_t wm)
+{
+	return op != TSR_STENCIL_KEEP && wm != 0;
 }
 
 void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw_state *s,
@@ -47,6 +62,18 @@ void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw
 	}
 	if (s->discard)
 		mode |= TSR_QUAD_LATE_Z;
+	/* stencil: with STENCIL_TEST off the buffer is neither tested nor
+	 * written (4.1.5) */
+	b->stencil_hiz = 1;
+	if (s->stencil.test) {
+		mode |= TSR_QUAD_STENCIL;
+		b->stencil[0] = stencil_bits(&s->stencil.front);
+		b->stencil[1] = stencil_bits(&s->stencil.back);
+		for (int f = 0; f < 2; f++)
+			if (stencil_writes(b->stencil[f].ops[0], b->stencil[f].write_mask) ||
+			    stencil_writes(b->stencil[f].ops[1], b->stencil[f].write_mask))
+				b->stencil_hiz = 0;
+	}
 	b->alpha_cutoff = s->discard ? s->alpha_cutoff : 0.0f;
 	b->depth_func = s->depth.func;
 	b->color_mask = s->color_mask & TSR_COLOR_MASK_ALL;

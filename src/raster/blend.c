@@ -1,13 +1,13 @@
 /*
  * blend.c - stage 4 of the Raster Pipeline (raster.h): late Z for
- * programs that discard (the alpha cutoff, then the depth test with its
- * write mask) and blending into the window's on-chip color buffer by the
+ * programs that discard (the alpha cutoff, then the stencil test with its
+ * ops and the depth test with its write mask) and blending into the window's on-chip color buffer by the
  * draw's state (GL ES 2.0 4.1.6, 4.2.2): off (replace), source-over
  * (SSE2), or any factors, equations and color mask. No memory traffic for a
  * TBR tile (the color buffer is on chip until the tile flush); with a
  * memory backend (immediate mode, target_memory.c) late Z reads and
- * writes the Z buffer and blending the color buffer. A window without a
- * color buffer (color NULL: a pass drawing a depth render target) blends
+ * writes the Z buffer (depth, or D24S8 depth and stencil) and blending
+ * the color buffer. A window without a color buffer (color NULL: a pass drawing a depth render target) blends
  * nothing: late Z still writes depth, no color is written nor counted.
  */
 #include "raster/raster_priv.h"
@@ -112,7 +112,12 @@ void tsr_raster_blend_quad(struct tsr_raster *r, struct tsr_quad *q,
 				keep |= (uint8_t)(1 << k);
 		rs->fragments_discarded += (uint64_t)(tsr_popcount4(q->mask) - tsr_popcount4(keep));
 		q->mask = keep;
-		if (keep && (q->mode & TSR_QUAD_DEPTH_TEST)) {
+		if (keep && (q->mode & TSR_QUAD_STENCIL)) {
+			int written = 0;
+			q->mask = tsr_quad_depth_stencil_test(t, q, keep, &written);
+			if (t->memory)
+				tsr_target_depth_traffic(t->memory, q->x, q->y, written);
+		} else if (keep && (q->mode & TSR_QUAD_DEPTH_TEST)) {
 			const int write = (q->mode & TSR_QUAD_DEPTH_WRITE) != 0;
 			q->mask = tsr_quad_depth_test(t, q, keep, write);
 			if (t->memory)

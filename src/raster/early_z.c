@@ -1,12 +1,18 @@
 /*
  * early_z.c - stage 2 of the Raster Pipeline (raster.h): the per-pixel
- * depth test before shading against the window's on-chip depth buffer,
- * and the dispatch of surviving quads to the shader cores by the quad
+ * stencil and depth tests before shading against the window's on-chip
+ * stencil and depth buffers (GL ES 2.0 4.1.5: the stencil test after the
+ * scissor, which the Rasterizer applies, and before the depth test), and
+ * the dispatch of surviving quads to the shader cores by the quad
  * grouping and the tile's subtile assignment (DTexL III-B, III-D). Quads
- * whose program discards (alpha test) pass untested: their depth test is
- * late Z, in blending; quads of a draw with DEPTH_TEST off pass untested. With a memory backend
- * (immediate mode, target_memory.c) the HiZ test comes first and the
- * depth test reads and writes the Z buffer through the Z cache.
+ * whose program discards (alpha test, a program's discard) pass untested:
+ * their stencil and depth tests are late Z, in blending (a discarded
+ * fragment updates neither buffer: the stencil ops depend on the
+ * discard); quads of a draw with DEPTH_TEST and STENCIL_TEST off pass
+ * untested. With a memory backend (immediate mode, target_memory.c) the
+ * HiZ test comes first (skipped when a stencil op would update a pixel
+ * it kills) and the tests read and write the Z buffer (depth, or D24S8
+ * depth and stencil) through the Z cache.
  */
 #include <stddef.h>
 
@@ -42,7 +48,8 @@ static uint32_t quad_core(const struct tsr_raster *r, const struct tsr_target *t
 
 /*
  * Early-Z's work on quad q bound for core (late_z: q's program discards,
- * so it passes untested, as without DEPTH_TEST): HiZ and the depth test, their memory
+ * so it passes untested, as without DEPTH_TEST and STENCIL_TEST): HiZ, the
+ * stencil and depth tests, their memory
  * traffic, counters and work-log record. The pixels that survive (0: the
  * quad is killed), with r->late_z_in_flight updated.
  */
@@ -54,12 +61,20 @@ static uint8_t early_z_quad(struct tsr_raster *r, const struct tsr_raster_ctx *c
 	struct tsr_target_memory *m = t->memory;
 	if (m && c->log)
 		tsr_worklog_mark(c->log);  /* the quad's z range starts here */
-	if (!late_z && (q->mode & TSR_QUAD_DEPTH_TEST)) {
-		const int hiz = m && m->hiz &&
+	if (!late_z && (q->mode & (TSR_QUAD_DEPTH_TEST | TSR_QUAD_STENCIL))) {
+		const int stencil = (q->mode & TSR_QUAD_STENCIL) != 0;
+		const int hiz = m && m->hiz && (q->mode & TSR_QUAD_DEPTH_TEST) &&
+				(!stencil || q->shader->stencil_hiz) &&
 				(q->depth_func == TSR_FUNC_LESS || q->depth_func == TSR_FUNC_LEQUAL);
 		if (hiz && tsr_target_hiz_kills(m, q->x, q->y, mask, q->z,
 						q->depth_func == TSR_FUNC_LEQUAL)) {
-			mask = 0;  /* HiZ: every covered pixel would fail the depth test */
+			mask = 0;  /* HiZ: every covered pixel would fail the depth test
+				      (and its stencil op, if any, changes nothing) */
+		} else if (stencil) {
+			int written = 0;
+			mask = tsr_quad_depth_stencil_test(t, q, mask, &written);
+			if (m)
+				tsr_target_depth_traffic(m, q->x, q->y, written);
 		} else {
 			const int write = (q->mode & TSR_QUAD_DEPTH_WRITE) != 0;
 			mask = tsr_quad_depth_test(t, q, mask, write);

@@ -13,10 +13,12 @@
  *     1/256-pixel fixed point with the top-left fill rule (a pixel on an
  *     edge shared by two triangles belongs to exactly one), and
  *     interpolates depth.
- *  2. Early-Z (early_z.c), work item a quad: per-pixel depth test (less)
- *     against the window's on-chip depth buffer (no memory traffic), depth
- *     written for opaque materials; alpha-tested materials skip it and use
- *     late Z after shading. A surviving quad goes to a shader core by the
+ *  2. Early-Z (early_z.c), work item a quad: per-pixel stencil test (when
+ *     the draw enables it: the primitive's face's state, its ops and write
+ *     mask) and depth test against the window's on-chip stencil and depth
+ *     buffers (no memory traffic), depth written for opaque materials;
+ *     quads whose program discards skip both and take them in late Z
+ *     after shading. A surviving quad goes to a shader core by the
  *     quad grouping and the tile's subtile assignment (DTexL III-B, Fig. 6).
  *  3. Fragment shading (fragment.c), work item a quad on one core: the
  *     core fetches the fragment shader's instructions through its L1
@@ -24,8 +26,8 @@
  *     instruction whose coalesced line requests go to its L1 texture
  *     cache. Attributes are interpolated perspective-correctly (helper
  *     lanes included, for derivatives).
- *  4. Blending (blend.c), work item a quad: late Z for alpha-tested
- *     materials, then the on-chip color buffer (opaque: replace; alpha:
+ *  4. Blending (blend.c), work item a quad: late Z (stencil and depth
+ *     tests) for programs that discard, then the on-chip color buffer (opaque: replace; alpha:
  *     source-over).
  *
  * Each stage function consumes at most one work item and reports whether
@@ -46,7 +48,7 @@
  * With a memory backend (struct tsr_target_memory, target_memory.c) the
  * same stages also issue the depth, HiZ and color traffic of an
  * immediate-mode renderer (GSPC Section 2.1).
- * Not modelled: cycles (a timing model's job), multisampling, stencil.
+ * Not modelled: cycles (a timing model's job), multisampling.
  */
 #ifndef TSR_RASTER_RASTER_H
 #define TSR_RASTER_RASTER_H
@@ -77,9 +79,12 @@
  *    per-pixel test (it would fail it anyway: the result is the same).
  *    An entry whose block had depth written since is recomputed from the
  *    depth buffer and written back (the HiZ unit's update), then read.
- *  - Z: the quad's 16 bytes (4-byte depth per pixel) are read for the
- *    per-pixel test (Early-Z, or late Z for alpha-tested materials) and
- *    written back when a pixel's depth was written.
+ *  - Z: the quad's 16 bytes (4 bytes per pixel: depth, or depth and
+ *    stencil packed as D24S8) are read for the per-pixel test (Early-Z,
+ *    or late Z for programs that discard; a stencil test reads them even
+ *    with the depth test off) and written back when a pixel's depth or
+ *    stencil value changed. The stencil adds no traffic of its own (the
+ *    stencil stream stays idle): it lives in the depth buffer's words.
  *  - color: 4 bytes per pixel (RGBA8), a quad's 16 bytes written after
  *    blending; alpha blending reads them first.
  *
@@ -119,6 +124,8 @@ struct tsr_target {
 	float *color;           /* stride * height * 4, RGBA 0..1; NULL: no color
 	                           output (a depth render target's pass: blending
 	                           writes nothing) */
+	uint8_t *stencil;       /* stride * height, 8-bit stencil values; NULL
+	                           when no draw of the pass tests stencil */
 	struct tsr_target_memory *memory;  /* NULL: on-chip buffers, no memory traffic */
 };
 
@@ -136,9 +143,11 @@ int tsr_target_hiz_kills(struct tsr_target_memory *m, int32_t x, int32_t y, uint
 			 const float z[4], int lequal);
 
 /*
- * The Z buffer's traffic of one per-pixel depth test of the quad at
- * (x, y): a 16-byte read, and a 16-byte write when `written` (which also
- * marks the block's HiZ entry stale). Hot path: no allocation.
+ * The Z buffer's traffic of one per-pixel depth (and stencil) test of the
+ * quad at (x, y): a 16-byte read, and a 16-byte write when `written` is
+ * not 0: bit 0 (1) a depth was written (which also marks the block's HiZ
+ * entry stale), bit 1 (2) a stencil value changed (D24S8: the same words).
+ * Hot path: no allocation.
  */
 void tsr_target_depth_traffic(struct tsr_target_memory *m, int32_t x, int32_t y, int written);
 
@@ -157,6 +166,19 @@ void tsr_target_color_traffic(struct tsr_target_memory *m, int32_t x, int32_t y,
 #define TSR_QUAD_READS_COLOR 8u  /* blending or a partial color mask reads the color buffer */
 #define TSR_QUAD_SRC_OVER 16u    /* blending TSR_BLEND_PATH_SRC_OVER, all channels written */
 #define TSR_QUAD_GENERAL 32u     /* blending TSR_BLEND_PATH_GENERAL or a partial color mask */
+#define TSR_QUAD_STENCIL 64u     /* STENCIL_TEST on (with the depth test: Early-Z or late Z) */
+
+/*
+ * One face's stencil state as the raster stages apply it (GL ES 2.0
+ * 4.1.5, on an 8-bit stencil buffer): func, the ops (enum tsr_stencil_op)
+ * of a failed stencil test, a failed depth test and a passed one, the
+ * reference clamped to 0..255, the value and write masks' low 8 bits.
+ */
+struct tsr_stencil_bits {
+	uint8_t func;          /* enum tsr_compare_func */
+	uint8_t ops[3];        /* sfail, dpfail, dppass */
+	uint8_t ref, value_mask, write_mask;
+};
 
 /* The blending stage's path for a draw (tsr_shader_binding_init()). */
 enum tsr_blend_path {
@@ -172,7 +194,7 @@ enum tsr_blend_path {
  * program's (the material: color, lighting, ALU instructions; its
  * fragment shader's address and size), texture unit 0's texture and
  * sampler, and the per-fragment operations (scissor, depth, the
- * program's discard, blending, color mask). Filled by
+ * program's discard, stencil, blending, color mask). Filled by
  * tsr_shader_binding_init(); plain data.
  */
 struct tsr_shader_binding {
@@ -192,6 +214,11 @@ struct tsr_shader_binding {
 	int32_t scissor_x0, scissor_y0, scissor_x1, scissor_y1; /* pixels, inclusive,
 	                                                          window coordinates y down */
 	struct tsr_blend_state blend;         /* factors, equations, constant color */
+	struct tsr_stencil_bits stencil[2];   /* [0] front faces', [1] back faces'
+	                                         (with TSR_QUAD_STENCIL) */
+	uint8_t stencil_hiz;                  /* 1: a quad the HiZ proves failing its depth
+	                                         test changes no stencil value (no face's
+	                                         sfail nor dpfail op writes): HiZ may kill it */
 	/* a linked fragment program instead of the material's fixed shading
 	 * (tsr_shader_binding_set_program()); NULL: the material's */
 	struct tsr_shader_exec *program;
@@ -345,9 +372,10 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 					   const struct tsr_raster_ctx *c);
 
 /*
- * Early-Z: takes the oldest quad of the Early-Z queue, depth-tests it
- * against c->target (writing depth for opaque materials; alpha-tested
- * ones pass untested) and pushes it, if any pixel survives, to the queue
+ * Early-Z: takes the oldest quad of the Early-Z queue, stencil-tests
+ * (when its draw enables it, updating the stencil values) and
+ * depth-tests it against c->target (writing depth for opaque materials;
+ * quads whose program discards pass untested) and pushes it, if any pixel survives, to the queue
  * of its shader core (tsr_quad_core()). Stalls when that queue is full,
  * or when the quad is not alpha-tested and quads of an alpha-tested
  * primitive have not been blended yet (their depth writes are pending).
@@ -370,8 +398,9 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 
 /*
  * Blending: takes the oldest quad of the blend queue; for alpha-tested
- * materials, discards pixels under the alpha cutoff and depth-tests the
- * rest (late Z, writing depth); blends the survivors into c->target's
+ * materials, discards pixels under the alpha cutoff, and for every
+ * program that discards stencil- and depth-tests the rest (late Z,
+ * writing stencil and depth); blends the survivors into c->target's
  * color buffer. Counts fragments_discarded, quads_late_z_killed and
  * pixels_written.
  */

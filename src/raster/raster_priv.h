@@ -119,6 +119,22 @@ static inline uint8_t tsr_quad_depth_test(struct tsr_target *t, const struct tsr
 }
 
 /*
+ * Per-pixel stencil and depth tests (GL ES 2.0 4.1.5) of the quad's
+ * pixels in `mask`, for a quad whose draw tests stencil (TSR_QUAD_STENCIL):
+ * the primitive's face's stencil state (q->shader->stencil[0] front, [1]
+ * back) against the window's stencil buffer, then, where it passes, the
+ * depth test (DEPTH_FUNC; with DEPTH_TEST off it passes), each pixel's
+ * stencil value updated by the face's sfail, dpfail or dppass op under its
+ * write mask, and its depth written where both pass when
+ * TSR_QUAD_DEPTH_WRITE. Returns the mask of the pixels that passed both;
+ * *written gets bit 0 when a depth was written, bit 1 when a stencil value
+ * changed (the Z/S memory write of tsr_target_depth_traffic()). Early-Z
+ * and late Z share it (stencil.c).
+ */
+uint8_t tsr_quad_depth_stencil_test(struct tsr_target *t, const struct tsr_quad *q,
+				    uint8_t mask, int *written);
+
+/*
  * Copies a quad's header (position, sequence, primitive, shader) to the
  * next queue's slot with its new mask and core. Field by field, not one
  * wide copy: a wide load of fields just written narrowly (mask, core)

@@ -1,7 +1,8 @@
 /*
  * target_memory.c - the memory backend of a render target (raster.h,
  * struct tsr_target_memory; GSPC Section 2.1, Figs. 2-3): the HiZ test on
- * 8x8-pixel blocks and the Z, HiZ and color buffers' accesses that
+ * 8x8-pixel blocks and the Z (depth, or D24S8 depth and stencil), HiZ
+ * and color buffers' accesses that
  * Early-Z, late Z and blending issue in an immediate-mode renderer. The
  * depth and color values themselves stay in the window's float buffers;
  * this file only decides what is read and written where.
@@ -62,7 +63,8 @@ void tsr_target_depth_traffic(struct tsr_target_memory *m, int32_t x, int32_t y,
 	tsr_mem_access(m->mem, m->z_port, addr, 16, 0, TSR_STREAM_Z, 0, 0, NULL);
 	if (written) {
 		tsr_mem_access(m->mem, m->z_port, addr, 16, 1, TSR_STREAM_Z, 0, 0, NULL);
-		m->hiz_dirty[((uint32_t)y >> 3) * m->blocks_x + ((uint32_t)x >> 3)] = 1;
+		if (written & 1)  /* a depth changed: the block's HiZ entry is stale */
+			m->hiz_dirty[((uint32_t)y >> 3) * m->blocks_x + ((uint32_t)x >> 3)] = 1;
 	}
 }
 
