@@ -355,10 +355,47 @@ static char *read_all(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * stats.json's workload, which the device names "(a GL ES 2.0 program)"
+ * with no name, named as a workload run names its workload: the capture's
+ * absolute path, and its file name without ".trace". data: the device's
+ * stats.json (len bytes); a new text (malloc'd, *out_len bytes), or NULL
+ * when out of memory or the workload object is not there.
+ */
+static char *name_workload(const char *data, size_t len, const char *trace, size_t *out_len)
+{
+	static const char from[] = "\"path\": \"(a GL ES 2.0 program)\",\n  \"name\": \"\"";
+	const char *at = strstr(data, from);
+	char abs[PATH_MAX];
+	const char *base = strrchr(trace, '/') ? strrchr(trace, '/') + 1 : trace;
+	json_t *p = json_string(tsr_cli_absolute(trace, abs, sizeof(abs)));
+	json_t *n = json_stringn(base, strlen(base) - 6);  /* without ".trace" */
+	char *ps = p ? json_dumps(p, JSON_ENCODE_ANY) : NULL;
+	char *ns = n ? json_dumps(n, JSON_ENCODE_ANY) : NULL;
+	json_decref(p);
+	json_decref(n);
+	char *text = NULL;
+	if (at && ps && ns) {
+		const size_t head = (size_t)(at - data), cut = sizeof(from) - 1;
+		const size_t cap = len - cut + strlen(ps) + strlen(ns) + 32;
+		text = malloc(cap);
+		if (text) {
+			int w = snprintf(text, cap, "%.*s\"path\": %s,\n  \"name\": %s", (int)head, data,
+					 ps, ns);
+			memcpy(text + w, at + cut, len - head - cut);
+			*out_len = (size_t)w + len - head - cut;
+		}
+	}
+	free(ps);
+	free(ns);
+	return text;
+}
+
 /* Output name (in the run's folder) from the driver's folder src: read and
- * written through the transaction. */
+ * written through the transaction (stats.json with its workload named
+ * after trace). */
 static enum tsr_status take(struct tsr_output *out, const char *src, const char *name,
-			    struct tsr_error *err)
+			    const char *trace, struct tsr_error *err)
 {
 	char p[PATH_MAX + 64];
 	snprintf(p, sizeof(p), "%s/%s", src, name);
@@ -367,6 +404,16 @@ static enum tsr_status take(struct tsr_output *out, const char *src, const char 
 	if (!data)
 		return tsr_error_set(err, TSR_ERR_IO, "cannot read the replay's '%s': %s", p,
 				     strerror(errno));
+	if (!strcmp(name, "stats.json")) {
+		size_t named_len;
+		char *named = name_workload(data, len, trace, &named_len);
+		free(data);
+		if (!named)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for stats.json (or "
+					     "no workload in the replay's)");
+		data = named;
+		len = named_len;
+	}
 	enum tsr_status s = tsr_output_write(out, name, data, len, err);
 	free(data);
 	return s;
@@ -530,18 +577,31 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 			snprintf(src, sizeof(src), "%s", d);
 		}
 	}
-	if (s == TSR_OK && got != (long)frames)
+	if (s == TSR_OK && got < (long)frames)
 		s = tsr_error_set(&err, TSR_ERR_IO, "the replay of capture '%s' rendered %ld of its "
 				  "%u frames", trace, got < 0 ? 0 : got, frames);
+	/* glReadPixels and CopyTex[Sub]Image2D render a frame of their own
+	 * (docs/gles.md): the frames are the device's */
+	if (s == TSR_OK && got > (long)frames) {
+		unsigned char *w = realloc(want, (size_t)got);
+		if (!w)
+			s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
+		else {
+			want = w;
+			frames = (uint32_t)got;
+			if (tsr_cli_dump_frames_parse(dump, frames, want))
+				s = tsr_error_set(&err, TSR_ERR_CONFIG, "--dump-frames '%s'", dump);
+		}
+	}
 	if (s == TSR_OK)
-		s = take(&out, src, "stats.json", &err);
+		s = take(&out, src, "stats.json", trace, &err);
 	if (s == TSR_OK)
-		s = take(&out, src, "frames.csv", &err);
+		s = take(&out, src, "frames.csv", trace, &err);
 	for (uint32_t f = 0; s == TSR_OK && f < frames; f++) {
 		char name[64];
 		snprintf(name, sizeof(name), "frame-%04u.png", f);
 		if (want[f])
-			s = take(&out, src, name, &err);
+			s = take(&out, src, name, trace, &err);
 	}
 	if (s == TSR_OK)
 		s = tsr_output_commit(&out, &err);
