@@ -97,8 +97,9 @@ static int output_of(char *const argv[], char *buf, size_t n)
  * NULL-terminated; a NULL VALUE unsets NAME), in tessera's process group
  * (Ctrl-C reaches it; tessera waits), its standard output to /dev/null and
  * of its standard error only what matters to the run: the driver's lines
- * ("tessera: ...") and eglretrace's warnings and errors, not its chatter
- * (the process name, "renderableType = 4"). The wait status, or -1.
+ * ("tessera: ...", but the line saying TESSERA_FRAMES ended it) and
+ * eglretrace's warnings and errors, not its chatter (the process name,
+ * "renderableType = 4"). The wait status, or -1.
  */
 static int replay(char *const argv[], const char *const *env)
 {
@@ -140,8 +141,9 @@ static int replay(char *const argv[], const char *const *env)
 	char *line = NULL;
 	size_t cap = 0;
 	while (f && getline(&line, &cap, f) > 0)
-		if (!strncmp(line, "tessera:", 8) || strstr(line, "error") || strstr(line, "warning"))
-			fputs(line, stderr);
+		if ((!strncmp(line, "tessera:", 8) || strstr(line, "error") ||
+		     strstr(line, "warning")) && !strstr(line, "(TESSERA_FRAMES)"))
+			fputs(line, stderr);  /* --frames ending the replay is no news */
 	free(line);
 	if (f)
 		fclose(f);
