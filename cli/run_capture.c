@@ -605,12 +605,14 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 		if (want[f])
 			s = take(&out, src, name, trace, &err);
 	}
+	/* the driver's folder goes first: the folders the transaction made
+	 * (--out a/b: a and a/b) can then go too on failure */
+	if (made_tmp)
+		remove_tree(tmp, 1);
 	if (s == TSR_OK)
 		s = tsr_output_commit(&out, &err);
 	if (s != TSR_OK)
 		tsr_output_abort(&out);
-	if (made_tmp)
-		remove_tree(tmp, 1);
 	rc = tsr_cli_exit(s, &err);
 	if (s == TSR_OK && !quiet) {
 		char a[TSR_SHORT_BUF];

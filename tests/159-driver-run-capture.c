@@ -11,8 +11,9 @@
  *     llvmpipe; a run writes what a workload run writes;
  *   - a missing, corrupt or truncated capture, one of desktop OpenGL (GLX
  *     or EGL) and one asking for OpenGL ES 3.0 give one message naming
- *     the file and the problem, exit 1 and no output folder; a bad
- *     configuration exits 2 before anything is replayed.
+ *     the file and the problem, exit 1 and no output folder; a replay that
+ *     fails leaves no folder either; a bad configuration exits 2 before
+ *     anything is replayed.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -231,6 +232,13 @@ static void test_bad_captures(void **state)
 		assert_int_equal(tessera("run '%s/es2.trace' --out es2 --quiet", TSR_CAPTURE_DIR), 0);
 		assert_true(exists("es2/frame-0000.png"));
 	}
+	/* a replay that fails (today: the device refuses the techniques with
+	 * program draws, so tcor-64k's Attribute Cache renders no frame; pick
+	 * another failure when it no longer does): exit 1, neither the output
+	 * folders it made nor the driver's temporary folder left */
+	assert_int_equal(tessera("run %s --config tcor-64k --out deep/er", CAPTURE), 1);
+	assert_non_null(strstr(slurp("err.txt"), "rendered 0 of its 3 frames"));
+	assert_int_equal(entries("deep"), -1);
 	/* a bad configuration: exit 2 before the replay, nothing written */
 	assert_int_equal(tessera("run %s --set caches.l2.size_bytes=zero --out bad", CAPTURE), 2);
 	assert_int_equal(entries("bad"), -1);
