@@ -2,8 +2,9 @@
  * child.c - running other programs from the CLI (cli.h): finding one on
  * PATH, running it with extra environment variables and a time limit, the
  * words for how it ended, and the xvfb-run prefix that gives it a private
- * X server. Shared by `tessera capture` (apitrace on llvmpipe) and
- * `tessera exec` (the program on tessera's driver).
+ * X server, and where tessera's driver is. Shared by `tessera capture`
+ * (apitrace on llvmpipe), `tessera exec` (the program on tessera's driver)
+ * and `tessera run X.trace` (eglretrace on the driver).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -119,4 +120,36 @@ int tsr_cli_xvfb_prefix(const char **cmd, const char *screen, char *server_args,
 	cmd[2] = "-s";
 	cmd[3] = server_args;
 	return 4;
+}
+
+const char *tsr_cli_driver_dir(char *buf, size_t n)
+{
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			char lib[PATH_MAX + 32];
+			snprintf(buf, n, "%s/driver", exe);
+			snprintf(lib, sizeof(lib), "%s/libEGL.so.1", buf);
+			if (access(lib, R_OK) == 0)
+				return buf;
+		}
+	}
+	char lib[PATH_MAX];
+	snprintf(buf, n, "%s", TSR_DRIVER_INSTALL_DIR);
+	snprintf(lib, sizeof(lib), "%s/libEGL.so.1", buf);
+	return access(lib, R_OK) == 0 ? buf : NULL;
+}
+
+const char *tsr_cli_absolute(const char *path, char *buf, size_t n)
+{
+	char cwd[PATH_MAX];
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		snprintf(buf, n, "%s", path);
+	else
+		snprintf(buf, n, "%s/%s", cwd, path);
+	return buf;
 }

@@ -101,6 +101,36 @@ const char *tsr_cli_describe_wait(int st, char *buf, size_t n);
  */
 int tsr_cli_xvfb_prefix(const char **cmd, const char *screen, char *server_args, size_t n);
 
+/*
+ * The folder of tessera's drop-in driver (libEGL.so.1, libGLESv2.so.2):
+ * build/driver beside this tessera binary in a build tree, else the
+ * installed TSR_DRIVER_INSTALL_DIR; written to buf (n bytes) and returned,
+ * NULL when neither holds libEGL.so.1.
+ */
+const char *tsr_cli_driver_dir(char *buf, size_t n);
+
+/* path made absolute against the current folder (a child may change
+ * folders), written to buf (n bytes) and returned. */
+const char *tsr_cli_absolute(const char *path, char *buf, size_t n);
+
+/*
+ * `tessera run X.trace` (run_capture.c): replays an apitrace capture on
+ * the driver with the run's options (cmd_run.c parsed them: config may be
+ * NULL, frames 0 for all of them, dump a --dump-frames list); returns the
+ * exit code (1 for a capture it cannot replay, 2 for a bad configuration).
+ */
+int tsr_cli_run_capture(const char *trace, const char *config, const char *const *sets,
+			size_t nsets, uint32_t frames, const char *out_dir, const char *dump,
+			int quiet);
+
+/*
+ * The frames of a --dump-frames list ('last', 'all', 'none' or numbers
+ * separated by commas) for a run of `frames` frames: want[f] = 1 for each.
+ * Returns 0, or prints the error (naming the option and the bad item) and
+ * returns EXIT_USAGE.
+ */
+int tsr_cli_dump_frames_parse(const char *list, uint32_t frames, unsigned char *want);
+
 /* main()'s argv[0] (the sweep runs children of this binary). */
 extern const char *tsr_cli_argv0;
 

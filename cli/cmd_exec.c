@@ -40,43 +40,6 @@ static void usage(FILE *f)
 		"started (xvfb-run, Debian package xvfb) and ended after the program.\n");
 }
 
-/* The folder of the driver's libraries: build/driver beside the tessera
- * binary of a build tree, else the installed one; NULL when neither holds
- * libEGL.so.1. */
-static const char *driver_dir(char *buf, size_t n)
-{
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len > 0) {
-		exe[len] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			char lib[PATH_MAX + 32];
-			snprintf(buf, n, "%s/driver", exe);
-			snprintf(lib, sizeof(lib), "%s/libEGL.so.1", buf);
-			if (access(lib, R_OK) == 0)
-				return buf;
-		}
-	}
-	char lib[PATH_MAX];
-	snprintf(buf, n, "%s", TSR_DRIVER_INSTALL_DIR);
-	snprintf(lib, sizeof(lib), "%s/libEGL.so.1", buf);
-	return access(lib, R_OK) == 0 ? buf : NULL;
-}
-
-/* path made absolute against the current folder (the program may change
- * folders), into buf. */
-static const char *absolute(const char *path, char *buf, size_t n)
-{
-	char cwd[PATH_MAX];
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		snprintf(buf, n, "%s", path);
-	else
-		snprintf(buf, n, "%s/%s", cwd, path);
-	return buf;
-}
-
 int tsr_cmd_exec(int argc, char **argv)
 {
 	const char *config = NULL, *out = NULL, *screen = "1920x1080";
@@ -179,7 +142,7 @@ int tsr_cmd_exec(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	char dir[PATH_MAX];
-	if (!driver_dir(dir, sizeof(dir))) {
+	if (!tsr_cli_driver_dir(dir, sizeof(dir))) {
 		free(set_text);
 		fprintf(stderr, "tessera: exec: the driver (libEGL.so.1, libGLESv2.so.2) is neither "
 			"in the driver folder beside this tessera nor in %s\n",
@@ -202,10 +165,10 @@ int tsr_cmd_exec(int argc, char **argv)
 	 * the X server's: Xvfb links Mesa's libGL */
 	const char *vars[][2] = {
 		{"LD_LIBRARY_PATH", ld_path},
-		{"TESSERA_CONFIG", config ? absolute(config_path, abs_config, sizeof(abs_config))
+		{"TESSERA_CONFIG", config ? tsr_cli_absolute(config_path, abs_config, sizeof(abs_config))
 					  : NULL},
 		{"TESSERA_SET", nsets ? set_text : NULL},
-		{"TESSERA_OUT", out ? absolute(out, abs_out, sizeof(abs_out)) : NULL},
+		{"TESSERA_OUT", out ? tsr_cli_absolute(out, abs_out, sizeof(abs_out)) : NULL},
 		{"TESSERA_FRAMES", frames ? frames_text : NULL},
 	};
 	const size_t nvars = sizeof(vars) / sizeof(vars[0]);

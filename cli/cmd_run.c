@@ -26,12 +26,15 @@
 static void usage_run(FILE *f)
 {
 	fprintf(f,
-		"usage: tessera run WORKLOAD [--config GPU] [--frames N]\n"
+		"usage: tessera run WORKLOAD|CAPTURE.trace [--config GPU] [--frames N]\n"
 		"                   [--out DIR] [--dump-frames LIST] [--timing on|off]\n"
 		"                   [--quiet]\n"
 		"\n"
 		"  WORKLOAD            a workload file, or a shipped workload by name\n"
 		"                      ('sprites-2d', see workloads/)\n"
+		"  CAPTURE.trace       an apitrace capture of a GL ES 2.0 program ('tessera\n"
+		"                      capture'), replayed on tessera's driver with\n"
+		"                      eglretrace (docs/driver.md)\n"
 		"  --config GPU        GPU configuration: a file, or a shipped one by name\n"
 		"                      ('tcor-64k', see configs/; default: built-in TCOR\n"
 		"                      Table I)\n"
@@ -58,13 +61,7 @@ static void usage_run(FILE *f)
 		MAX_RECORDINGS);
 }
 
-/*
- * The frames of a --dump-frames list ('last', 'all', 'none' or numbers
- * separated by commas) for a run of `frames` frames: want[f] = 1 for each.
- * Returns 0, or prints the error (naming the option and the bad item) and
- * returns EXIT_USAGE.
- */
-static int dump_frames_parse(const char *list, uint32_t frames, unsigned char *want)
+int tsr_cli_dump_frames_parse(const char *list, uint32_t frames, unsigned char *want)
 {
 	memset(want, 0, frames);
 	if (strcmp(list, "none") == 0)
@@ -354,6 +351,17 @@ int tsr_cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	/* an apitrace capture: replayed on the driver (run_capture.c) */
+	const size_t wlen = strlen(workload_arg);
+	if (wlen > 6 && !strcmp(workload_arg + wlen - 6, ".trace")) {
+		if (recordings)
+			return tsr_cli_usage_error("--record-trace needs a workload: a capture "
+						   "('%s') is replayed on the driver, which records "
+						   "no cache stream", workload_arg);
+		return tsr_cli_run_capture(workload_arg, config, sets, nsets,
+					   frames_arg > 0 ? (uint32_t)frames_arg : 0, out_dir, dump,
+					   quiet);
+	}
 	/* a file, else a shipped one by name: "sprites-2d", "tcor-64k" */
 	struct tsr_error err = {{0}};
 	char workload[4096], config_path[4096];
@@ -380,7 +388,7 @@ int tsr_cmd_run(int argc, char **argv)
 		tsr_sim_close(sim);
 		return tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
 	}
-	int rc = dump_frames_parse(dump, frames, want);
+	int rc = tsr_cli_dump_frames_parse(dump, frames, want);
 	for (int r = 0; !rc && r < recordings; r++) {
 		struct tsr_cache *c = tsr_gpu_cache_by_name(gpu, rec_spec[r]);
 		if (!c) {

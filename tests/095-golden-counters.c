@@ -6,6 +6,12 @@
  *   - glmark-scene (the default workload) on configs/tcor-table1.json
  *   - sprites-2d (2D) on configs/re-table1-re-te.json (RE and TE on)
  *   - gltf-truck on configs/tcor-64k.json (TCOR)
+ *   - a capture of glmark2-es2 (its build, texture and shading scenes, one
+ *     frame each, 160x120) replayed with `tessera run X.trace` on
+ *     configs/tcor-table1.json: the GL ES driver's path (the capture is
+ *     made at test time by tests/capture-fixture.sh; the case is skipped
+ *     without it, and in a sanitized build, whose driver eglretrace cannot
+ *     load)
  *
  * The expected values live in tests/golden/<run>.txt, one "path value"
  * line per counter (the flattened "total" object of stats.json). A
@@ -23,11 +29,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
 #include "config/config.h"
 #include "pipeline/gpu.h"
+#include "report/compare.h"
+#include "scene/image_load.h"
 #include "report/report.h"
 #include "scene/scene.h"
 #include "sim/sim.h"
@@ -168,11 +177,12 @@ static void report_difference(const char *want, const char *got)
 	print_error("one side ends at line %d\n", line);
 }
 
-static void check_golden(const struct golden_run *r)
+/* Checks got (freed here) against tests/golden/<name>.txt, or writes it
+ * there with TSR_GOLDEN_UPDATE=1. */
+static void compare_golden(const char *name, char *got)
 {
 	char path[1024];
-	snprintf(path, sizeof(path), "%s/tests/golden/%s.txt", TSR_SOURCE_DIR, r->name);
-	char *got = run_counters(r);
+	snprintf(path, sizeof(path), "%s/tests/golden/%s.txt", TSR_SOURCE_DIR, name);
 	const char *update = getenv("TSR_GOLDEN_UPDATE");
 	if (update && *update == '1') {
 		FILE *f = fopen(path, "wb");
@@ -190,10 +200,15 @@ static void check_golden(const struct golden_run *r)
 		report_difference(want, got);
 		free(want);
 		free(got);
-		fail_msg("counters of run '%s' differ from %s", r->name, path);
+		fail_msg("counters of run '%s' differ from %s", name, path);
 	}
 	free(want);
 	free(got);
+}
+
+static void check_golden(const struct golden_run *r)
+{
+	compare_golden(r->name, run_counters(r));
 }
 
 static void test_default_workload_tcor_table1(void **state)
@@ -221,12 +236,52 @@ static void test_gltf_truck_tcor_64k(void **state)
 	check_golden(&r);
 }
 
+/* The capture: `tessera run` (the binary: eglretrace and the driver), its
+ * stats.json's "total" object and its last image. */
+static void test_glmark2_capture_tcor_table1(void **state)
+{
+	(void)state;
+#ifdef TSR_SANITIZED
+	skip();  /* eglretrace has no sanitizer runtime: it cannot load the driver */
+#endif
+	const char *trace = TSR_CAPTURE_DIR "/glmark2.trace";
+	if (access(trace, R_OK) != 0) {
+		print_message("skipped: no capture %s (tests/capture-fixture.sh needs xvfb, "
+			      "apitrace and glmark2-es2-x11)\n", trace);
+		skip();
+	}
+	char dir[] = "/tmp/tsr-095-XXXXXX", cmd[2048], path[1024];
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "'%s' run '%s' --config '%s/configs/tcor-table1.json' "
+		 "--out '%s/out' --quiet", TSR_BINARY, trace, TSR_SOURCE_DIR, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/out/stats.json", dir);
+	json_t *j = json_load_file(path, 0, NULL);
+	assert_non_null(j);
+	struct text t = {0};
+	text_add(&t, "run glmark2.trace (tests/capture-fixture.sh) tcor-table1.json 3 frames\n");
+	flatten(&t, "", json_object_get(j, "total"));
+	json_decref(j);
+	struct tsr_image img;
+	struct tsr_error err = {{0}};
+	snprintf(path, sizeof(path), "%s/out/frame-0002.png", dir);
+	if (tsr_image_read(path, &img, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	text_add(&t, "image_fnv1a %016llx\n",
+		 (unsigned long long)fnv1a(img.rgba, (size_t)img.width * img.height * 4));
+	tsr_image_release(&img);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	compare_golden("glmark2-capture-tcor-table1", t.buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_workload_tcor_table1),
 		cmocka_unit_test(test_sprites_2d_re_te),
 		cmocka_unit_test(test_gltf_truck_tcor_64k),
+		cmocka_unit_test(test_glmark2_capture_tcor_table1),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

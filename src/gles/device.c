@@ -32,8 +32,9 @@
  * a pass): its color kept from pass to pass, its depth and stencil
  * undefined unless cleared. glReadPixels and CopyTex[Sub]Image2D render
  * what is pending as a frame of its own first (a frame in the
- * statistics). Output: the frames' images (frame-NNNN.png) and stats.json
- * at destroy.
+ * statistics). Output, as `tessera run` writes it: the frames' images
+ * (frame-NNNN.png) as they end, frames.csv (a row per frame, energy_nj too
+ * in the timing mode) and stats.json at destroy.
  *
  * Stencil: the draw's stencil state goes to the pipelines as it is (GL ES
  * 2.0 4.1.5 on an 8-bit buffer, kept with depth: on chip in the TBR,
@@ -58,6 +59,7 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "core/text.h"
 #include "gles/device.h"
 #include "pipeline/gpu.h"
 #include "report/report.h"
@@ -122,6 +124,8 @@ struct tsr_gles_device {
 	uint32_t frames;                   /* eglSwapBuffers */
 	struct tsr_frame_stats *fs, *total;
 	struct tsr_stats_json *json;
+	struct tsr_energy *energy;         /* the timing mode's energy model, or NULL */
+	struct tsr_text csv;               /* frames.csv: its header and a row a frame */
 	struct tsr_output out;
 };
 
@@ -184,6 +188,15 @@ enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 		if (s == TSR_OK)
 			s = tsr_stats_json_create(tsr_gpu_memsys(d->gpu), d->config.mem.cores,
 						  d->config.timing.gpu_mhz, &d->json, err);
+		if (s == TSR_OK && d->config.timing.enabled)
+			s = tsr_energy_create(&d->config, tsr_gpu_memsys(d->gpu), &d->energy, err);
+		if (s == TSR_OK) {  /* frames.csv's header, as `tessera run` writes it */
+			char head[8192];
+			tsr_stats_json_set_energy(d->json, d->energy);
+			tsr_csv_header(head, sizeof(head), tsr_gpu_memsys(d->gpu),
+				       d->config.texture_footprint_stats);
+			tsr_text_printf(&d->csv, "%s%s\n", head, d->energy ? ",energy_nj" : "");
+		}
 	}
 	if (s != TSR_OK) {
 		tsr_gles_device_destroy(d, NULL);
@@ -249,6 +262,16 @@ static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error 
 	snprintf(name, sizeof(name), "frame-%04u.png", d->fs->frame);
 	TSR_TRY(tsr_output_png_async(&d->out, name, d->config.width, d->config.height,
 				     tsr_gpu_frame_image(d->gpu), err));
+	char row[8192];
+	tsr_csv_row(row, sizeof(row), d->fs, tsr_gpu_memsys(d->gpu),
+		    d->config.texture_footprint_stats);
+	tsr_text_printf(&d->csv, "%s", row);
+	if (d->energy) {
+		struct tsr_energy_result r;
+		TSR_TRY(tsr_energy_compute(d->energy, d->fs, &r, err));
+		tsr_text_printf(&d->csv, ",%.3f", r.total_nj);
+	}
+	tsr_text_printf(&d->csv, "\n");
 	return tsr_stats_json_add_frame(d->json, d->fs, err);
 }
 
@@ -267,6 +290,10 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 			s = tsr_output_write(&d->out, "stats.json", text, strlen(text), err);
 		free(text);
 		if (s == TSR_OK)
+			s = tsr_text_status(&d->csv, "frames.csv", err);
+		if (s == TSR_OK)
+			s = tsr_output_write(&d->out, "frames.csv", d->csv.buf, d->csv.len, err);
+		if (s == TSR_OK)
 			s = tsr_output_commit(&d->out, err);
 		else
 			tsr_output_abort(&d->out);
@@ -277,6 +304,8 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 	tsr_commands_release(&d->cmds);
 	tsr_gpu_destroy(d->gpu);
 	tsr_stats_json_destroy(d->json);
+	tsr_energy_destroy(d->energy);
+	tsr_text_release(&d->csv);
 	for (uint32_t i = 0; i < d->texture_count; i++)
 		free(d->textures[i].rgba);
 	for (uint32_t i = 0; i < d->old_count; i++)

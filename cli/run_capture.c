@@ -1,0 +1,630 @@
+/*
+ * run_capture.c - `tessera run X.trace`: an apitrace capture of an OpenGL
+ * ES 2.0 program (`tessera capture`) replayed on tessera. The replay is
+ * Debian's eglretrace, headless on EGL's surfaceless platform, with
+ * tessera's drop-in driver (driver/) first on LD_LIBRARY_PATH and the
+ * run's configuration, --set, output folder and --frames in TESSERA_CONFIG,
+ * TESSERA_SET, TESSERA_OUT and TESSERA_FRAMES (docs/driver.md): the driver
+ * is the one implementation of GL ES 2.0 on the GPU model, and eglretrace
+ * is the reader of the trace format (undocumented, versioned, compressed)
+ * that apitrace keeps in step with its writer.
+ *
+ * Before anything is replayed: the configuration (exit 2, as `tessera
+ * exec`), then the capture (`apitrace info`, `apitrace dump` of its EGL
+ * set-up calls): a file that is not a capture or is corrupt, one cut
+ * short, one of desktop OpenGL (GLX, or EGL with EGL_OPENGL_API) and one
+ * asking for an OpenGL ES context other than 2.x each give one message
+ * naming the file and the problem, and exit 1.
+ *
+ * The driver writes into a temporary folder beside --out; its frames.csv,
+ * stats.json and the images --dump-frames asks for are then written
+ * through one output transaction (report/report.h), as `tessera run
+ * WORKLOAD` writes them: nothing is left at --out unless the whole replay
+ * succeeded, and the temporary folder is always removed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "config/config.h"
+#include "core/datadir.h"
+#include "report/report.h"
+
+/*
+ * Runs argv (looked up on PATH) with its standard output and error into
+ * buf (n bytes, NUL-terminated; what does not fit is read and dropped);
+ * the wait status, or -1.
+ */
+static int output_of(char *const argv[], char *buf, size_t n)
+{
+	int fd[2];
+	buf[0] = '\0';
+	if (pipe(fd))
+		return -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY);
+		if (in >= 0)
+			dup2(in, STDIN_FILENO);
+		dup2(fd[1], STDOUT_FILENO);
+		dup2(fd[1], STDERR_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	size_t len = 0;
+	char sink[4096];
+	for (;;) {
+		char *to = len + 1 < n ? buf + len : sink;
+		size_t room = len + 1 < n ? n - 1 - len : sizeof(sink);
+		ssize_t r = read(fd[0], to, room);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (to != sink)
+			len += (size_t)r;
+	}
+	buf[len] = '\0';
+	close(fd[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return st;
+}
+
+/*
+ * Runs argv (eglretrace) with the variables of env set (NAME, VALUE pairs,
+ * NULL-terminated; a NULL VALUE unsets NAME), in tessera's process group
+ * (Ctrl-C reaches it; tessera waits), its standard output to /dev/null and
+ * of its standard error only what matters to the run: the driver's lines
+ * ("tessera: ...", but the line saying TESSERA_FRAMES ended it) and
+ * eglretrace's warnings and errors, not its chatter (the process name,
+ * "renderableType = 4"). The wait status, or -1.
+ */
+static int replay(char *const argv[], const char *const *env)
+{
+	int fd[2];
+	if (pipe(fd))
+		return -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		for (size_t i = 0; env[i]; i += 2) {
+			if (env[i + 1])
+				setenv(env[i], env[i + 1], 1);
+			else
+				unsetenv(env[i]);
+		}
+		int null = open("/dev/null", O_RDWR);
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDOUT_FILENO);
+		}
+		dup2(fd[1], STDERR_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "tessera: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	FILE *f = fdopen(fd[0], "r");
+	char *line = NULL;
+	size_t cap = 0;
+	while (f && getline(&line, &cap, f) > 0)
+		if ((!strncmp(line, "tessera:", 8) || strstr(line, "error") ||
+		     strstr(line, "warning")) && !strstr(line, "(TESSERA_FRAMES)"))
+			fputs(line, stderr);  /* --frames ending the replay is no news */
+	free(line);
+	if (f)
+		fclose(f);
+	else
+		close(fd[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			st = -1;
+			break;
+		}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	return st;
+}
+
+/* The first line of text (at most 160 characters) into buf. */
+static const char *first_line(const char *text, char *buf, size_t n)
+{
+	size_t len = strcspn(text, "\n");
+	if (len > 160)
+		len = 160;
+	snprintf(buf, n, "%.*s", (int)len, text);
+	return buf;
+}
+
+/*
+ * What the capture at path holds, from `apitrace info` and the EGL calls
+ * that choose the client API and context (`apitrace dump`): *frames its
+ * frame count; 0, or 1 with why (n bytes) saying what makes it unfit.
+ */
+static int inspect(const char *path, long *frames, char *why, size_t n)
+{
+	const size_t cap = 1 << 20;
+	char *out = malloc(cap);
+	char line[200];
+	int bad = 1;
+	if (!out) {
+		snprintf(why, n, "out of memory");
+		return 1;
+	}
+	char *info[] = {"apitrace", "info", (char *)path, NULL};
+	int st = output_of(info, out, cap);
+	const char *brace = strchr(out, '{');
+	json_t *j = NULL;
+	if (brace)
+		j = json_loads(brace, JSON_DISABLE_EOF_CHECK, NULL);
+	const char *api = j ? json_string_value(json_object_get(j, "API")) : NULL;
+	const json_t *fc = j ? json_object_get(j, "FramesCount") : NULL;
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) || !api || !json_is_integer(fc)) {
+		char w[64];
+		/* apitrace aborts on bytes that are no compressed stream it knows */
+		const int said = st >= 0 && WIFEXITED(st) && out[0] && out[0] != '{';
+		snprintf(why, n, "it is not an apitrace capture, or is corrupt (apitrace info %s%s%s)",
+			 tsr_cli_describe_wait(st, w, sizeof(w)), said ? ": " : "",
+			 said ? first_line(out, line, sizeof(line)) : "");
+		goto done;
+	}
+	*frames = (long)json_integer_value(fc);
+	if (strstr(out, "unexpected end of file")) {
+		snprintf(why, n, "it is truncated: its last call is cut off (apitrace: unexpected "
+			 "end of file while reading trace)");
+		goto done;
+	}
+	if (!strcmp(api, "Unknown API")) {
+		snprintf(why, n, "it holds no OpenGL or EGL call (apitrace's API: Unknown API)");
+		goto done;
+	}
+	if (!strstr(api, "EGL")) {
+		snprintf(why, n, "it records desktop OpenGL (apitrace's API: '%s'); tessera's driver "
+			 "implements OpenGL ES 2.0 through EGL", api);
+		goto done;
+	}
+	if (*frames <= 0) {
+		snprintf(why, n, "it holds no frames (no eglSwapBuffers call)");
+		goto done;
+	}
+	/* the client API bound and the contexts made (those the program got) */
+	char *dump[] = {"apitrace", "dump", "--color=never", "--arg-names=no",
+			"--grep=^egl(BindAPI|CreateContext)$", (char *)path, NULL};
+	st = output_of(dump, out, cap);
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		char w[64];
+		snprintf(why, n, "apitrace dump %s: %s", tsr_cli_describe_wait(st, w, sizeof(w)),
+			 first_line(out, line, sizeof(line)));
+		goto done;
+	}
+	const char *bound = "EGL_OPENGL_ES_API";
+	for (char *l = out, *next; l && *l; l = next) {
+		next = strchr(l, '\n');
+		if (next)
+			*next++ = '\0';
+		const long call = strtol(l, NULL, 10);
+		const char *b = strstr(l, "eglBindAPI(");
+		if (b && strstr(l, "= EGL_TRUE")) {
+			bound = strstr(b, "EGL_OPENGL_API") ? "EGL_OPENGL_API"
+				: strstr(b, "EGL_OPENVG_API") ? "EGL_OPENVG_API" : "EGL_OPENGL_ES_API";
+			continue;
+		}
+		if (!strstr(l, "eglCreateContext(") || strstr(l, "= NULL") || strstr(l, "= 0x0"))
+			continue;  /* a context the program did not get */
+		if (strcmp(bound, "EGL_OPENGL_ES_API")) {
+			snprintf(why, n, "call %ld makes %s context (eglBindAPI(%s)); tessera's driver "
+				 "implements OpenGL ES 2.0 only", call,
+				 strcmp(bound, "EGL_OPENGL_API") ? "an OpenVG" : "a desktop OpenGL",
+				 bound);
+			goto done;
+		}
+		long major = 1;  /* EGL_CONTEXT_CLIENT_VERSION's default */
+		const char *v = strstr(l, "EGL_CONTEXT_MAJOR_VERSION, ");
+		if (!v)
+			v = strstr(l, "EGL_CONTEXT_CLIENT_VERSION, ");
+		if (v)
+			major = strtol(strchr(v, ',') + 2, NULL, 10);
+		long minor = 0;
+		const char *m = strstr(l, "EGL_CONTEXT_MINOR_VERSION, ");
+		if (m)
+			minor = strtol(strchr(m, ',') + 2, NULL, 10);
+		if (major != 2 || minor != 0) {
+			snprintf(why, n, "call %ld asks for an OpenGL ES %ld.%ld context "
+				 "(eglCreateContext); tessera's driver implements OpenGL ES 2.0 only",
+				 call, major, minor);
+			goto done;
+		}
+	}
+	bad = 0;
+done:
+	json_decref(j);
+	free(out);
+	return bad;
+}
+
+/* The files of a folder the driver wrote: frame-NNNN.png and the others. */
+static int is_frame(const struct dirent *e)
+{
+	unsigned f;
+	char end;
+	return sscanf(e->d_name, "frame-%u.pn%c", &f, &end) == 2 && end == 'g';
+}
+
+/* The frame images in dir (-1: no folder, or no stats.json in it). */
+static long count_frames(const char *dir)
+{
+	char p[PATH_MAX + 16];
+	snprintf(p, sizeof(p), "%s/stats.json", dir);
+	if (access(p, R_OK))
+		return -1;
+	struct dirent **v;
+	const int n = scandir(dir, &v, is_frame, alphasort);
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return n;
+}
+
+/* Removes folder dir, its files and its folders' files (two levels: the
+ * driver's output folder and its surface-N folders). */
+static void remove_tree(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		const struct dirent *e;
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			char p[PATH_MAX + 256];
+			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+			struct stat sb;
+			if (depth > 0 && lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+				remove_tree(p, depth - 1);
+			else
+				unlink(p);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+/* The whole of file path (malloc'd, *len bytes), or NULL. */
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t cap = 0;
+	*len = 0;
+	for (;;) {
+		if (*len == cap) {
+			char *b = realloc(buf, cap = cap ? cap * 2 : 65536);
+			if (!b) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = b;
+		}
+		size_t r = fread(buf + *len, 1, cap - *len, f);
+		*len += r;
+		if (r == 0)
+			break;
+	}
+	const int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * stats.json's workload, which the device names "(a GL ES 2.0 program)"
+ * with no name, named as a workload run names its workload: the capture's
+ * absolute path, and its file name without ".trace". data: the device's
+ * stats.json (len bytes); a new text (malloc'd, *out_len bytes), or NULL
+ * when out of memory or the workload object is not there.
+ */
+static char *name_workload(const char *data, size_t len, const char *trace, size_t *out_len)
+{
+	static const char from[] = "\"path\": \"(a GL ES 2.0 program)\",\n  \"name\": \"\"";
+	const char *at = strstr(data, from);
+	char abs[PATH_MAX];
+	const char *base = strrchr(trace, '/') ? strrchr(trace, '/') + 1 : trace;
+	json_t *p = json_string(tsr_cli_absolute(trace, abs, sizeof(abs)));
+	json_t *n = json_stringn(base, strlen(base) - 6);  /* without ".trace" */
+	char *ps = p ? json_dumps(p, JSON_ENCODE_ANY) : NULL;
+	char *ns = n ? json_dumps(n, JSON_ENCODE_ANY) : NULL;
+	json_decref(p);
+	json_decref(n);
+	char *text = NULL;
+	if (at && ps && ns) {
+		const size_t head = (size_t)(at - data), cut = sizeof(from) - 1;
+		const size_t cap = len - cut + strlen(ps) + strlen(ns) + 32;
+		text = malloc(cap);
+		if (text) {
+			int w = snprintf(text, cap, "%.*s\"path\": %s,\n  \"name\": %s", (int)head, data,
+					 ps, ns);
+			memcpy(text + w, at + cut, len - head - cut);
+			*out_len = (size_t)w + len - head - cut;
+		}
+	}
+	free(ps);
+	free(ns);
+	return text;
+}
+
+/* Output name (in the run's folder) from the driver's folder src: read and
+ * written through the transaction (stats.json with its workload named
+ * after trace). */
+static enum tsr_status take(struct tsr_output *out, const char *src, const char *name,
+			    const char *trace, struct tsr_error *err)
+{
+	char p[PATH_MAX + 64];
+	snprintf(p, sizeof(p), "%s/%s", src, name);
+	size_t len;
+	char *data = read_all(p, &len);
+	if (!data)
+		return tsr_error_set(err, TSR_ERR_IO, "cannot read the replay's '%s': %s", p,
+				     strerror(errno));
+	if (!strcmp(name, "stats.json")) {
+		size_t named_len;
+		char *named = name_workload(data, len, trace, &named_len);
+		free(data);
+		if (!named)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for stats.json (or "
+					     "no workload in the replay's)");
+		data = named;
+		len = named_len;
+	}
+	enum tsr_status s = tsr_output_write(out, name, data, len, err);
+	free(data);
+	return s;
+}
+
+int tsr_cli_run_capture(const char *trace, const char *config, const char *const *sets,
+			size_t nsets, uint32_t frames_arg, const char *out_dir, const char *dump,
+			int quiet)
+{
+	/* 1. the configuration, as the driver will read it, before anything runs */
+	struct tsr_error err = {{0}};
+	char config_path[PATH_MAX], abs_config[PATH_MAX], abs_tmp[PATH_MAX], why[512];
+	enum tsr_status s = TSR_OK;
+	if (config)
+		s = tsr_data_resolve("configs", config, config_path, sizeof(config_path), &err);
+	struct tsr_gpu_config cfg;
+	tsr_config_defaults(&cfg);
+	if (s == TSR_OK)
+		s = tsr_config_apply_sets(&cfg, config ? config_path : NULL, sets, nsets, &err);
+	if (s == TSR_OK)
+		s = tsr_cli_config_warnings(&cfg, &err);
+	if (s != TSR_OK)
+		return tsr_cli_exit(s, &err);
+	/* TESSERA_SET: the overrides one a line */
+	struct tsr_text set_text = {0};
+	for (size_t i = 0; i < nsets; i++) {
+		if (strpbrk(sets[i], ";\n")) {
+			tsr_text_release(&set_text);
+			return tsr_cli_usage_error("invalid --set '%s': a value cannot hold ';' or a "
+						   "newline", sets[i]);
+		}
+		tsr_text_printf(&set_text, "%s%s", i ? "\n" : "", sets[i]);
+	}
+	if (tsr_text_status(&set_text, "TESSERA_SET", &err) != TSR_OK)
+		return tsr_cli_exit(TSR_ERR_NOMEM, &err);
+
+	/* 2. the capture, the tools and the driver */
+	int rc = EXIT_RUNTIME;
+	struct stat sb;
+	char dir[PATH_MAX];
+	long trace_frames = 0;
+	if (stat(trace, &sb) != 0 || S_ISDIR(sb.st_mode) || access(trace, R_OK) != 0) {
+		const int e = errno;
+		fprintf(stderr, "tessera: run: cannot read capture '%s': %s\n", trace,
+			stat(trace, &sb) == 0 && S_ISDIR(sb.st_mode) ? "it is a folder"
+								      : strerror(e));
+		goto early;
+	}
+	static const char *const tools[] = {"apitrace", "eglretrace"};
+	for (size_t i = 0; i < 2; i++)
+		if (!tsr_cli_on_path(tools[i])) {
+			fprintf(stderr, "tessera: run: a capture is replayed with '%s' (Debian "
+				"package apitrace: scripts/setup.sh installs it)\n", tools[i]);
+			goto early;
+		}
+	if (!tsr_cli_driver_dir(dir, sizeof(dir))) {
+		fprintf(stderr, "tessera: run: the driver (libEGL.so.1, libGLESv2.so.2) is neither "
+			"in the driver folder beside this tessera nor in %s\n",
+			TSR_DRIVER_INSTALL_DIR);
+		goto early;
+	}
+	if (inspect(trace, &trace_frames, why, sizeof(why))) {
+		fprintf(stderr, "tessera: run: capture '%s' cannot be replayed: %s\n", trace, why);
+		goto early;
+	}
+	uint32_t frames = (uint32_t)trace_frames;
+	if (frames_arg && frames_arg < frames)
+		frames = frames_arg;
+	else if (frames_arg > frames)
+		fprintf(stderr, "tessera: warning: capture '%s' holds %u frames: --frames %u "
+			"replays those %u\n", trace, frames, frames_arg, frames);
+	unsigned char *want = calloc(frames, 1);
+	if (!want) {
+		tsr_text_release(&set_text);
+		return tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
+	}
+	rc = tsr_cli_dump_frames_parse(dump, frames, want);
+	if (rc) {
+		free(want);
+		tsr_text_release(&set_text);
+		return rc;
+	}
+
+	/* 3. the outputs, declared before the replay (report/report.h) */
+	struct tsr_output out;
+	s = tsr_output_open(&out, out_dir, &err);
+	if (s == TSR_OK)
+		s = tsr_output_plan(&out, "stats.json", TSR_OUTPUT_IN_DIR, &err);
+	if (s == TSR_OK)
+		s = tsr_output_plan(&out, "frames.csv", TSR_OUTPUT_IN_DIR, &err);
+	for (uint32_t f = 0; s == TSR_OK && f < frames; f++) {
+		char name[64];
+		snprintf(name, sizeof(name), "frame-%04u.png", f);
+		if (want[f])
+			s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
+	}
+	/* the driver's folder: beside the output folder (its trailing '/' cut) */
+	char tmp[PATH_MAX];
+	size_t dl = strlen(out_dir);
+	while (dl > 1 && out_dir[dl - 1] == '/')
+		dl--;
+	snprintf(tmp, sizeof(tmp), "%.*s.replay-%ld", (int)dl, out_dir, (long)getpid());
+	int made_tmp = 0;
+	if (s == TSR_OK) {
+		if (mkdir(tmp, 0777) == 0)
+			made_tmp = 1;
+		else
+			s = tsr_error_set(&err, TSR_ERR_IO, "cannot create '%s': %s", tmp,
+					  strerror(errno));
+	}
+
+	/* 4. eglretrace on the driver */
+	const double t0 = tsr_cli_now_seconds();
+	if (s == TSR_OK) {
+		const char *old_path = getenv("LD_LIBRARY_PATH");
+		char *ld_path = malloc(strlen(dir) + (old_path ? strlen(old_path) : 0) + 2);
+		char frames_text[32];
+		snprintf(frames_text, sizeof(frames_text), "%u", frames);
+		if (!ld_path)
+			s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
+		else
+			sprintf(ld_path, "%s%s%s", dir, old_path && old_path[0] ? ":" : "",
+				old_path ? old_path : "");
+		const char *const env[] = {
+			"LD_LIBRARY_PATH", ld_path,
+			"WAFFLE_PLATFORM", "surfaceless_egl",
+			"TESSERA_CONFIG",
+			config ? tsr_cli_absolute(config_path, abs_config, sizeof(abs_config)) : NULL,
+			"TESSERA_SET", nsets ? set_text.buf : NULL,
+			"TESSERA_OUT", tsr_cli_absolute(tmp, abs_tmp, sizeof(abs_tmp)),
+			/* the replay ends with the last frame asked for */
+			"TESSERA_FRAMES", frames < (uint32_t)trace_frames ? frames_text : NULL,
+			NULL,
+		};
+		char *argv_replay[] = {"eglretrace", "--headless", (char *)trace, NULL};
+		if (s == TSR_OK && !quiet)
+			fprintf(stderr, "tessera: replaying %u frame%s of '%s' on tessera (eglretrace)\n",
+				frames, frames == 1 ? "" : "s", trace);
+		const int st = s == TSR_OK ? replay(argv_replay, env) : 0;
+		free(ld_path);
+		char w[64];
+		if (s == TSR_OK && (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st)))
+			s = tsr_error_set(&err, TSR_ERR_IO, "the replay of capture '%s' failed: "
+					  "eglretrace %s", trace,
+					  tsr_cli_describe_wait(st, w, sizeof(w)));
+	}
+
+	/* 5. the surface the capture swapped: the driver's folder with the most
+	 * frames (eglretrace makes a surface of its own first: surface-2) */
+	char src[PATH_MAX + 32] = "";
+	long got = -1;
+	for (unsigned k = 1; s == TSR_OK && k <= 16; k++) {
+		char d[PATH_MAX + 32];
+		if (k == 1)
+			snprintf(d, sizeof(d), "%s", tmp);
+		else
+			snprintf(d, sizeof(d), "%s/surface-%u", tmp, k);
+		const long n = count_frames(d);
+		if (n > got) {
+			got = n;
+			snprintf(src, sizeof(src), "%s", d);
+		}
+	}
+	if (s == TSR_OK && got < (long)frames)
+		s = tsr_error_set(&err, TSR_ERR_IO, "the replay of capture '%s' rendered %ld of its "
+				  "%u frames", trace, got < 0 ? 0 : got, frames);
+	/* glReadPixels and CopyTex[Sub]Image2D render a frame of their own
+	 * (docs/gles.md): the frames are the device's */
+	if (s == TSR_OK && got > (long)frames) {
+		unsigned char *w = realloc(want, (size_t)got);
+		if (!w)
+			s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
+		else {
+			want = w;
+			frames = (uint32_t)got;
+			if (tsr_cli_dump_frames_parse(dump, frames, want))
+				s = tsr_error_set(&err, TSR_ERR_CONFIG, "--dump-frames '%s'", dump);
+		}
+	}
+	if (s == TSR_OK)
+		s = take(&out, src, "stats.json", trace, &err);
+	if (s == TSR_OK)
+		s = take(&out, src, "frames.csv", trace, &err);
+	for (uint32_t f = 0; s == TSR_OK && f < frames; f++) {
+		char name[64];
+		snprintf(name, sizeof(name), "frame-%04u.png", f);
+		if (want[f])
+			s = take(&out, src, name, trace, &err);
+	}
+	/* the driver's folder goes first: the folders the transaction made
+	 * (--out a/b: a and a/b) can then go too on failure */
+	if (made_tmp)
+		remove_tree(tmp, 1);
+	if (s == TSR_OK)
+		s = tsr_output_commit(&out, &err);
+	if (s != TSR_OK)
+		tsr_output_abort(&out);
+	rc = tsr_cli_exit(s, &err);
+	if (s == TSR_OK && !quiet) {
+		char a[TSR_SHORT_BUF];
+		const char *d = tsr_short(out_dir, a, sizeof(a));
+		printf("run: %s: %u frame%s replayed in %.1f s\n", trace, frames,
+		       frames == 1 ? "" : "s", tsr_cli_now_seconds() - t0);
+		printf("wrote %s/stats.json, %s/frames.csv\n", d, d);
+	}
+	free(want);
+	tsr_text_release(&set_text);
+	return rc;
+early:
+	tsr_text_release(&set_text);
+	return rc;
+}
