@@ -107,6 +107,11 @@ struct tsr_cmd_pass {
 	                                 each buffer cleared, invalidated or loaded */
 	uint32_t first_draw;      /* draws [first_draw, first_draw + draw_count) */
 	uint32_t draw_count;
+	uint8_t mipmap;           /* TSR_TARGET_TEXTURE of a mipmapped image
+	                             (tsr_image.mipmapped): its levels 1.. rebuilt
+	                             from level 0 after the pass (glGenerateMipmap
+	                             after the pass drew it); no memory traffic is
+	                             counted for it */
 };
 
 enum tsr_event_kind {

@@ -551,8 +551,11 @@ static enum tsr_status target_image(struct tsr_gles_device *d,
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a %dx%d target", w, h);
 	char path[64];
 	snprintf(path, sizeof(path), "rendertarget:gl-texture-%u", name);
+	/* GL's rows run up (bottom_up); a color target can be mipmapped
+	 * (glGenerateMipmap after a pass: tsr_gles_device_generate_mipmap()) */
 	struct tsr_image im = {.path = path, .width = (uint32_t)w, .height = (uint32_t)h,
-			       .rgba = texels, .render_target = 1, .depth = depth};
+			       .rgba = texels, .render_target = 1, .depth = depth,
+			       .bottom_up = 1, .mipmapped = (uint8_t)!depth};
 	const struct tsr_resources more = {.image_count = 1, .images = &im};
 	const uint32_t index = tsr_gpu_resource_count(d->gpu, TSR_RESOURCE_IMAGES);
 	enum tsr_status s = tsr_gpu_add_resources(d->gpu, &more, err);
@@ -727,6 +730,39 @@ enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 	dev->clear.mask |= (uint8_t)(c->mask & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
 	if (dev->clear.mask & TSR_CLEAR_DEPTH && dev->clear.depth != 1.0f)
 		return unsupported(err, "a depth clear value other than 1.0");
+	return TSR_OK;
+}
+
+enum tsr_status tsr_gles_device_generate_mipmap(struct tsr_gles_device *dev,
+						const struct tsr_gles_context *ctx, GLenum target,
+						struct tsr_error *err)
+{
+	if (target != GL_TEXTURE_2D)
+		return TSR_OK;
+	GLint name = 0;
+	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_TEXTURE_BINDING_2D, &name);
+	GLsizei w = 0, h = 0;
+	if (!tsr_gles_texture_image(ctx, (GLuint)name, GL_TEXTURE_2D, 0, &w, &h, NULL) ||
+	    ((w > 1 || h > 1) &&
+	     !tsr_gles_texture_image(ctx, (GLuint)name, GL_TEXTURE_2D, 1, &w, &h, NULL)))
+		return TSR_OK;  /* no levels made: the call failed */
+	const uint64_t serial = tsr_gles_texture_serial(ctx, (GLuint)name, GL_TEXTURE_2D);
+	for (uint32_t i = 0; i < dev->texture_count; i++) {
+		const struct texture_map *t = &dev->textures[i];
+		if (t->serial != serial || t->target != 1)
+			continue;
+		/* after the frame's last pass into it, else now (its texels are
+		 * what earlier frames rendered) */
+		for (uint32_t p = dev->cmds.pass_count; p-- > 0;)
+			if (dev->cmds.passes[p].target == TSR_TARGET_TEXTURE &&
+			    dev->cmds.passes[p].target_image == t->image) {
+				dev->cmds.passes[p].mipmap = 1;
+				if (dev->pass_open && dev->pass_target == (int32_t)t->image)
+					dev->pass_open = 0;  /* a later draw: a pass of its own */
+				return TSR_OK;
+			}
+		return tsr_gpu_generate_mipmap(dev->gpu, t->image, err);
+	}
 	return TSR_OK;
 }
 

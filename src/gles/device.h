@@ -72,6 +72,17 @@ enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 					    GLsizei w, GLsizei h, uint8_t *rgba,
 					    struct tsr_error *err);
 
+/* glGenerateMipmap(target) after ctx made the levels (GL_OES_texture_npot:
+ * any size): a render target texture's mip chain on the GPU is rebuilt from
+ * the image its passes rendered, after the frame's last pass into it so far
+ * (a later draw into it starts a new pass), or at once when no pass of the
+ * frame draws it. Other textures' chains the GPU builds from level 0 when
+ * a draw samples them. Nothing for another target, or when ctx made no
+ * levels (the call failed). Errors: TSR_ERR_NOMEM. */
+enum tsr_status tsr_gles_device_generate_mipmap(struct tsr_gles_device *dev,
+						const struct tsr_gles_context *ctx, GLenum target,
+						struct tsr_error *err);
+
 /* glFlush / glFinish: renders what is pending. */
 enum tsr_status tsr_gles_device_flush(struct tsr_gles_device *dev, struct tsr_error *err);
 

@@ -116,6 +116,8 @@ static enum tsr_status tbr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 			TSR_TRY(tsr_timing_geometry_end(g, st, err));
 		g->ras = f;
 		TSR_TRY(raster_pass(g, err));
+		if (c->passes[p].mipmap && g->target_tex)
+			tsr_texture_build_mips(g->target_tex);
 		if (g->timing)
 			TSR_TRY(tsr_timing_pass_end(g, st, err));
 	}

@@ -531,6 +531,18 @@ enum tsr_status tsr_gpu_update_image(struct tsr_gpu *g, uint32_t image, struct t
 	return TSR_OK;
 }
 
+enum tsr_status tsr_gpu_generate_mipmap(struct tsr_gpu *g, uint32_t image,
+					struct tsr_error *err)
+{
+	if (image >= g->res.image_count)
+		return tsr_error_set(err, TSR_ERR_INTERNAL, "no image %u to mipmap", image);
+	if (g->frames_begun != g->frames_finished)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "images are mipmapped between frames, not during one");
+	tsr_texture_build_mips(g->textures[image]);
+	return TSR_OK;
+}
+
 uint32_t tsr_gpu_resource_count(const struct tsr_gpu *g, enum tsr_resource_kind kind)
 {
 	return kind == TSR_RESOURCE_MESHES      ? g->res.mesh_count

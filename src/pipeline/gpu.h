@@ -83,6 +83,15 @@ uint32_t tsr_gpu_resource_count(const struct tsr_gpu *g, enum tsr_resource_kind 
 enum tsr_status tsr_gpu_update_image(struct tsr_gpu *g, uint32_t image, struct tsr_error *err);
 
 /*
+ * Rebuilds levels 1.. of render target `image` (tsr_image.mipmapped) from
+ * its level 0 as the passes left it (glGenerateMipmap between frames; a
+ * pass's `mipmap` does it within one). No memory traffic is counted.
+ * Errors: TSR_ERR_INTERNAL (no such image, or during a frame).
+ */
+enum tsr_status tsr_gpu_generate_mipmap(struct tsr_gpu *g, uint32_t image,
+					struct tsr_error *err);
+
+/*
  * Renders one frame's command list (command/command.h; its frame number
  * drives the tile order's direction) and fills st with the frame's
  * counters: tsr_gpu_begin_frame() then tsr_gpu_finish_frame(). The

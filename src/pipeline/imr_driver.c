@@ -306,6 +306,8 @@ static enum tsr_status imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 					    pass->draw_count);
 		}
 		TSR_TRY(end_pass(g, err));
+		if (pass->mipmap && g->target_tex)
+			tsr_texture_build_mips(g->target_tex);
 		if (g->timing && pi + 1 < c->pass_count)
 			TSR_TRY(tsr_timing_imr_pass_end(g, st, err));
 	}

@@ -105,6 +105,8 @@ enum tsr_status tsr_gpu_bind_pass(struct tsr_gpu *g, struct frame_slot *f,
 					g->programs[d->material].fs_base,
 					g->programs[d->material].fs_bytes, g->target_width,
 					g->target_height);
+		f->bindings[i].fill_bottom = g->target_tex &&
+					     tsr_texture_pass_row(g->target_tex, 0) != 0;
 		if (d->program) {
 			const struct tsr_texture *units[TSR_SHADER_MAX_TEXTURE_UNITS];
 			for (uint32_t u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++)
