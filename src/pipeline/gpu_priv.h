@@ -108,6 +108,10 @@ struct tsr_gpu {
 	struct tsr_imr *imr;                  /* pipeline.mode imr (imr_driver.c), or NULL */
 	struct tsr_vertex_input vertex_input; /* the program draw in the geometry stages
 	                                         (tsr_stage_decode_draw) */
+	struct {                              /* its vertex program's texture samples */
+		const struct tsr_shader_binding *binding; /* the draw's units */
+		struct tsr_memsys *mem;
+	} vs_sampling;
 };
 
 /* ---- pass.c: what both pipelines do alike for a render pass ---- */
