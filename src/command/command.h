@@ -107,6 +107,12 @@ struct tsr_cmd_pass {
 	                                 each buffer cleared, invalidated or loaded */
 	uint32_t first_draw;      /* draws [first_draw, first_draw + draw_count) */
 	uint32_t draw_count;
+	uint8_t store_depth;      /* TSR_TARGET_TEXTURE of a color image: the pass's
+	                             depth is also stored, into depth_image (a depth
+	                             render target, tsr_image.depth, of the same size),
+	                             as that target's pass would (a GL framebuffer
+	                             object with a color and a depth texture) */
+	uint32_t depth_image;     /* with store_depth: index into resources.images */
 	uint8_t mipmap;           /* TSR_TARGET_TEXTURE of a mipmapped image
 	                             (tsr_image.mipmapped): its levels 1.. rebuilt
 	                             from level 0 after the pass (glGenerateMipmap

@@ -78,8 +78,13 @@ struct tsr_gles_device {
 	int32_t pass_target;               /* its target: a render target image, -1 the
 	                                      default framebuffer */
 	int window_drawn;                  /* a pass of the frame draws the window */
-	struct tsr_clear_state clear;      /* a clear for the next pass (mask 0: none) */
-	int32_t clear_target;              /* the target it clears */
+	struct pending_clear {             /* clears for the next pass into a target */
+		int32_t target;            /* its target (-1: the window) */
+		struct tsr_clear_state c;  /* mask 0: none */
+	} *clears;
+	uint32_t clear_count, clear_cap;
+	struct tsr_program *clear_prog;    /* draws the clears a pass's start cannot */
+	int32_t pass_depth;                /* the open pass's stored depth target, -1: none */
 	uint32_t recorded;                 /* frames rendered (command lists) */
 
 	/* what the recorded draws point to, freed when the frame is rendered */
@@ -205,19 +210,19 @@ static void *frame_block(struct tsr_gles_device *d, size_t bytes)
  * writes its image and statistics, and starts the next one.
  */
 static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
-				 struct tsr_error *err);
+				 int32_t depth_target, struct tsr_error *err);
 
 static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error *err)
 {
 	if (!d->pass_open || d->pass_target >= 0)  /* the frame ends drawing the window */
-		TSR_TRY(open_pass(d, -1, err));
+		TSR_TRY(open_pass(d, -1, -1, err));
 	d->cmds.frame = d->recorded;
 	enum tsr_status s = tsr_gpu_render_commands(d->gpu, &d->cmds, d->fs, err);
 	free_frame(d);
 	tsr_commands_reset(&d->cmds, d->recorded + 1);
 	d->pass_open = 0;
 	d->window_drawn = 0;
-	memset(&d->clear, 0, sizeof(d->clear));
+	d->clear_count = 0;
 	if (s != TSR_OK)
 		return s;
 	d->fs->frame = d->recorded++;
@@ -264,6 +269,8 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 	free(d->textures);
 	free(d->buffers);
 	free(d->progs);
+	free(d->clears);
+	tsr_program_destroy(d->clear_prog);
 	free(d->programs);
 	free(d->blocks);
 	free(d->grid_texels);
@@ -574,17 +581,48 @@ static enum tsr_status target_image(struct tsr_gles_device *d,
 	return TSR_OK;
 }
 
+/* The clear pending for target (NULL: none; made: an empty one added, NULL
+ * when out of memory). */
+static struct tsr_clear_state *pending_clear(struct tsr_gles_device *d, int32_t target, int make)
+{
+	for (uint32_t i = 0; i < d->clear_count; i++)
+		if (d->clears[i].target == target)
+			return &d->clears[i].c;
+	if (!make)
+		return NULL;
+	struct pending_clear *c = tsr_array_grow(d->clears, &d->clear_cap, d->clear_count + 1,
+						 sizeof(*c));
+	if (!c)
+		return NULL;
+	d->clears = c;
+	d->clears[d->clear_count] = (struct pending_clear){.target = target};
+	return &d->clears[d->clear_count++].c;
+}
+
+/* Takes target's pending clear out (*c: mask 0 when none). */
+static void take_clear(struct tsr_gles_device *d, int32_t target, struct tsr_clear_state *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (uint32_t i = 0; i < d->clear_count; i++)
+		if (d->clears[i].target == target) {
+			*c = d->clears[i].c;
+			d->clears[i] = d->clears[--d->clear_count];
+			return;
+		}
+}
+
 /* The pass target of the framebuffer bound in ctx: -1 for the default
  * one, else the render target image of its color texture (or, without a
  * color attachment, of its depth texture). */
 static enum tsr_status bound_target(struct tsr_gles_device *d,
 				    const struct tsr_gles_context *ctx, int32_t *target,
-				    struct tsr_error *err)
+				    int32_t *depth_target, struct tsr_error *err)
 {
 	struct tsr_gles_context *c = (struct tsr_gles_context *)ctx;  /* queries only */
 	GLint fb = 0, ctype = GL_NONE, cname = 0, dtype = GL_NONE, dname = 0;
 	tsr_gles_GetIntegerv(c, GL_FRAMEBUFFER_BINDING, &fb);
 	*target = -1;
+	*depth_target = -1;
 	if (fb == 0)
 		return TSR_OK;
 	tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
@@ -596,7 +634,15 @@ static enum tsr_status bound_target(struct tsr_gles_device *d,
 							     GL_COLOR_ATTACHMENT0,
 							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
 							     &cname);
-		return target_image(d, ctx, (GLuint)cname, 0, target, err);
+		TSR_TRY(target_image(d, ctx, (GLuint)cname, 0, target, err));
+		if (dtype != GL_TEXTURE)
+			return TSR_OK;
+		/* and a depth texture: the pass stores its depth there too */
+		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
+							     &dname);
+		/* (a complete framebuffer's attachments are of one size) */
+		return target_image(d, ctx, (GLuint)dname, 1, depth_target, err);
 	}
 	if (ctype == GL_NONE && dtype == GL_TEXTURE) {
 		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
@@ -614,24 +660,24 @@ static enum tsr_status bound_target(struct tsr_gles_device *d,
  * target's) or undefined (the window's, after a swap) and its depth
  * undefined. The window's pass is the frame's last. */
 static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
-				 struct tsr_error *err)
+				 int32_t depth_target, struct tsr_error *err)
 {
-	if (d->pass_open && d->pass_target == target)
+	if (d->pass_open && d->pass_target == target && d->pass_depth == depth_target)
 		return TSR_OK;
 	if (d->window_drawn)
 		return unsupported(err, "drawing a framebuffer object after the window in one "
 				   "frame");
 	struct tsr_cmd_pass p = {.target = target < 0 ? TSR_TARGET_FRAMEBUFFER : TSR_TARGET_TEXTURE,
-				 .target_image = target < 0 ? 0 : (uint32_t)target};
-	if (d->clear.mask && d->clear_target == target) {
-		p.clear = d->clear;
-		memset(&d->clear, 0, sizeof(d->clear));
-	}
+				 .target_image = target < 0 ? 0 : (uint32_t)target,
+				 .store_depth = depth_target >= 0,
+				 .depth_image = depth_target >= 0 ? (uint32_t)depth_target : 0};
+	take_clear(d, target, &p.clear);
 	const uint8_t kept = target < 0 ? 0 : TSR_CLEAR_COLOR;  /* a render target's color */
 	p.clear.invalidate = (uint8_t)(~(p.clear.mask | kept) & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
 	TSR_TRY(tsr_commands_pass(&d->cmds, &p, err));
 	d->pass_open = 1;
 	d->pass_target = target;
+	d->pass_depth = depth_target;
 	d->window_drawn = target < 0;
 	return TSR_OK;
 }
@@ -648,8 +694,8 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 		return unsupported(err, "the stencil test");
 	if (!g->program || g->state.index.count < 3)
 		return TSR_OK;
-	int32_t target = -1;
-	TSR_TRY(bound_target(dev, ctx, &target, err));
+	int32_t target = -1, depth_target = -1;
+	TSR_TRY(bound_target(dev, ctx, &target, &depth_target, err));
 	struct tsr_cmd_program *p = calloc(1, sizeof(*p));
 	struct tsr_cmd_program **list = tsr_array_grow(dev->programs, &dev->program_cap,
 						       dev->program_count + 1, sizeof(*list));
@@ -685,7 +731,7 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	if (dev->params.bits.depth_bits == 0)  /* no depth buffer: no test, no write */
 		cd.state.depth.test = 0;
 	TSR_TRY(program_material(dev, g->program, &cd.material, err));
-	TSR_TRY(open_pass(dev, target, err));
+	TSR_TRY(open_pass(dev, target, depth_target, err));
 	/* the pass's framebuffer as the pipelines see it (command.h,
 	 * tsr_pass_framebuffer()) */
 	cd.state.framebuffer = (struct tsr_framebuffer_state){TSR_ATTACH_DEFAULT,
@@ -698,38 +744,191 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	return tsr_commands_draw(&dev->cmds, &cd, err);
 }
 
+/* The device's clear program: a quad at the clear depth in the clear color
+ * (made on first use). */
+static const char clear_vs[] =
+	"attribute vec4 position;\n"
+	"void main() { gl_Position = position; }\n";
+static const char clear_fs[] =
+	"precision mediump float;\n"
+	"uniform vec4 color;\n"
+	"void main() { gl_FragColor = color; }\n";
+
+static enum tsr_status clear_program(struct tsr_gles_device *d, struct tsr_error *err)
+{
+	if (d->clear_prog)
+		return TSR_OK;
+	struct tsr_shader *vs = NULL, *fs = NULL;
+	enum tsr_status s = tsr_shader_compile(TSR_SHADER_VERTEX, clear_vs, &vs, err);
+	if (s == TSR_OK)
+		s = tsr_shader_compile(TSR_SHADER_FRAGMENT, clear_fs, &fs, err);
+	const struct tsr_attrib_binding at = {"position", 0};
+	if (s == TSR_OK)
+		s = tsr_program_link(vs, fs, &at, 1, &d->clear_prog, err);
+	tsr_shader_destroy(vs);
+	tsr_shader_destroy(fs);
+	if (s == TSR_OK && !tsr_program_linked(d->clear_prog))
+		s = tsr_error_set(err, TSR_ERR_INTERNAL, "the device's clear program: %s",
+				  tsr_program_info_log(d->clear_prog));
+	if (s != TSR_OK) {
+		tsr_program_destroy(d->clear_prog);
+		d->clear_prog = NULL;
+	}
+	return s;
+}
+
+/*
+ * A clear the pass's start cannot make, drawn as a quad over the target
+ * (as tile-based drivers draw a clear that comes after draws, or is
+ * scissored or masked, rather than flush the tiles and start a pass): the
+ * clear program, depth test ALWAYS writing depth when the depth buffer is
+ * cleared, the color mask, the scissor box, no blending or culling.
+ */
+static enum tsr_status clear_quad(struct tsr_gles_device *d, const struct tsr_gles_context *ctx,
+				  int32_t target, int32_t depth_target, uint8_t mask,
+				  const float color[4], float depth, const GLboolean cmask[4],
+				  struct tsr_error *err)
+{
+	TSR_TRY(clear_program(d, err));
+	TSR_TRY(tsr_program_uniform_write(d->clear_prog,
+					  tsr_program_uniform_location(d->clear_prog, "color"), 1,
+					  color, err));
+	struct tsr_cmd_program *p = calloc(1, sizeof(*p));
+	struct tsr_cmd_program **list = tsr_array_grow(d->programs, &d->program_cap,
+						       d->program_count + 1, sizeof(*list));
+	if (!p || !list) {
+		free(p);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a clear");
+	}
+	d->programs = list;
+	d->programs[d->program_count++] = p;  /* freed with the frame */
+	TSR_TRY(tsr_shader_exec_create_snapshot(d->clear_prog, TSR_SHADER_VERTEX, &p->vertex, err));
+	TSR_TRY(tsr_shader_exec_create_snapshot(d->clear_prog, TSR_SHADER_FRAGMENT, &p->fragment,
+						err));
+	p->varying_slots = tsr_program_varying_count(d->clear_prog);
+	/* a strip of four vertices at z = 2 depth - 1 (the depth range 0..1
+	 * makes it `depth`), streamed as a client array */
+	const float z = 2.0f * depth - 1.0f;
+	const float quad[4][3] = {{-1, -1, z}, {1, -1, z}, {-1, 1, z}, {1, 1, z}};
+	uint32_t *idx = frame_block(d, 4 * sizeof(*idx));
+	float *v = frame_block(d, sizeof(quad));
+	if (!idx || !v)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a clear");
+	memcpy(v, quad, sizeof(quad));
+	for (uint32_t i = 0; i < 4; i++)
+		idx[i] = i;
+	p->indices = (struct tsr_mesh){.index_count = 4, .indices = idx, .vertex_count = 4};
+	p->attrib_count = TSR_SHADER_MAX_ATTRIBS;
+	for (uint32_t a = 0; a < TSR_SHADER_MAX_ATTRIBS; a++)
+		p->attribs[a] = (struct tsr_cmd_attrib){.value = {0, 0, 0, 1}};
+	p->attribs[0] = (struct tsr_cmd_attrib){.data = (const uint8_t *)v,
+						.buffer = d->client_mesh,
+						.offset = (uint32_t)d->client_used, .stride = 12,
+						.components = 3, .type = TSR_ATTRIB_FLOAT};
+	d->client_used = (d->client_used + sizeof(quad) + 63) & ~63ull;
+	if (d->client_used > CLIENT_STREAM_BYTES)
+		return unsupported(err, "more than 64 MiB of client-side arrays in a frame");
+	for (uint32_t u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++)
+		p->textures[u] = -1;
+	uint32_t w = d->config.width, h = d->config.height;
+	for (uint32_t i = 0; target >= 0 && i < d->texture_count; i++)
+		if (d->textures[i].target && d->textures[i].image == (uint32_t)target) {
+			w = d->textures[i].width;
+			h = d->textures[i].height;
+		}
+	struct tsr_cmd_draw cd = {.program = p};
+	tsr_draw_state_default(&cd.state, w, h);
+	cd.state.mode = TSR_PRIM_TRIANGLE_STRIP;
+	cd.state.index.count = 4;
+	for (uint32_t u = 0; u < TSR_MAX_TEXTURE_UNITS; u++)
+		cd.state.textures[u].image = -1;
+	cd.state.depth.test = (mask & TSR_CLEAR_DEPTH) && d->params.bits.depth_bits;
+	cd.state.depth.func = TSR_FUNC_ALWAYS;
+	cd.state.depth.write = (mask & TSR_CLEAR_DEPTH) != 0;
+	cd.state.color_mask = (mask & TSR_CLEAR_COLOR)
+		? (uint8_t)((cmask[0] ? TSR_COLOR_MASK_R : 0) | (cmask[1] ? TSR_COLOR_MASK_G : 0) |
+			    (cmask[2] ? TSR_COLOR_MASK_B : 0) | (cmask[3] ? TSR_COLOR_MASK_A : 0))
+		: 0;
+	GLboolean sc = GL_FALSE;
+	tsr_gles_GetBooleanv((struct tsr_gles_context *)ctx, GL_SCISSOR_TEST, &sc);
+	if (sc) {
+		GLint box[4] = {0, 0, 0, 0};
+		tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_SCISSOR_BOX, box);
+		cd.state.scissor = (struct tsr_scissor_state){1, box[0], box[1],
+							      (uint32_t)(box[2] > 0 ? box[2] : 0),
+							      (uint32_t)(box[3] > 0 ? box[3] : 0)};
+	}
+	TSR_TRY(program_material(d, d->clear_prog, &cd.material, err));
+	TSR_TRY(open_pass(d, target, depth_target, err));
+	cd.state.framebuffer = (struct tsr_framebuffer_state){TSR_ATTACH_DEFAULT,
+							      TSR_ATTACH_DEFAULT};
+	for (uint32_t i = 0; target >= 0 && i < d->texture_count; i++)
+		if (d->textures[i].target && d->textures[i].image == (uint32_t)target)
+			cd.state.framebuffer = d->textures[i].target == 2
+				? (struct tsr_framebuffer_state){TSR_ATTACH_NONE, target}
+				: (struct tsr_framebuffer_state){target, TSR_ATTACH_DEFAULT};
+	return tsr_commands_draw(&d->cmds, &cd, err);
+}
+
 enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 				      const struct tsr_gles_context *ctx,
 				      const struct tsr_clear_state *c, struct tsr_error *err)
 {
-	int32_t target = -1;
-	TSR_TRY(bound_target(dev, ctx, &target, err));
-	if (c->scissored)
-		return unsupported(err, "a scissored glClear");
-	if (dev->pass_open && dev->pass_target == target) {
-		struct tsr_cmd_pass *p = &dev->cmds.passes[dev->cmds.pass_count - 1];
-		if (p->draw_count)
-			return unsupported(err, "a glClear after a draw into the same framebuffer "
-					   "in one frame");
-		/* before the pass's first draw: the pass's clear */
-		dev->clear = p->clear;
-		dev->clear.invalidate = 0;
-		dev->clear_target = target;
+	int32_t target = -1, depth_target = -1;
+	TSR_TRY(bound_target(dev, ctx, &target, &depth_target, err));
+	struct tsr_gles_context *q = (struct tsr_gles_context *)ctx;  /* queries only */
+	GLboolean cmask[4] = {GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE}, dmask = GL_TRUE;
+	tsr_gles_GetBooleanv(q, GL_COLOR_WRITEMASK, cmask);
+	tsr_gles_GetBooleanv(q, GL_DEPTH_WRITEMASK, &dmask);
+	/* the buffers it writes (no stencil buffer: a stencil clear does nothing) */
+	uint8_t mask = c->mask & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH);
+	if (!cmask[0] && !cmask[1] && !cmask[2] && !cmask[3])
+		mask &= (uint8_t)~TSR_CLEAR_COLOR;
+	if (!dmask)
+		mask &= (uint8_t)~TSR_CLEAR_DEPTH;
+	if (!mask)
+		return TSR_OK;
+	/* a scissor box over the whole target clears it all */
+	int scissored = c->scissored;
+	if (scissored) {
+		GLint box[4] = {0, 0, 0, 0};
+		tsr_gles_GetIntegerv(q, GL_SCISSOR_BOX, box);
+		uint32_t w = dev->config.width, h = dev->config.height;
+		for (uint32_t i = 0; target >= 0 && i < dev->texture_count; i++)
+			if (dev->textures[i].target && dev->textures[i].image == (uint32_t)target) {
+				w = dev->textures[i].width;
+				h = dev->textures[i].height;
+			}
+		scissored = !(box[0] <= 0 && box[1] <= 0 && (int64_t)box[0] + box[2] >= (int64_t)w &&
+			      (int64_t)box[1] + box[3] >= (int64_t)h);
+	}
+	const int masked = (mask & TSR_CLEAR_COLOR) && !(cmask[0] && cmask[1] && cmask[2] &&
+							 cmask[3]);
+	const int open = dev->pass_open && dev->pass_target == target &&
+			 dev->pass_depth == depth_target;
+	struct tsr_cmd_pass *p = open ? &dev->cmds.passes[dev->cmds.pass_count - 1] : NULL;
+	/* the pass's start clears what it can: before the pass's first draw,
+	 * the whole target, every channel, depth to 1.0 */
+	if (scissored || masked || (p && p->draw_count) ||
+	    ((mask & TSR_CLEAR_DEPTH) && c->depth != 1.0f))
+		return clear_quad(dev, ctx, target, depth_target, mask, c->color, c->depth, cmask,
+				  err);
+	struct tsr_clear_state *pc = pending_clear(dev, target, 1);
+	if (!pc)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a clear");
+	if (p) {  /* before the pass's first draw: its clear */
+		*pc = p->clear;
+		pc->invalidate = 0;
 		dev->cmds.pass_count--;
 		dev->pass_open = 0;
 		dev->window_drawn = 0;
-	} else if (dev->clear.mask && dev->clear_target != target) {
-		memset(&dev->clear, 0, sizeof(dev->clear));  /* that target is not drawn */
 	}
-	dev->clear_target = target;
 	/* a second clear before any draw: its buffers' values win */
-	if (c->mask & TSR_CLEAR_COLOR)
-		memcpy(dev->clear.color, c->color, sizeof(c->color));
-	if (c->mask & TSR_CLEAR_DEPTH)
-		dev->clear.depth = c->depth;
-	dev->clear.mask |= (uint8_t)(c->mask & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
-	if (dev->clear.mask & TSR_CLEAR_DEPTH && dev->clear.depth != 1.0f)
-		return unsupported(err, "a depth clear value other than 1.0");
+	if (mask & TSR_CLEAR_COLOR)
+		memcpy(pc->color, c->color, sizeof(c->color));
+	if (mask & TSR_CLEAR_DEPTH)
+		pc->depth = c->depth;
+	pc->mask |= mask;
 	return TSR_OK;
 }
 
@@ -775,7 +974,7 @@ enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_FRAMEBUFFER_BINDING, &fb);
 	if (fb != 0)
 		return unsupported(err, "reading a framebuffer object");
-	if (dev->pass_open || dev->clear.mask)
+	if (dev->pass_open || dev->clear_count)
 		TSR_TRY(render_frame(dev, err));
 	const uint8_t *img = tsr_gpu_frame_image(dev->gpu);
 	const int64_t W = dev->config.width, H = dev->config.height;

@@ -86,6 +86,8 @@ struct tsr_gpu {
 	struct tsr_texture *target_tex;       /* the pass's render target, NULL: frame buffer */
 	int target_depth;                     /* 1: target_tex is a depth target (depth32f):
 	                                         the pass has no color output */
+	struct tsr_texture *store_depth_tex;  /* a color target pass's depth target too
+	                                         (struct tsr_cmd_pass store_depth), or NULL */
 	uint32_t target_width, target_height; /* the pass's target, pixels (<= the screen) */
 	struct tsr_frame_stats *mem_base;     /* memory counters at a phase's start */
 	struct tsr_frame_stats *mem_phase;    /* and a raster phase's share */

@@ -258,6 +258,10 @@ static enum tsr_status end_pass(struct tsr_gpu *g, struct tsr_error *err)
 	else
 		tsr_rgba8_row(rgba, g->imr->color, (size_t)w * h * 4);
 	tsr_texture_write_rect(g->target_tex, 0, 0, w, h, rgba, w * 4);
+	if (g->store_depth_tex) {  /* its depth too, into the pass's depth target */
+		tsr_depth_grey_row(rgba, g->imr->depth, (size_t)w * h);
+		tsr_texture_write_rect(g->store_depth_tex, 0, 0, w, h, rgba, w * 4);
+	}
 	free(rgba);
 	return TSR_OK;
 }

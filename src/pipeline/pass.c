@@ -62,6 +62,15 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 									     g->cfg.width,
 									     g->cfg.height, &w, &h);
 		TSR_TRY(tsr_clear_state_check(&pass->clear, name, p, err));
+		if (pass->store_depth &&
+		    (pass->target != TSR_TARGET_TEXTURE || pass->depth_image >= g->res.image_count ||
+		     !g->res.images[pass->depth_image].depth ||
+		     g->res.images[pass->depth_image].width != w ||
+		     g->res.images[pass->depth_image].height != h || fb.color < 0))
+			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+					     "pass %u of frame %u stores its depth into image %u, "
+					     "which is no depth render target of its color target's "
+					     "size", p, c->frame, pass->depth_image);
 		if (tsr_pass_loads_color(pass, fb) && g->techniques.count)
 			return tsr_error_set(err, TSR_ERR_CONFIG,
 					     "pass %u of frame %u loads its color buffer from memory "
@@ -129,6 +138,7 @@ void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 {
 	g->target_tex = NULL;
 	g->target_depth = 0;
+	g->store_depth_tex = NULL;
 	g->target_width = g->cfg.width;
 	g->target_height = g->cfg.height;
 	if (p->target == TSR_TARGET_TEXTURE) {
@@ -136,6 +146,8 @@ void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 		g->target_depth = g->res.images[p->target_image].depth;
 		g->target_width = g->res.images[p->target_image].width;
 		g->target_height = g->res.images[p->target_image].height;
+		if (p->store_depth && !g->target_depth)
+			g->store_depth_tex = g->textures[p->depth_image];
 	}
 	tsr_geometry_set_viewport(g->geom, g->target_width, g->target_height);
 }
