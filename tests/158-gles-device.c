@@ -6,7 +6,8 @@
  * colors), a texture sampled through the texture caches, the frame's first
  * glClear; clears after a draw, scissored, masked and of another depth
  * (drawn as quads); a framebuffer object's NPOT color and depth textures
- * rendered, mipmapped by glGenerateMipmap after the pass, sampled; pixels
+ * rendered, mipmapped by glGenerateMipmap after the pass, sampled; a color
+ * renderbuffer drawn, read and copied into a texture; pixels
  * read back where GL puts them (rows from the bottom); the same in TBR and
  * IMR; what the device does not implement refused with its name, the draw
  * skipped.
@@ -367,6 +368,81 @@ static void test_framebuffer_object_npot(void **state)
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));  /* TBR and IMR alike */
 }
 
+/* CopyTex[Sub]Image2D's reader, as the driver's: the device's pixels. */
+static void read_fb(void *user, GLint x, GLint y, GLsizei w, GLsizei h, uint8_t *rgba)
+{
+	struct fix *f = user;
+	struct tsr_error err;
+	assert_int_equal(tsr_gles_device_read_pixels(f->dev, f->ctx, x, y, w, h, rgba, &err),
+			 TSR_OK);
+}
+
+/* A color renderbuffer as a framebuffer object's color: cleared and drawn
+ * (a pass), read back with glReadPixels (rows bottom first) and copied
+ * into a texture with CopyTexImage2D, which the window then samples. */
+static void test_color_renderbuffer(void **state)
+{
+	(void)state;
+	for (int imr = 0; imr < 2; imr++) {
+		struct fix f;
+		fix_new(&f, imr);
+		struct tsr_gles_context *c = f.ctx;
+		struct tsr_error err;
+		tsr_gles_set_read_pixels(c, read_fb, &f);
+		GLuint rb = 0, fb = 0;
+		tsr_gles_GenRenderbuffers(c, 1, &rb);
+		tsr_gles_BindRenderbuffer(c, GL_RENDERBUFFER, rb);
+		tsr_gles_RenderbufferStorage(c, GL_RENDERBUFFER, GL_RGBA8_OES, 10, 6);
+		tsr_gles_GenFramebuffers(c, 1, &fb);
+		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
+		tsr_gles_FramebufferRenderbuffer(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+						 GL_RENDERBUFFER, rb);
+		assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
+				 GL_FRAMEBUFFER_COMPLETE);
+		tsr_gles_Viewport(c, 0, 0, 10, 6);
+		clear(&f, 0.0f, 0.0f, 1.0f);
+		/* red over its left half (columns 0..4) */
+		tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, LEFT);
+		tsr_gles_EnableVertexAttribArray(c, 0);
+		uniform4(&f, "color", 1, 0, 0, 1);
+		draw_arrays(&f, 0, 6);
+		uint8_t px[10 * 6 * 4];
+		memset(px, 7, sizeof(px));
+		assert_int_equal(tsr_gles_device_read_pixels(f.dev, c, 0, 0, 10, 6, px, &err), TSR_OK);
+		for (int y = 0; y < 6; y++)
+			for (int x = 0; x < 10; x++) {
+				assert_int_equal(px[(y * 10 + x) * 4 + 0], x < 5 ? 255 : 0);
+				assert_int_equal(px[(y * 10 + x) * 4 + 2], x < 5 ? 0 : 255);
+			}
+		/* the framebuffer object's pixels into a texture, then sampled */
+		GLuint t = 0;
+		tsr_gles_GenTextures(c, 1, &t);
+		tsr_gles_BindTexture(c, GL_TEXTURE_2D, t);
+		tsr_gles_CopyTexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, 3, 0, 4, 4, 0);
+		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+		GLsizei tw = 0, th = 0;
+		const uint8_t *texels = tsr_gles_texture_image(c, t, GL_TEXTURE_2D, 0, &tw, &th, NULL);
+		assert_non_null(texels);
+		assert_int_equal(texels[0], 255);                /* (3, 0): red */
+		assert_int_equal(texels[3 * 4 + 2], 255);        /* (6, 0): blue */
+		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, 0);
+		tsr_gles_Viewport(c, 0, 0, W, H);
+		tsr_gles_Uniform1f(c, tsr_gles_GetUniformLocation(c, f.prog, "use_tex"), 1.0f);
+		const float uv[] = {0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1};
+		tsr_gles_VertexAttribPointer(c, 1, 2, GL_FLOAT, GL_FALSE, 0, uv);
+		tsr_gles_EnableVertexAttribArray(c, 1);
+		draw_arrays(&f, 0, 6);  /* the left half of the window: the 4x4 copy */
+		uint8_t p1[4];
+		pixel(&f, 2, 2, p1);
+		assert_int_equal(p1[0], 255);
+		pixel(&f, W / 2 - 2, 2, p1);
+		assert_int_equal(p1[2], 255);
+		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+		fix_free(&f);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +450,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_client_arrays_and_texture),
 		cmocka_unit_test(test_clears),
 		cmocka_unit_test(test_framebuffer_object_npot),
+		cmocka_unit_test(test_color_renderbuffer),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

@@ -529,25 +529,26 @@ static enum tsr_status draw_attrib(struct tsr_gles_device *d,
 	return TSR_OK;
 }
 
-/* The render target image of texture `name` (depth: a depth target),
- * made at the texture's level 0 size on first use; its texels from then on
- * are what the passes drawing it render. */
-static enum tsr_status target_image(struct tsr_gles_device *d,
-				    const struct tsr_gles_context *ctx, GLuint name, int depth,
-				    int32_t *image, struct tsr_error *err)
+/* The render target image of object `serial` (a texture's or a
+ * renderbuffer's, `what` naming it) of w x h pixels (depth: a depth
+ * target), made on first use or when the object's size changed; its
+ * texels from then on are what the passes drawing it render. */
+static enum tsr_status serial_target(struct tsr_gles_device *d, uint64_t serial, GLsizei w,
+				     GLsizei h, int depth, const char *what, GLuint name,
+				     int32_t *image, struct tsr_error *err)
 {
-	const uint64_t serial = tsr_gles_texture_serial(ctx, name, GL_TEXTURE_2D);
-	for (uint32_t i = 0; i < d->texture_count; i++)
-		if (d->textures[i].serial == serial && d->textures[i].target == 1 + depth) {
-			*image = (int32_t)d->textures[i].image;
+	for (uint32_t i = 0; i < d->texture_count; i++) {
+		struct texture_map *t = &d->textures[i];
+		if (t->serial != serial || t->target != 1 + depth)
+			continue;
+		if (t->width == (uint32_t)w && t->height == (uint32_t)h) {
+			*image = (int32_t)t->image;
 			return TSR_OK;
 		}
-	GLsizei w = 0, h = 0;
-	GLenum format = 0;
-	if (!tsr_gles_texture_image(ctx, name, GL_TEXTURE_2D, 0, &w, &h, &format) || w <= 0 ||
-	    h <= 0)
-		return unsupported(err, "a framebuffer object's attachment that is no 2D texture "
-				   "level 0");
+		t->serial = 0;  /* respecified: a new target (the GPU keeps the old image) */
+	}
+	if (w <= 0 || h <= 0)
+		return unsupported(err, "a framebuffer object's attachment without storage");
 	struct texture_map *m = tsr_array_grow(d->textures, &d->texture_cap, d->texture_count + 1,
 					       sizeof(*m));
 	if (!m)
@@ -557,7 +558,7 @@ static enum tsr_status target_image(struct tsr_gles_device *d,
 	if (!texels)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a %dx%d target", w, h);
 	char path[64];
-	snprintf(path, sizeof(path), "rendertarget:gl-texture-%u", name);
+	snprintf(path, sizeof(path), "rendertarget:gl-%s-%u", what, name);
 	/* GL's rows run up (bottom_up); a color target can be mipmapped
 	 * (glGenerateMipmap after a pass: tsr_gles_device_generate_mipmap()) */
 	struct tsr_image im = {.path = path, .width = (uint32_t)w, .height = (uint32_t)h,
@@ -579,6 +580,21 @@ static enum tsr_status target_image(struct tsr_gles_device *d,
 							       (uint8_t)(1 + depth)};
 	*image = (int32_t)index;
 	return TSR_OK;
+}
+
+/* The render target image of texture `name` (depth: a depth target), of
+ * its level 0's size. */
+static enum tsr_status target_image(struct tsr_gles_device *d,
+				    const struct tsr_gles_context *ctx, GLuint name, int depth,
+				    int32_t *image, struct tsr_error *err)
+{
+	GLsizei w = 0, h = 0;
+	GLenum format = 0;
+	if (!tsr_gles_texture_image(ctx, name, GL_TEXTURE_2D, 0, &w, &h, &format))
+		return unsupported(err, "a framebuffer object's attachment that is no 2D texture "
+				   "level 0");
+	return serial_target(d, tsr_gles_texture_serial(ctx, name, GL_TEXTURE_2D), w, h, depth,
+			     "texture", name, image, err);
 }
 
 /* The clear pending for target (NULL: none; made: an empty one added, NULL
@@ -629,12 +645,21 @@ static enum tsr_status bound_target(struct tsr_gles_device *d,
 						     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &ctype);
 	tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
 						     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &dtype);
-	if (ctype == GL_TEXTURE) {
+	if (ctype == GL_TEXTURE || ctype == GL_RENDERBUFFER) {
 		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER,
 							     GL_COLOR_ATTACHMENT0,
 							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
 							     &cname);
-		TSR_TRY(target_image(d, ctx, (GLuint)cname, 0, target, err));
+		if (ctype == GL_TEXTURE) {
+			TSR_TRY(target_image(d, ctx, (GLuint)cname, 0, target, err));
+		} else {  /* a color renderbuffer: a render target no draw samples */
+			GLsizei w = 0, h = 0;
+			GLenum format = 0;
+			const uint64_t serial = tsr_gles_renderbuffer_info(ctx, (GLuint)cname, &w,
+									   &h, &format);
+			TSR_TRY(serial_target(d, serial, w, h, 0, "renderbuffer", (GLuint)cname,
+					      target, err));
+		}
 		if (dtype != GL_TEXTURE)
 			return TSR_OK;
 		/* and a depth texture: the pass stores its depth there too */
@@ -650,8 +675,8 @@ static enum tsr_status bound_target(struct tsr_gles_device *d,
 							     &dname);
 		return target_image(d, ctx, (GLuint)dname, 1, target, err);
 	}
-	return unsupported(err, "a framebuffer object without a color texture (a color "
-			   "renderbuffer, or a depth renderbuffer alone)");
+	return unsupported(err, "a framebuffer object without a color attachment nor a depth "
+			   "texture (a depth renderbuffer alone)");
 }
 
 /* Makes the frame's last pass one into target (-1: the window): the open
@@ -965,17 +990,54 @@ enum tsr_status tsr_gles_device_generate_mipmap(struct tsr_gles_device *dev,
 	return TSR_OK;
 }
 
+/* glReadPixels of render target `image` (what its passes drew): its rows
+ * are GL's (bottom first); pixels outside it left untouched. */
+static enum tsr_status read_target(struct tsr_gles_device *d, uint32_t image, GLint x, GLint y,
+				   GLsizei w, GLsizei h, uint8_t *rgba, struct tsr_error *err)
+{
+	int64_t W = 0, H = 0;
+	for (uint32_t i = 0; i < d->texture_count; i++)
+		if (d->textures[i].target && d->textures[i].image == image) {
+			W = d->textures[i].width;
+			H = d->textures[i].height;
+		}
+	/* the rectangle clipped to the target */
+	const int64_t x0 = x > 0 ? x : 0, y0 = y > 0 ? y : 0;
+	const int64_t x1 = (int64_t)x + w < W ? (int64_t)x + w : W;
+	const int64_t y1 = (int64_t)y + h < H ? (int64_t)y + h : H;
+	if (x0 >= x1 || y0 >= y1)
+		return TSR_OK;
+	uint8_t *row = malloc((size_t)(x1 - x0) * 4);
+	if (!row)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for glReadPixels");
+	enum tsr_status s = TSR_OK;
+	for (int64_t gy = y0; gy < y1 && s == TSR_OK; gy++) {
+		s = tsr_gpu_read_image(d->gpu, image, (uint32_t)x0, (uint32_t)gy,
+				       (uint32_t)(x1 - x0), 1, row, err);
+		if (s == TSR_OK)
+			memcpy(rgba + ((size_t)(gy - y) * (size_t)w + (size_t)(x0 - x)) * 4, row,
+			       (size_t)(x1 - x0) * 4);
+	}
+	free(row);
+	return s;
+}
+
 enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 					    const struct tsr_gles_context *ctx, GLint x, GLint y,
 					    GLsizei w, GLsizei h, uint8_t *rgba,
 					    struct tsr_error *err)
 {
-	GLint fb = 0;
-	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_FRAMEBUFFER_BINDING, &fb);
-	if (fb != 0)
-		return unsupported(err, "reading a framebuffer object");
+	int32_t target = -1, depth_target = -1;
+	TSR_TRY(bound_target(dev, ctx, &target, &depth_target, err));
+	if (target >= 0)
+		for (uint32_t i = 0; i < dev->texture_count; i++)
+			if (dev->textures[i].target == 2 && dev->textures[i].image == (uint32_t)target)
+				return unsupported(err, "reading a framebuffer object without a color "
+						   "attachment");
 	if (dev->pass_open || dev->clear_count)
 		TSR_TRY(render_frame(dev, err));
+	if (target >= 0)
+		return read_target(dev, (uint32_t)target, x, y, w, h, rgba, err);
 	const uint8_t *img = tsr_gpu_frame_image(dev->gpu);
 	const int64_t W = dev->config.width, H = dev->config.height;
 	for (GLsizei r = 0; r < h; r++) {

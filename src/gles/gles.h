@@ -354,6 +354,13 @@ uint64_t tsr_gles_texture_serial(const struct tsr_gles_context *ctx, GLuint text
 GLboolean tsr_gles_texture_complete(const struct tsr_gles_context *ctx, GLuint unit,
 				    GLenum target);
 
+/* For the driver: renderbuffer `renderbuffer`'s size and internal format,
+ * and a number that identifies the object for as long as the process runs
+ * (as tsr_gles_texture_serial(), never one of a texture); 0 when there is
+ * no such renderbuffer. */
+uint64_t tsr_gles_renderbuffer_info(const struct tsr_gles_context *ctx, GLuint renderbuffer,
+				    GLsizei *width, GLsizei *height, GLenum *format);
+
 /* ---- framebuffers and renderbuffers (4.4) ----
  * RenderbufferStorage: target RENDERBUFFER; internalformat RGBA4, RGB5_A1,
  * RGB565, DEPTH_COMPONENT16, STENCIL_INDEX8, and RGB8_OES, RGBA8_OES
