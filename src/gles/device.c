@@ -18,19 +18,46 @@
  * frames. A program gets a material whose instruction counts size its
  * code in memory.
  *
- * Frames: the draws since the last swap are one pass into the default
- * framebuffer, cleared when the program's first call of the frame was a
- * glClear, else with its contents undefined (EGL_BUFFER_DESTROYED, the
- * default swap behaviour: invalidated, no tile load). glReadPixels and
- * CopyTex[Sub]Image2D render what is pending as a frame of its own first
- * (a frame in the statistics). stats.json, frames.csv-free output: the
- * frames' images (frame-NNNN.png) and stats.json at destroy.
+ * Frames and passes: the draws since the last swap into the default
+ * framebuffer are the frame's last pass, cleared when a glClear came
+ * before its first draw, else with its contents undefined
+ * (EGL_BUFFER_DESTROYED, the default swap behaviour: invalidated, no tile
+ * load). A framebuffer object with a color texture or a color
+ * renderbuffer (or a depth texture alone) is a render-to-texture pass
+ * before the window's; a framebuffer change starts a pass; a render
+ * target's color is kept from pass to pass, its depth undefined unless
+ * cleared, and stored into its depth texture when it has one
+ * (store_depth). Render targets are bottom-up images (GL's rows: row 0 the
+ * bottom, drawn with GL's lower-left fill rule) with a mip chain that
+ * glGenerateMipmap rebuilds from what the passes drew, after the frame's
+ * last pass into it so far (a pass's `mipmap`) or at once.
  *
- * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): framebuffer
- * objects, a glClear after a draw in a frame, scissored or stencil
- * clears, points and lines, cube maps and depth textures
- * (sampled as none), the stencil test; texture contents changed between
- * two draws of one frame are sampled as at the frame's end.
+ * Clears: pending per target until its pass opens; a clear before a
+ * pass's first draw that covers the whole target with every channel and
+ * depth 1.0 is the pass's clear (the tiles start cleared: no traffic).
+ * Any other (after a draw, scissored, color-masked, another depth value)
+ * is drawn as a quad into the pass: the device's clear program (a
+ * constant color, depth test ALWAYS writing the clear depth, the color
+ * mask and scissor box). A tile-based driver has two ways: end the pass
+ * (flushing every tile to memory and loading it back for the rest of the
+ * frame) or draw the clear; the quad costs one full-screen draw's
+ * fragments instead of a store and a load of the whole target, and it
+ * needs nothing the pipelines do not have. Mesa's panfrost (Mali) driver
+ * does the same: a clear is free at a batch's start, a full-screen quad
+ * once the batch has draws (util_blitter_clear). A stencil clear does
+ * nothing (no stencil buffer).
+ *
+ * Reads: glReadPixels and CopyTex[Sub]Image2D render what is pending as
+ * a frame of its own first (a frame in the statistics), then read the
+ * window's image or the bound framebuffer object's color target. Output:
+ * the frames' images (frame-NNNN.png) and stats.json at destroy.
+ *
+ * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): drawing a
+ * framebuffer object after the window's pass in one frame, a depth
+ * renderbuffer alone, points and lines, cube maps (sampled as none), the
+ * stencil test; texture contents changed between two draws of one frame
+ * are sampled as at the frame's end; depth textures sample their depth
+ * as 8 bits (the grey image of the pass's depth).
  */
 #include <stdio.h>
 #include <stdlib.h>
