@@ -368,6 +368,63 @@ static void test_framebuffer_object_npot(void **state)
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));  /* TBR and IMR alike */
 }
 
+/* A framebuffer object drawn after the window's pass in one frame: the
+ * window's next pass continues its image (left half red, drawn first;
+ * right half the object's green texture, drawn after it); TBR and IMR. */
+static void test_window_then_framebuffer_object(void **state)
+{
+	(void)state;
+	uint8_t img[2][W * H * 4];
+	for (int imr = 0; imr < 2; imr++) {
+		struct fix f;
+		fix_new(&f, imr);
+		struct tsr_gles_context *c = f.ctx;
+		struct tsr_error err;
+		clear(&f, 0.0f, 0.0f, 1.0f);
+		tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, LEFT);
+		tsr_gles_EnableVertexAttribArray(c, 0);
+		uniform4(&f, "color", 1, 0, 0, 1);
+		draw_arrays(&f, 0, 6);
+		GLuint t = 0, fb = 0;
+		tsr_gles_GenTextures(c, 1, &t);
+		tsr_gles_BindTexture(c, GL_TEXTURE_2D, t);
+		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+				    NULL);
+		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+		tsr_gles_GenFramebuffers(c, 1, &fb);
+		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
+		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+					      t, 0);
+		tsr_gles_Viewport(c, 0, 0, 4, 4);
+		clear(&f, 0.0f, 1.0f, 0.0f);
+		draw_arrays(&f, 0, 6);  /* red over the object's left half */
+		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, 0);
+		tsr_gles_Viewport(c, 0, 0, W, H);
+		const float right[] = {0, -1, 1, -1, 1, 1, 0, -1, 1, 1, 0, 1};
+		const float uv[] = {0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1};
+		tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, right);
+		tsr_gles_VertexAttribPointer(c, 1, 2, GL_FLOAT, GL_FALSE, 0, uv);
+		tsr_gles_EnableVertexAttribArray(c, 1);
+		tsr_gles_Uniform1f(c, tsr_gles_GetUniformLocation(c, f.prog, "use_tex"), 1.0f);
+		draw_arrays(&f, 0, 6);
+		assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
+		assert_int_equal(tsr_gles_device_read_pixels(f.dev, c, 0, 0, W, H, img[imr], &err),
+				 TSR_OK);
+		const uint8_t *l = &img[imr][(5 * W + 5) * 4];
+		const uint8_t *rl = &img[imr][(5 * W + W / 2 + 3) * 4];
+		const uint8_t *rr = &img[imr][(5 * W + W - 3) * 4];
+		assert_int_equal(l[0], 255);   /* the window's first pass: red */
+		assert_int_equal(l[2], 0);
+		assert_int_equal(rl[0], 255);  /* the object's red half */
+		assert_int_equal(rr[1], 255);  /* and its green clear */
+		assert_int_equal(rr[0], 0);
+		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+		fix_free(&f);
+	}
+	assert_memory_equal(img[0], img[1], sizeof(img[0]));
+}
+
 /* CopyTex[Sub]Image2D's reader, as the driver's: the device's pixels. */
 static void read_fb(void *user, GLint x, GLint y, GLsizei w, GLsizei h, uint8_t *rgba)
 {
@@ -451,6 +508,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_clears),
 		cmocka_unit_test(test_framebuffer_object_npot),
 		cmocka_unit_test(test_color_renderbuffer),
+		cmocka_unit_test(test_window_then_framebuffer_object),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

@@ -716,21 +716,22 @@ static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
 {
 	if (d->pass_open && d->pass_target == target && d->pass_depth == depth_target)
 		return TSR_OK;
-	if (d->window_drawn)
-		return unsupported(err, "drawing a framebuffer object after the window in one "
-				   "frame");
 	struct tsr_cmd_pass p = {.target = target < 0 ? TSR_TARGET_FRAMEBUFFER : TSR_TARGET_TEXTURE,
 				 .target_image = target < 0 ? 0 : (uint32_t)target,
 				 .store_depth = depth_target >= 0,
 				 .depth_image = depth_target >= 0 ? (uint32_t)depth_target : 0};
 	take_clear(d, target, &p.clear);
-	const uint8_t kept = target < 0 ? 0 : TSR_CLEAR_COLOR;  /* a render target's color */
+	/* a render target's color, and the window's after a window pass of the
+	 * frame (the pass continues its image: a framebuffer object drawn
+	 * between two window passes); its depth is not kept (the pipelines
+	 * store no window depth) */
+	const uint8_t kept = target >= 0 || d->window_drawn ? TSR_CLEAR_COLOR : 0;
 	p.clear.invalidate = (uint8_t)(~(p.clear.mask | kept) & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
 	TSR_TRY(tsr_commands_pass(&d->cmds, &p, err));
 	d->pass_open = 1;
 	d->pass_target = target;
 	d->pass_depth = depth_target;
-	d->window_drawn = target < 0;
+	d->window_drawn |= target < 0;
 	return TSR_OK;
 }
 
@@ -973,7 +974,9 @@ enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 		pc->invalidate = 0;
 		dev->cmds.pass_count--;
 		dev->pass_open = 0;
-		dev->window_drawn = 0;
+		dev->window_drawn = 0;  /* whether a pass left draws the window */
+		for (uint32_t i = 0; i < dev->cmds.pass_count; i++)
+			dev->window_drawn |= dev->cmds.passes[i].target == TSR_TARGET_FRAMEBUFFER;
 	}
 	/* a second clear before any draw: its buffers' values win */
 	if (mask & TSR_CLEAR_COLOR)

@@ -86,6 +86,9 @@ struct tsr_gpu {
 	struct tsr_texture *target_tex;       /* the pass's render target, NULL: frame buffer */
 	int target_depth;                     /* 1: target_tex is a depth target (depth32f):
 	                                         the pass has no color output */
+	uint8_t fb_drawn;                     /* a pass of the frame drew the frame buffer: a
+	                                         later one that keeps its color loads this
+	                                         frame's (the back buffer), not the front */
 	struct tsr_texture *store_depth_tex;  /* a color target pass's depth target too
 	                                         (struct tsr_cmd_pass store_depth), or NULL */
 	uint32_t target_width, target_height; /* the pass's target, pixels (<= the screen) */

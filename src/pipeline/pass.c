@@ -14,10 +14,12 @@
 
 /*
  * Checks a frame's passes: one pass into the frame buffer, or (a
- * multi-pass frame) passes into render targets before a last one into the
- * frame buffer. A multi-pass frame runs without the modes that assume one
- * pass per frame: timing.overlap_frames (the frame slots) and the
- * techniques (per-tile state from frame to frame).
+ * multi-pass frame) passes into render targets or the frame buffer before
+ * a last one into the frame buffer (a frame-buffer pass after another one
+ * of the frame that keeps its color continues that frame's image). A
+ * multi-pass frame runs without the modes that assume one pass per frame:
+ * timing.overlap_frames (the frame slots) and the techniques (per-tile
+ * state from frame to frame).
  */
 enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_frame_commands *c,
 				     struct tsr_error *err)
@@ -27,12 +29,14 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 				     "frame %u has %u passes: its last pass must draw the frame buffer",
 				     c->frame, c->pass_count);
 	for (uint32_t p = 0; p + 1 < c->pass_count; p++)
-		if (c->passes[p].target != TSR_TARGET_TEXTURE ||
-		    c->passes[p].target_image >= g->res.image_count ||
-		    !g->res.images[c->passes[p].target_image].render_target)
+		if (c->passes[p].target != TSR_TARGET_FRAMEBUFFER &&
+		    (c->passes[p].target != TSR_TARGET_TEXTURE ||
+		     c->passes[p].target_image >= g->res.image_count ||
+		     !g->res.images[c->passes[p].target_image].render_target))
 			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
 					     "pass %u of frame %u must draw a render target (an image "
-					     "with render_target set)", p, c->frame);
+					     "with render_target set) or the frame buffer", p,
+					     c->frame);
 	if (c->pass_count > 1 && (g->slot_count > 1 || g->techniques.count))
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "frame %u has %u passes (render to texture): multi-pass frames "

@@ -104,7 +104,8 @@ static void rt_block_rows_of(struct tsr_gpu *g, const struct tsr_texture *tex,
 /*
  * The tile load's reads, for a pass that keeps its color buffer (command/
  * state.h, struct tsr_clear_state): the tile's pixels of the previous
- * frame's image (the front buffer: EGL_BUFFER_PRESERVED; 4 bytes a pixel
+ * frame's image (the front buffer: EGL_BUFFER_PRESERVED; the back buffer
+ * when a pass of this frame drew it already: g->fb_drawn; 4 bytes a pixel
  * a row, routes.color, stream color) or the render target's texels it
  * draws again (stream render_target).
  */
@@ -115,8 +116,9 @@ static void tile_load_traffic(struct tsr_gpu *g, const struct tsr_target *t)
 		return;
 	}
 	const uint32_t port = tsr_memsys_port(g->mem, TSR_STREAM_COLOR, 0);
+	const uint32_t buf = g->fb_drawn ? g->back : g->back ^ 1;
 	for (uint32_t y = 0; y < t->height; y++)
-		tsr_mem_access(g->mem, port, fb_row_address(g, t, y, g->back ^ 1), t->width * 4, 0,
+		tsr_mem_access(g->mem, port, fb_row_address(g, t, y, buf), t->width * 4, 0,
 			       TSR_STREAM_COLOR, 0, 0, NULL);
 }
 
@@ -125,7 +127,8 @@ static void tile_load_traffic(struct tsr_gpu *g, const struct tsr_target *t)
  * to the same byte). */
 static void tile_load_colors(struct tsr_gpu *g, const struct tsr_target *t)
 {
-	const uint8_t *src = &g->image[g->back ^ 1][((size_t)t->y0 * g->cfg.width +
+	const uint8_t *src = &g->image[g->fb_drawn ? g->back : g->back ^ 1][((size_t)t->y0 *
+									    g->cfg.width +
 						     (uint32_t)t->x0) * 4];
 	size_t pitch = (size_t)g->cfg.width * 4;
 	if (g->target_tex) {
