@@ -16,7 +16,10 @@
  * order. Events (texture uploads) are driver notifications at the frame's
  * start. Version 1 workloads have one pass into the frame buffer; version
  * 2 workloads add passes into render targets (images with render_target
- * set) before the last pass, which draws the frame buffer.
+ * set) before the last pass, which draws the frame buffer. The GL ES
+ * device may also draw the frame buffer in an earlier pass: a later one
+ * that keeps its color continues that pass's image (a framebuffer object
+ * drawn between two window passes).
  */
 #ifndef TSR_COMMAND_COMMAND_H
 #define TSR_COMMAND_COMMAND_H

@@ -23,8 +23,9 @@
  * before its first draw, else with its contents undefined
  * (EGL_BUFFER_DESTROYED, the default swap behaviour: invalidated, no tile
  * load). A framebuffer object with a color texture or a color
- * renderbuffer (or a depth texture alone) is a render-to-texture pass
- * before the window's; a framebuffer change starts a pass; a render
+ * renderbuffer (or a depth texture alone) is a render-to-texture pass; a
+ * framebuffer change starts a pass; a window pass after another one of
+ * the frame keeps the window's color (not its depth); a render
  * target's color is kept from pass to pass, its depth undefined unless
  * cleared, and stored into its depth texture when it has one
  * (store_depth). Render targets are bottom-up images (GL's rows: row 0 the
@@ -52,8 +53,7 @@
  * window's image or the bound framebuffer object's color target. Output:
  * the frames' images (frame-NNNN.png) and stats.json at destroy.
  *
- * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): drawing a
- * framebuffer object after the window's pass in one frame, a depth
+ * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): a depth
  * renderbuffer alone, points and lines, cube maps (sampled as none), the
  * stencil test; texture contents changed between two draws of one frame
  * are sampled as at the frame's end; depth textures sample their depth
