@@ -12,9 +12,8 @@
  * texture contents from the context at the call, as GL's semantics ask (a
  * later BufferData does not change a draw already made).
  *
- * Status: the device does not render yet (issue 31: dynamic resources,
- * generic vertex fetch, shaders executed in the stages): draws, clears and
- * reads return TSR_ERR_UNSUPPORTED; frames are counted.
+ * What it renders and what it refuses (TSR_ERR_UNSUPPORTED naming it):
+ * device.c's header comment and docs/gles.md, "The device".
  */
 #ifndef TSR_GLES_DEVICE_H
 #define TSR_GLES_DEVICE_H
