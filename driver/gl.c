@@ -9,7 +9,7 @@
  * surface (src/gles/device.h): glDrawArrays / glDrawElements after
  * tsr_gles_draw_*_state() validated them, glClear after
  * tsr_gles_clear_state(), glReadPixels after tsr_gles_read_pixels_state(),
- * glFlush and glFinish. A device error changes nothing the program sees:
+ * glGenerateMipmap after the context's, glFlush and glFinish. A device error changes nothing the program sees:
  * it is printed once per distinct message (drv_report()) and the program
  * keeps running.
  *
@@ -111,6 +111,22 @@ void GL_APIENTRY glReadPixels(GLint x, GLint y, GLsizei width, GLsizei height, G
 			memcpy((uint8_t *)pixels + (size_t)j * row, rgba + (size_t)j * tight, tight);
 		free(rgba);
 	}
+}
+
+/* The context's levels, then the device's (a render target's mip chain is
+ * rebuilt from what its passes rendered). */
+void GL_APIENTRY glGenerateMipmap(GLenum target)
+{
+	CTX();
+	tsr_gles_GenerateMipmap(c->gles, target);
+	struct tsr_gles_device *dev = device_of(c);
+	if (!dev)
+		return;
+	struct tsr_error err;
+	err.msg[0] = '\0';
+	enum tsr_status st = tsr_gles_device_generate_mipmap(dev, c->gles, target, &err);
+	if (st != TSR_OK)
+		drv_report(st, &err);
 }
 
 void GL_APIENTRY glFlush(void)
@@ -417,11 +433,6 @@ void GL_APIENTRY glGenBuffers(GLsizei n, GLuint *buffers)
 	tsr_gles_GenBuffers(c->gles, n, buffers);
 }
 
-void GL_APIENTRY glGenerateMipmap(GLenum target)
-{
-	CTX();
-	tsr_gles_GenerateMipmap(c->gles, target);
-}
 
 void GL_APIENTRY glGenFramebuffers(GLsizei n, GLuint *framebuffers)
 {

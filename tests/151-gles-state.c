@@ -168,6 +168,8 @@ static void test_strings(void **state)
 			       "GL_OES_mapbuffer"));
 	assert_non_null(strstr((const char *)tsr_gles_GetString(ctx, GL_EXTENSIONS),
 			       "GL_OES_element_index_uint"));
+	assert_non_null(strstr((const char *)tsr_gles_GetString(ctx, GL_EXTENSIONS),
+			       "GL_OES_texture_npot"));
 	assert_non_null(tsr_gles_GetString(ctx, GL_RENDERER));
 	assert_null(tsr_gles_GetString(ctx, GL_BLEND));
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);

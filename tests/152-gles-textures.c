@@ -3,8 +3,9 @@
  * TexImage2D's format/type pairs converted to RGBA8 (depth textures to
  * floats), unpack alignment, TexSubImage2D, CopyTex[Sub]Image2D through a
  * reader, GenerateMipmap's box filter, parameters and their defaults
- * (table 6.8), completeness (3.7.10) and the NPOT rules of 3.8.2, and the
- * errors of each.
+ * (table 6.8), completeness (3.7.10) and the 3.8.2 rules with
+ * GL_OES_texture_npot (NPOT textures mipmapped and wrapped as any), and
+ * the errors of each.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -255,18 +256,49 @@ static void test_mipmaps_and_completeness(void **state)
 	/* a level of another format breaks mipmap completeness */
 	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 1, GL_RGB, 2, 1, 0, GL_RGB, GL_UNSIGNED_BYTE, NULL);
 	assert_false(tsr_gles_texture_complete(ctx, 0, GL_TEXTURE_2D));
-	/* NPOT: only without mipmaps and with CLAMP_TO_EDGE */
+	/* NPOT (GL_OES_texture_npot): REPEAT, mipmaps, GenerateMipmap, levels
+	 * floor(size / 2) down to 1 */
 	tsr_gles_BindTexture(ctx, GL_TEXTURE_2D, 5);
-	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 0, GL_RGB, 3, 3, 0, GL_RGB, GL_UNSIGNED_BYTE, NULL);
+	uint8_t npot[5 * 3 * 4];
+	for (size_t i = 0; i < sizeof(npot); i++)
+		npot[i] = (uint8_t)(i * 37 + 11);
+	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 0, GL_RGBA, 5, 3, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+			    npot);
 	tsr_gles_TexParameteri(ctx, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-	assert_false(tsr_gles_texture_complete(ctx, 0, GL_TEXTURE_2D));  /* REPEAT */
+	assert_true(tsr_gles_texture_complete(ctx, 0, GL_TEXTURE_2D));  /* REPEAT */
 	const GLint clamp = GL_CLAMP_TO_EDGE;
 	tsr_gles_TexParameteriv(ctx, GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, &clamp);
 	const GLfloat fclamp = GL_CLAMP_TO_EDGE;
 	tsr_gles_TexParameterfv(ctx, GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, &fclamp);
 	assert_true(tsr_gles_texture_complete(ctx, 0, GL_TEXTURE_2D));
+	tsr_gles_TexParameteri(ctx, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+	assert_false(tsr_gles_texture_complete(ctx, 0, GL_TEXTURE_2D));  /* no levels yet */
+	tsr_gles_GenerateMipmap(ctx, GL_TEXTURE_2D);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	assert_true(tsr_gles_texture_complete(ctx, 0, GL_TEXTURE_2D));
+	tsr_gles_TexParameteri(ctx, GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_MIRRORED_REPEAT);
+	assert_true(tsr_gles_texture_complete(ctx, 0, GL_TEXTURE_2D));
+	const GLsizei npot_w[] = {5, 2, 1}, npot_h[] = {3, 1, 1};
+	for (GLint l = 0; l < 3; l++) {
+		assert_non_null(tsr_gles_texture_image(ctx, 5, GL_TEXTURE_2D, l, &w, &h, NULL));
+		assert_int_equal(w, npot_w[l]);
+		assert_int_equal(h, npot_h[l]);
+	}
+	assert_null(tsr_gles_texture_image(ctx, 5, GL_TEXTURE_2D, 3, &w, &h, NULL));
+	/* level 1 texel (1, 0): the box of level 0's (2|3, 0|1); column 4 dropped */
+	t = texel(ctx, 5, GL_TEXTURE_2D, 1, 1, 0);
+	for (int c = 0; c < 4; c++) {
+		unsigned sum = (unsigned)npot[2 * 4 + c] + npot[3 * 4 + c] + npot[(5 + 2) * 4 + c] +
+			       npot[(5 + 3) * 4 + c];
+		assert_int_equal(t[c], (sum + 2) / 4);
+	}
+	tsr_gles_TexParameteri(ctx, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	tsr_gles_TexParameteriv(ctx, GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, &clamp);
+	/* a texture without level 0 has nothing to generate from */
+	tsr_gles_BindTexture(ctx, GL_TEXTURE_2D, 9);
 	tsr_gles_GenerateMipmap(ctx, GL_TEXTURE_2D);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_OPERATION);
+	tsr_gles_BindTexture(ctx, GL_TEXTURE_2D, 5);
 	/* parameter errors */
 	tsr_gles_TexParameteri(ctx, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR_MIPMAP_LINEAR);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);

@@ -16,7 +16,10 @@
  * order. Events (texture uploads) are driver notifications at the frame's
  * start. Version 1 workloads have one pass into the frame buffer; version
  * 2 workloads add passes into render targets (images with render_target
- * set) before the last pass, which draws the frame buffer.
+ * set) before the last pass, which draws the frame buffer. The GL ES
+ * device may also draw the frame buffer in an earlier pass: a later one
+ * that keeps its color continues that pass's image (a framebuffer object
+ * drawn between two window passes).
  */
 #ifndef TSR_COMMAND_COMMAND_H
 #define TSR_COMMAND_COMMAND_H
@@ -107,6 +110,17 @@ struct tsr_cmd_pass {
 	                                 each buffer cleared, invalidated or loaded */
 	uint32_t first_draw;      /* draws [first_draw, first_draw + draw_count) */
 	uint32_t draw_count;
+	uint8_t store_depth;      /* TSR_TARGET_TEXTURE of a color image: the pass's
+	                             depth is also stored, into depth_image (a depth
+	                             render target, tsr_image.depth, of the same size),
+	                             as that target's pass would (a GL framebuffer
+	                             object with a color and a depth texture) */
+	uint32_t depth_image;     /* with store_depth: index into resources.images */
+	uint8_t mipmap;           /* TSR_TARGET_TEXTURE of a mipmapped image
+	                             (tsr_image.mipmapped): its levels 1.. rebuilt
+	                             from level 0 after the pass (glGenerateMipmap
+	                             after the pass drew it); no memory traffic is
+	                             counted for it */
 };
 
 enum tsr_event_kind {

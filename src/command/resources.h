@@ -25,6 +25,13 @@ struct tsr_image {
 	                      the pass drawing it has no color output, its
 	                      depth buffer is the target; rgba holds the depth
 	                      as grey (R = G = B = depth as RGBA8, A = 255) */
+	uint8_t bottom_up; /* a render target whose texel row 0 is its bottom
+	                      row (GL's window coordinates, y up: a GL
+	                      framebuffer object's texture); 0: row 0 is the
+	                      top row the pass draws (the workloads') */
+	uint8_t mipmapped; /* a render target with a full mip chain, rebuilt
+	                      from level 0 by a pass's `mipmap` (command.h);
+	                      0: level 0 only */
 };
 
 enum tsr_filter {

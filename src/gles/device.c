@@ -23,36 +23,58 @@
  * clamped to ALIASED_POINT_SIZE_RANGE [1, 64], the width rounded and
  * clamped to ALIASED_LINE_WIDTH_RANGE [1, 16]).
  *
- * Frames: the draws since the last swap are one pass into the default
- * framebuffer, cleared when the program's first call of the frame was a
- * glClear, else with its contents undefined (EGL_BUFFER_DESTROYED, the
- * default swap behaviour: invalidated, no tile load). A framebuffer
- * object with a color texture (or a depth texture alone) is a
- * render-to-texture pass before the window's (a framebuffer change starts
- * a pass): its color kept from pass to pass, its depth and stencil
- * undefined unless cleared. glReadPixels and CopyTex[Sub]Image2D render
- * what is pending as a frame of its own first (a frame in the
- * statistics). Output, as `tessera run` writes it: the frames' images
- * (frame-NNNN.png) as they end, frames.csv (a row per frame, energy_nj too
- * in the timing mode) and stats.json at destroy.
+ * Frames and passes: the draws since the last swap into the default
+ * framebuffer are the frame's last pass, cleared when a glClear came
+ * before its first draw, else with its contents undefined
+ * (EGL_BUFFER_DESTROYED, the default swap behaviour: invalidated, no tile
+ * load). A framebuffer object with a color texture or a color
+ * renderbuffer (or a depth texture alone) is a render-to-texture pass; a
+ * framebuffer change starts a pass; a window pass after another one of
+ * the frame keeps the window's color (not its depth); a render
+ * target's color is kept from pass to pass, its depth undefined unless
+ * cleared, and stored into its depth texture when it has one
+ * (store_depth). Render targets are bottom-up images (GL's rows: row 0 the
+ * bottom, drawn with GL's lower-left fill rule) with a mip chain that
+ * glGenerateMipmap rebuilds from what the passes drew, after the frame's
+ * last pass into it so far (a pass's `mipmap`) or at once.
+ *
+ * Clears: pending per target until its pass opens; a clear before a
+ * pass's first draw that covers the whole target with every channel and
+ * depth 1.0 is the pass's clear (the tiles start cleared: no traffic).
+ * Any other (after a draw, scissored, color-masked, another depth value)
+ * is drawn as a quad into the pass: the device's clear program (a
+ * constant color, depth test ALWAYS writing the clear depth, the color
+ * mask and scissor box). A tile-based driver has two ways: end the pass
+ * (flushing every tile to memory and loading it back for the rest of the
+ * frame) or draw the clear; the quad costs one full-screen draw's
+ * fragments instead of a store and a load of the whole target, and it
+ * needs nothing the pipelines do not have. Mesa's panfrost (Mali) driver
+ * does the same: a clear is free at a batch's start, a full-screen quad
+ * once the batch has draws (util_blitter_clear).
  *
  * Stencil: the draw's stencil state goes to the pipelines as it is (GL ES
  * 2.0 4.1.5 on an 8-bit buffer, kept with depth: on chip in the TBR,
  * D24S8 in the IMR's Z buffer) when the framebuffer has a stencil buffer
  * (the window's from its EGL config's STENCIL_SIZE, a framebuffer
  * object's STENCIL_ATTACHMENT); without one the test is off (it passes,
- * nothing is written). A stencil clear is the pass's: ClearStencil's low
- * 8 bits under the front STENCIL_WRITEMASK, the kept bits an earlier
- * clear's of the pass or else 0 (the undefined contents at a pass start).
+ * nothing is written). A stencil clear before a pass's first draw is the
+ * pass's: ClearStencil's low 8 bits under the front STENCIL_WRITEMASK, the
+ * kept bits an earlier clear's of the pass or else 0 (the undefined
+ * contents at a pass start).
  *
- * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): a glClear
- * after a draw into the same framebuffer in one frame, scissored clears,
- * depth clear values other than 1.0, a framebuffer
- * object without a color texture (a color renderbuffer, or a depth
- * renderbuffer alone), drawing a framebuffer object after the window in
- * one frame, reading a framebuffer object; cube maps and depth textures
- * are sampled as none; texture contents changed between two draws of one
- * frame are sampled as at the frame's end.
+ * Reads: glReadPixels and CopyTex[Sub]Image2D render what is pending as
+ * a frame of its own first (a frame in the statistics), then read the
+ * window's image or the bound framebuffer object's color target. Output,
+ * as `tessera run` writes it: the frames' images (frame-NNNN.png) as they
+ * end, frames.csv (a row per frame, energy_nj too in the timing mode) and
+ * stats.json at destroy.
+ *
+ * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): a depth
+ * renderbuffer alone, a stencil clear after a draw or scissored or
+ * color-masked (the clear quad writes no stencil), cube maps (sampled as
+ * none); texture contents changed between two draws of one frame
+ * are sampled as at the frame's end; depth textures sample their depth
+ * as 8 bits (the grey image of the pass's depth).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,8 +123,13 @@ struct tsr_gles_device {
 	int32_t pass_target;               /* its target: a render target image, -1 the
 	                                      default framebuffer */
 	int window_drawn;                  /* a pass of the frame draws the window */
-	struct tsr_clear_state clear;      /* a clear for the next pass (mask 0: none) */
-	int32_t clear_target;              /* the target it clears */
+	struct pending_clear {             /* clears for the next pass into a target */
+		int32_t target;            /* its target (-1: the window) */
+		struct tsr_clear_state c;  /* mask 0: none */
+	} *clears;
+	uint32_t clear_count, clear_cap;
+	struct tsr_program *clear_prog;    /* draws the clears a pass's start cannot */
+	int32_t pass_depth;                /* the open pass's stored depth target, -1: none */
 	uint32_t recorded;                 /* frames rendered (command lists) */
 
 	/* what the recorded draws point to, freed when the frame is rendered */
@@ -239,19 +266,19 @@ static void *frame_block(struct tsr_gles_device *d, size_t bytes)
  * writes its image and statistics, and starts the next one.
  */
 static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
-				 struct tsr_error *err);
+				 int32_t depth_target, struct tsr_error *err);
 
 static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error *err)
 {
 	if (!d->pass_open || d->pass_target >= 0)  /* the frame ends drawing the window */
-		TSR_TRY(open_pass(d, -1, err));
+		TSR_TRY(open_pass(d, -1, -1, err));
 	d->cmds.frame = d->recorded;
 	enum tsr_status s = tsr_gpu_render_commands(d->gpu, &d->cmds, d->fs, err);
 	free_frame(d);
 	tsr_commands_reset(&d->cmds, d->recorded + 1);
 	d->pass_open = 0;
 	d->window_drawn = 0;
-	memset(&d->clear, 0, sizeof(d->clear));
+	d->clear_count = 0;
 	if (s != TSR_OK)
 		return s;
 	d->fs->frame = d->recorded++;
@@ -314,6 +341,8 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 	free(d->textures);
 	free(d->buffers);
 	free(d->progs);
+	free(d->clears);
+	tsr_program_destroy(d->clear_prog);
 	free(d->programs);
 	free(d->blocks);
 	free(d->grid_texels);
@@ -572,25 +601,26 @@ static enum tsr_status draw_attrib(struct tsr_gles_device *d,
 	return TSR_OK;
 }
 
-/* The render target image of texture `name` (depth: a depth target),
- * made at the texture's level 0 size on first use; its texels from then on
- * are what the passes drawing it render. */
-static enum tsr_status target_image(struct tsr_gles_device *d,
-				    const struct tsr_gles_context *ctx, GLuint name, int depth,
-				    int32_t *image, struct tsr_error *err)
+/* The render target image of object `serial` (a texture's or a
+ * renderbuffer's, `what` naming it) of w x h pixels (depth: a depth
+ * target), made on first use or when the object's size changed; its
+ * texels from then on are what the passes drawing it render. */
+static enum tsr_status serial_target(struct tsr_gles_device *d, uint64_t serial, GLsizei w,
+				     GLsizei h, int depth, const char *what, GLuint name,
+				     int32_t *image, struct tsr_error *err)
 {
-	const uint64_t serial = tsr_gles_texture_serial(ctx, name, GL_TEXTURE_2D);
-	for (uint32_t i = 0; i < d->texture_count; i++)
-		if (d->textures[i].serial == serial && d->textures[i].target == 1 + depth) {
-			*image = (int32_t)d->textures[i].image;
+	for (uint32_t i = 0; i < d->texture_count; i++) {
+		struct texture_map *t = &d->textures[i];
+		if (t->serial != serial || t->target != 1 + depth)
+			continue;
+		if (t->width == (uint32_t)w && t->height == (uint32_t)h) {
+			*image = (int32_t)t->image;
 			return TSR_OK;
 		}
-	GLsizei w = 0, h = 0;
-	GLenum format = 0;
-	if (!tsr_gles_texture_image(ctx, name, GL_TEXTURE_2D, 0, &w, &h, &format) || w <= 0 ||
-	    h <= 0)
-		return unsupported(err, "a framebuffer object's attachment that is no 2D texture "
-				   "level 0");
+		t->serial = 0;  /* respecified: a new target (the GPU keeps the old image) */
+	}
+	if (w <= 0 || h <= 0)
+		return unsupported(err, "a framebuffer object's attachment without storage");
 	struct texture_map *m = tsr_array_grow(d->textures, &d->texture_cap, d->texture_count + 1,
 					       sizeof(*m));
 	if (!m)
@@ -600,9 +630,12 @@ static enum tsr_status target_image(struct tsr_gles_device *d,
 	if (!texels)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a %dx%d target", w, h);
 	char path[64];
-	snprintf(path, sizeof(path), "rendertarget:gl-texture-%u", name);
+	snprintf(path, sizeof(path), "rendertarget:gl-%s-%u", what, name);
+	/* GL's rows run up (bottom_up); a color target can be mipmapped
+	 * (glGenerateMipmap after a pass: tsr_gles_device_generate_mipmap()) */
 	struct tsr_image im = {.path = path, .width = (uint32_t)w, .height = (uint32_t)h,
-			       .rgba = texels, .render_target = 1, .depth = depth};
+			       .rgba = texels, .render_target = 1, .depth = depth,
+			       .bottom_up = 1, .mipmapped = (uint8_t)!depth};
 	const struct tsr_resources more = {.image_count = 1, .images = &im};
 	const uint32_t index = tsr_gpu_resource_count(d->gpu, TSR_RESOURCE_IMAGES);
 	enum tsr_status s = tsr_gpu_add_resources(d->gpu, &more, err);
@@ -621,29 +654,92 @@ static enum tsr_status target_image(struct tsr_gles_device *d,
 	return TSR_OK;
 }
 
+/* The render target image of texture `name` (depth: a depth target), of
+ * its level 0's size. */
+static enum tsr_status target_image(struct tsr_gles_device *d,
+				    const struct tsr_gles_context *ctx, GLuint name, int depth,
+				    int32_t *image, struct tsr_error *err)
+{
+	GLsizei w = 0, h = 0;
+	GLenum format = 0;
+	if (!tsr_gles_texture_image(ctx, name, GL_TEXTURE_2D, 0, &w, &h, &format))
+		return unsupported(err, "a framebuffer object's attachment that is no 2D texture "
+				   "level 0");
+	return serial_target(d, tsr_gles_texture_serial(ctx, name, GL_TEXTURE_2D), w, h, depth,
+			     "texture", name, image, err);
+}
+
+/* The clear pending for target (NULL: none; made: an empty one added, NULL
+ * when out of memory). */
+static struct tsr_clear_state *pending_clear(struct tsr_gles_device *d, int32_t target, int make)
+{
+	for (uint32_t i = 0; i < d->clear_count; i++)
+		if (d->clears[i].target == target)
+			return &d->clears[i].c;
+	if (!make)
+		return NULL;
+	struct pending_clear *c = tsr_array_grow(d->clears, &d->clear_cap, d->clear_count + 1,
+						 sizeof(*c));
+	if (!c)
+		return NULL;
+	d->clears = c;
+	d->clears[d->clear_count] = (struct pending_clear){.target = target};
+	return &d->clears[d->clear_count++].c;
+}
+
+/* Takes target's pending clear out (*c: mask 0 when none). */
+static void take_clear(struct tsr_gles_device *d, int32_t target, struct tsr_clear_state *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (uint32_t i = 0; i < d->clear_count; i++)
+		if (d->clears[i].target == target) {
+			*c = d->clears[i].c;
+			d->clears[i] = d->clears[--d->clear_count];
+			return;
+		}
+}
+
 /* The pass target of the framebuffer bound in ctx: -1 for the default
  * one, else the render target image of its color texture (or, without a
  * color attachment, of its depth texture). */
 static enum tsr_status bound_target(struct tsr_gles_device *d,
 				    const struct tsr_gles_context *ctx, int32_t *target,
-				    struct tsr_error *err)
+				    int32_t *depth_target, struct tsr_error *err)
 {
 	struct tsr_gles_context *c = (struct tsr_gles_context *)ctx;  /* queries only */
 	GLint fb = 0, ctype = GL_NONE, cname = 0, dtype = GL_NONE, dname = 0;
 	tsr_gles_GetIntegerv(c, GL_FRAMEBUFFER_BINDING, &fb);
 	*target = -1;
+	*depth_target = -1;
 	if (fb == 0)
 		return TSR_OK;
 	tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
 						     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &ctype);
 	tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
 						     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &dtype);
-	if (ctype == GL_TEXTURE) {
+	if (ctype == GL_TEXTURE || ctype == GL_RENDERBUFFER) {
 		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER,
 							     GL_COLOR_ATTACHMENT0,
 							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
 							     &cname);
-		return target_image(d, ctx, (GLuint)cname, 0, target, err);
+		if (ctype == GL_TEXTURE) {
+			TSR_TRY(target_image(d, ctx, (GLuint)cname, 0, target, err));
+		} else {  /* a color renderbuffer: a render target no draw samples */
+			GLsizei w = 0, h = 0;
+			GLenum format = 0;
+			const uint64_t serial = tsr_gles_renderbuffer_info(ctx, (GLuint)cname, &w,
+									   &h, &format);
+			TSR_TRY(serial_target(d, serial, w, h, 0, "renderbuffer", (GLuint)cname,
+					      target, err));
+		}
+		if (dtype != GL_TEXTURE)
+			return TSR_OK;
+		/* and a depth texture: the pass stores its depth there too */
+		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
+							     &dname);
+		/* (a complete framebuffer's attachments are of one size) */
+		return target_image(d, ctx, (GLuint)dname, 1, depth_target, err);
 	}
 	if (ctype == GL_NONE && dtype == GL_TEXTURE) {
 		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
@@ -651,8 +747,8 @@ static enum tsr_status bound_target(struct tsr_gles_device *d,
 							     &dname);
 		return target_image(d, ctx, (GLuint)dname, 1, target, err);
 	}
-	return unsupported(err, "a framebuffer object without a color texture (a color "
-			   "renderbuffer, or a depth renderbuffer alone)");
+	return unsupported(err, "a framebuffer object without a color attachment nor a depth "
+			   "texture (a depth renderbuffer alone)");
 }
 
 /* Makes the frame's last pass one into target (-1: the window): the open
@@ -661,26 +757,27 @@ static enum tsr_status bound_target(struct tsr_gles_device *d,
  * target's) or undefined (the window's, after a swap) and its depth
  * undefined. The window's pass is the frame's last. */
 static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
-				 struct tsr_error *err)
+				 int32_t depth_target, struct tsr_error *err)
 {
-	if (d->pass_open && d->pass_target == target)
+	if (d->pass_open && d->pass_target == target && d->pass_depth == depth_target)
 		return TSR_OK;
-	if (d->window_drawn)
-		return unsupported(err, "drawing a framebuffer object after the window in one "
-				   "frame");
 	struct tsr_cmd_pass p = {.target = target < 0 ? TSR_TARGET_FRAMEBUFFER : TSR_TARGET_TEXTURE,
-				 .target_image = target < 0 ? 0 : (uint32_t)target};
-	if (d->clear.mask && d->clear_target == target) {
-		p.clear = d->clear;
-		memset(&d->clear, 0, sizeof(d->clear));
-	}
-	const uint8_t kept = target < 0 ? 0 : TSR_CLEAR_COLOR;  /* a render target's color */
-	p.clear.invalidate = (uint8_t)(~(p.clear.mask | kept) &
-				       (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH | TSR_CLEAR_STENCIL));
+				 .target_image = target < 0 ? 0 : (uint32_t)target,
+				 .store_depth = depth_target >= 0,
+				 .depth_image = depth_target >= 0 ? (uint32_t)depth_target : 0};
+	take_clear(d, target, &p.clear);
+	/* a render target's color, and the window's after a window pass of the
+	 * frame (the pass continues its image: a framebuffer object drawn
+	 * between two window passes); its depth is not kept (the pipelines
+	 * store no window depth) */
+	const uint8_t kept = target >= 0 || d->window_drawn ? TSR_CLEAR_COLOR : 0;
+	p.clear.invalidate = (uint8_t)(~(p.clear.mask | kept) & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH |
+								      TSR_CLEAR_STENCIL));
 	TSR_TRY(tsr_commands_pass(&d->cmds, &p, err));
 	d->pass_open = 1;
 	d->pass_target = target;
-	d->window_drawn = target < 0;
+	d->pass_depth = depth_target;
+	d->window_drawn |= target < 0;
 	return TSR_OK;
 }
 
@@ -693,8 +790,8 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 			       : g->state.mode <= TSR_PRIM_LINE_STRIP ? 2 : 3;
 	if (!g->program || g->state.index.count < least)
 		return TSR_OK;
-	int32_t target = -1;
-	TSR_TRY(bound_target(dev, ctx, &target, err));
+	int32_t target = -1, depth_target = -1;
+	TSR_TRY(bound_target(dev, ctx, &target, &depth_target, err));
 	struct tsr_cmd_program *p = calloc(1, sizeof(*p));
 	struct tsr_cmd_program **list = tsr_array_grow(dev->programs, &dev->program_cap,
 						       dev->program_count + 1, sizeof(*list));
@@ -739,7 +836,7 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	if ((g->framebuffer ? g->stencil_bits : dev->params.bits.stencil_bits) <= 0)
 		cd.state.stencil.test = 0;
 	TSR_TRY(program_material(dev, g->program, &cd.material, err));
-	TSR_TRY(open_pass(dev, target, err));
+	TSR_TRY(open_pass(dev, target, depth_target, err));
 	/* the pass's framebuffer as the pipelines see it (command.h,
 	 * tsr_pass_framebuffer()) */
 	cd.state.framebuffer = (struct tsr_framebuffer_state){TSR_ATTACH_DEFAULT,
@@ -752,54 +849,281 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	return tsr_commands_draw(&dev->cmds, &cd, err);
 }
 
+/* The device's clear program: a quad at the clear depth in the clear color
+ * (made on first use). */
+static const char clear_vs[] =
+	"attribute vec4 position;\n"
+	"void main() { gl_Position = position; }\n";
+static const char clear_fs[] =
+	"precision mediump float;\n"
+	"uniform vec4 color;\n"
+	"void main() { gl_FragColor = color; }\n";
+
+static enum tsr_status clear_program(struct tsr_gles_device *d, struct tsr_error *err)
+{
+	if (d->clear_prog)
+		return TSR_OK;
+	struct tsr_shader *vs = NULL, *fs = NULL;
+	enum tsr_status s = tsr_shader_compile(TSR_SHADER_VERTEX, clear_vs, &vs, err);
+	if (s == TSR_OK)
+		s = tsr_shader_compile(TSR_SHADER_FRAGMENT, clear_fs, &fs, err);
+	const struct tsr_attrib_binding at = {"position", 0};
+	if (s == TSR_OK)
+		s = tsr_program_link(vs, fs, &at, 1, &d->clear_prog, err);
+	tsr_shader_destroy(vs);
+	tsr_shader_destroy(fs);
+	if (s == TSR_OK && !tsr_program_linked(d->clear_prog))
+		s = tsr_error_set(err, TSR_ERR_INTERNAL, "the device's clear program: %s",
+				  tsr_program_info_log(d->clear_prog));
+	if (s != TSR_OK) {
+		tsr_program_destroy(d->clear_prog);
+		d->clear_prog = NULL;
+	}
+	return s;
+}
+
+/*
+ * A clear the pass's start cannot make, drawn as a quad over the target
+ * (as tile-based drivers draw a clear that comes after draws, or is
+ * scissored or masked, rather than flush the tiles and start a pass): the
+ * clear program, depth test ALWAYS writing depth when the depth buffer is
+ * cleared, the color mask, the scissor box, no blending or culling.
+ */
+static enum tsr_status clear_quad(struct tsr_gles_device *d, const struct tsr_gles_context *ctx,
+				  int32_t target, int32_t depth_target, uint8_t mask,
+				  const float color[4], float depth, const GLboolean cmask[4],
+				  struct tsr_error *err)
+{
+	TSR_TRY(clear_program(d, err));
+	TSR_TRY(tsr_program_uniform_write(d->clear_prog,
+					  tsr_program_uniform_location(d->clear_prog, "color"), 1,
+					  color, err));
+	struct tsr_cmd_program *p = calloc(1, sizeof(*p));
+	struct tsr_cmd_program **list = tsr_array_grow(d->programs, &d->program_cap,
+						       d->program_count + 1, sizeof(*list));
+	if (!p || !list) {
+		free(p);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a clear");
+	}
+	d->programs = list;
+	d->programs[d->program_count++] = p;  /* freed with the frame */
+	TSR_TRY(tsr_shader_exec_create_snapshot(d->clear_prog, TSR_SHADER_VERTEX, &p->vertex, err));
+	TSR_TRY(tsr_shader_exec_create_snapshot(d->clear_prog, TSR_SHADER_FRAGMENT, &p->fragment,
+						err));
+	p->varying_slots = tsr_program_varying_count(d->clear_prog);
+	/* a strip of four vertices at z = 2 depth - 1 (the depth range 0..1
+	 * makes it `depth`), streamed as a client array */
+	const float z = 2.0f * depth - 1.0f;
+	const float quad[4][3] = {{-1, -1, z}, {1, -1, z}, {-1, 1, z}, {1, 1, z}};
+	uint32_t *idx = frame_block(d, 4 * sizeof(*idx));
+	float *v = frame_block(d, sizeof(quad));
+	if (!idx || !v)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a clear");
+	memcpy(v, quad, sizeof(quad));
+	for (uint32_t i = 0; i < 4; i++)
+		idx[i] = i;
+	p->indices = (struct tsr_mesh){.index_count = 4, .indices = idx, .vertex_count = 4};
+	p->attrib_count = TSR_SHADER_MAX_ATTRIBS;
+	for (uint32_t a = 0; a < TSR_SHADER_MAX_ATTRIBS; a++)
+		p->attribs[a] = (struct tsr_cmd_attrib){.value = {0, 0, 0, 1}};
+	p->attribs[0] = (struct tsr_cmd_attrib){.data = (const uint8_t *)v,
+						.buffer = d->client_mesh,
+						.offset = (uint32_t)d->client_used, .stride = 12,
+						.components = 3, .type = TSR_ATTRIB_FLOAT};
+	d->client_used = (d->client_used + sizeof(quad) + 63) & ~63ull;
+	if (d->client_used > CLIENT_STREAM_BYTES)
+		return unsupported(err, "more than 64 MiB of client-side arrays in a frame");
+	for (uint32_t u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++)
+		p->textures[u] = -1;
+	uint32_t w = d->config.width, h = d->config.height;
+	for (uint32_t i = 0; target >= 0 && i < d->texture_count; i++)
+		if (d->textures[i].target && d->textures[i].image == (uint32_t)target) {
+			w = d->textures[i].width;
+			h = d->textures[i].height;
+		}
+	struct tsr_cmd_draw cd = {.program = p};
+	tsr_draw_state_default(&cd.state, w, h);
+	cd.state.mode = TSR_PRIM_TRIANGLE_STRIP;
+	cd.state.index.count = 4;
+	for (uint32_t u = 0; u < TSR_MAX_TEXTURE_UNITS; u++)
+		cd.state.textures[u].image = -1;
+	cd.state.depth.test = (mask & TSR_CLEAR_DEPTH) && d->params.bits.depth_bits;
+	cd.state.depth.func = TSR_FUNC_ALWAYS;
+	cd.state.depth.write = (mask & TSR_CLEAR_DEPTH) != 0;
+	cd.state.color_mask = (mask & TSR_CLEAR_COLOR)
+		? (uint8_t)((cmask[0] ? TSR_COLOR_MASK_R : 0) | (cmask[1] ? TSR_COLOR_MASK_G : 0) |
+			    (cmask[2] ? TSR_COLOR_MASK_B : 0) | (cmask[3] ? TSR_COLOR_MASK_A : 0))
+		: 0;
+	GLboolean sc = GL_FALSE;
+	tsr_gles_GetBooleanv((struct tsr_gles_context *)ctx, GL_SCISSOR_TEST, &sc);
+	if (sc) {
+		GLint box[4] = {0, 0, 0, 0};
+		tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_SCISSOR_BOX, box);
+		cd.state.scissor = (struct tsr_scissor_state){1, box[0], box[1],
+							      (uint32_t)(box[2] > 0 ? box[2] : 0),
+							      (uint32_t)(box[3] > 0 ? box[3] : 0)};
+	}
+	TSR_TRY(program_material(d, d->clear_prog, &cd.material, err));
+	TSR_TRY(open_pass(d, target, depth_target, err));
+	cd.state.framebuffer = (struct tsr_framebuffer_state){TSR_ATTACH_DEFAULT,
+							      TSR_ATTACH_DEFAULT};
+	for (uint32_t i = 0; target >= 0 && i < d->texture_count; i++)
+		if (d->textures[i].target && d->textures[i].image == (uint32_t)target)
+			cd.state.framebuffer = d->textures[i].target == 2
+				? (struct tsr_framebuffer_state){TSR_ATTACH_NONE, target}
+				: (struct tsr_framebuffer_state){target, TSR_ATTACH_DEFAULT};
+	return tsr_commands_draw(&d->cmds, &cd, err);
+}
+
 enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 				      const struct tsr_gles_context *ctx,
 				      const struct tsr_clear_state *c, struct tsr_error *err)
 {
-	int32_t target = -1;
-	TSR_TRY(bound_target(dev, ctx, &target, err));
-	if (c->scissored)
-		return unsupported(err, "a scissored glClear");
-	if (dev->pass_open && dev->pass_target == target) {
-		struct tsr_cmd_pass *p = &dev->cmds.passes[dev->cmds.pass_count - 1];
-		if (p->draw_count)
-			return unsupported(err, "a glClear after a draw into the same framebuffer "
-					   "in one frame");
-		/* before the pass's first draw: the pass's clear */
-		dev->clear = p->clear;
-		dev->clear.invalidate = 0;
-		dev->clear_target = target;
+	int32_t target = -1, depth_target = -1;
+	TSR_TRY(bound_target(dev, ctx, &target, &depth_target, err));
+	struct tsr_gles_context *q = (struct tsr_gles_context *)ctx;  /* queries only */
+	GLboolean cmask[4] = {GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE}, dmask = GL_TRUE;
+	tsr_gles_GetBooleanv(q, GL_COLOR_WRITEMASK, cmask);
+	tsr_gles_GetBooleanv(q, GL_DEPTH_WRITEMASK, &dmask);
+	/* the buffers it writes (stencil only into a stencil buffer, under the
+	 * front write mask) */
+	uint8_t mask = c->mask & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH);
+	if (!cmask[0] && !cmask[1] && !cmask[2] && !cmask[3])
+		mask &= (uint8_t)~TSR_CLEAR_COLOR;
+	if (!dmask)
+		mask &= (uint8_t)~TSR_CLEAR_DEPTH;
+	GLint sbits = dev->params.bits.stencil_bits, wm = 0;
+	if (target >= 0)  /* a framebuffer object's: its STENCIL_ATTACHMENT's */
+		tsr_gles_GetIntegerv(q, GL_STENCIL_BITS, &sbits);
+	tsr_gles_GetIntegerv(q, GL_STENCIL_WRITEMASK, &wm);
+	const uint32_t swm = (uint32_t)wm & 0xffu;
+	const int stencil = (c->mask & TSR_CLEAR_STENCIL) && sbits > 0 && swm;
+	if (!mask && !stencil)
+		return TSR_OK;
+	/* a scissor box over the whole target clears it all */
+	int scissored = c->scissored;
+	if (scissored) {
+		GLint box[4] = {0, 0, 0, 0};
+		tsr_gles_GetIntegerv(q, GL_SCISSOR_BOX, box);
+		uint32_t w = dev->config.width, h = dev->config.height;
+		for (uint32_t i = 0; target >= 0 && i < dev->texture_count; i++)
+			if (dev->textures[i].target && dev->textures[i].image == (uint32_t)target) {
+				w = dev->textures[i].width;
+				h = dev->textures[i].height;
+			}
+		scissored = !(box[0] <= 0 && box[1] <= 0 && (int64_t)box[0] + box[2] >= (int64_t)w &&
+			      (int64_t)box[1] + box[3] >= (int64_t)h);
+	}
+	const int masked = (mask & TSR_CLEAR_COLOR) && !(cmask[0] && cmask[1] && cmask[2] &&
+							 cmask[3]);
+	const int open = dev->pass_open && dev->pass_target == target &&
+			 dev->pass_depth == depth_target;
+	struct tsr_cmd_pass *p = open ? &dev->cmds.passes[dev->cmds.pass_count - 1] : NULL;
+	/* the pass's start clears what it can: before the pass's first draw,
+	 * the whole target, every channel, depth to 1.0 */
+	if (scissored || masked || (p && p->draw_count) ||
+	    ((mask & TSR_CLEAR_DEPTH) && c->depth != 1.0f)) {
+		if (mask)
+			TSR_TRY(clear_quad(dev, ctx, target, depth_target, mask, c->color, c->depth,
+					   cmask, err));
+		if (stencil)
+			return unsupported(err, "a stencil clear after a draw, scissored or "
+					   "color-masked");
+		return TSR_OK;
+	}
+	struct tsr_clear_state *pc = pending_clear(dev, target, 1);
+	if (!pc)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a clear");
+	if (p) {  /* before the pass's first draw: its clear */
+		*pc = p->clear;
+		pc->invalidate = 0;
 		dev->cmds.pass_count--;
 		dev->pass_open = 0;
-		dev->window_drawn = 0;
-	} else if (dev->clear.mask && dev->clear_target != target) {
-		memset(&dev->clear, 0, sizeof(dev->clear));  /* that target is not drawn */
+		dev->window_drawn = 0;  /* whether a pass left draws the window */
+		for (uint32_t i = 0; i < dev->cmds.pass_count; i++)
+			dev->window_drawn |= dev->cmds.passes[i].target == TSR_TARGET_FRAMEBUFFER;
 	}
-	dev->clear_target = target;
 	/* a second clear before any draw: its buffers' values win */
-	if (c->mask & TSR_CLEAR_COLOR)
-		memcpy(dev->clear.color, c->color, sizeof(c->color));
-	if (c->mask & TSR_CLEAR_DEPTH)
-		dev->clear.depth = c->depth;
-	dev->clear.mask |= (uint8_t)(c->mask & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH));
+	if (mask & TSR_CLEAR_COLOR)
+		memcpy(pc->color, c->color, sizeof(c->color));
+	if (mask & TSR_CLEAR_DEPTH)
+		pc->depth = c->depth;
+	pc->mask |= mask;
 	/* stencil (when the framebuffer has a stencil buffer): the clear value's
 	 * low 8 bits under the front STENCIL_WRITEMASK (4.2.3); the bits the
 	 * mask keeps are an earlier clear's of this pass, else the buffer's
 	 * undefined contents at the pass's start, which are 0 here */
-	GLint sbits = dev->params.bits.stencil_bits, wm = 0;
-	if (target >= 0)  /* a framebuffer object's: its STENCIL_ATTACHMENT's */
-		tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_STENCIL_BITS, &sbits);
-	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_STENCIL_WRITEMASK, &wm);
-	if ((c->mask & TSR_CLEAR_STENCIL) && sbits > 0 && (wm & 0xff)) {
-		const uint32_t old = dev->clear.mask & TSR_CLEAR_STENCIL
-					     ? (uint32_t)dev->clear.stencil : 0u;
-		const uint32_t m = (uint32_t)wm & 0xffu;
-		dev->clear.stencil = (int32_t)((old & ~m) | ((uint32_t)c->stencil & m));
-		dev->clear.mask |= TSR_CLEAR_STENCIL;
+	if (stencil) {
+		const uint32_t old = pc->mask & TSR_CLEAR_STENCIL ? (uint32_t)pc->stencil : 0u;
+		pc->stencil = (int32_t)((old & ~swm) | ((uint32_t)c->stencil & swm));
+		pc->mask |= TSR_CLEAR_STENCIL;
 	}
-	if (dev->clear.mask & TSR_CLEAR_DEPTH && dev->clear.depth != 1.0f)
-		return unsupported(err, "a depth clear value other than 1.0");
 	return TSR_OK;
+}
+
+enum tsr_status tsr_gles_device_generate_mipmap(struct tsr_gles_device *dev,
+						const struct tsr_gles_context *ctx, GLenum target,
+						struct tsr_error *err)
+{
+	if (target != GL_TEXTURE_2D)
+		return TSR_OK;
+	GLint name = 0;
+	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_TEXTURE_BINDING_2D, &name);
+	GLsizei w = 0, h = 0;
+	if (!tsr_gles_texture_image(ctx, (GLuint)name, GL_TEXTURE_2D, 0, &w, &h, NULL) ||
+	    ((w > 1 || h > 1) &&
+	     !tsr_gles_texture_image(ctx, (GLuint)name, GL_TEXTURE_2D, 1, &w, &h, NULL)))
+		return TSR_OK;  /* no levels made: the call failed */
+	const uint64_t serial = tsr_gles_texture_serial(ctx, (GLuint)name, GL_TEXTURE_2D);
+	for (uint32_t i = 0; i < dev->texture_count; i++) {
+		const struct texture_map *t = &dev->textures[i];
+		if (t->serial != serial || t->target != 1)
+			continue;
+		/* after the frame's last pass into it, else now (its texels are
+		 * what earlier frames rendered) */
+		for (uint32_t p = dev->cmds.pass_count; p-- > 0;)
+			if (dev->cmds.passes[p].target == TSR_TARGET_TEXTURE &&
+			    dev->cmds.passes[p].target_image == t->image) {
+				dev->cmds.passes[p].mipmap = 1;
+				if (dev->pass_open && dev->pass_target == (int32_t)t->image)
+					dev->pass_open = 0;  /* a later draw: a pass of its own */
+				return TSR_OK;
+			}
+		return tsr_gpu_generate_mipmap(dev->gpu, t->image, err);
+	}
+	return TSR_OK;
+}
+
+/* glReadPixels of render target `image` (what its passes drew): its rows
+ * are GL's (bottom first); pixels outside it left untouched. */
+static enum tsr_status read_target(struct tsr_gles_device *d, uint32_t image, GLint x, GLint y,
+				   GLsizei w, GLsizei h, uint8_t *rgba, struct tsr_error *err)
+{
+	int64_t W = 0, H = 0;
+	for (uint32_t i = 0; i < d->texture_count; i++)
+		if (d->textures[i].target && d->textures[i].image == image) {
+			W = d->textures[i].width;
+			H = d->textures[i].height;
+		}
+	/* the rectangle clipped to the target */
+	const int64_t x0 = x > 0 ? x : 0, y0 = y > 0 ? y : 0;
+	const int64_t x1 = (int64_t)x + w < W ? (int64_t)x + w : W;
+	const int64_t y1 = (int64_t)y + h < H ? (int64_t)y + h : H;
+	if (x0 >= x1 || y0 >= y1)
+		return TSR_OK;
+	uint8_t *row = malloc((size_t)(x1 - x0) * 4);
+	if (!row)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for glReadPixels");
+	enum tsr_status s = TSR_OK;
+	for (int64_t gy = y0; gy < y1 && s == TSR_OK; gy++) {
+		s = tsr_gpu_read_image(d->gpu, image, (uint32_t)x0, (uint32_t)gy,
+				       (uint32_t)(x1 - x0), 1, row, err);
+		if (s == TSR_OK)
+			memcpy(rgba + ((size_t)(gy - y) * (size_t)w + (size_t)(x0 - x)) * 4, row,
+			       (size_t)(x1 - x0) * 4);
+	}
+	free(row);
+	return s;
 }
 
 enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
@@ -807,12 +1131,17 @@ enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 					    GLsizei w, GLsizei h, uint8_t *rgba,
 					    struct tsr_error *err)
 {
-	GLint fb = 0;
-	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_FRAMEBUFFER_BINDING, &fb);
-	if (fb != 0)
-		return unsupported(err, "reading a framebuffer object");
-	if (dev->pass_open || dev->clear.mask)
+	int32_t target = -1, depth_target = -1;
+	TSR_TRY(bound_target(dev, ctx, &target, &depth_target, err));
+	if (target >= 0)
+		for (uint32_t i = 0; i < dev->texture_count; i++)
+			if (dev->textures[i].target == 2 && dev->textures[i].image == (uint32_t)target)
+				return unsupported(err, "reading a framebuffer object without a color "
+						   "attachment");
+	if (dev->pass_open || dev->clear_count)
 		TSR_TRY(render_frame(dev, err));
+	if (target >= 0)
+		return read_target(dev, (uint32_t)target, x, y, w, h, rgba, err);
 	const uint8_t *img = tsr_gpu_frame_image(dev->gpu);
 	const int64_t W = dev->config.width, H = dev->config.height;
 	for (GLsizei r = 0; r < h; r++) {

@@ -12,9 +12,8 @@
  * texture contents from the context at the call, as GL's semantics ask (a
  * later BufferData does not change a draw already made).
  *
- * Status: the device does not render yet (issue 31: dynamic resources,
- * generic vertex fetch, shaders executed in the stages): draws, clears and
- * reads return TSR_ERR_UNSUPPORTED; frames are counted.
+ * What it renders and what it refuses (TSR_ERR_UNSUPPORTED naming it):
+ * device.c's header comment and docs/gles.md, "The device".
  */
 #ifndef TSR_GLES_DEVICE_H
 #define TSR_GLES_DEVICE_H
@@ -71,6 +70,17 @@ enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 					    const struct tsr_gles_context *ctx, GLint x, GLint y,
 					    GLsizei w, GLsizei h, uint8_t *rgba,
 					    struct tsr_error *err);
+
+/* glGenerateMipmap(target) after ctx made the levels (GL_OES_texture_npot:
+ * any size): a render target texture's mip chain on the GPU is rebuilt from
+ * the image its passes rendered, after the frame's last pass into it so far
+ * (a later draw into it starts a new pass), or at once when no pass of the
+ * frame draws it. Other textures' chains the GPU builds from level 0 when
+ * a draw samples them. Nothing for another target, or when ctx made no
+ * levels (the call failed). Errors: TSR_ERR_NOMEM. */
+enum tsr_status tsr_gles_device_generate_mipmap(struct tsr_gles_device *dev,
+						const struct tsr_gles_context *ctx, GLenum target,
+						struct tsr_error *err);
 
 /* glFlush / glFinish: renders what is pending. */
 enum tsr_status tsr_gles_device_flush(struct tsr_gles_device *dev, struct tsr_error *err);

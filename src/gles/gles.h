@@ -55,7 +55,7 @@
 /* GetString(EXTENSIONS): only what is implemented. */
 #define TSR_GLES_EXTENSIONS \
 	"GL_OES_mapbuffer GL_OES_standard_derivatives GL_OES_depth_texture GL_OES_rgb8_rgba8 " \
-	"GL_OES_depth24 GL_OES_element_index_uint"
+	"GL_OES_depth24 GL_OES_element_index_uint GL_OES_texture_npot"
 
 struct tsr_gles_context;
 
@@ -314,8 +314,10 @@ void tsr_gles_CompressedTexSubImage2D(struct tsr_gles_context *ctx, GLenum targe
 				      GLsizei height, GLenum format, GLsizei imagesize,
 				      const void *data);
 /* target TEXTURE_2D or TEXTURE_CUBE_MAP: levels 1..q from level 0 by a
- * 2x2 box filter (rounded). INVALID_OPERATION for a non-power-of-two level
- * 0, a cube map that is not cube complete, or a depth texture. */
+ * 2x2 box filter (rounded), each level floor(size / 2) of the one before,
+ * down to 1x1 (any size: GL_OES_texture_npot). INVALID_OPERATION for a
+ * texture without level 0, a cube map that is not cube complete, or a
+ * depth texture. */
 void tsr_gles_GenerateMipmap(struct tsr_gles_context *ctx, GLenum target);
 /* target TEXTURE_2D or TEXTURE_CUBE_MAP; pname TEXTURE_MIN_FILTER,
  * TEXTURE_MAG_FILTER, TEXTURE_WRAP_S, TEXTURE_WRAP_T; INVALID_ENUM for
@@ -346,11 +348,18 @@ const void *tsr_gles_texture_image(const struct tsr_gles_context *ctx, GLuint te
 uint64_t tsr_gles_texture_serial(const struct tsr_gles_context *ctx, GLuint texture,
 				 GLenum target);
 /* Whether the texture bound to target (TEXTURE_2D or TEXTURE_CUBE_MAP) on
- * unit is complete as 3.7.10 defines it and samplable as 3.8.2 says (a
- * non-power-of-two one without mipmap filtering and with CLAMP_TO_EDGE
- * wraps); FALSE: it samples as (0, 0, 0, 1). */
+ * unit is complete as 3.7.10 defines it and samplable as 3.8.2 says with
+ * GL_OES_texture_npot (any size, with any filter and wrap); FALSE: it
+ * samples as (0, 0, 0, 1). */
 GLboolean tsr_gles_texture_complete(const struct tsr_gles_context *ctx, GLuint unit,
 				    GLenum target);
+
+/* For the driver: renderbuffer `renderbuffer`'s size and internal format,
+ * and a number that identifies the object for as long as the process runs
+ * (as tsr_gles_texture_serial(), never one of a texture); 0 when there is
+ * no such renderbuffer. */
+uint64_t tsr_gles_renderbuffer_info(const struct tsr_gles_context *ctx, GLuint renderbuffer,
+				    GLsizei *width, GLsizei *height, GLenum *format);
 
 /* ---- framebuffers and renderbuffers (4.4) ----
  * RenderbufferStorage: target RENDERBUFFER; internalformat RGBA4, RGB5_A1,

@@ -47,6 +47,7 @@ struct gles_texture {
 
 struct gles_renderbuffer {
 	GLuint name;
+	uint64_t serial;        /* unique in the process (top bit set: no texture's) */
 	uint32_t refs;          /* the name (until deleted) + framebuffer attachments */
 	GLsizei width, height;
 	GLenum format;          /* RENDERBUFFER_INTERNAL_FORMAT, default RGBA4 */

@@ -477,7 +477,9 @@ void tsr_gles_BindRenderbuffer(struct tsr_gles_context *ctx, GLenum target, GLui
 			gles_error(ctx, GL_OUT_OF_MEMORY);
 			return;
 		}
+		static uint64_t serials;
 		rb->name = renderbuffer;
+		rb->serial = (1ull << 63) | __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 		rb->refs = 1;
 		rb->format = GL_RGBA4;
 	}
@@ -683,4 +685,16 @@ GLboolean tsr_gles_IsProgram(struct tsr_gles_context *ctx, GLuint program)
 {
 	const struct gles_program *p = gles_names_get(&ctx->shprogs, program);
 	return p && p->kind == GLES_PROGRAM ? GL_TRUE : GL_FALSE;
+}
+
+uint64_t tsr_gles_renderbuffer_info(const struct tsr_gles_context *ctx, GLuint renderbuffer,
+				    GLsizei *width, GLsizei *height, GLenum *format)
+{
+	const struct gles_renderbuffer *rb = gles_names_get(&ctx->renderbuffers, renderbuffer);
+	if (!rb)
+		return 0;
+	*width = rb->width;
+	*height = rb->height;
+	*format = rb->format;
+	return rb->serial;
 }

@@ -5,17 +5,14 @@
  * depth in [0, 1]); CopyTex[Sub]Image2D through the caller's reader;
  * GenerateMipmap (2x2 box filter); TexParameter / GetTexParameter;
  * completeness (3.7.10) and the 3.8.2 rules for what samples as
- * (0, 0, 0, 1).
+ * (0, 0, 0, 1), as GL_OES_texture_npot amends them: a non-power-of-two
+ * texture is sampled, mipmapped (level sizes floor(size / 2) down to 1)
+ * and wrapped (REPEAT, MIRRORED_REPEAT) as a power-of-two one is.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gles/gles_priv.h"
-
-static bool is_pot(GLsizei v)
-{
-	return v > 0 && (v & (v - 1)) == 0;
-}
 
 /* The texture and face index target (TEXTURE_2D or a cube face) names on
  * the active unit; NULL (INVALID_ENUM recorded) for another target. */
@@ -409,12 +406,8 @@ bool gles_texture_complete(const struct gles_texture *t)
 		for (int f = 0; f < faces; f++)
 			if (!face_mipmap_complete(t, f))
 				return false;
-	/* 3.8.2: a non-power-of-two texture samples only without mipmaps and
-	 * with CLAMP_TO_EDGE */
-	if (!is_pot(b->width) || !is_pot(b->height))
-		if (uses_mipmaps(t->min_filter) || t->wrap_s != GL_CLAMP_TO_EDGE ||
-		    t->wrap_t != GL_CLAMP_TO_EDGE)
-			return false;
+	/* GL_OES_texture_npot lifts 3.8.2's rule that a non-power-of-two
+	 * texture samples only without mipmaps and with CLAMP_TO_EDGE */
 	return true;
 }
 
@@ -461,8 +454,9 @@ void tsr_gles_GenerateMipmap(struct tsr_gles_context *ctx, GLenum target)
 							 : ctx->bound_cube[ctx->active_texture];
 	const struct gles_image *b = &t->images[0][0];
 	int faces = target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
-	if ((faces == 6 && !gles_texture_cube_complete(t)) || !is_pot(b->width) ||
-	    !is_pot(b->height) || b->format == GL_DEPTH_COMPONENT) {
+	/* any size (GL_OES_texture_npot) */
+	if ((faces == 6 && !gles_texture_cube_complete(t)) || b->width <= 0 ||
+	    b->format == GL_DEPTH_COMPONENT) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}

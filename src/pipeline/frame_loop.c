@@ -99,6 +99,7 @@ static enum tsr_status tbr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 	const uint32_t frame = c->frame;
 	struct frame_slot *f = &g->slots[g->frames_begun % g->slot_count];
 	memset(st, 0, sizeof(*st));
+	g->fb_drawn = 0;
 	st->frame = frame;
 	f->frame = frame;
 	f->st = st;
@@ -118,6 +119,10 @@ static enum tsr_status tbr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 			TSR_TRY(tsr_timing_geometry_end(g, st, err));
 		g->ras = f;
 		TSR_TRY(raster_pass(g, err));
+		if (c->passes[p].mipmap && g->target_tex)
+			tsr_texture_build_mips(g->target_tex);
+		if (c->passes[p].target == TSR_TARGET_FRAMEBUFFER)
+			g->fb_drawn = 1;  /* a later pass continues this frame's image */
 		if (g->timing)
 			TSR_TRY(tsr_timing_pass_end(g, st, err));
 	}

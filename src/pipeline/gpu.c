@@ -533,6 +533,35 @@ enum tsr_status tsr_gpu_update_image(struct tsr_gpu *g, uint32_t image, struct t
 	return TSR_OK;
 }
 
+enum tsr_status tsr_gpu_generate_mipmap(struct tsr_gpu *g, uint32_t image,
+					struct tsr_error *err)
+{
+	if (image >= g->res.image_count)
+		return tsr_error_set(err, TSR_ERR_INTERNAL, "no image %u to mipmap", image);
+	if (g->frames_begun != g->frames_finished)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "images are mipmapped between frames, not during one");
+	tsr_texture_build_mips(g->textures[image]);
+	return TSR_OK;
+}
+
+enum tsr_status tsr_gpu_read_image(const struct tsr_gpu *g, uint32_t image, uint32_t x,
+				   uint32_t y, uint32_t w, uint32_t h, uint8_t *rgba,
+				   struct tsr_error *err)
+{
+	if (image >= g->res.image_count || g->frames_begun != g->frames_finished)
+		return tsr_error_set(err, TSR_ERR_INTERNAL, "no image %u to read now", image);
+	const struct tsr_texture *t = g->textures[image];
+	const uint32_t tw = tsr_texture_width(t, 0), th = tsr_texture_height(t, 0);
+	if (x > tw || w > tw - x || y > th || h > th - y)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "rectangle (%u, %u, %u, %u) outside image %u", x, y, w, h, image);
+	for (uint32_t r = 0; r < h; r++)  /* a texel row is the pass row it maps to */
+		tsr_texture_read_rect(t, x, tsr_texture_pass_row(t, y + r), w, 1,
+				      rgba + (size_t)r * w * 4, w * 4);
+	return TSR_OK;
+}
+
 uint32_t tsr_gpu_resource_count(const struct tsr_gpu *g, enum tsr_resource_kind kind)
 {
 	return kind == TSR_RESOURCE_MESHES      ? g->res.mesh_count

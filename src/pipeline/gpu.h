@@ -83,6 +83,27 @@ uint32_t tsr_gpu_resource_count(const struct tsr_gpu *g, enum tsr_resource_kind 
 enum tsr_status tsr_gpu_update_image(struct tsr_gpu *g, uint32_t image, struct tsr_error *err);
 
 /*
+ * Rebuilds levels 1.. of render target `image` (tsr_image.mipmapped) from
+ * its level 0 as the passes left it (glGenerateMipmap between frames; a
+ * pass's `mipmap` does it within one). No memory traffic is counted.
+ * Errors: TSR_ERR_INTERNAL (no such image, or during a frame).
+ */
+enum tsr_status tsr_gpu_generate_mipmap(struct tsr_gpu *g, uint32_t image,
+					struct tsr_error *err);
+
+/*
+ * Copies texel rows y..y+h-1 (texel row order: a bottom-up render target's
+ * row 0 is its bottom row), columns x..x+w-1, of image `image`'s level 0
+ * into rgba (RGBA8, w * 4 bytes a row), between frames: what the passes
+ * drew into a render target. The rectangle must lie in the image. Errors:
+ * TSR_ERR_INTERNAL (no such image, a rectangle outside it, or during a
+ * frame).
+ */
+enum tsr_status tsr_gpu_read_image(const struct tsr_gpu *g, uint32_t image, uint32_t x,
+				   uint32_t y, uint32_t w, uint32_t h, uint8_t *rgba,
+				   struct tsr_error *err);
+
+/*
  * Renders one frame's command list (command/command.h; its frame number
  * drives the tile order's direction) and fills st with the frame's
  * counters: tsr_gpu_begin_frame() then tsr_gpu_finish_frame(). The

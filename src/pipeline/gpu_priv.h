@@ -89,6 +89,11 @@ struct tsr_gpu {
 	struct tsr_texture *target_tex;       /* the pass's render target, NULL: frame buffer */
 	int target_depth;                     /* 1: target_tex is a depth target (depth32f):
 	                                         the pass has no color output */
+	uint8_t fb_drawn;                     /* a pass of the frame drew the frame buffer: a
+	                                         later one that keeps its color loads this
+	                                         frame's (the back buffer), not the front */
+	struct tsr_texture *store_depth_tex;  /* a color target pass's depth target too
+	                                         (struct tsr_cmd_pass store_depth), or NULL */
 	uint32_t target_width, target_height; /* the pass's target, pixels (<= the screen) */
 	struct tsr_frame_stats *mem_base;     /* memory counters at a phase's start */
 	struct tsr_frame_stats *mem_phase;    /* and a raster phase's share */
@@ -113,6 +118,10 @@ struct tsr_gpu {
 	struct tsr_imr *imr;                  /* pipeline.mode imr (imr_driver.c), or NULL */
 	struct tsr_vertex_input vertex_input; /* the program draw in the geometry stages
 	                                         (tsr_stage_decode_draw) */
+	struct {                              /* its vertex program's texture samples */
+		const struct tsr_shader_binding *binding; /* the draw's units */
+		struct tsr_memsys *mem;
+	} vs_sampling;
 };
 
 /* ---- pass.c: what both pipelines do alike for a render pass ---- */

@@ -149,7 +149,8 @@ static void clear_buffers(struct tsr_imr *m, const float clear[4], int depth_onl
  * tsr_clear_state): a render target's pass draws over the texels in place
  * (the color buffer is the texture's memory: no copy); the frame buffer's
  * pass starts from the previous frame's image, which the driver copies
- * into the back buffer (EGL_BUFFER_PRESERVED: every 8x8 block read from
+ * into the back buffer (after a frame-buffer pass of the same frame, the
+ * back buffer holds what it drew: no copy) (EGL_BUFFER_PRESERVED: every 8x8 block read from
  * the front buffer and written to the back one, stream display). The
  * colors become the floats byte / 255, as the TBR's tile load makes them.
  */
@@ -157,7 +158,7 @@ static enum tsr_status load_color(struct tsr_gpu *g, struct tsr_error *err)
 {
 	struct tsr_imr *m = g->imr;
 	const uint32_t w = g->target_width, h = g->target_height;
-	const uint8_t *src = g->image[g->back ^ 1];
+	const uint8_t *src = g->image[g->fb_drawn ? g->back : g->back ^ 1];
 	uint8_t *rgba = NULL;
 	if (g->target_tex) {
 		rgba = malloc((size_t)w * h * 4);
@@ -165,7 +166,7 @@ static enum tsr_status load_color(struct tsr_gpu *g, struct tsr_error *err)
 			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a render target");
 		tsr_texture_read_rect(g->target_tex, 0, 0, w, h, rgba, w * 4);
 		src = rgba;
-	} else {
+	} else if (!g->fb_drawn) {
 		const uint64_t bytes = (uint64_t)m->blocks * 256u;
 		for (uint64_t off = 0; off < bytes; off += 256u) {
 			tsr_mem_access(g->mem, m->display_port, m->color_base[g->back ^ 1] + off,
@@ -261,10 +262,16 @@ static enum tsr_status begin_pass(struct tsr_gpu *g, const struct tsr_frame_comm
 /* A render target pass's colors (a depth target's: its depths, as grey)
  * become its texture's texels (its color, or Z, traffic went to the
  * texture's memory as the pass ran). */
-static enum tsr_status end_pass(struct tsr_gpu *g, struct tsr_error *err)
+static enum tsr_status end_pass(struct tsr_gpu *g, int last, struct tsr_error *err)
 {
-	if (!g->target_tex)
+	if (!g->target_tex && last)
+		return TSR_OK;  /* imr_finish_frame() writes the frame's image */
+	if (!g->target_tex) {  /* the frame buffer so far (a later pass continues it) */
+		tsr_rgba8_row(g->image[g->back], g->imr->color,
+			      (size_t)g->cfg.width * g->cfg.height * 4);
+		g->fb_drawn = 1;
 		return TSR_OK;
+	}
 	const uint32_t w = g->target_width, h = g->target_height;
 	uint8_t *rgba = malloc((size_t)w * h * 4);
 	if (!rgba)
@@ -274,6 +281,10 @@ static enum tsr_status end_pass(struct tsr_gpu *g, struct tsr_error *err)
 	else
 		tsr_rgba8_row(rgba, g->imr->color, (size_t)w * h * 4);
 	tsr_texture_write_rect(g->target_tex, 0, 0, w, h, rgba, w * 4);
+	if (g->store_depth_tex) {  /* its depth too, into the pass's depth target */
+		tsr_depth_grey_row(rgba, g->imr->depth, (size_t)w * h);
+		tsr_texture_write_rect(g->store_depth_tex, 0, 0, w, h, rgba, w * 4);
+	}
 	free(rgba);
 	return TSR_OK;
 }
@@ -287,6 +298,7 @@ static enum tsr_status imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 				     "frame %u begun before the previous one finished", c->frame);
 	struct frame_slot *f = &g->slots[0];
 	memset(st, 0, sizeof(*st));
+	g->fb_drawn = 0;
 	st->frame = c->frame;
 	f->frame = c->frame;
 	f->st = st;
@@ -321,7 +333,9 @@ static enum tsr_status imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 				g->progress(g->progress_ctx, c->frame, TSR_PHASE_RENDERING, i + 1,
 					    pass->draw_count);
 		}
-		TSR_TRY(end_pass(g, err));
+		TSR_TRY(end_pass(g, pi + 1 == c->pass_count, err));
+		if (pass->mipmap && g->target_tex)
+			tsr_texture_build_mips(g->target_tex);
 		if (g->timing && pi + 1 < c->pass_count)
 			TSR_TRY(tsr_timing_imr_pass_end(g, st, err));
 	}

@@ -14,10 +14,12 @@
 
 /*
  * Checks a frame's passes: one pass into the frame buffer, or (a
- * multi-pass frame) passes into render targets before a last one into the
- * frame buffer. A multi-pass frame runs without the modes that assume one
- * pass per frame: timing.overlap_frames (the frame slots) and the
- * techniques (per-tile state from frame to frame).
+ * multi-pass frame) passes into render targets or the frame buffer before
+ * a last one into the frame buffer (a frame-buffer pass after another one
+ * of the frame that keeps its color continues that frame's image). A
+ * multi-pass frame runs without the modes that assume one pass per frame:
+ * timing.overlap_frames (the frame slots) and the techniques (per-tile
+ * state from frame to frame).
  */
 enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_frame_commands *c,
 				     struct tsr_error *err)
@@ -27,12 +29,14 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 				     "frame %u has %u passes: its last pass must draw the frame buffer",
 				     c->frame, c->pass_count);
 	for (uint32_t p = 0; p + 1 < c->pass_count; p++)
-		if (c->passes[p].target != TSR_TARGET_TEXTURE ||
-		    c->passes[p].target_image >= g->res.image_count ||
-		    !g->res.images[c->passes[p].target_image].render_target)
+		if (c->passes[p].target != TSR_TARGET_FRAMEBUFFER &&
+		    (c->passes[p].target != TSR_TARGET_TEXTURE ||
+		     c->passes[p].target_image >= g->res.image_count ||
+		     !g->res.images[c->passes[p].target_image].render_target))
 			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
 					     "pass %u of frame %u must draw a render target (an image "
-					     "with render_target set)", p, c->frame);
+					     "with render_target set) or the frame buffer", p,
+					     c->frame);
 	if (c->pass_count > 1 && (g->slot_count > 1 || g->techniques.count))
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "frame %u has %u passes (render to texture): multi-pass frames "
@@ -76,6 +80,15 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 						     "cache) do not sign the stencil state; switch them "
 						     "off in the configuration", p, c->frame);
 		}
+		if (pass->store_depth &&
+		    (pass->target != TSR_TARGET_TEXTURE || pass->depth_image >= g->res.image_count ||
+		     !g->res.images[pass->depth_image].depth ||
+		     g->res.images[pass->depth_image].width != w ||
+		     g->res.images[pass->depth_image].height != h || fb.color < 0))
+			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+					     "pass %u of frame %u stores its depth into image %u, "
+					     "which is no depth render target of its color target's "
+					     "size", p, c->frame, pass->depth_image);
 		if (tsr_pass_loads_color(pass, fb) && g->techniques.count)
 			return tsr_error_set(err, TSR_ERR_CONFIG,
 					     "pass %u of frame %u loads its color buffer from memory "
@@ -119,6 +132,8 @@ enum tsr_status tsr_gpu_bind_pass(struct tsr_gpu *g, struct frame_slot *f,
 					g->programs[d->material].fs_base,
 					g->programs[d->material].fs_bytes, g->target_width,
 					g->target_height);
+		f->bindings[i].fill_bottom = g->target_tex &&
+					     tsr_texture_pass_row(g->target_tex, 0) != 0;
 		if (d->program) {
 			const struct tsr_texture *units[TSR_SHADER_MAX_TEXTURE_UNITS];
 			for (uint32_t u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++)
@@ -141,6 +156,7 @@ void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 {
 	g->target_tex = NULL;
 	g->target_depth = 0;
+	g->store_depth_tex = NULL;
 	g->target_width = g->cfg.width;
 	g->target_height = g->cfg.height;
 	if (p->target == TSR_TARGET_TEXTURE) {
@@ -148,6 +164,8 @@ void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 		g->target_depth = g->res.images[p->target_image].depth;
 		g->target_width = g->res.images[p->target_image].width;
 		g->target_height = g->res.images[p->target_image].height;
+		if (p->store_depth && !g->target_depth)
+			g->store_depth_tex = g->textures[p->depth_image];
 	}
 	tsr_geometry_set_viewport(g->geom, g->target_width, g->target_height);
 }

@@ -78,13 +78,30 @@ static uint64_t flush_row_address(const struct tsr_gpu *g, const struct tsr_targ
  * 4x4 blocks (the block-linear layout of texture/texture.h) through
  * routes.render_target, stream render_target; a write (the flush) or a
  * read (the tile load). */
+static void rt_block_rows_of(struct tsr_gpu *g, const struct tsr_texture *tex,
+			     const struct tsr_target *t, int write);
+
 static void rt_block_rows(struct tsr_gpu *g, const struct tsr_target *t, int write)
 {
+	rt_block_rows_of(g, g->target_tex, t, write);
+}
+
+static void rt_block_rows_of(struct tsr_gpu *g, const struct tsr_texture *tex,
+			     const struct tsr_target *t, int write)
+{
 	const uint32_t port = tsr_memsys_port(g->mem, TSR_STREAM_RENDER_TARGET, 0);
-	const uint32_t b = TSR_TEXTURE_BLOCK, x0 = (uint32_t)t->x0, y0 = (uint32_t)t->y0;
+	const uint32_t b = TSR_TEXTURE_BLOCK, x0 = (uint32_t)t->x0;
 	const uint32_t bx0 = x0 / b, bx1 = (x0 + t->width - 1) / b;
-	for (uint32_t by = y0 / b; by <= (y0 + t->height - 1) / b; by++)
-		tsr_mem_access(g->mem, port, tsr_texel_address(g->target_tex, 0, bx0 * b, by * b),
+	/* the texel rows the tile's rows are (a bottom-up target's run up) */
+	uint32_t y0 = tsr_texture_pass_row(tex, (uint32_t)t->y0);
+	uint32_t y1 = tsr_texture_pass_row(tex, (uint32_t)t->y0 + t->height - 1);
+	if (y1 < y0) {
+		const uint32_t y = y0;
+		y0 = y1;
+		y1 = y;
+	}
+	for (uint32_t by = y0 / b; by <= y1 / b; by++)
+		tsr_mem_access(g->mem, port, tsr_texel_address(tex, 0, bx0 * b, by * b),
 			       (bx1 - bx0 + 1) * TSR_TEXTURE_BLOCK_BYTES, write,
 			       TSR_STREAM_RENDER_TARGET, 0, 0, NULL);
 }
@@ -92,7 +109,8 @@ static void rt_block_rows(struct tsr_gpu *g, const struct tsr_target *t, int wri
 /*
  * The tile load's reads, for a pass that keeps its color buffer (command/
  * state.h, struct tsr_clear_state): the tile's pixels of the previous
- * frame's image (the front buffer: EGL_BUFFER_PRESERVED; 4 bytes a pixel
+ * frame's image (the front buffer: EGL_BUFFER_PRESERVED; the back buffer
+ * when a pass of this frame drew it already: g->fb_drawn; 4 bytes a pixel
  * a row, routes.color, stream color) or the render target's texels it
  * draws again (stream render_target).
  */
@@ -103,8 +121,9 @@ static void tile_load_traffic(struct tsr_gpu *g, const struct tsr_target *t)
 		return;
 	}
 	const uint32_t port = tsr_memsys_port(g->mem, TSR_STREAM_COLOR, 0);
+	const uint32_t buf = g->fb_drawn ? g->back : g->back ^ 1;
 	for (uint32_t y = 0; y < t->height; y++)
-		tsr_mem_access(g->mem, port, fb_row_address(g, t, y, g->back ^ 1), t->width * 4, 0,
+		tsr_mem_access(g->mem, port, fb_row_address(g, t, y, buf), t->width * 4, 0,
 			       TSR_STREAM_COLOR, 0, 0, NULL);
 }
 
@@ -113,7 +132,8 @@ static void tile_load_traffic(struct tsr_gpu *g, const struct tsr_target *t)
  * to the same byte). */
 static void tile_load_colors(struct tsr_gpu *g, const struct tsr_target *t)
 {
-	const uint8_t *src = &g->image[g->back ^ 1][((size_t)t->y0 * g->cfg.width +
+	const uint8_t *src = &g->image[g->fb_drawn ? g->back : g->back ^ 1][((size_t)t->y0 *
+									    g->cfg.width +
 						     (uint32_t)t->x0) * 4];
 	size_t pitch = (size_t)g->cfg.width * 4;
 	if (g->target_tex) {
@@ -237,6 +257,16 @@ static void flush_tile_to_texture(struct tsr_gpu *g, const struct tsr_target *t)
 	tsr_texture_write_rect(g->target_tex, (uint32_t)t->x0, (uint32_t)t->y0, t->width,
 			       t->height, g->tile_rgba, t->width * 4);
 	rt_block_rows(g, t, 1);
+	if (!g->store_depth_tex)
+		return;
+	/* and its depth into the pass's depth target (after the colors: the
+	 * tile's RGBA8 buffer is reused) */
+	for (uint32_t y = 0; y < t->height; y++)
+		tsr_depth_grey_row(&g->tile_rgba[(size_t)y * t->width * 4],
+				   &t->depth[(size_t)y * t->stride], t->width);
+	tsr_texture_write_rect(g->store_depth_tex, (uint32_t)t->x0, (uint32_t)t->y0, t->width,
+			       t->height, g->tile_rgba, t->width * 4);
+	rt_block_rows_of(g, g->store_depth_tex, t, 1);
 }
 
 /* tsr_stage_tile_begin() but the clear (the functional mode clears after the fetch). */
@@ -325,7 +355,8 @@ void tsr_stage_tile(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st
 	/* an empty tile of a color target: its colors are the clear color's
 	 * and its depth is never read, so neither buffer is cleared (the clear
 	 * makes no memory access: after the fetch is as good as before it) */
-	if (w.count == 0 && !g->target_depth && w.target.color && !g->ras->load_color) {
+	if (w.count == 0 && !g->target_depth && !g->store_depth_tex && w.target.color &&
+	    !g->ras->load_color) {
 		tile_clear_rgba(g, &w.target);
 		w.colors_ready = 1;
 	} else {

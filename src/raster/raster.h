@@ -208,6 +208,10 @@ struct tsr_shader_binding {
 	uint8_t depth_func;                   /* enum tsr_compare_func (DEPTH_FUNC) */
 	uint8_t blend_path;                   /* enum tsr_blend_path */
 	uint8_t color_mask;                   /* TSR_COLOR_MASK_* bits */
+	uint8_t fill_bottom;                  /* 1: the fill rule's horizontal edges are the
+	                                         bottom ones (a bottom-up target: GL's
+	                                         lower-left rule in its rows), not the
+	                                         top ones (tsr_gpu_bind_pass() sets it) */
 	uint8_t scissor;                      /* 1: the box below bounds rasterization (the
 	                                         scissor box, and a partial viewport's) */
 	float alpha_cutoff;                   /* the program's discard: alpha below it */

@@ -2,7 +2,8 @@
  * rasterizer.c - stage 1 of the Raster Pipeline (raster.h): a primitive
  * becomes the 2x2 quads that cover it inside the window, with depth and
  * screen-space barycentrics per pixel (TCOR II-A). Edge functions in
- * 1/256-pixel fixed point, top-left fill rule.
+ * 1/256-pixel fixed point, top-left fill rule (bottom-left in a bottom-up
+ * target's rows: GL's rule in its window coordinates, y up).
  */
 #include "raster/raster_priv.h"
 
@@ -52,7 +53,10 @@ enum tsr_stage_result tsr_raster_rasterize(struct tsr_raster *r,
 		int j = (i + 1) % 3;
 		dx[i] = p->X[j] - p->X[i];
 		dy[i] = p->Y[j] - p->Y[i];
-		int top_left = (dy[i] == 0 && dx[i] > 0) || dy[i] < 0;
+		/* a pixel centre on an edge is the left edge's, and the top
+		 * (bottom, in a bottom-up target's rows) horizontal edge's */
+		int top_left = (dy[i] == 0 && (shader->fill_bottom ? dx[i] < 0 : dx[i] > 0)) ||
+			       dy[i] < 0;
 		bias[i] = top_left ? 0 : -1;
 		int64_t px = (int64_t)x0 * one + half, py = (int64_t)y0 * one + half;
 		row[i] = dx[i] * (py - p->Y[i]) - dy[i] * (px - p->X[i]) + bias[i];

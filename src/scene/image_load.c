@@ -46,6 +46,8 @@ static enum tsr_status push(struct tsr_image_set *set, const char *name,
 	img->rgba = rgba;
 	img->render_target = 0;  /* the loader marks render targets */
 	img->depth = 0;
+	img->bottom_up = 0;      /* a workload's rows run down */
+	img->mipmapped = 0;
 	*index = (int32_t)set->count++;
 	return TSR_OK;
 }

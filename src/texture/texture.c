@@ -18,10 +18,43 @@ struct tsr_level {
 
 struct tsr_texture {
 	uint32_t levels;
+	uint8_t bottom_up;       /* tsr_image.bottom_up */
 	uint64_t base;
 	uint64_t footprint;
 	struct tsr_level level[TSR_TEXTURE_MAX_LEVELS];
 };
+
+/* Level lv from level p, its previous one: the 2x2 box filter, edges
+ * clamped (an odd size's last row or column is dropped, as floor(size / 2)
+ * leaves it out). */
+static void downsample(const struct tsr_level *p, struct tsr_level *lv)
+{
+	const uint32_t w = lv->width, h = lv->height;
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++) {
+			uint32_t x0 = 2 * x, y0 = 2 * y;
+			uint32_t x1 = x0 + 1 < p->width ? x0 + 1 : x0;
+			uint32_t y1 = y0 + 1 < p->height ? y0 + 1 : y0;
+			for (int c = 0; c < 4; c++) {
+				uint32_t s = p->texels[((size_t)y0 * p->width + x0) * 4 + c] +
+					     p->texels[((size_t)y0 * p->width + x1) * 4 + c] +
+					     p->texels[((size_t)y1 * p->width + x0) * 4 + c] +
+					     p->texels[((size_t)y1 * p->width + x1) * 4 + c];
+				lv->texels[((size_t)y * w + x) * 4 + c] = (uint8_t)((s + 2) / 4);
+			}
+		}
+}
+
+void tsr_texture_build_mips(struct tsr_texture *t)
+{
+	for (uint32_t l = 1; l < t->levels; l++)
+		downsample(&t->level[l - 1], &t->level[l]);
+}
+
+uint32_t tsr_texture_pass_row(const struct tsr_texture *t, uint32_t y)
+{
+	return t->bottom_up ? t->level[0].height - 1 - y : y;
+}
 
 enum tsr_status tsr_texture_create(const struct tsr_image *img,
 				   struct tsr_texture **out,
@@ -35,6 +68,7 @@ enum tsr_status tsr_texture_create(const struct tsr_image *img,
 	struct tsr_texture *t = calloc(1, sizeof(*t));
 	if (!t)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a texture");
+	t->bottom_up = img->bottom_up;
 	uint32_t w = img->width, h = img->height;
 	uint64_t off = 0;
 	for (uint32_t l = 0; l < TSR_TEXTURE_MAX_LEVELS; l++) {
@@ -54,26 +88,11 @@ enum tsr_status tsr_texture_create(const struct tsr_image *img,
 			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a texture");
 		}
 		t->levels = l + 1;
-		if (l == 0) {
+		if (l == 0)
 			memcpy(lv->texels, img->rgba, (size_t)w * h * 4);
-		} else {
-			/* 2x2 box filter of the previous level, edges clamped */
-			const struct tsr_level *p = &t->level[l - 1];
-			for (uint32_t y = 0; y < h; y++)
-				for (uint32_t x = 0; x < w; x++) {
-					uint32_t x0 = 2 * x, y0 = 2 * y;
-					uint32_t x1 = x0 + 1 < p->width ? x0 + 1 : x0;
-					uint32_t y1 = y0 + 1 < p->height ? y0 + 1 : y0;
-					for (int c = 0; c < 4; c++) {
-						uint32_t s = p->texels[((size_t)y0 * p->width + x0) * 4 + c] +
-							     p->texels[((size_t)y0 * p->width + x1) * 4 + c] +
-							     p->texels[((size_t)y1 * p->width + x0) * 4 + c] +
-							     p->texels[((size_t)y1 * p->width + x1) * 4 + c];
-						lv->texels[((size_t)y * w + x) * 4 + c] = (uint8_t)((s + 2) / 4);
-					}
-				}
-		}
-		if ((w == 1 && h == 1) || img->render_target)
+		else
+			downsample(&t->level[l - 1], lv);
+		if ((w == 1 && h == 1) || (img->render_target && !img->mipmapped))
 			break;  /* a render target has level 0 only: a pass writes no mips */
 		w = w > 1 ? w / 2 : 1;
 		h = h > 1 ? h / 2 : 1;
@@ -112,7 +131,7 @@ void tsr_texture_write_rect(struct tsr_texture *t, uint32_t x0, uint32_t y0, uin
 	if (!clip_rect(lv, x0, y0, &w, &h))
 		return;
 	for (uint32_t y = 0; y < h; y++)
-		memcpy(&lv->texels[((size_t)(y0 + y) * lv->width + x0) * 4],
+		memcpy(&lv->texels[((size_t)tsr_texture_pass_row(t, y0 + y) * lv->width + x0) * 4],
 		       &rgba[(size_t)y * pitch_bytes], (size_t)w * 4);
 }
 
@@ -124,7 +143,8 @@ void tsr_texture_read_rect(const struct tsr_texture *t, uint32_t x0, uint32_t y0
 		return;
 	for (uint32_t y = 0; y < h; y++)
 		memcpy(&rgba[(size_t)y * pitch_bytes],
-		       &lv->texels[((size_t)(y0 + y) * lv->width + x0) * 4], (size_t)w * 4);
+		       &lv->texels[((size_t)tsr_texture_pass_row(t, y0 + y) * lv->width + x0) * 4],
+		       (size_t)w * 4);
 }
 
 uint64_t tsr_texture_footprint_bytes(const struct tsr_texture *t)

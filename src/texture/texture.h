@@ -43,10 +43,14 @@ struct tsr_texel_requests {
 };
 
 /*
- * Builds the mip chain of img (copied); a render target (img->render_target)
+ * Builds the mip chain of img (copied): levels floor(size / 2) of the one
+ * before down to 1x1, any size. A render target (img->render_target)
  * gets level 0 only, which the passes that write it update
- * (tsr_texture_write_rect). Errors: TSR_ERR_ASSET (empty or
- * larger than 32768 texels a side), TSR_ERR_NOMEM.
+ * (tsr_texture_write_rect), unless img->mipmapped (then a full chain,
+ * rebuilt by tsr_texture_build_mips); img->bottom_up: the passes' row y
+ * is texel row height - 1 - y (GL's y-up window coordinates). Errors:
+ * TSR_ERR_ASSET (empty or larger than 32768 texels a side),
+ * TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_texture_create(const struct tsr_image *img,
 				   struct tsr_texture **out,
@@ -54,17 +58,34 @@ enum tsr_status tsr_texture_create(const struct tsr_image *img,
 void tsr_texture_destroy(struct tsr_texture *t);
 
 /*
- * Overwrites the texels of level 0 in the rectangle (x0, y0, w, h), clipped
- * to the level, with RGBA8 rows of pitch_bytes: a render-to-texture pass's
- * tile flush (the host copy that later samples read). No allocation.
+ * Rebuilds levels 1.. of t from level 0 (the 2x2 box filter of
+ * tsr_texture_create; glGenerateMipmap of a render target after a pass
+ * drew it). No allocation; nothing for a texture of one level.
+ */
+void tsr_texture_build_mips(struct tsr_texture *t);
+
+/*
+ * The texel row of level 0 that a pass's row y (0: the top row it
+ * draws) is: y, or height - 1 - y for a bottom-up render target
+ * (tsr_image.bottom_up). y < the level's height.
+ */
+uint32_t tsr_texture_pass_row(const struct tsr_texture *t, uint32_t y);
+
+/*
+ * Overwrites the texels of level 0 in the rectangle (x0, y0, w, h) of the
+ * pass's rows (tsr_texture_pass_row()), clipped to the level, with RGBA8
+ * rows of pitch_bytes (the rectangle's top row first): a render-to-texture
+ * pass's tile flush (the host copy that later samples read). No
+ * allocation.
  */
 void tsr_texture_write_rect(struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
 			    uint32_t h, const uint8_t *rgba, uint32_t pitch_bytes);
 
 /*
- * Copies the texels of level 0 in the rectangle (x0, y0, w, h), clipped
- * to the level, into RGBA8 rows of pitch_bytes: a pass's tile load from
- * the render target it draws again. No allocation.
+ * Copies the texels of level 0 in the rectangle (x0, y0, w, h) of the
+ * pass's rows (tsr_texture_pass_row()), clipped to the level, into RGBA8
+ * rows of pitch_bytes (the rectangle's top row first): a pass's tile load
+ * from the render target it draws again. No allocation.
  */
 void tsr_texture_read_rect(const struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
 			   uint32_t h, uint8_t *rgba, uint32_t pitch_bytes);
