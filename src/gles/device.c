@@ -104,7 +104,7 @@ struct texture_map {       /* a GL texture object's image resource */
 };
 
 struct program_map {       /* a linked program's material (its code sizes) */
-	const struct tsr_program *program;
+	uint64_t serial;       /* the program (tsr_program_serial(): addresses are reused) */
 	uint32_t vs, fs;
 	uint32_t material;
 };
@@ -469,7 +469,8 @@ static enum tsr_status program_material(struct tsr_gles_device *d, const struct 
 	const uint32_t vs = tsr_program_code(p, TSR_SHADER_VERTEX, &code);
 	const uint32_t fs = tsr_program_code(p, TSR_SHADER_FRAGMENT, &code);
 	for (uint32_t i = 0; i < d->prog_count; i++)
-		if (d->progs[i].program == p && d->progs[i].vs == vs && d->progs[i].fs == fs) {
+		if (d->progs[i].serial == tsr_program_serial(p) && d->progs[i].vs == vs &&
+		    d->progs[i].fs == fs) {
 			*material = d->progs[i].material;
 			return TSR_OK;
 		}
@@ -486,7 +487,7 @@ static enum tsr_status program_material(struct tsr_gles_device *d, const struct 
 	const struct tsr_resources more = {.material_count = 1, .materials = &mat};
 	const uint32_t index = tsr_gpu_resource_count(d->gpu, TSR_RESOURCE_MATERIALS);
 	TSR_TRY(tsr_gpu_add_resources(d->gpu, &more, err));
-	d->progs[d->prog_count++] = (struct program_map){p, vs, fs, index};
+	d->progs[d->prog_count++] = (struct program_map){tsr_program_serial(p), vs, fs, index};
 	*material = index;
 	return TSR_OK;
 }

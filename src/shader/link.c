@@ -318,9 +318,11 @@ enum tsr_status tsr_program_link(const struct tsr_shader *vs, const struct tsr_s
 				 struct tsr_program **out, struct tsr_error *err)
 {
 	*out = NULL;
+	static _Atomic uint64_t next_serial = 1;
 	struct tsr_program *p = calloc(1, sizeof(*p));
 	if (!p)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a program");
+	p->serial = next_serial++;
 	struct tsr_sh_text log = {0};
 	bool ok = true;
 	if (!vs || vs->stage != TSR_SHADER_VERTEX) {
@@ -536,4 +538,9 @@ int tsr_program_discards(const struct tsr_program *p)
 		if (code[i].op == TSR_SH_KILL)
 			return 1;
 	return 0;
+}
+
+uint64_t tsr_program_serial(const struct tsr_program *p)
+{
+	return p->serial;
 }

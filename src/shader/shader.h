@@ -276,6 +276,15 @@ int32_t tsr_program_varying_slot(const struct tsr_program *p, const char *name);
 uint32_t tsr_program_varying_count(const struct tsr_program *p);
 
 /*
+ * A number that tells this program apart from every other made in the
+ * process (1, 2, ... in the order of the tsr_program_link() calls that
+ * made them), where an address may be reused once a program is freed: a
+ * driver keys what it keeps per program by it, so that the same sequence
+ * of calls gives the same results.
+ */
+uint64_t tsr_program_serial(const struct tsr_program *p);
+
+/*
  * Runs the fragment program on one quad: all 4 lanes execute (helper
  * lanes too, for derivatives); out->color and out->kill_mask are written
  * for every lane. Adds the instruction mix to counts (may be NULL). No

@@ -108,6 +108,7 @@ struct tsr_sh_uloc {
 };
 
 struct tsr_program {
+	uint64_t serial;              /* tsr_program_serial() */
 	bool linked;
 	char *log;
 	struct tsr_prog_stage st[2];
