@@ -963,7 +963,18 @@ static void test_mediump_precision(void **state)
 	assert_true(isinf(out.color[1][3]) && out.color[1][3] > 0); /* past 65504: infinity */
 	assert_true(out.color[2][3] == 40.03125f);      /* 1e-3 is 0.00100040... in fp16 */
 	assert_true(isinf(out.color[3][3]) && out.color[3][3] < 0);
+	/* a snapshot (a draw's state) reads its constants from a rounded copy
+	 * of its bank: the same bits */
 	struct tsr_error err;
+	struct tsr_shader_exec *snap;
+	assert_int_equal(tsr_shader_exec_create_snapshot(p, TSR_SHADER_FRAGMENT, &snap, &err), TSR_OK);
+	struct tsr_fs_quad_out out2;
+	tsr_test_quad(snap, p, in, &out2, NULL);
+	assert_memory_equal(out.color, out2.color, sizeof(out.color));
+	assert_int_equal(tsr_shader_exec_set_mediump(snap, false, &err), TSR_OK);
+	tsr_test_quad(snap, p, in, &out2, NULL);
+	assert_true(out2.color[1][3] == 80000.0f);  /* fp32: the bank's own constants again */
+	tsr_shader_exec_destroy(snap);
 	assert_int_equal(tsr_shader_exec_set_mediump(x, false, &err), TSR_OK);
 	tsr_test_quad(x, p, in, &out, NULL);
 	for (int l = 0; l < 4; l++) {

@@ -49,6 +49,8 @@ struct tsr_shader_exec {
 	void *user;
 	v4f *regs;                /* [regs][4] */
 	float *cbank;             /* a snapshot's own constant bank, NULL: the program's */
+	float *cbank_half;        /* a snapshot's: its constants rounded to binary16 (the
+				     half instructions' constant reads), NULL: none */
 	bool holds;               /* a snapshot: it holds its program (tsr_sh_program_hold) */
 	struct dinst *code;       /* the stage's code, decoded */
 };
@@ -67,6 +69,7 @@ static enum tsr_status exec_new(const struct tsr_program *p, enum tsr_shader_sta
 static enum tsr_status decode_precision(struct tsr_shader_exec *x, bool fp16,
 					struct tsr_error *err);
 static bool cpu_f16c(void);
+static inline v4f vhalf(v4f v);
 
 enum tsr_status tsr_shader_exec_create(const struct tsr_program *p, enum tsr_shader_stage stage,
 				       tsr_shader_sample_fn sample, void *user,
@@ -117,11 +120,14 @@ static enum tsr_status exec_new(const struct tsr_program *p, enum tsr_shader_sta
 		const size_t cb = (size_t)(x->ps->const_regs ? x->ps->const_regs : 1) * 16 *
 				  sizeof(float);
 		x->cbank = aligned_alloc(16, cb);
-		if (!x->cbank) {
+		x->cbank_half = aligned_alloc(16, cb);
+		if (!x->cbank || !x->cbank_half) {
 			tsr_shader_exec_destroy(x);
 			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for constants");
 		}
 		memcpy(x->cbank, x->ps->cbank, (size_t)x->ps->const_regs * 16 * sizeof(float));
+		for (uint32_t i = 0; i < x->ps->const_regs * 4; i++)
+			((v4f *)x->cbank_half)[i] = vhalf(((const v4f *)x->cbank)[i]);
 		tsr_sh_program_hold((struct tsr_program *)p);
 		x->holds = true;
 	}
@@ -253,8 +259,10 @@ static enum tsr_status decode_precision(struct tsr_shader_exec *x, bool fp16,
 			bool all = true;
 			for (unsigned k = in->op == TSR_SH_SEL; k < nsrc && k < 3; k++) {
 				const uint32_t reg = in->src[k].reg;
-				const bool known = !(reg & TSR_SH_CONST_BANK) && reg < ps->regs &&
-						   (now[reg] >> d->sw[k][c] & 1u);
+				bool known = !(reg & TSR_SH_CONST_BANK) && reg < ps->regs &&
+					     (now[reg] >> d->sw[k][c] & 1u);
+				if ((reg & TSR_SH_CONST_BANK) && d->half && x->cbank_half)
+					known = true;  /* read from the rounded bank */
 				if (d->half && !known)
 					d->rnd[k] |= (uint8_t)(1u << c);
 				all &= known;
@@ -262,6 +270,14 @@ static enum tsr_status decode_precision(struct tsr_shader_exec *x, bool fp16,
 			kept |= (unsigned)all << c;
 		}
 		d->slow = d->any_mod | d->rnd[0] | d->rnd[1] | d->rnd[2];
+		/* a snapshot's half instructions read constants rounded already */
+		for (unsigned k = 0; k < 3; k++) {
+			const uint32_t reg = in->src[k].reg;
+			if ((reg & TSR_SH_CONST_BANK) && x->cbank_half &&
+			    (reg & TSR_SH_REG_MASK) < ps->const_regs)
+				d->src[k] = (const v4f *)(d->half ? x->cbank_half : x->cbank) +
+					    (size_t)(reg & TSR_SH_REG_MASK) * 4;
+		}
 		uint8_t set = 0;
 		if (d->half)
 			set = (uint8_t)wm;
@@ -298,6 +314,7 @@ void tsr_shader_exec_destroy(struct tsr_shader_exec *x)
 	free(x->regs);
 	free(x->code);
 	free(x->cbank);
+	free(x->cbank_half);
 	if (x->holds)
 		tsr_sh_program_release((struct tsr_program *)x->p);
 	free(x);
@@ -388,11 +405,29 @@ static __attribute__((noinline)) v4f rd_slow(const struct dinst *d, unsigned k, 
 	return v;
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* the same, rounding with F16C (the same bits: vhalf()) */
+static __attribute__((noinline, target("f16c"))) v4f rd_slow_f16c(const struct dinst *d,
+								 unsigned k, unsigned c)
+{
+	v4f v = d->src[k][d->sw[k][c]];
+	if (d->rnd[k] & (1u << c))
+		v = (v4f)_mm_cvtph_ps(_mm_cvtps_ph((__m128)v, _MM_FROUND_TO_NEAREST_INT));
+	if (d->mod[k] & TSR_SH_MOD_ABS)
+		v = vabs(v);
+	if (d->mod[k] & TSR_SH_MOD_NEG)
+		v = -v;
+	return v;
+}
+#else
+#define rd_slow_f16c rd_slow
+#endif
+
 /* source k of a decoded instruction, for written component c */
 static inline v4f rd(const struct dinst *d, unsigned k, unsigned c)
 {
 	if (__builtin_expect(d->slow != 0, 0))
-		return rd_slow(d, k, c);
+		return d->half == 2 ? rd_slow_f16c(d, k, c) : rd_slow(d, k, c);
 	return d->src[k][d->sw[k][c]];
 }
 
