@@ -22,7 +22,7 @@ XP_ARGS    ?=
 # a virtualenv may lack them)
 PYTHON     ?=
 
-.PHONY: all deps build demo check check-fast check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
+.PHONY: piglit all deps build demo check check-fast check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
 	figures figures-draw
 
 all: build
@@ -40,6 +40,12 @@ demo: build
 # the tests JOBS at a time, the costliest first (tests/CMakeLists.txt)
 check: build
 	ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure
+
+# piglit's OpenGL ES 2.0 tests on llvmpipe and on the drop-in driver, side by
+# side (scripts/piglit-gles2.sh, docs/driver.md "piglit"): downloads Debian's
+# piglit .deb (34 MB) into $(BUILD)/piglit-cache, so not part of make check
+piglit: build
+	bash scripts/piglit-gles2.sh $(BUILD)
 
 # the tests not labelled slow (tests/CMakeLists.txt): the quick loop while
 # editing, well under 30 s after the build; make check runs them all

@@ -471,6 +471,19 @@ static void test_nan_clamped(void **state)
 	tsr_gles_context_destroy(ctx);
 }
 
+/* GL_MAX_CLIP_PLANES (0x0D32, = GL_MAX_CLIP_DISTANCES_EXT) is 0 with no
+ * error: piglit's shader_runner_gles2 queries it on every GLES2 context and
+ * failed every shader test on the INVALID_ENUM it left pending. */
+static void test_max_clip_planes(void **state)
+{
+	(void)state;
+	struct tsr_gles_context *ctx = ctx_new();
+	assert_int_equal(geti(ctx, GL_MAX_CLIP_DISTANCES_EXT), 0);
+	assert_int_equal(getf(ctx, GL_MAX_CLIP_DISTANCES_EXT), 0);
+	assert_int_equal(getb(ctx, GL_MAX_CLIP_DISTANCES_EXT), GL_FALSE);
+	tsr_gles_context_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +495,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_current_attrib_int_range),
 		cmocka_unit_test(test_get_integer_float_range),
 		cmocka_unit_test(test_nan_clamped),
+		cmocka_unit_test(test_max_clip_planes),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

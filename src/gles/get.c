@@ -208,6 +208,11 @@ static bool get_value(const struct tsr_gles_context *ctx, GLenum pname, struct v
 	case GL_MAX_TEXTURE_IMAGE_UNITS: I1(TSR_GLES_MAX_TEXTURE_UNITS); return true;
 	case GL_IMPLEMENTATION_COLOR_READ_TYPE: I1(GL_UNSIGNED_BYTE); return true;
 	case GL_IMPLEMENTATION_COLOR_READ_FORMAT: I1(GL_RGBA); return true;
+	/* 0x0D32: GL_MAX_CLIP_PLANES of desktop GL and ES 1.x, GL_MAX_CLIP_DISTANCES_EXT
+	 * of EXT_clip_cull_distance. Not GL ES 2.0 state (strictly INVALID_ENUM), but
+	 * piglit's shader_runner_gles2 queries it unconditionally and takes the error
+	 * left pending for a failed glUseProgram: answered 0 (no user clip planes). */
+	case GL_MAX_CLIP_DISTANCES_EXT: I1(0); return true;
 	/* 6.21: the bound framebuffer's */
 	case GL_RED_BITS: framebuffer_bits(ctx, bits); I1(bits[0]); return true;
 	case GL_GREEN_BITS: framebuffer_bits(ctx, bits); I1(bits[1]); return true;
