@@ -396,6 +396,25 @@ static void test_link_errors(void **state)
 	assert_non_null(strstr(tsr_program_info_log(p), "varying 'uv'"));
 	assert_int_equal(tsr_program_uniform_count(p), 0);
 	tsr_program_destroy(p);
+	/* declared by the vertex shader but never written: links (GLSL ES 1.00
+	 * 4.3.5: its value is undefined; piglit's glsl-undefined-varying), no
+	 * slot, the fragment shader reads 0 */
+	p = link_any("attribute vec4 p;\nvarying vec2 uv;\nvoid main() { gl_Position = p; }\n",
+		"precision mediump float;\nvarying vec2 uv;\nvoid main() { gl_FragColor = vec4(uv, 0.0, 1.0); }\n",
+		NULL, 0);
+	assert_true(tsr_program_linked(p));
+	assert_int_equal(tsr_program_varying_slot(p, "uv"), -1);
+	struct tsr_shader_exec *ux = NULL;
+	struct tsr_error uerr;
+	assert_int_equal(tsr_shader_exec_create(p, TSR_SHADER_FRAGMENT, NULL, NULL, &ux, &uerr),
+			 TSR_OK);
+	struct tsr_fs_quad_in qin;
+	memset(&qin, 0, sizeof(qin));
+	struct tsr_fs_quad_out qout;
+	tsr_shader_exec_quad(ux, &qin, &qout, NULL);
+	assert_true(qout.color[0][0] == 0.0f && qout.color[3][1] == 0.0f && qout.color[2][3] == 1.0f);
+	tsr_shader_exec_destroy(ux);
+	tsr_program_destroy(p);
 	/* types differ */
 	p = link_any("attribute vec4 p;\nvarying vec3 uv;\nvoid main() { uv = p.xyz; gl_Position = p; }\n",
 		"precision mediump float;\nvarying vec2 uv;\nvoid main() { gl_FragColor = vec4(uv, 0.0, 1.0); }\n",

@@ -19,6 +19,8 @@
 
 #include "shader/shader_priv.h"
 
+#include <spirv/unified1/spirv.h>
+
 void tsr_sh_text_add(struct tsr_sh_text *t, const char *fmt, ...)
 {
 	if (t->failed)
@@ -117,12 +119,57 @@ static void add_link_log(struct tsr_sh_text *log, const char *text, const char *
 	}
 }
 
+/*
+ * The names of the Output variables of a module (glslang's, before the
+ * optimizer drops the unused ones), NUL-separated with an empty name last;
+ * NULL when there is none or no memory (then the link reports such a
+ * varying as undeclared, as before).
+ */
+static char *declared_outputs(const uint32_t *w, size_t n)
+{
+	size_t cap = 1, len = 0;
+	char *out = NULL;
+	for (size_t i = 5; i < n;) {
+		const uint32_t op = w[i] & 0xffffu, wc = w[i] >> 16;
+		if (wc == 0 || i + wc > n)
+			break;
+		if (op == SpvOpVariable && wc >= 4 && w[i + 3] == SpvStorageClassOutput) {
+			const uint32_t id = w[i + 2];
+			for (size_t j = 5; j < n;) {  /* its OpName */
+				const uint32_t o = w[j] & 0xffffu, c = w[j] >> 16;
+				if (c == 0 || j + c > n)
+					break;
+				if (o == SpvOpName && c >= 3 && w[j + 1] == id) {
+					const char *name = (const char *)&w[j + 2];
+					const size_t k = strnlen(name, (size_t)(c - 2) * 4);
+					char *grown = realloc(out, cap + len + k + 1);
+					if (!grown) {
+						free(out);
+						return NULL;
+					}
+					out = grown;
+					memcpy(out + len, name, k);
+					out[len + k] = '\0';
+					len += k + 1;
+					break;
+				}
+				j += c;
+			}
+		}
+		i += wc;
+	}
+	if (out)
+		out[len] = '\0';  /* the empty name: the end */
+	return out;
+}
+
 enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
-				uint32_t **words, size_t *word_count, struct tsr_sh_text *log,
-				struct tsr_error *err)
+				uint32_t **words, size_t *word_count, char **declared,
+				struct tsr_sh_text *log, struct tsr_error *err)
 {
 	*words = NULL;
 	*word_count = 0;
+	*declared = NULL;
 	long version = source_version(source);
 	if (version != 100) {
 		tsr_sh_text_add(log, "ERROR: 0:1: '#version' : version %ld is not GLSL ES 1.00 "
@@ -182,6 +229,7 @@ enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
 	}
 	glslang_program_SPIRV_get(prog, raw);
 	raw[1] = 0x00010000u; /* glslang leaves the version 0 for target NONE */
+	*declared = declared_outputs(raw, n);
 	char msg[256];
 	if (tsr_sh_spirv_optimize(raw, n, words, word_count, msg, sizeof(msg)) != 0) {
 		tsr_sh_text_add(log, "ERROR: SPIR-V optimizer: %s\n", msg);

@@ -121,8 +121,19 @@ static const char *type_name(uint32_t t)
 	}
 }
 
+/* Whether name is in a shader's list of declared outputs. */
+static bool declared_in(const char *list, const char *name)
+{
+	for (const char *d = list; d && *d; d += strlen(d) + 1)
+		if (strcmp(d, name) == 0)
+			return true;
+	return false;
+}
+
+/* vs_declared: the vertex shader's declared outputs (struct tsr_shader) */
 static bool link_varyings(struct tsr_program *p, const struct tsr_sh_stage *vs,
-			  const struct tsr_sh_stage *fs, struct tsr_sh_text *log)
+			  const struct tsr_sh_stage *fs, const char *vs_declared,
+			  struct tsr_sh_text *log)
 {
 	bool ok = true;
 	uint32_t slot = 0;
@@ -131,6 +142,8 @@ static bool link_varyings(struct tsr_program *p, const struct tsr_sh_stage *vs,
 		if (in->builtin != TSR_SH_BI_NONE)
 			continue;
 		const struct tsr_sh_leaf *o = find_leaf(vs->outputs, vs->n_outputs, in->name);
+		if (!o && declared_in(vs_declared, in->name))
+			continue;  /* declared, never written: undefined (GLSL ES 4.3.5), read as 0 */
 		if (!o) {
 			tsr_sh_text_add(log, "ERROR: varying '%s' is read by the fragment shader but not "
 				       "declared by the vertex shader\n", in->name);
@@ -341,7 +354,7 @@ enum tsr_status tsr_program_link(const struct tsr_shader *vs, const struct tsr_s
 	}
 	if (ok) {
 		const struct tsr_sh_stage *st[2] = {&vs->st, &fs->st};
-		ok = link_varyings(p, st[0], st[1], &log);
+		ok = link_varyings(p, st[0], st[1], vs->declared, &log);
 		ok = link_attribs(p, st[0], bindings, binding_count, &log) && ok;
 		ok = link_uniforms(p, st, &log) && ok;
 		if (ok && !log.failed) {

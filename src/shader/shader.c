@@ -50,8 +50,10 @@ enum tsr_status tsr_shader_compile(enum tsr_shader_stage stage, const char *sour
 	struct tsr_sh_text log = {0};
 	uint32_t *words = NULL;
 	size_t n = 0;
-	enum tsr_status st = tsr_sh_frontend(stage, source ? source : "", &words, &n, &log, err);
+	enum tsr_status st = tsr_sh_frontend(stage, source ? source : "", &words, &n, &s->declared,
+					     &log, err);
 	if (st != TSR_OK) {
+		free(s->declared);
 		free(log.s);
 		free(s);
 		return st;
@@ -86,6 +88,7 @@ void tsr_shader_destroy(struct tsr_shader *s)
 		return;
 	tsr_sh_stage_release(&s->st);
 	free(s->log);
+	free(s->declared);
 	free(s);
 }
 

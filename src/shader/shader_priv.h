@@ -76,6 +76,9 @@ struct tsr_shader {
 	enum tsr_shader_stage stage;
 	bool compiled;
 	char *log;
+	char *declared;               /* the varyings (outputs) the source declares, even
+					 unused ones the optimizer removed: names, each
+					 NUL-terminated, an empty one last; NULL: none */
 	struct tsr_sh_stage st;
 };
 
@@ -142,13 +145,14 @@ void tsr_sh_program_release(struct tsr_program *p);
 
 /*
  * GLSL ES 1.00 source -> SPIR-V words (flattened to one function) with
- * glslang and SPIRV-Tools (frontend.c). On a compile error returns TSR_OK
- * with *words NULL and the log in log. Errors: TSR_ERR_NOMEM,
- * TSR_ERR_INTERNAL.
+ * glslang and SPIRV-Tools (frontend.c), and in *declared the names of the
+ * outputs the source declares before optimization (struct tsr_shader's
+ * list; NULL when none). On a compile error returns TSR_OK with *words
+ * NULL and the log in log. Errors: TSR_ERR_NOMEM, TSR_ERR_INTERNAL.
  */
 enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
-				uint32_t **words, size_t *word_count, struct tsr_sh_text *log,
-				struct tsr_error *err);
+				uint32_t **words, size_t *word_count, char **declared,
+				struct tsr_sh_text *log, struct tsr_error *err);
 
 /*
  * SPIR-V -> ISA (lower.c). On a construct it cannot lower returns
