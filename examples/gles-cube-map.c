@@ -8,9 +8,15 @@
  * pixel: minified, mipmaps). Not built by CMake:
  *
  *   cc -O2 -o cube examples/gles-cube-map.c -lEGL -lGLESv2 -lX11 -lm
- *   build/tessera capture --out cube.trace --frames 3 --seconds 3 --reference REF -- ./cube
+ *   xvfb-run -a -s '-screen 0 1280x720x24' apitrace trace --api egl -o cube.trace ./cube
+ *   WAFFLE_PLATFORM=surfaceless_egl eglretrace --headless -s REF/ cube.trace   (llvmpipe)
  *   build/tessera run cube.trace --out OUT --dump-frames all
- *   build/tessera compare REF OUT
+ *   build/tessera compare REF OUT   (REF's files renamed frame-NNNN.png)
+ *
+ * Measured: 32.5 to 36.5 dB against llvmpipe. The differences: a band a
+ * half texel wide along the cube's edges in the bilinear half (llvmpipe
+ * filters across faces, seamless as GL ES 3.0 says; tessera clamps to the
+ * face's edge) and isolated pixels on texel boundaries in the NEAREST half.
  */
 #include <EGL/egl.h>
 #include <GLES2/gl2.h>

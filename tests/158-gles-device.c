@@ -1124,6 +1124,29 @@ static void test_cube_map(void **state)
 				/* outside the square: the clear */
 				assert_int_equal(img[((cy + 5) * W + cx + 5) * 4 + 0], 0);
 			}
+			/* the -Y face's texel (0, 0) changed in the next frame: that
+			 * face's image is updated, the others kept */
+			assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
+			const uint8_t grey[4] = {128, 129, 130, 255};
+			tsr_gles_ActiveTexture(c, GL_TEXTURE1);
+			tsr_gles_TexSubImage2D(c, GL_TEXTURE_CUBE_MAP_NEGATIVE_Y, 0, 0, 0, 1, 1, GL_RGBA,
+					       GL_UNSIGNED_BYTE, grey);
+			tsr_gles_ActiveTexture(c, GL_TEXTURE0);
+			clear(&f, 0.0f, 0.0f, 0.0f);
+			for (int i = 3; i <= 4; i++) {  /* -Y's (0, 0), +Z's (1, 1) */
+				tsr_gles_Uniform4f(c, tsr_gles_GetUniformLocation(c, p, "rect"),
+						   ndc_x(8 * i), ndc_y(0), 4.0f * 2 / W, 4.0f * 2 / H);
+				tsr_gles_Uniform3f(c, tsr_gles_GetUniformLocation(c, p, "dir"),
+						   CUBE_DIRS[i].d[0], CUBE_DIRS[i].d[1],
+						   CUBE_DIRS[i].d[2]);
+				draw_arrays(&f, 0, 6);
+			}
+			uint8_t px[4], want[4];
+			pixel(&f, 8 * 3 + 1, 1, px);
+			assert_memory_equal(px, grey, 4);
+			pixel(&f, 8 * 4 + 1, 1, px);
+			cube_texel(4, 1, 1, want);
+			assert_memory_equal(px, want, 4);
 			fix_free(&f);
 		}
 }
