@@ -3,7 +3,8 @@
  * mip chain (4x4 texels per 64-byte block, levels back to back), the 2x2
  * box filter, the level of detail of a quad, nearest, bilinear and
  * trilinear sampling, and the coalescing of a quad's texel addresses into
- * cache-line requests.
+ * cache-line requests; cube maps (face selection, face coordinates, their
+ * level of detail across an edge, each face at its own address).
  *
  * Test images are generated here; expected values are worked out by hand
  * in the comments.
@@ -328,6 +329,142 @@ static void test_trilinear(void **state)
 	tsr_texture_destroy(t);
 }
 
+/* ---- cube maps (OpenGL ES 2.0.25 3.7.5) ---- */
+
+#define FACE_BASE(f) (BASE + (uint64_t)(f) * 0x1000)
+
+/* Six 8x8 faces, face f at FACE_BASE(f), texel (x, y) = (40f + 20, 16x,
+ * 16y, 255). Level 0 is 4 blocks (256 bytes), level 1 (4x4) one block at
+ * +256, level 2 (2x2) at +320. */
+static void cube_faces(struct tsr_texture *faces[6])
+{
+	uint8_t rgba[8 * 8 * 4];
+	for (int f = 0; f < 6; f++) {
+		for (int y = 0; y < 8; y++)
+			for (int x = 0; x < 8; x++) {
+				uint8_t *p = &rgba[(y * 8 + x) * 4];
+				p[0] = (uint8_t)(40 * f + 20);
+				p[1] = (uint8_t)(16 * x);
+				p[2] = (uint8_t)(16 * y);
+				p[3] = 255;
+			}
+		faces[f] = texture_from(8, 8, rgba);
+		tsr_texture_set_base(faces[f], FACE_BASE(f));
+	}
+}
+
+static void cube_sample(struct tsr_texture *faces[6], enum tsr_filter f, const float d[4][3],
+			float lod, int relative, float rgba[4][4], struct tsr_texel_requests *req)
+{
+	float s[4], t[4], r[4];
+	for (int k = 0; k < 4; k++) {
+		s[k] = d[k][0];
+		t[k] = d[k][1];
+		r[k] = d[k][2];
+	}
+	memset(req, 0xa5, sizeof(*req));
+	tsr_texture_sample_cube_quad((const struct tsr_texture *const *)faces, f, s, t, r, 0, lod,
+				     relative, rgba, req);
+}
+
+/* Face selection and Table 3.21's (sc, tc, ma), worked by hand: s = (sc /
+ * |ma| + 1) / 2 and t = (tc / |ma| + 1) / 2 times 8 texels, floored. */
+static void test_cube_faces(void **state)
+{
+	(void)state;
+	struct tsr_texture *faces[6];
+	cube_faces(faces);
+	float rgba[4][4];
+	struct tsr_texel_requests req;
+	/* +X (1, .2, -.3): sc = .3, tc = -.2: (5.2, 3.2) -> texel (5, 3), block 1;
+	 * -X (-1, .1, .4): sc = .4, tc = -.1: (5.6, 3.6) -> (5, 3), block 1;
+	 * +Y (-.3, 1, .2): sc = -.3, tc = .2: (2.8, 4.8) -> (2, 4), block 2;
+	 * -Y (-.2, -1, .3): sc = -.2, tc = -.3: (3.2, 2.8) -> (3, 2), block 0 */
+	const float q1[4][3] = {{1, .2f, -.3f}, {-1, .1f, .4f}, {-.3f, 1, .2f}, {-.2f, -1, .3f}};
+	cube_sample(faces, TSR_FILTER_NEAREST, q1, 0.0f, 0, rgba, &req);
+	assert_rgba(rgba[0], 20, 80, 48, 255);
+	assert_rgba(rgba[1], 60, 80, 48, 255);
+	assert_rgba(rgba[2], 100, 32, 64, 255);
+	assert_rgba(rgba[3], 140, 48, 32, 255);
+	assert_int_equal(req.texel_fetches, 4);
+	assert_int_equal(req.line_count, 4);  /* each face's block at its own address */
+	assert_int_equal(req.lines[0], FACE_BASE(0) + 64);
+	assert_int_equal(req.lines[1], FACE_BASE(1) + 64);
+	assert_int_equal(req.lines[2], FACE_BASE(2) + 128);
+	assert_int_equal(req.lines[3], FACE_BASE(3));
+	/* +Z (.1, -.3, 1): sc = .1, tc = .3: (4.4, 5.2) -> (4, 5), block 3;
+	 * -Z (.4, .2, -1): sc = -.4, tc = -.2: (2.4, 3.2) -> (2, 3), block 0;
+	 * lane 2 as lane 0 (its line coalesced); lane 3 (2, .4, -.6), not of
+	 * unit length: +X's (5, 3) as (1, .2, -.3) */
+	const float q2[4][3] = {{.1f, -.3f, 1}, {.4f, .2f, -1}, {.1f, -.3f, 1}, {2, .4f, -.6f}};
+	cube_sample(faces, TSR_FILTER_NEAREST, q2, 0.0f, 0, rgba, &req);
+	assert_rgba(rgba[0], 180, 64, 80, 255);
+	assert_rgba(rgba[1], 220, 32, 48, 255);
+	assert_rgba(rgba[2], 180, 64, 80, 255);
+	assert_rgba(rgba[3], 20, 80, 48, 255);
+	assert_int_equal(req.texel_fetches, 4);
+	assert_int_equal(req.line_count, 3);
+	assert_int_equal(req.lines[0], FACE_BASE(4) + 192);
+	assert_int_equal(req.lines[1], FACE_BASE(5));
+	assert_int_equal(req.lines[2], FACE_BASE(0) + 64);
+	/* a face's edge clamps (no wrap to the far side): +X (1, -.9999, 1)
+	 * ties x and z (x wins): sc = -1 -> s = 0, tc = .9999 -> t ~ 1: texel
+	 * (0, 7); bilinear at the corner reads that texel alone */
+	const float q3[4][3] = {{1, -.9999f, 1}, {1, -.9999f, 1}, {1, -.9999f, 1}, {1, -.9999f, 1}};
+	cube_sample(faces, TSR_FILTER_BILINEAR, q3, 0.0f, 0, rgba, &req);
+	for (int k = 0; k < 4; k++)
+		assert_rgba(rgba[k], 20, 0, 112, 255);
+	assert_int_equal(req.texel_fetches, 16);
+	assert_int_equal(req.line_count, 1);
+	assert_int_equal(req.lines[0], FACE_BASE(0) + 128);
+	for (int f = 0; f < 6; f++)
+		tsr_texture_destroy(faces[f]);
+}
+
+/* The level of detail from the face coordinates' derivatives, continuous
+ * across an edge between faces. */
+static void test_cube_lod(void **state)
+{
+	(void)state;
+	struct tsr_texture *faces[6];
+	cube_faces(faces);
+	float rgba[4][4];
+	struct tsr_texel_requests req;
+	/* +Z, lanes at rx, ry = +-.5: s and t step .5 (4 texels) a pixel:
+	 * LOD 2, level 2 (2x2, one block at +320) */
+	const float q1[4][3] = {{-.5f, .5f, 1}, {.5f, .5f, 1}, {-.5f, -.5f, 1}, {.5f, -.5f, 1}};
+	cube_sample(faces, TSR_FILTER_NEAREST, q1, 0.0f, 1, rgba, &req);
+	assert_int_equal(req.line_count, 1);
+	assert_int_equal(req.lines[0], FACE_BASE(4) + 320);
+	/* a bias of -1: level 1 (+256) */
+	cube_sample(faces, TSR_FILTER_NEAREST, q1, -1.0f, 1, rgba, &req);
+	assert_int_equal(req.line_count, 1);
+	assert_int_equal(req.lines[0], FACE_BASE(4) + 256);
+	/* straddling the +Z / +X edge (lanes 0, 2 on +Z, 1, 3 on +X): on
+	 * +Z's plane the lanes are .0005 apart (LOD < 0: level 0), on their
+	 * own faces s jumps from ~1 to ~0. +Z (.999, 0, 1): s = .9995, t = .5:
+	 * (7, 4), block 3; +X (1.001, 0, 1): sc = -1, ma = 1.001: s = .0005:
+	 * (0, 4), block 2; ry = .001: t = .4995 -> row 3 (blocks 1 and 0) */
+	const float q2[4][3] = {{.999f, 0, 1}, {1.001f, 0, 1}, {.999f, .001f, 1},
+				{1.001f, .001f, 1}};
+	cube_sample(faces, TSR_FILTER_NEAREST, q2, 0.0f, 1, rgba, &req);
+	assert_rgba(rgba[0], 180, 112, 64, 255);
+	assert_rgba(rgba[1], 20, 0, 64, 255);
+	assert_rgba(rgba[2], 180, 112, 48, 255);
+	assert_rgba(rgba[3], 20, 0, 48, 255);
+	assert_int_equal(req.texel_fetches, 4);
+	assert_int_equal(req.line_count, 4);
+	assert_int_equal(req.lines[0], FACE_BASE(4) + 192);
+	assert_int_equal(req.lines[1], FACE_BASE(4) + 64);
+	assert_int_equal(req.lines[2], FACE_BASE(0) + 128);
+	assert_int_equal(req.lines[3], FACE_BASE(0));
+	/* trilinear on two faces: 8 texels a lane */
+	cube_sample(faces, TSR_FILTER_TRILINEAR, q2, 0.5f, 0, rgba, &req);
+	assert_int_equal(req.texel_fetches, 32);
+	for (int f = 0; f < 6; f++)
+		tsr_texture_destroy(faces[f]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +475,8 @@ int main(void)
 		cmocka_unit_test(test_nearest_and_coalescing),
 		cmocka_unit_test(test_bilinear),
 		cmocka_unit_test(test_trilinear),
+		cmocka_unit_test(test_cube_faces),
+		cmocka_unit_test(test_cube_lod),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,9 @@
  * depth (drawn as quads); a framebuffer object's NPOT color and depth
  * textures rendered, mipmapped by glGenerateMipmap after the pass,
  * sampled; a color renderbuffer drawn, read and copied into a texture.
+ * Cube maps: textureCube in the fragment and the vertex program, a
+ * direction toward each face and near the edges between faces, the
+ * exact texel Table 3.21 selects, TBR and IMR.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -983,6 +986,171 @@ static void test_color_renderbuffer(void **state)
 	}
 }
 
+/* ---- cube maps (GL ES 2.0 3.7.5) ---- */
+
+static const char *CUBE_VS = "attribute vec2 pos;\n"
+			     "uniform vec4 rect;\n"
+			     "uniform vec3 dir;\n"
+			     "uniform samplerCube vtex;\n"
+			     "uniform float vertex_fetch;\n"
+			     "varying vec4 v_color;\n"
+			     "varying vec3 v_dir;\n"
+			     "void main() {\n"
+			     "  v_color = vertex_fetch > 0.5 ? textureCube(vtex, dir) : vec4(0.0);\n"
+			     "  v_dir = dir;\n"
+			     "  gl_Position = vec4(rect.xy + pos * rect.zw, 0.0, 1.0); }\n";
+static const char *CUBE_FS = "precision highp float;\n"
+			     "uniform samplerCube env;\n"
+			     "uniform float vertex_fetch;\n"
+			     "varying vec4 v_color;\n"
+			     "varying vec3 v_dir;\n"
+			     "void main() { gl_FragColor = vertex_fetch > 0.5 ? v_color\n"
+			     "                                 : textureCube(env, v_dir); }\n";
+
+/* The directions drawn and the texel each samples of 2x2 faces whose
+ * texel (x, y) of face f is cube_texel(f, x, y): Table 3.21 by hand, x =
+ * (sc >= 0), y = (tc >= 0). Faces +X, -X, +Y, -Y, +Z, -Z = 0..5. */
+static const struct {
+	float d[3];
+	int face, x, y;
+} CUBE_DIRS[] = {
+	{{1, .2f, -.3f}, 0, 1, 0},      /* sc = -rz = .3, tc = -ry = -.2 */
+	{{-1, .1f, .4f}, 1, 1, 0},      /* sc = rz = .4, tc = -ry = -.1 */
+	{{-.3f, 1, .2f}, 2, 0, 1},      /* sc = rx = -.3, tc = rz = .2 */
+	{{-.2f, -1, .3f}, 3, 0, 0},     /* sc = rx = -.2, tc = -rz = -.3 */
+	{{.1f, -.3f, 1}, 4, 1, 1},      /* sc = rx = .1, tc = -ry = .3 */
+	{{.4f, .2f, -1}, 5, 0, 0},      /* sc = -rx = -.4, tc = -ry = -.2 */
+	/* near the edges between faces */
+	{{1, .99f, .01f}, 0, 0, 0},     /* +X: sc = -.01, tc = -.99 */
+	{{.99f, 1, .01f}, 2, 1, 1},     /* +Y: sc = .99, tc = .01 */
+	{{.01f, -.98f, -1}, 5, 0, 1},   /* -Z: sc = -.01, tc = .98 */
+	{{-1, -.01f, .999f}, 1, 1, 1},  /* -X: sc = .999, tc = .01 */
+	{{.999f, -.01f, 1}, 4, 1, 1},   /* +Z: sc = .999, tc = .01 */
+	{{.5f, -1, .995f}, 3, 1, 0},    /* -Y: sc = .5, tc = -.995 */
+	{{5, 1, -1}, 0, 1, 0},          /* not of unit length: +X, sc = 1, tc = -1 */
+};
+#define CUBE_DIR_COUNT (int)(sizeof(CUBE_DIRS) / sizeof(CUBE_DIRS[0]))
+
+static void cube_texel(int f, int x, int y, uint8_t out[4])
+{
+	out[0] = (uint8_t)(40 * f + 20);
+	out[1] = (uint8_t)(x ? 200 : 40);
+	out[2] = (uint8_t)(y ? 220 : 60);
+	out[3] = 255;
+}
+
+/* Each direction of CUBE_DIRS drawn as a 4x4-pixel square (its own cell
+ * of the window, 8 pixels apart), the fragment program's textureCube
+ * (vertex_fetch 0) or the vertex program's (1); the cells' pixels
+ * against the texel the direction selects, TBR and IMR alike. */
+static void test_cube_map(void **state)
+{
+	(void)state;
+	for (int imr = 0; imr < 2; imr++)
+		for (int vertex_fetch = 0; vertex_fetch < 2; vertex_fetch++) {
+			struct fix f;
+			fix_new(&f, imr);
+			struct tsr_gles_context *c = f.ctx;
+			GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
+			GLuint fs = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
+			tsr_gles_ShaderSource(c, vs, 1, &CUBE_VS, NULL);
+			tsr_gles_ShaderSource(c, fs, 1, &CUBE_FS, NULL);
+			tsr_gles_CompileShader(c, vs);
+			tsr_gles_CompileShader(c, fs);
+			GLuint p = tsr_gles_CreateProgram(c);
+			tsr_gles_AttachShader(c, p, vs);
+			tsr_gles_AttachShader(c, p, fs);
+			tsr_gles_BindAttribLocation(c, p, 0, "pos");
+			tsr_gles_LinkProgram(c, p);
+			GLint linked = 0;
+			tsr_gles_GetProgramiv(c, p, GL_LINK_STATUS, &linked);
+			assert_true(linked);
+			tsr_gles_UseProgram(c, p);
+			f.prog = p;
+			/* the cube map on unit 1 (unit 0's 2D texture: none) */
+			GLuint t = 0;
+			tsr_gles_GenTextures(c, 1, &t);
+			tsr_gles_ActiveTexture(c, GL_TEXTURE1);
+			tsr_gles_BindTexture(c, GL_TEXTURE_CUBE_MAP, t);
+			for (int face = 0; face < 6; face++) {
+				uint8_t texels[16];
+				for (int k = 0; k < 4; k++)
+					cube_texel(face, k & 1, k >> 1, &texels[k * 4]);
+				tsr_gles_TexImage2D(c, GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)face, 0,
+						    GL_RGBA, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+			}
+			tsr_gles_TexParameteri(c, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MIN_FILTER,
+					       GL_NEAREST);
+			tsr_gles_TexParameteri(c, GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MAG_FILTER,
+					       GL_NEAREST);
+			tsr_gles_ActiveTexture(c, GL_TEXTURE0);
+			tsr_gles_Uniform1i(c, tsr_gles_GetUniformLocation(c, p, "env"), 1);
+			tsr_gles_Uniform1i(c, tsr_gles_GetUniformLocation(c, p, "vtex"), 1);
+			tsr_gles_Uniform1f(c, tsr_gles_GetUniformLocation(c, p, "vertex_fetch"),
+					   (float)vertex_fetch);
+			static const float unit[] = {0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1};
+			tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, unit);
+			tsr_gles_EnableVertexAttribArray(c, 0);
+			clear(&f, 0.0f, 0.0f, 0.0f);
+			for (int i = 0; i < CUBE_DIR_COUNT; i++) {
+				const int cx = (i % 8) * 8, cy = (i / 8) * 8;  /* GL window cell */
+				tsr_gles_Uniform4f(c, tsr_gles_GetUniformLocation(c, p, "rect"),
+						   ndc_x(cx), ndc_y(cy), 4.0f * 2 / W, 4.0f * 2 / H);
+				tsr_gles_Uniform3f(c, tsr_gles_GetUniformLocation(c, p, "dir"),
+						   CUBE_DIRS[i].d[0], CUBE_DIRS[i].d[1],
+						   CUBE_DIRS[i].d[2]);
+				draw_arrays(&f, 0, 6);
+			}
+			assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+			uint8_t img[W * H * 4];
+			struct tsr_error err;
+			assert_int_equal(tsr_gles_device_read_pixels(f.dev, c, 0, 0, W, H, img, &err),
+					 TSR_OK);
+			for (int i = 0; i < CUBE_DIR_COUNT; i++) {
+				const int cx = (i % 8) * 8, cy = (i / 8) * 8;
+				uint8_t want[4];
+				cube_texel(CUBE_DIRS[i].face, CUBE_DIRS[i].x, CUBE_DIRS[i].y, want);
+				for (int y = cy; y < cy + 4; y++)
+					for (int x = cx; x < cx + 4; x++) {
+						const uint8_t *got = &img[(y * W + x) * 4];
+						if (memcmp(got, want, 4))
+							fail_msg("%s %s direction %d pixel (%d, %d): "
+								 "%u %u %u %u, want %u %u %u %u",
+								 imr ? "IMR" : "TBR",
+								 vertex_fetch ? "vertex" : "fragment", i,
+								 x, y, got[0], got[1], got[2], got[3],
+								 want[0], want[1], want[2], want[3]);
+					}
+				/* outside the square: the clear */
+				assert_int_equal(img[((cy + 5) * W + cx + 5) * 4 + 0], 0);
+			}
+			/* the -Y face's texel (0, 0) changed in the next frame: that
+			 * face's image is updated, the others kept */
+			assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
+			const uint8_t grey[4] = {128, 129, 130, 255};
+			tsr_gles_ActiveTexture(c, GL_TEXTURE1);
+			tsr_gles_TexSubImage2D(c, GL_TEXTURE_CUBE_MAP_NEGATIVE_Y, 0, 0, 0, 1, 1, GL_RGBA,
+					       GL_UNSIGNED_BYTE, grey);
+			tsr_gles_ActiveTexture(c, GL_TEXTURE0);
+			clear(&f, 0.0f, 0.0f, 0.0f);
+			for (int i = 3; i <= 4; i++) {  /* -Y's (0, 0), +Z's (1, 1) */
+				tsr_gles_Uniform4f(c, tsr_gles_GetUniformLocation(c, p, "rect"),
+						   ndc_x(8 * i), ndc_y(0), 4.0f * 2 / W, 4.0f * 2 / H);
+				tsr_gles_Uniform3f(c, tsr_gles_GetUniformLocation(c, p, "dir"),
+						   CUBE_DIRS[i].d[0], CUBE_DIRS[i].d[1],
+						   CUBE_DIRS[i].d[2]);
+				draw_arrays(&f, 0, 6);
+			}
+			uint8_t px[4], want[4];
+			pixel(&f, 8 * 3 + 1, 1, px);
+			assert_memory_equal(px, grey, 4);
+			pixel(&f, 8 * 4 + 1, 1, px);
+			cube_texel(4, 1, 1, want);
+			assert_memory_equal(px, want, 4);
+			fix_free(&f);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -994,6 +1162,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_framebuffer_object_npot),
 		cmocka_unit_test(test_color_renderbuffer),
 		cmocka_unit_test(test_window_then_framebuffer_object),
+		cmocka_unit_test(test_cube_map),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

@@ -71,6 +71,10 @@ struct tsr_cmd_program {
 	uint8_t index_bytes;               /* 1, 2 or 4; 0: glDrawArrays (no index read) */
 	int32_t textures[TSR_SHADER_MAX_TEXTURE_UNITS]; /* the image each texture unit
 	                                      samples (resources.images), -1: none */
+	uint8_t cube[TSR_SHADER_MAX_TEXTURE_UNITS]; /* 1: the unit is a cube map whose
+	                                      six faces (+X, -X, +Y, -Y, +Z, -Z) are
+	                                      images textures[u] .. textures[u] + 5
+	                                      (square, of one size); 0: a 2D texture */
 };
 
 /*

@@ -296,12 +296,12 @@ enum tsr_status tsr_draw_state_check_program(const struct tsr_draw_state *s, con
 		const int32_t im = prog->textures[u];
 		if (im < 0)
 			continue;
-		if (im >= (int32_t)r->image_count)
+		if ((int64_t)im + (prog->cube[u] ? 6 : 1) > (int64_t)r->image_count)
 			return tsr_error_set(err, TSR_ERR_INTERNAL,
 					     "draw %u: texture unit %d names an image that does not "
 					     "exist", draw, u);
-		if (u >= TSR_MAX_TEXTURE_UNITS)
-			continue;
+		if (u >= TSR_MAX_TEXTURE_UNITS || prog->cube[u])
+			continue;  /* a cube map clamps to its faces' edges whatever its wraps */
 		const struct tsr_texture_unit *t = &s->textures[u];
 		if (t->wrap_s != t->wrap_t || t->wrap_s == TSR_TEX_MIRRORED_REPEAT) {
 			snprintf(what, sizeof(what), "texture unit %d wraps '%s', '%s'", u,

@@ -14,7 +14,11 @@
  * them); the index stream as u32 values, read at the element array
  * buffer's addresses (glDrawElements) or none (glDrawArrays); each texture
  * unit's complete 2D texture as an image of the GPU (its level 0; the GPU
- * builds the mip chain), updated in place when its texels change between
+ * builds the mip chain), a complete cube map as six images in a row (its
+ * faces +X, -X, +Y, -Y, +Z, -Z, each at its own addresses, sampled by
+ * tsr_texture_sample_cube_quad(): GL ES 2.0 3.7.5's face selection, the
+ * face's texels through the texture caches, CLAMP_TO_EDGE at its edges),
+ * updated in place (face by face) when its texels change between
  * frames. A program gets a material whose instruction counts size its
  * code in memory. Points and lines (GL_POINTS, LINES, LINE_STRIP,
  * LINE_LOOP, with the draw state's line width) go to the GPU as they are:
@@ -71,8 +75,7 @@
  *
  * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): a depth
  * renderbuffer alone, a stencil clear after a draw or scissored or
- * color-masked (the clear quad writes no stencil), cube maps (sampled as
- * none); texture contents changed between two draws of one frame
+ * color-masked (the clear quad writes no stencil); texture contents changed between two draws of one frame
  * are sampled as at the frame's end; depth textures sample their depth
  * as 8 bits (the grey image of the pass's depth).
  */
@@ -101,6 +104,8 @@ struct texture_map {       /* a GL texture object's image resource */
 	uint8_t *rgba;         /* the GPU image's texels (ours) */
 	uint8_t target;        /* 1: a render target (a framebuffer object draws it:
 	                          its texels are what the passes render), 2: a depth one */
+	uint8_t faces;         /* images from `image` on: 1 (2D), 6 (a cube map's
+	                          faces +X, -X, +Y, -Y, +Z, -Z; rgba holds them in a row) */
 };
 
 struct program_map {       /* a linked program's material (its code sizes) */
@@ -388,26 +393,39 @@ static enum tsr_status buffer_mesh(struct tsr_gles_device *d, GLuint name, uint6
 	return TSR_OK;
 }
 
-/* The image resource of texture `name` (complete, 2D), its texels brought
- * up to date; -1 when it has no RGBA image (depth textures). */
+/* The image resource of texture `name` bound to target (complete; 2D, or
+ * a cube map: six images in a row, its faces +X, -X, +Y, -Y, +Z, -Z, each
+ * at its own addresses), its texels brought up to date (each face's image
+ * updated when its texels changed); -1 when it has no RGBA image (depth
+ * textures). */
 static enum tsr_status texture_image(struct tsr_gles_device *d,
 				     const struct tsr_gles_context *ctx, GLuint name,
-				     int32_t *image, struct tsr_error *err)
+				     GLenum target, int32_t *image, struct tsr_error *err)
 {
+	const uint32_t faces = target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
 	GLsizei w = 0, h = 0;
 	GLenum format = 0;
-	const uint8_t *texels = tsr_gles_texture_image(ctx, name, GL_TEXTURE_2D, 0, &w, &h,
-						       &format);
+	const uint8_t *texels[6];
+	texels[0] = tsr_gles_texture_image(ctx, name,
+					   faces == 6 ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : GL_TEXTURE_2D,
+					   0, &w, &h, &format);
 	*image = -1;
-	const uint64_t serial = tsr_gles_texture_serial(ctx, name, GL_TEXTURE_2D);
+	const uint64_t serial = tsr_gles_texture_serial(ctx, name, target);
 	for (uint32_t i = 0; i < d->texture_count; i++)  /* a render target, depth ones too */
 		if (d->textures[i].serial == serial && d->textures[i].target) {
 			*image = (int32_t)d->textures[i].image;
 			return TSR_OK;
 		}
-	if (!texels || w <= 0 || h <= 0 || format == GL_DEPTH_COMPONENT)
+	if (!texels[0] || w <= 0 || h <= 0 || format == GL_DEPTH_COMPONENT)
 		return TSR_OK;
-	const size_t bytes = (size_t)w * (size_t)h * 4;
+	for (uint32_t f = 1; f < faces; f++) {  /* complete: faces of one size */
+		GLsizei fw = 0, fh = 0;
+		texels[f] = tsr_gles_texture_image(ctx, name, GL_TEXTURE_CUBE_MAP_POSITIVE_X + f, 0,
+						   &fw, &fh, NULL);
+		if (!texels[f] || fw != w || fh != h)
+			return TSR_OK;
+	}
+	const size_t face_bytes = (size_t)w * (size_t)h * 4, bytes = faces * face_bytes;
 	for (uint32_t i = 0; i < d->texture_count; i++) {
 		struct texture_map *t = &d->textures[i];
 		if (t->serial != serial)
@@ -416,11 +434,12 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 			*image = (int32_t)t->image;
 			return TSR_OK;
 		}
-		if (t->width == (uint32_t)w && t->height == (uint32_t)h) {
-			if (memcmp(t->rgba, texels, bytes)) {
-				memcpy(t->rgba, texels, bytes);
-				TSR_TRY(tsr_gpu_update_image(d->gpu, t->image, err));
-			}
+		if (t->width == (uint32_t)w && t->height == (uint32_t)h && t->faces == faces) {
+			for (uint32_t f = 0; f < faces; f++)
+				if (memcmp(t->rgba + f * face_bytes, texels[f], face_bytes)) {
+					memcpy(t->rgba + f * face_bytes, texels[f], face_bytes);
+					TSR_TRY(tsr_gpu_update_image(d->gpu, t->image + f, err));
+				}
 			*image = (int32_t)t->image;
 			return TSR_OK;
 		}
@@ -443,12 +462,19 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 	uint8_t *copy = malloc(bytes);
 	if (!copy)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a %dx%d texture", w, h);
-	memcpy(copy, texels, bytes);
-	char path[48];
-	snprintf(path, sizeof(path), "gl-texture-%u", name);
-	struct tsr_image im = {.path = path, .width = (uint32_t)w, .height = (uint32_t)h,
-			       .rgba = copy};
-	const struct tsr_resources more = {.image_count = 1, .images = &im};
+	static const char *const face_names[6] = {"+x", "-x", "+y", "-y", "+z", "-z"};
+	char paths[6][48];
+	struct tsr_image im[6];
+	for (uint32_t f = 0; f < faces; f++) {
+		memcpy(copy + f * face_bytes, texels[f], face_bytes);
+		if (faces == 6)
+			snprintf(paths[f], sizeof(paths[f]), "gl-cube-%u%s", name, face_names[f]);
+		else
+			snprintf(paths[f], sizeof(paths[f]), "gl-texture-%u", name);
+		im[f] = (struct tsr_image){.path = paths[f], .width = (uint32_t)w,
+					   .height = (uint32_t)h, .rgba = copy + f * face_bytes};
+	}
+	const struct tsr_resources more = {.image_count = faces, .images = im};
 	const uint32_t index = tsr_gpu_resource_count(d->gpu, TSR_RESOURCE_IMAGES);
 	enum tsr_status s = tsr_gpu_add_resources(d->gpu, &more, err);
 	if (s != TSR_OK) {
@@ -456,7 +482,7 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 		return s;
 	}
 	d->textures[d->texture_count++] = (struct texture_map){serial, index, (uint32_t)w,
-							       (uint32_t)h, copy, 0};
+							       (uint32_t)h, copy, 0, (uint8_t)faces};
 	*image = (int32_t)index;
 	return TSR_OK;
 }
@@ -650,7 +676,7 @@ static enum tsr_status serial_target(struct tsr_gles_device *d, uint64_t serial,
 			d->textures[i].serial = 0;
 	d->textures[d->texture_count++] = (struct texture_map){serial, index, (uint32_t)w,
 							       (uint32_t)h, texels,
-							       (uint8_t)(1 + depth)};
+							       (uint8_t)(1 + depth), 1};
 	*image = (int32_t)index;
 	return TSR_OK;
 }
@@ -818,9 +844,11 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	for (uint32_t u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++) {
 		const struct tsr_gles_unit *un = &g->units[u];
 		int32_t image = -1;
-		if (un->target == GL_TEXTURE_2D && un->complete)
-			TSR_TRY(texture_image(dev, ctx, un->texture, &image, err));
+		if ((un->target == GL_TEXTURE_2D || un->target == GL_TEXTURE_CUBE_MAP) &&
+		    un->complete)
+			TSR_TRY(texture_image(dev, ctx, un->texture, un->target, &image, err));
 		p->textures[u] = image;
+		p->cube[u] = image >= 0 && un->target == GL_TEXTURE_CUBE_MAP;
 		if (u < TSR_MAX_TEXTURE_UNITS) {
 			cd.state.textures[u] = un->unit;
 			cd.state.textures[u].image = image;

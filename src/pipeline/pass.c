@@ -142,6 +142,15 @@ enum tsr_status tsr_gpu_bind_pass(struct tsr_gpu *g, struct frame_slot *f,
 			tsr_shader_binding_set_program(&f->bindings[i], d->program->fragment,
 						       &d->state, units,
 						       TSR_SHADER_MAX_TEXTURE_UNITS);
+			/* a cube map's faces: six images in a row, read from the
+			 * GPU's image table while the frame renders (no image is
+			 * added or updated during one) */
+			for (uint32_t u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++)
+				if (d->program->cube[u] && d->program->textures[u] >= 0)
+					tsr_shader_binding_set_cube(
+						&f->bindings[i], u,
+						(const struct tsr_texture *const *)&g->textures
+							[d->program->textures[u]]);
 		}
 	}
 	return TSR_OK;

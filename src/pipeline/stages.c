@@ -41,7 +41,8 @@ static uint8_t line_width_of(float w)
  * A vertex program's sample instruction (vertex texture fetch, GL ES 2.0
  * 3.8 and GLSL ES 8.7): the draw's texture units as its fragment program
  * sees them, at level of detail 0 or the *Lod function's (a vertex has no
- * derivatives), filtered within that level; its texel lines read through
+ * derivatives), filtered within that level (a cube map unit's face per
+ * vertex, texture/texture.h); its texel lines read through
  * the texture stream of core 0 (the geometry stages' texture unit). The
  * lanes the program does not run sample the first active lane's
  * coordinates. No allocation.
@@ -50,9 +51,10 @@ static void vs_sample(void *user, const struct tsr_shader_tex_request *req, floa
 {
 	struct tsr_gpu *g = user;
 	const struct tsr_shader_binding *b = g->vs_sampling.binding;
-	const struct tsr_texture *t = req->unit < TSR_SHADER_MAX_TEXTURE_UNITS ? b->units[req->unit]
-									       : NULL;
-	if (!t || req->cube) {
+	const uint32_t un = req->unit;
+	const struct tsr_texture *t = un < TSR_SHADER_MAX_TEXTURE_UNITS ? b->units[un] : NULL;
+	const struct tsr_texture *const *faces = t ? b->unit_faces[un] : NULL;
+	if (!t || req->cube != (faces != NULL)) {  /* none, or a sampler of the other kind */
 		for (int k = 0; k < 4; k++) {
 			rgba[k][0] = rgba[k][1] = rgba[k][2] = 0.0f;
 			rgba[k][3] = 1.0f;
@@ -62,17 +64,22 @@ static void vs_sample(void *user, const struct tsr_shader_tex_request *req, floa
 	int lane = 0;
 	while (lane < 3 && !(req->lane_mask >> lane & 1))
 		lane++;
-	float u[4], v[4];
+	float u[4], v[4], r[4];
 	for (int k = 0; k < 4; k++) {
 		const int from = req->lane_mask >> k & 1 ? k : lane;
 		u[k] = req->coord[0][from];
 		v[k] = req->coord[1][from];
+		r[k] = req->coord[2][from];
 	}
-	const float lod = req->lod_mode == TSR_SHADER_LOD_EXPLICIT && !b->unit_level0[req->unit]
+	const float lod = req->lod_mode == TSR_SHADER_LOD_EXPLICIT && !b->unit_level0[un]
 				  ? req->lod[lane] : 0.0f;
 	struct tsr_texel_requests tr;
-	tsr_texture_sample_quad_lod(t, (enum tsr_filter)b->unit_filter[req->unit],
-				    (enum tsr_wrap)b->unit_wrap[req->unit], u, v, lod, 0, rgba, &tr);
+	if (faces)
+		tsr_texture_sample_cube_quad(faces, (enum tsr_filter)b->unit_filter[un], u, v, r,
+					     lane, lod, 0, rgba, &tr);
+	else
+		tsr_texture_sample_quad_lod(t, (enum tsr_filter)b->unit_filter[un],
+					    (enum tsr_wrap)b->unit_wrap[un], u, v, lod, 0, rgba, &tr);
 	struct tsr_memsys *mem = g->vs_sampling.mem;
 	tsr_mem_read_lines(mem, tsr_memsys_port(mem, TSR_STREAM_TEXTURE, 0), tr.lines,
 			   tr.line_count, TSR_TEXTURE_BLOCK_BYTES, TSR_STREAM_TEXTURE, 0, 0);

@@ -2,7 +2,8 @@
  * binding.c - what the raster stages latch of a draw call (raster.h,
  * struct tsr_shader_binding): its per-fragment state (GL ES 2.0 4.1:
  * scissor, stencil, depth, blending, color mask; OpenGL ES 2.0.25 specification),
- * the program's discard, and texture unit 0's sampler, from its draw
+ * the program's discard, its texture units (2D or cube map) and texture
+ * unit 0's sampler, from its draw
  * state (command/state.h), so that the stages read no material for fixed
  * function.
  */
@@ -136,6 +137,7 @@ void tsr_shader_binding_set_program(struct tsr_shader_binding *b, struct tsr_sha
 	b->program = exec;
 	for (uint32_t u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++) {
 		b->units[u] = u < count ? textures[u] : NULL;
+		b->unit_faces[u] = NULL;
 		if (u < TSR_MAX_TEXTURE_UNITS) {
 			b->unit_filter[u] = unit_filter(&s->textures[u]);
 			b->unit_wrap[u] = unit_wrap(&s->textures[u]);
@@ -150,4 +152,11 @@ void tsr_shader_binding_set_program(struct tsr_shader_binding *b, struct tsr_sha
 		b->quad_mode |= TSR_QUAD_LATE_Z;
 		b->alpha_cutoff = 0.0f;  /* the program's discards remove the lanes */
 	}
+}
+
+void tsr_shader_binding_set_cube(struct tsr_shader_binding *b, uint32_t u,
+				 const struct tsr_texture *const *faces)
+{
+	if (u < TSR_SHADER_MAX_TEXTURE_UNITS)
+		b->unit_faces[u] = faces;
 }

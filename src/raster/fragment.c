@@ -9,8 +9,8 @@
  * timed here: the shaded color is the texel (or white) times the
  * material's color and the interpolated shade. A draw with a linked
  * fragment program (tsr_shader_binding_set_program()) runs it instead:
- * every varying interpolated, each sample instruction a sample through the
- * core's L1 texture cache, its discards and its instruction mix counted.
+ * every varying interpolated, each sample instruction a sample (2D or
+ * cube map, texture/texture.h) through the core's L1 texture cache, its discards and its instruction mix counted.
  */
 #include "raster/raster_priv.h"
 
@@ -47,9 +47,10 @@ static void sample_unit(void *user, const struct tsr_shader_tex_request *req, fl
 {
 	const struct fs_sampling *S = user;
 	const struct tsr_shader_binding *b = S->b;
-	const struct tsr_texture *t = req->unit < TSR_SHADER_MAX_TEXTURE_UNITS ? b->units[req->unit]
-									       : NULL;
-	if (!t || req->cube) {
+	const uint32_t u = req->unit;
+	const struct tsr_texture *t = u < TSR_SHADER_MAX_TEXTURE_UNITS ? b->units[u] : NULL;
+	const struct tsr_texture *const *faces = t ? b->unit_faces[u] : NULL;
+	if (!t || req->cube != (faces != NULL)) {  /* none, or a sampler of the other kind */
 		for (int k = 0; k < 4; k++) {
 			rgba[k][0] = rgba[k][1] = rgba[k][2] = 0.0f;
 			rgba[k][3] = 1.0f;
@@ -57,12 +58,19 @@ static void sample_unit(void *user, const struct tsr_shader_tex_request *req, fl
 		return;
 	}
 	struct tsr_texel_requests tr;
-	const enum tsr_filter f = (enum tsr_filter)b->unit_filter[req->unit];
-	const enum tsr_wrap w = (enum tsr_wrap)b->unit_wrap[req->unit];
+	const enum tsr_filter f = (enum tsr_filter)b->unit_filter[u];
+	const enum tsr_wrap w = (enum tsr_wrap)b->unit_wrap[u];
 	int lane = 0;  /* the LOD of the first active lane */
 	while (lane < 3 && !(req->lane_mask >> lane & 1))
 		lane++;
-	if (b->unit_level0[req->unit])
+	if (faces) {
+		/* level 0, the quad's LOD (plus a bias) or the *Lod function's */
+		const int relative = !b->unit_level0[u] && req->lod_mode != TSR_SHADER_LOD_EXPLICIT;
+		const float lod = b->unit_level0[u] || req->lod_mode == TSR_SHADER_LOD_IMPLICIT
+					  ? 0.0f : req->lod[lane];
+		tsr_texture_sample_cube_quad(faces, f, req->coord[0], req->coord[1], req->coord[2],
+					     lane, lod, relative, rgba, &tr);
+	} else if (b->unit_level0[u])
 		tsr_texture_sample_quad_lod(t, f, w, req->coord[0], req->coord[1], 0.0f, 0, rgba,
 					    &tr);
 	else if (req->lod_mode == TSR_SHADER_LOD_IMPLICIT)

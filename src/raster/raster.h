@@ -234,6 +234,10 @@ struct tsr_shader_binding {
 	uint8_t unit_wrap[TSR_SHADER_MAX_TEXTURE_UNITS];   /* enum tsr_wrap */
 	uint8_t unit_level0[TSR_SHADER_MAX_TEXTURE_UNITS]; /* 1: a min filter without
 	                                         mipmaps (NEAREST, LINEAR): level 0 only */
+	const struct tsr_texture *const *unit_faces[TSR_SHADER_MAX_TEXTURE_UNITS]; /* a
+	                                         cube map unit's six faces (+X, -X, +Y,
+	                                         -Y, +Z, -Z; tsr_shader_binding_set_cube()),
+	                                         NULL: a 2D unit */
 };
 
 /*
@@ -261,11 +265,25 @@ void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw
  * L1 texture cache, a discard removes lanes before the depth test
  * (TSR_QUAD_LATE_Z when the program can discard), and the color is
  * clamped to [0, 1]. The material keeps giving the instruction fetch's
- * size. Pure; no errors. Not implemented: cube maps (sampled as none).
+ * size. Every unit is a 2D one (a cube map sample of it reads (0, 0, 0,
+ * 1)) until tsr_shader_binding_set_cube() makes it a cube map. Pure; no
+ * errors.
  */
 void tsr_shader_binding_set_program(struct tsr_shader_binding *b, struct tsr_shader_exec *exec,
 				    const struct tsr_draw_state *s,
 				    const struct tsr_texture *const *textures, uint32_t count);
+
+/*
+ * Makes unit u (< TSR_SHADER_MAX_TEXTURE_UNITS) of b's program draw
+ * (tsr_shader_binding_set_program() first) a cube map whose faces are
+ * faces[0..5] (+X, -X, +Y, -Y, +Z, -Z; the caller's array, read when the
+ * draw samples, alive while it is rendered): its cube map samples
+ * (textureCube) sample them with the unit's filters
+ * (tsr_texture_sample_cube_quad(): CLAMP_TO_EDGE whatever its wraps), its
+ * 2D samples read (0, 0, 0, 1). Pure; no errors.
+ */
+void tsr_shader_binding_set_cube(struct tsr_shader_binding *b, uint32_t u,
+				 const struct tsr_texture *const *faces);
 
 /*
  * The Rasterizer's work item: a primitive and its shader. Both must stay

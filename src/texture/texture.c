@@ -626,3 +626,111 @@ void tsr_texture_sample_quad_lod(const struct tsr_texture *t, enum tsr_filter fi
 		lod = 0.0f;
 	sample_quad_at(t, filter, wrap, u, v, lod, rgba, req);
 }
+
+/* ---- cube maps (OpenGL ES 2.0.25 3.7.5) ---- */
+
+/*
+ * The face of direction (rx, ry, rz): the major axis, ties to x before y
+ * before z, its sign (>= 0: the positive face); faces in GL's order
+ * (+X, -X, +Y, -Y, +Z, -Z). NaN directions fall to -Z.
+ */
+static inline uint32_t cube_face(float rx, float ry, float rz)
+{
+	const float ax = fabsf(rx), ay = fabsf(ry), az = fabsf(rz);
+	if (ax >= ay && ax >= az)
+		return rx >= 0.0f ? 0 : 1;
+	if (ay >= az)
+		return ry >= 0.0f ? 2 : 3;
+	return rz >= 0.0f ? 4 : 5;
+}
+
+/*
+ * The (s, t) of direction (rx, ry, rz) on face f: Table 3.21's sc, tc and
+ * ma (here the signed component along the face's outward axis, |ma| for
+ * directions whose face f is), s = (sc / ma + 1) / 2, t = (tc / ma + 1) / 2;
+ * returns ma.
+ */
+static inline float cube_face_st(uint32_t f, float rx, float ry, float rz, float *s, float *t)
+{
+	float sc, tc, ma;
+	switch (f) {
+	case 0: sc = -rz; tc = -ry; ma = rx; break;
+	case 1: sc = rz; tc = -ry; ma = -rx; break;
+	case 2: sc = rx; tc = rz; ma = ry; break;
+	case 3: sc = rx; tc = -rz; ma = -ry; break;
+	case 4: sc = rx; tc = -ry; ma = rz; break;
+	default: sc = -rx; tc = -ry; ma = -rz; break;
+	}
+	*s = 0.5f * (sc / ma + 1.0f);
+	*t = 0.5f * (tc / ma + 1.0f);
+	return ma;
+}
+
+void tsr_texture_sample_cube_quad(const struct tsr_texture *const faces[6],
+				  enum tsr_filter filter, const float s[4], const float t[4],
+				  const float r[4], int ref_lane, float lod, int relative,
+				  float rgba[4][4], struct tsr_texel_requests *req)
+{
+	uint32_t face[4];
+	float u[4], v[4];
+	for (int k = 0; k < 4; k++) {
+		face[k] = cube_face(s[k], t[k], r[k]);
+		cube_face_st(face[k], s[k], t[k], r[k], &u[k], &v[k]);
+	}
+	if (relative) {
+		/* the derivatives of the lanes' coordinates projected on the
+		 * reference lane's face (continuous across its edges); a lane
+		 * behind that face's plane keeps its own */
+		float pu[4], pv[4];
+		const uint32_t fr = face[ref_lane & 3];
+		for (int k = 0; k < 4; k++) {
+			const float ma = cube_face_st(fr, s[k], t[k], r[k], &pu[k], &pv[k]);
+			if (!(ma > 0.0f && isfinite(pu[k]) && isfinite(pv[k]))) {
+				pu[k] = u[k];
+				pv[k] = v[k];
+			}
+		}
+		lod += quad_lod(faces[fr], pu, pv);
+	}
+	if (!(lod == lod))  /* NaN: level 0 */
+		lod = 0.0f;
+	if (face[0] == face[1] && face[0] == face[2] && face[0] == face[3]) {
+		sample_quad_at(faces[face[0]], filter, TSR_WRAP_CLAMP, u, v, lod, rgba, req);
+		return;
+	}
+	/* lanes on several faces: each face sampled for its lanes (the others
+	 * repeat its first lane's coordinates, whose lines coalesce with it),
+	 * the lines merged in first-use order */
+	req->texel_fetches = 0;
+	req->line_count = 0;
+	uint32_t done = 0;
+	for (int k = 0; k < 4; k++) {
+		if (done >> k & 1)
+			continue;
+		const uint32_t f = face[k];
+		float fu[4], fv[4], frgba[4][4];
+		uint32_t lanes = 0, n = 0;
+		for (int j = 0; j < 4; j++) {
+			const int on = face[j] == f;
+			fu[j] = on ? u[j] : u[k];
+			fv[j] = on ? v[j] : v[k];
+			lanes |= (uint32_t)on << j;
+			n += (uint32_t)on;
+		}
+		done |= lanes;
+		struct tsr_texel_requests fr;
+		sample_quad_at(faces[f], filter, TSR_WRAP_CLAMP, fu, fv, lod, frgba, &fr);
+		for (int j = 0; j < 4; j++)
+			if (lanes >> j & 1)
+				memcpy(rgba[j], frgba[j], sizeof(frgba[j]));
+		/* every lane reads as many texels (one level choice a quad) */
+		req->texel_fetches += fr.texel_fetches / 4 * n;
+		for (uint32_t i = 0; i < fr.line_count; i++) {
+			uint32_t m = 0;
+			while (m < req->line_count && req->lines[m] != fr.lines[i])
+				m++;
+			if (m == req->line_count && m < TSR_QUAD_MAX_LINES)
+				req->lines[req->line_count++] = fr.lines[i];
+		}
+	}
+}

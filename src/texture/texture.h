@@ -131,4 +131,28 @@ void tsr_texture_sample_quad_lod(const struct tsr_texture *t, enum tsr_filter fi
 				 float lod, int relative, float rgba[4][4],
 				 struct tsr_texel_requests *req);
 
+/*
+ * Samples a cube map (OpenGL ES 2.0.25 3.7.5) for the four lanes of a
+ * quad: faces[0..5] its faces in GL's order (+X, -X, +Y, -Y, +Z, -Z),
+ * square textures of one size and level count, each at its own address;
+ * (s[k], t[k], r[k]) lane k's direction. Each lane's face is the major
+ * axis of its direction (Table 3.21; ties go to x, then y, then z), its
+ * face coordinates (sc / |ma| + 1) / 2 and (tc / |ma| + 1) / 2, sampled
+ * as a 2D texture of that face with CLAMP_TO_EDGE whatever the unit's
+ * wrap modes (a direction's texels stay on its face; seamless filtering
+ * across faces, which GL ES 3.0 makes the rule, is not modelled: a
+ * footprint at a face's edge clamps there).
+ * Level of detail: `lod` (levels) as given, or (relative) added to the
+ * quad's own, from the derivatives of the four lanes' coordinates
+ * projected on the face of lane ref_lane (0..3: the first active one),
+ * with the face's size; one LOD for the quad's lanes, as in
+ * tsr_texture_sample_quad_lod(). Lanes on several faces sample each
+ * face for its lanes; the line requests of all faces are coalesced in
+ * first-use order. rgba[lane][channel] in 0..1. Hot path: no allocation.
+ */
+void tsr_texture_sample_cube_quad(const struct tsr_texture *const faces[6],
+				  enum tsr_filter filter, const float s[4], const float t[4],
+				  const float r[4], int ref_lane, float lod, int relative,
+				  float rgba[4][4], struct tsr_texel_requests *req);
+
 #endif
