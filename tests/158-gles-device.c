@@ -19,7 +19,8 @@
  * images alike. Clears after a draw, scissored, masked and of another
  * depth (drawn as quads); a framebuffer object's NPOT color and depth
  * textures rendered, mipmapped by glGenerateMipmap after the pass,
- * sampled; a color renderbuffer drawn, read and copied into a texture.
+ * sampled; a depth texture sampled at full precision (a depth 8 bits
+ * cannot hold); a color renderbuffer drawn, read and copied into a texture.
  * Cube maps: textureCube in the fragment and the vertex program, a
  * direction toward each face and near the edges between faces, the
  * exact texel Table 3.21 selects, TBR and IMR.
@@ -854,6 +855,99 @@ static void test_framebuffer_object_npot(void **state)
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));  /* TBR and IMR alike */
 }
 
+/* A depth texture keeps its depths at full precision (GL_OES_depth_texture
+ * with UNSIGNED_INT: 32 bits), sampled as (d, d, d, 1): a pass at depth
+ * 0.5 + 1/1024 (between two 8-bit greys: 128/255 is 0.50196), sampled
+ * NEAREST by a program writing (d - 0.5) * 256 (0.25: 64 of 255; the
+ * 8-bit grey would give 0.502: 128) and d itself (128), alpha 1. TBR and
+ * IMR alike. */
+static void test_depth_texture_precision(void **state)
+{
+	(void)state;
+	static const char *FS_D = "precision highp float;\n"
+				  "uniform sampler2D tex;\n"
+				  "varying vec2 v_uv;\n"
+				  "void main() { vec4 t = texture2D(tex, v_uv);\n"
+				  "  gl_FragColor = vec4((t.r - 0.5) * 256.0, t.g, (t.b - 0.5) * 256.0,"
+				  " t.a); }\n";
+	uint8_t img[2][W * H * 4];
+	for (int imr = 0; imr < 2; imr++) {
+		struct fix f;
+		fix_new(&f, imr);
+		struct tsr_gles_context *c = f.ctx;
+		struct tsr_error err;
+		GLuint tex[2] = {0, 0}, fb = 0;
+		tsr_gles_GenTextures(c, 2, tex);
+		tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[1]);
+		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, 8, 8, 0,
+				    GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, NULL);
+		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+		tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[0]);
+		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, 8, 8, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+				    NULL);
+		tsr_gles_GenFramebuffers(c, 1, &fb);
+		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
+		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+					      tex[0], 0);
+		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D,
+					      tex[1], 0);
+		assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
+				 GL_FRAMEBUFFER_COMPLETE);
+		tsr_gles_Viewport(c, 0, 0, 8, 8);
+		tsr_gles_Enable(c, GL_DEPTH_TEST);
+		clear(&f, 0.0f, 0.0f, 0.0f);
+		/* the whole target at NDC z = 1/512: window depth 0.5 + 1/1024 */
+		const float zq = 1.0f / 512.0f;
+		const float quad3[] = {-1, -1, zq, 1, -1, zq, 1, 1, zq,
+				       -1, -1, zq, 1, 1, zq, -1, 1, zq};
+		static const char *VS3 = "attribute vec3 pos;\n"
+					 "attribute vec2 uv;\n"
+					 "varying vec2 v_uv;\n"
+					 "void main() { v_uv = uv; gl_Position = vec4(pos, 1.0); }\n";
+		GLuint vs3 = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
+		GLuint fsd = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
+		tsr_gles_ShaderSource(c, vs3, 1, &VS3, NULL);
+		tsr_gles_ShaderSource(c, fsd, 1, &FS_D, NULL);
+		tsr_gles_CompileShader(c, vs3);
+		tsr_gles_CompileShader(c, fsd);
+		GLuint pd = tsr_gles_CreateProgram(c);
+		tsr_gles_AttachShader(c, pd, vs3);
+		tsr_gles_AttachShader(c, pd, fsd);
+		tsr_gles_BindAttribLocation(c, pd, 0, "pos");
+		tsr_gles_BindAttribLocation(c, pd, 1, "uv");
+		tsr_gles_LinkProgram(c, pd);
+		tsr_gles_UseProgram(c, pd);
+		const float uv[] = {0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1};
+		tsr_gles_VertexAttribPointer(c, 0, 3, GL_FLOAT, GL_FALSE, 0, quad3);
+		tsr_gles_VertexAttribPointer(c, 1, 2, GL_FLOAT, GL_FALSE, 0, uv);
+		tsr_gles_EnableVertexAttribArray(c, 0);
+		tsr_gles_EnableVertexAttribArray(c, 1);
+		draw_arrays(&f, 0, 6);  /* (the program's output into tex[0] is not looked at) */
+		tsr_gles_Disable(c, GL_DEPTH_TEST);
+		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, 0);
+		/* the window: the depth texture through the program, at z 0 */
+		tsr_gles_Viewport(c, 0, 0, W, H);
+		tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[1]);
+		const float quad0[] = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, -1, 0, 1, 1, 0, -1, 1, 0};
+		tsr_gles_VertexAttribPointer(c, 0, 3, GL_FLOAT, GL_FALSE, 0, quad0);
+		draw_arrays(&f, 0, 6);
+		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+		uint8_t px[4];
+		pixel(&f, W / 2, H / 2, px);
+		assert_int_equal(px[0], 64);   /* (d - 0.5) * 256 = 0.25: not 8 bits' 128 */
+		assert_int_equal(px[1], 128);  /* d itself as a color */
+		assert_int_equal(px[2], 64);   /* B = R (LUMINANCE-like) */
+		assert_int_equal(px[3], 255);  /* A = 1 */
+		assert_int_equal(tsr_gles_device_read_pixels(f.dev, c, 0, 0, W, H, img[imr], &err),
+				 TSR_OK);
+		for (int i = 0; i < W * H; i++)  /* every pixel the same */
+			assert_memory_equal(&img[imr][4 * i], px, 4);
+		fix_free(&f);
+	}
+	assert_memory_equal(img[0], img[1], sizeof(img[0]));  /* TBR and IMR alike */
+}
+
 /* A framebuffer object drawn after the window's pass in one frame: the
  * window's next pass continues its image (left half red, drawn first;
  * right half the object's green texture, drawn after it); TBR and IMR. */
@@ -1160,6 +1254,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stencil),
 		cmocka_unit_test(test_clears),
 		cmocka_unit_test(test_framebuffer_object_npot),
+		cmocka_unit_test(test_depth_texture_precision),
 		cmocka_unit_test(test_color_renderbuffer),
 		cmocka_unit_test(test_window_then_framebuffer_object),
 		cmocka_unit_test(test_cube_map),

@@ -24,7 +24,10 @@ struct tsr_image {
 	int depth;         /* 1: a depth render target ("format": "depth32f"):
 	                      the pass drawing it has no color output, its
 	                      depth buffer is the target; rgba holds the depth
-	                      as grey (R = G = B = depth as RGBA8, A = 255) */
+	                      as grey (R = G = B = depth as RGBA8, A = 255),
+	                      the initial depths (byte / 255); the GPU's
+	                      texture keeps the drawn depths as floats, which
+	                      samples read (texture/texture.h) */
 	uint8_t bottom_up; /* a render target whose texel row 0 is its bottom
 	                      row (GL's window coordinates, y up: a GL
 	                      framebuffer object's texture); 0: row 0 is the

@@ -75,9 +75,14 @@
  *
  * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): a depth
  * renderbuffer alone, a stencil clear after a draw or scissored or
- * color-masked (the clear quad writes no stencil); texture contents changed between two draws of one frame
- * are sampled as at the frame's end; depth textures sample their depth
- * as 8 bits (the grey image of the pass's depth).
+ * color-masked (the clear quad writes no stencil); texture contents
+ * changed between two draws of one frame are sampled as at the frame's
+ * end.
+ *
+ * Depth textures (GL_OES_depth_texture): the pass's depth stored into one
+ * keeps full precision (the GPU image's float depth plane,
+ * tsr_texture_write_depth_rect()), sampled as (d, d, d, 1); each texel is
+ * 4 bytes in memory, read through the texture caches like any texel.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -159,15 +159,6 @@ enum tsr_status tsr_gpu_bind_pass(struct tsr_gpu *g, struct frame_slot *f,
 				  struct tsr_error *err);
 
 /*
- * A depth target's image (both pipelines, so that their images stay bit
- * for bit equal): each of the n window depths of `depth` becomes a grey
- * RGBA8 texel, R = G = B = the depth clamped to 0..1, scaled to 0..255
- * and rounded as a color channel is (NaN -> 0), A = 255. dst holds 4n
- * bytes.
- */
-void tsr_depth_grey_row(uint8_t *restrict dst, const float *restrict depth, size_t n);
-
-/*
  * Colors as a flush writes them (both pipelines: the TBR's tile flush,
  * the IMR's frame buffer and render targets): each of the n channels of
  * src clamped to 0..1, scaled to 0..255 and rounded (NaN -> 0); dst holds

@@ -36,8 +36,9 @@
  * become the target's texels at the pass's end). A pass drawing a depth
  * render target ("format": "depth32f") has no color buffer: its Z traffic
  * (stream z) goes to the target's memory region in place of the depth
- * buffer's, it writes no color, and its depths become the target's grey
- * texels at the pass's end (tsr_depth_grey_row(), as the TBR's flush).
+ * buffer's, it writes no color, and its depths become the target's
+ * depths at the pass's end (tsr_texture_write_depth_rect(), as the TBR's
+ * flush).
  *
  * Timing mode (timing.enabled; timing_driver.c, docs/timing.md
  * "Immediate mode"): each draw's geometry paths, then its primitive
@@ -276,15 +277,14 @@ static enum tsr_status end_pass(struct tsr_gpu *g, int last, struct tsr_error *e
 	uint8_t *rgba = malloc((size_t)w * h * 4);
 	if (!rgba)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a render target");
-	if (g->target_depth)
-		tsr_depth_grey_row(rgba, g->imr->depth, (size_t)w * h);
-	else
+	if (g->target_depth) {
+		tsr_texture_write_depth_rect(g->target_tex, 0, 0, w, h, g->imr->depth, w);
+	} else {
 		tsr_rgba8_row(rgba, g->imr->color, (size_t)w * h * 4);
-	tsr_texture_write_rect(g->target_tex, 0, 0, w, h, rgba, w * 4);
-	if (g->store_depth_tex) {  /* its depth too, into the pass's depth target */
-		tsr_depth_grey_row(rgba, g->imr->depth, (size_t)w * h);
-		tsr_texture_write_rect(g->store_depth_tex, 0, 0, w, h, rgba, w * 4);
+		tsr_texture_write_rect(g->target_tex, 0, 0, w, h, rgba, w * 4);
 	}
+	if (g->store_depth_tex)  /* its depth too, into the pass's depth target */
+		tsr_texture_write_depth_rect(g->store_depth_tex, 0, 0, w, h, g->imr->depth, w);
 	free(rgba);
 	return TSR_OK;
 }

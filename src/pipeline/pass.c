@@ -179,18 +179,6 @@ void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 	tsr_geometry_set_viewport(g->geom, g->target_width, g->target_height);
 }
 
-void tsr_depth_grey_row(uint8_t *restrict dst, const float *restrict depth, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		float v = depth[i] * 255.0f + 0.5f;  /* as a color channel's RGBA8 */
-		v = v >= 0.5f ? v : 0.5f;            /* NaN becomes 0.5 */
-		v = v > 255.5f ? 255.5f : v;
-		const uint8_t grey = (uint8_t)(int32_t)v;
-		dst[4 * i] = dst[4 * i + 1] = dst[4 * i + 2] = grey;
-		dst[4 * i + 3] = 255;
-	}
-}
-
 /*
  * One row of colors as a flush writes them: each channel clamped to 0..1,
  * scaled to 0..255 and rounded. restrict: the bytes do not alias the

@@ -247,25 +247,26 @@ static void flush_tile(struct tsr_gpu *g, const struct tsr_target *t)
  * texture later passes sample) and its memory, one write per row of 4x4
  * blocks (the block-linear layout of texture/texture.h) through
  * routes.render_target, stream render_target. A depth target's flush
- * stores the tile's depth the same way (4 bytes a pixel, 32-bit float;
- * the texels its grey image, tsr_depth_grey_row()): the stored depth
+ * stores the tile's depth the same way (4 bytes a pixel, 32-bit float,
+ * tsr_texture_write_depth_rect(): the depths samples read, the texels
+ * their grey image): the stored depth
  * attachment is a render target of the pass, so its stream is
  * render_target too (not z, which is the IMR's depth buffer traffic).
  */
 static void flush_tile_to_texture(struct tsr_gpu *g, const struct tsr_target *t)
 {
-	tsr_texture_write_rect(g->target_tex, (uint32_t)t->x0, (uint32_t)t->y0, t->width,
-			       t->height, g->tile_rgba, t->width * 4);
+	if (g->target_depth)
+		tsr_texture_write_depth_rect(g->target_tex, (uint32_t)t->x0, (uint32_t)t->y0,
+					     t->width, t->height, t->depth, t->stride);
+	else
+		tsr_texture_write_rect(g->target_tex, (uint32_t)t->x0, (uint32_t)t->y0, t->width,
+				       t->height, g->tile_rgba, t->width * 4);
 	rt_block_rows(g, t, 1);
 	if (!g->store_depth_tex)
 		return;
-	/* and its depth into the pass's depth target (after the colors: the
-	 * tile's RGBA8 buffer is reused) */
-	for (uint32_t y = 0; y < t->height; y++)
-		tsr_depth_grey_row(&g->tile_rgba[(size_t)y * t->width * 4],
-				   &t->depth[(size_t)y * t->stride], t->width);
-	tsr_texture_write_rect(g->store_depth_tex, (uint32_t)t->x0, (uint32_t)t->y0, t->width,
-			       t->height, g->tile_rgba, t->width * 4);
+	/* and its depth into the pass's depth target */
+	tsr_texture_write_depth_rect(g->store_depth_tex, (uint32_t)t->x0, (uint32_t)t->y0,
+				     t->width, t->height, t->depth, t->stride);
 	rt_block_rows_of(g, g->store_depth_tex, t, 1);
 }
 
@@ -328,12 +329,7 @@ void tsr_stage_tile_flush(struct tsr_gpu *g, struct tsr_tile_work *w,
 			  struct tsr_frame_stats *st)
 {
 	struct tsr_tile_colors c = {0};
-	if (g->target_depth)  /* the tile's depth as grey texels (no color output) */
-		for (uint32_t y = 0; y < w->target.height; y++)
-			tsr_depth_grey_row(&g->tile_rgba[(size_t)y * w->target.width * 4],
-					   &w->target.depth[(size_t)y * w->target.stride],
-					   w->target.width);
-	else
+	if (!g->target_depth)  /* a depth target has no colors: its flush stores depth */
 		tile_colors(g, &w->target, w->tile, w->colors_ready, &c);
 	const int skip_flush = tsr_technique_set_tile_flush(&g->techniques, &c, st);
 	if (g->log)

@@ -14,11 +14,15 @@ struct tsr_level {
 	uint64_t addr;           /* base + offset: the level's byte address */
 	float fw, fh;            /* width, height as floats */
 	uint8_t *texels;         /* width * height * 4, row-major */
+	float *depth;            /* a depth texture's depths (width * height, row-major,
+	                            0..1) that samples read; texels then hold them as
+	                            grey (the image a dump or a read shows); NULL: none */
 };
 
 struct tsr_texture {
 	uint32_t levels;
 	uint8_t bottom_up;       /* tsr_image.bottom_up */
+	uint8_t depth;           /* tsr_image.depth: levels have depth planes */
 	uint64_t base;
 	uint64_t footprint;
 	struct tsr_level level[TSR_TEXTURE_MAX_LEVELS];
@@ -45,10 +49,30 @@ static void downsample(const struct tsr_level *p, struct tsr_level *lv)
 		}
 }
 
+/* downsample's 2x2 box filter of a depth texture's depth plane (the
+ * mean of the four depths, in float). */
+static void downsample_depth(const struct tsr_level *p, struct tsr_level *lv)
+{
+	const uint32_t w = lv->width, h = lv->height;
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++) {
+			uint32_t x0 = 2 * x, y0 = 2 * y;
+			uint32_t x1 = x0 + 1 < p->width ? x0 + 1 : x0;
+			uint32_t y1 = y0 + 1 < p->height ? y0 + 1 : y0;
+			lv->depth[(size_t)y * w + x] = 0.25f * (p->depth[(size_t)y0 * p->width + x0] +
+								p->depth[(size_t)y0 * p->width + x1] +
+								p->depth[(size_t)y1 * p->width + x0] +
+								p->depth[(size_t)y1 * p->width + x1]);
+		}
+}
+
 void tsr_texture_build_mips(struct tsr_texture *t)
 {
-	for (uint32_t l = 1; l < t->levels; l++)
+	for (uint32_t l = 1; l < t->levels; l++) {
 		downsample(&t->level[l - 1], &t->level[l]);
+		if (t->depth)
+			downsample_depth(&t->level[l - 1], &t->level[l]);
+	}
 }
 
 uint32_t tsr_texture_pass_row(const struct tsr_texture *t, uint32_t y)
@@ -69,6 +93,7 @@ enum tsr_status tsr_texture_create(const struct tsr_image *img,
 	if (!t)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a texture");
 	t->bottom_up = img->bottom_up;
+	t->depth = img->depth != 0;
 	uint32_t w = img->width, h = img->height;
 	uint64_t off = 0;
 	for (uint32_t l = 0; l < TSR_TEXTURE_MAX_LEVELS; l++) {
@@ -92,6 +117,19 @@ enum tsr_status tsr_texture_create(const struct tsr_image *img,
 			memcpy(lv->texels, img->rgba, (size_t)w * h * 4);
 		else
 			downsample(&t->level[l - 1], lv);
+		if (img->depth) {  /* the depths the grey texels show, until a pass writes them */
+			lv->depth = malloc((size_t)w * h * sizeof(float));
+			if (!lv->depth) {
+				tsr_texture_destroy(t);
+				return tsr_error_set(err, TSR_ERR_NOMEM,
+						     "out of memory for a texture");
+			}
+			if (l == 0)
+				for (size_t i = 0; i < (size_t)w * h; i++)
+					lv->depth[i] = (float)img->rgba[4 * i] / 255.0f;
+			else
+				downsample_depth(&t->level[l - 1], lv);
+		}
 		if ((w == 1 && h == 1) || (img->render_target && !img->mipmapped))
 			break;  /* a render target has level 0 only: a pass writes no mips */
 		w = w > 1 ? w / 2 : 1;
@@ -106,8 +144,10 @@ void tsr_texture_destroy(struct tsr_texture *t)
 {
 	if (!t)
 		return;
-	for (uint32_t l = 0; l < t->levels; l++)
+	for (uint32_t l = 0; l < t->levels; l++) {
 		free(t->level[l].texels);
+		free(t->level[l].depth);
+	}
 	free(t);
 }
 
@@ -133,6 +173,37 @@ void tsr_texture_write_rect(struct tsr_texture *t, uint32_t x0, uint32_t y0, uin
 	for (uint32_t y = 0; y < h; y++)
 		memcpy(&lv->texels[((size_t)tsr_texture_pass_row(t, y0 + y) * lv->width + x0) * 4],
 		       &rgba[(size_t)y * pitch_bytes], (size_t)w * 4);
+}
+
+void tsr_depth_grey_row(uint8_t *restrict dst, const float *restrict depth, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		float v = depth[i] * 255.0f + 0.5f;  /* as a color channel's RGBA8 */
+		v = v >= 0.5f ? v : 0.5f;            /* NaN becomes 0.5 */
+		v = v > 255.5f ? 255.5f : v;
+		const uint8_t grey = (uint8_t)(int32_t)v;
+		dst[4 * i] = dst[4 * i + 1] = dst[4 * i + 2] = grey;
+		dst[4 * i + 3] = 255;
+	}
+}
+
+void tsr_texture_write_depth_rect(struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
+				  uint32_t h, const float *depth, size_t pitch)
+{
+	struct tsr_level *lv = &t->level[0];
+	if (!clip_rect(lv, x0, y0, &w, &h))
+		return;
+	for (uint32_t y = 0; y < h; y++) {
+		const size_t row = (size_t)tsr_texture_pass_row(t, y0 + y) * lv->width + x0;
+		const float *src = &depth[(size_t)y * pitch];
+		tsr_depth_grey_row(&lv->texels[row * 4], src, w);
+		if (!lv->depth)
+			continue;
+		for (uint32_t x = 0; x < w; x++) {  /* clamped to 0..1, NaN as 0 (the grey's) */
+			const float d = src[x];
+			lv->depth[row + x] = d > 0.0f ? (d < 1.0f ? d : 1.0f) : 0.0f;
+		}
+	}
 }
 
 void tsr_texture_read_rect(const struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
@@ -342,13 +413,14 @@ static inline void acc_store(float out[4], acc4 acc, float k)
 
 #ifndef __SSE2__
 /*
- * Filters one level for one lane; accumulates weight * color into acc and
- * adds the texels' lines to L in texel order. Always inlined so that the
- * filter and the wrap mode are constants in each specialisation.
+ * Filters one level for one lane; accumulates weight * color into acc (a
+ * depth texture: weight * depth into *dacc, acc untouched) and adds the
+ * texels' lines to L in texel order. Always inlined so that the filter and
+ * the wrap mode are constants in each specialisation.
  */
 static inline __attribute__((always_inline)) void
 sample_level(const struct tsr_texture *t, uint32_t level, int bilinear, enum tsr_wrap wrap,
-	     float u, float v, float weight, acc4 *acc, struct line_list *L)
+	     float u, float v, float weight, acc4 *acc, float *dacc, struct line_list *L)
 {
 	const struct tsr_level *lv = &t->level[level];
 	if (!isfinite(u))
@@ -371,7 +443,11 @@ sample_level(const struct tsr_texture *t, uint32_t level, int bilinear, enum tsr
 	if (!bilinear) {
 		int32_t x = wrap_coord(ifloor_small(s), width, wrap);
 		int32_t y = wrap_coord(ifloor_small(tt), lv->height, wrap);
-		*acc = acc_texel(*acc, &lv->texels[((size_t)y * width + (uint32_t)x) * 4], weight);
+		if (dacc)
+			*dacc += weight * lv->depth[(size_t)y * width + (uint32_t)x];
+		else
+			*acc = acc_texel(*acc, &lv->texels[((size_t)y * width + (uint32_t)x) * 4],
+					 weight);
 		list_add(L, lbase + ((uint64_t)((uint32_t)y >> 2) * bw + ((uint32_t)x >> 2)) *
 					    TSR_TEXTURE_BLOCK_BYTES);
 		return;
@@ -386,6 +462,15 @@ sample_level(const struct tsr_texture *t, uint32_t level, int bilinear, enum tsr
 	uint32_t y0 = (uint32_t)wrap_coord(iy0, lv->height, wrap);
 	uint32_t y1 = (uint32_t)wrap_coord(iy0 + 1, lv->height, wrap);
 	float wx0 = 1.0f - ax, wy0 = 1.0f - ay;
+	if (dacc) {
+		const float *d0 = &lv->depth[(size_t)y0 * width], *d1 = &lv->depth[(size_t)y1 * width];
+		*dacc += weight * wx0 * wy0 * d0[x0];
+		*dacc += weight * ax * wy0 * d0[x1];
+		*dacc += weight * wx0 * ay * d1[x0];
+		*dacc += weight * ax * ay * d1[x1];
+		add_footprint_lines(L, lbase, bw, x0, x1, y0, y1);
+		return;
+	}
 	const uint8_t *r0 = &lv->texels[(size_t)y0 * width * 4];
 	const uint8_t *r1 = &lv->texels[(size_t)y1 * width * 4];
 	*acc = acc_texel(*acc, r0 + x0 * 4, weight * wx0 * wy0);
@@ -510,10 +595,34 @@ lane_texels(const struct tsr_level *lv, int bilinear, enum tsr_wrap wrap,
 	add_footprint_lines(L, lbase, bw, x0, x1, y0, y1);
 }
 
+/* lane_texels of a depth texture: weight * depth into *d (its plane, in
+ * float), the same lines. */
+static inline __attribute__((always_inline)) void
+lane_depth(const struct tsr_level *lv, int bilinear, const struct level_lanes *c, int lane,
+	   float *d, struct line_list *L)
+{
+	const uint32_t width = lv->width;
+	const uint64_t lbase = lv->addr;
+	const uint32_t bw = lv->blocks_w;
+	if (!bilinear) {
+		const uint32_t x = c->x0[lane], y = c->y0[lane];
+		*d += c->w[0][lane] * lv->depth[(size_t)y * width + x];
+		list_add(L, lbase + ((uint64_t)(y >> 2) * bw + (x >> 2)) * TSR_TEXTURE_BLOCK_BYTES);
+		return;
+	}
+	const uint32_t x0 = c->x0[lane], x1 = c->x1[lane], y0 = c->y0[lane], y1 = c->y1[lane];
+	const float *r0 = &lv->depth[(size_t)y0 * width], *r1 = &lv->depth[(size_t)y1 * width];
+	*d += c->w[0][lane] * r0[x0];
+	*d += c->w[1][lane] * r0[x1];
+	*d += c->w[2][lane] * r1[x0];
+	*d += c->w[3][lane] * r1[x1];
+	add_footprint_lines(L, lbase, bw, x0, x1, y0, y1);
+}
+
 static inline __attribute__((always_inline)) void
 sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint32_t l0,
 	     uint32_t l1, int two, float frac, const float u[4], const float v[4],
-	     float rgba[4][4], struct line_list *L)
+	     float rgba[4][4], struct line_list *L, int depth)
 {
 	const float k = 1.0f / 255.0f;
 	const __m128 sign = _mm_set1_ps(-0.0f), fmax = _mm_set1_ps(3.40282347e+38f);
@@ -528,6 +637,17 @@ sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint
 	lanes_coords(&lv0, bilinear, wrap, U, V, two ? 1.0f - frac : 1.0f, &c0);
 	if (two)
 		lanes_coords(&lv1, bilinear, wrap, U, V, frac, &c1);
+	if (depth) {  /* (d, d, d, 1): GL_OES_depth_texture's LUMINANCE-like result */
+		for (int lane = 0; lane < 4; lane++) {
+			float d = 0.0f;
+			lane_depth(&lv0, bilinear, &c0, lane, &d, L);
+			if (two)
+				lane_depth(&lv1, bilinear, &c1, lane, &d, L);
+			rgba[lane][0] = rgba[lane][1] = rgba[lane][2] = d;
+			rgba[lane][3] = 1.0f;
+		}
+		return;
+	}
 	for (int lane = 0; lane < 4; lane++) {
 		acc4 acc = acc_zero();
 		lane_texels(&lv0, bilinear, wrap, &c0, lane, &acc, L);
@@ -540,16 +660,21 @@ sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint
 static inline __attribute__((always_inline)) void
 sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint32_t l0,
 	     uint32_t l1, int two, float frac, const float u[4], const float v[4],
-	     float rgba[4][4], struct line_list *L)
+	     float rgba[4][4], struct line_list *L, int depth)
 {
 	const float k = 1.0f / 255.0f;
 	for (int lane = 0; lane < 4; lane++) {
 		acc4 acc = acc_zero();
+		float d = 0.0f, *dacc = depth ? &d : NULL;
 		sample_level(t, l0, bilinear, wrap, u[lane], v[lane],
-			     two ? 1.0f - frac : 1.0f, &acc, L);
+			     two ? 1.0f - frac : 1.0f, &acc, dacc, L);
 		if (two)
-			sample_level(t, l1, bilinear, wrap, u[lane], v[lane], frac, &acc, L);
+			sample_level(t, l1, bilinear, wrap, u[lane], v[lane], frac, &acc, dacc, L);
 		acc_store(rgba[lane], acc, k);
+		if (dacc) {  /* (d, d, d, 1): GL_OES_depth_texture's LUMINANCE-like result */
+			rgba[lane][0] = rgba[lane][1] = rgba[lane][2] = d;
+			rgba[lane][3] = 1.0f;
+		}
 	}
 }
 #endif
@@ -577,22 +702,24 @@ static inline void sample_quad_at(const struct tsr_texture *t, enum tsr_filter f
 	struct line_list L = {0, 0, UINT64_MAX, req->lines};
 	/* specialised per filter, wrap mode and level count (two: trilinear
 	 * between two levels, always bilinear) */
-	if (wrap == TSR_WRAP_REPEAT) {
+	if (t->depth) {  /* rare: one generic instance samples the depth plane */
+		sample_lanes(t, bilinear, wrap, l0, l1, two, frac, u, v, rgba, &L, 1);
+	} else if (wrap == TSR_WRAP_REPEAT) {
 		if (two)
-			sample_lanes(t, 1, TSR_WRAP_REPEAT, l0, l1, 1, frac, u, v, rgba, &L);
+			sample_lanes(t, 1, TSR_WRAP_REPEAT, l0, l1, 1, frac, u, v, rgba, &L, 0);
 		else if (bilinear)
-			sample_lanes(t, 1, TSR_WRAP_REPEAT, l0, l1, 0, frac, u, v, rgba, &L);
+			sample_lanes(t, 1, TSR_WRAP_REPEAT, l0, l1, 0, frac, u, v, rgba, &L, 0);
 		else
-			sample_lanes(t, 0, TSR_WRAP_REPEAT, l0, l1, 0, frac, u, v, rgba, &L);
+			sample_lanes(t, 0, TSR_WRAP_REPEAT, l0, l1, 0, frac, u, v, rgba, &L, 0);
 	} else if (wrap == TSR_WRAP_CLAMP) {
 		if (two)
-			sample_lanes(t, 1, TSR_WRAP_CLAMP, l0, l1, 1, frac, u, v, rgba, &L);
+			sample_lanes(t, 1, TSR_WRAP_CLAMP, l0, l1, 1, frac, u, v, rgba, &L, 0);
 		else if (bilinear)
-			sample_lanes(t, 1, TSR_WRAP_CLAMP, l0, l1, 0, frac, u, v, rgba, &L);
+			sample_lanes(t, 1, TSR_WRAP_CLAMP, l0, l1, 0, frac, u, v, rgba, &L, 0);
 		else
-			sample_lanes(t, 0, TSR_WRAP_CLAMP, l0, l1, 0, frac, u, v, rgba, &L);
+			sample_lanes(t, 0, TSR_WRAP_CLAMP, l0, l1, 0, frac, u, v, rgba, &L, 0);
 	} else {
-		sample_lanes(t, bilinear, wrap, l0, l1, two, frac, u, v, rgba, &L);
+		sample_lanes(t, bilinear, wrap, l0, l1, two, frac, u, v, rgba, &L, 0);
 	}
 	req->texel_fetches = L.fetches;
 	req->line_count = L.count;

@@ -17,11 +17,18 @@
  * addresses of the four lanes for one sample instruction are coalesced into
  * unique cache-line requests, in first-use order.
  *
+ * A depth texture (tsr_image.depth, a depth render target) keeps its
+ * depths as floats besides the grey texels: samples filter the floats and
+ * return (d, d, d, 1) (GL_OES_depth_texture's LUMINANCE-like result); its
+ * texels are 4 bytes each in memory like any (a 32-bit depth texel), so
+ * addresses and line requests are the same as an RGBA8 texture's.
+ *
  * Left out: anisotropic filtering, compressed formats (ETC/ASTC), sRGB.
  */
 #ifndef TSR_TEXTURE_TEXTURE_H
 #define TSR_TEXTURE_TEXTURE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/status.h"
@@ -80,6 +87,26 @@ uint32_t tsr_texture_pass_row(const struct tsr_texture *t, uint32_t y);
  */
 void tsr_texture_write_rect(struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
 			    uint32_t h, const uint8_t *rgba, uint32_t pitch_bytes);
+
+/*
+ * Overwrites the depths of a depth texture's level 0 (tsr_image.depth) in
+ * the rectangle (x0, y0, w, h) of the pass's rows (tsr_texture_pass_row()),
+ * clipped to the level, with float rows `pitch` floats apart (the
+ * rectangle's top row first): a pass's stored depth. Samples read the
+ * depths at full precision, clamped to 0..1 (NaN as 0), as (d, d, d, 1);
+ * the texels (what tsr_texture_read_rect() and a dump show) become their
+ * grey image (tsr_depth_grey_row()). A texture that is not a depth one
+ * gets the grey texels only. No allocation.
+ */
+void tsr_texture_write_depth_rect(struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
+				  uint32_t h, const float *depth, size_t pitch);
+
+/*
+ * n depths (0..1) as grey RGBA8 texels: R = G = B = the depth clamped to
+ * 0..1, scaled to 0..255 and rounded as a color channel's conversion to
+ * RGBA8 (NaN as 0), A = 255.
+ */
+void tsr_depth_grey_row(uint8_t *restrict dst, const float *restrict depth, size_t n);
 
 /*
  * Copies the texels of level 0 in the rectangle (x0, y0, w, h) of the
