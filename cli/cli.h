@@ -36,6 +36,18 @@ struct tsr_gpu_config;
 enum tsr_status tsr_cli_config_warnings(const struct tsr_gpu_config *cfg,
 					struct tsr_error *err);
 
+/*
+ * A run's configuration: the defaults, then config (a file, else a shipped
+ * one by name; NULL: none; its path into config_path, cap bytes), then the
+ * --set overrides, then the warnings of keys its mode ignores
+ * (tsr_cli_config_warnings()). What run, exec and a capture's replay do
+ * before anything runs. Errors: those of tsr_data_resolve(),
+ * tsr_config_apply_sets() and tsr_config_warnings().
+ */
+enum tsr_status tsr_cli_load_config(const char *config, const char *const *sets, size_t nsets,
+				    struct tsr_gpu_config *cfg, char *config_path, size_t cap,
+				    struct tsr_error *err);
+
 /* Prints "tessera: <message>" (printf-style) and returns EXIT_USAGE. */
 int tsr_cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

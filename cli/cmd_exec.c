@@ -19,7 +19,6 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
-#include "core/datadir.h"
 
 static void usage(FILE *f)
 {
@@ -105,15 +104,9 @@ int tsr_cmd_exec(int argc, char **argv)
 	/* 1. the configuration, as the driver will read it, before anything runs */
 	struct tsr_error err = {{0}};
 	char config_path[PATH_MAX], abs_config[PATH_MAX], abs_out[PATH_MAX];
-	enum tsr_status s = TSR_OK;
-	if (config)
-		s = tsr_data_resolve("configs", config, config_path, sizeof(config_path), &err);
 	struct tsr_gpu_config cfg;
-	tsr_config_defaults(&cfg);
-	if (s == TSR_OK)
-		s = tsr_config_apply_sets(&cfg, config ? config_path : NULL, sets, nsets, &err);
-	if (s == TSR_OK)
-		s = tsr_cli_config_warnings(&cfg, &err);
+	enum tsr_status s = tsr_cli_load_config(config, sets, nsets, &cfg, config_path,
+						sizeof(config_path), &err);
 	if (s != TSR_OK)
 		return tsr_cli_exit(s, &err);
 	/* TESSERA_SET: the overrides one a line (no configuration value holds

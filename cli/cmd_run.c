@@ -367,14 +367,11 @@ int tsr_cmd_run(int argc, char **argv)
 	char workload[4096], config_path[4096];
 	enum tsr_status s = tsr_data_resolve("workloads", workload_arg, workload,
 					     sizeof(workload), &err);
-	if (s == TSR_OK && config)
-		s = tsr_data_resolve("configs", config, config_path, sizeof(config_path), &err);
 	struct tsr_gpu_config cfg;
 	tsr_config_defaults(&cfg);
 	if (s == TSR_OK)
-		s = tsr_config_apply_sets(&cfg, config ? config_path : NULL, sets, nsets, &err);
-	if (s == TSR_OK)
-		s = tsr_cli_config_warnings(&cfg, &err);
+		s = tsr_cli_load_config(config, sets, nsets, &cfg, config_path, sizeof(config_path),
+					&err);
 	struct tsr_sim *sim = NULL;
 	if (s == TSR_OK)
 		s = tsr_sim_open(&cfg, workload, &sim, &err);

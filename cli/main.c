@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/datadir.h"
 #include "config/config.h"
 
 static void usage_main(FILE *f)
@@ -142,6 +143,17 @@ int tsr_cli_usage_error(const char *fmt, ...)
 	fputc('\n', stderr);
 	va_end(ap);
 	return EXIT_USAGE;
+}
+
+enum tsr_status tsr_cli_load_config(const char *config, const char *const *sets, size_t nsets,
+				    struct tsr_gpu_config *cfg, char *config_path, size_t cap,
+				    struct tsr_error *err)
+{
+	tsr_config_defaults(cfg);
+	if (config)
+		TSR_TRY(tsr_data_resolve("configs", config, config_path, cap, err));
+	TSR_TRY(tsr_config_apply_sets(cfg, config ? config_path : NULL, sets, nsets, err));
+	return tsr_cli_config_warnings(cfg, err);
 }
 
 enum tsr_status tsr_cli_config_warnings(const struct tsr_gpu_config *cfg,

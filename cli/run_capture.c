@@ -37,7 +37,6 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
-#include "core/datadir.h"
 #include "report/report.h"
 
 /*
@@ -428,15 +427,9 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 	/* 1. the configuration, as the driver will read it, before anything runs */
 	struct tsr_error err = {{0}};
 	char config_path[PATH_MAX], abs_config[PATH_MAX], abs_tmp[PATH_MAX], why[512];
-	enum tsr_status s = TSR_OK;
-	if (config)
-		s = tsr_data_resolve("configs", config, config_path, sizeof(config_path), &err);
 	struct tsr_gpu_config cfg;
-	tsr_config_defaults(&cfg);
-	if (s == TSR_OK)
-		s = tsr_config_apply_sets(&cfg, config ? config_path : NULL, sets, nsets, &err);
-	if (s == TSR_OK)
-		s = tsr_cli_config_warnings(&cfg, &err);
+	enum tsr_status s = tsr_cli_load_config(config, sets, nsets, &cfg, config_path,
+						sizeof(config_path), &err);
 	if (s != TSR_OK)
 		return tsr_cli_exit(s, &err);
 	/* TESSERA_SET: the overrides one a line */
