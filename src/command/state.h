@@ -93,6 +93,8 @@ enum tsr_attrib_type {
 	TSR_ATTRIB_USHORT,
 	TSR_ATTRIB_FIXED,
 	TSR_ATTRIB_FLOAT,
+	TSR_ATTRIB_HALF_FLOAT,   /* HALF_FLOAT_OES (GL_OES_vertex_half_float): IEEE
+	                            binary16, 2 bytes; TBR/IMR: program draws */
 	TSR_ATTRIB_TYPE_COUNT,
 };
 
@@ -270,13 +272,16 @@ struct tsr_cull_state {
 	uint8_t front_face;    /* enum tsr_front_face, default CCW */
 };
 
-/* Table 6.5 (POLYGON_OFFSET_FILL, _FACTOR, _UNITS). TBR/IMR: all of it
- * (geometry/cull.c: m * factor + r * units, r of a 24-bit depth buffer).
- * The frontend: off. */
+/* Table 6.5 (POLYGON_OFFSET_FILL, _FACTOR, _UNITS) and
+ * GL_EXT_polygon_offset_clamp's POLYGON_OFFSET_CLAMP_EXT. TBR/IMR: all of
+ * it (geometry/cull.c: m * factor + r * units, r of a 24-bit depth buffer,
+ * then limited to clamp when clamp is not 0). The frontend: off. */
 struct tsr_polygon_offset_state {
 	uint8_t enable;        /* default 0 */
 	float factor;          /* default 0 */
 	float units;           /* default 0 */
+	float clamp;           /* default 0: none; > 0: the offset is at most clamp,
+	                          < 0: at least clamp (depth units) */
 };
 
 /* Color write mask (table 6.12, COLOR_WRITEMASK), one bit per channel. */

@@ -421,7 +421,8 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 			*image = (int32_t)d->textures[i].image;
 			return TSR_OK;
 		}
-	if (!texels[0] || w <= 0 || h <= 0 || format == GL_DEPTH_COMPONENT)
+	if (!texels[0] || w <= 0 || h <= 0 || format == GL_DEPTH_COMPONENT ||
+	    format == GL_DEPTH_STENCIL_OES)
 		return TSR_OK;
 	for (uint32_t f = 1; f < faces; f++) {  /* complete: faces of one size */
 		GLsizei fw = 0, fh = 0;
@@ -523,7 +524,7 @@ static enum tsr_status program_material(struct tsr_gles_device *d, const struct 
 	return TSR_OK;
 }
 
-static const uint8_t attrib_bytes[TSR_ATTRIB_TYPE_COUNT] = {1, 1, 2, 2, 4, 4};
+static const uint8_t attrib_bytes[TSR_ATTRIB_TYPE_COUNT] = {1, 1, 2, 2, 4, 4, 2};
 
 /* The index stream of a draw as u32 values, and the largest index. */
 static enum tsr_status draw_indices(struct tsr_gles_device *d,
@@ -862,7 +863,9 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	for (uint32_t a = 0; a < TSR_MAX_VERTEX_ATTRIBS; a++)  /* the program says */
 		cd.state.attribs[a].buffer = 0;
 	cd.state.index.buffer = 0;
-	if (dev->params.bits.depth_bits == 0)  /* no depth buffer: no test, no write */
+	/* no depth buffer (an EGL config of DEPTH_SIZE 0, a framebuffer object
+	 * without a DEPTH_ATTACHMENT): no test, no write (4.1.6) */
+	if ((g->framebuffer ? g->depth_bits : dev->params.bits.depth_bits) <= 0)
 		cd.state.depth.test = 0;
 	/* no stencil buffer (an EGL config of STENCIL_SIZE 0, a framebuffer
 	 * object without a STENCIL_ATTACHMENT): as if the test always passed,
@@ -981,7 +984,10 @@ static enum tsr_status clear_quad(struct tsr_gles_device *d, const struct tsr_gl
 	cd.state.index.count = 4;
 	for (uint32_t u = 0; u < TSR_MAX_TEXTURE_UNITS; u++)
 		cd.state.textures[u].image = -1;
-	cd.state.depth.test = (mask & TSR_CLEAR_DEPTH) && d->params.bits.depth_bits;
+	GLint dbits = d->params.bits.depth_bits;
+	if (target >= 0)  /* a framebuffer object's: its DEPTH_ATTACHMENT's */
+		tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_DEPTH_BITS, &dbits);
+	cd.state.depth.test = (mask & TSR_CLEAR_DEPTH) && dbits > 0;
 	cd.state.depth.func = TSR_FUNC_ALWAYS;
 	cd.state.depth.write = (mask & TSR_CLEAR_DEPTH) != 0;
 	cd.state.color_mask = (mask & TSR_CLEAR_COLOR)
