@@ -350,8 +350,11 @@ struct tsr_texture_unit {
  * a render target's texels, stream render_target) before its primitives;
  * the IMR keeps a render target's contents in place and copies the
  * previous frame's image into the back buffer (EGL_BUFFER_PRESERVED: a
- * read and a write of every pixel, stream display). Refused: a depth
- * buffer loaded (no pass stores its depth tiles), a stencil buffer loaded
+ * read and a write of every pixel, stream display). A pass that stores
+ * its depth into a depth texture (store_depth) may keep the depth an
+ * earlier pass stored there (neither cleared nor invalidated:
+ * tsr_pass_loads_depth()): loaded from that texture. Refused: any other
+ * depth buffer loaded (no pass stores its depth tiles), a stencil buffer loaded
  * by a pass that tests it (no pass stores its stencil either), a
  * scissored clear, a depth clear value other than 1.0, a loaded color
  * buffer with the techniques on (a tile's

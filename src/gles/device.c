@@ -111,6 +111,8 @@ struct texture_map {       /* a GL texture object's image resource */
 	                          its texels are what the passes render), 2: a depth one */
 	uint8_t faces;         /* images from `image` on: 1 (2D), 6 (a cube map's
 	                          faces +X, -X, +Y, -Y, +Z, -Z; rgba holds them in a row) */
+	uint8_t depth_stored;  /* a pass stored its depth here (store_depth): a later
+	                          pass that does not clear depth continues it */
 };
 
 struct program_map {       /* a linked program's material (its code sizes) */
@@ -488,7 +490,7 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 		return s;
 	}
 	d->textures[d->texture_count++] = (struct texture_map){serial, index, (uint32_t)w,
-							       (uint32_t)h, copy, 0, (uint8_t)faces};
+							       (uint32_t)h, copy, 0, (uint8_t)faces, 0};
 	*image = (int32_t)index;
 	return TSR_OK;
 }
@@ -682,7 +684,7 @@ static enum tsr_status serial_target(struct tsr_gles_device *d, uint64_t serial,
 			d->textures[i].serial = 0;
 	d->textures[d->texture_count++] = (struct texture_map){serial, index, (uint32_t)w,
 							       (uint32_t)h, texels,
-							       (uint8_t)(1 + depth), 1};
+							       (uint8_t)(1 + depth), 1, 0};
 	*image = (int32_t)index;
 	return TSR_OK;
 }
@@ -801,9 +803,18 @@ static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
 	take_clear(d, target, &p.clear);
 	/* a render target's color, and the window's after a window pass of the
 	 * frame (the pass continues its image: a framebuffer object drawn
-	 * between two window passes); its depth is not kept (the pipelines
-	 * store no window depth) */
-	const uint8_t kept = target >= 0 || d->window_drawn ? TSR_CLEAR_COLOR : 0;
+	 * between two window passes); the window's depth is not kept (the
+	 * pipelines store no window depth) */
+	uint8_t kept = target >= 0 || d->window_drawn ? TSR_CLEAR_COLOR : 0;
+	/* a render target's depth texture that an earlier pass stored its depth
+	 * into: kept too (the pipelines load it, tsr_pass_loads_depth()), as
+	 * GL keeps an attachment's contents; before that, undefined */
+	for (uint32_t i = 0; depth_target >= 0 && i < d->texture_count; i++)
+		if (d->textures[i].target && d->textures[i].image == (uint32_t)depth_target) {
+			if (d->textures[i].depth_stored)
+				kept |= TSR_CLEAR_DEPTH;
+			d->textures[i].depth_stored = 1;
+		}
 	p.clear.invalidate = (uint8_t)(~(p.clear.mask | kept) & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH |
 								      TSR_CLEAR_STENCIL));
 	TSR_TRY(tsr_commands_pass(&d->cmds, &p, err));
