@@ -1021,13 +1021,22 @@ void GL_APIENTRY glPolygonOffsetClampEXT(GLfloat factor, GLfloat units, GLfloat 
 	tsr_gles_PolygonOffsetClampEXT(c->gles, factor, units, clamp);
 }
 
-/* The context validates; what it discards changes nothing on the device
- * (docs/gles.md: the TBR stores only color at a pass's end). */
+/* The context validates, the device skips what it can
+ * (tsr_gles_device_discard()). */
 void GL_APIENTRY glDiscardFramebufferEXT(GLenum target, GLsizei numAttachments,
 					 const GLenum *attachments)
 {
 	CTX();
-	(void)tsr_gles_DiscardFramebufferEXT(c->gles, target, numAttachments, attachments);
+	const GLbitfield mask =
+		tsr_gles_DiscardFramebufferEXT(c->gles, target, numAttachments, attachments);
+	struct tsr_gles_device *dev = device_of(c);
+	if (!mask || !dev)
+		return;
+	struct tsr_error err;
+	err.msg[0] = '\0';
+	enum tsr_status st = tsr_gles_device_discard(dev, c->gles, mask, &err);
+	if (st != TSR_OK)
+		drv_report(st, &err);
 }
 
 /* GL_KHR_debug */

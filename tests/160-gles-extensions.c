@@ -340,6 +340,51 @@ static void test_discard_framebuffer(void **state)
 	tsr_gles_context_destroy(c);
 }
 
+/* On the device: a framebuffer object's depth texture keeps its depth
+ * from pass to pass (a read ends the frame between them), unless the
+ * application discards it, which also saves the pass's depth store. */
+static void test_discard_depth_on_device(void **state)
+{
+	(void)state;
+	static const float at_half[] = {-1, -1, 0, 1, 1, -1, 0, 1, -1, 1, 0, 1, 1, 1, 0, 1};
+	static const float at_3q[] = {-1, -1, 0.5f, 1, 1, -1, 0.5f, 1, -1, 1, 0.5f, 1,
+				      1, 1, 0.5f, 1};
+	for (int run = 0; run < 4; run++) {
+		const int imr = run & 1, discard = run >= 2;
+		struct fix f;
+		fix_new(&f, imr, 0);
+		struct tsr_gles_context *c = f.ctx;
+		bind_fbo_with_depth_stencil(c);
+		tsr_gles_EnableVertexAttribArray(c, 0);
+		tsr_gles_Enable(c, GL_DEPTH_TEST);
+		tsr_gles_ClearColor(c, 0, 0, 0, 1);
+		clear(&f, GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+		tsr_gles_VertexAttribPointer(c, 0, 4, GL_FLOAT, GL_FALSE, 0, at_half);
+		color(&f, 0, 1, 0);
+		draw(&f, GL_TRIANGLE_STRIP, 4);
+		if (discard) {
+			const GLenum depth = GL_DEPTH_ATTACHMENT;
+			assert_int_equal(tsr_gles_DiscardFramebufferEXT(c, GL_FRAMEBUFFER, 1, &depth),
+					 GL_DEPTH_BUFFER_BIT);
+			struct tsr_error err;
+			assert_int_equal(tsr_gles_device_discard(f.dev, c, GL_DEPTH_BUFFER_BIT, &err),
+					 TSR_OK);
+		}
+		expect_all(&f, W, H, 0, 255, 0);
+		/* behind the kept depth (0.5): nothing drawn; over a discarded
+		 * (undefined: the far plane) one: drawn */
+		tsr_gles_VertexAttribPointer(c, 0, 4, GL_FLOAT, GL_FALSE, 0, at_3q);
+		color(&f, 1, 0, 0);
+		draw(&f, GL_TRIANGLE_STRIP, 4);
+		if (discard)
+			expect_all(&f, W, H, 255, 0, 0);
+		else
+			expect_all(&f, W, H, 0, 255, 0);
+		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+		fix_free(&f);
+	}
+}
+
 static void label_round_trip(struct tsr_gles_context *c, GLenum kind, GLuint name)
 {
 	char got[16];
@@ -747,6 +792,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_polygon_offset_clamp),
 		cmocka_unit_test(test_vertex_half_float),
 		cmocka_unit_test(test_discard_framebuffer),
+		cmocka_unit_test(test_discard_depth_on_device),
 		cmocka_unit_test(test_debug_labels),
 		cmocka_unit_test(test_debug_messages),
 		cmocka_unit_test(test_packed_depth_stencil),

@@ -825,6 +825,40 @@ static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
 	return TSR_OK;
 }
 
+enum tsr_status tsr_gles_device_discard(struct tsr_gles_device *d,
+					const struct tsr_gles_context *ctx, GLbitfield mask,
+					struct tsr_error *err)
+{
+	(void)err;
+	if (!(mask & GL_DEPTH_BUFFER_BIT) || !d->pass_open || d->pass_target < 0 ||
+	    d->pass_depth < 0)
+		return TSR_OK;
+	struct tsr_gles_context *c = (struct tsr_gles_context *)ctx;  /* queries only */
+	GLint fb = 0, dtype = GL_NONE, dname = 0;
+	tsr_gles_GetIntegerv(c, GL_FRAMEBUFFER_BINDING, &fb);
+	if (fb == 0)
+		return TSR_OK;
+	tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+						     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &dtype);
+	if (dtype != GL_TEXTURE)
+		return TSR_OK;
+	tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+						     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &dname);
+	const uint64_t serial = tsr_gles_texture_serial(ctx, (GLuint)dname, GL_TEXTURE_2D);
+	for (uint32_t i = 0; i < d->texture_count; i++) {
+		struct texture_map *t = &d->textures[i];
+		if (!t->target || t->image != (uint32_t)d->pass_depth || t->serial != serial)
+			continue;
+		/* the open pass is the frame's last: it ends without its depth store */
+		d->cmds.passes[d->cmds.pass_count - 1].store_depth = 0;
+		d->cmds.passes[d->cmds.pass_count - 1].depth_image = 0;
+		t->depth_stored = 0;
+		d->pass_open = 0;  /* a later draw opens a new pass, its depth undefined */
+		return TSR_OK;
+	}
+	return TSR_OK;
+}
+
 enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 				     const struct tsr_gles_context *ctx,
 				     const struct tsr_gles_draw *g, struct tsr_error *err)
@@ -1189,7 +1223,8 @@ enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 			if (dev->textures[i].target == 2 && dev->textures[i].image == (uint32_t)target)
 				return unsupported(err, "reading a framebuffer object without a color "
 						   "attachment");
-	if (dev->pass_open || dev->clear_count)
+	/* (a pass a discard or a mipmap closed is pending too) */
+	if (dev->pass_open || dev->clear_count || dev->cmds.pass_count)
 		TSR_TRY(render_frame(dev, err));
 	if (target >= 0)
 		return read_target(dev, (uint32_t)target, x, y, w, h, rgba, err);
