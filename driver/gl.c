@@ -1,6 +1,7 @@
 /*
- * gl.c - the OpenGL ES 2.0 entry points (all 142 of <GLES2/gl2.h>) and
- * GL_OES_mapbuffer's three, exported as gl*: each is the tsr_gles_* call of
+ * gl.c - the OpenGL ES 2.0 entry points (all 142 of <GLES2/gl2.h>),
+ * GL_OES_mapbuffer's three and those of GL_EXT_discard_framebuffer,
+ * GL_EXT_polygon_offset_clamp and GL_KHR_debug (KHR suffix), exported as gl*: each is the tsr_gles_* call of
  * src/gles/gles.h on the calling thread's current context (driver.h's
  * drv_current). With no current context a call does nothing and returns 0
  * (NULL, GL_FALSE, GL_NO_ERROR).
@@ -1012,6 +1013,108 @@ void GL_APIENTRY glGetBufferPointervOES(GLenum target, GLenum pname, void **para
 	tsr_gles_GetBufferPointervOES(c->gles, target, pname, params);
 }
 
+/* ---- extensions ---- */
+
+void GL_APIENTRY glPolygonOffsetClampEXT(GLfloat factor, GLfloat units, GLfloat clamp)
+{
+	CTX();
+	tsr_gles_PolygonOffsetClampEXT(c->gles, factor, units, clamp);
+}
+
+/* The context validates, the device skips what it can
+ * (tsr_gles_device_discard()). */
+void GL_APIENTRY glDiscardFramebufferEXT(GLenum target, GLsizei numAttachments,
+					 const GLenum *attachments)
+{
+	CTX();
+	const GLbitfield mask =
+		tsr_gles_DiscardFramebufferEXT(c->gles, target, numAttachments, attachments);
+	struct tsr_gles_device *dev = device_of(c);
+	if (!mask || !dev)
+		return;
+	struct tsr_error err;
+	err.msg[0] = '\0';
+	enum tsr_status st = tsr_gles_device_discard(dev, c->gles, mask, &err);
+	if (st != TSR_OK)
+		drv_report(st, &err);
+}
+
+/* GL_KHR_debug */
+void GL_APIENTRY glObjectLabelKHR(GLenum identifier, GLuint name, GLsizei length,
+				  const GLchar *label)
+{
+	CTX();
+	tsr_gles_ObjectLabelKHR(c->gles, identifier, name, length, label);
+}
+
+void GL_APIENTRY glGetObjectLabelKHR(GLenum identifier, GLuint name, GLsizei bufSize,
+				     GLsizei *length, GLchar *label)
+{
+	CTX();
+	tsr_gles_GetObjectLabelKHR(c->gles, identifier, name, bufSize, length, label);
+}
+
+void GL_APIENTRY glObjectPtrLabelKHR(const void *ptr, GLsizei length, const GLchar *label)
+{
+	CTX();
+	tsr_gles_ObjectPtrLabelKHR(c->gles, ptr, length, label);
+}
+
+void GL_APIENTRY glGetObjectPtrLabelKHR(const void *ptr, GLsizei bufSize, GLsizei *length,
+					GLchar *label)
+{
+	CTX();
+	tsr_gles_GetObjectPtrLabelKHR(c->gles, ptr, bufSize, length, label);
+}
+
+void GL_APIENTRY glDebugMessageControlKHR(GLenum source, GLenum type, GLenum severity,
+					  GLsizei count, const GLuint *ids, GLboolean enabled)
+{
+	CTX();
+	tsr_gles_DebugMessageControlKHR(c->gles, source, type, severity, count, ids, enabled);
+}
+
+void GL_APIENTRY glDebugMessageInsertKHR(GLenum source, GLenum type, GLuint id, GLenum severity,
+					 GLsizei length, const GLchar *buf)
+{
+	CTX();
+	tsr_gles_DebugMessageInsertKHR(c->gles, source, type, id, severity, length, buf);
+}
+
+void GL_APIENTRY glDebugMessageCallbackKHR(GLDEBUGPROCKHR callback, const void *userParam)
+{
+	CTX();
+	tsr_gles_DebugMessageCallbackKHR(c->gles, callback, userParam);
+}
+
+GLuint GL_APIENTRY glGetDebugMessageLogKHR(GLuint count, GLsizei bufSize, GLenum *sources,
+					   GLenum *types, GLuint *ids, GLenum *severities,
+					   GLsizei *lengths, GLchar *messageLog)
+{
+	CTX(0);
+	return tsr_gles_GetDebugMessageLogKHR(c->gles, count, bufSize, sources, types, ids,
+					      severities, lengths, messageLog);
+}
+
+void GL_APIENTRY glPushDebugGroupKHR(GLenum source, GLuint id, GLsizei length,
+				     const GLchar *message)
+{
+	CTX();
+	tsr_gles_PushDebugGroupKHR(c->gles, source, id, length, message);
+}
+
+void GL_APIENTRY glPopDebugGroupKHR(void)
+{
+	CTX();
+	tsr_gles_PopDebugGroupKHR(c->gles);
+}
+
+void GL_APIENTRY glGetPointervKHR(GLenum pname, void **params)
+{
+	CTX();
+	tsr_gles_GetPointervKHR(c->gles, pname, params);
+}
+
 /* ---- eglGetProcAddress ---- */
 
 static const struct drv_proc gl_procs[] = {
@@ -1023,23 +1126,26 @@ static const struct drv_proc gl_procs[] = {
 	P(glClearColor), P(glClearDepthf), P(glClearStencil), P(glColorMask), P(glCompileShader),
 	P(glCompressedTexImage2D), P(glCompressedTexSubImage2D), P(glCopyTexImage2D),
 	P(glCopyTexSubImage2D), P(glCreateProgram), P(glCreateShader), P(glCullFace),
+	P(glDebugMessageCallbackKHR), P(glDebugMessageControlKHR), P(glDebugMessageInsertKHR),
 	P(glDeleteBuffers), P(glDeleteFramebuffers), P(glDeleteProgram), P(glDeleteRenderbuffers),
 	P(glDeleteShader), P(glDeleteTextures), P(glDepthFunc), P(glDepthMask), P(glDepthRangef),
-	P(glDetachShader), P(glDisable), P(glDisableVertexAttribArray), P(glDrawArrays),
-	P(glDrawElements), P(glEnable), P(glEnableVertexAttribArray), P(glFinish), P(glFlush),
-	P(glFramebufferRenderbuffer), P(glFramebufferTexture2D), P(glFrontFace), P(glGenBuffers),
-	P(glGenFramebuffers), P(glGenRenderbuffers), P(glGenTextures), P(glGenerateMipmap),
-	P(glGetActiveAttrib), P(glGetActiveUniform), P(glGetAttachedShaders),
+	P(glDetachShader), P(glDisable), P(glDisableVertexAttribArray), P(glDiscardFramebufferEXT),
+	P(glDrawArrays), P(glDrawElements), P(glEnable), P(glEnableVertexAttribArray), P(glFinish),
+	P(glFlush), P(glFramebufferRenderbuffer), P(glFramebufferTexture2D), P(glFrontFace),
+	P(glGenBuffers), P(glGenFramebuffers), P(glGenRenderbuffers), P(glGenTextures),
+	P(glGenerateMipmap), P(glGetActiveAttrib), P(glGetActiveUniform), P(glGetAttachedShaders),
 	P(glGetAttribLocation), P(glGetBooleanv), P(glGetBufferParameteriv),
-	P(glGetBufferPointervOES), P(glGetError), P(glGetFloatv),
-	P(glGetFramebufferAttachmentParameteriv), P(glGetIntegerv), P(glGetProgramInfoLog),
-	P(glGetProgramiv), P(glGetRenderbufferParameteriv), P(glGetShaderInfoLog),
-	P(glGetShaderPrecisionFormat), P(glGetShaderSource), P(glGetShaderiv), P(glGetString),
-	P(glGetTexParameterfv), P(glGetTexParameteriv), P(glGetUniformLocation), P(glGetUniformfv),
-	P(glGetUniformiv), P(glGetVertexAttribPointerv), P(glGetVertexAttribfv),
-	P(glGetVertexAttribiv), P(glHint), P(glIsBuffer), P(glIsEnabled), P(glIsFramebuffer),
-	P(glIsProgram), P(glIsRenderbuffer), P(glIsShader), P(glIsTexture), P(glLineWidth),
-	P(glLinkProgram), P(glMapBufferOES), P(glPixelStorei), P(glPolygonOffset), P(glReadPixels),
+	P(glGetBufferPointervOES), P(glGetDebugMessageLogKHR), P(glGetError), P(glGetFloatv),
+	P(glGetFramebufferAttachmentParameteriv), P(glGetIntegerv), P(glGetObjectLabelKHR),
+	P(glGetObjectPtrLabelKHR), P(glGetPointervKHR), P(glGetProgramInfoLog), P(glGetProgramiv),
+	P(glGetRenderbufferParameteriv), P(glGetShaderInfoLog), P(glGetShaderPrecisionFormat),
+	P(glGetShaderSource), P(glGetShaderiv), P(glGetString), P(glGetTexParameterfv),
+	P(glGetTexParameteriv), P(glGetUniformLocation), P(glGetUniformfv), P(glGetUniformiv),
+	P(glGetVertexAttribPointerv), P(glGetVertexAttribfv), P(glGetVertexAttribiv), P(glHint),
+	P(glIsBuffer), P(glIsEnabled), P(glIsFramebuffer), P(glIsProgram), P(glIsRenderbuffer),
+	P(glIsShader), P(glIsTexture), P(glLineWidth), P(glLinkProgram), P(glMapBufferOES),
+	P(glObjectLabelKHR), P(glObjectPtrLabelKHR), P(glPixelStorei), P(glPolygonOffset),
+	P(glPolygonOffsetClampEXT), P(glPopDebugGroupKHR), P(glPushDebugGroupKHR), P(glReadPixels),
 	P(glReleaseShaderCompiler), P(glRenderbufferStorage), P(glSampleCoverage), P(glScissor),
 	P(glShaderBinary), P(glShaderSource), P(glStencilFunc), P(glStencilFuncSeparate),
 	P(glStencilMask), P(glStencilMaskSeparate), P(glStencilOp), P(glStencilOpSeparate),

@@ -24,6 +24,12 @@
 # The programs' arguments are those of piglit's own test lists (opengl.xml,
 # shader.xml and glslparser.xml of the package).
 #
+# Tessera's runs also get BUILD/driver/piglit first on LD_LIBRARY_PATH: its
+# libGL.so.1 (driver/piglit_libgl.c) answers glXGetProcAddressARB, through
+# which piglit's GLES2 utility library looks up extension functions, with
+# the driver's entry points (glvnd's libGL hands out dispatch stubs that
+# only a glvnd vendor, such as Mesa, fills in).
+#
 # Exit status: 0 when every test ran (whatever their results), 1 on a setup
 # error (no package, no driver).
 set -uo pipefail
@@ -37,7 +43,8 @@ TIMEOUT=${PIGLIT_TIMEOUT:-60}
 FILTER=${PIGLIT_FILTER:-}
 LOGS=${PIGLIT_LOGS:-$CACHE/logs}
 
-if [ ! -e "$DRIVER/libGLESv2.so.2" ] || [ ! -e "$DRIVER/libEGL.so.1" ]; then
+if [ ! -e "$DRIVER/libGLESv2.so.2" ] || [ ! -e "$DRIVER/libEGL.so.1" ] ||
+   [ ! -e "$DRIVER/piglit/libGL.so.1" ]; then
   echo "piglit-gles2: no driver in $DRIVER (build first: make build)" >&2
   exit 1
 fi
@@ -136,7 +143,7 @@ while IFS=$'\t' read -r name group cmd; do
   # shellcheck disable=SC2086
   a=$(run_one "$P/lib" "$LOGS/llvmpipe/$safe.log" $cmd)
   # shellcheck disable=SC2086
-  b=$(run_one "$DRIVER:$P/lib" "$LOGS/tessera/$safe.log" $cmd)
+  b=$(run_one "$DRIVER/piglit:$DRIVER:$P/lib" "$LOGS/tessera/$safe.log" $cmd)
   why=""
   if [ "$b" != pass ] && [ "$a" != "$b" ]; then
     # tessera's reason: the first line of its output saying why

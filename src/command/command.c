@@ -29,6 +29,12 @@ int tsr_pass_loads_color(const struct tsr_cmd_pass *p, struct tsr_framebuffer_st
 	       !((p->clear.mask | p->clear.invalidate) & TSR_CLEAR_COLOR);
 }
 
+int tsr_pass_loads_depth(const struct tsr_cmd_pass *p)
+{
+	return p->target == TSR_TARGET_TEXTURE && p->store_depth &&
+	       !((p->clear.mask | p->clear.invalidate) & TSR_CLEAR_DEPTH);
+}
+
 int tsr_pass_tests_stencil(const struct tsr_frame_commands *c, const struct tsr_cmd_pass *p)
 {
 	for (uint32_t i = p->first_draw; i < p->first_draw + p->draw_count && i < c->draw_count; i++)

@@ -164,6 +164,11 @@ struct tsr_framebuffer_state tsr_pass_framebuffer(const struct tsr_cmd_pass *p,
  * command/state.h, struct tsr_clear_state). */
 int tsr_pass_loads_color(const struct tsr_cmd_pass *p, struct tsr_framebuffer_state fb);
 
+/* 1 when pass p keeps the depth an earlier pass stored into its depth
+ * texture: a store_depth pass whose depth is neither cleared nor
+ * invalidated (the pipelines load it from depth_image at its start). */
+int tsr_pass_loads_depth(const struct tsr_cmd_pass *p);
+
 /* 1 when a draw of pass p (of frame c) enables the stencil test: the
  * pass's stencil buffer is then cleared (or invalidated) at its start and
  * kept with depth; 0: the pass never touches a stencil buffer. */

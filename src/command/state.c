@@ -10,7 +10,7 @@ static const char *const prim_names[TSR_PRIM_MODE_COUNT] = {
 };
 static const char *const index_names[TSR_INDEX_TYPE_COUNT] = {"none", "u8", "u16", "u32"};
 static const char *const attrib_type_names[TSR_ATTRIB_TYPE_COUNT] = {
-	"byte", "ubyte", "short", "ushort", "fixed", "float",
+	"byte", "ubyte", "short", "ushort", "fixed", "float", "half_float",
 };
 static const char *const filter_names[TSR_TEX_FILTER_COUNT] = {
 	"nearest", "linear", "nearest_mipmap_nearest", "linear_mipmap_nearest",

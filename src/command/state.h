@@ -93,6 +93,8 @@ enum tsr_attrib_type {
 	TSR_ATTRIB_USHORT,
 	TSR_ATTRIB_FIXED,
 	TSR_ATTRIB_FLOAT,
+	TSR_ATTRIB_HALF_FLOAT,   /* HALF_FLOAT_OES (GL_OES_vertex_half_float): IEEE
+	                            binary16, 2 bytes; TBR/IMR: program draws */
 	TSR_ATTRIB_TYPE_COUNT,
 };
 
@@ -270,13 +272,16 @@ struct tsr_cull_state {
 	uint8_t front_face;    /* enum tsr_front_face, default CCW */
 };
 
-/* Table 6.5 (POLYGON_OFFSET_FILL, _FACTOR, _UNITS). TBR/IMR: all of it
- * (geometry/cull.c: m * factor + r * units, r of a 24-bit depth buffer).
- * The frontend: off. */
+/* Table 6.5 (POLYGON_OFFSET_FILL, _FACTOR, _UNITS) and
+ * GL_EXT_polygon_offset_clamp's POLYGON_OFFSET_CLAMP_EXT. TBR/IMR: all of
+ * it (geometry/cull.c: m * factor + r * units, r of a 24-bit depth buffer,
+ * then limited to clamp when clamp is not 0). The frontend: off. */
 struct tsr_polygon_offset_state {
 	uint8_t enable;        /* default 0 */
 	float factor;          /* default 0 */
 	float units;           /* default 0 */
+	float clamp;           /* default 0: none; > 0: the offset is at most clamp,
+	                          < 0: at least clamp (depth units) */
 };
 
 /* Color write mask (table 6.12, COLOR_WRITEMASK), one bit per channel. */
@@ -345,8 +350,11 @@ struct tsr_texture_unit {
  * a render target's texels, stream render_target) before its primitives;
  * the IMR keeps a render target's contents in place and copies the
  * previous frame's image into the back buffer (EGL_BUFFER_PRESERVED: a
- * read and a write of every pixel, stream display). Refused: a depth
- * buffer loaded (no pass stores its depth tiles), a stencil buffer loaded
+ * read and a write of every pixel, stream display). A pass that stores
+ * its depth into a depth texture (store_depth) may keep the depth an
+ * earlier pass stored there (neither cleared nor invalidated:
+ * tsr_pass_loads_depth()): loaded from that texture. Refused: any other
+ * depth buffer loaded (no pass stores its depth tiles), a stencil buffer loaded
  * by a pass that tests it (no pass stores its stencil either), a
  * scissored clear, a depth clear value other than 1.0, a loaded color
  * buffer with the techniques on (a tile's

@@ -90,7 +90,9 @@ void tsr_geo_viewport(const struct tsr_geometry *g, struct tsr_clip_vertex *v)
  * o = m * factor + r * units, m the largest of |dz/dx| and |dz/dy| of the
  * triangle's plane in pixels, r the smallest resolvable depth difference
  * (TSR_DEPTH_RESOLUTION: a 24-bit depth buffer's, as mobile GPUs' D24),
- * then is clamped to [0, 1].
+ * o limited to clamp when clamp is not 0 (GL_EXT_polygon_offset_clamp:
+ * min(o, clamp) for clamp > 0, max(o, clamp) for clamp < 0), then each
+ * depth is clamped to [0, 1].
  */
 static void polygon_offset(struct tsr_primitive *p, const struct tsr_polygon_offset_state *po)
 {
@@ -101,7 +103,11 @@ static void polygon_offset(struct tsr_primitive *p, const struct tsr_polygon_off
 	const double a = x1 * y2 - x2 * y1;  /* twice the area, pixels (not 0: culled before) */
 	const double dzdx = (z1 * y2 - z2 * y1) / a, dzdy = (x1 * z2 - x2 * z1) / a;
 	const double m = fabs(dzdx) > fabs(dzdy) ? fabs(dzdx) : fabs(dzdy);
-	const double o = m * po->factor + TSR_DEPTH_RESOLUTION * po->units;
+	double o = m * po->factor + TSR_DEPTH_RESOLUTION * po->units;
+	if (po->clamp > 0.0f && o > po->clamp)
+		o = po->clamp;
+	else if (po->clamp < 0.0f && o < po->clamp)
+		o = po->clamp;
 	for (int i = 0; i < 3; i++) {
 		const double z = (double)p->z[i] + o;
 		p->z[i] = z < 0.0 ? 0.0f : (z > 1.0 ? 1.0f : (float)z);

@@ -60,6 +60,7 @@ enum tsr_status tsr_geo_vf_begin(struct tsr_geometry *g, struct tsr_error *err)
 static const uint8_t attrib_type_bytes[TSR_ATTRIB_TYPE_COUNT] = {
 	[TSR_ATTRIB_BYTE] = 1, [TSR_ATTRIB_UBYTE] = 1, [TSR_ATTRIB_SHORT] = 2,
 	[TSR_ATTRIB_USHORT] = 2, [TSR_ATTRIB_FIXED] = 4, [TSR_ATTRIB_FLOAT] = 4,
+	[TSR_ATTRIB_HALF_FLOAT] = 2,
 };
 
 /*

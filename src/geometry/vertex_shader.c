@@ -75,9 +75,27 @@ static void shade_vertex(const struct tsr_geometry *g, uint32_t i, struct tsr_cl
 	store_vertex(out, o);
 }
 
+/* An IEEE binary16 value h as a float (exact: every half is a float);
+ * GL_OES_vertex_half_float's 2.1.2: subnormals, infinities and NaNs too. */
+static float half_to_float(uint16_t h)
+{
+	const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+	const uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+	float f;
+	if (e == 0) {               /* zero or subnormal: m * 2^-24 */
+		f = (float)m * (1.0f / 16777216.0f);
+		return sign ? -f : f;
+	}
+	uint32_t bits = e == 31 ? sign | 0x7f800000u | (m << 13)
+				: sign | ((e + 112u) << 23) | (m << 13);
+	memcpy(&f, &bits, 4);
+	return f;
+}
+
 /* One component of an attribute array's element as a float (GL ES 2.0
  * 2.1.2 and table 2.7: normalized signed c / (2^b - 1) ... as (2c + 1) /
- * (2^b - 1) for GL ES 2.0; FIXED is 16.16). */
+ * (2^b - 1) for GL ES 2.0; FIXED is 16.16; HALF_FLOAT_OES binary16, never
+ * normalized). */
 static float attrib_component(const uint8_t *p, uint8_t type, uint8_t normalized)
 {
 	switch (type) {
@@ -103,6 +121,11 @@ static float attrib_component(const uint8_t *p, uint8_t type, uint8_t normalized
 		memcpy(&c, p, 4);
 		return (float)c / 65536.0f;
 	}
+	case TSR_ATTRIB_HALF_FLOAT: {
+		uint16_t c;
+		memcpy(&c, p, 2);
+		return half_to_float(c);
+	}
 	default: {
 		float c;
 		memcpy(&c, p, 4);
@@ -111,7 +134,7 @@ static float attrib_component(const uint8_t *p, uint8_t type, uint8_t normalized
 	}
 }
 
-static const uint8_t type_bytes[TSR_ATTRIB_TYPE_COUNT] = {1, 1, 2, 2, 4, 4};
+static const uint8_t type_bytes[TSR_ATTRIB_TYPE_COUNT] = {1, 1, 2, 2, 4, 4, 2};
 
 int tsr_geo_vary_reserve(struct tsr_geometry *g, uint64_t entries)
 {

@@ -111,6 +111,7 @@ void tsr_gles_context_destroy(struct tsr_gles_context *ctx)
 		struct gles_buffer *b = ctx->buffers.objs[i];
 		if (b) {
 			free(b->data);
+			free(b->label);
 			free(b);
 		}
 	}
@@ -129,6 +130,7 @@ void tsr_gles_context_destroy(struct tsr_gles_context *ctx)
 	}
 	gles_texture_unref(ctx->default_2d);
 	gles_texture_unref(ctx->default_cube);
+	gles_debug_release(ctx);
 	gles_names_release(&ctx->buffers);
 	gles_names_release(&ctx->textures);
 	gles_names_release(&ctx->renderbuffers);
@@ -154,7 +156,7 @@ void tsr_gles_VertexAttribPointer(struct tsr_gles_context *ctx, GLuint index, GL
 {
 	switch (type) {
 	case GL_BYTE: case GL_UNSIGNED_BYTE: case GL_SHORT: case GL_UNSIGNED_SHORT:
-	case GL_FIXED: case GL_FLOAT:
+	case GL_FIXED: case GL_FLOAT: case GL_HALF_FLOAT_OES:
 		break;
 	default:
 		gles_error(ctx, GL_INVALID_ENUM);
@@ -366,6 +368,15 @@ void tsr_gles_PolygonOffset(struct tsr_gles_context *ctx, GLfloat factor, GLfloa
 {
 	ctx->polygon_offset_factor = factor;
 	ctx->polygon_offset_units = units;
+	ctx->polygon_offset_clamp = 0.0f;
+}
+
+void tsr_gles_PolygonOffsetClampEXT(struct tsr_gles_context *ctx, GLfloat factor, GLfloat units,
+				    GLfloat clamp)
+{
+	ctx->polygon_offset_factor = factor;
+	ctx->polygon_offset_units = units;
+	ctx->polygon_offset_clamp = clamp != clamp ? 0.0f : clamp; /* NaN: no clamp */
 }
 
 void tsr_gles_Scissor(struct tsr_gles_context *ctx, GLint x, GLint y, GLsizei width,
@@ -582,6 +593,8 @@ static GLboolean *capability(struct tsr_gles_context *ctx, GLenum cap)
 	case GL_DEPTH_TEST: return &ctx->depth_test;
 	case GL_BLEND: return &ctx->blend;
 	case GL_DITHER: return &ctx->dither;
+	case GL_DEBUG_OUTPUT_KHR: return &ctx->debug.output;
+	case GL_DEBUG_OUTPUT_SYNCHRONOUS_KHR: return &ctx->debug.synchronous;
 	default: return NULL;
 	}
 }

@@ -111,6 +111,8 @@ struct texture_map {       /* a GL texture object's image resource */
 	                          its texels are what the passes render), 2: a depth one */
 	uint8_t faces;         /* images from `image` on: 1 (2D), 6 (a cube map's
 	                          faces +X, -X, +Y, -Y, +Z, -Z; rgba holds them in a row) */
+	uint8_t depth_stored;  /* a pass stored its depth here (store_depth): a later
+	                          pass that does not clear depth continues it */
 };
 
 struct program_map {       /* a linked program's material (its code sizes) */
@@ -421,7 +423,8 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 			*image = (int32_t)d->textures[i].image;
 			return TSR_OK;
 		}
-	if (!texels[0] || w <= 0 || h <= 0 || format == GL_DEPTH_COMPONENT)
+	if (!texels[0] || w <= 0 || h <= 0 || format == GL_DEPTH_COMPONENT ||
+	    format == GL_DEPTH_STENCIL_OES)
 		return TSR_OK;
 	for (uint32_t f = 1; f < faces; f++) {  /* complete: faces of one size */
 		GLsizei fw = 0, fh = 0;
@@ -487,7 +490,7 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 		return s;
 	}
 	d->textures[d->texture_count++] = (struct texture_map){serial, index, (uint32_t)w,
-							       (uint32_t)h, copy, 0, (uint8_t)faces};
+							       (uint32_t)h, copy, 0, (uint8_t)faces, 0};
 	*image = (int32_t)index;
 	return TSR_OK;
 }
@@ -523,7 +526,7 @@ static enum tsr_status program_material(struct tsr_gles_device *d, const struct 
 	return TSR_OK;
 }
 
-static const uint8_t attrib_bytes[TSR_ATTRIB_TYPE_COUNT] = {1, 1, 2, 2, 4, 4};
+static const uint8_t attrib_bytes[TSR_ATTRIB_TYPE_COUNT] = {1, 1, 2, 2, 4, 4, 2};
 
 /* The index stream of a draw as u32 values, and the largest index. */
 static enum tsr_status draw_indices(struct tsr_gles_device *d,
@@ -681,7 +684,7 @@ static enum tsr_status serial_target(struct tsr_gles_device *d, uint64_t serial,
 			d->textures[i].serial = 0;
 	d->textures[d->texture_count++] = (struct texture_map){serial, index, (uint32_t)w,
 							       (uint32_t)h, texels,
-							       (uint8_t)(1 + depth), 1};
+							       (uint8_t)(1 + depth), 1, 0};
 	*image = (int32_t)index;
 	return TSR_OK;
 }
@@ -800,9 +803,18 @@ static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
 	take_clear(d, target, &p.clear);
 	/* a render target's color, and the window's after a window pass of the
 	 * frame (the pass continues its image: a framebuffer object drawn
-	 * between two window passes); its depth is not kept (the pipelines
-	 * store no window depth) */
-	const uint8_t kept = target >= 0 || d->window_drawn ? TSR_CLEAR_COLOR : 0;
+	 * between two window passes); the window's depth is not kept (the
+	 * pipelines store no window depth) */
+	uint8_t kept = target >= 0 || d->window_drawn ? TSR_CLEAR_COLOR : 0;
+	/* a render target's depth texture that an earlier pass stored its depth
+	 * into: kept too (the pipelines load it, tsr_pass_loads_depth()), as
+	 * GL keeps an attachment's contents; before that, undefined */
+	for (uint32_t i = 0; depth_target >= 0 && i < d->texture_count; i++)
+		if (d->textures[i].target && d->textures[i].image == (uint32_t)depth_target) {
+			if (d->textures[i].depth_stored)
+				kept |= TSR_CLEAR_DEPTH;
+			d->textures[i].depth_stored = 1;
+		}
 	p.clear.invalidate = (uint8_t)(~(p.clear.mask | kept) & (TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH |
 								      TSR_CLEAR_STENCIL));
 	TSR_TRY(tsr_commands_pass(&d->cmds, &p, err));
@@ -810,6 +822,40 @@ static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
 	d->pass_target = target;
 	d->pass_depth = depth_target;
 	d->window_drawn |= target < 0;
+	return TSR_OK;
+}
+
+enum tsr_status tsr_gles_device_discard(struct tsr_gles_device *d,
+					const struct tsr_gles_context *ctx, GLbitfield mask,
+					struct tsr_error *err)
+{
+	(void)err;
+	if (!(mask & GL_DEPTH_BUFFER_BIT) || !d->pass_open || d->pass_target < 0 ||
+	    d->pass_depth < 0)
+		return TSR_OK;
+	struct tsr_gles_context *c = (struct tsr_gles_context *)ctx;  /* queries only */
+	GLint fb = 0, dtype = GL_NONE, dname = 0;
+	tsr_gles_GetIntegerv(c, GL_FRAMEBUFFER_BINDING, &fb);
+	if (fb == 0)
+		return TSR_OK;
+	tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+						     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &dtype);
+	if (dtype != GL_TEXTURE)
+		return TSR_OK;
+	tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+						     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &dname);
+	const uint64_t serial = tsr_gles_texture_serial(ctx, (GLuint)dname, GL_TEXTURE_2D);
+	for (uint32_t i = 0; i < d->texture_count; i++) {
+		struct texture_map *t = &d->textures[i];
+		if (!t->target || t->image != (uint32_t)d->pass_depth || t->serial != serial)
+			continue;
+		/* the open pass is the frame's last: it ends without its depth store */
+		d->cmds.passes[d->cmds.pass_count - 1].store_depth = 0;
+		d->cmds.passes[d->cmds.pass_count - 1].depth_image = 0;
+		t->depth_stored = 0;
+		d->pass_open = 0;  /* a later draw opens a new pass, its depth undefined */
+		return TSR_OK;
+	}
 	return TSR_OK;
 }
 
@@ -862,7 +908,9 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	for (uint32_t a = 0; a < TSR_MAX_VERTEX_ATTRIBS; a++)  /* the program says */
 		cd.state.attribs[a].buffer = 0;
 	cd.state.index.buffer = 0;
-	if (dev->params.bits.depth_bits == 0)  /* no depth buffer: no test, no write */
+	/* no depth buffer (an EGL config of DEPTH_SIZE 0, a framebuffer object
+	 * without a DEPTH_ATTACHMENT): no test, no write (4.1.6) */
+	if ((g->framebuffer ? g->depth_bits : dev->params.bits.depth_bits) <= 0)
 		cd.state.depth.test = 0;
 	/* no stencil buffer (an EGL config of STENCIL_SIZE 0, a framebuffer
 	 * object without a STENCIL_ATTACHMENT): as if the test always passed,
@@ -981,7 +1029,10 @@ static enum tsr_status clear_quad(struct tsr_gles_device *d, const struct tsr_gl
 	cd.state.index.count = 4;
 	for (uint32_t u = 0; u < TSR_MAX_TEXTURE_UNITS; u++)
 		cd.state.textures[u].image = -1;
-	cd.state.depth.test = (mask & TSR_CLEAR_DEPTH) && d->params.bits.depth_bits;
+	GLint dbits = d->params.bits.depth_bits;
+	if (target >= 0)  /* a framebuffer object's: its DEPTH_ATTACHMENT's */
+		tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_DEPTH_BITS, &dbits);
+	cd.state.depth.test = (mask & TSR_CLEAR_DEPTH) && dbits > 0;
 	cd.state.depth.func = TSR_FUNC_ALWAYS;
 	cd.state.depth.write = (mask & TSR_CLEAR_DEPTH) != 0;
 	cd.state.color_mask = (mask & TSR_CLEAR_COLOR)
@@ -1172,7 +1223,8 @@ enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 			if (dev->textures[i].target == 2 && dev->textures[i].image == (uint32_t)target)
 				return unsupported(err, "reading a framebuffer object without a color "
 						   "attachment");
-	if (dev->pass_open || dev->clear_count)
+	/* (a pass a discard or a mipmap closed is pending too) */
+	if (dev->pass_open || dev->clear_count || dev->cmds.pass_count)
 		TSR_TRY(render_frame(dev, err));
 	if (target >= 0)
 		return read_target(dev, (uint32_t)target, x, y, w, h, rgba, err);

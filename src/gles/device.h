@@ -82,6 +82,19 @@ enum tsr_status tsr_gles_device_generate_mipmap(struct tsr_gles_device *dev,
 						const struct tsr_gles_context *ctx, GLenum target,
 						struct tsr_error *err);
 
+/* glDiscardFramebufferEXT of the buffers in mask (COLOR/DEPTH/STENCIL_
+ * BUFFER_BIT, as tsr_gles_DiscardFramebufferEXT() returned them) of the
+ * framebuffer bound in ctx. DEPTH of a framebuffer object whose open pass
+ * stores its depth into a depth texture: the pass ends without that store
+ * (its tiles' depth is not written back: no render_target traffic for it)
+ * and the texture's depth becomes undefined (a later pass does not load
+ * it). Everything else changes nothing: depth and stencil never leave the
+ * chip otherwise, and a discarded color is still stored (not modelled).
+ * Errors: none yet (TSR_OK). */
+enum tsr_status tsr_gles_device_discard(struct tsr_gles_device *dev,
+					const struct tsr_gles_context *ctx, GLbitfield mask,
+					struct tsr_error *err);
+
 /* glFlush / glFinish: renders what is pending. */
 enum tsr_status tsr_gles_device_flush(struct tsr_gles_device *dev, struct tsr_error *err);
 

@@ -57,6 +57,7 @@ static uint8_t attrib_type(GLenum t)
 	case GL_SHORT: return TSR_ATTRIB_SHORT;
 	case GL_UNSIGNED_SHORT: return TSR_ATTRIB_USHORT;
 	case GL_FIXED: return TSR_ATTRIB_FIXED;
+	case GL_HALF_FLOAT_OES: return TSR_ATTRIB_HALF_FLOAT;
 	default: return TSR_ATTRIB_FLOAT;
 	}
 }
@@ -128,6 +129,7 @@ static void fill(struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
 	s->polygon_offset.enable = ctx->polygon_offset_fill;
 	s->polygon_offset.factor = ctx->polygon_offset_factor;
 	s->polygon_offset.units = ctx->polygon_offset_units;
+	s->polygon_offset.clamp = ctx->polygon_offset_clamp;
 	s->line_width = ctx->line_width;
 	s->depth.test = ctx->depth_test;
 	s->depth.write = ctx->depth_mask;

@@ -22,6 +22,7 @@ static bool rb_format_bits(GLenum format, GLint bits[6])
 	case GL_DEPTH_COMPONENT16: b[4] = 16; break;
 	case GL_DEPTH_COMPONENT24_OES: b[4] = 24; break;
 	case GL_STENCIL_INDEX8: b[5] = 8; break;
+	case GL_DEPTH24_STENCIL8_OES: b[4] = 24; b[5] = 8; break;
 	default: return false;
 	}
 	memcpy(bits, b, sizeof b);
@@ -200,9 +201,12 @@ static bool attachment_complete(const struct gles_attachment *at, int a, GLsizei
 		format = im->format;
 		if (a == GLES_ATTACH_COLOR0 && format != GL_RGB && format != GL_RGBA)
 			return false;
-		if (a == GLES_ATTACH_DEPTH && format != GL_DEPTH_COMPONENT)
+		if (a == GLES_ATTACH_DEPTH && format != GL_DEPTH_COMPONENT &&
+		    format != GL_DEPTH_STENCIL_OES)
 			return false;
-		if (a == GLES_ATTACH_STENCIL)
+		/* (GL_OES_packed_depth_stencil: a DEPTH_STENCIL texture is
+		 * stencil-renderable too) */
+		if (a == GLES_ATTACH_STENCIL && format != GL_DEPTH_STENCIL_OES)
 			return false;
 	}
 	return *w > 0 && *h > 0;
@@ -278,4 +282,36 @@ void tsr_gles_GetFramebufferAttachmentParameteriv(struct tsr_gles_context *ctx, 
 		break;
 	}
 	gles_error(ctx, GL_INVALID_ENUM);
+}
+
+GLbitfield tsr_gles_DiscardFramebufferEXT(struct tsr_gles_context *ctx, GLenum target,
+					  GLsizei count, const GLenum *attachments)
+{
+	if (target != GL_FRAMEBUFFER) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return 0;
+	}
+	if (count < 0) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return 0;
+	}
+	GLbitfield mask = 0;
+	for (GLsizei i = 0; i < count; i++) {
+		const GLenum a = attachments ? attachments[i] : GL_NONE;
+		GLbitfield bit = 0;
+		if (ctx->framebuffer)
+			bit = a == GL_COLOR_ATTACHMENT0 ? GL_COLOR_BUFFER_BIT
+			      : a == GL_DEPTH_ATTACHMENT ? GL_DEPTH_BUFFER_BIT
+			      : a == GL_STENCIL_ATTACHMENT ? GL_STENCIL_BUFFER_BIT : 0;
+		else
+			bit = a == GL_COLOR_EXT ? GL_COLOR_BUFFER_BIT
+			      : a == GL_DEPTH_EXT ? GL_DEPTH_BUFFER_BIT
+			      : a == GL_STENCIL_EXT ? GL_STENCIL_BUFFER_BIT : 0;
+		if (!bit) {
+			gles_error(ctx, GL_INVALID_ENUM);
+			return 0;
+		}
+		mask |= bit;
+	}
+	return mask;
 }

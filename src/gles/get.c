@@ -73,6 +73,8 @@ static void framebuffer_bits(const struct tsr_gles_context *ctx, GLint bits[6])
 		case GL_DEPTH_COMPONENT24_OES: d = 24; break;
 		case GL_DEPTH_COMPONENT: d = type == GL_UNSIGNED_INT ? 32 : 16; break;
 		case GL_STENCIL_INDEX8: s = 8; break;
+		case GL_DEPTH24_STENCIL8_OES: d = 24; s = 8; break;
+		case GL_DEPTH_STENCIL_OES: d = 24; s = 8; break;
 		default: break;
 		}
 		if (format == GL_RGB && type == GL_UNSIGNED_SHORT_5_6_5) {
@@ -111,6 +113,7 @@ static bool get_value(const struct tsr_gles_context *ctx, GLenum pname, struct v
 	case GL_FRONT_FACE: I1(ctx->front_face); return true;
 	case GL_POLYGON_OFFSET_FACTOR: F1(ctx->polygon_offset_factor); return true;
 	case GL_POLYGON_OFFSET_UNITS: F1(ctx->polygon_offset_units); return true;
+	case GL_POLYGON_OFFSET_CLAMP_EXT: F1(ctx->polygon_offset_clamp); return true;
 	case GL_POLYGON_OFFSET_FILL: B1(ctx->polygon_offset_fill); return true;
 	/* 6.6 */
 	case GL_SAMPLE_ALPHA_TO_COVERAGE: B1(ctx->sample_alpha_to_coverage); return true;
@@ -220,7 +223,16 @@ static bool get_value(const struct tsr_gles_context *ctx, GLenum pname, struct v
 	case GL_ALPHA_BITS: framebuffer_bits(ctx, bits); I1(bits[3]); return true;
 	case GL_DEPTH_BITS: framebuffer_bits(ctx, bits); I1(bits[4]); return true;
 	case GL_STENCIL_BITS: framebuffer_bits(ctx, bits); I1(bits[5]); return true;
-	default: return false;
+	/* GL_KHR_debug */
+	case GL_DEBUG_OUTPUT_KHR: B1(ctx->debug.output); return true;
+	case GL_DEBUG_OUTPUT_SYNCHRONOUS_KHR: B1(ctx->debug.synchronous); return true;
+	default: {
+		GLint d;
+		if (!gles_debug_get(ctx, pname, &d))
+			return false;
+		I1(d);
+		return true;
+	}
 	}
 }
 

@@ -52,10 +52,18 @@
 #define TSR_GLES_MAX_VERTEX_ATTRIBS 16   /* shader/shader.h TSR_SHADER_MAX_ATTRIBS */
 #define TSR_GLES_MAX_TEXTURE_UNITS 16    /* TSR_SHADER_MAX_TEXTURE_UNITS */
 
+/* GL_KHR_debug's limits (the spec's minimums, MAX_LABEL_LENGTH above). */
+#define TSR_GLES_MAX_DEBUG_MESSAGE_LENGTH 1024
+#define TSR_GLES_MAX_DEBUG_LOGGED_MESSAGES 64
+#define TSR_GLES_MAX_DEBUG_GROUP_STACK_DEPTH 64
+#define TSR_GLES_MAX_LABEL_LENGTH 256
+
 /* GetString(EXTENSIONS): only what is implemented. */
 #define TSR_GLES_EXTENSIONS \
 	"GL_OES_mapbuffer GL_OES_standard_derivatives GL_OES_depth_texture GL_OES_rgb8_rgba8 " \
-	"GL_OES_depth24 GL_OES_element_index_uint GL_OES_texture_npot"
+	"GL_OES_depth24 GL_OES_element_index_uint GL_OES_texture_npot GL_EXT_discard_framebuffer " \
+	"GL_EXT_polygon_offset_clamp GL_OES_vertex_half_float GL_KHR_debug " \
+	"GL_OES_packed_depth_stencil"
 
 struct tsr_gles_context;
 
@@ -162,8 +170,8 @@ const void *tsr_gles_buffer_data(const struct tsr_gles_context *ctx, GLuint buff
 /* ---- vertex attributes (2.7, 2.8) ----
  * index below MAX_VERTEX_ATTRIBS (INVALID_VALUE otherwise).
  * VertexAttribPointer: size 1..4 and stride >= 0 (INVALID_VALUE), type
- * BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, FIXED or FLOAT
- * (INVALID_ENUM); captures ARRAY_BUFFER_BINDING: with a buffer bound,
+ * BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT, FIXED, FLOAT or
+ * HALF_FLOAT_OES (GL_OES_vertex_half_float) (INVALID_ENUM); captures ARRAY_BUFFER_BINDING: with a buffer bound,
  * pointer is an offset into it, else a client pointer. */
 void tsr_gles_VertexAttribPointer(struct tsr_gles_context *ctx, GLuint index, GLint size,
 				  GLenum type, GLboolean normalized, GLsizei stride,
@@ -207,7 +215,12 @@ void tsr_gles_CullFace(struct tsr_gles_context *ctx, GLenum mode);
 void tsr_gles_FrontFace(struct tsr_gles_context *ctx, GLenum mode);
 /* width > 0 (INVALID_VALUE otherwise). */
 void tsr_gles_LineWidth(struct tsr_gles_context *ctx, GLfloat width);
+/* PolygonOffset sets POLYGON_OFFSET_CLAMP_EXT to 0 (no clamp), as the
+ * extension defines it; PolygonOffsetClampEXT (GL_EXT_polygon_offset_clamp)
+ * sets all three (a NaN clamp: 0). */
 void tsr_gles_PolygonOffset(struct tsr_gles_context *ctx, GLfloat factor, GLfloat units);
+void tsr_gles_PolygonOffsetClampEXT(struct tsr_gles_context *ctx, GLfloat factor, GLfloat units,
+				    GLfloat clamp);
 void tsr_gles_Scissor(struct tsr_gles_context *ctx, GLint x, GLint y, GLsizei width,
 		      GLsizei height);
 /* value clamped to [0, 1]. */
@@ -264,11 +277,13 @@ void tsr_gles_ActiveTexture(struct tsr_gles_context *ctx, GLenum texture);
  * LUMINANCE, ALPHA with type UNSIGNED_BYTE, RGB with
  * UNSIGNED_SHORT_5_6_5, RGBA with UNSIGNED_SHORT_4_4_4_4 or _5_5_5_1, and
  * (OES_depth_texture) DEPTH_COMPONENT with UNSIGNED_SHORT or UNSIGNED_INT,
- * 2D only. Errors: INVALID_ENUM for a format or type GL ES does not know;
+ * (OES_packed_depth_stencil) DEPTH_STENCIL_OES with UNSIGNED_INT_24_8_OES
+ * (its depth kept as a depth texture's, the stencil bits dropped), depth
+ * formats 2D only. Errors: INVALID_ENUM for a format or type GL ES does not know;
  * INVALID_VALUE for a level outside 0..log2(MAX_TEXTURE_SIZE), a size
  * negative or above MAX_TEXTURE_SIZE >> level, a non-square cube face, a
  * border other than 0, an unknown internalformat; INVALID_OPERATION when
- * internalformat differs from format, the pair is not allowed, or a depth
+ * internalformat differs from format (DEPTH24_STENCIL8_OES too), the pair is not allowed, or a depth
  * texture is a cube face. pixels (NULL: zeros) is read with
  * UNPACK_ALIGNMENT, bottom row first, and stored as RGBA8 texels (RGB:
  * A = 255, LUMINANCE: L L L 255, ALPHA: 0 0 0 A; 565, 4444, 5551 expanded
@@ -336,7 +351,7 @@ void tsr_gles_GetTexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLe
 				GLfloat *params);
 /* For the driver: texture `texture`'s image at level of target (2D or a
  * cube face; texture 0: the default texture): its texels (RGBA8, or a
- * float per texel for DEPTH_COMPONENT), size and internal format; NULL when
+ * float per texel for DEPTH_COMPONENT and DEPTH_STENCIL_OES), size and internal format; NULL when
  * there is no such texture or image. */
 const void *tsr_gles_texture_image(const struct tsr_gles_context *ctx, GLuint texture,
 				   GLenum target, GLint level, GLsizei *width, GLsizei *height,
@@ -364,7 +379,8 @@ uint64_t tsr_gles_renderbuffer_info(const struct tsr_gles_context *ctx, GLuint r
 /* ---- framebuffers and renderbuffers (4.4) ----
  * RenderbufferStorage: target RENDERBUFFER; internalformat RGBA4, RGB5_A1,
  * RGB565, DEPTH_COMPONENT16, STENCIL_INDEX8, and RGB8_OES, RGBA8_OES
- * (OES_rgb8_rgba8), DEPTH_COMPONENT24_OES (OES_depth24) (INVALID_ENUM
+ * (OES_rgb8_rgba8), DEPTH_COMPONENT24_OES (OES_depth24), DEPTH24_STENCIL8_OES
+ * (OES_packed_depth_stencil: one renderbuffer for both attachments) (INVALID_ENUM
  * otherwise); sizes 0..MAX_RENDERBUFFER_SIZE (INVALID_VALUE);
  * INVALID_OPERATION with renderbuffer 0 bound. No storage is kept: the
  * pixels are the pipelines'. */
@@ -393,6 +409,15 @@ void tsr_gles_FramebufferRenderbuffer(struct tsr_gles_context *ctx, GLenum targe
  * renderbuffers) are complete: separate buffers. Never UNSUPPORTED.
  * INVALID_ENUM (0 returned) for another target. */
 GLenum tsr_gles_CheckFramebufferStatus(struct tsr_gles_context *ctx, GLenum target);
+/* GL_EXT_discard_framebuffer: target FRAMEBUFFER (INVALID_ENUM), count >= 0
+ * (INVALID_VALUE), attachments COLOR_ATTACHMENT0, DEPTH_ATTACHMENT,
+ * STENCIL_ATTACHMENT with a framebuffer object bound, COLOR_EXT, DEPTH_EXT,
+ * STENCIL_EXT with the default one (INVALID_ENUM otherwise). Returns the
+ * buffers discarded as COLOR/DEPTH/STENCIL_BUFFER_BITs (0 on an error);
+ * the context keeps nothing (their contents become undefined: the device
+ * may skip their store, tsr_gles_device_discard()). */
+GLbitfield tsr_gles_DiscardFramebufferEXT(struct tsr_gles_context *ctx, GLenum target,
+					  GLsizei count, const GLenum *attachments);
 /* pname FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, _OBJECT_NAME, and for a
  * texture _TEXTURE_LEVEL, _TEXTURE_CUBE_MAP_FACE; INVALID_ENUM for
  * another pname or one the attachment's type does not have;
@@ -621,6 +646,51 @@ GLboolean tsr_gles_read_pixels_state(struct tsr_gles_context *ctx, GLsizei width
 void tsr_gles_GetBooleanv(struct tsr_gles_context *ctx, GLenum pname, GLboolean *params);
 void tsr_gles_GetIntegerv(struct tsr_gles_context *ctx, GLenum pname, GLint *params);
 void tsr_gles_GetFloatv(struct tsr_gles_context *ctx, GLenum pname, GLfloat *params);
+/* ---- GL_KHR_debug (debug.c) ----
+ * ObjectLabelKHR / GetObjectLabelKHR: identifier BUFFER_KHR, SHADER_KHR,
+ * PROGRAM_KHR, TEXTURE, RENDERBUFFER, FRAMEBUFFER (INVALID_ENUM for other
+ * enums; INVALID_VALUE for VERTEX_ARRAY_KHR, QUERY_KHR, SAMPLER_KHR,
+ * PROGRAM_PIPELINE_KHR, which GL ES 2.0 has no objects of, and for a name
+ * that is no object of that kind); a label of MAX_LABEL_LENGTH characters
+ * or more, a negative bufsize: INVALID_VALUE; a NULL label removes it.
+ * The Ptr forms: INVALID_VALUE (no sync objects). DebugMessageInsertKHR:
+ * source APPLICATION or THIRD_PARTY, a type and a severity (INVALID_ENUM),
+ * under MAX_DEBUG_MESSAGE_LENGTH characters (INVALID_VALUE).
+ * DebugMessageControlKHR: the enums or DONT_CARE (INVALID_ENUM), count >= 0
+ * (INVALID_VALUE), ids only with a source and a type and severity
+ * DONT_CARE (INVALID_OPERATION). Push/PopDebugGroupKHR: STACK_OVERFLOW_KHR
+ * past MAX_DEBUG_GROUP_STACK_DEPTH, STACK_UNDERFLOW_KHR at the default
+ * group. GetDebugMessageLogKHR returns the messages fetched (removed from
+ * the log), stopping at the first that does not fit bufsize (with a log
+ * given; a negative bufsize then: INVALID_VALUE). Messages are logged
+ * (or given to the callback) only while DEBUG_OUTPUT_KHR is enabled. */
+void tsr_gles_ObjectLabelKHR(struct tsr_gles_context *ctx, GLenum identifier, GLuint name,
+			     GLsizei length, const GLchar *label);
+void tsr_gles_GetObjectLabelKHR(struct tsr_gles_context *ctx, GLenum identifier, GLuint name,
+				GLsizei bufsize, GLsizei *length, GLchar *label);
+void tsr_gles_ObjectPtrLabelKHR(struct tsr_gles_context *ctx, const void *ptr, GLsizei length,
+				const GLchar *label);
+void tsr_gles_GetObjectPtrLabelKHR(struct tsr_gles_context *ctx, const void *ptr,
+				   GLsizei bufsize, GLsizei *length, GLchar *label);
+void tsr_gles_DebugMessageInsertKHR(struct tsr_gles_context *ctx, GLenum source, GLenum type,
+				    GLuint id, GLenum severity, GLsizei length,
+				    const GLchar *buf);
+void tsr_gles_DebugMessageControlKHR(struct tsr_gles_context *ctx, GLenum source, GLenum type,
+				     GLenum severity, GLsizei count, const GLuint *ids,
+				     GLboolean enable);
+void tsr_gles_DebugMessageCallbackKHR(struct tsr_gles_context *ctx, GLDEBUGPROCKHR callback,
+				      const void *user);
+GLuint tsr_gles_GetDebugMessageLogKHR(struct tsr_gles_context *ctx, GLuint count,
+				      GLsizei bufsize, GLenum *sources, GLenum *types,
+				      GLuint *ids, GLenum *severities, GLsizei *lengths,
+				      GLchar *log);
+void tsr_gles_PushDebugGroupKHR(struct tsr_gles_context *ctx, GLenum source, GLuint id,
+				GLsizei length, const GLchar *message);
+void tsr_gles_PopDebugGroupKHR(struct tsr_gles_context *ctx);
+/* pname DEBUG_CALLBACK_FUNCTION_KHR or DEBUG_CALLBACK_USER_PARAM_KHR
+ * (INVALID_ENUM otherwise). */
+void tsr_gles_GetPointervKHR(struct tsr_gles_context *ctx, GLenum pname, void **params);
+
 /* name VENDOR, RENDERER, VERSION, SHADING_LANGUAGE_VERSION, EXTENSIONS
  * (static strings); NULL and INVALID_ENUM otherwise. */
 const GLubyte *tsr_gles_GetString(struct tsr_gles_context *ctx, GLenum name);

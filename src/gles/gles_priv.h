@@ -25,6 +25,7 @@ struct gles_buffer {
 	GLsizeiptr size;        /* BUFFER_SIZE, bytes */
 	GLenum usage;           /* BUFFER_USAGE, default STATIC_DRAW */
 	bool mapped;            /* BUFFER_MAPPED_OES */
+	char *label;            /* ObjectLabelKHR's, or NULL */
 };
 
 /* One image of a texture (a level of a 2D texture or of a cube face). */
@@ -43,6 +44,7 @@ struct gles_texture {
 	uint64_t serial;        /* unique in the process: names are reused, objects not */
 	GLenum min_filter, mag_filter, wrap_s, wrap_t;
 	struct gles_image images[6][TSR_GLES_MAX_LEVELS]; /* [face][level]; face 0 for 2D */
+	char *label;            /* ObjectLabelKHR's, or NULL */
 };
 
 struct gles_renderbuffer {
@@ -51,6 +53,7 @@ struct gles_renderbuffer {
 	uint32_t refs;          /* the name (until deleted) + framebuffer attachments */
 	GLsizei width, height;
 	GLenum format;          /* RENDERBUFFER_INTERNAL_FORMAT, default RGBA4 */
+	char *label;            /* ObjectLabelKHR's, or NULL */
 };
 
 enum { GLES_ATTACH_COLOR0 = 0, GLES_ATTACH_DEPTH, GLES_ATTACH_STENCIL, GLES_ATTACH_COUNT };
@@ -66,6 +69,7 @@ struct gles_attachment {
 struct gles_framebuffer {
 	GLuint name;
 	struct gles_attachment att[GLES_ATTACH_COUNT];
+	char *label;            /* ObjectLabelKHR's, or NULL */
 };
 
 enum gles_sp_kind { GLES_SHADER = 1, GLES_PROGRAM = 2 };
@@ -78,6 +82,7 @@ struct gles_shader {
 	struct tsr_shader *compiled; /* the last CompileShader's result */
 	bool delete_pending;
 	uint32_t attached;      /* programs it is attached to */
+	char *label;            /* ObjectLabelKHR's, or NULL */
 };
 
 struct gles_binding {
@@ -97,6 +102,7 @@ struct gles_program {
 	char *validate_log;
 	struct gles_binding *bindings; /* BindAttribLocation, applied at the next link */
 	uint32_t binding_count;
+	char *label;            /* ObjectLabelKHR's, or NULL */
 };
 
 struct gles_attrib {
@@ -117,8 +123,43 @@ struct gles_stencil_face {
 	GLenum fail, zfail, zpass;
 };
 
+/* GL_KHR_debug (debug.c). */
+struct gles_debug_rule {       /* one DebugMessageControl call (or one of its ids) */
+	GLenum source, type, severity;  /* DONT_CARE: any */
+	GLuint id;
+	bool has_id;
+	bool enabled;
+};
+
+struct gles_debug_group {      /* a level of the debug group stack */
+	struct gles_debug_rule *rules; /* its volume control, in call order */
+	uint32_t rule_count, rule_cap;
+	GLenum source;           /* PushDebugGroupKHR's (the pop message repeats them) */
+	GLuint id;
+	char *message;
+	GLsizei length;
+};
+
+struct gles_debug_message {
+	GLenum source, type, severity;
+	GLuint id;
+	GLsizei length;          /* characters, without the NUL */
+	char *text;
+};
+
+struct gles_debug {
+	GLboolean output, synchronous; /* DEBUG_OUTPUT (default FALSE), _SYNCHRONOUS */
+	GLDEBUGPROCKHR callback;
+	const void *user;
+	uint32_t depth;          /* DEBUG_GROUP_STACK_DEPTH - 1 */
+	struct gles_debug_group groups[TSR_GLES_MAX_DEBUG_GROUP_STACK_DEPTH];
+	struct gles_debug_message log[TSR_GLES_MAX_DEBUG_LOGGED_MESSAGES]; /* a ring */
+	uint32_t log_first, log_count;
+};
+
 struct tsr_gles_context {
 	GLenum error;
+	struct gles_debug debug;
 	struct tsr_gles_config config;
 	GLsizei width, height;   /* the default framebuffer */
 	struct gles_names buffers, textures, renderbuffers, framebuffers, shprogs;
@@ -131,6 +172,7 @@ struct tsr_gles_context {
 	GLfloat line_width;
 	GLenum cull_face_mode, front_face;
 	GLfloat polygon_offset_factor, polygon_offset_units;
+	GLfloat polygon_offset_clamp;  /* POLYGON_OFFSET_CLAMP_EXT, default 0 */
 	GLint scissor[4];
 	GLfloat sample_coverage_value;
 	GLboolean sample_coverage_invert;
@@ -167,6 +209,11 @@ GLint gles_round_int(GLfloat f);
 
 /* Records error e unless one is already pending. */
 void gles_error(struct tsr_gles_context *ctx, GLenum e);
+
+/* Frees the debug state (debug.c). */
+void gles_debug_release(struct tsr_gles_context *ctx);
+/* The KHR_debug integer pname's value in *v; false for another pname. */
+bool gles_debug_get(const struct tsr_gles_context *ctx, GLenum pname, GLint *v);
 
 /* Namespace helpers (objects.c). */
 void *gles_names_get(const struct gles_names *ns, GLuint name);

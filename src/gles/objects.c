@@ -134,6 +134,7 @@ void tsr_gles_DeleteBuffers(struct tsr_gles_context *ctx, GLsizei n, const GLuin
 			if (ctx->attribs[a].buffer == name)
 				ctx->attribs[a].buffer = 0;
 		free(b->data);
+		free(b->label);
 		free(b);
 		gles_names_remove(&ctx->buffers, name);
 	}
@@ -325,6 +326,7 @@ void gles_texture_unref(struct gles_texture *t)
 	for (int f = 0; f < 6; f++)
 		for (int l = 0; l < TSR_GLES_MAX_LEVELS; l++)
 			free(t->images[f][l].texels);
+	free(t->label);
 	free(t);
 }
 
@@ -431,8 +433,10 @@ void tsr_gles_BindTexture(struct tsr_gles_context *ctx, GLenum target, GLuint te
 
 void gles_renderbuffer_unref(struct gles_renderbuffer *rb)
 {
-	if (rb && --rb->refs == 0)
+	if (rb && --rb->refs == 0) {
+		free(rb->label);
 		free(rb);
+	}
 }
 
 void tsr_gles_GenRenderbuffers(struct tsr_gles_context *ctx, GLsizei n, GLuint *renderbuffers)
@@ -494,6 +498,7 @@ static void framebuffer_free(struct gles_framebuffer *fb)
 		gles_texture_unref(fb->att[a].tex);
 		gles_renderbuffer_unref(fb->att[a].rb);
 	}
+	free(fb->label);
 	free(fb);
 }
 
@@ -558,6 +563,7 @@ void gles_shader_free(struct gles_shader *s)
 		return;
 	free(s->source);
 	tsr_shader_destroy(s->compiled);
+	free(s->label);
 	free(s);
 }
 
@@ -581,6 +587,7 @@ void gles_program_free(struct gles_program *p)
 	for (uint32_t i = 0; i < p->binding_count; i++)
 		free(p->bindings[i].name);
 	free(p->bindings);
+	free(p->label);
 	free(p);
 }
 

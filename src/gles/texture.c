@@ -49,6 +49,7 @@ static int pixel_bytes(GLenum format, GLenum type)
 	case GL_UNSIGNED_SHORT_5_5_5_1: return format == GL_RGBA ? 2 : 0;
 	case GL_UNSIGNED_SHORT: return format == GL_DEPTH_COMPONENT ? 2 : 0;
 	case GL_UNSIGNED_INT: return format == GL_DEPTH_COMPONENT ? 4 : 0;
+	case GL_UNSIGNED_INT_24_8_OES: return format == GL_DEPTH_STENCIL_OES ? 4 : 0;
 	default: return 0;
 	}
 }
@@ -56,14 +57,20 @@ static int pixel_bytes(GLenum format, GLenum type)
 static bool is_format(GLenum f)
 {
 	return f == GL_RGBA || f == GL_RGB || f == GL_LUMINANCE_ALPHA || f == GL_LUMINANCE ||
-	       f == GL_ALPHA || f == GL_DEPTH_COMPONENT;
+	       f == GL_ALPHA || f == GL_DEPTH_COMPONENT || f == GL_DEPTH_STENCIL_OES;
+}
+
+/* A format whose texels are depths (one float each). */
+static bool is_depth(GLenum f)
+{
+	return f == GL_DEPTH_COMPONENT || f == GL_DEPTH_STENCIL_OES;
 }
 
 static bool is_type(GLenum t)
 {
 	return t == GL_UNSIGNED_BYTE || t == GL_UNSIGNED_SHORT_5_6_5 ||
 	       t == GL_UNSIGNED_SHORT_4_4_4_4 || t == GL_UNSIGNED_SHORT_5_5_5_1 ||
-	       t == GL_UNSIGNED_SHORT || t == GL_UNSIGNED_INT;
+	       t == GL_UNSIGNED_SHORT || t == GL_UNSIGNED_INT || t == GL_UNSIGNED_INT_24_8_OES;
 }
 
 /* Converts one client pixel to the stored texel (4 bytes). */
@@ -103,6 +110,13 @@ static void convert_pixel(GLenum format, GLenum type, const uint8_t *src, uint8_
 		uint32_t u;
 		memcpy(&u, src, 4);
 		float d = (float)((double)u / 4294967295.0);
+		memcpy(dst, &d, 4);
+		return;
+	}
+	case GL_UNSIGNED_INT_24_8_OES: {  /* depth in the high 24 bits; the stencil dropped */
+		uint32_t u;
+		memcpy(&u, src, 4);
+		float d = (float)((double)(u >> 8) / 16777215.0);
 		memcpy(dst, &d, 4);
 		return;
 	}
@@ -171,12 +185,15 @@ void tsr_gles_TexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint leve
 	if (level < 0 || level >= TSR_GLES_MAX_LEVELS || width < 0 || height < 0 ||
 	    width > (TSR_GLES_MAX_TEXTURE_SIZE >> level) ||
 	    height > (TSR_GLES_MAX_TEXTURE_SIZE >> level) || border != 0 ||
-	    !is_format((GLenum)internalformat) || (target != GL_TEXTURE_2D && width != height)) {
+	    (!is_format((GLenum)internalformat) &&
+	     (GLenum)internalformat != GL_DEPTH24_STENCIL8_OES) ||
+	    (target != GL_TEXTURE_2D && width != height)) {
 		gles_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
+	/* (DEPTH24_STENCIL8_OES, a sized format, never matches a format) */
 	if ((GLenum)internalformat != format || pixel_bytes(format, type) == 0 ||
-	    (format == GL_DEPTH_COMPONENT && target != GL_TEXTURE_2D)) {
+	    (is_depth(format) && target != GL_TEXTURE_2D)) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
@@ -322,7 +339,7 @@ void tsr_gles_CopyTexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint 
 		gles_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	if (!is_format(internalformat) || internalformat == GL_DEPTH_COMPONENT) {
+	if (!is_format(internalformat) || is_depth(internalformat)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
@@ -456,7 +473,7 @@ void tsr_gles_GenerateMipmap(struct tsr_gles_context *ctx, GLenum target)
 	int faces = target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
 	/* any size (GL_OES_texture_npot) */
 	if ((faces == 6 && !gles_texture_cube_complete(t)) || b->width <= 0 ||
-	    b->format == GL_DEPTH_COMPONENT) {
+	    is_depth(b->format)) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}

@@ -37,6 +37,7 @@ static enum tsr_status bin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *pa
 	uint32_t w, h;
 	f->load_color = (uint8_t)tsr_pass_loads_color(
 		pass, tsr_pass_framebuffer(pass, &g->res, g->cfg.width, g->cfg.height, &w, &h));
+	f->load_depth = (uint8_t)tsr_pass_loads_depth(pass);
 	f->stencil = (uint8_t)tsr_pass_tests_stencil(g->cmds, pass);
 	f->stencil_clear = (uint8_t)pass->clear.stencil;  /* invalidated: cleared too */
 	TSR_TRY(tsr_gpu_bind_pass(g, f, g->cmds, pass, err));

@@ -46,6 +46,10 @@ struct frame_slot {
 	float clear[4];                       /* its pass's clear color */
 	uint8_t load_color;                   /* 1: its pass keeps the color buffer's
 	                                         contents: each tile loads them first */
+	uint8_t load_depth;                   /* 1: its pass keeps the depth an earlier pass
+	                                         stored into its depth texture (store_depth,
+	                                         depth neither cleared nor invalidated): each
+	                                         tile loads it first */
 	uint8_t stencil;                      /* 1: a draw of its pass tests stencil: each
 	                                         tile's on-chip stencil starts cleared */
 	uint8_t stencil_clear;                /* the value it is cleared to */

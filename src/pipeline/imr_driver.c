@@ -247,6 +247,13 @@ static enum tsr_status begin_pass(struct tsr_gpu *g, const struct tsr_frame_comm
 		b->color_stream = TSR_STREAM_DISPLAY;
 	}
 	clear_buffers(m, p->clear.color, g->target_depth);
+	/* the depth an earlier pass stored into the pass's depth texture
+	 * (tsr_pass_loads_depth()): copied into the Z buffer, no traffic
+	 * counted; HiZ stays at the far plane (a bound that never kills a
+	 * visible quad) */
+	if (g->store_depth_tex && tsr_pass_loads_depth(p))
+		tsr_texture_read_depth_rect(g->store_depth_tex, 0, 0, b->width, b->height, m->depth,
+					    b->width);
 	/* the stencil, when a draw tests it: cleared (or invalidated) with a
 	 * fast clear, as depth */
 	m->pass_stencil = tsr_pass_tests_stencil(c, p);

@@ -65,7 +65,12 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 		const struct tsr_framebuffer_state fb = tsr_pass_framebuffer(pass, &g->res,
 									     g->cfg.width,
 									     g->cfg.height, &w, &h);
-		TSR_TRY(tsr_clear_state_check(&pass->clear, name, p, err));
+		/* a store_depth pass may keep its depth: loaded from its depth
+		 * texture (tsr_pass_loads_depth()) */
+		struct tsr_clear_state chk = pass->clear;
+		if (tsr_pass_loads_depth(pass))
+			chk.invalidate |= TSR_CLEAR_DEPTH;
+		TSR_TRY(tsr_clear_state_check(&chk, name, p, err));
 		if (tsr_pass_tests_stencil(c, pass)) {
 			if (!((pass->clear.mask | pass->clear.invalidate) & TSR_CLEAR_STENCIL))
 				return tsr_error_set(err, TSR_ERR_UNSUPPORTED,

@@ -154,6 +154,9 @@ static void tile_start(struct tsr_gpu *g, struct tsr_target *t)
 	tile_clear(t, g->ras->clear, g->ras->stencil_clear);
 	if (g->ras->load_color && t->color)
 		tile_load_colors(g, t);
+	if (g->ras->load_depth && g->store_depth_tex)  /* the depth an earlier pass stored */
+		tsr_texture_read_depth_rect(g->store_depth_tex, (uint32_t)t->x0, (uint32_t)t->y0,
+					    t->width, t->height, t->depth, t->stride);
 }
 
 /* DRAM bytes the tile's flush writes (whole bursts per row). */
@@ -317,6 +320,8 @@ void tsr_stage_tile_fetch(struct tsr_gpu *g, struct tsr_tile_work *w,
 		tsr_worklog_mark(g->log);
 	if (g->ras->load_color && w->target.color)
 		tile_load_traffic(g, &w->target);  /* the Tile Fetcher's load (preload) */
+	if (g->ras->load_depth && g->store_depth_tex)  /* and of the depth texture's texels */
+		rt_block_rows_of(g, g->store_depth_tex, &w->target, 0);
 	w->list = tsr_tile_fetch(g->ras->pb, w->tile, g->ras->prims.prims, g->mem, &w->count, &st->tiling);
 	if (g->log)
 		g->log->fetch = tsr_worklog_since_mark(g->log);

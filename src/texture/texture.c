@@ -206,6 +206,24 @@ void tsr_texture_write_depth_rect(struct tsr_texture *t, uint32_t x0, uint32_t y
 	}
 }
 
+void tsr_texture_read_depth_rect(const struct tsr_texture *t, uint32_t x0, uint32_t y0,
+				 uint32_t w, uint32_t h, float *depth, size_t pitch)
+{
+	const struct tsr_level *lv = &t->level[0];
+	if (!clip_rect(lv, x0, y0, &w, &h))
+		return;
+	for (uint32_t y = 0; y < h; y++) {
+		float *dst = &depth[(size_t)y * pitch];
+		if (!lv->depth) {
+			for (uint32_t x = 0; x < w; x++)
+				dst[x] = 1.0f;
+			continue;
+		}
+		const size_t row = (size_t)tsr_texture_pass_row(t, y0 + y) * lv->width + x0;
+		memcpy(dst, &lv->depth[row], (size_t)w * sizeof(float));
+	}
+}
+
 void tsr_texture_read_rect(const struct tsr_texture *t, uint32_t x0, uint32_t y0, uint32_t w,
 			   uint32_t h, uint8_t *rgba, uint32_t pitch_bytes)
 {

@@ -102,6 +102,16 @@ void tsr_texture_write_depth_rect(struct tsr_texture *t, uint32_t x0, uint32_t y
 				  uint32_t h, const float *depth, size_t pitch);
 
 /*
+ * The reverse of tsr_texture_write_depth_rect(): the depths of the
+ * rectangle (x0, y0, w, h) of the pass's rows, clipped to level 0, into
+ * float rows `pitch` floats apart (the rectangle's top row first): a pass
+ * that continues the depth an earlier pass stored. A texture that is not
+ * a depth one gives 1.0 (the far plane). No allocation.
+ */
+void tsr_texture_read_depth_rect(const struct tsr_texture *t, uint32_t x0, uint32_t y0,
+				 uint32_t w, uint32_t h, float *depth, size_t pitch);
+
+/*
  * n depths (0..1) as grey RGBA8 texels: R = G = B = the depth clamped to
  * 0..1, scaled to 0..255 and rounded as a color channel's conversion to
  * RGBA8 (NaN as 0), A = 255.
