@@ -146,19 +146,23 @@ static void set_uniforms(struct tsr_program *p)
 	}
 }
 
-/* mediump_fp16: the execution state's shader.mediump (fp16 or fp32) */
+/* how mediump runs: at fp16 (rounded with F16C where the CPU has it, or
+ * with the portable code), or at fp32 (shader.mediump) */
+enum mediump { FP16, FP16_PORTABLE, FP32 };
+
 static void run_fragment(const char *name, struct tsr_program *p, uint64_t quads, int reps,
-			 bool mediump_fp16)
+			 enum mediump mode)
 {
 	struct tsr_shader_exec *x;
 	struct tsr_error err;
 	set_uniforms(p);
 	/* a snapshot, as a draw of the GL ES device runs it */
 	if (tsr_shader_exec_create_snapshot(p, TSR_SHADER_FRAGMENT, &x, &err) != TSR_OK ||
-	    tsr_shader_exec_set_mediump(x, mediump_fp16, &err) != TSR_OK) {
+	    tsr_shader_exec_set_mediump(x, mode != FP32, &err) != TSR_OK) {
 		fprintf(stderr, "bench_shader: %s\n", err.msg);
 		exit(1);
 	}
+	tsr_shader_exec_use_f16c(x, mode == FP16);
 	tsr_shader_exec_set_sampler(x, sample_const, NULL);
 	struct tsr_fs_quad_in in;
 	memset(&in, 0, sizeof(in));
@@ -261,14 +265,15 @@ int main(int argc, char **argv)
 	       "terrain-noise %.1f, skinning %.1f\n", ms[0], ms[1], ms[2], noise ? ms[3] : 0.0, ms[4]);
 	printf("%-26s %8s %10s %10s %8s %8s %6s\n", "program", "inst/run", "M runs/s", "M inst/s",
 	       "tex/run", "br/run", "div");
-	run_fragment("fragment: phong", progs[0], quads, reps, true);
-	run_fragment("  the same, mediump fp32", progs[0], quads, reps, false);
-	run_fragment("fragment: 9-tap blur", progs[1], quads, reps, true);
-	run_fragment("  the same, mediump fp32", progs[1], quads, reps, false);
-	run_fragment("fragment: loops, discard", progs[2], quads, reps, true);
+	run_fragment("fragment: phong", progs[0], quads, reps, FP16);
+	run_fragment("  the same, portable fp16", progs[0], quads, reps, FP16_PORTABLE);
+	run_fragment("  the same, mediump fp32", progs[0], quads, reps, FP32);
+	run_fragment("fragment: 9-tap blur", progs[1], quads, reps, FP16);
+	run_fragment("  the same, mediump fp32", progs[1], quads, reps, FP32);
+	run_fragment("fragment: loops, discard", progs[2], quads, reps, FP16);
 	if (progs[3]) {
-		run_fragment("fragment: terrain-noise", progs[3], quads / 20 + 1, reps, true);
-		run_fragment("  the same, mediump fp32", progs[3], quads / 20 + 1, reps, false);
+		run_fragment("fragment: terrain-noise", progs[3], quads / 20 + 1, reps, FP16);
+		run_fragment("  the same, mediump fp32", progs[3], quads / 20 + 1, reps, FP32);
 	}
 	run_vertex("vertex: skinning", progs[4], quads, reps);
 	printf("(a run is a quad, or a group of 4 vertices; M inst/s: quad-instructions, i.e. each "

@@ -275,29 +275,24 @@ done:
 	return bad;
 }
 
-/* The files of a folder the driver wrote: frame-NNNN.png and the others. */
-static int is_frame(const struct dirent *e)
-{
-	unsigned f;
-	char end;
-	return sscanf(e->d_name, "frame-%u.pn%c", &f, &end) == 2 && end == 'g';
-}
-
-/* The frame images in dir (-1: no folder, or no stats.json in it). */
+/* The frames the driver rendered into folder dir: the rows of its
+ * frames.csv (its images are only those --dump-frames keeps); -1: no
+ * folder, or no stats.json in it. */
 static long count_frames(const char *dir)
 {
 	char p[PATH_MAX + 16];
 	snprintf(p, sizeof(p), "%s/stats.json", dir);
 	if (access(p, R_OK))
 		return -1;
-	struct dirent **v;
-	const int n = scandir(dir, &v, is_frame, alphasort);
-	if (n < 0)
+	snprintf(p, sizeof(p), "%s/frames.csv", dir);
+	FILE *f = fopen(p, "r");
+	if (!f)
 		return -1;
-	for (int i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-	return n;
+	long lines = 0;
+	for (int c; (c = getc(f)) != EOF;)
+		lines += c == '\n';
+	fclose(f);
+	return lines > 0 ? lines - 1 : 0;  /* the header */
 }
 
 /* Removes folder dir, its files and its folders' files (two levels: the
@@ -539,6 +534,16 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 			config ? tsr_cli_absolute(config_path, abs_config, sizeof(abs_config)) : NULL,
 			"TESSERA_SET", nsets ? set_text.buf : NULL,
 			"TESSERA_OUT", tsr_cli_absolute(tmp, abs_tmp, sizeof(abs_tmp)),
+			/* only the images kept are encoded */
+			"TESSERA_DUMP_FRAMES", dump,
+			/* glibc's malloc in eglretrace keeping freed memory for reuse
+			 * and asking for transparent huge pages, unless the user's
+			 * environment sets its own: 2 thousand page faults instead of
+			 * 80 thousand in an 800x600 glmark2 replay, about 10% of its
+			 * time (docs/driver.md); the results do not depend on it */
+			"GLIBC_TUNABLES", getenv("GLIBC_TUNABLES") ? getenv("GLIBC_TUNABLES") :
+				"glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=268435456:"
+				"glibc.malloc.mmap_threshold=33554432",
 			/* the replay ends with the last frame asked for */
 			"TESSERA_FRAMES", frames < (uint32_t)trace_frames ? frames_text : NULL,
 			NULL,

@@ -41,6 +41,7 @@ static __thread EGLint thread_error __attribute__((tls_model("initial-exec"))) =
 static struct tsr_gpu_config gpu_config;
 static char out_dir[PATH_MAX];        /* TESSERA_OUT, "" when unset */
 static unsigned long frame_limit;     /* TESSERA_FRAMES, 0: none */
+static char frame_images[1024];       /* TESSERA_DUMP_FRAMES, "" when unset (all) */
 static unsigned long frames_ended;    /* eglSwapBuffers calls of every surface since
                                          the last eglInitialize read the environment */
 static unsigned devices_made;         /* devices made so far (surface-N) */
@@ -187,10 +188,19 @@ enum tsr_status drv_setup(struct tsr_error *err)
 	const char *out = getenv("TESSERA_OUT");
 	if (out && strlen(out) >= sizeof(out_dir) - 16)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_OUT '%s' is too long", out);
+	const char *images = getenv("TESSERA_DUMP_FRAMES");
+	if (images && images[0]) {
+		if (strlen(images) >= sizeof(frame_images))
+			return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_DUMP_FRAMES is too long");
+		struct tsr_error e;
+		if (tsr_gles_frame_images_check(images, &e) != TSR_OK)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_DUMP_FRAMES: %s", e.msg);
+	}
 	gpu_config = cfg;
 	frame_limit = frames;
 	frames_ended = 0;  /* TESSERA_FRAMES counts from here */
 	snprintf(out_dir, sizeof(out_dir), "%s", out ? out : "");
+	snprintf(frame_images, sizeof(frame_images), "%s", images ? images : "");
 	return TSR_OK;
 }
 
@@ -261,6 +271,7 @@ static EGLint surface_device(struct drv_surface *s)
 			 s->config->depth, s->config->stencil},
 		.config = &gpu_config,
 		.out_dir = out,
+		.frame_images = frame_images[0] ? frame_images : NULL,
 	};
 	struct tsr_error err = {{0}};
 	enum tsr_status st = tsr_gles_device_create(&p, &s->device, &err);

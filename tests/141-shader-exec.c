@@ -971,6 +971,27 @@ static void test_mediump_precision(void **state)
 	struct tsr_fs_quad_out out2;
 	tsr_test_quad(snap, p, in, &out2, NULL);
 	assert_memory_equal(out.color, out2.color, sizeof(out.color));
+	/* the portable rounding gives F16C's bits, here and on 4096 quads of
+	 * inputs of every exponent (where the CPU has F16C to compare with) */
+	if (tsr_shader_exec_use_f16c(x, true)) {
+		assert_false(tsr_shader_exec_use_f16c(snap, false));
+		tsr_test_quad(snap, p, in, &out2, NULL);
+		assert_memory_equal(out.color, out2.color, sizeof(out.color));
+		uint32_t seed = 12345;
+		for (int q = 0; q < 4096; q++) {
+			float rin[4][4];
+			for (int l = 0; l < 4; l++)
+				for (int c = 0; c < 4; c++) {
+					seed = seed * 1664525u + 1013904223u;
+					uint32_t b = seed;
+					memcpy(&rin[l][c], &b, 4);
+				}
+			tsr_test_quad(x, p, rin, &out, NULL);
+			tsr_test_quad(snap, p, rin, &out2, NULL);
+			assert_memory_equal(out.color, out2.color, sizeof(out.color));
+		}
+		tsr_test_quad(x, p, in, &out, NULL);
+	}
 	assert_int_equal(tsr_shader_exec_set_mediump(snap, false, &err), TSR_OK);
 	tsr_test_quad(snap, p, in, &out2, NULL);
 	assert_true(out2.color[1][3] == 80000.0f);  /* fp32: the bank's own constants again */

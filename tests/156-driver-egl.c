@@ -589,6 +589,28 @@ static void bad_set(void)
 	_exit(Initialize(dpy, NULL, NULL) ? 0 : 4);
 }
 
+/* A bad TESSERA_DUMP_FRAMES fails eglInitialize the same way. */
+static void bad_dump_frames(void)
+{
+	setenv("TESSERA_DUMP_FRAMES", "0,x", 1);
+	EGLDisplay dpy = surfaceless();
+	Terminate(dpy);
+	if (Initialize(dpy, NULL, NULL))
+		_exit(1);
+	if (GetError() != EGL_NOT_INITIALIZED)
+		_exit(2);
+	setenv("TESSERA_DUMP_FRAMES", "last", 1);
+	_exit(Initialize(dpy, NULL, NULL) ? 0 : 4);
+}
+
+static void test_bad_dump_frames(void **state)
+{
+	(void)state;
+	char err[4096];
+	assert_int_equal(in_child(bad_dump_frames, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "TESSERA_DUMP_FRAMES: frame images '0,x': item 'x'"));
+}
+
 static void test_bad_set(void **state)
 {
 	(void)state;
@@ -611,6 +633,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_frames_end_the_process),
 		cmocka_unit_test(test_bad_set),
+		cmocka_unit_test(test_bad_dump_frames),
 	};
 	return tsr_test_main(argc, argv, tests, sizeof(tests) / sizeof(tests[0]), setup, teardown);
 }

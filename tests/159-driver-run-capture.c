@@ -184,6 +184,16 @@ static void test_outputs_as_workload_run(void **state)
 	/* the same first two frames as the whole replay's */
 	assert_int_equal(tessera("run %s --dump-frames all --out all --quiet", CAPTURE), 0);
 	assert_same_file("two/frame-0001.png", "all/frame-0001.png");
+	/* the driver encodes only the images kept (TESSERA_DUMP_FRAMES): a
+	 * list, and the default, the last frame's; the same images */
+	assert_int_equal(tessera("run %s --dump-frames 0,2 --out list --quiet", CAPTURE), 0);
+	assert_int_equal(entries("list"), 4);
+	assert_same_file("list/frame-0000.png", "all/frame-0000.png");
+	assert_same_file("list/frame-0002.png", "all/frame-0002.png");
+	assert_same_file("list/stats.json", "all/stats.json");
+	assert_int_equal(tessera("run %s --out last --quiet", CAPTURE), 0);
+	assert_int_equal(entries("last"), 3);
+	assert_same_file("last/frame-0002.png", "all/frame-0002.png");
 }
 
 /* One message naming the file and the problem, exit 1, no output folder. */

@@ -78,6 +78,7 @@ void tsr_geometry_destroy(struct tsr_geometry *g)
 	free(g->ptc);
 	free(g->ptc_held);
 	free(g->shaded);
+	free(g->vs_done);
 	free(g->vary);
 	free(g);
 }

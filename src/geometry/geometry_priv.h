@@ -100,6 +100,11 @@ struct tsr_geometry {
 	uint32_t vary_floats;         /* floats an entry holds (4 x varying_slots) */
 	int vary_failed;              /* the store could not grow: the draw fails */
 	struct tsr_vs_in vs_in;       /* the vertex program's inputs, reused */
+	uint8_t *vs_done;             /* per vertex of the mesh (shaded_cap): 1 once shaded
+	                                 in this draw (straight programs, shaded 4 at a time) */
+	int vs_straight;              /* the draw's vertex program is straight
+	                                 (tsr_shader_exec_straight) */
+	uint64_t vs_run_instructions; /* a straight program's instructions a run */
 
 	/* Primitive Assembly: corners of the triangle being assembled, which
 	 * are staged in the free slot at the back of the Clipper's queue; for

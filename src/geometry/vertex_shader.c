@@ -154,16 +154,14 @@ int tsr_geo_vary_reserve(struct tsr_geometry *g, uint64_t entries)
 	return 0;
 }
 
-/* A program draw's vertex shading: the attributes of vertex i converted
- * to floats (missing components 0, 0, 0, 1), the vertex program run, the
- * position clip-coded and transformed, the varyings into entry i. */
-static void shade_program_vertex(struct tsr_geometry *g, uint32_t i, struct tsr_clip_vertex *o)
+/* Lane l of a program draw's vertex shading inputs: the attributes of
+ * vertex i converted to floats (missing components 0, 0, 0, 1). */
+static void program_inputs(struct tsr_geometry *g, uint32_t i, uint32_t l)
 {
 	const struct tsr_vertex_input *in = g->draw.input;
-	struct tsr_vs_in *vi = &g->vs_in;
 	for (uint32_t a = 0; a < in->attrib_count; a++) {
 		const struct tsr_vertex_stream *s = &in->attribs[a];
-		float *dst = vi->attribs[0][a];
+		float *dst = g->vs_in.attribs[l][a];
 		if (!s->data) {
 			memcpy(dst, s->value, sizeof(s->value));
 			continue;
@@ -177,17 +175,71 @@ static void shade_program_vertex(struct tsr_geometry *g, uint32_t i, struct tsr_
 		for (uint32_t c = 0; c < s->components; c++)
 			dst[c] = attrib_component(e + c * tb, s->type, s->normalized);
 	}
-	struct tsr_vs_out out;
-	struct tsr_shader_counts n = {0};
-	tsr_shader_exec_vertices(in->program, vi, 1, &out, &n);
-	g->st->vertex_instructions += n.instructions;
-	memcpy(o->p, out.position[0], sizeof(o->p));
-	o->psize = out.point_size[0];
+}
+
+/* Vertex i's shaded vertex from lane l of the vertex program's outputs:
+ * the position clip-coded and transformed, the varyings into entry i. */
+static void program_outputs(struct tsr_geometry *g, uint32_t i, const struct tsr_vs_out *out,
+			    uint32_t l)
+{
+	struct tsr_clip_vertex *o = &g->shaded[i];
+	memcpy(o->p, out->position[l], sizeof(o->p));
+	o->psize = out->point_size[l];
 	o->vary = i;
 	float *v = g->vary + (size_t)i * g->vary_floats;
-	memcpy(v, out.varyings[0], g->vary_floats * sizeof(float));
+	memcpy(v, out->varyings[l], g->vary_floats * sizeof(float));
 	o->codes = tsr_geo_clip_codes(o);
 	tsr_geo_viewport(g, o);
+}
+
+/* indices past the current one searched for vertices to shade with it */
+#define TSR_GEO_VS_LOOKAHEAD 32u
+
+/*
+ * A program draw's vertex shading of vertex i into g->shaded[i]. A
+ * straight program (tsr_shader_exec_straight) runs four vertices at a
+ * time, as a GPU's vertex warp does: vertex i and the next vertices the
+ * draw's indices name that are not shaded yet; theirs wait in g->shaded
+ * until the vertex shader reaches them and then costs nothing more. Each
+ * vertex still counts its instructions when reached, and the accesses and
+ * their order are those of shading vertex by vertex: such a program
+ * touches no memory and its counts do not depend on its lanes. Other
+ * programs run vertex by vertex.
+ */
+static void shade_program_vertex(struct tsr_geometry *g, uint32_t i)
+{
+	struct tsr_shader_exec *prog = g->draw.input->program;
+	struct tsr_shader_counts n = {0};
+	struct tsr_vs_out out;
+	if (!g->vs_straight) {
+		program_inputs(g, i, 0);
+		tsr_shader_exec_vertices(prog, &g->vs_in, 1, &out, &n);
+		g->st->vertex_instructions += n.instructions;
+		program_outputs(g, i, &out, 0);
+		return;
+	}
+	if (!g->vs_done[i]) {
+		const struct tsr_mesh *m = g->draw.mesh;
+		uint32_t batch[4] = {i}, nv = 1;
+		g->vs_done[i] = 1;
+		uint32_t end = g->next_index + TSR_GEO_VS_LOOKAHEAD;
+		if (end > m->index_count)
+			end = m->index_count;
+		for (uint32_t k = g->next_index; k < end && nv < 4; k++) {
+			const uint32_t w = m->indices[k];
+			if (w < m->vertex_count && !g->vs_done[w]) {
+				g->vs_done[w] = 1;
+				batch[nv++] = w;
+			}
+		}
+		for (uint32_t l = 0; l < nv; l++)
+			program_inputs(g, batch[l], l);
+		tsr_shader_exec_vertices(prog, &g->vs_in, nv, &out, &n);
+		g->vs_run_instructions = n.instructions;
+		for (uint32_t l = 0; l < nv; l++)
+			program_outputs(g, batch[l], &out, l);
+	}
+	g->st->vertex_instructions += g->vs_run_instructions;
 }
 
 enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err)
@@ -198,6 +250,10 @@ enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err)
 		if (!v)
 			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for vertices");
 		g->shaded = v;
+		uint8_t *done = realloc(g->vs_done, n);
+		if (!done)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for vertices");
+		g->vs_done = done;
 		g->shaded_cap = n;
 	}
 	g->vary_count = 0;
@@ -210,6 +266,9 @@ enum tsr_status tsr_geo_vs_begin(struct tsr_geometry *g, struct tsr_error *err)
 			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for varyings");
 		g->vary_count = n;
 		memset(&g->vs_in, 0, sizeof(g->vs_in));
+		g->vs_straight = tsr_shader_exec_straight(g->draw.input->program);
+		if (g->vs_straight)
+			memset(g->vs_done, 0, n);
 	}
 	return TSR_OK;
 }
@@ -227,7 +286,7 @@ void tsr_geo_vs_shade(struct tsr_geometry *g, uint32_t vertex)
 	tsr_mem_access(g->mem, g->instruction_port[core], d->vs_base, d->vs_bytes, 0, TSR_STREAM_INSTRUCTION,
 		       (uint16_t)core, 0, NULL);
 	if (d->input) {
-		shade_program_vertex(g, vertex, &g->shaded[vertex]);
+		shade_program_vertex(g, vertex);
 		return;
 	}
 	g->st->vertex_instructions += d->material->vertex_shader_instructions;

@@ -84,6 +84,7 @@
  * tsr_texture_write_depth_rect()), sampled as (d, d, d, 1); each texel is
  * 4 bytes in memory, read through the texture caches like any texel.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,10 +122,22 @@ struct program_map {       /* a linked program's material (its code sizes) */
 	uint32_t material;
 };
 
+/* memory of the frame's copies: bytes [0, used) of mem handed out */
+struct frame_chunk {
+	uint8_t *mem;
+	size_t cap, used;
+};
+
+/* a new chunk's bytes at least (a larger block gets a chunk its size) */
+#define FRAME_CHUNK_BYTES ((size_t)4 << 20)
+
 struct tsr_gles_device {
 	struct tsr_gles_device_params params;
 	struct tsr_gpu_config config;
 	char *out_dir;
+	int images;                        /* enum frame_images: which frames' images */
+	uint8_t *image_want;               /* IMAGES_LIST: 1 for each frame listed */
+	uint32_t image_want_n;             /* its length: the largest listed + 1 */
 	struct tsr_gpu *gpu;
 	uint32_t client_mesh;              /* the client-array stream's raw buffer */
 	uint8_t *grid_texels;              /* the image that sizes the tile grid */
@@ -144,11 +157,13 @@ struct tsr_gles_device {
 	int32_t pass_depth;                /* the open pass's stored depth target, -1: none */
 	uint32_t recorded;                 /* frames rendered (command lists) */
 
-	/* what the recorded draws point to, freed when the frame is rendered */
+	/* what the recorded draws point to, freed when the frame is rendered;
+	 * their vertex and index copies in chunks kept from frame to frame
+	 * (frame_block), reused once it is */
 	struct tsr_cmd_program **programs;
 	uint32_t program_count, program_cap;
-	void **blocks;
-	uint32_t block_count, block_cap;
+	struct frame_chunk *chunks;
+	uint32_t chunk_count, chunk_cap, chunk_cur;
 
 	struct buffer_map *buffers;
 	uint32_t buffer_count, buffer_cap;
@@ -167,6 +182,61 @@ struct tsr_gles_device {
 	struct tsr_text csv;               /* frames.csv: its header and a row a frame */
 	struct tsr_output out;
 };
+
+enum frame_images { IMAGES_ALL, IMAGES_NONE, IMAGES_LAST, IMAGES_LIST };
+
+/* Parses a frame_images (tsr_gles_frame_images_check()) into *mode and,
+ * for a list and when want is not NULL, an array (*want, *n entries) with
+ * 1 at each frame listed. */
+static enum tsr_status frame_images_parse(const char *spec, int *mode, uint8_t **want,
+					  uint32_t *n, struct tsr_error *err)
+{
+	*mode = IMAGES_ALL;
+	if (!spec || strcmp(spec, "all") == 0)
+		return TSR_OK;
+	if (strcmp(spec, "none") == 0 || strcmp(spec, "last") == 0) {
+		*mode = spec[0] == 'n' ? IMAGES_NONE : IMAGES_LAST;
+		return TSR_OK;
+	}
+	*mode = IMAGES_LIST;
+	uint32_t most = 0;
+	for (int pass = 0; pass < 2; pass++) {  /* the largest frame, then the marks */
+		for (const char *p = spec;;) {
+			const size_t len = strcspn(p, ",");
+			char *end;
+			errno = 0;
+			const unsigned long v = strtoul(p, &end, 10);
+			if (len == 0 || p[0] < '0' || p[0] > '9' || (size_t)(end - p) != len ||
+			    errno || v >= UINT32_MAX)
+				return tsr_error_set(err, TSR_ERR_CONFIG,
+						     "frame images '%s': item '%.*s' is not a frame "
+						     "number (use all, none, last or a list like 0,5,9)",
+						     spec, (int)len, p);
+			if (pass == 0)
+				most = (uint32_t)v > most ? (uint32_t)v : most;
+			else
+				(*want)[v] = 1;
+			if (!p[len])
+				break;
+			p += len + 1;
+		}
+		if (pass == 0) {
+			if (!want)
+				return TSR_OK;
+			*want = calloc((size_t)most + 1, 1);
+			if (!*want)
+				return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+			*n = most + 1;
+		}
+	}
+	return TSR_OK;
+}
+
+enum tsr_status tsr_gles_frame_images_check(const char *spec, struct tsr_error *err)
+{
+	int mode;
+	return frame_images_parse(spec, &mode, NULL, NULL, err);
+}
 
 enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 				       struct tsr_gles_device **out, struct tsr_error *err)
@@ -191,11 +261,15 @@ enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 	d->params.out_dir = NULL;
 	d->fs = calloc(1, sizeof(*d->fs));
 	d->total = calloc(1, sizeof(*d->total));
+	d->params.frame_images = NULL;
 	if (p->out_dir)
 		d->out_dir = strdup(p->out_dir);
 	enum tsr_status s = TSR_OK;
 	if (!d->fs || !d->total || (p->out_dir && !d->out_dir))
 		s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a GL ES device");
+	if (s == TSR_OK)
+		s = frame_images_parse(p->frame_images, &d->images, &d->image_want,
+				       &d->image_want_n, err);
 	/* the Parameter Buffer laid out for the most varyings a program has
 	 * (a material of TSR_SHADER_MAX_VARYINGS, which no draw uses) */
 	const struct tsr_material widest = {.texture = -1, .texture_object = -1,
@@ -254,23 +328,39 @@ static void free_frame(struct tsr_gles_device *d)
 		free(d->programs[i]);
 	}
 	d->program_count = 0;
-	for (uint32_t i = 0; i < d->block_count; i++)
-		free(d->blocks[i]);
-	d->block_count = 0;
+	for (uint32_t i = 0; i < d->chunk_count; i++)
+		d->chunks[i].used = 0;
+	d->chunk_cur = 0;
 	d->client_used = 0;
 }
 
-/* A block of `bytes` freed with the frame; NULL when out of memory. */
+/* A block of `bytes` (64-byte aligned) valid until the frame is rendered;
+ * NULL when out of memory. Its memory is reused by the next frames, so
+ * that copying a draw's vertices faults no new pages in once the largest
+ * frame has been seen. */
 static void *frame_block(struct tsr_gles_device *d, size_t bytes)
 {
-	void **b = tsr_array_grow(d->blocks, &d->block_cap, d->block_count + 1, sizeof(*b));
-	if (!b)
+	const size_t need = (bytes + 63) & ~(size_t)63;
+	for (; d->chunk_cur < d->chunk_count; d->chunk_cur++) {
+		struct frame_chunk *c = &d->chunks[d->chunk_cur];
+		if (c->cap - c->used >= need) {
+			void *p = c->mem + c->used;
+			c->used += need;
+			return p;
+		}
+	}
+	struct frame_chunk *cs = tsr_array_grow(d->chunks, &d->chunk_cap, d->chunk_count + 1,
+						sizeof(*cs));
+	if (!cs)
 		return NULL;
-	d->blocks = b;
-	void *p = malloc(bytes ? bytes : 1);
-	if (p)
-		d->blocks[d->block_count++] = p;
-	return p;
+	d->chunks = cs;
+	const size_t cap = need > FRAME_CHUNK_BYTES ? need : FRAME_CHUNK_BYTES;
+	uint8_t *mem = aligned_alloc(64, cap);
+	if (!mem)
+		return NULL;
+	d->chunks[d->chunk_count++] = (struct frame_chunk){mem, cap, need};
+	d->chunk_cur = d->chunk_count - 1;
+	return mem;
 }
 
 /*
@@ -279,6 +369,15 @@ static void *frame_block(struct tsr_gles_device *d, size_t bytes)
  */
 static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
 				 int32_t depth_target, struct tsr_error *err);
+
+/* frame-NNNN.png of the frame rendered last, in the background */
+static enum tsr_status write_frame_image(struct tsr_gles_device *d, struct tsr_error *err)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "frame-%04u.png", d->fs->frame);
+	return tsr_output_png_async(&d->out, name, d->config.width, d->config.height,
+				    tsr_gpu_frame_image(d->gpu), err);
+}
 
 static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error *err)
 {
@@ -297,10 +396,10 @@ static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error 
 	tsr_frame_stats_add(d->total, d->fs);
 	if (!d->out_dir)
 		return TSR_OK;
-	char name[64];
-	snprintf(name, sizeof(name), "frame-%04u.png", d->fs->frame);
-	TSR_TRY(tsr_output_png_async(&d->out, name, d->config.width, d->config.height,
-				     tsr_gpu_frame_image(d->gpu), err));
+	const uint32_t f = d->fs->frame;
+	if (d->images == IMAGES_ALL ||
+	    (d->images == IMAGES_LIST && f < d->image_want_n && d->image_want[f]))
+		TSR_TRY(write_frame_image(d, err));
 	char row[8192];
 	tsr_csv_row(row, sizeof(row), d->fs, tsr_gpu_memsys(d->gpu),
 		    d->config.texture_footprint_stats);
@@ -321,10 +420,13 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 	enum tsr_status s = TSR_OK;
 	if (d->json && d->gpu) {
 		char *text = NULL;
+		if (d->images == IMAGES_LAST && d->recorded > 0)
+			s = write_frame_image(d, err);
 		const struct tsr_stats_workload w = {.path = "(a GL ES 2.0 program)", .name = "",
 						     .frames = d->recorded};
-		s = tsr_stats_json_render(d->json, &d->config, &w, tsr_gpu_address_map(d->gpu),
-					  d->total, &text, err);
+		if (s == TSR_OK)
+			s = tsr_stats_json_render(d->json, &d->config, &w,
+						  tsr_gpu_address_map(d->gpu), d->total, &text, err);
 		if (s == TSR_OK)
 			s = tsr_output_write(&d->out, "stats.json", text, strlen(text), err);
 		free(text);
@@ -356,11 +458,14 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 	free(d->clears);
 	tsr_program_destroy(d->clear_prog);
 	free(d->programs);
-	free(d->blocks);
+	for (uint32_t i = 0; i < d->chunk_count; i++)
+		free(d->chunks[i].mem);
+	free(d->chunks);
 	free(d->grid_texels);
 	free(d->fs);
 	free(d->total);
 	free(d->out_dir);
+	free(d->image_want);
 	free(d);
 	return s;
 }

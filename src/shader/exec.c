@@ -32,8 +32,7 @@ struct dinst {
 	uint8_t sw[3][4];         /* component read for each written component, per source */
 	uint8_t mod[3];           /* TSR_SH_MOD_* per source */
 	uint8_t any_mod;
-	uint8_t half;             /* TSR_SH_F_HALF honoured: the result rounded to binary16
-				   (1; 2: with F16C, the same bits) */
+	uint8_t half;             /* TSR_SH_F_HALF honoured: the result rounded to binary16 */
 	uint8_t rnd[3];           /* per source: bit c, its read for component c rounded too */
 	uint8_t slow;             /* a modifier or a rounded read: rd() takes the long way */
 	uint16_t target;          /* jump target (flow), max offset (LDX, STX) */
@@ -52,6 +51,8 @@ struct tsr_shader_exec {
 	float *cbank_half;        /* a snapshot's: its constants rounded to binary16 (the
 				     half instructions' constant reads), NULL: none */
 	bool holds;               /* a snapshot: it holds its program (tsr_sh_program_hold) */
+	bool f16c;                /* the CPU runs F16C: run_f16c(), the same bits faster */
+	bool straight;            /* no flow control, kill or texture (tsr_shader_exec_straight) */
 	struct dinst *code;       /* the stage's code, decoded */
 };
 
@@ -102,6 +103,7 @@ static enum tsr_status exec_new(const struct tsr_program *p, enum tsr_shader_sta
 	x->p = p;
 	x->ps = &p->st[stage == TSR_SHADER_FRAGMENT];
 	x->stage = stage;
+	x->f16c = cpu_f16c();
 	x->sample = sample;
 	x->user = user;
 	size_t bytes = (size_t)x->ps->regs * sizeof(v4f) * 4;
@@ -132,6 +134,7 @@ static enum tsr_status exec_new(const struct tsr_program *p, enum tsr_shader_sta
 		x->holds = true;
 	}
 	v4f *bank[2] = {x->regs, (v4f *)(x->cbank ? x->cbank : x->ps->cbank)};
+	x->straight = true;
 	for (uint32_t i = 0; i < x->ps->count; i++) {
 		const struct tsr_sh_inst *in = &x->ps->code[i];
 		struct dinst *d = &x->code[i];
@@ -139,6 +142,9 @@ static enum tsr_status exec_new(const struct tsr_program *p, enum tsr_shader_sta
 		d->wm = in->wmask & 0xfu;
 		d->flags = in->wmask & 0xf0u;
 		d->cls = (uint8_t)tsr_sh_op_class(in->op);
+		if ((in->op >= TSR_SH_IF && in->op != TSR_SH_END) || d->cls == TSR_SH_CLASS_TEX ||
+		    in->op == TSR_SH_DDX || in->op == TSR_SH_DDY)
+			x->straight = false;
 		for (int k = 0; k < 3; k++) {
 			const struct tsr_sh_src *s = &in->src[k];
 			uint32_t reg = s->reg & TSR_SH_REG_MASK;
@@ -188,14 +194,13 @@ static enum tsr_status decode_precision(struct tsr_shader_exec *x, bool fp16,
 	if (!pure)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory decoding a program");
 	memset(pure, 0xf, ps->regs);
-	const uint8_t how = cpu_f16c() ? 2 : 1;
 	for (uint32_t i = 0; i < ps->n_in; i++)
 		if (ps->in[i].reg < ps->regs)
 			pure[ps->in[i].reg] = 0;
 	for (uint32_t i = 0; i < ps->count; i++) {
 		const struct tsr_sh_inst *in = &ps->code[i];
 		x->code[i].half = fp16 && (in->wmask & TSR_SH_F_HALF) && in->op < TSR_SH_TEX &&
-				  in->op != TSR_SH_LDX && in->op != TSR_SH_STX ? how : 0;
+				  in->op != TSR_SH_LDX && in->op != TSR_SH_STX;
 	}
 	/* the largest set of components whose every write is rounded: a half
 	 * instruction's, or a move's or select's of such components (a fixed
@@ -296,6 +301,17 @@ static enum tsr_status decode_precision(struct tsr_shader_exec *x, bool fp16,
 	return TSR_OK;
 }
 
+bool tsr_shader_exec_straight(const struct tsr_shader_exec *x)
+{
+	return x->straight;
+}
+
+bool tsr_shader_exec_use_f16c(struct tsr_shader_exec *x, bool on)
+{
+	x->f16c = on && cpu_f16c();
+	return x->f16c;
+}
+
 enum tsr_status tsr_shader_exec_set_mediump(struct tsr_shader_exec *x, bool fp16,
 					    struct tsr_error *err)
 {
@@ -352,25 +368,7 @@ static inline v4f vhalf(v4f v)
 	return (v4f)((naninf & special) | (~naninf & r));
 }
 
-/* the written components of an instruction's result, rounded */
-static __attribute__((noinline)) void round_half(v4f res[4], unsigned wm)
-{
-	for (unsigned k = 0; k < 4; k++)
-		if (wm & (1u << k))
-			res[k] = vhalf(res[k]);
-}
-
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/* the same with x86's F16C conversions (a round trip through binary16):
- * 2 instructions a component instead of about 20 */
-static __attribute__((noinline, target("f16c"))) void round_half_f16c(v4f res[4], unsigned wm)
-{
-	for (unsigned k = 0; k < 4; k++)
-		if (wm & (1u << k))
-			res[k] = (v4f)_mm_cvtph_ps(_mm_cvtps_ph((__m128)res[k],
-							       _MM_FROUND_TO_NEAREST_INT));
-}
-
 /* whether this CPU runs F16C (and the OS keeps AVX state, which its VEX
  * encoding needs) */
 static bool cpu_f16c(void)
@@ -384,52 +382,11 @@ static bool cpu_f16c(void)
 	return (lo & 6u) == 6u;
 }
 #else
-#define round_half_f16c round_half
 static bool cpu_f16c(void)
 {
 	return false;
 }
 #endif
-
-/* rd() of an instruction with a modifier or a rounded read: out of line,
- * which keeps every opcode's common path short */
-static __attribute__((noinline)) v4f rd_slow(const struct dinst *d, unsigned k, unsigned c)
-{
-	v4f v = d->src[k][d->sw[k][c]];
-	if (d->rnd[k] & (1u << c))
-		v = vhalf(v);
-	if (d->mod[k] & TSR_SH_MOD_ABS)
-		v = vabs(v);
-	if (d->mod[k] & TSR_SH_MOD_NEG)
-		v = -v;
-	return v;
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/* the same, rounding with F16C (the same bits: vhalf()) */
-static __attribute__((noinline, target("f16c"))) v4f rd_slow_f16c(const struct dinst *d,
-								 unsigned k, unsigned c)
-{
-	v4f v = d->src[k][d->sw[k][c]];
-	if (d->rnd[k] & (1u << c))
-		v = (v4f)_mm_cvtph_ps(_mm_cvtps_ph((__m128)v, _MM_FROUND_TO_NEAREST_INT));
-	if (d->mod[k] & TSR_SH_MOD_ABS)
-		v = vabs(v);
-	if (d->mod[k] & TSR_SH_MOD_NEG)
-		v = -v;
-	return v;
-}
-#else
-#define rd_slow_f16c rd_slow
-#endif
-
-/* source k of a decoded instruction, for written component c */
-static inline v4f rd(const struct dinst *d, unsigned k, unsigned c)
-{
-	if (__builtin_expect(d->slow != 0, 0))
-		return d->half == 2 ? rd_slow_f16c(d, k, c) : rd_slow(d, k, c);
-	return d->src[k][d->sw[k][c]];
-}
 
 static inline v4f vone(void)
 {
@@ -470,13 +427,6 @@ static inline unsigned bits_of(v4i m)
 	return (unsigned)((m[0] & 1) | (m[1] & 2) | (m[2] & 4) | (m[3] & 8));
 }
 
-/* lanes whose src0.x is nonzero (or zero when inverted) */
-static inline unsigned cond_bits(const struct dinst *d)
-{
-	unsigned b = bits_of(rd(d, 0, 0) != (v4f){0, 0, 0, 0});
-	return d->flags & TSR_SH_F_INVERT ? ~b & 0xfu : b;
-}
-
 static inline v4f lanes_apply(v4f v, float (*f)(float))
 {
 	return (v4f){f(v[0]), f(v[1]), f(v[2]), f(v[3])};
@@ -496,309 +446,25 @@ struct entry {
 	uint32_t iter;
 };
 
-static void texture(struct tsr_shader_exec *x, const struct dinst *in, unsigned exec, v4f res[4])
-{
-	struct tsr_shader_tex_request q;
-	v4f s = rd(in, 0, 0), t = rd(in, 0, 1), r = rd(in, 0, 2);
-	bool cube = (in->flags & TSR_SH_F_CUBE) != 0;
-	if (in->flags & TSR_SH_F_PROJ) {
-		v4f q4 = rd(in, 0, 2);
-		s /= q4;
-		t /= q4;
-		r = (v4f){0, 0, 0, 0};
-	}
-	if (!cube)
-		r = (v4f){0, 0, 0, 0};
-	/* the sampler's unit: a constant, or a per-lane register that LDX
-	 * filled from a sampler array (read in the first active lane) */
-	float unit = in->src[2][0][exec ? __builtin_ctz(exec) : 0];
-	q.unit = unit >= 0.0f && unit < 65536.0f ? (uint32_t)unit : 0;
-	q.cube = cube;
-	q.lane_mask = (uint8_t)exec;
-	memcpy(q.coord[0], &s, 16);
-	memcpy(q.coord[1], &t, 16);
-	memcpy(q.coord[2], &r, 16);
-	if (in->op == TSR_SH_TXL) {
-		q.lod_mode = TSR_SHADER_LOD_EXPLICIT;
-	} else {
-		q.lod_mode = in->op == TSR_SH_TXB ? TSR_SHADER_LOD_BIAS : TSR_SHADER_LOD_IMPLICIT;
-	}
-	if (in->op != TSR_SH_TEX) {
-		v4f l = rd(in, 1, 0);
-		memcpy(q.lod, &l, 16);
-	} else {
-		memset(q.lod, 0, sizeof(q.lod));
-	}
-	if (x->stage == TSR_SHADER_FRAGMENT && in->op != TSR_SH_TXL) {
-		const v4f c3[3] = {s, t, r};
-		for (int k = 0; k < 3; k++) {
-			v4f v = c3[k];
-			v4f dx = __builtin_shufflevector(v, v, 1, 1, 3, 3) - __builtin_shufflevector(v, v, 0, 0, 2, 2);
-			v4f dy = __builtin_shufflevector(v, v, 2, 3, 2, 3) - __builtin_shufflevector(v, v, 0, 1, 0, 1);
-			memcpy(q.ddx[k], &dx, 16);
-			memcpy(q.ddy[k], &dy, 16);
-		}
-	} else {
-		memset(q.ddx, 0, sizeof(q.ddx));
-		memset(q.ddy, 0, sizeof(q.ddy));
-	}
-	float rgba[4][4] = {{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0, 1}};
-	if (x->sample)
-		x->sample(x->user, &q, rgba);
-	for (int c = 0; c < 4; c++)
-		res[c] = (v4f){rgba[0][c], rgba[1][c], rgba[2][c], rgba[3][c]};
-}
+#define EXEC_FN(name) name##_generic
+#define EXEC_ATTR
+#define EXEC_HALF(v) vhalf(v)
+#include "exec_run.h"
 
-/* runs the stage's code; returns the lanes killed */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define EXEC_FN(name) name##_f16c
+#define EXEC_ATTR __attribute__((target("f16c")))
+#define EXEC_HALF(v) ((v4f)_mm_cvtph_ps(_mm_cvtps_ph((__m128)(v), _MM_FROUND_TO_NEAREST_INT)))
+#include "exec_run.h"
+#else
+#define run_f16c run_generic
+#endif
+
+/* runs the stage's code with the copy this CPU runs fastest; returns the
+ * lanes killed */
 static unsigned run(struct tsr_shader_exec *x, unsigned exec, struct tsr_shader_counts *counts)
 {
-	const struct dinst *code = x->code;
-	struct entry stk[2 * TSR_SH_MAX_NESTING + 2];
-	int sp = 0, loop = -1;
-	unsigned killed = 0;
-	uint64_t cls_n[4] = {0, 0, 0, 0}, div = 0, limit = 0, killed_lanes = 0;
-	for (uint32_t pc = 0;;) {
-		const struct dinst *in = &code[pc++];
-		const unsigned op = in->op;
-		if (op < TSR_SH_IF) {
-			if (!exec)
-				continue;
-			const unsigned wm = in->wm;
-			v4f res[4];
-			switch (op) {
-#define CW(EXPR)                                                        \
-	for (unsigned k = 0; k < 4; k++)                                \
-		if (wm & (1u << k)) {                                   \
-			const v4f A = rd(in, 0, k);                     \
-			const v4f B = rd(in, 1, k);                     \
-			const v4f C = rd(in, 2, k);                     \
-			(void)A; (void)B; (void)C;                      \
-			res[k] = (EXPR);                                \
-		}                                                       \
-	break
-			case TSR_SH_MOV:
-				CW(A);
-			case TSR_SH_ADD:
-				CW(A + B);
-			case TSR_SH_MUL:
-				CW(A * B);
-			case TSR_SH_MAD:
-				CW(A * B + C);
-			case TSR_SH_MIN:
-				CW(vsel(B < A, B, A));
-			case TSR_SH_MAX:
-				CW(vsel(A < B, B, A));
-			case TSR_SH_SLT:
-				CW(bool_f(A < B));
-			case TSR_SH_SGE:
-				CW(bool_f(A >= B));
-			case TSR_SH_SEQ:
-				CW(bool_f(A == B));
-			case TSR_SH_SNE:
-				CW(bool_f(A != B));
-			case TSR_SH_SEL:
-				CW(vsel(A != (v4f){0, 0, 0, 0}, B, C));
-			case TSR_SH_FLR:
-				CW(vfloor(A));
-			case TSR_SH_FRC:
-				CW(A - vfloor(A));
-			case TSR_SH_TRC:
-				CW(vtrunc(A));
-			case TSR_SH_SGN:
-				CW(bool_f(A > (v4f){0, 0, 0, 0}) - bool_f(A < (v4f){0, 0, 0, 0}));
-			case TSR_SH_DDX:
-				CW(__builtin_shufflevector(A, A, 1, 1, 3, 3) - __builtin_shufflevector(A, A, 0, 0, 2, 2));
-			case TSR_SH_DDY:
-				CW(__builtin_shufflevector(A, A, 2, 3, 2, 3) - __builtin_shufflevector(A, A, 0, 1, 0, 1));
-			case TSR_SH_RCP:
-				CW(vone() / A);
-			case TSR_SH_RSQ:
-				CW(lanes_apply(A, f_rsq));
-			case TSR_SH_SQRT:
-				CW(lanes_apply(A, sqrtf));
-			case TSR_SH_EXP2:
-				CW(lanes_apply(A, exp2f));
-			case TSR_SH_LOG2:
-				CW(lanes_apply(A, log2f));
-			case TSR_SH_SIN:
-				CW(lanes_apply(A, sinf));
-			case TSR_SH_COS:
-				CW(lanes_apply(A, cosf));
-			case TSR_SH_DIV:
-				CW(A / B);
-#undef CW
-			case TSR_SH_DP2:
-			case TSR_SH_DP3:
-			case TSR_SH_DP4: {
-				v4f s = rd(in, 0, 0) * rd(in, 1, 0);
-				s += rd(in, 0, 1) * rd(in, 1, 1);
-				if (op != TSR_SH_DP2)
-					s += rd(in, 0, 2) * rd(in, 1, 2);
-				if (op == TSR_SH_DP4)
-					s += rd(in, 0, 3) * rd(in, 1, 3);
-				res[0] = res[1] = res[2] = res[3] = s;
-				break;
-			}
-			case TSR_SH_LDX: {
-				/* per lane: register b + clamp(int(a.x), 0, max) */
-				v4f idx = rd(in, 0, 0);
-				const uint32_t max = in->target;
-				for (int lane = 0; lane < 4; lane++) {
-					float f = idx[lane];
-					uint32_t o = f > 0.0f ? (f < (float)max ? (uint32_t)f : max) : 0;
-					const v4f *r = in->src[1] + (size_t)o * 4;
-					for (unsigned k = 0; k < 4; k++)
-						res[k][lane] = r[in->sw[1][k]][lane];
-				}
-				break;
-			}
-			case TSR_SH_STX: {
-				v4f idx = rd(in, 0, 0);
-				const uint32_t max = in->target;
-				for (int lane = 0; lane < 4; lane++) {
-					if (!(exec & (1u << lane)))
-						continue;
-					float f = idx[lane];
-					uint32_t o = f > 0.0f ? (f < (float)max ? (uint32_t)f : max) : 0;
-					v4f *r = in->dst + (size_t)o * 4;
-					for (unsigned k = 0; k < 4; k++)
-						if (wm & (1u << k))
-							r[k][lane] = rd(in, 1, k)[lane];
-				}
-				cls_n[TSR_SH_CLASS_ALU]++;
-				continue;
-			}
-			case TSR_SH_TEX:
-			case TSR_SH_TXB:
-			case TSR_SH_TXL:
-				texture(x, in, exec, res);
-				break;
-			default:
-				res[0] = res[1] = res[2] = res[3] = (v4f){0, 0, 0, 0};
-				break;
-			}
-			cls_n[in->cls]++;
-			if (__builtin_expect(in->half, 0))
-				(in->half == 2 ? round_half_f16c : round_half)(res, wm);
-			v4f *d = in->dst;
-			if (exec == 0xfu) {
-				for (unsigned k = 0; k < 4; k++)
-					if (wm & (1u << k))
-						d[k] = res[k];
-			} else {
-				const v4i m = lane_mask[exec];
-				for (unsigned k = 0; k < 4; k++)
-					if (wm & (1u << k))
-						d[k] = vsel(m, res[k], d[k]);
-			}
-			continue;
-		}
-		if (op == TSR_SH_END)
-			break;
-		cls_n[TSR_SH_CLASS_FLOW]++;
-		struct entry *lp = loop >= 0 ? &stk[loop] : NULL;
-		unsigned gone = killed | (lp ? (unsigned)(lp->brk | lp->cont) : 0u);
-		switch (op) {
-		case TSR_SH_IF: {
-			unsigned t = exec & cond_bits(in);
-			if (t && t != exec)
-				div++;
-			struct entry *e = &stk[sp++];
-			e->kind = E_IF;
-			e->saved = (uint8_t)exec;
-			e->then = (uint8_t)t;
-			exec = t;
-			if (!exec)
-				pc = in->target;
-			break;
-		}
-		case TSR_SH_ELSE: {
-			struct entry *e = &stk[sp - 1];
-			exec = e->saved & ~e->then & ~gone & 0xfu;
-			if (!exec)
-				pc = in->target;
-			break;
-		}
-		case TSR_SH_ENDIF: {
-			struct entry *e = &stk[--sp];
-			exec = e->saved & ~gone & 0xfu;
-			break;
-		}
-		case TSR_SH_LOOP: {
-			if (!exec) {
-				pc = in->target;
-				break;
-			}
-			struct entry *e = &stk[sp];
-			e->kind = E_LOOP;
-			e->brk = e->cont = 0;
-			e->live = (uint8_t)exec;
-			e->iter = 0;
-			e->prev_loop = (int8_t)loop;
-			loop = sp++;
-			break;
-		}
-		case TSR_SH_BRK:
-		case TSR_SH_CONT:
-		case TSR_SH_KILL: {
-			unsigned c = in->flags & TSR_SH_F_COND ? cond_bits(in) : 0xfu;
-			unsigned leave = exec & c;
-			if (leave && leave != exec)
-				div++;
-			exec &= ~leave;
-			if (op == TSR_SH_KILL) {
-				killed |= leave;
-				killed_lanes += (uint64_t)__builtin_popcount(leave);
-				break;
-			}
-			if (op == TSR_SH_BRK)
-				lp->brk = (uint8_t)(lp->brk | leave);
-			else
-				lp->cont = (uint8_t)(lp->cont | leave);
-			/* no lane of the iteration left (lanes of an enclosing IF's
-			 * other side would still be): on to the continue block */
-			if (!(lp->live & ~(lp->brk | lp->cont | killed) & 0xfu))
-				pc = in->target;
-			break;
-		}
-		case TSR_SH_CJOIN:
-			sp = loop + 1;
-			exec = (exec | lp->cont) & ~killed & 0xfu;
-			lp->cont = 0;
-			break;
-		case TSR_SH_ENDLOOP: {
-			sp = loop + 1;
-			exec = (exec | lp->cont) & ~killed & 0xfu;
-			lp->cont = 0;
-			if (!(in->flags & TSR_SH_F_ONCE) && exec) {
-				if (++lp->iter < TSR_SH_LOOP_LIMIT) {
-					lp->live = (uint8_t)exec;
-					pc = in->target;
-					break;
-				}
-				limit++;
-			}
-			exec = (exec | lp->brk) & ~killed & 0xfu;
-			sp = loop;
-			loop = lp->prev_loop;
-			break;
-		}
-		default:
-			break;
-		}
-	}
-	if (counts) {
-		counts->executions++;
-		counts->alu += cls_n[TSR_SH_CLASS_ALU];
-		counts->sfu += cls_n[TSR_SH_CLASS_SFU];
-		counts->tex += cls_n[TSR_SH_CLASS_TEX];
-		counts->branch += cls_n[TSR_SH_CLASS_FLOW];
-		counts->divergent_branches += div;
-		counts->instructions += cls_n[0] + cls_n[1] + cls_n[2] + cls_n[3];
-		counts->lanes_killed += killed_lanes;
-		counts->loop_limit_hits += limit;
-	}
-	return killed;
+	return x->f16c ? run_f16c(x, exec, counts) : run_generic(x, exec, counts);
 }
 
 void tsr_shader_exec_quad(struct tsr_shader_exec *x, const struct tsr_fs_quad_in *in,

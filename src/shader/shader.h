@@ -262,6 +262,24 @@ void tsr_shader_exec_set_sampler(struct tsr_shader_exec *x, tsr_shader_sample_fn
  */
 enum tsr_status tsr_shader_exec_set_mediump(struct tsr_shader_exec *x, bool fp16,
 					    struct tsr_error *err);
+/*
+ * Whether the stage's code is straight: no flow control, kill, texture
+ * sample or derivative. Then every run executes every instruction whatever its lanes,
+ * touches no memory, and a lane's results depend on that lane's inputs
+ * only, so inputs run four at a time give the results and the counts of
+ * each run alone (the geometry stage shades vertices so). No error.
+ */
+bool tsr_shader_exec_straight(const struct tsr_shader_exec *x);
+/*
+ * Whether an execution state rounds to binary16 with x86's F16C
+ * conversions (true, the default where the CPU has them) or with the
+ * portable code every CPU runs (false): bit-identical results either way,
+ * the F16C path about 1.3x faster on mediump-heavy programs
+ * (docs/performance.md). For tests and benchmarks of the portable path.
+ * Returns whether F16C is now used: asking for it on a CPU without it
+ * leaves the portable path. No allocation, no error.
+ */
+bool tsr_shader_exec_use_f16c(struct tsr_shader_exec *x, bool on);
 /* The program an execution state runs. */
 const struct tsr_program *tsr_shader_exec_program(const struct tsr_shader_exec *x);
 /* Frees an execution state (NULL: nothing). */
