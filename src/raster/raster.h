@@ -167,6 +167,7 @@ void tsr_target_color_traffic(struct tsr_target_memory *m, int32_t x, int32_t y,
 #define TSR_QUAD_SRC_OVER 16u    /* blending TSR_BLEND_PATH_SRC_OVER, all channels written */
 #define TSR_QUAD_GENERAL 32u     /* blending TSR_BLEND_PATH_GENERAL or a partial color mask */
 #define TSR_QUAD_STENCIL 64u     /* STENCIL_TEST on (with the depth test: Early-Z or late Z) */
+#define TSR_QUAD_FETCH_COLOR 128u /* the program reads the color buffer (gl_LastFragData) */
 
 /*
  * One face's stencil state as the raster stages apply it (GL ES 2.0

@@ -150,6 +150,16 @@ uint32_t tsr_program_unit_usage(const struct tsr_program *p, uint32_t unit);
  * instruction: its depth test must wait until after shading), else 0. */
 int tsr_program_discards(const struct tsr_program *p);
 
+/* 1 when the linked fragment program writes gl_FragDepthEXT
+ * (GL_EXT_frag_depth: its depth replaces the interpolated one, tested after
+ * shading), else 0. */
+int tsr_program_writes_depth(const struct tsr_program *p);
+
+/* 1 when the linked fragment program reads gl_LastFragData
+ * (GL_EXT_shader_framebuffer_fetch: the color buffer at its pixels is an
+ * input), else 0. */
+int tsr_program_fetches_color(const struct tsr_program *p);
+
 /* Instructions of a linked stage's code (0 when not linked), and the code
  * itself in *code: TSR_SH_INST_BYTES (16) bytes each, to be placed in
  * memory contiguously. */
@@ -203,11 +213,16 @@ struct tsr_fs_quad_in {
 	float frag_coord[4][4];   /* gl_FragCoord per lane: window x, y (pixel centres), z, 1/w */
 	float point_coord[4][2];  /* gl_PointCoord per lane */
 	uint8_t front_facing;     /* gl_FrontFacing of the quad's primitive */
+	float last_color[4][4];   /* gl_LastFragData[0] per lane: the color buffer's
+				     [lane][rgba] before this fragment (read only when
+				     tsr_program_fetches_color()) */
 };
 
 struct tsr_fs_quad_out {
 	float color[4][4];        /* gl_FragColor (= gl_FragData[0]) [lane][rgba] */
 	uint8_t kill_mask;        /* lanes that executed discard (bit k: lane k) */
+	uint8_t writes_depth;     /* 1: the program writes gl_FragDepthEXT, in depth */
+	float depth[4];           /* gl_FragDepthEXT per lane (unclamped) */
 };
 
 /* Up to 4 vertices' inputs: the generic attributes by location. */
