@@ -317,6 +317,8 @@ static void test_draw_buffers(void **state)
 	const GLenum att0 = GL_COLOR_ATTACHMENT0;
 	tsr_gles_DrawBuffersEXT(c, 1, &att0);  /* not on the default framebuffer */
 	assert_int_equal(tsr_gles_GetError(c), GL_INVALID_OPERATION);
+	tsr_gles_DrawBuffersEXT(c, 0, &att0);  /* nor zero buffers */
+	assert_int_equal(tsr_gles_GetError(c), GL_INVALID_OPERATION);
 	/* NONE: neither draws nor clears write color */
 	clear(&f, 1.0f, 0.0f, 0.0f, 1.0f);
 	const GLenum none = GL_NONE;

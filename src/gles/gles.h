@@ -162,7 +162,8 @@ void tsr_gles_FramebufferFetchBarrierEXT(struct tsr_gles_context *ctx);
  * MAX_COLOR_ATTACHMENTS_EXT 1, the extension's minimum): n 0 or 1, else
  * INVALID_VALUE; bufs[0] NONE or, on a framebuffer object,
  * COLOR_ATTACHMENT0 (on the default framebuffer BACK), else
- * INVALID_OPERATION. NONE: draws and Clear write no color. */
+ * INVALID_OPERATION; n 0 on the default framebuffer INVALID_OPERATION (on
+ * a framebuffer object: NONE). NONE: draws and Clear write no color. */
 void tsr_gles_DrawBuffersEXT(struct tsr_gles_context *ctx, GLsizei n, const GLenum *bufs);
 /* pname BUFFER_MAP_POINTER_OES: the mapping, NULL when not mapped. */
 void tsr_gles_GetBufferPointervOES(struct tsr_gles_context *ctx, GLenum target, GLenum pname,

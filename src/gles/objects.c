@@ -304,11 +304,11 @@ void tsr_gles_DrawBuffersEXT(struct tsr_gles_context *ctx, GLsizei n, const GLen
 		gles_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	if (n == 0 || !bufs) {  /* every draw buffer NONE */
+	if (n == 0 || !bufs) {  /* every draw buffer NONE: a framebuffer object's only */
 		if (ctx->framebuffer)
 			ctx->framebuffer->draw_none = 1;
 		else
-			ctx->default_draw_none = 1;
+			gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
 	const GLenum b = bufs[0];
