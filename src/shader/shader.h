@@ -20,8 +20,9 @@
  *
  * Left out: varying packing (GLSL ES 1.00 Appendix A.7: each varying, array
  * element or matrix column takes a whole vec4 slot), the OES extensions
- * other than OES_standard_derivatives, precision (all arithmetic is
- * IEEE single precision whatever the qualifier).
+ * other than OES_standard_derivatives (EXT_frag_depth's gl_FragDepthEXT and
+ * EXT_shader_framebuffer_fetch's gl_LastFragData are taken), precision
+ * (all arithmetic is IEEE single precision whatever the qualifier).
  */
 #ifndef TSR_SHADER_SHADER_H
 #define TSR_SHADER_SHADER_H
@@ -85,7 +86,11 @@ struct tsr_attrib_binding {
  * or not it links: tsr_program_linked() and its info log say. Link errors:
  * a varying the fragment shader uses that the vertex shader does not
  * declare, or declares with another type; a uniform declared in both
- * stages with different types; too many attributes, varyings or uniform
+ * stages with different types, or used in both with highp in one and
+ * mediump or lowp in the other (GLSL ES 1.00 4.5.3); invariant
+ * gl_FragCoord or gl_PointCoord without invariant gl_Position or
+ * gl_PointSize, a varying invariant in one stage only (4.6.4); too many
+ * attributes, varyings or uniform
  * vectors; attribute bindings that alias. Errors: TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_program_link(const struct tsr_shader *vs, const struct tsr_shader *fs,
