@@ -407,6 +407,21 @@ void GL_APIENTRY glEnableVertexAttribArray(GLuint index)
 	tsr_gles_EnableVertexAttribArray(c->gles, index);
 }
 
+/* GL_EXT_shader_framebuffer_fetch_non_coherent: gl_LastFragData is always
+ * coherent here (a fetching quad waits for the older ones), so the barrier
+ * has nothing to order. */
+void GL_APIENTRY glDrawBuffersEXT(GLsizei n, const GLenum *bufs)
+{
+	CTX();
+	tsr_gles_DrawBuffersEXT(c->gles, n, bufs);
+}
+
+void GL_APIENTRY glFramebufferFetchBarrierEXT(void)
+{
+	CTX();
+	tsr_gles_FramebufferFetchBarrierEXT(c->gles);
+}
+
 void GL_APIENTRY glFramebufferRenderbuffer(GLenum target, GLenum attachment,
 					   GLenum renderbuffertarget, GLuint renderbuffer)
 {
@@ -1130,8 +1145,9 @@ static const struct drv_proc gl_procs[] = {
 	P(glDeleteBuffers), P(glDeleteFramebuffers), P(glDeleteProgram), P(glDeleteRenderbuffers),
 	P(glDeleteShader), P(glDeleteTextures), P(glDepthFunc), P(glDepthMask), P(glDepthRangef),
 	P(glDetachShader), P(glDisable), P(glDisableVertexAttribArray), P(glDiscardFramebufferEXT),
-	P(glDrawArrays), P(glDrawElements), P(glEnable), P(glEnableVertexAttribArray), P(glFinish),
-	P(glFlush), P(glFramebufferRenderbuffer), P(glFramebufferTexture2D), P(glFrontFace),
+	P(glDrawArrays), P(glDrawBuffersEXT), P(glDrawElements), P(glEnable),
+	P(glEnableVertexAttribArray), P(glFinish), P(glFlush), P(glFramebufferFetchBarrierEXT),
+	P(glFramebufferRenderbuffer), P(glFramebufferTexture2D), P(glFrontFace),
 	P(glGenBuffers), P(glGenFramebuffers), P(glGenRenderbuffers), P(glGenTextures),
 	P(glGenerateMipmap), P(glGetActiveAttrib), P(glGetActiveUniform), P(glGetAttachedShaders),
 	P(glGetAttribLocation), P(glGetBooleanv), P(glGetBufferParameteriv),

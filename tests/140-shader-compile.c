@@ -128,6 +128,7 @@ static bool declares(const char *src, const char *name)
 /*
  * What glmark2 adds to a file before compiling it (libmatrix's
  * ShaderSource): a precision preamble (mediump float in fragment shaders,
+ * highp where the GPU has it in jellyfish's,
  * the *_OR_DEFAULT macros), the constants its scenes add with add_const()
  * (values of the scenes' defaults), and its $KEY$ substitutions (the
  * loop, conditionals and function scenes' step snippets, a 3x3
@@ -169,7 +170,14 @@ static char *glmark2_source(const char *file, const char *raw)
 	char *body = substitute(raw, subs);
 	struct buf out = {0};
 	bool frag = strstr(file, ".frag") != NULL;
-	puts_(&out, frag ? "#ifdef GL_ES\nprecision mediump float;\n#endif\n" : "");
+	/* the jellyfish scene's fragment shader asks for highp where the GPU has
+	 * it (as in glmark2's captures): its uCurrentTime, used in both stages,
+	 * must have the vertex shader's precision (GLSL ES 1.00 4.5.3) */
+	if (frag && strstr(file, "jellyfish"))
+		puts_(&out, "#ifdef GL_FRAGMENT_PRECISION_HIGH\nprecision highp float;\n#else\n"
+		      "precision mediump float;\n#endif\n");
+	else
+		puts_(&out, frag ? "#ifdef GL_ES\nprecision mediump float;\n#endif\n" : "");
 	puts_(&out, "#define HIGHP_OR_DEFAULT highp\n#define MEDIUMP_OR_DEFAULT mediump\n");
 	for (size_t i = 0; i < sizeof(consts) / sizeof(consts[0]); i++)
 		if (has_word(body, consts[i][0]) && !declares(body, consts[i][0]))
@@ -488,7 +496,7 @@ static void test_active_uniforms_and_attributes(void **state)
 		"precision mediump float;\n"
 		"struct Material { vec4 color; float shininess; };\n"
 		"uniform Material material;\nuniform sampler2D tex;\nuniform samplerCube env;\n"
-		"uniform mat4 mvp;\nuniform bool flip;\nuniform ivec2 counts;\n"
+		"uniform highp mat4 mvp;\nuniform bool flip;\nuniform ivec2 counts;\n"
 		"varying vec3 n;\nvarying vec2 uv;\n"
 		"void main() { vec4 c = texture2D(tex, uv) * material.color * material.shininess;\n"
 		"  c += textureCube(env, n) + mvp[0] + vec4(float(counts.x + counts.y));\n"

@@ -93,9 +93,25 @@ static void test_formats(void **state)
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_OPERATION);
 	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 0, GL_RGBA, 1, 1, 0, GL_RGBA, GL_FLOAT, NULL);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+	/* RGBA8 and RGB8 of unsigned bytes are RGBA and RGB (as
+	 * GL_OES_required_internalformat has it); with other data, or other
+	 * sized formats, INVALID_VALUE (on texture 9: texture 1 keeps its image) */
+	tsr_gles_BindTexture(ctx, GL_TEXTURE_2D, 9);
 	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 0, GL_RGBA8_OES, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
 			    NULL);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 0, GL_RGB8_OES, 1, 1, 0, GL_RGB, GL_UNSIGNED_BYTE,
+			    NULL);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 0, GL_RGBA8_OES, 1, 1, 0, GL_RGBA,
+			    GL_UNSIGNED_SHORT_4_4_4_4, NULL);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
+	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 0, GL_RGB565, 1, 1, 0, GL_RGB, GL_UNSIGNED_BYTE,
+			    NULL);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
+	d = tsr_gles_texture_image(ctx, 9, GL_TEXTURE_2D, 0, NULL, NULL, &format);
+	assert_int_equal(format, GL_RGB);
+	tsr_gles_BindTexture(ctx, GL_TEXTURE_2D, 1);
 	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 0, GL_RGBA, 1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
 	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, -1, GL_RGBA, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);

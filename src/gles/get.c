@@ -202,6 +202,14 @@ static bool get_value(const struct tsr_gles_context *ctx, GLenum pname, struct v
 	case GL_SHADER_BINARY_FORMATS: v->kind = V_INT; v->n = 0; return true;
 	case GL_SHADER_COMPILER: B1(1); return true;
 	case GL_MAX_RENDERBUFFER_SIZE: I1(TSR_GLES_MAX_RENDERBUFFER_SIZE); return true;
+	case 0x8824: /* GL_MAX_DRAW_BUFFERS_EXT */
+	case 0x8CDF: /* GL_MAX_COLOR_ATTACHMENTS_EXT */
+		I1(TSR_GLES_MAX_DRAW_BUFFERS);
+		return true;
+	case 0x8825: /* GL_DRAW_BUFFER0_EXT */
+		I1((ctx->framebuffer ? ctx->framebuffer->draw_none : ctx->default_draw_none) ? GL_NONE
+			: ctx->framebuffer ? GL_COLOR_ATTACHMENT0 : GL_BACK);
+		return true;
 	case GL_MAX_VERTEX_ATTRIBS: I1(TSR_GLES_MAX_VERTEX_ATTRIBS); return true;
 	case GL_MAX_VERTEX_UNIFORM_VECTORS: I1(TSR_SHADER_MAX_UNIFORM_VECTORS); return true;
 	case GL_MAX_FRAGMENT_UNIFORM_VECTORS: I1(TSR_SHADER_MAX_UNIFORM_VECTORS); return true;

@@ -51,6 +51,7 @@
 #define TSR_GLES_MAX_VIEWPORT_DIMS 4096
 #define TSR_GLES_MAX_VERTEX_ATTRIBS 16   /* shader/shader.h TSR_SHADER_MAX_ATTRIBS */
 #define TSR_GLES_MAX_TEXTURE_UNITS 16    /* TSR_SHADER_MAX_TEXTURE_UNITS */
+#define TSR_GLES_MAX_DRAW_BUFFERS 1      /* MAX_DRAW_BUFFERS_EXT, MAX_COLOR_ATTACHMENTS_EXT */
 
 /* GL_KHR_debug's limits (the spec's minimums, MAX_LABEL_LENGTH above). */
 #define TSR_GLES_MAX_DEBUG_MESSAGE_LENGTH 1024
@@ -63,7 +64,8 @@
 	"GL_OES_mapbuffer GL_OES_standard_derivatives GL_OES_depth_texture GL_OES_rgb8_rgba8 " \
 	"GL_OES_depth24 GL_OES_element_index_uint GL_OES_texture_npot GL_EXT_discard_framebuffer " \
 	"GL_EXT_polygon_offset_clamp GL_OES_vertex_half_float GL_KHR_debug " \
-	"GL_OES_packed_depth_stencil"
+	"GL_OES_packed_depth_stencil GL_EXT_frag_depth GL_EXT_draw_buffers " \
+	"GL_EXT_shader_framebuffer_fetch GL_EXT_shader_framebuffer_fetch_non_coherent"
 
 struct tsr_gles_context;
 
@@ -159,6 +161,17 @@ void tsr_gles_GetBufferParameteriv(struct tsr_gles_context *ctx, GLenum target, 
  * INVALID_OPERATION when not mapped. */
 void *tsr_gles_MapBufferOES(struct tsr_gles_context *ctx, GLenum target, GLenum access);
 GLboolean tsr_gles_UnmapBufferOES(struct tsr_gles_context *ctx, GLenum target);
+/* FramebufferFetchBarrierEXT (GL_EXT_shader_framebuffer_fetch_non_coherent):
+ * nothing to do, no error: this device's gl_LastFragData reads are always
+ * coherent (docs/gles.md). */
+void tsr_gles_FramebufferFetchBarrierEXT(struct tsr_gles_context *ctx);
+/* DrawBuffersEXT (GL_EXT_draw_buffers with MAX_DRAW_BUFFERS_EXT and
+ * MAX_COLOR_ATTACHMENTS_EXT 1, the extension's minimum): n 0 or 1, else
+ * INVALID_VALUE; bufs[0] NONE or, on a framebuffer object,
+ * COLOR_ATTACHMENT0 (on the default framebuffer BACK), else
+ * INVALID_OPERATION; n 0 on the default framebuffer INVALID_OPERATION (on
+ * a framebuffer object: NONE). NONE: draws and Clear write no color. */
+void tsr_gles_DrawBuffersEXT(struct tsr_gles_context *ctx, GLsizei n, const GLenum *bufs);
 /* pname BUFFER_MAP_POINTER_OES: the mapping, NULL when not mapped. */
 void tsr_gles_GetBufferPointervOES(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
 				   void **params);

@@ -70,6 +70,7 @@ struct gles_framebuffer {
 	GLuint name;
 	struct gles_attachment att[GLES_ATTACH_COUNT];
 	char *label;            /* ObjectLabelKHR's, or NULL */
+	uint8_t draw_none;      /* DrawBuffersEXT(1, {NONE}): no color written */
 };
 
 enum gles_sp_kind { GLES_SHADER = 1, GLES_PROGRAM = 2 };
@@ -185,6 +186,7 @@ struct tsr_gles_context {
 	GLenum blend_eq_rgb, blend_eq_alpha;
 	GLfloat blend_color[4];
 	GLboolean color_mask[4];
+	uint8_t default_draw_none; /* DrawBuffersEXT(1, {NONE}) on the default framebuffer */
 	GLfloat clear_color[4];
 	GLfloat clear_depth;
 	GLint clear_stencil;

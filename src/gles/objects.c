@@ -294,6 +294,40 @@ GLboolean tsr_gles_UnmapBufferOES(struct tsr_gles_context *ctx, GLenum target)
 	return GL_TRUE;
 }
 
+void tsr_gles_FramebufferFetchBarrierEXT(struct tsr_gles_context *ctx)
+{
+	(void)ctx;
+}
+
+void tsr_gles_DrawBuffersEXT(struct tsr_gles_context *ctx, GLsizei n, const GLenum *bufs)
+{
+	if (n < 0 || n > TSR_GLES_MAX_DRAW_BUFFERS) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (n == 0 || !bufs) {  /* every draw buffer NONE: a framebuffer object's only */
+		if (ctx->framebuffer)
+			ctx->framebuffer->draw_none = 1;
+		else
+			gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	const GLenum b = bufs[0];
+	if (ctx->framebuffer) {
+		if (b != GL_NONE && b != GL_COLOR_ATTACHMENT0) {
+			gles_error(ctx, GL_INVALID_OPERATION);
+			return;
+		}
+		ctx->framebuffer->draw_none = b == GL_NONE;
+	} else {
+		if (b != GL_NONE && b != GL_BACK) {
+			gles_error(ctx, GL_INVALID_OPERATION);
+			return;
+		}
+		ctx->default_draw_none = b == GL_NONE;
+	}
+}
+
 void tsr_gles_GetBufferPointervOES(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
 				   void **params)
 {

@@ -182,6 +182,12 @@ void tsr_gles_TexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint leve
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
+	/* the sized RGBA8 and RGB8 of 8-bit data, as GL_OES_required_internalformat
+	 * accepts them (what piglit's shader_runner asks for; the extension's
+	 * other sized formats are not, and it is not advertised) */
+	if ((internalformat == GL_RGBA8_OES && format == GL_RGBA && type == GL_UNSIGNED_BYTE) ||
+	    (internalformat == GL_RGB8_OES && format == GL_RGB && type == GL_UNSIGNED_BYTE))
+		internalformat = (GLint)format;
 	if (level < 0 || level >= TSR_GLES_MAX_LEVELS || width < 0 || height < 0 ||
 	    width > (TSR_GLES_MAX_TEXTURE_SIZE >> level) ||
 	    height > (TSR_GLES_MAX_TEXTURE_SIZE >> level) || border != 0 ||

@@ -148,10 +148,18 @@ void tsr_shader_binding_set_program(struct tsr_shader_binding *b, struct tsr_sha
 			b->unit_wrap[u] = TSR_WRAP_REPEAT;
 		}
 	}
-	if (tsr_program_discards(tsr_shader_exec_program(exec))) {
+	const struct tsr_program *p = tsr_shader_exec_program(exec);
+	/* a program that discards or writes gl_FragDepthEXT: depth tested after
+	 * shading (no Early-Z, no HiZ) */
+	if (tsr_program_discards(p) || tsr_program_writes_depth(p)) {
 		b->quad_mode |= TSR_QUAD_LATE_Z;
 		b->alpha_cutoff = 0.0f;  /* the program's discards remove the lanes */
 	}
+	/* gl_LastFragData: the color buffer is read at shading; with a memory
+	 * backend (immediate mode) that read is the color path's read, as
+	 * blending's is */
+	if (tsr_program_fetches_color(p))
+		b->quad_mode |= TSR_QUAD_FETCH_COLOR | TSR_QUAD_READS_COLOR;
 }
 
 void tsr_shader_binding_set_cube(struct tsr_shader_binding *b, uint32_t u,

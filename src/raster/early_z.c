@@ -104,6 +104,15 @@ enum tsr_stage_result tsr_raster_early_z(struct tsr_raster *r,
 	/* an alpha-tested primitive ahead still has depth writes pending */
 	if (!late_z && r->late_z_in_flight)
 		return TSR_STAGE_STALLED;
+	/* a program reading the color buffer waits until every older quad is
+	 * blended (coherent framebuffer fetch) */
+	if (q->mode & TSR_QUAD_FETCH_COLOR) {
+		if (tsr_ring_count(&r->blend))
+			return TSR_STAGE_STALLED;
+		for (uint32_t k = 0; k < r->cfg.cores; k++)
+			if (tsr_ring_count(&r->cores[k]))
+				return TSR_STAGE_STALLED;
+	}
 	const uint32_t core = quad_core(r, c->target, q);
 	struct tsr_ring *out = &r->cores[core];
 	if (!tsr_ring_room(out))

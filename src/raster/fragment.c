@@ -129,6 +129,22 @@ static void shade_program(const float l[3][4], struct tsr_quad *q, uint32_t core
 		}
 	}
 	in.front_facing = p->front_facing;
+	if (q->mode & TSR_QUAD_FETCH_COLOR) {
+		/* gl_LastFragData[0]: the color buffer at the quad's pixels (the
+		 * tile buffer in tiled mode; in immediate mode blending counts the
+		 * read, TSR_QUAD_READS_COLOR); Early-Z let no older quad stay in
+		 * flight, so every earlier fragment is blended */
+		const struct tsr_target *t = c->target;
+		for (int k = 0; k < 4; k++) {
+			const int32_t bx = q->x + (k & 1) - t->x0, by = q->y + (k >> 1) - t->y0;
+			if (t->color && bx >= 0 && by >= 0 && (uint32_t)bx < t->width &&
+			    (uint32_t)by < t->height)
+				memcpy(in.last_color[k], &t->color[((size_t)by * t->stride + (size_t)bx) * 4],
+				       sizeof(in.last_color[k]));
+			else
+				memset(in.last_color[k], 0, sizeof(in.last_color[k]));
+		}
+	}
 	struct fs_sampling S = {b, c, core};
 	tsr_shader_exec_set_sampler(b->program, sample_unit, &S);
 	struct tsr_fs_quad_out out;
@@ -150,6 +166,10 @@ static void shade_program(const float l[3][4], struct tsr_quad *q, uint32_t core
 	for (int k = 0; k < 4; k++)
 		for (int i = 0; i < 4; i++)
 			q->rgba[k][i] = clamp01(out.color[k][i]);
+	/* gl_FragDepthEXT replaces the depth late Z tests (clamped to [0, 1]) */
+	if (out.writes_depth)
+		for (int k = 0; k < 4; k++)
+			q->z[k] = clamp01(out.depth[k]);
 }
 
 void tsr_raster_shade_quad(const float l[3][4], struct tsr_quad *q, uint32_t core,

@@ -162,11 +162,12 @@ void tsr_target_color_traffic(struct tsr_target_memory *m, int32_t x, int32_t y,
  * the quad, from its draw's state (tsr_shader_binding_init()). */
 #define TSR_QUAD_DEPTH_TEST 1u   /* DEPTH_TEST on */
 #define TSR_QUAD_DEPTH_WRITE 2u  /* depth written where the test passes (DEPTH_TEST and DEPTH_WRITEMASK on) */
-#define TSR_QUAD_LATE_Z 4u       /* the program discards: depth tested after shading */
+#define TSR_QUAD_LATE_Z 4u       /* the program discards or writes gl_FragDepthEXT: depth tested after shading */
 #define TSR_QUAD_READS_COLOR 8u  /* blending or a partial color mask reads the color buffer */
 #define TSR_QUAD_SRC_OVER 16u    /* blending TSR_BLEND_PATH_SRC_OVER, all channels written */
 #define TSR_QUAD_GENERAL 32u     /* blending TSR_BLEND_PATH_GENERAL or a partial color mask */
 #define TSR_QUAD_STENCIL 64u     /* STENCIL_TEST on (with the depth test: Early-Z or late Z) */
+#define TSR_QUAD_FETCH_COLOR 128u /* the program reads the color buffer (gl_LastFragData) */
 
 /*
  * One face's stencil state as the raster stages apply it (GL ES 2.0

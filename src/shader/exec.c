@@ -495,17 +495,29 @@ void tsr_shader_exec_quad(struct tsr_shader_exec *x, const struct tsr_fs_quad_in
 				for (int l = 0; l < 4; l++)
 					r[c * 4 + l] = in->point_coord[l][c];
 			break;
+		case TSR_SH_BI_LAST_FRAG_DATA:  /* element index: only 0 has a buffer */
+			for (int c = 0; c < 4; c++)
+				for (int l = 0; l < 4; l++)
+					r[c * 4 + l] = io->index == 0 ? in->last_color[l][c] : 0.0f;
+			break;
 		default:
 			break;
 		}
 	}
 	unsigned killed = run(x, 0xfu, counts);
 	memset(out->color, 0, sizeof(out->color));
+	out->writes_depth = 0;
 	for (uint32_t i = 0; i < ps->n_out; i++) {
 		const struct tsr_sh_io *io = &ps->out[i];
+		const float *r = regs + (size_t)io->reg * 16;
+		if (io->kind == TSR_SH_BI_FRAG_DEPTH) {
+			for (int l = 0; l < 4; l++)
+				out->depth[l] = r[l];
+			out->writes_depth = 1;
+			continue;
+		}
 		if (io->kind != TSR_SH_BI_FRAG_COLOR)
 			continue;
-		const float *r = regs + (size_t)io->reg * 16;
 		for (int c = 0; c < 4; c++)
 			for (int l = 0; l < 4; l++)
 				out->color[l][c] = r[c * 4 + l];

@@ -163,6 +163,118 @@ static char *declared_outputs(const uint32_t *w, size_t n)
 	return out;
 }
 
+/* Whether line (up to its end) is the directive "#extension NAME : BEHAVIOR"
+ * for GL_EXT_shader_framebuffer_fetch or its _non_coherent variant with a
+ * behavior other than disable. */
+static bool fbfetch_directive(const char *line, const char *end)
+{
+	const char *p = line;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || *p != '#')
+		return false;
+	p++;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if ((size_t)(end - p) < 9 || strncmp(p, "extension", 9) != 0)
+		return false;
+	p += 9;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	static const char ext[] = "GL_EXT_shader_framebuffer_fetch";
+	if ((size_t)(end - p) < sizeof ext - 1 || strncmp(p, ext, sizeof ext - 1) != 0)
+		return false;
+	p += sizeof ext - 1;
+	if ((size_t)(end - p) >= 13 && strncmp(p, "_non_coherent", 13) == 0)
+		p += 13;
+	if (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+		return false;
+	const char *colon = memchr(p, ':', (size_t)(end - p));
+	if (!colon)
+		return false;
+	for (const char *q = colon + 1; q + 7 <= end; q++)
+		if (strncmp(q, "disable", 7) == 0)
+			return false;
+	return true;
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/*
+ * GL_EXT_shader_framebuffer_fetch(_non_coherent) in a fragment shader,
+ * which glslang 12 does not know: a source whose #extension directive
+ * enables either gets a copy (*out, malloc'ed) where that directive's line
+ * declares "varying P vec4 tsr_LastFragData[gl_MaxDrawBuffers];" (the
+ * precision P of a redeclaration of gl_LastFragData, mediump without one),
+ * the redeclarations' lines ("[layout(noncoherent)] [P] vec4
+ * gl_LastFragData[...];") are blanked and every other gl_LastFragData is
+ * renamed tsr_LastFragData, which the lowering reads as the color buffer
+ * (TSR_SH_BI_LAST_FRAG_DATA). Line numbers are kept. *out NULL: no such
+ * directive (or no memory: the source then fails to compile as before).
+ */
+static void rewrite_fbfetch(const char *src, char **out)
+{
+	*out = NULL;
+	const char *dir = NULL;
+	const char *prec = "mediump";
+	for (const char *p = src; *p;) {
+		const char *nl = strchr(p, '\n');
+		const char *end = nl ? nl : p + strlen(p);
+		if (!dir && fbfetch_directive(p, end))
+			dir = p;
+		const char *g = strstr(p, "gl_LastFragData");
+		if (g && g < end && memchr(p, ';', (size_t)(end - p)) && strstr(p, "vec4") &&
+		    strstr(p, "vec4") < g) {
+			for (const char *q = p; q < g; q++) {
+				if (strncmp(q, "highp", 5) == 0)
+					prec = "highp";
+				else if (strncmp(q, "lowp", 4) == 0)
+					prec = "lowp";
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (!dir)
+		return;
+	const size_t n = strlen(src);
+	char *o = malloc(n * 2 + 128);
+	if (!o)
+		return;
+	size_t len = 0;
+	for (const char *p = src; *p;) {
+		const char *nl = strchr(p, '\n');
+		const char *end = nl ? nl : p + strlen(p);
+		const char *g = strstr(p, "gl_LastFragData");
+		const char *v = strstr(p, "vec4");
+		if (p == dir) {
+			len += (size_t)sprintf(o + len, "varying %s vec4 tsr_LastFragData[gl_MaxDrawBuffers];",
+					       prec);
+		} else if (g && g < end && v && v < g && memchr(g, ';', (size_t)(end - g)) &&
+			   !memchr(p, '=', (size_t)(end - p))) {
+			/* a redeclaration: blank */
+		} else {
+			for (const char *q = p; q < end;) {
+				if (strncmp(q, "gl_LastFragData", 15) == 0 &&
+				    (q == p || !ident_char(q[-1])) && !ident_char(q[15])) {
+					memcpy(o + len, "tsr", 3);
+					len += 3;
+					q += 2;  /* "gl" becomes "tsr" */
+				} else {
+					o[len++] = *q++;
+				}
+			}
+		}
+		if (nl)
+			o[len++] = '\n';
+		p = nl ? nl + 1 : end;
+	}
+	o[len] = '\0';
+	*out = o;
+}
+
 enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
 				uint32_t **words, size_t *word_count, char **declared,
 				struct tsr_sh_text *log, struct tsr_error *err)
@@ -179,6 +291,11 @@ enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
 	pthread_once(&glslang_once, glslang_start);
 	if (!glslang_ready)
 		return tsr_error_set(err, TSR_ERR_INTERNAL, "glslang failed to initialize");
+	char *rewritten = NULL;
+	if (stage == TSR_SHADER_FRAGMENT)
+		rewrite_fbfetch(source, &rewritten);
+	if (rewritten)
+		source = rewritten;
 	const glslang_stage_t gstage = stage == TSR_SHADER_VERTEX ? GLSLANG_STAGE_VERTEX
 								 : GLSLANG_STAGE_FRAGMENT;
 	glslang_input_t in;
@@ -191,10 +308,17 @@ enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
 	in.default_version = 100;
 	in.default_profile = GLSLANG_ES_PROFILE;
 	in.messages = GLSLANG_MSG_DEFAULT_BIT;
-	in.resource = glslang_default_resource();
+	/* glslang's limits, but gl_MaxDrawBuffers that of the device
+	 * (MAX_DRAW_BUFFERS_EXT 1: gl_FragData and gl_LastFragData have one
+	 * element) */
+	glslang_resource_t res = *glslang_default_resource();
+	res.max_draw_buffers = 1;
+	in.resource = &res;
 	glslang_shader_t *sh = glslang_shader_create(&in);
-	if (!sh)
+	if (!sh) {
+		free(rewritten);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "glslang could not create a shader");
+	}
 	enum tsr_status st = TSR_OK;
 	glslang_program_t *prog = NULL;
 	if (!glslang_shader_preprocess(sh, &in) || !glslang_shader_parse(sh, &in)) {
@@ -241,6 +365,7 @@ done:
 	if (prog)
 		glslang_program_delete(prog);
 	glslang_shader_delete(sh);
+	free(rewritten);
 	if (log->failed && st == TSR_OK)
 		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a shader info log");
 	return st;

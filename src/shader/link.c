@@ -150,6 +150,14 @@ static bool link_varyings(struct tsr_program *p, const struct tsr_sh_stage *vs,
 			ok = false;
 			continue;
 		}
+		if (o->invariant != in->invariant) {
+			/* GLSL ES 1.00 Section 4.6.4: invariance of a varying must match */
+			tsr_sh_text_add(log, "ERROR: varying '%s' is %sinvariant in the vertex shader and "
+				       "%sinvariant in the fragment shader\n", in->name,
+				       o->invariant ? "" : "not ", in->invariant ? "" : "not ");
+			ok = false;
+			continue;
+		}
 		if (o->gltype != in->gltype || o->array_size != in->array_size) {
 			tsr_sh_text_add(log, "ERROR: varying '%s' is %s%s in the vertex shader and %s%s in the "
 				       "fragment shader\n", in->name, type_name(o->gltype),
@@ -175,6 +183,27 @@ static bool link_varyings(struct tsr_program *p, const struct tsr_sh_stage *vs,
 		slot += n;
 	}
 	p->n_slots = slot;
+	/* GLSL ES 1.00 Section 4.6.4: gl_FragCoord may be invariant only if
+	 * gl_Position is, gl_PointCoord only if gl_PointSize is */
+	for (uint32_t i = 0; i < fs->n_inputs; i++) {
+		const struct tsr_sh_leaf *in = &fs->inputs[i];
+		if (!in->invariant || (in->builtin != TSR_SH_BI_FRAG_COORD &&
+				       in->builtin != TSR_SH_BI_POINT_COORD))
+			continue;
+		const uint8_t want = in->builtin == TSR_SH_BI_FRAG_COORD ? TSR_SH_BI_POSITION
+									 : TSR_SH_BI_POINT_SIZE;
+		bool inv = false;
+		for (uint32_t k = 0; k < vs->n_outputs; k++)
+			if (vs->outputs[k].builtin == want && vs->outputs[k].invariant)
+				inv = true;
+		if (!inv) {
+			tsr_sh_text_add(log, "ERROR: %s is invariant in the fragment shader but %s is not "
+				       "invariant in the vertex shader (GLSL ES 1.00 4.6.4)\n",
+				       want == TSR_SH_BI_POSITION ? "gl_FragCoord" : "gl_PointCoord",
+				       want == TSR_SH_BI_POSITION ? "gl_Position" : "gl_PointSize");
+			ok = false;
+		}
+	}
 	/* the built-ins */
 	for (uint32_t i = 0; i < vs->n_outputs; i++) {
 		const struct tsr_sh_leaf *o = &vs->outputs[i];
@@ -184,13 +213,21 @@ static bool link_varyings(struct tsr_program *p, const struct tsr_sh_stage *vs,
 	}
 	for (uint32_t i = 0; i < fs->n_inputs; i++) {
 		const struct tsr_sh_leaf *in = &fs->inputs[i];
-		if (in->builtin != TSR_SH_BI_NONE && !push_io(&p->st[1].in, &p->st[1].n_in, in->reg, 0, in->builtin))
-			return log->failed = true, false;
+		if (in->builtin == TSR_SH_BI_NONE)
+			continue;
+		/* gl_LastFragData[k]: element k, register reg + k, index k */
+		const uint32_t n = in->builtin == TSR_SH_BI_LAST_FRAG_DATA ? in->array_size : 1;
+		for (uint32_t k = 0; k < n; k++)
+			if (!push_io(&p->st[1].in, &p->st[1].n_in, (uint16_t)(in->reg + k), k, in->builtin))
+				return log->failed = true, false;
 	}
 	for (uint32_t i = 0; i < fs->n_outputs; i++) {
 		const struct tsr_sh_leaf *o = &fs->outputs[i];
 		if ((o->builtin == TSR_SH_BI_FRAG_COLOR || o->builtin == TSR_SH_BI_FRAG_DATA) &&
 		    !push_io(&p->st[1].out, &p->st[1].n_out, o->reg, 0, TSR_SH_BI_FRAG_COLOR))
+			return log->failed = true, false;
+		if (o->builtin == TSR_SH_BI_FRAG_DEPTH &&
+		    !push_io(&p->st[1].out, &p->st[1].n_out, o->reg, 0, TSR_SH_BI_FRAG_DEPTH))
 			return log->failed = true, false;
 	}
 	return ok;
@@ -294,6 +331,20 @@ static bool link_uniforms(struct tsr_program *p, const struct tsr_sh_stage *st[2
 					       "the fragment shader\n", u->name, type_name(u->gltype),
 					       u->array_size > 1 ? "[]" : "", type_name(other->gltype),
 					       other->array_size > 1 ? "[]" : "");
+				ok = false;
+				continue;
+			}
+			/* GLSL ES 1.00 Section 4.5.3: a uniform declared in both stages
+			 * must have the same precision; checked for the uniforms both
+			 * stages use, as Mesa does (those the optimizer removed from a
+			 * stage are not compared). mediump and lowp are both
+			 * RelaxedPrecision in the SPIR-V: only highp against the other two
+			 * is told apart. */
+			if (other && other->relaxed != u->relaxed) {
+				tsr_sh_text_add(log, "ERROR: uniform '%s' is %s in the vertex shader and %s in "
+					       "the fragment shader (GLSL ES 1.00 4.5.3: precisions must "
+					       "match)\n", u->name, u->relaxed ? "mediump or lowp" : "highp",
+					       other->relaxed ? "mediump or lowp" : "highp");
 				ok = false;
 				continue;
 			}
@@ -549,6 +600,26 @@ int tsr_program_discards(const struct tsr_program *p)
 	const uint32_t n = tsr_program_code(p, TSR_SHADER_FRAGMENT, &code);
 	for (uint32_t i = 0; i < n; i++)
 		if (code[i].op == TSR_SH_KILL)
+			return 1;
+	return 0;
+}
+
+int tsr_program_writes_depth(const struct tsr_program *p)
+{
+	if (!p->linked)
+		return 0;
+	for (uint32_t i = 0; i < p->st[1].n_out; i++)
+		if (p->st[1].out[i].kind == TSR_SH_BI_FRAG_DEPTH)
+			return 1;
+	return 0;
+}
+
+int tsr_program_fetches_color(const struct tsr_program *p)
+{
+	if (!p->linked)
+		return 0;
+	for (uint32_t i = 0; i < p->st[1].n_in; i++)
+		if (p->st[1].in[i].kind == TSR_SH_BI_LAST_FRAG_DATA)
 			return 1;
 	return 0;
 }

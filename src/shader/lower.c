@@ -87,6 +87,7 @@ struct lower {
 	char **names;             /* OpName per id */
 	uint32_t *builtin;        /* BuiltIn decoration per id (+1), 0 none */
 	uint8_t *relaxed;         /* RelaxedPrecision decoration per id (mediump, lowp) */
+	uint8_t *invariant;       /* Invariant decoration per id */
 	unsigned half;            /* TSR_SH_F_HALF while lowering a relaxed result's instruction */
 	uint32_t glsl_ext;        /* GLSL.std.450 import id */
 	/* per struct type: member BuiltIn decorations (+1) */
@@ -483,6 +484,8 @@ static enum tsr_status parse_module(struct lower *L)
 				L->builtin[a[0]] = a[2] + 1;
 			if (na >= 2 && a[1] == SpvDecorationRelaxedPrecision && a[0] < L->bound)
 				L->relaxed[a[0]] = 1;
+			if (na >= 2 && a[1] == SpvDecorationInvariant && a[0] < L->bound)
+				L->invariant[a[0]] = 1;
 			break;
 		case SpvOpMemberDecorate:
 			if (na >= 4 && a[2] == SpvDecorationBuiltIn) {
@@ -720,6 +723,8 @@ static uint8_t builtin_of(uint32_t spv_builtin_plus1, const char *name)
 			return TSR_SH_BI_FRONT_FACING;
 		case SpvBuiltInPointCoord:
 			return TSR_SH_BI_POINT_COORD;
+		case SpvBuiltInFragDepth:
+			return TSR_SH_BI_FRAG_DEPTH;
 		default:
 			return 0xff;
 		}
@@ -728,6 +733,8 @@ static uint8_t builtin_of(uint32_t spv_builtin_plus1, const char *name)
 		return TSR_SH_BI_FRAG_COLOR;
 	if (name && strcmp(name, "gl_FragData") == 0)
 		return TSR_SH_BI_FRAG_DATA;
+	if (name && strcmp(name, "tsr_LastFragData") == 0)
+		return TSR_SH_BI_LAST_FRAG_DATA;  /* frontend.c's name of gl_LastFragData */
 	return TSR_SH_BI_NONE;
 }
 
@@ -846,12 +853,20 @@ static enum tsr_status place_globals(struct lower *L)
 				if (bi == 0xff)
 					return unsupported(L, "OpVariable of a built-in GLSL ES 1.00 has not", op);
 				struct tsr_sh_stage *o = L->out;
+				const uint32_t first[3] = {o->n_uniforms, o->n_inputs, o->n_outputs};
 				if (uniform)
 					TSR_TRY(walk_leaves(L, vt, name, reg, bi, &o->uniforms, &o->n_uniforms, 0));
 				else if (sc == SpvStorageClassInput)
 					TSR_TRY(walk_leaves(L, vt, name, reg, bi, &o->inputs, &o->n_inputs, 0));
 				else if (sc == SpvStorageClassOutput)
 					TSR_TRY(walk_leaves(L, vt, name, reg, bi, &o->outputs, &o->n_outputs, 0));
+				/* the variable's precision and invariance, for the link's checks */
+				for (uint32_t k = first[0]; k < o->n_uniforms; k++)
+					o->uniforms[k].relaxed = L->relaxed[id], o->uniforms[k].invariant = L->invariant[id];
+				for (uint32_t k = first[1]; k < o->n_inputs; k++)
+					o->inputs[k].relaxed = L->relaxed[id], o->inputs[k].invariant = L->invariant[id];
+				for (uint32_t k = first[2]; k < o->n_outputs; k++)
+					o->outputs[k].relaxed = L->relaxed[id], o->outputs[k].invariant = L->invariant[id];
 				if (len >= 5 && sc == SpvStorageClassPrivate) {
 					/* initializer: copied at the start (emit_function) */
 				}
@@ -2434,6 +2449,7 @@ static void lower_free(struct lower *L)
 	free(L->members);
 	free(L->builtin);
 	free(L->relaxed);
+	free(L->invariant);
 	free(L->member_builtin);
 	free(L->cdata);
 	free(L->blocks);
@@ -2502,10 +2518,11 @@ enum tsr_status tsr_sh_lower(enum tsr_shader_stage stage, const uint32_t *words,
 	L.names = calloc(L.bound, sizeof(*L.names));
 	L.builtin = calloc(L.bound, sizeof(*L.builtin));
 	L.relaxed = calloc(L.bound, 1);
+	L.invariant = calloc(L.bound, 1);
 	L.block_of = calloc(L.bound, sizeof(*L.block_of));
 	L.var_used = calloc(L.bound, 1);
 	L.phi_shadow = calloc(L.bound, sizeof(*L.phi_shadow));
-	if (!L.types || !L.vals || !L.names || !L.builtin || !L.relaxed || !L.block_of || !L.var_used || !L.phi_shadow) {
+	if (!L.types || !L.vals || !L.names || !L.builtin || !L.relaxed || !L.invariant || !L.block_of || !L.var_used || !L.phi_shadow) {
 		st = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory lowering a shader");
 		goto fail;
 	}

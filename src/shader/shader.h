@@ -20,8 +20,9 @@
  *
  * Left out: varying packing (GLSL ES 1.00 Appendix A.7: each varying, array
  * element or matrix column takes a whole vec4 slot), the OES extensions
- * other than OES_standard_derivatives, precision (all arithmetic is
- * IEEE single precision whatever the qualifier).
+ * other than OES_standard_derivatives (EXT_frag_depth's gl_FragDepthEXT and
+ * EXT_shader_framebuffer_fetch's gl_LastFragData are taken), precision
+ * (all arithmetic is IEEE single precision whatever the qualifier).
  */
 #ifndef TSR_SHADER_SHADER_H
 #define TSR_SHADER_SHADER_H
@@ -85,7 +86,11 @@ struct tsr_attrib_binding {
  * or not it links: tsr_program_linked() and its info log say. Link errors:
  * a varying the fragment shader uses that the vertex shader does not
  * declare, or declares with another type; a uniform declared in both
- * stages with different types; too many attributes, varyings or uniform
+ * stages with different types, or used in both with highp in one and
+ * mediump or lowp in the other (GLSL ES 1.00 4.5.3); invariant
+ * gl_FragCoord or gl_PointCoord without invariant gl_Position or
+ * gl_PointSize, a varying invariant in one stage only (4.6.4); too many
+ * attributes, varyings or uniform
  * vectors; attribute bindings that alias. Errors: TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_program_link(const struct tsr_shader *vs, const struct tsr_shader *fs,
@@ -150,6 +155,16 @@ uint32_t tsr_program_unit_usage(const struct tsr_program *p, uint32_t unit);
  * instruction: its depth test must wait until after shading), else 0. */
 int tsr_program_discards(const struct tsr_program *p);
 
+/* 1 when the linked fragment program writes gl_FragDepthEXT
+ * (GL_EXT_frag_depth: its depth replaces the interpolated one, tested after
+ * shading), else 0. */
+int tsr_program_writes_depth(const struct tsr_program *p);
+
+/* 1 when the linked fragment program reads gl_LastFragData
+ * (GL_EXT_shader_framebuffer_fetch: the color buffer at its pixels is an
+ * input), else 0. */
+int tsr_program_fetches_color(const struct tsr_program *p);
+
 /* Instructions of a linked stage's code (0 when not linked), and the code
  * itself in *code: TSR_SH_INST_BYTES (16) bytes each, to be placed in
  * memory contiguously. */
@@ -203,11 +218,16 @@ struct tsr_fs_quad_in {
 	float frag_coord[4][4];   /* gl_FragCoord per lane: window x, y (pixel centres), z, 1/w */
 	float point_coord[4][2];  /* gl_PointCoord per lane */
 	uint8_t front_facing;     /* gl_FrontFacing of the quad's primitive */
+	float last_color[4][4];   /* gl_LastFragData[0] per lane: the color buffer's
+				     [lane][rgba] before this fragment (read only when
+				     tsr_program_fetches_color()) */
 };
 
 struct tsr_fs_quad_out {
 	float color[4][4];        /* gl_FragColor (= gl_FragData[0]) [lane][rgba] */
 	uint8_t kill_mask;        /* lanes that executed discard (bit k: lane k) */
+	uint8_t writes_depth;     /* 1: the program writes gl_FragDepthEXT, in depth */
+	float depth[4];           /* gl_FragDepthEXT per lane (unclamped) */
 };
 
 /* Up to 4 vertices' inputs: the generic attributes by location. */

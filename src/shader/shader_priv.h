@@ -41,6 +41,9 @@ enum tsr_sh_builtin {
 	TSR_SH_BI_POINT_COORD,  /* gl_PointCoord */
 	TSR_SH_BI_FRAG_COLOR,   /* gl_FragColor, gl_FragData[0] */
 	TSR_SH_BI_FRAG_DATA,    /* gl_FragData[1..] (written, never read back) */
+	TSR_SH_BI_FRAG_DEPTH,   /* gl_FragDepthEXT (GL_EXT_frag_depth) */
+	TSR_SH_BI_LAST_FRAG_DATA, /* gl_LastFragData (GL_EXT_shader_framebuffer_fetch),
+				     renamed tsr_LastFragData by the frontend */
 };
 
 /*
@@ -58,6 +61,9 @@ struct tsr_sh_leaf {
 	uint8_t is_array;       /* declared as an array: named "a[0]" when reported */
 	uint8_t builtin;        /* enum tsr_sh_builtin */
 	uint8_t sampler;        /* 0 none, 1 2D, 2 cube */
+	uint8_t relaxed;        /* declared mediump or lowp (SPIR-V RelaxedPrecision on the
+				   variable; 0: highp) */
+	uint8_t invariant;      /* declared invariant (SPIR-V Invariant) */
 };
 
 /* A compiled stage: the code and its interface. */
