@@ -882,7 +882,7 @@ static void test_gspc(void **state)
 	 * (postfx-bloom's 960x540 targets take seconds each) */
 	static const char *const w[] = {"minimap-3d", "glmark-scene"};
 	const struct tsr_xp_options o = {.frames = 1, .workloads = w, .workload_count = 2,
-					 .sets = tiny, .set_count = 2};
+					 .sets = small, .set_count = 2};
 	struct tsr_xp_result r;
 	struct tsr_error err = {{0}};
 	if (tsr_experiment_run(tsr_experiment_find("gspc"), &o, &r, &err) != TSR_OK)
