@@ -65,7 +65,8 @@
 	"GL_OES_depth24 GL_OES_element_index_uint GL_OES_texture_npot GL_EXT_discard_framebuffer " \
 	"GL_EXT_polygon_offset_clamp GL_OES_vertex_half_float GL_KHR_debug " \
 	"GL_OES_packed_depth_stencil GL_EXT_frag_depth GL_EXT_draw_buffers " \
-	"GL_EXT_shader_framebuffer_fetch GL_EXT_shader_framebuffer_fetch_non_coherent"
+	"GL_EXT_shader_framebuffer_fetch GL_EXT_shader_framebuffer_fetch_non_coherent " \
+	"GL_EXT_texture_compression_s3tc GL_EXT_unpack_subimage"
 
 struct tsr_gles_context;
 

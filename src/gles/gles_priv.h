@@ -191,6 +191,7 @@ struct tsr_gles_context {
 	GLfloat clear_depth;
 	GLint clear_stencil;
 	GLint pack_alignment, unpack_alignment;
+	GLint unpack_row_length, unpack_skip_rows, unpack_skip_pixels; /* EXT_unpack_subimage */
 	GLenum generate_mipmap_hint, derivative_hint;
 
 	GLuint active_texture;   /* unit index */
