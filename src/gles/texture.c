@@ -8,6 +8,10 @@
  * (0, 0, 0, 1), as GL_OES_texture_npot amends them: a non-power-of-two
  * texture is sampled, mipmapped (level sizes floor(size / 2) down to 1)
  * and wrapped (REPEAT, MIRRORED_REPEAT) as a power-of-two one is.
+ * GL_EXT_texture_compression_s3tc's formats are decoded to RGBA8 texels
+ * (CompressedTex[Sub]Image2D) or compressed and decoded back (TexImage2D /
+ * TexSubImage2D of RGBA or RGB data); GL_EXT_unpack_subimage's row length
+ * and skips apply to the uncompressed uploads.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -112,25 +112,32 @@ static unsigned dist2(const uint8_t a[4], const uint8_t b[4])
 void tsr_dxt_encode_block(enum tsr_dxt_format f, const uint8_t rgba[16][4], uint8_t *block)
 {
 	uint8_t *color = f == TSR_DXT3 || f == TSR_DXT5 ? block + 8 : block;
-	uint8_t lo[3] = {255, 255, 255}, hi[3] = {0, 0, 0};
-	int transparent = 0, opaque = 0;
+	/* the endpoints: the two (opaque) texels farthest apart */
+	int transparent = 0, e0 = -1, e1 = -1;
+	unsigned far = 0;
 	for (int i = 0; i < 16; i++) {
 		if (f == TSR_DXT1_RGBA && rgba[i][3] < 128) {
 			transparent = 1;
 			continue;
 		}
-		opaque = 1;
-		for (int k = 0; k < 3; k++) {
-			if (rgba[i][k] < lo[k])
-				lo[k] = rgba[i][k];
-			if (rgba[i][k] > hi[k])
-				hi[k] = rgba[i][k];
+		if (e0 < 0)
+			e0 = e1 = i;
+		for (int j = 0; j < i; j++) {
+			if (f == TSR_DXT1_RGBA && rgba[j][3] < 128)
+				continue;
+			const unsigned d = dist2(rgba[i], rgba[j]);
+			if (d > far) {
+				far = d;
+				e0 = j;
+				e1 = i;
+			}
 		}
 	}
-	if (!opaque)
-		memset(lo, 0, 3), memset(hi, 0, 3);
-	uint16_t c0 = to565(hi), c1 = to565(lo);  /* c0 >= c1: channel-wise max >= min */
-	if (transparent) {  /* three-color mode: c0 <= c1 */
+	static const uint8_t black[4] = {0, 0, 0, 0};
+	uint16_t c0 = to565(e0 < 0 ? black : rgba[e0]), c1 = to565(e1 < 0 ? black : rgba[e1]);
+	/* four-color mode: c0 > c1 (or equal: one color); three-color mode for
+	 * transparent texels: c0 <= c1 */
+	if ((c0 < c1) != (transparent != 0) && c0 != c1) {
 		const uint16_t t = c0;
 		c0 = c1;
 		c1 = t;
