@@ -182,6 +182,11 @@ static void test_compressed_tex_image(void **state)
 				      0, 8, DXT1_THREE);
 	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
 	expect_texel(texel(c, 3, 0, 0), 0, 0, 255, 255);
+	/* uploaded levels, which the device hands the GPU instead of its own */
+	GLint tex = 0;
+	tsr_gles_GetIntegerv(c, GL_TEXTURE_BINDING_2D, &tex);
+	assert_true(tsr_gles_texture_level_uploaded(c, (GLuint)tex, 3));
+	assert_false(tsr_gles_texture_level_uploaded(c, (GLuint)tex, 1));
 	tsr_gles_context_destroy(c);
 }
 

@@ -386,6 +386,11 @@ void tsr_gles_GetTexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLe
 const void *tsr_gles_texture_image(const struct tsr_gles_context *ctx, GLuint texture,
 				   GLenum target, GLint level, GLsizei *width, GLsizei *height,
 				   GLenum *format);
+/* For the driver: GL_TRUE when 2D texture `texture` (0: the default one)
+ * has an image at level that TexImage2D, CompressedTexImage2D or
+ * CopyTexImage2D specified (not GenerateMipmap). */
+GLboolean tsr_gles_texture_level_uploaded(const struct tsr_gles_context *ctx, GLuint texture,
+					  GLint level);
 /* For the driver: a number that identifies texture object `texture` (0:
  * the default texture of target) for as long as the process runs (names
  * are reused after glDeleteTextures, these are not); 0 when there is no

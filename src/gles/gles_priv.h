@@ -35,6 +35,7 @@ struct gles_image {
 	                           LUMINANCE_ALPHA, DEPTH_COMPONENT */
 	GLenum type;            /* the type it was specified with */
 	uint8_t *texels;        /* RGBA8, or one float (depth) per texel */
+	bool generated;         /* made by GenerateMipmap (not uploaded) */
 };
 
 struct gles_texture {

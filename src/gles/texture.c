@@ -284,6 +284,7 @@ static bool image_define(struct gles_texture *t, int face, GLint level, GLenum f
 	im->height = h;
 	im->format = format;
 	im->type = type;
+	im->generated = false;
 	return true;
 }
 
@@ -630,6 +631,7 @@ static bool downsample(struct gles_texture *t, int f, int l)
 	d->height = h;
 	d->format = s->format;
 	d->type = s->type;
+	d->generated = true;
 	return true;
 }
 
@@ -799,6 +801,17 @@ const void *tsr_gles_texture_image(const struct tsr_gles_context *ctx, GLuint te
 	if (format)
 		*format = im->format;
 	return im->texels;
+}
+
+GLboolean tsr_gles_texture_level_uploaded(const struct tsr_gles_context *ctx, GLuint texture,
+					  GLint level)
+{
+	const struct gles_texture *t = texture == 0 ? ctx->default_2d
+						    : gles_names_get(&ctx->textures, texture);
+	if (!t || level < 0 || level >= TSR_GLES_MAX_LEVELS)
+		return GL_FALSE;
+	const struct gles_image *im = &t->images[0][level];
+	return im->width > 0 && im->height > 0 && !im->generated ? GL_TRUE : GL_FALSE;
 }
 
 GLboolean tsr_gles_texture_complete(const struct tsr_gles_context *ctx, GLuint unit,
