@@ -13,9 +13,10 @@
  * region the driver streams client arrays through (as real drivers upload
  * them); the index stream as u32 values, read at the element array
  * buffer's addresses (glDrawElements) or none (glDrawArrays); each texture
- * unit's complete 2D texture as an image of the GPU (its level 0; the GPU
- * builds the mip chain), a complete cube map as six images in a row (its
- * faces +X, -X, +Y, -Y, +Z, -Z, each at its own addresses, sampled by
+ * unit's complete 2D texture as an image of the GPU (its level 0 and the
+ * mip levels uploaded after it; the GPU builds the rest of the chain), a
+ * complete cube map as six images in a row (its faces +X, -X, +Y, -Y,
+ * +Z, -Z, each at its own addresses, sampled by
  * tsr_texture_sample_cube_quad(): GL ES 2.0 3.7.5's face selection, the
  * face's texels through the texture caches, CLAMP_TO_EDGE at its edges),
  * updated in place (face by face) when its texels change between
