@@ -73,7 +73,7 @@ check-slurm: build
 # libFuzzer harnesses of fuzz/ (docs/fuzzing.md): FUZZ_SECONDS each, one at a time
 fuzz:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
-	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON \
+	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON -DTSR_BENCH_ALL=OFF \
 		-DTSR_BUILD_TESTS=OFF -DTSR_WERROR=ON >/dev/null
 	@cmake --build build-fuzz -j $(JOBS)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh build-fuzz
@@ -83,7 +83,7 @@ fuzz:
 # (each is one process; the runs do not depend on it)
 fuzz-ci:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
-	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON \
+	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON -DTSR_BENCH_ALL=OFF \
 		-DTSR_BUILD_TESTS=OFF -DTSR_WERROR=ON >/dev/null
 	@cmake --build build-fuzz -j $(JOBS)
 	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_JOBS=$(JOBS) bash scripts/fuzz.sh build-fuzz
