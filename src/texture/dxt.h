@@ -8,9 +8,9 @@
  *
  * Decoding follows the extension's formulas (endpoints expanded to 8 bits by
  * bit replication, the interpolated colors (2 c0 + c1) / 3, (c0 + c1) / 2
- * rounded down); encoding is a simple one (the block's per-channel minimum
- * and maximum as endpoints, each texel given the nearest palette entry):
- * exact for blocks of one color, not what an offline compressor achieves.
+ * rounded down); encoding is a simple one (the two opaque texels farthest
+ * apart as endpoints, each texel given the nearest palette entry): exact
+ * for blocks of one or two colors, not what an offline compressor achieves.
  */
 #ifndef TSR_TEXTURE_DXT_H
 #define TSR_TEXTURE_DXT_H
