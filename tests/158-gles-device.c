@@ -720,6 +720,32 @@ static void test_clears(void **state)
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));  /* TBR and IMR alike */
 }
 
+/* A framebuffer object of w x h texels bound, complete, with an RGBA
+ * texture tex[0] and a DEPTH_COMPONENT texture tex[1] (NEAREST), the
+ * viewport on it and the depth test on. */
+static void fbo_color_depth(struct tsr_gles_context *c, GLsizei w, GLsizei h, GLuint tex[2],
+			    GLuint *fb)
+{
+	tsr_gles_GenTextures(c, 2, tex);
+	tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[1]);
+	tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, w, h, 0, GL_DEPTH_COMPONENT,
+			    GL_UNSIGNED_INT, NULL);
+	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[0]);
+	tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	tsr_gles_GenFramebuffers(c, 1, fb);
+	tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, *fb);
+	tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+				      tex[0], 0);
+	tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D,
+				      tex[1], 0);
+	assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
+			 GL_FRAMEBUFFER_COMPLETE);
+	tsr_gles_Viewport(c, 0, 0, w, h);
+	tsr_gles_Enable(c, GL_DEPTH_TEST);
+}
+
 /* A 6x4 (NPOT) framebuffer object texture: rendered (rows GL's, bottom
  * first), mipmapped by glGenerateMipmap after the pass (its 1x1 level the
  * average of what the pass drew), sampled with REPEAT; its depth texture
@@ -733,26 +759,8 @@ static void test_framebuffer_object_npot(void **state)
 		fix_new(&f, imr);
 		struct tsr_gles_context *c = f.ctx;
 		struct tsr_error err;
-		GLuint tex[2] = {0, 0}, fb = 0;
-		tsr_gles_GenTextures(c, 2, tex);
-		tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[1]);
-		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, 6, 4, 0,
-				    GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, NULL);
-		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-		tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[0]);
-		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, 6, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-				    NULL);
-		tsr_gles_GenFramebuffers(c, 1, &fb);
-		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
-		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
-					      tex[0], 0);
-		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D,
-					      tex[1], 0);
-		assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
-				 GL_FRAMEBUFFER_COMPLETE);
-		tsr_gles_Viewport(c, 0, 0, 6, 4);
-		tsr_gles_Enable(c, GL_DEPTH_TEST);
+		GLuint tex[2], fb;
+		fbo_color_depth(c, 6, 4, tex, &fb);
 		clear(&f, 1.0f, 0.0f, 0.0f);  /* red, depth 1 */
 		/* green over the bottom half (rows 0 and 1), at depth 0.5 */
 		const float bottom[] = {-1, -1, 1, -1, 1, 0, -1, -1, 1, 0, -1, 0};
@@ -831,26 +839,8 @@ static void test_depth_texture_precision(void **state)
 		fix_new(&f, imr);
 		struct tsr_gles_context *c = f.ctx;
 		struct tsr_error err;
-		GLuint tex[2] = {0, 0}, fb = 0;
-		tsr_gles_GenTextures(c, 2, tex);
-		tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[1]);
-		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, 8, 8, 0,
-				    GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, NULL);
-		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-		tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[0]);
-		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, 8, 8, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-				    NULL);
-		tsr_gles_GenFramebuffers(c, 1, &fb);
-		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
-		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
-					      tex[0], 0);
-		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D,
-					      tex[1], 0);
-		assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
-				 GL_FRAMEBUFFER_COMPLETE);
-		tsr_gles_Viewport(c, 0, 0, 8, 8);
-		tsr_gles_Enable(c, GL_DEPTH_TEST);
+		GLuint tex[2], fb;
+		fbo_color_depth(c, 8, 8, tex, &fb);
 		clear(&f, 0.0f, 0.0f, 0.0f);
 		/* the whole target at NDC z = 1/512: window depth 0.5 + 1/1024 */
 		const float zq = 1.0f / 512.0f;
