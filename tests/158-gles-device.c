@@ -244,23 +244,9 @@ static float ndc_y(double y) { return (float)(y / H * 2.0 - 1.0); }
 /* A fixture with the points-and-lines program, cleared to black. */
 static GLuint pl_program(struct gl_fix *f)
 {
-	struct tsr_gles_context *c = f->ctx;
-	GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
-	GLuint fs = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
-	tsr_gles_ShaderSource(c, vs, 1, &PL_VS, NULL);
-	tsr_gles_ShaderSource(c, fs, 1, &PL_FS, NULL);
-	tsr_gles_CompileShader(c, vs);
-	tsr_gles_CompileShader(c, fs);
-	GLuint p = tsr_gles_CreateProgram(c);
-	tsr_gles_AttachShader(c, p, vs);
-	tsr_gles_AttachShader(c, p, fs);
-	tsr_gles_BindAttribLocation(c, p, 0, "pos");
-	tsr_gles_BindAttribLocation(c, p, 1, "t");
-	tsr_gles_LinkProgram(c, p);
-	tsr_gles_UseProgram(c, p);
-	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-	f->prog = p;
-	return p;
+	static const char *const attribs[] = {"pos", "t", NULL};
+	f->prog = gl_program(f->ctx, PL_VS, PL_FS, attribs);
+	return f->prog;
 }
 
 /* Draws n vertices (x, y in window pixels, t) in `mode` from client arrays. */
@@ -450,21 +436,8 @@ static const char *FS_DISCARD = "precision mediump float;\n"
 /* A program of VS and fragment shader fs, made current. */
 static GLuint use_program(struct gl_fix *f, const char *fs_src)
 {
-	struct tsr_gles_context *c = f->ctx;
-	GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
-	GLuint fs = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
-	tsr_gles_ShaderSource(c, vs, 1, &VS, NULL);
-	tsr_gles_ShaderSource(c, fs, 1, &fs_src, NULL);
-	tsr_gles_CompileShader(c, vs);
-	tsr_gles_CompileShader(c, fs);
-	GLuint p = tsr_gles_CreateProgram(c);
-	tsr_gles_AttachShader(c, p, vs);
-	tsr_gles_AttachShader(c, p, fs);
-	tsr_gles_BindAttribLocation(c, p, 0, "pos");
-	tsr_gles_LinkProgram(c, p);
-	tsr_gles_UseProgram(c, p);
-	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-	return p;
+	static const char *const attribs[] = {"pos", NULL};
+	return gl_program(f->ctx, VS, fs_src, attribs);
 }
 
 /* glClear of color (black), depth and stencil (to s). */
@@ -850,19 +823,8 @@ static void test_depth_texture_precision(void **state)
 					 "attribute vec2 uv;\n"
 					 "varying vec2 v_uv;\n"
 					 "void main() { v_uv = uv; gl_Position = vec4(pos, 1.0); }\n";
-		GLuint vs3 = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
-		GLuint fsd = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
-		tsr_gles_ShaderSource(c, vs3, 1, &VS3, NULL);
-		tsr_gles_ShaderSource(c, fsd, 1, &FS_D, NULL);
-		tsr_gles_CompileShader(c, vs3);
-		tsr_gles_CompileShader(c, fsd);
-		GLuint pd = tsr_gles_CreateProgram(c);
-		tsr_gles_AttachShader(c, pd, vs3);
-		tsr_gles_AttachShader(c, pd, fsd);
-		tsr_gles_BindAttribLocation(c, pd, 0, "pos");
-		tsr_gles_BindAttribLocation(c, pd, 1, "uv");
-		tsr_gles_LinkProgram(c, pd);
-		tsr_gles_UseProgram(c, pd);
+		static const char *const attribs3[] = {"pos", "uv", NULL};
+		gl_program(c, VS3, FS_D, attribs3);
 		const float uv[] = {0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1};
 		tsr_gles_VertexAttribPointer(c, 0, 3, GL_FLOAT, GL_FALSE, 0, quad3);
 		tsr_gles_VertexAttribPointer(c, 1, 2, GL_FLOAT, GL_FALSE, 0, uv);
@@ -1090,22 +1052,8 @@ static void test_cube_map(void **state)
 			struct gl_fix f;
 			fix_new(&f, imr);
 			struct tsr_gles_context *c = f.ctx;
-			GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
-			GLuint fs = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
-			tsr_gles_ShaderSource(c, vs, 1, &CUBE_VS, NULL);
-			tsr_gles_ShaderSource(c, fs, 1, &CUBE_FS, NULL);
-			tsr_gles_CompileShader(c, vs);
-			tsr_gles_CompileShader(c, fs);
-			GLuint p = tsr_gles_CreateProgram(c);
-			tsr_gles_AttachShader(c, p, vs);
-			tsr_gles_AttachShader(c, p, fs);
-			tsr_gles_BindAttribLocation(c, p, 0, "pos");
-			tsr_gles_LinkProgram(c, p);
-			GLint linked = 0;
-			tsr_gles_GetProgramiv(c, p, GL_LINK_STATUS, &linked);
-			assert_true(linked);
-			tsr_gles_UseProgram(c, p);
-			f.prog = p;
+			static const char *const attribs[] = {"pos", NULL};
+			const GLuint p = f.prog = gl_program(c, CUBE_VS, CUBE_FS, attribs);
 			/* the cube map on unit 1 (unit 0's 2D texture: none) */
 			GLuint t = 0;
 			tsr_gles_GenTextures(c, 1, &t);
