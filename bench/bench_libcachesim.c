@@ -44,6 +44,7 @@ static char out_path[64];
 /* Runs argv with stdout into out_path, stderr discarded; fills *r; 0 on success. */
 static int run_process(char *const *argv, struct run *r)
 {
+	fflush(stdout);  /* or the child's freopen() writes our buffer again */
 	double t0 = now_seconds();
 	pid_t pid = fork();
 	if (pid < 0)
@@ -117,7 +118,8 @@ int main(int argc, char **argv)
 		char *targv[] = {argv[1], "cachesim", argv[3], "--size", size, "--ways", "full",
 				 "--policy", (char *)tpol[p], "--json", NULL};
 		char *largv[] = {argv[2], argv[3], "oracleGeneral", (char *)lpol[p], count,
-				 "--ignore-obj-size", "1", "--num-thread", "1", NULL};
+				 "--ignore-obj-size", "1", "--num-thread", "1", "-o", "/dev/null",
+				 NULL};
 		double w[2][99], c[2][99];
 		for (int i = 0; i < pairs; i++) {
 			for (int k = 0; k < 2; k++) {

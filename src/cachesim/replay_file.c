@@ -109,15 +109,18 @@ static inline struct line_slot *line_map_upsert(struct line_map *m, uint64_t lin
  * traces, at most a block and a slot per line).
  */
 #define CHUNK_SHIFT 9
+#define LINE_SET_RECENT 4096
 
 struct line_set {
 	struct line_map chunks;   /* chunk -> block index */
 	uint64_t (*blocks)[8];    /* 512 bits each */
 	uint64_t nblocks, cap;
 	/* the blocks of recently touched chunks, direct-mapped by chunk: a
-	 * trace's streams each walk their own region */
-	uint64_t recent_chunk[16];  /* chunk + 1, 0 none */
-	uint64_t recent_block[16];
+	 * trace's streams each walk their own region, and a trace of up to
+	 * 2 M lines in one region (trace A's 1 M objects) keeps every chunk
+	 * here, without a map probe per access */
+	uint64_t recent_chunk[LINE_SET_RECENT];  /* chunk + 1, 0 none */
+	uint64_t recent_block[LINE_SET_RECENT];
 	uint64_t count;           /* distinct lines */
 };
 
@@ -125,7 +128,7 @@ struct line_set {
 static inline int line_set_add(struct line_set *ls, uint64_t line)
 {
 	uint64_t chunk = line >> CHUNK_SHIFT;
-	const unsigned r = (unsigned)chunk & 15;
+	const unsigned r = (unsigned)chunk & (LINE_SET_RECENT - 1);
 	if (chunk + 1 != ls->recent_chunk[r]) {
 		int fresh;
 		struct line_slot *s = line_map_upsert(&ls->chunks, chunk, &fresh);
