@@ -79,6 +79,7 @@ int tsr_cmd_sweep(int argc, char **argv);
 int tsr_cmd_compare(int argc, char **argv);
 int tsr_cmd_capture(int argc, char **argv);
 int tsr_cmd_exec(int argc, char **argv);
+int tsr_cmd_trace(int argc, char **argv);
 
 /* ---- other programs (child.c): capture and exec ---- */
 

@@ -21,7 +21,7 @@ static void usage_analyze(FILE *f)
 	fprintf(f,
 		"usage: tessera analyze KIND TRACE [--line BYTES] [--size BYTES --ways W|full]\n"
 		"                       [--sets N] [--policy SPEC] [--stream NAME] [--csv FILE]\n"
-		"                       [--max-records N]\n"
+		"                       [--max-records N] [--format FMT] [--trace-params P]\n"
 		"\n"
 		"kinds:\n"
 		"  reuse      reuse and stack (LRU) distance histograms, overall and per stream:\n"
@@ -35,7 +35,10 @@ static void usage_analyze(FILE *f)
 		"  epochs     GSPC epochs through one cache: hits from E0, E1, E2, E>=3, death\n"
 		"             ratios, render target -> texture consumption (needs a geometry)\n"
 		"\n"
-		"  TRACE          a binary trace (tessera run --record-trace) or a text trace\n"
+		"  TRACE          a binary trace (tessera run --record-trace) or a text trace,\n"
+		"                 or libCacheSim's oracleGeneral, txt or csv (docs/traces.md)\n"
+		"  --format FMT   tessera, oracleGeneral, txt, csv, auto (default: by content)\n"
+		"  --trace-params P  csv columns as libCacheSim's -t (obj-id-col=N,...)\n"
 		"  --line BYTES   line size (default 64)\n"
 		"  --size BYTES   cache capacity (K, M, G suffixes: 256K, 1M)\n"
 		"  --ways W|full  associativity, or 'full'; sets = size / (ways x line)\n"
@@ -59,6 +62,7 @@ struct options {
 	uint64_t max_records;              /* 0: the default limit */
 	int have_geometry;                 /* size and ways known */
 	uint32_t stream;                   /* TSR_ANALYSIS_ALL_STREAMS: all */
+	struct tsr_trace_format fmt;       /* --format, --trace-params */
 };
 
 /* ---- small formatting helpers ---- */
@@ -511,7 +515,7 @@ static int check_kind_options(struct options *o)
 /* Parses the arguments into *o: 0, an exit code, or -1 after printing --help. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	const char *kind = NULL, *ways_arg = NULL;
+	const char *kind = NULL, *ways_arg = NULL, *format_arg = NULL, *params_arg = NULL;
 	memset(o, 0, sizeof(*o));
 	o->line = 64;
 	o->stream = TSR_ANALYSIS_ALL_STREAMS;
@@ -520,7 +524,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{"ways", required_argument, NULL, 'W'},  {"line", required_argument, NULL, 'L'},
 		{"sets", required_argument, NULL, 'N'},  {"policy", required_argument, NULL, 'P'},
 		{"stream", required_argument, NULL, 'T'}, {"csv", required_argument, NULL, 'c'},
-		{"max-records", required_argument, NULL, 'M'}, {NULL, 0, NULL, 0},
+		{"max-records", required_argument, NULL, 'M'},
+		{"format", required_argument, NULL, 'f'},
+		{"trace-params", required_argument, NULL, 'p'}, {NULL, 0, NULL, 0},
 	};
 	int c;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -556,6 +562,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'c':
 			o->csv = v;
 			break;
+		case 'f':
+			format_arg = v;
+			break;
+		case 'p':
+			params_arg = v;
+			break;
 		case 'T':
 			if ((o->stream = tsr_stream_from_name(v)) == TSR_STREAM_COUNT) {
 				char names[256] = "";
@@ -580,6 +592,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		usage_analyze(stderr);
 		return EXIT_USAGE;
 	}
+	struct tsr_error ferr = {{0}};
+	if (tsr_trace_format_parse(format_arg, params_arg, &o->fmt, &ferr) != TSR_OK)
+		return tsr_cli_usage_error("%s", ferr.msg);
 	if (!parse_kind(kind, &o->kind))
 		return tsr_cli_usage_error("unknown analysis '%s' (reuse, frames, tile-sets, epochs)", kind);
 	int rc = resolve_geometry(o, ways_arg);
@@ -599,8 +614,8 @@ int tsr_cmd_analyze(int argc, char **argv)
 	struct tsr_text csv = {0};
 	/* --csv -: standard output carries the CSV alone, the tables go to standard error */
 	const int saved = tsr_cli_stdout_aside(o.csv);
-	enum tsr_status s = tsr_line_trace_load(o.path, o.max_records, (uint32_t)o.line, 1, &lt,
-						&trace, &err);
+	enum tsr_status s = tsr_line_trace_load_format(o.path, &o.fmt, o.max_records,
+						       (uint32_t)o.line, 1, &lt, &trace, &err);
 	if (s == TSR_OK) {
 		print_header(&o, &trace, &lt);
 		switch (o.kind) {

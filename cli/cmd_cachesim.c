@@ -25,9 +25,17 @@ static void usage_cachesim(FILE *f)
 		"usage: tessera cachesim TRACE --size BYTES --ways W|full [--line BYTES]\n"
 		"                        --policy SPEC[,SPEC...] [--seed N] [--fetch-on-write]\n"
 		"                        [--max-records N] [--threads N] [--json]\n"
+		"                        [--format FMT] [--trace-params PARAMS]\n"
 		"       tessera cachesim --list-policies [--markdown]\n"
 		"\n"
-		"  TRACE            a binary trace (tessera run --record-trace) or a text trace\n"
+		"  TRACE            a binary trace (tessera run --record-trace) or a text trace,\n"
+		"                   or libCacheSim's oracleGeneral, txt or csv (docs/traces.md)\n"
+		"  --format FMT     tessera, oracleGeneral, txt, csv, auto (default: told by\n"
+		"                   content; csv must be named); a request of libCacheSim's\n"
+		"                   formats is one read of line (object id x line size)\n"
+		"  --trace-params P csv columns as libCacheSim's -t: obj-id-col=N,time-col=N,\n"
+		"                   obj-size-col=N,next-access-col=N,delimiter=C,has-header=B,\n"
+		"                   obj-id-is-num=B\n"
 		"  --size BYTES     capacity (K, M, G suffixes: 256K, 1M)\n"
 		"  --ways W|full    associativity (at most 16384), or 'full' for fully\n"
 		"                   associative (size / line at most 16384 lines)\n"
@@ -157,6 +165,7 @@ static void print_row(const char *policy, const char *stream,
 int tsr_cmd_cachesim(int argc, char **argv)
 {
 	const char *path = NULL, *policy_arg = NULL, *ways_arg = NULL;
+	const char *format_arg = NULL, *params_arg = NULL;
 	uint64_t size = 0, line = 64, seed = 1, max_records = TSR_LIMIT_TRACE_RECORDS;
 	uint64_t threads = tsr_cli_online_cores() > 1 ? 2 : 1;
 	int json = 0, fetch_on_write = 0, list_policies = 0, markdown = 0;
@@ -169,6 +178,8 @@ int tsr_cmd_cachesim(int argc, char **argv)
 		{"threads", required_argument, NULL, 'T'},
 		{"list-policies", no_argument, NULL, 'l'},
 		{"markdown", no_argument, NULL, 'm'},
+		{"format", required_argument, NULL, 'f'},
+		{"trace-params", required_argument, NULL, 'p'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -212,6 +223,12 @@ int tsr_cmd_cachesim(int argc, char **argv)
 		case 'm':
 			markdown = 1;
 			break;
+		case 'f':
+			format_arg = optarg;
+			break;
+		case 'p':
+			params_arg = optarg;
+			break;
 		default:
 			return tsr_cli_getopt_error("cachesim", c, argv);
 		}
@@ -231,6 +248,10 @@ int tsr_cmd_cachesim(int argc, char **argv)
 		usage_cachesim(stderr);
 		return EXIT_USAGE;
 	}
+	struct tsr_trace_format fmt;
+	struct tsr_error ferr = {{0}};
+	if (tsr_trace_format_parse(format_arg, params_arg, &fmt, &ferr) != TSR_OK)
+		return tsr_cli_usage_error("%s", ferr.msg);
 	uint64_t ways = 0;
 	if (!strcmp(ways_arg, "full") && size < line)
 		return tsr_cli_usage_error("--ways full: --size %llu is smaller than one %llu-byte "
@@ -281,8 +302,8 @@ int tsr_cmd_cachesim(int argc, char **argv)
 	struct tsr_replay_result *res = calloc((size_t)n, sizeof(*res));
 	enum tsr_status s = res ? TSR_OK : tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
 	if (s == TSR_OK)
-		s = tsr_replay_file(path, max_records, &g, (const char *const *)specs, (uint32_t)n,
-				    (unsigned)threads, res, &info, &err);
+		s = tsr_replay_file_format(path, &fmt, max_records, &g, (const char *const *)specs,
+					   (uint32_t)n, (unsigned)threads, res, &info, &err);
 	double t1 = info.prepare_seconds;
 	double t2 = t1 + info.replay_seconds;
 	int rc = 0;

@@ -34,6 +34,8 @@ static void usage_main(FILE *f)
 		"  cachesim TRACE [options]      replay a trace through one cache geometry\n"
 		"                                and several replacement policies\n"
 		"  analyze KIND TRACE [options]  reuse, frame and epoch analyses of a trace\n"
+		"  trace convert IN OUT [opts]   a trace between tessera's and libCacheSim's\n"
+		"                                formats\n"
 		"  experiment KIND [options]     the papers' experiments over the workloads\n"
 		"  sweep SPEC.json [options]     a grid of configurations over workloads, in\n"
 		"                                parallel or on Slurm, resumable\n"
@@ -108,6 +110,7 @@ int main(int argc, char **argv)
 		{"config", tsr_cmd_config},     {"counters", tsr_cmd_counters},
 		{"sweep", tsr_cmd_sweep},       {"compare", tsr_cmd_compare},
 		{"capture", tsr_cmd_capture},   {"exec", tsr_cmd_exec},
+		{"trace", tsr_cmd_trace},
 	};
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {

@@ -132,6 +132,18 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 				    struct tsr_replay_file_info *info, struct tsr_error *err);
 
 /*
+ * tsr_line_trace_load() for a trace of the format fmt (trace/trace.h;
+ * NULL: told by content; its line_bytes is line_bytes). Next uses are
+ * computed as tsr_line_trace_load() computes them (a file's own next
+ * accesses are not used). Errors: those of tsr_line_trace_load().
+ */
+enum tsr_status tsr_line_trace_load_format(const char *path, const struct tsr_trace_format *fmt,
+					   uint64_t max_records, uint32_t line_bytes,
+					   int next_uses, struct tsr_line_trace *out,
+					   struct tsr_replay_file_info *info,
+					   struct tsr_error *err);
+
+/*
  * Replays the trace at `path` (binary or text, trace/trace.h; at most
  * max_records records, 0: TSR_LIMIT_TRACE_RECORDS) through n caches of
  * geometry g, the i-th with policy spec policies[i], streaming it as
@@ -151,5 +163,19 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 				const char *const *policies, uint32_t n,
 				unsigned threads, struct tsr_replay_result *out,
 				struct tsr_replay_file_info *info, struct tsr_error *err);
+
+/*
+ * tsr_replay_file() for a trace of the format fmt (trace/trace.h; NULL:
+ * told by content; its line_bytes is the geometry's). When the file
+ * carries each request's next access (oracleGeneral; csv with
+ * next-access-col) an offline policy takes the next uses from it and the
+ * first pass is skipped: one pass, nothing held per access. Errors: those
+ * of tsr_replay_file() and of the format's reader.
+ */
+enum tsr_status tsr_replay_file_format(const char *path, const struct tsr_trace_format *fmt,
+				       uint64_t max_records, const struct tsr_cache_geometry *g,
+				       const char *const *policies, uint32_t n, unsigned threads,
+				       struct tsr_replay_result *out,
+				       struct tsr_replay_file_info *info, struct tsr_error *err);
 
 #endif

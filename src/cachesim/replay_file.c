@@ -109,15 +109,18 @@ static inline struct line_slot *line_map_upsert(struct line_map *m, uint64_t lin
  * traces, at most a block and a slot per line).
  */
 #define CHUNK_SHIFT 9
+#define LINE_SET_RECENT 4096
 
 struct line_set {
 	struct line_map chunks;   /* chunk -> block index */
 	uint64_t (*blocks)[8];    /* 512 bits each */
 	uint64_t nblocks, cap;
 	/* the blocks of recently touched chunks, direct-mapped by chunk: a
-	 * trace's streams each walk their own region */
-	uint64_t recent_chunk[16];  /* chunk + 1, 0 none */
-	uint64_t recent_block[16];
+	 * trace's streams each walk their own region, and a trace of up to
+	 * 2 M lines in one region (trace A's 1 M objects) keeps every chunk
+	 * here, without a map probe per access */
+	uint64_t recent_chunk[LINE_SET_RECENT];  /* chunk + 1, 0 none */
+	uint64_t recent_block[LINE_SET_RECENT];
 	uint64_t count;           /* distinct lines */
 };
 
@@ -125,7 +128,7 @@ struct line_set {
 static inline int line_set_add(struct line_set *ls, uint64_t line)
 {
 	uint64_t chunk = line >> CHUNK_SHIFT;
-	const unsigned r = (unsigned)chunk & 15;
+	const unsigned r = (unsigned)chunk & (LINE_SET_RECENT - 1);
 	if (chunk + 1 != ls->recent_chunk[r]) {
 		int fresh;
 		struct line_slot *s = line_map_upsert(&ls->chunks, chunk, &fresh);
@@ -170,6 +173,8 @@ struct pass {
 	uint32_t line_shift;
 	size_t records, accesses, frames;
 	struct tsr_trace_record batch[256];  /* records read ahead */
+	uint64_t nbatch[256];  /* file_next: each record's next record (UINT64_MAX: none) */
+	int file_next;        /* next uses from the file (tsr_trace_read_many_next()) */
 	size_t have, at;
 	int eof;
 	int splitting;        /* batch[at] is split, split_addr its next line's first byte */
@@ -193,12 +198,19 @@ static inline enum tsr_status pass_read(struct pass *p, const struct tsr_trace_r
 	return TSR_OK;
 }
 
-static enum tsr_status pass_open(struct pass *p, const char *path, uint64_t max_records,
+static enum tsr_status pass_open(struct pass *p, const char *path,
+				 const struct tsr_trace_format *fmt, uint64_t max_records,
 				 uint32_t line_shift, struct tsr_error *err)
 {
 	memset(p, 0, sizeof(*p));
 	p->line_shift = line_shift;
-	TSR_TRY(tsr_trace_reader_open(path, &p->r, err));
+	struct tsr_trace_format f = {0};
+	if (fmt)
+		f = *fmt;
+	else
+		TSR_TRY(tsr_trace_format_parse(NULL, NULL, &f, err));
+	f.line_bytes = 1u << line_shift;
+	TSR_TRY(tsr_trace_reader_open_format(path, &f, &p->r, err));
 	if (max_records)
 		tsr_trace_reader_set_max_records(p->r, max_records);
 	return TSR_OK;
@@ -318,7 +330,17 @@ static enum tsr_status fill_block(struct pass *p, struct fill_dst *b, const uint
 		if (p->at == p->have) {
 			p->at = p->have = 0;
 			if (!p->eof) {
-				s = tsr_trace_read_many(p->r, p->batch, 256, &p->have, &p->eof, err);
+				s = p->file_next ? tsr_trace_read_many_next(p->r, p->batch, p->nbatch,
+									    256, &p->have, &p->eof,
+									    err)
+						 : tsr_trace_read_many(p->r, p->batch, 256, &p->have,
+								       &p->eof, err);
+				if (s == TSR_OK && p->file_next &&
+				    accesses + p->have > TSR_LINE_TRACE_MAX)
+					s = tsr_error_set(err, TSR_ERR_LIMIT,
+							  "more than %zu line accesses: OPT and "
+							  "OPTPT number at most that many",
+							  TSR_LINE_TRACE_MAX);
 				if (s != TSR_OK)
 					break;
 			}
@@ -332,6 +354,9 @@ static enum tsr_status fill_block(struct pass *p, struct fill_dst *b, const uint
 		size_t at = p->at, frames = 0;
 		const size_t have = p->have, first = at;
 		int splitting = p->splitting;
+		/* next uses from the file: each record is one line access
+		 * (trace.h), and UINT64_MAX casts to TSR_LINE_NEVER */
+		const uint64_t *const fnext = p->file_next ? p->nbatch : NULL;
 		for (; at < have && count < BLOCK && markers < BLOCK; at++) {
 			/* the record's fields in locals too: the stores of the
 			 * accesses' bytes may alias them */
@@ -372,7 +397,8 @@ static enum tsr_status fill_block(struct pass *p, struct fill_dst *b, const uint
 				}
 				acc[count++] = (struct tsr_line_access){
 					.addr = addr,
-					.next_use = next ? (uint32_t)next[accesses] : TSR_LINE_NEVER,
+					.next_use = next ? (uint32_t)next[accesses]
+						    : fnext ? (uint32_t)fnext[at] : TSR_LINE_NEVER,
 					.size_m1 = (uint16_t)(chunk_last - addr),
 					.stream = stream,
 					.flags = flags};
@@ -583,9 +609,11 @@ static enum tsr_status grow(const char *path, const char *what, void *arr, size_
 static size_t first_capacity(const struct tsr_trace_reader *r, const char *path, size_t elem)
 {
 	struct stat st;
-	if (!tsr_trace_reader_binary(r) || stat(path, &st) != 0 || st.st_size <= 0)
+	const int og = tsr_trace_reader_format(r) == TSR_TRACE_FMT_ORACLE_GENERAL;
+	if ((!tsr_trace_reader_binary(r) && !og) || stat(path, &st) != 0 || st.st_size <= 0)
 		return 0;
-	uint64_t n = (uint64_t)st.st_size * LOAD_PER_BYTE;
+	/* oracleGeneral: one line access a 24-byte record */
+	uint64_t n = og ? (uint64_t)st.st_size / 24 + 1 : (uint64_t)st.st_size * LOAD_PER_BYTE;
 	const uint64_t most = tsr_memory_budget_bytes() / elem;
 	if (n > most)
 		n = most;
@@ -598,6 +626,16 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 				    int next_uses, struct tsr_line_trace *out,
 				    struct tsr_replay_file_info *info, struct tsr_error *err)
 {
+	return tsr_line_trace_load_format(path, NULL, max_records, line_bytes, next_uses, out,
+					  info, err);
+}
+
+enum tsr_status tsr_line_trace_load_format(const char *path, const struct tsr_trace_format *fmt,
+					   uint64_t max_records, uint32_t line_bytes,
+					   int next_uses, struct tsr_line_trace *out,
+					   struct tsr_replay_file_info *info,
+					   struct tsr_error *err)
+{
 	struct tsr_replay_file_info dummy;
 	if (!info)
 		info = &dummy;
@@ -607,7 +645,7 @@ enum tsr_status tsr_line_trace_load(const char *path, uint64_t max_records, uint
 	out->line_bytes = line_bytes;
 	double t0 = seconds();
 	struct pass p;
-	TSR_TRY(pass_open(&p, path, max_records, out->line_shift, err));
+	TSR_TRY(pass_open(&p, path, fmt, max_records, out->line_shift, err));
 	tsr_trace_reader_copy_description(p.r, info->description, sizeof(info->description));
 	struct tsr_line_marker *mk = malloc(BLOCK * sizeof(*mk));
 	struct line_set lines = {0};
@@ -688,6 +726,16 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 				unsigned threads, struct tsr_replay_result *out,
 				struct tsr_replay_file_info *info, struct tsr_error *err)
 {
+	return tsr_replay_file_format(path, NULL, max_records, g, policies, n, threads, out, info,
+				      err);
+}
+
+enum tsr_status tsr_replay_file_format(const char *path, const struct tsr_trace_format *fmt,
+				       uint64_t max_records, const struct tsr_cache_geometry *g,
+				       const char *const *policies, uint32_t n, unsigned threads,
+				       struct tsr_replay_result *out,
+				       struct tsr_replay_file_info *info, struct tsr_error *err)
+{
 	struct tsr_replay_file_info dummy;
 	if (!info)
 		info = &dummy;
@@ -714,36 +762,44 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 	struct line_map map = {0};
 	struct line_set lines = {0};
 	struct pass p = {0};
+	int file_next = 0;  /* the file's next accesses serve the offline policies */
 	if (s == TSR_OK && offline) {
 		double t0 = seconds();
-		s = pass_open(&p, path, max_records, shift, err);
-		if (s == TSR_OK)
+		s = pass_open(&p, path, fmt, max_records, shift, err);
+		file_next = s == TSR_OK && tsr_trace_reader_has_next(p.r);
+		if (s == TSR_OK && !file_next)
 			s = next_use_pass(&p, &next, &next_cap, &map, err);
 		next_count = p.accesses;
 		info->distinct_lines = map.count;
 		info->next_use_bytes = (uint64_t)next_cap * sizeof(*next);
 		free(map.slots);  /* not needed any more */
 		map = (struct line_map){0};
-		tsr_trace_reader_close(p.r);
-		p.r = NULL;
+		if (!file_next) {
+			tsr_trace_reader_close(p.r);
+			p.r = NULL;
+		}
 		info->prepare_seconds = seconds() - t0;
 	}
+	/* the set of lines counts distinct lines unless the next-use pass did */
+	const int count_lines = !offline || file_next;
 	if (s == TSR_OK) {
 		double t0 = seconds();
-		s = pass_open(&p, path, max_records, shift, err);
+		if (!file_next)
+			s = pass_open(&p, path, fmt, max_records, shift, err);
+		p.file_next = file_next;
 		if (s == TSR_OK) {
 			tsr_trace_reader_copy_description(p.r, info->description,
 							  sizeof(info->description));
 			int threaded = 0;
 			if (nblocks > 1)
 				s = replay_pass_threaded(&p, &rs, blk, next, next_count,
-							 offline ? NULL : &lines, &threaded, err);
+							 count_lines ? &lines : NULL, &threaded, err);
 			if (!threaded)
 				s = replay_pass(&p, &rs, blk, next, next_count,
-						offline ? NULL : &lines, err);
+						count_lines ? &lines : NULL, err);
 			info->reader_thread = threaded;
 		}
-		if (s == TSR_OK && offline && p.accesses != next_count)
+		if (s == TSR_OK && offline && !file_next && p.accesses != next_count)
 			s = tsr_error_set(err, TSR_ERR_IO,
 					  "trace '%s' changed while it was replayed (%zu accesses, "
 					  "then %zu)", path, next_count, p.accesses);
@@ -751,7 +807,7 @@ enum tsr_status tsr_replay_file(const char *path, uint64_t max_records,
 		info->records = p.records;
 		info->accesses = p.accesses;
 		info->frames = p.frames;
-		if (!offline)
+		if (count_lines)
 			info->distinct_lines = lines.count;
 		info->replay_seconds = seconds() - t0;
 	}

@@ -37,6 +37,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <zstd.h>
 
@@ -526,7 +527,39 @@ static enum tsr_status open_text(struct tsr_trace_reader *r, size_t n)
 enum tsr_status tsr_trace_reader_open(const char *path, struct tsr_trace_reader **out,
 				      struct tsr_error *err)
 {
+	return tsr_trace_reader_open_format(path, NULL, out, err);
+}
+
+/*
+ * Opens a text file as `kind` (detected when TSR_TRACE_FMT_AUTO): n
+ * bytes of its start are in r->in.
+ */
+static enum tsr_status open_text_as(struct tsr_trace_reader *r, size_t n,
+				    enum tsr_trace_format_kind kind)
+{
+	if (kind == TSR_TRACE_FMT_AUTO) {
+		int csv;
+		kind = tsr_trace_lcs_detect_text(r->in, n, &csv);
+		if (kind == TSR_TRACE_FMT_TESSERA && csv)
+			return reader_fail(r, TSR_ERR_PARSE,
+					   "'%s' looks like a CSV trace: name its columns (--format "
+					   "csv --trace-params obj-id-col=N[,...])", r->path);
+	}
+	if (kind == TSR_TRACE_FMT_TESSERA)
+		return open_text(r, n);
+	return tsr_trace_lcs_open(r, kind);
+}
+
+enum tsr_status tsr_trace_reader_open_format(const char *path, const struct tsr_trace_format *f,
+					     struct tsr_trace_reader **out,
+					     struct tsr_error *err)
+{
 	*out = NULL;
+	const enum tsr_trace_format_kind kind = f ? f->kind : TSR_TRACE_FMT_AUTO;
+	const uint32_t line = f && f->line_bytes ? f->line_bytes : 64;
+	if (line < 4 || line > 65536 || (line & (line - 1)))
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "line size %u is not a power of two from 4 to 65536 bytes", line);
 	struct tsr_trace_reader *r = calloc(1, sizeof(*r));
 	size_t plen = strlen(path);
 	if (!r || !(r->path = malloc(plen + 1))) {
@@ -535,6 +568,15 @@ enum tsr_status tsr_trace_reader_open(const char *path, struct tsr_trace_reader 
 	}
 	memcpy(r->path, path, plen + 1);
 	r->max_records = r->fast_until = TSR_LIMIT_TRACE_RECORDS;
+	if (f)
+		r->fmt = *f;
+	if (!r->fmt.delimiter)
+		r->fmt.delimiter = ',';
+	if (!f)
+		r->fmt.has_header = -1, r->fmt.obj_id_is_num = 1;
+	while ((1u << r->line_shift) < line)
+		r->line_shift++;
+	r->format = TSR_TRACE_FMT_TESSERA;
 	enum tsr_status s = TSR_OK;
 	r->in_cap = ZSTD_DStreamInSize();
 	r->in = malloc(r->in_cap);
@@ -546,9 +588,21 @@ enum tsr_status tsr_trace_reader_open(const char *path, struct tsr_trace_reader 
 		/* the first chunk tells the forms apart */
 		size_t n = fread(r->in, 1, r->in_cap, r->f);
 		static const uint8_t zmagic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+		const uint8_t *nl = n ? memchr(r->in, '\n', n) : NULL;
+		const int nul = n && memchr(r->in, '\0', nl ? (size_t)(nl - r->in) : n) != NULL;
+		struct stat st = {0};
+		const int og_size = fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) &&
+				    st.st_size % 24 == 0;
 		if (ferror(r->f))
 			s = reader_fail(r, TSR_ERR_IO, "cannot read trace '%s': %s", path,
 					strerror(errno ? errno : EIO));
+		else if (kind == TSR_TRACE_FMT_ORACLE_GENERAL || kind == TSR_TRACE_FMT_CSV ||
+			 (kind == TSR_TRACE_FMT_AUTO && nul && og_size &&
+			  !(n >= 4 && get_le32(r->in) == ZSTD_MAGICNUMBER)))
+			s = tsr_trace_lcs_open(r, kind == TSR_TRACE_FMT_AUTO
+							  ? TSR_TRACE_FMT_ORACLE_GENERAL : kind);
+		else if (kind == TSR_TRACE_FMT_TXT)
+			s = open_text_as(r, n, kind);
 		else if (n >= 4 && get_le32(r->in) == ZSTD_MAGICNUMBER) {
 			r->in_len = n;
 			unsigned long long cs = ZSTD_getFrameContentSize(r->in, n);
@@ -559,8 +613,16 @@ enum tsr_status tsr_trace_reader_open(const char *path, struct tsr_trace_reader 
 			s = open_binary(r);
 		} else if (n > 0 && n < 4 && memcmp(r->in, zmagic, n) == 0)
 			s = truncated(r);  /* a binary trace cut inside the magic */
+		else if (nul && kind == TSR_TRACE_FMT_AUTO)
+			s = reader_fail(r, TSR_ERR_PARSE,
+					"'%s' is neither a binary (zstd) nor a text trace, nor "
+					"oracleGeneral (%llu bytes: record %llu would be truncated, "
+					"%llu of 24 bytes); name its format with --format",
+					r->path, (unsigned long long)st.st_size,
+					(unsigned long long)(st.st_size / 24 + 1),
+					(unsigned long long)(st.st_size % 24));
 		else
-			s = open_text(r, n);
+			s = open_text_as(r, n, kind);
 	}
 	if (s) {
 		if (err)
@@ -734,6 +796,13 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 			       int *eof, struct tsr_error *err)
 {
 	*eof = 0;
+	if (r->format != TSR_TRACE_FMT_TESSERA) {
+		size_t n;
+		enum tsr_status ls = tsr_trace_lcs_read_many(r, rec, NULL, 1, &n, eof);
+		if (ls && err)
+			*err = r->error;
+		return ls;
+	}
 	if (r->binary && !r->status && r->count < r->fast_until && read_access_fast(r, rec))
 		return TSR_OK;
 	enum tsr_status s = r->status;
@@ -846,6 +915,8 @@ enum tsr_status tsr_trace_read_many(struct tsr_trace_reader *r, struct tsr_trace
 {
 	size_t k = 0;
 	*eof = 0;
+	if (r->format != TSR_TRACE_FMT_TESSERA)
+		return tsr_trace_read_many_next(r, recs, NULL, max, n, eof, err);
 	while (k < max) {
 		/* the common case in runs; anything else (markers, a refill, the
 		 * first record, errors) through tsr_trace_read() */
@@ -863,6 +934,42 @@ enum tsr_status tsr_trace_read_many(struct tsr_trace_reader *r, struct tsr_trace
 	}
 	*n = k;
 	return TSR_OK;
+}
+
+enum tsr_status tsr_trace_read_many_next(struct tsr_trace_reader *r,
+					 struct tsr_trace_record *recs, uint64_t *next,
+					 size_t max, size_t *n, int *eof, struct tsr_error *err)
+{
+	if (r->format == TSR_TRACE_FMT_TESSERA) {
+		enum tsr_status s = tsr_trace_read_many(r, recs, max, n, eof, err);
+		for (size_t i = 0; next && i < *n; i++)
+			next[i] = UINT64_MAX;
+		return s;
+	}
+	/* the lcs readers stop short of max only at the end or an error */
+	size_t k = 0;
+	enum tsr_status s = TSR_OK;
+	*eof = 0;
+	while (k < max && !*eof && s == TSR_OK) {
+		size_t got;
+		s = tsr_trace_lcs_read_many(r, recs + k, next ? next + k : NULL, max - k, &got, eof);
+		k += got;
+	}
+	*n = k;
+	if (s && err)
+		*err = r->error;
+	return s;
+}
+
+enum tsr_trace_format_kind tsr_trace_reader_format(const struct tsr_trace_reader *r)
+{
+	return r->format;
+}
+
+int tsr_trace_reader_has_next(const struct tsr_trace_reader *r)
+{
+	return r->format == TSR_TRACE_FMT_ORACLE_GENERAL ||
+	       (r->format == TSR_TRACE_FMT_CSV && r->fmt.next_col);
 }
 
 void tsr_trace_reader_set_max_records(struct tsr_trace_reader *r, uint64_t max_records)
@@ -897,9 +1004,16 @@ enum tsr_status tsr_trace_load(const char *path, struct tsr_trace *out,
 enum tsr_status tsr_trace_load_max(const char *path, uint64_t max_records,
 				   struct tsr_trace *out, struct tsr_error *err)
 {
+	return tsr_trace_load_format(path, NULL, max_records, out, err);
+}
+
+enum tsr_status tsr_trace_load_format(const char *path, const struct tsr_trace_format *f,
+				      uint64_t max_records, struct tsr_trace *out,
+				      struct tsr_error *err)
+{
 	memset(out, 0, sizeof(*out));
 	struct tsr_trace_reader *r;
-	TSR_TRY(tsr_trace_reader_open(path, &r, err));
+	TSR_TRY(tsr_trace_reader_open_format(path, f, &r, err));
 	if (max_records)
 		tsr_trace_reader_set_max_records(r, max_records);
 

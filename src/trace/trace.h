@@ -126,6 +126,89 @@ enum tsr_status tsr_trace_writer_close(struct tsr_trace_writer *w, int commit,
  */
 struct tsr_cache_observer tsr_trace_observer(struct tsr_trace_writer *w);
 
+/* ---- libCacheSim's trace formats (trace_lcs.c) ----
+ *
+ * The readers also read the three formats of libCacheSim
+ * (github.com/1a1a11a/libCacheSim), the cache simulator of the caching
+ * literature, so that both tools replay one file:
+ *   oracleGeneral  24-byte little-endian records, no header: u32 time,
+ *                  u64 object id, u32 object size (bytes), i64 next access
+ *                  (the 1-based number of the next request to the same
+ *                  object, -1 or INT64_MAX: none);
+ *   txt            one object id a line (decimal or 0x hex);
+ *   csv            delimited fields; which column holds the object id (and
+ *                  optionally time, size, next access) is named by the
+ *                  parameters libCacheSim's `-t` takes:
+ *                  "obj-id-col=2,time-col=1,obj-size-col=3,
+ *                  next-access-col=4,delimiter=,,has-header=true,
+ *                  obj-id-is-num=true" (columns 1-based; delimiter ',' by
+ *                  default, '\t' a tab; obj-id-is-num=false hashes the id
+ *                  text, FNV-1a 64).
+ * Every request becomes one read access of one whole line: address
+ * object id x line_bytes, size line_bytes (libCacheSim run with
+ * --ignore-obj-size 1 counts the same objects); object sizes are not
+ * used, and ids that differ by a multiple of 2^64 / line_bytes share a
+ * line; the stream is "other". Requests of size 0 are replayed
+ * (libCacheSim skips them).
+ * Errors name the file and the record (oracleGeneral) or line (txt, csv).
+ */
+enum tsr_trace_format_kind {
+	TSR_TRACE_FMT_AUTO = 0,     /* by content (tsr_trace_reader_open_format()) */
+	TSR_TRACE_FMT_TESSERA,      /* tessera's binary or text form */
+	TSR_TRACE_FMT_ORACLE_GENERAL,
+	TSR_TRACE_FMT_TXT,
+	TSR_TRACE_FMT_CSV,
+};
+
+/* How to read a trace file; plain data, all zeros: by content, lines of 64 bytes. */
+struct tsr_trace_format {
+	enum tsr_trace_format_kind kind;
+	uint32_t line_bytes;        /* object id -> address id * line_bytes (power of
+				       two, 4..65536; 0: 64) */
+	/* csv: 1-based columns, 0 none (obj_id_col is required) */
+	uint32_t obj_id_col, time_col, size_col, next_col;
+	char delimiter;             /* 0: ',' */
+	int8_t has_header;          /* -1: a first line whose id is not a number is a
+				       header; 0 no; 1 yes */
+	uint8_t obj_id_is_num;      /* 1: the id is a number (default); 0: hashed text */
+};
+
+/*
+ * Fills f from a format name ("oracleGeneral", "txt", "csv", "tessera",
+ * "auto"; case-insensitive; NULL: auto) and libCacheSim's reader
+ * parameters (NULL or "": none; see above), line_bytes 0. Errors:
+ * TSR_ERR_CONFIG naming the unknown format or parameter, or csv without
+ * obj-id-col.
+ */
+enum tsr_status tsr_trace_format_parse(const char *name, const char *params,
+				       struct tsr_trace_format *f, struct tsr_error *err);
+
+/* The name of a format kind ("oracleGeneral", ...). */
+const char *tsr_trace_format_name(enum tsr_trace_format_kind kind);
+
+/*
+ * A writer of oracleGeneral records to `path`, written to `path`.tmp
+ * until tsr_og_writer_close() commits it. Errors: TSR_ERR_IO naming the
+ * file, TSR_ERR_NOMEM.
+ */
+struct tsr_og_writer;
+enum tsr_status tsr_og_writer_open(const char *path, struct tsr_og_writer **out,
+				   struct tsr_error *err);
+
+/*
+ * Appends one record: time (seconds), object id, size (bytes), next
+ * (1-based number of the next request to the object, -1: none). I/O
+ * errors are latched for close. Allocates nothing.
+ */
+void tsr_og_write(struct tsr_og_writer *w, uint32_t time, uint64_t obj_id, uint32_t size,
+		  int64_t next);
+
+/*
+ * Flushes and renames into place (commit 1) or removes the temporary
+ * (commit 0); frees w. Errors: TSR_ERR_IO naming the file.
+ */
+enum tsr_status tsr_og_writer_close(struct tsr_og_writer *w, int commit, struct tsr_error *err);
+
 /* ---- reading (binary or text form) ---- */
 
 struct tsr_trace_reader;
@@ -178,6 +261,41 @@ void tsr_trace_reader_set_max_records(struct tsr_trace_reader *r, uint64_t max_r
 
 void tsr_trace_reader_close(struct tsr_trace_reader *r);
 
+/*
+ * tsr_trace_reader_open() for a format: f NULL or kind
+ * TSR_TRACE_FMT_AUTO tells the formats apart by content (zstd magic:
+ * tessera binary; a NUL byte in the first line and a size that is a
+ * multiple of 24: oracleGeneral; a first line that is a number: txt; a
+ * tessera record letter: tessera text; csv only when named). Errors: as
+ * tsr_trace_reader_open(), TSR_ERR_PARSE for content no format fits
+ * (naming the file and why), TSR_ERR_CONFIG for a bad line size.
+ */
+enum tsr_status tsr_trace_reader_open_format(const char *path, const struct tsr_trace_format *f,
+					     struct tsr_trace_reader **out,
+					     struct tsr_error *err);
+
+/* The format r reads (never TSR_TRACE_FMT_AUTO). */
+enum tsr_trace_format_kind tsr_trace_reader_format(const struct tsr_trace_reader *r);
+
+/*
+ * 1 when r's records carry the next access to the same object
+ * (oracleGeneral; csv with next-access-col), so tsr_trace_read_many_next()
+ * returns them: each record is then one line access, and an offline
+ * replay needs no pass of its own to find next uses.
+ */
+int tsr_trace_reader_has_next(const struct tsr_trace_reader *r);
+
+/*
+ * tsr_trace_read_many() also filling next[i] with the 0-based index of the
+ * next record to the same object, or UINT64_MAX for none (the file's
+ * field, trusted as libCacheSim trusts it; one not after its record is
+ * TSR_ERR_PARSE naming the record). For readers without next accesses
+ * every next[i] is UINT64_MAX.
+ */
+enum tsr_status tsr_trace_read_many_next(struct tsr_trace_reader *r,
+					 struct tsr_trace_record *recs, uint64_t *next,
+					 size_t max, size_t *n, int *eof, struct tsr_error *err);
+
 /* ---- a whole trace in memory ---- */
 
 /* Plain data: every record of a trace, in order. */
@@ -200,6 +318,11 @@ enum tsr_status tsr_trace_load(const char *path, struct tsr_trace *out,
 /* tsr_trace_load() with another record limit (0: TSR_LIMIT_TRACE_RECORDS). */
 enum tsr_status tsr_trace_load_max(const char *path, uint64_t max_records,
 				   struct tsr_trace *out, struct tsr_error *err);
+
+/* tsr_trace_load_max() for a format (NULL: by content). */
+enum tsr_status tsr_trace_load_format(const char *path, const struct tsr_trace_format *f,
+				      uint64_t max_records, struct tsr_trace *out,
+				      struct tsr_error *err);
 
 /* Frees what tsr_trace_load() allocated; the struct may be reused. */
 void tsr_trace_release(struct tsr_trace *t);

@@ -45,6 +45,12 @@ struct tsr_trace_reader {
 	uint64_t prev_addr;       /* address of the previous access */
 	uint32_t version;         /* the header's format version */
 
+	/* libCacheSim's formats (trace_lcs.c) */
+	enum tsr_trace_format_kind format;  /* what this reader reads */
+	struct tsr_trace_format fmt;        /* its parameters (csv columns) */
+	uint32_t line_shift;      /* object id -> address id << line_shift */
+	uint64_t file_bytes;      /* oracleGeneral: the file's size, 0 unknown */
+
 	/* text form */
 	char *line;               /* getline() buffer */
 	size_t line_cap;
@@ -60,5 +66,28 @@ struct tsr_trace_reader {
  */
 enum tsr_status tsr_trace_text_next(struct tsr_trace_reader *r,
 				    struct tsr_trace_record *rec, int *eof);
+
+/*
+ * Sets up r (whose f is open, at any position) to read `kind`, one of
+ * libCacheSim's formats. Errors latched in r (reader_fail style) and
+ * returned: TSR_ERR_PARSE, TSR_ERR_IO, TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_trace_lcs_open(struct tsr_trace_reader *r, enum tsr_trace_format_kind kind);
+
+/*
+ * The format of a file that is neither zstd nor NUL-bearing, from its
+ * first bytes (first[0 .. n)): TSR_TRACE_FMT_TXT for a first record line
+ * that is a number, TSR_TRACE_FMT_TESSERA otherwise (its parser reports
+ * what it cannot read). *csv = 1 when that line looks like a CSV record.
+ */
+enum tsr_trace_format_kind tsr_trace_lcs_detect_text(const uint8_t *first, size_t n, int *csv);
+
+/*
+ * Reads up to max records (and their next accesses into next, may be
+ * NULL) of a reader of libCacheSim's formats; as tsr_trace_read_many().
+ * Errors are latched in r->status / r->error.
+ */
+enum tsr_status tsr_trace_lcs_read_many(struct tsr_trace_reader *r, struct tsr_trace_record *recs,
+					uint64_t *next, size_t max, size_t *n, int *eof);
 
 #endif
