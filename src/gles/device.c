@@ -74,7 +74,9 @@
  * stats.json at destroy.
  *
  * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): a depth
- * renderbuffer alone, a stencil clear after a draw or scissored or
+ * renderbuffer alone, several draw buffers (GL_EXT_draw_buffers' draw
+ * buffer 1..3 selecting an attached COLOR_ATTACHMENT1..3 in a draw or a
+ * color Clear), a stencil clear after a draw or scissored or
  * color-masked (the clear quad writes no stencil); texture contents
  * changed between two draws of one frame are sampled as at the frame's
  * end.
@@ -891,6 +893,29 @@ static enum tsr_status bound_target(struct tsr_gles_device *d,
 			   "texture (a depth renderbuffer alone)");
 }
 
+/* TSR_ERR_UNSUPPORTED when a draw buffer 1..3 of the bound framebuffer
+ * object (GL_EXT_draw_buffers) selects an attached image: several render
+ * targets, which neither pipeline draws yet. */
+static enum tsr_status single_target(const struct tsr_gles_context *ctx, struct tsr_error *err)
+{
+	struct tsr_gles_context *c = (struct tsr_gles_context *)ctx;  /* queries only */
+	GLint fb = 0;
+	tsr_gles_GetIntegerv(c, GL_FRAMEBUFFER_BINDING, &fb);
+	for (GLenum i = 1; fb != 0 && i < TSR_GLES_MAX_DRAW_BUFFERS; i++) {
+		GLint buf = GL_NONE, type = GL_NONE;
+		tsr_gles_GetIntegerv(c, 0x8825 + i, &buf);  /* GL_DRAW_BUFFERi_EXT */
+		if (buf == GL_NONE)
+			continue;
+		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, (GLenum)buf,
+							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
+							     &type);
+		if (type != GL_NONE)
+			return unsupported(err, "several draw buffers (GL_EXT_draw_buffers: "
+					   "DRAW_BUFFER1..3_EXT selecting COLOR_ATTACHMENT1..3)");
+	}
+	return TSR_OK;
+}
+
 /* Makes the frame's last pass one into target (-1: the window): the open
  * one, or a new one (a framebuffer change starts a pass), cleared by the
  * clear recorded for that target, else with its color kept (a render
@@ -974,6 +999,7 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	if (!g->program || g->state.index.count < least)
 		return TSR_OK;
 	int32_t target = -1, depth_target = -1;
+	TSR_TRY(single_target(ctx, err));
 	TSR_TRY(bound_target(dev, ctx, &target, &depth_target, err));
 	struct tsr_cmd_program *p = calloc(1, sizeof(*p));
 	struct tsr_cmd_program **list = tsr_array_grow(dev->programs, &dev->program_cap,
@@ -1170,6 +1196,8 @@ enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 				      const struct tsr_clear_state *c, struct tsr_error *err)
 {
 	int32_t target = -1, depth_target = -1;
+	if (c->mask & TSR_CLEAR_COLOR)
+		TSR_TRY(single_target(ctx, err));
 	TSR_TRY(bound_target(dev, ctx, &target, &depth_target, err));
 	struct tsr_gles_context *q = (struct tsr_gles_context *)ctx;  /* queries only */
 	GLboolean cmask[4] = {GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE}, dmask = GL_TRUE;

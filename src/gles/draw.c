@@ -149,7 +149,7 @@ static void fill(struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
 				  (ctx->color_mask[1] ? TSR_COLOR_MASK_G : 0) |
 				  (ctx->color_mask[2] ? TSR_COLOR_MASK_B : 0) |
 				  (ctx->color_mask[3] ? TSR_COLOR_MASK_A : 0));
-	if (ctx->framebuffer ? ctx->framebuffer->draw_none : ctx->default_draw_none)
+	if (ctx->framebuffer ? !(ctx->framebuffer->draw_buffers & 1) : ctx->default_draw_none)
 		s->color_mask = 0;  /* DrawBuffersEXT(1, {NONE}) */
 	for (uint32_t u = 0; u < TSR_GLES_MAX_TEXTURE_UNITS; u++) {
 		struct tsr_gles_unit *gu = &out->units[u];
@@ -286,7 +286,7 @@ GLboolean tsr_gles_clear_state(struct tsr_gles_context *ctx, GLbitfield mask,
 	out->mask = (uint8_t)((mask & GL_COLOR_BUFFER_BIT ? TSR_CLEAR_COLOR : 0) |
 			      (mask & GL_DEPTH_BUFFER_BIT ? TSR_CLEAR_DEPTH : 0) |
 			      (mask & GL_STENCIL_BUFFER_BIT ? TSR_CLEAR_STENCIL : 0));
-	if (ctx->framebuffer ? ctx->framebuffer->draw_none : ctx->default_draw_none)
+	if (ctx->framebuffer ? !(ctx->framebuffer->draw_buffers & 1) : ctx->default_draw_none)
 		out->mask &= (uint8_t)~TSR_CLEAR_COLOR;  /* DrawBuffersEXT(1, {NONE}) */
 	out->scissored = ctx->scissor_test;
 	memcpy(out->color, ctx->clear_color, sizeof out->color);
