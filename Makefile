@@ -53,7 +53,8 @@ check-fast: build
 	ctest --test-dir $(BUILD) -j $(JOBS) -LE slow --output-on-failure
 
 check-asan: deps
-	@cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DTSR_SANITIZE=ON -DTSR_WERROR=ON >/dev/null
+	@cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DTSR_SANITIZE=ON -DTSR_WERROR=ON \
+		-DTSR_BENCH_ALL=OFF >/dev/null
 	@cmake --build $(BUILD)-asan -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --test-dir $(BUILD)-asan -j $(JOBS) --output-on-failure
 
@@ -72,7 +73,7 @@ check-slurm: build
 # libFuzzer harnesses of fuzz/ (docs/fuzzing.md): FUZZ_SECONDS each, one at a time
 fuzz:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
-	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON \
+	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON -DTSR_BENCH_ALL=OFF \
 		-DTSR_BUILD_TESTS=OFF -DTSR_WERROR=ON >/dev/null
 	@cmake --build build-fuzz -j $(JOBS)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh build-fuzz
@@ -82,7 +83,7 @@ fuzz:
 # (each is one process; the runs do not depend on it)
 fuzz-ci:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
-	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON \
+	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTSR_FUZZ=ON -DTSR_BENCH_ALL=OFF \
 		-DTSR_BUILD_TESTS=OFF -DTSR_WERROR=ON >/dev/null
 	@cmake --build build-fuzz -j $(JOBS)
 	FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_JOBS=$(JOBS) bash scripts/fuzz.sh build-fuzz
@@ -117,7 +118,10 @@ $(XP_DIR)/%.json: $(BUILD)/tessera
 	  > $(XP_DIR)/$*.log 2>&1 || { cat $(XP_DIR)/$*.log; exit 1; }; \
 	echo "experiment $*: $$(( $$(date +%s) - start )) s"
 
+# the benchmarks are not in an LTO build's default target (TSR_BENCH_ALL,
+# CMakeLists.txt): built here by name
 bench: build
+	@cmake --build $(BUILD) -j $(JOBS) --target bench
 	./$(BUILD)/bench_frames
 	./$(BUILD)/bench_timing
 	./$(BUILD)/bench_replay

@@ -5,7 +5,7 @@
 # Usage: scripts/fuzz.sh [BUILD_DIR] [NAME...]   (BUILD_DIR: build-fuzz)
 #   FUZZ_SECONDS=N   seconds per harness (default 60)
 #   FUZZ_RUNS=N      instead: N inputs per harness from a fixed seed (-seed=1),
-#                    a repeatable run (CI: make fuzz-ci)
+#                    a repeatable run (CI: make fuzz-ci); mesh N/10, workload N/2
 #   FUZZ_JOBS=N      harnesses run N at a time (default 1; each is one
 #                    process, and libFuzzer's runs do not depend on it)
 # Crash inputs land in $BUILD/artifacts/, each harness's log in
@@ -19,9 +19,11 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ASSIMP=/usr/share/assimp/models
 GLMARK=/usr/share/glmark2
 
-# name, -max_len; the order is the order of the runs
-FUZZERS=(config:16384 set:1024 workload:16384 mesh:65536 image:65536
-         trace_text:8192 trace_bin:16384 gles:4096)
+# name, -max_len; the order is the order of the runs: the longest first
+# (FUZZ_RUNS, 2 at a time: gles, workload and mesh take most of it), so
+# that the short ones fill in beside them
+FUZZERS=(gles:4096 workload:16384 mesh:65536 image:65536 trace_bin:16384
+         trace_text:8192 config:16384 set:1024)
 # fuzz_mesh.c's extension table: the first byte of an input picks one
 MESH_EXTS=(obj ply stl off gltf glb 3ds dae fbx x md2 ac)
 
@@ -93,15 +95,18 @@ run_one() {
 	before=$(ls "$BUILD/artifacts" | grep -c "^$name-")
 	start=$(date +%s)
 	local budget=(-max_total_time="$SECONDS_EACH")
-	# an isolated mesh import forks an ASan process (about 35 ms): a fifth
-	# of the runs
 	# a repeatable run (CI) allows 30 s an input: a seed that decodes
 	# megapixel textures under ASan takes 2 s alone, and more on a busy
 	# machine, which is no fault (a timed run keeps 10 s to find slow ones)
 	local timeout=10
 	[ -n "${FUZZ_RUNS:-}" ] && timeout=30
 	[ -n "${FUZZ_RUNS:-}" ] && budget=(-runs="$FUZZ_RUNS" -seed=1)
-	[ -n "${FUZZ_RUNS:-}" ] && [ "$name" = mesh ] && budget=(-runs=$((FUZZ_RUNS / 5)) -seed=1)
+	# FUZZ_RUNS inputs, but fewer for the two slow harnesses (CI logs, 2
+	# at a time on 2 cores): mesh a tenth (each isolated import forks an
+	# ASan child: 1000 inputs took 113-143 s), workload half (5000 inputs
+	# took 95-151 s)
+	[ -n "${FUZZ_RUNS:-}" ] && [ "$name" = mesh ] && budget=(-runs=$((FUZZ_RUNS / 10)) -seed=1)
+	[ -n "${FUZZ_RUNS:-}" ] && [ "$name" = workload ] && budget=(-runs=$((FUZZ_RUNS / 2)) -seed=1)
 	"$bin" "$BUILD/corpus/$name" "${budget[@]}" -max_len="$max_len" \
 		-timeout="$timeout" -report_slow_units="$timeout" -rss_limit_mb=2048 \
 		-print_final_stats=1 -close_fd_mask=1 \

@@ -48,9 +48,9 @@
 
 /* The base of every run: small and short. */
 static const char *const base_sets[] = {
-	"screen.width=256", "screen.height=128",
+	"screen.width=128", "screen.height=64",
 	/* caches small enough for two-quads to miss in, so their geometry shows */
-	"caches.vertex.size_bytes=512", "caches.tile.size_bytes=1K", "caches.texture.size_bytes=1K",
+	"caches.vertex.size_bytes=512", "caches.tile.size_bytes=1K", "caches.texture.size_bytes=512",
 	"caches.instruction.size_bytes=256", "caches.l2.size_bytes=8K",
 };
 #define NBASE (sizeof(base_sets) / sizeof(base_sets[0]))
@@ -142,12 +142,12 @@ static const struct {
 	{"timing.warp_scheduler", 0, "two-quads' shaders have one sample and no dependent "
 				     "loads: rr and gto issue alike"},
 	{"timing.triangle_queue_entries", 0, "8 primitives never fill the triangle queue"},
-	{"timing.fragment_queue_entries", 0, "a 256x128 run never fills the blending queue"},
-	{"timing.early_z_inflight", 0, "a 256x128 run never fills Early-Z"},
+	{"timing.fragment_queue_entries", 0, "a 128x64 run never fills the blending queue"},
+	{"timing.early_z_inflight", 0, "a 128x64 run never fills Early-Z"},
 	{"timing.tile_fetch_primitives_per_cycle", 0, "8 primitives: the Tile Fetcher never has "
 						      "more than one ready a cycle"},
-	{"timing.imr_", 0, "a 256x128 run of 8 primitives never fills the immediate-mode queues"},
-	{"caches.*.mshrs", 0, "a 256x128 run never has 16 misses outstanding at a cache"},
+	{"timing.imr_", 0, "a 128x64 run of 8 primitives never fills the immediate-mode queues"},
+	{"caches.*.mshrs", 0, "a 128x64 run never has 16 misses outstanding at a cache"},
 	{"caches.*.policy", 0, "structural (a policy spec): tests 060-062 cover the policies"},
 	{"caches.*.parent", 0, "structural (the tree): test 015 covers it"},
 	{"routes.render_target", 0, "two-quads has no render-to-texture pass"},

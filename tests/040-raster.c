@@ -533,7 +533,7 @@ static void test_perspective_correct_texcoords(void **state)
 	/* a 2x1 texture, black then white: nearest sampling says whether the
 	 * interpolated u is below or above 1/2 */
 	uint8_t texels[8] = {0, 0, 0, 255, 255, 255, 255, 255};
-	struct tsr_image img = {"two-texels", 2, 1, texels, 0, 0, 0, 0};
+	struct tsr_image img = {.path = "two-texels", .width = 2, .height = 1, .rgba = texels};
 	struct tsr_texture *tex = NULL;
 	struct tsr_error err;
 	assert_int_equal(tsr_texture_create(&img, &tex, &err), TSR_OK);
@@ -639,7 +639,7 @@ static void test_fragment_program(void **state)
 	uint8_t texels[8 * 8 * 4];
 	for (int i = 0; i < 8 * 8 * 4; i++)
 		texels[i] = (uint8_t)(i * 37 + (i >> 2) * 11);
-	struct tsr_image img = {"8x8", 8, 8, texels, 0, 0, 0, 0};
+	struct tsr_image img = {.path = "8x8", .width = 8, .height = 8, .rgba = texels};
 	struct tsr_texture *tex = NULL;
 	struct tsr_error err;
 	assert_int_equal(tsr_texture_create(&img, &tex, &err), TSR_OK);
@@ -1039,7 +1039,7 @@ static void step_scene_init(struct step_scene *sc)
 		sc->texels[4 * i + 2] = (uint8_t)(i * 7);
 		sc->texels[4 * i + 3] = (uint8_t)((i * 37) % 256);
 	}
-	struct tsr_image img = {"stepping", 8, 8, sc->texels, 0, 0, 0, 0};
+	struct tsr_image img = {.path = "stepping", .width = 8, .height = 8, .rgba = sc->texels};
 	struct tsr_error err;
 	assert_int_equal(tsr_texture_create(&img, &sc->tex, &err), TSR_OK);
 	tsr_texture_set_base(sc->tex, 0x50000000ull);

@@ -37,7 +37,7 @@ static struct tsr_texture *gradient_texture(uint32_t w, uint32_t h)
 			p[3] = 255;
 		}
 	char name[] = "gradient";
-	struct tsr_image img = {name, w, h, rgba, 0, 0, 0, 0};
+	struct tsr_image img = {.path = name, .width = w, .height = h, .rgba = rgba};
 	struct tsr_texture *t = NULL;
 	struct tsr_error err;
 	assert_int_equal(tsr_texture_create(&img, &t, &err), TSR_OK);
@@ -49,7 +49,7 @@ static struct tsr_texture *gradient_texture(uint32_t w, uint32_t h)
 static struct tsr_texture *texture_from(uint32_t w, uint32_t h, const uint8_t *rgba)
 {
 	char name[] = "hand-made";
-	struct tsr_image img = {name, w, h, (uint8_t *)rgba, 0, 0, 0, 0};
+	struct tsr_image img = {.path = name, .width = w, .height = h, .rgba = (uint8_t *)rgba};
 	struct tsr_texture *t = NULL;
 	struct tsr_error err;
 	assert_int_equal(tsr_texture_create(&img, &t, &err), TSR_OK);
@@ -115,7 +115,7 @@ static void test_mip_chain_levels(void **state)
 	tsr_texture_destroy(t);
 
 	/* an empty image is rejected */
-	struct tsr_image empty = {NULL, 0, 4, NULL, 0, 0, 0, 0};
+	struct tsr_image empty = {.width = 0, .height = 4};
 	struct tsr_texture *bad = (struct tsr_texture *)&empty;
 	struct tsr_error err;
 	assert_int_equal(tsr_texture_create(&empty, &bad, &err), TSR_ERR_ASSET);

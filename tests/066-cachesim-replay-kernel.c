@@ -108,6 +108,10 @@ static void compare(const struct tsr_line_trace *lt, const struct tsr_cache_geom
 	}
 }
 
+/* accesses per trace: over three times each geometry's capacity in lines,
+ * every line used about five times even in the 1024-way cache */
+#define TRACE_N 15000
+
 static void test_kernel_equals_generic(void **state)
 {
 	(void)state;
@@ -125,10 +129,10 @@ static void test_kernel_equals_generic(void **state)
 		for (size_t wi = 0; wi < sizeof(ways) / sizeof(ways[0]); wi++) {
 			const uint32_t sets = ways[wi] > 100 ? 1 : ways[wi] >= 32 ? 4 : 16;
 			const uint64_t lines = (uint64_t)sets * ways[wi] * 3;
-			struct tsr_access *acc = random_trace(30000, lines, line[li], 11 + wi + li,
+			struct tsr_access *acc = random_trace(TRACE_N, lines, line[li], 11 + wi + li,
 							      li == 1);
 			struct tsr_line_trace lt;
-			assert_int_equal(tsr_line_trace_from_accesses(acc, 30000, line[li], &lt, &err),
+			assert_int_equal(tsr_line_trace_from_accesses(acc, TRACE_N, line[li], &lt, &err),
 					 TSR_OK);
 			free(acc);
 			for (int variant = 0; variant < 3; variant++) {

@@ -75,7 +75,7 @@ static void test_defaults(void **state)
 		{ GL_FRAGMENT_SHADER_DERIVATIVE_HINT_OES, GL_DONT_CARE },
 		{ GL_SUBPIXEL_BITS, 4 }, { GL_MAX_TEXTURE_SIZE, 4096 },
 		{ GL_MAX_CUBE_MAP_TEXTURE_SIZE, 4096 }, { GL_SAMPLE_BUFFERS, 0 }, { GL_SAMPLES, 0 },
-		{ GL_NUM_COMPRESSED_TEXTURE_FORMATS, 0 }, { GL_NUM_SHADER_BINARY_FORMATS, 0 },
+		{ GL_NUM_COMPRESSED_TEXTURE_FORMATS, 4 }, { GL_NUM_SHADER_BINARY_FORMATS, 0 },
 		{ GL_MAX_RENDERBUFFER_SIZE, 4096 }, { GL_MAX_VERTEX_ATTRIBS, 16 },
 		{ GL_MAX_VERTEX_UNIFORM_VECTORS, 256 }, { GL_MAX_FRAGMENT_UNIFORM_VECTORS, 256 },
 		{ GL_MAX_VARYING_VECTORS, 16 }, { GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, 16 },
@@ -292,7 +292,12 @@ static void test_round_trips(void **state)
 	assert_int_equal(geti(ctx, GL_PACK_ALIGNMENT), 8);
 	tsr_gles_PixelStorei(ctx, GL_PACK_ALIGNMENT, 3);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
+	/* GL_EXT_unpack_subimage's (test 166 unpacks with them) */
 	tsr_gles_PixelStorei(ctx, GL_UNPACK_ROW_LENGTH_EXT, 1);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	assert_int_equal(geti(ctx, GL_UNPACK_ROW_LENGTH_EXT), 1);
+	tsr_gles_PixelStorei(ctx, GL_UNPACK_ROW_LENGTH_EXT, 0);
+	tsr_gles_PixelStorei(ctx, 0x0D02 /* PACK_ROW_LENGTH: not ES 2.0 */, 1);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
 	tsr_gles_Hint(ctx, GL_GENERATE_MIPMAP_HINT, GL_NICEST);
 	tsr_gles_Hint(ctx, GL_FRAGMENT_SHADER_DERIVATIVE_HINT_OES, GL_FASTEST);

@@ -572,11 +572,15 @@ static void test_frames_end_the_process(void **state)
 				    "(TESSERA_FRAMES)"));
 }
 
-/* A bad TESSERA_SET: eglInitialize fails with EGL_NOT_INITIALIZED and one
- * line names the key. */
-static void bad_set(void)
+/* The variable a bad_env child sets (bad_var to bad_value), then unsets. */
+static const char *bad_var, *bad_value;
+
+/* A bad configuration variable: eglInitialize fails with
+ * EGL_NOT_INITIALIZED, again on a retry (said once), and succeeds once
+ * the variable is unset. */
+static void bad_env(void)
 {
-	setenv("TESSERA_SET", "tiling.order=hilbert;caches.l2.sise_bytes=2M", 1);
+	setenv(bad_var, bad_value, 1);
 	EGLDisplay dpy = surfaceless();
 	Terminate(dpy);
 	if (Initialize(dpy, NULL, NULL))
@@ -585,41 +589,37 @@ static void bad_set(void)
 		_exit(2);
 	if (Initialize(dpy, NULL, NULL))  /* still bad, said once */
 		_exit(3);
-	unsetenv("TESSERA_SET");
+	unsetenv(bad_var);
 	_exit(Initialize(dpy, NULL, NULL) ? 0 : 4);
 }
 
-/* A bad TESSERA_DUMP_FRAMES fails eglInitialize the same way. */
-static void bad_dump_frames(void)
+/* In a child, bad_env of var = value: one line "tessera: ..." holding what. */
+static void expect_bad_env(const char *var, const char *value, const char *what)
 {
-	setenv("TESSERA_DUMP_FRAMES", "0,x", 1);
-	EGLDisplay dpy = surfaceless();
-	Terminate(dpy);
-	if (Initialize(dpy, NULL, NULL))
-		_exit(1);
-	if (GetError() != EGL_NOT_INITIALIZED)
-		_exit(2);
-	setenv("TESSERA_DUMP_FRAMES", "last", 1);
-	_exit(Initialize(dpy, NULL, NULL) ? 0 : 4);
-}
-
-static void test_bad_dump_frames(void **state)
-{
-	(void)state;
 	char err[4096];
-	assert_int_equal(in_child(bad_dump_frames, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, "TESSERA_DUMP_FRAMES: frame images '0,x': item 'x'"));
+	bad_var = var;
+	bad_value = value;
+	assert_int_equal(in_child(bad_env, err, sizeof(err)), 0);
+	assert_memory_equal(err, "tessera: ", 9);
+	if (!strstr(err, what))
+		fail_msg("no '%s' in: %s", what, err);
+	assert_non_null(strchr(err, '\n'));
+	assert_string_equal(strchr(err, '\n'), "\n");  /* one line */
 }
 
+/* A bad TESSERA_SET names the key. */
 static void test_bad_set(void **state)
 {
 	(void)state;
-	char err[4096];
-	assert_int_equal(in_child(bad_set, err, sizeof(err)), 0);
-	assert_memory_equal(err, "tessera: ", 9);
-	assert_non_null(strstr(err, "sise_bytes"));
-	assert_non_null(strchr(err, '\n'));
-	assert_string_equal(strchr(err, '\n'), "\n");  /* one line */
+	expect_bad_env("TESSERA_SET", "tiling.order=hilbert;caches.l2.sise_bytes=2M", "sise_bytes");
+}
+
+/* A bad TESSERA_DUMP_FRAMES names the item that is not a frame number. */
+static void test_bad_dump_frames(void **state)
+{
+	(void)state;
+	expect_bad_env("TESSERA_DUMP_FRAMES", "0,x",
+		       "TESSERA_DUMP_FRAMES: frame images '0,x': item 'x'");
 }
 
 int main(int argc, char **argv)

@@ -36,7 +36,7 @@
 #include <cmocka.h>
 
 #include "test_main.h"
-#include "gles/device.h"
+#include "test_gles.h"
 
 #define W 64
 #define H 32
@@ -53,83 +53,38 @@ static const char *FS = "precision mediump float;\n"
 			"varying vec2 v_uv;\n"
 			"void main() { gl_FragColor = mix(color, texture2D(tex, v_uv), use_tex); }\n";
 
-struct fix {
-	struct tsr_gles_context *ctx;
-	struct tsr_gles_device *dev;
-	GLuint prog;
-};
+/* The fixture on a default framebuffer of stencil_bits stencil bits (its
+ * EGL config's STENCIL_SIZE). */
+static void fix_new_bits(struct gl_fix *f, int imr, GLint stencil_bits)
+{
+	static const char *const attribs[] = {"pos", "uv", NULL};
+	gl_fix_new(f, W, H, imr, NULL, (struct tsr_gles_config){8, 8, 8, 8, 24, stencil_bits}, VS,
+		   FS, attribs);
+}
 
-static void fix_new_bits(struct fix *f, int imr, GLint stencil_bits);
-
-static void fix_new(struct fix *f, int imr)
+static void fix_new(struct gl_fix *f, int imr)
 {
 	fix_new_bits(f, imr, 0);
 }
 
-/* The fixture on a default framebuffer of stencil_bits stencil bits (its
- * EGL config's STENCIL_SIZE). */
-static void fix_new_bits(struct fix *f, int imr, GLint stencil_bits)
-{
-	struct tsr_error err;
-	assert_int_equal(tsr_gles_context_create(W, H, NULL, &f->ctx, &err), TSR_OK);
-	struct tsr_gpu_config cfg;
-	tsr_config_defaults(&cfg);
-	cfg.tile_width = 16;
-	cfg.tile_height = 16;
-	cfg.pipeline_mode = imr ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
-	const struct tsr_gles_device_params p = {.width = W, .height = H,
-						 .bits = {8, 8, 8, 8, 24, stencil_bits},
-						 .config = &cfg};
-	if (tsr_gles_device_create(&p, &f->dev, &err) != TSR_OK)
-		fail_msg("%s", err.msg);
-	struct tsr_gles_context *c = f->ctx;
-	GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
-	GLuint fs = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
-	tsr_gles_ShaderSource(c, vs, 1, &VS, NULL);
-	tsr_gles_ShaderSource(c, fs, 1, &FS, NULL);
-	tsr_gles_CompileShader(c, vs);
-	tsr_gles_CompileShader(c, fs);
-	f->prog = tsr_gles_CreateProgram(c);
-	tsr_gles_AttachShader(c, f->prog, vs);
-	tsr_gles_AttachShader(c, f->prog, fs);
-	tsr_gles_BindAttribLocation(c, f->prog, 0, "pos");
-	tsr_gles_BindAttribLocation(c, f->prog, 1, "uv");
-	tsr_gles_LinkProgram(c, f->prog);
-	tsr_gles_UseProgram(c, f->prog);
-	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-}
-
-static void fix_free(struct fix *f)
-{
-	assert_int_equal(tsr_gles_device_destroy(f->dev, NULL), TSR_OK);
-	tsr_gles_context_destroy(f->ctx);
-}
-
-static void uniform4(struct fix *f, const char *name, float r, float g, float b, float a)
+static void uniform4(struct gl_fix *f, const char *name, float r, float g, float b, float a)
 {
 	tsr_gles_Uniform4f(f->ctx, tsr_gles_GetUniformLocation(f->ctx, f->prog, name), r, g, b, a);
 }
 
-static void draw_arrays(struct fix *f, GLint first, GLsizei n)
+static void draw_arrays(struct gl_fix *f, GLint first, GLsizei n)
 {
-	struct tsr_gles_draw d;
-	struct tsr_error err;
-	assert_true(tsr_gles_draw_arrays_state(f->ctx, GL_TRIANGLES, first, n, &d));
-	if (tsr_gles_device_draw(f->dev, f->ctx, &d, &err) != TSR_OK)
-		fail_msg("%s", err.msg);
+	gl_fix_draw(f, GL_TRIANGLES, first, n);
 }
 
-static void clear(struct fix *f, float r, float g, float b)
+static void clear(struct gl_fix *f, float r, float g, float b)
 {
-	struct tsr_clear_state c;
-	struct tsr_error err;
 	tsr_gles_ClearColor(f->ctx, r, g, b, 1.0f);
-	assert_true(tsr_gles_clear_state(f->ctx, GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT, &c));
-	assert_int_equal(tsr_gles_device_clear(f->dev, f->ctx, &c, &err), TSR_OK);
+	gl_fix_clear(f, GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 }
 
 /* The pixel at GL window coordinates (x, y) after rendering what is pending. */
-static void pixel(struct fix *f, int x, int y, uint8_t out[4])
+static void pixel(struct gl_fix *f, int x, int y, uint8_t out[4])
 {
 	struct tsr_error err;
 	assert_int_equal(tsr_gles_device_read_pixels(f->dev, f->ctx, x, y, 1, 1, out, &err), TSR_OK);
@@ -142,7 +97,7 @@ static void test_buffer_and_uniforms(void **state)
 {
 	(void)state;
 	for (int imr = 0; imr < 2; imr++) {
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr);
 		struct tsr_gles_context *c = f.ctx;
 		GLuint buf = 0;
@@ -179,7 +134,7 @@ static void test_buffer_and_uniforms(void **state)
 		assert_int_equal(px[1], 255);
 		assert_int_equal(px[2], 0);
 		assert_int_equal(tsr_gles_device_frames(f.dev), 1);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 }
 
@@ -188,7 +143,7 @@ static void test_buffer_and_uniforms(void **state)
 static void test_client_arrays_and_texture(void **state)
 {
 	(void)state;
-	struct fix f;
+	struct gl_fix f;
 	fix_new(&f, 0);
 	struct tsr_gles_context *c = f.ctx;
 	/* a 2x2 texture: bottom row (t = 0) red, green; top row blue, white */
@@ -230,7 +185,7 @@ static void test_client_arrays_and_texture(void **state)
 	assert_int_equal(far[0], 7);
 	assert_int_equal(far[7], 7);
 	assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
-	fix_free(&f);
+	gl_fix_free(&f);
 }
 
 
@@ -287,7 +242,7 @@ static float ndc_x(double x) { return (float)(x / W * 2.0 - 1.0); }
 static float ndc_y(double y) { return (float)(y / H * 2.0 - 1.0); }
 
 /* A fixture with the points-and-lines program, cleared to black. */
-static GLuint pl_program(struct fix *f)
+static GLuint pl_program(struct gl_fix *f)
 {
 	struct tsr_gles_context *c = f->ctx;
 	GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
@@ -309,7 +264,7 @@ static GLuint pl_program(struct fix *f)
 }
 
 /* Draws n vertices (x, y in window pixels, t) in `mode` from client arrays. */
-static void pl_draw(struct fix *f, GLenum mode, const double *xy, const float *t, int n)
+static void pl_draw(struct gl_fix *f, GLenum mode, const double *xy, const float *t, int n)
 {
 	float pos[32];
 	assert_true(n <= 16);
@@ -331,7 +286,7 @@ static void pl_draw(struct fix *f, GLenum mode, const double *xy, const float *t
 }
 
 /* The pending frame read back (W x H RGBA, rows bottom first). */
-static void pl_read(struct fix *f, uint8_t *rgba)
+static void pl_read(struct gl_fix *f, uint8_t *rgba)
 {
 	struct tsr_error err;
 	assert_int_equal(tsr_gles_device_read_pixels(f->dev, f->ctx, 0, 0, W, H, rgba, &err), TSR_OK);
@@ -362,7 +317,7 @@ static void test_points_and_lines(void **state)
 	(void)state;
 	uint8_t img[2][7][W * H * 4];
 	for (int imr = 0; imr < 2; imr++) {
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr);
 		struct tsr_gles_context *c = f.ctx;
 		GLfloat range[2];
@@ -480,7 +435,7 @@ static void test_points_and_lines(void **state)
 			if (fabs(r - want) > 1.0)
 				fail_msg("line varying at x = %d: red %d, want %.1f", x, r, want);
 		}
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 	for (int i = 0; i < 7; i++)
 		if (memcmp(img[0][i], img[1][i], sizeof(img[0][i])))
@@ -493,7 +448,7 @@ static const char *FS_DISCARD = "precision mediump float;\n"
 				"  gl_FragColor = color; }\n";
 
 /* A program of VS and fragment shader fs, made current. */
-static GLuint use_program(struct fix *f, const char *fs_src)
+static GLuint use_program(struct gl_fix *f, const char *fs_src)
 {
 	struct tsr_gles_context *c = f->ctx;
 	GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
@@ -513,7 +468,7 @@ static GLuint use_program(struct fix *f, const char *fs_src)
 }
 
 /* glClear of color (black), depth and stencil (to s). */
-static void clear_all(struct fix *f, GLint s)
+static void clear_all(struct gl_fix *f, GLint s)
 {
 	struct tsr_clear_state c;
 	struct tsr_error err;
@@ -526,7 +481,7 @@ static void clear_all(struct fix *f, GLint s)
 
 /* The whole window from vertex array `v` (n vertices) in `color` (the
  * fixture's program: uniform color, no texture). */
-static void fill(struct fix *f, const float *v, GLsizei n, float r, float g, float b)
+static void fill(struct gl_fix *f, const float *v, GLsizei n, float r, float g, float b)
 {
 	tsr_gles_VertexAttribPointer(f->ctx, 0, 2, GL_FLOAT, GL_FALSE, 0, v);
 	tsr_gles_EnableVertexAttribArray(f->ctx, 0);
@@ -541,7 +496,7 @@ static const float RIGHT_CW[] = {0, -1, 1, 1, 1, -1, 0, -1, 0, 1, 1, 1};
 
 /* Every pixel of the window (rows bottom first) is `left` for x < split,
  * `right` from there (RGB). */
-static void expect_split(struct fix *f, int split, const uint8_t left[3], const uint8_t right[3],
+static void expect_split(struct gl_fix *f, int split, const uint8_t left[3], const uint8_t right[3],
 			 uint8_t *img)
 {
 	struct tsr_error err;
@@ -576,7 +531,7 @@ static void test_stencil(void **state)
 	for (int imr = 0; imr < 2; imr++) {
 		for (int k = 0; k < 6; k++)
 			assert_non_null(img[imr][k] = malloc(W * H * 4));
-		struct fix f;
+		struct gl_fix f;
 		fix_new_bits(&f, imr, 8);
 		struct tsr_gles_context *c = f.ctx;
 		struct tsr_error err;
@@ -677,7 +632,7 @@ static void test_stencil(void **state)
 		expect_split(&f, 16, BLACK, GREEN, img[imr][5]);
 		assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
 		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-		fix_free(&f);
+		gl_fix_free(&f);
 		/* no stencil buffer (STENCIL_SIZE 0): the test passes, nothing is
 		 * written (4.1.5) */
 		fix_new_bits(&f, imr, 0);
@@ -690,7 +645,7 @@ static void test_stencil(void **state)
 		fill(&f, LEFT, 6, 1, 0, 0);
 		expect_split(&f, W / 2, RED, BLACK, none);
 		free(none);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 	for (int k = 0; k < 6; k++) {
 		assert_memory_equal(img[0][k], img[1][k], W * H * 4);  /* TBR and IMR alike */
@@ -707,7 +662,7 @@ static void test_clears(void **state)
 	(void)state;
 	uint8_t img[2][W * H * 4];
 	for (int imr = 0; imr < 2; imr++) {
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr);
 		struct tsr_gles_context *c = f.ctx;
 		struct tsr_error err;
@@ -760,7 +715,7 @@ static void test_clears(void **state)
 		assert_int_equal(img[imr][(5 * W + 5) * 4 + 1], 255);
 		assert_int_equal(img[imr][(5 * W + W - 5) * 4 + 1], 0);  /* right: the clear */
 		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));  /* TBR and IMR alike */
 }
@@ -774,7 +729,7 @@ static void test_framebuffer_object_npot(void **state)
 	(void)state;
 	uint8_t img[2][W * H * 4];
 	for (int imr = 0; imr < 2; imr++) {
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr);
 		struct tsr_gles_context *c = f.ctx;
 		struct tsr_error err;
@@ -850,7 +805,7 @@ static void test_framebuffer_object_npot(void **state)
 		assert_int_equal(tsr_gles_device_read_pixels(f.dev, c, 0, 0, W, H, img[imr], &err),
 				 TSR_OK);
 		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));  /* TBR and IMR alike */
 }
@@ -872,7 +827,7 @@ static void test_depth_texture_precision(void **state)
 				  " t.a); }\n";
 	uint8_t img[2][W * H * 4];
 	for (int imr = 0; imr < 2; imr++) {
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr);
 		struct tsr_gles_context *c = f.ctx;
 		struct tsr_error err;
@@ -943,7 +898,7 @@ static void test_depth_texture_precision(void **state)
 				 TSR_OK);
 		for (int i = 0; i < W * H; i++)  /* every pixel the same */
 			assert_memory_equal(&img[imr][4 * i], px, 4);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));  /* TBR and IMR alike */
 }
@@ -956,7 +911,7 @@ static void test_window_then_framebuffer_object(void **state)
 	(void)state;
 	uint8_t img[2][W * H * 4];
 	for (int imr = 0; imr < 2; imr++) {
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr);
 		struct tsr_gles_context *c = f.ctx;
 		struct tsr_error err;
@@ -1000,7 +955,7 @@ static void test_window_then_framebuffer_object(void **state)
 		assert_int_equal(rr[1], 255);  /* and its green clear */
 		assert_int_equal(rr[0], 0);
 		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));
 }
@@ -1008,7 +963,7 @@ static void test_window_then_framebuffer_object(void **state)
 /* CopyTex[Sub]Image2D's reader, as the driver's: the device's pixels. */
 static void read_fb(void *user, GLint x, GLint y, GLsizei w, GLsizei h, uint8_t *rgba)
 {
-	struct fix *f = user;
+	struct gl_fix *f = user;
 	struct tsr_error err;
 	assert_int_equal(tsr_gles_device_read_pixels(f->dev, f->ctx, x, y, w, h, rgba, &err),
 			 TSR_OK);
@@ -1021,7 +976,7 @@ static void test_color_renderbuffer(void **state)
 {
 	(void)state;
 	for (int imr = 0; imr < 2; imr++) {
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr);
 		struct tsr_gles_context *c = f.ctx;
 		struct tsr_error err;
@@ -1076,7 +1031,7 @@ static void test_color_renderbuffer(void **state)
 		pixel(&f, W / 2 - 2, 2, p1);
 		assert_int_equal(p1[2], 255);
 		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 }
 
@@ -1142,7 +1097,7 @@ static void test_cube_map(void **state)
 	(void)state;
 	for (int imr = 0; imr < 2; imr++)
 		for (int vertex_fetch = 0; vertex_fetch < 2; vertex_fetch++) {
-			struct fix f;
+			struct gl_fix f;
 			fix_new(&f, imr);
 			struct tsr_gles_context *c = f.ctx;
 			GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
@@ -1241,7 +1196,7 @@ static void test_cube_map(void **state)
 			pixel(&f, 8 * 4 + 1, 1, px);
 			cube_texel(4, 1, 1, want);
 			assert_memory_equal(px, want, 4);
-			fix_free(&f);
+			gl_fix_free(&f);
 		}
 }
 

@@ -22,7 +22,7 @@
 #include <cmocka.h>
 
 #include "test_main.h"
-#include "gles/device.h"
+#include "test_gles.h"
 
 #define W 32
 #define H 32
@@ -34,74 +34,33 @@ static const char *FS = "precision mediump float;\n"
 			"uniform vec4 color;\n"
 			"void main() { gl_FragColor = color; }\n";
 
-struct fix {
-	struct tsr_gles_context *ctx;
-	struct tsr_gles_device *dev;
-	GLuint prog;
-};
-
-static void fix_new(struct fix *f, int imr, GLint stencil_bits)
+static void fix_new(struct gl_fix *f, int imr, GLint stencil_bits)
 {
-	struct tsr_error err;
+	static const char *const attribs[] = {"pos", NULL};
 	const struct tsr_gles_config bits = {8, 8, 8, 8, 24, stencil_bits};
-	assert_int_equal(tsr_gles_context_create(W, H, &bits, &f->ctx, &err), TSR_OK);
-	struct tsr_gpu_config cfg;
-	tsr_config_defaults(&cfg);
-	cfg.tile_width = 16;
-	cfg.tile_height = 16;
-	cfg.pipeline_mode = imr ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
-	const struct tsr_gles_device_params p = {.width = W, .height = H, .bits = bits,
-						 .config = &cfg};
-	if (tsr_gles_device_create(&p, &f->dev, &err) != TSR_OK)
-		fail_msg("%s", err.msg);
-	struct tsr_gles_context *c = f->ctx;
-	GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
-	GLuint fs = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
-	tsr_gles_ShaderSource(c, vs, 1, &VS, NULL);
-	tsr_gles_ShaderSource(c, fs, 1, &FS, NULL);
-	tsr_gles_CompileShader(c, vs);
-	tsr_gles_CompileShader(c, fs);
-	f->prog = tsr_gles_CreateProgram(c);
-	tsr_gles_AttachShader(c, f->prog, vs);
-	tsr_gles_AttachShader(c, f->prog, fs);
-	tsr_gles_BindAttribLocation(c, f->prog, 0, "pos");
-	tsr_gles_LinkProgram(c, f->prog);
-	tsr_gles_UseProgram(c, f->prog);
-	tsr_gles_Uniform1f(c, tsr_gles_GetUniformLocation(c, f->prog, "zflip"), 1.0f);
-	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+	gl_fix_new(f, W, H, imr, &bits, bits, VS, FS, attribs);
+	tsr_gles_Uniform1f(f->ctx, tsr_gles_GetUniformLocation(f->ctx, f->prog, "zflip"), 1.0f);
+	assert_int_equal(tsr_gles_GetError(f->ctx), GL_NO_ERROR);
 }
 
-static void fix_free(struct fix *f)
-{
-	assert_int_equal(tsr_gles_device_destroy(f->dev, NULL), TSR_OK);
-	tsr_gles_context_destroy(f->ctx);
-}
-
-static void color(struct fix *f, float r, float g, float b)
+static void color(struct gl_fix *f, float r, float g, float b)
 {
 	tsr_gles_Uniform4f(f->ctx, tsr_gles_GetUniformLocation(f->ctx, f->prog, "color"), r, g, b,
 			   1.0f);
 }
 
-static void draw(struct fix *f, GLenum mode, GLsizei n)
+static void draw(struct gl_fix *f, GLenum mode, GLsizei n)
 {
-	struct tsr_gles_draw d;
-	struct tsr_error err;
-	assert_true(tsr_gles_draw_arrays_state(f->ctx, mode, 0, n, &d));
-	if (tsr_gles_device_draw(f->dev, f->ctx, &d, &err) != TSR_OK)
-		fail_msg("%s", err.msg);
+	gl_fix_draw(f, mode, 0, n);
 }
 
-static void clear(struct fix *f, GLbitfield mask)
+static void clear(struct gl_fix *f, GLbitfield mask)
 {
-	struct tsr_clear_state c;
-	struct tsr_error err;
-	assert_true(tsr_gles_clear_state(f->ctx, mask, &c));
-	assert_int_equal(tsr_gles_device_clear(f->dev, f->ctx, &c, &err), TSR_OK);
+	gl_fix_clear(f, mask);
 }
 
 /* Every pixel of the w x h framebuffer is (r, g, b). */
-static void expect_all(struct fix *f, int w, int h, uint8_t r, uint8_t g, uint8_t b)
+static void expect_all(struct gl_fix *f, int w, int h, uint8_t r, uint8_t g, uint8_t b)
 {
 	uint8_t *px = malloc((size_t)w * h * 4);
 	assert_non_null(px);
@@ -166,7 +125,7 @@ static void test_polygon_offset_clamp(void **state)
 	static const float quad[] = {-1, -1, 1, 1, 1, -1, 1, 1, -1, 1, 0.1f, 1, 1, 1, 0.1f, 1};
 	for (int run = 0; run < 4; run++) {
 		const int imr = run & 1;
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr, 0);
 		struct tsr_gles_context *c = f.ctx;
 		if (run >= 2)  /* into a framebuffer object, as piglit's -fbo */
@@ -222,7 +181,7 @@ static void test_polygon_offset_clamp(void **state)
 		draw(&f, GL_TRIANGLE_STRIP, 4);
 		expect_all(&f, W, H, 255, 255, 0);
 		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 }
 
@@ -255,7 +214,7 @@ static void test_vertex_half_float(void **state)
 		two[2 + 2 * i] = half(xy[i][1]);
 	}
 	for (int imr = 0; imr < 2; imr++) {
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr, 0);
 		struct tsr_gles_context *c = f.ctx;
 		uint8_t px[4];
@@ -295,7 +254,7 @@ static void test_vertex_half_float(void **state)
 		tsr_gles_VertexAttribPointer(c, 0, 2, GL_HALF_FLOAT_OES + 1, GL_FALSE, 0, two);
 		assert_int_equal(tsr_gles_GetError(c), GL_INVALID_ENUM);
 		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 }
 
@@ -351,7 +310,7 @@ static void test_discard_depth_on_device(void **state)
 				      1, 1, 0.5f, 1};
 	for (int run = 0; run < 4; run++) {
 		const int imr = run & 1, discard = run >= 2;
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr, 0);
 		struct tsr_gles_context *c = f.ctx;
 		bind_fbo_with_depth_stencil(c);
@@ -381,7 +340,7 @@ static void test_discard_depth_on_device(void **state)
 		else
 			expect_all(&f, W, H, 0, 255, 0);
 		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 }
 
@@ -640,7 +599,7 @@ static void test_packed_depth_stencil(void **state)
 {
 	(void)state;
 	for (int imr = 0; imr < 2; imr++) {
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr, 8);
 		struct tsr_gles_context *c = f.ctx;
 		/* textures: DEPTH_STENCIL_OES with UNSIGNED_INT_24_8_OES, 2D only;
@@ -781,7 +740,7 @@ static void test_packed_depth_stencil(void **state)
 			assert_int_equal(px[2], x < W / 2 ? 255 : 0);
 		}
 		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 }
 

@@ -22,7 +22,7 @@
 
 #include "test_main.h"
 #include "test_shader.h"
-#include "gles/device.h"
+#include "test_gles.h"
 
 #define W 32
 #define H 16
@@ -96,73 +96,28 @@ static void test_uniform_precision(void **state)
 	assert_true(links(vs_used, fs_high, log));
 }
 
-struct fix {
-	struct tsr_gles_context *ctx;
-	struct tsr_gles_device *dev;
-	GLuint prog;
-};
-
 static const char *VS3 = "attribute vec3 pos;\n"
 			 "void main() { gl_Position = vec4(pos, 1.0); }\n";
 
 /* A context and device (TBR or IMR) W x H with depth 24, and a program of
  * VS3 and fs (attribute pos at 0), current; a client array of vertices. */
-static void fix_new(struct fix *f, int imr, const char *fs)
+static void fix_new(struct gl_fix *f, int imr, const char *fs)
 {
-	struct tsr_error err;
-	assert_int_equal(tsr_gles_context_create(W, H, NULL, &f->ctx, &err), TSR_OK);
-	struct tsr_gpu_config cfg;
-	tsr_config_defaults(&cfg);
-	cfg.tile_width = 16;
-	cfg.tile_height = 16;
-	cfg.pipeline_mode = imr ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
-	const struct tsr_gles_device_params p = {.width = W, .height = H,
-						 .bits = {8, 8, 8, 8, 24, 0}, .config = &cfg};
-	if (tsr_gles_device_create(&p, &f->dev, &err) != TSR_OK)
-		fail_msg("%s", err.msg);
-	struct tsr_gles_context *c = f->ctx;
-	GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
-	GLuint fsh = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
-	tsr_gles_ShaderSource(c, vs, 1, &VS3, NULL);
-	tsr_gles_ShaderSource(c, fsh, 1, &fs, NULL);
-	tsr_gles_CompileShader(c, vs);
-	tsr_gles_CompileShader(c, fsh);
-	GLint ok = 0;
-	tsr_gles_GetShaderiv(c, fsh, GL_COMPILE_STATUS, &ok);
-	if (!ok) {
-		char log[1024];
-		tsr_gles_GetShaderInfoLog(c, fsh, sizeof log, NULL, log);
-		fail_msg("%s", log);
-	}
-	f->prog = tsr_gles_CreateProgram(c);
-	tsr_gles_AttachShader(c, f->prog, vs);
-	tsr_gles_AttachShader(c, f->prog, fsh);
-	tsr_gles_BindAttribLocation(c, f->prog, 0, "pos");
-	tsr_gles_LinkProgram(c, f->prog);
-	tsr_gles_UseProgram(c, f->prog);
-	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-}
-
-static void fix_free(struct fix *f)
-{
-	assert_int_equal(tsr_gles_device_destroy(f->dev, NULL), TSR_OK);
-	tsr_gles_context_destroy(f->ctx);
+	static const char *const attribs[] = {"pos", NULL};
+	gl_fix_new(f, W, H, imr, NULL, (struct tsr_gles_config){8, 8, 8, 8, 24, 0}, VS3, fs,
+		   attribs);
 }
 
 /* Triangles of xyz vertices (n vertices) from a client array. */
-static void draw(struct fix *f, const float *xyz, GLsizei n)
+static void draw(struct gl_fix *f, const float *xyz, GLsizei n)
 {
-	struct tsr_gles_draw d;
-	struct tsr_error err;
 	tsr_gles_BindBuffer(f->ctx, GL_ARRAY_BUFFER, 0);
 	tsr_gles_VertexAttribPointer(f->ctx, 0, 3, GL_FLOAT, GL_FALSE, 0, xyz);
 	tsr_gles_EnableVertexAttribArray(f->ctx, 0);
-	assert_true(tsr_gles_draw_arrays_state(f->ctx, GL_TRIANGLES, 0, n, &d));
-	if (tsr_gles_device_draw(f->dev, f->ctx, &d, &err) != TSR_OK)
-		fail_msg("%s", err.msg);
+	gl_fix_draw(f, GL_TRIANGLES, 0, n);
 }
 
-static void clear(struct fix *f, float r, float g, float b, float a)
+static void clear(struct gl_fix *f, float r, float g, float b, float a)
 {
 	struct tsr_clear_state cs;
 	struct tsr_error err;
@@ -172,7 +127,7 @@ static void clear(struct fix *f, float r, float g, float b, float a)
 		assert_int_equal(tsr_gles_device_clear(f->dev, f->ctx, &cs, &err), TSR_OK);
 }
 
-static void pixel(struct fix *f, int x, int y, uint8_t out[4])
+static void pixel(struct gl_fix *f, int x, int y, uint8_t out[4])
 {
 	struct tsr_error err;
 	assert_int_equal(tsr_gles_device_read_pixels(f->dev, f->ctx, x, y, 1, 1, out, &err), TSR_OK);
@@ -198,7 +153,7 @@ static void test_framebuffer_fetch(void **state)
 		"void main() { gl_FragData[0] = gl_LastFragData[0].bgra; }\n";
 	uint8_t img[2][W * H * 4];
 	for (int imr = 0; imr < 2; imr++) {
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr, fs);
 		const char *ext = (const char *)tsr_gles_GetString(f.ctx, GL_EXTENSIONS);
 		assert_non_null(strstr(ext, "GL_EXT_shader_framebuffer_fetch "));
@@ -224,7 +179,7 @@ static void test_framebuffer_fetch(void **state)
 		struct tsr_error err;
 		assert_int_equal(tsr_gles_device_read_pixels(f.dev, f.ctx, 0, 0, W, H, img[imr], &err),
 				 TSR_OK);
-		fix_free(&f);
+		gl_fix_free(&f);
 		/* the non-coherent form: a redeclaration, the barrier (no error) */
 		fix_new(&f, imr, fs_nc);
 		clear(&f, 1.0f, 0.0f, 0.0f, 1.0f);
@@ -235,7 +190,7 @@ static void test_framebuffer_fetch(void **state)
 		pixel(&f, W - 1, H - 1, px);
 		assert_int_equal(px[0], 0);
 		assert_int_equal(px[2], 255);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 	assert_memory_equal(img[0], img[1], sizeof img[0]);  /* TBR = IMR */
 	/* without the directive gl_LastFragData is undeclared */
@@ -256,7 +211,7 @@ static void test_frag_depth(void **state)
 		"void main() { gl_FragColor = color;\n"
 		"  gl_FragDepthEXT = depth < 0.0 ? gl_FragCoord.z : depth; }\n";
 	for (int imr = 0; imr < 2; imr++) {
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr, fs);
 		struct tsr_gles_context *c = f.ctx;
 		assert_non_null(strstr((const char *)tsr_gles_GetString(c, GL_EXTENSIONS),
@@ -297,7 +252,7 @@ static void test_frag_depth(void **state)
 		assert_int_equal(px[1], 0);
 		assert_int_equal(px[2], 255);
 		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 }
 
@@ -306,7 +261,7 @@ static void test_draw_buffers(void **state)
 	(void)state;
 	static const char fs[] = "precision mediump float;\n"
 				 "void main() { gl_FragData[0] = vec4(0.0, 1.0, 0.0, 1.0); }\n";
-	struct fix f;
+	struct gl_fix f;
 	fix_new(&f, 0, fs);
 	struct tsr_gles_context *c = f.ctx;
 	GLint n = 0;
@@ -377,7 +332,7 @@ static void test_draw_buffers(void **state)
 		tsr_gles_GetIntegerv(c, (GLenum)(0x8825 + i), &n);
 		assert_int_equal(n, want[i]);
 	}
-	fix_free(&f);
+	gl_fix_free(&f);
 	/* gl_MaxDrawBuffers is 4: gl_FragData[3] compiles, [4] does not */
 	struct tsr_shader *s = NULL;
 	struct tsr_error err;
@@ -404,7 +359,7 @@ static void test_color_attachments(void **state)
 				 "  gl_FragData[3] = vec4(0.0, 0.0, 1.0, 1.0);\n"
 				 "}\n";
 	for (int imr = 0; imr < 2; imr++) {
-		struct fix f;
+		struct gl_fix f;
 		fix_new(&f, imr, fs);
 		struct tsr_gles_context *c = f.ctx;
 		GLuint tex[2] = {0, 0}, fbo = 0;
@@ -473,7 +428,7 @@ static void test_color_attachments(void **state)
 		assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
 				 GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS);
 		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-		fix_free(&f);
+		gl_fix_free(&f);
 	}
 }
 

@@ -20,9 +20,12 @@ temporary folder, PNG only at 50 dpi (for speed), and checks:
 
 Usage: figures_check.py SRC [TESSERA]
 """
+import contextlib
+import io
 import json
 import math
 import os
+import runpy
 import struct
 import subprocess
 import sys
@@ -106,10 +109,22 @@ for name, tables in load_experiments(src).items():
           f"{name}: load_experiment by manifest path")
 
 with tempfile.TemporaryDirectory(prefix="tsr-figures-") as out:
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "figures.py"), src,
-                        "-o", out, "--png-only", "--dpi", "50"], capture_output=True, text=True)
-    check(r.returncode == 0, f"figures.py exit {r.returncode}: {r.stderr}")
-    check("skipped" not in r.stderr, f"figures.py skipped something: {r.stderr}")
+    # scripts/figures.py as its command line runs it, in this process (one
+    # python3 importing pandas and matplotlib once, not two), its stderr
+    # and exit status kept
+    argv, err = sys.argv, io.StringIO()
+    sys.argv = [os.path.join(ROOT, "scripts", "figures.py"), src, "-o", out, "--png-only",
+                "--dpi", "50"]
+    code = 0
+    try:
+        with contextlib.redirect_stderr(err):
+            runpy.run_path(sys.argv[0], run_name="__main__")
+    except SystemExit as e:
+        code = e.code
+    finally:
+        sys.argv = argv
+    check(code == 0, f"figures.py exit {code}: {err.getvalue()}")
+    check("skipped" not in err.getvalue(), f"figures.py skipped something: {err.getvalue()}")
     with open(os.path.join(out, "figures.json"), encoding="utf-8") as f:
         manifest = json.load(f)
     with open(os.path.join(out, "index.html"), encoding="utf-8") as f:

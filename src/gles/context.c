@@ -629,6 +629,20 @@ GLboolean tsr_gles_IsEnabled(struct tsr_gles_context *ctx, GLenum cap)
 
 void tsr_gles_PixelStorei(struct tsr_gles_context *ctx, GLenum pname, GLint param)
 {
+	if (pname == GL_UNPACK_ROW_LENGTH_EXT || pname == GL_UNPACK_SKIP_ROWS_EXT ||
+	    pname == GL_UNPACK_SKIP_PIXELS_EXT) {
+		if (param < 0) {
+			gles_error(ctx, GL_INVALID_VALUE);
+			return;
+		}
+		if (pname == GL_UNPACK_ROW_LENGTH_EXT)
+			ctx->unpack_row_length = param;
+		else if (pname == GL_UNPACK_SKIP_ROWS_EXT)
+			ctx->unpack_skip_rows = param;
+		else
+			ctx->unpack_skip_pixels = param;
+		return;
+	}
 	if (pname != GL_PACK_ALIGNMENT && pname != GL_UNPACK_ALIGNMENT) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;

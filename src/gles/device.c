@@ -13,9 +13,10 @@
  * region the driver streams client arrays through (as real drivers upload
  * them); the index stream as u32 values, read at the element array
  * buffer's addresses (glDrawElements) or none (glDrawArrays); each texture
- * unit's complete 2D texture as an image of the GPU (its level 0; the GPU
- * builds the mip chain), a complete cube map as six images in a row (its
- * faces +X, -X, +Y, -Y, +Z, -Z, each at its own addresses, sampled by
+ * unit's complete 2D texture as an image of the GPU (its level 0 and the
+ * mip levels uploaded after it; the GPU builds the rest of the chain), a
+ * complete cube map as six images in a row (its faces +X, -X, +Y, -Y,
+ * +Z, -Z, each at its own addresses, sampled by
  * tsr_texture_sample_cube_quad(): GL ES 2.0 3.7.5's face selection, the
  * face's texels through the texture caches, CLAMP_TO_EDGE at its edges),
  * updated in place (face by face) when its texels change between
@@ -116,6 +117,7 @@ struct texture_map {       /* a GL texture object's image resource */
 	                          faces +X, -X, +Y, -Y, +Z, -Z; rgba holds them in a row) */
 	uint8_t depth_stored;  /* a pass stored its depth here (store_depth): a later
 	                          pass that does not clear depth continues it */
+	uint8_t mips;          /* uploaded mip levels after level 0 in rgba (2D) */
 };
 
 struct program_map {       /* a linked program's material (its code sizes) */
@@ -540,7 +542,24 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 		if (!texels[f] || fw != w || fh != h)
 			return TSR_OK;
 	}
-	const size_t face_bytes = (size_t)w * (size_t)h * 4, bytes = faces * face_bytes;
+	/* a 2D texture's uploaded mip levels (1..mips, in a row after level 0):
+	 * the GPU samples them instead of building its own */
+	const uint8_t *mip[16];
+	uint32_t mips = 0;
+	size_t mip_bytes = 0;
+	for (GLint l = 1; faces == 1 && l <= 16; l++) {
+		GLsizei lw = 0, lh = 0, ew = w >> l ? w >> l : 1, eh = h >> l ? h >> l : 1;
+		GLenum lf = 0;
+		const uint8_t *p = tsr_gles_texture_image(ctx, name, GL_TEXTURE_2D, l, &lw, &lh, &lf);
+		if (!p || lw != ew || lh != eh || lf != format ||
+		    !tsr_gles_texture_level_uploaded(ctx, name, l))
+			break;
+		mip[mips++] = p;
+		mip_bytes += (size_t)lw * (size_t)lh * 4;
+		if (lw == 1 && lh == 1)
+			break;
+	}
+	const size_t face_bytes = (size_t)w * (size_t)h * 4, bytes = faces * face_bytes + mip_bytes;
 	for (uint32_t i = 0; i < d->texture_count; i++) {
 		struct texture_map *t = &d->textures[i];
 		if (t->serial != serial)
@@ -549,12 +568,27 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 			*image = (int32_t)t->image;
 			return TSR_OK;
 		}
-		if (t->width == (uint32_t)w && t->height == (uint32_t)h && t->faces == faces) {
-			for (uint32_t f = 0; f < faces; f++)
+		if (t->width == (uint32_t)w && t->height == (uint32_t)h && t->faces == faces &&
+		    t->mips == mips) {
+			for (uint32_t f = 0; f < faces; f++) {
+				int changed = 0;
 				if (memcmp(t->rgba + f * face_bytes, texels[f], face_bytes)) {
 					memcpy(t->rgba + f * face_bytes, texels[f], face_bytes);
-					TSR_TRY(tsr_gpu_update_image(d->gpu, t->image + f, err));
+					changed = 1;
 				}
+				size_t off = face_bytes;
+				for (uint32_t l = 0; l < mips; l++) {
+					const size_t lb = (size_t)(w >> (l + 1) ? w >> (l + 1) : 1) *
+							  (size_t)(h >> (l + 1) ? h >> (l + 1) : 1) * 4;
+					if (memcmp(t->rgba + off, mip[l], lb)) {
+						memcpy(t->rgba + off, mip[l], lb);
+						changed = 1;
+					}
+					off += lb;
+				}
+				if (changed)
+					TSR_TRY(tsr_gpu_update_image(d->gpu, t->image + f, err));
+			}
 			*image = (int32_t)t->image;
 			return TSR_OK;
 		}
@@ -589,6 +623,15 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 		im[f] = (struct tsr_image){.path = paths[f], .width = (uint32_t)w,
 					   .height = (uint32_t)h, .rgba = copy + f * face_bytes};
 	}
+	size_t off = face_bytes;  /* (faces 1 when there are mips) */
+	for (uint32_t l = 0; l < mips; l++) {
+		const size_t lb = (size_t)(w >> (l + 1) ? w >> (l + 1) : 1) *
+				  (size_t)(h >> (l + 1) ? h >> (l + 1) : 1) * 4;
+		memcpy(copy + off, mip[l], lb);
+		im[0].mip_rgba[l] = copy + off;
+		off += lb;
+	}
+	im[0].mip_count = mips;
 	const struct tsr_resources more = {.image_count = faces, .images = im};
 	const uint32_t index = tsr_gpu_resource_count(d->gpu, TSR_RESOURCE_IMAGES);
 	enum tsr_status s = tsr_gpu_add_resources(d->gpu, &more, err);
@@ -597,7 +640,8 @@ static enum tsr_status texture_image(struct tsr_gles_device *d,
 		return s;
 	}
 	d->textures[d->texture_count++] = (struct texture_map){serial, index, (uint32_t)w,
-							       (uint32_t)h, copy, 0, (uint8_t)faces, 0};
+							       (uint32_t)h, copy, 0, (uint8_t)faces, 0,
+							       (uint8_t)mips};
 	*image = (int32_t)index;
 	return TSR_OK;
 }
@@ -791,7 +835,7 @@ static enum tsr_status serial_target(struct tsr_gles_device *d, uint64_t serial,
 			d->textures[i].serial = 0;
 	d->textures[d->texture_count++] = (struct texture_map){serial, index, (uint32_t)w,
 							       (uint32_t)h, texels,
-							       (uint8_t)(1 + depth), 1, 0};
+							       (uint8_t)(1 + depth), 1, 0, 0};
 	*image = (int32_t)index;
 	return TSR_OK;
 }

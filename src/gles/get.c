@@ -167,6 +167,9 @@ static bool get_value(const struct tsr_gles_context *ctx, GLenum pname, struct v
 	/* 6.13 */
 	case GL_UNPACK_ALIGNMENT: I1(ctx->unpack_alignment); return true;
 	case GL_PACK_ALIGNMENT: I1(ctx->pack_alignment); return true;
+	case GL_UNPACK_ROW_LENGTH_EXT: I1(ctx->unpack_row_length); return true;
+	case GL_UNPACK_SKIP_ROWS_EXT: I1(ctx->unpack_skip_rows); return true;
+	case GL_UNPACK_SKIP_PIXELS_EXT: I1(ctx->unpack_skip_pixels); return true;
 	/* 6.14 */
 	case GL_FRAMEBUFFER_BINDING: I1(ctx->framebuffer ? ctx->framebuffer->name : 0); return true;
 	case GL_RENDERBUFFER_BINDING: I1(ctx->renderbuffer); return true;
@@ -196,8 +199,14 @@ static bool get_value(const struct tsr_gles_context *ctx, GLenum pname, struct v
 	}
 	case GL_SAMPLE_BUFFERS: I1(0); return true;
 	case GL_SAMPLES: I1(0); return true;
-	case GL_NUM_COMPRESSED_TEXTURE_FORMATS: I1(0); return true;
-	case GL_COMPRESSED_TEXTURE_FORMATS: v->kind = V_INT; v->n = 0; return true;
+	case GL_NUM_COMPRESSED_TEXTURE_FORMATS: I1(4); return true;
+	case GL_COMPRESSED_TEXTURE_FORMATS: {  /* GL_EXT_texture_compression_s3tc's */
+		static const GLint s3tc[4] = {
+			GL_COMPRESSED_RGB_S3TC_DXT1_EXT, GL_COMPRESSED_RGBA_S3TC_DXT1_EXT,
+			GL_COMPRESSED_RGBA_S3TC_DXT3_EXT, GL_COMPRESSED_RGBA_S3TC_DXT5_EXT};
+		put_i(v, V_INT, 4, s3tc);
+		return true;
+	}
 	case GL_NUM_SHADER_BINARY_FORMATS: I1(0); return true;
 	case GL_SHADER_BINARY_FORMATS: v->kind = V_INT; v->n = 0; return true;
 	case GL_SHADER_COMPILER: B1(1); return true;

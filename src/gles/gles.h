@@ -65,7 +65,8 @@
 	"GL_OES_depth24 GL_OES_element_index_uint GL_OES_texture_npot GL_EXT_discard_framebuffer " \
 	"GL_EXT_polygon_offset_clamp GL_OES_vertex_half_float GL_KHR_debug " \
 	"GL_OES_packed_depth_stencil GL_EXT_frag_depth GL_EXT_draw_buffers " \
-	"GL_EXT_shader_framebuffer_fetch GL_EXT_shader_framebuffer_fetch_non_coherent"
+	"GL_EXT_shader_framebuffer_fetch GL_EXT_shader_framebuffer_fetch_non_coherent " \
+	"GL_EXT_texture_compression_s3tc GL_EXT_unpack_subimage"
 
 struct tsr_gles_context;
 
@@ -276,8 +277,9 @@ void tsr_gles_ClearStencil(struct tsr_gles_context *ctx, GLint s);
 void tsr_gles_Enable(struct tsr_gles_context *ctx, GLenum cap);
 void tsr_gles_Disable(struct tsr_gles_context *ctx, GLenum cap);
 GLboolean tsr_gles_IsEnabled(struct tsr_gles_context *ctx, GLenum cap);
-/* pname PACK_ALIGNMENT or UNPACK_ALIGNMENT; param 1, 2, 4 or 8
- * (INVALID_VALUE otherwise). */
+/* pname PACK_ALIGNMENT or UNPACK_ALIGNMENT, param 1, 2, 4 or 8; or
+ * (GL_EXT_unpack_subimage) UNPACK_ROW_LENGTH_EXT, UNPACK_SKIP_ROWS_EXT,
+ * UNPACK_SKIP_PIXELS_EXT, param >= 0 (INVALID_VALUE otherwise). */
 void tsr_gles_PixelStorei(struct tsr_gles_context *ctx, GLenum pname, GLint param);
 /* target GENERATE_MIPMAP_HINT or FRAGMENT_SHADER_DERIVATIVE_HINT_OES; mode
  * FASTEST, NICEST or DONT_CARE. */
@@ -303,13 +305,20 @@ void tsr_gles_ActiveTexture(struct tsr_gles_context *ctx, GLenum texture);
  * UNPACK_ALIGNMENT, bottom row first, and stored as RGBA8 texels (RGB:
  * A = 255, LUMINANCE: L L L 255, ALPHA: 0 0 0 A; 565, 4444, 5551 expanded
  * to 8 bits) or, for a depth texture, one float per texel (the depth in
- * [0, 1]). */
+ * [0, 1]). GL_EXT_texture_compression_s3tc: internalformat one of the
+ * four COMPRESSED_*_S3TC_DXT*_EXT with format RGBA or RGB of UNSIGNED_BYTE
+ * or FLOAT (another pair: INVALID_OPERATION): the data is compressed by
+ * the driver and its decoded texels kept. Rows are UNPACK_ROW_LENGTH_EXT
+ * pixels long when it is not 0, after UNPACK_SKIP_ROWS_EXT rows and
+ * UNPACK_SKIP_PIXELS_EXT pixels. */
 void tsr_gles_TexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
 			 GLint internalformat, GLsizei width, GLsizei height, GLint border,
 			 GLenum format, GLenum type, const void *pixels);
 /* Errors as TexImage2D; INVALID_VALUE for a rectangle outside the image;
  * INVALID_OPERATION when the image does not exist or format differs from
- * its internal format. */
+ * its internal format (an S3TC image: RGBA or RGB of UNSIGNED_BYTE or
+ * FLOAT, whole 4x4 blocks: offsets multiples of 4, sizes multiples of 4 or
+ * reaching the image's edge). */
 void tsr_gles_TexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
 			    GLint xoffset, GLint yoffset, GLsizei width, GLsizei height,
 			    GLenum format, GLenum type, const void *pixels);
@@ -334,8 +343,16 @@ void tsr_gles_CopyTexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint 
 void tsr_gles_CopyTexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
 				GLint xoffset, GLint yoffset, GLint x, GLint y, GLsizei width,
 				GLsizei height);
-/* No compressed formats are supported (NUM_COMPRESSED_TEXTURE_FORMATS 0):
- * INVALID_ENUM for every call (for a bad target too). */
+/* GL_EXT_texture_compression_s3tc: internalformat / format
+ * COMPRESSED_RGB_S3TC_DXT1_EXT, COMPRESSED_RGBA_S3TC_DXT1_EXT, _DXT3_EXT or
+ * _DXT5_EXT; data (NULL: zero blocks) is 4x4 blocks row-major, bottom
+ * block row first, 8 bytes each (DXT1) or 16, decoded into RGBA8 texels.
+ * Errors: INVALID_ENUM for a bad target or another format; INVALID_VALUE
+ * for imagesize other than the blocks' bytes (edge blocks whole), a bad
+ * level, size or border (as TexImage2D), a rectangle outside the image;
+ * INVALID_OPERATION (Sub) when the image does not exist, has another
+ * format, or the rectangle is not whole blocks (offsets multiples of 4,
+ * sizes multiples of 4 or reaching the image's edge). */
 void tsr_gles_CompressedTexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
 				   GLenum internalformat, GLsizei width, GLsizei height,
 				   GLint border, GLsizei imagesize, const void *data);
@@ -371,6 +388,11 @@ void tsr_gles_GetTexParameterfv(struct tsr_gles_context *ctx, GLenum target, GLe
 const void *tsr_gles_texture_image(const struct tsr_gles_context *ctx, GLuint texture,
 				   GLenum target, GLint level, GLsizei *width, GLsizei *height,
 				   GLenum *format);
+/* For the driver: GL_TRUE when 2D texture `texture` (0: the default one)
+ * has an image at level that TexImage2D, CompressedTexImage2D or
+ * CopyTexImage2D specified (not GenerateMipmap). */
+GLboolean tsr_gles_texture_level_uploaded(const struct tsr_gles_context *ctx, GLuint texture,
+					  GLint level);
 /* For the driver: a number that identifies texture object `texture` (0:
  * the default texture of target) for as long as the process runs (names
  * are reused after glDeleteTextures, these are not); 0 when there is no

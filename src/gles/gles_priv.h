@@ -35,6 +35,7 @@ struct gles_image {
 	                           LUMINANCE_ALPHA, DEPTH_COMPONENT */
 	GLenum type;            /* the type it was specified with */
 	uint8_t *texels;        /* RGBA8, or one float (depth) per texel */
+	bool generated;         /* made by GenerateMipmap (not uploaded) */
 };
 
 struct gles_texture {
@@ -194,6 +195,7 @@ struct tsr_gles_context {
 	GLfloat clear_depth;
 	GLint clear_stencil;
 	GLint pack_alignment, unpack_alignment;
+	GLint unpack_row_length, unpack_skip_rows, unpack_skip_pixels; /* EXT_unpack_subimage */
 	GLenum generate_mipmap_hint, derivative_hint;
 
 	GLuint active_texture;   /* unit index */

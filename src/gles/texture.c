@@ -8,11 +8,16 @@
  * (0, 0, 0, 1), as GL_OES_texture_npot amends them: a non-power-of-two
  * texture is sampled, mipmapped (level sizes floor(size / 2) down to 1)
  * and wrapped (REPEAT, MIRRORED_REPEAT) as a power-of-two one is.
+ * GL_EXT_texture_compression_s3tc's formats are decoded to RGBA8 texels
+ * (CompressedTex[Sub]Image2D) or compressed and decoded back (TexImage2D /
+ * TexSubImage2D of RGBA or RGB data); GL_EXT_unpack_subimage's row length
+ * and skips apply to the uncompressed uploads.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gles/gles_priv.h"
+#include "texture/dxt.h"
 
 /* The texture and face index target (TEXTURE_2D or a cube face) names on
  * the active unit; NULL (INVALID_ENUM recorded) for another target. */
@@ -73,11 +78,118 @@ static bool is_type(GLenum t)
 	       t == GL_UNSIGNED_SHORT || t == GL_UNSIGNED_INT || t == GL_UNSIGNED_INT_24_8_OES;
 }
 
+/* The S3TC format of an internal format (GL_EXT_texture_compression_s3tc);
+ * -1 for another one. */
+static int s3tc_format(GLenum f)
+{
+	switch (f) {
+	case GL_COMPRESSED_RGB_S3TC_DXT1_EXT: return TSR_DXT1_RGB;
+	case GL_COMPRESSED_RGBA_S3TC_DXT1_EXT: return TSR_DXT1_RGBA;
+	case GL_COMPRESSED_RGBA_S3TC_DXT3_EXT: return TSR_DXT3;
+	case GL_COMPRESSED_RGBA_S3TC_DXT5_EXT: return TSR_DXT5;
+	default: return -1;
+	}
+}
+
+/* Bytes per pixel of the client data TexImage2D / TexSubImage2D take for
+ * an S3TC image (the driver compresses it): RGBA or RGB of UNSIGNED_BYTE or
+ * FLOAT; 0 for another pair. */
+static int s3tc_pixel_bytes(GLenum format, GLenum type)
+{
+	if (format != GL_RGBA && format != GL_RGB)
+		return 0;
+	const int channels = format == GL_RGBA ? 4 : 3;
+	return type == GL_UNSIGNED_BYTE ? channels : type == GL_FLOAT ? 4 * channels : 0;
+}
+
+/* An S3TC sub-rectangle at (x, y) w x h of an iw x ih image: whole blocks
+ * (offsets multiples of 4, sizes multiples of 4 or reaching the image's
+ * edge), as the extension requires of TexSubImage2D and
+ * CompressedTexSubImage2D. */
+static bool s3tc_aligned(GLint x, GLint y, GLsizei w, GLsizei h, GLsizei iw, GLsizei ih)
+{
+	return x % 4 == 0 && y % 4 == 0 && (w % 4 == 0 || x + w == iw) &&
+	       (h % 4 == 0 || y + h == ih);
+}
+
+/* Compresses the RGBA8 texels of the blocks covering (x, y) w x h (block
+ * aligned) of an iw-wide, ih-high image to format f and decodes them back
+ * in place: what the texture unit samples of data the driver compressed.
+ * Texels outside the image are the block's nearest inside one. */
+static void s3tc_roundtrip(enum tsr_dxt_format f, uint8_t *texels, GLsizei iw, GLsizei ih,
+			   GLint x, GLint y, GLsizei w, GLsizei h)
+{
+	uint8_t block[16], rgba[16][4];
+	for (GLint by = y; by < y + h; by += 4)
+		for (GLint bx = x; bx < x + w; bx += 4) {
+			for (int i = 0; i < 16; i++) {
+				GLint tx = bx + i % 4, ty = by + i / 4;
+				if (tx >= iw)
+					tx = iw - 1;
+				if (ty >= ih)
+					ty = ih - 1;
+				memcpy(rgba[i], texels + ((size_t)ty * (size_t)iw + (size_t)tx) * 4, 4);
+			}
+			tsr_dxt_encode_block(f, (const uint8_t(*)[4])rgba, block);
+			tsr_dxt_decode_block(f, block, rgba);
+			for (int i = 0; i < 16; i++) {
+				const GLint tx = bx + i % 4, ty = by + i / 4;
+				if (tx < iw && ty < ih)
+					memcpy(texels + ((size_t)ty * (size_t)iw + (size_t)tx) * 4,
+					       rgba[i], 4);
+			}
+		}
+}
+
+/* Decodes the w x h texels of S3TC blocks (row-major, the rows of lowest y
+ * first) into the texels at (x, y) of an iw-wide, ih-high image. */
+static void s3tc_decode(enum tsr_dxt_format f, const uint8_t *data, uint8_t *texels,
+			GLsizei iw, GLsizei ih, GLint x, GLint y, GLsizei w, GLsizei h)
+{
+	const unsigned bb = tsr_dxt_block_bytes(f);
+	uint8_t rgba[16][4];
+	for (GLint by = 0; by < h; by += 4)
+		for (GLint bx = 0; bx < w; bx += 4, data += bb) {
+			tsr_dxt_decode_block(f, data, rgba);
+			for (int i = 0; i < 16; i++) {
+				const GLint tx = x + bx + i % 4, ty = y + by + i / 4;
+				if (bx + i % 4 < w && by + i / 4 < h && tx < iw && ty < ih)
+					memcpy(texels + ((size_t)ty * (size_t)iw + (size_t)tx) * 4,
+					       rgba[i], 4);
+			}
+		}
+}
+
+/* Bytes of S3TC data for a w x h image: its 4x4 blocks (edge blocks
+ * whole). */
+static int64_t s3tc_image_bytes(enum tsr_dxt_format f, GLsizei w, GLsizei h)
+{
+	return (int64_t)((w + 3) / 4) * ((h + 3) / 4) * tsr_dxt_block_bytes(f);
+}
+
+/* A float channel as an 8-bit one: clamped to [0, 1], rounded. */
+static uint8_t float_byte(const uint8_t *src)
+{
+	float f;
+	memcpy(&f, src, 4);
+	if (!(f > 0.0f))
+		return 0;
+	if (f >= 1.0f)
+		return 255;
+	return (uint8_t)(f * 255.0f + 0.5f);
+}
+
 /* Converts one client pixel to the stored texel (4 bytes). */
 static void convert_pixel(GLenum format, GLenum type, const uint8_t *src, uint8_t *dst)
 {
 	uint16_t p16;
 	switch (type) {
+	case GL_FLOAT:  /* RGBA or RGB, into an S3TC image */
+		dst[0] = float_byte(src);
+		dst[1] = float_byte(src + 4);
+		dst[2] = float_byte(src + 8);
+		dst[3] = format == GL_RGBA ? float_byte(src + 12) : 255;
+		return;
 	case GL_UNSIGNED_SHORT_5_6_5:
 		memcpy(&p16, src, 2);
 		dst[0] = (uint8_t)(((p16 >> 11) & 31) * 255 / 31);
@@ -132,16 +244,21 @@ static void convert_pixel(GLenum format, GLenum type, const uint8_t *src, uint8_
 	}
 }
 
-/* Copies a w x h client rectangle (rows unpack_alignment-aligned, bottom
- * row first) into texels at (x, y) of an image of width iw. */
+/* Copies a w x h client rectangle into texels at (x, y) of an image of
+ * width iw: rows UNPACK_ROW_LENGTH pixels long (0: w) and
+ * UNPACK_ALIGNMENT-aligned, bottom row first, UNPACK_SKIP_ROWS rows and
+ * UNPACK_SKIP_PIXELS pixels skipped (GL_EXT_unpack_subimage). */
 static void unpack(const struct tsr_gles_context *ctx, GLenum format, GLenum type,
 		   const void *pixels, GLsizei w, GLsizei h, uint8_t *texels, GLsizei iw,
 		   GLint x, GLint y)
 {
-	int bpp = pixel_bytes(format, type);
+	int bpp = type == GL_FLOAT ? s3tc_pixel_bytes(format, type) : pixel_bytes(format, type);
 	size_t align = (size_t)ctx->unpack_alignment;
-	size_t row = ((size_t)w * (size_t)bpp + align - 1) / align * align;
-	const uint8_t *src = pixels;
+	const size_t pixels_row = ctx->unpack_row_length > 0 ? (size_t)ctx->unpack_row_length
+							      : (size_t)w;
+	size_t row = (pixels_row * (size_t)bpp + align - 1) / align * align;
+	const uint8_t *src = (const uint8_t *)pixels + (size_t)ctx->unpack_skip_rows * row +
+			     (size_t)ctx->unpack_skip_pixels * (size_t)bpp;
 	for (GLsizei j = 0; j < h; j++)
 		for (GLsizei i = 0; i < w; i++)
 			convert_pixel(format, type, src + (size_t)j * row + (size_t)i * (size_t)bpp,
@@ -167,7 +284,18 @@ static bool image_define(struct gles_texture *t, int face, GLint level, GLenum f
 	im->height = h;
 	im->format = format;
 	im->type = type;
+	im->generated = false;
 	return true;
+}
+
+/* 3.7.1's size checks: a level in 0..log2(MAX_TEXTURE_SIZE), a size in
+ * 0..MAX_TEXTURE_SIZE >> level, square for a cube face. */
+static bool level_size_ok(GLenum target, GLint level, GLsizei width, GLsizei height)
+{
+	return level >= 0 && level < TSR_GLES_MAX_LEVELS && width >= 0 && height >= 0 &&
+	       width <= (TSR_GLES_MAX_TEXTURE_SIZE >> level) &&
+	       height <= (TSR_GLES_MAX_TEXTURE_SIZE >> level) &&
+	       (target == GL_TEXTURE_2D || width == height);
 }
 
 void tsr_gles_TexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
@@ -178,8 +306,32 @@ void tsr_gles_TexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint leve
 	struct gles_texture *t = target_texture(ctx, target, &face);
 	if (!t)
 		return;
-	if (!is_format(format) || !is_type(type)) {
+	const int s3tc = s3tc_format((GLenum)internalformat);
+	if (!is_format(format) || (!is_type(type) && !(s3tc >= 0 && type == GL_FLOAT))) {
 		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	if (s3tc >= 0) {  /* the driver compresses the data */
+		if (!level_size_ok(target, level, width, height) || border != 0) {
+			gles_error(ctx, GL_INVALID_VALUE);
+			return;
+		}
+		if (s3tc_pixel_bytes(format, type) == 0) {
+			gles_error(ctx, GL_INVALID_OPERATION);
+			return;
+		}
+		if (!image_define(t, face, level, (GLenum)internalformat, GL_UNSIGNED_BYTE, width,
+				  height)) {
+			gles_error(ctx, GL_OUT_OF_MEMORY);
+			return;
+		}
+		struct gles_image *im = &t->images[face][level];
+		if (!im->texels)
+			return;
+		if (pixels)
+			unpack(ctx, format, type, pixels, width, height, im->texels, width, 0, 0);
+		s3tc_roundtrip((enum tsr_dxt_format)s3tc, im->texels, width, height, 0, 0, width,
+			       height);
 		return;
 	}
 	/* the sized RGBA8 and RGB8 of 8-bit data, as GL_OES_required_internalformat
@@ -242,13 +394,28 @@ void tsr_gles_TexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint l
 	struct gles_texture *t = target_texture(ctx, target, &face);
 	if (!t)
 		return;
-	if (!is_format(format) || !is_type(type)) {
+	if (!is_format(format) || (!is_type(type) && type != GL_FLOAT)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
 	struct gles_image *im = sub_image(ctx, t, face, level, xoffset, yoffset, width, height);
 	if (!im)
 		return;
+	const int s3tc = s3tc_format(im->format);
+	if (s3tc >= 0) {  /* whole blocks, compressed by the driver */
+		if (s3tc_pixel_bytes(format, type) == 0 ||
+		    !s3tc_aligned(xoffset, yoffset, width, height, im->width, im->height)) {
+			gles_error(ctx, GL_INVALID_OPERATION);
+			return;
+		}
+		if (pixels && im->texels) {
+			unpack(ctx, format, type, pixels, width, height, im->texels, im->width,
+			       xoffset, yoffset);
+			s3tc_roundtrip((enum tsr_dxt_format)s3tc, im->texels, im->width, im->height,
+				       xoffset, yoffset, width, height);
+		}
+		return;
+	}
 	if (format != im->format || pixel_bytes(format, type) == 0) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
@@ -464,6 +631,7 @@ static bool downsample(struct gles_texture *t, int f, int l)
 	d->height = h;
 	d->format = s->format;
 	d->type = s->type;
+	d->generated = true;
 	return true;
 }
 
@@ -479,7 +647,7 @@ void tsr_gles_GenerateMipmap(struct tsr_gles_context *ctx, GLenum target)
 	int faces = target == GL_TEXTURE_CUBE_MAP ? 6 : 1;
 	/* any size (GL_OES_texture_npot) */
 	if ((faces == 6 && !gles_texture_cube_complete(t)) || b->width <= 0 ||
-	    is_depth(b->format)) {
+	    is_depth(b->format) || s3tc_format(b->format) >= 0) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
@@ -635,6 +803,17 @@ const void *tsr_gles_texture_image(const struct tsr_gles_context *ctx, GLuint te
 	return im->texels;
 }
 
+GLboolean tsr_gles_texture_level_uploaded(const struct tsr_gles_context *ctx, GLuint texture,
+					  GLint level)
+{
+	const struct gles_texture *t = texture == 0 ? ctx->default_2d
+						    : gles_names_get(&ctx->textures, texture);
+	if (!t || level < 0 || level >= TSR_GLES_MAX_LEVELS)
+		return GL_FALSE;
+	const struct gles_image *im = &t->images[0][level];
+	return im->width > 0 && im->height > 0 && !im->generated ? GL_TRUE : GL_FALSE;
+}
+
 GLboolean tsr_gles_texture_complete(const struct tsr_gles_context *ctx, GLuint unit,
 				    GLenum target)
 {
@@ -645,22 +824,39 @@ GLboolean tsr_gles_texture_complete(const struct tsr_gles_context *ctx, GLuint u
 	return gles_texture_complete(t) ? GL_TRUE : GL_FALSE;
 }
 
-/* ---- compressed textures: no formats (NUM_COMPRESSED_TEXTURE_FORMATS 0) ---- */
+/* ---- compressed textures: GL_EXT_texture_compression_s3tc's formats,
+ * decoded to RGBA8 texels ---- */
 
 void tsr_gles_CompressedTexImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
 				   GLenum internalformat, GLsizei width, GLsizei height,
 				   GLint border, GLsizei imagesize, const void *data)
 {
 	int face;
-	(void)level;
-	(void)internalformat;
-	(void)width;
-	(void)height;
-	(void)border;
-	(void)imagesize;
-	(void)data;
-	if (target_texture(ctx, target, &face))
+	struct gles_texture *t = target_texture(ctx, target, &face);
+	if (!t)
+		return;
+	const int s3tc = s3tc_format(internalformat);
+	if (s3tc < 0) {
 		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	const enum tsr_dxt_format f = (enum tsr_dxt_format)s3tc;
+	if (!level_size_ok(target, level, width, height) || border != 0 ||
+	    imagesize != s3tc_image_bytes(f, width, height)) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (!image_define(t, face, level, internalformat, GL_UNSIGNED_BYTE, width, height)) {
+		gles_error(ctx, GL_OUT_OF_MEMORY);
+		return;
+	}
+	struct gles_image *im = &t->images[face][level];
+	if (!im->texels)
+		return;
+	if (data)
+		s3tc_decode(f, data, im->texels, width, height, 0, 0, width, height);
+	else  /* zeros: the blocks of zeros' colors */
+		s3tc_roundtrip(f, im->texels, width, height, 0, 0, width, height);
 }
 
 void tsr_gles_CompressedTexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint level,
@@ -669,14 +865,28 @@ void tsr_gles_CompressedTexSubImage2D(struct tsr_gles_context *ctx, GLenum targe
 				      const void *data)
 {
 	int face;
-	(void)level;
-	(void)xoffset;
-	(void)yoffset;
-	(void)width;
-	(void)height;
-	(void)format;
-	(void)imagesize;
-	(void)data;
-	if (target_texture(ctx, target, &face))
+	struct gles_texture *t = target_texture(ctx, target, &face);
+	if (!t)
+		return;
+	const int s3tc = s3tc_format(format);
+	if (s3tc < 0) {
 		gles_error(ctx, GL_INVALID_ENUM);
+		return;
+	}
+	struct gles_image *im = sub_image(ctx, t, face, level, xoffset, yoffset, width, height);
+	if (!im)
+		return;
+	if (format != im->format ||
+	    !s3tc_aligned(xoffset, yoffset, width, height, im->width, im->height)) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
+	}
+	const enum tsr_dxt_format f = (enum tsr_dxt_format)s3tc;
+	if (imagesize != s3tc_image_bytes(f, width, height)) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return;
+	}
+	if (data && im->texels)
+		s3tc_decode(f, data, im->texels, im->width, im->height, xoffset, yoffset, width,
+			    height);
 }

@@ -48,6 +48,7 @@ static enum tsr_status push(struct tsr_image_set *set, const char *name,
 	img->depth = 0;
 	img->bottom_up = 0;      /* a workload's rows run down */
 	img->mipmapped = 0;
+	img->mip_count = 0;      /* levels built from level 0 */
 	*index = (int32_t)set->count++;
 	return TSR_OK;
 }

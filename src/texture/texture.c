@@ -115,6 +115,8 @@ enum tsr_status tsr_texture_create(const struct tsr_image *img,
 		t->levels = l + 1;
 		if (l == 0)
 			memcpy(lv->texels, img->rgba, (size_t)w * h * 4);
+		else if (l <= img->mip_count && img->mip_rgba[l - 1])
+			memcpy(lv->texels, img->mip_rgba[l - 1], (size_t)w * h * 4);
 		else
 			downsample(&t->level[l - 1], lv);
 		if (img->depth) {  /* the depths the grey texels show, until a pass writes them */

@@ -23,7 +23,8 @@
  * texels are 4 bytes each in memory like any (a 32-bit depth texel), so
  * addresses and line requests are the same as an RGBA8 texture's.
  *
- * Left out: anisotropic filtering, compressed formats (ETC/ASTC), sRGB.
+ * Left out: anisotropic filtering, compressed formats (ETC/ASTC; S3TC
+ * textures are decoded to RGBA8 by the GL driver, dxt.h), sRGB.
  */
 #ifndef TSR_TEXTURE_TEXTURE_H
 #define TSR_TEXTURE_TEXTURE_H

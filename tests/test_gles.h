@@ -1,0 +1,89 @@
+/*
+ * test_gles.h - helpers of the GL ES device tests (158, 160, 165): a
+ * context and a device (TBR or IMR, 16x16 tiles) with a program current,
+ * draws and clears of the context's state through the device.
+ */
+#ifndef TSR_TESTS_TEST_GLES_H
+#define TSR_TESTS_TEST_GLES_H
+
+#include "gles/device.h"
+
+struct gl_fix {
+	struct tsr_gles_context *ctx;
+	struct tsr_gles_device *dev;
+	GLuint prog;
+};
+
+/*
+ * A w x h context (ctx_bits: its config's bits, NULL: the defaults) and
+ * device (dev_bits; imr: the IMR pipeline, else TBR), and the program of
+ * vs and fs current, attribute attribs[i] (NULL-terminated) at location
+ * i. Fails the test (with the info log) unless both compile and it links.
+ */
+static inline void gl_fix_new(struct gl_fix *f, uint32_t w, uint32_t h, int imr,
+			      const struct tsr_gles_config *ctx_bits,
+			      struct tsr_gles_config dev_bits, const char *vs, const char *fs,
+			      const char *const *attribs)
+{
+	struct tsr_error err;
+	assert_int_equal(tsr_gles_context_create(w, h, ctx_bits, &f->ctx, &err), TSR_OK);
+	struct tsr_gpu_config cfg;
+	tsr_config_defaults(&cfg);
+	cfg.tile_width = 16;
+	cfg.tile_height = 16;
+	cfg.pipeline_mode = imr ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
+	const struct tsr_gles_device_params p = {.width = w, .height = h, .bits = dev_bits,
+						 .config = &cfg};
+	if (tsr_gles_device_create(&p, &f->dev, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	struct tsr_gles_context *c = f->ctx;
+	const char *src[2] = {vs, fs};
+	GLuint sh[2];
+	for (int k = 0; k < 2; k++) {
+		sh[k] = tsr_gles_CreateShader(c, k ? GL_FRAGMENT_SHADER : GL_VERTEX_SHADER);
+		tsr_gles_ShaderSource(c, sh[k], 1, &src[k], NULL);
+		tsr_gles_CompileShader(c, sh[k]);
+		GLint ok = 0;
+		tsr_gles_GetShaderiv(c, sh[k], GL_COMPILE_STATUS, &ok);
+		if (!ok) {
+			char log[1024];
+			tsr_gles_GetShaderInfoLog(c, sh[k], sizeof log, NULL, log);
+			fail_msg("%s", log);
+		}
+	}
+	f->prog = tsr_gles_CreateProgram(c);
+	tsr_gles_AttachShader(c, f->prog, sh[0]);
+	tsr_gles_AttachShader(c, f->prog, sh[1]);
+	for (GLuint i = 0; attribs && attribs[i]; i++)
+		tsr_gles_BindAttribLocation(c, f->prog, i, attribs[i]);
+	tsr_gles_LinkProgram(c, f->prog);
+	tsr_gles_UseProgram(c, f->prog);
+	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+}
+
+static inline void gl_fix_free(struct gl_fix *f)
+{
+	assert_int_equal(tsr_gles_device_destroy(f->dev, NULL), TSR_OK);
+	tsr_gles_context_destroy(f->ctx);
+}
+
+/* DrawArrays(mode, first, n) of the context's state on the device. */
+static inline void gl_fix_draw(struct gl_fix *f, GLenum mode, GLint first, GLsizei n)
+{
+	struct tsr_gles_draw d;
+	struct tsr_error err;
+	assert_true(tsr_gles_draw_arrays_state(f->ctx, mode, first, n, &d));
+	if (tsr_gles_device_draw(f->dev, f->ctx, &d, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+}
+
+/* Clear(mask) with the context's clear values on the device. */
+static inline void gl_fix_clear(struct gl_fix *f, GLbitfield mask)
+{
+	struct tsr_clear_state c;
+	struct tsr_error err;
+	assert_true(tsr_gles_clear_state(f->ctx, mask, &c));
+	assert_int_equal(tsr_gles_device_clear(f->dev, f->ctx, &c, &err), TSR_OK);
+}
+
+#endif
