@@ -74,10 +74,18 @@
  * end, frames.csv (a row per frame, energy_nj too in the timing mode) and
  * stats.json at destroy.
  *
+ * Several draw buffers (GL_EXT_draw_buffers: draw buffers 1..3 selecting
+ * attached COLOR_ATTACHMENT1..3 images): the pass takes every color
+ * attachment of the framebuffer object as color targets 1..3 (struct
+ * tsr_cmd_pass mrt, mrt_images), each draw writes those its draw buffers
+ * select (tsr_draw_state.draw_buffers), a clear before the pass's first
+ * draw clears those it reaches at the pass's start (mrt_clear; the others
+ * keep their contents), a later one is the clear quad, whose gl_FragColor
+ * reaches every selected buffer.
+ *
  * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): a depth
- * renderbuffer alone, several draw buffers (GL_EXT_draw_buffers' draw
- * buffer 1..3 selecting an attached COLOR_ATTACHMENT1..3 in a draw or a
- * color Clear), a stencil clear after a draw or scissored or
+ * renderbuffer alone, several draw buffers without a COLOR_ATTACHMENT0,
+ * a stencil clear after a draw or scissored or
  * color-masked (the clear quad writes no stencil); texture contents
  * changed between two draws of one frame are sampled as at the frame's
  * end.

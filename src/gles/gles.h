@@ -171,9 +171,9 @@ void tsr_gles_FramebufferFetchBarrierEXT(struct tsr_gles_context *ctx);
  * framebuffer object bufs[i] must be COLOR_ATTACHMENTi_EXT or NONE, else
  * INVALID_OPERATION (the buffers past n become NONE); on the default
  * framebuffer n must be 1 and bufs[0] BACK or NONE, else
- * INVALID_OPERATION. Draw buffer 0 NONE: draws and Clear write no color;
- * a draw or Clear with a draw buffer 1..3 selecting an attached image is
- * refused by the device (several render targets, not yet drawn). */
+ * INVALID_OPERATION. Draws and Clear write the color of each draw buffer
+ * selecting an attached image (gl_FragData[i] to buffer i, gl_FragColor to
+ * every one) and none into a NONE one (docs/gles.md). */
 void tsr_gles_DrawBuffersEXT(struct tsr_gles_context *ctx, GLsizei n, const GLenum *bufs);
 /* pname BUFFER_MAP_POINTER_OES: the mapping, NULL when not mapped. */
 void tsr_gles_GetBufferPointervOES(struct tsr_gles_context *ctx, GLenum target, GLenum pname,

@@ -7,7 +7,10 @@
  * TBR tile (the color buffer is on chip until the tile flush); with a
  * memory backend (immediate mode, target_memory.c) late Z reads and
  * writes the Z buffer (depth, or D24S8 depth and stencil) and blending
- * the color buffer. A window without a color buffer (color NULL: a pass drawing a depth render target) blends
+ * the color buffer. Each color target the draw writes (GL_EXT_draw_buffers:
+ * the window's target 0 and mrt[0..2], selected by the binding's
+ * draw_buffers) blends its own color with the one blend state and color
+ * mask, and makes its own traffic. A window without a color buffer (color NULL: a pass drawing a depth render target) blends
  * nothing: late Z still writes depth, no color is written nor counted.
  */
 #include "raster/raster_priv.h"
