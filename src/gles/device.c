@@ -973,26 +973,42 @@ struct mrt_sel {
 static enum tsr_status mrt_targets(struct tsr_gles_device *d, const struct tsr_gles_context *ctx,
 				   int32_t target, struct mrt_sel *m, struct tsr_error *err)
 {
-	uint8_t *attached = &m->attached, *drawn = &m->drawn;
-	uint32_t *images = m->images;
 	struct tsr_gles_context *c = (struct tsr_gles_context *)ctx;  /* queries only */
-	GLint fb = 0;
+	GLint fb = 0, type[TSR_GLES_MAX_DRAW_BUFFERS] = {GL_NONE};
 	tsr_gles_GetIntegerv(c, GL_FRAMEBUFFER_BINDING, &fb);
-	*attached = *drawn = 0;
-	for (GLenum i = 1; fb != 0 && i < TSR_GLES_MAX_DRAW_BUFFERS; i++) {
+	m->attached = m->drawn = 0;
+	for (GLenum i = 0; fb != 0 && i < TSR_GLES_MAX_DRAW_BUFFERS; i++) {
 		const GLenum att = GL_COLOR_ATTACHMENT0 + i;
-		GLint buf = GL_NONE, type = GL_NONE, name = 0;
+		GLint buf = GL_NONE;
+		type[i] = GL_NONE;
 		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, att,
 							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
-							     &type);
-		if (type == GL_NONE)
+							     &type[i]);
+		if (i == 0 || type[i] == GL_NONE)
 			continue;
 		tsr_gles_GetIntegerv(c, 0x8825 + i, &buf);  /* GL_DRAW_BUFFERi_EXT */
-		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, att,
+		m->attached |= (uint8_t)(1u << i);
+		if (buf == (GLint)att)
+			m->drawn |= (uint8_t)(1u << i);
+	}
+	/* the images only when several targets are drawn or a pending clear
+	 * reaches some: a framebuffer object drawn with target 0 alone stays
+	 * the single-target pass it was */
+	const struct pending_clear *pc = pending_clear(d, target, 0);
+	if (!m->drawn && !(pc && pc->mrt))
+		return TSR_OK;
+	if (target < 0 || type[0] == GL_NONE)
+		return unsupported(err, "several draw buffers (GL_EXT_draw_buffers) without a "
+				   "COLOR_ATTACHMENT0");
+	for (GLenum i = 1; i < TSR_GLES_MAX_DRAW_BUFFERS; i++) {
+		if (!(m->attached >> i & 1))
+			continue;
+		GLint name = 0;
+		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + i,
 							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
 							     &name);
 		int32_t image = -1;
-		if (type == GL_TEXTURE) {
+		if (type[i] == GL_TEXTURE) {
 			TSR_TRY(target_image(d, ctx, (GLuint)name, 0, &image, err));
 		} else {
 			GLsizei w = 0, h = 0;
@@ -1002,19 +1018,8 @@ static enum tsr_status mrt_targets(struct tsr_gles_device *d, const struct tsr_g
 			TSR_TRY(serial_target(d, serial, w, h, 0, "renderbuffer", (GLuint)name,
 					      &image, err));
 		}
-		images[i - 1] = (uint32_t)image;
-		*attached |= (uint8_t)(1u << i);
-		if (buf == (GLint)att)
-			*drawn |= (uint8_t)(1u << i);
+		m->images[i - 1] = (uint32_t)image;
 	}
-	GLint type0 = GL_NONE;
-	if (fb != 0)
-		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
-							     &type0);
-	if (*drawn && (target < 0 || type0 == GL_NONE))
-		return unsupported(err, "several draw buffers (GL_EXT_draw_buffers) without a "
-				   "COLOR_ATTACHMENT0");
 	return TSR_OK;
 }
 
