@@ -58,11 +58,13 @@ check-asan: deps
 	@cmake --build $(BUILD)-asan -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --test-dir $(BUILD)-asan -j $(JOBS) --output-on-failure
 
+# everything built with clang, warnings as errors, and the tests not
+# labelled slow (the slow ones run in make check and check-asan)
 check-clang:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
 	@CC=clang CXX=clang++ cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DTSR_WERROR=ON >/dev/null
 	@cmake --build $(BUILD)-clang -j $(JOBS)
-	ctest --test-dir $(BUILD)-clang -j $(JOBS) --output-on-failure
+	ctest --test-dir $(BUILD)-clang -j $(JOBS) -LE slow --output-on-failure
 
 # a single-node Slurm cluster on localhost (Debian's slurm-wlm and munge,
 # installed if missing; root): a job array, and a sweep through sbatch

@@ -136,7 +136,16 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 			int quiet);
 
 /*
- * The frames of a --dump-frames list ('last', 'all', 'none' or numbers
+ * glibc's malloc tunables (ld.so --list-tunables) for the processes that
+ * replay and test: freed memory kept for reuse (no trim below 256 MB, mmap
+ * only from 32 MB) and transparent huge pages asked for (hugetlb=1), for a
+ * fraction of the page faults (docs/driver.md); results do not depend on
+ * them. tests/CMakeLists.txt reads this line for the tests' environment.
+ */
+#define TSR_MALLOC_TUNABLES "glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=268435456:glibc.malloc.mmap_threshold=33554432"
+
+/*
+ * The frames of a --dump-frames list (tsr_frame_list_parse(): 'last', 'all', 'none' or numbers
  * separated by commas) for a run of `frames` frames: want[f] = 1 for each.
  * Returns 0, or prints the error (naming the option and the bad item) and
  * returns EXIT_USAGE.

@@ -63,35 +63,19 @@ static void usage_run(FILE *f)
 
 int tsr_cli_dump_frames_parse(const char *list, uint32_t frames, unsigned char *want)
 {
-	memset(want, 0, frames);
-	if (strcmp(list, "none") == 0)
-		return 0;
-	if (strcmp(list, "all") == 0) {
-		memset(want, 1, frames);
-		return 0;
-	}
-	if (strcmp(list, "last") == 0) {
-		want[frames - 1] = 1;
-		return 0;
-	}
-	for (const char *p = list;;) {
-		size_t len = strcspn(p, ",");
-		char *end;
-		errno = 0;
-		unsigned long v = strtoul(p, &end, 10);
-		if (len == 0 || p[0] < '0' || p[0] > '9' || (size_t)(end - p) != len || errno)
-			return tsr_cli_usage_error("invalid --dump-frames '%s': item '%.*s' is not a "
-						   "frame number (use last, all, none or a list "
-						   "like 0,5,9)", list, (int)len, p);
-		if (v >= frames)
-			return tsr_cli_usage_error("invalid --dump-frames '%s': frame %.*s is past "
-						   "the last frame (the run has %u frames, 0 to %u)",
-						   list, (int)len, p, frames, frames - 1);
-		want[v] = 1;
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
+	struct tsr_frame_list l;
+	struct tsr_error err;
+	if (tsr_frame_list_parse(list, &l, &err) != TSR_OK)
+		return tsr_cli_usage_error("invalid --dump-frames %s", err.msg);
+	int rc = 0;
+	if (l.kind == TSR_FRAMES_LIST && l.n > frames)
+		rc = tsr_cli_usage_error("invalid --dump-frames '%s': frame %u is past the last "
+					 "frame (the run has %u frames, 0 to %u)",
+					 list, l.n - 1, frames, frames - 1);
+	for (uint32_t f = 0; f < frames; f++)
+		want[f] = tsr_frame_list_has(&l, f, frames);
+	tsr_frame_list_release(&l);
+	return rc;
 }
 
 /* The progress line; `within`: where the frame in work is, or "". */

@@ -542,8 +542,7 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 			 * 80 thousand in an 800x600 glmark2 replay, about 10% of its
 			 * time (docs/driver.md); the results do not depend on it */
 			"GLIBC_TUNABLES", getenv("GLIBC_TUNABLES") ? getenv("GLIBC_TUNABLES") :
-				"glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=268435456:"
-				"glibc.malloc.mmap_threshold=33554432",
+				TSR_MALLOC_TUNABLES,
 			/* the replay ends with the last frame asked for */
 			"TESSERA_FRAMES", frames < (uint32_t)trace_frames ? frames_text : NULL,
 			NULL,

@@ -18,12 +18,11 @@
  * filters across faces, seamless as GL ES 3.0 says; tessera clamps to the
  * face's edge) and isolated pixels on texel boundaries in the NEAREST half.
  */
-#include <EGL/egl.h>
-#include <GLES2/gl2.h>
-#include <X11/Xlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "example_egl.h"
 
 static const char *VS = "attribute vec2 pos;\nvarying vec2 v_ndc;\n"
 	"void main() { v_ndc = pos; gl_Position = vec4(pos, 0.0, 1.0); }\n";
@@ -39,14 +38,6 @@ static const char *FS = "precision highp float;\nuniform samplerCube env;\n"
 	"  }\n"
 	"  gl_FragColor = v_ndc.x < 0.0 ? textureCube(env, d) : textureCube(env_nearest, d);\n"
 	"}\n";
-
-static GLuint sh(GLenum t, const char *s)
-{
-	GLuint x = glCreateShader(t);
-	glShaderSource(x, 1, &s, NULL);
-	glCompileShader(x);
-	return x;
-}
 
 #define WIDTH 400
 #define HEIGHT 300
@@ -84,30 +75,13 @@ static GLuint cube_map(GLenum min_filter, GLenum mag_filter)
 
 int main(void)
 {
-	Display *dpy = XOpenDisplay(NULL);
-	if (!dpy)
+	Display *dpy;
+	EGLDisplay ed;
+	EGLSurface s;
+	if (example_window(WIDTH, HEIGHT, &dpy, &ed, &s))
 		return 1;
-	Window win = XCreateSimpleWindow(dpy, DefaultRootWindow(dpy), 0, 0, WIDTH, HEIGHT, 0, 0, 0);
-	XMapWindow(dpy, win);
-	EGLDisplay ed = eglGetDisplay((EGLNativeDisplayType)dpy);
-	eglInitialize(ed, NULL, NULL);
-	eglBindAPI(EGL_OPENGL_ES_API);
-	const EGLint ca[] = {EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8,
-			     EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
-			     EGL_NONE};
-	EGLConfig cfg;
-	EGLint nc;
-	eglChooseConfig(ed, ca, &cfg, 1, &nc);
-	EGLSurface s = eglCreateWindowSurface(ed, cfg, (EGLNativeWindowType)win, NULL);
-	const EGLint cx[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
-	EGLContext c = eglCreateContext(ed, cfg, EGL_NO_CONTEXT, cx);
-	eglMakeCurrent(ed, s, s, c);
-	GLuint p = glCreateProgram();
-	glAttachShader(p, sh(GL_VERTEX_SHADER, VS));
-	glAttachShader(p, sh(GL_FRAGMENT_SHADER, FS));
-	glBindAttribLocation(p, 0, "pos");
-	glLinkProgram(p);
-	glUseProgram(p);
+	static const char *const attribs[] = {"pos"};
+	GLuint p = example_program(VS, FS, attribs, 1);
 	glActiveTexture(GL_TEXTURE0);
 	cube_map(GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR);
 	glActiveTexture(GL_TEXTURE1);

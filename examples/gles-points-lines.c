@@ -12,12 +12,11 @@
  *       eglretrace --headless pl.trace
  *   build/tessera compare REF OUT/surface-2   (REF's files renamed frame-NNNN.png)
  */
-#include <EGL/egl.h>
-#include <GLES2/gl2.h>
-#include <X11/Xlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "example_egl.h"
 
 static const char *VS = "attribute vec2 pos;\nattribute vec3 col;\nuniform float psize;\n"
 	"varying vec3 v_col;\nvoid main() { v_col = col; gl_PointSize = psize;\n"
@@ -25,14 +24,6 @@ static const char *VS = "attribute vec2 pos;\nattribute vec3 col;\nuniform float
 static const char *FS = "precision mediump float;\nuniform float mode;\nvarying vec3 v_col;\n"
 	"void main() { if (mode > 0.5) gl_FragColor = vec4(gl_PointCoord, v_col.b, 1.0);\n"
 	"  else gl_FragColor = vec4(v_col, 1.0); }\n";
-
-static GLuint sh(GLenum t, const char *s)
-{
-	GLuint x = glCreateShader(t);
-	glShaderSource(x, 1, &s, NULL);
-	glCompileShader(x);
-	return x;
-}
 
 #define WIDTH 400
 #define HEIGHT 300
@@ -56,31 +47,13 @@ static void draw(GLenum mode, const float *xy, int n, float phase)
 
 int main(void)
 {
-	Display *dpy = XOpenDisplay(NULL);
-	if (!dpy)
+	Display *dpy;
+	EGLDisplay ed;
+	EGLSurface s;
+	if (example_window(WIDTH, HEIGHT, &dpy, &ed, &s))
 		return 1;
-	Window win = XCreateSimpleWindow(dpy, DefaultRootWindow(dpy), 0, 0, WIDTH, HEIGHT, 0, 0, 0);
-	XMapWindow(dpy, win);
-	EGLDisplay ed = eglGetDisplay((EGLNativeDisplayType)dpy);
-	eglInitialize(ed, NULL, NULL);
-	eglBindAPI(EGL_OPENGL_ES_API);
-	const EGLint ca[] = {EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8,
-			     EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
-			     EGL_NONE};
-	EGLConfig cfg;
-	EGLint nc;
-	eglChooseConfig(ed, ca, &cfg, 1, &nc);
-	EGLSurface s = eglCreateWindowSurface(ed, cfg, (EGLNativeWindowType)win, NULL);
-	const EGLint cx[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
-	EGLContext c = eglCreateContext(ed, cfg, EGL_NO_CONTEXT, cx);
-	eglMakeCurrent(ed, s, s, c);
-	GLuint p = glCreateProgram();
-	glAttachShader(p, sh(GL_VERTEX_SHADER, VS));
-	glAttachShader(p, sh(GL_FRAGMENT_SHADER, FS));
-	glBindAttribLocation(p, 0, "pos");
-	glBindAttribLocation(p, 1, "col");
-	glLinkProgram(p);
-	glUseProgram(p);
+	static const char *const attribs[] = {"pos", "col"};
+	GLuint p = example_program(VS, FS, attribs, 2);
 	glEnableVertexAttribArray(0);
 	glEnableVertexAttribArray(1);
 	GLint psize = glGetUniformLocation(p, "psize"), mode = glGetUniformLocation(p, "mode");

@@ -8,7 +8,10 @@
  * stays small; pixels, buffer contents and shader sources from the input,
  * or a shader from a built-in table of valid GLSL ES 1.00 ones so that
  * links, uniforms and draws get exercised). Draws, clears, reads and swaps
- * go on to a device (device.h) of a small surface.
+ * go on to a device (device.h) of a small surface. The extensions' entry
+ * points are called too: PolygonOffsetClampEXT, DrawBuffersEXT,
+ * DiscardFramebufferEXT, FramebufferFetchBarrierEXT, S3TC uploads and
+ * KHR_debug's (labels, messages, groups, the log, the callback).
  *
  * The first byte picks the context's size and default framebuffer bits.
  * At most MAX_CALLS calls, MAX_COMPILES compiles and links per input,
@@ -34,7 +37,11 @@
  *   ("0:N"; or, from the lowering, the SPIR-V construct it refused),
  *   LINK_STATUS FALSE with a non-empty log;
  * - the draw state is made exactly when the framebuffer is complete and a
- *   program is current (count > 0), and carries the call's mode and count.
+ *   program is current (count > 0), and carries the call's mode and count;
+ * - KHR_debug: a label comes back as set (cut to the buffer), a group push
+ *   or pop changes the stack depth by one unless it records an error
+ *   (STACK_UNDERFLOW at the default group), messages fetched from the log
+ *   and given to the callback are NUL-terminated at their length.
  */
 #include <math.h>
 #include <stdio.h>
@@ -182,7 +189,8 @@ static const GLenum MODES[] = { GL_POINTS, GL_LINES, GL_LINE_LOOP, GL_LINE_STRIP
 static const GLenum INDEX_TYPES[] = { GL_UNSIGNED_BYTE, GL_UNSIGNED_SHORT, GL_UNSIGNED_INT };
 static const GLenum CAPS[] = { GL_CULL_FACE, GL_POLYGON_OFFSET_FILL, GL_SAMPLE_ALPHA_TO_COVERAGE,
 			       GL_SAMPLE_COVERAGE, GL_SCISSOR_TEST, GL_STENCIL_TEST,
-			       GL_DEPTH_TEST, GL_BLEND, GL_DITHER };
+			       GL_DEPTH_TEST, GL_BLEND, GL_DITHER, GL_DEBUG_OUTPUT_KHR,
+			       GL_DEBUG_OUTPUT_SYNCHRONOUS_KHR };
 static const GLenum FUNCS[] = { GL_NEVER, GL_LESS, GL_EQUAL, GL_LEQUAL, GL_GREATER, GL_NOTEQUAL,
 				GL_GEQUAL, GL_ALWAYS };
 static const GLenum FACES[] = { GL_FRONT, GL_BACK, GL_FRONT_AND_BACK };
@@ -211,6 +219,36 @@ static const GLenum ATTRIB_PNAMES[] = {
 static const GLenum POINTER_PNAMES[] = { GL_VERTEX_ATTRIB_ARRAY_POINTER };
 static const GLenum MAP_PNAMES[] = { GL_BUFFER_MAP_POINTER_OES };
 static const GLenum ACCESSES[] = { GL_WRITE_ONLY_OES };
+static const GLenum DRAW_BUFFERS[] = { GL_NONE, GL_BACK, GL_COLOR_ATTACHMENT0,
+				       GL_COLOR_ATTACHMENT1_EXT, GL_COLOR_ATTACHMENT2_EXT,
+				       GL_COLOR_ATTACHMENT3_EXT };
+static const GLenum DISCARDS[] = { GL_COLOR_ATTACHMENT0, GL_DEPTH_ATTACHMENT,
+				   GL_STENCIL_ATTACHMENT, GL_COLOR_EXT, GL_DEPTH_EXT,
+				   GL_STENCIL_EXT };
+static const GLenum S3TC_FORMATS[] = {
+	GL_COMPRESSED_RGB_S3TC_DXT1_EXT, GL_COMPRESSED_RGBA_S3TC_DXT1_EXT,
+	GL_COMPRESSED_RGBA_S3TC_DXT3_EXT, GL_COMPRESSED_RGBA_S3TC_DXT5_EXT,
+};
+static const GLenum LABEL_KINDS[] = { GL_BUFFER_KHR, GL_SHADER_KHR, GL_PROGRAM_KHR, GL_TEXTURE,
+				      GL_RENDERBUFFER, GL_FRAMEBUFFER, GL_SAMPLER_KHR,
+				      GL_QUERY_KHR };
+static const GLenum DEBUG_SOURCES[] = {
+	GL_DEBUG_SOURCE_API_KHR, GL_DEBUG_SOURCE_WINDOW_SYSTEM_KHR,
+	GL_DEBUG_SOURCE_SHADER_COMPILER_KHR, GL_DEBUG_SOURCE_THIRD_PARTY_KHR,
+	GL_DEBUG_SOURCE_APPLICATION_KHR, GL_DEBUG_SOURCE_OTHER_KHR, GL_DONT_CARE,
+};
+static const GLenum DEBUG_TYPES[] = {
+	GL_DEBUG_TYPE_ERROR_KHR, GL_DEBUG_TYPE_DEPRECATED_BEHAVIOR_KHR,
+	GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR_KHR, GL_DEBUG_TYPE_PORTABILITY_KHR,
+	GL_DEBUG_TYPE_PERFORMANCE_KHR, GL_DEBUG_TYPE_OTHER_KHR, GL_DEBUG_TYPE_MARKER_KHR,
+	GL_DEBUG_TYPE_PUSH_GROUP_KHR, GL_DEBUG_TYPE_POP_GROUP_KHR, GL_DONT_CARE,
+};
+static const GLenum DEBUG_SEVERITIES[] = {
+	GL_DEBUG_SEVERITY_HIGH_KHR, GL_DEBUG_SEVERITY_MEDIUM_KHR, GL_DEBUG_SEVERITY_LOW_KHR,
+	GL_DEBUG_SEVERITY_NOTIFICATION_KHR, GL_DONT_CARE,
+};
+static const GLenum DEBUG_POINTERS[] = { GL_DEBUG_CALLBACK_FUNCTION_KHR,
+					 GL_DEBUG_CALLBACK_USER_PARAM_KHR };
 static const GLenum STRINGS[] = { GL_VENDOR, GL_RENDERER, GL_VERSION,
 				  GL_SHADING_LANGUAGE_VERSION, GL_EXTENSIONS };
 
@@ -252,12 +290,18 @@ static const struct { GLenum pname; int n; } GETS[] = {
 	{ GL_MAX_TEXTURE_IMAGE_UNITS, 1 }, { GL_IMPLEMENTATION_COLOR_READ_TYPE, 1 },
 	{ GL_IMPLEMENTATION_COLOR_READ_FORMAT, 1 }, { GL_RED_BITS, 1 }, { GL_GREEN_BITS, 1 },
 	{ GL_BLUE_BITS, 1 }, { GL_ALPHA_BITS, 1 }, { GL_DEPTH_BITS, 1 }, { GL_STENCIL_BITS, 1 },
+	/* extensions: polygon offset clamp, draw buffers, KHR_debug */
+	{ GL_POLYGON_OFFSET_CLAMP_EXT, 1 }, { GL_MAX_DRAW_BUFFERS_EXT, 1 },
+	{ GL_DRAW_BUFFER0_EXT, 1 }, { GL_DEBUG_OUTPUT_KHR, 1 },
+	{ GL_DEBUG_OUTPUT_SYNCHRONOUS_KHR, 1 }, { GL_DEBUG_GROUP_STACK_DEPTH_KHR, 1 },
+	{ GL_MAX_DEBUG_GROUP_STACK_DEPTH_KHR, 1 }, { GL_MAX_LABEL_LENGTH_KHR, 1 },
 };
 /* The pnames whose state is a float (GetIntegerv rounds them). */
 static bool get_is_float(GLenum p)
 {
 	return p == GL_LINE_WIDTH || p == GL_POLYGON_OFFSET_FACTOR ||
 	       p == GL_POLYGON_OFFSET_UNITS || p == GL_SAMPLE_COVERAGE_VALUE ||
+	       p == GL_POLYGON_OFFSET_CLAMP_EXT ||
 	       p == GL_ALIASED_POINT_SIZE_RANGE || p == GL_ALIASED_LINE_WIDTH_RANGE;
 }
 static bool get_is_norm(GLenum p)
@@ -513,7 +557,8 @@ static bool gl_error_ok(GLenum e)
 {
 	return e == GL_NO_ERROR || e == GL_INVALID_ENUM || e == GL_INVALID_VALUE ||
 	       e == GL_INVALID_OPERATION || e == GL_OUT_OF_MEMORY ||
-	       e == GL_INVALID_FRAMEBUFFER_OPERATION;
+	       e == GL_INVALID_FRAMEBUFFER_OPERATION || e == GL_STACK_OVERFLOW_KHR ||
+	       e == GL_STACK_UNDERFLOW_KHR;
 }
 
 static bool in_table(GLenum v, const GLenum *t, size_t n)
@@ -898,8 +943,41 @@ enum op {
 	OP_GET_LOCATION, OP_UNIFORM_F, OP_UNIFORM_I, OP_UNIFORM_FV, OP_UNIFORM_IV,
 	OP_UNIFORM_MATRIX, OP_GET_UNIFORM, OP_SHADER_MISC, OP_GET, OP_GET_STRING,
 	OP_DRAW_ARRAYS, OP_DRAW_ELEMENTS, OP_CLEAR, OP_READ_PIXELS, OP_FLUSH, OP_SWAP,
-	OP_BUILTIN_PROGRAM, OP_TEXTURE_COMPLETE, OP_COUNT
+	OP_BUILTIN_PROGRAM, OP_TEXTURE_COMPLETE,
+	/* extensions (docs/gles.md) */
+	OP_POLYGON_OFFSET_CLAMP, OP_DRAW_BUFFERS, OP_DISCARD_FRAMEBUFFER, OP_FETCH_BARRIER,
+	OP_DEBUG_LABEL, OP_DEBUG_MESSAGE, OP_DEBUG_GROUP, OP_DEBUG_LOG, OP_COUNT
 };
+
+static int debug_callback_user;
+
+/* A KHR_debug callback: each message is NUL-terminated at its length. */
+static void GL_APIENTRY debug_callback(GLenum source, GLenum type, GLuint id, GLenum severity,
+				       GLsizei length, const GLchar *message,
+				       const void *user)
+{
+	(void)source;
+	(void)type;
+	(void)id;
+	(void)severity;
+	CHECK(user == &debug_callback_user);
+	CHECK(message && length >= 0 && strlen(message) == (size_t)length);
+}
+
+/* Text from the input (at most cap - 1 bytes, NUL-terminated in buf): a
+ * label or a message; returns its length argument: -1 or -2 (NUL-
+ * terminated), its length, or one past every limit. */
+static GLsizei text_arg(struct rd *r, char *buf, size_t cap)
+{
+	size_t n = u8(r) % cap;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (char)(u8(r) | 1); /* no NUL inside */
+	buf[n] = '\0';
+	/* or a length past every limit (never read: the call refuses it) */
+	static const GLsizei FAR[] = { -2, 1 << 20, INT32_MAX };
+	const uint8_t b = u8(r);
+	return b < 0x80 ? -1 : b < 0xF0 ? (GLsizei)n : FAR[b % N(FAR)];
+}
 
 typedef void (*gen_fn)(struct tsr_gles_context *, GLsizei, GLuint *);
 typedef void (*del_fn)(struct tsr_gles_context *, GLsizei, const GLuint *);
@@ -1350,15 +1428,32 @@ static GLenum one_call(struct fz *z)
 		break;
 	}
 	case OP_COMPRESSED: {
+		/* S3TC blocks from the input (8 or 16 bytes a 4x4 block), the
+		 * size right or not; any other format is INVALID_ENUM */
 		GLenum target = PICK(r, IMG_TARGETS);
 		GLsizei w = size_arg(r), h = size_arg(r);
-		if (u8(r) & 1)
-			tsr_gles_CompressedTexImage2D(ctx, target, 0, u16(r), w, h, 0, 16, pixels);
+		GLenum format = PICK(r, S3TC_FORMATS);
+		const uint8_t b = u8(r);
+		GLsizei bytes = 0;
+		if (w >= 0 && h >= 0) {
+			const int64_t blocks = (int64_t)((w + 3) / 4) * ((h + 3) / 4);
+			const int64_t want = blocks * (format == GL_COMPRESSED_RGBA_S3TC_DXT3_EXT ||
+						       format == GL_COMPRESSED_RGBA_S3TC_DXT5_EXT ? 16 : 8);
+			bytes = want <= PIXELS_BYTES && b < 0xF0 ? (GLsizei)want : (GLsizei)(b % 64);
+		}
+		for (GLsizei i = 0; i < bytes && i < PIXELS_BYTES; i++)
+			pixels[i] = u8(r);
+		const GLint level = u8(r) < 0xF0 ? 0 : (GLint)(u8(r) % 10) - 1;
+		if (b & 1)
+			tsr_gles_CompressedTexImage2D(ctx, target, level, format, w, h, 0, bytes,
+						      pixels);
 		else
-			tsr_gles_CompressedTexSubImage2D(ctx, target, 0, 0, 0, w, h, u16(r), 16, pixels);
+			tsr_gles_CompressedTexSubImage2D(ctx, target, level, 0, 0, w, h, format, bytes,
+							 pixels);
 		e = tsr_gles_GetError(ctx);
 		have_e = true;
-		CHECK(e == GL_INVALID_ENUM);
+		if (IN(target, IMG_TARGETS) && !IN(format, S3TC_FORMATS))
+			CHECK(e == GL_INVALID_ENUM);
 		break;
 	}
 	case OP_GENERATE_MIPMAP: tsr_gles_GenerateMipmap(ctx, PICK(r, TEX_TARGETS)); break;
@@ -1927,6 +2022,181 @@ static GLenum one_call(struct fz *z)
 	case OP_TEXTURE_COMPLETE: {
 		GLuint unit = u8(r) % 18;
 		(void)tsr_gles_texture_complete(ctx, unit, PICK(r, TEX_TARGETS));
+		break;
+	}
+	case OP_POLYGON_OFFSET_CLAMP: {
+		const GLfloat f = flt(r), u = flt(r), c = flt(r);
+		tsr_gles_PolygonOffsetClampEXT(ctx, f, u, c);
+		e = tsr_gles_GetError(ctx);
+		have_e = true;
+		CHECK(e == GL_NO_ERROR);
+		GLfloat got = -1.0f;
+		tsr_gles_GetFloatv(ctx, GL_POLYGON_OFFSET_CLAMP_EXT, &got);
+		CHECK(isnan(c) ? got == 0.0f : memcmp(&got, &c, sizeof c) == 0);
+		break;
+	}
+	case OP_DRAW_BUFFERS: {
+		GLenum bufs[5];
+		const GLsizei n = count_arg(r, 5);
+		for (int i = 0; i < 5; i++)
+			bufs[i] = PICK(r, DRAW_BUFFERS);
+		const GLint before = geti(ctx, GL_DRAW_BUFFER0_EXT);
+		tsr_gles_DrawBuffersEXT(ctx, n, bufs);
+		e = tsr_gles_GetError(ctx);
+		have_e = true;
+		if (n < 0 || n > geti(ctx, GL_MAX_DRAW_BUFFERS_EXT))
+			CHECK(e == GL_INVALID_VALUE);
+		if (e == GL_NO_ERROR && n > 0)
+			CHECK(geti(ctx, GL_DRAW_BUFFER0_EXT) == (GLint)bufs[0]);
+		if (e != GL_NO_ERROR)
+			CHECK(geti(ctx, GL_DRAW_BUFFER0_EXT) == before);
+		break;
+	}
+	case OP_DISCARD_FRAMEBUFFER: {
+		GLenum att[4];
+		const GLenum target = PICK(r, FB_TARGETS);
+		const GLsizei n = count_arg(r, 4);
+		for (int i = 0; i < 4; i++)
+			att[i] = PICK(r, DISCARDS);
+		const GLbitfield got = tsr_gles_DiscardFramebufferEXT(ctx, target, n, att);
+		e = tsr_gles_GetError(ctx);
+		have_e = true;
+		if (target == GL_FRAMEBUFFER && n < 0)
+			CHECK(e == GL_INVALID_VALUE);
+		CHECK(e == GL_NO_ERROR || got == 0);
+		CHECK((got & ~(GLbitfield)(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT |
+					   GL_STENCIL_BUFFER_BIT)) == 0);
+		if (got) { /* the device may skip the discarded stores */
+			struct tsr_error err;
+			CHECK(tsr_gles_device_discard(z->dev, ctx, got, &err) == TSR_OK);
+		}
+		break;
+	}
+	case OP_FETCH_BARRIER: tsr_gles_FramebufferFetchBarrierEXT(ctx); break;
+	case OP_DEBUG_LABEL: {
+		/* a label set on an object comes back from GetObjectLabelKHR */
+		char label[80], got[96];
+		const GLenum kind = PICK(r, LABEL_KINDS);
+		const GLuint name = name_arg(r);
+		const GLsizei len = text_arg(r, label, sizeof label);
+		const bool null_label = u8(r) >= 0xF0;
+		if (u8(r) < 0x20) { /* the pointer forms: no sync objects in ES 2.0 */
+			int obj;
+			tsr_gles_ObjectPtrLabelKHR(ctx, &obj, len, label);
+			CHECK(tsr_gles_GetError(ctx) == GL_INVALID_VALUE);
+			GLsizei n = -7;
+			tsr_gles_GetObjectPtrLabelKHR(ctx, &obj, (GLsizei)sizeof got, &n, got);
+			e = tsr_gles_GetError(ctx);
+			have_e = true;
+			CHECK(e == GL_INVALID_VALUE && n == -7);
+			break;
+		}
+		tsr_gles_ObjectLabelKHR(ctx, kind, name, len, null_label ? NULL : label);
+		e = tsr_gles_GetError(ctx);
+		have_e = true;
+		if (!IN(kind, LABEL_KINDS))
+			CHECK(e == GL_INVALID_ENUM);
+		if (e != GL_NO_ERROR)
+			break;
+		GLsizei n = -7;
+		memset(got, 0x55, sizeof got);
+		const GLsizei cap = (GLsizei)(u8(r) % sizeof got);
+		tsr_gles_GetObjectLabelKHR(ctx, kind, name, cap, &n, got);
+		CHECK(tsr_gles_GetError(ctx) == GL_NO_ERROR);
+		const size_t want = null_label ? 0 : len < 0 ? strlen(label) : (size_t)len;
+		const size_t k = cap == 0 ? 0 : want < (size_t)cap - 1 ? want : (size_t)cap - 1;
+		CHECK(n == (GLsizei)k);
+		if (cap > 0)
+			CHECK(memcmp(got, label, k) == 0 && got[k] == '\0');
+		break;
+	}
+	case OP_DEBUG_MESSAGE: {
+		char msg[64];
+		GLuint ids[4];
+		switch (u8(r) % 4) {
+		case 0: {
+			const GLenum src = PICK(r, DEBUG_SOURCES), type = PICK(r, DEBUG_TYPES);
+			const GLenum sev = PICK(r, DEBUG_SEVERITIES);
+			const GLuint id = u8(r);
+			const GLsizei len = text_arg(r, msg, sizeof msg);
+			tsr_gles_DebugMessageInsertKHR(ctx, src, type, id, sev, len, msg);
+			break;
+		}
+		case 1: {
+			const GLenum src = PICK(r, DEBUG_SOURCES), type = PICK(r, DEBUG_TYPES);
+			const GLenum sev = PICK(r, DEBUG_SEVERITIES);
+			const GLsizei n = count_arg(r, 4);
+			for (int i = 0; i < 4; i++)
+				ids[i] = u8(r);
+			tsr_gles_DebugMessageControlKHR(ctx, src, type, sev, n, ids, bool_arg(r));
+			e = tsr_gles_GetError(ctx);
+			have_e = true;
+			if (IN(src, DEBUG_SOURCES) && IN(type, DEBUG_TYPES) &&
+			    IN(sev, DEBUG_SEVERITIES) && n < 0)
+				CHECK(e == GL_INVALID_VALUE);
+			break;
+		}
+		case 2:
+			tsr_gles_DebugMessageCallbackKHR(ctx, u8(r) & 1 ? debug_callback : NULL,
+							 &debug_callback_user);
+			break;
+		default: {
+			void *ptr = (void *)1;
+			tsr_gles_GetPointervKHR(ctx, PICK(r, DEBUG_POINTERS), &ptr);
+			break;
+		}
+		}
+		break;
+	}
+	case OP_DEBUG_GROUP: {
+		/* a push that records no error deepens the stack by one, a pop
+		 * that records none makes it one shallower */
+		const GLint depth = geti(ctx, GL_DEBUG_GROUP_STACK_DEPTH_KHR);
+		if (u8(r) & 1) {
+			char msg[64];
+			const GLenum src = PICK(r, DEBUG_SOURCES);
+			const GLuint id = u8(r);
+			const GLsizei len = text_arg(r, msg, sizeof msg);
+			tsr_gles_PushDebugGroupKHR(ctx, src, id, len, msg);
+			e = tsr_gles_GetError(ctx);
+			have_e = true;
+			CHECK(geti(ctx, GL_DEBUG_GROUP_STACK_DEPTH_KHR) ==
+			      depth + (e == GL_NO_ERROR));
+		} else {
+			tsr_gles_PopDebugGroupKHR(ctx);
+			e = tsr_gles_GetError(ctx);
+			have_e = true;
+			CHECK(depth == 1 ? e == GL_STACK_UNDERFLOW_KHR : e == GL_NO_ERROR);
+			CHECK(geti(ctx, GL_DEBUG_GROUP_STACK_DEPTH_KHR) ==
+			      depth - (e == GL_NO_ERROR));
+		}
+		break;
+	}
+	case OP_DEBUG_LOG: {
+		/* messages fetched: at most count, each NUL-terminated at its
+		 * length, their lengths summing to at most bufsize */
+		GLenum src[8], type[8], sev[8];
+		GLuint ids[8];
+		GLsizei lens[8];
+		char log[256];
+		const GLuint count = u8(r) % 9;
+		const GLsizei bufsize = u8(r) < 0xF0 ? (GLsizei)(u8(r)) : sint(r);
+		const bool with_log = u8(r) & 1;
+		const GLsizei cap = bufsize > (GLsizei)sizeof log ? (GLsizei)sizeof log : bufsize;
+		const GLuint got = tsr_gles_GetDebugMessageLogKHR(ctx, count, cap, src, type, ids,
+								  sev, lens, with_log ? log : NULL);
+		e = tsr_gles_GetError(ctx);
+		have_e = true;
+		CHECK(got <= count);
+		GLsizei used = 0;
+		for (GLuint i = 0; i < got; i++) {
+			CHECK(lens[i] >= 1);
+			if (with_log)
+				CHECK(strlen(log + used) + 1 == (size_t)lens[i]);
+			used += lens[i];
+		}
+		if (with_log)
+			CHECK(e == GL_NO_ERROR ? used <= cap : cap < 0 && got == 0);
 		break;
 	}
 	default:

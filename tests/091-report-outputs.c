@@ -4,7 +4,8 @@
  * a regular file is written beside its target and stays a link; a FIFO
  * gets the bytes once, directly; /dev/full is an error naming the path
  * with every other output of the transaction left as it was; "-" is
- * standard output for a CSV. No stray file is left in any folder.
+ * standard output for a CSV. No stray file is left in any folder. The
+ * frame images written: tsr_frame_list_parse()'s grammar.
  */
 /* mkfifo(), symlink(), scandir(), nanosleep(): POSIX.1-2008 */
 #define _XOPEN_SOURCE 700
@@ -411,9 +412,42 @@ static void test_cli_run(void **state)
 	assert_non_null(strstr(slurp("err.txt"), "standard output"));
 }
 
+/* all, none, last and lists; a bad item is named. */
+static void test_frame_list(void **state)
+{
+	(void)state;
+	struct tsr_frame_list l;
+	struct tsr_error err;
+	assert_int_equal(tsr_frame_list_parse(NULL, &l, &err), TSR_OK);
+	assert_true(tsr_frame_list_has(&l, 7, 8));
+	assert_int_equal(tsr_frame_list_parse("none", &l, &err), TSR_OK);
+	assert_false(tsr_frame_list_has(&l, 0, 1));
+	assert_int_equal(tsr_frame_list_parse("last", &l, &err), TSR_OK);
+	assert_false(tsr_frame_list_has(&l, 6, 8));
+	assert_true(tsr_frame_list_has(&l, 7, 8));
+	assert_int_equal(tsr_frame_list_parse("9,0,3", &l, &err), TSR_OK);
+	assert_int_equal(l.n, 10);
+	const char want[] = "1001000001000";
+	for (uint32_t f = 0; f < 13; f++)
+		assert_int_equal(tsr_frame_list_has(&l, f, 13), want[f] == '1');
+	tsr_frame_list_release(&l);
+	assert_int_equal(l.kind, TSR_FRAMES_ALL);
+	const char *bad[] = {"1,,2", "1,x", "-1", "2 ", "", "99999999999999999999"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		assert_int_equal(tsr_frame_list_parse(bad[i], &l, &err), TSR_ERR_CONFIG);
+		assert_non_null(strstr(err.msg, "is not a frame number"));
+		tsr_frame_list_release(&l);
+	}
+	assert_int_equal(tsr_frame_list_parse("1,x", &l, &err), TSR_ERR_CONFIG);
+	assert_string_equal(err.msg, "'1,x': item 'x' is not a frame number (use all, none, "
+				     "last or a list like 0,5,9)");
+	tsr_frame_list_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_frame_list),
 		cmocka_unit_test_setup_teardown(test_symlink_to_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dev_full, setup, teardown),

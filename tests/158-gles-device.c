@@ -244,23 +244,9 @@ static float ndc_y(double y) { return (float)(y / H * 2.0 - 1.0); }
 /* A fixture with the points-and-lines program, cleared to black. */
 static GLuint pl_program(struct gl_fix *f)
 {
-	struct tsr_gles_context *c = f->ctx;
-	GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
-	GLuint fs = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
-	tsr_gles_ShaderSource(c, vs, 1, &PL_VS, NULL);
-	tsr_gles_ShaderSource(c, fs, 1, &PL_FS, NULL);
-	tsr_gles_CompileShader(c, vs);
-	tsr_gles_CompileShader(c, fs);
-	GLuint p = tsr_gles_CreateProgram(c);
-	tsr_gles_AttachShader(c, p, vs);
-	tsr_gles_AttachShader(c, p, fs);
-	tsr_gles_BindAttribLocation(c, p, 0, "pos");
-	tsr_gles_BindAttribLocation(c, p, 1, "t");
-	tsr_gles_LinkProgram(c, p);
-	tsr_gles_UseProgram(c, p);
-	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-	f->prog = p;
-	return p;
+	static const char *const attribs[] = {"pos", "t", NULL};
+	f->prog = gl_program(f->ctx, PL_VS, PL_FS, attribs);
+	return f->prog;
 }
 
 /* Draws n vertices (x, y in window pixels, t) in `mode` from client arrays. */
@@ -450,21 +436,8 @@ static const char *FS_DISCARD = "precision mediump float;\n"
 /* A program of VS and fragment shader fs, made current. */
 static GLuint use_program(struct gl_fix *f, const char *fs_src)
 {
-	struct tsr_gles_context *c = f->ctx;
-	GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
-	GLuint fs = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
-	tsr_gles_ShaderSource(c, vs, 1, &VS, NULL);
-	tsr_gles_ShaderSource(c, fs, 1, &fs_src, NULL);
-	tsr_gles_CompileShader(c, vs);
-	tsr_gles_CompileShader(c, fs);
-	GLuint p = tsr_gles_CreateProgram(c);
-	tsr_gles_AttachShader(c, p, vs);
-	tsr_gles_AttachShader(c, p, fs);
-	tsr_gles_BindAttribLocation(c, p, 0, "pos");
-	tsr_gles_LinkProgram(c, p);
-	tsr_gles_UseProgram(c, p);
-	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
-	return p;
+	static const char *const attribs[] = {"pos", NULL};
+	return gl_program(f->ctx, VS, fs_src, attribs);
 }
 
 /* glClear of color (black), depth and stencil (to s). */
@@ -720,6 +693,32 @@ static void test_clears(void **state)
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));  /* TBR and IMR alike */
 }
 
+/* A framebuffer object of w x h texels bound, complete, with an RGBA
+ * texture tex[0] and a DEPTH_COMPONENT texture tex[1] (NEAREST), the
+ * viewport on it and the depth test on. */
+static void fbo_color_depth(struct tsr_gles_context *c, GLsizei w, GLsizei h, GLuint tex[2],
+			    GLuint *fb)
+{
+	tsr_gles_GenTextures(c, 2, tex);
+	tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[1]);
+	tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, w, h, 0, GL_DEPTH_COMPONENT,
+			    GL_UNSIGNED_INT, NULL);
+	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[0]);
+	tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	tsr_gles_GenFramebuffers(c, 1, fb);
+	tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, *fb);
+	tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+				      tex[0], 0);
+	tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D,
+				      tex[1], 0);
+	assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
+			 GL_FRAMEBUFFER_COMPLETE);
+	tsr_gles_Viewport(c, 0, 0, w, h);
+	tsr_gles_Enable(c, GL_DEPTH_TEST);
+}
+
 /* A 6x4 (NPOT) framebuffer object texture: rendered (rows GL's, bottom
  * first), mipmapped by glGenerateMipmap after the pass (its 1x1 level the
  * average of what the pass drew), sampled with REPEAT; its depth texture
@@ -733,26 +732,8 @@ static void test_framebuffer_object_npot(void **state)
 		fix_new(&f, imr);
 		struct tsr_gles_context *c = f.ctx;
 		struct tsr_error err;
-		GLuint tex[2] = {0, 0}, fb = 0;
-		tsr_gles_GenTextures(c, 2, tex);
-		tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[1]);
-		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, 6, 4, 0,
-				    GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, NULL);
-		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-		tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[0]);
-		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, 6, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-				    NULL);
-		tsr_gles_GenFramebuffers(c, 1, &fb);
-		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
-		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
-					      tex[0], 0);
-		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D,
-					      tex[1], 0);
-		assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
-				 GL_FRAMEBUFFER_COMPLETE);
-		tsr_gles_Viewport(c, 0, 0, 6, 4);
-		tsr_gles_Enable(c, GL_DEPTH_TEST);
+		GLuint tex[2], fb;
+		fbo_color_depth(c, 6, 4, tex, &fb);
 		clear(&f, 1.0f, 0.0f, 0.0f);  /* red, depth 1 */
 		/* green over the bottom half (rows 0 and 1), at depth 0.5 */
 		const float bottom[] = {-1, -1, 1, -1, 1, 0, -1, -1, 1, 0, -1, 0};
@@ -831,26 +812,8 @@ static void test_depth_texture_precision(void **state)
 		fix_new(&f, imr);
 		struct tsr_gles_context *c = f.ctx;
 		struct tsr_error err;
-		GLuint tex[2] = {0, 0}, fb = 0;
-		tsr_gles_GenTextures(c, 2, tex);
-		tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[1]);
-		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, 8, 8, 0,
-				    GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, NULL);
-		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-		tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[0]);
-		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, 8, 8, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-				    NULL);
-		tsr_gles_GenFramebuffers(c, 1, &fb);
-		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
-		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
-					      tex[0], 0);
-		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D,
-					      tex[1], 0);
-		assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
-				 GL_FRAMEBUFFER_COMPLETE);
-		tsr_gles_Viewport(c, 0, 0, 8, 8);
-		tsr_gles_Enable(c, GL_DEPTH_TEST);
+		GLuint tex[2], fb;
+		fbo_color_depth(c, 8, 8, tex, &fb);
 		clear(&f, 0.0f, 0.0f, 0.0f);
 		/* the whole target at NDC z = 1/512: window depth 0.5 + 1/1024 */
 		const float zq = 1.0f / 512.0f;
@@ -860,19 +823,8 @@ static void test_depth_texture_precision(void **state)
 					 "attribute vec2 uv;\n"
 					 "varying vec2 v_uv;\n"
 					 "void main() { v_uv = uv; gl_Position = vec4(pos, 1.0); }\n";
-		GLuint vs3 = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
-		GLuint fsd = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
-		tsr_gles_ShaderSource(c, vs3, 1, &VS3, NULL);
-		tsr_gles_ShaderSource(c, fsd, 1, &FS_D, NULL);
-		tsr_gles_CompileShader(c, vs3);
-		tsr_gles_CompileShader(c, fsd);
-		GLuint pd = tsr_gles_CreateProgram(c);
-		tsr_gles_AttachShader(c, pd, vs3);
-		tsr_gles_AttachShader(c, pd, fsd);
-		tsr_gles_BindAttribLocation(c, pd, 0, "pos");
-		tsr_gles_BindAttribLocation(c, pd, 1, "uv");
-		tsr_gles_LinkProgram(c, pd);
-		tsr_gles_UseProgram(c, pd);
+		static const char *const attribs3[] = {"pos", "uv", NULL};
+		gl_program(c, VS3, FS_D, attribs3);
 		const float uv[] = {0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1};
 		tsr_gles_VertexAttribPointer(c, 0, 3, GL_FLOAT, GL_FALSE, 0, quad3);
 		tsr_gles_VertexAttribPointer(c, 1, 2, GL_FLOAT, GL_FALSE, 0, uv);
@@ -1100,22 +1052,8 @@ static void test_cube_map(void **state)
 			struct gl_fix f;
 			fix_new(&f, imr);
 			struct tsr_gles_context *c = f.ctx;
-			GLuint vs = tsr_gles_CreateShader(c, GL_VERTEX_SHADER);
-			GLuint fs = tsr_gles_CreateShader(c, GL_FRAGMENT_SHADER);
-			tsr_gles_ShaderSource(c, vs, 1, &CUBE_VS, NULL);
-			tsr_gles_ShaderSource(c, fs, 1, &CUBE_FS, NULL);
-			tsr_gles_CompileShader(c, vs);
-			tsr_gles_CompileShader(c, fs);
-			GLuint p = tsr_gles_CreateProgram(c);
-			tsr_gles_AttachShader(c, p, vs);
-			tsr_gles_AttachShader(c, p, fs);
-			tsr_gles_BindAttribLocation(c, p, 0, "pos");
-			tsr_gles_LinkProgram(c, p);
-			GLint linked = 0;
-			tsr_gles_GetProgramiv(c, p, GL_LINK_STATUS, &linked);
-			assert_true(linked);
-			tsr_gles_UseProgram(c, p);
-			f.prog = p;
+			static const char *const attribs[] = {"pos", NULL};
+			const GLuint p = f.prog = gl_program(c, CUBE_VS, CUBE_FS, attribs);
 			/* the cube map on unit 1 (unit 0's 2D texture: none) */
 			GLuint t = 0;
 			tsr_gles_GenTextures(c, 1, &t);

@@ -15,10 +15,49 @@ struct gl_fix {
 };
 
 /*
+ * The program of vs and fs, attribute attribs[i] (NULL-terminated; NULL:
+ * none) at location i, linked and made current in c. Fails the test (with
+ * the info log) unless both compile and it links.
+ */
+static inline GLuint gl_program(struct tsr_gles_context *c, const char *vs, const char *fs,
+				const char *const *attribs)
+{
+	const char *src[2] = {vs, fs};
+	GLuint sh[2];
+	for (int k = 0; k < 2; k++) {
+		sh[k] = tsr_gles_CreateShader(c, k ? GL_FRAGMENT_SHADER : GL_VERTEX_SHADER);
+		tsr_gles_ShaderSource(c, sh[k], 1, &src[k], NULL);
+		tsr_gles_CompileShader(c, sh[k]);
+		GLint ok = 0;
+		tsr_gles_GetShaderiv(c, sh[k], GL_COMPILE_STATUS, &ok);
+		if (!ok) {
+			char log[1024];
+			tsr_gles_GetShaderInfoLog(c, sh[k], sizeof log, NULL, log);
+			fail_msg("%s", log);
+		}
+	}
+	const GLuint p = tsr_gles_CreateProgram(c);
+	tsr_gles_AttachShader(c, p, sh[0]);
+	tsr_gles_AttachShader(c, p, sh[1]);
+	for (GLuint i = 0; attribs && attribs[i]; i++)
+		tsr_gles_BindAttribLocation(c, p, i, attribs[i]);
+	tsr_gles_LinkProgram(c, p);
+	GLint linked = 0;
+	tsr_gles_GetProgramiv(c, p, GL_LINK_STATUS, &linked);
+	if (!linked) {
+		char log[1024];
+		tsr_gles_GetProgramInfoLog(c, p, sizeof log, NULL, log);
+		fail_msg("%s", log);
+	}
+	tsr_gles_UseProgram(c, p);
+	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+	return p;
+}
+
+/*
  * A w x h context (ctx_bits: its config's bits, NULL: the defaults) and
  * device (dev_bits; imr: the IMR pipeline, else TBR), and the program of
- * vs and fs current, attribute attribs[i] (NULL-terminated) at location
- * i. Fails the test (with the info log) unless both compile and it links.
+ * vs and fs current (gl_program()).
  */
 static inline void gl_fix_new(struct gl_fix *f, uint32_t w, uint32_t h, int imr,
 			      const struct tsr_gles_config *ctx_bits,
@@ -36,29 +75,7 @@ static inline void gl_fix_new(struct gl_fix *f, uint32_t w, uint32_t h, int imr,
 						 .config = &cfg};
 	if (tsr_gles_device_create(&p, &f->dev, &err) != TSR_OK)
 		fail_msg("%s", err.msg);
-	struct tsr_gles_context *c = f->ctx;
-	const char *src[2] = {vs, fs};
-	GLuint sh[2];
-	for (int k = 0; k < 2; k++) {
-		sh[k] = tsr_gles_CreateShader(c, k ? GL_FRAGMENT_SHADER : GL_VERTEX_SHADER);
-		tsr_gles_ShaderSource(c, sh[k], 1, &src[k], NULL);
-		tsr_gles_CompileShader(c, sh[k]);
-		GLint ok = 0;
-		tsr_gles_GetShaderiv(c, sh[k], GL_COMPILE_STATUS, &ok);
-		if (!ok) {
-			char log[1024];
-			tsr_gles_GetShaderInfoLog(c, sh[k], sizeof log, NULL, log);
-			fail_msg("%s", log);
-		}
-	}
-	f->prog = tsr_gles_CreateProgram(c);
-	tsr_gles_AttachShader(c, f->prog, sh[0]);
-	tsr_gles_AttachShader(c, f->prog, sh[1]);
-	for (GLuint i = 0; attribs && attribs[i]; i++)
-		tsr_gles_BindAttribLocation(c, f->prog, i, attribs[i]);
-	tsr_gles_LinkProgram(c, f->prog);
-	tsr_gles_UseProgram(c, f->prog);
-	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+	f->prog = gl_program(f->ctx, vs, fs, attribs);
 }
 
 static inline void gl_fix_free(struct gl_fix *f)

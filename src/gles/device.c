@@ -147,9 +147,7 @@ struct tsr_gles_device {
 	struct tsr_gles_device_params params;
 	struct tsr_gpu_config config;
 	char *out_dir;
-	int images;                        /* enum frame_images: which frames' images */
-	uint8_t *image_want;               /* IMAGES_LIST: 1 for each frame listed */
-	uint32_t image_want_n;             /* its length: the largest listed + 1 */
+	struct tsr_frame_list images;      /* which frames' images are written */
 	struct tsr_gpu *gpu;
 	uint32_t client_mesh;              /* the client-array stream's raw buffer */
 	uint8_t *grid_texels;              /* the image that sizes the tile grid */
@@ -199,59 +197,25 @@ struct tsr_gles_device {
 	struct tsr_output out;
 };
 
-enum frame_images { IMAGES_ALL, IMAGES_NONE, IMAGES_LAST, IMAGES_LIST };
-
-/* Parses a frame_images (tsr_gles_frame_images_check()) into *mode and,
- * for a list and when want is not NULL, an array (*want, *n entries) with
- * 1 at each frame listed. */
-static enum tsr_status frame_images_parse(const char *spec, int *mode, uint8_t **want,
-					  uint32_t *n, struct tsr_error *err)
+/* tsr_frame_list_parse(), its message naming what the list is. */
+static enum tsr_status frame_images_parse(const char *spec, struct tsr_frame_list *l,
+					  struct tsr_error *err)
 {
-	*mode = IMAGES_ALL;
-	if (!spec || strcmp(spec, "all") == 0)
-		return TSR_OK;
-	if (strcmp(spec, "none") == 0 || strcmp(spec, "last") == 0) {
-		*mode = spec[0] == 'n' ? IMAGES_NONE : IMAGES_LAST;
-		return TSR_OK;
-	}
-	*mode = IMAGES_LIST;
-	uint32_t most = 0;
-	for (int pass = 0; pass < 2; pass++) {  /* the largest frame, then the marks */
-		for (const char *p = spec;;) {
-			const size_t len = strcspn(p, ",");
-			char *end;
-			errno = 0;
-			const unsigned long v = strtoul(p, &end, 10);
-			if (len == 0 || p[0] < '0' || p[0] > '9' || (size_t)(end - p) != len ||
-			    errno || v >= UINT32_MAX)
-				return tsr_error_set(err, TSR_ERR_CONFIG,
-						     "frame images '%s': item '%.*s' is not a frame "
-						     "number (use all, none, last or a list like 0,5,9)",
-						     spec, (int)len, p);
-			if (pass == 0)
-				most = (uint32_t)v > most ? (uint32_t)v : most;
-			else
-				(*want)[v] = 1;
-			if (!p[len])
-				break;
-			p += len + 1;
-		}
-		if (pass == 0) {
-			if (!want)
-				return TSR_OK;
-			*want = calloc((size_t)most + 1, 1);
-			if (!*want)
-				return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
-			*n = most + 1;
-		}
-	}
-	return TSR_OK;
+	struct tsr_error e;
+	const enum tsr_status s = tsr_frame_list_parse(spec, l, &e);
+	if (s == TSR_ERR_CONFIG)
+		return tsr_error_set(err, s, "frame images %s", e.msg);
+	if (s != TSR_OK)
+		return tsr_error_set(err, s, "%s", e.msg);
+	return s;
 }
 
 enum tsr_status tsr_gles_frame_images_check(const char *spec, struct tsr_error *err)
 {
-	int mode;
-	return frame_images_parse(spec, &mode, NULL, NULL, err);
+	struct tsr_frame_list l;
+	const enum tsr_status s = frame_images_parse(spec, &l, err);
+	tsr_frame_list_release(&l);
+	return s;
 }
 
 enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
@@ -284,8 +248,7 @@ enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 	if (!d->fs || !d->total || (p->out_dir && !d->out_dir))
 		s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a GL ES device");
 	if (s == TSR_OK)
-		s = frame_images_parse(p->frame_images, &d->images, &d->image_want,
-				       &d->image_want_n, err);
+		s = frame_images_parse(p->frame_images, &d->images, err);
 	/* the Parameter Buffer laid out for the most varyings a program has
 	 * (a material of TSR_SHADER_MAX_VARYINGS, which no draw uses) */
 	const struct tsr_material widest = {.texture = -1, .texture_object = -1,
@@ -415,8 +378,7 @@ static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error 
 	if (!d->out_dir)
 		return TSR_OK;
 	const uint32_t f = d->fs->frame;
-	if (d->images == IMAGES_ALL ||
-	    (d->images == IMAGES_LIST && f < d->image_want_n && d->image_want[f]))
+	if (d->images.kind != TSR_FRAMES_LAST && tsr_frame_list_has(&d->images, f, 0))
 		TSR_TRY(write_frame_image(d, err));
 	char row[8192];
 	tsr_csv_row(row, sizeof(row), d->fs, tsr_gpu_memsys(d->gpu),
@@ -438,7 +400,7 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 	enum tsr_status s = TSR_OK;
 	if (d->json && d->gpu) {
 		char *text = NULL;
-		if (d->images == IMAGES_LAST && d->recorded > 0)
+		if (d->images.kind == TSR_FRAMES_LAST && d->recorded > 0)
 			s = write_frame_image(d, err);
 		const struct tsr_stats_workload w = {.path = "(a GL ES 2.0 program)", .name = "",
 						     .frames = d->recorded};
@@ -483,7 +445,7 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 	free(d->fs);
 	free(d->total);
 	free(d->out_dir);
-	free(d->image_want);
+	tsr_frame_list_release(&d->images);
 	free(d);
 	return s;
 }

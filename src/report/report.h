@@ -12,6 +12,7 @@
 #ifndef TSR_REPORT_REPORT_H
 #define TSR_REPORT_REPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/status.h"
@@ -183,6 +184,32 @@ enum tsr_status tsr_output_file(struct tsr_output *o, const char *path, const ch
 enum tsr_status tsr_output_write(struct tsr_output *o, const char *name,
 				 const void *data, size_t size,
 				 struct tsr_error *err);
+
+/*
+ * The frames whose images are written: "all", "none", "last" or a
+ * comma-separated list of frame numbers ("0,5,9"), the grammar of
+ * `tessera run --dump-frames` and of the driver's TESSERA_DUMP_FRAMES.
+ */
+enum tsr_frames_kind { TSR_FRAMES_ALL, TSR_FRAMES_NONE, TSR_FRAMES_LAST, TSR_FRAMES_LIST };
+struct tsr_frame_list {
+	enum tsr_frames_kind kind;
+	uint8_t *listed;  /* TSR_FRAMES_LIST: 1 at each frame listed (owned) */
+	uint32_t n;       /* its length: the largest frame listed + 1 */
+};
+
+/*
+ * Parses spec (NULL: "all") into *out (release it with
+ * tsr_frame_list_release()). Errors: TSR_ERR_CONFIG "'<spec>': item '<x>'
+ * is not a frame number ..." (the caller names the option), TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_frame_list_parse(const char *spec, struct tsr_frame_list *out,
+				     struct tsr_error *err);
+
+/* Whether frame `frame` of a run of `frames` frames is in l ("last" needs frames). */
+bool tsr_frame_list_has(const struct tsr_frame_list *l, uint32_t frame, uint32_t frames);
+
+/* Frees what tsr_frame_list_parse() allocated; l becomes "all". */
+void tsr_frame_list_release(struct tsr_frame_list *l);
 
 /* Encodes an RGBA8 image as output <dir>/<name> (PNG), as tsr_output_write()
  * writes bytes. Errors: TSR_ERR_IO, those of tsr_output_write(). */
