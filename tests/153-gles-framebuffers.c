@@ -195,8 +195,9 @@ static void test_attach_errors_and_deletion(void **state)
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_OPERATION);  /* a cube map */
 	tsr_gles_FramebufferTexture2D(ctx, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, 6, 1);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_VALUE);
-	tsr_gles_FramebufferTexture2D(ctx, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1_EXT, GL_TEXTURE_2D, 6,
-				      0);
+	/* GL_EXT_draw_buffers: COLOR_ATTACHMENT1..3_EXT, not 4 */
+	tsr_gles_FramebufferTexture2D(ctx, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1_EXT + 3, GL_TEXTURE_2D,
+				      6, 0);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
 	tsr_gles_FramebufferTexture2D(ctx, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_CUBE_MAP,
 				      5, 0);

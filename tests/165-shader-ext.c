@@ -6,8 +6,11 @@
  * (gl_LastFragData read back and accumulated, also by overlapping
  * triangles of one draw; the _non_coherent redeclaration and its barrier),
  * GL_EXT_frag_depth (gl_FragDepthEXT deciding the depth test both ways),
- * GL_EXT_draw_buffers with one draw buffer (DrawBuffersEXT's errors, NONE
- * writing no color) and TexImage2D's RGBA8.
+ * GL_EXT_draw_buffers (four draw buffers and color attachments:
+ * DrawBuffersEXT's errors and state, NONE writing no color, a draw with
+ * gl_FragData[1..3] rendering element 0 when only COLOR_ATTACHMENT0 is
+ * attached, the device refusing one with COLOR_ATTACHMENT1 drawn) and
+ * TexImage2D's RGBA8.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -263,12 +266,16 @@ static void test_draw_buffers(void **state)
 	struct tsr_gles_context *c = f.ctx;
 	GLint n = 0;
 	tsr_gles_GetIntegerv(c, 0x8824 /* MAX_DRAW_BUFFERS_EXT */, &n);
-	assert_int_equal(n, 1);
+	assert_int_equal(n, 4);
+	tsr_gles_GetIntegerv(c, 0x8CDF /* MAX_COLOR_ATTACHMENTS_EXT */, &n);
+	assert_int_equal(n, 4);
 	tsr_gles_GetIntegerv(c, 0x8825 /* DRAW_BUFFER0_EXT */, &n);
 	assert_int_equal(n, GL_BACK);
-	const GLenum two[2] = {GL_BACK, GL_NONE};
-	tsr_gles_DrawBuffersEXT(c, 2, two);
+	const GLenum five[5] = {GL_BACK, GL_NONE, GL_NONE, GL_NONE, GL_NONE};
+	tsr_gles_DrawBuffersEXT(c, 5, five);
 	assert_int_equal(tsr_gles_GetError(c), GL_INVALID_VALUE);
+	tsr_gles_DrawBuffersEXT(c, 2, five);  /* the default framebuffer: one buffer */
+	assert_int_equal(tsr_gles_GetError(c), GL_INVALID_OPERATION);
 	const GLenum att0 = GL_COLOR_ATTACHMENT0;
 	tsr_gles_DrawBuffersEXT(c, 1, &att0);  /* not on the default framebuffer */
 	assert_int_equal(tsr_gles_GetError(c), GL_INVALID_OPERATION);
@@ -311,16 +318,115 @@ static void test_draw_buffers(void **state)
 	assert_int_equal(tsr_gles_GetError(c), GL_INVALID_OPERATION);
 	tsr_gles_GetIntegerv(c, 0x8825, &n);
 	assert_int_equal(n, GL_COLOR_ATTACHMENT0);
+	/* buffer i is COLOR_ATTACHMENTi or NONE, in order */
+	const GLenum swapped[2] = {GL_COLOR_ATTACHMENT0 + 1, GL_COLOR_ATTACHMENT0};
+	tsr_gles_DrawBuffersEXT(c, 2, swapped);
+	assert_int_equal(tsr_gles_GetError(c), GL_INVALID_OPERATION);
+	const GLenum four[4] = {GL_COLOR_ATTACHMENT0, GL_NONE, GL_COLOR_ATTACHMENT0 + 2,
+				GL_COLOR_ATTACHMENT0 + 3};
+	tsr_gles_DrawBuffersEXT(c, 4, four);
+	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+	const GLint want[4] = {GL_COLOR_ATTACHMENT0, GL_NONE, GL_COLOR_ATTACHMENT0 + 2,
+			       GL_COLOR_ATTACHMENT0 + 3};
+	for (int i = 0; i < 4; i++) {
+		tsr_gles_GetIntegerv(c, (GLenum)(0x8825 + i), &n);
+		assert_int_equal(n, want[i]);
+	}
 	gl_fix_free(&f);
-	/* gl_MaxDrawBuffers is 1: gl_FragData[1] does not compile */
+	/* gl_MaxDrawBuffers is 4: gl_FragData[3] compiles, [4] does not */
 	struct tsr_shader *s = NULL;
 	struct tsr_error err;
 	assert_int_equal(tsr_shader_compile(TSR_SHADER_FRAGMENT,
 					    "precision mediump float;\n"
-					    "void main() { gl_FragData[1] = vec4(1.0); }\n", &s, &err),
+					    "void main() { gl_FragData[4] = vec4(1.0); }\n", &s, &err),
 			 TSR_OK);
 	assert_false(tsr_shader_compiled(s));
 	tsr_shader_destroy(s);
+}
+
+/* COLOR_ATTACHMENT1..3: attachable, part of completeness; with draw
+ * buffers 1..3 selecting nothing attached a gl_FragData[0..3] program
+ * draws element 0 into COLOR_ATTACHMENT0 (real pixels, TBR and IMR); with
+ * COLOR_ATTACHMENT1 attached and drawn the device draws and clears both
+ * (test 167 reads the other attachments back). */
+static void test_color_attachments(void **state)
+{
+	(void)state;
+	static const char fs[] = "precision mediump float;\n"
+				 "void main() {\n"
+				 "  gl_FragData[0] = vec4(0.0, 1.0, 0.0, 1.0);\n"
+				 "  gl_FragData[1] = vec4(1.0, 0.0, 0.0, 1.0);\n"
+				 "  gl_FragData[3] = vec4(0.0, 0.0, 1.0, 1.0);\n"
+				 "}\n";
+	for (int imr = 0; imr < 2; imr++) {
+		struct gl_fix f;
+		fix_new(&f, imr, fs);
+		struct tsr_gles_context *c = f.ctx;
+		GLuint tex[2] = {0, 0}, fbo = 0;
+		tsr_gles_GenTextures(c, 2, tex);
+		for (int i = 0; i < 2; i++) {
+			tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[i]);
+			tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, W, H, 0, GL_RGBA,
+					    GL_UNSIGNED_BYTE, NULL);
+		}
+		tsr_gles_GenFramebuffers(c, 1, &fbo);
+		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fbo);
+		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+					      tex[0], 0);
+		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, 0x8CE4 /* ATTACHMENT4 */,
+					      GL_TEXTURE_2D, tex[1], 0);
+		assert_int_equal(tsr_gles_GetError(c), GL_INVALID_ENUM);
+		const GLenum all[4] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT0 + 1,
+				       GL_COLOR_ATTACHMENT0 + 2, GL_COLOR_ATTACHMENT0 + 3};
+		tsr_gles_DrawBuffersEXT(c, 4, all);
+		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+		/* 1..3 unattached: only attachment 0 is drawn */
+		clear(&f, 1.0f, 1.0f, 1.0f, 1.0f);
+		float v[18];
+		quad(0.0f, v);
+		draw(&f, v, 6);
+		uint8_t px[4];
+		pixel(&f, 4, 4, px);
+		assert_int_equal(px[0], 0);
+		assert_int_equal(px[1], 255);
+		assert_int_equal(px[2], 0);
+		/* COLOR_ATTACHMENT1: its object and completeness (a size
+		 * mismatch is INCOMPLETE_DIMENSIONS) */
+		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + 1,
+					      GL_TEXTURE_2D, tex[1], 0);
+		GLint v1 = 0;
+		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER,
+							     GL_COLOR_ATTACHMENT0 + 1,
+							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &v1);
+		assert_int_equal(v1, (GLint)tex[1]);
+		assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
+				 GL_FRAMEBUFFER_COMPLETE);
+		tsr_gles_GetIntegerv(c, GL_RED_BITS, &v1);
+		assert_int_equal(v1, 8);
+		tsr_gles_GetIntegerv(c, GL_STENCIL_BITS, &v1);
+		assert_int_equal(v1, 0);
+		/* drawn into both (test 167 reads every attachment back) */
+		clear(&f, 0.0f, 0.0f, 1.0f, 1.0f);
+		draw(&f, v, 6);
+		pixel(&f, 4, 4, px);
+		assert_int_equal(px[1], 255);
+		assert_int_equal(px[2], 0);
+		/* draw buffer 1 NONE: drawn again (red over green is not) */
+		const GLenum first[1] = {GL_COLOR_ATTACHMENT0};
+		tsr_gles_DrawBuffersEXT(c, 1, first);
+		clear(&f, 1.0f, 0.0f, 0.0f, 1.0f);
+		draw(&f, v, 6);
+		pixel(&f, 4, 4, px);
+		assert_int_equal(px[0], 0);
+		assert_int_equal(px[1], 255);
+		tsr_gles_BindTexture(c, GL_TEXTURE_2D, tex[1]);
+		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, W / 2, H, 0, GL_RGBA,
+				    GL_UNSIGNED_BYTE, NULL);
+		assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
+				 GL_FRAMEBUFFER_INCOMPLETE_DIMENSIONS);
+		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+		gl_fix_free(&f);
+	}
 }
 
 int main(int argc, char **argv)
@@ -331,6 +437,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_framebuffer_fetch),
 		cmocka_unit_test(test_frag_depth),
 		cmocka_unit_test(test_draw_buffers),
+		cmocka_unit_test(test_color_attachments),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);
 }

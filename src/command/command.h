@@ -120,6 +120,15 @@ struct tsr_cmd_pass {
 	                             as that target's pass would (a GL framebuffer
 	                             object with a color and a depth texture) */
 	uint32_t depth_image;     /* with store_depth: index into resources.images */
+	uint8_t mrt;              /* GL_EXT_draw_buffers, TSR_TARGET_TEXTURE of a color
+	                             image: bit i (1..3) set when color target i,
+	                             image mrt_images[i - 1] (a color render target
+	                             of target_image's size), is drawn by the pass
+	                             too (draws select targets by their state's
+	                             draw_buffers); 0: one color target */
+	uint8_t mrt_clear;        /* bits of mrt whose target starts cleared to
+	                             clear.color; the others are loaded (kept) */
+	uint32_t mrt_images[TSR_MAX_DRAW_BUFFERS - 1];
 	uint8_t mipmap;           /* TSR_TARGET_TEXTURE of a mipmapped image
 	                             (tsr_image.mipmapped): its levels 1.. rebuilt
 	                             from level 0 after the pass (glGenerateMipmap

@@ -55,6 +55,8 @@
 
 #define TSR_MAX_VERTEX_ATTRIBS 8   /* GL ES 2.0's minimum MAX_VERTEX_ATTRIBS */
 #define TSR_MAX_TEXTURE_UNITS 8    /* GL ES 2.0's minimum MAX_TEXTURE_IMAGE_UNITS */
+#define TSR_MAX_DRAW_BUFFERS 4     /* color targets of one pass (GL_EXT_draw_buffers'
+				      MAX_DRAW_BUFFERS_EXT): target 0 and 1..3 */
 /* ALIASED_POINT_SIZE_RANGE and ALIASED_LINE_WIDTH_RANGE's upper ends, pixels:
  * gl_PointSize is clamped to [1, TSR_POINT_SIZE_MAX], the rounded line
  * width to [1, TSR_LINE_WIDTH_MAX] */
@@ -405,6 +407,10 @@ struct tsr_draw_state {
 	struct tsr_stencil_state stencil;
 	struct tsr_blend_state blend;
 	uint8_t color_mask;    /* TSR_COLOR_MASK_* bits, default ALL */
+	uint8_t draw_buffers;  /* GL_EXT_draw_buffers: bit i set when the pass's color
+	                          target i (0..3; struct tsr_cmd_pass mrt) is written,
+	                          each with the one blend state and color mask above;
+	                          0 (the default): target 0 alone */
 	struct tsr_texture_unit textures[TSR_MAX_TEXTURE_UNITS];
 	struct tsr_framebuffer_state framebuffer;
 	/* The program's: the fragment shader discards the fragments whose

@@ -74,8 +74,18 @@
  * end, frames.csv (a row per frame, energy_nj too in the timing mode) and
  * stats.json at destroy.
  *
+ * Several draw buffers (GL_EXT_draw_buffers: draw buffers 1..3 selecting
+ * attached COLOR_ATTACHMENT1..3 images): the pass takes every color
+ * attachment of the framebuffer object as color targets 1..3 (struct
+ * tsr_cmd_pass mrt, mrt_images), each draw writes those its draw buffers
+ * select (tsr_draw_state.draw_buffers), a clear before the pass's first
+ * draw clears those it reaches at the pass's start (mrt_clear; the others
+ * keep their contents), a later one is the clear quad, whose gl_FragColor
+ * reaches every selected buffer.
+ *
  * Not yet (TSR_ERR_UNSUPPORTED naming it, the draw skipped): a depth
- * renderbuffer alone, a stencil clear after a draw or scissored or
+ * renderbuffer alone, several draw buffers without a COLOR_ATTACHMENT0,
+ * a stencil clear after a draw or scissored or
  * color-masked (the clear quad writes no stencil); texture contents
  * changed between two draws of one frame are sampled as at the frame's
  * end.
@@ -151,10 +161,14 @@ struct tsr_gles_device {
 	struct pending_clear {             /* clears for the next pass into a target */
 		int32_t target;            /* its target (-1: the window) */
 		struct tsr_clear_state c;  /* mask 0: none */
+		uint8_t mrt;               /* GL_EXT_draw_buffers: bits 1..3, color targets
+					      1..3 cleared too (to c.color) */
 	} *clears;
 	uint32_t clear_count, clear_cap;
 	struct tsr_program *clear_prog;    /* draws the clears a pass's start cannot */
 	int32_t pass_depth;                /* the open pass's stored depth target, -1: none */
+	uint8_t pass_mrt;                  /* the open pass's color targets 1..3 (bits 1..3) */
+	uint32_t pass_mrt_images[TSR_MAX_DRAW_BUFFERS - 1]; /* and their images */
 	uint32_t recorded;                 /* frames rendered (command lists) */
 
 	/* what the recorded draws point to, freed when the frame is rendered;
@@ -332,8 +346,10 @@ static void *frame_block(struct tsr_gles_device *d, size_t bytes)
  * Renders the recorded frame (an empty pass when nothing was recorded),
  * writes its image and statistics, and starts the next one.
  */
+struct mrt_sel;
 static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
-				 int32_t depth_target, struct tsr_error *err);
+				 int32_t depth_target, const struct mrt_sel *m,
+				 struct tsr_error *err);
 
 /* frame-NNNN.png of the frame rendered last, in the background */
 static enum tsr_status write_frame_image(struct tsr_gles_device *d, struct tsr_error *err)
@@ -347,7 +363,7 @@ static enum tsr_status write_frame_image(struct tsr_gles_device *d, struct tsr_e
 static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error *err)
 {
 	if (!d->pass_open || d->pass_target >= 0)  /* the frame ends drawing the window */
-		TSR_TRY(open_pass(d, -1, -1, err));
+		TSR_TRY(open_pass(d, -1, -1, NULL, err));
 	d->cmds.frame = d->recorded;
 	enum tsr_status s = tsr_gpu_render_commands(d->gpu, &d->cmds, d->fs, err);
 	free_frame(d);
@@ -817,11 +833,11 @@ static enum tsr_status target_image(struct tsr_gles_device *d,
 
 /* The clear pending for target (NULL: none; made: an empty one added, NULL
  * when out of memory). */
-static struct tsr_clear_state *pending_clear(struct tsr_gles_device *d, int32_t target, int make)
+static struct pending_clear *pending_clear(struct tsr_gles_device *d, int32_t target, int make)
 {
 	for (uint32_t i = 0; i < d->clear_count; i++)
 		if (d->clears[i].target == target)
-			return &d->clears[i].c;
+			return &d->clears[i];
 	if (!make)
 		return NULL;
 	struct pending_clear *c = tsr_array_grow(d->clears, &d->clear_cap, d->clear_count + 1,
@@ -830,16 +846,20 @@ static struct tsr_clear_state *pending_clear(struct tsr_gles_device *d, int32_t 
 		return NULL;
 	d->clears = c;
 	d->clears[d->clear_count] = (struct pending_clear){.target = target};
-	return &d->clears[d->clear_count++].c;
+	return &d->clears[d->clear_count++];
 }
 
-/* Takes target's pending clear out (*c: mask 0 when none). */
-static void take_clear(struct tsr_gles_device *d, int32_t target, struct tsr_clear_state *c)
+/* Takes target's pending clear out (*c: mask 0 when none; *mrt: the color
+ * targets 1..3 it clears too, bits 1..3). */
+static void take_clear(struct tsr_gles_device *d, int32_t target, struct tsr_clear_state *c,
+		       uint8_t *mrt)
 {
 	memset(c, 0, sizeof(*c));
+	*mrt = 0;
 	for (uint32_t i = 0; i < d->clear_count; i++)
 		if (d->clears[i].target == target) {
 			*c = d->clears[i].c;
+			*mrt = d->clears[i].mrt;
 			d->clears[i] = d->clears[--d->clear_count];
 			return;
 		}
@@ -897,21 +917,109 @@ static enum tsr_status bound_target(struct tsr_gles_device *d,
 			   "texture (a depth renderbuffer alone)");
 }
 
+/* GL_EXT_draw_buffers' color targets 1..3 of a framebuffer object. */
+struct mrt_sel {
+	uint8_t attached;  /* bits 1..3: COLOR_ATTACHMENTi has an image, images[i - 1] */
+	uint8_t drawn;     /* bits 1..3: DRAW_BUFFERi_EXT selects it */
+	uint32_t images[TSR_MAX_DRAW_BUFFERS - 1];
+};
+
+/*
+ * GL_EXT_draw_buffers: the bound framebuffer object's color attachments
+ * 1..3 (*attached: bits 1..3, images[i - 1] their render target images)
+ * and those its draw buffers 1..3 select (*drawn, bits 1..3); 0 and 0 for
+ * the default framebuffer. Several render targets need a color target 0
+ * (COLOR_ATTACHMENT0, target >= 0 from bound_target()): without one
+ * TSR_ERR_UNSUPPORTED.
+ */
+static enum tsr_status mrt_targets(struct tsr_gles_device *d, const struct tsr_gles_context *ctx,
+				   int32_t target, struct mrt_sel *m, struct tsr_error *err)
+{
+	struct tsr_gles_context *c = (struct tsr_gles_context *)ctx;  /* queries only */
+	GLint fb = 0, type[TSR_GLES_MAX_DRAW_BUFFERS] = {GL_NONE};
+	tsr_gles_GetIntegerv(c, GL_FRAMEBUFFER_BINDING, &fb);
+	m->attached = m->drawn = 0;
+	for (GLenum i = 0; fb != 0 && i < TSR_GLES_MAX_DRAW_BUFFERS; i++) {
+		const GLenum att = GL_COLOR_ATTACHMENT0 + i;
+		GLint buf = GL_NONE;
+		type[i] = GL_NONE;
+		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, att,
+							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
+							     &type[i]);
+		if (i == 0 || type[i] == GL_NONE)
+			continue;
+		tsr_gles_GetIntegerv(c, 0x8825 + i, &buf);  /* GL_DRAW_BUFFERi_EXT */
+		m->attached |= (uint8_t)(1u << i);
+		if (buf == (GLint)att)
+			m->drawn |= (uint8_t)(1u << i);
+	}
+	/* the images only when several targets are drawn or a pending clear
+	 * reaches some: a framebuffer object drawn with target 0 alone stays
+	 * the single-target pass it was */
+	const struct pending_clear *pc = pending_clear(d, target, 0);
+	if (!m->drawn && !(pc && pc->mrt))
+		return TSR_OK;
+	if (target < 0 || type[0] == GL_NONE)
+		return unsupported(err, "several draw buffers (GL_EXT_draw_buffers) without a "
+				   "COLOR_ATTACHMENT0");
+	for (GLenum i = 1; i < TSR_GLES_MAX_DRAW_BUFFERS; i++) {
+		if (!(m->attached >> i & 1))
+			continue;
+		GLint name = 0;
+		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + i,
+							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
+							     &name);
+		int32_t image = -1;
+		if (type[i] == GL_TEXTURE) {
+			TSR_TRY(target_image(d, ctx, (GLuint)name, 0, &image, err));
+		} else {
+			GLsizei w = 0, h = 0;
+			GLenum format = 0;
+			const uint64_t serial = tsr_gles_renderbuffer_info(ctx, (GLuint)name, &w, &h,
+									   &format);
+			TSR_TRY(serial_target(d, serial, w, h, 0, "renderbuffer", (GLuint)name,
+					      &image, err));
+		}
+		m->images[i - 1] = (uint32_t)image;
+	}
+	return TSR_OK;
+}
+
 /* Makes the frame's last pass one into target (-1: the window): the open
  * one, or a new one (a framebuffer change starts a pass), cleared by the
  * clear recorded for that target, else with its color kept (a render
  * target's) or undefined (the window's, after a swap) and its depth
  * undefined. The window's pass is the frame's last. */
 static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
-				 int32_t depth_target, struct tsr_error *err)
+				 int32_t depth_target, const struct mrt_sel *m,
+				 struct tsr_error *err)
 {
-	if (d->pass_open && d->pass_target == target && d->pass_depth == depth_target)
-		return TSR_OK;
+	const uint8_t drawn = m ? m->drawn : 0;
+	if (d->pass_open && d->pass_target == target && d->pass_depth == depth_target &&
+	    (drawn & d->pass_mrt) == drawn) {
+		int same = 1;  /* the targets drawn are the open pass's images */
+		for (uint32_t i = 1; i < TSR_MAX_DRAW_BUFFERS; i++)
+			if ((drawn >> i & 1) && d->pass_mrt_images[i - 1] != m->images[i - 1])
+				same = 0;
+		if (same)
+			return TSR_OK;
+	}
 	struct tsr_cmd_pass p = {.target = target < 0 ? TSR_TARGET_FRAMEBUFFER : TSR_TARGET_TEXTURE,
 				 .target_image = target < 0 ? 0 : (uint32_t)target,
 				 .store_depth = depth_target >= 0,
 				 .depth_image = depth_target >= 0 ? (uint32_t)depth_target : 0};
-	take_clear(d, target, &p.clear);
+	uint8_t clear_mrt = 0;
+	take_clear(d, target, &p.clear, &clear_mrt);
+	/* GL_EXT_draw_buffers: a pass drawing several targets takes every
+	 * attached one (later draws may select others: one pass for them all);
+	 * targets 1..3 cleared with target 0's clear start cleared, the others
+	 * keep their images' contents */
+	if (m && target >= 0) {
+		p.mrt = (uint8_t)((drawn ? m->attached : clear_mrt) & m->attached);
+		p.mrt_clear = (uint8_t)(clear_mrt & p.mrt);
+		for (uint32_t i = 1; i < TSR_MAX_DRAW_BUFFERS; i++)
+			p.mrt_images[i - 1] = p.mrt >> i & 1 ? m->images[i - 1] : 0;
+	}
 	/* a render target's color, and the window's after a window pass of the
 	 * frame (the pass continues its image: a framebuffer object drawn
 	 * between two window passes); the window's depth is not kept (the
@@ -932,6 +1040,8 @@ static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
 	d->pass_open = 1;
 	d->pass_target = target;
 	d->pass_depth = depth_target;
+	d->pass_mrt = p.mrt;
+	memcpy(d->pass_mrt_images, p.mrt_images, sizeof(d->pass_mrt_images));
 	d->window_drawn |= target < 0;
 	return TSR_OK;
 }
@@ -980,7 +1090,9 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	if (!g->program || g->state.index.count < least)
 		return TSR_OK;
 	int32_t target = -1, depth_target = -1;
+	struct mrt_sel mrt;
 	TSR_TRY(bound_target(dev, ctx, &target, &depth_target, err));
+	TSR_TRY(mrt_targets(dev, ctx, target, &mrt, err));
 	struct tsr_cmd_program *p = calloc(1, sizeof(*p));
 	struct tsr_cmd_program **list = tsr_array_grow(dev->programs, &dev->program_cap,
 						       dev->program_count + 1, sizeof(*list));
@@ -1029,7 +1141,7 @@ enum tsr_status tsr_gles_device_draw(struct tsr_gles_device *dev,
 	if ((g->framebuffer ? g->stencil_bits : dev->params.bits.stencil_bits) <= 0)
 		cd.state.stencil.test = 0;
 	TSR_TRY(program_material(dev, g->program, &cd.material, err));
-	TSR_TRY(open_pass(dev, target, depth_target, err));
+	TSR_TRY(open_pass(dev, target, depth_target, &mrt, err));
 	/* the pass's framebuffer as the pipelines see it (command.h,
 	 * tsr_pass_framebuffer()) */
 	cd.state.framebuffer = (struct tsr_framebuffer_state){TSR_ATTACH_DEFAULT,
@@ -1083,7 +1195,8 @@ static enum tsr_status clear_program(struct tsr_gles_device *d, struct tsr_error
  * cleared, the color mask, the scissor box, no blending or culling.
  */
 static enum tsr_status clear_quad(struct tsr_gles_device *d, const struct tsr_gles_context *ctx,
-				  int32_t target, int32_t depth_target, uint8_t mask,
+				  int32_t target, int32_t depth_target, const struct mrt_sel *m,
+				  uint8_t buffers, uint8_t mask,
 				  const float color[4], float depth, const GLboolean cmask[4],
 				  struct tsr_error *err)
 {
@@ -1160,7 +1273,10 @@ static enum tsr_status clear_quad(struct tsr_gles_device *d, const struct tsr_gl
 							      (uint32_t)(box[3] > 0 ? box[3] : 0)};
 	}
 	TSR_TRY(program_material(d, d->clear_prog, &cd.material, err));
-	TSR_TRY(open_pass(d, target, depth_target, err));
+	/* GL_EXT_draw_buffers: gl_FragColor reaches every draw buffer */
+	if (m->drawn && (mask & TSR_CLEAR_COLOR))
+		cd.state.draw_buffers = buffers;
+	TSR_TRY(open_pass(d, target, depth_target, m, err));
 	cd.state.framebuffer = (struct tsr_framebuffer_state){TSR_ATTACH_DEFAULT,
 							      TSR_ATTACH_DEFAULT};
 	for (uint32_t i = 0; target >= 0 && i < d->texture_count; i++)
@@ -1176,8 +1292,18 @@ enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 				      const struct tsr_clear_state *c, struct tsr_error *err)
 {
 	int32_t target = -1, depth_target = -1;
+	struct mrt_sel mrt;
 	TSR_TRY(bound_target(dev, ctx, &target, &depth_target, err));
+	TSR_TRY(mrt_targets(dev, ctx, target, &mrt, err));
 	struct tsr_gles_context *q = (struct tsr_gles_context *)ctx;  /* queries only */
+	/* GL_EXT_draw_buffers: the draw buffers a color clear reaches (bit 0:
+	 * DRAW_BUFFER0_EXT selects COLOR_ATTACHMENT0) */
+	uint8_t buffers = mrt.drawn;
+	if (mrt.drawn) {
+		GLint b0 = GL_NONE;
+		tsr_gles_GetIntegerv(q, 0x8825, &b0);
+		buffers |= b0 == GL_COLOR_ATTACHMENT0 ? 1u : 0u;
+	}
 	GLboolean cmask[4] = {GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE}, dmask = GL_TRUE;
 	tsr_gles_GetBooleanv(q, GL_COLOR_WRITEMASK, cmask);
 	tsr_gles_GetBooleanv(q, GL_DEPTH_WRITEMASK, &dmask);
@@ -1213,26 +1339,32 @@ enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 	const int masked = (mask & TSR_CLEAR_COLOR) && !(cmask[0] && cmask[1] && cmask[2] &&
 							 cmask[3]);
 	const int open = dev->pass_open && dev->pass_target == target &&
-			 dev->pass_depth == depth_target;
+			 dev->pass_depth == depth_target &&
+			 (mrt.drawn & dev->pass_mrt) == mrt.drawn;
 	struct tsr_cmd_pass *p = open ? &dev->cmds.passes[dev->cmds.pass_count - 1] : NULL;
 	/* the pass's start clears what it can: before the pass's first draw,
 	 * the whole target, every channel, depth to 1.0 */
+	/* (a color clear of targets 1..3 but not 0 is drawn too: the pass's
+	 * clear clears target 0) */
 	if (scissored || masked || (p && p->draw_count) ||
-	    ((mask & TSR_CLEAR_DEPTH) && c->depth != 1.0f)) {
+	    ((mask & TSR_CLEAR_DEPTH) && c->depth != 1.0f) ||
+	    ((mask & TSR_CLEAR_COLOR) && mrt.drawn && !(buffers & 1))) {
 		if (mask)
-			TSR_TRY(clear_quad(dev, ctx, target, depth_target, mask, c->color, c->depth,
-					   cmask, err));
+			TSR_TRY(clear_quad(dev, ctx, target, depth_target, &mrt, buffers, mask,
+					   c->color, c->depth, cmask, err));
 		if (stencil)
 			return unsupported(err, "a stencil clear after a draw, scissored or "
 					   "color-masked");
 		return TSR_OK;
 	}
-	struct tsr_clear_state *pc = pending_clear(dev, target, 1);
-	if (!pc)
+	struct pending_clear *pcl = pending_clear(dev, target, 1);
+	if (!pcl)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a clear");
+	struct tsr_clear_state *pc = &pcl->c;
 	if (p) {  /* before the pass's first draw: its clear */
 		*pc = p->clear;
 		pc->invalidate = 0;
+		pcl->mrt = p->mrt_clear;
 		dev->cmds.pass_count--;
 		dev->pass_open = 0;
 		dev->window_drawn = 0;  /* whether a pass left draws the window */
@@ -1240,8 +1372,10 @@ enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 			dev->window_drawn |= dev->cmds.passes[i].target == TSR_TARGET_FRAMEBUFFER;
 	}
 	/* a second clear before any draw: its buffers' values win */
-	if (mask & TSR_CLEAR_COLOR)
+	if (mask & TSR_CLEAR_COLOR) {
 		memcpy(pc->color, c->color, sizeof(c->color));
+		pcl->mrt |= mrt.drawn;  /* and color targets 1..3 (GL_EXT_draw_buffers) */
+	}
 	if (mask & TSR_CLEAR_DEPTH)
 		pc->depth = c->depth;
 	pc->mask |= mask;
@@ -1372,4 +1506,9 @@ enum tsr_status tsr_gles_device_swap(struct tsr_gles_device *dev, struct tsr_err
 uint32_t tsr_gles_device_frames(const struct tsr_gles_device *dev)
 {
 	return dev->frames;
+}
+
+const struct tsr_frame_stats *tsr_gles_device_last_frame(const struct tsr_gles_device *dev)
+{
+	return dev->recorded ? dev->fs : NULL;
 }

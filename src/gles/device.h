@@ -118,4 +118,10 @@ enum tsr_status tsr_gles_device_swap(struct tsr_gles_device *dev, struct tsr_err
 /* Frames ended so far. */
 uint32_t tsr_gles_device_frames(const struct tsr_gles_device *dev);
 
+struct tsr_frame_stats;
+
+/* The counters of the frame rendered last (a swap's, or what a ReadPixels
+ * rendered first), valid until the next one renders; NULL before any. */
+const struct tsr_frame_stats *tsr_gles_device_last_frame(const struct tsr_gles_device *dev);
+
 #endif

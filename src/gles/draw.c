@@ -91,6 +91,26 @@ static int32_t attachment_name(const struct gles_attachment *at, GLenum *type)
 }
 
 /* Fills out from the context; the caller sets mode and the index state. */
+/*
+ * GL_EXT_draw_buffers: bit i set when the bound framebuffer object's draw
+ * buffer i is COLOR_ATTACHMENTi and an image is attached there, when one
+ * of buffers 1..3 is (several render targets: struct tsr_draw_state
+ * draw_buffers); 0 otherwise (the default framebuffer, or target 0 alone).
+ */
+static uint8_t mrt_buffers(const struct tsr_gles_context *ctx)
+{
+	const struct gles_framebuffer *fb = ctx->framebuffer;
+	if (!fb)
+		return 0;
+	static const int att[4] = {GLES_ATTACH_COLOR0, GLES_ATTACH_COLOR1, GLES_ATTACH_COLOR2,
+				   GLES_ATTACH_COLOR3};
+	uint8_t m = 0;
+	for (int i = 0; i < 4; i++)
+		if ((fb->draw_buffers >> i & 1) && fb->att[att[i]].type != GL_NONE)
+			m |= (uint8_t)(1u << i);
+	return m & ~1u ? m : 0;
+}
+
 static void fill(struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
 {
 	struct tsr_draw_state *s = &out->state;
@@ -149,7 +169,9 @@ static void fill(struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
 				  (ctx->color_mask[1] ? TSR_COLOR_MASK_G : 0) |
 				  (ctx->color_mask[2] ? TSR_COLOR_MASK_B : 0) |
 				  (ctx->color_mask[3] ? TSR_COLOR_MASK_A : 0));
-	if (ctx->framebuffer ? ctx->framebuffer->draw_none : ctx->default_draw_none)
+	s->draw_buffers = mrt_buffers(ctx);
+	if (!s->draw_buffers &&
+	    (ctx->framebuffer ? !(ctx->framebuffer->draw_buffers & 1) : ctx->default_draw_none))
 		s->color_mask = 0;  /* DrawBuffersEXT(1, {NONE}) */
 	for (uint32_t u = 0; u < TSR_GLES_MAX_TEXTURE_UNITS; u++) {
 		struct tsr_gles_unit *gu = &out->units[u];
@@ -286,7 +308,8 @@ GLboolean tsr_gles_clear_state(struct tsr_gles_context *ctx, GLbitfield mask,
 	out->mask = (uint8_t)((mask & GL_COLOR_BUFFER_BIT ? TSR_CLEAR_COLOR : 0) |
 			      (mask & GL_DEPTH_BUFFER_BIT ? TSR_CLEAR_DEPTH : 0) |
 			      (mask & GL_STENCIL_BUFFER_BIT ? TSR_CLEAR_STENCIL : 0));
-	if (ctx->framebuffer ? ctx->framebuffer->draw_none : ctx->default_draw_none)
+	if (!mrt_buffers(ctx) &&
+	    (ctx->framebuffer ? !(ctx->framebuffer->draw_buffers & 1) : ctx->default_draw_none))
 		out->mask &= (uint8_t)~TSR_CLEAR_COLOR;  /* DrawBuffersEXT(1, {NONE}) */
 	out->scissored = ctx->scissor_test;
 	memcpy(out->color, ctx->clear_color, sizeof out->color);

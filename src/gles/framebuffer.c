@@ -95,6 +95,9 @@ static int attachment_index(GLenum attachment)
 {
 	switch (attachment) {
 	case GL_COLOR_ATTACHMENT0: return GLES_ATTACH_COLOR0;
+	case 0x8CE1: return GLES_ATTACH_COLOR1;  /* GL_COLOR_ATTACHMENT1_EXT */
+	case 0x8CE2: return GLES_ATTACH_COLOR2;  /* GL_COLOR_ATTACHMENT2_EXT */
+	case 0x8CE3: return GLES_ATTACH_COLOR3;  /* GL_COLOR_ATTACHMENT3_EXT */
 	case GL_DEPTH_ATTACHMENT: return GLES_ATTACH_DEPTH;
 	case GL_STENCIL_ATTACHMENT: return GLES_ATTACH_STENCIL;
 	default: return -1;
@@ -181,13 +184,14 @@ void tsr_gles_FramebufferRenderbuffer(struct tsr_gles_context *ctx, GLenum targe
 static bool attachment_complete(const struct gles_attachment *at, int a, GLsizei *w, GLsizei *h)
 {
 	GLenum format;
+	const bool color = a == GLES_ATTACH_COLOR0 || a >= GLES_ATTACH_COLOR1;
 	if (at->type == GL_RENDERBUFFER) {
 		*w = at->rb->width;
 		*h = at->rb->height;
 		format = at->rb->format;
 		GLint bits[6] = { 0 };
 		rb_format_bits(format, bits);
-		if (a == GLES_ATTACH_COLOR0 && !(bits[0] || bits[3]))
+		if (color && !(bits[0] || bits[3]))
 			return false;
 		if (a == GLES_ATTACH_DEPTH && !bits[4])
 			return false;
@@ -199,7 +203,7 @@ static bool attachment_complete(const struct gles_attachment *at, int a, GLsizei
 		*w = im->width;
 		*h = im->height;
 		format = im->format;
-		if (a == GLES_ATTACH_COLOR0 && format != GL_RGB && format != GL_RGBA)
+		if (color && format != GL_RGB && format != GL_RGBA)
 			return false;
 		if (a == GLES_ATTACH_DEPTH && format != GL_DEPTH_COMPONENT &&
 		    format != GL_DEPTH_STENCIL_OES)

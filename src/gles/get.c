@@ -88,7 +88,7 @@ static void framebuffer_bits(const struct tsr_gles_context *ctx, GLint bits[6])
 			bits[0] = r; bits[1] = g; bits[2] = b; bits[3] = al;
 		} else if (a == GLES_ATTACH_DEPTH) {
 			bits[4] = d;
-		} else {
+		} else if (a == GLES_ATTACH_STENCIL) {
 			bits[5] = s;
 		}
 	}
@@ -216,9 +216,16 @@ static bool get_value(const struct tsr_gles_context *ctx, GLenum pname, struct v
 		I1(TSR_GLES_MAX_DRAW_BUFFERS);
 		return true;
 	case 0x8825: /* GL_DRAW_BUFFER0_EXT */
-		I1((ctx->framebuffer ? ctx->framebuffer->draw_none : ctx->default_draw_none) ? GL_NONE
-			: ctx->framebuffer ? GL_COLOR_ATTACHMENT0 : GL_BACK);
+		I1(ctx->framebuffer ? (ctx->framebuffer->draw_buffers & 1 ? GL_COLOR_ATTACHMENT0
+								   : GL_NONE)
+				    : ctx->default_draw_none ? GL_NONE : GL_BACK);
 		return true;
+	case 0x8826: case 0x8827: case 0x8828: { /* GL_DRAW_BUFFER1..3_EXT */
+		const unsigned i = pname - 0x8825;
+		I1(ctx->framebuffer && ctx->framebuffer->draw_buffers >> i & 1
+			   ? (GLint)(GL_COLOR_ATTACHMENT0 + i) : GL_NONE);
+		return true;
+	}
 	case GL_MAX_VERTEX_ATTRIBS: I1(TSR_GLES_MAX_VERTEX_ATTRIBS); return true;
 	case GL_MAX_VERTEX_UNIFORM_VECTORS: I1(TSR_SHADER_MAX_UNIFORM_VECTORS); return true;
 	case GL_MAX_FRAGMENT_UNIFORM_VECTORS: I1(TSR_SHADER_MAX_UNIFORM_VECTORS); return true;

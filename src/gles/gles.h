@@ -51,7 +51,7 @@
 #define TSR_GLES_MAX_VIEWPORT_DIMS 4096
 #define TSR_GLES_MAX_VERTEX_ATTRIBS 16   /* shader/shader.h TSR_SHADER_MAX_ATTRIBS */
 #define TSR_GLES_MAX_TEXTURE_UNITS 16    /* TSR_SHADER_MAX_TEXTURE_UNITS */
-#define TSR_GLES_MAX_DRAW_BUFFERS 1      /* MAX_DRAW_BUFFERS_EXT, MAX_COLOR_ATTACHMENTS_EXT */
+#define TSR_GLES_MAX_DRAW_BUFFERS 4      /* MAX_DRAW_BUFFERS_EXT, MAX_COLOR_ATTACHMENTS_EXT */
 
 /* GL_KHR_debug's limits (the spec's minimums, MAX_LABEL_LENGTH above). */
 #define TSR_GLES_MAX_DEBUG_MESSAGE_LENGTH 1024
@@ -166,12 +166,14 @@ GLboolean tsr_gles_UnmapBufferOES(struct tsr_gles_context *ctx, GLenum target);
  * nothing to do, no error: this device's gl_LastFragData reads are always
  * coherent (docs/gles.md). */
 void tsr_gles_FramebufferFetchBarrierEXT(struct tsr_gles_context *ctx);
-/* DrawBuffersEXT (GL_EXT_draw_buffers with MAX_DRAW_BUFFERS_EXT and
- * MAX_COLOR_ATTACHMENTS_EXT 1, the extension's minimum): n 0 or 1, else
- * INVALID_VALUE; bufs[0] NONE or, on a framebuffer object,
- * COLOR_ATTACHMENT0 (on the default framebuffer BACK), else
- * INVALID_OPERATION; n 0 on the default framebuffer INVALID_OPERATION (on
- * a framebuffer object: NONE). NONE: draws and Clear write no color. */
+/* DrawBuffersEXT (GL_EXT_draw_buffers, MAX_DRAW_BUFFERS_EXT and
+ * MAX_COLOR_ATTACHMENTS_EXT 4): n in 0..4, else INVALID_VALUE. On a
+ * framebuffer object bufs[i] must be COLOR_ATTACHMENTi_EXT or NONE, else
+ * INVALID_OPERATION (the buffers past n become NONE); on the default
+ * framebuffer n must be 1 and bufs[0] BACK or NONE, else
+ * INVALID_OPERATION. Draws and Clear write the color of each draw buffer
+ * selecting an attached image (gl_FragData[i] to buffer i, gl_FragColor to
+ * every one) and none into a NONE one (docs/gles.md). */
 void tsr_gles_DrawBuffersEXT(struct tsr_gles_context *ctx, GLsizei n, const GLenum *bufs);
 /* pname BUFFER_MAP_POINTER_OES: the mapping, NULL when not mapped. */
 void tsr_gles_GetBufferPointervOES(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
@@ -425,8 +427,9 @@ void tsr_gles_RenderbufferStorage(struct tsr_gles_context *ctx, GLenum target,
  * BLUE_SIZE, ALPHA_SIZE, DEPTH_SIZE, STENCIL_SIZE}. */
 void tsr_gles_GetRenderbufferParameteriv(struct tsr_gles_context *ctx, GLenum target,
 					 GLenum pname, GLint *params);
-/* target FRAMEBUFFER; attachment COLOR_ATTACHMENT0, DEPTH_ATTACHMENT or
- * STENCIL_ATTACHMENT (INVALID_ENUM); INVALID_OPERATION with framebuffer 0
+/* target FRAMEBUFFER; attachment COLOR_ATTACHMENT0 (GL_EXT_draw_buffers:
+ * ..COLOR_ATTACHMENT3_EXT), DEPTH_ATTACHMENT or STENCIL_ATTACHMENT
+ * (INVALID_ENUM); INVALID_OPERATION with framebuffer 0
  * bound, or a name that is no texture / renderbuffer (0 detaches), or a
  * texture of the other target than textarget; INVALID_VALUE for a level
  * other than 0. */

@@ -57,7 +57,9 @@ struct gles_renderbuffer {
 	char *label;            /* ObjectLabelKHR's, or NULL */
 };
 
-enum { GLES_ATTACH_COLOR0 = 0, GLES_ATTACH_DEPTH, GLES_ATTACH_STENCIL, GLES_ATTACH_COUNT };
+/* attachment points; COLOR1..3: GL_EXT_draw_buffers' COLOR_ATTACHMENT1..3_EXT */
+enum { GLES_ATTACH_COLOR0 = 0, GLES_ATTACH_DEPTH, GLES_ATTACH_STENCIL, GLES_ATTACH_COLOR1,
+       GLES_ATTACH_COLOR2, GLES_ATTACH_COLOR3, GLES_ATTACH_COUNT };
 
 struct gles_attachment {
 	GLenum type;            /* NONE, TEXTURE or RENDERBUFFER */
@@ -71,7 +73,8 @@ struct gles_framebuffer {
 	GLuint name;
 	struct gles_attachment att[GLES_ATTACH_COUNT];
 	char *label;            /* ObjectLabelKHR's, or NULL */
-	uint8_t draw_none;      /* DrawBuffersEXT(1, {NONE}): no color written */
+	uint8_t draw_buffers;   /* DrawBuffersEXT's: bit i set when DRAW_BUFFERi_EXT is
+	                           COLOR_ATTACHMENTi (else NONE); 1 at creation */
 };
 
 enum gles_sp_kind { GLES_SHADER = 1, GLES_PROGRAM = 2 };

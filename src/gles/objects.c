@@ -305,27 +305,30 @@ void tsr_gles_DrawBuffersEXT(struct tsr_gles_context *ctx, GLsizei n, const GLen
 		gles_error(ctx, GL_INVALID_VALUE);
 		return;
 	}
-	if (n == 0 || !bufs) {  /* every draw buffer NONE: a framebuffer object's only */
-		if (ctx->framebuffer)
-			ctx->framebuffer->draw_none = 1;
-		else
-			gles_error(ctx, GL_INVALID_OPERATION);
+	if (ctx->framebuffer) {
+		/* buffer i: COLOR_ATTACHMENTi_EXT or NONE; those past n NONE */
+		uint8_t on = 0;
+		for (GLsizei i = 0; i < n && bufs; i++) {
+			if (bufs[i] == GL_COLOR_ATTACHMENT0 + (GLenum)i)
+				on |= (uint8_t)(1u << i);
+			else if (bufs[i] != GL_NONE) {
+				gles_error(ctx, GL_INVALID_OPERATION);
+				return;
+			}
+		}
+		ctx->framebuffer->draw_buffers = on;
+		return;
+	}
+	if (n != 1 || !bufs) {  /* the default framebuffer: one buffer */
+		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
 	const GLenum b = bufs[0];
-	if (ctx->framebuffer) {
-		if (b != GL_NONE && b != GL_COLOR_ATTACHMENT0) {
-			gles_error(ctx, GL_INVALID_OPERATION);
-			return;
-		}
-		ctx->framebuffer->draw_none = b == GL_NONE;
-	} else {
-		if (b != GL_NONE && b != GL_BACK) {
-			gles_error(ctx, GL_INVALID_OPERATION);
-			return;
-		}
-		ctx->default_draw_none = b == GL_NONE;
+	if (b != GL_NONE && b != GL_BACK) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return;
 	}
+	ctx->default_draw_none = b == GL_NONE;
 }
 
 void tsr_gles_GetBufferPointervOES(struct tsr_gles_context *ctx, GLenum target, GLenum pname,
@@ -583,6 +586,7 @@ void tsr_gles_BindFramebuffer(struct tsr_gles_context *ctx, GLenum target, GLuin
 			return;
 		}
 		fb->name = framebuffer;
+		fb->draw_buffers = 1;  /* DRAW_BUFFER0_EXT COLOR_ATTACHMENT0, the others NONE */
 		for (int a = 0; a < GLES_ATTACH_COUNT; a++)
 			fb->att[a].type = GL_NONE;
 	}

@@ -321,6 +321,7 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	g->order_reversed = malloc(g->tiles * sizeof(*g->order_reversed));
 	g->tile_depth = malloc(tpix * sizeof(float));
 	g->tile_color = malloc(tpix * 4 * sizeof(float));
+	g->tile_mrt = malloc(tpix * 4 * sizeof(float) * (TSR_MAX_DRAW_BUFFERS - 1));
 	g->tile_stencil = malloc(tpix);
 	g->image[0] = calloc(npix, 4);
 	g->image[1] = calloc(npix, 4);
@@ -330,7 +331,7 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	g->mem_phase = malloc(sizeof(*g->mem_phase));
 	g->slot_count = cfg->timing.overlap_frames ? 2 : 1;
 	if (!g->mem_base || !g->mem_phase || !g->order ||
-	    !g->order_reversed || !g->tile_depth || !g->tile_color || !g->tile_stencil || !g->image[0] ||
+	    !g->order_reversed || !g->tile_depth || !g->tile_color || !g->tile_mrt || !g->tile_stencil || !g->image[0] ||
 	    !g->image[1] || !g->tile_rgba || !g->skipped) {
 		tsr_gpu_destroy(g);
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
@@ -395,6 +396,7 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 	free(g->tile_depth);
 	free(g->tile_stencil);
 	free(g->tile_color);
+	free(g->tile_mrt);
 	free(g->image[0]);
 	free(g->image[1]);
 	free(g->tile_rgba);

@@ -107,6 +107,14 @@ struct tsr_gpu {
 	uint32_t tiles_x, tiles_y, tiles;
 	uint32_t *order, *order_reversed;
 	float *tile_depth, *tile_color;
+	float *tile_mrt;                      /* the tile's color planes of targets 1..3
+	                                         (GL_EXT_draw_buffers), one after the
+	                                         other, each laid out as tile_color */
+	struct tsr_texture *target_mrt[TSR_MAX_DRAW_BUFFERS - 1]; /* the pass's color
+	                                         targets 1..3 (struct tsr_cmd_pass mrt),
+	                                         NULL: none */
+	uint8_t target_mrt_clear;             /* bits 1..3: that target starts cleared
+	                                         (else loaded) */
 	uint8_t *tile_stencil;                /* the tile's on-chip stencil (with depth:
 	                                         D24S8), 1 byte a pixel */
 	uint8_t *image[2];                    /* front and back buffers */

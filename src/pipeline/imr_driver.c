@@ -60,6 +60,10 @@ struct tsr_imr {
 	struct tsr_target_memory backend;  /* the buffers' addresses, ports, HiZ state */
 	float *depth;                      /* width x height, window depth 0..1 */
 	float *color;                      /* width x height x 4, RGBA 0..1 */
+	float *mrt;                        /* color targets 1..3 (GL_EXT_draw_buffers): three
+					      planes laid out as color, allocated by the
+					      first pass that draws several targets; NULL
+					      before */
 	uint8_t *stencil;                  /* width x height, 8-bit stencil values (packed
 					      with depth in the Z buffer's words: D24S8) */
 	int pass_stencil;                  /* 1: a draw of the pass tests stencil */
@@ -124,6 +128,7 @@ static void imr_destroy(struct tsr_gpu *g)
 		return;
 	free(m->depth);
 	free(m->color);
+	free(m->mrt);
 	free(m->stencil);
 	free(m->backend.hiz_max);
 	free(m->backend.hiz_dirty);
@@ -208,6 +213,11 @@ static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
 				  &m->color[((size_t)t.y0 * w + (uint32_t)t.x0) * 4];
 			t.stencil = m->pass_stencil ? &m->stencil[(size_t)t.y0 * w + (uint32_t)t.x0]
 						    : NULL;
+			for (uint32_t i = 0; i < TSR_MAX_DRAW_BUFFERS - 1; i++)
+				t.mrt[i] = g->target_mrt[i]
+					? &m->mrt[(size_t)i * m->backend.width * m->backend.height * 4 +
+						  ((size_t)t.y0 * w + (uint32_t)t.x0) * 4]
+					: NULL;
 			tsr_raster_submit(g->raster, &item);  /* the queue is empty: drained */
 			tsr_raster_drain(g->raster, &c);
 		}
@@ -216,6 +226,50 @@ static void raster_primitive(struct tsr_gpu *g, const struct tsr_primitive *p,
 	if (g->log)
 		for (uint32_t i = first_prim + 1; i < g->log->prim_count; i++)
 			g->log->prims[i].attributes = 0;
+}
+
+/*
+ * Color targets 1..3 of the pass (GL_EXT_draw_buffers, g->target_mrt):
+ * their planes (allocated on first use), each cleared to the pass's clear
+ * color `clear` or loaded from its image (byte / 255, as load_color: the color
+ * buffer is the texture's memory, no copy), their traffic at their
+ * images' addresses (stream render_target, as target 0's). Errors:
+ * TSR_ERR_NOMEM.
+ */
+static enum tsr_status begin_mrt(struct tsr_gpu *g, const float clear[4], struct tsr_error *err)
+{
+	struct tsr_imr *m = g->imr;
+	if (!g->target_mrt[0] && !g->target_mrt[1] && !g->target_mrt[2])
+		return TSR_OK;
+	const size_t plane = (size_t)g->grid_width * g->grid_height * 4;
+	if (!m->mrt) {
+		m->mrt = malloc(plane * (TSR_MAX_DRAW_BUFFERS - 1) * sizeof(float));
+		if (!m->mrt)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for color targets");
+	}
+	const uint32_t w = g->target_width, h = g->target_height;
+	const size_t n = (size_t)w * h;
+	/* the planes are laid out as the screen's buffers, w pixels a row */
+	const size_t used = n * 4;
+	for (uint32_t i = 0; i < TSR_MAX_DRAW_BUFFERS - 1; i++) {
+		if (!g->target_mrt[i])
+			continue;
+		float *dst = &m->mrt[(size_t)i * w * h * 4];
+		m->backend.mrt_base[i] = tsr_texel_address(g->target_mrt[i], 0, 0, 0);
+		if (g->target_mrt_clear >> (i + 1) & 1) {
+			for (size_t p = 0; p < n; p++)
+				memcpy(&dst[4 * p], clear, 4 * sizeof(float));
+			continue;
+		}
+		uint8_t *rgba = malloc(used);
+		if (!rgba)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a render target");
+		tsr_texture_read_rect(g->target_mrt[i], 0, 0, w, h, rgba, w * 4);
+		for (size_t k = 0; k < used; k++)
+			dst[k] = (float)rgba[k] / 255.0f;
+		free(rgba);
+	}
+	return TSR_OK;
 }
 
 /*
@@ -260,6 +314,7 @@ static enum tsr_status begin_pass(struct tsr_gpu *g, const struct tsr_frame_comm
 	if (m->pass_stencil)
 		memset(m->stencil, (uint8_t)p->clear.stencil,
 		       (size_t)b->width * b->height);
+	TSR_TRY(begin_mrt(g, p->clear.color, err));
 	uint32_t w, h;
 	if (tsr_pass_loads_color(p, tsr_pass_framebuffer(p, &g->res, g->cfg.width, g->cfg.height,
 							 &w, &h)))
@@ -292,6 +347,12 @@ static enum tsr_status end_pass(struct tsr_gpu *g, int last, struct tsr_error *e
 	}
 	if (g->store_depth_tex)  /* its depth too, into the pass's depth target */
 		tsr_texture_write_depth_rect(g->store_depth_tex, 0, 0, w, h, g->imr->depth, w);
+	for (uint32_t i = 0; i < TSR_MAX_DRAW_BUFFERS - 1; i++) {  /* color targets 1..3 */
+		if (!g->target_mrt[i])
+			continue;
+		tsr_rgba8_row(rgba, &g->imr->mrt[(size_t)i * w * h * 4], (size_t)w * h * 4);
+		tsr_texture_write_rect(g->target_mrt[i], 0, 0, w, h, rgba, w * 4);
+	}
 	free(rgba);
 	return TSR_OK;
 }

@@ -94,6 +94,23 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 					     "pass %u of frame %u stores its depth into image %u, "
 					     "which is no depth render target of its color target's "
 					     "size", p, c->frame, pass->depth_image);
+		/* color targets 1..3: color render targets of the pass's size */
+		for (uint32_t i = 1; i < TSR_MAX_DRAW_BUFFERS; i++) {
+			const uint32_t im = pass->mrt_images[i - 1];
+			if ((pass->mrt >> i & 1) &&
+			    (pass->target != TSR_TARGET_TEXTURE || fb.color < 0 ||
+			     im >= g->res.image_count || !g->res.images[im].render_target ||
+			     g->res.images[im].depth || g->res.images[im].width != w ||
+			     g->res.images[im].height != h))
+				return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+						     "pass %u of frame %u draws color target %u "
+						     "into image %u, which is no color render target "
+						     "of its target's size", p, c->frame, i, im);
+		}
+		if (pass->mrt & 1)
+			return tsr_error_set(err, TSR_ERR_INTERNAL,
+					     "pass %u of frame %u: mrt bit 0 (target 0 is "
+					     "target_image)", p, c->frame);
 		if (tsr_pass_loads_color(pass, fb) && g->techniques.count)
 			return tsr_error_set(err, TSR_ERR_CONFIG,
 					     "pass %u of frame %u loads its color buffer from memory "
@@ -171,6 +188,9 @@ void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 	g->target_tex = NULL;
 	g->target_depth = 0;
 	g->store_depth_tex = NULL;
+	for (uint32_t i = 0; i < TSR_MAX_DRAW_BUFFERS - 1; i++)
+		g->target_mrt[i] = NULL;
+	g->target_mrt_clear = 0;
 	g->target_width = g->cfg.width;
 	g->target_height = g->cfg.height;
 	if (p->target == TSR_TARGET_TEXTURE) {
@@ -180,6 +200,10 @@ void tsr_gpu_set_target(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
 		g->target_height = g->res.images[p->target_image].height;
 		if (p->store_depth && !g->target_depth)
 			g->store_depth_tex = g->textures[p->depth_image];
+		for (uint32_t i = 1; !g->target_depth && i < TSR_MAX_DRAW_BUFFERS; i++)
+			if (p->mrt >> i & 1)
+				g->target_mrt[i - 1] = g->textures[p->mrt_images[i - 1]];
+		g->target_mrt_clear = (uint8_t)(p->mrt_clear & p->mrt);
 	}
 	tsr_geometry_set_viewport(g->geom, g->target_width, g->target_height);
 }

@@ -31,6 +31,17 @@ static void tile_window(const struct tsr_gpu *g, uint32_t tile, struct tsr_targe
 	t->depth = g->tile_depth;
 	t->color = g->target_depth ? NULL : g->tile_color;  /* a depth target: no color output */
 	t->stencil = g->ras && g->ras->stencil ? g->tile_stencil : NULL;  /* a pass testing stencil */
+	/* color targets 1..3 (GL_EXT_draw_buffers): a plane each in the tile
+	 * buffer, as Mali and PowerVR keep several render targets on chip */
+	const size_t plane = (size_t)g->cfg.tile_width * g->cfg.tile_height * 4;
+	for (uint32_t i = 0; i < TSR_MAX_DRAW_BUFFERS - 1; i++)
+		t->mrt[i] = g->target_mrt[i] ? &g->tile_mrt[i * plane] : NULL;
+}
+
+/* 1 when the pass draws color targets past 0 (GL_EXT_draw_buffers). */
+static int pass_mrt(const struct tsr_gpu *g)
+{
+	return g->target_mrt[0] || g->target_mrt[1] || g->target_mrt[2];
 }
 
 /* Clears the tile's depth (to the far plane), stencil (to stencil, if the
@@ -154,6 +165,26 @@ static void tile_start(struct tsr_gpu *g, struct tsr_target *t)
 	tile_clear(t, g->ras->clear, g->ras->stencil_clear);
 	if (g->ras->load_color && t->color)
 		tile_load_colors(g, t);
+	/* color targets 1..3: cleared to the pass's clear color, or loaded
+	 * from their images (byte / 255, as target 0's load) */
+	for (uint32_t i = 0; i < TSR_MAX_DRAW_BUFFERS - 1; i++) {
+		float *plane = t->mrt[i];
+		if (!plane)
+			continue;
+		if (g->target_mrt_clear >> (i + 1) & 1) {
+			for (uint32_t y = 0; y < t->height; y++)
+				for (uint32_t x = 0; x < t->width; x++)
+					memcpy(&plane[((size_t)y * t->stride + x) * 4], g->ras->clear,
+					       4 * sizeof(float));
+			continue;
+		}
+		tsr_texture_read_rect(g->target_mrt[i], (uint32_t)t->x0, (uint32_t)t->y0, t->width,
+				      t->height, g->tile_rgba, t->width * 4);
+		for (uint32_t y = 0; y < t->height; y++)
+			for (uint32_t x = 0; x < t->width * 4; x++)
+				plane[(size_t)y * t->stride * 4 + x] =
+					(float)g->tile_rgba[(size_t)y * t->width * 4 + x] / 255.0f;
+	}
 	if (g->ras->load_depth && g->store_depth_tex)  /* the depth an earlier pass stored */
 		tsr_texture_read_depth_rect(g->store_depth_tex, (uint32_t)t->x0, (uint32_t)t->y0,
 					    t->width, t->height, t->depth, t->stride);
@@ -265,6 +296,19 @@ static void flush_tile_to_texture(struct tsr_gpu *g, const struct tsr_target *t)
 		tsr_texture_write_rect(g->target_tex, (uint32_t)t->x0, (uint32_t)t->y0, t->width,
 				       t->height, g->tile_rgba, t->width * 4);
 	rt_block_rows(g, t, 1);
+	/* color targets 1..3 (GL_EXT_draw_buffers): each plane stored into its
+	 * own image, its block rows written as target 0's (stream
+	 * render_target); tile_rgba holds target 0's colors no more */
+	for (uint32_t i = 0; i < TSR_MAX_DRAW_BUFFERS - 1; i++) {
+		if (!t->mrt[i])
+			continue;
+		for (uint32_t y = 0; y < t->height; y++)
+			tsr_rgba8_row(&g->tile_rgba[(size_t)y * t->width * 4],
+				      &t->mrt[i][(size_t)y * t->stride * 4], t->width * 4);
+		tsr_texture_write_rect(g->target_mrt[i], (uint32_t)t->x0, (uint32_t)t->y0, t->width,
+				       t->height, g->tile_rgba, t->width * 4);
+		rt_block_rows_of(g, g->target_mrt[i], t, 1);
+	}
 	if (!g->store_depth_tex)
 		return;
 	/* and its depth into the pass's depth target */
@@ -322,6 +366,9 @@ void tsr_stage_tile_fetch(struct tsr_gpu *g, struct tsr_tile_work *w,
 		tile_load_traffic(g, &w->target);  /* the Tile Fetcher's load (preload) */
 	if (g->ras->load_depth && g->store_depth_tex)  /* and of the depth texture's texels */
 		rt_block_rows_of(g, g->store_depth_tex, &w->target, 0);
+	for (uint32_t i = 0; i < TSR_MAX_DRAW_BUFFERS - 1; i++)  /* color targets 1..3 kept */
+		if (g->target_mrt[i] && !(g->target_mrt_clear >> (i + 1) & 1))
+			rt_block_rows_of(g, g->target_mrt[i], &w->target, 0);
 	w->list = tsr_tile_fetch(g->ras->pb, w->tile, g->ras->prims.prims, g->mem, &w->count, &st->tiling);
 	if (g->log)
 		g->log->fetch = tsr_worklog_since_mark(g->log);
@@ -357,7 +404,7 @@ void tsr_stage_tile(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *st
 	 * and its depth is never read, so neither buffer is cleared (the clear
 	 * makes no memory access: after the fetch is as good as before it) */
 	if (w.count == 0 && !g->target_depth && !g->store_depth_tex && w.target.color &&
-	    !g->ras->load_color) {
+	    !g->ras->load_color && !pass_mrt(g)) {
 		tile_clear_rgba(g, &w.target);
 		w.colors_ready = 1;
 	} else {

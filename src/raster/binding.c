@@ -78,6 +78,7 @@ void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw
 	b->alpha_cutoff = s->discard ? s->alpha_cutoff : 0.0f;
 	b->depth_func = s->depth.func;
 	b->color_mask = s->color_mask & TSR_COLOR_MASK_ALL;
+	b->draw_buffers = s->draw_buffers ? (uint8_t)(s->draw_buffers & 0xfu) : 1u;
 	b->blend = s->blend;
 	const struct tsr_blend_state *bl = &s->blend;
 	if (!bl->enable)

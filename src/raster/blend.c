@@ -7,7 +7,10 @@
  * TBR tile (the color buffer is on chip until the tile flush); with a
  * memory backend (immediate mode, target_memory.c) late Z reads and
  * writes the Z buffer (depth, or D24S8 depth and stencil) and blending
- * the color buffer. A window without a color buffer (color NULL: a pass drawing a depth render target) blends
+ * the color buffer. Each color target the draw writes (GL_EXT_draw_buffers:
+ * the window's target 0 and mrt[0..2], selected by the binding's
+ * draw_buffers) blends its own color with the one blend state and color
+ * mask, and makes its own traffic. A window without a color buffer (color NULL: a pass drawing a depth render target) blends
  * nothing: late Z still writes depth, no color is written nor counted.
  */
 #include "raster/raster_priv.h"
@@ -80,6 +83,9 @@ static void blend_general(const struct tsr_shader_binding *b, const float src[4]
 			dst[i] = out[i];
 }
 
+static void blend_target(const struct tsr_quad *q, const float rgba[4][4], float *color,
+			 const struct tsr_target *t, struct tsr_raster_stats *rs);
+
 enum tsr_stage_result tsr_raster_blend(struct tsr_raster *r,
 				       const struct tsr_raster_ctx *c)
 {
@@ -130,44 +136,63 @@ void tsr_raster_blend_quad(struct tsr_raster *r, struct tsr_quad *q,
 			return;
 		}
 	}
-	if (!t->color) {  /* a depth-only pass (depth render target): no color attachment */
-		if (wq)
-			wq->color = tsr_worklog_since_mark(c->log);
-		return;
+	/* each color target the draw writes (GL_EXT_draw_buffers: one blend
+	 * state and color mask for all; a pass of one target has target 0
+	 * alone), its own colors; none in a depth-only pass (a depth render
+	 * target: no color attachment) */
+	const uint8_t targets = q->shader->draw_buffers;
+	if (t->color && (targets & 1)) {
+		blend_target(q, q->rgba, t->color, t, rs);
+		if (t->memory && q->mask)
+			tsr_target_color_traffic(t->memory, q->x, q->y,
+						 (q->mode & TSR_QUAD_READS_COLOR) != 0);
 	}
+	for (uint32_t i = 1; (targets >> 1) && i < TSR_MAX_DRAW_BUFFERS; i++) {
+		if (!t->mrt[i - 1] || !(targets >> i & 1))
+			continue;
+		blend_target(q, q->mrt[i - 1], t->mrt[i - 1], t, rs);
+		if (t->memory && q->mask)
+			tsr_target_mrt_traffic(t->memory, i, q->x, q->y,
+					       (q->mode & TSR_QUAD_READS_COLOR) != 0);
+	}
+	if (wq)
+		wq->color = tsr_worklog_since_mark(c->log);
+}
+
+/* Blends quad q's surviving pixels, of colors rgba, into color buffer
+ * `color` (laid out as the window's: stride pixels a row, RGBA floats)
+ * by its draw's blend state and color mask; counts pixels_written. */
+static void blend_target(const struct tsr_quad *q, const float rgba[4][4], float *color,
+			 const struct tsr_target *t, struct tsr_raster_stats *rs)
+{
 	for (int k = 0; k < 4; k++) {
 		if (!(q->mask >> k & 1))
 			continue;
 		uint32_t bx = (uint32_t)(q->x + (k & 1) - t->x0);
 		uint32_t by = (uint32_t)(q->y + (k >> 1) - t->y0);
-		float *dst = &t->color[((size_t)by * t->stride + bx) * 4];
+		float *dst = &color[((size_t)by * t->stride + bx) * 4];
 		if (q->mode & TSR_QUAD_SRC_OVER) {
-			float a = q->rgba[k][3];
+			float a = rgba[k][3];
 			a = a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : a);
 #ifdef __SSE2__
 			/* (rgb * a, a) + dst * (1 - a): the same products and
 			 * sums per channel (an IEEE sum is commutative) */
 			const __m128 alpha_lane = _mm_castsi128_ps(_mm_setr_epi32(0, 0, 0, -1));
-			__m128 src = _mm_mul_ps(_mm_loadu_ps(q->rgba[k]), _mm_set1_ps(a));
+			__m128 src = _mm_mul_ps(_mm_loadu_ps(rgba[k]), _mm_set1_ps(a));
 			src = _mm_or_ps(_mm_andnot_ps(alpha_lane, src),
 					_mm_and_ps(alpha_lane, _mm_set1_ps(a)));
 			_mm_storeu_ps(dst, _mm_add_ps(src, _mm_mul_ps(_mm_loadu_ps(dst),
 								      _mm_set1_ps(1.0f - a))));
 #else
 			for (int i = 0; i < 3; i++)
-				dst[i] = q->rgba[k][i] * a + dst[i] * (1.0f - a);
+				dst[i] = rgba[k][i] * a + dst[i] * (1.0f - a);
 			dst[3] = a + dst[3] * (1.0f - a);
 #endif
 		} else if (q->mode & TSR_QUAD_GENERAL) {
-			blend_general(q->shader, q->rgba[k], dst);
+			blend_general(q->shader, rgba[k], dst);
 		} else {
-			memcpy(dst, q->rgba[k], sizeof(q->rgba[k]));
+			memcpy(dst, rgba[k], sizeof(rgba[k]));
 		}
 		rs->pixels_written++;
 	}
-	if (t->memory && q->mask)
-		tsr_target_color_traffic(t->memory, q->x, q->y,
-					 (q->mode & TSR_QUAD_READS_COLOR) != 0);
-	if (wq)
-		wq->color = tsr_worklog_since_mark(c->log);
 }

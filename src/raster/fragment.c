@@ -137,12 +137,20 @@ static void shade_program(const float l[3][4], struct tsr_quad *q, uint32_t core
 		const struct tsr_target *t = c->target;
 		for (int k = 0; k < 4; k++) {
 			const int32_t bx = q->x + (k & 1) - t->x0, by = q->y + (k >> 1) - t->y0;
-			if (t->color && bx >= 0 && by >= 0 && (uint32_t)bx < t->width &&
-			    (uint32_t)by < t->height)
-				memcpy(in.last_color[k], &t->color[((size_t)by * t->stride + (size_t)bx) * 4],
-				       sizeof(in.last_color[k]));
+			const int in_window = bx >= 0 && by >= 0 && (uint32_t)bx < t->width &&
+					      (uint32_t)by < t->height;
+			const size_t px = ((size_t)by * t->stride + (size_t)bx) * 4;
+			if (t->color && in_window)
+				memcpy(in.last_color[k], &t->color[px], sizeof(in.last_color[k]));
 			else
 				memset(in.last_color[k], 0, sizeof(in.last_color[k]));
+			/* gl_LastFragData[1..3]: color targets 1..3 (GL_EXT_draw_buffers) */
+			for (int i = 0; i < TSR_MAX_DRAW_BUFFERS - 1; i++)
+				if (t->mrt[i] && in_window)
+					memcpy(in.last_data[i][k], &t->mrt[i][px],
+					       sizeof(in.last_data[i][k]));
+				else
+					memset(in.last_data[i][k], 0, sizeof(in.last_data[i][k]));
 		}
 	}
 	struct fs_sampling S = {b, c, core};
@@ -166,6 +174,21 @@ static void shade_program(const float l[3][4], struct tsr_quad *q, uint32_t core
 	for (int k = 0; k < 4; k++)
 		for (int i = 0; i < 4; i++)
 			q->rgba[k][i] = clamp01(out.color[k][i]);
+	/* color targets 1..3 (GL_EXT_draw_buffers): gl_FragData[j] to target j
+	 * (0 for an element the program has not), gl_FragColor to every one */
+	for (uint32_t j = 1; j < TSR_MAX_DRAW_BUFFERS; j++) {
+		if (!(b->draw_buffers >> j & 1))
+			continue;
+		float(*dst)[4] = q->mrt[j - 1];
+		if (out.broadcast)
+			memcpy(dst, q->rgba, sizeof(q->rgba));
+		else if (out.data_mask >> j & 1)
+			for (int k = 0; k < 4; k++)
+				for (int i = 0; i < 4; i++)
+					dst[k][i] = clamp01(out.data[j - 1][k][i]);
+		else
+			memset(dst, 0, sizeof(q->rgba));
+	}
 	/* gl_FragDepthEXT replaces the depth late Z tests (clamped to [0, 1]) */
 	if (out.writes_depth)
 		for (int k = 0; k < 4; k++)

@@ -100,6 +100,9 @@ struct tsr_target_memory {
 	uint64_t depth_base;    /* Z buffer's byte address (stream z) */
 	uint64_t hiz_base;      /* HiZ buffer's byte address (stream hiz) */
 	uint64_t color_base;    /* color buffer's byte address (color_stream) */
+	uint64_t mrt_base[TSR_MAX_DRAW_BUFFERS - 1]; /* color targets 1..3's byte
+	                           addresses (laid out as color; color_stream), when
+	                           struct tsr_target's mrt[i] are set */
 	uint32_t blocks_x;      /* 8x8-pixel blocks per screen row */
 	uint32_t width, height; /* screen, pixels */
 	uint32_t z_port, hiz_port, color_port;  /* tsr_memsys_port() of each route */
@@ -126,6 +129,9 @@ struct tsr_target {
 	                           writes nothing) */
 	uint8_t *stencil;       /* stride * height, 8-bit stencil values; NULL
 	                           when no draw of the pass tests stencil */
+	float *mrt[TSR_MAX_DRAW_BUFFERS - 1]; /* color targets 1..3 (GL_EXT_draw_buffers),
+	                           each laid out as color; NULL: none (a pass of
+	                           one color target leaves them all NULL) */
 	struct tsr_target_memory *memory;  /* NULL: on-chip buffers, no memory traffic */
 };
 
@@ -157,6 +163,14 @@ void tsr_target_depth_traffic(struct tsr_target_memory *m, int32_t x, int32_t y,
  * allocation.
  */
 void tsr_target_color_traffic(struct tsr_target_memory *m, int32_t x, int32_t y, int read);
+
+/*
+ * The same traffic for color target i (1..3, GL_EXT_draw_buffers) at
+ * m->mrt_base[i - 1]: a 16-byte read when `read`, then a 16-byte write.
+ * Hot path: no allocation.
+ */
+void tsr_target_mrt_traffic(struct tsr_target_memory *m, uint32_t i, int32_t x, int32_t y,
+			    int read);
 
 /* struct tsr_quad's mode bits: what Early-Z, late Z and blending do with
  * the quad, from its draw's state (tsr_shader_binding_init()). */
@@ -209,6 +223,11 @@ struct tsr_shader_binding {
 	uint8_t depth_func;                   /* enum tsr_compare_func (DEPTH_FUNC) */
 	uint8_t blend_path;                   /* enum tsr_blend_path */
 	uint8_t color_mask;                   /* TSR_COLOR_MASK_* bits */
+	uint8_t draw_buffers;                 /* bit i: the window's color target i
+	                                         written (GL_EXT_draw_buffers: the draw
+	                                         state's draw_buffers; 1: target 0
+	                                         alone), each with this blend state
+	                                         and color mask */
 	uint8_t fill_bottom;                  /* 1: the fill rule's horizontal edges are the
 	                                         bottom ones (a bottom-up target: GL's
 	                                         lower-left rule in its rows), not the
@@ -315,6 +334,10 @@ struct tsr_quad {
 	float l[3][4];          /* l[i][k]: screen-space barycentric i of pixel k (Rasterizer;
 				   shading), a vector of the four pixels per i */
 	float rgba[4][4];       /* shaded colors per pixel (shading; blending) */
+	float mrt[TSR_MAX_DRAW_BUFFERS - 1][4][4]; /* color targets 1..3's shaded colors
+	                           per pixel (GL_EXT_draw_buffers' gl_FragData[1..3],
+	                           or gl_FragColor's); written only for draws whose
+	                           draw_buffers select a target past 0 */
 };
 
 /* What the Raster Pipeline needs of the GPU configuration. */

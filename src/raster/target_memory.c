@@ -68,6 +68,16 @@ void tsr_target_depth_traffic(struct tsr_target_memory *m, int32_t x, int32_t y,
 	}
 }
 
+void tsr_target_mrt_traffic(struct tsr_target_memory *m, uint32_t i, int32_t x, int32_t y,
+			    int read)
+{
+	const uint64_t addr = m->mrt_base[i - 1] + quad_offset(m, x, y);
+	const enum tsr_stream s = (enum tsr_stream)m->color_stream;
+	if (read)
+		tsr_mem_access(m->mem, m->color_port, addr, 16, 0, s, 0, 0, NULL);
+	tsr_mem_access(m->mem, m->color_port, addr, 16, 1, s, 0, 0, NULL);
+}
+
 void tsr_target_color_traffic(struct tsr_target_memory *m, int32_t x, int32_t y, int read)
 {
 	const uint64_t addr = m->color_base + quad_offset(m, x, y);

@@ -495,11 +495,14 @@ void tsr_shader_exec_quad(struct tsr_shader_exec *x, const struct tsr_fs_quad_in
 				for (int l = 0; l < 4; l++)
 					r[c * 4 + l] = in->point_coord[l][c];
 			break;
-		case TSR_SH_BI_LAST_FRAG_DATA:  /* element index: only 0 has a buffer */
+		case TSR_SH_BI_LAST_FRAG_DATA: {  /* element index: draw buffer 0..3 */
+			const float(*src)[4] = io->index == 0 ? in->last_color
+					       : in->last_data[(io->index - 1) & 3];
 			for (int c = 0; c < 4; c++)
 				for (int l = 0; l < 4; l++)
-					r[c * 4 + l] = io->index == 0 ? in->last_color[l][c] : 0.0f;
+					r[c * 4 + l] = src[l][c];
 			break;
+		}
 		default:
 			break;
 		}
@@ -507,6 +510,8 @@ void tsr_shader_exec_quad(struct tsr_shader_exec *x, const struct tsr_fs_quad_in
 	unsigned killed = run(x, 0xfu, counts);
 	memset(out->color, 0, sizeof(out->color));
 	out->writes_depth = 0;
+	out->data_mask = 0;
+	out->broadcast = 1;
 	for (uint32_t i = 0; i < ps->n_out; i++) {
 		const struct tsr_sh_io *io = &ps->out[i];
 		const float *r = regs + (size_t)io->reg * 16;
@@ -516,8 +521,18 @@ void tsr_shader_exec_quad(struct tsr_shader_exec *x, const struct tsr_fs_quad_in
 			out->writes_depth = 1;
 			continue;
 		}
-		if (io->kind != TSR_SH_BI_FRAG_COLOR)
+		if (io->kind == TSR_SH_BI_FRAG_DATA) {  /* gl_FragData[index] */
+			out->broadcast = 0;
+			if (io->index > 0 && io->index < 4) {
+				for (int c = 0; c < 4; c++)
+					for (int l = 0; l < 4; l++)
+						out->data[io->index - 1][l][c] = r[c * 4 + l];
+				out->data_mask |= (uint8_t)(1u << io->index);
+				continue;
+			}
+		} else if (io->kind != TSR_SH_BI_FRAG_COLOR) {
 			continue;
+		}
 		for (int c = 0; c < 4; c++)
 			for (int l = 0; l < 4; l++)
 				out->color[l][c] = r[c * 4 + l];

@@ -309,10 +309,11 @@ enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
 	in.default_profile = GLSLANG_ES_PROFILE;
 	in.messages = GLSLANG_MSG_DEFAULT_BIT;
 	/* glslang's limits, but gl_MaxDrawBuffers that of the device
-	 * (MAX_DRAW_BUFFERS_EXT 1: gl_FragData and gl_LastFragData have one
-	 * element) */
+	 * (MAX_DRAW_BUFFERS_EXT 4: gl_FragData and gl_LastFragData have four
+	 * elements; only element 0 reaches a color buffer, the driver refusing
+	 * draws with another draw buffer enabled) */
 	glslang_resource_t res = *glslang_default_resource();
-	res.max_draw_buffers = 1;
+	res.max_draw_buffers = 4;
 	in.resource = &res;
 	glslang_shader_t *sh = glslang_shader_create(&in);
 	if (!sh) {

@@ -223,9 +223,15 @@ static bool link_varyings(struct tsr_program *p, const struct tsr_sh_stage *vs,
 	}
 	for (uint32_t i = 0; i < fs->n_outputs; i++) {
 		const struct tsr_sh_leaf *o = &fs->outputs[i];
-		if ((o->builtin == TSR_SH_BI_FRAG_COLOR || o->builtin == TSR_SH_BI_FRAG_DATA) &&
+		if (o->builtin == TSR_SH_BI_FRAG_COLOR &&
 		    !push_io(&p->st[1].out, &p->st[1].n_out, o->reg, 0, TSR_SH_BI_FRAG_COLOR))
 			return log->failed = true, false;
+		/* gl_FragData[k]: element k (draw buffer k), register reg + k */
+		for (uint32_t k = 0; o->builtin == TSR_SH_BI_FRAG_DATA && k < o->array_size && k < 4;
+		     k++)
+			if (!push_io(&p->st[1].out, &p->st[1].n_out, (uint16_t)(o->reg + k), k,
+				     TSR_SH_BI_FRAG_DATA))
+				return log->failed = true, false;
 		if (o->builtin == TSR_SH_BI_FRAG_DEPTH &&
 		    !push_io(&p->st[1].out, &p->st[1].n_out, o->reg, 0, TSR_SH_BI_FRAG_DEPTH))
 			return log->failed = true, false;

@@ -221,10 +221,20 @@ struct tsr_fs_quad_in {
 	float last_color[4][4];   /* gl_LastFragData[0] per lane: the color buffer's
 				     [lane][rgba] before this fragment (read only when
 				     tsr_program_fetches_color()) */
+	float last_data[3][4][4]; /* gl_LastFragData[1..3] per lane: draw buffers
+				     1..3 (GL_EXT_draw_buffers), [buffer - 1][lane][rgba];
+				     read like last_color */
 };
 
 struct tsr_fs_quad_out {
 	float color[4][4];        /* gl_FragColor (= gl_FragData[0]) [lane][rgba] */
+	float data[3][4][4];      /* gl_FragData[1..3] [element - 1][lane][rgba]: the
+				     colors of draw buffers 1..3 (GL_EXT_draw_buffers);
+				     element e valid when bit e of data_mask is set */
+	uint8_t data_mask;        /* bit e (1..3): gl_FragData[e] is an output of the
+				     program (its register written to data[e - 1]) */
+	uint8_t broadcast;        /* 1: the program writes gl_FragColor, which goes to
+				     every draw buffer; 0: gl_FragData[e] to buffer e */
 	uint8_t kill_mask;        /* lanes that executed discard (bit k: lane k) */
 	uint8_t writes_depth;     /* 1: the program writes gl_FragDepthEXT, in depth */
 	float depth[4];           /* gl_FragDepthEXT per lane (unclamped) */

@@ -39,8 +39,9 @@ enum tsr_sh_builtin {
 	TSR_SH_BI_FRAG_COORD,   /* gl_FragCoord */
 	TSR_SH_BI_FRONT_FACING, /* gl_FrontFacing */
 	TSR_SH_BI_POINT_COORD,  /* gl_PointCoord */
-	TSR_SH_BI_FRAG_COLOR,   /* gl_FragColor, gl_FragData[0] */
-	TSR_SH_BI_FRAG_DATA,    /* gl_FragData[1..] (written, never read back) */
+	TSR_SH_BI_FRAG_COLOR,   /* gl_FragColor (every draw buffer's color) */
+	TSR_SH_BI_FRAG_DATA,    /* gl_FragData[k] (draw buffer k's color; the link's
+				   outputs: one per element, index k) */
 	TSR_SH_BI_FRAG_DEPTH,   /* gl_FragDepthEXT (GL_EXT_frag_depth) */
 	TSR_SH_BI_LAST_FRAG_DATA, /* gl_LastFragData (GL_EXT_shader_framebuffer_fetch),
 				     renamed tsr_LastFragData by the frontend */
