@@ -215,6 +215,7 @@ static bool get_value(const struct tsr_gles_context *ctx, GLenum pname, struct v
 	case 0x8CDF: /* GL_MAX_COLOR_ATTACHMENTS_EXT */
 		I1(TSR_GLES_MAX_DRAW_BUFFERS);
 		return true;
+	case GL_MAX_DUAL_SOURCE_DRAW_BUFFERS_EXT: I1(TSR_GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS); return true;
 	case 0x8825: /* GL_DRAW_BUFFER0_EXT */
 		I1((ctx->framebuffer ? ctx->framebuffer->draw_none : ctx->default_draw_none) ? GL_NONE
 			: ctx->framebuffer ? GL_COLOR_ATTACHMENT0 : GL_BACK);

@@ -506,6 +506,7 @@ void tsr_shader_exec_quad(struct tsr_shader_exec *x, const struct tsr_fs_quad_in
 	}
 	unsigned killed = run(x, 0xfu, counts);
 	memset(out->color, 0, sizeof(out->color));
+	memset(out->secondary, 0, sizeof(out->secondary));
 	out->writes_depth = 0;
 	for (uint32_t i = 0; i < ps->n_out; i++) {
 		const struct tsr_sh_io *io = &ps->out[i];
@@ -516,11 +517,13 @@ void tsr_shader_exec_quad(struct tsr_shader_exec *x, const struct tsr_fs_quad_in
 			out->writes_depth = 1;
 			continue;
 		}
-		if (io->kind != TSR_SH_BI_FRAG_COLOR)
+		float (*dst)[4] = io->kind == TSR_SH_BI_FRAG_COLOR ? out->color
+				  : io->kind == TSR_SH_BI_SECONDARY_COLOR ? out->secondary : NULL;
+		if (!dst)
 			continue;
 		for (int c = 0; c < 4; c++)
 			for (int l = 0; l < 4; l++)
-				out->color[l][c] = r[c * 4 + l];
+				dst[l][c] = r[c * 4 + l];
 	}
 	out->kill_mask = (uint8_t)killed;
 }
