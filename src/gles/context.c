@@ -101,7 +101,7 @@ void tsr_gles_context_destroy(struct tsr_gles_context *ctx)
 	if (!ctx)
 		return;
 	/* framebuffers first: they hold references to textures and renderbuffers */
-	ctx->framebuffer = NULL;
+	ctx->framebuffer = ctx->read_framebuffer = NULL;
 	for (uint32_t i = 0; i < ctx->framebuffers.cap; i++)
 		if (ctx->framebuffers.objs[i]) {
 			GLuint name = i;

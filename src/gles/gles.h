@@ -128,7 +128,12 @@ void tsr_gles_GenFramebuffers(struct tsr_gles_context *ctx, GLsizei n, GLuint *f
 void tsr_gles_DeleteFramebuffers(struct tsr_gles_context *ctx, GLsizei n,
 				 const GLuint *framebuffers);
 GLboolean tsr_gles_IsFramebuffer(struct tsr_gles_context *ctx, GLuint framebuffer);
-/* target FRAMEBUFFER; 0 is the default framebuffer (the window). */
+/* target FRAMEBUFFER (binds the draw and the read framebuffer), or
+ * GL_NV_framebuffer_blit's DRAW_FRAMEBUFFER_NV (draws and clears go there;
+ * FRAMEBUFFER_BINDING = DRAW_FRAMEBUFFER_BINDING_NV) or READ_FRAMEBUFFER_NV
+ * (ReadPixels and CopyTex[Sub]Image2D read there; READ_FRAMEBUFFER_BINDING_NV);
+ * INVALID_ENUM for another. 0 is the default framebuffer (the window).
+ * Deleting a bound framebuffer binds 0 where it was bound. */
 void tsr_gles_BindFramebuffer(struct tsr_gles_context *ctx, GLenum target, GLuint framebuffer);
 /* Shaders and programs share one namespace. CreateShader: type
  * VERTEX_SHADER or FRAGMENT_SHADER (INVALID_ENUM otherwise, 0 returned).
@@ -330,8 +335,8 @@ void tsr_gles_TexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint l
 			    GLint xoffset, GLint yoffset, GLsizei width, GLsizei height,
 			    GLenum format, GLenum type, const void *pixels);
 /*
- * CopyTex[Sub]Image2D's source: the driver's reader of the bound
- * framebuffer's color buffer, which writes the w x h rectangle at (x, y)
+ * CopyTex[Sub]Image2D's source: the driver's reader of the read
+ * framebuffer's color buffer (READ_FRAMEBUFFER_NV's binding), which writes the w x h rectangle at (x, y)
  * (window coordinates, lower-left origin) as RGBA8, bottom row first, into
  * rgba (pixels outside the framebuffer: any value). Without one (NULL, the
  * default) copies read zeros.
@@ -434,9 +439,11 @@ void tsr_gles_RenderbufferStorage(struct tsr_gles_context *ctx, GLenum target,
  * BLUE_SIZE, ALPHA_SIZE, DEPTH_SIZE, STENCIL_SIZE}. */
 void tsr_gles_GetRenderbufferParameteriv(struct tsr_gles_context *ctx, GLenum target,
 					 GLenum pname, GLint *params);
-/* target FRAMEBUFFER; attachment COLOR_ATTACHMENT0, DEPTH_ATTACHMENT or
- * STENCIL_ATTACHMENT (INVALID_ENUM); INVALID_OPERATION with framebuffer 0
- * bound, or a name that is no texture / renderbuffer (0 detaches), or a
+/* target FRAMEBUFFER or DRAW_FRAMEBUFFER_NV (the draw framebuffer),
+ * READ_FRAMEBUFFER_NV (the read one), here and in CheckFramebufferStatus and
+ * GetFramebufferAttachmentParameteriv; attachment COLOR_ATTACHMENT0,
+ * DEPTH_ATTACHMENT or STENCIL_ATTACHMENT (INVALID_ENUM); INVALID_OPERATION
+ * with framebuffer 0 bound at target, or a name that is no texture / renderbuffer (0 detaches), or a
  * texture of the other target than textarget; INVALID_VALUE for a level
  * other than 0. */
 void tsr_gles_FramebufferTexture2D(struct tsr_gles_context *ctx, GLenum target,
