@@ -517,13 +517,17 @@ void tsr_shader_exec_quad(struct tsr_shader_exec *x, const struct tsr_fs_quad_in
 			out->writes_depth = 1;
 			continue;
 		}
-		float (*dst)[4] = io->kind == TSR_SH_BI_FRAG_COLOR ? out->color
-				  : io->kind == TSR_SH_BI_SECONDARY_COLOR ? out->secondary : NULL;
-		if (!dst)
+		if (io->kind == TSR_SH_BI_SECONDARY_COLOR) {  /* GL_EXT_blend_func_extended */
+			for (int c = 0; c < 4; c++)
+				for (int l = 0; l < 4; l++)
+					out->secondary[l][c] = r[c * 4 + l];
+			continue;
+		}
+		if (io->kind != TSR_SH_BI_FRAG_COLOR)
 			continue;
 		for (int c = 0; c < 4; c++)
 			for (int l = 0; l < 4; l++)
-				dst[l][c] = r[c * 4 + l];
+				out->color[l][c] = r[c * 4 + l];
 	}
 	out->kill_mask = (uint8_t)killed;
 }
