@@ -883,6 +883,19 @@ static void take_clear(struct tsr_gles_device *d, int32_t target, struct tsr_cle
 		}
 }
 
+static enum tsr_status framebuffer_target(struct tsr_gles_device *d,
+					  const struct tsr_gles_context *ctx, GLenum which,
+					  int32_t *target, int32_t *depth_target,
+					  struct tsr_error *err);
+
+/* framebuffer_target() of the draw framebuffer. */
+static enum tsr_status bound_target(struct tsr_gles_device *d,
+				    const struct tsr_gles_context *ctx, int32_t *target,
+				    int32_t *depth_target, struct tsr_error *err)
+{
+	return framebuffer_target(d, ctx, GL_FRAMEBUFFER, target, depth_target, err);
+}
+
 /* The pass target of the framebuffer bound in ctx at `which` (FRAMEBUFFER:
  * the draw framebuffer; READ_FRAMEBUFFER_NV: the read one): -1 for the
  * default one, else the render target image of its color texture (or,
@@ -936,14 +949,6 @@ static enum tsr_status framebuffer_target(struct tsr_gles_device *d,
 	}
 	return unsupported(err, "a framebuffer object without a color attachment nor a depth "
 			   "texture (a depth renderbuffer alone)");
-}
-
-/* framebuffer_target() of the draw framebuffer. */
-static enum tsr_status bound_target(struct tsr_gles_device *d,
-				    const struct tsr_gles_context *ctx, int32_t *target,
-				    int32_t *depth_target, struct tsr_error *err)
-{
-	return framebuffer_target(d, ctx, GL_FRAMEBUFFER, target, depth_target, err);
 }
 
 /* Makes the frame's last pass one into target (-1: the window): the open

@@ -165,15 +165,15 @@ static void shade_program(const float l[3][4], struct tsr_quad *q, uint32_t core
 		rs->fragments_discarded += (uint64_t)tsr_popcount4(killed);
 		q->mask &= (uint8_t)~killed;
 	}
-	for (int k = 0; k < 4; k++)
-		for (int i = 0; i < 4; i++)
-			q->rgba[k][i] = clamp01(out.color[k][i]);
 	/* GL_EXT_blend_func_extended: the second source color goes with the
 	 * quad to the blend unit (0 when the program writes none) */
 	if (b->blend_src1)
 		for (int k = 0; k < 4; k++)
 			for (int i = 0; i < 4; i++)
 				q->src1[k][i] = clamp01(out.secondary[k][i]);
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < 4; i++)
+			q->rgba[k][i] = clamp01(out.color[k][i]);
 	/* gl_FragDepthEXT replaces the depth late Z tests (clamped to [0, 1]) */
 	if (out.writes_depth)
 		for (int k = 0; k < 4; k++)

@@ -318,10 +318,10 @@ struct tsr_quad {
 	float z[4];             /* window depth per pixel (Rasterizer; Early-Z, late Z) */
 	float l[3][4];          /* l[i][k]: screen-space barycentric i of pixel k (Rasterizer;
 				   shading), a vector of the four pixels per i */
-	float rgba[4][4];       /* shaded colors per pixel (shading; blending) */
 	float src1[4][4];       /* second source colors per pixel, clamped (shading, only
 				   for a draw whose blend takes them: blend_src1;
 				   blending's SRC1 factors) */
+	float rgba[4][4];       /* shaded colors per pixel (shading; blending) */
 };
 
 /* What the Raster Pipeline needs of the GPU configuration. */

@@ -511,16 +511,16 @@ void tsr_shader_exec_quad(struct tsr_shader_exec *x, const struct tsr_fs_quad_in
 	for (uint32_t i = 0; i < ps->n_out; i++) {
 		const struct tsr_sh_io *io = &ps->out[i];
 		const float *r = regs + (size_t)io->reg * 16;
-		if (io->kind == TSR_SH_BI_FRAG_DEPTH) {
-			for (int l = 0; l < 4; l++)
-				out->depth[l] = r[l];
-			out->writes_depth = 1;
-			continue;
-		}
 		if (io->kind == TSR_SH_BI_SECONDARY_COLOR) {  /* GL_EXT_blend_func_extended */
 			for (int c = 0; c < 4; c++)
 				for (int l = 0; l < 4; l++)
 					out->secondary[l][c] = r[c * 4 + l];
+			continue;
+		}
+		if (io->kind == TSR_SH_BI_FRAG_DEPTH) {
+			for (int l = 0; l < 4; l++)
+				out->depth[l] = r[l];
+			out->writes_depth = 1;
 			continue;
 		}
 		if (io->kind != TSR_SH_BI_FRAG_COLOR)
