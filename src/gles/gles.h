@@ -133,7 +133,11 @@ GLboolean tsr_gles_IsFramebuffer(struct tsr_gles_context *ctx, GLuint framebuffe
  * FRAMEBUFFER_BINDING = DRAW_FRAMEBUFFER_BINDING_NV) or READ_FRAMEBUFFER_NV
  * (ReadPixels and CopyTex[Sub]Image2D read there; READ_FRAMEBUFFER_BINDING_NV);
  * INVALID_ENUM for another. 0 is the default framebuffer (the window).
- * Deleting a bound framebuffer binds 0 where it was bound. */
+ * Deleting a bound framebuffer binds 0 where it was bound. The framebuffer
+ * calls below (FramebufferTexture2D, FramebufferRenderbuffer,
+ * CheckFramebufferStatus, GetFramebufferAttachmentParameteriv) take the
+ * three targets too, FRAMEBUFFER there meaning the draw framebuffer, and
+ * their "framebuffer 0 bound" is at that target. */
 void tsr_gles_BindFramebuffer(struct tsr_gles_context *ctx, GLenum target, GLuint framebuffer);
 /* Shaders and programs share one namespace. CreateShader: type
  * VERTEX_SHADER or FRAGMENT_SHADER (INVALID_ENUM otherwise, 0 returned).
@@ -439,11 +443,9 @@ void tsr_gles_RenderbufferStorage(struct tsr_gles_context *ctx, GLenum target,
  * BLUE_SIZE, ALPHA_SIZE, DEPTH_SIZE, STENCIL_SIZE}. */
 void tsr_gles_GetRenderbufferParameteriv(struct tsr_gles_context *ctx, GLenum target,
 					 GLenum pname, GLint *params);
-/* target FRAMEBUFFER or DRAW_FRAMEBUFFER_NV (the draw framebuffer),
- * READ_FRAMEBUFFER_NV (the read one), here and in CheckFramebufferStatus and
- * GetFramebufferAttachmentParameteriv; attachment COLOR_ATTACHMENT0,
- * DEPTH_ATTACHMENT or STENCIL_ATTACHMENT (INVALID_ENUM); INVALID_OPERATION
- * with framebuffer 0 bound at target, or a name that is no texture / renderbuffer (0 detaches), or a
+/* target FRAMEBUFFER; attachment COLOR_ATTACHMENT0, DEPTH_ATTACHMENT or
+ * STENCIL_ATTACHMENT (INVALID_ENUM); INVALID_OPERATION with framebuffer 0
+ * bound, or a name that is no texture / renderbuffer (0 detaches), or a
  * texture of the other target than textarget; INVALID_VALUE for a level
  * other than 0. */
 void tsr_gles_FramebufferTexture2D(struct tsr_gles_context *ctx, GLenum target,
