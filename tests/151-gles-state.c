@@ -257,7 +257,7 @@ static void test_round_trips(void **state)
 	tsr_gles_BlendFunc(ctx, GL_ONE, GL_BLEND_COLOR);  /* not a factor */
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
 	/* GL_EXT_blend_func_extended: SRC_ALPHA_SATURATE a destination factor too
-	 * (test 167 has the SRC1 factors) */
+	 * (test 169 has the SRC1 factors) */
 	tsr_gles_BlendFunc(ctx, GL_ONE, GL_SRC_ALPHA_SATURATE);
 	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
 	assert_int_equal(geti(ctx, GL_BLEND_DST_RGB), GL_SRC_ALPHA_SATURATE);

@@ -1,5 +1,5 @@
 /*
- * 168-gles-read-draw-framebuffers.c - GL_NV_framebuffer_blit's two
+ * 170-gles-read-draw-framebuffers.c - GL_NV_framebuffer_blit's two
  * framebuffer bindings (the blit itself is not done): BindFramebuffer's
  * READ_FRAMEBUFFER_NV and DRAW_FRAMEBUFFER_NV targets and FRAMEBUFFER
  * binding both, their queries, the attachment calls and

@@ -1,5 +1,5 @@
 /*
- * 167-gles-blend-func-extended.c - GL_EXT_blend_func_extended on the GL ES
+ * 169-gles-blend-func-extended.c - GL_EXT_blend_func_extended on the GL ES
  * device: a fragment program's gl_SecondaryFragColorEXT (and
  * gl_SecondaryFragDataEXT[0]) blended by the SRC1 factors, and
  * SRC_ALPHA_SATURATE as a destination factor, in TBR and IMR with every
@@ -205,7 +205,7 @@ static void test_no_extra_cost(void **state)
 	for (int imr = 0; imr < 2; imr++) {
 		char *stats[2];
 		for (int src1 = 0; src1 < 2; src1++) {
-			char dir[] = "/tmp/tsr-167-XXXXXX";
+			char dir[] = "/tmp/tsr-169-XXXXXX";
 			assert_non_null(mkdtemp(dir));
 			struct gl_fix f;
 			fix_new(&f, imr, FS, dir);
