@@ -254,8 +254,13 @@ static void test_round_trips(void **state)
 	assert_int_equal(geti(ctx, GL_BLEND_DST_RGB), GL_ONE_MINUS_SRC_ALPHA);
 	assert_int_equal(geti(ctx, GL_BLEND_SRC_ALPHA), GL_ONE);
 	assert_int_equal(geti(ctx, GL_BLEND_DST_ALPHA), GL_ONE_MINUS_SRC_ALPHA);
-	tsr_gles_BlendFunc(ctx, GL_ONE, GL_SRC_ALPHA_SATURATE);  /* saturate: source only */
+	tsr_gles_BlendFunc(ctx, GL_ONE, GL_BLEND_COLOR);  /* not a factor */
 	assert_int_equal(tsr_gles_GetError(ctx), GL_INVALID_ENUM);
+	/* GL_EXT_blend_func_extended: SRC_ALPHA_SATURATE a destination factor too
+	 * (test 169 has the SRC1 factors) */
+	tsr_gles_BlendFunc(ctx, GL_ONE, GL_SRC_ALPHA_SATURATE);
+	assert_int_equal(tsr_gles_GetError(ctx), GL_NO_ERROR);
+	assert_int_equal(geti(ctx, GL_BLEND_DST_RGB), GL_SRC_ALPHA_SATURATE);
 	tsr_gles_BlendFunc(ctx, GL_SRC_ALPHA_SATURATE, GL_CONSTANT_COLOR);
 	assert_int_equal(geti(ctx, GL_BLEND_SRC_ALPHA), GL_SRC_ALPHA_SATURATE);
 	assert_int_equal(geti(ctx, GL_BLEND_DST_ALPHA), GL_CONSTANT_COLOR);

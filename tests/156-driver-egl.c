@@ -169,6 +169,9 @@ static void test_exports(void **state)
 	assert_null(dlsym(lib_gles, "glslang_initialize_process"));
 	assert_null(GetProcAddress("glBegin"));
 	assert_null(GetProcAddress("eglCreateImageKHR"));
+	/* GL_EXT_blend_func_extended's ES 3.0 entry points: none in ES 2.0 */
+	assert_null(GetProcAddress("glBindFragDataLocationIndexedEXT"));
+	assert_null(GetProcAddress("glGetFragDataIndexEXT"));
 	assert_null(GetProcAddress("tsr_gles_GenBuffers"));
 }
 

@@ -212,6 +212,12 @@ enum tsr_blend_factor {
 	TSR_BLEND_CONSTANT_ALPHA,
 	TSR_BLEND_ONE_MINUS_CONSTANT_ALPHA,
 	TSR_BLEND_SRC_ALPHA_SATURATE,
+	/* GL_EXT_blend_func_extended: the fragment's second source color
+	 * (gl_SecondaryFragColorEXT) */
+	TSR_BLEND_SRC1_COLOR,
+	TSR_BLEND_ONE_MINUS_SRC1_COLOR,
+	TSR_BLEND_SRC1_ALPHA,
+	TSR_BLEND_ONE_MINUS_SRC1_ALPHA,
 	TSR_BLEND_FACTOR_COUNT,
 };
 
@@ -229,7 +235,9 @@ enum tsr_blend_equation {
  * the frontend's for alpha-blended materials) in SSE2 with the source
  * alpha clamped to [0, 1]; any other factors and equations per GL ES 2.0
  * 4.1.6 with source, destination, constant and result clamped to [0, 1]
- * (a fixed-point color buffer).
+ * (a fixed-point color buffer); the SRC1 factors take the program's second
+ * source color (GL_EXT_blend_func_extended), SRC_ALPHA_SATURATE is a
+ * destination factor too.
  */
 struct tsr_blend_state {
 	uint8_t enable;        /* BLEND, default 0 */

@@ -101,7 +101,7 @@ void tsr_gles_context_destroy(struct tsr_gles_context *ctx)
 	if (!ctx)
 		return;
 	/* framebuffers first: they hold references to textures and renderbuffers */
-	ctx->framebuffer = NULL;
+	ctx->framebuffer = ctx->read_framebuffer = NULL;
 	for (uint32_t i = 0; i < ctx->framebuffers.cap; i++)
 		if (ctx->framebuffers.objs[i]) {
 			GLuint name = i;
@@ -488,17 +488,20 @@ void tsr_gles_DepthMask(struct tsr_gles_context *ctx, GLboolean flag)
 	ctx->depth_mask = flag ? GL_TRUE : GL_FALSE;
 }
 
-static bool is_blend_factor(GLenum f, bool src)
+/* GL ES 2.0 table 4.1's factors, SRC_ALPHA_SATURATE a destination one too
+ * and the SRC1 ones (GL_EXT_blend_func_extended), for source and
+ * destination alike. */
+static bool is_blend_factor(GLenum f)
 {
 	switch (f) {
 	case GL_ZERO: case GL_ONE: case GL_SRC_COLOR: case GL_ONE_MINUS_SRC_COLOR:
 	case GL_DST_COLOR: case GL_ONE_MINUS_DST_COLOR: case GL_SRC_ALPHA:
 	case GL_ONE_MINUS_SRC_ALPHA: case GL_DST_ALPHA: case GL_ONE_MINUS_DST_ALPHA:
 	case GL_CONSTANT_COLOR: case GL_ONE_MINUS_CONSTANT_COLOR: case GL_CONSTANT_ALPHA:
-	case GL_ONE_MINUS_CONSTANT_ALPHA:
+	case GL_ONE_MINUS_CONSTANT_ALPHA: case GL_SRC_ALPHA_SATURATE:
+	case GL_SRC1_COLOR_EXT: case GL_ONE_MINUS_SRC1_COLOR_EXT: case GL_SRC1_ALPHA_EXT:
+	case GL_ONE_MINUS_SRC1_ALPHA_EXT:
 		return true;
-	case GL_SRC_ALPHA_SATURATE:
-		return src;
 	default:
 		return false;
 	}
@@ -507,8 +510,8 @@ static bool is_blend_factor(GLenum f, bool src)
 void tsr_gles_BlendFuncSeparate(struct tsr_gles_context *ctx, GLenum src_rgb, GLenum dst_rgb,
 				GLenum src_alpha, GLenum dst_alpha)
 {
-	if (!is_blend_factor(src_rgb, true) || !is_blend_factor(dst_rgb, false) ||
-	    !is_blend_factor(src_alpha, true) || !is_blend_factor(dst_alpha, false)) {
+	if (!is_blend_factor(src_rgb) || !is_blend_factor(dst_rgb) ||
+	    !is_blend_factor(src_alpha) || !is_blend_factor(dst_alpha)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}

@@ -865,26 +865,42 @@ static void take_clear(struct tsr_gles_device *d, int32_t target, struct tsr_cle
 		}
 }
 
-/* The pass target of the framebuffer bound in ctx: -1 for the default
- * one, else the render target image of its color texture (or, without a
- * color attachment, of its depth texture). */
+static enum tsr_status framebuffer_target(struct tsr_gles_device *d,
+					  const struct tsr_gles_context *ctx, GLenum which,
+					  int32_t *target, int32_t *depth_target,
+					  struct tsr_error *err);
+
+/* framebuffer_target() of the draw framebuffer. */
 static enum tsr_status bound_target(struct tsr_gles_device *d,
 				    const struct tsr_gles_context *ctx, int32_t *target,
 				    int32_t *depth_target, struct tsr_error *err)
 {
+	return framebuffer_target(d, ctx, GL_FRAMEBUFFER, target, depth_target, err);
+}
+
+/* The pass target of the framebuffer bound in ctx at `which` (FRAMEBUFFER:
+ * the draw framebuffer; READ_FRAMEBUFFER_NV: the read one): -1 for the
+ * default one, else the render target image of its color texture (or,
+ * without a color attachment, of its depth texture). */
+static enum tsr_status framebuffer_target(struct tsr_gles_device *d,
+					  const struct tsr_gles_context *ctx, GLenum which,
+					  int32_t *target, int32_t *depth_target,
+					  struct tsr_error *err)
+{
 	struct tsr_gles_context *c = (struct tsr_gles_context *)ctx;  /* queries only */
 	GLint fb = 0, ctype = GL_NONE, cname = 0, dtype = GL_NONE, dname = 0;
-	tsr_gles_GetIntegerv(c, GL_FRAMEBUFFER_BINDING, &fb);
+	tsr_gles_GetIntegerv(c, which == GL_READ_FRAMEBUFFER_NV ? GL_READ_FRAMEBUFFER_BINDING_NV
+								: GL_FRAMEBUFFER_BINDING, &fb);
 	*target = -1;
 	*depth_target = -1;
 	if (fb == 0)
 		return TSR_OK;
-	tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+	tsr_gles_GetFramebufferAttachmentParameteriv(c, which, GL_COLOR_ATTACHMENT0,
 						     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &ctype);
-	tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+	tsr_gles_GetFramebufferAttachmentParameteriv(c, which, GL_DEPTH_ATTACHMENT,
 						     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &dtype);
 	if (ctype == GL_TEXTURE || ctype == GL_RENDERBUFFER) {
-		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER,
+		tsr_gles_GetFramebufferAttachmentParameteriv(c, which,
 							     GL_COLOR_ATTACHMENT0,
 							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
 							     &cname);
@@ -901,14 +917,14 @@ static enum tsr_status bound_target(struct tsr_gles_device *d,
 		if (dtype != GL_TEXTURE)
 			return TSR_OK;
 		/* and a depth texture: the pass stores its depth there too */
-		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+		tsr_gles_GetFramebufferAttachmentParameteriv(c, which, GL_DEPTH_ATTACHMENT,
 							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
 							     &dname);
 		/* (a complete framebuffer's attachments are of one size) */
 		return target_image(d, ctx, (GLuint)dname, 1, depth_target, err);
 	}
 	if (ctype == GL_NONE && dtype == GL_TEXTURE) {
-		tsr_gles_GetFramebufferAttachmentParameteriv(c, GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT,
+		tsr_gles_GetFramebufferAttachmentParameteriv(c, which, GL_DEPTH_ATTACHMENT,
 							     GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
 							     &dname);
 		return target_image(d, ctx, (GLuint)dname, 1, target, err);
@@ -1462,7 +1478,8 @@ enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 					    struct tsr_error *err)
 {
 	int32_t target = -1, depth_target = -1;
-	TSR_TRY(bound_target(dev, ctx, &target, &depth_target, err));
+	/* the read framebuffer (GL_NV_framebuffer_blit's binding) */
+	TSR_TRY(framebuffer_target(dev, ctx, GL_READ_FRAMEBUFFER_NV, &target, &depth_target, err));
 	if (target >= 0)
 		for (uint32_t i = 0; i < dev->texture_count; i++)
 			if (dev->textures[i].target == 2 && dev->textures[i].image == (uint32_t)target)

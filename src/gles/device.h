@@ -74,7 +74,8 @@ enum tsr_status tsr_gles_device_clear(struct tsr_gles_device *dev,
 				      const struct tsr_gles_context *ctx,
 				      const struct tsr_clear_state *c, struct tsr_error *err);
 
-/* The pixels of the framebuffer bound in ctx, after rendering what is
+/* The pixels of the read framebuffer bound in ctx (READ_FRAMEBUFFER_NV;
+ * FRAMEBUFFER binds it too), after rendering what is
  * pending: the rectangle (x, y, w, h) in GL's window coordinates (origin
  * lower left), as RGBA8, rows bottom to top, w * 4 bytes each; pixels
  * outside the framebuffer are left untouched. Errors: those of

@@ -39,6 +39,10 @@ static uint8_t blend_factor(GLenum f)
 	case GL_ONE_MINUS_CONSTANT_COLOR: return TSR_BLEND_ONE_MINUS_CONSTANT_COLOR;
 	case GL_CONSTANT_ALPHA: return TSR_BLEND_CONSTANT_ALPHA;
 	case GL_ONE_MINUS_CONSTANT_ALPHA: return TSR_BLEND_ONE_MINUS_CONSTANT_ALPHA;
+	case GL_SRC1_COLOR_EXT: return TSR_BLEND_SRC1_COLOR;
+	case GL_ONE_MINUS_SRC1_COLOR_EXT: return TSR_BLEND_ONE_MINUS_SRC1_COLOR;
+	case GL_SRC1_ALPHA_EXT: return TSR_BLEND_SRC1_ALPHA;
+	case GL_ONE_MINUS_SRC1_ALPHA_EXT: return TSR_BLEND_ONE_MINUS_SRC1_ALPHA;
 	default: return TSR_BLEND_SRC_ALPHA_SATURATE;
 	}
 }
@@ -208,9 +212,37 @@ static void fill(struct tsr_gles_context *ctx, struct tsr_gles_draw *out)
 	tsr_gles_GetIntegerv(ctx, GL_STENCIL_BITS, &out->stencil_bits);
 }
 
+static bool is_src1(GLenum f)
+{
+	return f == GL_SRC1_COLOR_EXT || f == GL_ONE_MINUS_SRC1_COLOR_EXT ||
+	       f == GL_SRC1_ALPHA_EXT || f == GL_ONE_MINUS_SRC1_ALPHA_EXT;
+}
+
+/*
+ * GL_EXT_blend_func_extended's draw error (15.1.5.X): blending with a SRC1
+ * factor while a draw buffer at or above MAX_DUAL_SOURCE_DRAW_BUFFERS_EXT is
+ * other than NONE. Blending off takes no second color (as Mesa checks it).
+ * With MAX_DRAW_BUFFERS_EXT at MAX_DUAL_SOURCE_DRAW_BUFFERS_EXT there is no
+ * such draw buffer.
+ */
+static bool dual_source_conflict(struct tsr_gles_context *ctx)
+{
+	if (!ctx->blend || !(is_src1(ctx->blend_src_rgb) || is_src1(ctx->blend_dst_rgb) ||
+			     is_src1(ctx->blend_src_alpha) || is_src1(ctx->blend_dst_alpha)))
+		return false;
+	for (GLint i = TSR_GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS; i < TSR_GLES_MAX_DRAW_BUFFERS; i++) {
+		GLint buf = GL_NONE;
+		tsr_gles_GetIntegerv(ctx, (GLenum)(0x8825 + i), &buf);  /* GL_DRAW_BUFFERi_EXT */
+		if (buf != GL_NONE)
+			return true;
+	}
+	return false;
+}
+
 /* The checks both draws share after their own: the framebuffer, the
- * program, mapped buffers. false: nothing to draw (an error recorded, or
- * none when there is no program or nothing to draw). */
+ * program, mapped buffers, dual-source blending with several draw buffers.
+ * false: nothing to draw (an error recorded, or none when there is no
+ * program or nothing to draw). */
 static bool draw_common(struct tsr_gles_context *ctx, GLsizei count, bool elements)
 {
 	if (tsr_gles_CheckFramebufferStatus(ctx, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
@@ -230,6 +262,10 @@ static bool draw_common(struct tsr_gles_context *ctx, GLsizei count, bool elemen
 								 ctx->element_array_buffer)
 						: NULL;
 	if (ib && ib->mapped) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return false;
+	}
+	if (dual_source_conflict(ctx)) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return false;
 	}

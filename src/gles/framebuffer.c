@@ -119,15 +119,16 @@ void tsr_gles_FramebufferTexture2D(struct tsr_gles_context *ctx, GLenum target,
 	int a = attachment_index(attachment);
 	bool cube_face = textarget >= GL_TEXTURE_CUBE_MAP_POSITIVE_X &&
 			 textarget <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z;
-	if (target != GL_FRAMEBUFFER || a < 0 || (textarget != GL_TEXTURE_2D && !cube_face)) {
+	struct gles_framebuffer **fb = gles_fb_binding(ctx, target);
+	if (!fb || a < 0 || (textarget != GL_TEXTURE_2D && !cube_face)) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
-	if (!ctx->framebuffer) {
+	if (!*fb) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
-	struct gles_attachment *at = &ctx->framebuffer->att[a];
+	struct gles_attachment *at = &(*fb)->att[a];
 	if (texture == 0) {
 		attachment_clear(at);
 		return;
@@ -155,15 +156,16 @@ void tsr_gles_FramebufferRenderbuffer(struct tsr_gles_context *ctx, GLenum targe
 				      GLuint renderbuffer)
 {
 	int a = attachment_index(attachment);
-	if (target != GL_FRAMEBUFFER || a < 0 || renderbuffertarget != GL_RENDERBUFFER) {
+	struct gles_framebuffer **fb = gles_fb_binding(ctx, target);
+	if (!fb || a < 0 || renderbuffertarget != GL_RENDERBUFFER) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
-	if (!ctx->framebuffer) {
+	if (!*fb) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
-	struct gles_attachment *at = &ctx->framebuffer->att[a];
+	struct gles_attachment *at = &(*fb)->att[a];
 	if (renderbuffer == 0) {
 		attachment_clear(at);
 		return;
@@ -218,11 +220,12 @@ static bool attachment_complete(const struct gles_attachment *at, int a, GLsizei
 
 GLenum tsr_gles_CheckFramebufferStatus(struct tsr_gles_context *ctx, GLenum target)
 {
-	if (target != GL_FRAMEBUFFER) {
+	struct gles_framebuffer **binding = gles_fb_binding(ctx, target);
+	if (!binding) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return 0;
 	}
-	const struct gles_framebuffer *fb = ctx->framebuffer;
+	const struct gles_framebuffer *fb = *binding;
 	if (!fb)
 		return GL_FRAMEBUFFER_COMPLETE;
 	int attached = 0;
@@ -254,15 +257,16 @@ void tsr_gles_GetFramebufferAttachmentParameteriv(struct tsr_gles_context *ctx, 
 						  GLint *params)
 {
 	int a = attachment_index(attachment);
-	if (target != GL_FRAMEBUFFER || a < 0) {
+	struct gles_framebuffer **fb = gles_fb_binding(ctx, target);
+	if (!fb || a < 0) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
-	if (!ctx->framebuffer) {
+	if (!*fb) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return;
 	}
-	const struct gles_attachment *at = &ctx->framebuffer->att[a];
+	const struct gles_attachment *at = &(*fb)->att[a];
 	switch (pname) {
 	case GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE:
 		*params = (GLint)at->type;

@@ -40,10 +40,10 @@ static void put_f(struct val *v, enum val_kind kind, int n, const GLfloat *x)
 #define B1(x) do { GLint t_ = (x) ? 1 : 0; put_i(v, V_BOOL, 1, &t_); } while (0)
 #define F1(x) do { GLfloat t_ = (x); put_f(v, V_FLOAT, 1, &t_); } while (0)
 
-/* The bits per channel of the bound framebuffer: [R, G, B, A, depth, stencil]. */
-static void framebuffer_bits(const struct tsr_gles_context *ctx, GLint bits[6])
+void gles_framebuffer_bits(const struct tsr_gles_context *ctx, const struct gles_framebuffer *fb,
+			   GLint bits[6])
 {
-	if (!ctx->framebuffer) {
+	if (!fb) {
 		const struct tsr_gles_config *c = &ctx->config;
 		GLint b[6] = { c->red_bits, c->green_bits, c->blue_bits, c->alpha_bits,
 			       c->depth_bits, c->stencil_bits };
@@ -52,7 +52,7 @@ static void framebuffer_bits(const struct tsr_gles_context *ctx, GLint bits[6])
 	}
 	memset(bits, 0, 6 * sizeof *bits);
 	for (int a = 0; a < GLES_ATTACH_COUNT; a++) {
-		const struct gles_attachment *at = &ctx->framebuffer->att[a];
+		const struct gles_attachment *at = &fb->att[a];
 		GLenum format = GL_NONE, type = GL_NONE;
 		if (at->type == GL_RENDERBUFFER && at->rb) {
 			format = at->rb->format;
@@ -172,6 +172,9 @@ static bool get_value(const struct tsr_gles_context *ctx, GLenum pname, struct v
 	case GL_UNPACK_SKIP_PIXELS_EXT: I1(ctx->unpack_skip_pixels); return true;
 	/* 6.14 */
 	case GL_FRAMEBUFFER_BINDING: I1(ctx->framebuffer ? ctx->framebuffer->name : 0); return true;
+	case GL_READ_FRAMEBUFFER_BINDING_NV:
+		I1(ctx->read_framebuffer ? ctx->read_framebuffer->name : 0);
+		return true;
 	case GL_RENDERBUFFER_BINDING: I1(ctx->renderbuffer); return true;
 	/* 6.15 */
 	case GL_CURRENT_PROGRAM: I1(ctx->program ? ctx->program->name : 0); return true;
@@ -215,6 +218,7 @@ static bool get_value(const struct tsr_gles_context *ctx, GLenum pname, struct v
 	case 0x8CDF: /* GL_MAX_COLOR_ATTACHMENTS_EXT */
 		I1(TSR_GLES_MAX_DRAW_BUFFERS);
 		return true;
+	case GL_MAX_DUAL_SOURCE_DRAW_BUFFERS_EXT: I1(TSR_GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS); return true;
 	case 0x8825: /* GL_DRAW_BUFFER0_EXT */
 		I1(ctx->framebuffer ? (ctx->framebuffer->draw_buffers & 1 ? GL_COLOR_ATTACHMENT0
 								   : GL_NONE)
@@ -241,12 +245,12 @@ static bool get_value(const struct tsr_gles_context *ctx, GLenum pname, struct v
 	 * left pending for a failed glUseProgram: answered 0 (no user clip planes). */
 	case GL_MAX_CLIP_DISTANCES_EXT: I1(0); return true;
 	/* 6.21: the bound framebuffer's */
-	case GL_RED_BITS: framebuffer_bits(ctx, bits); I1(bits[0]); return true;
-	case GL_GREEN_BITS: framebuffer_bits(ctx, bits); I1(bits[1]); return true;
-	case GL_BLUE_BITS: framebuffer_bits(ctx, bits); I1(bits[2]); return true;
-	case GL_ALPHA_BITS: framebuffer_bits(ctx, bits); I1(bits[3]); return true;
-	case GL_DEPTH_BITS: framebuffer_bits(ctx, bits); I1(bits[4]); return true;
-	case GL_STENCIL_BITS: framebuffer_bits(ctx, bits); I1(bits[5]); return true;
+	case GL_RED_BITS: gles_framebuffer_bits(ctx, ctx->framebuffer, bits); I1(bits[0]); return true;
+	case GL_GREEN_BITS: gles_framebuffer_bits(ctx, ctx->framebuffer, bits); I1(bits[1]); return true;
+	case GL_BLUE_BITS: gles_framebuffer_bits(ctx, ctx->framebuffer, bits); I1(bits[2]); return true;
+	case GL_ALPHA_BITS: gles_framebuffer_bits(ctx, ctx->framebuffer, bits); I1(bits[3]); return true;
+	case GL_DEPTH_BITS: gles_framebuffer_bits(ctx, ctx->framebuffer, bits); I1(bits[4]); return true;
+	case GL_STENCIL_BITS: gles_framebuffer_bits(ctx, ctx->framebuffer, bits); I1(bits[5]); return true;
 	/* GL_KHR_debug */
 	case GL_DEBUG_OUTPUT_KHR: B1(ctx->debug.output); return true;
 	case GL_DEBUG_OUTPUT_SYNCHRONOUS_KHR: B1(ctx->debug.synchronous); return true;

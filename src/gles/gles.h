@@ -53,6 +53,10 @@
 #define TSR_GLES_MAX_TEXTURE_UNITS 16    /* TSR_SHADER_MAX_TEXTURE_UNITS */
 #define TSR_GLES_MAX_DRAW_BUFFERS 4      /* MAX_DRAW_BUFFERS_EXT, MAX_COLOR_ATTACHMENTS_EXT */
 
+/* MAX_DUAL_SOURCE_DRAW_BUFFERS_EXT (GL_EXT_blend_func_extended): draw buffer
+ * 0 alone blends with a second source color. */
+#define TSR_GLES_MAX_DUAL_SOURCE_DRAW_BUFFERS 1
+
 /* GL_KHR_debug's limits (the spec's minimums, MAX_LABEL_LENGTH above). */
 #define TSR_GLES_MAX_DEBUG_MESSAGE_LENGTH 1024
 #define TSR_GLES_MAX_DEBUG_LOGGED_MESSAGES 64
@@ -66,7 +70,7 @@
 	"GL_EXT_polygon_offset_clamp GL_OES_vertex_half_float GL_KHR_debug " \
 	"GL_OES_packed_depth_stencil GL_EXT_frag_depth GL_EXT_draw_buffers " \
 	"GL_EXT_shader_framebuffer_fetch GL_EXT_shader_framebuffer_fetch_non_coherent " \
-	"GL_EXT_texture_compression_s3tc GL_EXT_unpack_subimage"
+	"GL_EXT_texture_compression_s3tc GL_EXT_unpack_subimage GL_EXT_blend_func_extended"
 
 struct tsr_gles_context;
 
@@ -124,7 +128,16 @@ void tsr_gles_GenFramebuffers(struct tsr_gles_context *ctx, GLsizei n, GLuint *f
 void tsr_gles_DeleteFramebuffers(struct tsr_gles_context *ctx, GLsizei n,
 				 const GLuint *framebuffers);
 GLboolean tsr_gles_IsFramebuffer(struct tsr_gles_context *ctx, GLuint framebuffer);
-/* target FRAMEBUFFER; 0 is the default framebuffer (the window). */
+/* target FRAMEBUFFER (binds the draw and the read framebuffer), or
+ * GL_NV_framebuffer_blit's DRAW_FRAMEBUFFER_NV (draws and clears go there;
+ * FRAMEBUFFER_BINDING = DRAW_FRAMEBUFFER_BINDING_NV) or READ_FRAMEBUFFER_NV
+ * (ReadPixels and CopyTex[Sub]Image2D read there; READ_FRAMEBUFFER_BINDING_NV);
+ * INVALID_ENUM for another. 0 is the default framebuffer (the window).
+ * Deleting a bound framebuffer binds 0 where it was bound. The framebuffer
+ * calls below (FramebufferTexture2D, FramebufferRenderbuffer,
+ * CheckFramebufferStatus, GetFramebufferAttachmentParameteriv) take the
+ * three targets too, FRAMEBUFFER there meaning the draw framebuffer, and
+ * their "framebuffer 0 bound" is at that target. */
 void tsr_gles_BindFramebuffer(struct tsr_gles_context *ctx, GLenum target, GLuint framebuffer);
 /* Shaders and programs share one namespace. CreateShader: type
  * VERTEX_SHADER or FRAGMENT_SHADER (INVALID_ENUM otherwise, 0 returned).
@@ -254,8 +267,13 @@ void tsr_gles_StencilMask(struct tsr_gles_context *ctx, GLuint mask);
 void tsr_gles_StencilMaskSeparate(struct tsr_gles_context *ctx, GLenum face, GLuint mask);
 void tsr_gles_DepthFunc(struct tsr_gles_context *ctx, GLenum func);
 void tsr_gles_DepthMask(struct tsr_gles_context *ctx, GLboolean flag);
-/* Factors: ZERO .. ONE_MINUS_CONSTANT_ALPHA; SRC_ALPHA_SATURATE only as a
- * source factor. Equations FUNC_ADD, FUNC_SUBTRACT, FUNC_REVERSE_SUBTRACT. */
+/* Factors: ZERO .. ONE_MINUS_CONSTANT_ALPHA, SRC_ALPHA_SATURATE, and
+ * GL_EXT_blend_func_extended's SRC1_COLOR_EXT, ONE_MINUS_SRC1_COLOR_EXT,
+ * SRC1_ALPHA_EXT, ONE_MINUS_SRC1_ALPHA_EXT (the fragment's
+ * gl_SecondaryFragColorEXT), each as a source or a destination factor
+ * (SRC_ALPHA_SATURATE as a destination one through that extension);
+ * another is INVALID_ENUM. Equations FUNC_ADD, FUNC_SUBTRACT,
+ * FUNC_REVERSE_SUBTRACT. */
 void tsr_gles_BlendFunc(struct tsr_gles_context *ctx, GLenum sfactor, GLenum dfactor);
 void tsr_gles_BlendFuncSeparate(struct tsr_gles_context *ctx, GLenum src_rgb, GLenum dst_rgb,
 				GLenum src_alpha, GLenum dst_alpha);
@@ -323,8 +341,8 @@ void tsr_gles_TexSubImage2D(struct tsr_gles_context *ctx, GLenum target, GLint l
 			    GLint xoffset, GLint yoffset, GLsizei width, GLsizei height,
 			    GLenum format, GLenum type, const void *pixels);
 /*
- * CopyTex[Sub]Image2D's source: the driver's reader of the bound
- * framebuffer's color buffer, which writes the w x h rectangle at (x, y)
+ * CopyTex[Sub]Image2D's source: the driver's reader of the read
+ * framebuffer's color buffer (READ_FRAMEBUFFER_NV's binding), which writes the w x h rectangle at (x, y)
  * (window coordinates, lower-left origin) as RGBA8, bottom row first, into
  * rgba (pixels outside the framebuffer: any value). Without one (NULL, the
  * default) copies read zeros.
@@ -641,8 +659,10 @@ struct tsr_gles_draw {
  * (OES_element_index_uint) UNSIGNED_INT (TSR_INDEX_U32); INVALID_VALUE
  * for count < 0 or first < 0; INVALID_FRAMEBUFFER_OPERATION when the bound
  * framebuffer is not complete; INVALID_OPERATION when an enabled array's
- * buffer or the element array buffer is mapped (OES_mapbuffer). FALSE
- * without an error when there is nothing to draw: no current program, or
+ * buffer or the element array buffer is mapped (OES_mapbuffer), or when
+ * blending takes a SRC1 factor while a draw buffer at or above
+ * MAX_DUAL_SOURCE_DRAW_BUFFERS_EXT (1) is not NONE
+ * (GL_EXT_blend_func_extended). FALSE without an error when there is nothing to draw: no current program, or
  * count 0. TRUE: *out is the draw.
  */
 GLboolean tsr_gles_draw_arrays_state(struct tsr_gles_context *ctx, GLenum mode, GLint first,

@@ -203,12 +203,34 @@ struct tsr_gles_context {
 	struct gles_texture *bound_cube[TSR_GLES_MAX_TEXTURE_UNITS]; /* never NULL */
 	struct gles_texture *default_2d, *default_cube; /* texture 0 of each target */
 
-	struct gles_framebuffer *framebuffer;   /* NULL: the default one */
+	struct gles_framebuffer *framebuffer;   /* the draw framebuffer (FRAMEBUFFER_BINDING =
+						   DRAW_FRAMEBUFFER_BINDING_NV), NULL: the
+						   default one */
+	struct gles_framebuffer *read_framebuffer; /* READ_FRAMEBUFFER_BINDING_NV
+						   (GL_NV_framebuffer_blit: ReadPixels' and
+						   CopyTex*'s source), NULL: the default one */
 	GLuint renderbuffer;                    /* RENDERBUFFER_BINDING */
 	struct gles_program *program;           /* CURRENT_PROGRAM, or NULL */
 	tsr_gles_read_pixels_fn read_pixels;    /* CopyTex*'s source, or NULL */
 	void *read_pixels_user;
 };
+
+/*
+ * The binding a framebuffer target names: FRAMEBUFFER and
+ * DRAW_FRAMEBUFFER_NV the draw framebuffer's, READ_FRAMEBUFFER_NV the read
+ * framebuffer's (GL_NV_framebuffer_blit); NULL for another target.
+ */
+static inline struct gles_framebuffer **gles_fb_binding(struct tsr_gles_context *ctx,
+							 GLenum target)
+{
+	return target == GL_FRAMEBUFFER || target == GL_DRAW_FRAMEBUFFER_NV ? &ctx->framebuffer
+	       : target == GL_READ_FRAMEBUFFER_NV ? &ctx->read_framebuffer : NULL;
+}
+
+/* The bits per channel of framebuffer fb (NULL: the default one): [R, G, B,
+ * A, depth, stencil] (get.c). */
+void gles_framebuffer_bits(const struct tsr_gles_context *ctx, const struct gles_framebuffer *fb,
+			   GLint bits[6]);
 
 /* 6.1.2's float-to-integer conversion of a Get: rounded to the nearest
  * integer, clamped to GLint's range (NaN: 0). */

@@ -372,13 +372,15 @@ void tsr_gles_GenTextures(struct tsr_gles_context *ctx, GLsizei n, GLuint *textu
 	gen(ctx, &ctx->textures, n, textures);
 }
 
-/* Detaches every attachment of the bound framebuffer that holds t or rb. */
+/* Detaches every attachment of the bound framebuffers (draw and read) that
+ * holds t or rb. */
 static void detach_from_bound(struct tsr_gles_context *ctx, const struct gles_texture *t,
 			      const struct gles_renderbuffer *rb)
 {
-	struct gles_framebuffer *fb = ctx->framebuffer;
-	if (!fb)
-		return;
+	for (int k = 0; k < 2; k++) {
+	struct gles_framebuffer *fb = k ? ctx->read_framebuffer : ctx->framebuffer;
+	if (!fb || (k && fb == ctx->framebuffer))
+		continue;
 	for (int a = 0; a < GLES_ATTACH_COUNT; a++) {
 		struct gles_attachment *at = &fb->att[a];
 		if ((t && at->tex == t) || (rb && at->rb == rb)) {
@@ -387,6 +389,7 @@ static void detach_from_bound(struct tsr_gles_context *ctx, const struct gles_te
 			memset(at, 0, sizeof *at);
 			at->type = GL_NONE;
 		}
+	}
 	}
 }
 
@@ -558,6 +561,8 @@ void tsr_gles_DeleteFramebuffers(struct tsr_gles_context *ctx, GLsizei n,
 			continue;
 		if (ctx->framebuffer == fb)
 			ctx->framebuffer = NULL;
+		if (ctx->read_framebuffer == fb)
+			ctx->read_framebuffer = NULL;
 		framebuffer_free(fb);
 	}
 }
@@ -569,12 +574,16 @@ GLboolean tsr_gles_IsFramebuffer(struct tsr_gles_context *ctx, GLuint framebuffe
 
 void tsr_gles_BindFramebuffer(struct tsr_gles_context *ctx, GLenum target, GLuint framebuffer)
 {
-	if (target != GL_FRAMEBUFFER) {
+	/* FRAMEBUFFER binds both (GL_NV_framebuffer_blit) */
+	struct gles_framebuffer **binding = gles_fb_binding(ctx, target);
+	if (!binding) {
 		gles_error(ctx, GL_INVALID_ENUM);
 		return;
 	}
 	if (framebuffer == 0) {
-		ctx->framebuffer = NULL;
+		*binding = NULL;
+		if (target == GL_FRAMEBUFFER)
+			ctx->read_framebuffer = NULL;
 		return;
 	}
 	struct gles_framebuffer *fb = gles_names_get(&ctx->framebuffers, framebuffer);
@@ -590,7 +599,9 @@ void tsr_gles_BindFramebuffer(struct tsr_gles_context *ctx, GLenum target, GLuin
 		for (int a = 0; a < GLES_ATTACH_COUNT; a++)
 			fb->att[a].type = GL_NONE;
 	}
-	ctx->framebuffer = fb;
+	*binding = fb;
+	if (target == GL_FRAMEBUFFER)
+		ctx->read_framebuffer = fb;
 }
 
 /* ---- shaders and programs: the shared namespace ---- */

@@ -28,7 +28,7 @@ GLboolean tsr_gles_read_pixels_state(struct tsr_gles_context *ctx, GLsizei width
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return GL_FALSE;
 	}
-	if (tsr_gles_CheckFramebufferStatus(ctx, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+	if (tsr_gles_CheckFramebufferStatus(ctx, GL_READ_FRAMEBUFFER_NV) != GL_FRAMEBUFFER_COMPLETE) {
 		gles_error(ctx, GL_INVALID_FRAMEBUFFER_OPERATION);
 		return GL_FALSE;
 	}

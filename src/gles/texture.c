@@ -432,28 +432,30 @@ void tsr_gles_set_read_pixels(struct tsr_gles_context *ctx, tsr_gles_read_pixels
 	ctx->read_pixels_user = user;
 }
 
-/* Whether the bound framebuffer has a color buffer (the default one
- * does); records INVALID_FRAMEBUFFER_OPERATION when it is not complete
- * and INVALID_OPERATION when it has no color. */
+/* Whether the read framebuffer (GL_NV_framebuffer_blit's; the bound one)
+ * has a color buffer (the default one does); records
+ * INVALID_FRAMEBUFFER_OPERATION when it is not complete and
+ * INVALID_OPERATION when it has no color. */
 static bool copy_source_ok(struct tsr_gles_context *ctx)
 {
-	if (tsr_gles_CheckFramebufferStatus(ctx, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+	if (tsr_gles_CheckFramebufferStatus(ctx, GL_READ_FRAMEBUFFER_NV) != GL_FRAMEBUFFER_COMPLETE) {
 		gles_error(ctx, GL_INVALID_FRAMEBUFFER_OPERATION);
 		return false;
 	}
-	if (ctx->framebuffer && ctx->framebuffer->att[GLES_ATTACH_COLOR0].type == GL_NONE) {
+	if (ctx->read_framebuffer &&
+	    ctx->read_framebuffer->att[GLES_ATTACH_COLOR0].type == GL_NONE) {
 		gles_error(ctx, GL_INVALID_OPERATION);
 		return false;
 	}
 	return true;
 }
 
-/* The color channels the bound framebuffer has (bit 3: alpha). */
+/* Whether the read framebuffer has alpha bits. */
 static bool framebuffer_has_alpha(const struct tsr_gles_context *ctx)
 {
-	GLint a = 0;
-	tsr_gles_GetIntegerv((struct tsr_gles_context *)ctx, GL_ALPHA_BITS, &a);
-	return a > 0;
+	GLint bits[6];
+	gles_framebuffer_bits(ctx, ctx->read_framebuffer, bits);
+	return bits[3] > 0;
 }
 
 /* Reads the w x h rectangle at (x, y) of the framebuffer into texels at

@@ -39,6 +39,14 @@ static int stencil_writes(uint8_t op, uint8_t wm)
 	return op != TSR_STENCIL_KEEP && wm != 0;
 }
 
+/* Whether blend factor f takes the second source color
+ * (GL_EXT_blend_func_extended's SRC1 factors). */
+static int is_src1(uint8_t f)
+{
+	return f == TSR_BLEND_SRC1_COLOR || f == TSR_BLEND_ONE_MINUS_SRC1_COLOR ||
+	       f == TSR_BLEND_SRC1_ALPHA || f == TSR_BLEND_ONE_MINUS_SRC1_ALPHA;
+}
+
 void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw_state *s,
 			     const struct tsr_material *material,
 			     const struct tsr_texture *texture, uint64_t fs_base,
@@ -89,6 +97,8 @@ void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw
 		b->blend_path = TSR_BLEND_PATH_SRC_OVER;
 	else
 		b->blend_path = TSR_BLEND_PATH_GENERAL;
+	b->blend_src1 = bl->enable && (is_src1(bl->src_rgb) || is_src1(bl->dst_rgb) ||
+				       is_src1(bl->src_alpha) || is_src1(bl->dst_alpha));
 	if (bl->enable || b->color_mask != TSR_COLOR_MASK_ALL)
 		mode |= TSR_QUAD_READS_COLOR;
 	if (b->blend_path == TSR_BLEND_PATH_SRC_OVER && b->color_mask == TSR_COLOR_MASK_ALL)

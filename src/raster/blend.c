@@ -3,7 +3,9 @@
  * programs that discard (the alpha cutoff, then the stencil test with its
  * ops and the depth test with its write mask) and blending into the window's on-chip color buffer by the
  * draw's state (GL ES 2.0 4.1.6, 4.2.2): off (replace), source-over
- * (SSE2), or any factors, equations and color mask. No memory traffic for a
+ * (SSE2), or any factors (GL_EXT_blend_func_extended's SRC1 ones with the
+ * quad's second source color, which never leaves the shader core: no
+ * traffic of its own), equations and color mask. No memory traffic for a
  * TBR tile (the color buffer is on chip until the tile flush); with a
  * memory backend (immediate mode, target_memory.c) late Z reads and
  * writes the Z buffer (depth, or D24S8 depth and stencil) and blending
@@ -24,10 +26,11 @@ static inline float clamp01(float v)
 	return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;  /* NaN -> 0 */
 }
 
-/* Blend factor f of channel ch (GL ES 2.0 table 4.1): source s,
+/* Blend factor f of channel ch (GL ES 2.0 table 4.1, with
+ * GL_EXT_blend_func_extended's SRC1 factors): source s, second source s1,
  * destination d, constant color k, each clamped to [0, 1]. */
-static float blend_factor(uint8_t f, int ch, const float s[4], const float d[4],
-			  const float k[4])
+static float blend_factor(uint8_t f, int ch, const float s[4], const float s1[4],
+			  const float d[4], const float k[4])
 {
 	switch (f) {
 	case TSR_BLEND_ZERO: return 0.0f;
@@ -44,6 +47,10 @@ static float blend_factor(uint8_t f, int ch, const float s[4], const float d[4],
 	case TSR_BLEND_ONE_MINUS_CONSTANT_COLOR: return 1.0f - k[ch];
 	case TSR_BLEND_CONSTANT_ALPHA: return k[3];
 	case TSR_BLEND_ONE_MINUS_CONSTANT_ALPHA: return 1.0f - k[3];
+	case TSR_BLEND_SRC1_COLOR: return s1[ch];
+	case TSR_BLEND_ONE_MINUS_SRC1_COLOR: return 1.0f - s1[ch];
+	case TSR_BLEND_SRC1_ALPHA: return s1[3];
+	case TSR_BLEND_ONE_MINUS_SRC1_ALPHA: return 1.0f - s1[3];
 	default: /* SRC_ALPHA_SATURATE: min(As, 1 - Ad) for rgb, 1 for alpha */
 		return ch < 3 ? (s[3] < 1.0f - d[3] ? s[3] : 1.0f - d[3]) : 1.0f;
 	}
@@ -56,7 +63,8 @@ static float blend_factor(uint8_t f, int ch, const float s[4], const float d[4],
  * clamped to [0, 1], and so is the result; with blending off the source
  * is written (the channels the mask keeps stay as they were).
  */
-static void blend_general(const struct tsr_shader_binding *b, const float src[4], float *dst)
+static void blend_general(const struct tsr_shader_binding *b, const float src[4],
+			  const float src1[4], float *dst)
 {
 	float s[4], d[4], k[4], out[4];
 	for (int i = 0; i < 4; i++) {
@@ -69,8 +77,10 @@ static void blend_general(const struct tsr_shader_binding *b, const float src[4]
 	} else {
 		for (int i = 0; i < 4; i++) {
 			const int a = i == 3;
-			const float sf = blend_factor(a ? b->blend.src_alpha : b->blend.src_rgb, i, s, d, k);
-			const float df = blend_factor(a ? b->blend.dst_alpha : b->blend.dst_rgb, i, s, d, k);
+			const float sf = blend_factor(a ? b->blend.src_alpha : b->blend.src_rgb, i, s,
+						      src1, d, k);
+			const float df = blend_factor(a ? b->blend.dst_alpha : b->blend.dst_rgb, i, s,
+						      src1, d, k);
 			const uint8_t eq = a ? b->blend.eq_alpha : b->blend.eq_rgb;
 			const float v = eq == TSR_BLEND_EQ_SUBTRACT ? s[i] * sf - d[i] * df :
 					eq == TSR_BLEND_EQ_REVERSE_SUBTRACT ? d[i] * df - s[i] * sf :
@@ -189,7 +199,7 @@ static void blend_target(const struct tsr_quad *q, const float rgba[4][4], float
 			dst[3] = a + dst[3] * (1.0f - a);
 #endif
 		} else if (q->mode & TSR_QUAD_GENERAL) {
-			blend_general(q->shader, rgba[k], dst);
+			blend_general(q->shader, rgba[k], q->src1[k], dst);
 		} else {
 			memcpy(dst, rgba[k], sizeof(rgba[k]));
 		}

@@ -10,7 +10,9 @@
  * material's color and the interpolated shade. A draw with a linked
  * fragment program (tsr_shader_binding_set_program()) runs it instead:
  * every varying interpolated, each sample instruction a sample (2D or
- * cube map, texture/texture.h) through the core's L1 texture cache, its discards and its instruction mix counted.
+ * cube map, texture/texture.h) through the core's L1 texture cache, its discards and its instruction mix counted;
+ * its second source color (GL_EXT_blend_func_extended) is kept in the quad
+ * for a blend that takes it.
  */
 #include "raster/raster_priv.h"
 
@@ -171,6 +173,12 @@ static void shade_program(const float l[3][4], struct tsr_quad *q, uint32_t core
 		rs->fragments_discarded += (uint64_t)tsr_popcount4(killed);
 		q->mask &= (uint8_t)~killed;
 	}
+	/* GL_EXT_blend_func_extended: the second source color goes with the
+	 * quad to the blend unit (0 when the program writes none) */
+	if (b->blend_src1)
+		for (int k = 0; k < 4; k++)
+			for (int i = 0; i < 4; i++)
+				q->src1[k][i] = clamp01(out.secondary[k][i]);
 	for (int k = 0; k < 4; k++)
 		for (int i = 0; i < 4; i++)
 			q->rgba[k][i] = clamp01(out.color[k][i]);

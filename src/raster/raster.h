@@ -240,6 +240,10 @@ struct tsr_shader_binding {
 	struct tsr_blend_state blend;         /* factors, equations, constant color */
 	struct tsr_stencil_bits stencil[2];   /* [0] front faces', [1] back faces'
 	                                         (with TSR_QUAD_STENCIL) */
+	uint8_t blend_src1;                   /* 1: a blend factor is a SRC1 one
+	                                         (GL_EXT_blend_func_extended): shading
+	                                         keeps the second source color,
+	                                         struct tsr_quad's src1 */
 	uint8_t stencil_hiz;                  /* 1: a quad the HiZ proves failing its depth
 	                                         test changes no stencil value (no face's
 	                                         sfail nor dpfail op writes): HiZ may kill it */
@@ -333,6 +337,9 @@ struct tsr_quad {
 	float z[4];             /* window depth per pixel (Rasterizer; Early-Z, late Z) */
 	float l[3][4];          /* l[i][k]: screen-space barycentric i of pixel k (Rasterizer;
 				   shading), a vector of the four pixels per i */
+	float src1[4][4];       /* second source colors per pixel, clamped (shading, only
+				   for a draw whose blend takes them: blend_src1;
+				   blending's SRC1 factors) */
 	float rgba[4][4];       /* shaded colors per pixel (shading; blending) */
 	float mrt[TSR_MAX_DRAW_BUFFERS - 1][4][4]; /* color targets 1..3's shaded colors
 	                           per pixel (GL_EXT_draw_buffers' gl_FragData[1..3],

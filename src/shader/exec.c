@@ -509,12 +509,19 @@ void tsr_shader_exec_quad(struct tsr_shader_exec *x, const struct tsr_fs_quad_in
 	}
 	unsigned killed = run(x, 0xfu, counts);
 	memset(out->color, 0, sizeof(out->color));
+	memset(out->secondary, 0, sizeof(out->secondary));
 	out->writes_depth = 0;
 	out->data_mask = 0;
 	out->broadcast = 1;
 	for (uint32_t i = 0; i < ps->n_out; i++) {
 		const struct tsr_sh_io *io = &ps->out[i];
 		const float *r = regs + (size_t)io->reg * 16;
+		if (io->kind == TSR_SH_BI_SECONDARY_COLOR) {  /* GL_EXT_blend_func_extended */
+			for (int c = 0; c < 4; c++)
+				for (int l = 0; l < 4; l++)
+					out->secondary[l][c] = r[c * 4 + l];
+			continue;
+		}
 		if (io->kind == TSR_SH_BI_FRAG_DEPTH) {
 			for (int l = 0; l < 4; l++)
 				out->depth[l] = r[l];

@@ -163,6 +163,27 @@ static char *declared_outputs(const uint32_t *w, size_t n)
 	return out;
 }
 
+/*
+ * Whether a fragment shader's outputs (declared_outputs()' list, NULL: none)
+ * take from both sets GL_EXT_blend_func_extended keeps apart, {gl_FragColor,
+ * gl_SecondaryFragColorEXT} and {gl_FragData, gl_SecondaryFragDataEXT}: a
+ * compile error (the extension's GLSL ES 1.00 7.2, sixth paragraph). glslang
+ * 12 refuses gl_FragColor with gl_FragData itself, not the mixes with the
+ * secondary outputs; glslang only declares the outputs a shader uses, so
+ * this is its static use.
+ */
+static bool mixes_color_and_data(const char *declared)
+{
+	bool color = false, data = false;
+	for (const char *p = declared; p && *p; p += strlen(p) + 1) {
+		if (strcmp(p, "gl_FragColor") == 0 || strcmp(p, "gl_SecondaryFragColorEXT") == 0)
+			color = true;
+		else if (strcmp(p, "gl_FragData") == 0 || strcmp(p, "gl_SecondaryFragDataEXT") == 0)
+			data = true;
+	}
+	return color && data;
+}
+
 /* Whether line (up to its end) is the directive "#extension NAME : BEHAVIOR"
  * for GL_EXT_shader_framebuffer_fetch or its _non_coherent variant with a
  * behavior other than disable. */
@@ -315,6 +336,9 @@ enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
 	glslang_resource_t res = *glslang_default_resource();
 	res.max_draw_buffers = 4;
 	in.resource = &res;
+	/* GL_EXT_blend_func_extended: gl_SecondaryFragDataEXT has
+	 * MAX_DUAL_SOURCE_DRAW_BUFFERS_EXT (1) elements */
+	res.max_dual_source_draw_buffers_ext = 1;
 	glslang_shader_t *sh = glslang_shader_create(&in);
 	if (!sh) {
 		free(rewritten);
@@ -355,6 +379,13 @@ enum tsr_status tsr_sh_frontend(enum tsr_shader_stage stage, const char *source,
 	glslang_program_SPIRV_get(prog, raw);
 	raw[1] = 0x00010000u; /* glslang leaves the version 0 for target NONE */
 	*declared = declared_outputs(raw, n);
+	if (stage == TSR_SHADER_FRAGMENT && mixes_color_and_data(*declared)) {
+		add_link_log(log, "ERROR: Linking fragment stage: Cannot use both gl_FragColor or "
+			     "gl_SecondaryFragColorEXT and gl_FragData or gl_SecondaryFragDataEXT\n",
+			     source);
+		free(raw);
+		goto done;
+	}
 	char msg[256];
 	if (tsr_sh_spirv_optimize(raw, n, words, word_count, msg, sizeof(msg)) != 0) {
 		tsr_sh_text_add(log, "ERROR: SPIR-V optimizer: %s\n", msg);

@@ -235,6 +235,11 @@ static bool link_varyings(struct tsr_program *p, const struct tsr_sh_stage *vs,
 		if (o->builtin == TSR_SH_BI_FRAG_DEPTH &&
 		    !push_io(&p->st[1].out, &p->st[1].n_out, o->reg, 0, TSR_SH_BI_FRAG_DEPTH))
 			return log->failed = true, false;
+		/* gl_SecondaryFragColorEXT or gl_SecondaryFragDataEXT[0]: draw buffer 0's
+		 * second blend source */
+		if (o->builtin == TSR_SH_BI_SECONDARY_COLOR &&
+		    !push_io(&p->st[1].out, &p->st[1].n_out, o->reg, 0, TSR_SH_BI_SECONDARY_COLOR))
+			return log->failed = true, false;
 	}
 	return ok;
 }
@@ -616,6 +621,16 @@ int tsr_program_writes_depth(const struct tsr_program *p)
 		return 0;
 	for (uint32_t i = 0; i < p->st[1].n_out; i++)
 		if (p->st[1].out[i].kind == TSR_SH_BI_FRAG_DEPTH)
+			return 1;
+	return 0;
+}
+
+int tsr_program_writes_secondary(const struct tsr_program *p)
+{
+	if (!p->linked)
+		return 0;
+	for (uint32_t i = 0; i < p->st[1].n_out; i++)
+		if (p->st[1].out[i].kind == TSR_SH_BI_SECONDARY_COLOR)
 			return 1;
 	return 0;
 }

@@ -735,6 +735,9 @@ static uint8_t builtin_of(uint32_t spv_builtin_plus1, const char *name)
 		return TSR_SH_BI_FRAG_DATA;
 	if (name && strcmp(name, "tsr_LastFragData") == 0)
 		return TSR_SH_BI_LAST_FRAG_DATA;  /* frontend.c's name of gl_LastFragData */
+	if (name && (strcmp(name, "gl_SecondaryFragColorEXT") == 0 ||
+		     strcmp(name, "gl_SecondaryFragDataEXT") == 0))
+		return TSR_SH_BI_SECONDARY_COLOR;  /* an array of gl_MaxDualSourceDrawBuffersEXT (1) */
 	return TSR_SH_BI_NONE;
 }
 

@@ -160,6 +160,11 @@ int tsr_program_discards(const struct tsr_program *p);
  * shading), else 0. */
 int tsr_program_writes_depth(const struct tsr_program *p);
 
+/* 1 when the linked fragment program writes gl_SecondaryFragColorEXT or
+ * gl_SecondaryFragDataEXT[0] (GL_EXT_blend_func_extended: the second source
+ * color of the blend's SRC1 factors), else 0. */
+int tsr_program_writes_secondary(const struct tsr_program *p);
+
 /* 1 when the linked fragment program reads gl_LastFragData
  * (GL_EXT_shader_framebuffer_fetch: the color buffer at its pixels is an
  * input), else 0. */
@@ -238,6 +243,9 @@ struct tsr_fs_quad_out {
 	uint8_t kill_mask;        /* lanes that executed discard (bit k: lane k) */
 	uint8_t writes_depth;     /* 1: the program writes gl_FragDepthEXT, in depth */
 	float depth[4];           /* gl_FragDepthEXT per lane (unclamped) */
+	float secondary[4][4];    /* gl_SecondaryFragColorEXT (= gl_SecondaryFragDataEXT[0])
+				     [lane][rgba], GL_EXT_blend_func_extended's second
+				     blend source; 0 when the program writes none */
 };
 
 /* Up to 4 vertices' inputs: the generic attributes by location. */

@@ -45,6 +45,9 @@ enum tsr_sh_builtin {
 	TSR_SH_BI_FRAG_DEPTH,   /* gl_FragDepthEXT (GL_EXT_frag_depth) */
 	TSR_SH_BI_LAST_FRAG_DATA, /* gl_LastFragData (GL_EXT_shader_framebuffer_fetch),
 				     renamed tsr_LastFragData by the frontend */
+	TSR_SH_BI_SECONDARY_COLOR, /* gl_SecondaryFragColorEXT, gl_SecondaryFragDataEXT[0]
+				      (GL_EXT_blend_func_extended: the blend's second
+				      source color) */
 };
 
 /*
