@@ -1007,6 +1007,52 @@ static void test_mediump_precision(void **state)
 	tsr_program_destroy(p);
 }
 
+/*
+ * mediump chains run in the order of Mesa's lowering for llvmpipe (docs/
+ * shader-isa.md "Precision"): a product with two constants uses the
+ * constants' product, folded at fp32 and rounded to fp16 once (glmark2
+ * terrain's p * ns.z * ns.z, ns.z = 1/7: floor(49 (1/49)) = 0 with fp16's
+ * 0.020401 where (49 x 0.142822) x 0.142822 rounded twice gives 1); a dot
+ * product with a shared factor is that factor times the sum from the last
+ * component, each operation rounded (c ((z + y) + x)); mod's
+ * x - y floor(x / y) rounds the product y floor(x / y) before the sum.
+ */
+static void test_mediump_mesa_order(void **state)
+{
+	(void)state;
+	struct tsr_shader_exec *x;
+	struct tsr_program *p = fs_program(
+		"precision mediump float;\nvarying highp vec4 v0;\n"
+		"void main() { float n_ = 1.0 / 7.0;\n"
+		"  vec3 ns = n_ * vec3(2.0, 0.5, 1.0) - vec3(0.0, 1.0, 0.0);\n"
+		"  vec4 q = v0.xxxx;\n"
+		"  vec4 j = floor(q * ns.z * ns.z);\n"
+		"  vec3 v = v0.yzw;\n"
+		"  float a = v0.y, b = v0.z;\n"
+		"  gl_FragColor = vec4(j.x, dot(v, vec3(1.0 / 3.0)), mod(a, b), 1.0); }\n",
+		&x, NULL, NULL);
+	const float in[4][4] = {{49, -5.8515625f, 5.55859375f, 4.21875f},
+				{98, 45.96875f, 0.87646484375f, 0},
+				{147, 1, 1, 1},
+				{196, 2, 2, 2}};
+	struct tsr_fs_quad_out out;
+	tsr_test_quad(x, p, in, &out, NULL);
+	for (int l = 0; l < 4; l++)
+		assert_true(out.color[l][0] == (float)l);  /* floor(49 (l + 1) x 0.020401) */
+	/* 0.333252 ((4.21875 + 5.55859375) - 5.8515625): 1.3095703125; the
+	 * rounded products summed at fp32 would give 1.30859375 */
+	assert_true(out.color[0][1] == 1.3095703125f);
+	/* 45.96875 - fp16(0.87646484375 x 52): 0.40625 (0.392578125 unrounded) */
+	assert_true(out.color[1][2] == 0.40625f);
+	/* at fp32 the folded constant is 0.0204081647: 49 of it is 1 */
+	struct tsr_error err;
+	assert_int_equal(tsr_shader_exec_set_mediump(x, false, &err), TSR_OK);
+	tsr_test_quad(x, p, in, &out, NULL);
+	assert_true(out.color[0][0] == 1.0f);
+	tsr_shader_exec_destroy(x);
+	tsr_program_destroy(p);
+}
+
 static void test_counts_straight_line(void **state)
 {
 	(void)state;
@@ -1059,6 +1105,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_vertex_texture_lod),
 		cmocka_unit_test(test_arrays_and_structs),
 		cmocka_unit_test(test_mediump_precision),
+		cmocka_unit_test(test_mediump_mesa_order),
 		cmocka_unit_test(test_counts_straight_line),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);

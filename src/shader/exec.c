@@ -35,6 +35,12 @@ struct dinst {
 	uint8_t half;             /* TSR_SH_F_HALF honoured: the result rounded to binary16 */
 	uint8_t rnd[3];           /* per source: bit c, its read for component c rounded too */
 	uint8_t slow;             /* a modifier or a rounded read: rd() takes the long way */
+	/* a half DP2-4 (docs/shader-isa.md "Precision"): the terms summed from
+	 * the last; bit i of dp_fac: term i shares a factor with the sum so
+	 * far and is added inside it, bit i of dp_rest: term i's other factor
+	 * is its src1 (else src0); dp_cy: the shared factor is the last
+	 * term's src1 (else src0) */
+	uint8_t dp_fac, dp_rest, dp_cy;
 	uint16_t target;          /* jump target (flow), max offset (LDX, STX) */
 	const v4f *src[3];        /* the sources' registers */
 	v4f *dst;                 /* the destination register */
@@ -178,6 +184,48 @@ void tsr_shader_exec_set_sampler(struct tsr_shader_exec *x, tsr_shader_sample_fn
 	x->user = user;
 }
 
+/* the same operand: source k's component for term i and source l's for term j */
+static bool same_operand(const struct tsr_sh_inst *in, const struct dinst *d, unsigned k,
+			 unsigned i, unsigned l, unsigned j)
+{
+	return in->src[k].reg == in->src[l].reg && in->src[k].mod == in->src[l].mod &&
+	       d->sw[k][i] == d->sw[l][j];
+}
+
+/*
+ * The order of a half dot product's operations, as Mesa's lowering gives
+ * them: the terms a_i b_i summed from the last (n - 1) to the first, each
+ * product and sum rounded, and where the sum so far is still a product
+ * that shares a factor with the next term (a_j c + a_i c, as dot(v,
+ * vec3(k)) has), the factor taken out: c (a_j + a_i).
+ */
+static void decode_dot(const struct tsr_sh_inst *in, struct dinst *d)
+{
+	d->dp_fac = d->dp_rest = d->dp_cy = 0;
+	if (!d->half || in->op < TSR_SH_DP2 || in->op > TSR_SH_DP4)
+		return;
+	const unsigned n = in->op - TSR_SH_DP2 + 2u, last = n - 1;
+	int state = 0;       /* 0: the last term's product, 1: factored, 2: a sum */
+	unsigned cs = 0;     /* the shared factor: the last term's source cs */
+	for (int i = (int)n - 2; i >= 0 && state != 2; i--) {
+		int rest = -1;   /* term i's source that is not the shared factor */
+		for (unsigned c = state == 1 ? cs : 0; rest < 0 && c <= (state == 1 ? cs : 1u); c++)
+			for (unsigned k = 0; rest < 0 && k < 2; k++)
+				if (same_operand(in, d, c, last, k, (unsigned)i)) {
+					rest = (int)(1u - k);
+					cs = c;
+				}
+		if (rest < 0) {
+			state = 2;
+			break;
+		}
+		state = 1;
+		d->dp_fac |= (uint8_t)(1u << i);
+		d->dp_rest |= (uint8_t)((unsigned)rest << i);
+		d->dp_cy = (uint8_t)cs;
+	}
+}
+
 /*
  * Which reads of the half-precision instructions (TSR_SH_F_HALF) round
  * their source: those of a register component that may hold a value no
@@ -201,6 +249,7 @@ static enum tsr_status decode_precision(struct tsr_shader_exec *x, bool fp16,
 		const struct tsr_sh_inst *in = &ps->code[i];
 		x->code[i].half = fp16 && (in->wmask & TSR_SH_F_HALF) && in->op < TSR_SH_TEX &&
 				  in->op != TSR_SH_LDX && in->op != TSR_SH_STX;
+		decode_dot(in, &x->code[i]);
 	}
 	/* the largest set of components whose every write is rounded: a half
 	 * instruction's, or a move's or select's of such components (a fixed

@@ -24,6 +24,30 @@ static inline EXEC_ATTR v4f EXEC_FN(rd)(const struct dinst *d, unsigned k, unsig
 	return v;
 }
 
+/* a half dot product of n terms, in the order decode_dot() gives (the
+ * result rounded by the caller) */
+static inline EXEC_ATTR v4f EXEC_FN(dot_half)(const struct dinst *d, unsigned n)
+{
+	const unsigned last = n - 1;
+	const v4f a = EXEC_FN(rd)(d, 0, last), b = EXEC_FN(rd)(d, 1, last);
+	const v4f shared = d->dp_cy ? b : a, other = d->dp_cy ? a : b;
+	int state = 0;  /* 0: the product a b, 1: shared * acc, 2: acc */
+	v4f acc = a;
+	for (int i = (int)n - 2; i >= 0; i--) {
+		const v4f ai = EXEC_FN(rd)(d, 0, (unsigned)i), bi = EXEC_FN(rd)(d, 1, (unsigned)i);
+		if (d->dp_fac >> i & 1u) {
+			const v4f rest = d->dp_rest >> i & 1u ? bi : ai;
+			acc = EXEC_HALF((state == 1 ? acc : other) + rest);
+			state = 1;
+		} else {
+			const v4f cur = state == 2 ? acc : state == 1 ? EXEC_HALF(shared * acc) : EXEC_HALF(a * b);
+			acc = EXEC_HALF(cur + EXEC_HALF(ai * bi));
+			state = 2;
+		}
+	}
+	return state == 2 ? acc : state == 1 ? shared * acc : a * b;
+}
+
 /* lanes whose src0.x is nonzero (or zero when inverted) */
 static inline EXEC_ATTR unsigned EXEC_FN(cond_bits)(const struct dinst *d)
 {
@@ -118,7 +142,8 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 			case TSR_SH_MUL:
 				CW(A * B);
 			case TSR_SH_MAD:
-				CW(A * B + C);
+				/* half: the product rounded too, as fp16 hardware's mul and add */
+				CW(in->half ? EXEC_HALF(A * B) + C : A * B + C);
 			case TSR_SH_MIN:
 				CW(vsel(B < A, B, A));
 			case TSR_SH_MAX:
@@ -165,6 +190,11 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 			case TSR_SH_DP2:
 			case TSR_SH_DP3:
 			case TSR_SH_DP4: {
+				if (in->half) {
+					v4f s = EXEC_FN(dot_half)(in, op - TSR_SH_DP2 + 2u);
+					res[0] = res[1] = res[2] = res[3] = s;
+					break;
+				}
 				v4f s = EXEC_FN(rd)(in, 0, 0) * EXEC_FN(rd)(in, 1, 0);
 				s += EXEC_FN(rd)(in, 0, 1) * EXEC_FN(rd)(in, 1, 1);
 				if (op != TSR_SH_DP2)

@@ -2439,6 +2439,234 @@ static enum tsr_status emit_loop(struct lower *L, struct block *h)
 	return TSR_OK;
 }
 
+/* ---------- constant reassociation ---------- */
+
+/*
+ * Mesa's compiler (the reference's: GLSL IR's opt_algebraic, then NIR's)
+ * reassociates a chain of products or sums with constants, (x k1) k2 ->
+ * x (k1 k2) and (x + k1) + k2 -> x + (k1 + k2), folding the constants at
+ * single precision before it lowers mediump to fp16, so that a mediump
+ * chain rounds once, with the folded constant rounded to fp16, where
+ * tessera's instructions would round the intermediate product. SPIRV-Tools
+ * merges such chains of OpFMul and OpFAdd when it sees both constants, but
+ * neither OpVectorTimesScalar nor constants that reach an operation through
+ * a function variable (glmark2's terrain noise: p * ns.z * ns.z with
+ * vec3 ns = const); this pass does it on the lowered code.
+ *
+ * Within each run of instructions between flow-control instructions (one
+ * execution mask), it tracks per register component the instruction that
+ * last wrote it and whether a MOV left a literal there (uniforms are not
+ * constants). A mediump ADD or MUL one of whose operands is a literal k2
+ * and the other (not under ABS) is written by a mediump ADD or MUL of the
+ * same opcode whose operands were a register component x and a literal
+ * k1, with x not written since, reads x and the folded literal instead,
+ * when every component it writes can. The inner instruction is left in
+ * place, as is every count of instructions; only values change. Mesa does
+ * the same at highp, where it moves a result by an ulp of single
+ * precision: tessera leaves highp code as it is.
+ */
+
+#define RA_NONE 0xffffffffu
+
+/* a component of an ADD or MUL seen as (-)x op k */
+struct ra_form {
+	uint32_t xdef;    /* instruction that had last written x (RA_NONE: none in the run) */
+	float k;
+	uint16_t xreg;
+	uint8_t xcomp;
+	uint8_t xneg;
+	uint8_t ok;
+};
+
+/* what a register component holds, valid while gen is the run's */
+struct ra_cell {
+	uint32_t gen;
+	uint32_t def;     /* RA_NONE: not written in the run */
+	float k;
+	uint8_t is_k;     /* a literal */
+};
+
+struct reassoc {
+	struct lower *L;
+	struct ra_cell *cell;     /* [register * 4 + component] */
+	struct ra_form *form;     /* [instruction * 4 + component] */
+	uint32_t gen;
+};
+
+static struct ra_cell *ra_cell(struct reassoc *A, uint16_t reg, unsigned c)
+{
+	struct ra_cell *e = &A->cell[(size_t)reg * 4 + c];
+	if (e->gen != A->gen) {
+		e->gen = A->gen;
+		e->def = RA_NONE;
+		e->is_k = 0;
+	}
+	return e;
+}
+
+/* component c of source s, if it is a literal: its value (modifiers applied) */
+static bool ra_literal(struct reassoc *A, const struct tsr_sh_src *s, unsigned c, float *v)
+{
+	unsigned comp = (s->swz >> (2 * c)) & 3u;
+	uint16_t r = s->reg & TSR_SH_REG_MASK;
+	float f;
+	if (s->reg & TSR_SH_CONST_BANK) {
+		if (r < A->L->uniform_regs || r >= A->L->n_consts)
+			return false;
+		f = A->L->consts[r][comp];
+	} else {
+		if (r >= A->L->regs)
+			return false;
+		const struct ra_cell *e = ra_cell(A, r, comp);
+		if (!e->is_k)
+			return false;
+		f = e->k;
+	}
+	if (s->mod & TSR_SH_MOD_ABS)
+		f = fabsf(f);
+	if (s->mod & TSR_SH_MOD_NEG)
+		f = -f;
+	*v = f;
+	return true;
+}
+
+/* component c of ADD/MUL instruction i as (-)x op k, or !ok */
+static struct ra_form ra_form_of(struct reassoc *A, uint32_t i, unsigned c)
+{
+	const struct tsr_sh_inst *in = &A->L->code[i];
+	struct ra_form f;
+	memset(&f, 0, sizeof(f));
+	float k0, k1;
+	bool c0 = ra_literal(A, &in->src[0], c, &k0), c1 = ra_literal(A, &in->src[1], c, &k1);
+	if (c0 == c1)
+		return f;
+	const struct tsr_sh_src *x = c0 ? &in->src[1] : &in->src[0];
+	if ((x->reg & TSR_SH_CONST_BANK) || (x->mod & TSR_SH_MOD_ABS) || x->reg >= A->L->regs)
+		return f;
+	f.ok = 1;
+	f.k = c0 ? k0 : k1;
+	f.xreg = x->reg;
+	f.xcomp = (uint8_t)((x->swz >> (2 * c)) & 3u);
+	f.xneg = (x->mod & TSR_SH_MOD_NEG) != 0;
+	f.xdef = ra_cell(A, f.xreg, f.xcomp)->def;
+	return f;
+}
+
+/* f folded through the instruction that wrote its x, if that is x' op k1
+ * of the same opcode and precision with x' unchanged since */
+static struct ra_form ra_fold(struct reassoc *A, uint32_t i, struct ra_form f)
+{
+	struct ra_form none;
+	memset(&none, 0, sizeof(none));
+	const struct tsr_sh_inst *in = &A->L->code[i];
+	uint32_t j = f.xdef;
+	if (!f.ok || j == RA_NONE)
+		return none;
+	const struct tsr_sh_inst *inner = &A->L->code[j];
+	if (inner->op != in->op || (inner->wmask & TSR_SH_F_HALF) != (in->wmask & TSR_SH_F_HALF))
+		return none;
+	struct ra_form g = A->form[(size_t)j * 4 + f.xcomp];
+	if (!g.ok || ra_cell(A, g.xreg, g.xcomp)->def != g.xdef)
+		return none;
+	struct ra_form r = g;
+	if (in->op == TSR_SH_MUL) {
+		/* (-)((-)y k1) k2 = y (+-k1 k2) */
+		r.k = g.k * f.k;
+		if (f.xneg != g.xneg)
+			r.k = -r.k;
+		r.xneg = 0;
+	} else {
+		/* -((-)y + k1) + k2 = (+-)y + (k2 - k1) */
+		r.k = f.xneg ? f.k - g.k : g.k + f.k;
+		r.xneg = (uint8_t)(g.xneg ^ f.xneg);
+	}
+	return r;
+}
+
+static enum tsr_status ra_instruction(struct reassoc *A, uint32_t i)
+{
+	struct lower *L = A->L;
+	struct tsr_sh_inst *in = &L->code[i];
+	unsigned wm = in->wmask & 0xfu;
+	struct ra_form orig[4], fold[4];
+	bool all = wm != 0;
+	int first = -1;
+	for (unsigned c = 0; c < 4; c++) {
+		memset(&orig[c], 0, sizeof(orig[c]));
+		memset(&fold[c], 0, sizeof(fold[c]));
+		if (!(wm & (1u << c)))
+			continue;
+		orig[c] = ra_form_of(A, i, c);
+		fold[c] = ra_fold(A, i, orig[c]);
+		if (first < 0)
+			first = (int)c;
+		all = all && fold[c].ok && fold[c].xreg == fold[first].xreg &&
+		      fold[c].xneg == fold[first].xneg;
+	}
+	if (!all) {
+		for (unsigned c = 0; c < 4; c++)
+			A->form[(size_t)i * 4 + c] = orig[c];
+		return TSR_OK;
+	}
+	float kv[4];
+	uint8_t swz = 0;
+	for (unsigned c = 0; c < 4; c++) {
+		unsigned fc = wm & (1u << c) ? c : (unsigned)first;
+		kv[c] = fold[fc].k;
+		swz = (uint8_t)(swz | fold[fc].xcomp << (2 * c));
+		A->form[(size_t)i * 4 + c] = fold[c];
+	}
+	struct tsr_sh_src ks;
+	TSR_TRY(lit_vec(L, kv, 4, &ks));
+	in->src[0] = mksrc(fold[first].xreg, swz, fold[first].xneg ? TSR_SH_MOD_NEG : 0);
+	in->src[1] = ks;
+	return TSR_OK;
+}
+
+static enum tsr_status reassociate(struct lower *L)
+{
+	struct reassoc A;
+	A.L = L;
+	A.gen = 1;
+	A.cell = calloc((size_t)(L->regs ? L->regs : 1) * 4, sizeof(*A.cell));
+	A.form = calloc((size_t)L->n_code * 4, sizeof(*A.form));
+	if (!A.cell || !A.form) {
+		free(A.cell);
+		free(A.form);
+		return tsr_error_set(L->err, TSR_ERR_NOMEM, "out of memory lowering a shader");
+	}
+	enum tsr_status st = TSR_OK;
+	for (uint32_t i = 0; i < L->n_code && st == TSR_OK; i++) {
+		struct tsr_sh_inst *in = &L->code[i];
+		if (tsr_sh_op_class(in->op) == TSR_SH_CLASS_FLOW || in->op == TSR_SH_STX) {
+			/* another execution mask, or a write to a register chosen per lane */
+			A.gen++;
+			continue;
+		}
+		if ((in->op == TSR_SH_ADD || in->op == TSR_SH_MUL) && (in->wmask & TSR_SH_F_HALF))
+			st = ra_instruction(&A, i);
+		/* the components written */
+		unsigned wm = in->wmask & 0xfu;
+		float k[4];
+		bool isk[4];
+		for (unsigned c = 0; c < 4; c++)
+			isk[c] = (wm & (1u << c)) && in->op == TSR_SH_MOV && ra_literal(&A, &in->src[0], c, &k[c]);
+		if (in->dst >= L->regs)
+			continue;
+		for (unsigned c = 0; c < 4; c++) {
+			if (!(wm & (1u << c)))
+				continue;
+			struct ra_cell *e = ra_cell(&A, in->dst, c);
+			e->def = i;
+			e->is_k = isk[c];
+			e->k = isk[c] ? k[c] : 0.0f;
+		}
+	}
+	free(A.cell);
+	free(A.form);
+	return st;
+}
+
 /* ---------- entry ---------- */
 
 static void lower_free(struct lower *L)
@@ -2538,7 +2766,8 @@ enum tsr_status tsr_sh_lower(enum tsr_shader_stage stage, const uint32_t *words,
 	st = emit_seq(&L, L.blocks[0].label, 0xffffffffu);
 	if (st != TSR_OK)
 		goto fail;
-	if ((st = emit(&L, TSR_SH_END, 0, 0, NOSRC, NOSRC, NOSRC)) != TSR_OK)
+	if ((st = emit(&L, TSR_SH_END, 0, 0, NOSRC, NOSRC, NOSRC)) != TSR_OK ||
+	    (st = reassociate(&L)) != TSR_OK)
 		goto fail;
 	out->code = L.code;
 	out->count = L.n_code;
