@@ -16,13 +16,16 @@
  * (4 decimals) against tessera's count.
  *
  * Usage: bench_libcachesim TESSERA LIBCACHESIM_CACHESIM TRACE.oracleGeneral
- *                          [PAIRS] [LINES] [LRU_MISSES OPT_MISSES]
+ *                          [PAIRS] [LINES] [LRU_MISSES OPT_MISSES] [THREADS]
  *   PAIRS   alternating pairs per policy (default 5)
  *   LINES   objects the cache holds: a fully associative cache of LINES
  *           64-byte lines for tessera, LINES unit-size objects for
  *           libCacheSim (--ignore-obj-size 1; default 16384)
  *   LRU_MISSES OPT_MISSES  the exact misses expected (trace A: 11207796
  *           7680781); a mismatch is an error (exit 1)
+ *   THREADS tessera's --threads: 1 (read and replay on one thread, the
+ *           least CPU time) or 2 (a reader thread beside the replay, the
+ *           least wall time; the default); libCacheSim runs one thread
  */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
@@ -98,8 +101,9 @@ int main(int argc, char **argv)
 	const int pairs = argc > 4 ? atoi(argv[4]) : 5;
 	const long lines = argc > 5 ? atol(argv[5]) : 16384;
 	const long long expect[2] = {argc > 7 ? atoll(argv[6]) : -1, argc > 7 ? atoll(argv[7]) : -1};
-	if (pairs < 1 || pairs > 99 || lines < 1) {
-		fprintf(stderr, "bench_libcachesim: PAIRS 1-99, LINES >= 1\n");
+	char *threads = argc > 8 ? argv[8] : "2";
+	if (pairs < 1 || pairs > 99 || lines < 1 || (strcmp(threads, "1") && strcmp(threads, "2"))) {
+		fprintf(stderr, "bench_libcachesim: PAIRS 1-99, LINES >= 1, THREADS 1 or 2\n");
 		return 2;
 	}
 	snprintf(out_path, sizeof(out_path), "/tmp/bench_libcachesim-XXXXXX");
@@ -116,7 +120,7 @@ int main(int argc, char **argv)
 	double med[2][2][2];  /* policy, tool (0 tessera, 1 libCacheSim), wall / cpu */
 	for (int p = 0; p < 2; p++) {
 		char *targv[] = {argv[1], "cachesim", argv[3], "--size", size, "--ways", "full",
-				 "--policy", (char *)tpol[p], "--json", NULL};
+				 "--policy", (char *)tpol[p], "--threads", threads, "--json", NULL};
 		char *largv[] = {argv[2], argv[3], "oracleGeneral", (char *)lpol[p], count,
 				 "--ignore-obj-size", "1", "--num-thread", "1", "-o", "/dev/null",
 				 NULL};
