@@ -257,13 +257,6 @@ static inline uint64_t le64(const uint8_t *p)
 	return v;  /* x86 and the other little-endian hosts this builds on */
 }
 
-static inline uint32_t le32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return v;
-}
-
 /* Refills r->buf with whole records; at the end r->len == r->pos. */
 static enum tsr_status og_fill(struct tsr_trace_reader *r)
 {
