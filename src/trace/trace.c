@@ -401,10 +401,8 @@ struct tsr_cache_observer tsr_trace_observer(struct tsr_trace_writer *w)
 
 /* ---- reader ---- */
 
-/* Latches an error on r (the first one wins); returns its status. */
-__attribute__((format(printf, 3, 4)))
-static enum tsr_status reader_fail(struct tsr_trace_reader *r, enum tsr_status s,
-				   const char *fmt, ...)
+enum tsr_status tsr_trace_reader_fail(struct tsr_trace_reader *r, enum tsr_status s,
+				      const char *fmt, ...)
 {
 	if (r->status)
 		return r->status;
@@ -419,7 +417,7 @@ static enum tsr_status reader_fail(struct tsr_trace_reader *r, enum tsr_status s
 
 static enum tsr_status truncated(struct tsr_trace_reader *r)
 {
-	return reader_fail(r, TSR_ERR_PARSE, "'%s' is truncated (after %llu records)",
+	return tsr_trace_reader_fail(r, TSR_ERR_PARSE, "'%s' is truncated (after %llu records)",
 			   r->path, (unsigned long long)r->count);
 }
 
@@ -440,7 +438,7 @@ static enum tsr_status fill(struct tsr_trace_reader *r, size_t need)
 			size_t n = fread(r->in, 1, r->in_cap, r->f);
 			if (n == 0) {
 				if (ferror(r->f))
-					return reader_fail(r, TSR_ERR_IO, "cannot read trace '%s': %s",
+					return tsr_trace_reader_fail(r, TSR_ERR_IO, "cannot read trace '%s': %s",
 							   r->path, strerror(errno ? errno : EIO));
 				r->src_done = 1;  /* the file ends inside the frame */
 				break;
@@ -452,7 +450,7 @@ static enum tsr_status fill(struct tsr_trace_reader *r, size_t need)
 		ZSTD_outBuffer zo = {r->buf, r->buf_cap, r->len};
 		size_t ret = ZSTD_decompressStream(r->dctx, &zo, &zi);
 		if (ZSTD_isError(ret))
-			return reader_fail(r, TSR_ERR_PARSE, "'%s' is corrupt: %s", r->path,
+			return tsr_trace_reader_fail(r, TSR_ERR_PARSE, "'%s' is corrupt: %s", r->path,
 					   ZSTD_getErrorName(ret));
 		r->in_pos = zi.pos;
 		r->len = zo.pos;
@@ -460,7 +458,7 @@ static enum tsr_status fill(struct tsr_trace_reader *r, size_t need)
 			r->frame_done = 1;
 			r->src_done = 1;
 			if (r->in_pos < r->in_len || fread(r->in, 1, 1, r->f) == 1)
-				return reader_fail(r, TSR_ERR_PARSE,
+				return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 						   "'%s' is corrupt: data after the zstd frame",
 						   r->path);
 		}
@@ -475,25 +473,25 @@ static enum tsr_status open_binary(struct tsr_trace_reader *r)
 	r->buf_cap = RBUF_CAP;
 	r->buf = malloc(r->buf_cap);
 	if (!r->dctx || !r->buf)
-		return reader_fail(r, TSR_ERR_NOMEM, "out of memory for trace '%s'", r->path);
+		return tsr_trace_reader_fail(r, TSR_ERR_NOMEM, "out of memory for trace '%s'", r->path);
 
 	TSR_TRY(fill(r, HEADER_BYTES));
 	size_t avail = r->len;
 	if (avail < 8 && !r->frame_done)
 		return truncated(r);
 	if (avail < 8 || memcmp(r->buf, TRACE_MAGIC, 8) != 0)
-		return reader_fail(r, TSR_ERR_PARSE, "'%s' is not a tessera trace", r->path);
+		return tsr_trace_reader_fail(r, TSR_ERR_PARSE, "'%s' is not a tessera trace", r->path);
 	if (avail < HEADER_BYTES)
 		return truncated(r);
 	uint32_t version = get_le32(r->buf + 8);
 	if (version < TSR_TRACE_VERSION_MIN || version > TSR_TRACE_VERSION)
-		return reader_fail(r, TSR_ERR_PARSE,
+		return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 				   "'%s': trace version %u is not supported (this tessera reads versions %d to %d)",
 				   r->path, (unsigned)version, TSR_TRACE_VERSION_MIN, TSR_TRACE_VERSION);
 	r->version = version;
 	uint32_t dlen = get_le32(r->buf + 12);
 	if (dlen > DESC_MAX)
-		return reader_fail(r, TSR_ERR_PARSE,
+		return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 				   "'%s' is corrupt: description of %u bytes (at most %u)",
 				   r->path, (unsigned)dlen, DESC_MAX);
 	TSR_TRY(fill(r, HEADER_BYTES + dlen));
@@ -501,7 +499,7 @@ static enum tsr_status open_binary(struct tsr_trace_reader *r)
 		return truncated(r);
 	r->description = malloc((size_t)dlen + 1);
 	if (!r->description)
-		return reader_fail(r, TSR_ERR_NOMEM, "out of memory for trace '%s'", r->path);
+		return tsr_trace_reader_fail(r, TSR_ERR_NOMEM, "out of memory for trace '%s'", r->path);
 	memcpy(r->description, r->buf + HEADER_BYTES, dlen);
 	r->description[dlen] = '\0';
 	r->pos = HEADER_BYTES + dlen;
@@ -513,14 +511,14 @@ static enum tsr_status open_text(struct tsr_trace_reader *r, size_t n)
 	/* a NUL in the first line: some other binary file */
 	const uint8_t *nl = memchr(r->in, '\n', n);
 	if (memchr(r->in, '\0', nl ? (size_t)(nl - r->in) : n))
-		return reader_fail(r, TSR_ERR_PARSE,
+		return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 				   "'%s' is neither a binary (zstd) nor a text trace", r->path);
 	if (fseek(r->f, 0, SEEK_SET) != 0)
-		return reader_fail(r, TSR_ERR_IO, "cannot read trace '%s': %s", r->path,
+		return tsr_trace_reader_fail(r, TSR_ERR_IO, "cannot read trace '%s': %s", r->path,
 				   strerror(errno));
 	r->description = calloc(1, 1);
 	if (!r->description)
-		return reader_fail(r, TSR_ERR_NOMEM, "out of memory for trace '%s'", r->path);
+		return tsr_trace_reader_fail(r, TSR_ERR_NOMEM, "out of memory for trace '%s'", r->path);
 	return TSR_OK;
 }
 
@@ -541,7 +539,7 @@ static enum tsr_status open_text_as(struct tsr_trace_reader *r, size_t n,
 		int csv;
 		kind = tsr_trace_lcs_detect_text(r->in, n, &csv);
 		if (kind == TSR_TRACE_FMT_TESSERA && csv)
-			return reader_fail(r, TSR_ERR_PARSE,
+			return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 					   "'%s' looks like a CSV trace: name its columns (--format "
 					   "csv --trace-params obj-id-col=N[,...])", r->path);
 	}
@@ -581,9 +579,9 @@ enum tsr_status tsr_trace_reader_open_format(const char *path, const struct tsr_
 	r->in_cap = ZSTD_DStreamInSize();
 	r->in = malloc(r->in_cap);
 	if (!r->in)
-		s = reader_fail(r, TSR_ERR_NOMEM, "out of memory for trace '%s'", path);
+		s = tsr_trace_reader_fail(r, TSR_ERR_NOMEM, "out of memory for trace '%s'", path);
 	if (!s && !(r->f = fopen(path, "rb")))
-		s = reader_fail(r, TSR_ERR_IO, "cannot open trace '%s': %s", path, strerror(errno));
+		s = tsr_trace_reader_fail(r, TSR_ERR_IO, "cannot open trace '%s': %s", path, strerror(errno));
 	if (!s) {
 		/* the first chunk tells the forms apart */
 		size_t n = fread(r->in, 1, r->in_cap, r->f);
@@ -594,7 +592,7 @@ enum tsr_status tsr_trace_reader_open_format(const char *path, const struct tsr_
 		const int og_size = fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode) &&
 				    st.st_size % 24 == 0;
 		if (ferror(r->f))
-			s = reader_fail(r, TSR_ERR_IO, "cannot read trace '%s': %s", path,
+			s = tsr_trace_reader_fail(r, TSR_ERR_IO, "cannot read trace '%s': %s", path,
 					strerror(errno ? errno : EIO));
 		else if (kind == TSR_TRACE_FMT_ORACLE_GENERAL || kind == TSR_TRACE_FMT_CSV ||
 			 (kind == TSR_TRACE_FMT_AUTO && nul && og_size &&
@@ -614,7 +612,7 @@ enum tsr_status tsr_trace_reader_open_format(const char *path, const struct tsr_
 		} else if (n > 0 && n < 4 && memcmp(r->in, zmagic, n) == 0)
 			s = truncated(r);  /* a binary trace cut inside the magic */
 		else if (nul && kind == TSR_TRACE_FMT_AUTO)
-			s = reader_fail(r, TSR_ERR_PARSE,
+			s = tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 					"'%s' is neither a binary (zstd) nor a text trace, nor "
 					"oracleGeneral (%llu bytes: record %llu would be truncated, "
 					"%llu of 24 bytes); name its format with --format",
@@ -661,7 +659,7 @@ static enum tsr_status varint_error(struct tsr_trace_reader *r, int e)
 {
 	if (e == VARINT_SHORT)
 		return truncated(r);  /* only once no more data will come */
-	return reader_fail(r, TSR_ERR_PARSE, "'%s' is corrupt: record %llu has a varint over 10 bytes",
+	return tsr_trace_reader_fail(r, TSR_ERR_PARSE, "'%s' is corrupt: record %llu has a varint over 10 bytes",
 			   r->path, (unsigned long long)r->count);
 }
 
@@ -670,7 +668,7 @@ static enum tsr_status finish(struct tsr_trace_reader *r)
 {
 	TSR_TRY(fill(r, 1));
 	if (r->len > r->pos)
-		return reader_fail(r, TSR_ERR_PARSE, "'%s' is corrupt: data after the end record",
+		return tsr_trace_reader_fail(r, TSR_ERR_PARSE, "'%s' is corrupt: data after the end record",
 				   r->path);
 	if (!r->frame_done)
 		return truncated(r);  /* e.g. the checksum is missing */
@@ -693,7 +691,7 @@ static enum tsr_status read_record(struct tsr_trace_reader *r, struct tsr_trace_
 	case TSR_TRACE_ACCESS | TAG_META:
 	case TSR_TRACE_ACCESS | TAG_WRITE | TAG_META:
 		if (r->version < 2)
-			return reader_fail(r, TSR_ERR_PARSE,
+			return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 					   "'%s' is corrupt: record %llu has tag 0x%02x (meta needs version 2)",
 					   r->path, (unsigned long long)r->count, (unsigned)tag);
 		/* fall through */
@@ -705,21 +703,21 @@ static enum tsr_status read_record(struct tsr_trace_reader *r, struct tsr_trace_
 		    ((tag & TAG_META) && (e = get_varint(&p, end, &meta))))
 			return varint_error(r, e);
 		if (size > TSR_LIMIT_ACCESS_BYTES && size <= UINT32_MAX)
-			return reader_fail(r, TSR_ERR_PARSE,
+			return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 					   "'%s' is corrupt: record %llu is an access of %llu bytes, "
 					   "more than the limit of %u",
 					   r->path, (unsigned long long)r->count,
 					   (unsigned long long)size, TSR_LIMIT_ACCESS_BYTES);
 		if (size == 0 || size > UINT32_MAX || stream >= TSR_STREAM_COUNT ||
 		    req > UINT16_MAX || meta > UINT32_MAX)
-			return reader_fail(r, TSR_ERR_PARSE,
+			return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 					   "'%s' is corrupt: record %llu has size %llu, stream %llu, requester %llu, meta %llu",
 					   r->path, (unsigned long long)r->count,
 					   (unsigned long long)size, (unsigned long long)stream,
 					   (unsigned long long)req, (unsigned long long)meta);
 		r->prev_addr += unzigzag(v);
 		if (r->prev_addr + (size - 1) < r->prev_addr)
-			return reader_fail(r, TSR_ERR_PARSE,
+			return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 					   "'%s' is corrupt: record %llu, an access of %llu bytes at "
 					   "0x%llx, wraps past the end of the 64-bit address space",
 					   r->path, (unsigned long long)r->count,
@@ -741,7 +739,7 @@ static enum tsr_status read_record(struct tsr_trace_reader *r, struct tsr_trace_
 		if ((e = get_varint(&p, end, &v)))
 			return varint_error(r, e);
 		if (v != r->count)
-			return reader_fail(r, TSR_ERR_PARSE,
+			return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 					   "'%s' is corrupt: the end record counts %llu records, not %llu",
 					   r->path, (unsigned long long)v,
 					   (unsigned long long)r->count);
@@ -751,7 +749,7 @@ static enum tsr_status read_record(struct tsr_trace_reader *r, struct tsr_trace_
 		*eof = 1;
 		return TSR_OK;
 	default:
-		return reader_fail(r, TSR_ERR_PARSE, "'%s' is corrupt: record %llu has tag 0x%02x",
+		return tsr_trace_reader_fail(r, TSR_ERR_PARSE, "'%s' is corrupt: record %llu has tag 0x%02x",
 				   r->path, (unsigned long long)r->count, (unsigned)tag);
 	}
 	r->pos = (size_t)(p - r->buf);
@@ -811,7 +809,7 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 		 * (each record at most REC_MAX bytes) is refused before decoding it */
 		uint64_t most = HEADER_BYTES + DESC_MAX + (r->max_records + 1) * REC_MAX;
 		if (r->max_records < UINT64_MAX / (2 * REC_MAX) && r->content_bytes > most)
-			s = reader_fail(r, TSR_ERR_LIMIT,
+			s = tsr_trace_reader_fail(r, TSR_ERR_LIMIT,
 					"'%s' decompresses to %llu bytes, more than a trace of %llu "
 					"records (the limit; cachesim and analyze: --max-records "
 					"raises it) can take",
@@ -837,7 +835,7 @@ enum tsr_status tsr_trace_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 				r->count++;
 		}
 		if (!s && !*eof && r->count > r->max_records)
-			s = reader_fail(r, TSR_ERR_LIMIT,
+			s = tsr_trace_reader_fail(r, TSR_ERR_LIMIT,
 					"'%s' has more than %llu records, the limit (cachesim and "
 					"analyze: --max-records raises it)",
 					r->path, (unsigned long long)r->max_records);

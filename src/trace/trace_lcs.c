@@ -206,28 +206,15 @@ enum tsr_trace_format_kind tsr_trace_lcs_detect_text(const uint8_t *first, size_
 
 /* ---- reading ---- */
 
-__attribute__((format(printf, 3, 4)))
-static enum tsr_status fail(struct tsr_trace_reader *r, enum tsr_status s, const char *fmt, ...)
-{
-	if (r->status)
-		return r->status;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->error.msg, sizeof(r->error.msg), fmt, ap);
-	va_end(ap);
-	r->status = s;
-	return s;
-}
-
 enum tsr_status tsr_trace_lcs_open(struct tsr_trace_reader *r, enum tsr_trace_format_kind kind)
 {
 	r->format = kind;
 	r->description = calloc(1, 1);
 	if (!r->description)
-		return fail(r, TSR_ERR_NOMEM, "out of memory for trace '%s'", r->path);
+		return tsr_trace_reader_fail(r, TSR_ERR_NOMEM, "out of memory for trace '%s'", r->path);
 	if (fseek(r->f, 0, SEEK_SET) != 0) {
 		/* a pipe: only the first chunk was read; not supported */
-		return fail(r, TSR_ERR_IO, "cannot read trace '%s' from its start: %s", r->path,
+		return tsr_trace_reader_fail(r, TSR_ERR_IO, "cannot read trace '%s' from its start: %s", r->path,
 			    strerror(errno));
 	}
 	if (kind == TSR_TRACE_FMT_ORACLE_GENERAL) {
@@ -235,7 +222,7 @@ enum tsr_status tsr_trace_lcs_open(struct tsr_trace_reader *r, enum tsr_trace_fo
 		if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode)) {
 			r->file_bytes = (uint64_t)st.st_size;
 			if (r->file_bytes % OG_REC)
-				return fail(r, TSR_ERR_PARSE,
+				return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 					    "'%s' record %llu is truncated: %llu of %u bytes (an "
 					    "oracleGeneral trace is a whole number of 24-byte records)",
 					    r->path,
@@ -245,7 +232,7 @@ enum tsr_status tsr_trace_lcs_open(struct tsr_trace_reader *r, enum tsr_trace_fo
 		r->buf_cap = OG_CHUNK * OG_REC;
 		r->buf = malloc(r->buf_cap);
 		if (!r->buf)
-			return fail(r, TSR_ERR_NOMEM, "out of memory for trace '%s'", r->path);
+			return tsr_trace_reader_fail(r, TSR_ERR_NOMEM, "out of memory for trace '%s'", r->path);
 	}
 	return TSR_OK;
 }
@@ -269,7 +256,7 @@ static enum tsr_status og_fill(struct tsr_trace_reader *r)
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0)
-			return fail(r, TSR_ERR_IO, "cannot read trace '%s': %s", r->path,
+			return tsr_trace_reader_fail(r, TSR_ERR_IO, "cannot read trace '%s': %s", r->path,
 				    strerror(errno));
 		if (k == 0)
 			r->src_done = 1;
@@ -278,7 +265,7 @@ static enum tsr_status og_fill(struct tsr_trace_reader *r)
 			break;
 	}
 	if (r->src_done && r->len % OG_REC && r->len < OG_REC)
-		return fail(r, TSR_ERR_PARSE,
+		return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 			    "'%s' record %llu is truncated: %zu of %u bytes", r->path,
 			    (unsigned long long)(r->count + 1), r->len, OG_REC);
 	return TSR_OK;
@@ -304,7 +291,7 @@ static enum tsr_status og_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 			avail = (size_t)(r->max_records - r->count);
 		if (!avail) {
 			*n = k;
-			return fail(r, TSR_ERR_LIMIT,
+			return tsr_trace_reader_fail(r, TSR_ERR_LIMIT,
 				    "'%s' has more than %llu records, the limit (cachesim and "
 				    "analyze: --max-records raises it)",
 				    r->path, (unsigned long long)r->max_records);
@@ -325,7 +312,7 @@ static enum tsr_status og_read(struct tsr_trace_reader *r, struct tsr_trace_reco
 					r->count = base + i;
 					r->pos = (size_t)(p - r->buf);
 					*n = k + i;
-					return fail(r, TSR_ERR_PARSE,
+					return tsr_trace_reader_fail(r, TSR_ERR_PARSE,
 						    "'%s' record %llu: next access %lld is not after "
 						    "the record", r->path, (unsigned long long)self,
 						    (long long)nx);
@@ -399,7 +386,7 @@ static enum tsr_status line_fail(struct tsr_trace_reader *r, const char *fmt, ..
 	va_start(ap, fmt);
 	vsnprintf(problem, sizeof(problem), fmt, ap);
 	va_end(ap);
-	return fail(r, TSR_ERR_PARSE, "'%s' line %llu: %s", r->path,
+	return tsr_trace_reader_fail(r, TSR_ERR_PARSE, "'%s' line %llu: %s", r->path,
 		    (unsigned long long)r->lineno, problem);
 }
 
@@ -415,7 +402,7 @@ static enum tsr_status text_read(struct tsr_trace_reader *r, struct tsr_trace_re
 		ssize_t len = getline(&r->line, &r->line_cap, r->f);
 		if (len < 0) {
 			if (ferror(r->f))
-				return fail(r, TSR_ERR_IO, "cannot read trace '%s': %s", r->path,
+				return tsr_trace_reader_fail(r, TSR_ERR_IO, "cannot read trace '%s': %s", r->path,
 					    strerror(errno ? errno : EIO));
 			*eof = 1;
 			break;
@@ -489,7 +476,7 @@ static enum tsr_status text_read(struct tsr_trace_reader *r, struct tsr_trace_re
 		}
 		if (r->count >= r->max_records) {
 			*n = k;
-			return fail(r, TSR_ERR_LIMIT,
+			return tsr_trace_reader_fail(r, TSR_ERR_LIMIT,
 				    "'%s' has more than %llu records, the limit (cachesim and "
 				    "analyze: --max-records raises it)",
 				    r->path, (unsigned long long)r->max_records);

@@ -68,8 +68,15 @@ enum tsr_status tsr_trace_text_next(struct tsr_trace_reader *r,
 				    struct tsr_trace_record *rec, int *eof);
 
 /*
+ * Latches an error on r: the first one wins (its message and status stay),
+ * and nothing after it is decoded (r->pos = r->len). Returns r's status.
+ */
+enum tsr_status tsr_trace_reader_fail(struct tsr_trace_reader *r, enum tsr_status s,
+				      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
  * Sets up r (whose f is open, at any position) to read `kind`, one of
- * libCacheSim's formats. Errors latched in r (reader_fail style) and
+ * libCacheSim's formats. Errors latched in r (tsr_trace_reader_fail()) and
  * returned: TSR_ERR_PARSE, TSR_ERR_IO, TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_trace_lcs_open(struct tsr_trace_reader *r, enum tsr_trace_format_kind kind);
