@@ -30,6 +30,13 @@ static inline EXEC_ATTR v4f EXEC_FN(dot_half)(const struct dinst *d, unsigned n)
 {
 	const unsigned last = n - 1;
 	const v4f a = EXEC_FN(rd)(d, 0, last), b = EXEC_FN(rd)(d, 1, last);
+	if (!d->dp_fac) {  /* no shared factor (most dot products): a plain chain */
+		v4f acc = EXEC_HALF(a * b);
+		for (int i = (int)n - 2; i >= 0; i--)
+			acc = EXEC_HALF(acc + EXEC_HALF(EXEC_FN(rd)(d, 0, (unsigned)i) *
+							 EXEC_FN(rd)(d, 1, (unsigned)i)));
+		return acc;
+	}
 	const v4f shared = d->dp_cy ? b : a, other = d->dp_cy ? a : b;
 	int state = 0;  /* 0: the product a b, 1: shared * acc, 2: acc */
 	v4f acc = a;
@@ -142,8 +149,12 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 			case TSR_SH_MUL:
 				CW(A * B);
 			case TSR_SH_MAD:
-				/* half: the product rounded too, as fp16 hardware's mul and add */
-				CW(in->half ? EXEC_HALF(A * B) + C : A * B + C);
+				/* half: the product rounded too, as fp16 hardware's mul and
+				 * add (a branch of its own: the fp32 loop stays as it was) */
+				if (__builtin_expect(in->half, 0)) {
+					CW(EXEC_HALF(A * B) + C);
+				}
+				CW(A * B + C);
 			case TSR_SH_MIN:
 				CW(vsel(B < A, B, A));
 			case TSR_SH_MAX:
