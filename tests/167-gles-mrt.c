@@ -48,19 +48,13 @@ static void mrt_fix_new(struct gl_fix *f, int imr, const char *fs)
 	static const char *const attribs[] = {"pos", NULL};
 	const struct tsr_gles_config bits = {8, 8, 8, 8, 0, 0};
 	gl_fix_new(f, W, H, imr, NULL, bits, VS, fs, attribs);
-	assert_int_equal(tsr_gles_device_destroy(f->dev, NULL), TSR_OK);
 	struct tsr_gpu_config cfg;
-	tsr_config_defaults(&cfg);
-	cfg.tile_width = 16;
-	cfg.tile_height = 16;
-	cfg.pipeline_mode = imr ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
+	gl_fix_config(&cfg, imr);
 	snprintf(cfg.mem.routes[TSR_STREAM_RENDER_TARGET], TSR_CACHE_NAME_MAX, "%s",
 		 TSR_ROUTE_DRAM);
 	const struct tsr_gles_device_params p = {.width = W, .height = H, .bits = bits,
 						 .config = &cfg};
-	struct tsr_error err;
-	if (tsr_gles_device_create(&p, &f->dev, &err) != TSR_OK)
-		fail_msg("%s", err.msg);
+	gl_fix_device(f, &p);
 }
 
 /* A quad over x in [x0, x1] (NDC), the full height. */

@@ -54,26 +54,17 @@ static const char FS_DATA[] =
 static void fix_new(struct gl_fix *f, int imr, const char *fs, const char *out_dir)
 {
 	static const char *const attribs[] = {"pos", NULL};
-	if (!out_dir) {
-		gl_fix_new(f, W, H, imr, NULL, (struct tsr_gles_config){8, 8, 8, 8, 24, 0}, VS, fs,
-			   attribs);
+	const struct tsr_gles_config bits = {8, 8, 8, 8, 24, 0};
+	gl_fix_new(f, W, H, imr, NULL, bits, VS, fs, attribs);
+	if (!out_dir)
 		return;
-	}
 	/* gl_fix_new()'s device, writing stats.json into out_dir */
-	gl_fix_new(f, W, H, imr, NULL, (struct tsr_gles_config){8, 8, 8, 8, 24, 0}, VS, fs,
-		   attribs);
-	assert_int_equal(tsr_gles_device_destroy(f->dev, NULL), TSR_OK);
 	struct tsr_gpu_config cfg;
-	tsr_config_defaults(&cfg);
-	cfg.tile_width = 16;
-	cfg.tile_height = 16;
-	cfg.pipeline_mode = imr ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
-	const struct tsr_gles_device_params p = {.width = W, .height = H,
-						 .bits = {8, 8, 8, 8, 24, 0}, .config = &cfg,
-						 .out_dir = out_dir, .frame_images = "none"};
-	struct tsr_error err;
-	if (tsr_gles_device_create(&p, &f->dev, &err) != TSR_OK)
-		fail_msg("%s", err.msg);
+	gl_fix_config(&cfg, imr);
+	const struct tsr_gles_device_params p = {.width = W, .height = H, .bits = bits,
+						 .config = &cfg, .out_dir = out_dir,
+						 .frame_images = "none"};
+	gl_fix_device(f, &p);
 }
 
 /* A full-window quad (two triangles) from a client array. */

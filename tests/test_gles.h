@@ -59,6 +59,26 @@ static inline GLuint gl_program(struct tsr_gles_context *c, const char *vs, cons
  * device (dev_bits; imr: the IMR pipeline, else TBR), and the program of
  * vs and fs current (gl_program()).
  */
+/* The tests' GPU: the defaults with 16x16 tiles, the IMR pipeline (imr) or TBR. */
+static inline void gl_fix_config(struct tsr_gpu_config *cfg, int imr)
+{
+	tsr_config_defaults(cfg);
+	cfg->tile_width = 16;
+	cfg->tile_height = 16;
+	cfg->pipeline_mode = imr ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
+}
+
+/* f's device (if any) replaced by one made with p; fails the test with
+ * the device's message if it cannot be made. */
+static inline void gl_fix_device(struct gl_fix *f, const struct tsr_gles_device_params *p)
+{
+	if (f->dev)
+		assert_int_equal(tsr_gles_device_destroy(f->dev, NULL), TSR_OK);
+	struct tsr_error err;
+	if (tsr_gles_device_create(p, &f->dev, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+}
+
 static inline void gl_fix_new(struct gl_fix *f, uint32_t w, uint32_t h, int imr,
 			      const struct tsr_gles_config *ctx_bits,
 			      struct tsr_gles_config dev_bits, const char *vs, const char *fs,
@@ -67,14 +87,11 @@ static inline void gl_fix_new(struct gl_fix *f, uint32_t w, uint32_t h, int imr,
 	struct tsr_error err;
 	assert_int_equal(tsr_gles_context_create(w, h, ctx_bits, &f->ctx, &err), TSR_OK);
 	struct tsr_gpu_config cfg;
-	tsr_config_defaults(&cfg);
-	cfg.tile_width = 16;
-	cfg.tile_height = 16;
-	cfg.pipeline_mode = imr ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
+	gl_fix_config(&cfg, imr);
 	const struct tsr_gles_device_params p = {.width = w, .height = h, .bits = dev_bits,
 						 .config = &cfg};
-	if (tsr_gles_device_create(&p, &f->dev, &err) != TSR_OK)
-		fail_msg("%s", err.msg);
+	f->dev = NULL;
+	gl_fix_device(f, &p);
 	f->prog = gl_program(f->ctx, vs, fs, attribs);
 }
 
