@@ -401,6 +401,21 @@ struct tsr_cache_observer tsr_trace_observer(struct tsr_trace_writer *w)
 
 /* ---- reader ---- */
 
+enum tsr_status tsr_trace_line_fail(struct tsr_trace_reader *r, const char *fmt, ...)
+{
+	if (r->status)
+		return r->status;
+	char problem[384];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(problem, sizeof(problem), fmt, ap);
+	va_end(ap);
+	r->status = tsr_error_set(&r->error, TSR_ERR_PARSE, "'%s' line %llu: %s", r->path,
+				  (unsigned long long)r->lineno, problem);
+	r->pos = r->len;
+	return r->status;
+}
+
 enum tsr_status tsr_trace_reader_fail(struct tsr_trace_reader *r, enum tsr_status s,
 				      const char *fmt, ...)
 {

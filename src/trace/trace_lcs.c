@@ -14,7 +14,6 @@
 #include "trace/trace_priv.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,18 +377,6 @@ static uint64_t fnv1a(const char *a, const char *b)
 	return h;
 }
 
-__attribute__((format(printf, 2, 3)))
-static enum tsr_status line_fail(struct tsr_trace_reader *r, const char *fmt, ...)
-{
-	char problem[384];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(problem, sizeof(problem), fmt, ap);
-	va_end(ap);
-	return tsr_trace_reader_fail(r, TSR_ERR_PARSE, "'%s' line %llu: %s", r->path,
-		    (unsigned long long)r->lineno, problem);
-}
-
 static enum tsr_status text_read(struct tsr_trace_reader *r, struct tsr_trace_record *recs,
 				 uint64_t *next, size_t max, size_t *n, int *eof)
 {
@@ -422,19 +409,19 @@ static enum tsr_status text_read(struct tsr_trace_reader *r, struct tsr_trace_re
 		uint64_t id, nx = UINT64_MAX;
 		if (!csv) {
 			if (!number(a, b, &id))
-				return line_fail(r, "'%.*s' is not an object id (a number)",
+				return tsr_trace_line_fail(r, "'%.*s' is not an object id (a number)",
 						 (int)(b - a > 64 ? 64 : b - a), a);
 		} else {
 			uint32_t have = 0;
 			const char *fa, *fb;
 			if (!field(r->line, (size_t)len, f->delimiter, f->obj_id_col, &fa, &fb,
 				   &have))
-				return line_fail(r, "no column %u (obj-id-col; the line has %u)",
+				return tsr_trace_line_fail(r, "no column %u (obj-id-col; the line has %u)",
 						 f->obj_id_col, have);
 			if (f->obj_id_is_num && !number(fa, fb, &id)) {
 				if (r->lineno == 1 && f->has_header != 0)
 					continue;  /* the header */
-				return line_fail(r, "column %u '%.*s' is not an object id (a number; "
+				return tsr_trace_line_fail(r, "column %u '%.*s' is not an object id (a number; "
 						 "obj-id-is-num=false hashes it)", f->obj_id_col,
 						 (int)(fb - fa > 64 ? 64 : fb - fa), fa);
 			}
@@ -446,12 +433,12 @@ static enum tsr_status text_read(struct tsr_trace_reader *r, struct tsr_trace_re
 			for (int c = 0; c < 2; c++)
 				if (cols[c] && !field(r->line, (size_t)len, f->delimiter, cols[c], &fa,
 						      &fb, &have))
-					return line_fail(r, "no column %u (%s; the line has %u)", cols[c],
+					return tsr_trace_line_fail(r, "no column %u (%s; the line has %u)", cols[c],
 							 c ? "obj-size-col" : "time-col", have);
 			if (f->next_col) {
 				if (!field(r->line, (size_t)len, f->delimiter, f->next_col, &fa, &fb,
 					   &have))
-					return line_fail(r, "no column %u (next-access-col; the line "
+					return tsr_trace_line_fail(r, "no column %u (next-access-col; the line "
 							 "has %u)", f->next_col, have);
 				int64_t v;
 				char tmp[32];
@@ -463,12 +450,12 @@ static enum tsr_status text_read(struct tsr_trace_reader *r, struct tsr_trace_re
 				}
 				v = l && l < sizeof(tmp) ? strtoll(tmp, &end, 0) : 0;
 				if (!l || l >= sizeof(tmp) || *end)
-					return line_fail(r, "column %u is not a next access",
+					return tsr_trace_line_fail(r, "column %u is not a next access",
 							 f->next_col);
 				if (v == -1 || v == INT64_MAX)
 					nx = UINT64_MAX;
 				else if (v <= (int64_t)(r->count + 1))
-					return line_fail(r, "next access %lld is not after the request",
+					return tsr_trace_line_fail(r, "next access %lld is not after the request",
 							 (long long)v);
 				else
 					nx = (uint64_t)v - 1;

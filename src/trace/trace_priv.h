@@ -75,6 +75,13 @@ enum tsr_status tsr_trace_reader_fail(struct tsr_trace_reader *r, enum tsr_statu
 				      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /*
+ * tsr_trace_reader_fail() of TSR_ERR_PARSE with the message
+ * "'FILE' line N: <problem>" (N: r->lineno), for the text formats.
+ */
+enum tsr_status tsr_trace_line_fail(struct tsr_trace_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
  * Sets up r (whose f is open, at any position) to read `kind`, one of
  * libCacheSim's formats. Errors latched in r (tsr_trace_reader_fail()) and
  * returned: TSR_ERR_PARSE, TSR_ERR_IO, TSR_ERR_NOMEM.

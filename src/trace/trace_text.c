@@ -16,25 +16,11 @@
 #include "trace/trace_priv.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/types.h>
 
 #include "core/limits.h"
 #include "core/stream.h"
-
-/* Fills r->error with "'FILE' line N: <problem>"; returns TSR_ERR_PARSE. */
-__attribute__((format(printf, 2, 3)))
-static enum tsr_status line_error(struct tsr_trace_reader *r, const char *fmt, ...)
-{
-	char problem[384];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(problem, sizeof(problem), fmt, ap);
-	va_end(ap);
-	return tsr_error_set(&r->error, TSR_ERR_PARSE, "'%s' line %llu: %s",
-			     r->path, (unsigned long long)r->lineno, problem);
-}
 
 static int is_space(char c)
 {
@@ -102,7 +88,7 @@ static enum tsr_status unknown_stream(struct tsr_trace_reader *r, const char *na
 	for (int i = 0; i < TSR_STREAM_COUNT && n < sizeof(list); i++)
 		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
 				      tsr_stream_name((enum tsr_stream)i));
-	return line_error(r, "unknown stream '%.40s' (valid: %s)", name, list);
+	return tsr_trace_line_fail(r, "unknown stream '%.40s' (valid: %s)", name, list);
 }
 
 /* Parses the fields after R or W. */
@@ -111,9 +97,9 @@ static enum tsr_status parse_access(struct tsr_trace_reader *r, char *p,
 {
 	char *f = next_field(&p);
 	if (!f)
-		return line_error(r, "missing address");
+		return tsr_trace_line_fail(r, "missing address");
 	if (!parse_u64(f, &rec->addr))
-		return line_error(r, "bad address '%.40s'", f);
+		return tsr_trace_line_fail(r, "bad address '%.40s'", f);
 	rec->size = 1;
 	rec->stream = TSR_STREAM_OTHER;
 	rec->requester = 0;
@@ -125,36 +111,36 @@ static enum tsr_status parse_access(struct tsr_trace_reader *r, char *p,
 		uint64_t v;
 		if (strncmp(f, "size=", 5) == 0) {
 			if (have_size++)
-				return line_error(r, "size given twice");
+				return tsr_trace_line_fail(r, "size given twice");
 			if (!parse_u64(f + 5, &v) || v > UINT32_MAX)
-				return line_error(r, "bad size '%.40s'", f + 5);
+				return tsr_trace_line_fail(r, "bad size '%.40s'", f + 5);
 			if (v == 0)
-				return line_error(r, "size 0 (an access has at least 1 byte)");
+				return tsr_trace_line_fail(r, "size 0 (an access has at least 1 byte)");
 			if (v > TSR_LIMIT_ACCESS_BYTES)
-				return line_error(r, "size %llu is more than the limit of %u bytes",
+				return tsr_trace_line_fail(r, "size %llu is more than the limit of %u bytes",
 						  (unsigned long long)v, TSR_LIMIT_ACCESS_BYTES);
 			rec->size = (uint32_t)v;
 		} else if (strncmp(f, "req=", 4) == 0) {
 			if (have_req++)
-				return line_error(r, "requester given twice");
+				return tsr_trace_line_fail(r, "requester given twice");
 			if (!parse_u64(f + 4, &v) || v > UINT16_MAX)
-				return line_error(r, "bad requester '%.40s' (0 to 65535)", f + 4);
+				return tsr_trace_line_fail(r, "bad requester '%.40s' (0 to 65535)", f + 4);
 			rec->requester = (uint16_t)v;
 		} else if (strncmp(f, "meta=", 5) == 0) {
 			if (have_meta++)
-				return line_error(r, "meta given twice");
+				return tsr_trace_line_fail(r, "meta given twice");
 			if (!parse_u64(f + 5, &v) || v > UINT32_MAX)
-				return line_error(r, "bad meta '%.40s' (0 to 0xffffffff)", f + 5);
+				return tsr_trace_line_fail(r, "bad meta '%.40s' (0 to 0xffffffff)", f + 5);
 			rec->meta = (uint32_t)v;
 		} else if (strchr(f, '=')) {
-			return line_error(r, "unknown option '%.40s' (valid: size=N, req=N, meta=N)", f);
+			return tsr_trace_line_fail(r, "unknown option '%.40s' (valid: size=N, req=N, meta=N)", f);
 		} else if (first) {
 			enum tsr_stream s = tsr_stream_from_name(f);
 			if (s == TSR_STREAM_COUNT)
 				return unknown_stream(r, f);
 			rec->stream = (uint8_t)s;
 		} else {
-			return line_error(r, "unexpected '%.40s' after the record", f);
+			return tsr_trace_line_fail(r, "unexpected '%.40s' after the record", f);
 		}
 		first = 0;
 	}
@@ -176,7 +162,7 @@ static enum tsr_status parse_line(struct tsr_trace_reader *r, char *p,
 		rec->write = op[0] == 'W';
 		TSR_TRY(parse_access(r, p, rec));
 		if (rec->addr + (rec->size - 1) < rec->addr)
-			return line_error(r, "an access of %u bytes at 0x%llx wraps past the end "
+			return tsr_trace_line_fail(r, "an access of %u bytes at 0x%llx wraps past the end "
 					  "of the 64-bit address space", rec->size,
 					  (unsigned long long)rec->addr);
 	} else if (op[0] == 'F' && !op[1]) {
@@ -184,20 +170,20 @@ static enum tsr_status parse_line(struct tsr_trace_reader *r, char *p,
 		rec->addr = r->frames;
 		f = next_field(&p);
 		if (f && !parse_u64(f, &rec->addr))
-			return line_error(r, "bad frame number '%.40s'", f);
+			return tsr_trace_line_fail(r, "bad frame number '%.40s'", f);
 		r->frames = rec->addr + 1;
 	} else if (op[0] == 'T' && !op[1]) {
 		rec->kind = TSR_TRACE_TILE;
 		f = next_field(&p);
 		if (!f)
-			return line_error(r, "missing tile id");
+			return tsr_trace_line_fail(r, "missing tile id");
 		if (!parse_u64(f, &rec->addr))
-			return line_error(r, "bad tile id '%.40s'", f);
+			return tsr_trace_line_fail(r, "bad tile id '%.40s'", f);
 	} else {
-		return line_error(r, "unknown record '%.40s' (expected R, W, F or T)", op);
+		return tsr_trace_line_fail(r, "unknown record '%.40s' (expected R, W, F or T)", op);
 	}
 	if (rec->kind != TSR_TRACE_ACCESS && (f = next_field(&p)) != NULL)
-		return line_error(r, "unexpected '%.40s' after the record", f);
+		return tsr_trace_line_fail(r, "unexpected '%.40s' after the record", f);
 	*got = 1;
 	return TSR_OK;
 }
@@ -219,7 +205,7 @@ enum tsr_status tsr_trace_text_next(struct tsr_trace_reader *r,
 		}
 		r->lineno++;
 		if (memchr(r->line, '\0', (size_t)n))
-			return line_error(r, "NUL byte (binary data in a text trace)");
+			return tsr_trace_line_fail(r, "NUL byte (binary data in a text trace)");
 		char *hash = strchr(r->line, '#');
 		if (hash)
 			*hash = '\0';
