@@ -1,8 +1,10 @@
 /*
  * 050-texture.c - textures (src/texture): the block-linear layout of the
- * mip chain (4x4 texels per 64-byte block, levels back to back), the 2x2
- * box filter, the level of detail of a quad, nearest, bilinear and
- * trilinear sampling, and the coalescing of a quad's texel addresses into
+ * mip chain (4x4 texels per 64-byte block, levels back to back), its
+ * reduction, the level of detail of a quad, nearest, bilinear and
+ * trilinear sampling in 8-bit fixed point, the sampler state (min and
+ * mag filters, every mipmap mode, REPEAT, CLAMP_TO_EDGE and
+ * MIRRORED_REPEAT per axis), and the coalescing of a quad's texel addresses into
  * cache-line requests; cube maps (face selection, face coordinates, their
  * level of detail across an edge, each face at its own address).
  *
@@ -71,7 +73,8 @@ static void sample(const struct tsr_texture *t, enum tsr_filter f,
 		   struct tsr_texel_requests *req)
 {
 	memset(req, 0xa5, sizeof(*req));
-	tsr_texture_sample_quad(t, f, TSR_WRAP_CLAMP, u, v, rgba, req);
+	const struct tsr_sampler smp = tsr_sampler_of_filter(f, TSR_WRAP_CLAMP);
+	tsr_texture_sample_quad(t, &smp, u, v, TSR_LOD_IMPLICIT, 0.0f, rgba, req);
 }
 
 static void assert_rgba(const float got[4], float r, float g, float b, float a)
@@ -151,14 +154,15 @@ static void test_block_linear_addresses(void **state)
 	tsr_texture_destroy(t);
 }
 
-static void test_box_filter(void **state)
+static void test_mip_reduction(void **state)
 {
 	(void)state;
-	/* 2x2 -> 1x1: each channel (a + b + c + d + 2) / 4 */
+	/* 2x2 -> 1x1: LINEAR at the centre in 8 bits, each row's pair lerped
+	 * by 128/256 (a + round((b - a) / 2), halves up), then the rows */
 	static const uint8_t two[16] = {10, 20, 30, 40,    50, 60, 70, 80,
 					90, 100, 110, 120, 200, 210, 220, 254};
-	/* r 352/4 = 88, g 392/4 = 98, b 432/4 = 108, a (494 + 2)/4 = 124
-	 * (123.5 rounds up) */
+	/* r 10|50 -> 30, 90|200 -> 145, 30|145 -> 88; g 40, 155 -> 98;
+	 * b 50, 165 -> 108; a 60, 187 -> 124 */
 	struct tsr_texture *t = texture_from(2, 2, two);
 	assert_int_equal(tsr_texture_levels(t), 2);
 	float u[4], v[4], rgba[4][4];
@@ -179,8 +183,7 @@ static void test_box_filter(void **state)
 	tsr_texture_destroy(t);
 
 	/* 4x1 -> 2x1 -> 1x1 with the height clamped: red 0 100 200 255 gives
-	 * (0+100+0+100+2)/4 = 50, (200+255+200+255+2)/4 = 228, then
-	 * (50+228+50+228+2)/4 = 139 */
+	 * 0|100 -> 50, 200|255 -> 228, then 50|228 -> 139 */
 	static const uint8_t row[16] = {0, 0, 0, 255, 100, 0, 0, 255,
 					200, 0, 0, 255, 255, 0, 0, 255};
 	t = texture_from(4, 1, row);
@@ -195,6 +198,20 @@ static void test_box_filter(void **state)
 	assert_int_equal(req.line_count, 1);
 	assert_int_equal(req.lines[0], BASE + 2 * 64);  /* level 2's block */
 	tsr_texture_destroy(t);
+
+	/* an odd size: 3x1 -> 1x1 samples the centre, u = 0.5: round(0.5 *
+	 * 3 * 256) - 128 = 256, texel 1 with weight 0 (a box filter that
+	 * drops the last column would give 50) */
+	uint8_t out[4];
+	tsr_texture_downsample_rgba8(row, 3, 1, out, 1, 1);
+	assert_int_equal(out[0], 100);
+	/* 3x3 -> 1x1 likewise: the centre texel */
+	uint8_t nine[9 * 4];
+	for (int k = 0; k < 9 * 4; k++)
+		nine[k] = (uint8_t)(k * 7);
+	tsr_texture_downsample_rgba8(nine, 3, 3, out, 1, 1);
+	for (int c = 0; c < 4; c++)
+		assert_int_equal(out[c], nine[4 * 4 + c]);
 }
 
 static void test_lod(void **state)
@@ -278,14 +295,21 @@ static void test_bilinear(void **state)
 	assert_int_equal(req.line_count, 2);
 	assert_int_equal(req.lines[0], BASE + 64);
 	assert_int_equal(req.lines[1], BASE + 5 * 64);
-	/* halfway between (5,2) and (6,2): the average */
+	/* halfway between (5,2) and (6,2): the average in 8 bits, halves up
+	 * (blue 7 and 8: 8) */
 	quad_uv(6.0f / 16, 2.5f / 8, 1.0f / 16, 1.0f / 8, u, v);
 	sample(t, TSR_FILTER_BILINEAR, u, v, rgba, &req);
-	assert_rgba(rgba[0], 88, 64, 7.5f, 255);
-	/* centre of (5,2) (6,2) (5,3) (6,3) */
+	assert_rgba(rgba[0], 88, 64, 8, 255);
+	/* centre of (5,2) (6,2) (5,3) (6,3): rows first (blue 7|8 -> 8, 8|9
+	 * -> 9), then the rows (9) */
 	quad_uv(6.0f / 16, 3.0f / 8, 1.0f / 16, 1.0f / 8, u, v);
 	sample(t, TSR_FILTER_BILINEAR, u, v, rgba, &req);
-	assert_rgba(rgba[0], 88, 80, 8, 255);
+	assert_rgba(rgba[0], 88, 80, 9, 255);
+	/* a quarter of the way from (5,2) to (6,2): weight 64/256, red 80 +
+	 * round(16 / 4) = 84, blue 7 + round(0.25) = 7 */
+	quad_uv(5.75f / 16, 2.5f / 8, 1.0f / 16, 1.0f / 8, u, v);
+	sample(t, TSR_FILTER_BILINEAR, u, v, rgba, &req);
+	assert_rgba(rgba[0], 84, 64, 7, 255);
 	tsr_texture_destroy(t);
 }
 
@@ -312,7 +336,8 @@ static void test_trilinear(void **state)
 	tsr_texture_destroy(t);
 
 	/* the blend: the 2x2 image at lod 0.5 mixes level 0 (bilinear at the
-	 * centre: red (10+50+90+200)/4 = 87.5) and level 1 (88) half and half */
+	 * centre in 8 bits: red rows 10|50 -> 30, 90|200 -> 145, then 88) and
+	 * level 1 (the same reduction: 88) half and half */
 	static const uint8_t two[16] = {10, 20, 30, 40,    50, 60, 70, 80,
 					90, 100, 110, 120, 200, 210, 220, 254};
 	t = texture_from(2, 2, two);
@@ -321,11 +346,90 @@ static void test_trilinear(void **state)
 	assert_float_equal(tsr_texture_lod(t, u, v), 0.5f, 1e-4);
 	sample(t, TSR_FILTER_TRILINEAR, u, v, rgba, &req);
 	assert_int_equal(req.texel_fetches, 32);
-	assert_float_equal(rgba[0][0], 87.75f / 255.0f, 1e-4);
+	assert_float_equal(rgba[0][0], 88.0f / 255.0f, 1e-6);
 	/* lines: level 0's block and level 1's block */
 	assert_int_equal(req.line_count, 2);
 	assert_int_equal(req.lines[0], BASE);
 	assert_int_equal(req.lines[1], BASE + 64);
+	tsr_texture_destroy(t);
+}
+
+/* ---- the sampler state: min and mag filters, mipmap modes, wraps ---- */
+
+static void sample_with(const struct tsr_texture *t, struct tsr_sampler smp, const float u[4],
+			const float v[4], float rgba[4][4], struct tsr_texel_requests *req)
+{
+	memset(req, 0xa5, sizeof(*req));
+	tsr_texture_sample_quad(t, &smp, u, v, TSR_LOD_IMPLICIT, 0.0f, rgba, req);
+}
+
+static void test_sampler_state(void **state)
+{
+	(void)state;
+	struct tsr_texture *t = gradient_texture(16, 8);
+	float u[4], v[4], rgba[4][4];
+	struct tsr_texel_requests req;
+	/* mag NEAREST, min LINEAR (no mipmap): magnified (half a texel a
+	 * pixel), lane 0 at x 5.75 takes texel 5; minified (2 texels a
+	 * pixel), the bilinear sample of level 0: red 80 + round(16 / 4) */
+	const struct tsr_sampler mix = {TSR_TEX_LINEAR, TSR_TEX_NEAREST, TSR_TEX_CLAMP_TO_EDGE,
+					TSR_TEX_CLAMP_TO_EDGE};
+	quad_uv(5.75f / 16, 2.5f / 8, 0.5f / 16, 0.5f / 8, u, v);
+	sample_with(t, mix, u, v, rgba, &req);
+	assert_rgba(rgba[0], 80, 64, 7, 255);
+	assert_int_equal(req.texel_fetches, 4);
+	quad_uv(5.75f / 16, 2.5f / 8, 2.0f / 16, 2.0f / 8, u, v);
+	sample_with(t, mix, u, v, rgba, &req);
+	assert_rgba(rgba[0], 84, 64, 7, 255);
+	assert_int_equal(req.texel_fetches, 16);
+	/* MIRRORED_REPEAT on s, REPEAT on t: u 1.26 mirrors to 0.74 (texel
+	 * 11, red 176), v 1.3 repeats to 0.3 (texel 2, green 64) */
+	const struct tsr_sampler mirror = {TSR_TEX_NEAREST, TSR_TEX_NEAREST,
+					   TSR_TEX_MIRRORED_REPEAT, TSR_TEX_REPEAT};
+	quad_uv(1.26f, 1.3f, 0.01f, 0.01f, u, v);
+	sample_with(t, mirror, u, v, rgba, &req);
+	assert_rgba(rgba[0], 176, 64, 13, 255);
+	/* u 2.26 is in an even unit: 0.26, texel 4 */
+	quad_uv(2.26f, 1.3f, 0.01f, 0.01f, u, v);
+	sample_with(t, mirror, u, v, rgba, &req);
+	assert_rgba(rgba[0], 64, 64, 6, 255);
+	tsr_texture_destroy(t);
+
+	/* the 2x2 image, rho 1.5 (u 0.75 a pixel): lod 0.5 * log2 2.25 =
+	 * 0.585 exactly, 0.5 * (1 + 2.25 / 2 - 1) = 0.5625 as the
+	 * piecewise-linear log2 of a LINEAR mipmap gives it */
+	static const uint8_t two[16] = {10, 20, 30, 40,    50, 60, 70, 80,
+					90, 100, 110, 120, 200, 210, 220, 254};
+	t = texture_from(2, 2, two);
+	quad_uv(0.25f, 0.25f, 0.75f, 0.0f, u, v);
+	/* LINEAR_MIPMAP_LINEAR: level 0 at texel (0, 0)'s centre (red 10),
+	 * level 1 88, blended by trunc(0.5625 * 256) = 144: 10 +
+	 * round(144 * 78 / 256) = 54 (the exact log2's 149 would give 55) */
+	const struct tsr_sampler tri = {TSR_TEX_LINEAR_MIPMAP_LINEAR, TSR_TEX_LINEAR,
+					TSR_TEX_CLAMP_TO_EDGE, TSR_TEX_CLAMP_TO_EDGE};
+	sample_with(t, tri, u, v, rgba, &req);
+	assert_float_equal(rgba[0][0], 54.0f / 255.0f, 1e-6);
+	assert_int_equal(req.texel_fetches, 32);
+	/* NEAREST_MIPMAP_LINEAR: one texel from each level, the same blend */
+	const struct tsr_sampler nml = {TSR_TEX_NEAREST_MIPMAP_LINEAR, TSR_TEX_LINEAR,
+					TSR_TEX_CLAMP_TO_EDGE, TSR_TEX_CLAMP_TO_EDGE};
+	sample_with(t, nml, u, v, rgba, &req);
+	assert_float_equal(rgba[0][0], 54.0f / 255.0f, 1e-6);
+	assert_int_equal(req.texel_fetches, 8);
+	/* LINEAR_MIPMAP_NEAREST rounds the exact lod 0.585 to level 1 */
+	const struct tsr_sampler lmn = {TSR_TEX_LINEAR_MIPMAP_NEAREST, TSR_TEX_LINEAR,
+					TSR_TEX_CLAMP_TO_EDGE, TSR_TEX_CLAMP_TO_EDGE};
+	sample_with(t, lmn, u, v, rgba, &req);
+	assert_float_equal(rgba[0][0], 88.0f / 255.0f, 1e-6);
+	/* an explicit lod of 0.25 (a *Lod function) blends by 64: 10 +
+	 * round(64 * 78 / 256) = 30 */
+	memset(&req, 0xa5, sizeof(req));
+	tsr_texture_sample_quad(t, &tri, u, v, TSR_LOD_EXPLICIT, 0.25f, rgba, &req);
+	assert_float_equal(rgba[0][0], 30.0f / 255.0f, 1e-6);
+	/* a bias of -1 makes it magnified: level 0 alone */
+	tsr_texture_sample_quad(t, &tri, u, v, TSR_LOD_BIAS, -1.0f, rgba, &req);
+	assert_float_equal(rgba[0][0], 10.0f / 255.0f, 1e-6);
+	assert_int_equal(req.texel_fetches, 16);
 	tsr_texture_destroy(t);
 }
 
@@ -363,8 +467,9 @@ static void cube_sample(struct tsr_texture *faces[6], enum tsr_filter f, const f
 		r[k] = d[k][2];
 	}
 	memset(req, 0xa5, sizeof(*req));
-	tsr_texture_sample_cube_quad((const struct tsr_texture *const *)faces, f, s, t, r, 0, lod,
-				     relative, rgba, req);
+	const struct tsr_sampler smp = tsr_sampler_of_filter(f, TSR_WRAP_CLAMP);
+	tsr_texture_sample_cube_quad((const struct tsr_texture *const *)faces, &smp, s, t, r, 0,
+				     relative ? TSR_LOD_BIAS : TSR_LOD_EXPLICIT, lod, rgba, req);
 }
 
 /* Face selection and Table 3.21's (sc, tc, ma), worked by hand: s = (sc /
@@ -470,11 +575,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mip_chain_levels),
 		cmocka_unit_test(test_block_linear_addresses),
-		cmocka_unit_test(test_box_filter),
+		cmocka_unit_test(test_mip_reduction),
 		cmocka_unit_test(test_lod),
 		cmocka_unit_test(test_nearest_and_coalescing),
 		cmocka_unit_test(test_bilinear),
 		cmocka_unit_test(test_trilinear),
+		cmocka_unit_test(test_sampler_state),
 		cmocka_unit_test(test_cube_faces),
 		cmocka_unit_test(test_cube_lod),
 	};

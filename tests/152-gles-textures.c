@@ -19,6 +19,14 @@
 #include "test_main.h"
 #include "gles/gles.h"
 
+/* a + round(w * (b - a) / 256), halves up: the 8-bit lerp of the GPU's
+ * texture unit, which GenerateMipmap's reduction uses */
+static int lerp256(int a, int b, int w)
+{
+	const int p = w * (b - a) + 128;
+	return a + (p >= 0 ? p / 256 : -((-p + 255) / 256));
+}
+
 static struct tsr_gles_context *ctx_new(void)
 {
 	struct tsr_gles_context *ctx = NULL;
@@ -263,12 +271,12 @@ static void test_mipmaps_and_completeness(void **state)
 	assert_non_null(tsr_gles_texture_image(ctx, 4, GL_TEXTURE_2D, 2, &w, &h, NULL));
 	assert_int_equal(w, 1);
 	assert_int_equal(h, 1);
-	/* level 1 (2x1): texel 0 is the box of texels (0,0) (1,0) (0,1) (1,1) */
+	/* level 1 (2x1): texel 0 is LINEAR at the centre of texels (0,0) (1,0)
+	 * (0,1) (1,1): each row's pair by 128/256, then the rows */
 	const uint8_t *t = texel(ctx, 4, GL_TEXTURE_2D, 1, 0, 0);
-	for (int c = 0; c < 4; c++) {
-		unsigned sum = (unsigned)px[c] + px[4 + c] + px[16 + c] + px[20 + c];
-		assert_int_equal(t[c], (sum + 2) / 4);
-	}
+	for (int c = 0; c < 4; c++)
+		assert_int_equal(t[c], lerp256(lerp256(px[c], px[4 + c], 128),
+					       lerp256(px[16 + c], px[20 + c], 128), 128));
 	/* a level of another format breaks mipmap completeness */
 	tsr_gles_TexImage2D(ctx, GL_TEXTURE_2D, 1, GL_RGB, 2, 1, 0, GL_RGB, GL_UNSIGNED_BYTE, NULL);
 	assert_false(tsr_gles_texture_complete(ctx, 0, GL_TEXTURE_2D));
@@ -301,13 +309,12 @@ static void test_mipmaps_and_completeness(void **state)
 		assert_int_equal(h, npot_h[l]);
 	}
 	assert_null(tsr_gles_texture_image(ctx, 5, GL_TEXTURE_2D, 3, &w, &h, NULL));
-	/* level 1 texel (1, 0): the box of level 0's (2|3, 0|1); column 4 dropped */
+	/* level 1 texel (1, 0): LINEAR at its centre (0.75, 0.5) of level 0:
+	 * x round(0.75 * 5 * 256) - 128 = 832, texels 3|4 by 64/256; y
+	 * round(0.5 * 3 * 256) - 128 = 256, row 1 alone (weight 0) */
 	t = texel(ctx, 5, GL_TEXTURE_2D, 1, 1, 0);
-	for (int c = 0; c < 4; c++) {
-		unsigned sum = (unsigned)npot[2 * 4 + c] + npot[3 * 4 + c] + npot[(5 + 2) * 4 + c] +
-			       npot[(5 + 3) * 4 + c];
-		assert_int_equal(t[c], (sum + 2) / 4);
-	}
+	for (int c = 0; c < 4; c++)
+		assert_int_equal(t[c], lerp256(npot[(5 + 3) * 4 + c], npot[(5 + 4) * 4 + c], 64));
 	tsr_gles_TexParameteri(ctx, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
 	tsr_gles_TexParameteriv(ctx, GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, &clamp);
 	/* a texture without level 0 has nothing to generate from */

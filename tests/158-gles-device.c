@@ -750,8 +750,10 @@ static void test_framebuffer_object_npot(void **state)
 		/* the window: left half the texture as is (NEAREST), right half
 		 * minified 16 times a side with REPEAT (its 1x1 level) */
 		tsr_gles_Viewport(c, 0, 0, W, H);
+		/* 3 texels a pixel across (16 repeats of 6 texels in 32 pixels):
+		 * lod log2 3 = 1.585, level 2 when rounded */
 		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
-				       GL_LINEAR_MIPMAP_LINEAR);
+				       GL_NEAREST_MIPMAP_NEAREST);
 		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
 		tsr_gles_Uniform1f(c, tsr_gles_GetUniformLocation(c, f.prog, "use_tex"), 1.0f);
 		const float right[] = {0, -1, 1, -1, 1, 1, 0, -1, 1, 1, 0, 1};
@@ -761,9 +763,21 @@ static void test_framebuffer_object_npot(void **state)
 		tsr_gles_EnableVertexAttribArray(c, 1);
 		draw_arrays(&f, 0, 6);
 		uint8_t px[4];
-		pixel(&f, W - 8, H / 2, px);  /* level 2: (G G R R) of level 1 */
+		pixel(&f, W - 8, H / 2, px);  /* level 2: level 1's rows G and R lerped by 1/2 */
 		assert_int_equal(px[0], 128);
 		assert_int_equal(px[1], 128);
+		assert_int_equal(px[2], 0);
+		/* LINEAR_MIPMAP_LINEAR with the NEAREST mag filter: minified, so
+		 * the min filter's two levels; lod 0.5 * (3 + 9 / 8 - 1) = 1.5625
+		 * (the piecewise-linear log2), weight 144/256 between level 1 at
+		 * (u, v) = (12.25, 8.25) (its green bottom row) and level 2:
+		 * red round(144 * 128 / 256) = 72, green 255 - 71 = 184 */
+		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
+				       GL_LINEAR_MIPMAP_LINEAR);
+		draw_arrays(&f, 0, 6);
+		pixel(&f, W - 8, H / 2, px);
+		assert_int_equal(px[0], 72);
+		assert_int_equal(px[1], 184);
 		assert_int_equal(px[2], 0);
 		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
 		const float uv[] = {0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1};

@@ -188,10 +188,9 @@ int tsr_pass_tests_stencil(const struct tsr_frame_commands *c, const struct tsr_
  * pipelines implement every primitive mode (points and lines as triangles
  * the Geometry Pipeline makes of them: geometry/geometry.h), any vertex arrays of raw buffers (struct
  * tsr_cmd_attrib) and index buffer, every texture unit with an image
- * (filters as NEAREST, bilinear or trilinear by the mag and min filters;
- * wraps REPEAT or CLAMP_TO_EDGE, s and t alike), and the fixed function
- * as for other draws; refused: mirrored
- * or unequal wraps, a framebuffer other than the pass's. Errors:
+ * (every min and mag filter and wrap, s and t each their own:
+ * texture/texture.h's struct tsr_sampler), and the fixed function as for
+ * other draws; refused: a framebuffer other than the pass's. Errors:
  * TSR_ERR_UNSUPPORTED naming the state; TSR_ERR_INTERNAL for an index
  * out of range or a malformed attribute (the driver's bug).
  */

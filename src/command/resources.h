@@ -36,8 +36,8 @@ struct tsr_image {
 	                      from level 0 by a pass's `mipmap` (command.h);
 	                      0: level 0 only */
 	uint32_t mip_count;  /* levels 1..mip_count of the texture (not a render
-	                        target) given in mip_rgba instead of built by the
-	                        box filter (uploaded mip levels); 0: none */
+	                        target) given in mip_rgba instead of reduced
+	                        from level 0 (uploaded mip levels); 0: none */
 	const uint8_t *mip_rgba[16]; /* [l - 1]: level l's texels, its size
 	                        max(1, floor(size / 2^l)), RGBA8 */
 };

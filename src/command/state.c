@@ -275,7 +275,6 @@ enum tsr_status tsr_draw_state_check_program(const struct tsr_draw_state *s, con
 	if (!enums_valid(s))
 		return tsr_error_set(err, TSR_ERR_INTERNAL,
 				     "draw %u: a state value is out of its enum's range", draw);
-	char what[192];
 	if (prog->attrib_count > TSR_SHADER_MAX_ATTRIBS ||
 	    prog->varying_slots > TSR_SHADER_MAX_VARYINGS ||
 	    (prog->index_bytes && (prog->index_buffer >= r->mesh_count ||
@@ -300,15 +299,8 @@ enum tsr_status tsr_draw_state_check_program(const struct tsr_draw_state *s, con
 			return tsr_error_set(err, TSR_ERR_INTERNAL,
 					     "draw %u: texture unit %d names an image that does not "
 					     "exist", draw, u);
-		if (u >= TSR_MAX_TEXTURE_UNITS || prog->cube[u])
-			continue;  /* a cube map clamps to its faces' edges whatever its wraps */
-		const struct tsr_texture_unit *t = &s->textures[u];
-		if (t->wrap_s != t->wrap_t || t->wrap_s == TSR_TEX_MIRRORED_REPEAT) {
-			snprintf(what, sizeof(what), "texture unit %d wraps '%s', '%s'", u,
-				 NAME(wrap_names, t->wrap_s), NAME(wrap_names, t->wrap_t));
-			return refuse(err, draw, pipeline, what);
-		}
 	}
+	/* every filter and wrap of every unit: implemented whole (texture/texture.c) */
 	if (s->framebuffer.color != fb.color || s->framebuffer.depth != fb.depth)
 		return refuse(err, draw, pipeline,
 			      "a framebuffer other than its pass's (a framebuffer change starts "

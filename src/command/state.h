@@ -323,7 +323,8 @@ enum tsr_tex_wrap {
  * One texture image unit (tables 6.7, TEXTURE_BINDING_2D, and 6.8, the
  * bound texture's TEXTURE_MIN/MAG_FILTER, TEXTURE_WRAP_S/T; mipmaps are
  * the image's full chain, built by the GPU as glGenerateMipmap would).
- * TBR/IMR: unit 0 only, the material's texture, with (mag, min) filters
+ * TBR/IMR: a program draw's units, every filter and wrap; a material
+ * draw's unit 0 only, the material's texture, with (mag, min) filters
  * (NEAREST, NEAREST_MIPMAP_NEAREST), (LINEAR, LINEAR_MIPMAP_NEAREST) or
  * (LINEAR, LINEAR_MIPMAP_LINEAR) and wrap_s == wrap_t, REPEAT or
  * CLAMP_TO_EDGE; units 1..7 unbound.

@@ -379,7 +379,9 @@ void tsr_gles_CompressedTexSubImage2D(struct tsr_gles_context *ctx, GLenum targe
 				      GLsizei height, GLenum format, GLsizei imagesize,
 				      const void *data);
 /* target TEXTURE_2D or TEXTURE_CUBE_MAP: levels 1..q from level 0 by a
- * 2x2 box filter (rounded), each level floor(size / 2) of the one before,
+ * the GPU's reduction (tsr_texture_downsample_rgba8(): each texel the
+ * LINEAR sample of the level above at its centre), each level floor(size
+ * / 2) of the one before,
  * down to 1x1 (any size: GL_OES_texture_npot). INVALID_OPERATION for a
  * texture without level 0, a cube map that is not cube complete, or a
  * depth texture. */

@@ -3,7 +3,8 @@
  * with every format/type pair GL ES 2.0 and OES_depth_texture allow,
  * converted to RGBA8 texels (a depth texture: one float per texel, its
  * depth in [0, 1]); CopyTex[Sub]Image2D through the caller's reader;
- * GenerateMipmap (2x2 box filter); TexParameter / GetTexParameter;
+ * GenerateMipmap (the GPU's reduction, tsr_texture_downsample_rgba8());
+ * TexParameter / GetTexParameter;
  * completeness (3.7.10) and the 3.8.2 rules for what samples as
  * (0, 0, 0, 1), as GL_OES_texture_npot amends them: a non-power-of-two
  * texture is sampled, mipmapped (level sizes floor(size / 2) down to 1)
@@ -18,6 +19,7 @@
 
 #include "gles/gles_priv.h"
 #include "texture/dxt.h"
+#include "texture/texture.h"
 
 /* The texture and face index target (TEXTURE_2D or a cube face) names on
  * the active unit; NULL (INVALID_ENUM recorded) for another target. */
@@ -605,7 +607,8 @@ bool gles_texture_complete(const struct gles_texture *t)
 
 /* ---- GenerateMipmap ---- */
 
-/* The 2x2 box filter of level l of face f into level l + 1. */
+/* Level l of face f reduced into level l + 1 (tsr_texture_downsample_rgba8(), the
+ * modelled GPU's own reduction). */
 static bool downsample(struct gles_texture *t, int f, int l)
 {
 	const struct gles_image *s = &t->images[f][l];
@@ -613,19 +616,8 @@ static bool downsample(struct gles_texture *t, int f, int l)
 	uint8_t *texels = calloc((size_t)w * (size_t)h, 4);
 	if (!texels)
 		return false;
-	for (GLsizei y = 0; y < h; y++)
-		for (GLsizei x = 0; x < w; x++) {
-			GLsizei x0 = s->width > 1 ? 2 * x : 0, x1 = s->width > 1 ? 2 * x + 1 : 0;
-			GLsizei y0 = s->height > 1 ? 2 * y : 0, y1 = s->height > 1 ? 2 * y + 1 : 0;
-			for (int c = 0; c < 4; c++) {
-				unsigned sum = s->texels[((size_t)y0 * (size_t)s->width + (size_t)x0) * 4 + (size_t)c] +
-					       s->texels[((size_t)y0 * (size_t)s->width + (size_t)x1) * 4 + (size_t)c] +
-					       s->texels[((size_t)y1 * (size_t)s->width + (size_t)x0) * 4 + (size_t)c] +
-					       s->texels[((size_t)y1 * (size_t)s->width + (size_t)x1) * 4 + (size_t)c];
-				texels[((size_t)y * (size_t)w + (size_t)x) * 4 + (size_t)c] =
-					(uint8_t)((sum + 2) / 4);
-			}
-		}
+	tsr_texture_downsample_rgba8(s->texels, (uint32_t)s->width, (uint32_t)s->height, texels,
+				     (uint32_t)w, (uint32_t)h);
 	struct gles_image *d = &t->images[f][l + 1];
 	free(d->texels);
 	d->texels = texels;

@@ -71,15 +71,15 @@ static void vs_sample(void *user, const struct tsr_shader_tex_request *req, floa
 		v[k] = req->coord[1][from];
 		r[k] = req->coord[2][from];
 	}
-	const float lod = req->lod_mode == TSR_SHADER_LOD_EXPLICIT && !b->unit_level0[un]
-				  ? req->lod[lane] : 0.0f;
+	/* a vertex shader has no derivatives: level 0, or the *Lod functions' */
+	const float lod = req->lod_mode == TSR_SHADER_LOD_EXPLICIT ? req->lod[lane] : 0.0f;
 	struct tsr_texel_requests tr;
 	if (faces)
-		tsr_texture_sample_cube_quad(faces, (enum tsr_filter)b->unit_filter[un], u, v, r,
-					     lane, lod, 0, rgba, &tr);
+		tsr_texture_sample_cube_quad(faces, &b->unit_sampler[un], u, v, r, lane,
+					     TSR_LOD_EXPLICIT, lod, rgba, &tr);
 	else
-		tsr_texture_sample_quad_lod(t, (enum tsr_filter)b->unit_filter[un],
-					    (enum tsr_wrap)b->unit_wrap[un], u, v, lod, 0, rgba, &tr);
+		tsr_texture_sample_quad(t, &b->unit_sampler[un], u, v, TSR_LOD_EXPLICIT, lod, rgba,
+					&tr);
 	struct tsr_memsys *mem = g->vs_sampling.mem;
 	tsr_mem_read_lines(mem, tsr_memsys_port(mem, TSR_STREAM_TEXTURE, 0), tr.lines,
 			   tr.line_count, TSR_TEXTURE_BLOCK_BYTES, TSR_STREAM_TEXTURE, 0, 0);

@@ -9,19 +9,10 @@
  */
 #include "raster/raster_priv.h"
 
-/* The sampler's filter for a (mag, min) pair tsr_draw_state_check() accepts. */
-static uint8_t unit_filter(const struct tsr_texture_unit *u)
+/* A unit's sampler state. */
+static struct tsr_sampler unit_sampler(const struct tsr_texture_unit *u)
 {
-	if (u->mag_filter == TSR_TEX_NEAREST)
-		return TSR_FILTER_NEAREST;
-	return u->min_filter == TSR_TEX_LINEAR_MIPMAP_LINEAR ? TSR_FILTER_TRILINEAR
-							     : TSR_FILTER_BILINEAR;
-}
-
-/* The wrap of a unit (s and t alike; the checks refuse them different). */
-static uint8_t unit_wrap(const struct tsr_texture_unit *u)
-{
-	return u->wrap_s == TSR_TEX_CLAMP_TO_EDGE ? TSR_WRAP_CLAMP : TSR_WRAP_REPEAT;
+	return (struct tsr_sampler){u->min_filter, u->mag_filter, u->wrap_s, u->wrap_t};
 }
 
 /* A face's stencil state on the 8-bit buffer: the reference clamped to
@@ -58,8 +49,7 @@ void tsr_shader_binding_init(struct tsr_shader_binding *b, const struct tsr_draw
 	b->fs_base = fs_base;
 	b->fs_bytes = fs_bytes;
 	const struct tsr_texture_unit *u = &s->textures[0];
-	b->filter = unit_filter(u);
-	b->wrap = unit_wrap(u);
+	b->sampler = unit_sampler(u);
 	b->target_height = target_height;
 	/* depth: with DEPTH_TEST off the buffer is neither tested nor written
 	 * (GL ES 2.0 4.1.5) */
@@ -150,13 +140,10 @@ void tsr_shader_binding_set_program(struct tsr_shader_binding *b, struct tsr_sha
 		b->units[u] = u < count ? textures[u] : NULL;
 		b->unit_faces[u] = NULL;
 		if (u < TSR_MAX_TEXTURE_UNITS) {
-			b->unit_filter[u] = unit_filter(&s->textures[u]);
-			b->unit_wrap[u] = unit_wrap(&s->textures[u]);
-			b->unit_level0[u] = s->textures[u].min_filter == TSR_TEX_NEAREST ||
-					    s->textures[u].min_filter == TSR_TEX_LINEAR;
+			b->unit_sampler[u] = unit_sampler(&s->textures[u]);
 		} else {
-			b->unit_filter[u] = TSR_FILTER_BILINEAR;
-			b->unit_wrap[u] = TSR_WRAP_REPEAT;
+			b->unit_sampler[u] = (struct tsr_sampler){TSR_TEX_LINEAR, TSR_TEX_LINEAR,
+								  TSR_TEX_REPEAT, TSR_TEX_REPEAT};
 		}
 	}
 	const struct tsr_program *p = tsr_shader_exec_program(exec);

@@ -60,26 +60,19 @@ static void sample_unit(void *user, const struct tsr_shader_tex_request *req, fl
 		return;
 	}
 	struct tsr_texel_requests tr;
-	const enum tsr_filter f = (enum tsr_filter)b->unit_filter[u];
-	const enum tsr_wrap w = (enum tsr_wrap)b->unit_wrap[u];
+	const struct tsr_sampler *smp = &b->unit_sampler[u];
 	int lane = 0;  /* the LOD of the first active lane */
 	while (lane < 3 && !(req->lane_mask >> lane & 1))
 		lane++;
-	if (faces) {
-		/* level 0, the quad's LOD (plus a bias) or the *Lod function's */
-		const int relative = !b->unit_level0[u] && req->lod_mode != TSR_SHADER_LOD_EXPLICIT;
-		const float lod = b->unit_level0[u] || req->lod_mode == TSR_SHADER_LOD_IMPLICIT
-					  ? 0.0f : req->lod[lane];
-		tsr_texture_sample_cube_quad(faces, f, req->coord[0], req->coord[1], req->coord[2],
-					     lane, lod, relative, rgba, &tr);
-	} else if (b->unit_level0[u])
-		tsr_texture_sample_quad_lod(t, f, w, req->coord[0], req->coord[1], 0.0f, 0, rgba,
-					    &tr);
-	else if (req->lod_mode == TSR_SHADER_LOD_IMPLICIT)
-		tsr_texture_sample_quad(t, f, w, req->coord[0], req->coord[1], rgba, &tr);
+	const enum tsr_lod_mode mode = req->lod_mode == TSR_SHADER_LOD_EXPLICIT ? TSR_LOD_EXPLICIT
+				       : req->lod_mode == TSR_SHADER_LOD_BIAS ? TSR_LOD_BIAS
+									     : TSR_LOD_IMPLICIT;
+	const float lod = mode == TSR_LOD_IMPLICIT ? 0.0f : req->lod[lane];
+	if (faces)
+		tsr_texture_sample_cube_quad(faces, smp, req->coord[0], req->coord[1], req->coord[2],
+					     lane, mode, lod, rgba, &tr);
 	else
-		tsr_texture_sample_quad_lod(t, f, w, req->coord[0], req->coord[1], req->lod[lane],
-					    req->lod_mode == TSR_SHADER_LOD_BIAS, rgba, &tr);
+		tsr_texture_sample_quad(t, smp, req->coord[0], req->coord[1], mode, lod, rgba, &tr);
 	struct tsr_memsys *mem = S->c->mem;
 	tsr_mem_read_lines(mem, tsr_memsys_port(mem, TSR_STREAM_TEXTURE, S->core), tr.lines,
 			   tr.line_count, TSR_TEXTURE_BLOCK_BYTES, TSR_STREAM_TEXTURE,
@@ -275,9 +268,8 @@ void tsr_raster_shade_quad(const float l[3][4], struct tsr_quad *q, uint32_t cor
 	if (shader->texture) {
 		struct tsr_texel_requests req;
 		struct tsr_texture_stats *ts = c->ts;
-		tsr_texture_sample_quad(shader->texture, (enum tsr_filter)shader->filter,
-					(enum tsr_wrap)shader->wrap, u, v,
-					q->rgba, &req);
+		tsr_texture_sample_quad(shader->texture, &shader->sampler, u, v, TSR_LOD_IMPLICIT,
+					0.0f, q->rgba, &req);
 		uint32_t tc = tsr_memsys_port(mem, TSR_STREAM_TEXTURE, core);
 		tsr_mem_read_lines(mem, tc, req.lines, req.line_count, TSR_TEXTURE_BLOCK_BYTES,
 				   TSR_STREAM_TEXTURE, (uint16_t)core, 0);

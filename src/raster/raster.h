@@ -62,6 +62,7 @@
 #include "command/resources.h"
 #include "command/state.h"
 #include "raster/quad_grouping.h"
+#include "texture/texture.h"
 #include "shader/shader.h"
 #include "texture/texture.h"
 #include "timing/worklog.h"
@@ -217,8 +218,7 @@ struct tsr_shader_binding {
 	const struct tsr_texture *texture;    /* unit 0's texture, NULL when none bound */
 	uint64_t fs_base;                     /* fragment shader address, bytes */
 	uint32_t fs_bytes;                    /* fragment shader size, bytes */
-	uint8_t filter;                       /* enum tsr_filter: unit 0's min/mag pair */
-	uint8_t wrap;                         /* enum tsr_wrap: unit 0's (s and t alike) */
+	struct tsr_sampler sampler;           /* unit 0's filters and wraps */
 	uint8_t quad_mode;                    /* TSR_QUAD_* bits */
 	uint8_t depth_func;                   /* enum tsr_compare_func (DEPTH_FUNC) */
 	uint8_t blend_path;                   /* enum tsr_blend_path */
@@ -254,10 +254,8 @@ struct tsr_shader_binding {
 	const struct tsr_texture *units[TSR_SHADER_MAX_TEXTURE_UNITS]; /* per texture
 	                                         unit the program samples, NULL: none
 	                                         (samples (0, 0, 0, 1)) */
-	uint8_t unit_filter[TSR_SHADER_MAX_TEXTURE_UNITS]; /* enum tsr_filter */
-	uint8_t unit_wrap[TSR_SHADER_MAX_TEXTURE_UNITS];   /* enum tsr_wrap */
-	uint8_t unit_level0[TSR_SHADER_MAX_TEXTURE_UNITS]; /* 1: a min filter without
-	                                         mipmaps (NEAREST, LINEAR): level 0 only */
+	struct tsr_sampler unit_sampler[TSR_SHADER_MAX_TEXTURE_UNITS]; /* per unit: its
+	                                         filters and wraps */
 	const struct tsr_texture *const *unit_faces[TSR_SHADER_MAX_TEXTURE_UNITS]; /* a
 	                                         cube map unit's six faces (+X, -X, +Y,
 	                                         -Y, +Z, -Z; tsr_shader_binding_set_cube()),

@@ -28,25 +28,54 @@ struct tsr_texture {
 	struct tsr_level level[TSR_TEXTURE_MAX_LEVELS];
 };
 
-/* Level lv from level p, its previous one: the 2x2 box filter, edges
- * clamped (an odd size's last row or column is dropped, as floor(size / 2)
- * leaves it out). */
-static void downsample(const struct tsr_level *p, struct tsr_level *lv)
+/*
+ * lerp(w, a, b) of 8-bit values with a weight in 1/256: a + round(w * (b -
+ * a) / 256), halves up, as llvmpipe's lp_build_lerp (pmulhrsw) computes
+ * it for 8-bit channels (lerp8 below is its SSE2 form).
+ */
+static inline int32_t lerp8_1(int32_t a, int32_t b, int32_t w)
 {
-	const uint32_t w = lv->width, h = lv->height;
-	for (uint32_t y = 0; y < h; y++)
-		for (uint32_t x = 0; x < w; x++) {
-			uint32_t x0 = 2 * x, y0 = 2 * y;
-			uint32_t x1 = x0 + 1 < p->width ? x0 + 1 : x0;
-			uint32_t y1 = y0 + 1 < p->height ? y0 + 1 : y0;
+	/* + 65536: a non-negative dividend, so that >> 8 floors */
+	return a + ((w * (b - a) + 128 + 65536) >> 8) - 256;
+}
+
+/* One axis of tsr_texture_downsample_rgba8: destination texel d's first
+ * source texel and the second's weight (1/256). */
+static inline void blit_axis(uint32_t d, uint32_t dsize, uint32_t ssize, uint32_t *i0,
+			     uint32_t *i1, uint32_t *w)
+{
+	const float c = ((float)d + 0.5f) / (float)dsize;
+	const int32_t s = (int32_t)lrintf(c * (float)(ssize * 256u)) - 128;
+	const int32_t i = s < 0 ? -1 : s >> 8;
+	*w = (uint32_t)s & 255u;
+	*i0 = i < 0 ? 0 : (uint32_t)i >= ssize ? ssize - 1 : (uint32_t)i;
+	*i1 = i + 1 < 0 ? 0 : (uint32_t)(i + 1) >= ssize ? ssize - 1 : (uint32_t)(i + 1);
+}
+
+void tsr_texture_downsample_rgba8(const uint8_t *src, uint32_t sw, uint32_t sh, uint8_t *dst,
+				  uint32_t dw, uint32_t dh)
+{
+	for (uint32_t y = 0; y < dh; y++) {
+		uint32_t y0, y1, fy;
+		blit_axis(y, dh, sh, &y0, &y1, &fy);
+		const uint8_t *r0 = &src[(size_t)y0 * sw * 4], *r1 = &src[(size_t)y1 * sw * 4];
+		for (uint32_t x = 0; x < dw; x++) {
+			uint32_t x0, x1, fx;
+			blit_axis(x, dw, sw, &x0, &x1, &fx);
 			for (int c = 0; c < 4; c++) {
-				uint32_t s = p->texels[((size_t)y0 * p->width + x0) * 4 + c] +
-					     p->texels[((size_t)y0 * p->width + x1) * 4 + c] +
-					     p->texels[((size_t)y1 * p->width + x0) * 4 + c] +
-					     p->texels[((size_t)y1 * p->width + x1) * 4 + c];
-				lv->texels[((size_t)y * w + x) * 4 + c] = (uint8_t)((s + 2) / 4);
+				const int32_t top = lerp8_1(r0[x0 * 4 + c], r0[x1 * 4 + c], (int32_t)fx);
+				const int32_t bot = lerp8_1(r1[x0 * 4 + c], r1[x1 * 4 + c], (int32_t)fx);
+				dst[((size_t)y * dw + x) * 4 + c] = (uint8_t)lerp8_1(top, bot, (int32_t)fy);
 			}
 		}
+	}
+}
+
+/* Level lv from level p, its previous one (tsr_texture_downsample_rgba8). */
+static void downsample(const struct tsr_level *p, struct tsr_level *lv)
+{
+	tsr_texture_downsample_rgba8(p->texels, p->width, p->height, lv->texels, lv->width,
+				     lv->height);
 }
 
 /* downsample's 2x2 box filter of a depth texture's depth plane (the
@@ -333,15 +362,6 @@ static inline float fast_floorf(float x)
 	return copysignf(t, x);
 }
 
-#ifndef __SSE2__
-/* (int32_t)floorf(x) for -2^23 < x < 2^23 */
-static inline int32_t ifloor_small(float x)
-{
-	int32_t i = (int32_t)x;
-	return i - ((float)i > x);
-}
-#endif
-
 /* The request list in registers while a quad is sampled. */
 struct line_list {
 	uint32_t fetches, count;
@@ -387,152 +407,162 @@ static inline void add_footprint_lines(struct line_list *L, uint64_t lbase, uint
 	list_add(L, row1 + (uint64_t)bx1 * TSR_TEXTURE_BLOCK_BYTES);
 }
 
-/*
- * acc[c] += wgt * (float)p[c] for the four channels: four lanes of one
- * SSE2 multiply and add (the same IEEE single-precision operations, each
- * rounded, in the same order per channel, as the scalar code).
- */
-#ifdef __SSE2__
-typedef __m128 acc4;
-static inline acc4 acc_zero(void)
+/* The line of texel (x, y) of a level. */
+static inline uint64_t texel_line(const struct tsr_level *lv, uint32_t x, uint32_t y)
 {
-	return _mm_setzero_ps();
+	return lv->addr + ((uint64_t)(y >> 2) * lv->blocks_w + (x >> 2)) * TSR_TEXTURE_BLOCK_BYTES;
 }
-static inline acc4 acc_texel(acc4 acc, const uint8_t *p, float wgt)
-{
-	uint32_t word;
-	memcpy(&word, p, 4);
-	__m128i z = _mm_setzero_si128();
-	__m128i b = _mm_cvtsi32_si128((int)word);
-	__m128i d = _mm_unpacklo_epi16(_mm_unpacklo_epi8(b, z), z);
-	return _mm_add_ps(acc, _mm_mul_ps(_mm_set1_ps(wgt), _mm_cvtepi32_ps(d)));
-}
-static inline void acc_store(float out[4], acc4 acc, float k)
-{
-	_mm_storeu_ps(out, _mm_mul_ps(acc, _mm_set1_ps(k)));
-}
-#else
-typedef struct { float c[4]; } acc4;
-static inline acc4 acc_zero(void)
-{
-	acc4 a = {{0, 0, 0, 0}};
-	return a;
-}
-static inline acc4 acc_texel(acc4 acc, const uint8_t *p, float wgt)
-{
-	for (int c = 0; c < 4; c++)
-		acc.c[c] += wgt * (float)p[c];
-	return acc;
-}
-static inline void acc_store(float out[4], acc4 acc, float k)
-{
-	for (int c = 0; c < 4; c++)
-		out[c] = acc.c[c] * k;
-}
-#endif
 
-#ifndef __SSE2__
-/*
- * Filters one level for one lane; accumulates weight * color into acc (a
- * depth texture: weight * depth into *dacc, acc untouched) and adds the
- * texels' lines to L in texel order. Always inlined so that the filter and
- * the wrap mode are constants in each specialisation.
- */
-static inline __attribute__((always_inline)) void
-sample_level(const struct tsr_texture *t, uint32_t level, int bilinear, enum tsr_wrap wrap,
-	     float u, float v, float weight, acc4 *acc, float *dacc, struct line_list *L)
+/* ---- the level of detail (llvmpipe's lp_build_lod_selector, lp_bld_sample.c) ---- */
+
+enum mip_mode { MIP_NONE, MIP_NEAREST, MIP_LINEAR };
+
+/* The float's exponent field unbiased: floor(log2 |x|) for a normal x. */
+static inline int32_t f32_exponent(float x)
 {
-	const struct tsr_level *lv = &t->level[level];
-	if (!isfinite(u))
-		u = 0.0f;
-	if (!isfinite(v))
-		v = 0.0f;
-	/* keep coordinates in a range where float->int is defined */
-	if (wrap == TSR_WRAP_REPEAT) {
-		u -= fast_floorf(u);
-		v -= fast_floorf(v);
+	uint32_t b;
+	memcpy(&b, &x, 4);
+	return (int32_t)((b >> 23) & 255u) - 127;
+}
+
+/*
+ * log2 x approximated piecewise linearly between powers of two, exact at
+ * them: floor(log2 x) + x / 2^floor(log2 x) - 1 (llvmpipe's
+ * lp_build_fast_log2; up to 0.086 below log2 x).
+ */
+static inline float fast_log2(float x)
+{
+	uint32_t b;
+	memcpy(&b, &x, 4);
+	b = (b & 0x7fffffu) | 0x3f800000u;
+	float m;
+	memcpy(&m, &b, 4);
+	return (float)(f32_exponent(x) - 1) + m;
+}
+
+/* One sample's levels and image filter. */
+struct level_choice {
+	uint32_t l0, l1;   /* the level, and the second one blended when w8 (frac) > 0 */
+	int linear;        /* the image filter: 1 LINEAR (2x2 texels), 0 NEAREST */
+	float frac;        /* l1's weight, 0 when one level (the depth path) */
+	uint32_t w8;       /* frac in 1/256, truncated (the color path) */
+};
+
+/*
+ * The levels and image filter of a quad's sample (OpenGL ES 2.0.25
+ * 3.7.7-3.7.8) as llvmpipe chooses them: rho2 the squared scale factor
+ * (lod_rho2), lod = log2 rho with fast_log2 where the mipmap is LINEAR or
+ * a bias or explicit LOD is given, and exactly rounded from the exponent
+ * otherwise; magnification (lod <= 0) takes the mag filter at level 0
+ * when it differs from the min filter's, else the min filter's levels
+ * clamp to 0; levels clamp to the chain, and a LINEAR mipmap blends two
+ * with weight frac (8 bits in the color path).
+ */
+static inline void choose_levels(const struct tsr_texture *t, const struct tsr_sampler *s,
+				 float rho2, enum tsr_lod_mode mode, float lod_in,
+				 struct level_choice *c)
+{
+	const uint8_t mf = s->min_filter;
+	const int mip = mf <= TSR_TEX_LINEAR ? MIP_NONE
+			: (mf == TSR_TEX_NEAREST_MIPMAP_NEAREST || mf == TSR_TEX_LINEAR_MIPMAP_NEAREST)
+				? MIP_NEAREST : MIP_LINEAR;
+	const int min_linear = mf == TSR_TEX_LINEAR || mf == TSR_TEX_LINEAR_MIPMAP_NEAREST ||
+			       mf == TSR_TEX_LINEAR_MIPMAP_LINEAR;
+	const int mag_linear = s->mag_filter == TSR_TEX_LINEAR;
+	const int32_t maxl = (int32_t)t->levels - 1;
+	int positive;
+	int32_t ilod;
+	float frac = 0.0f;
+	if (mode == TSR_LOD_IMPLICIT && mip != MIP_LINEAR) {
+		/* round(log2 sqrt(rho2)) = (floor(log2 rho2) + 1) >> 1, exact */
+		positive = rho2 > 1.0f;
+		ilod = (f32_exponent(rho2) + 1 + 256) / 2 - 128;
 	} else {
-		u = u < -1.0f ? -1.0f : (u > 2.0f ? 2.0f : u);
-		v = v < -1.0f ? -1.0f : (v > 2.0f ? 2.0f : v);
+		float lod = mode == TSR_LOD_EXPLICIT ? lod_in : 0.5f * fast_log2(rho2);
+		if (mode == TSR_LOD_BIAS)
+			lod += lod_in;
+		if (!(lod == lod))  /* NaN: level 0 */
+			lod = 0.0f;
+		lod = lod < -1024.0f ? -1024.0f : lod > 1024.0f ? 1024.0f : lod;
+		positive = lod > 0.0f;
+		if (mip == MIP_LINEAR) {
+			const float fl = floorf(lod);
+			ilod = (int32_t)fl;
+			frac = lod - fl;
+		} else {
+			ilod = (int32_t)lrintf(lod);
+		}
 	}
-	/* |s|, |tt| <= 2 * 32768: integer floors are exact */
-	float s = u * lv->fw, tt = v * lv->fh;
-	const uint32_t width = lv->width;
-	const uint64_t lbase = lv->addr;
-	const uint32_t bw = lv->blocks_w;
-	if (!bilinear) {
-		int32_t x = wrap_coord(ifloor_small(s), width, wrap);
-		int32_t y = wrap_coord(ifloor_small(tt), lv->height, wrap);
-		if (dacc)
-			*dacc += weight * lv->depth[(size_t)y * width + (uint32_t)x];
-		else
-			*acc = acc_texel(*acc, &lv->texels[((size_t)y * width + (uint32_t)x) * 4],
-					 weight);
-		list_add(L, lbase + ((uint64_t)((uint32_t)y >> 2) * bw + ((uint32_t)x >> 2)) *
-					    TSR_TEXTURE_BLOCK_BYTES);
+	c->l1 = 0;
+	c->frac = 0.0f;
+	c->w8 = 0;
+	if (min_linear != mag_linear && !positive) {
+		c->linear = mag_linear;
+		c->l0 = 0;
 		return;
 	}
-	s -= 0.5f;
-	tt -= 0.5f;
-	/* s, tt >= -1.5 - 0.5 and never -0: (float)floor is floorf exactly */
-	int32_t ix0 = ifloor_small(s), iy0 = ifloor_small(tt);
-	float ax = s - (float)ix0, ay = tt - (float)iy0;
-	uint32_t x0 = (uint32_t)wrap_coord(ix0, width, wrap);
-	uint32_t x1 = (uint32_t)wrap_coord(ix0 + 1, width, wrap);
-	uint32_t y0 = (uint32_t)wrap_coord(iy0, lv->height, wrap);
-	uint32_t y1 = (uint32_t)wrap_coord(iy0 + 1, lv->height, wrap);
-	float wx0 = 1.0f - ax, wy0 = 1.0f - ay;
-	if (dacc) {
-		const float *d0 = &lv->depth[(size_t)y0 * width], *d1 = &lv->depth[(size_t)y1 * width];
-		*dacc += weight * wx0 * wy0 * d0[x0];
-		*dacc += weight * ax * wy0 * d0[x1];
-		*dacc += weight * wx0 * ay * d1[x0];
-		*dacc += weight * ax * ay * d1[x1];
-		add_footprint_lines(L, lbase, bw, x0, x1, y0, y1);
+	c->linear = min_linear;
+	if (mip == MIP_NONE || ilod < 0) {
+		c->l0 = 0;
 		return;
 	}
-	const uint8_t *r0 = &lv->texels[(size_t)y0 * width * 4];
-	const uint8_t *r1 = &lv->texels[(size_t)y1 * width * 4];
-	*acc = acc_texel(*acc, r0 + x0 * 4, weight * wx0 * wy0);
-	*acc = acc_texel(*acc, r0 + x1 * 4, weight * ax * wy0);
-	*acc = acc_texel(*acc, r1 + x0 * 4, weight * wx0 * ay);
-	*acc = acc_texel(*acc, r1 + x1 * 4, weight * ax * ay);
-	add_footprint_lines(L, lbase, bw, x0, x1, y0, y1);
+	if (ilod >= maxl) {
+		c->l0 = (uint32_t)maxl;
+		return;
+	}
+	c->l0 = (uint32_t)ilod;
+	if (mip == MIP_LINEAR) {
+		c->l1 = (uint32_t)ilod + 1;
+		c->frac = frac;
+		c->w8 = (uint32_t)(frac * 256.0f);
+	}
 }
 
-#endif
+/*
+ * One axis's coordinate made ready for a level's texel coordinates:
+ * REPEAT keeps its fraction, MIRRORED_REPEAT mirrors every other unit
+ * (GL ES 2.0.25 3.7.6) and then clamps as CLAMP_TO_EDGE does, which keeps
+ * [-1, 2] (enough for the edge texels at any size); non-finite: 0. Returns
+ * the wrap its texel coordinates then take (REPEAT or CLAMP).
+ */
+static inline enum tsr_wrap axis_prepare(float c[4], uint8_t wrap)
+{
+	for (int k = 0; k < 4; k++) {
+		float x = isfinite(c[k]) ? c[k] : 0.0f;
+		if (wrap == TSR_TEX_REPEAT) {
+			x -= fast_floorf(x);
+		} else {
+			if (wrap == TSR_TEX_MIRRORED_REPEAT) {
+				x = x < -16777216.0f ? -16777216.0f : x > 16777216.0f ? 16777216.0f : x;
+				const float fl = fast_floorf(x);
+				x -= fl;
+				if ((int32_t)fl & 1)
+					x = 1.0f - x;
+			}
+			x = x < -1.0f ? -1.0f : (x > 2.0f ? 2.0f : x);
+		}
+		c[k] = x;
+	}
+	return wrap == TSR_TEX_REPEAT ? TSR_WRAP_REPEAT : TSR_WRAP_CLAMP;
+}
+
+/* ---- texel coordinates of one level for the four lanes ---- */
+
+/* One level's texels for the four lanes. */
+struct level_lanes {
+	uint32_t x0[4], y0[4];  /* the wrapped texel (nearest) or first texel (linear) */
+	uint32_t x1[4], y1[4];  /* linear: the wrapped second column and row */
+	int32_t fx[4], fy[4];   /* linear, color: the second column's and row's weights, 1/256 */
+	float w[4][4];          /* linear, depth: w[texel][lane], the 2x2 weights in float */
+};
 
 #ifdef __SSE2__
-/*
- * The four lanes' coordinate arithmetic of sample_level in SSE2, lane by
- * lane the same IEEE operations: non-finite coordinates become +0, floorf
- * is truncation corrected by one where it rounded up, with floorf's sign
- * of zero (and x itself where |x| >= 2^23, every such float being an
- * integer), the clamps are max/min (equal results for finite values).
- */
-static inline __m128 v_floorf(__m128 x)
-{
-	const __m128 sign = _mm_set1_ps(-0.0f);
-	const __m128 big = _mm_cmpnlt_ps(_mm_andnot_ps(sign, x), _mm_set1_ps(8388608.0f));
-	__m128 t = _mm_cvtepi32_ps(_mm_cvttps_epi32(x));
-	t = _mm_sub_ps(t, _mm_and_ps(_mm_cmpgt_ps(t, x), _mm_set1_ps(1.0f)));
-	t = _mm_or_ps(_mm_andnot_ps(sign, t), _mm_and_ps(sign, x));
-	return _mm_or_ps(_mm_and_ps(big, x), _mm_andnot_ps(big, t));
-}
-
 /* (int32_t)floorf(x) per lane for |x| < 2^23 */
 static inline __m128i v_ifloor(__m128 x)
 {
 	__m128i i = _mm_cvttps_epi32(x);
 	return _mm_add_epi32(i, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(i), x)));
 }
-
-/* One level's texel coordinates and weights for the four lanes. */
-struct level_lanes {
-	uint32_t x0[4], y0[4];  /* the wrapped texel (nearest) or first texel (bilinear) */
-	uint32_t x1[4], y1[4];  /* bilinear: the wrapped second column and row */
-	float w[4][4];          /* w[texel][lane]: the 2x2 weights (w[0]: nearest's) */
-};
 
 /* wrap_coord for four lanes, stored to out */
 static inline __attribute__((always_inline)) void
@@ -543,7 +573,7 @@ v_wrap(__m128i c, uint32_t size, enum tsr_wrap wrap, uint32_t out[4])
 		c = _mm_andnot_si128(_mm_cmpgt_epi32(_mm_setzero_si128(), c), c);  /* < 0: 0 */
 		const __m128i over = _mm_cmpgt_epi32(c, last);                     /* >= size */
 		c = _mm_or_si128(_mm_and_si128(over, last), _mm_andnot_si128(over, c));
-	} else if (wrap == TSR_WRAP_REPEAT && (size & (size - 1)) == 0) {
+	} else if ((size & (size - 1)) == 0) {
 		c = _mm_and_si128(c, last);
 	} else {
 		int32_t v[4];
@@ -555,223 +585,283 @@ v_wrap(__m128i c, uint32_t size, enum tsr_wrap wrap, uint32_t out[4])
 	_mm_storeu_si128((__m128i *)out, c);
 }
 
+/*
+ * One axis of a level's texel coordinates (c: prepared coordinates, size
+ * texels): NEAREST floor(c * size); LINEAR the color path's 8.8 fixed
+ * point of llvmpipe's AoS sampling (lp_bld_sample_aos.c), round(c * size
+ * * 256) - 128, its integer part the first texel and its low 8 bits the
+ * second's weight, or (depth) c * size - 0.5 in float.
+ */
 static inline __attribute__((always_inline)) void
-lanes_coords(const struct tsr_level *lv, int bilinear, enum tsr_wrap wrap, __m128 U, __m128 V,
-	     float weight, struct level_lanes *o)
+axis_coords(const float c[4], uint32_t size, float fsize, int linear, int depth,
+	    enum tsr_wrap wrap, uint32_t i0[4], uint32_t i1[4], int32_t f[4], float a[4])
 {
-	if (wrap == TSR_WRAP_REPEAT) {
-		U = _mm_sub_ps(U, v_floorf(U));
-		V = _mm_sub_ps(V, v_floorf(V));
+	const __m128 C = _mm_loadu_ps(c);
+	if (!linear) {
+		v_wrap(v_ifloor(_mm_mul_ps(C, _mm_set1_ps(fsize))), size, wrap, i0);
+		return;
+	}
+	__m128i I;
+	if (depth) {
+		const __m128 S = _mm_sub_ps(_mm_mul_ps(C, _mm_set1_ps(fsize)), _mm_set1_ps(0.5f));
+		I = v_ifloor(S);
+		_mm_storeu_ps(a, _mm_sub_ps(S, _mm_cvtepi32_ps(I)));
 	} else {
-		U = _mm_min_ps(_mm_max_ps(U, _mm_set1_ps(-1.0f)), _mm_set1_ps(2.0f));
-		V = _mm_min_ps(_mm_max_ps(V, _mm_set1_ps(-1.0f)), _mm_set1_ps(2.0f));
+		const __m128i S = _mm_sub_epi32(_mm_cvtps_epi32(_mm_mul_ps(C, _mm_set1_ps(fsize * 256.0f))),
+						_mm_set1_epi32(128));
+		I = _mm_srai_epi32(S, 8);
+		_mm_storeu_si128((__m128i *)f, _mm_and_si128(S, _mm_set1_epi32(255)));
 	}
-	__m128 S = _mm_mul_ps(U, _mm_set1_ps(lv->fw)), T = _mm_mul_ps(V, _mm_set1_ps(lv->fh));
-	if (!bilinear) {
-		v_wrap(v_ifloor(S), lv->width, wrap, o->x0);
-		v_wrap(v_ifloor(T), lv->height, wrap, o->y0);
-		_mm_storeu_ps(o->w[0], _mm_set1_ps(weight));
-		return;
-	}
-	S = _mm_sub_ps(S, _mm_set1_ps(0.5f));
-	T = _mm_sub_ps(T, _mm_set1_ps(0.5f));
-	const __m128i IX = v_ifloor(S), IY = v_ifloor(T);
-	const __m128 AX = _mm_sub_ps(S, _mm_cvtepi32_ps(IX)), AY = _mm_sub_ps(T, _mm_cvtepi32_ps(IY));
-	const __m128 one = _mm_set1_ps(1.0f), W = _mm_set1_ps(weight);
-	const __m128 WX0 = _mm_sub_ps(one, AX), WY0 = _mm_sub_ps(one, AY);
-	const __m128i one_i = _mm_set1_epi32(1);
-	v_wrap(IX, lv->width, wrap, o->x0);
-	v_wrap(_mm_add_epi32(IX, one_i), lv->width, wrap, o->x1);
-	v_wrap(IY, lv->height, wrap, o->y0);
-	v_wrap(_mm_add_epi32(IY, one_i), lv->height, wrap, o->y1);
-	_mm_storeu_ps(o->w[0], _mm_mul_ps(_mm_mul_ps(W, WX0), WY0));
-	_mm_storeu_ps(o->w[1], _mm_mul_ps(_mm_mul_ps(W, AX), WY0));
-	_mm_storeu_ps(o->w[2], _mm_mul_ps(_mm_mul_ps(W, WX0), AY));
-	_mm_storeu_ps(o->w[3], _mm_mul_ps(_mm_mul_ps(W, AX), AY));
-}
-
-/* sample_level's texel reads and line requests for one lane. */
-static inline __attribute__((always_inline)) void
-lane_texels(const struct tsr_level *lv, int bilinear, enum tsr_wrap wrap,
-	    const struct level_lanes *c, int lane, acc4 *acc, struct line_list *L)
-{
-	const uint32_t width = lv->width;
-	const uint64_t lbase = lv->addr;
-	const uint32_t bw = lv->blocks_w;
-	(void)wrap;  /* applied in lanes_coords */
-	if (!bilinear) {
-		const uint32_t x = c->x0[lane], y = c->y0[lane];
-		*acc = acc_texel(*acc, &lv->texels[((size_t)y * width + x) * 4], c->w[0][lane]);
-		list_add(L, lbase + ((uint64_t)(y >> 2) * bw + (x >> 2)) * TSR_TEXTURE_BLOCK_BYTES);
-		return;
-	}
-	const uint32_t x0 = c->x0[lane], x1 = c->x1[lane], y0 = c->y0[lane], y1 = c->y1[lane];
-	const uint8_t *r0 = &lv->texels[(size_t)y0 * width * 4];
-	const uint8_t *r1 = &lv->texels[(size_t)y1 * width * 4];
-	*acc = acc_texel(*acc, r0 + x0 * 4, c->w[0][lane]);
-	*acc = acc_texel(*acc, r0 + x1 * 4, c->w[1][lane]);
-	*acc = acc_texel(*acc, r1 + x0 * 4, c->w[2][lane]);
-	*acc = acc_texel(*acc, r1 + x1 * 4, c->w[3][lane]);
-	add_footprint_lines(L, lbase, bw, x0, x1, y0, y1);
-}
-
-/* lane_texels of a depth texture: weight * depth into *d (its plane, in
- * float), the same lines. */
-static inline __attribute__((always_inline)) void
-lane_depth(const struct tsr_level *lv, int bilinear, const struct level_lanes *c, int lane,
-	   float *d, struct line_list *L)
-{
-	const uint32_t width = lv->width;
-	const uint64_t lbase = lv->addr;
-	const uint32_t bw = lv->blocks_w;
-	if (!bilinear) {
-		const uint32_t x = c->x0[lane], y = c->y0[lane];
-		*d += c->w[0][lane] * lv->depth[(size_t)y * width + x];
-		list_add(L, lbase + ((uint64_t)(y >> 2) * bw + (x >> 2)) * TSR_TEXTURE_BLOCK_BYTES);
-		return;
-	}
-	const uint32_t x0 = c->x0[lane], x1 = c->x1[lane], y0 = c->y0[lane], y1 = c->y1[lane];
-	const float *r0 = &lv->depth[(size_t)y0 * width], *r1 = &lv->depth[(size_t)y1 * width];
-	*d += c->w[0][lane] * r0[x0];
-	*d += c->w[1][lane] * r0[x1];
-	*d += c->w[2][lane] * r1[x0];
-	*d += c->w[3][lane] * r1[x1];
-	add_footprint_lines(L, lbase, bw, x0, x1, y0, y1);
-}
-
-static inline __attribute__((always_inline)) void
-sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint32_t l0,
-	     uint32_t l1, int two, float frac, const float u[4], const float v[4],
-	     float rgba[4][4], struct line_list *L, int depth)
-{
-	const float k = 1.0f / 255.0f;
-	const __m128 sign = _mm_set1_ps(-0.0f), fmax = _mm_set1_ps(3.40282347e+38f);
-	__m128 U = _mm_loadu_ps(u), V = _mm_loadu_ps(v);
-	/* isfinite: |x| <= FLT_MAX (false for NaN and infinities) */
-	U = _mm_and_ps(_mm_cmple_ps(_mm_andnot_ps(sign, U), fmax), U);
-	V = _mm_and_ps(_mm_cmple_ps(_mm_andnot_ps(sign, V), fmax), V);
-	struct level_lanes c0, c1;
-	/* the levels' fields in locals: the request list's stores cannot
-	 * alias them, so they are read once, not once a lane */
-	const struct tsr_level lv0 = t->level[l0], lv1 = t->level[two ? l1 : l0];
-	lanes_coords(&lv0, bilinear, wrap, U, V, two ? 1.0f - frac : 1.0f, &c0);
-	if (two)
-		lanes_coords(&lv1, bilinear, wrap, U, V, frac, &c1);
-	if (depth) {  /* (d, d, d, 1): GL_OES_depth_texture's LUMINANCE-like result */
-		for (int lane = 0; lane < 4; lane++) {
-			float d = 0.0f;
-			lane_depth(&lv0, bilinear, &c0, lane, &d, L);
-			if (two)
-				lane_depth(&lv1, bilinear, &c1, lane, &d, L);
-			rgba[lane][0] = rgba[lane][1] = rgba[lane][2] = d;
-			rgba[lane][3] = 1.0f;
-		}
-		return;
-	}
-	for (int lane = 0; lane < 4; lane++) {
-		acc4 acc = acc_zero();
-		lane_texels(&lv0, bilinear, wrap, &c0, lane, &acc, L);
-		if (two)
-			lane_texels(&lv1, bilinear, wrap, &c1, lane, &acc, L);
-		acc_store(rgba[lane], acc, k);
-	}
+	v_wrap(I, size, wrap, i0);
+	v_wrap(_mm_add_epi32(I, _mm_set1_epi32(1)), size, wrap, i1);
 }
 #else
-static inline __attribute__((always_inline)) void
-sample_lanes(const struct tsr_texture *t, int bilinear, enum tsr_wrap wrap, uint32_t l0,
-	     uint32_t l1, int two, float frac, const float u[4], const float v[4],
-	     float rgba[4][4], struct line_list *L, int depth)
+/* (int32_t)floorf(x) for -2^23 < x < 2^23 */
+static inline int32_t ifloor_small(float x)
 {
-	const float k = 1.0f / 255.0f;
-	for (int lane = 0; lane < 4; lane++) {
-		acc4 acc = acc_zero();
-		float d = 0.0f, *dacc = depth ? &d : NULL;
-		sample_level(t, l0, bilinear, wrap, u[lane], v[lane],
-			     two ? 1.0f - frac : 1.0f, &acc, dacc, L);
-		if (two)
-			sample_level(t, l1, bilinear, wrap, u[lane], v[lane], frac, &acc, dacc, L);
-		acc_store(rgba[lane], acc, k);
-		if (dacc) {  /* (d, d, d, 1): GL_OES_depth_texture's LUMINANCE-like result */
-			rgba[lane][0] = rgba[lane][1] = rgba[lane][2] = d;
-			rgba[lane][3] = 1.0f;
+	int32_t i = (int32_t)x;
+	return i - ((float)i > x);
+}
+
+/* axis_coords of the SSE2 build, lane by lane: the same operations (lrintf
+ * rounds to nearest even, as cvtps2dq does in the default mode). */
+static inline __attribute__((always_inline)) void
+axis_coords(const float c[4], uint32_t size, float fsize, int linear, int depth,
+	    enum tsr_wrap wrap, uint32_t i0[4], uint32_t i1[4], int32_t f[4], float a[4])
+{
+	for (int k = 0; k < 4; k++) {
+		if (!linear) {
+			i0[k] = (uint32_t)wrap_coord(ifloor_small(c[k] * fsize), size, wrap);
+			continue;
 		}
+		int32_t i;
+		if (depth) {
+			const float s = c[k] * fsize - 0.5f;
+			i = ifloor_small(s);
+			a[k] = s - (float)i;
+		} else {
+			const int32_t s = (int32_t)lrintf(c[k] * (fsize * 256.0f)) - 128;
+			i = (int32_t)((uint32_t)s >> 8 | (s < 0 ? 0xff000000u : 0u));  /* s >> 8, floor */
+			f[k] = s & 255;
+		}
+		i0[k] = (uint32_t)wrap_coord(i, size, wrap);
+		i1[k] = (uint32_t)wrap_coord(i + 1, size, wrap);
 	}
 }
 #endif
 
-/* The sample of tsr_texture_sample_quad() at a given level of detail. */
-static inline void sample_quad_at(const struct tsr_texture *t, enum tsr_filter filter,
-				  enum tsr_wrap wrap, const float u[4], const float v[4], float lod,
-				  float rgba[4][4], struct tsr_texel_requests *req)
+/* A level's texel coordinates (and weights) for the four lanes. */
+static inline __attribute__((always_inline)) void
+level_coords(const struct tsr_level *lv, int linear, int depth, enum tsr_wrap ws,
+	     enum tsr_wrap wt, const float u[4], const float v[4], struct level_lanes *o)
 {
-	float maxl = (float)(t->levels - 1);
-	uint32_t l0, l1 = 0;
-	float frac = 0.0f;
-	int bilinear = filter != TSR_FILTER_NEAREST;
-	int two = 0;
-	if (filter == TSR_FILTER_TRILINEAR && lod > 0.0f && lod < maxl) {
-		l0 = (uint32_t)fast_floorf(lod);
-		l1 = l0 + 1;
-		frac = lod - (float)l0;
-		two = 1;
-	} else {
-		float r = fast_floorf(lod + 0.5f);
-		r = r < 0.0f ? 0.0f : (r > maxl ? maxl : r);
-		l0 = (uint32_t)r;
+	float ax[4], ay[4];
+	axis_coords(u, lv->width, lv->fw, linear, depth, ws, o->x0, o->x1, o->fx, ax);
+	axis_coords(v, lv->height, lv->fh, linear, depth, wt, o->y0, o->y1, o->fy, ay);
+	if (linear && depth)
+		for (int k = 0; k < 4; k++) {
+			o->w[0][k] = (1.0f - ax[k]) * (1.0f - ay[k]);
+			o->w[1][k] = ax[k] * (1.0f - ay[k]);
+			o->w[2][k] = (1.0f - ax[k]) * ay[k];
+			o->w[3][k] = ax[k] * ay[k];
+		}
+}
+
+/* ---- filtering: the color path in 8-bit fixed point, the depth path in float ---- */
+
+/*
+ * lerp8_1 in SSE2: eight 16-bit lanes whose products wrap, the low 8 bits
+ * exact.
+ */
+#ifdef __SSE2__
+typedef __m128i color8;  /* channels in 16-bit lanes 0..3 */
+static inline __m128i lerp8(__m128i a, __m128i b, __m128i w)
+{
+	__m128i m = _mm_mullo_epi16(_mm_sub_epi16(b, a), w);
+	m = _mm_srli_epi16(_mm_add_epi16(m, _mm_set1_epi16(128)), 8);
+	return _mm_and_si128(_mm_add_epi16(a, m), _mm_set1_epi16(255));
+}
+static inline color8 texel8(const uint8_t *p)
+{
+	uint32_t word;
+	memcpy(&word, p, 4);
+	return _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)word), _mm_setzero_si128());
+}
+/* the 2x2 footprint: rows lerped by fx at once (lanes 0..3 row 0, 4..7 row 1), then by fy */
+static inline color8 bilerp8(const uint8_t *t00, const uint8_t *t01, const uint8_t *t10,
+			     const uint8_t *t11, int32_t fx, int32_t fy)
+{
+	const __m128i a = _mm_unpacklo_epi64(texel8(t00), texel8(t10));
+	const __m128i b = _mm_unpacklo_epi64(texel8(t01), texel8(t11));
+	const __m128i rows = lerp8(a, b, _mm_set1_epi16((short)fx));
+	return lerp8(rows, _mm_unpackhi_epi64(rows, rows), _mm_set1_epi16((short)fy));
+}
+static inline color8 mip_lerp8(color8 c0, color8 c1, uint32_t w8)
+{
+	return lerp8(c0, c1, _mm_set1_epi16((short)w8));
+}
+static inline void store8(float out[4], color8 c)
+{
+	const __m128 f = _mm_cvtepi32_ps(_mm_unpacklo_epi16(c, _mm_setzero_si128()));
+	_mm_storeu_ps(out, _mm_mul_ps(f, _mm_set1_ps(1.0f / 255.0f)));
+}
+#else
+typedef struct { int32_t c[4]; } color8;
+static inline color8 texel8(const uint8_t *p)
+{
+	color8 r = {{p[0], p[1], p[2], p[3]}};
+	return r;
+}
+static inline color8 bilerp8(const uint8_t *t00, const uint8_t *t01, const uint8_t *t10,
+			     const uint8_t *t11, int32_t fx, int32_t fy)
+{
+	color8 r;
+	for (int c = 0; c < 4; c++)
+		r.c[c] = lerp8_1(lerp8_1(t00[c], t01[c], fx), lerp8_1(t10[c], t11[c], fx), fy);
+	return r;
+}
+static inline color8 mip_lerp8(color8 c0, color8 c1, uint32_t w8)
+{
+	for (int c = 0; c < 4; c++)
+		c0.c[c] = lerp8_1(c0.c[c], c1.c[c], (int32_t)w8);
+	return c0;
+}
+static inline void store8(float out[4], color8 c)
+{
+	for (int k = 0; k < 4; k++)
+		out[k] = (float)c.c[k] * (1.0f / 255.0f);
+}
+#endif
+
+/* One lane's color at one level (its texels' lines added to L). */
+static inline __attribute__((always_inline)) color8
+lane_color(const struct tsr_level *lv, int linear, const struct level_lanes *c, int lane,
+	   struct line_list *L)
+{
+	const uint32_t width = lv->width;
+	if (!linear) {
+		const uint32_t x = c->x0[lane], y = c->y0[lane];
+		list_add(L, texel_line(lv, x, y));
+		return texel8(&lv->texels[((size_t)y * width + x) * 4]);
 	}
+	const uint32_t x0 = c->x0[lane], x1 = c->x1[lane], y0 = c->y0[lane], y1 = c->y1[lane];
+	const uint8_t *r0 = &lv->texels[(size_t)y0 * width * 4];
+	const uint8_t *r1 = &lv->texels[(size_t)y1 * width * 4];
+	add_footprint_lines(L, lv->addr, lv->blocks_w, x0, x1, y0, y1);
+	return bilerp8(r0 + x0 * 4, r0 + x1 * 4, r1 + x0 * 4, r1 + x1 * 4, c->fx[lane],
+		       c->fy[lane]);
+}
+
+/* One lane's depth at one level, times weight. */
+static inline __attribute__((always_inline)) float
+lane_depth(const struct tsr_level *lv, int linear, const struct level_lanes *c, int lane,
+	   float weight, struct line_list *L)
+{
+	const uint32_t width = lv->width;
+	if (!linear) {
+		const uint32_t x = c->x0[lane], y = c->y0[lane];
+		list_add(L, texel_line(lv, x, y));
+		return weight * lv->depth[(size_t)y * width + x];
+	}
+	const uint32_t x0 = c->x0[lane], x1 = c->x1[lane], y0 = c->y0[lane], y1 = c->y1[lane];
+	const float *r0 = &lv->depth[(size_t)y0 * width], *r1 = &lv->depth[(size_t)y1 * width];
+	add_footprint_lines(L, lv->addr, lv->blocks_w, x0, x1, y0, y1);
+	float d = 0.0f;
+	d += weight * c->w[0][lane] * r0[x0];
+	d += weight * c->w[1][lane] * r0[x1];
+	d += weight * c->w[2][lane] * r1[x0];
+	d += weight * c->w[3][lane] * r1[x1];
+	return d;
+}
+
+/*
+ * The quad's sample at the chosen levels, coordinates prepared
+ * (axis_prepare); the lines of each lane in texel order, level l0 before
+ * l1. Always inlined so that the filter and the wraps are constants in
+ * each specialisation.
+ */
+static inline __attribute__((always_inline)) void
+sample_lanes(const struct tsr_texture *t, const struct level_choice *ch, int linear,
+	     enum tsr_wrap ws, enum tsr_wrap wt, const float u[4], const float v[4],
+	     float rgba[4][4], struct line_list *L)
+{
+	struct level_lanes c0, c1;
+	const struct tsr_level *lv0 = &t->level[ch->l0], *lv1 = &t->level[ch->l1];
+	if (t->depth) {  /* (d, d, d, 1): GL_OES_depth_texture's LUMINANCE-like result */
+		const int two = ch->frac > 0.0f;
+		level_coords(lv0, linear, 1, ws, wt, u, v, &c0);
+		if (two)
+			level_coords(lv1, linear, 1, ws, wt, u, v, &c1);
+		for (int lane = 0; lane < 4; lane++) {
+			float d = lane_depth(lv0, linear, &c0, lane, two ? 1.0f - ch->frac : 1.0f, L);
+			if (two)
+				d += lane_depth(lv1, linear, &c1, lane, ch->frac, L);
+			rgba[lane][0] = rgba[lane][1] = rgba[lane][2] = d;
+			rgba[lane][3] = 1.0f;
+		}
+		return;
+	}
+	const int two = ch->w8 > 0;
+	level_coords(lv0, linear, 0, ws, wt, u, v, &c0);
+	if (two)
+		level_coords(lv1, linear, 0, ws, wt, u, v, &c1);
+	for (int lane = 0; lane < 4; lane++) {
+		color8 c = lane_color(lv0, linear, &c0, lane, L);
+		if (two)
+			c = mip_lerp8(c, lane_color(lv1, linear, &c1, lane, L), ch->w8);
+		store8(rgba[lane], c);
+	}
+}
+
+/*
+ * The sample of a quad at the chosen levels: u, v the lanes' coordinates,
+ * prepared for the sampler's wraps here.
+ */
+static inline void sample_quad_at(const struct tsr_texture *t, const struct tsr_sampler *s,
+				  const struct level_choice *ch, const float u[4],
+				  const float v[4], float rgba[4][4], struct tsr_texel_requests *req)
+{
+	float pu[4], pv[4];
+	memcpy(pu, u, sizeof(pu));
+	memcpy(pv, v, sizeof(pv));
+	const enum tsr_wrap ws = axis_prepare(pu, s->wrap_s), wt = axis_prepare(pv, s->wrap_t);
 	struct line_list L = {0, 0, UINT64_MAX, req->lines};
-	/* specialised per filter, wrap mode and level count (two: trilinear
-	 * between two levels, always bilinear) */
-	if (t->depth) {  /* rare: one generic instance samples the depth plane */
-		sample_lanes(t, bilinear, wrap, l0, l1, two, frac, u, v, rgba, &L, 1);
-	} else if (wrap == TSR_WRAP_REPEAT) {
-		if (two)
-			sample_lanes(t, 1, TSR_WRAP_REPEAT, l0, l1, 1, frac, u, v, rgba, &L, 0);
-		else if (bilinear)
-			sample_lanes(t, 1, TSR_WRAP_REPEAT, l0, l1, 0, frac, u, v, rgba, &L, 0);
+	/* specialised for the usual wraps (s and t alike) and filters */
+	if (ws == TSR_WRAP_REPEAT && wt == TSR_WRAP_REPEAT) {
+		if (ch->linear)
+			sample_lanes(t, ch, 1, TSR_WRAP_REPEAT, TSR_WRAP_REPEAT, pu, pv, rgba, &L);
 		else
-			sample_lanes(t, 0, TSR_WRAP_REPEAT, l0, l1, 0, frac, u, v, rgba, &L, 0);
-	} else if (wrap == TSR_WRAP_CLAMP) {
-		if (two)
-			sample_lanes(t, 1, TSR_WRAP_CLAMP, l0, l1, 1, frac, u, v, rgba, &L, 0);
-		else if (bilinear)
-			sample_lanes(t, 1, TSR_WRAP_CLAMP, l0, l1, 0, frac, u, v, rgba, &L, 0);
+			sample_lanes(t, ch, 0, TSR_WRAP_REPEAT, TSR_WRAP_REPEAT, pu, pv, rgba, &L);
+	} else if (ws == TSR_WRAP_CLAMP && wt == TSR_WRAP_CLAMP) {
+		if (ch->linear)
+			sample_lanes(t, ch, 1, TSR_WRAP_CLAMP, TSR_WRAP_CLAMP, pu, pv, rgba, &L);
 		else
-			sample_lanes(t, 0, TSR_WRAP_CLAMP, l0, l1, 0, frac, u, v, rgba, &L, 0);
+			sample_lanes(t, ch, 0, TSR_WRAP_CLAMP, TSR_WRAP_CLAMP, pu, pv, rgba, &L);
 	} else {
-		sample_lanes(t, bilinear, wrap, l0, l1, two, frac, u, v, rgba, &L, 0);
+		sample_lanes(t, ch, ch->linear, ws, wt, pu, pv, rgba, &L);
 	}
 	req->texel_fetches = L.fetches;
 	req->line_count = L.count;
 }
 
-/* The quad's level of detail from its lanes (0 when rho^2 <= 1 or NaN). */
-static inline float quad_lod(const struct tsr_texture *t, const float u[4], const float v[4])
+struct tsr_sampler tsr_sampler_of_filter(enum tsr_filter filter, enum tsr_wrap wrap)
 {
-	/* rho^2 <= 1 (or NaN): the LOD is at most 0 (log2f is monotonic and
-	 * exact at 1), so level 0 alone whatever the filter, without log2f */
-	const float rho2 = lod_rho2(t, u, v);
-	return rho2 > 1.0f ? 0.5f * log2f(rho2) : 0.0f;
+	struct tsr_sampler s;
+	s.mag_filter = filter == TSR_FILTER_NEAREST ? TSR_TEX_NEAREST : TSR_TEX_LINEAR;
+	s.min_filter = filter == TSR_FILTER_NEAREST ? TSR_TEX_NEAREST_MIPMAP_NEAREST
+		       : filter == TSR_FILTER_BILINEAR ? TSR_TEX_LINEAR_MIPMAP_NEAREST
+						       : TSR_TEX_LINEAR_MIPMAP_LINEAR;
+	s.wrap_s = s.wrap_t = wrap == TSR_WRAP_CLAMP ? TSR_TEX_CLAMP_TO_EDGE : TSR_TEX_REPEAT;
+	return s;
 }
 
-void tsr_texture_sample_quad(const struct tsr_texture *t,
-			     enum tsr_filter filter, enum tsr_wrap wrap,
-			     const float u[4], const float v[4],
-			     float rgba[4][4], struct tsr_texel_requests *req)
+void tsr_texture_sample_quad(const struct tsr_texture *t, const struct tsr_sampler *s,
+			     const float u[4], const float v[4], enum tsr_lod_mode mode,
+			     float lod, float rgba[4][4], struct tsr_texel_requests *req)
 {
-	sample_quad_at(t, filter, wrap, u, v, quad_lod(t, u, v), rgba, req);
-}
-
-void tsr_texture_sample_quad_lod(const struct tsr_texture *t, enum tsr_filter filter,
-				 enum tsr_wrap wrap, const float u[4], const float v[4],
-				 float lod, int relative, float rgba[4][4],
-				 struct tsr_texel_requests *req)
-{
-	if (relative)
-		lod += quad_lod(t, u, v);
-	if (!(lod == lod))  /* NaN: level 0 */
-		lod = 0.0f;
-	sample_quad_at(t, filter, wrap, u, v, lod, rgba, req);
+	struct level_choice ch;
+	choose_levels(t, s, mode == TSR_LOD_EXPLICIT ? 0.0f : lod_rho2(t, u, v), mode, lod, &ch);
+	sample_quad_at(t, s, &ch, u, v, rgba, req);
 }
 
 /* ---- cube maps (OpenGL ES 2.0.25 3.7.5) ---- */
@@ -814,8 +904,8 @@ static inline float cube_face_st(uint32_t f, float rx, float ry, float rz, float
 }
 
 void tsr_texture_sample_cube_quad(const struct tsr_texture *const faces[6],
-				  enum tsr_filter filter, const float s[4], const float t[4],
-				  const float r[4], int ref_lane, float lod, int relative,
+				  const struct tsr_sampler *smp, const float s[4], const float t[4],
+				  const float r[4], int ref_lane, enum tsr_lod_mode mode, float lod,
 				  float rgba[4][4], struct tsr_texel_requests *req)
 {
 	uint32_t face[4];
@@ -824,12 +914,13 @@ void tsr_texture_sample_cube_quad(const struct tsr_texture *const faces[6],
 		face[k] = cube_face(s[k], t[k], r[k]);
 		cube_face_st(face[k], s[k], t[k], r[k], &u[k], &v[k]);
 	}
-	if (relative) {
+	const uint32_t fr = face[ref_lane & 3];
+	float rho2 = 0.0f;
+	if (mode != TSR_LOD_EXPLICIT) {
 		/* the derivatives of the lanes' coordinates projected on the
 		 * reference lane's face (continuous across its edges); a lane
 		 * behind that face's plane keeps its own */
 		float pu[4], pv[4];
-		const uint32_t fr = face[ref_lane & 3];
 		for (int k = 0; k < 4; k++) {
 			const float ma = cube_face_st(fr, s[k], t[k], r[k], &pu[k], &pv[k]);
 			if (!(ma > 0.0f && isfinite(pu[k]) && isfinite(pv[k]))) {
@@ -837,12 +928,15 @@ void tsr_texture_sample_cube_quad(const struct tsr_texture *const faces[6],
 				pv[k] = v[k];
 			}
 		}
-		lod += quad_lod(faces[fr], pu, pv);
+		rho2 = lod_rho2(faces[fr], pu, pv);
 	}
-	if (!(lod == lod))  /* NaN: level 0 */
-		lod = 0.0f;
+	/* a direction's texels stay on its face: CLAMP_TO_EDGE whatever the wraps */
+	struct tsr_sampler clamped = *smp;
+	clamped.wrap_s = clamped.wrap_t = TSR_TEX_CLAMP_TO_EDGE;
+	struct level_choice ch;
+	choose_levels(faces[fr], &clamped, rho2, mode, lod, &ch);
 	if (face[0] == face[1] && face[0] == face[2] && face[0] == face[3]) {
-		sample_quad_at(faces[face[0]], filter, TSR_WRAP_CLAMP, u, v, lod, rgba, req);
+		sample_quad_at(faces[face[0]], &clamped, &ch, u, v, rgba, req);
 		return;
 	}
 	/* lanes on several faces: each face sampled for its lanes (the others
@@ -865,19 +959,19 @@ void tsr_texture_sample_cube_quad(const struct tsr_texture *const faces[6],
 			n += (uint32_t)on;
 		}
 		done |= lanes;
-		struct tsr_texel_requests fr;
-		sample_quad_at(faces[f], filter, TSR_WRAP_CLAMP, fu, fv, lod, frgba, &fr);
+		struct tsr_texel_requests fq;
+		sample_quad_at(faces[f], &clamped, &ch, fu, fv, frgba, &fq);
 		for (int j = 0; j < 4; j++)
 			if (lanes >> j & 1)
 				memcpy(rgba[j], frgba[j], sizeof(frgba[j]));
 		/* every lane reads as many texels (one level choice a quad) */
-		req->texel_fetches += fr.texel_fetches / 4 * n;
-		for (uint32_t i = 0; i < fr.line_count; i++) {
+		req->texel_fetches += fq.texel_fetches / 4 * n;
+		for (uint32_t i = 0; i < fq.line_count; i++) {
 			uint32_t m = 0;
-			while (m < req->line_count && req->lines[m] != fr.lines[i])
+			while (m < req->line_count && req->lines[m] != fq.lines[i])
 				m++;
 			if (m == req->line_count && m < TSR_QUAD_MAX_LINES)
-				req->lines[req->line_count++] = fr.lines[i];
+				req->lines[req->line_count++] = fq.lines[i];
 		}
 	}
 }

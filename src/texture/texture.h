@@ -1,7 +1,8 @@
 /*
  * texture.h - textures as the modelled GPU stores and samples them.
  *
- * An image becomes a full mip chain (2x2 box filter down to 1x1) of RGBA8
+ * An image becomes a full mip chain (halved down to 1x1 as GenerateMipmap
+ * does, tsr_texture_downsample_rgba8()) of RGBA8
  * texels laid out block-linear: 4x4 texels form one 64-byte block (one
  * cache line), blocks row-major within a level, each level at its own
  * address right after the previous one. This follows the block layouts of
@@ -9,11 +10,12 @@
  * (DTexL II-B, boustrophedonic II) only say texels are cached in lines.
  *
  * Sampling works on a quad (2x2 pixels, lanes 0=(0,0) 1=(1,0) 2=(0,1)
- * 3=(1,1)): the level of detail comes from the quad's texture-coordinate
- * derivatives (OpenGL 4.6 Section 8.14: rho = max of the lengths of the
- * x and y derivatives in texels, lod = log2 rho); nearest and bilinear
- * filters use the nearest level (GL_*_MIPMAP_NEAREST), trilinear blends
- * two levels; magnification (lod <= 0) samples level 0 only. The texel
+ * 3=(1,1)) with a texture unit's sampler (GL ES 2.0's min and mag
+ * filters, mipmap mode and wraps): the level of detail comes from the
+ * quad's texture-coordinate derivatives (OpenGL 4.6 Section 8.14: rho =
+ * max of the lengths of the x and y derivatives in texels, lod = log2
+ * rho); magnification (lod <= 0) samples level 0. Color texels filter in
+ * 8-bit fixed point, as texture units do. The texel
  * addresses of the four lanes for one sample instruction are coalesced into
  * unique cache-line requests, in first-use order.
  *
@@ -34,6 +36,7 @@
 
 #include "core/status.h"
 #include "command/resources.h"
+#include "command/state.h"
 
 #define TSR_TEXTURE_MAX_LEVELS 16
 #define TSR_TEXEL_BYTES 4
@@ -66,7 +69,7 @@ enum tsr_status tsr_texture_create(const struct tsr_image *img,
 void tsr_texture_destroy(struct tsr_texture *t);
 
 /*
- * Rebuilds levels 1.. of t from level 0 (the 2x2 box filter of
+ * Rebuilds levels 1.. of t from level 0 (the reduction of
  * tsr_texture_create; glGenerateMipmap of a render target after a pass
  * drew it). No allocation; nothing for a texture of one level.
  */
@@ -149,25 +152,52 @@ float tsr_texture_lod(const struct tsr_texture *t, const float u[4],
 		      const float v[4]);
 
 /*
- * Samples the texture for the four lanes of a quad: rgba[lane][channel]
- * in 0..1, and the coalesced line requests. Hot path: no allocation.
+ * A texture unit's sampler state (OpenGL ES 2.0.25 3.7.6-3.7.9, table
+ * 6.8): enum tsr_tex_filter min_filter (with its mipmap mode), mag_filter
+ * (TSR_TEX_NEAREST or TSR_TEX_LINEAR), enum tsr_tex_wrap wrap_s, wrap_t.
  */
-void tsr_texture_sample_quad(const struct tsr_texture *t,
-			     enum tsr_filter filter, enum tsr_wrap wrap,
-			     const float u[4], const float v[4],
-			     float rgba[4][4], struct tsr_texel_requests *req);
+struct tsr_sampler {
+	uint8_t min_filter, mag_filter, wrap_s, wrap_t;
+};
+
+/* A material's filter and wrap as a sampler: NEAREST is (NEAREST,
+ * NEAREST_MIPMAP_NEAREST), BILINEAR (LINEAR, LINEAR_MIPMAP_NEAREST),
+ * TRILINEAR (LINEAR, LINEAR_MIPMAP_LINEAR); s and t alike. */
+struct tsr_sampler tsr_sampler_of_filter(enum tsr_filter filter, enum tsr_wrap wrap);
+
+/* Where a sample's level of detail comes from. */
+enum tsr_lod_mode {
+	TSR_LOD_IMPLICIT = 0,  /* the quad's derivatives */
+	TSR_LOD_BIAS,          /* the quad's derivatives plus a bias (GLSL's bias argument) */
+	TSR_LOD_EXPLICIT,      /* as given (the *Lod functions, vertex shaders) */
+};
 
 /*
- * tsr_texture_sample_quad() at level of detail `lod` (levels; relative:
- * added to the quad's own LOD, as a GLSL bias is; else as given, as the
- * *Lod functions ask), one LOD for the four lanes (GL allows one per
- * fragment: a quad's lanes share the first active lane's). Hot path: no
- * allocation.
+ * Samples the texture for the four lanes of a quad with sampler s:
+ * rgba[lane][channel] in 0..1, and the coalesced line requests. The
+ * level of detail (one for the quad, levels) is lod (EXPLICIT), or comes
+ * from the lanes' derivatives (lanes 0-1 in x, 0-2 in y), plus lod
+ * (BIAS); levels, filters and weights follow llvmpipe, the reference the
+ * driver's images are checked against (texture.c: choose_levels): a
+ * LINEAR mipmap's lod is a piecewise-linear log2, a color texture filters
+ * in 8-bit fixed point (8 bits of sub-texel position, rounded 8-bit
+ * lerps, as GPUs' texture units and llvmpipe's AoS path do), a depth
+ * texture in float. Hot path: no allocation.
  */
-void tsr_texture_sample_quad_lod(const struct tsr_texture *t, enum tsr_filter filter,
-				 enum tsr_wrap wrap, const float u[4], const float v[4],
-				 float lod, int relative, float rgba[4][4],
-				 struct tsr_texel_requests *req);
+void tsr_texture_sample_quad(const struct tsr_texture *t, const struct tsr_sampler *s,
+			     const float u[4], const float v[4], enum tsr_lod_mode mode,
+			     float lod, float rgba[4][4], struct tsr_texel_requests *req);
+
+/*
+ * GenerateMipmap's reduction of RGBA8 image src (sw x sh texels) into dst
+ * (dw x dh): each destination texel the LINEAR sample of src at its
+ * centre, CLAMP_TO_EDGE, in the sampler's 8-bit fixed point: the
+ * blit-based reduction GPU drivers do (Mesa's util_gen_mipmap, which
+ * llvmpipe runs through its sampler); for even sizes the rounded mean of
+ * each row pair, then of the two rows.
+ */
+void tsr_texture_downsample_rgba8(const uint8_t *src, uint32_t sw, uint32_t sh, uint8_t *dst,
+				  uint32_t dw, uint32_t dh);
 
 /*
  * Samples a cube map (OpenGL ES 2.0.25 3.7.5) for the four lanes of a
@@ -180,17 +210,16 @@ void tsr_texture_sample_quad_lod(const struct tsr_texture *t, enum tsr_filter fi
  * wrap modes (a direction's texels stay on its face; seamless filtering
  * across faces, which GL ES 3.0 makes the rule, is not modelled: a
  * footprint at a face's edge clamps there).
- * Level of detail: `lod` (levels) as given, or (relative) added to the
- * quad's own, from the derivatives of the four lanes' coordinates
- * projected on the face of lane ref_lane (0..3: the first active one),
- * with the face's size; one LOD for the quad's lanes, as in
- * tsr_texture_sample_quad_lod(). Lanes on several faces sample each
+ * Level of detail as in tsr_texture_sample_quad(), the derivatives those
+ * of the four lanes' coordinates projected on the face of lane ref_lane
+ * (0..3: the first active one), with the face's size; filters and wraps
+ * smp's (wraps aside). Lanes on several faces sample each
  * face for its lanes; the line requests of all faces are coalesced in
  * first-use order. rgba[lane][channel] in 0..1. Hot path: no allocation.
  */
 void tsr_texture_sample_cube_quad(const struct tsr_texture *const faces[6],
-				  enum tsr_filter filter, const float s[4], const float t[4],
-				  const float r[4], int ref_lane, float lod, int relative,
+				  const struct tsr_sampler *smp, const float s[4], const float t[4],
+				  const float r[4], int ref_lane, enum tsr_lod_mode mode, float lod,
 				  float rgba[4][4], struct tsr_texel_requests *req);
 
 #endif
