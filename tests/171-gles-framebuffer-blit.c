@@ -7,8 +7,9 @@
  * on its own (integer arithmetic for NEAREST, the bilinear mix in double
  * for LINEAR); a depth blit between two depth textures that a later pass
  * depth-tests against; the error cases and the buffers ignored when one
- * side lacks them; the images of TBR and IMR identical; and stats.json
- * counting the blit's traffic (its render target reads and writes).
+ * side lacks them; the images of TBR and IMR identical, and the same again
+ * in the timing mode; and stats.json counting the blit's traffic (its
+ * render target reads and writes).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,18 +41,26 @@ static const char FS_COL[] = "precision highp float;\nuniform vec4 col;\n"
 			     "void main() { gl_FragColor = col; }\n";
 static const char *const ATTRIBS[] = {"pos", NULL};
 
-static void fix_new(struct gl_fix *f, int imr, const char *out_dir)
+/* The fixture (imr: the IMR, else the TBR; timing: the timing mode;
+ * out_dir: stats.json goes there, NULL: none). */
+static void fix_new_mode(struct gl_fix *f, int imr, int timing, const char *out_dir)
 {
 	const struct tsr_gles_config bits = {8, 8, 8, 8, 24, 0};
 	gl_fix_new(f, W, H, imr, NULL, bits, VS, FS_GRAD, ATTRIBS);
-	if (!out_dir)
+	if (!out_dir && !timing)
 		return;
 	struct tsr_gpu_config cfg;
 	gl_fix_config(&cfg, imr);
+	cfg.timing.enabled = timing != 0;
 	const struct tsr_gles_device_params p = {.width = W, .height = H, .bits = bits,
 						 .config = &cfg, .out_dir = out_dir,
 						 .frame_images = "none"};
 	gl_fix_device(f, &p);
+}
+
+static void fix_new(struct gl_fix *f, int imr, const char *out_dir)
+{
+	fix_new_mode(f, imr, 0, out_dir);
 }
 
 /* A full-target quad at NDC depth z. */
@@ -312,11 +321,12 @@ static void case_depth(struct gl_fix *f, uint8_t *img)
 	tsr_gles_Viewport(c, 0, 0, W, H);
 }
 
-/* Every case on one pipeline, the images read into img (4 windows). */
-static void run_cases(int imr, uint8_t *img)
+/* Every case on one pipeline (and in the timing mode), the images read
+ * into img (6 windows). */
+static void run_cases(int imr, int timing, uint8_t *img)
 {
 	struct gl_fix f;
-	fix_new(&f, imr, NULL);
+	fix_new_mode(&f, imr, timing, NULL);
 	case_nearest_flip(&f, img);
 	case_linear(&f, img + 2 * W * H * 4);
 	case_scissor_and_clip(&f, img + 3 * W * H * 4);
@@ -329,14 +339,16 @@ static void test_blits_tbr_imr(void **state)
 {
 	(void)state;
 	enum { BYTES = 6 * W * H * 4 };
-	uint8_t *img[2] = {calloc(1, BYTES), calloc(1, BYTES)};
-	assert_non_null(img[0]);
-	assert_non_null(img[1]);
-	run_cases(0, img[0]);
-	run_cases(1, img[1]);
-	assert_memory_equal(img[0], img[1], BYTES);  /* TBR and IMR alike */
-	free(img[0]);
-	free(img[1]);
+	uint8_t *img[4];
+	for (int k = 0; k < 4; k++) {  /* TBR, IMR, each in the timing mode too */
+		img[k] = calloc(1, BYTES);
+		assert_non_null(img[k]);
+		run_cases(k & 1, k >> 1, img[k]);
+	}
+	for (int k = 1; k < 4; k++)
+		assert_memory_equal(img[0], img[k], BYTES);  /* all alike */
+	for (int k = 0; k < 4; k++)
+		free(img[k]);
 }
 
 static void test_errors(void **state)
