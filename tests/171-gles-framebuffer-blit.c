@@ -5,8 +5,9 @@
  * (NEAREST), scaled with LINEAR, under a scissor box, partly outside the
  * source (clipped), each pixel checked against values this file computes
  * on its own (integer arithmetic for NEAREST, the bilinear mix in double
- * for LINEAR); a depth blit between two depth textures that a later pass
- * depth-tests against; the error cases and the buffers ignored when one
+ * for LINEAR); draws, a blit and draws after it in one frame, in order;
+ * a depth blit between two depth textures that a later pass depth-tests
+ * against; the error cases and the buffers ignored when one
  * side lacks them; the images of TBR and IMR identical, and the same again
  * in the timing mode; and stats.json counting the blit's traffic (its
  * render target reads and writes).
@@ -67,6 +68,18 @@ static void fix_new(struct gl_fix *f, int imr, const char *out_dir)
 static void quad(struct gl_fix *f, float z)
 {
 	const float v[18] = {-1, -1, z, 1, -1, z, 1, 1, z, -1, -1, z, 1, 1, z, -1, 1, z};
+	tsr_gles_BindBuffer(f->ctx, GL_ARRAY_BUFFER, 0);
+	tsr_gles_VertexAttribPointer(f->ctx, 0, 3, GL_FLOAT, GL_FALSE, 0, v);
+	tsr_gles_EnableVertexAttribArray(f->ctx, 0);
+	gl_fix_draw(f, GL_TRIANGLES, 0, 6);
+}
+
+/* A quad over window pixels [x0, x1) x [y0, y1) (of the W x H window). */
+static void quad_px(struct gl_fix *f, int x0, int y0, int x1, int y1)
+{
+	const float a = 2.0f * (float)x0 / W - 1, b = 2.0f * (float)y0 / H - 1;
+	const float c = 2.0f * (float)x1 / W - 1, d = 2.0f * (float)y1 / H - 1;
+	const float v[18] = {a, b, 0, c, b, 0, c, d, 0, a, b, 0, c, d, 0, a, d, 0};
 	tsr_gles_BindBuffer(f->ctx, GL_ARRAY_BUFFER, 0);
 	tsr_gles_VertexAttribPointer(f->ctx, 0, 3, GL_FLOAT, GL_FALSE, 0, v);
 	tsr_gles_EnableVertexAttribArray(f->ctx, 0);
@@ -321,8 +334,50 @@ static void case_depth(struct gl_fix *f, uint8_t *img)
 	tsr_gles_Viewport(c, 0, 0, W, H);
 }
 
+/*
+ * The order of draws and blits in one frame: the window cleared blue and
+ * its left half drawn red (a window pass), the source drawn (its own
+ * pass), the source blitted 1:1 into the window at (16, 8) (after both
+ * passes: it reads the source's draw, and the window pass that follows
+ * keeps what it wrote), then the bottom 12 rows drawn green over it all
+ * (rows 8..11 of the blit's too: the draw after it wins).
+ */
+static void case_order(struct gl_fix *f, uint8_t *img)
+{
+	struct tsr_gles_context *c = f->ctx;
+	const GLuint prog_grad = f->prog;
+	const GLuint prog_col = gl_program(c, VS, FS_COL, ATTRIBS);
+	clear_window(f);
+	tsr_gles_Uniform4f(c, tsr_gles_GetUniformLocation(c, prog_col, "col"), 1, 0, 0, 1);
+	quad_px(f, 0, 0, W / 2, H);
+	tsr_gles_UseProgram(c, prog_grad);
+	const GLuint src = source(f);
+	tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, 0);
+	tsr_gles_BindFramebuffer(c, GL_READ_FRAMEBUFFER_NV, src);
+	blit(f, 0, 0, S, S, 16, 8, 32, 24, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+	tsr_gles_UseProgram(c, prog_col);
+	tsr_gles_Uniform4f(c, tsr_gles_GetUniformLocation(c, prog_col, "col"), 0, 1, 0, 1);
+	quad_px(f, 0, 0, W, 12);
+	read_all(f, W, H, img);
+	static const uint8_t red[4] = {255, 0, 0, 255}, green[4] = {0, 255, 0, 255};
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			uint8_t e[4];
+			if (y < 12)
+				memcpy(e, green, 4);
+			else if (x < W / 2)
+				memcpy(e, red, 4);
+			else if (y < 24)
+				src_px(x - 16, y - 8, e);
+			else
+				memcpy(e, BLUE, 4);
+			expect_px(img, W, x, y, e, "draws and a blit in order");
+		}
+	tsr_gles_UseProgram(c, prog_grad);
+}
+
 /* Every case on one pipeline (and in the timing mode), the images read
- * into img (6 windows). */
+ * into img (7 windows). */
 static void run_cases(int imr, int timing, uint8_t *img)
 {
 	struct gl_fix f;
@@ -330,7 +385,8 @@ static void run_cases(int imr, int timing, uint8_t *img)
 	case_nearest_flip(&f, img);
 	case_linear(&f, img + 2 * W * H * 4);
 	case_scissor_and_clip(&f, img + 3 * W * H * 4);
-	case_depth(&f, img + 5 * W * H * 4);
+	case_order(&f, img + 5 * W * H * 4);
+	case_depth(&f, img + 6 * W * H * 4);
 	assert_int_equal(tsr_gles_GetError(f.ctx), GL_NO_ERROR);
 	gl_fix_free(&f);
 }
@@ -338,7 +394,7 @@ static void run_cases(int imr, int timing, uint8_t *img)
 static void test_blits_tbr_imr(void **state)
 {
 	(void)state;
-	enum { BYTES = 6 * W * H * 4 };
+	enum { BYTES = 7 * W * H * 4 };
 	uint8_t *img[4];
 	for (int k = 0; k < 4; k++) {  /* TBR, IMR, each in the timing mode too */
 		img[k] = calloc(1, BYTES);
