@@ -4,7 +4,7 @@
  * techniques, and the frame entry points), the two pipelines' frames
  * behind struct tsr_pipeline_driver (frame_loop.c: the TBR's;
  * imr_driver.c: the immediate mode's), what both do alike for a pass
- * (pass.c), the TBR's stages (stages.c: a draw call; tile_stages.c: a
+ * (pass.c) and for a blit between passes (blit.c), the TBR's stages (stages.c: a draw call; tile_stages.c: a
  * tile, tile_stages.h) and the timing mode (timing_driver.c).
  */
 #ifndef TSR_PIPELINE_GPU_PRIV_H
