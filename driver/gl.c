@@ -1,7 +1,8 @@
 /*
  * gl.c - the OpenGL ES 2.0 entry points (all 142 of <GLES2/gl2.h>),
  * GL_OES_mapbuffer's three and those of GL_EXT_discard_framebuffer,
- * GL_EXT_polygon_offset_clamp and GL_KHR_debug (KHR suffix), exported as gl*: each is the tsr_gles_* call of
+ * GL_EXT_polygon_offset_clamp, GL_NV_framebuffer_blit and GL_KHR_debug
+ * (KHR suffix), exported as gl*: each is the tsr_gles_* call of
  * src/gles/gles.h on the calling thread's current context (driver.h's
  * drv_current). With no current context a call does nothing and returns 0
  * (NULL, GL_FALSE, GL_NO_ERROR).
@@ -1054,6 +1055,26 @@ void GL_APIENTRY glDiscardFramebufferEXT(GLenum target, GLsizei numAttachments,
 		drv_report(st, &err);
 }
 
+/* GL_NV_framebuffer_blit: the context validates, the device copies
+ * (tsr_gles_device_blit()). */
+void GL_APIENTRY glBlitFramebufferNV(GLint srcX0, GLint srcY0, GLint srcX1, GLint srcY1,
+				     GLint dstX0, GLint dstY0, GLint dstX1, GLint dstY1,
+				     GLbitfield mask, GLenum filter)
+{
+	CTX();
+	const GLbitfield m = tsr_gles_BlitFramebufferNV(c->gles, srcX0, srcY0, srcX1, srcY1, dstX0,
+							dstY0, dstX1, dstY1, mask, filter);
+	struct tsr_gles_device *dev = device_of(c);
+	if (!m || !dev)
+		return;
+	const GLint src[4] = {srcX0, srcY0, srcX1, srcY1}, dst[4] = {dstX0, dstY0, dstX1, dstY1};
+	struct tsr_error err;
+	err.msg[0] = '\0';
+	enum tsr_status st = tsr_gles_device_blit(dev, c->gles, src, dst, m, filter, &err);
+	if (st != TSR_OK)
+		drv_report(st, &err);
+}
+
 /* GL_KHR_debug */
 void GL_APIENTRY glObjectLabelKHR(GLenum identifier, GLuint name, GLsizei length,
 				  const GLchar *label)
@@ -1137,7 +1158,8 @@ static const struct drv_proc gl_procs[] = {
 	P(glActiveTexture), P(glAttachShader), P(glBindAttribLocation), P(glBindBuffer),
 	P(glBindFramebuffer), P(glBindRenderbuffer), P(glBindTexture), P(glBlendColor),
 	P(glBlendEquation), P(glBlendEquationSeparate), P(glBlendFunc), P(glBlendFuncSeparate),
-	P(glBufferData), P(glBufferSubData), P(glCheckFramebufferStatus), P(glClear),
+	P(glBlitFramebufferNV), P(glBufferData), P(glBufferSubData), P(glCheckFramebufferStatus),
+	P(glClear),
 	P(glClearColor), P(glClearDepthf), P(glClearStencil), P(glColorMask), P(glCompileShader),
 	P(glCompressedTexImage2D), P(glCompressedTexSubImage2D), P(glCopyTexImage2D),
 	P(glCopyTexSubImage2D), P(glCreateProgram), P(glCreateShader), P(glCullFace),

@@ -10,7 +10,8 @@
  * links, uniforms and draws get exercised). Draws, clears, reads and swaps
  * go on to a device (device.h) of a small surface. The extensions' entry
  * points are called too: PolygonOffsetClampEXT, DrawBuffersEXT,
- * DiscardFramebufferEXT, FramebufferFetchBarrierEXT, S3TC uploads and
+ * DiscardFramebufferEXT, FramebufferFetchBarrierEXT, BlitFramebufferNV
+ * (the context's checks, then the device's blit), S3TC uploads and
  * KHR_debug's (labels, messages, groups, the log, the callback).
  *
  * The first byte picks the context's size and default framebuffer bits.
@@ -38,6 +39,10 @@
  *   LINK_STATUS FALSE with a non-empty log;
  * - the draw state is made exactly when the framebuffer is complete and a
  *   program is current (count > 0), and carries the call's mode and count;
+ * - BlitFramebufferNV: INVALID_VALUE for mask bits of no buffer,
+ *   INVALID_ENUM for another filter, the buffers it returns a subset of
+ *   the mask (none on an error), the device's blit succeeds or names why
+ *   not;
  * - KHR_debug: a label comes back as set (cut to the buffer), a group push
  *   or pop changes the stack depth by one unless it records an error
  *   (STACK_UNDERFLOW at the default group), messages fetched from the log
@@ -226,6 +231,8 @@ static const GLenum ACCESSES[] = { GL_WRITE_ONLY_OES };
 static const GLenum DRAW_BUFFERS[] = { GL_NONE, GL_BACK, GL_COLOR_ATTACHMENT0,
 				       GL_COLOR_ATTACHMENT1_EXT, GL_COLOR_ATTACHMENT2_EXT,
 				       GL_COLOR_ATTACHMENT3_EXT };
+static const GLenum BLIT_FILTERS[] = { GL_NEAREST, GL_NEAREST, GL_LINEAR, GL_LINEAR,
+					GL_LINEAR_MIPMAP_LINEAR, GL_NONE };
 static const GLenum DISCARDS[] = { GL_COLOR_ATTACHMENT0, GL_DEPTH_ATTACHMENT,
 				   GL_STENCIL_ATTACHMENT, GL_COLOR_EXT, GL_DEPTH_EXT,
 				   GL_STENCIL_EXT };
@@ -952,7 +959,8 @@ enum op {
 	OP_BUILTIN_PROGRAM, OP_TEXTURE_COMPLETE,
 	/* extensions (docs/gles.md) */
 	OP_POLYGON_OFFSET_CLAMP, OP_DRAW_BUFFERS, OP_DISCARD_FRAMEBUFFER, OP_FETCH_BARRIER,
-	OP_DEBUG_LABEL, OP_DEBUG_MESSAGE, OP_DEBUG_GROUP, OP_DEBUG_LOG, OP_COUNT
+	OP_DEBUG_LABEL, OP_DEBUG_MESSAGE, OP_DEBUG_GROUP, OP_DEBUG_LOG, OP_BLIT_FRAMEBUFFER,
+	OP_COUNT
 };
 
 static int debug_callback_user;
@@ -2080,6 +2088,40 @@ static GLenum one_call(struct fz *z)
 		break;
 	}
 	case OP_FETCH_BARRIER: tsr_gles_FramebufferFetchBarrierEXT(ctx); break;
+	case OP_BLIT_FRAMEBUFFER: {
+		/* GL_NV_framebuffer_blit: any rectangles (flipped, huge, empty),
+		 * masks mostly of the three buffers, the filters and others */
+		GLint v[8];
+		for (int i = 0; i < 8; i++)
+			v[i] = sint(r);
+		const uint8_t mb = u8(r);
+		const GLbitfield all = GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT |
+				       GL_STENCIL_BUFFER_BIT;
+		const GLbitfield mask = mb < 0xF0 ? ((mb & 1 ? GL_COLOR_BUFFER_BIT : 0) |
+						     (mb & 2 ? GL_DEPTH_BUFFER_BIT : 0) |
+						     (mb & 4 ? GL_STENCIL_BUFFER_BIT : 0))
+						  : (GLbitfield)u32(r);
+		const GLenum filter = PICK(r, BLIT_FILTERS);
+		const GLbitfield got = tsr_gles_BlitFramebufferNV(ctx, v[0], v[1], v[2], v[3], v[4],
+								  v[5], v[6], v[7], mask, filter);
+		e = tsr_gles_GetError(ctx);
+		have_e = true;
+		if (mask & ~all)
+			CHECK(e == GL_INVALID_VALUE);
+		else if (filter != GL_NEAREST && filter != GL_LINEAR)
+			CHECK(e == GL_INVALID_ENUM);
+		CHECK(e == GL_NO_ERROR || got == 0);
+		CHECK((got & ~mask) == 0);  /* buffers are only ever dropped */
+		if (got) {
+			const GLint src[4] = {v[0], v[1], v[2], v[3]}, dst[4] = {v[4], v[5], v[6], v[7]};
+			struct tsr_error err;
+			err.msg[0] = '\0';
+			const enum tsr_status st = tsr_gles_device_blit(z->dev, ctx, src, dst, got,
+									 filter, &err);
+			CHECK(st == TSR_OK || err.msg[0] != '\0');
+		}
+		break;
+	}
 	case OP_DEBUG_LABEL: {
 		/* a label set on an object comes back from GetObjectLabelKHR */
 		char label[80], got[96];

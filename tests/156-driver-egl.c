@@ -156,6 +156,7 @@ static void test_exports(void **state)
 		"glClear", "glDrawElements", "glReadPixels", "glUniformMatrix4fv",
 		"glMapBufferOES", "glUnmapBufferOES", "glGetBufferPointervOES",
 		"glShaderBinary", "glReleaseShaderCompiler", "glGetShaderPrecisionFormat",
+		"glBlitFramebufferNV",
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		void *a = dlsym(lib_egl, names[i]), *b = dlsym(lib_gles, names[i]);

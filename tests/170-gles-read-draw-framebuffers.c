@@ -1,6 +1,6 @@
 /*
  * 170-gles-read-draw-framebuffers.c - GL_NV_framebuffer_blit's two
- * framebuffer bindings (the blit itself is not done): BindFramebuffer's
+ * framebuffer bindings (the blit itself: test 171): BindFramebuffer's
  * READ_FRAMEBUFFER_NV and DRAW_FRAMEBUFFER_NV targets and FRAMEBUFFER
  * binding both, their queries, the attachment calls and
  * CheckFramebufferStatus at each target, deletion unbinding both; on the GL

@@ -46,7 +46,7 @@ int tsr_pass_tests_stencil(const struct tsr_frame_commands *c, const struct tsr_
 void tsr_commands_reset(struct tsr_frame_commands *c, uint32_t frame)
 {
 	c->frame = frame;
-	c->pass_count = c->draw_count = c->event_count = 0;
+	c->pass_count = c->draw_count = c->event_count = c->blit_count = 0;
 }
 
 /* Makes room for one more element of `size` bytes in *array. */
@@ -94,8 +94,19 @@ enum tsr_status tsr_commands_event(struct tsr_frame_commands *c,
 	return TSR_OK;
 }
 
+enum tsr_status tsr_commands_blit(struct tsr_frame_commands *c, const struct tsr_cmd_blit *b,
+				  struct tsr_error *err)
+{
+	TSR_TRY(grow((void **)&c->blits, c->blit_count, &c->blit_cap, sizeof(*b), err));
+	c->blits[c->blit_count] = *b;
+	c->blits[c->blit_count].before_pass = c->pass_count;
+	c->blit_count++;
+	return TSR_OK;
+}
+
 void tsr_commands_release(struct tsr_frame_commands *c)
 {
+	free(c->blits);
 	free(c->passes);
 	free(c->draws);
 	free(c->events);

@@ -136,6 +136,50 @@ struct tsr_cmd_pass {
 	                             counted for it */
 };
 
+/*
+ * A framebuffer blit (GL_NV_framebuffer_blit's BlitFramebufferNV, GL 3.0's
+ * BlitFramebuffer): a rectangle of a source buffer copied, scaled and
+ * flipped, into a rectangle of a destination buffer, between two passes
+ * (after passes [0, before_pass) and before pass before_pass: the
+ * passes that drew its source are rendered, the destination's later
+ * passes see what it wrote). Rectangles are in GL's window coordinates
+ * (origin at the lower left, row 0 the bottom), x0/y0 inclusive, x1/y1
+ * exclusive, either way round (x1 < x0: flipped); a destination pixel
+ * (x, y) inside the destination rectangle and the scissor box reads the
+ * source at u = src_x0 + (x + 0.5 - dst_x0) * (src_x1 - src_x0) /
+ * (dst_x1 - dst_x0) (v likewise): NEAREST the texel floor(u), floor(v);
+ * LINEAR (color only) the bilinear mix of the four texels around (u -
+ * 0.5, v - 0.5), clamped to the source's edges, on the 0..255 scale,
+ * rounded to the nearest byte. A destination pixel whose texel floor(u),
+ * floor(v) lies outside the source buffer is not written (clipping to the
+ * source's bounds); pixels outside the destination buffer are not either.
+ * The source is read whole before anything is written (overlapping
+ * rectangles of one buffer copy as from a snapshot).
+ *
+ * Buffers: color from a color render target (an image with render_target
+ * set, not depth) or the frame buffer (-1: the back buffer as the frame's
+ * passes left it, else the previous frame's image, as a pass that keeps
+ * its color loads it) into another or the frame buffer; depth (NEAREST
+ * only) from a depth render target (tsr_image.depth) into another of the
+ * same kind. Memory traffic: the source's texels read and the
+ * destination's written, as the pipelines' tile loads and flushes make it
+ * (a render target's 4x4 block rows, stream render_target; the TBR's frame
+ * buffer rows, stream color; the IMR's 8x8 blocks, stream display).
+ */
+struct tsr_cmd_blit {
+	uint32_t before_pass;
+	uint8_t mask;             /* TSR_CLEAR_COLOR and / or TSR_CLEAR_DEPTH */
+	uint8_t linear;           /* 1: LINEAR (color only), 0: NEAREST */
+	uint8_t mipmap;           /* a mipmapped color destination (tsr_image.mipmapped):
+	                             its levels 1.. rebuilt after the blit (glGenerateMipmap
+	                             after it); no traffic counted */
+	int32_t src_color, dst_color; /* TSR_CLEAR_COLOR: images (resources.images), -1 the
+	                                 frame buffer */
+	int32_t src_depth, dst_depth; /* TSR_CLEAR_DEPTH: depth render target images */
+	int32_t src[4], dst[4];   /* x0, y0, x1, y1 */
+	struct tsr_scissor_state scissor; /* the destination's scissor box (enable 0: none) */
+};
+
 enum tsr_event_kind {
 	TSR_EVENT_TEXTURE_UPLOAD = 0,  /* new texture contents from this frame on */
 };
@@ -154,6 +198,8 @@ struct tsr_frame_commands {
 	struct tsr_cmd_draw *draws;
 	uint32_t event_count, event_cap;
 	struct tsr_cmd_event *events;
+	uint32_t blit_count, blit_cap;
+	struct tsr_cmd_blit *blits;  /* in recording order (before_pass never decreases) */
 };
 
 /*
@@ -209,6 +255,11 @@ enum tsr_status tsr_commands_draw(struct tsr_frame_commands *c, const struct tsr
 				  struct tsr_error *err);
 enum tsr_status tsr_commands_event(struct tsr_frame_commands *c,
 				   const struct tsr_cmd_event *e, struct tsr_error *err);
+
+/* Appends a blit (its before_pass: the passes recorded so far). Errors:
+ * TSR_ERR_NOMEM. */
+enum tsr_status tsr_commands_blit(struct tsr_frame_commands *c, const struct tsr_cmd_blit *b,
+				  struct tsr_error *err);
 
 /* Frees the lists' storage. */
 void tsr_commands_release(struct tsr_frame_commands *c);

@@ -74,6 +74,16 @@
  * end, frames.csv (a row per frame, energy_nj too in the timing mode) and
  * stats.json at destroy.
  *
+ * Blits (glBlitFramebufferNV, tsr_gles_device_blit()): a blit command of
+ * the frame's command list (struct tsr_cmd_blit) after every pass recorded
+ * so far, which both pipelines run before the next pass (pipeline/blit.c):
+ * a clear pending on its source or destination becomes a pass of its own
+ * first, the open pass ends (a later draw opens a new one, which keeps a
+ * render target's color, and the window's after a blit into it). Color
+ * between the window and color render targets, depth between depth
+ * textures; the window's and renderbuffers' depth and every stencil never
+ * leave the chip, so their blits are refused.
+ *
  * Several draw buffers (GL_EXT_draw_buffers: draw buffers 1..3 selecting
  * attached COLOR_ATTACHMENT1..3 images): the pass takes every color
  * attachment of the framebuffer object as color targets 1..3 (struct
@@ -1425,8 +1435,22 @@ enum tsr_status tsr_gles_device_generate_mipmap(struct tsr_gles_device *dev,
 		const struct texture_map *t = &dev->textures[i];
 		if (t->serial != serial || t->target != 1)
 			continue;
-		/* after the frame's last pass into it, else now (its texels are
-		 * what earlier frames rendered) */
+		/* after the frame's last pass or blit into it so far, else now (its
+		 * texels are what earlier frames rendered) */
+		for (uint32_t b = dev->cmds.blit_count; b-- > 0;) {
+			struct tsr_cmd_blit *bl = &dev->cmds.blits[b];
+			if (!(bl->mask & TSR_CLEAR_COLOR) || bl->dst_color != (int32_t)t->image)
+				continue;
+			int later_pass = 0;  /* a pass into it after the blit */
+			for (uint32_t p = bl->before_pass; p < dev->cmds.pass_count; p++)
+				later_pass |= dev->cmds.passes[p].target == TSR_TARGET_TEXTURE &&
+					      dev->cmds.passes[p].target_image == t->image;
+			if (!later_pass) {
+				bl->mipmap = 1;
+				return TSR_OK;
+			}
+			break;
+		}
 		for (uint32_t p = dev->cmds.pass_count; p-- > 0;)
 			if (dev->cmds.passes[p].target == TSR_TARGET_TEXTURE &&
 			    dev->cmds.passes[p].target_image == t->image) {
@@ -1485,8 +1509,8 @@ enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 			if (dev->textures[i].target == 2 && dev->textures[i].image == (uint32_t)target)
 				return unsupported(err, "reading a framebuffer object without a color "
 						   "attachment");
-	/* (a pass a discard or a mipmap closed is pending too) */
-	if (dev->pass_open || dev->clear_count || dev->cmds.pass_count)
+	/* (a pass a discard or a mipmap closed is pending too, and a blit) */
+	if (dev->pass_open || dev->clear_count || dev->cmds.pass_count || dev->cmds.blit_count)
 		TSR_TRY(render_frame(dev, err));
 	if (target >= 0)
 		return read_target(dev, (uint32_t)target, x, y, w, h, rgba, err);
@@ -1504,6 +1528,95 @@ enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 			memcpy(rgba + ((size_t)r * (size_t)w + (size_t)c) * 4, row + (size_t)gx * 4, 4);
 		}
 	}
+	return TSR_OK;
+}
+
+/* 1 when image is a depth render target (a depth texture's). */
+static int depth_target_image(const struct tsr_gles_device *d, int32_t image)
+{
+	for (uint32_t i = 0; image >= 0 && i < d->texture_count; i++)
+		if (d->textures[i].target == 2 && d->textures[i].image == (uint32_t)image)
+			return 1;
+	return 0;
+}
+
+/* The pending clear of pass target `target` (its depth target depth, its
+ * color targets 1..3 m or NULL) made a pass of its own now, so that a
+ * blit reading or writing the target comes after it. */
+static enum tsr_status flush_clear(struct tsr_gles_device *d, int32_t target, int32_t depth,
+				   const struct mrt_sel *m, struct tsr_error *err)
+{
+	if (!pending_clear(d, target, 0))
+		return TSR_OK;
+	d->pass_open = 0;
+	return open_pass(d, target, depth, m, err);
+}
+
+enum tsr_status tsr_gles_device_blit(struct tsr_gles_device *dev,
+				     const struct tsr_gles_context *ctx, const GLint src[4],
+				     const GLint dst[4], GLbitfield mask, GLenum filter,
+				     struct tsr_error *err)
+{
+	if (!(mask & (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT)))
+		return TSR_OK;
+	struct tsr_gles_context *q = (struct tsr_gles_context *)ctx;  /* queries only */
+	int32_t rt = -1, rdepth = -1, dt = -1, ddepth = -1;
+	struct mrt_sel mrt;
+	TSR_TRY(framebuffer_target(dev, ctx, GL_READ_FRAMEBUFFER_NV, &rt, &rdepth, err));
+	TSR_TRY(bound_target(dev, ctx, &dt, &ddepth, err));
+	TSR_TRY(mrt_targets(dev, ctx, dt, &mrt, err));
+	struct tsr_cmd_blit b = {.src_color = rt, .dst_color = dt, .src_depth = -1,
+				 .dst_depth = -1};
+	if (mask & GL_COLOR_BUFFER_BIT) {
+		if (mrt.drawn)
+			return unsupported(err, "a framebuffer blit into several draw buffers "
+					   "(GL_EXT_draw_buffers)");
+		b.mask |= TSR_CLEAR_COLOR;
+		b.linear = filter == GL_LINEAR;
+	}
+	if (mask & GL_DEPTH_BUFFER_BIT) {
+		/* a depth texture's depth: a framebuffer object's with a color
+		 * attachment (stored by its passes), or alone (its target) */
+		b.src_depth = rdepth >= 0 ? rdepth : depth_target_image(dev, rt) ? rt : -1;
+		b.dst_depth = ddepth >= 0 ? ddepth : depth_target_image(dev, dt) ? dt : -1;
+		if (b.src_depth < 0 || b.dst_depth < 0)
+			return unsupported(err, "a depth blit from or into the window or a depth "
+					   "renderbuffer (their depth never leaves the chip)");
+		b.mask |= TSR_CLEAR_DEPTH;
+	}
+	for (int i = 0; i < 4; i++) {
+		b.src[i] = src[i];
+		b.dst[i] = dst[i];
+	}
+	GLboolean sc = GL_FALSE;
+	tsr_gles_GetBooleanv(q, GL_SCISSOR_TEST, &sc);
+	if (sc) {
+		GLint box[4] = {0, 0, 0, 0};
+		tsr_gles_GetIntegerv(q, GL_SCISSOR_BOX, box);
+		b.scissor = (struct tsr_scissor_state){1, box[0], box[1],
+						       (uint32_t)(box[2] > 0 ? box[2] : 0),
+						       (uint32_t)(box[3] > 0 ? box[3] : 0)};
+	}
+	if (b.mask) {
+		/* the clears pending for the source and the destination first (a
+		 * pass each), then the blit after every pass recorded: the
+		 * source's draws are rendered before it reads, the destination's
+		 * later draws (a new pass, which keeps what it wrote) after it */
+		TSR_TRY(flush_clear(dev, rt, rdepth, NULL, err));
+		if (dt != rt)
+			TSR_TRY(flush_clear(dev, dt, ddepth, &mrt, err));
+		dev->pass_open = 0;
+		TSR_TRY(tsr_commands_blit(&dev->cmds, &b, err));
+		if ((b.mask & TSR_CLEAR_COLOR) && dt < 0)
+			dev->window_drawn = 1;  /* a later window pass keeps its color */
+		for (uint32_t i = 0; (b.mask & TSR_CLEAR_DEPTH) && i < dev->texture_count; i++)
+			if (dev->textures[i].target == 2 &&
+			    dev->textures[i].image == (uint32_t)b.dst_depth)
+				dev->textures[i].depth_stored = 1;  /* a later pass loads it */
+	}
+	if (mask & GL_STENCIL_BUFFER_BIT)
+		return unsupported(err, "a stencil blit (the stencil buffer never leaves the "
+				   "chip)");
 	return TSR_OK;
 }
 

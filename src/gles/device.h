@@ -109,6 +109,31 @@ enum tsr_status tsr_gles_device_discard(struct tsr_gles_device *dev,
 					const struct tsr_gles_context *ctx, GLbitfield mask,
 					struct tsr_error *err);
 
+/*
+ * glBlitFramebufferNV (GL_NV_framebuffer_blit) of the buffers in mask
+ * (COLOR/DEPTH/STENCIL_BUFFER_BIT, as tsr_gles_BlitFramebufferNV()
+ * returned them) from the read framebuffer bound in ctx to the draw one:
+ * the source rectangle src (x0, y0, x1, y1, GL's window coordinates) into
+ * the destination rectangle dst, filter NEAREST or LINEAR (color only),
+ * under ctx's scissor box; flips, scaling and clipping as command.h's
+ * struct tsr_cmd_blit says. Recorded as a blit command after every pass
+ * recorded so far (the open pass ends: a later draw opens a new one, which
+ * keeps a render target's or the window's color), after a pass of its own
+ * for a clear pending on the source or the destination; the GPU renders
+ * it with the frame (its traffic in the frame's counters). A color blit
+ * into the window makes the frame's later window passes keep its color;
+ * a depth blit makes the destination depth texture's next pass load its
+ * depth. Errors: TSR_ERR_UNSUPPORTED for a depth blit whose source or
+ * destination is not a depth texture (the window's and renderbuffers'
+ * depth never leave the chip), a stencil blit (after the color and depth
+ * ones are recorded), a color blit into several draw buffers; those of
+ * tsr_gles_device_draw().
+ */
+enum tsr_status tsr_gles_device_blit(struct tsr_gles_device *dev,
+				     const struct tsr_gles_context *ctx, const GLint src[4],
+				     const GLint dst[4], GLbitfield mask, GLenum filter,
+				     struct tsr_error *err);
+
 /* glFlush / glFinish: renders what is pending. */
 enum tsr_status tsr_gles_device_flush(struct tsr_gles_device *dev, struct tsr_error *err);
 

@@ -323,3 +323,56 @@ GLbitfield tsr_gles_DiscardFramebufferEXT(struct tsr_gles_context *ctx, GLenum t
 	}
 	return mask;
 }
+
+GLbitfield tsr_gles_BlitFramebufferNV(struct tsr_gles_context *ctx, GLint srcX0, GLint srcY0,
+				      GLint srcX1, GLint srcY1, GLint dstX0, GLint dstY0,
+				      GLint dstX1, GLint dstY1, GLbitfield mask, GLenum filter)
+{
+	(void)srcX0, (void)srcY0, (void)srcX1, (void)srcY1;
+	(void)dstX0, (void)dstY0, (void)dstX1, (void)dstY1;
+	const GLbitfield all = GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT;
+	if (mask & ~all) {
+		gles_error(ctx, GL_INVALID_VALUE);
+		return 0;
+	}
+	if (filter != GL_NEAREST && filter != GL_LINEAR) {
+		gles_error(ctx, GL_INVALID_ENUM);
+		return 0;
+	}
+	if (tsr_gles_CheckFramebufferStatus(ctx, GL_READ_FRAMEBUFFER_NV) != GL_FRAMEBUFFER_COMPLETE ||
+	    tsr_gles_CheckFramebufferStatus(ctx, GL_DRAW_FRAMEBUFFER_NV) != GL_FRAMEBUFFER_COMPLETE) {
+		gles_error(ctx, GL_INVALID_FRAMEBUFFER_OPERATION);
+		return 0;
+	}
+	if ((mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT)) && filter != GL_NEAREST) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return 0;
+	}
+	const struct gles_framebuffer *rf = ctx->read_framebuffer, *df = ctx->framebuffer;
+	GLint rb[6], db[6];
+	gles_framebuffer_bits(ctx, rf, rb);
+	gles_framebuffer_bits(ctx, df, db);
+	/* depth and stencil in both: their formats must match (bits compared) */
+	if (((mask & GL_DEPTH_BUFFER_BIT) && rb[4] && db[4] && rb[4] != db[4]) ||
+	    ((mask & GL_STENCIL_BUFFER_BIT) && rb[5] && db[5] && rb[5] != db[5])) {
+		gles_error(ctx, GL_INVALID_OPERATION);
+		return 0;
+	}
+	/* a buffer missing from either side is ignored: the read buffer
+	 * (COLOR_ATTACHMENT0, the window's back buffer), a draw buffer with an
+	 * image (DrawBuffersEXT's selection), depth, stencil */
+	const bool read_color = rf ? rf->att[GLES_ATTACH_COLOR0].type != GL_NONE : true;
+	bool draw_color = !df && !ctx->default_draw_none;
+	static const int color_att[TSR_GLES_MAX_DRAW_BUFFERS] = {
+		GLES_ATTACH_COLOR0, GLES_ATTACH_COLOR1, GLES_ATTACH_COLOR2, GLES_ATTACH_COLOR3};
+	for (int i = 0; df && i < TSR_GLES_MAX_DRAW_BUFFERS; i++)
+		if ((df->draw_buffers >> i & 1) && df->att[color_att[i]].type != GL_NONE)
+			draw_color = true;
+	if (!read_color || !draw_color)
+		mask &= ~(GLbitfield)GL_COLOR_BUFFER_BIT;
+	if (!rb[4] || !db[4])
+		mask &= ~(GLbitfield)GL_DEPTH_BUFFER_BIT;
+	if (!rb[5] || !db[5])
+		mask &= ~(GLbitfield)GL_STENCIL_BUFFER_BIT;
+	return mask;
+}

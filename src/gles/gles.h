@@ -70,7 +70,8 @@
 	"GL_EXT_polygon_offset_clamp GL_OES_vertex_half_float GL_KHR_debug " \
 	"GL_OES_packed_depth_stencil GL_EXT_frag_depth GL_EXT_draw_buffers " \
 	"GL_EXT_shader_framebuffer_fetch GL_EXT_shader_framebuffer_fetch_non_coherent " \
-	"GL_EXT_texture_compression_s3tc GL_EXT_unpack_subimage GL_EXT_blend_func_extended"
+	"GL_EXT_texture_compression_s3tc GL_EXT_unpack_subimage GL_EXT_blend_func_extended " \
+	"GL_NV_framebuffer_blit"
 
 struct tsr_gles_context;
 
@@ -476,6 +477,24 @@ GLenum tsr_gles_CheckFramebufferStatus(struct tsr_gles_context *ctx, GLenum targ
  * may skip their store, tsr_gles_device_discard()). */
 GLbitfield tsr_gles_DiscardFramebufferEXT(struct tsr_gles_context *ctx, GLenum target,
 					  GLsizei count, const GLenum *attachments);
+/*
+ * GL_NV_framebuffer_blit's BlitFramebufferNV (GL 3.0's BlitFramebuffer,
+ * 4.3.2) validated: INVALID_VALUE for mask bits other than COLOR, DEPTH
+ * and STENCIL_BUFFER_BIT; INVALID_ENUM for a filter other than NEAREST
+ * and LINEAR; INVALID_FRAMEBUFFER_OPERATION when the read or the draw
+ * framebuffer is not complete; INVALID_OPERATION for LINEAR with DEPTH or
+ * STENCIL, or for depth (stencil) buffers of both framebuffers whose
+ * formats differ (their depth (stencil) bits). Returns the buffers to
+ * copy (0 on an error or when none is left): mask without each buffer
+ * that one of the two framebuffers lacks (color: the read framebuffer's
+ * COLOR_ATTACHMENT0 or the window's, the draw framebuffer's draw buffers
+ * selecting an image; depth, stencil: their bits), which GL ignores
+ * silently. The rectangles are the device's (tsr_gles_device_blit()): any
+ * values are valid, x1 < x0 flips.
+ */
+GLbitfield tsr_gles_BlitFramebufferNV(struct tsr_gles_context *ctx, GLint srcX0, GLint srcY0,
+				      GLint srcX1, GLint srcY1, GLint dstX0, GLint dstY0,
+				      GLint dstX1, GLint dstY1, GLbitfield mask, GLenum filter);
 /* pname FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, _OBJECT_NAME, and for a
  * texture _TEXTURE_LEVEL, _TEXTURE_CUBE_MAP_FACE; INVALID_ENUM for
  * another pname or one the attachment's type does not have;

@@ -115,6 +115,7 @@ static enum tsr_status tbr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 	/* render to texture: each pass before the last is binned and rendered
 	 * into its render target before the next pass's draws are binned */
 	for (uint32_t p = 0; p + 1 < c->pass_count; p++) {
+		TSR_TRY(tsr_gpu_run_blits(g, c, p, err));  /* the blits before it */
 		TSR_TRY(bin_pass(g, &c->passes[p], frame, st, err));
 		if (g->timing)
 			TSR_TRY(tsr_timing_geometry_end(g, st, err));
@@ -127,6 +128,7 @@ static enum tsr_status tbr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 		if (g->timing)
 			TSR_TRY(tsr_timing_pass_end(g, st, err));
 	}
+	TSR_TRY(tsr_gpu_run_blits(g, c, c->pass_count - 1, err));
 	TSR_TRY(bin_pass(g, &c->passes[c->pass_count - 1], frame, st, err));
 	tsr_technique_set_geometry_end(&g->techniques, st);
 	if (g->timing)
@@ -163,8 +165,20 @@ static enum tsr_status tbr_finish_frame(struct tsr_gpu *g, struct tsr_error *err
 	return TSR_OK;
 }
 
+/* A blit's frame-buffer traffic: a row access each, as the tile load
+ * (reads) and the flush (writes) make them (routes.color, stream color). */
+static void tbr_window_traffic(struct tsr_gpu *g, uint32_t buf, uint32_t x0, uint32_t y0,
+			       uint32_t w, uint32_t h, int write)
+{
+	const uint32_t port = tsr_memsys_port(g->mem, TSR_STREAM_COLOR, 0);
+	for (uint32_t y = y0; y < y0 + h; y++)
+		tsr_mem_access(g->mem, port, g->fb_base[buf] + (uint64_t)y * g->fb_pitch +
+			       (uint64_t)x0 * 4, w * 4, write, TSR_STREAM_COLOR, 0, 0, NULL);
+}
+
 const struct tsr_pipeline_driver tsr_tbr_driver = {
 	.name = "tbr",
 	.begin_frame = tbr_begin_frame,
 	.finish_frame = tbr_finish_frame,
+	.window_traffic = tbr_window_traffic,
 };

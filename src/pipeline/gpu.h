@@ -18,7 +18,7 @@
  * pipeline's files: gpu.c (units, resources, address map, the frame entry
  * points), frame_loop.c (the TBR's frames and passes), imr_driver.c (the
  * immediate mode's, pipeline.mode imr), pass.c (what both do alike for a
- * pass), stages.c (the work items: a draw call through the geometry
+ * pass), blit.c (framebuffer blits between passes, both alike), stages.c (the work items: a draw call through the geometry
  * stages of geometry/geometry.h, a primitive for the Polygon List
  * Builder), tile_stages.c (a tile: Tile Fetcher, the Raster Pipeline of
  * raster/raster.h, tile flush), timing_driver.c (the timing mode).

@@ -4,7 +4,7 @@
  * techniques, and the frame entry points), the two pipelines' frames
  * behind struct tsr_pipeline_driver (frame_loop.c: the TBR's;
  * imr_driver.c: the immediate mode's), what both do alike for a pass
- * (pass.c), the TBR's stages (stages.c: a draw call; tile_stages.c: a
+ * (pass.c) and for a blit between passes (blit.c), the TBR's stages (stages.c: a draw call; tile_stages.c: a
  * tile, tile_stages.h) and the timing mode (timing_driver.c).
  */
 #ifndef TSR_PIPELINE_GPU_PRIV_H
@@ -179,6 +179,38 @@ enum tsr_status tsr_gpu_bind_pass(struct tsr_gpu *g, struct frame_slot *f,
  */
 void tsr_rgba8_row(uint8_t *restrict dst, const float *restrict src, size_t n);
 
+/* ---- blit.c: framebuffer blits between passes (struct tsr_cmd_blit) ---- */
+
+/*
+ * The memory traffic of the rectangle (x0, y0, w, h) of render target
+ * tex, in the pass's rows (tsr_texture_pass_row(); w, h > 0): one access
+ * per row of 4x4 blocks it covers (the block-linear layout of
+ * texture/texture.h) through routes.render_target, stream render_target; a
+ * write (a flush) or a read (a tile load).
+ */
+void tsr_gpu_rt_rect_traffic(struct tsr_gpu *g, const struct tsr_texture *tex, uint32_t x0,
+			     uint32_t y0, uint32_t w, uint32_t h, int write);
+
+/*
+ * Checks a frame's blits (tsr_gpu_check_passes() calls it): each before a
+ * pass of the frame, in order, of images that exist and are of their
+ * kind (command.h); a frame with blits runs without timing.overlap_frames
+ * and the techniques. Errors: TSR_ERR_CONFIG (those modes),
+ * TSR_ERR_INTERNAL (a malformed blit: the driver's bug).
+ */
+enum tsr_status tsr_gpu_check_blits(const struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				    struct tsr_error *err);
+
+/*
+ * Runs the blits of frame c that come before pass before_pass (both
+ * pipelines call it before each pass's geometry): their pixels, their
+ * traffic (the source's reads, then the destination's writes). A blit
+ * into the frame buffer makes g->fb_drawn 1 (the back buffer holds the
+ * frame's image). Errors: TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_gpu_run_blits(struct tsr_gpu *g, const struct tsr_frame_commands *c,
+				  uint32_t before_pass, struct tsr_error *err);
+
 /* ---- stages.c and tile_stages.c: one work item at a time ---- */
 
 /*
@@ -251,6 +283,13 @@ struct tsr_pipeline_driver {
 	enum tsr_status (*begin_frame)(struct tsr_gpu *g, const struct tsr_frame_commands *c,
 				       struct tsr_frame_stats *st, struct tsr_error *err);
 	enum tsr_status (*finish_frame)(struct tsr_gpu *g, struct tsr_error *err);
+	/* a blit's traffic on the frame buffer (front or back: buf): the
+	 * rectangle (x0, y0, w, h) of its rows (0 the top; w, h > 0) read or
+	 * written as the pipeline's tile loads and flushes do (the TBR: a row
+	 * access each, routes.color, stream color; the IMR: each 8x8 block of
+	 * its color buffer, stream display) */
+	void (*window_traffic)(struct tsr_gpu *g, uint32_t buf, uint32_t x0, uint32_t y0,
+			       uint32_t w, uint32_t h, int write);
 };
 
 extern const struct tsr_pipeline_driver tsr_tbr_driver;  /* frame_loop.c */

@@ -376,6 +376,7 @@ static enum tsr_status imr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 	/* the passes in order, each into its target (render to texture) */
 	for (uint32_t pi = 0; pi < c->pass_count; pi++) {
 		const struct tsr_cmd_pass *pass = &c->passes[pi];
+		TSR_TRY(tsr_gpu_run_blits(g, c, pi, err));  /* the blits before it */
 		TSR_TRY(begin_pass(g, c, pass, err));
 		TSR_TRY(tsr_gpu_bind_pass(g, f, c, pass, err));
 		tsr_geometry_begin_frame(g->geom);
@@ -427,10 +428,25 @@ static enum tsr_status imr_finish_frame(struct tsr_gpu *g, struct tsr_error *err
 	return TSR_OK;
 }
 
+/* A blit's frame-buffer traffic: each 8x8 block of the color buffer the
+ * rectangle covers, 256 bytes (as load_color's copy), stream display. */
+static void imr_window_traffic(struct tsr_gpu *g, uint32_t buf, uint32_t x0, uint32_t y0,
+			       uint32_t w, uint32_t h, int write)
+{
+	struct tsr_imr *m = g->imr;
+	const uint32_t blocks_x = (g->cfg.width + 7) / 8;
+	for (uint32_t by = y0 / 8; by <= (y0 + h - 1) / 8; by++)
+		for (uint32_t bx = x0 / 8; bx <= (x0 + w - 1) / 8; bx++)
+			tsr_mem_access(g->mem, m->display_port,
+				       m->color_base[buf] + ((uint64_t)by * blocks_x + bx) * 256u,
+				       256, write, TSR_STREAM_DISPLAY, 0, 0, NULL);
+}
+
 const struct tsr_pipeline_driver tsr_imr_driver = {
 	.name = "imr",
 	.create = imr_create,
 	.destroy = imr_destroy,
 	.begin_frame = imr_begin_frame,
 	.finish_frame = imr_finish_frame,
+	.window_traffic = imr_window_traffic,
 };

@@ -59,6 +59,7 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 	/* every pass's clear and every draw's state, before any work: what a
 	 * pipeline does not implement is refused, naming the state */
 	const char *name = g->cfg.pipeline_mode == TSR_PIPELINE_IMR ? "IMR" : "TBR";
+	TSR_TRY(tsr_gpu_check_blits(g, c, err));
 	for (uint32_t p = 0; p < c->pass_count; p++) {
 		const struct tsr_cmd_pass *pass = &c->passes[p];
 		uint32_t w, h;

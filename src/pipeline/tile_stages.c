@@ -100,21 +100,8 @@ static void rt_block_rows(struct tsr_gpu *g, const struct tsr_target *t, int wri
 static void rt_block_rows_of(struct tsr_gpu *g, const struct tsr_texture *tex,
 			     const struct tsr_target *t, int write)
 {
-	const uint32_t port = tsr_memsys_port(g->mem, TSR_STREAM_RENDER_TARGET, 0);
-	const uint32_t b = TSR_TEXTURE_BLOCK, x0 = (uint32_t)t->x0;
-	const uint32_t bx0 = x0 / b, bx1 = (x0 + t->width - 1) / b;
-	/* the texel rows the tile's rows are (a bottom-up target's run up) */
-	uint32_t y0 = tsr_texture_pass_row(tex, (uint32_t)t->y0);
-	uint32_t y1 = tsr_texture_pass_row(tex, (uint32_t)t->y0 + t->height - 1);
-	if (y1 < y0) {
-		const uint32_t y = y0;
-		y0 = y1;
-		y1 = y;
-	}
-	for (uint32_t by = y0 / b; by <= y1 / b; by++)
-		tsr_mem_access(g->mem, port, tsr_texel_address(tex, 0, bx0 * b, by * b),
-			       (bx1 - bx0 + 1) * TSR_TEXTURE_BLOCK_BYTES, write,
-			       TSR_STREAM_RENDER_TARGET, 0, 0, NULL);
+	tsr_gpu_rt_rect_traffic(g, tex, (uint32_t)t->x0, (uint32_t)t->y0, t->width, t->height,
+				write);
 }
 
 /*

@@ -39,6 +39,7 @@ T = {
     "sop": ["KEEP", "ZERO", "REPLACE", "INCR", "DECR", "INVERT", "INCR_WRAP", "DECR_WRAP"],
     "atype": ["FLOAT", "FLOAT", "BYTE", "UB", "SHORT", "US", "FIXED"],
     "one": ["X"],
+    "bfilter": ["NEAREST", "NEAREST2", "LINEAR", "LINEAR2", "LML", "NONE"],
 }
 
 
@@ -178,6 +179,19 @@ attrib(s, 0, 4, 0, 0)
 draw_arrays(s, "TRIANGLES", 0, 6)
 s.write("textures")
 
+def blit(s, src, dst, mask, filt):
+    """OP_BLIT_FRAMEBUFFER: the rectangles (sints), the mask byte (bits 0..2:
+    COLOR, DEPTH, STENCIL; 0xF8 then a raw u32), the filter."""
+    s.op("BLIT_FRAMEBUFFER")
+    for v in list(src) + list(dst):
+        s.sint(v)
+    if mask > 7:
+        s.byte(0xF8).raw(struct.pack("<I", mask))
+    else:
+        s.byte(mask)
+    return s.pick("bfilter", filt)
+
+
 # 4. framebuffer objects: color texture, depth and stencil renderbuffers
 s = Seq(0x29)
 s.op("GEN_FRAMEBUFFERS").byte(1).op("BIND_FRAMEBUFFER").byte(0).byte(1)
@@ -209,6 +223,48 @@ s.op("BIND_FRAMEBUFFER").byte(0).byte(0)
 s.op("DELETE_RENDERBUFFERS").byte(1).byte(1)
 s.op("DELETE_TEXTURES").byte(1).byte(1)
 s.op("SWAP").write("framebuffer-depth-stencil")
+
+# 4b. blits (GL_NV_framebuffer_blit): an object of color and depth textures
+# drawn, blitted into the window flipped and scaled (NEAREST, LINEAR, under
+# a scissor box, partly outside the source), its depth and color into a
+# second object, a stencil blit (refused by the device), a bad mask; a
+# 32x16 window (its tile grid takes the 16x16 objects)
+s = Seq(0x7F)
+s.op("GEN_FRAMEBUFFERS").byte(2).op("BIND_FRAMEBUFFER").byte(0).byte(1)
+s.op("GEN_TEXTURES").byte(4)
+for color, depth in ((1, 2), (3, 4)):
+    s.op("BIND_TEXTURE").pick("tex", "2D").byte(color)
+    tex_image(s, "2D", 0, "RGBA", "UB", 16, 16)
+    s.op("FRAMEBUFFER_TEXTURE").byte(0).pick("att", "COLOR").pick("img", "2D").byte(color).byte(0)
+    s.op("BIND_TEXTURE").pick("tex", "2D").byte(depth)
+    tex_image(s, "2D", 0, "DEPTH", "UI", 16, 16)
+    s.op("FRAMEBUFFER_TEXTURE").byte(0).pick("att", "DEPTH").pick("img", "2D").byte(depth).byte(0)
+    if color == 1:
+        program(s, 0x11)
+        attrib(s, 0, 4, 0, 0)
+        s.op("ENABLE").pick("cap", "DEPTH")
+        s.op("CLEAR").byte(3)
+        draw_arrays(s, "TRIANGLES", 0, 3)
+        # (a draw made runs its program in the interpreter on four seeds)
+        s.flt(0.5).flt(0.25).flt(1.0).flt(0.0)
+        s.op("BIND_FRAMEBUFFER").byte(0).byte(2)
+s.op("CLEAR").byte(3)
+s.op("BIND_FRAMEBUFFER").byte(0).byte(0)  # the window draws
+s.op("BIND_FRAMEBUFFER").byte(2).byte(1)  # object 1 is read
+blit(s, (0, 0, 16, 16), (32, 0, 0, 32), 1, "NEAREST")
+blit(s, (0, 16, 16, 0), (0, 0, 8, 8), 1, "LINEAR")
+s.op("ENABLE").pick("cap", "SCISSOR").op("SCISSOR").sint(4).sint(4).sint(8).sint(8)
+blit(s, (-1, 0, 17, 16), (0, 0, 31, 15), 1, "NEAREST")
+s.op("DISABLE").pick("cap", "SCISSOR")
+s.op("READ_PIXELS").sint(0).sint(0).byte(16).byte(16)
+s.op("BIND_FRAMEBUFFER").byte(3).byte(2)  # object 2 draws
+blit(s, (0, 0, 16, 16), (0, 0, 16, 16), 2, "NEAREST")
+blit(s, (0, 0, 8, 8), (0, 0, 16, 16), 3, "NEAREST")
+blit(s, (0, 0, 16, 16), (0, 0, 16, 16), 2, "LINEAR")
+blit(s, (0, 0, 16, 16), (0, 0, 16, 16), 4, "NEAREST")
+blit(s, (0, 0, 16, 16), (0, 0, 16, 16), 0x11, "NEAREST")
+draw_arrays(s, "TRIANGLES", 0, 3)
+s.op("SWAP").write("framebuffer-blit")
 
 # 5. shaders from the input: a good one, a bad one, logs, sources, a link
 VS = b"attribute vec4 p;\nuniform vec4 u[3];\nvoid main() { gl_Position = p + u[1]; }\n"
