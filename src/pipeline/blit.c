@@ -180,12 +180,15 @@ static enum tsr_status run_blit(struct tsr_gpu *g, const struct tsr_cmd_blit *b,
 					memcpy(d + di * 4, s + ((size_t)(sh - 1 - (uint64_t)ty0) * sw +
 								(size_t)tx0) * 4, 4);
 				} else {
-					/* the four texels around (u - 0.5, v - 0.5), clamped */
-					const double bu = u - 0.5, bv = v - 0.5;
-					const double iu = floor(bu), iv = floor(bv);
-					const float fx = (float)(bu - iu), fy = (float)(bv - iv);
-					tx0 = (int64_t)iu;
-					ty0 = (int64_t)iv;
+					/* the four texels around (u - 0.5, v - 0.5), clamped, in
+					 * the texture unit's 8-bit fixed point (a blit is a
+					 * LINEAR sample of the source: texture/texture.h) */
+					const int32_t su = (int32_t)lrint(u * 256.0) - 128;
+					const int32_t sv = (int32_t)lrint(v * 256.0) - 128;
+					const int32_t fx = (int32_t)((uint32_t)su & 255u);
+					const int32_t fy = (int32_t)((uint32_t)sv & 255u);
+					tx0 = su < 0 ? -1 : su >> 8;
+					ty0 = sv < 0 ? -1 : sv >> 8;
 					tx1 = tx0 + 1;
 					ty1 = ty0 + 1;
 					tx0 = tx0 < 0 ? 0 : tx0 >= sw ? sw - 1 : tx0;
@@ -200,15 +203,10 @@ static enum tsr_status run_blit(struct tsr_gpu *g, const struct tsr_cmd_blit *b,
 								  (size_t)tx0) * 4;
 					const uint8_t *p11 = s + ((size_t)(sh - 1 - (uint64_t)ty1) * sw +
 								  (size_t)tx1) * 4;
-					for (int k = 0; k < 4; k++) {
-						const float lo = (float)p00[k] * (1.0f - fx) +
-								 (float)p10[k] * fx;
-						const float hi = (float)p01[k] * (1.0f - fx) +
-								 (float)p11[k] * fx;
-						float c = lo * (1.0f - fy) + hi * fy + 0.5f;
-						c = c < 0.0f ? 0.0f : c > 255.0f ? 255.0f : c;
-						d[di * 4 + (size_t)k] = (uint8_t)c;
-					}
+					for (int k = 0; k < 4; k++)
+						d[di * 4 + (size_t)k] = (uint8_t)tsr_lerp8(
+							tsr_lerp8(p00[k], p10[k], fx),
+							tsr_lerp8(p01[k], p11[k], fx), fy);
 					if (tx1 < tx0) {
 						const int64_t t = tx0;
 						tx0 = tx1;

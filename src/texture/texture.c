@@ -28,17 +28,6 @@ struct tsr_texture {
 	struct tsr_level level[TSR_TEXTURE_MAX_LEVELS];
 };
 
-/*
- * lerp(w, a, b) of 8-bit values with a weight in 1/256: a + round(w * (b -
- * a) / 256), halves up, as llvmpipe's lp_build_lerp (pmulhrsw) computes
- * it for 8-bit channels (lerp8 below is its SSE2 form).
- */
-static inline int32_t lerp8_1(int32_t a, int32_t b, int32_t w)
-{
-	/* + 65536: a non-negative dividend, so that >> 8 floors */
-	return a + ((w * (b - a) + 128 + 65536) >> 8) - 256;
-}
-
 /* One axis of tsr_texture_downsample_rgba8: destination texel d's first
  * source texel and the second's weight (1/256). */
 static inline void blit_axis(uint32_t d, uint32_t dsize, uint32_t ssize, uint32_t *i0,
@@ -63,9 +52,9 @@ void tsr_texture_downsample_rgba8(const uint8_t *src, uint32_t sw, uint32_t sh, 
 			uint32_t x0, x1, fx;
 			blit_axis(x, dw, sw, &x0, &x1, &fx);
 			for (int c = 0; c < 4; c++) {
-				const int32_t top = lerp8_1(r0[x0 * 4 + c], r0[x1 * 4 + c], (int32_t)fx);
-				const int32_t bot = lerp8_1(r1[x0 * 4 + c], r1[x1 * 4 + c], (int32_t)fx);
-				dst[((size_t)y * dw + x) * 4 + c] = (uint8_t)lerp8_1(top, bot, (int32_t)fy);
+				const int32_t top = tsr_lerp8(r0[x0 * 4 + c], r0[x1 * 4 + c], (int32_t)fx);
+				const int32_t bot = tsr_lerp8(r1[x0 * 4 + c], r1[x1 * 4 + c], (int32_t)fx);
+				dst[((size_t)y * dw + x) * 4 + c] = (uint8_t)tsr_lerp8(top, bot, (int32_t)fy);
 			}
 		}
 	}
@@ -717,13 +706,13 @@ static inline color8 bilerp8(const uint8_t *t00, const uint8_t *t01, const uint8
 {
 	color8 r;
 	for (int c = 0; c < 4; c++)
-		r.c[c] = lerp8_1(lerp8_1(t00[c], t01[c], fx), lerp8_1(t10[c], t11[c], fx), fy);
+		r.c[c] = tsr_lerp8(tsr_lerp8(t00[c], t01[c], fx), tsr_lerp8(t10[c], t11[c], fx), fy);
 	return r;
 }
 static inline color8 mip_lerp8(color8 c0, color8 c1, uint32_t w8)
 {
 	for (int c = 0; c < 4; c++)
-		c0.c[c] = lerp8_1(c0.c[c], c1.c[c], (int32_t)w8);
+		c0.c[c] = tsr_lerp8(c0.c[c], c1.c[c], (int32_t)w8);
 	return c0;
 }
 static inline void store8(float out[4], color8 c)

@@ -189,6 +189,18 @@ void tsr_texture_sample_quad(const struct tsr_texture *t, const struct tsr_sampl
 			     float lod, float rgba[4][4], struct tsr_texel_requests *req);
 
 /*
+ * The texture unit's lerp of 8-bit values a and b by weight w in 1/256
+ * (0..255): a + round(w (b - a) / 256), halves up, as llvmpipe's
+ * lp_build_lerp computes it (pmulhrsw) and the color path of
+ * tsr_texture_sample_quad() and GenerateMipmap's reduction use it.
+ */
+static inline int32_t tsr_lerp8(int32_t a, int32_t b, int32_t w)
+{
+	/* + 65536: a non-negative dividend, so that >> 8 floors */
+	return a + ((w * (b - a) + 128 + 65536) >> 8) - 256;
+}
+
+/*
  * GenerateMipmap's reduction of RGBA8 image src (sw x sh texels) into dst
  * (dw x dh): each destination texel the LINEAR sample of src at its
  * centre, CLAMP_TO_EDGE, in the sampler's 8-bit fixed point: the
