@@ -10,7 +10,7 @@
 
 /* source k of a decoded instruction, for written component c: a modifier
  * or a rounded read takes the long way */
-static inline EXEC_ATTR v4f EXEC_FN(rd)(const struct dinst *d, unsigned k, unsigned c)
+static inline __attribute__((always_inline)) EXEC_ATTR v4f EXEC_FN(rd)(const struct dinst *d, unsigned k, unsigned c)
 {
 	v4f v = d->src[k][d->sw[k][c]];
 	if (__builtin_expect(d->slow != 0, 0)) {
@@ -26,7 +26,7 @@ static inline EXEC_ATTR v4f EXEC_FN(rd)(const struct dinst *d, unsigned k, unsig
 
 /* a half dot product of n terms, in the order decode_dot() gives, its
  * result rounded */
-static inline EXEC_ATTR v4f EXEC_FN(dot_half)(const struct dinst *d, unsigned n)
+static inline __attribute__((always_inline)) EXEC_ATTR v4f EXEC_FN(dot_half)(const struct dinst *d, unsigned n)
 {
 	const unsigned last = n - 1;
 	const v4f a = EXEC_FN(rd)(d, 0, last), b = EXEC_FN(rd)(d, 1, last);
