@@ -222,21 +222,24 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 				break;
 			}
 			case TSR_SH_LDX: {
-				/* per lane: register b + clamp(int(a.x), 0, max) */
+				/* per lane: register b + clamp(int(a.x), 0, max); each
+				 * component built from 4 lanes in registers (lane stores
+				 * read back as a vector would stall store forwarding) */
 				v4f idx = EXEC_FN(rd)(in, 0, 0);
-				float t[4][4];
 				const uint32_t max = in->target;
+				const v4f *rl[4];
 				for (int lane = 0; lane < 4; lane++) {
 					float f = idx[lane];
 					uint32_t o = f > 0.0f ? (f < (float)max ? (uint32_t)f : max) : 0;
-					const v4f *r = in->src[1] + (size_t)o * 4;
-					for (unsigned k = 0; k < 4; k++)
-						t[k][lane] = r[in->sw[1][k]][lane];
+					rl[lane] = in->src[1] + (size_t)o * 4;
 				}
-				memcpy(&r0, t[0], 16);
-				memcpy(&r1, t[1], 16);
-				memcpy(&r2, t[2], 16);
-				memcpy(&r3, t[3], 16);
+#define LDX_C(K) ((v4f){rl[0][in->sw[1][K]][0], rl[1][in->sw[1][K]][1], \
+			rl[2][in->sw[1][K]][2], rl[3][in->sw[1][K]][3]})
+				r0 = LDX_C(0);
+				r1 = LDX_C(1);
+				r2 = LDX_C(2);
+				r3 = LDX_C(3);
+#undef LDX_C
 				break;
 			}
 			case TSR_SH_STX: {
