@@ -4,7 +4,8 @@
  * highp: a few ULP for the arithmetic ones, 1e-5 for the transcendental
  * ones tessera lowers to sequences), matrices, relational functions,
  * control flow with divergent lanes, discard, derivatives, texture sample
- * requests, vertex shaders, uniform arrays and structs, instruction counts.
+ * requests, vertex shaders, uniform arrays and structs, sqrt and
+ * inversesqrt bit for bit against C's sqrtf(), instruction counts.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -1053,6 +1054,53 @@ static void test_mediump_mesa_order(void **state)
 	tsr_program_destroy(p);
 }
 
+/*
+ * sqrt() and inversesqrt() (SQRT, RSQ: SSE's sqrtps on 4 lanes) give the
+ * bits of C's sqrtf() and 1.0f / sqrtf() lane by lane, special values too:
+ * zeros of both signs, negatives (NaN), infinity, NaNs, subnormals.
+ */
+static uint32_t float_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof(u));
+	return u;
+}
+
+static void test_sqrt_bits(void **state)
+{
+	(void)state;
+	struct tsr_shader_exec *x;
+	struct tsr_program *p = fs_program(FS_HEAD
+		"void main() { gl_FragColor = vec4(sqrt(v0.x), inversesqrt(v0.y), sqrt(v0.z), "
+		"inversesqrt(v0.w)); }\n", &x, NULL, NULL);
+	const uint32_t qnan = 0x7fc12345u, neg_nan = 0xffc00001u;
+	float nan1, nan2;
+	memcpy(&nan1, &qnan, sizeof(nan1));
+	memcpy(&nan2, &neg_nan, sizeof(nan2));
+	const float v[16] = {-1.0f, -0.0f, 0.0f, INFINITY, -INFINITY, nan1, nan2, 1e-40f,
+			     1e-45f, 2.0f, 3.0f, 1e30f, 0.5f, 1.17549435e-38f, 65504.0f, -1e-40f};
+	for (int rot = 0; rot < 16; rot += 4) {  /* each value in each component */
+		float in[4][4];
+		for (int l = 0; l < 4; l++)
+			for (int c = 0; c < 4; c++)
+				in[l][c] = v[(l * 4 + c + rot) & 15];
+		struct tsr_fs_quad_out out;
+		tsr_test_quad(x, p, in, &out, NULL);
+		for (int l = 0; l < 4; l++)
+			for (int c = 0; c < 4; c++) {
+				volatile float a = in[l][c];  /* computed at run time, as the interpreter did */
+				const float want = c & 1 ? 1.0f / sqrtf(a) : sqrtf(a);
+				if (float_bits(out.color[l][c]) != float_bits(want)) {
+					fprintf(stderr, "%s(%#x) = %#x, C %#x\n", c & 1 ? "inversesqrt" : "sqrt",
+						float_bits(in[l][c]), float_bits(out.color[l][c]), float_bits(want));
+					fail();
+				}
+			}
+	}
+	tsr_shader_exec_destroy(x);
+	tsr_program_destroy(p);
+}
+
 static void test_counts_straight_line(void **state)
 {
 	(void)state;
@@ -1106,6 +1154,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_arrays_and_structs),
 		cmocka_unit_test(test_mediump_precision),
 		cmocka_unit_test(test_mediump_mesa_order),
+		cmocka_unit_test(test_sqrt_bits),
 		cmocka_unit_test(test_counts_straight_line),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);

@@ -481,7 +481,20 @@ static inline v4f lanes_apply(v4f v, float (*f)(float))
 	return (v4f){f(v[0]), f(v[1]), f(v[2]), f(v[3])};
 }
 
-static float f_rsq(float x) { return 1.0f / sqrtf(x); }
+/* the square roots of 4 lanes, correctly rounded (IEEE): SSE's sqrtps on
+ * x86-64, sqrtf() per lane elsewhere (the same bits) */
+static inline v4f vsqrt(v4f v)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	return (v4f)_mm_sqrt_ps((__m128)v);
+#else
+	return lanes_apply(v, sqrtf);
+#endif
+}
+
+/* what an instruction of each class (enum tsr_sh_class) adds to run()'s
+ * packed ALU and SFU counter (the texture and flow ones are counted apart) */
+static const uint64_t cls_inc[4] = {1, (uint64_t)1 << 32, 0, 0};
 
 enum { E_IF, E_LOOP };
 

@@ -10,7 +10,7 @@
 
 /* source k of a decoded instruction, for written component c: a modifier
  * or a rounded read takes the long way */
-static inline EXEC_ATTR v4f EXEC_FN(rd)(const struct dinst *d, unsigned k, unsigned c)
+static inline __attribute__((always_inline)) EXEC_ATTR v4f EXEC_FN(rd)(const struct dinst *d, unsigned k, unsigned c)
 {
 	v4f v = d->src[k][d->sw[k][c]];
 	if (__builtin_expect(d->slow != 0, 0)) {
@@ -24,9 +24,9 @@ static inline EXEC_ATTR v4f EXEC_FN(rd)(const struct dinst *d, unsigned k, unsig
 	return v;
 }
 
-/* a half dot product of n terms, in the order decode_dot() gives (the
- * result rounded by the caller) */
-static inline EXEC_ATTR v4f EXEC_FN(dot_half)(const struct dinst *d, unsigned n)
+/* a half dot product of n terms, in the order decode_dot() gives, its
+ * result rounded */
+static inline __attribute__((always_inline)) EXEC_ATTR v4f EXEC_FN(dot_half)(const struct dinst *d, unsigned n)
 {
 	const unsigned last = n - 1;
 	const v4f a = EXEC_FN(rd)(d, 0, last), b = EXEC_FN(rd)(d, 1, last);
@@ -52,7 +52,7 @@ static inline EXEC_ATTR v4f EXEC_FN(dot_half)(const struct dinst *d, unsigned n)
 			state = 2;
 		}
 	}
-	return state == 2 ? acc : state == 1 ? shared * acc : a * b;
+	return state == 2 ? acc : state == 1 ? EXEC_HALF(shared * acc) : EXEC_HALF(a * b);
 }
 
 /* lanes whose src0.x is nonzero (or zero when inverted) */
@@ -123,6 +123,10 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 	int sp = 0, loop = -1;
 	unsigned killed = 0;
 	uint64_t cls_n[4] = {0, 0, 0, 0}, div = 0, limit = 0, killed_lanes = 0;
+	/* the ALU instructions issued (low 32 bits) and the SFU ones (high 32
+	 * bits) since the last flush into cls_n, kept in one register: flushed
+	 * at each jump back (fewer instructions than the code's between two) */
+	uint64_t as_n = 0;
 	for (uint32_t pc = 0;;) {
 		const struct dinst *in = &code[pc++];
 		const unsigned op = in->op;
@@ -130,18 +134,18 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 			if (!exec)
 				continue;
 			const unsigned wm = in->wm;
-			v4f res[4];
+			unsigned half = in->half;  /* the result still to round */
+			v4f r0 = {0, 0, 0, 0}, r1 = r0, r2 = r0, r3 = r0;
 			switch (op) {
-#define CW(EXPR)                                                        \
-	for (unsigned k = 0; k < 4; k++)                                \
-		if (wm & (1u << k)) {                                   \
-			const v4f A = EXEC_FN(rd)(in, 0, k);                     \
-			const v4f B = EXEC_FN(rd)(in, 1, k);                     \
-			const v4f C = EXEC_FN(rd)(in, 2, k);                     \
-			(void)A; (void)B; (void)C;                      \
-			res[k] = (EXPR);                                \
-		}                                                       \
-	break
+#define CW1(K, R, EXPR)                                                 \
+	if (wm & (1u << K)) {                                           \
+		const v4f A = EXEC_FN(rd)(in, 0, K);                    \
+		const v4f B = EXEC_FN(rd)(in, 1, K);                    \
+		const v4f C = EXEC_FN(rd)(in, 2, K);                    \
+		(void)A; (void)B; (void)C;                              \
+		R = (EXPR);                                             \
+	}
+#define CW(EXPR) CW1(0, r0, EXPR) CW1(1, r1, EXPR) CW1(2, r2, EXPR) CW1(3, r3, EXPR) break
 			case TSR_SH_MOV:
 				CW(A);
 			case TSR_SH_ADD:
@@ -184,9 +188,9 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 			case TSR_SH_RCP:
 				CW(vone() / A);
 			case TSR_SH_RSQ:
-				CW(lanes_apply(A, f_rsq));
+				CW(vone() / vsqrt(A));
 			case TSR_SH_SQRT:
-				CW(lanes_apply(A, sqrtf));
+				CW(vsqrt(A));
 			case TSR_SH_EXP2:
 				CW(lanes_apply(A, exp2f));
 			case TSR_SH_LOG2:
@@ -198,12 +202,14 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 			case TSR_SH_DIV:
 				CW(A / B);
 #undef CW
+#undef CW1
 			case TSR_SH_DP2:
 			case TSR_SH_DP3:
 			case TSR_SH_DP4: {
 				if (in->half) {
 					v4f s = EXEC_FN(dot_half)(in, op - TSR_SH_DP2 + 2u);
-					res[0] = res[1] = res[2] = res[3] = s;
+					r0 = r1 = r2 = r3 = s;
+					half = 0;  /* rounded already */
 					break;
 				}
 				v4f s = EXEC_FN(rd)(in, 0, 0) * EXEC_FN(rd)(in, 1, 0);
@@ -212,20 +218,28 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 					s += EXEC_FN(rd)(in, 0, 2) * EXEC_FN(rd)(in, 1, 2);
 				if (op == TSR_SH_DP4)
 					s += EXEC_FN(rd)(in, 0, 3) * EXEC_FN(rd)(in, 1, 3);
-				res[0] = res[1] = res[2] = res[3] = s;
+				r0 = r1 = r2 = r3 = s;
 				break;
 			}
 			case TSR_SH_LDX: {
-				/* per lane: register b + clamp(int(a.x), 0, max) */
+				/* per lane: register b + clamp(int(a.x), 0, max); each
+				 * component built from 4 lanes in registers (lane stores
+				 * read back as a vector would stall store forwarding) */
 				v4f idx = EXEC_FN(rd)(in, 0, 0);
 				const uint32_t max = in->target;
+				const v4f *rl[4];
 				for (int lane = 0; lane < 4; lane++) {
 					float f = idx[lane];
 					uint32_t o = f > 0.0f ? (f < (float)max ? (uint32_t)f : max) : 0;
-					const v4f *r = in->src[1] + (size_t)o * 4;
-					for (unsigned k = 0; k < 4; k++)
-						res[k][lane] = r[in->sw[1][k]][lane];
+					rl[lane] = in->src[1] + (size_t)o * 4;
 				}
+#define LDX_C(K) ((v4f){rl[0][in->sw[1][K]][0], rl[1][in->sw[1][K]][1], \
+			rl[2][in->sw[1][K]][2], rl[3][in->sw[1][K]][3]})
+				r0 = LDX_C(0);
+				r1 = LDX_C(1);
+				r2 = LDX_C(2);
+				r3 = LDX_C(3);
+#undef LDX_C
 				break;
 			}
 			case TSR_SH_STX: {
@@ -241,33 +255,41 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 						if (wm & (1u << k))
 							r[k][lane] = EXEC_FN(rd)(in, 1, k)[lane];
 				}
-				cls_n[TSR_SH_CLASS_ALU]++;
+				as_n++;
 				continue;
 			}
 			case TSR_SH_TEX:
 			case TSR_SH_TXB:
-			case TSR_SH_TXL:
-				EXEC_FN(texture)(x, in, exec, res);
-				break;
-			default:
-				res[0] = res[1] = res[2] = res[3] = (v4f){0, 0, 0, 0};
+			case TSR_SH_TXL: {
+				v4f t[4];
+				EXEC_FN(texture)(x, in, exec, t);
+				cls_n[TSR_SH_CLASS_TEX]++;
+				r0 = t[0], r1 = t[1], r2 = t[2], r3 = t[3];
 				break;
 			}
-			cls_n[in->cls]++;
-			if (__builtin_expect(in->half, 0))
-				for (unsigned k = 0; k < 4; k++)
-					if (wm & (1u << k))
-						res[k] = EXEC_HALF(res[k]);
+			default:
+				r0 = r1 = r2 = r3 = (v4f){0, 0, 0, 0};
+				break;
+			}
+			as_n += cls_inc[in->cls];
+			if (__builtin_expect(half, 0)) {
+				if (wm & 1u) r0 = EXEC_HALF(r0);
+				if (wm & 2u) r1 = EXEC_HALF(r1);
+				if (wm & 4u) r2 = EXEC_HALF(r2);
+				if (wm & 8u) r3 = EXEC_HALF(r3);
+			}
 			v4f *d = in->dst;
 			if (exec == 0xfu) {
-				for (unsigned k = 0; k < 4; k++)
-					if (wm & (1u << k))
-						d[k] = res[k];
+				if (wm & 1u) d[0] = r0;
+				if (wm & 2u) d[1] = r1;
+				if (wm & 4u) d[2] = r2;
+				if (wm & 8u) d[3] = r3;
 			} else {
 				const v4i m = lane_mask[exec];
-				for (unsigned k = 0; k < 4; k++)
-					if (wm & (1u << k))
-						d[k] = vsel(m, res[k], d[k]);
+				if (wm & 1u) d[0] = vsel(m, r0, d[0]);
+				if (wm & 2u) d[1] = vsel(m, r1, d[1]);
+				if (wm & 4u) d[2] = vsel(m, r2, d[2]);
+				if (wm & 8u) d[3] = vsel(m, r3, d[3]);
 			}
 			continue;
 		}
@@ -350,6 +372,9 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 			lp->cont = 0;
 			if (!(in->flags & TSR_SH_F_ONCE) && exec) {
 				if (++lp->iter < TSR_SH_LOOP_LIMIT) {
+					cls_n[TSR_SH_CLASS_ALU] += (uint32_t)as_n;
+					cls_n[TSR_SH_CLASS_SFU] += as_n >> 32;
+					as_n = 0;
 					lp->live = (uint8_t)exec;
 					pc = in->target;
 					break;
@@ -365,6 +390,8 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 			break;
 		}
 	}
+	cls_n[TSR_SH_CLASS_ALU] += (uint32_t)as_n;
+	cls_n[TSR_SH_CLASS_SFU] += as_n >> 32;
 	if (counts) {
 		counts->executions++;
 		counts->alu += cls_n[TSR_SH_CLASS_ALU];
