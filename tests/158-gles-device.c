@@ -19,8 +19,9 @@
  * images alike. Clears after a draw, scissored, masked and of another
  * depth (drawn as quads); a framebuffer object's NPOT color and depth
  * textures rendered, mipmapped by glGenerateMipmap after the pass,
- * sampled; a depth texture sampled at full precision (a depth 8 bits
- * cannot hold); a color renderbuffer drawn, read and copied into a texture.
+ * sampled; an odd-sized one's levels as llvmpipe's glGenerateMipmap
+ * makes them (a LINEAR blit, not a box dropping the last row); a depth
+ * texture sampled at full precision (a depth 8 bits cannot hold); a color renderbuffer drawn, read and copied into a texture.
  * Cube maps: textureCube in the fragment and the vertex program, a
  * direction toward each face and near the edges between faces, the
  * exact texel Table 3.21 selects, TBR and IMR.
@@ -805,6 +806,80 @@ static void test_framebuffer_object_npot(void **state)
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));  /* TBR and IMR alike */
 }
 
+/* glGenerateMipmap of a framebuffer object texture of odd sizes, 3x5,
+ * black with a white top row (row 4), through the GPU's chain of a render
+ * target (the pass's mipmap; glmark2's refract mipmaps an 800x600 one,
+ * whose 100x75 level halves to 50x37): each level the LINEAR sample of the
+ * one above at its texel centres (tsr_texture_downsample_rgba8(), as
+ * Mesa's util_gen_mipmap blits through llvmpipe's sampler). Level 1 (1x2):
+ * x round(0.5 * 3 * 256) - 128 = 256, column 1 alone; y of row 1
+ * round(0.75 * 5 * 256) - 128 = 832, rows 3|4 by 64/256: 255 * 64 / 256 =
+ * 63.75, so 64; row 0 rows 0|1: black. Level 2 (1x1): rows 0|1 of level 1
+ * by 128/256: 32. (The 2x2 box that dropped the odd row and column made
+ * level 1 from rows 0|1 and 2|3: black everywhere, which cost refract
+ * 32.6 dB.) Sampled NEAREST_MIPMAP_NEAREST at LOD 1 (12.8 x 12.8 repeats
+ * over 32x32 pixels: 2 texels of level 0 a pixel vertically, 1.2
+ * across) and beyond the last level; TBR and IMR alike. */
+static void test_framebuffer_object_odd_mipmap(void **state)
+{
+	(void)state;
+	uint8_t img[2][W * H * 4];
+	for (int imr = 0; imr < 2; imr++) {
+		struct gl_fix f;
+		fix_new(&f, imr);
+		struct tsr_gles_context *c = f.ctx;
+		struct tsr_error err;
+		GLuint tex[2], fb;
+		fbo_color_depth(c, 3, 5, tex, &fb);
+		clear(&f, 0.0f, 0.0f, 0.0f);
+		const float top[] = {-1, 0.6f, 1, 0.6f, 1, 1, -1, 0.6f, 1, 1, -1, 1};
+		tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, top);
+		tsr_gles_EnableVertexAttribArray(c, 0);
+		uniform4(&f, "color", 1, 1, 1, 1);
+		draw_arrays(&f, 0, 6);
+		tsr_gles_Disable(c, GL_DEPTH_TEST);
+		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, 0);
+		tsr_gles_GenerateMipmap(c, GL_TEXTURE_2D);
+		assert_int_equal(tsr_gles_device_generate_mipmap(f.dev, c, GL_TEXTURE_2D, &err),
+				 TSR_OK);
+		tsr_gles_Viewport(c, 0, 0, W, H);
+		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
+				       GL_NEAREST_MIPMAP_NEAREST);
+		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+		tsr_gles_Uniform1f(c, tsr_gles_GetUniformLocation(c, f.prog, "use_tex"), 1.0f);
+		/* the right half at LOD 1: v = (y + 0.5) * 0.4 at window row y */
+		const float right[] = {0, -1, 1, -1, 1, 1, 0, -1, 1, 1, 0, 1};
+		const float uv_lod1[] = {0,    0,    12.8f, 0, 12.8f, 12.8f,
+					 0,    0,    12.8f, 12.8f, 0, 12.8f};
+		tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, right);
+		tsr_gles_VertexAttribPointer(c, 1, 2, GL_FLOAT, GL_FALSE, 0, uv_lod1);
+		tsr_gles_EnableVertexAttribArray(c, 1);
+		draw_arrays(&f, 0, 6);
+		/* the left half beyond the last level (64 repeats: LOD 3.3) */
+		const float uv_far[] = {0, 0, 64, 0, 64, 64, 0, 0, 64, 64, 0, 64};
+		tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, LEFT);
+		tsr_gles_VertexAttribPointer(c, 1, 2, GL_FLOAT, GL_FALSE, 0, uv_far);
+		draw_arrays(&f, 0, 6);
+		uint8_t px[4];
+		pixel(&f, W - 8, 1, px);   /* v 0.6: level 1 row 1 */
+		for (int ch = 0; ch < 3; ch++)
+			assert_int_equal(px[ch], 64);
+		assert_int_equal(px[3], 255);
+		pixel(&f, W - 8, 0, px);   /* v 0.2: level 1 row 0, black */
+		assert_int_equal(px[0], 0);
+		pixel(&f, W - 8, 4, px);   /* v 1.8: row 1 again (REPEAT) */
+		assert_int_equal(px[0], 64);
+		pixel(&f, 8, H / 2, px);   /* level 2 */
+		for (int ch = 0; ch < 3; ch++)
+			assert_int_equal(px[ch], 32);
+		assert_int_equal(tsr_gles_device_read_pixels(f.dev, c, 0, 0, W, H, img[imr], &err),
+				 TSR_OK);
+		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+		gl_fix_free(&f);
+	}
+	assert_memory_equal(img[0], img[1], sizeof(img[0]));  /* TBR and IMR alike */
+}
+
 /* A depth texture keeps its depths at full precision (GL_OES_depth_texture
  * with UNSIGNED_INT: 32 bits), sampled as (d, d, d, 1): a pass at depth
  * 0.5 + 1/1024 (between two 8-bit greys: 128/255 is 0.50196), sampled
@@ -1161,6 +1236,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_stencil),
 		cmocka_unit_test(test_clears),
 		cmocka_unit_test(test_framebuffer_object_npot),
+		cmocka_unit_test(test_framebuffer_object_odd_mipmap),
 		cmocka_unit_test(test_depth_texture_precision),
 		cmocka_unit_test(test_color_renderbuffer),
 		cmocka_unit_test(test_window_then_framebuffer_object),
