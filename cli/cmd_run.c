@@ -16,6 +16,7 @@
 #include "core/datadir.h"
 #include "core/limits.h"
 #include "pipeline/gpu.h"
+#include "report/heatmap.h"
 #include "report/report.h"
 #include "scene/scene.h"
 #include "sim/sim.h"
@@ -23,12 +24,15 @@
 
 #define MAX_RECORDINGS 8
 
+_Static_assert(TSR_HEATMAP_COUNTERS == TSR_HEAT_COUNT,
+	       "report/heatmap.h lists the counters of pipeline/gpu.h's enum tsr_heat_counter");
+
 static void usage_run(FILE *f)
 {
 	fprintf(f,
 		"usage: tessera run WORKLOAD|CAPTURE.trace [--config GPU] [--frames N]\n"
 		"                   [--out DIR] [--dump-frames LIST] [--timing on|off]\n"
-		"                   [--quiet]\n"
+		"                   [--heatmaps COUNTER[,COUNTER...]] [--quiet]\n"
 		"\n"
 		"  WORKLOAD            a workload file, or a shipped workload by name\n"
 		"                      ('sprites-2d', see workloads/)\n"
@@ -52,6 +56,15 @@ static void usage_run(FILE *f)
 		"  --timing on|off     count cycles too (timing.enabled): frames per second,\n"
 		"                      unit and core activity, memory latencies; every other\n"
 		"                      counter is the same (default: the configuration's)\n"
+		"  --heatmaps LIST     per-tile heatmaps of the dumped frames: for each\n"
+		"                      counter of LIST and each frame --dump-frames\n"
+		"                      writes, heatmap-COUNTER-NNNN.png (the tile grid\n"
+		"                      coloured by the counter, a colour bar, the\n"
+		"                      largest and smallest values) and\n"
+		"                      heatmap-COUNTER-NNNN.csv; counters: quads_shaded,\n"
+		"                      tile_cycles (timing mode), l2_misses,\n"
+		"                      pb_read_bytes, line_requests, tiles_skipped\n"
+		"                      (elimination.rendering); pipeline.mode tbr only\n"
 		"  --quiet             no progress bar and no summary\n"
 		"\n"
 		"Writes DIR/stats.json, DIR/frames.csv and DIR/frame-NNNN.png. Shipped\n"
@@ -184,6 +197,8 @@ struct run_outputs {
 	const struct tsr_gpu_config *cfg;
 	const struct tsr_energy *energy;  /* timing mode: frames.csv's energy_nj column */
 	const unsigned char *dump;      /* --dump-frames: 1 for each frame to write */
+	const int *heat;                /* --heatmaps: counters (tsr_heatmap_counters indices) */
+	int heat_n;
 	uint32_t frames;
 	int tty;                        /* show progress */
 	double t0;
@@ -205,6 +220,103 @@ static void frame_progress(void *ctx, uint32_t frame, enum tsr_frame_phase phase
 		 phase == TSR_PHASE_BINNING ? "binning" : "rendering", done, total,
 		 phase == TSR_PHASE_BINNING ? "draws" : "tiles");
 	progress(frame, o->frames, 0, now - o->t0, within);
+}
+
+/* A heatmap's file name: heatmap-COUNTER-NNNN.png or .csv. */
+static void heatmap_name(char *buf, size_t n, int counter, uint32_t frame, const char *ext)
+{
+	snprintf(buf, n, "heatmap-%s-%04u.%s", tsr_heatmap_counters[counter].name, frame, ext);
+}
+
+/* The frame's heatmaps (--heatmaps): a PNG and a CSV per counter. */
+static enum tsr_status write_heatmaps(struct run_outputs *o, const struct tsr_gpu *gpu,
+				      uint32_t f, struct tsr_error *err)
+{
+	uint32_t tx, ty;
+	tsr_gpu_tile_grid(gpu, &tx, &ty);
+	for (int k = 0; k < o->heat_n; k++) {
+		const uint64_t *v = tsr_gpu_heat(gpu, (enum tsr_heat_counter)o->heat[k]);
+		if (!v)
+			return tsr_error_set(err, TSR_ERR_INTERNAL, "frame %u has no per-tile "
+					     "counters", f);
+		char name[96];
+		uint8_t *img;
+		uint32_t w, h;
+		TSR_TRY(tsr_heatmap_render(v, tx, ty, o->cfg->tile_width, o->cfg->tile_height,
+					   &img, &w, &h, err));
+		heatmap_name(name, sizeof(name), o->heat[k], f, "png");
+		enum tsr_status s = tsr_output_png_async(o->out, name, w, h, img, err);
+		free(img);
+		TSR_TRY(s);
+		char *text;
+		size_t len;
+		TSR_TRY(tsr_heatmap_csv(v, tx, ty, o->cfg->tile_width, o->cfg->tile_height, &text,
+					&len, err));
+		heatmap_name(name, sizeof(name), o->heat[k], f, "csv");
+		s = tsr_output_write(o->out, name, text, len, err);
+		free(text);
+		TSR_TRY(s);
+	}
+	return TSR_OK;
+}
+
+/*
+ * --heatmaps LIST into heat (indices of tsr_heatmap_counters, each once,
+ * in LIST's order); an unknown name: a usage error naming it and the
+ * valid ones. 0 or EXIT_USAGE.
+ */
+static int heatmaps_parse(const char *list, int *heat, int *n)
+{
+	char valid[256];
+	tsr_heatmap_names(valid, sizeof(valid));
+	*n = 0;
+	const char *p = list;
+	for (;;) {
+		const char *e = strchr(p, ',');
+		const size_t len = e ? (size_t)(e - p) : strlen(p);
+		char name[64];
+		if (len == 0 || len >= sizeof(name))
+			return tsr_cli_usage_error("invalid --heatmaps '%s': a comma-separated list "
+						   "of counters (%s)", list, valid);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		const int c = tsr_heatmap_find(name);
+		if (c < 0) {
+			char shown[TSR_SHORT_BUF];
+			return tsr_cli_usage_error("--heatmaps: no per-tile counter '%s' (counters: "
+						   "%s)", tsr_short(name, shown, sizeof(shown)),
+						   valid);
+		}
+		int dup = 0;
+		for (int i = 0; i < *n; i++)
+			dup |= heat[i] == c;
+		if (!dup)
+			heat[(*n)++] = c;
+		if (!e)
+			return 0;
+		p = e + 1;
+	}
+}
+
+/* Whether the configuration can count the heatmaps' counters; 0 or EXIT_USAGE. */
+static int heatmaps_check(const struct tsr_gpu_config *cfg, struct tsr_gpu *gpu,
+			  const int *heat, int n)
+{
+	if (n && cfg->pipeline_mode == TSR_PIPELINE_IMR)
+		return tsr_cli_usage_error("--heatmaps needs the tile-based pipeline: pipeline.mode "
+					   "is imr, which renders no tiles");
+	for (int i = 0; i < n; i++) {
+		if (heat[i] == TSR_HEAT_TILE_CYCLES && !cfg->timing.enabled)
+			return tsr_cli_usage_error("--heatmaps: tile_cycles needs the timing mode "
+						   "(--timing on, or timing.enabled true)");
+		if (heat[i] == TSR_HEAT_TILES_SKIPPED && !cfg->elim.rendering)
+			return tsr_cli_usage_error("--heatmaps: tiles_skipped needs Rendering "
+						   "Elimination (--set elimination.rendering=true)");
+		if (heat[i] == TSR_HEAT_L2_MISSES && !tsr_gpu_cache_by_name(gpu, "l2"))
+			return tsr_cli_usage_error("--heatmaps: l2_misses needs a cache named 'l2', "
+						   "which configuration '%s' has not", cfg->name);
+	}
+	return 0;
 }
 
 /* After each frame: its stats.json entry, its frames.csv row, its image, progress. */
@@ -232,6 +344,8 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 		TSR_TRY(tsr_output_png_async(o->out, name, o->cfg->width, o->cfg->height,
 				       tsr_gpu_frame_image(tsr_sim_gpu(sim)), err));
 	}
+	if (f < o->frames && o->dump[f])
+		TSR_TRY(write_heatmaps(o, tsr_sim_gpu(sim), f, err));
 	if (o->tty) {
 		o->shown = tsr_cli_now_seconds();
 		progress(f + 1, o->frames, tsr_sim_total(sim)->memory_accesses,
@@ -243,6 +357,7 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 int tsr_cmd_run(int argc, char **argv)
 {
 	const char *workload_arg = NULL, *config = NULL, *out_dir = "out", *dump = "last";
+	int heat[TSR_HEATMAP_COUNTERS], heat_n = 0;
 	long frames_arg = -1;
 	int quiet = 0;
 	/* --record-trace CACHE=FILE: cache names and files, split at '=' */
@@ -262,6 +377,7 @@ int tsr_cmd_run(int argc, char **argv)
 		{"out", required_argument, NULL, 'o'},
 		{"dump-frames", required_argument, NULL, 'd'},
 		{"timing", required_argument, NULL, 't'},
+		{"heatmaps", required_argument, NULL, 'H'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
@@ -308,6 +424,10 @@ int tsr_cmd_run(int argc, char **argv)
 		case 'c':
 			config = optarg;
 			break;
+		case 'H':
+			if (heatmaps_parse(optarg, heat, &heat_n))
+				return EXIT_USAGE;
+			break;
 		case 'o':
 			out_dir = optarg;
 			break;
@@ -338,6 +458,10 @@ int tsr_cmd_run(int argc, char **argv)
 	/* an apitrace capture: replayed on the driver (run_capture.c) */
 	const size_t wlen = strlen(workload_arg);
 	if (wlen > 6 && !strcmp(workload_arg + wlen - 6, ".trace")) {
+		if (heat_n)
+			return tsr_cli_usage_error("--heatmaps needs a workload: a capture ('%s') is "
+						   "replayed on the driver, which writes no "
+						   "heatmaps yet", workload_arg);
 		if (recordings)
 			return tsr_cli_usage_error("--record-trace needs a workload: a capture "
 						   "('%s') is replayed on the driver, which records "
@@ -370,6 +494,13 @@ int tsr_cmd_run(int argc, char **argv)
 		return tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
 	}
 	int rc = tsr_cli_dump_frames_parse(dump, frames, want);
+	if (!rc)
+		rc = heatmaps_check(&cfg, gpu, heat, heat_n);
+	if (!rc && heat_n) {
+		s = tsr_gpu_enable_heat(gpu, &err);
+		if (s != TSR_OK)
+			rc = tsr_cli_exit(s, &err);
+	}
 	for (int r = 0; !rc && r < recordings; r++) {
 		struct tsr_cache *c = tsr_gpu_cache_by_name(gpu, rec_spec[r]);
 		if (!c) {
@@ -419,6 +550,13 @@ int tsr_cmd_run(int argc, char **argv)
 		snprintf(name, sizeof(name), "frame-%04u.png", f);
 		if (want[f])
 			s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
+		for (int k = 0; s == TSR_OK && want[f] && k < heat_n; k++) {
+			heatmap_name(name, sizeof(name), heat[k], f, "png");
+			s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
+			heatmap_name(name, sizeof(name), heat[k], f, "csv");
+			if (s == TSR_OK)
+				s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
+		}
 	}
 	for (int r = 0; s == TSR_OK && r < recordings; r++)
 		s = tsr_output_plan(&out, rec_file[r], 0, &err);
@@ -440,7 +578,7 @@ int tsr_cmd_run(int argc, char **argv)
 	}
 	const struct tsr_memsys *mem = tsr_gpu_memsys(gpu);
 	struct run_outputs o = {.out = &out, .mem = mem, .cfg = &cfg,
-				.dump = want, .frames = frames,
+				.dump = want, .heat = heat, .heat_n = heat_n, .frames = frames,
 				.tty = !quiet && isatty(STDERR_FILENO)};
 	struct tsr_energy *energy = NULL;
 	if (s == TSR_OK && cfg.timing.enabled)
