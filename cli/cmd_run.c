@@ -222,12 +222,6 @@ static void frame_progress(void *ctx, uint32_t frame, enum tsr_frame_phase phase
 	progress(frame, o->frames, 0, now - o->t0, within);
 }
 
-/* A heatmap's file name: heatmap-COUNTER-NNNN.png or .csv. */
-static void heatmap_name(char *buf, size_t n, int counter, uint32_t frame, const char *ext)
-{
-	snprintf(buf, n, "heatmap-%s-%04u.%s", tsr_heatmap_counters[counter].name, frame, ext);
-}
-
 /* The frame's heatmaps (--heatmaps): a PNG and a CSV per counter. */
 static enum tsr_status write_heatmaps(struct run_outputs *o, const struct tsr_gpu *gpu,
 				      uint32_t f, struct tsr_error *err)
@@ -239,84 +233,10 @@ static enum tsr_status write_heatmaps(struct run_outputs *o, const struct tsr_gp
 		if (!v)
 			return tsr_error_set(err, TSR_ERR_INTERNAL, "frame %u has no per-tile "
 					     "counters", f);
-		char name[96];
-		uint8_t *img;
-		uint32_t w, h;
-		TSR_TRY(tsr_heatmap_render(v, tx, ty, o->cfg->tile_width, o->cfg->tile_height,
-					   &img, &w, &h, err));
-		heatmap_name(name, sizeof(name), o->heat[k], f, "png");
-		enum tsr_status s = tsr_output_png_async(o->out, name, w, h, img, err);
-		free(img);
-		TSR_TRY(s);
-		char *text;
-		size_t len;
-		TSR_TRY(tsr_heatmap_csv(v, tx, ty, o->cfg->tile_width, o->cfg->tile_height, &text,
-					&len, err));
-		heatmap_name(name, sizeof(name), o->heat[k], f, "csv");
-		s = tsr_output_write(o->out, name, text, len, err);
-		free(text);
-		TSR_TRY(s);
+		TSR_TRY(tsr_heatmap_write(o->out, o->heat[k], f, v, tx, ty, o->cfg->tile_width,
+					  o->cfg->tile_height, err));
 	}
 	return TSR_OK;
-}
-
-/*
- * --heatmaps LIST into heat (indices of tsr_heatmap_counters, each once,
- * in LIST's order); an unknown name: a usage error naming it and the
- * valid ones. 0 or EXIT_USAGE.
- */
-static int heatmaps_parse(const char *list, int *heat, int *n)
-{
-	char valid[256];
-	tsr_heatmap_names(valid, sizeof(valid));
-	*n = 0;
-	const char *p = list;
-	for (;;) {
-		const char *e = strchr(p, ',');
-		const size_t len = e ? (size_t)(e - p) : strlen(p);
-		char name[64];
-		if (len == 0 || len >= sizeof(name))
-			return tsr_cli_usage_error("invalid --heatmaps '%s': a comma-separated list "
-						   "of counters (%s)", list, valid);
-		memcpy(name, p, len);
-		name[len] = '\0';
-		const int c = tsr_heatmap_find(name);
-		if (c < 0) {
-			char shown[TSR_SHORT_BUF];
-			return tsr_cli_usage_error("--heatmaps: no per-tile counter '%s' (counters: "
-						   "%s)", tsr_short(name, shown, sizeof(shown)),
-						   valid);
-		}
-		int dup = 0;
-		for (int i = 0; i < *n; i++)
-			dup |= heat[i] == c;
-		if (!dup)
-			heat[(*n)++] = c;
-		if (!e)
-			return 0;
-		p = e + 1;
-	}
-}
-
-/* Whether the configuration can count the heatmaps' counters; 0 or EXIT_USAGE. */
-static int heatmaps_check(const struct tsr_gpu_config *cfg, struct tsr_gpu *gpu,
-			  const int *heat, int n)
-{
-	if (n && cfg->pipeline_mode == TSR_PIPELINE_IMR)
-		return tsr_cli_usage_error("--heatmaps needs the tile-based pipeline: pipeline.mode "
-					   "is imr, which renders no tiles");
-	for (int i = 0; i < n; i++) {
-		if (heat[i] == TSR_HEAT_TILE_CYCLES && !cfg->timing.enabled)
-			return tsr_cli_usage_error("--heatmaps: tile_cycles needs the timing mode "
-						   "(--timing on, or timing.enabled true)");
-		if (heat[i] == TSR_HEAT_TILES_SKIPPED && !cfg->elim.rendering)
-			return tsr_cli_usage_error("--heatmaps: tiles_skipped needs Rendering "
-						   "Elimination (--set elimination.rendering=true)");
-		if (heat[i] == TSR_HEAT_L2_MISSES && !tsr_gpu_cache_by_name(gpu, "l2"))
-			return tsr_cli_usage_error("--heatmaps: l2_misses needs a cache named 'l2', "
-						   "which configuration '%s' has not", cfg->name);
-	}
-	return 0;
 }
 
 /* After each frame: its stats.json entry, its frames.csv row, its image, progress. */
@@ -358,6 +278,7 @@ int tsr_cmd_run(int argc, char **argv)
 {
 	const char *workload_arg = NULL, *config = NULL, *out_dir = "out", *dump = "last";
 	int heat[TSR_HEATMAP_COUNTERS], heat_n = 0;
+	const char *heat_list = NULL;  /* --heatmaps */
 	long frames_arg = -1;
 	int quiet = 0;
 	/* --record-trace CACHE=FILE: cache names and files, split at '=' */
@@ -424,10 +345,13 @@ int tsr_cmd_run(int argc, char **argv)
 		case 'c':
 			config = optarg;
 			break;
-		case 'H':
-			if (heatmaps_parse(optarg, heat, &heat_n))
-				return EXIT_USAGE;
+		case 'H': {
+			struct tsr_error herr;
+			if (tsr_heatmaps_parse(optarg, heat, &heat_n, &herr) != TSR_OK)
+				return tsr_cli_usage_error("--heatmaps: %s", herr.msg);
+			heat_list = optarg;
 			break;
+		}
 		case 'o':
 			out_dir = optarg;
 			break;
@@ -458,17 +382,13 @@ int tsr_cmd_run(int argc, char **argv)
 	/* an apitrace capture: replayed on the driver (run_capture.c) */
 	const size_t wlen = strlen(workload_arg);
 	if (wlen > 6 && !strcmp(workload_arg + wlen - 6, ".trace")) {
-		if (heat_n)
-			return tsr_cli_usage_error("--heatmaps needs a workload: a capture ('%s') is "
-						   "replayed on the driver, which writes no "
-						   "heatmaps yet", workload_arg);
 		if (recordings)
 			return tsr_cli_usage_error("--record-trace needs a workload: a capture "
 						   "('%s') is replayed on the driver, which records "
 						   "no cache stream", workload_arg);
 		return tsr_cli_run_capture(workload_arg, config, sets, nsets,
 					   frames_arg > 0 ? (uint32_t)frames_arg : 0, out_dir, dump,
-					   quiet);
+					   heat_list, quiet);
 	}
 	/* a file, else a shipped one by name: "sprites-2d", "tcor-64k" */
 	struct tsr_error err = {{0}};
@@ -494,8 +414,8 @@ int tsr_cmd_run(int argc, char **argv)
 		return tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
 	}
 	int rc = tsr_cli_dump_frames_parse(dump, frames, want);
-	if (!rc)
-		rc = heatmaps_check(&cfg, gpu, heat, heat_n);
+	if (!rc && tsr_heatmaps_check(&cfg, heat, heat_n, &err) != TSR_OK)
+		rc = tsr_cli_usage_error("--heatmaps: %s", err.msg);
 	if (!rc && heat_n) {
 		s = tsr_gpu_enable_heat(gpu, &err);
 		if (s != TSR_OK)
@@ -551,9 +471,9 @@ int tsr_cmd_run(int argc, char **argv)
 		if (want[f])
 			s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
 		for (int k = 0; s == TSR_OK && want[f] && k < heat_n; k++) {
-			heatmap_name(name, sizeof(name), heat[k], f, "png");
+			tsr_heatmap_file(name, sizeof(name), heat[k], f, "png");
 			s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
-			heatmap_name(name, sizeof(name), heat[k], f, "csv");
+			tsr_heatmap_file(name, sizeof(name), heat[k], f, "csv");
 			if (s == TSR_OK)
 				s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
 		}

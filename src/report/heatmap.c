@@ -3,6 +3,8 @@
  */
 #include "report/heatmap.h"
 
+#include "memory/memsys.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,4 +168,83 @@ enum tsr_status tsr_heatmap_csv(const uint64_t *values, uint32_t tiles_x, uint32
 	*text = s;
 	*len = at;
 	return TSR_OK;
+}
+
+enum tsr_status tsr_heatmaps_parse(const char *list, int *idx, int *n, struct tsr_error *err)
+{
+	char valid[256];
+	tsr_heatmap_names(valid, sizeof(valid));
+	*n = 0;
+	const char *p = list;
+	for (;;) {
+		const char *e = strchr(p, ',');
+		const size_t len = e ? (size_t)(e - p) : strlen(p);
+		char name[64];
+		if (len == 0 || len >= sizeof(name))
+			return tsr_error_set(err, TSR_ERR_CONFIG, "'%.64s' is not a comma-separated "
+					     "list of counters (%s)", list, valid);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		const int c = tsr_heatmap_find(name);
+		if (c < 0)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "no per-tile counter '%s' "
+					     "(counters: %s)", name, valid);
+		int dup = 0;
+		for (int i = 0; i < *n; i++)
+			dup |= idx[i] == c;
+		if (!dup)
+			idx[(*n)++] = c;
+		if (!e)
+			return TSR_OK;
+		p = e + 1;
+	}
+}
+
+enum tsr_status tsr_heatmaps_check(const struct tsr_gpu_config *cfg, const int *idx, int n,
+				   struct tsr_error *err)
+{
+	if (n && cfg->pipeline_mode == TSR_PIPELINE_IMR)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "heatmaps need the tile-based pipeline: "
+				     "pipeline.mode is imr, which renders no tiles");
+	for (int i = 0; i < n; i++) {
+		const char *name = tsr_heatmap_counters[idx[i]].name;
+		if (!strcmp(name, "tile_cycles") && !cfg->timing.enabled)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "tile_cycles needs the timing "
+					     "mode (--timing on, or timing.enabled true)");
+		if (!strcmp(name, "tiles_skipped") && !cfg->elim.rendering)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "tiles_skipped needs Rendering "
+					     "Elimination (--set elimination.rendering=true)");
+		/* (the lookup does not change the configuration) */
+		if (!strcmp(name, "l2_misses") &&
+		    !tsr_memsys_config_cache((struct tsr_memsys_config *)&cfg->mem, "l2"))
+			return tsr_error_set(err, TSR_ERR_CONFIG, "l2_misses needs a cache named "
+					     "'l2', which configuration '%s' has not", cfg->name);
+	}
+	return TSR_OK;
+}
+
+void tsr_heatmap_file(char *buf, size_t n, int counter, uint32_t frame, const char *ext)
+{
+	snprintf(buf, n, "heatmap-%s-%04u.%s", tsr_heatmap_counters[counter].name, frame, ext);
+}
+
+enum tsr_status tsr_heatmap_write(struct tsr_output *o, int counter, uint32_t frame,
+				  const uint64_t *values, uint32_t tiles_x, uint32_t tiles_y,
+				  uint32_t tile_w, uint32_t tile_h, struct tsr_error *err)
+{
+	char name[96];
+	uint8_t *img;
+	uint32_t w, h;
+	TSR_TRY(tsr_heatmap_render(values, tiles_x, tiles_y, tile_w, tile_h, &img, &w, &h, err));
+	tsr_heatmap_file(name, sizeof(name), counter, frame, "png");
+	enum tsr_status s = tsr_output_png_async(o, name, w, h, img, err);
+	free(img);
+	TSR_TRY(s);
+	char *text;
+	size_t len;
+	TSR_TRY(tsr_heatmap_csv(values, tiles_x, tiles_y, tile_w, tile_h, &text, &len, err));
+	tsr_heatmap_file(name, sizeof(name), counter, frame, "csv");
+	s = tsr_output_write(o, name, text, len, err);
+	free(text);
+	return s;
 }

@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/config.h"
 #include "core/status.h"
+#include "report/report.h"
 
 /* One counter a heatmap can show, in the order of pipeline/gpu.h's enum
  * tsr_heat_counter (entry i is counter i). */
@@ -30,6 +32,38 @@ int tsr_heatmap_find(const char *name);
 
 /* The names of every counter, comma-separated, into buf (n bytes, NUL-terminated). */
 void tsr_heatmap_names(char *buf, size_t n);
+
+/*
+ * A comma-separated list of counter names (--heatmaps, TESSERA_HEATMAPS)
+ * into idx (indices of tsr_heatmap_counters, each once, in the list's
+ * order; TSR_HEATMAP_COUNTERS entries at most) and *n. Errors:
+ * TSR_ERR_CONFIG naming an unknown counter and listing the valid ones, or
+ * an empty name.
+ */
+enum tsr_status tsr_heatmaps_parse(const char *list, int *idx, int *n, struct tsr_error *err);
+
+/*
+ * Whether configuration cfg counts the n counters idx per tile. Errors:
+ * TSR_ERR_CONFIG for pipeline.mode imr (no tiles), tile_cycles without
+ * timing.enabled, tiles_skipped without elimination.rendering and
+ * l2_misses without a cache named "l2", each saying so.
+ */
+enum tsr_status tsr_heatmaps_check(const struct tsr_gpu_config *cfg, const int *idx, int n,
+				   struct tsr_error *err);
+
+/* A heatmap's file name into buf (n bytes): heatmap-COUNTER-NNNN.EXT. */
+void tsr_heatmap_file(char *buf, size_t n, int counter, uint32_t frame, const char *ext);
+
+/*
+ * Writes counter `counter`'s heatmap of frame `frame` (values: tiles_x *
+ * tiles_y) into transaction o as heatmap-COUNTER-NNNN.png
+ * (tsr_heatmap_render(), encoded by tsr_output_png_async()) and
+ * heatmap-COUNTER-NNNN.csv (tsr_heatmap_csv()). Errors: those of the
+ * three.
+ */
+enum tsr_status tsr_heatmap_write(struct tsr_output *o, int counter, uint32_t frame,
+				  const uint64_t *values, uint32_t tiles_x, uint32_t tiles_y,
+				  uint32_t tile_w, uint32_t tile_h, struct tsr_error *err);
 
 /*
  * The colour of level 0..255 of the colour bar (0: the lowest value, 255:
