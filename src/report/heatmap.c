@@ -11,13 +11,13 @@
 #include <string.h>
 
 const struct tsr_heatmap_counter tsr_heatmap_counters[TSR_HEATMAP_COUNTERS] = {
-	{"quads_shaded", "raster.quads_shaded", 1},
-	{"tile_cycles", "timing.tile_cycles (timing mode only)", 1},
-	{"l2_misses", "caches.l2.all.read_misses + write_misses (raster phase)", 1},
+	{"quads_shaded", "raster.quads_shaded"},
+	{"tile_cycles", "timing.tile_cycles (timing mode only)"},
+	{"l2_misses", "caches.l2.all.read_misses + write_misses (raster phase)"},
 	{"pb_read_bytes", "dram.pb_lists.read_bytes + dram.pb_attributes.read_bytes "
-			  "(raster phase)", 1},
-	{"line_requests", "texture.line_requests (L1 texture line requests)", 1},
-	{"tiles_skipped", "elimination.tiles_skipped (elimination.rendering only)", 1},
+			  "(raster phase)"},
+	{"line_requests", "texture.line_requests (L1 texture line requests)"},
+	{"tiles_skipped", "elimination.tiles_skipped (elimination.rendering only)"},
 };
 
 int tsr_heatmap_find(const char *name)

@@ -18,9 +18,8 @@
  * tsr_heat_counter (entry i is counter i). */
 struct tsr_heatmap_counter {
 	const char *name;     /* --heatmaps name and the files' ("quads_shaded") */
-	const char *stats;    /* the stats.json counters its tiles sum to, or what it is */
-	int additive;         /* 1: the tiles' values sum to the frame's counter
-				 (the raster phase's share of it for memory counters) */
+	const char *stats;    /* the stats.json counters its tiles sum to (the raster
+				 phase's share of them for the memory counters) */
 };
 
 /* Counters a heatmap can show (pipeline/gpu.h's TSR_HEAT_COUNT). */
