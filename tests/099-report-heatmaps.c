@@ -6,7 +6,8 @@
  * stats.json (quads_shaded, line_requests and tiles_skipped exactly,
  * tile_cycles to timing.tile_cycles in the timing mode; l2_misses and
  * pb_read_bytes, the raster phase's, to at most the frame's, and
- * pb_read_bytes to all of it with an 8 KiB L2); the PNG is
+ * pb_read_bytes to all of it with an 8 KiB L2), with overlapping frames and
+ * over a multi-pass frame's passes too; the PNG is
  * the tile grid plus the bar and its labels, the hottest tile has the
  * bar's top colour and the coldest its bottom colour; the same run gives
  * the same bytes; an unknown counter, tile_cycles without the timing
@@ -255,6 +256,41 @@ static void test_sums_timing(void **state)
 	tsr_stats_file_release(&sf);
 }
 
+/* Overlapping frames (the next frame's geometry before this one's raster:
+ * two frame slots) and a multi-pass workload (shadow-depth-3d: a depth pass
+ * into a texture, then the screen; the tiles sum over both): the sums hold. */
+static void test_overlap_and_passes(void **state)
+{
+	(void)state;
+	const char *runs[] = {
+		"run sprites-2d " SMALL " --timing on --set timing.overlap_frames=true "
+		"--heatmaps tile_cycles,quads_shaded,line_requests --out ov",
+		"run shadow-depth-3d " SMALL " --timing on "
+		"--heatmaps tile_cycles,quads_shaded,line_requests --out mp",
+	};
+	const char *dirs[] = {"ov", "mp"};
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(tessera("%s", runs[k]), 0);
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s/stats.json", tmpdir, dirs[k]);
+		struct tsr_stats_file sf;
+		struct tsr_error err;
+		assert_int_equal(tsr_stats_read(path, &sf, &err), TSR_OK);
+		for (uint32_t f = 0; f < FRAMES; f++) {
+			const struct tsr_frame_stats *fs = tsr_stats_file_frame(&sf, f);
+			struct heat_csv c;
+			read_csv(dirs[k], "tile_cycles", f, &c);
+			assert_true(c.sum > 0);
+			assert_int_equal(c.sum, fs->timing.tile_cycles);
+			read_csv(dirs[k], "quads_shaded", f, &c);
+			assert_int_equal(c.sum, fs->raster.quads_shaded);
+			read_csv(dirs[k], "line_requests", f, &c);
+			assert_int_equal(c.sum, fs->texture.line_requests);
+		}
+		tsr_stats_file_release(&sf);
+	}
+}
+
 /* The same run twice: the same PNG and CSV bytes; only the dumped frames get heatmaps. */
 static void test_deterministic(void **state)
 {
@@ -318,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_sums_functional),
 		cmocka_unit_test(test_pb_dram_reads),
 		cmocka_unit_test(test_sums_timing),
+		cmocka_unit_test(test_overlap_and_passes),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_errors),
 	};
