@@ -234,7 +234,7 @@ static enum tsr_status write_heatmaps(struct run_outputs *o, const struct tsr_gp
 			return tsr_error_set(err, TSR_ERR_INTERNAL, "frame %u has no per-tile "
 					     "counters", f);
 		TSR_TRY(tsr_heatmap_write(o->out, o->heat[k], f, v, tx, ty, o->cfg->tile_width,
-					  o->cfg->tile_height, err));
+					  o->cfg->tile_height, o->cfg->width, o->cfg->height, err));
 	}
 	return TSR_OK;
 }

@@ -243,6 +243,18 @@ static void test_heatmaps(void **state)
 		free(text);
 		snprintf(name, sizeof(name), "heat/heatmap-l2_misses-%04d.png", f);
 		assert_true(exists(name));
+		/* the image: the window's tiles (the CSV: the whole grid, twice the window a side) */
+		snprintf(name, sizeof(name), "heat/heatmap-quads_shaded-%04d.png", f);
+		size_t n;
+		unsigned char *png = (unsigned char *)bytes(name, &n);
+		assert_true(n > 24);
+		const uint32_t w = (uint32_t)png[16] << 24 | (uint32_t)png[17] << 16 |
+				   (uint32_t)png[18] << 8 | png[19];
+		const uint32_t h = (uint32_t)png[20] << 24 | (uint32_t)png[21] << 16 |
+				   (uint32_t)png[22] << 8 | png[23];
+		free(png);
+		assert_int_equal(h, 4 * 32);  /* 120 pixels: 4 tiles of 32 */
+		assert_true(w > 5 * 32 && w < 5 * 32 + 8 + 16 + 4 + 8 * 8);  /* 160: 5 tiles */
 	}
 	assert_int_equal(tessera("run %s --heatmaps line_requests,quads_shaded --out last --quiet",
 				 CAPTURE), 0);

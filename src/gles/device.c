@@ -396,7 +396,8 @@ static enum tsr_status write_frame_image(struct tsr_gles_device *d, struct tsr_e
 			return tsr_error_set(err, TSR_ERR_INTERNAL, "frame %u has no per-tile "
 					     "counters", d->fs->frame);
 		TSR_TRY(tsr_heatmap_write(&d->out, d->heat[k], d->fs->frame, v, tx, ty,
-					  d->config.tile_width, d->config.tile_height, err));
+					  d->config.tile_width, d->config.tile_height, d->config.width,
+					  d->config.height, err));
 	}
 	return TSR_OK;
 }

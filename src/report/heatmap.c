@@ -100,16 +100,17 @@ uint32_t tsr_heatmap_bar_x(uint32_t tiles_x, uint32_t tile_w)
 	return tiles_x * tile_w + GAP;
 }
 
-enum tsr_status tsr_heatmap_render(const uint64_t *values, uint32_t tiles_x, uint32_t tiles_y,
-				   uint32_t tile_w, uint32_t tile_h, uint8_t **rgba,
+enum tsr_status tsr_heatmap_render(const uint64_t *values, uint32_t stride, uint32_t tiles_x,
+				   uint32_t tiles_y, uint32_t tile_w, uint32_t tile_h, uint8_t **rgba,
 				   uint32_t *width, uint32_t *height, struct tsr_error *err)
 {
 	*rgba = NULL;
 	const uint32_t n = tiles_x * tiles_y;
 	uint64_t lo = n ? values[0] : 0, hi = lo;
 	for (uint32_t i = 1; i < n; i++) {
-		lo = values[i] < lo ? values[i] : lo;
-		hi = values[i] > hi ? values[i] : hi;
+		const uint64_t v = values[(i / tiles_x) * stride + i % tiles_x];
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
 	}
 	char top[24], bottom[24];
 	snprintf(top, sizeof(top), "%" PRIu64, hi);
@@ -127,7 +128,8 @@ enum tsr_status tsr_heatmap_render(const uint64_t *values, uint32_t tiles_x, uin
 	memset(img, 255, w * h * 4);  /* white, opaque */
 	for (uint32_t t = 0; t < n; t++) {
 		uint8_t rgb[3];
-		tsr_heatmap_color(tsr_heatmap_level(values[t], lo, hi), rgb);
+		const uint64_t v = values[(t / tiles_x) * stride + t % tiles_x];
+		tsr_heatmap_color(tsr_heatmap_level(v, lo, hi), rgb);
 		const uint32_t x0 = (t % tiles_x) * tile_w, y0 = (t / tiles_x) * tile_h;
 		for (uint32_t y = y0; y < y0 + tile_h; y++)
 			for (uint32_t x = x0; x < x0 + tile_w; x++)
@@ -230,12 +232,17 @@ void tsr_heatmap_file(char *buf, size_t n, int counter, uint32_t frame, const ch
 
 enum tsr_status tsr_heatmap_write(struct tsr_output *o, int counter, uint32_t frame,
 				  const uint64_t *values, uint32_t tiles_x, uint32_t tiles_y,
-				  uint32_t tile_w, uint32_t tile_h, struct tsr_error *err)
+				  uint32_t tile_w, uint32_t tile_h, uint32_t width, uint32_t height,
+				  struct tsr_error *err)
 {
 	char name[96];
 	uint8_t *img;
 	uint32_t w, h;
-	TSR_TRY(tsr_heatmap_render(values, tiles_x, tiles_y, tile_w, tile_h, &img, &w, &h, err));
+	/* the image: the tiles that cover the screen */
+	uint32_t sx = (width + tile_w - 1) / tile_w, sy = (height + tile_h - 1) / tile_h;
+	sx = sx < tiles_x ? sx : tiles_x;
+	sy = sy < tiles_y ? sy : tiles_y;
+	TSR_TRY(tsr_heatmap_render(values, tiles_x, sx, sy, tile_w, tile_h, &img, &w, &h, err));
 	tsr_heatmap_file(name, sizeof(name), counter, frame, "png");
 	enum tsr_status s = tsr_output_png_async(o, name, w, h, img, err);
 	free(img);

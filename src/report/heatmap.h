@@ -54,15 +54,18 @@ enum tsr_status tsr_heatmaps_check(const struct tsr_gpu_config *cfg, const int *
 void tsr_heatmap_file(char *buf, size_t n, int counter, uint32_t frame, const char *ext);
 
 /*
- * Writes counter `counter`'s heatmap of frame `frame` (values: tiles_x *
- * tiles_y) into transaction o as heatmap-COUNTER-NNNN.png
- * (tsr_heatmap_render(), encoded by tsr_output_png_async()) and
- * heatmap-COUNTER-NNNN.csv (tsr_heatmap_csv()). Errors: those of the
- * three.
+ * Writes counter `counter`'s heatmap of frame `frame` (values: the tile
+ * grid's tiles_x * tiles_y) into transaction o as heatmap-COUNTER-NNNN.csv
+ * (every tile of the grid: tsr_heatmap_csv()) and heatmap-COUNTER-NNNN.png
+ * (the tiles that cover the screen, width x height pixels, which may be
+ * fewer than the grid's: the driver's grid covers twice its window a side
+ * for framebuffer objects; tsr_heatmap_render(), encoded by
+ * tsr_output_png_async()). Errors: those of the three.
  */
 enum tsr_status tsr_heatmap_write(struct tsr_output *o, int counter, uint32_t frame,
 				  const uint64_t *values, uint32_t tiles_x, uint32_t tiles_y,
-				  uint32_t tile_w, uint32_t tile_h, struct tsr_error *err);
+				  uint32_t tile_w, uint32_t tile_h, uint32_t width, uint32_t height,
+				  struct tsr_error *err);
 
 /*
  * The colour of level 0..255 of the colour bar (0: the lowest value, 255:
@@ -77,18 +80,19 @@ void tsr_heatmap_color(uint32_t level, uint8_t rgb[3]);
 uint32_t tsr_heatmap_level(uint64_t v, uint64_t lo, uint64_t hi);
 
 /*
- * Draws values (tiles_x * tiles_y, row-major tile IDs) as an RGBA8 image
- * (*rgba, freed by the caller; *width x *height pixels, rows top to
- * bottom): each tile a tile_w x tile_h block (the screen's pixels) in the
- * colour of its level between the smallest and the largest value; right
+ * Draws the top-left tiles_x * tiles_y tiles of values (row-major tile
+ * IDs, `stride` tiles a row) as an RGBA8 image (*rgba, freed by the
+ * caller; *width x *height pixels, rows top to bottom): each tile a
+ * tile_w x tile_h block (the screen's pixels) in the colour of its level
+ * between the smallest and the largest value shown; right
  * of it, after 8 columns of white, a 16-pixel colour bar from level 255
  * (top row) to level 0 (bottom row) over the image's height, and beside
  * the bar the largest value (top) and the smallest (bottom) in a 3x5 digit
  * font at scale 2, black on white. Errors: TSR_ERR_NOMEM,
  * TSR_ERR_LIMIT (an image over 2^28 pixels).
  */
-enum tsr_status tsr_heatmap_render(const uint64_t *values, uint32_t tiles_x, uint32_t tiles_y,
-				   uint32_t tile_w, uint32_t tile_h, uint8_t **rgba,
+enum tsr_status tsr_heatmap_render(const uint64_t *values, uint32_t stride, uint32_t tiles_x,
+				   uint32_t tiles_y, uint32_t tile_w, uint32_t tile_h, uint8_t **rgba,
 				   uint32_t *width, uint32_t *height, struct tsr_error *err);
 
 /* Where the colour bar starts in a tsr_heatmap_render() image of that grid (its x). */
