@@ -104,10 +104,20 @@ figures: build
 	@py="$(PYTHON)"; [ -n "$$py" ] || py=$$(bash scripts/python.sh) || exit 1; \
 	echo "figures: $$py"; $(MAKE) --no-print-directory figures-draw PYTHON="$$py"
 
-figures-draw: $(EXPERIMENTS:%=$(XP_DIR)/%.json)
+figures-draw: $(EXPERIMENTS:%=$(XP_DIR)/%.json) $(FIG_DIR)/heatmaps/stats.json
 	@py="$(PYTHON)"; [ -n "$$py" ] || py=$$(bash scripts/python.sh --no-install) || exit 1; \
 	echo "$$py scripts/figures.py $(XP_DIR) -o $(FIG_DIR)"; \
 	"$$py" scripts/figures.py $(XP_DIR) -o $(FIG_DIR)
+
+# the heatmap gallery: every per-tile counter of glmark-scene's last frame
+# (tessera run --heatmaps, docs/command-line.md), beside the figures
+HEAT_WORKLOAD ?= glmark-scene
+HEAT_ARGS     ?= --frames 3 --timing on --set elimination.rendering=true
+HEAT_COUNTERS ?= quads_shaded,tile_cycles,l2_misses,pb_read_bytes,line_requests,tiles_skipped
+$(FIG_DIR)/heatmaps/stats.json: $(BUILD)/tessera
+	@echo "heatmaps of $(HEAT_WORKLOAD) into $(FIG_DIR)/heatmaps ..."
+	@./$(BUILD)/tessera run $(HEAT_WORKLOAD) $(HEAT_ARGS) --dump-frames last \
+	  --heatmaps $(HEAT_COUNTERS) --out $(FIG_DIR)/heatmaps --quiet
 
 $(XP_DIR)/%.json: $(BUILD)/tessera
 	@mkdir -p $(XP_DIR)

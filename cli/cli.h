@@ -129,12 +129,13 @@ const char *tsr_cli_absolute(const char *path, char *buf, size_t n);
 /*
  * `tessera run X.trace` (run_capture.c): replays an apitrace capture on
  * the driver with the run's options (cmd_run.c parsed them: config may be
- * NULL, frames 0 for all of them, dump a --dump-frames list); returns the
- * exit code (1 for a capture it cannot replay, 2 for a bad configuration).
+ * NULL, frames 0 for all of them, dump a --dump-frames list, heatmaps a
+ * --heatmaps list or NULL); returns the exit code (1 for a capture it
+ * cannot replay, 2 for a bad configuration or heatmap list).
  */
 int tsr_cli_run_capture(const char *trace, const char *config, const char *const *sets,
 			size_t nsets, uint32_t frames, const char *out_dir, const char *dump,
-			int quiet);
+			const char *heatmaps, int quiet);
 
 /*
  * glibc's malloc tunables (ld.so --list-tunables) for the processes that

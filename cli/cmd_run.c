@@ -16,6 +16,7 @@
 #include "core/datadir.h"
 #include "core/limits.h"
 #include "pipeline/gpu.h"
+#include "report/heatmap.h"
 #include "report/report.h"
 #include "scene/scene.h"
 #include "sim/sim.h"
@@ -23,12 +24,15 @@
 
 #define MAX_RECORDINGS 8
 
+_Static_assert(TSR_HEATMAP_COUNTERS == TSR_HEAT_COUNT,
+	       "report/heatmap.h lists the counters of pipeline/gpu.h's enum tsr_heat_counter");
+
 static void usage_run(FILE *f)
 {
 	fprintf(f,
 		"usage: tessera run WORKLOAD|CAPTURE.trace [--config GPU] [--frames N]\n"
 		"                   [--out DIR] [--dump-frames LIST] [--timing on|off]\n"
-		"                   [--quiet]\n"
+		"                   [--heatmaps COUNTER[,COUNTER...]] [--quiet]\n"
 		"\n"
 		"  WORKLOAD            a workload file, or a shipped workload by name\n"
 		"                      ('sprites-2d', see workloads/)\n"
@@ -52,6 +56,15 @@ static void usage_run(FILE *f)
 		"  --timing on|off     count cycles too (timing.enabled): frames per second,\n"
 		"                      unit and core activity, memory latencies; every other\n"
 		"                      counter is the same (default: the configuration's)\n"
+		"  --heatmaps LIST     per-tile heatmaps of the dumped frames: for each\n"
+		"                      counter of LIST and each frame --dump-frames\n"
+		"                      writes, heatmap-COUNTER-NNNN.png (the tile grid\n"
+		"                      coloured by the counter, a colour bar, the\n"
+		"                      largest and smallest values) and\n"
+		"                      heatmap-COUNTER-NNNN.csv; counters: quads_shaded,\n"
+		"                      tile_cycles (timing mode), l2_misses,\n"
+		"                      pb_read_bytes, line_requests, tiles_skipped\n"
+		"                      (elimination.rendering); pipeline.mode tbr only\n"
 		"  --quiet             no progress bar and no summary\n"
 		"\n"
 		"Writes DIR/stats.json, DIR/frames.csv and DIR/frame-NNNN.png. Shipped\n"
@@ -184,6 +197,8 @@ struct run_outputs {
 	const struct tsr_gpu_config *cfg;
 	const struct tsr_energy *energy;  /* timing mode: frames.csv's energy_nj column */
 	const unsigned char *dump;      /* --dump-frames: 1 for each frame to write */
+	const int *heat;                /* --heatmaps: counters (tsr_heatmap_counters indices) */
+	int heat_n;
 	uint32_t frames;
 	int tty;                        /* show progress */
 	double t0;
@@ -205,6 +220,23 @@ static void frame_progress(void *ctx, uint32_t frame, enum tsr_frame_phase phase
 		 phase == TSR_PHASE_BINNING ? "binning" : "rendering", done, total,
 		 phase == TSR_PHASE_BINNING ? "draws" : "tiles");
 	progress(frame, o->frames, 0, now - o->t0, within);
+}
+
+/* The frame's heatmaps (--heatmaps): a PNG and a CSV per counter. */
+static enum tsr_status write_heatmaps(struct run_outputs *o, const struct tsr_gpu *gpu,
+				      uint32_t f, struct tsr_error *err)
+{
+	uint32_t tx, ty;
+	tsr_gpu_tile_grid(gpu, &tx, &ty);
+	for (int k = 0; k < o->heat_n; k++) {
+		const uint64_t *v = tsr_gpu_heat(gpu, (enum tsr_heat_counter)o->heat[k]);
+		if (!v)
+			return tsr_error_set(err, TSR_ERR_INTERNAL, "frame %u has no per-tile "
+					     "counters", f);
+		TSR_TRY(tsr_heatmap_write(o->out, o->heat[k], f, v, tx, ty, o->cfg->tile_width,
+					  o->cfg->tile_height, o->cfg->width, o->cfg->height, err));
+	}
+	return TSR_OK;
 }
 
 /* After each frame: its stats.json entry, its frames.csv row, its image, progress. */
@@ -232,6 +264,8 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 		TSR_TRY(tsr_output_png_async(o->out, name, o->cfg->width, o->cfg->height,
 				       tsr_gpu_frame_image(tsr_sim_gpu(sim)), err));
 	}
+	if (f < o->frames && o->dump[f])
+		TSR_TRY(write_heatmaps(o, tsr_sim_gpu(sim), f, err));
 	if (o->tty) {
 		o->shown = tsr_cli_now_seconds();
 		progress(f + 1, o->frames, tsr_sim_total(sim)->memory_accesses,
@@ -243,6 +277,8 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 int tsr_cmd_run(int argc, char **argv)
 {
 	const char *workload_arg = NULL, *config = NULL, *out_dir = "out", *dump = "last";
+	int heat[TSR_HEATMAP_COUNTERS], heat_n = 0;
+	const char *heat_list = NULL;  /* --heatmaps */
 	long frames_arg = -1;
 	int quiet = 0;
 	/* --record-trace CACHE=FILE: cache names and files, split at '=' */
@@ -262,6 +298,7 @@ int tsr_cmd_run(int argc, char **argv)
 		{"out", required_argument, NULL, 'o'},
 		{"dump-frames", required_argument, NULL, 'd'},
 		{"timing", required_argument, NULL, 't'},
+		{"heatmaps", required_argument, NULL, 'H'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
@@ -308,6 +345,13 @@ int tsr_cmd_run(int argc, char **argv)
 		case 'c':
 			config = optarg;
 			break;
+		case 'H': {
+			struct tsr_error herr;
+			if (tsr_heatmaps_parse(optarg, heat, &heat_n, &herr) != TSR_OK)
+				return tsr_cli_usage_error("--heatmaps: %s", herr.msg);
+			heat_list = optarg;
+			break;
+		}
 		case 'o':
 			out_dir = optarg;
 			break;
@@ -344,7 +388,7 @@ int tsr_cmd_run(int argc, char **argv)
 						   "no cache stream", workload_arg);
 		return tsr_cli_run_capture(workload_arg, config, sets, nsets,
 					   frames_arg > 0 ? (uint32_t)frames_arg : 0, out_dir, dump,
-					   quiet);
+					   heat_list, quiet);
 	}
 	/* a file, else a shipped one by name: "sprites-2d", "tcor-64k" */
 	struct tsr_error err = {{0}};
@@ -370,6 +414,13 @@ int tsr_cmd_run(int argc, char **argv)
 		return tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
 	}
 	int rc = tsr_cli_dump_frames_parse(dump, frames, want);
+	if (!rc && tsr_heatmaps_check(&cfg, heat, heat_n, &err) != TSR_OK)
+		rc = tsr_cli_usage_error("--heatmaps: %s", err.msg);
+	if (!rc && heat_n) {
+		s = tsr_gpu_enable_heat(gpu, &err);
+		if (s != TSR_OK)
+			rc = tsr_cli_exit(s, &err);
+	}
 	for (int r = 0; !rc && r < recordings; r++) {
 		struct tsr_cache *c = tsr_gpu_cache_by_name(gpu, rec_spec[r]);
 		if (!c) {
@@ -419,6 +470,13 @@ int tsr_cmd_run(int argc, char **argv)
 		snprintf(name, sizeof(name), "frame-%04u.png", f);
 		if (want[f])
 			s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
+		for (int k = 0; s == TSR_OK && want[f] && k < heat_n; k++) {
+			tsr_heatmap_file(name, sizeof(name), heat[k], f, "png");
+			s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
+			tsr_heatmap_file(name, sizeof(name), heat[k], f, "csv");
+			if (s == TSR_OK)
+				s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
+		}
 	}
 	for (int r = 0; s == TSR_OK && r < recordings; r++)
 		s = tsr_output_plan(&out, rec_file[r], 0, &err);
@@ -440,7 +498,7 @@ int tsr_cmd_run(int argc, char **argv)
 	}
 	const struct tsr_memsys *mem = tsr_gpu_memsys(gpu);
 	struct run_outputs o = {.out = &out, .mem = mem, .cfg = &cfg,
-				.dump = want, .frames = frames,
+				.dump = want, .heat = heat, .heat_n = heat_n, .frames = frames,
 				.tty = !quiet && isatty(STDERR_FILENO)};
 	struct tsr_energy *energy = NULL;
 	if (s == TSR_OK && cfg.timing.enabled)

@@ -37,6 +37,7 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
+#include "report/heatmap.h"
 #include "report/report.h"
 
 /*
@@ -417,7 +418,7 @@ static enum tsr_status take(struct tsr_output *out, const char *src, const char 
 
 int tsr_cli_run_capture(const char *trace, const char *config, const char *const *sets,
 			size_t nsets, uint32_t frames_arg, const char *out_dir, const char *dump,
-			int quiet)
+			const char *heatmaps, int quiet)
 {
 	/* 1. the configuration, as the driver will read it, before anything runs */
 	struct tsr_error err = {{0}};
@@ -427,6 +428,11 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 						sizeof(config_path), &err);
 	if (s != TSR_OK)
 		return tsr_cli_exit(s, &err);
+	/* --heatmaps (TESSERA_HEATMAPS): counters the configuration counts per tile */
+	int heat[TSR_HEATMAP_COUNTERS], heat_n = 0;
+	if (heatmaps && (tsr_heatmaps_parse(heatmaps, heat, &heat_n, &err) != TSR_OK ||
+			 tsr_heatmaps_check(&cfg, heat, heat_n, &err) != TSR_OK))
+		return tsr_cli_usage_error("--heatmaps: %s", err.msg);
 	/* TESSERA_SET: the overrides one a line */
 	struct tsr_text set_text = {0};
 	for (size_t i = 0; i < nsets; i++) {
@@ -499,6 +505,13 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 		snprintf(name, sizeof(name), "frame-%04u.png", f);
 		if (want[f])
 			s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
+		for (int k = 0; s == TSR_OK && want[f] && k < heat_n; k++) {
+			tsr_heatmap_file(name, sizeof(name), heat[k], f, "png");
+			s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
+			tsr_heatmap_file(name, sizeof(name), heat[k], f, "csv");
+			if (s == TSR_OK)
+				s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
+		}
 	}
 	/* the driver's folder: beside the output folder (its trailing '/' cut) */
 	char tmp[PATH_MAX];
@@ -536,6 +549,7 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 			"TESSERA_OUT", tsr_cli_absolute(tmp, abs_tmp, sizeof(abs_tmp)),
 			/* only the images kept are encoded */
 			"TESSERA_DUMP_FRAMES", dump,
+			"TESSERA_HEATMAPS", heat_n ? heatmaps : NULL,
 			/* glibc's malloc in eglretrace keeping freed memory for reuse
 			 * and asking for transparent huge pages, unless the user's
 			 * environment sets its own: 2 thousand page faults instead of
@@ -601,6 +615,13 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 		snprintf(name, sizeof(name), "frame-%04u.png", f);
 		if (want[f])
 			s = take(&out, src, name, trace, &err);
+		for (int k = 0; s == TSR_OK && want[f] && k < heat_n; k++) {
+			tsr_heatmap_file(name, sizeof(name), heat[k], f, "png");
+			s = take(&out, src, name, trace, &err);
+			tsr_heatmap_file(name, sizeof(name), heat[k], f, "csv");
+			if (s == TSR_OK)
+				s = take(&out, src, name, trace, &err);
+		}
 	}
 	/* the driver's folder goes first: the folders the transaction made
 	 * (--out a/b: a and a/b) can then go too on failure */

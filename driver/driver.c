@@ -42,6 +42,7 @@ static struct tsr_gpu_config gpu_config;
 static char out_dir[PATH_MAX];        /* TESSERA_OUT, "" when unset */
 static unsigned long frame_limit;     /* TESSERA_FRAMES, 0: none */
 static char frame_images[1024];       /* TESSERA_DUMP_FRAMES, "" when unset (all) */
+static char heatmaps[256];            /* TESSERA_HEATMAPS, "" when unset (none) */
 static unsigned long frames_ended;    /* eglSwapBuffers calls of every surface since
                                          the last eglInitialize read the environment */
 static unsigned devices_made;         /* devices made so far (surface-N) */
@@ -196,11 +197,20 @@ enum tsr_status drv_setup(struct tsr_error *err)
 		if (tsr_gles_frame_images_check(images, &e) != TSR_OK)
 			return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_DUMP_FRAMES: %s", e.msg);
 	}
+	const char *heat = getenv("TESSERA_HEATMAPS");
+	if (heat && heat[0]) {
+		if (strlen(heat) >= sizeof(heatmaps))
+			return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_HEATMAPS is too long");
+		struct tsr_error e;
+		if (tsr_gles_heatmaps_check(heat, &cfg, &e) != TSR_OK)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_HEATMAPS: %s", e.msg);
+	}
 	gpu_config = cfg;
 	frame_limit = frames;
 	frames_ended = 0;  /* TESSERA_FRAMES counts from here */
 	snprintf(out_dir, sizeof(out_dir), "%s", out ? out : "");
 	snprintf(frame_images, sizeof(frame_images), "%s", images ? images : "");
+	snprintf(heatmaps, sizeof(heatmaps), "%s", heat ? heat : "");
 	return TSR_OK;
 }
 
@@ -272,6 +282,7 @@ static EGLint surface_device(struct drv_surface *s)
 		.config = &gpu_config,
 		.out_dir = out,
 		.frame_images = frame_images[0] ? frame_images : NULL,
+		.heatmaps = heatmaps[0] ? heatmaps : NULL,
 	};
 	struct tsr_error err = {{0}};
 	enum tsr_status st = tsr_gles_device_create(&p, &s->device, &err);

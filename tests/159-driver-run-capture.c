@@ -13,7 +13,10 @@
  *     or EGL) and one asking for OpenGL ES 3.0 give one message naming
  *     the file and the problem, exit 1 and no output folder; a replay that
  *     fails leaves no folder either; a bad configuration exits 2 before
- *     anything is replayed.
+ *     anything is replayed;
+ *   - --heatmaps: the driver writes the kept frames' heatmaps (the last
+ *     one's when the device goes), the quads summing to stats.json's; an
+ *     unknown counter exits 2 before the replay.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -196,6 +199,74 @@ static void test_outputs_as_workload_run(void **state)
 	assert_same_file("last/frame-0002.png", "all/frame-0002.png");
 }
 
+/* The sum of a heatmap CSV's values (tmpdir/name), -1 when absent. */
+static long long heat_sum(const char *name)
+{
+	const char *s = slurp(name);
+	if (strncmp(s, "tile,tile_x,tile_y,x,y,value\n", 29))
+		return -1;
+	long long sum = 0;
+	for (s = strchr(s, '\n') + 1; *s; s = strchr(s, '\n') + 1) {
+		const char *v = s, *e = strchr(s, '\n');
+		assert_non_null(e);
+		for (const char *c = s; c < e; c++)  /* the row's last comma */
+			if (*c == ',')
+				v = c;
+		sum += atoll(v + 1);
+	}
+	return sum;
+}
+
+/* --heatmaps on a capture: the driver collects the per-tile counters
+ * (TESSERA_HEATMAPS) and writes them for the frames kept, the last one's
+ * when the device is destroyed; the quads sum to stats.json's; an unknown
+ * counter exits 2 before anything is replayed. */
+static void test_heatmaps(void **state)
+{
+	(void)state;
+	need_capture(CAPTURE);
+	assert_int_equal(tessera("run %s --dump-frames 0,2 --heatmaps quads_shaded,l2_misses "
+				 "--out heat --quiet", CAPTURE), 0);
+	assert_int_equal(entries("heat"), 12);
+	for (int f = 0; f < 3; f += 2) {
+		char name[64];
+		snprintf(name, sizeof(name), "heat/heatmap-quads_shaded-%04d.csv", f);
+		const long long sum = heat_sum(name);
+		assert_true(sum > 0);
+		/* frame f's raster.quads_shaded in stats.json's frames array */
+		char *text = strdup(slurp("heat/stats.json"));
+		const char *at = strstr(text, "\"frames\"");
+		for (int k = 0; k <= f; k++)
+			at = strstr(at + 1, "\"quads_shaded\"");
+		assert_non_null(at);
+		assert_int_equal(atoll(strchr(at, ':') + 1), sum);
+		free(text);
+		snprintf(name, sizeof(name), "heat/heatmap-l2_misses-%04d.png", f);
+		assert_true(exists(name));
+		/* the image: the window's tiles (the CSV: the whole grid, twice the window a side) */
+		snprintf(name, sizeof(name), "heat/heatmap-quads_shaded-%04d.png", f);
+		size_t n;
+		unsigned char *png = (unsigned char *)bytes(name, &n);
+		assert_true(n > 24);
+		const uint32_t w = (uint32_t)png[16] << 24 | (uint32_t)png[17] << 16 |
+				   (uint32_t)png[18] << 8 | png[19];
+		const uint32_t h = (uint32_t)png[20] << 24 | (uint32_t)png[21] << 16 |
+				   (uint32_t)png[22] << 8 | png[23];
+		free(png);
+		assert_int_equal(h, 4 * 32);  /* 120 pixels: 4 tiles of 32 */
+		assert_true(w > 5 * 32 && w < 5 * 32 + 8 + 16 + 4 + 8 * 8);  /* 160: 5 tiles */
+	}
+	assert_int_equal(tessera("run %s --heatmaps line_requests,quads_shaded --out last --quiet",
+				 CAPTURE), 0);
+	assert_true(exists("last/heatmap-line_requests-0002.csv"));
+	assert_true(exists("last/heatmap-line_requests-0002.png"));
+	assert_int_equal(entries("last"), 7);
+	assert_same_file("last/heatmap-quads_shaded-0002.csv", "heat/heatmap-quads_shaded-0002.csv");
+	assert_int_equal(tessera("run %s --heatmaps bogus --out bad", CAPTURE), 2);
+	assert_non_null(strstr(slurp("err.txt"), "'bogus'"));
+	assert_false(exists("bad"));
+}
+
 /* One message naming the file and the problem, exit 1, no output folder. */
 static void refused(const char *trace, const char *what)
 {
@@ -264,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_replay_deterministic_tbr),
 		cmocka_unit_test(test_replay_deterministic_imr),
 		cmocka_unit_test(test_outputs_as_workload_run),
+		cmocka_unit_test(test_heatmaps),
 		cmocka_unit_test(test_bad_captures),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

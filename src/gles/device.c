@@ -114,6 +114,7 @@
 #include "core/text.h"
 #include "gles/device.h"
 #include "pipeline/gpu.h"
+#include "report/heatmap.h"
 #include "report/report.h"
 
 #define CLIENT_STREAM_BYTES (64u << 20)  /* the region client arrays stream through */
@@ -158,6 +159,8 @@ struct tsr_gles_device {
 	struct tsr_gpu_config config;
 	char *out_dir;
 	struct tsr_frame_list images;      /* which frames' images are written */
+	int heat[TSR_HEATMAP_COUNTERS];    /* params.heatmaps: their counters */
+	int heat_n;
 	struct tsr_gpu *gpu;
 	uint32_t client_mesh;              /* the client-array stream's raw buffer */
 	uint8_t *grid_texels;              /* the image that sizes the tile grid */
@@ -228,6 +231,14 @@ enum tsr_status tsr_gles_frame_images_check(const char *spec, struct tsr_error *
 	return s;
 }
 
+enum tsr_status tsr_gles_heatmaps_check(const char *list, const struct tsr_gpu_config *cfg,
+					struct tsr_error *err)
+{
+	int heat[TSR_HEATMAP_COUNTERS], n;
+	TSR_TRY(tsr_heatmaps_parse(list, heat, &n, err));
+	return tsr_heatmaps_check(cfg, heat, n, err);
+}
+
 enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 				       struct tsr_gles_device **out, struct tsr_error *err)
 {
@@ -252,6 +263,7 @@ enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 	d->fs = calloc(1, sizeof(*d->fs));
 	d->total = calloc(1, sizeof(*d->total));
 	d->params.frame_images = NULL;
+	d->params.heatmaps = NULL;
 	if (p->out_dir)
 		d->out_dir = strdup(p->out_dir);
 	enum tsr_status s = TSR_OK;
@@ -284,6 +296,13 @@ enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 		const struct tsr_resources more = {.mesh_count = 1, .meshes = &m};
 		d->client_mesh = 0;
 		s = tsr_gpu_add_resources(d->gpu, &more, err);
+	}
+	if (s == TSR_OK && p->heatmaps && d->out_dir) {  /* the per-tile counters */
+		s = tsr_heatmaps_parse(p->heatmaps, d->heat, &d->heat_n, err);
+		if (s == TSR_OK)
+			s = tsr_heatmaps_check(&d->config, d->heat, d->heat_n, err);
+		if (s == TSR_OK)
+			s = tsr_gpu_enable_heat(d->gpu, err);
 	}
 	if (s == TSR_OK && d->out_dir) {
 		s = tsr_output_open(&d->out, d->out_dir, err);
@@ -361,13 +380,26 @@ static enum tsr_status open_pass(struct tsr_gles_device *d, int32_t target,
 				 int32_t depth_target, const struct mrt_sel *m,
 				 struct tsr_error *err);
 
-/* frame-NNNN.png of the frame rendered last, in the background */
+/* frame-NNNN.png of the frame rendered last, in the background, and its
+ * heatmaps (params.heatmaps) */
 static enum tsr_status write_frame_image(struct tsr_gles_device *d, struct tsr_error *err)
 {
 	char name[64];
 	snprintf(name, sizeof(name), "frame-%04u.png", d->fs->frame);
-	return tsr_output_png_async(&d->out, name, d->config.width, d->config.height,
-				    tsr_gpu_frame_image(d->gpu), err);
+	TSR_TRY(tsr_output_png_async(&d->out, name, d->config.width, d->config.height,
+				     tsr_gpu_frame_image(d->gpu), err));
+	uint32_t tx, ty;
+	tsr_gpu_tile_grid(d->gpu, &tx, &ty);
+	for (int k = 0; k < d->heat_n; k++) {
+		const uint64_t *v = tsr_gpu_heat(d->gpu, (enum tsr_heat_counter)d->heat[k]);
+		if (!v)
+			return tsr_error_set(err, TSR_ERR_INTERNAL, "frame %u has no per-tile "
+					     "counters", d->fs->frame);
+		TSR_TRY(tsr_heatmap_write(&d->out, d->heat[k], d->fs->frame, v, tx, ty,
+					  d->config.tile_width, d->config.tile_height, d->config.width,
+					  d->config.height, err));
+	}
+	return TSR_OK;
 }
 
 static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error *err)

@@ -36,7 +36,18 @@ struct tsr_gles_device_params {
 	const char *frame_images;            /* which frames' images out_dir gets
 	                                        (tsr_gles_frame_images_check());
 	                                        NULL: all */
+	const char *heatmaps;                /* per-tile heatmaps of those frames
+	                                        (`tessera run --heatmaps`: counter
+	                                        names, comma-separated; report/
+	                                        heatmap.h); NULL: none */
 };
+
+/*
+ * Checks a device's heatmaps list against configuration cfg
+ * (tsr_heatmaps_parse() and tsr_heatmaps_check()). Errors: TSR_ERR_CONFIG.
+ */
+enum tsr_status tsr_gles_heatmaps_check(const char *list, const struct tsr_gpu_config *cfg,
+					struct tsr_error *err);
 
 /*
  * Checks a device's frame_images: "all" (every frame's frame-NNNN.png),

@@ -54,6 +54,46 @@ static enum tsr_status bin_pass(struct tsr_gpu *g, const struct tsr_cmd_pass *pa
 	return TSR_OK;
 }
 
+/* What the per-tile counters (tsr_gpu_enable_heat) difference around a tile. */
+struct heat_mark {
+	uint64_t quads, lines, l2_misses, pb_bytes;
+};
+
+/* Cache "l2"'s read and write misses so far, all streams. */
+static uint64_t l2_misses(const struct tsr_cache *c)
+{
+	uint64_t n = 0;
+	for (int s = 0; s < TSR_STREAM_COUNT; s++) {
+		const struct tsr_cache_counters *k = tsr_cache_counters_of(c, (enum tsr_stream)s);
+		n += k->read_misses + k->write_misses;
+	}
+	return n;
+}
+
+static void heat_mark(const struct tsr_gpu *g, const struct tsr_frame_stats *st,
+		      struct heat_mark *m)
+{
+	m->quads = st->raster.quads_shaded;
+	m->lines = st->texture.line_requests;
+	m->l2_misses = g->heat_l2 ? l2_misses(g->heat_l2) : 0;
+	m->pb_bytes = tsr_memsys_dram(g->mem, TSR_STREAM_PB_LISTS)->read_bytes +
+		      tsr_memsys_dram(g->mem, TSR_STREAM_PB_ATTRIBUTES)->read_bytes;
+}
+
+/* Adds the tile's counters since m (heat_mark) to the frame's per-tile arrays. */
+static void heat_add(const struct tsr_gpu *g, uint64_t *heat, uint32_t tile,
+		     const struct tsr_frame_stats *st, const struct heat_mark *m)
+{
+	struct heat_mark now;
+	heat_mark(g, st, &now);
+	const size_t n = g->tiles;
+	heat[TSR_HEAT_QUADS_SHADED * n + tile] += now.quads - m->quads;
+	heat[TSR_HEAT_LINE_REQUESTS * n + tile] += now.lines - m->lines;
+	heat[TSR_HEAT_L2_MISSES * n + tile] += now.l2_misses - m->l2_misses;
+	heat[TSR_HEAT_PB_READ_BYTES * n + tile] += now.pb_bytes - m->pb_bytes;
+	heat[TSR_HEAT_TILES_SKIPPED * n + tile] += g->skipped[tile];
+}
+
 /*
  * The raster phase of the pass binned into g->ras: every tile of its
  * target in the frame's order (the tile grid covers the screen and every
@@ -78,9 +118,14 @@ static enum tsr_status raster_pass(struct tsr_gpu *g, struct tsr_error *err)
 						g->subtile_core);
 			tsr_raster_set_subtile_cores(g->raster, g->subtile_core);
 		}
+		struct heat_mark mark = {0};
+		if (f->heat)  /* tsr_gpu_enable_heat() */
+			heat_mark(g, st, &mark);
 		if (g->timing)
 			tsr_timing_tile_begin(g, order[i]);
 		tsr_stage_tile(g, order[i], st);
+		if (f->heat)
+			heat_add(g, f->heat, order[i], st, &mark);
 		if (g->timing)
 			TSR_TRY(tsr_timing_tile_end(g, st, err));
 		if (g->progress && ((i & 63) == 63 || i + 1 == g->tiles))
@@ -104,6 +149,10 @@ static enum tsr_status tbr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 	st->frame = frame;
 	f->frame = frame;
 	f->st = st;
+	if (f->heat) {  /* tsr_gpu_enable_heat(): the frame's per-tile counters */
+		memset(f->heat, 0, (size_t)TSR_HEAT_COUNT * g->tiles * sizeof(*f->heat));
+		f->heat_done = 0;
+	}
 	g->geo = f;
 	g->cmds = c;
 	tsr_frame_stats_snapshot_memory(g->mem_base, g->mem);
@@ -161,6 +210,7 @@ static enum tsr_status tbr_finish_frame(struct tsr_gpu *g, struct tsr_error *err
 	if (g->timing)
 		TSR_TRY(tsr_timing_frame_end(g, st, err));
 	tsr_technique_set_frame_end(&g->techniques, st);
+	f->heat_done = 1;  /* the timing mode's tiles have all left (tsr_timing_frame_end) */
 	g->frames_finished++;
 	return TSR_OK;
 }

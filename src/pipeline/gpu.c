@@ -405,6 +405,7 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 		tsr_prim_array_release(&g->slots[i].prims);
 		free(g->slots[i].bindings);
 		tsr_pb_destroy(g->slots[i].pb);
+		free(g->slots[i].heat);
 	}
 	free(g->mem_base);
 	free(g->mem_phase);
@@ -449,6 +450,41 @@ const struct tsr_gpu_config *tsr_gpu_config_of(const struct tsr_gpu *g)
 uint32_t tsr_gpu_tile_count(const struct tsr_gpu *g)
 {
 	return g->tiles;
+}
+
+void tsr_gpu_tile_grid(const struct tsr_gpu *g, uint32_t *tiles_x, uint32_t *tiles_y)
+{
+	*tiles_x = g->tiles_x;
+	*tiles_y = g->tiles_y;
+}
+
+enum tsr_status tsr_gpu_enable_heat(struct tsr_gpu *g, struct tsr_error *err)
+{
+	if (g->driver != &tsr_tbr_driver)
+		return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
+				     "per-tile counters need the tile-based pipeline "
+				     "(pipeline.mode tbr): the immediate mode has no tiles");
+	if (g->frames_begun != g->frames_finished)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "per-tile counters enabled during a frame");
+	if (g->heat)
+		return TSR_OK;
+	for (uint32_t i = 0; i < g->slot_count; i++) {
+		g->slots[i].heat = calloc((size_t)TSR_HEAT_COUNT * g->tiles, sizeof(uint64_t));
+		if (!g->slots[i].heat)
+			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	}
+	g->heat_l2 = tsr_memsys_cache_by_name(g->mem, "l2");
+	g->heat = 1;
+	return TSR_OK;
+}
+
+const uint64_t *tsr_gpu_heat(const struct tsr_gpu *g, enum tsr_heat_counter c)
+{
+	if (!g->heat || !g->frames_finished || (unsigned)c >= TSR_HEAT_COUNT)
+		return NULL;
+	const struct frame_slot *f = &g->slots[(g->frames_finished - 1) % g->slot_count];
+	return f->heat && f->heat_done ? &f->heat[(size_t)c * g->tiles] : NULL;
 }
 
 void tsr_gpu_set_progress(struct tsr_gpu *g, tsr_gpu_progress_fn fn, void *ctx)

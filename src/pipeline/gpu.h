@@ -160,6 +160,55 @@ const struct tsr_gpu_config *tsr_gpu_config_of(const struct tsr_gpu *g);
 /* Tiles of the screen. */
 uint32_t tsr_gpu_tile_count(const struct tsr_gpu *g);
 
+/*
+ * Per-tile counters of a frame (`tessera run --heatmaps`, report/heatmap.h),
+ * each an array of tsr_gpu_tile_count() values by row-major tile ID,
+ * summed over the frame's passes (a render-to-texture pass's tiles are
+ * the grid's tiles that cover its target):
+ *   TSR_HEAT_QUADS_SHADED   quads fragment-shaded (raster.quads_shaded)
+ *   TSR_HEAT_TILE_CYCLES    timing mode: raster-phase cycles the tile was
+ *                           the oldest in flight, from the later of the
+ *                           previous tile's leaving and the phase's start
+ *                           to its own leaving (its last flush write
+ *                           issued); they sum to timing.tile_cycles
+ *   TSR_HEAT_L2_MISSES      read and write misses of cache "l2", all
+ *                           streams, during the tile's stages
+ *   TSR_HEAT_PB_READ_BYTES  DRAM bytes read on streams pb_lists and
+ *                           pb_attributes during the tile's stages
+ *   TSR_HEAT_LINE_REQUESTS  L1 texture line requests (after coalescing:
+ *                           texture.line_requests)
+ *   TSR_HEAT_TILES_SKIPPED  1 for each pass in which Rendering Elimination
+ *                           skipped the tile (elimination.tiles_skipped)
+ */
+enum tsr_heat_counter {
+	TSR_HEAT_QUADS_SHADED = 0,
+	TSR_HEAT_TILE_CYCLES,
+	TSR_HEAT_L2_MISSES,
+	TSR_HEAT_PB_READ_BYTES,
+	TSR_HEAT_LINE_REQUESTS,
+	TSR_HEAT_TILES_SKIPPED,
+	TSR_HEAT_COUNT
+};
+
+/*
+ * Starts collecting the per-tile counters above, from the next frame
+ * begun on: one array per counter and frame slot, allocated here once and
+ * zeroed at each frame's start; without this call the frame loop does
+ * none of it. Errors: TSR_ERR_UNSUPPORTED (pipeline.mode imr: no tiles),
+ * TSR_ERR_INTERNAL (during a frame), TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_gpu_enable_heat(struct tsr_gpu *g, struct tsr_error *err);
+
+/*
+ * Counter c of every tile (tsr_gpu_tile_count() values, row-major tile
+ * IDs) in the last completed frame; NULL before tsr_gpu_enable_heat() or
+ * before a frame has completed with it.
+ */
+const uint64_t *tsr_gpu_heat(const struct tsr_gpu *g, enum tsr_heat_counter c);
+
+/* The tile grid: tiles across and down (tiles_x * tiles_y = tsr_gpu_tile_count()). */
+void tsr_gpu_tile_grid(const struct tsr_gpu *g, uint32_t *tiles_x, uint32_t *tiles_y);
+
 /* Where a frame is, for a progress display: in binning, `done` of `total`
  * draw calls; in rendering, `done` of `total` tiles. */
 enum tsr_frame_phase { TSR_PHASE_BINNING, TSR_PHASE_RENDERING };

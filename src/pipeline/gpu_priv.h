@@ -57,6 +57,9 @@ struct frame_slot {
 	                                         draw): its state latched (tsr_gpu_bind_pass) */
 	uint32_t binding_cap;
 	struct tsr_frame_stats *st;           /* its counters (tsr_gpu_begin_frame()) */
+	uint64_t *heat;                       /* tsr_gpu_enable_heat(): TSR_HEAT_COUNT arrays
+	                                         of `tiles` per-tile counters, or NULL */
+	uint8_t heat_done;                    /* heat holds a completed frame's */
 };
 
 #define TSR_FRAME_SLOTS 2
@@ -123,6 +126,8 @@ struct tsr_gpu {
 	uint32_t back;                        /* index of the back buffer */
 	uint8_t *tile_rgba;                   /* the tile's colors as flushed (RGBA8) */
 	uint8_t *skipped;                     /* per tile: 1 if a technique skipped it */
+	struct tsr_cache *heat_l2;            /* tsr_gpu_enable_heat(): cache "l2", or NULL */
+	int heat;                             /* tsr_gpu_enable_heat() was called */
 	struct tsr_tbr_view view;             /* what techniques see */
 	struct tsr_technique_set techniques;  /* those the configuration switched on */
 	const struct tsr_pipeline_driver *driver; /* pipeline.mode's: tsr_tbr_driver or

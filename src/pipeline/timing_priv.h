@@ -99,6 +99,8 @@ struct tile_run {
 	uint64_t busy;               /* imr: the vertex stages' bound of its geometry, cycles */
 	uint64_t geo_start;          /* imr: the cycle its vertex processing started */
 	int geo_started;             /* imr: geo_start is set */
+	uint64_t *heat;              /* tsr_gpu_enable_heat(): its frame's per-tile cycles
+					(TSR_HEAT_TILE_CYCLES), or NULL */
 };
 
 /* imr: a quad waiting in a lane for its reads (Early-Z: HiZ and depth;
@@ -172,6 +174,7 @@ struct tsr_timing {
 					it waits on changed since (tile_fetcher(),
 					timing_tiles.c) */
 	uint64_t raster_start;       /* the frame's raster phase began */
+	uint64_t heat_left;          /* the cycle the last tile left (per-tile cycles) */
 	enum tsr_status failed;      /* a callback's error */
 	struct tsr_timing_stats *st; /* the frame's timing counters */
 	struct tsr_quad_imbalance *time_imbalance;  /* the frame's (DTexL Fig. 14), or NULL */

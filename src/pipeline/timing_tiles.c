@@ -520,8 +520,8 @@ static void flush(struct tsr_timing *t, uint64_t now)
 	}
 }
 
-/* Retires the oldest tiles that have left every stage. */
-static void retire(struct tsr_timing *t)
+/* Retires the oldest tiles that have left every stage by `now`. */
+static void retire(struct tsr_timing *t, uint64_t now)
 {
 	while (t->count) {
 		struct tile_run *r = run_at(t, 0);
@@ -529,6 +529,12 @@ static void retire(struct tsr_timing *t)
 		if (r->banks_flushed < t->lanes)
 			return;
 		tsr_timing_stats_tile_left(t, r);
+		if (r->heat) {  /* its cycles as the oldest tile of its raster phase */
+			const uint64_t from = t->heat_left > t->raster_start ? t->heat_left
+									     : t->raster_start;
+			r->heat[r->log.tile] += now > from ? now - from : 0;
+		}
+		t->heat_left = now;
 		t->head = (t->head + 1) % t->window;
 		t->count--;
 		t->fetch_pos -= t->fetch_pos > 0;
@@ -557,7 +563,7 @@ enum tsr_status tsr_timing_simulate(struct tsr_timing *t, uint32_t keep,
 		feed_rasterizer(t, now);
 		flush(t, now);
 		wake(t, now);
-		retire(t);
+		retire(t, now);
 		if (t->failed)
 			return tsr_error_set(err, t->failed, "the timing model failed: %s",
 					     t->err.msg);
@@ -613,6 +619,8 @@ enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *s
 	memset(r, 0, sizeof(*r));
 	r->log = log;
 	r->busy = t->next_busy;  /* imr: its geometry's bound (0 for a tile) */
+	r->heat = g->ras && g->ras->heat ? &g->ras->heat[(size_t)TSR_HEAT_TILE_CYCLES * g->tiles]
+					 : NULL;
 	for (uint32_t i = 0; i < log.quad_count; i++) {
 		const struct tsr_wl_quad *q = &log.quads[i];
 		if (q->core >= t->lanes)
