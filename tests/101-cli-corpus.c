@@ -1,5 +1,5 @@
 /*
- * 099-cli-corpus.c - `tessera capture --corpus` (cli/cmd_corpus.c): the
+ * 101-cli-corpus.c - `tessera capture --corpus` (cli/cmd_corpus.c): the
  * shipped captures/corpus.json parses and lists its entries; a corpus
  * file with an unknown key, a missing or ill-typed one, an input script
  * with an unknown verb or a duplicate name is refused with a message
@@ -26,7 +26,7 @@
 static int setup(void **state)
 {
 	(void)state;
-	return tsr_cli_tmp_setup("tsr-099");
+	return tsr_cli_tmp_setup("tsr-101");
 }
 
 static int teardown(void **state)
@@ -144,7 +144,7 @@ static void test_corpus_record(void **state)
 		 "{\"entries\": ["
 		 "{\"name\": \"build\", \"packages\": [\"glmark2-es2-x11\"], "
 		 "\"program\": \"glmark2-es2\", \"args\": [\"-b\", \"build:nframes=3\", \"--size\", "
-		 "\"160x120\"], \"env\": {\"TSR_099\": \"{tmp}/x\"}, \"screen\": \"160x120\", "
+		 "\"160x120\"], \"env\": {\"TSR_101\": \"{tmp}/x\"}, \"screen\": \"160x120\", "
 		 "\"frames\": [1, 1], \"drive\": \"arguments\"}%s]}",
 		 xdotool ? ", {\"name\": \"driven\", \"program\": \"glmark2-es2\", \"args\": [\"-b\", "
 			   "\"build:nframes=2\", \"--size\", \"160x120\"], \"screen\": \"160x120\", "
