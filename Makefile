@@ -22,7 +22,15 @@ XP_ARGS    ?=
 # a virtualenv may lack them)
 PYTHON     ?=
 
-.PHONY: piglit all deps build demo check check-fast check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
+# make corpus: the captures of captures/corpus.json with llvmpipe's images
+# (tessera capture --corpus, docs/captures.md "The corpus"): CORPUS names
+# entries (empty: all), CORPUS_DIR the data folder (empty: tessera's
+# default, $XDG_DATA_HOME/tessera/corpus); installs the entries' Debian
+# packages (root); not part of make check (minutes)
+CORPUS     ?=
+CORPUS_DIR ?=
+
+.PHONY: corpus piglit all deps build demo check check-fast check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
 	figures figures-draw
 
 all: build
@@ -40,6 +48,9 @@ demo: build
 # the tests JOBS at a time, the costliest first (tests/CMakeLists.txt)
 check: build
 	ctest --test-dir $(BUILD) -j $(JOBS) --output-on-failure
+
+corpus: build
+	./$(BUILD)/tessera capture --corpus $(CORPUS) $(if $(CORPUS_DIR),--data $(CORPUS_DIR))
 
 # piglit's OpenGL ES 2.0 tests on llvmpipe and on the drop-in driver, side by
 # side (scripts/piglit-gles2.sh, docs/driver.md "piglit"): downloads Debian's

@@ -126,6 +126,44 @@ const char *tsr_cli_driver_dir(char *buf, size_t n);
  * folders), written to buf (n bytes) and returned. */
 const char *tsr_cli_absolute(const char *path, char *buf, size_t n);
 
+/* The frames of apitrace capture `path` (apitrace info's FramesCount), or -1. */
+long tsr_cli_trace_frames(const char *path);
+
+/*
+ * `tessera capture --corpus [NAME...] [--data DIR] [--corpus-file FILE]
+ * [--list]` (cmd_corpus.c): records the entries of captures/corpus.json
+ * (all, or those named) that are not in DIR yet, each through `tessera
+ * capture` with llvmpipe's images; argv as tsr_cmd_capture() got it.
+ * Returns the exit code (2 for a bad corpus file, naming the entry and
+ * key; 1 when an entry could not be recorded).
+ */
+int tsr_cli_capture_corpus(int argc, char **argv);
+
+/*
+ * Checks an input script (a jansson json_t *: an array of steps ["key",
+ * NAME...], ["keydown", NAME...], ["keyup", NAME...], ["sleep", SECONDS],
+ * ["wait-window", NAME]: until a window whose name matches is shown);
+ * 0, or -1 with the message (naming the step) in msg (n bytes).
+ */
+int tsr_cli_input_check(const void *script, char *msg, size_t n);
+
+/*
+ * Inside the private X server of `tessera capture --input FILE`: starts
+ * argv (the program under apitrace) in this process group, plays FILE's
+ * script with xdotool, ignores SIGINT (the program gets it and finishes
+ * its trace) and waits for the program; returns its exit status (128 +
+ * signal when it was killed), 1 when FILE is not a valid script.
+ */
+int tsr_cli_drive_input(const char *file, char **argv);
+
+/*
+ * Loads corpus file path: *root (json_t *, to json_decref) and *entries
+ * (an internal array of *count entries, to free()); 0, or -1 with the
+ * message in msg (n bytes) naming the file, the entry and the key.
+ */
+int tsr_cli_corpus_load(const char *path, void **root, void **entries, size_t *count,
+			char *msg, size_t n);
+
 /*
  * `tessera run X.trace` (run_capture.c): replays an apitrace capture on
  * the driver with the run's options (cmd_run.c parsed them: config may be

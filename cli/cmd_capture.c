@@ -30,8 +30,7 @@
 
 #include "cli/cli.h"
 
-/* The frames of trace `path` (apitrace info's FramesCount), or -1. */
-static long trace_frames(const char *path)
+long tsr_cli_trace_frames(const char *path)
 {
 	char cmd[PATH_MAX + 64];
 	snprintf(cmd, sizeof(cmd), "apitrace info '%s' 2>/dev/null", path);
@@ -100,8 +99,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: tessera capture --out X.trace [--frames N] [--seconds S]\n"
-		"                       [--reference DIR] [--screen WxH] [--quiet]\n"
-		"                       -- PROGRAM [ARGS...]\n\n"
+		"                       [--reference DIR] [--screen WxH] [--input FILE]\n"
+		"                       [--quiet] -- PROGRAM [ARGS...]\n"
+		"       tessera capture --corpus [NAME...] [--data DIR] (--corpus --help)\n\n"
 		"Records a GL ES 2.0 program's calls with apitrace, under a private Xvfb,\n"
 		"rendering on Mesa's llvmpipe (docs/captures.md).\n\n"
 		"  --out X.trace    the capture (written only when the whole capture succeeds)\n"
@@ -111,13 +111,23 @@ static void usage(FILE *f)
 		"  --reference DIR  llvmpipe's image of every kept frame, DIR/frame-NNNN.png\n"
 		"                   (eglretrace, headless); DIR must not exist or be empty\n"
 		"  --screen WxH     the Xvfb screen (default 1920x1080)\n"
+		"  --input FILE     plays FILE's input script in the private X server while\n"
+		"                   the program runs (xdotool; a JSON array of steps:\n"
+		"                   [\"wait-window\", \"NAME\"], [\"key\", \"space\"],\n"
+		"                   [\"keydown\", \"Right\"], [\"keyup\", \"Right\"], [\"sleep\", 0.5])\n"
 		"  --quiet          the program's output to /dev/null (else to standard error)\n\n"
 		"Needs xvfb-run, apitrace and eglretrace (scripts/setup.sh installs them).\n");
 }
 
 int tsr_cmd_capture(int argc, char **argv)
 {
-	const char *out = NULL, *ref = NULL, *screen = "1920x1080";
+	/* inside the private X server: the program and its input script */
+	if (argc >= 4 && !strcmp(argv[1], "--drive-input") && !strcmp(argv[3], "--"))
+		return tsr_cli_drive_input(argv[2], argv + 4);
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--corpus"))
+			return tsr_cli_capture_corpus(argc, argv);
+	const char *out = NULL, *ref = NULL, *screen = "1920x1080", *input = NULL;
 	long frames = 0;
 	double seconds = 0;
 	int quiet = 0;
@@ -129,6 +139,7 @@ int tsr_cmd_capture(int argc, char **argv)
 		{"reference", required_argument, NULL, 'r'},
 		{"screen", required_argument, NULL, 'S'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"input", required_argument, NULL, 'i'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -170,6 +181,9 @@ int tsr_cmd_capture(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'i':
+			input = optarg;
+			break;
 		default:
 			return tsr_cli_getopt_error("capture", c, argv);
 		}
@@ -191,6 +205,29 @@ int tsr_cmd_capture(int argc, char **argv)
 				"apitrace: scripts/setup.sh installs them)\n", tools[i]);
 			return EXIT_RUNTIME;
 		}
+	char input_abs[PATH_MAX], self[PATH_MAX];
+	if (input) {
+		json_error_t je;
+		json_t *script = json_load_file(input, 0, &je);
+		char msg[256];
+		if (!script || tsr_cli_input_check(script, msg, sizeof(msg))) {
+			json_decref(script);
+			return tsr_cli_usage_error("--input '%s': %s", input, script ? msg : je.text);
+		}
+		json_decref(script);
+		if (!tsr_cli_on_path("xdotool")) {
+			fprintf(stderr, "tessera: capture --input needs 'xdotool' (Debian package "
+				"xdotool)\n");
+			return EXIT_RUNTIME;
+		}
+		const ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		if (len <= 0) {
+			fprintf(stderr, "tessera: capture: cannot find this program (/proc/self/exe)\n");
+			return EXIT_RUNTIME;
+		}
+		self[len] = '\0';
+		tsr_cli_absolute(input, input_abs, sizeof(input_abs));
+	}
 	struct stat sb;
 	if (ref && stat(ref, &sb) == 0) {
 		DIR *d = opendir(ref);
@@ -211,10 +248,17 @@ int tsr_cmd_capture(int argc, char **argv)
 	/* 1. the program under apitrace, in a private Xvfb, on llvmpipe */
 	char server_args[64];
 	const int nprog = argc - optind;
-	const char **cmd = calloc((size_t)nprog + 10, sizeof(*cmd));
+	const char **cmd = calloc((size_t)nprog + 16, sizeof(*cmd));
 	if (!cmd)
 		return EXIT_RUNTIME;
 	int k = tsr_cli_xvfb_prefix(cmd, screen, server_args, sizeof(server_args));
+	if (input) {
+		cmd[k++] = self;
+		cmd[k++] = "capture";
+		cmd[k++] = "--drive-input";
+		cmd[k++] = input_abs;
+		cmd[k++] = "--";
+	}
 	cmd[k++] = "apitrace";
 	cmd[k++] = "trace";
 	cmd[k++] = "--api=egl";
@@ -242,7 +286,7 @@ int tsr_cmd_capture(int argc, char **argv)
 			tsr_cli_describe_wait(st, why, sizeof(why)));
 		goto out;
 	}
-	n = trace_frames(tmp);
+	n = tsr_cli_trace_frames(tmp);
 	if (n <= 0) {
 		fprintf(stderr, "tessera: capture of '%s' holds %s frames: the program never "
 			"called eglSwapBuffers on a window (glmark2: do not pass --off-screen)\n",
