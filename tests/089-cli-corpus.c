@@ -1,5 +1,5 @@
 /*
- * 101-cli-corpus.c - `tessera capture --corpus` (cli/cmd_corpus.c): the
+ * 089-cli-corpus.c - `tessera capture --corpus` (cli/cmd_corpus.c): the
  * shipped captures/corpus.json parses and lists its entries; a corpus
  * file with an unknown key, a missing or ill-typed one, an input script
  * with an unknown verb or a duplicate name is refused with a message
