@@ -462,22 +462,7 @@ int tsr_cmd_run(int argc, char **argv)
 	struct tsr_output out;
 	s = tsr_output_open(&out, out_dir, &err);
 	if (s == TSR_OK)
-		s = tsr_output_plan(&out, "stats.json", TSR_OUTPUT_IN_DIR, &err);
-	if (s == TSR_OK)
-		s = tsr_output_plan(&out, "frames.csv", TSR_OUTPUT_IN_DIR, &err);
-	for (uint32_t f = 0; s == TSR_OK && f < frames; f++) {
-		char name[64];
-		snprintf(name, sizeof(name), "frame-%04u.png", f);
-		if (want[f])
-			s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
-		for (int k = 0; s == TSR_OK && want[f] && k < heat_n; k++) {
-			tsr_heatmap_file(name, sizeof(name), heat[k], f, "png");
-			s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
-			tsr_heatmap_file(name, sizeof(name), heat[k], f, "csv");
-			if (s == TSR_OK)
-				s = tsr_output_plan(&out, name, TSR_OUTPUT_IN_DIR, &err);
-		}
-	}
+		s = tsr_run_outputs_plan(&out, frames, want, heat, heat_n, &err);
 	for (int r = 0; s == TSR_OK && r < recordings; r++)
 		s = tsr_output_plan(&out, rec_file[r], 0, &err);
 	/* a trace's FIFO whose reader leaves: a write error (EPIPE), not the end of tessera */

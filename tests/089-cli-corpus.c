@@ -26,21 +26,13 @@
 static int setup(void **state)
 {
 	(void)state;
-	return tsr_cli_tmp_setup("tsr-101");
+	return tsr_cli_tmp_setup("tsr-089");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
 	return tsr_cli_tmp_teardown();
-}
-
-static int exists(const char *name)
-{
-	char p[512];
-	struct stat sb;
-	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
-	return stat(p, &sb) == 0;
 }
 
 static int have(const char *prog)
@@ -130,7 +122,7 @@ static void test_corpus_errors(void **state)
 	write_file("in.json", "[[\"press\", \"a\"]]");
 	assert_int_equal(tessera("capture --out x.trace --input in.json -- glmark2-es2"), 2);
 	assert_non_null(strstr(slurp("err.txt"), "unknown verb 'press'"));
-	assert_false(exists("x.trace"));
+	assert_false(tsr_cli_exists("x.trace"));
 }
 
 static void test_corpus_record(void **state)
@@ -157,13 +149,13 @@ static void test_corpus_record(void **state)
 	assert_non_null(strstr(out, "corpus: build: 2 frames in"));
 	assert_non_null(strstr(out, xdotool ? "corpus: 2 recorded, 0 present, 0 failed"
 					    : "corpus: 1 recorded, 0 present, 0 failed"));
-	assert_true(exists("data/build.trace"));
-	assert_true(exists("data/build/frame-0000.png"));
-	assert_true(exists("data/build/frame-0001.png"));
-	assert_false(exists("data/build/frame-0002.png"));
+	assert_true(tsr_cli_exists("data/build.trace"));
+	assert_true(tsr_cli_exists("data/build/frame-0000.png"));
+	assert_true(tsr_cli_exists("data/build/frame-0001.png"));
+	assert_false(tsr_cli_exists("data/build/frame-0002.png"));
 	if (xdotool) {
-		assert_true(exists("data/driven.trace"));
-		assert_true(exists("data/driven/frame-0001.png"));
+		assert_true(tsr_cli_exists("data/driven.trace"));
+		assert_true(tsr_cli_exists("data/driven/frame-0001.png"));
 	}
 	/* the second call records nothing */
 	assert_int_equal(tessera("capture --corpus build --corpus-file c.json --data data"), 0);
@@ -179,8 +171,8 @@ static void test_corpus_record(void **state)
 	assert_int_equal(tessera("capture --corpus --corpus-file c2.json --data data"), 1);
 	assert_non_null(strstr(slurp("err.txt"), "the program drew 2 frames, the entry keeps "
 				 "frames up to 9"));
-	assert_false(exists("data/short.trace"));
-	assert_false(exists("data/short"));
+	assert_false(tsr_cli_exists("data/short.trace"));
+	assert_false(tsr_cli_exists("data/short"));
 }
 
 int main(void)

@@ -33,14 +33,6 @@ static int teardown(void **state)
 	return tsr_cli_tmp_teardown();
 }
 
-static int exists(const char *name)
-{
-	char p[512];
-	struct stat sb;
-	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
-	return stat(p, &sb) == 0;
-}
-
 /* The entries of folder tmpdir but out.txt and err.txt (the files of
  * every run): what the failures must not add to. */
 static int entries(void)
@@ -65,10 +57,10 @@ static void test_capture_glmark2(void **state)
 	assert_non_null(strstr(slurp("out.txt"),
 			       "capture: build.trace: 2 frames, llvmpipe's images in "
 			       "ref/frame-0000.png .. frame-0001.png"));
-	assert_true(exists("build.trace"));
-	assert_true(exists("ref/frame-0000.png"));
-	assert_true(exists("ref/frame-0001.png"));
-	assert_false(exists("ref/frame-0002.png"));
+	assert_true(tsr_cli_exists("build.trace"));
+	assert_true(tsr_cli_exists("ref/frame-0000.png"));
+	assert_true(tsr_cli_exists("ref/frame-0001.png"));
+	assert_false(tsr_cli_exists("ref/frame-0002.png"));
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "apitrace info '%s/build.trace' | grep -q '\"FramesCount\": 2,'",
 		 tmpdir);
@@ -92,8 +84,8 @@ static void test_capture_failures(void **state)
 	assert_int_equal(tessera("capture -- glmark2-es2"), 2);
 	assert_int_equal(tessera("capture --out x.trace --frames 0 -- glmark2-es2"), 2);
 	assert_int_equal(entries(), before);
-	assert_false(exists("off.trace"));
-	assert_false(exists("x.trace"));
+	assert_false(tsr_cli_exists("off.trace"));
+	assert_false(tsr_cli_exists("x.trace"));
 	write_file("full.txt", "x");
 	assert_int_equal(tessera("capture --out y.trace --reference full.txt -- glmark2-es2"), 2);
 	assert_non_null(strstr(slurp("err.txt"), "is not an empty folder"));

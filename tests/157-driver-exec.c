@@ -36,14 +36,6 @@ static int teardown(void **state)
 	return tsr_cli_tmp_teardown();
 }
 
-static int exists(const char *name)
-{
-	char p[512];
-	struct stat sb;
-	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
-	return stat(p, &sb) == 0;
-}
-
 /* es2gears (X11 window, eglGetDisplay of its Display*, a window surface)
  * for 2 frames: the driver ends it after the second eglSwapBuffers, exit
  * status 0. What the renderer says of its draws goes to stderr, once per
@@ -72,7 +64,7 @@ static void test_es2gears_two_frames(void **state)
 		snprintf(line, sizeof(line), "%.*s", (int)(e - l + 1), l);
 		assert_ptr_equal(strstr(err, line), l);
 	}
-	assert_true(exists("run"));  /* TESSERA_OUT: the device's folder */
+	assert_true(tsr_cli_exists("run"));  /* TESSERA_OUT: the device's folder */
 }
 
 /* The program's environment: the driver first on LD_LIBRARY_PATH, the
@@ -116,14 +108,14 @@ static void test_bad_configuration(void **state)
 	assert_memory_equal(err, "tessera: ", 9);
 	assert_non_null(strstr(err, "sise_bytes"));
 	assert_string_equal(strchr(err, '\n'), "\n");
-	assert_false(exists("ran"));
+	assert_false(tsr_cli_exists("ran"));
 	assert_int_equal(tessera("exec --headless --set tiling.order=spiral -- touch ran"), 2);
 	assert_non_null(strstr(slurp("err.txt"), "tiling.order"));
 	assert_int_equal(tessera("exec --headless --set 'tiling.order=hilbert;x=1' -- touch ran"),
 			 2);
 	assert_int_equal(tessera("exec --headless --frames 0 -- touch ran"), 2);
 	assert_int_equal(tessera("exec --headless --config nonexistent-gpu -- touch ran"), 1);
-	assert_false(exists("ran"));
+	assert_false(tsr_cli_exists("ran"));
 	assert_int_equal(tessera("exec --headless -- no-such-program-tsr157"), 1);
 	assert_non_null(strstr(slurp("err.txt"), "cannot run 'no-such-program-tsr157'"));
 	assert_int_equal(tessera("exec --headless"), 2);

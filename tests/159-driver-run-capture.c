@@ -61,14 +61,6 @@ static void need_capture(const char *path)
 	}
 }
 
-static int exists(const char *name)
-{
-	char p[512];
-	struct stat sb;
-	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
-	return stat(p, &sb) == 0;
-}
-
 /* The bytes of tmpdir/name (malloc'd, *n of them); fails the test when absent. */
 static char *bytes(const char *name, size_t *n)
 {
@@ -133,7 +125,7 @@ static void replay_twice(const char *mode)
 	/* three frames, no fourth; the statistics count three */
 	char n[64];
 	snprintf(n, sizeof(n), "%s-0/frame-0003.png", mode);
-	assert_false(exists(n));
+	assert_false(tsr_cli_exists(n));
 	size_t len;
 	char j[64];
 	snprintf(j, sizeof(j), "%s-0/stats.json", mode);
@@ -166,7 +158,7 @@ static void test_outputs_as_workload_run(void **state)
 	assert_int_equal(tessera("run %s --config tcor-table1 --out cap", CAPTURE), 0);
 	assert_non_null(strstr(slurp("out.txt"), "3 frames replayed"));
 	assert_int_equal(entries("cap"), 3);
-	assert_true(exists("cap/frame-0002.png"));
+	assert_true(tsr_cli_exists("cap/frame-0002.png"));
 	assert_int_equal(tessera("run sprites-2d --config tcor-table1 --frames 1 --out wl --quiet"), 0);
 	size_t na, nb;
 	char *a = bytes("cap/frames.csv", &na), *b = bytes("wl/frames.csv", &nb);
@@ -182,8 +174,8 @@ static void test_outputs_as_workload_run(void **state)
 	assert_int_equal(tessera("run %s --frames 2 --dump-frames all --out two --quiet", CAPTURE),
 			 0);
 	assert_int_equal(entries("two"), 4);
-	assert_true(exists("two/frame-0001.png"));
-	assert_false(exists("two/frame-0002.png"));
+	assert_true(tsr_cli_exists("two/frame-0001.png"));
+	assert_false(tsr_cli_exists("two/frame-0002.png"));
 	/* the same first two frames as the whole replay's */
 	assert_int_equal(tessera("run %s --dump-frames all --out all --quiet", CAPTURE), 0);
 	assert_same_file("two/frame-0001.png", "all/frame-0001.png");
@@ -242,7 +234,7 @@ static void test_heatmaps(void **state)
 		assert_int_equal(atoll(strchr(at, ':') + 1), sum);
 		free(text);
 		snprintf(name, sizeof(name), "heat/heatmap-l2_misses-%04d.png", f);
-		assert_true(exists(name));
+		assert_true(tsr_cli_exists(name));
 		/* the image: the window's tiles (the CSV: the whole grid, twice the window a side) */
 		snprintf(name, sizeof(name), "heat/heatmap-quads_shaded-%04d.png", f);
 		size_t n;
@@ -258,13 +250,13 @@ static void test_heatmaps(void **state)
 	}
 	assert_int_equal(tessera("run %s --heatmaps line_requests,quads_shaded --out last --quiet",
 				 CAPTURE), 0);
-	assert_true(exists("last/heatmap-line_requests-0002.csv"));
-	assert_true(exists("last/heatmap-line_requests-0002.png"));
+	assert_true(tsr_cli_exists("last/heatmap-line_requests-0002.csv"));
+	assert_true(tsr_cli_exists("last/heatmap-line_requests-0002.png"));
 	assert_int_equal(entries("last"), 7);
 	assert_same_file("last/heatmap-quads_shaded-0002.csv", "heat/heatmap-quads_shaded-0002.csv");
 	assert_int_equal(tessera("run %s --heatmaps bogus --out bad", CAPTURE), 2);
 	assert_non_null(strstr(slurp("err.txt"), "'bogus'"));
-	assert_false(exists("bad"));
+	assert_false(tsr_cli_exists("bad"));
 }
 
 /* One message naming the file and the problem, exit 1, no output folder. */
@@ -311,7 +303,7 @@ static void test_bad_captures(void **state)
 			"records desktop OpenGL (apitrace's API: 'OpenGL + GLX/WGL/CGL')");
 		/* the helper's GL ES 2.0 frame replays */
 		assert_int_equal(tessera("run '%s/es2.trace' --out es2 --quiet", TSR_CAPTURE_DIR), 0);
-		assert_true(exists("es2/frame-0000.png"));
+		assert_true(tsr_cli_exists("es2/frame-0000.png"));
 	}
 	/* a replay that fails (today: the device refuses the techniques with
 	 * program draws, so tcor-64k's Attribute Cache renders no frame; pick

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 /* The test's temporary folder (tsr_cli_tmp_setup()). */
@@ -29,6 +30,15 @@ static inline int tsr_cli_tmp_teardown(void)
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Whether tmpdir/name exists (a file, folder or anything else). */
+static inline int tsr_cli_exists(const char *name)
+{
+	char p[512];
+	struct stat sb;
+	snprintf(p, sizeof(p), "%s/%s", tmpdir, name);
+	return stat(p, &sb) == 0;
 }
 
 /* Writes text to tmpdir/name (asserted). */

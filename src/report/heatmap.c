@@ -230,6 +230,28 @@ void tsr_heatmap_file(char *buf, size_t n, int counter, uint32_t frame, const ch
 	snprintf(buf, n, "heatmap-%s-%04u.%s", tsr_heatmap_counters[counter].name, frame, ext);
 }
 
+enum tsr_status tsr_run_outputs_plan(struct tsr_output *o, uint32_t frames,
+				     const unsigned char *want, const int *idx, int n,
+				     struct tsr_error *err)
+{
+	TSR_TRY(tsr_output_plan(o, "stats.json", TSR_OUTPUT_IN_DIR, err));
+	TSR_TRY(tsr_output_plan(o, "frames.csv", TSR_OUTPUT_IN_DIR, err));
+	for (uint32_t f = 0; f < frames; f++) {
+		if (!want[f])
+			continue;
+		char name[64];
+		snprintf(name, sizeof(name), "frame-%04u.png", f);
+		TSR_TRY(tsr_output_plan(o, name, TSR_OUTPUT_IN_DIR, err));
+		for (int k = 0; k < n; k++) {
+			tsr_heatmap_file(name, sizeof(name), idx[k], f, "png");
+			TSR_TRY(tsr_output_plan(o, name, TSR_OUTPUT_IN_DIR, err));
+			tsr_heatmap_file(name, sizeof(name), idx[k], f, "csv");
+			TSR_TRY(tsr_output_plan(o, name, TSR_OUTPUT_IN_DIR, err));
+		}
+	}
+	return TSR_OK;
+}
+
 enum tsr_status tsr_heatmap_write(struct tsr_output *o, int counter, uint32_t frame,
 				  const uint64_t *values, uint32_t tiles_x, uint32_t tiles_y,
 				  uint32_t tile_w, uint32_t tile_h, uint32_t width, uint32_t height,

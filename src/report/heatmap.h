@@ -54,6 +54,17 @@ enum tsr_status tsr_heatmaps_check(const struct tsr_gpu_config *cfg, const int *
 void tsr_heatmap_file(char *buf, size_t n, int counter, uint32_t frame, const char *ext);
 
 /*
+ * Declares a run's outputs in o (tsr_output_plan(), TSR_OUTPUT_IN_DIR):
+ * stats.json, frames.csv, and for each frame f < frames with want[f] its
+ * image frame-NNNN.png and the heatmap PNG and CSV of each of the n
+ * counters idx[] (a workload run's and a capture's alike). Errors: those
+ * of tsr_output_plan().
+ */
+enum tsr_status tsr_run_outputs_plan(struct tsr_output *o, uint32_t frames,
+				     const unsigned char *want, const int *idx, int n,
+				     struct tsr_error *err);
+
+/*
  * Writes counter `counter`'s heatmap of frame `frame` (values: the tile
  * grid's tiles_x * tiles_y) into transaction o as heatmap-COUNTER-NNNN.csv
  * (every tile of the grid: tsr_heatmap_csv()) and heatmap-COUNTER-NNNN.png
