@@ -36,7 +36,7 @@ int tsr_cli_on_path(const char *name)
 	return 0;
 }
 
-int tsr_cli_run_program(char *const argv[], const char *const *env, double seconds, int flags)
+pid_t tsr_cli_start_program(char *const argv[], const char *const *env, int flags)
 {
 	fflush(NULL);
 	const int own_group = !(flags & TSR_CHILD_STDIO);
@@ -69,6 +69,15 @@ int tsr_cli_run_program(char *const argv[], const char *const *env, double secon
 	}
 	if (own_group)
 		setpgid(pid, pid);
+	return pid;
+}
+
+int tsr_cli_run_program(char *const argv[], const char *const *env, double seconds, int flags)
+{
+	const int own_group = !(flags & TSR_CHILD_STDIO);
+	const pid_t pid = tsr_cli_start_program(argv, env, flags);
+	if (pid < 0)
+		return -1;
 	/* in the terminal's process group, Ctrl-C reaches the program: tessera
 	 * waits for it to end and returns its status */
 	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/status.h"
 #include "core/text.h"
@@ -101,6 +102,13 @@ int tsr_cli_on_path(const char *name);
  * wait status, or -1 when it could not be started or waited for.
  */
 int tsr_cli_run_program(char *const argv[], const char *const *env, double seconds, int flags);
+
+/*
+ * Starts argv as tsr_cli_run_program() does (the same variables, process
+ * group and standard streams) without waiting for it: its pid, or -1 when
+ * it could not be forked (a failed exec is the child's exit status 127).
+ */
+pid_t tsr_cli_start_program(char *const argv[], const char *const *env, int flags);
 
 /* "ended with exit status N", "was killed by signal N" or "could not be
  * started" (st < 0) for wait status st, written to buf (n bytes). */

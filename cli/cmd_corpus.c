@@ -113,16 +113,10 @@ int tsr_cli_drive_input(const char *file, char **argv)
 		json_decref(script);
 		return EXIT_RUNTIME;
 	}
-	fflush(NULL);
-	pid_t pid = fork();
+	const pid_t pid = tsr_cli_start_program(argv, NULL, TSR_CHILD_STDIO);
 	if (pid < 0) {
 		json_decref(script);
 		return EXIT_RUNTIME;
-	}
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		fprintf(stderr, "tessera: cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
 	}
 	/* the SIGINT that ends a --seconds capture reaches the program (the
 	 * same process group) and this driver: the driver waits for the
