@@ -63,17 +63,21 @@ piglit: build
 check-fast: build
 	ctest --test-dir $(BUILD) -j $(JOBS) -LE slow --output-on-failure
 
+# the tests under AddressSanitizer and UBSan (the library once: TSR_SANITIZE
+# implies TSR_SINGLE_LIBRARY), but for those labelled long (tests/CMakeLists.txt)
 check-asan: deps
 	@cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DTSR_SANITIZE=ON -DTSR_WERROR=ON \
 		-DTSR_BENCH_ALL=OFF >/dev/null
 	@cmake --build $(BUILD)-asan -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --test-dir $(BUILD)-asan -j $(JOBS) --output-on-failure
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --test-dir $(BUILD)-asan -j $(JOBS) -LE long --output-on-failure
 
-# everything built with clang, warnings as errors, and the tests not
-# labelled slow (the slow ones run in make check and check-asan)
+# everything but the benchmarks built with clang (the library once:
+# TSR_SINGLE_LIBRARY), warnings as errors, and the tests not labelled slow
+# (the slow ones run in make check, and those not labelled long in check-asan)
 check-clang:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
-	@CC=clang CXX=clang++ cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DTSR_WERROR=ON >/dev/null
+	@CC=clang CXX=clang++ cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DTSR_WERROR=ON \
+		-DTSR_SINGLE_LIBRARY=ON -DTSR_BENCH_ALL=OFF >/dev/null
 	@cmake --build $(BUILD)-clang -j $(JOBS)
 	ctest --test-dir $(BUILD)-clang -j $(JOBS) -LE slow --output-on-failure
 
