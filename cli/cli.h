@@ -189,12 +189,15 @@ void tsr_cli_corpus_free(char **paths, size_t n);
  * `tessera run X.trace` (run_capture.c): replays an apitrace capture on
  * the driver with the run's options (cmd_run.c parsed them: config may be
  * NULL, frames 0 for all of them, dump a --dump-frames list, heatmaps a
- * --heatmaps list or NULL); returns the exit code (1 for a capture it
- * cannot replay, 2 for a bad configuration or heatmap list).
+ * --heatmaps list or NULL, record_cache and record_file one --record-trace
+ * CACHE=FILE or NULL: the driver records it, TESSERA_RECORD_TRACE); returns
+ * the exit code (1 for a capture it cannot replay, 2 for a bad
+ * configuration, heatmap list or cache).
  */
 int tsr_cli_run_capture(const char *trace, const char *config, const char *const *sets,
 			size_t nsets, uint32_t frames, const char *out_dir, const char *dump,
-			const char *heatmaps, int quiet);
+			const char *heatmaps, const char *record_cache, const char *record_file,
+			int quiet);
 
 /*
  * tsr_xp_options.replay of `tessera experiment` (run_capture.c): replays

@@ -382,13 +382,14 @@ int tsr_cmd_run(int argc, char **argv)
 	/* an apitrace capture: replayed on the driver (run_capture.c) */
 	const size_t wlen = strlen(workload_arg);
 	if (wlen > 6 && !strcmp(workload_arg + wlen - 6, ".trace")) {
-		if (recordings)
-			return tsr_cli_usage_error("--record-trace needs a workload: a capture "
-						   "('%s') is replayed on the driver, which records "
-						   "no cache stream", workload_arg);
+		if (recordings > 1)
+			return tsr_cli_usage_error("--record-trace: a capture ('%s') is replayed on "
+						   "the driver, which records one cache "
+						   "(TESSERA_RECORD_TRACE): give it once", workload_arg);
 		return tsr_cli_run_capture(workload_arg, config, sets, nsets,
 					   frames_arg > 0 ? (uint32_t)frames_arg : 0, out_dir, dump,
-					   heat_list, quiet);
+					   heat_list, recordings ? rec_spec[0] : NULL,
+					   recordings ? rec_file[0] : NULL, quiet);
 	}
 	/* a file, else a shipped one by name: "sprites-2d", "tcor-64k" */
 	struct tsr_error err = {{0}};

@@ -39,6 +39,7 @@
 #include "cli/cli.h"
 #include "config/config.h"
 #include "experiment/experiment.h"
+#include "memory/memsys.h"
 #include "report/heatmap.h"
 #include "report/report.h"
 #include "sweep/sweep.h"
@@ -597,9 +598,38 @@ static enum tsr_status replay_capture(const struct replay_args *a, char *src, si
 	return TSR_OK;
 }
 
+/*
+ * Copies file from into to (written from its start: a file, a FIFO or a
+ * device), for a trace that cannot be renamed there (another file system,
+ * a FIFO). Errors: TSR_ERR_IO naming the file.
+ */
+static enum tsr_status copy_file(const char *from, const char *to, struct tsr_error *err)
+{
+	FILE *in = fopen(from, "rb");
+	if (!in)
+		return tsr_error_set(err, TSR_ERR_IO, "cannot read '%s': %s", from, strerror(errno));
+	FILE *out = fopen(to, "wb");
+	if (!out) {
+		const int e = errno;
+		fclose(in);
+		return tsr_error_set(err, TSR_ERR_IO, "cannot write '%s': %s", to, strerror(e));
+	}
+	char buf[1 << 16];
+	size_t n;
+	int bad = 0;
+	while (!bad && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		bad = fwrite(buf, 1, n, out) != n;
+	bad |= ferror(in);
+	fclose(in);
+	if (fclose(out) || bad)
+		return tsr_error_set(err, TSR_ERR_IO, "cannot write '%s': %s", to, strerror(errno));
+	return TSR_OK;
+}
+
 int tsr_cli_run_capture(const char *trace, const char *config, const char *const *sets,
 			size_t nsets, uint32_t frames_arg, const char *out_dir, const char *dump,
-			const char *heatmaps, int quiet)
+			const char *heatmaps, const char *record_cache, const char *record_file,
+			int quiet)
 {
 	/* 1. the configuration, as the driver will read it, before anything runs */
 	struct tsr_error err = {{0}};
@@ -626,6 +656,31 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 	}
 	if (tsr_text_status(&set_text, "TESSERA_SET", &err) != TSR_OK)
 		return tsr_cli_exit(TSR_ERR_NOMEM, &err);
+	/* --record-trace CACHE=FILE (TESSERA_RECORD_TRACE): a cache of the configuration */
+	char rec_env[128] = "", rec_name[64] = "";
+	if (record_cache) {
+		struct tsr_memsys *m = NULL;
+		s = tsr_memsys_create(&cfg.mem, &m, &err);
+		if (s != TSR_OK) {
+			tsr_text_release(&set_text);
+			return tsr_cli_exit(s, &err);
+		}
+		const int found = tsr_memsys_cache_by_name(m, record_cache) != NULL;
+		if (!found) {
+			fprintf(stderr, "tessera: --record-trace: no cache '%s' (caches: ", record_cache);
+			for (uint32_t k = 0; k < tsr_memsys_cache_count(m); k++)
+				fprintf(stderr, "%s%s", k ? ", " : "",
+					tsr_cache_name(tsr_memsys_cache(m, k)));
+			fprintf(stderr, ")\n");
+		}
+		tsr_memsys_destroy(m);
+		if (!found) {
+			tsr_text_release(&set_text);
+			return EXIT_USAGE;
+		}
+		tsr_sweep_trace_name(record_cache, rec_name, sizeof(rec_name));
+		snprintf(rec_env, sizeof(rec_env), "%s=%s", record_cache, rec_name);
+	}
 
 	/* 2. the capture, the tools and the driver */
 	int rc = EXIT_RUNTIME;
@@ -658,6 +713,8 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 	s = tsr_output_open(&out, out_dir, &err);
 	if (s == TSR_OK)
 		s = tsr_run_outputs_plan(&out, frames, want, heat, heat_n, &err);
+	if (s == TSR_OK && record_file)
+		s = tsr_output_plan(&out, record_file, 0, &err);
 	/* the driver's folder: beside the output folder (its trailing '/' cut) */
 	char tmp[PATH_MAX];
 	size_t dl = strlen(out_dir);
@@ -685,6 +742,7 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 			.sets = nsets ? set_text.buf : NULL,
 			.out = tsr_cli_absolute(tmp, abs_tmp, sizeof(abs_tmp)),
 			.dump = dump, .heatmaps = heat_n ? heatmaps : NULL,
+			.record = record_cache ? rec_env : NULL,
 			.frames = frames < (uint32_t)trace_frames ? frames : 0,
 			.own_signals = 1,
 		};
@@ -725,6 +783,18 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 			if (s == TSR_OK)
 				s = take(&out, src, name, trace, &err);
 		}
+	}
+	/* the recorded trace: renamed where the transaction writes it (copied
+	 * when that is another file system, a FIFO or a device) */
+	if (s == TSR_OK && record_file) {
+		const char *where;
+		char from[PATH_MAX + 128];
+		snprintf(from, sizeof(from), "%s/%s", src, rec_name);
+		s = tsr_output_file(&out, record_file, &where, &err);
+		struct stat tb;
+		const int special = s == TSR_OK && stat(where, &tb) == 0 && !S_ISREG(tb.st_mode);
+		if (s == TSR_OK && (special || rename(from, where)))
+			s = copy_file(from, where, &err);
 	}
 	/* the driver's folder goes first: the folders the transaction made
 	 * (--out a/b: a and a/b) can then go too on failure */

@@ -13,7 +13,10 @@
  *     after the capture's stem;
  *   - boustrophedonic records the capture's L2 input through the driver
  *     (TESSERA_RECORD_TRACE): its LRU replay gives the run's misses ("LRU
- *     replay = run: ok") and the run's L2 read misses are `tessera run`'s.
+ *     replay = run: ok") and the run's L2 read misses are `tessera run`'s;
+ *   - `tessera run X.trace --record-trace CACHE=FILE` writes the trace
+ *     through the same driver recording, changing no statistic; an unknown
+ *     cache or a second --record-trace exits 2.
  * The capture is the fixture glmark2_capture's (tests/capture-fixture.sh:
  * glmark2-es2's build, texture and shading scenes, one 160x120 frame
  * each); without it (no xvfb, apitrace or glmark2-es2) those cases skip.
@@ -227,6 +230,30 @@ static void test_recorded_l2(void **state)
 	free(table);
 }
 
+/* `tessera run X.trace --record-trace l2=FILE`: the driver's recording, stats unchanged. */
+static void test_run_record_trace(void **state)
+{
+	(void)state;
+	need_capture();
+	assert_int_equal(tessera("run %s --record-trace l2=l2.bin --out rec --dump-frames none "
+				 "--quiet", CAPTURE), 0);
+	assert_int_equal(tessera("run %s --out plain --dump-frames none --quiet", CAPTURE), 0);
+	char *a = strdup(slurp("rec/stats.json"));
+	assert_non_null(a);
+	assert_true(strlen(a) > 1000);
+	assert_string_equal(a, slurp("plain/stats.json"));
+	free(a);
+	assert_true(tsr_cli_exists("l2.bin") && !tsr_cli_exists("rec/l2.bin"));
+	/* a trace cachesim reads (its streams: the L2 input of a run) */
+	assert_int_equal(tessera("cachesim l2.bin --size 256K --ways 8 --policy lru"), 0);
+	assert_non_null(strstr(slurp("out.txt"), "pb_attributes"));
+	assert_int_equal(tessera("run %s --record-trace nope=x.bin --out bad --quiet", CAPTURE), 2);
+	assert_non_null(strstr(slurp("err.txt"), "no cache 'nope'"));
+	assert_int_equal(tessera("run %s --record-trace l2=a.bin --record-trace tile=b.bin --out "
+				 "bad --quiet", CAPTURE), 2);
+	assert_false(tsr_cli_exists("bad") || tsr_cli_exists("x.bin") || tsr_cli_exists("a.bin"));
+}
+
 int main(void)
 {
 	/* shipped data through the data directory (the library's own calls) */
@@ -237,6 +264,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_technique_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_workloads_same_as_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recorded_l2, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_record_trace, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

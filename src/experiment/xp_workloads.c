@@ -251,12 +251,16 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 	enum tsr_status s = vals && names && runs && scenes
 		? TSR_OK : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	size_t nw = 0;
+	struct tsr_text sizes = {0};  /* the captures' surface sizes, said after the rows */
 	for (size_t w0 = 0; s == TSR_OK && w0 < c->workload_count; w0 += c->jobs) {
 		size_t nb = 0;
 		s = xp_simulate_batch(c, w0, &cfg, c->frames, runs, scenes, &nb, err);
 		for (size_t i = 0; s == TSR_OK && i < nb; i++, nw++) {
 			snprintf(names[nw], sizeof(names[nw]), "%s",
 				 xp_workload_name(c, w0 + i, scenes[i]));
+			if (xp_scene_is_capture(scenes[i]))
+				tsr_text_printf(&sizes, "%s%s %ux%u", sizes.len ? ", " : "",
+						names[nw], runs[i].width, runs[i].height);
 			double *v = vals + nw * NCOL;
 			measure(&cfg, runs[i].total, c->frames, runs[i].width, runs[i].height, v);
 			text_row(txt, names[nw], c->frames, v);
@@ -271,6 +275,10 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 	}
 	free(runs);
 	free(scenes);
+	if (s == TSR_OK && sizes.len && !sizes.nomem)
+		tsr_text_printf(txt, "(a capture renders at its own surface size, not the "
+				"configuration's: %s)\n", sizes.buf);
+	tsr_text_release(&sizes);
 	const char *route = cfg.mem.routes[TSR_STREAM_TEXTURE];
 	if (s == TSR_OK && nw &&
 	    (!strcmp(route, TSR_ROUTE_PERFECT) || !strcmp(route, TSR_ROUTE_DRAM)))
