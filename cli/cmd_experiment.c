@@ -9,7 +9,10 @@
  * [--markdown]` (the table of docs/experiments.md) are generated from the
  * experiment table (src/experiment/experiments.c: each experiment's name,
  * description, default workloads and frames, sweep specification), so
- * the experiments are described in one place.
+ * the experiments are described in one place. A --workload that is an
+ * apitrace capture is replayed for each point by run_capture.c's
+ * tsr_cli_xp_replay() (tsr_xp_options.replay); the corpus captures present
+ * (cmd_corpus.c) join the default workloads unless --no-corpus.
  */
 #include <getopt.h>
 #include <limits.h>

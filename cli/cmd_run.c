@@ -52,7 +52,7 @@ static void usage_run(FILE *f)
 		"                      record the input stream of cache CACHE (l2, tile,\n"
 		"                      vertex, texture0, instruction0, ...) as a binary\n"
 		"                      trace for 'tessera cachesim' and 'tessera analyze';\n"
-		"                      may be given up to %d times\n"
+		"                      may be given up to %d times (once for a capture)\n"
 		"  --timing on|off     count cycles too (timing.enabled): frames per second,\n"
 		"                      unit and core activity, memory latencies; every other\n"
 		"                      counter is the same (default: the configuration's)\n"

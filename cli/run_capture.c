@@ -20,7 +20,13 @@
  * stats.json and the images --dump-frames asks for are then written
  * through one output transaction (report/report.h), as `tessera run
  * WORKLOAD` writes them: nothing is left at --out unless the whole replay
- * succeeded, and the temporary folder is always removed.
+ * succeeded, and the temporary folder is always removed. One --record-trace
+ * CACHE=FILE is recorded by the driver (TESSERA_RECORD_TRACE) and taken
+ * into FILE the same way.
+ *
+ * The same checks and replay serve `tessera experiment` (tsr_cli_xp_replay(),
+ * tsr_xp_options.replay): a capture as an experiment's workload, replayed
+ * once per point into the library's temporary folder.
  */
 #include <dirent.h>
 #include <errno.h>

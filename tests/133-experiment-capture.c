@@ -6,7 +6,7 @@
  *     (TSR_ERR_UNSUPPORTED naming the file), as it does with a sweep
  *     (--from); an experiment whose configuration switches on a technique
  *     that program draws do not support (tcor) names the workload and the
- *     technique;
+ *     technique, and more frames than the capture holds are refused;
  *   - `tessera experiment workloads` on the capture computes its row from
  *     the same counters as `tessera run X.trace` with the same
  *     configuration gives (every column, printed alike), the row named
@@ -101,6 +101,9 @@ static void test_technique_refused(void **state)
 	const char *e = slurp("err.txt");
 	assert_non_null(strstr(e, "cannot run workload 'glmark2'"));
 	assert_non_null(strstr(e, "techniques (tcor)"));
+	/* means per frame need the frames asked for: the capture holds 3 */
+	assert_int_equal(tessera("experiment workloads --workload %s --frames 4 -j 1", CAPTURE), 2);
+	assert_non_null(strstr(slurp("err.txt"), "holds 3 frames, fewer than the 4 asked for"));
 }
 
 /* Field k (0-based) of the CSV line that starts with `key,` in text, into buf. */

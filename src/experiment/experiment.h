@@ -100,7 +100,9 @@ struct tsr_xp_options {
 					   (tcor, attribute-cache, timing: 4; re: each
 					   workload's own; workloads: 3; boustrophedonic: 30;
 					   gspc: 2) */
-	const char *const *workloads;   /* files or shipped names (tsr_data_resolve);
+	const char *const *workloads;   /* files or shipped names (tsr_data_resolve), or
+					   captures (tsr_xp_is_capture(): replayed
+					   through replay below);
 					   NULL: the experiment's shipped list (workloads:
 					   every workloads/ *.json of the data directory,
 					   sorted by name) */
@@ -220,7 +222,10 @@ int tsr_experiment_has_spec(const struct tsr_experiment *x);
  * cannot be found (or the shipped workloads/ folder, for an experiment
  * that runs every shipped workload); TSR_ERR_UNSUPPORTED naming a capture
  * when o->replay is NULL or with o->sweep_dir (a sweep's points are JSON
- * workloads), those of o->replay; those of tsr_config_apply_sets() (a bad --set names its
+ * workloads), or a configuration whose techniques (TCOR's Attribute Cache,
+ * Rendering / Transaction Elimination) a capture's program draws cannot
+ * run with (naming the workload and techniques); TSR_ERR_CONFIG for a
+ * capture holding fewer frames than asked for; those of o->replay; those of tsr_config_apply_sets() (a bad --set names its
  * key), tsr_scene_load() and tsr_sim_run(); TSR_ERR_CONFIG when a
  * configuration has no cache named "l2", or o->sweep_dir is given to an
  * experiment without a spec; with o->sweep_dir, TSR_ERR_IO for a point

@@ -581,6 +581,11 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
 		if (tsr_techniques[i]->enabled(cfg))
 			at += (size_t)snprintf(techs + at, sizeof(techs) - at, "%s%s", at ? ", " : "",
 					       tsr_techniques[i]->name);
+	/* means per frame divide by the frames asked for: a capture must hold them */
+	if (frames > sc->frames)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s': capture '%s' holds %u "
+				     "frame%s, fewer than the %u asked for (--frames)", c->name,
+				     sc->path, sc->frames, sc->frames == 1 ? "" : "s", frames);
 	if (techs[0])
 		return tsr_error_set(err, TSR_ERR_UNSUPPORTED, "experiment '%s' cannot run workload "
 				     "'%s' (capture '%s'): its configuration '%s' switches on "
