@@ -43,6 +43,8 @@ static char out_dir[PATH_MAX];        /* TESSERA_OUT, "" when unset */
 static unsigned long frame_limit;     /* TESSERA_FRAMES, 0: none */
 static char frame_images[1024];       /* TESSERA_DUMP_FRAMES, "" when unset (all) */
 static char heatmaps[256];            /* TESSERA_HEATMAPS, "" when unset (none) */
+static char record_cache[64];         /* TESSERA_RECORD_TRACE's CACHE, "" when unset */
+static char record_file[256];         /* and its FILE (a name in each device's folder) */
 static unsigned long frames_ended;    /* eglSwapBuffers calls of every surface since
                                          the last eglInitialize read the environment */
 static unsigned devices_made;         /* devices made so far (surface-N) */
@@ -205,7 +207,27 @@ enum tsr_status drv_setup(struct tsr_error *err)
 		if (tsr_gles_heatmaps_check(heat, &cfg, &e) != TSR_OK)
 			return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_HEATMAPS: %s", e.msg);
 	}
+	/* TESSERA_RECORD_TRACE=CACHE=FILE: each device records cache CACHE's
+	 * input into FILE in its output folder (the cache is checked when a
+	 * device is made: it names the caches the configuration has) */
+	const char *rec = getenv("TESSERA_RECORD_TRACE");
+	const char *eq = rec ? strchr(rec, '=') : NULL;
+	if (rec && rec[0] && (!eq || eq == rec || !eq[1] || strchr(eq + 1, '/') ||
+			      (size_t)(eq - rec) >= sizeof(record_cache) ||
+			      strlen(eq + 1) >= sizeof(record_file)))
+		return tsr_error_set(err, TSR_ERR_CONFIG, "invalid TESSERA_RECORD_TRACE '%s': "
+				     "CACHE=FILE, FILE a file name (no '/') written in the "
+				     "output folder", rec);
+	if (rec && rec[0] && !(out && out[0]))
+		return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_RECORD_TRACE needs TESSERA_OUT "
+				     "(the trace is written in the output folder)");
 	gpu_config = cfg;
+	if (rec && rec[0]) {
+		snprintf(record_cache, sizeof(record_cache), "%.*s", (int)(eq - rec), rec);
+		snprintf(record_file, sizeof(record_file), "%s", eq + 1);
+	} else {
+		record_cache[0] = record_file[0] = '\0';
+	}
 	frame_limit = frames;
 	frames_ended = 0;  /* TESSERA_FRAMES counts from here */
 	snprintf(out_dir, sizeof(out_dir), "%s", out ? out : "");
@@ -283,6 +305,8 @@ static EGLint surface_device(struct drv_surface *s)
 		.out_dir = out,
 		.frame_images = frame_images[0] ? frame_images : NULL,
 		.heatmaps = heatmaps[0] ? heatmaps : NULL,
+		.record_cache = record_cache[0] && out ? record_cache : NULL,
+		.record_file = record_file,
 	};
 	struct tsr_error err = {{0}};
 	enum tsr_status st = tsr_gles_device_create(&p, &s->device, &err);
