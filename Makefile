@@ -30,7 +30,7 @@ PYTHON     ?=
 CORPUS     ?=
 CORPUS_DIR ?=
 
-.PHONY: corpus piglit all deps build demo check check-fast check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
+.PHONY: corpus corpus-heatmaps piglit all deps build demo check check-fast check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
 	figures figures-draw
 
 all: build
@@ -119,7 +119,7 @@ figures: build
 	@py="$(PYTHON)"; [ -n "$$py" ] || py=$$(bash scripts/python.sh) || exit 1; \
 	echo "figures: $$py"; $(MAKE) --no-print-directory figures-draw PYTHON="$$py"
 
-figures-draw: $(EXPERIMENTS:%=$(XP_DIR)/%.json) $(FIG_DIR)/heatmaps/stats.json
+figures-draw: $(EXPERIMENTS:%=$(XP_DIR)/%.json) $(FIG_DIR)/heatmaps/stats.json corpus-heatmaps
 	@py="$(PYTHON)"; [ -n "$$py" ] || py=$$(bash scripts/python.sh --no-install) || exit 1; \
 	echo "$$py scripts/figures.py $(XP_DIR) -o $(FIG_DIR)"; \
 	"$$py" scripts/figures.py $(XP_DIR) -o $(FIG_DIR)
@@ -133,6 +133,14 @@ $(FIG_DIR)/heatmaps/stats.json: $(BUILD)/tessera
 	@echo "heatmaps of $(HEAT_WORKLOAD) into $(FIG_DIR)/heatmaps ..."
 	@./$(BUILD)/tessera run $(HEAT_WORKLOAD) $(HEAT_ARGS) --dump-frames last \
 	  --heatmaps $(HEAT_COUNTERS) --out $(FIG_DIR)/heatmaps --quiet
+
+# and of the last frame of each corpus capture recorded (make corpus;
+# scripts/corpus-heatmaps.sh passes over those not recorded)
+CORPUS_HEAT_ARGS     ?= --timing on
+CORPUS_HEAT_COUNTERS ?= quads_shaded,tile_cycles,l2_misses,pb_read_bytes,line_requests
+corpus-heatmaps:
+	@bash scripts/corpus-heatmaps.sh ./$(BUILD)/tessera $(FIG_DIR)/heatmaps-corpus \
+	  $(CORPUS_HEAT_COUNTERS) $(CORPUS_HEAT_ARGS)
 
 $(XP_DIR)/%.json: $(BUILD)/tessera
 	@mkdir -p $(XP_DIR)
