@@ -136,8 +136,8 @@ $(FIG_DIR)/heatmaps/stats.json: $(BUILD)/tessera
 
 # and of the last frame of each corpus capture recorded (make corpus;
 # scripts/corpus-heatmaps.sh passes over those not recorded)
-CORPUS_HEAT_ARGS     ?= --timing on
-CORPUS_HEAT_COUNTERS ?= quads_shaded,tile_cycles,l2_misses,pb_read_bytes,line_requests
+CORPUS_HEAT_ARGS     ?=
+CORPUS_HEAT_COUNTERS ?= quads_shaded,l2_misses,pb_read_bytes,line_requests
 corpus-heatmaps:
 	@bash scripts/corpus-heatmaps.sh ./$(BUILD)/tessera $(FIG_DIR)/heatmaps-corpus \
 	  $(CORPUS_HEAT_COUNTERS) $(CORPUS_HEAT_ARGS)
