@@ -114,11 +114,24 @@ extern char **environ;
  * here, before fork(), so that the child only calls exec (safe with the
  * experiments' threads). With own_signals (one replay at a time: `tessera
  * run`), Ctrl-C reaches the child in tessera's process group while tessera
- * ignores it and waits; the experiments' replays, on several threads,
+ * ignores it and waits, and a SIGTERM or SIGHUP sent to tessera alone is
+ * passed on to the child (forward_signal()); the experiments' replays, on several threads,
  * leave the signals alone. With said (n bytes; may be NULL), the first
  * line of the driver ("tessera: ...", without the prefix) is kept there
  * ("" when none), and only warnings are passed on. The wait status, or -1.
  */
+/* the replay's child while own_signals holds (forward_signal()'s) */
+static volatile sig_atomic_t replay_child;
+
+/* SIGTERM and SIGHUP while a replay runs: passed on to the child, whose
+ * end then ends the run as any failed replay does (the temporary folder
+ * removed, nothing written at --out) instead of leaving both behind. */
+static void forward_signal(int sig)
+{
+	if (replay_child > 0)
+		kill((pid_t)replay_child, sig);
+}
+
 static int replay(char *const argv[], const char *const *env, int own_signals, char *said,
 		  size_t said_n)
 {
@@ -193,11 +206,17 @@ static int replay(char *const argv[], const char *const *env, int own_signals, c
 		return -1;
 	}
 	close(fd[1]);
-	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+	struct sigaction ign = {.sa_handler = SIG_IGN}, fwd = {.sa_handler = forward_signal};
+	struct sigaction old_int, old_quit, old_term, old_hup;
 	sigemptyset(&ign.sa_mask);
+	sigemptyset(&fwd.sa_mask);
+	fwd.sa_flags = SA_RESTART;  /* the child's messages are still read to its end */
 	if (own_signals) {
 		sigaction(SIGINT, &ign, &old_int);
 		sigaction(SIGQUIT, &ign, &old_quit);
+		replay_child = pid;
+		sigaction(SIGTERM, &fwd, &old_term);
+		sigaction(SIGHUP, &fwd, &old_hup);
 	}
 	FILE *f = fdopen(fd[0], "r");
 	char *line = NULL;
@@ -229,6 +248,9 @@ static int replay(char *const argv[], const char *const *env, int own_signals, c
 	if (own_signals) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGQUIT, &old_quit, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
+		replay_child = 0;
 	}
 	return st;
 }
