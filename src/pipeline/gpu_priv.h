@@ -85,6 +85,10 @@ struct tsr_gpu {
 	struct tsr_subtile_layout subtiles;   /* the grouping's subtiles (cg-*; DTexL III-D) */
 	uint8_t subtile_core[TSR_MAX_CORES];  /* the current tile's subtile -> core */
 	struct tsr_texture **textures;        /* per image */
+	uint32_t *image_versions;             /* per image: its contents' version, counted
+	                                         up by each update (tsr_gpu_update_image,
+	                                         tsr_gpu_generate_mipmap); the techniques
+	                                         sign it (tsr_tbr_view image_version) */
 	struct mesh_buffers *meshes;
 	struct material_programs *programs;
 	struct frame_slot slots[TSR_FRAME_SLOTS];

@@ -63,6 +63,14 @@ struct tsr_tbr_view {
 	void (*render_tile)(void *gpu, uint32_t tile, struct tsr_memsys *mem,
 			    struct tsr_raster_stats *rs, struct tsr_texture_stats *ts,
 			    struct tsr_tile_colors *out);
+	/*
+	 * The version of image `image`'s contents (resources.images): a count
+	 * the GPU moves on whenever the image's texels change (an update by
+	 * the driver, a mipmap build, a pass rendering into it), so that a
+	 * signature holding it changes with them; 0 for an image that does
+	 * not exist.
+	 */
+	uint32_t (*image_version)(void *gpu, uint32_t image);
 };
 
 struct tsr_technique_ops {
