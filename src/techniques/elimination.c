@@ -251,8 +251,8 @@ static void sign_program(struct elimination *e, const struct tsr_cmd_draw *d)
 	for (uint32_t u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++) {
 		pc.image[u] = p->textures[u];
 		pc.cube[u] = p->cube[u];
-		if (p->textures[u] < 0)
-			continue;
+		if (p->textures[u] < 0 || !e->v.image_version)
+			continue;  /* a view without the service: the image alone */
 		/* a cube map's six faces: their versions summed (each update
 		 * of a face adds one) */
 		const uint32_t faces = p->cube[u] ? 6 : 1;
