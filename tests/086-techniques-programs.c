@@ -5,7 +5,9 @@
  * (a frame that changes only a uniform, or only a texture's texels, is
  * rendered; a frame identical to the one two back is skipped), and the
  * Attribute Cache holds a program primitive's attributes as the Parameter
- * Buffer stores them (position and one attribute per varying slot).
+ * Buffer stores them (position and one attribute per varying slot). In a
+ * render-to-texture frame RE and TE sign the window's pass, the tiles
+ * that sample the render target are rendered every frame.
  *
  * The window is 64 x 32 pixels of 16 x 16 tiles (4 x 2 tiles); the draws
  * cover its left half, tiles x 0..1: 4 tiles, the other 4 only cleared.
@@ -169,6 +171,72 @@ static void test_texture_contents_change_not_eliminated(void **state)
 	gl_fix_free(&f);
 }
 
+/*
+ * A multi-pass frame: a 16x16 render target drawn (the grey texture) in
+ * a first pass, then sampled by the window's left half. RE and TE sign
+ * the window's pass; the render target's pass is rendered in full each
+ * frame, so its contents version moves on and the left half's tiles,
+ * which sample it, are rendered every frame, while the right half's
+ * (only cleared) are skipped; verify finds no false positive.
+ */
+static void test_render_to_texture_frame(void **state)
+{
+	(void)state;
+	struct tsr_gpu_config cfg;
+	re_config(&cfg);
+	struct gl_fix f;
+	fix_new(&f, &cfg, VS, FS);
+	struct tsr_gles_context *c = f.ctx;
+	const GLuint grey = texture(&f, GREY);
+	GLuint rt = 0, fb = 0;
+	tsr_gles_GenTextures(c, 1, &rt);
+	tsr_gles_BindTexture(c, GL_TEXTURE_2D, rt);
+	tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, 16, 16, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	tsr_gles_GenFramebuffers(c, 1, &fb);
+	tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
+	tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, rt,
+				      0);
+	assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
+			 GL_FRAMEBUFFER_COMPLETE);
+	static const float all[] = {-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1};
+	tsr_gles_Uniform4f(c, tsr_gles_GetUniformLocation(c, f.prog, "color"), 1, 1, 1, 1);
+	for (int i = 0; i < 5; i++) {
+		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
+		tsr_gles_Viewport(c, 0, 0, 16, 16);
+		tsr_gles_ClearColor(c, 1.0f, 0.0f, 0.0f, 1.0f);
+		gl_fix_clear(&f, GL_COLOR_BUFFER_BIT);
+		tsr_gles_BindTexture(c, GL_TEXTURE_2D, grey);
+		tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, all);
+		gl_fix_draw(&f, GL_TRIANGLES, 0, 6);
+		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, 0);
+		tsr_gles_Viewport(c, 0, 0, W, H);
+		tsr_gles_ClearColor(c, 0.0f, 0.0f, 1.0f, 1.0f);
+		gl_fix_clear(&f, GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+		tsr_gles_BindTexture(c, GL_TEXTURE_2D, rt);
+		tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, LEFT);
+		gl_fix_draw(&f, GL_TRIANGLES, 0, 6);
+		struct tsr_error err;
+		if (tsr_gles_device_swap(f.dev, &err) != TSR_OK)
+			fail_msg("%s", err.msg);
+		const struct tsr_frame_stats *st = tsr_gles_device_last_frame(f.dev);
+		assert_non_null(st);
+		assert_int_equal(st->elim.false_positives, 0);
+		assert_int_equal(st->elim.te_false_positives, 0);
+		/* the render target's tiles (1) and the window's (8) */
+		assert_int_equal(st->tiling.tiles, 1 + TILES);
+		if (i >= 2) {
+			assert_int_equal(st->elim.tiles_compared, TILES);
+			assert_int_equal(st->elim.tiles_skipped, TILES / 2);
+			/* rendered again to the same colors: TE removes their flushes */
+			assert_int_equal(st->elim.te_flushes_removed, TILES / 2);
+		}
+	}
+	assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+	gl_fix_free(&f);
+}
+
 /* A program of three varying slots (vec4, vec4, vec2): 4 attributes a primitive. */
 static const char *VS3 = "attribute vec2 pos;\n"
 			 "attribute vec2 uv;\n"
@@ -220,6 +288,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_uniform_change_not_eliminated),
 		cmocka_unit_test(test_texture_contents_change_not_eliminated),
+		cmocka_unit_test(test_render_to_texture_frame),
 		cmocka_unit_test(test_attribute_cache_program_draw),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);

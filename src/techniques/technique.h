@@ -14,6 +14,10 @@
  *   tile_begin    before the Tile Fetcher reads a tile: may skip the tile
  *   tile_flush    the tile's colors are final: may skip the flush
  *   frame_end     after the last tile (stats of the frame are complete)
+ * In a multi-pass frame (render to texture) draw, bin, tile_begin and
+ * tile_flush run for the last pass, the one into the frame buffer, only:
+ * the passes into render targets are rendered in full and not signed
+ * (their targets' contents versions move on: image_version below).
  * Every hook is optional (NULL). Hooks see the pipeline through struct
  * tsr_tbr_view (the Parameter Buffer, the primitives, the memory
  * hierarchy, and two services the pipeline provides); they never touch
