@@ -305,12 +305,14 @@ static void test_bad_captures(void **state)
 		assert_int_equal(tessera("run '%s/es2.trace' --out es2 --quiet", TSR_CAPTURE_DIR), 0);
 		assert_true(tsr_cli_exists("es2/frame-0000.png"));
 	}
-	/* a replay that fails (today: the device refuses the techniques with
-	 * program draws, so tcor-64k's Attribute Cache renders no frame; pick
-	 * another failure when it no longer does): exit 1, neither the output
-	 * folders it made nor the driver's temporary folder left */
-	assert_int_equal(tessera("run %s --config tcor-64k --out deep/er", CAPTURE), 1);
-	assert_non_null(strstr(slurp("err.txt"), "rendered 0 of its 3 frames"));
+	/* a replay that fails (the device refuses to record a texture cache
+	 * that stats.texture_footprint observes, so eglretrace cannot make its
+	 * context current): exit 1, neither the output folders it made nor
+	 * the driver's temporary folder left */
+	assert_int_equal(tessera("run %s --set stats.texture_footprint=true --record-trace "
+				 "texture0=t.trace --out deep/er", CAPTURE), 1);
+	assert_non_null(strstr(slurp("err.txt"), "cannot record cache 'texture0'"));
+	assert_non_null(strstr(slurp("err.txt"), "the replay of capture"));
 	assert_int_equal(entries("deep"), -1);
 	/* a bad configuration: exit 2 before the replay, nothing written */
 	assert_int_equal(tessera("run %s --set caches.l2.size_bytes=zero --out bad", CAPTURE), 2);

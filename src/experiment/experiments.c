@@ -28,7 +28,6 @@
 #include "report/stats_read.h"
 #include "sweep/sweep.h"
 #include "sim/sim.h"
-#include "techniques/technique.h"
 #include "trace/trace.h"
 
 static const struct tsr_experiment *const experiments[] = {
@@ -575,24 +574,11 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
 		return tsr_error_set(err, TSR_ERR_UNSUPPORTED, "workload '%s' is an apitrace "
 				     "capture, replayed only through tsr_xp_options.replay",
 				     sc->path);
-	/* what the GPU refuses of a GL ES program's draws, said before any replay */
-	char techs[128] = "";
-	for (size_t i = 0, at = 0; tsr_techniques[i] && at < sizeof(techs); i++)
-		if (tsr_techniques[i]->enabled(cfg))
-			at += (size_t)snprintf(techs + at, sizeof(techs) - at, "%s%s", at ? ", " : "",
-					       tsr_techniques[i]->name);
 	/* means per frame divide by the frames asked for: a capture must hold them */
 	if (frames > sc->frames)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s': capture '%s' holds %u "
 				     "frame%s, fewer than the %u asked for (--frames)", c->name,
 				     sc->path, sc->frames, sc->frames == 1 ? "" : "s", frames);
-	if (techs[0])
-		return tsr_error_set(err, TSR_ERR_UNSUPPORTED, "experiment '%s' cannot run workload "
-				     "'%s' (capture '%s'): its configuration '%s' switches on "
-				     "techniques (%s) that do not sign or cache the draws of GL ES "
-				     "programs yet (docs/gles.md, \"The device\"); run it on JSON "
-				     "workloads", c->name, sc->name ? sc->name : sc->path, sc->path,
-				     cfg->name, techs);
 	if (lt)
 		TSR_TRY(cache_geometry(cfg, cache, geom, err));
 	const char *tmp = getenv("TMPDIR");

@@ -38,12 +38,12 @@ void tsr_gpu_rt_rect_traffic(struct tsr_gpu *g, const struct tsr_texture *tex, u
 enum tsr_status tsr_gpu_check_blits(const struct tsr_gpu *g, const struct tsr_frame_commands *c,
 				    struct tsr_error *err)
 {
-	if (c->blit_count && (g->slot_count > 1 || g->techniques.count))
+	if (c->blit_count && (g->slot_count > 1 || g->cfg.elim.rendering ||
+			      g->cfg.elim.transactions))
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "frame %u has a framebuffer blit: blits run without "
-				     "timing.overlap_frames and the techniques (rendering/transaction "
-				     "elimination, attribute cache) so far; switch them off in the "
-				     "configuration", c->frame);
+				     "timing.overlap_frames and rendering/transaction elimination "
+				     "so far; switch them off in the configuration", c->frame);
 	for (uint32_t i = 0; i < c->blit_count; i++) {
 		const struct tsr_cmd_blit *b = &c->blits[i];
 		int ok = b->before_pass < c->pass_count &&
@@ -105,6 +105,8 @@ static enum tsr_status run_blit(struct tsr_gpu *g, const struct tsr_cmd_blit *b,
 			continue;
 		const int32_t src = depth ? b->src_depth : b->src_color;
 		const int32_t dst = depth ? b->dst_depth : b->dst_color;
+		if (dst >= 0)
+			g->image_versions[dst]++;  /* new contents (tsr_tbr_view image_version) */
 		uint32_t sw, sh, dw, dh;
 		buffer_size(g, src, &sw, &sh);
 		buffer_size(g, dst, &dw, &dh);

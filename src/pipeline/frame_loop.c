@@ -134,6 +134,18 @@ static enum tsr_status raster_pass(struct tsr_gpu *g, struct tsr_error *err)
 	return TSR_OK;
 }
 
+/* The images a render-to-texture pass drew have new contents (struct
+ * tsr_gpu image_versions). */
+static void bump_target_versions(struct tsr_gpu *g, const struct tsr_cmd_pass *p)
+{
+	g->image_versions[p->target_image]++;
+	if (p->store_depth)
+		g->image_versions[p->depth_image]++;
+	for (uint32_t i = 1; i < TSR_MAX_DRAW_BUFFERS; i++)
+		if (p->mrt >> i & 1)
+			g->image_versions[p->mrt_images[i - 1]]++;
+}
+
 static enum tsr_status tbr_begin_frame(struct tsr_gpu *g, const struct tsr_frame_commands *c,
 				       struct tsr_frame_stats *st, struct tsr_error *err)
 {
@@ -172,6 +184,8 @@ static enum tsr_status tbr_begin_frame(struct tsr_gpu *g, const struct tsr_frame
 		TSR_TRY(raster_pass(g, err));
 		if (c->passes[p].mipmap && g->target_tex)
 			tsr_texture_build_mips(g->target_tex);
+		if (c->passes[p].target == TSR_TARGET_TEXTURE)
+			bump_target_versions(g, &c->passes[p]);
 		if (c->passes[p].target == TSR_TARGET_FRAMEBUFFER)
 			g->fb_drawn = 1;  /* a later pass continues this frame's image */
 		if (g->timing)

@@ -199,11 +199,18 @@ static enum tsr_status reserve_resources(struct tsr_gpu *g, uint32_t meshes, uin
 			g->own_images = im;
 		struct tsr_texture **t = im ? tsr_array_grow(g->textures, &cap2, images,
 							     sizeof(*t)) : NULL;
-		if (!t)
+		if (t)
+			g->textures = t;
+		uint32_t cap3 = g->image_cap;
+		uint32_t *v = t ? tsr_array_grow(g->image_versions, &cap3, images,
+						 sizeof(*v)) : NULL;
+		if (!v)
 			return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for images");
 		memset(t + g->image_cap, 0, (cap2 - g->image_cap) * sizeof(*t));
-		g->textures = t;
+		memset(v + g->image_cap, 0, (cap3 - g->image_cap) * sizeof(*v));
+		g->image_versions = v;
 		g->image_cap = cap < cap2 ? cap : cap2;
+		g->image_cap = g->image_cap < cap3 ? g->image_cap : cap3;
 	}
 	g->res.meshes = g->own_meshes;
 	g->res.materials = g->own_materials;
@@ -249,6 +256,13 @@ static uint32_t material_attributes(const struct tsr_material *m)
 	return 1 + m->varyings;
 }
 
+/* The version of image `image`'s contents (struct tsr_gpu image_versions). */
+static uint32_t gpu_image_version(void *gpu, uint32_t image)
+{
+	const struct tsr_gpu *g = gpu;
+	return image < g->res.image_count ? g->image_versions[image] : 0;
+}
+
 /*
  * Creates the techniques the configuration switches on (techniques/
  * technique.h), with the view of the pipeline their hooks get.
@@ -265,6 +279,7 @@ static enum tsr_status create_techniques(struct tsr_gpu *g, struct tsr_error *er
 		.gpu = g,
 		.flush_bytes = tsr_stage_flush_bytes,
 		.render_tile = tsr_stage_render_tile,
+		.image_version = gpu_image_version,
 	};
 	return tsr_technique_set_create(&g->techniques, &g->view, err);
 }
@@ -386,6 +401,7 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 		for (uint32_t i = 0; i < g->res.image_count; i++)
 			tsr_texture_destroy(g->textures[i]);
 	free(g->textures);
+	free(g->image_versions);
 	free(g->meshes);
 	free(g->programs);
 	free(g->own_meshes);
@@ -568,6 +584,7 @@ enum tsr_status tsr_gpu_update_image(struct tsr_gpu *g, uint32_t image, struct t
 	tsr_texture_set_base(t, tsr_texture_base(g->textures[image]));
 	tsr_texture_destroy(g->textures[image]);
 	g->textures[image] = t;
+	g->image_versions[image]++;
 	return TSR_OK;
 }
 
@@ -580,6 +597,7 @@ enum tsr_status tsr_gpu_generate_mipmap(struct tsr_gpu *g, uint32_t image,
 		return tsr_error_set(err, TSR_ERR_INTERNAL,
 				     "images are mipmapped between frames, not during one");
 	tsr_texture_build_mips(g->textures[image]);
+	g->image_versions[image]++;
 	return TSR_OK;
 }
 

@@ -85,6 +85,10 @@ struct tsr_gpu {
 	struct tsr_subtile_layout subtiles;   /* the grouping's subtiles (cg-*; DTexL III-D) */
 	uint8_t subtile_core[TSR_MAX_CORES];  /* the current tile's subtile -> core */
 	struct tsr_texture **textures;        /* per image */
+	uint32_t *image_versions;             /* per image: its contents' version, counted
+	                                         up by each update (tsr_gpu_update_image,
+	                                         tsr_gpu_generate_mipmap); the techniques
+	                                         sign it (tsr_tbr_view image_version) */
 	struct mesh_buffers *meshes;
 	struct material_programs *programs;
 	struct frame_slot slots[TSR_FRAME_SLOTS];
@@ -147,7 +151,9 @@ struct tsr_gpu {
  * Checks a frame's passes: one into the frame buffer, or passes into
  * render targets (images with render_target set) before a last one into
  * the frame buffer; a multi-pass frame without timing.overlap_frames and
- * the techniques; that every draw names an existing mesh and material;
+ * Rendering/Transaction Elimination (TCOR's Attribute Cache runs on any
+ * frame, GL ES program draws included); that every draw names an existing
+ * mesh and material;
  * and that the pipeline implements every pass's clear and every draw's
  * state (tsr_clear_state_check(), tsr_draw_state_check()).
  * Errors: TSR_ERR_UNSUPPORTED (a malformed pass list, or a clear or draw
@@ -200,7 +206,7 @@ void tsr_gpu_rt_rect_traffic(struct tsr_gpu *g, const struct tsr_texture *tex, u
  * Checks a frame's blits (tsr_gpu_check_passes() calls it): each before a
  * pass of the frame, in order, of images that exist and are of their
  * kind (command.h); a frame with blits runs without timing.overlap_frames
- * and the techniques. Errors: TSR_ERR_CONFIG (those modes),
+ * and Rendering/Transaction Elimination. Errors: TSR_ERR_CONFIG (those modes),
  * TSR_ERR_INTERNAL (a malformed blit: the driver's bug).
  */
 enum tsr_status tsr_gpu_check_blits(const struct tsr_gpu *g, const struct tsr_frame_commands *c,

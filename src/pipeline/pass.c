@@ -18,8 +18,10 @@
  * a last one into the frame buffer (a frame-buffer pass after another one
  * of the frame that keeps its color continues that frame's image). A
  * multi-pass frame runs without the modes that assume one pass per frame:
- * timing.overlap_frames (the frame slots) and the techniques (per-tile
- * state from frame to frame).
+ * timing.overlap_frames (the frame slots); Rendering/Transaction
+ * Elimination (per-tile state of the frame buffer from frame to frame)
+ * sign only its last pass, and refuse a frame-buffer pass before it; the
+ * Attribute Cache runs on every frame, GL ES program draws included.
  */
 enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_frame_commands *c,
 				     struct tsr_error *err)
@@ -37,25 +39,36 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 					     "pass %u of frame %u must draw a render target (an image "
 					     "with render_target set) or the frame buffer", p,
 					     c->frame);
-	if (c->pass_count > 1 && (g->slot_count > 1 || g->techniques.count))
+	/* Rendering and Transaction Elimination keep per-tile state from frame
+	 * to frame for the frame buffer's tiles: they sign the last pass, into
+	 * the frame buffer, and the passes into render targets before it are
+	 * rendered in full (docs/techniques.md, "Techniques and multi-pass
+	 * frames"); the Attribute Cache serves each pass's Parameter Buffer in
+	 * turn and runs on any frame */
+	const int elim = g->cfg.elim.rendering || g->cfg.elim.transactions;
+	if (c->pass_count > 1 && g->slot_count > 1)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "frame %u has %u passes (render to texture): multi-pass frames "
-				     "run without timing.overlap_frames and the techniques "
-				     "(rendering/transaction elimination, attribute cache) so far; "
-				     "switch them off in the configuration", c->frame, c->pass_count);
+				     "run without timing.overlap_frames so far; switch it off in "
+				     "the configuration", c->frame, c->pass_count);
+	/* RE and TE sign the last pass, into the frame buffer; a frame-buffer
+	 * pass before it (continued by a later one) would need its tiles'
+	 * state kept from one pass to the next */
+	for (uint32_t p = 0; elim && p + 1 < c->pass_count; p++)
+		if (c->passes[p].target == TSR_TARGET_FRAMEBUFFER)
+			return tsr_error_set(err, TSR_ERR_CONFIG,
+					     "frame %u has %u passes: pass %u draws the frame buffer "
+					     "and a later pass continues it; rendering/transaction "
+					     "elimination sign only the last pass into the frame "
+					     "buffer; switch elimination.rendering and "
+					     "elimination.transactions off in the configuration",
+					     c->frame, c->pass_count, p);
 	for (uint32_t i = 0; i < c->draw_count; i++)
 		if ((!c->draws[i].program && c->draws[i].mesh >= g->res.mesh_count) ||
 		    c->draws[i].material >= g->res.material_count)
 			return tsr_error_set(err, TSR_ERR_INTERNAL,
 					     "draw %u of frame %u names a resource that does not exist",
 					     i, c->frame);
-	for (uint32_t i = 0; i < c->draw_count && g->techniques.count; i++)
-		if (c->draws[i].program)
-			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
-					     "draw %u of frame %u runs a GL ES program: the "
-					     "techniques (rendering/transaction elimination, attribute "
-					     "cache) do not sign or cache program draws yet; switch them "
-					     "off in the configuration", i, c->frame);
 	/* every pass's clear and every draw's state, before any work: what a
 	 * pipeline does not implement is refused, naming the state */
 	const char *name = g->cfg.pipeline_mode == TSR_PIPELINE_IMR ? "IMR" : "TBR";
@@ -79,12 +92,12 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 						     "(not cleared nor invalidated: no pass stores its "
 						     "stencil) is not supported by the %s pipeline yet",
 						     p, name);
-			if (g->techniques.count)
+			if (elim && p + 1 == c->pass_count)  /* the pass they sign */
 				return tsr_error_set(err, TSR_ERR_CONFIG,
-						     "pass %u of frame %u tests stencil: the techniques "
-						     "(rendering/transaction elimination, attribute "
-						     "cache) do not sign the stencil state; switch them "
-						     "off in the configuration", p, c->frame);
+						     "pass %u of frame %u tests stencil: "
+						     "rendering/transaction elimination do not sign "
+						     "the stencil state; switch them off in the "
+						     "configuration", p, c->frame);
 		}
 		if (pass->store_depth &&
 		    (pass->target != TSR_TARGET_TEXTURE || pass->depth_image >= g->res.image_count ||
@@ -112,13 +125,12 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 			return tsr_error_set(err, TSR_ERR_INTERNAL,
 					     "pass %u of frame %u: mrt bit 0 (target 0 is "
 					     "target_image)", p, c->frame);
-		if (tsr_pass_loads_color(pass, fb) && g->techniques.count)
+		if (tsr_pass_loads_color(pass, fb) && elim && p + 1 == c->pass_count)
 			return tsr_error_set(err, TSR_ERR_CONFIG,
 					     "pass %u of frame %u loads its color buffer from memory "
-					     "(neither cleared nor invalidated): the techniques "
-					     "(rendering/transaction elimination, attribute cache) run "
-					     "only on passes that clear it; switch them off in the "
-					     "configuration", p, c->frame);
+					     "(neither cleared nor invalidated): rendering/transaction "
+					     "elimination run only on passes that clear it; switch "
+					     "them off in the configuration", p, c->frame);
 		for (uint32_t i = pass->first_draw; i < pass->first_draw + pass->draw_count; i++) {
 			const struct tsr_cmd_draw *d = &c->draws[i];
 			if (d->program)

@@ -163,7 +163,8 @@ enum tsr_status tsr_stage_bin(struct tsr_gpu *g, struct tsr_frame_stats *st,
 		return TSR_OK;
 	}
 	st->geometry.primitives_binned++;
-	tsr_technique_set_bin(&g->techniques, i, tsr_plb_overlapped_tiles(f->pb), tiles);
+	if (!g->target_tex)  /* the techniques see the frame-buffer pass (technique.h) */
+		tsr_technique_set_bin(&g->techniques, i, tsr_plb_overlapped_tiles(f->pb), tiles);
 	return TSR_OK;
 }
 
@@ -174,7 +175,8 @@ enum tsr_status tsr_stage_draw(struct tsr_gpu *g, const struct tsr_cmd_draw *cd,
 	struct tsr_draw d;
 	tsr_stage_decode_draw(g, cd, draw_id, &d);
 	/* the Command Processor sends the draw call's constants */
-	tsr_technique_set_draw(&g->techniques, cd, d.material);
+	if (!g->target_tex)  /* the techniques see the frame-buffer pass (technique.h) */
+		tsr_technique_set_draw(&g->techniques, cd, d.material);
 	/* geometry stages, back to back: the draw call's primitives join the frame's */
 	TSR_TRY(tsr_geometry_draw(g->geom, &d, g->mem, &g->geo->prims, &st->geometry, err));
 	/* Polygon List Builder: the draw call's primitives, in program order */

@@ -311,7 +311,8 @@ static int tile_enter(struct tsr_gpu *g, uint32_t tile, struct tsr_frame_stats *
 	tsr_mem_marker(g->mem, TSR_MARKER_TILE, tile);
 	st->tiling.tiles++;
 	g->skipped[tile] = 0;
-	if (tsr_technique_set_tile_begin(&g->techniques, tile, st)) {
+	/* the techniques see the frame-buffer pass's tiles (technique.h) */
+	if (!g->target_tex && tsr_technique_set_tile_begin(&g->techniques, tile, st)) {
 		g->skipped[tile] = 1;
 		return 0;
 	}
@@ -370,7 +371,8 @@ void tsr_stage_tile_flush(struct tsr_gpu *g, struct tsr_tile_work *w,
 	struct tsr_tile_colors c = {0};
 	if (!g->target_depth)  /* a depth target has no colors: its flush stores depth */
 		tile_colors(g, &w->target, w->tile, w->colors_ready, &c);
-	const int skip_flush = tsr_technique_set_tile_flush(&g->techniques, &c, st);
+	const int skip_flush = !g->target_tex &&
+			       tsr_technique_set_tile_flush(&g->techniques, &c, st);
 	if (g->log)
 		tsr_worklog_mark(g->log);
 	if (g->target_tex)

@@ -367,6 +367,12 @@ enum tsr_status tsr_shader_exec_set_mediump(struct tsr_shader_exec *x, bool fp16
 	return decode_precision(x, fp16, err);
 }
 
+const float *tsr_shader_exec_constants(const struct tsr_shader_exec *x, uint32_t *regs)
+{
+	*regs = x->ps->const_regs;
+	return x->cbank ? x->cbank : x->ps->cbank;
+}
+
 const struct tsr_program *tsr_shader_exec_program(const struct tsr_shader_exec *x)
 {
 	return x->p;

@@ -318,6 +318,15 @@ bool tsr_shader_exec_straight(const struct tsr_shader_exec *x);
  * leaves the portable path. No allocation, no error.
  */
 bool tsr_shader_exec_use_f16c(struct tsr_shader_exec *x, bool on);
+/*
+ * The constant bank an execution state runs with (a snapshot's own copy,
+ * else its program's): *regs registers of 16 floats each, laid out
+ * [register][component][lane] (every lane holds the same value): the
+ * program's uniform values as of the snapshot, then its literals. For
+ * callers that sign a draw's constants (Rendering Elimination). Valid
+ * while x exists; no allocation, no error.
+ */
+const float *tsr_shader_exec_constants(const struct tsr_shader_exec *x, uint32_t *regs);
 /* The program an execution state runs. */
 const struct tsr_program *tsr_shader_exec_program(const struct tsr_shader_exec *x);
 /* Frees an execution state (NULL: nothing). */

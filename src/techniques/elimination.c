@@ -70,6 +70,60 @@ struct re_attributes {
 	uint32_t pad;
 };
 
+/*
+ * What a GL ES program draw adds to its constants (after struct
+ * re_constants, whose matrices, material color and lighting are zero for
+ * it: a program's come from its uniforms): the program's identity, the
+ * state the fixed function applies besides re_constants' (primitive mode,
+ * line width, polygon offset, the draw buffers), and each texture unit the
+ * program samples: the image bound, whether it is a cube map, the version
+ * of its contents (tsr_tbr_view image_version: an upload or a render into
+ * it changes it) and its sampler. The program's constant bank (uniform
+ * values, then literals) follows it, one vec4 per register.
+ */
+struct re_program_constants {
+	uint64_t program;         /* tsr_program_serial() of the program */
+	uint32_t varying_slots;
+	float line_width;
+	float offset_factor, offset_units, offset_clamp;
+	uint8_t mode, offset_enable, draw_buffers, pad0;
+	int32_t image[TSR_SHADER_MAX_TEXTURE_UNITS];
+	uint32_t version[TSR_SHADER_MAX_TEXTURE_UNITS];
+	uint8_t cube[TSR_SHADER_MAX_TEXTURE_UNITS];
+	uint8_t sampler[TSR_MAX_TEXTURE_UNITS][4];  /* min, mag filter, wrap s, t */
+};
+_Static_assert(sizeof(struct re_program_constants) % 8 == 0, "whole 64-bit subblocks");
+
+/* Constant-bank registers signed per message (a vec4 each). */
+#define RE_BANK_CHUNK 64
+
+/*
+ * A GL ES program draw's primitive as the Polygon List Builder writes it:
+ * its position attribute (screen positions, depth, 1/w), what the
+ * fragment program reads besides its varyings (the primitive kind, the
+ * facing, a point's position and size for gl_PointCoord), then its
+ * varyings, [vertex][slot] vec4s (the vertex shader's outputs).
+ */
+struct re_program_attributes {
+	int64_t X[3], Y[3];
+	float z[3], inv_w[3], point[3];
+	uint8_t kind, front_facing, varying_slots, pad[5];
+};
+_Static_assert(sizeof(struct re_program_attributes) % 8 == 0, "whole 64-bit subblocks");
+
+/*
+ * How the frame-buffer pass starts (struct tsr_clear_state): part of every
+ * tile's inputs, also of a tile no primitive overlaps (whose signature is
+ * empty), so a frame whose clear differs from the one two back skips no
+ * tile and counts none as equal. Zero-filled before use (memcmp).
+ */
+struct re_clear {
+	float color[4];
+	float depth;
+	int32_t stencil;
+	uint8_t mask, scissored, invalidate, pad;
+};
+
 struct elimination {
 	struct tsr_tbr_view v;
 	struct tsr_elimination_config cfg;
@@ -86,6 +140,9 @@ struct elimination {
 	int classify;                   /* RE on and the back buffer holds a rendered frame */
 	int skip;                       /* RE may skip tiles in this frame */
 	int equal;                      /* the current tile's inputs equal the frame two back */
+	struct re_clear clear[3];       /* the frame-buffer pass's clear: this frame's,
+					   one back, two back */
+	int clear_changed;              /* this frame's clear differs from two back's */
 };
 
 static int elimination_enabled(const struct tsr_gpu_config *cfg)
@@ -127,8 +184,13 @@ static enum tsr_status elimination_create(const struct tsr_tbr_view *v, void **s
 		}
 	if (!e->cfg.rendering)
 		return TSR_OK;
-	e->attr_msg_cap = v->max_attributes * v->cfg->attribute_bytes +
-			  sizeof(struct re_attributes) + 8;
+	/* the larger of a primitive's attributes as the Parameter Buffer
+	 * holds them and a program primitive's message (its varyings, 48
+	 * bytes a slot), with room to round up */
+	const uint32_t slot_bytes = 3 * 4 * sizeof(float);
+	e->attr_msg_cap = v->max_attributes * (v->cfg->attribute_bytes > slot_bytes
+						       ? v->cfg->attribute_bytes : slot_bytes) +
+			  sizeof(struct re_attributes) + sizeof(struct re_program_attributes) + 8;
 	e->attr_msg = malloc(e->attr_msg_cap);
 	if (!e->attr_msg)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
@@ -146,12 +208,77 @@ static void elimination_frame_begin(void *state, const struct tsr_frame_commands
 	e->frame = c->frame;
 	if (!e->su)
 		return;
+	const struct tsr_clear_state *k = &c->passes[c->pass_count - 1].clear;
+	struct re_clear *now = &e->clear[0];
+	memset(now, 0, sizeof(*now));
+	memcpy(now->color, k->color, sizeof(now->color));
+	now->depth = k->depth;
+	now->stencil = k->stencil;
+	now->mask = k->mask;
+	now->scissored = k->scissored;
+	now->invalidate = k->invalidate;
 	e->su_base = *tsr_su_counters_of(e->su);
 	for (uint32_t i = 0; i < c->event_count; i++)
 		if (c->events[i].kind == TSR_EVENT_TEXTURE_UPLOAD) {
 			tsr_su_invalidate(e->su);  /* a driver event: texture contents changed */
 			break;
 		}
+}
+
+/*
+ * Appends a program draw's own constants to its draw's (struct
+ * re_program_constants, then the vertex and the fragment stage's constant
+ * banks, lane 0 of each register), in pieces of RE_BANK_CHUNK registers:
+ * no allocation.
+ */
+static void sign_program(struct elimination *e, const struct tsr_cmd_draw *d)
+{
+	const struct tsr_cmd_program *p = d->program;
+	const struct tsr_draw_state *s = &d->state;
+	struct re_program_constants pc;
+	memset(&pc, 0, sizeof(pc));
+	pc.program = tsr_program_serial(tsr_shader_exec_program(p->fragment));
+	pc.varying_slots = p->varying_slots;
+	pc.line_width = s->line_width;
+	pc.mode = s->mode;
+	pc.offset_enable = s->polygon_offset.enable;
+	if (s->polygon_offset.enable) {
+		pc.offset_factor = s->polygon_offset.factor;
+		pc.offset_units = s->polygon_offset.units;
+		pc.offset_clamp = s->polygon_offset.clamp;
+	}
+	pc.draw_buffers = s->draw_buffers;
+	for (uint32_t u = 0; u < TSR_SHADER_MAX_TEXTURE_UNITS; u++) {
+		pc.image[u] = p->textures[u];
+		pc.cube[u] = p->cube[u];
+		if (p->textures[u] < 0 || !e->v.image_version)
+			continue;  /* a view without the service: the image alone */
+		/* a cube map's six faces: their versions summed (each update
+		 * of a face adds one) */
+		const uint32_t faces = p->cube[u] ? 6 : 1;
+		for (uint32_t f = 0; f < faces; f++)
+			pc.version[u] += e->v.image_version(e->v.gpu, (uint32_t)p->textures[u] + f);
+	}
+	for (uint32_t u = 0; u < TSR_MAX_TEXTURE_UNITS; u++) {
+		pc.sampler[u][0] = s->textures[u].min_filter;
+		pc.sampler[u][1] = s->textures[u].mag_filter;
+		pc.sampler[u][2] = s->textures[u].wrap_s;
+		pc.sampler[u][3] = s->textures[u].wrap_t;
+	}
+	tsr_su_constants_append(e->su, &pc, sizeof(pc));
+	const struct tsr_shader_exec *stage[2] = {p->vertex, p->fragment};
+	for (int k = 0; k < 2; k++) {
+		uint32_t regs;
+		const float *bank = tsr_shader_exec_constants(stage[k], &regs);
+		float chunk[RE_BANK_CHUNK][4];
+		for (uint32_t r0 = 0; r0 < regs; r0 += RE_BANK_CHUNK) {
+			const uint32_t n = regs - r0 < RE_BANK_CHUNK ? regs - r0 : RE_BANK_CHUNK;
+			for (uint32_t r = 0; r < n; r++)
+				for (int c = 0; c < 4; c++)  /* [register][component][lane] */
+					chunk[r][c] = bank[(size_t)(r0 + r) * 16 + (size_t)c * 4];
+			tsr_su_constants_append(e->su, chunk, (size_t)n * sizeof(chunk[0]));
+		}
+	}
 }
 
 /* Signs a drawcall's constants (RE III-E) into the Signature Unit. */
@@ -197,7 +324,49 @@ static void elimination_draw(void *state, const struct tsr_cmd_draw *d,
 	c.mag_filter = s->textures[0].mag_filter;
 	c.wrap_s = s->textures[0].wrap_s;
 	c.wrap_t = s->textures[0].wrap_t;
+	if (!d->program) {
+		tsr_su_constants(e->su, &c, sizeof(c));
+		return;
+	}
+	/* a program draw: the material's fixed shading does not apply */
+	memset(c.mvp, 0, sizeof(c.mvp));
+	memset(c.model, 0, sizeof(c.model));
+	memset(c.color, 0, sizeof(c.color));
+	c.texture_object = -1;
+	c.lit = 0;
 	tsr_su_constants(e->su, &c, sizeof(c));
+	sign_program(e, d);
+}
+
+/*
+ * Signs a program draw's binned primitive (struct re_program_attributes,
+ * then its varyings) into the tiles it overlaps; the message is
+ * zero-padded to the Parameter Buffer's attributes x attribute_bytes when
+ * that is longer, as for the other primitives.
+ */
+static void bin_program_primitive(struct elimination *e, const struct tsr_primitive *p,
+				  const uint32_t *tiles, uint32_t n)
+{
+	struct re_program_attributes a;
+	memset(&a, 0, sizeof(a));
+	memcpy(a.X, p->X, sizeof(a.X));
+	memcpy(a.Y, p->Y, sizeof(a.Y));
+	memcpy(a.z, p->z, sizeof(a.z));
+	memcpy(a.inv_w, p->inv_w, sizeof(a.inv_w));
+	if (p->kind == TSR_PRIM_KIND_POINT)
+		memcpy(a.point, p->point, sizeof(a.point));
+	a.kind = p->kind;
+	a.front_facing = p->front_facing;
+	a.varying_slots = p->varying_slots;
+	const size_t vary = (size_t)3 * p->varying_slots * 4 * sizeof(float);
+	size_t bytes = (size_t)p->attributes * e->v.cfg->attribute_bytes;
+	if (bytes < sizeof(a) + vary)
+		bytes = sizeof(a) + vary;
+	bytes = (bytes + 7) & ~(size_t)7;
+	memset(e->attr_msg, 0, bytes);
+	memcpy(e->attr_msg, &a, sizeof(a));
+	memcpy(e->attr_msg + sizeof(a), p->varyings, vary);
+	tsr_su_primitive(e->su, e->attr_msg, bytes, tiles, n);
 }
 
 /* Signs a binned primitive's attributes into the tiles it overlaps (RE III-F). */
@@ -207,6 +376,10 @@ static void elimination_bin(void *state, uint32_t index, const uint32_t *tiles, 
 	if (!e->su)
 		return;
 	const struct tsr_primitive *p = &e->v.prims->prims[index];
+	if (p->varyings) {
+		bin_program_primitive(e, p, tiles, n);
+		return;
+	}
 	struct re_attributes a;
 	memset(&a, 0, sizeof(a));
 	memcpy(a.X, p->X, sizeof(a.X));
@@ -239,7 +412,10 @@ static void elimination_geometry_end(void *state, struct tsr_frame_stats *fs)
 			   &e->su_base);
 	uint32_t n = e->cfg.refresh_frames;
 	e->classify = e->frames_rendered >= 2;
-	e->skip = !(n && e->frame % n < 2);
+	/* a scissored clear's box is not kept: such a frame never compares */
+	e->clear_changed = e->clear[0].scissored ||
+			   memcmp(&e->clear[0], &e->clear[2], sizeof(e->clear[0])) != 0;
+	e->skip = !(n && e->frame % n < 2) && !e->clear_changed;
 	if (e->skip && tsr_su_comparable(e->su, 2))
 		fs->elim.re_frames++;
 }
@@ -289,7 +465,7 @@ static int elimination_tile_begin(void *state, uint32_t tile, struct tsr_frame_s
 	if (!e->su)
 		return 0;
 	struct tsr_elimination_stats *s = &fs->elim;
-	e->equal = e->classify && tsr_su_inputs_equal(e->su, tile, 2);
+	e->equal = e->classify && !e->clear_changed && tsr_su_inputs_equal(e->su, tile, 2);
 	s->tiles_compared += (uint64_t)e->classify;
 	s->tiles_equal_inputs += (uint64_t)e->equal;
 	if (!(e->skip && tsr_su_same_as(e->su, tile, 2)))
@@ -342,8 +518,11 @@ static void elimination_frame_end(void *state, struct tsr_frame_stats *fs)
 	struct elimination *e = state;
 	e->back ^= 1;
 	e->frames_rendered++;
-	if (e->su)
+	if (e->su) {
 		tsr_su_end_frame(e->su);
+		e->clear[2] = e->clear[1];
+		e->clear[1] = e->clear[0];
+	}
 }
 
 const struct tsr_technique_ops tsr_technique_elimination = {

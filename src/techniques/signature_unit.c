@@ -59,6 +59,14 @@ void tsr_su_constants(struct tsr_signature_unit *su, const void *data, size_t by
 	memset(su->bitmap, 0, su->tiles);
 }
 
+void tsr_su_constants_append(struct tsr_signature_unit *su, const void *data, size_t bytes)
+{
+	const struct tsr_crc_block b = tsr_crc_compute(data, bytes);
+	su->constants.crc = tsr_crc_accumulate(su->constants.crc, b);
+	su->constants.subblocks += b.subblocks;
+	su->ctr.subblocks_signed += b.subblocks;
+}
+
 /* One Accumulate CRC unit use on tile t. */
 static void accumulate(struct tsr_signature_unit *su, uint32_t t, struct tsr_crc_block b)
 {

@@ -56,6 +56,15 @@ void tsr_su_begin_frame(struct tsr_signature_unit *su);
 void tsr_su_constants(struct tsr_signature_unit *su, const void *data, size_t bytes);
 
 /*
+ * More of the current scene constants (`bytes`, a multiple of 8): the
+ * Constants CRC becomes that of the constants sent so far followed by
+ * these (a draw's constants longer than one message: a GL ES program's
+ * uniform bank, signed in pieces without a buffer of its size). Call
+ * after tsr_su_constants() and before the draw's first primitive.
+ */
+void tsr_su_constants_append(struct tsr_signature_unit *su, const void *data, size_t bytes);
+
+/*
  * A primitive's attributes (`bytes`, a multiple of 8) and the n tiles it
  * overlaps (the OT Queue): each tile's signature absorbs the constants
  * (first time since they changed) and then the attributes.

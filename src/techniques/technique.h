@@ -14,6 +14,10 @@
  *   tile_begin    before the Tile Fetcher reads a tile: may skip the tile
  *   tile_flush    the tile's colors are final: may skip the flush
  *   frame_end     after the last tile (stats of the frame are complete)
+ * In a multi-pass frame (render to texture) draw, bin, tile_begin and
+ * tile_flush run for the last pass, the one into the frame buffer, only:
+ * the passes into render targets are rendered in full and not signed
+ * (their targets' contents versions move on: image_version below).
  * Every hook is optional (NULL). Hooks see the pipeline through struct
  * tsr_tbr_view (the Parameter Buffer, the primitives, the memory
  * hierarchy, and two services the pipeline provides); they never touch
@@ -63,6 +67,14 @@ struct tsr_tbr_view {
 	void (*render_tile)(void *gpu, uint32_t tile, struct tsr_memsys *mem,
 			    struct tsr_raster_stats *rs, struct tsr_texture_stats *ts,
 			    struct tsr_tile_colors *out);
+	/*
+	 * The version of image `image`'s contents (resources.images): a count
+	 * the GPU moves on whenever the image's texels change (an update by
+	 * the driver, a mipmap build, a pass rendering into it), so that a
+	 * signature holding it changes with them; 0 for an image that does
+	 * not exist.
+	 */
+	uint32_t (*image_version)(void *gpu, uint32_t image);
 };
 
 struct tsr_technique_ops {
