@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "driver/driver.h"
+#include "report/report.h"
 
 /* RGB565, RGB888, RGBA8888 x depth 0, 16, 24 x stencil 0, 8, in
  * EGL_CONFIG_ID order. */
@@ -43,6 +44,9 @@ static char out_dir[PATH_MAX];        /* TESSERA_OUT, "" when unset */
 static unsigned long frame_limit;     /* TESSERA_FRAMES, 0: none */
 static char frame_images[1024];       /* TESSERA_DUMP_FRAMES, "" when unset (all) */
 static char heatmaps[256];            /* TESSERA_HEATMAPS, "" when unset (none) */
+static char *simulate;                /* TESSERA_SIMULATE, NULL when unset (all) */
+static char *sample;                  /* TESSERA_SAMPLE, NULL when unset */
+static int features;                  /* TESSERA_FEATURES=1 */
 static unsigned long frames_ended;    /* eglSwapBuffers calls of every surface since
                                          the last eglInitialize read the environment */
 static unsigned devices_made;         /* devices made so far (surface-N) */
@@ -205,6 +209,29 @@ enum tsr_status drv_setup(struct tsr_error *err)
 		if (tsr_gles_heatmaps_check(heat, &cfg, &e) != TSR_OK)
 			return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_HEATMAPS: %s", e.msg);
 	}
+	/* TESSERA_SIMULATE: the frames simulated fully, the others fast-forwarded */
+	const char *sim = getenv("TESSERA_SIMULATE");
+	if (sim && sim[0]) {
+		struct tsr_frame_list l;
+		struct tsr_error e;
+		const enum tsr_status st = tsr_frame_list_parse(sim, &l, &e);
+		const int last = l.kind == TSR_FRAMES_LAST;
+		tsr_frame_list_release(&l);
+		if (st != TSR_OK)
+			return tsr_error_set(err, st, "TESSERA_SIMULATE: %s", e.msg);
+		if (last)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_SIMULATE: 'last' is not "
+					     "a list of frames");
+	}
+	const char *smp = getenv("TESSERA_SAMPLE");
+	const char *feat = getenv("TESSERA_FEATURES");
+	free(simulate);
+	free(sample);
+	simulate = sim && sim[0] ? strdup(sim) : NULL;
+	sample = smp && smp[0] ? strdup(smp) : NULL;
+	if ((sim && sim[0] && !simulate) || (smp && smp[0] && !sample))
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	features = feat && !strcmp(feat, "1");
 	gpu_config = cfg;
 	frame_limit = frames;
 	frames_ended = 0;  /* TESSERA_FRAMES counts from here */
@@ -283,6 +310,9 @@ static EGLint surface_device(struct drv_surface *s)
 		.out_dir = out,
 		.frame_images = frame_images[0] ? frame_images : NULL,
 		.heatmaps = heatmaps[0] ? heatmaps : NULL,
+		.frames = simulate,
+		.sample = sample,
+		.features = features,
 	};
 	struct tsr_error err = {{0}};
 	enum tsr_status st = tsr_gles_device_create(&p, &s->device, &err);

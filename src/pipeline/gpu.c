@@ -379,6 +379,10 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 {
 	if (!g)
 		return;
+	if (g->fast_forward) {  /* the parked timing mode goes too */
+		g->timing = g->timing_parked;
+		g->log = g->log_parked;
+	}
 	tsr_timing_destroy(g);
 	if (g->driver && g->driver->destroy)
 		g->driver->destroy(g);
@@ -509,6 +513,35 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 {
 	TSR_TRY(tsr_gpu_begin_frame(g, c, st, err));
 	return tsr_gpu_finish_frame(g, err);
+}
+
+enum tsr_status tsr_gpu_set_fast_forward(struct tsr_gpu *g, int on, struct tsr_error *err)
+{
+	on = on != 0;
+	if (on == g->fast_forward)
+		return TSR_OK;
+	if (g->frames_begun != g->frames_finished)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "fast-forward is switched between frames, not during one");
+	if (on) {  /* the timing mode waits, untouched, with its work log */
+		g->timing_parked = g->timing;
+		g->log_parked = g->log;
+		g->timing = NULL;
+		g->log = NULL;
+	} else {
+		g->timing = g->timing_parked;
+		g->log = g->log_parked;
+		g->timing_parked = NULL;
+		g->log_parked = NULL;
+	}
+	tsr_memsys_set_bypass(g->mem, on);
+	g->fast_forward = on;
+	return TSR_OK;
+}
+
+int tsr_gpu_fast_forwarding(const struct tsr_gpu *g)
+{
+	return g->fast_forward;
 }
 
 enum tsr_status tsr_gpu_add_resources(struct tsr_gpu *g, const struct tsr_resources *more,
