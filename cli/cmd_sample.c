@@ -81,7 +81,7 @@ int tsr_cli_sample_features(const char *workload, const char *config,
 		/* the frames considered: those counted (and selected) */
 		uint32_t k = 0;
 		for (uint32_t i = 0; i < m; i++)
-			if (fr[i] < count && (!consider || consider[fr[i]])) {
+			if ((!count || fr[i] < count) && (!consider || consider[fr[i]])) {
 				fr[k] = fr[i];
 				memmove(xx + (size_t)k * TSR_SAMPLE_FEATURES,
 					xx + (size_t)i * TSR_SAMPLE_FEATURES,

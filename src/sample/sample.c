@@ -18,6 +18,10 @@
 #define D TSR_SAMPLE_FEATURES
 #define MAX_ITERATIONS 100
 #define SEED UINT64_C(0x4d454773696d)  /* "MEGsim" */
+/* the least variance the BIC takes (normalised features: a standard
+ * deviation of 0.1% of a feature's range), so that frames that differ by
+ * less are not worth a cluster of their own */
+#define VAR_FLOOR 1e-6
 
 const char *const tsr_sample_feature_names[D] = {
 	"draws", "primitives", "vertex_instructions", "fragments",
@@ -225,8 +229,8 @@ static double bic(uint32_t n, uint32_t k, const uint32_t *count, double sse)
 {
 	const double R = n, M = D;
 	double var = n > k ? sse / (M * (R - k)) : 0;
-	if (var < 1e-12)
-		var = 1e-12;  /* identical points: a tight cluster, not a log of 0 */
+	if (var < VAR_FLOOR)
+		var = VAR_FLOOR;  /* near-identical frames: no gain in splitting them */
 	double l = 0;
 	for (uint32_t j = 0; j < k; j++) {
 		const double rn = count[j];
@@ -245,7 +249,10 @@ enum tsr_status tsr_sample_choose(const double *x, uint32_t n, uint32_t k,
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "no frames to cluster");
-	const uint32_t kmax = k ? (k > n ? n : k) : (n < TSR_SAMPLE_MAX_K ? n : TSR_SAMPLE_MAX_K);
+	/* the BIC rule tries K up to half the frames (its variance needs R - K
+	 * well above 0) and TSR_SAMPLE_MAX_K */
+	const uint32_t half = n / 2 ? n / 2 : 1;
+	const uint32_t kmax = k ? (k > n ? n : k) : (half < TSR_SAMPLE_MAX_K ? half : TSR_SAMPLE_MAX_K);
 	double *y = malloc((size_t)n * D * sizeof(*y));
 	double *c = malloc((size_t)kmax * D * sizeof(*c));
 	double *best_c = malloc((size_t)kmax * D * sizeof(*c));
@@ -261,13 +268,17 @@ enum tsr_status tsr_sample_choose(const double *x, uint32_t n, uint32_t k,
 		s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for the clustering");
 		goto done;
 	}
-	/* each feature over its largest value */
+	/* each feature's logarithm (log(1 + x): counts span orders of magnitude,
+	 * and frames differ by ratios) over its largest */
 	for (int q = 0; q < D; q++) {
 		double mx = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			const double v = x[(size_t)i * D + q];
+			y[(size_t)i * D + q] = log1p(v > 0 ? v : 0);
+			mx = y[(size_t)i * D + q] > mx ? y[(size_t)i * D + q] : mx;
+		}
 		for (uint32_t i = 0; i < n; i++)
-			mx = fabs(x[(size_t)i * D + q]) > mx ? fabs(x[(size_t)i * D + q]) : mx;
-		for (uint32_t i = 0; i < n; i++)
-			y[(size_t)i * D + q] = mx > 0 ? x[(size_t)i * D + q] / mx : 0;
+			y[(size_t)i * D + q] = mx > 0 ? y[(size_t)i * D + q] / mx : 0;
 	}
 	/* the best of the restarts for each K tried */
 	const uint32_t k0 = k ? kmax : 1;

@@ -14,17 +14,20 @@
  * instructions, fragments shaded, fragment shader instruction fetches,
  * texel fetches, texture line requests (the texture footprint's proxy:
  * distinct lines after coalescing) and Parameter Buffer bytes written.
- * Each is divided by its largest value over the frames (0..1), so that
- * none dominates by its unit.
+ * Each is taken as log(1 + x) (counts span orders of magnitude across
+ * frames, which differ by ratios) and divided by its largest value over
+ * the frames (0..1), so that none dominates by its unit.
  *
  * Clustering: k-means (Lloyd) from k-means++ seeds drawn by a fixed-seed
  * SplitMix64 (core/rng.h), the best of TSR_SAMPLE_RESTARTS seeds by the
  * sum of squared distances: the same frames always give the same
  * clusters. K, unless given: the Bayesian Information Criterion of each
- * K from 1 to TSR_SAMPLE_MAX_K (at most the frames), the spherical-
+ * K from 1 to TSR_SAMPLE_MAX_K (at most half the frames), the spherical-
  * Gaussian BIC of X-means (Pelleg and Moore, ICML 2000) that SimPoint and
- * MEGsim use; the smallest K whose BIC reaches 90% of the way from the
- * lowest to the highest (SimPoint's rule).
+ * MEGsim use, its variance at least 1e-6 (a standard deviation of 0.1% of
+ * a feature's range: frames closer than that are not worth a cluster);
+ * the smallest K whose BIC reaches 90% of the way from the lowest to the
+ * highest (SimPoint's rule).
  *
  * Error bound (tsr_sample_bound()): the estimate as stratified sampling
  * with one frame per cluster: the bound is two standard errors,
