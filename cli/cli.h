@@ -189,12 +189,15 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
  * What a capture's replay does beyond `run`'s options (all zero: nothing):
  * simulate, the frames simulated fully (a frame list, "5-7,20", or
  * "none"; the others fast-forwarded: TESSERA_SIMULATE, docs/driver.md;
- * the replay ends after the last one listed); sample, the device's
+ * the replay ends after the last one listed; warmup, the frames before
+ * each that warm the caches up, TESSERA_WARMUP); sample, the device's
  * TESSERA_SAMPLE ("FRAME:WEIGHT:CV,..."); features, features.csv written
  * too (TESSERA_FEATURES).
  */
 struct tsr_cli_capture_extra {
 	const char *simulate;
+	uint32_t warmup;   /* TESSERA_WARMUP: frames before each simulated one that
+	                      warm the caches up */
 	const char *sample;
 	int features;
 };

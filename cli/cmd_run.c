@@ -50,6 +50,9 @@ static void usage_run(FILE *f)
 		"                      simulated fully, the frames before them are fast-\n"
 		"                      forwarded (rendered exactly, without the memory and\n"
 		"                      timing models) and left out of the outputs\n"
+		"  --warmup N          with a list or --sample: the N frames before each\n"
+		"                      simulated one run the caches (no timing, in no output)\n"
+		"                      so that it starts with warm caches (default: 1)\n"
 		"  --sample [K]        MEGsim sampling ('tessera sample'): fast-forward all,\n"
 		"                      simulate fully one representative frame of each of K\n"
 		"                      clusters (default: the BIC rule) and write the\n"
@@ -338,6 +341,7 @@ int tsr_cmd_run(int argc, char **argv)
 	long frames_arg = -1;
 	const char *frames_spec = NULL;  /* --frames */
 	long sample_k = -1;              /* --sample: 0 the BIC rule, -1 none */
+	long warmup = 1;                 /* --warmup */
 	int quiet = 0;
 	/* --record-trace CACHE=FILE: cache names and files, split at '=' */
 	char *rec_spec[MAX_RECORDINGS];
@@ -358,6 +362,7 @@ int tsr_cmd_run(int argc, char **argv)
 		{"timing", required_argument, NULL, 't'},
 		{"heatmaps", required_argument, NULL, 'H'},
 		{"sample", optional_argument, NULL, 'S'},
+		{"warmup", required_argument, NULL, 'W'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
@@ -419,6 +424,13 @@ int tsr_cmd_run(int argc, char **argv)
 			break;
 		case 'f':
 			frames_spec = optarg;
+			break;
+		case 'W':
+			errno = 0;
+			warmup = strtol(optarg, &end, 10);
+			if (*end || errno || warmup < 0 || warmup > 1000)
+				return tsr_cli_usage_error("invalid --warmup '%s' (a number of frames "
+							   "from 0 to 1000)", optarg);
 			break;
 		case 'S': {
 			/* --sample, --sample=K or --sample K */
@@ -502,6 +514,7 @@ int tsr_cmd_run(int argc, char **argv)
 						   "('%s') is replayed on the driver, which records "
 						   "no cache stream", workload_arg);
 		const struct tsr_cli_capture_extra x = {.simulate = frames_list,
+							.warmup = (uint32_t)warmup,
 							.sample = smp.k ? smp_spec.buf : NULL};
 		const int rc = tsr_cli_run_capture_x(workload_arg, config, sets, nsets,
 						     frames_arg > 0 ? (uint32_t)frames_arg : 0,
@@ -526,7 +539,7 @@ int tsr_cmd_run(int argc, char **argv)
 	if (s == TSR_OK)
 		s = tsr_sim_open(&cfg, workload, &sim, &err);
 	if (s == TSR_OK && frames_sel)
-		s = tsr_sim_select(sim, frames_sel, (uint32_t)frames_arg, &err);
+		s = tsr_sim_select(sim, frames_sel, (uint32_t)frames_arg, (uint32_t)warmup, &err);
 	if (s != TSR_OK) {
 		free(frames_sel);
 		free(smp_frames);

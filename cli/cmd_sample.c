@@ -107,7 +107,7 @@ int tsr_cli_sample_features(const char *workload, const char *config,
 		return tsr_cli_exit(s, &err);
 	const uint32_t total = count ? count : tsr_sim_scene(sim)->frames;
 	static const unsigned char none = 0;
-	s = tsr_sim_select(sim, &none, 0, &err);  /* every frame fast-forwarded */
+	s = tsr_sim_select(sim, &none, 0, 0, &err);  /* every frame fast-forwarded */
 	uint32_t *fr = malloc((total ? total : 1) * sizeof(*fr));
 	double *xx = malloc((total ? total : 1) * sizeof(double) * TSR_SAMPLE_FEATURES);
 	if (s == TSR_OK && (!fr || !xx))

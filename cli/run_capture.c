@@ -547,8 +547,9 @@ int tsr_cli_run_capture_x(const char *trace, const char *config, const char *con
 	if (s == TSR_OK) {
 		const char *old_path = getenv("LD_LIBRARY_PATH");
 		char *ld_path = malloc(strlen(dir) + (old_path ? strlen(old_path) : 0) + 2);
-		char frames_text[32];
+		char frames_text[32], warmup_text[32];
 		snprintf(frames_text, sizeof(frames_text), "%u", frames);
+		snprintf(warmup_text, sizeof(warmup_text), "%u", x->warmup);
 		if (!ld_path)
 			s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
 		else
@@ -574,6 +575,7 @@ int tsr_cli_run_capture_x(const char *trace, const char *config, const char *con
 			/* the replay ends with the last frame asked for */
 			"TESSERA_FRAMES", frames < (uint32_t)trace_frames ? frames_text : NULL,
 			"TESSERA_SIMULATE", x->simulate,
+			"TESSERA_WARMUP", x->simulate && x->warmup ? warmup_text : NULL,
 			"TESSERA_SAMPLE", x->sample,
 			"TESSERA_FEATURES", x->features ? "1" : NULL,
 			NULL,

@@ -47,6 +47,7 @@ static char heatmaps[256];            /* TESSERA_HEATMAPS, "" when unset (none) 
 static char *simulate;                /* TESSERA_SIMULATE, NULL when unset (all) */
 static char *sample;                  /* TESSERA_SAMPLE, NULL when unset */
 static int features;                  /* TESSERA_FEATURES=1 */
+static unsigned long warmup;          /* TESSERA_WARMUP, 0 when unset */
 static unsigned long frames_ended;    /* eglSwapBuffers calls of every surface since
                                          the last eglInitialize read the environment */
 static unsigned devices_made;         /* devices made so far (surface-N) */
@@ -232,6 +233,16 @@ enum tsr_status drv_setup(struct tsr_error *err)
 	if ((sim && sim[0] && !simulate) || (smp && smp[0] && !sample))
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	features = feat && !strcmp(feat, "1");
+	const char *wu = getenv("TESSERA_WARMUP");
+	warmup = 0;
+	if (wu && wu[0]) {
+		char *end;
+		errno = 0;
+		warmup = strtoul(wu, &end, 10);
+		if (*end || errno || wu[0] == '-' || warmup > 1000)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "invalid TESSERA_WARMUP '%s': a "
+					     "count of frames from 0 to 1000", wu);
+	}
 	gpu_config = cfg;
 	frame_limit = frames;
 	frames_ended = 0;  /* TESSERA_FRAMES counts from here */
@@ -311,6 +322,7 @@ static EGLint surface_device(struct drv_surface *s)
 		.frame_images = frame_images[0] ? frame_images : NULL,
 		.heatmaps = heatmaps[0] ? heatmaps : NULL,
 		.frames = simulate,
+		.warmup = (uint32_t)warmup,
 		.sample = sample,
 		.features = features,
 	};

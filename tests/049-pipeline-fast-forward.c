@@ -6,7 +6,8 @@
  *     full run, bit for bit: an animated scene and a render-to-texture
  *     one (its render targets are exact across fast-forwarded frames);
  *   - a fast-forwarded frame reaches no cache, no DRAM counter and no
- *     timing cycle, and is in no total; the simulated ones are;
+ *     timing cycle, and is in no total; the simulated ones are; a warm-up
+ *     frame (TSR_GPU_WARM) reaches the caches, no timing cycle, no total;
  *   - with timing.overlap_frames, a switch waits for the frame in flight;
  *     tsr_gpu_set_fast_forward() mid-frame is refused.
  */
@@ -50,7 +51,7 @@ struct run {
 /* FRAMES frames of workload with cfg, frames with sel[f] 0 fast-forwarded
  * (sel NULL: all simulated). */
 static void run(const struct tsr_gpu_config *cfg, const char *workload,
-		const unsigned char *sel, struct run *r)
+		const unsigned char *sel, uint32_t warmup, struct run *r)
 {
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/workloads/%s", TSR_SOURCE_DIR, workload);
@@ -59,7 +60,7 @@ static void run(const struct tsr_gpu_config *cfg, const char *workload,
 	if (tsr_sim_open_scene(cfg, tsr_test_scene(path), &sim, &err) != TSR_OK)
 		fail_msg("%s: %s", workload, err.msg);
 	if (sel)
-		assert_int_equal(tsr_sim_select(sim, sel, FRAMES, &err), TSR_OK);
+		assert_int_equal(tsr_sim_select(sim, sel, FRAMES, warmup, &err), TSR_OK);
 	const size_t bytes = (size_t)cfg->width * cfg->height * 4;
 	for (uint32_t f = 0; f < FRAMES; f++) {
 		const struct tsr_frame_stats *fs;
@@ -93,15 +94,17 @@ static uint64_t memory_traffic(const struct tsr_frame_stats *s)
 	return n;
 }
 
-/* Frames 2 and 3 after two fast-forwarded ones against a full run. */
-static void check_same(const char *workload, const char *const *extra, size_t n)
+/* Frames 2 and 3 after two fast-forwarded ones (the second one warming
+ * the caches up with warmup 1) against a full run. */
+static void check_same(const char *workload, const char *const *extra, size_t n,
+		       uint32_t warmup)
 {
 	struct tsr_gpu_config cfg;
 	small_config(&cfg, extra, n);
 	struct run full = {0}, ff = {0};
-	run(&cfg, workload, NULL, &full);
+	run(&cfg, workload, NULL, 0, &full);
 	static const unsigned char sel[FRAMES] = {0, 0, 1, 1};
-	run(&cfg, workload, sel, &ff);
+	run(&cfg, workload, sel, warmup, &ff);
 	const size_t bytes = (size_t)cfg.width * cfg.height * 4;
 	for (uint32_t f = 0; f < FRAMES; f++) {
 		/* every frame's image is exact, fast-forwarded or not */
@@ -119,6 +122,9 @@ static void check_same(const char *workload, const char *const *extra, size_t n)
 		if (sel[f]) {  /* simulated: memory and timing counted */
 			assert_true(memory_traffic(&ff.fs[f]) > 0);
 			assert_int_equal(ff.fs[f].timing.cycles > 0, cfg.timing.enabled);
+		} else if (warmup && f == 1) {  /* warming up: memory, no cycles */
+			assert_true(memory_traffic(&ff.fs[f]) > 0);
+			assert_int_equal(ff.fs[f].timing.cycles, 0);
 		} else {  /* fast-forwarded: no memory, no cycles */
 			assert_int_equal(memory_traffic(&ff.fs[f]), 0);
 			assert_int_equal(ff.fs[f].timing.cycles, 0);
@@ -137,27 +143,29 @@ static void check_same(const char *workload, const char *const *extra, size_t n)
 static void test_animated_scene(void **state)
 {
 	(void)state;
-	check_same("camera-pan.json", NULL, 0);
+	check_same("camera-pan.json", NULL, 0, 0);
+	check_same("camera-pan.json", NULL, 0, 1);
 }
 
 static void test_render_to_texture(void **state)
 {
 	(void)state;
-	check_same("postfx-bloom.json", NULL, 0);
+	check_same("postfx-bloom.json", NULL, 0, 0);
 }
 
 static void test_timing(void **state)
 {
 	(void)state;
 	static const char *const timing[] = {"timing.enabled=true"};
-	check_same("glmark-scene.json", timing, 1);
+	check_same("glmark-scene.json", timing, 1, 0);
+	check_same("glmark-scene.json", timing, 1, 1);
 }
 
 static void test_timing_overlap(void **state)
 {
 	(void)state;
 	static const char *const overlap[] = {"timing.enabled=true", "timing.overlap_frames=true"};
-	check_same("camera-pan.json", overlap, 2);
+	check_same("camera-pan.json", overlap, 2, 1);
 }
 
 /* A switch during a frame (begun, not finished) is refused. */
@@ -176,6 +184,10 @@ static void test_switch_between_frames_only(void **state)
 	assert_int_equal(tsr_gpu_set_fast_forward(g, 1, &err), TSR_OK);
 	assert_true(tsr_gpu_fast_forwarding(g));
 	assert_true(tsr_memsys_bypassed(tsr_gpu_memsys(g)));
+	assert_int_equal(tsr_gpu_set_fast_forward(g, TSR_GPU_WARM, &err), TSR_OK);
+	assert_int_equal(tsr_gpu_fast_forwarding(g), TSR_GPU_WARM);
+	assert_false(tsr_memsys_bypassed(tsr_gpu_memsys(g)));
+	assert_int_equal(tsr_gpu_set_fast_forward(g, 7, &err), TSR_ERR_INTERNAL);
 	assert_int_equal(tsr_gpu_set_fast_forward(g, 0, &err), TSR_OK);
 	assert_false(tsr_memsys_bypassed(tsr_gpu_memsys(g)));
 	/* a frame begun and not finished */

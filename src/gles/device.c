@@ -466,9 +466,14 @@ static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error 
 	if (!d->pass_open || d->pass_target >= 0)  /* the frame ends drawing the window */
 		TSR_TRY(open_pass(d, -1, -1, NULL, err));
 	d->cmds.frame = d->recorded;
-	/* params.frames: the frames it does not select are fast-forwarded */
+	/* params.frames: the frames it does not select are fast-forwarded, but
+	 * the warmup frames before a selected one, which warm the caches up */
 	const int full = tsr_frame_list_has(&d->select, d->recorded, 0);
-	enum tsr_status s = tsr_gpu_set_fast_forward(d->gpu, !full, err);
+	int mode = full ? TSR_GPU_FULL : TSR_GPU_FAST_FORWARD;
+	for (uint32_t k = 1; !full && k <= d->params.warmup; k++)
+		if (tsr_frame_list_has(&d->select, d->recorded + k, 0))
+			mode = TSR_GPU_WARM;
+	enum tsr_status s = tsr_gpu_set_fast_forward(d->gpu, mode, err);
 	if (s == TSR_OK)
 		s = tsr_gpu_render_commands(d->gpu, &d->cmds, d->fs, err);
 	free_frame(d);

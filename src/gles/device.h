@@ -44,6 +44,10 @@ struct tsr_gles_device_params {
 	                                        model) and out_dir's stats.json,
 	                                        frames.csv and images leave them out;
 	                                        NULL: all */
+	uint32_t warmup;                     /* with frames: the frames before each
+	                                        selected one that warm the memory
+	                                        hierarchy up (TSR_GPU_WARM: caches run,
+	                                        no timing, in no output) */
 	const char *sample;                  /* `tessera run --sample`: the clusters'
 	                                        representatives as "FRAME:WEIGHT:CV,..."
 	                                        (sample/sample.h; frames selects them):

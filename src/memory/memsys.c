@@ -59,6 +59,12 @@ void tsr_memsys_set_path_sink(struct tsr_memsys *m, tsr_mem_path_fn fn, void *ct
 	m->hot.inline_ports = fn || m->bypass ? 0 : m->cache_count;
 }
 
+void tsr_memsys_path_sink(const struct tsr_memsys *m, tsr_mem_path_fn *fn, void **ctx)
+{
+	*fn = m->path_fn;
+	*ctx = m->path_ctx;
+}
+
 void tsr_memsys_set_bypass(struct tsr_memsys *m, int on)
 {
 	m->bypass = on != 0;

@@ -238,6 +238,9 @@ struct tsr_mem_path;
 typedef void (*tsr_mem_path_fn)(void *ctx, const struct tsr_mem_path *p);
 void tsr_memsys_set_path_sink(struct tsr_memsys *m, tsr_mem_path_fn fn, void *ctx);
 
+/* The sink tsr_memsys_set_path_sink() set: *fn (NULL: none) and *ctx. */
+void tsr_memsys_path_sink(const struct tsr_memsys *m, tsr_mem_path_fn *fn, void **ctx);
+
 /*
  * Fast-forward (`tessera run --frames A-B`, docs/performance.md): with on
  * set, every access (tsr_mem_access(), tsr_mem_read_lines()) and every

@@ -31,6 +31,7 @@ struct tsr_sim {
 	unsigned char *select;          /* tsr_sim_select(): 1 for each frame simulated
 					   fully, or NULL: all */
 	uint32_t select_n;
+	uint32_t warmup;                /* frames before a selected one that warm up */
 	int last_ff;                    /* the last step fast-forwarded its frame */
 	struct tsr_frame_stats total;
 };
@@ -94,8 +95,9 @@ void tsr_sim_close(struct tsr_sim *s)
 }
 
 enum tsr_status tsr_sim_select(struct tsr_sim *s, const unsigned char *sel, uint32_t n,
-			       struct tsr_error *err)
+			       uint32_t warmup, struct tsr_error *err)
 {
+	s->warmup = warmup;
 	free(s->select);
 	s->select = NULL;
 	s->select_n = 0;
@@ -115,6 +117,17 @@ static int selected(const struct tsr_sim *s, uint32_t f)
 	return !s->select || (f < s->select_n && s->select[f]);
 }
 
+/* Frame f's tsr_gpu_set_fast_forward() mode. */
+static int mode_of(const struct tsr_sim *s, uint32_t f)
+{
+	if (selected(s, f))
+		return TSR_GPU_FULL;
+	for (uint32_t k = 1; k <= s->warmup; k++)
+		if (selected(s, f + k))
+			return TSR_GPU_WARM;
+	return TSR_GPU_FAST_FORWARD;
+}
+
 int tsr_sim_fast_forwarded(const struct tsr_sim *s)
 {
 	return s->last_ff;
@@ -125,9 +138,9 @@ enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **f
 {
 	const uint32_t f = s->frames_done;
 	struct tsr_frame_stats *st = &s->frame[f % 2];
-	const int full = selected(s, f);
+	const int full = selected(s, f), mode = mode_of(s, f);
 	if (s->frames_begun == f) {
-		TSR_TRY(tsr_gpu_set_fast_forward(s->gpu, !full, err));
+		TSR_TRY(tsr_gpu_set_fast_forward(s->gpu, mode, err));
 		TSR_TRY(tsr_workload_commands(s->scene, f, s->width, s->height, &s->cmds, err));
 		TSR_TRY(tsr_gpu_begin_frame(s->gpu, &s->cmds, st, err));
 		s->frames_begun++;
@@ -138,7 +151,7 @@ enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **f
 	}
 	/* with overlapping frames, the next frame's geometry before this one's
 	 * raster (not across a switch of fast-forward, made between frames) */
-	if (s->overlap && f + 1 < s->limit && selected(s, f + 1) == full) {
+	if (s->overlap && f + 1 < s->limit && mode_of(s, f + 1) == mode) {
 		TSR_TRY(tsr_workload_commands(s->scene, f + 1, s->width, s->height, &s->next_cmds, err));
 		TSR_TRY(tsr_gpu_begin_frame(s->gpu, &s->next_cmds, &s->frame[(f + 1) % 2], err));
 		s->frames_begun++;
