@@ -499,6 +499,8 @@ int tsr_cmd_run(int argc, char **argv)
 		if (tsr_cli_frames_parse(smp_reps.buf, &count, &frames_list, &frames_sel)) {
 			free(smp_frames);
 			tsr_sample_release(&smp);
+			tsr_text_release(&smp_reps);
+			tsr_text_release(&smp_spec);
 			return EXIT_USAGE;
 		}
 		frames_arg = count;
@@ -608,6 +610,13 @@ int tsr_cmd_run(int argc, char **argv)
 	if (rc) {
 		free(want);
 		tsr_sim_close(sim);
+		free(frames_sel);
+		free(rep_stats);
+		free(rep_frames);
+		free(smp_frames);
+		tsr_sample_release(&smp);
+		tsr_text_release(&smp_reps);
+		tsr_text_release(&smp_spec);
 		return rc;
 	}
 	/*
