@@ -30,7 +30,7 @@ PYTHON     ?=
 CORPUS     ?=
 CORPUS_DIR ?=
 
-.PHONY: corpus piglit all deps build demo check check-fast check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
+.PHONY: corpus corpus-heatmaps piglit all deps build demo check check-fast check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
 	figures figures-draw
 
 all: build
@@ -63,17 +63,21 @@ piglit: build
 check-fast: build
 	ctest --test-dir $(BUILD) -j $(JOBS) -LE slow --output-on-failure
 
+# the tests under AddressSanitizer and UBSan (the library once: TSR_SANITIZE
+# implies TSR_SINGLE_LIBRARY), but for those labelled long (tests/CMakeLists.txt)
 check-asan: deps
 	@cmake -S . -B $(BUILD)-asan -DCMAKE_BUILD_TYPE=Debug -DTSR_SANITIZE=ON -DTSR_WERROR=ON \
 		-DTSR_BENCH_ALL=OFF >/dev/null
 	@cmake --build $(BUILD)-asan -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --test-dir $(BUILD)-asan -j $(JOBS) --output-on-failure
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --test-dir $(BUILD)-asan -j $(JOBS) -LE long --output-on-failure
 
-# everything built with clang, warnings as errors, and the tests not
-# labelled slow (the slow ones run in make check and check-asan)
+# everything but the benchmarks built with clang (the library once:
+# TSR_SINGLE_LIBRARY), warnings as errors, and the tests not labelled slow
+# (the slow ones run in make check, and those not labelled long in check-asan)
 check-clang:
 	@TSR_WITH_CLANG=1 bash scripts/setup.sh
-	@CC=clang CXX=clang++ cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DTSR_WERROR=ON >/dev/null
+	@CC=clang CXX=clang++ cmake -S . -B $(BUILD)-clang -DCMAKE_BUILD_TYPE=Release -DTSR_WERROR=ON \
+		-DTSR_SINGLE_LIBRARY=ON -DTSR_BENCH_ALL=OFF >/dev/null
 	@cmake --build $(BUILD)-clang -j $(JOBS)
 	ctest --test-dir $(BUILD)-clang -j $(JOBS) -LE slow --output-on-failure
 
@@ -115,7 +119,7 @@ figures: build
 	@py="$(PYTHON)"; [ -n "$$py" ] || py=$$(bash scripts/python.sh) || exit 1; \
 	echo "figures: $$py"; $(MAKE) --no-print-directory figures-draw PYTHON="$$py"
 
-figures-draw: $(EXPERIMENTS:%=$(XP_DIR)/%.json) $(FIG_DIR)/heatmaps/stats.json
+figures-draw: $(EXPERIMENTS:%=$(XP_DIR)/%.json) $(FIG_DIR)/heatmaps/stats.json corpus-heatmaps
 	@py="$(PYTHON)"; [ -n "$$py" ] || py=$$(bash scripts/python.sh --no-install) || exit 1; \
 	echo "$$py scripts/figures.py $(XP_DIR) -o $(FIG_DIR)"; \
 	"$$py" scripts/figures.py $(XP_DIR) -o $(FIG_DIR)
@@ -129,6 +133,14 @@ $(FIG_DIR)/heatmaps/stats.json: $(BUILD)/tessera
 	@echo "heatmaps of $(HEAT_WORKLOAD) into $(FIG_DIR)/heatmaps ..."
 	@./$(BUILD)/tessera run $(HEAT_WORKLOAD) $(HEAT_ARGS) --dump-frames last \
 	  --heatmaps $(HEAT_COUNTERS) --out $(FIG_DIR)/heatmaps --quiet
+
+# and of the last frame of each corpus capture recorded (make corpus;
+# scripts/corpus-heatmaps.sh passes over those not recorded)
+CORPUS_HEAT_ARGS     ?= --timing on
+CORPUS_HEAT_COUNTERS ?= quads_shaded,tile_cycles,l2_misses,pb_read_bytes,line_requests
+corpus-heatmaps:
+	@bash scripts/corpus-heatmaps.sh ./$(BUILD)/tessera $(FIG_DIR)/heatmaps-corpus \
+	  $(CORPUS_HEAT_COUNTERS) $(CORPUS_HEAT_ARGS)
 
 $(XP_DIR)/%.json: $(BUILD)/tessera
 	@mkdir -p $(XP_DIR)

@@ -174,16 +174,46 @@ int tsr_cli_drive_input(const char *file, char **argv);
 int tsr_cli_corpus_load(const char *path, void **root, void **entries, size_t *count,
 			char *msg, size_t n);
 
+/* The corpus data folder into buf: $XDG_DATA_HOME/tessera/corpus (an
+ * absolute XDG_DATA_HOME), else ~/.local/share/tessera/corpus. */
+const char *tsr_cli_corpus_dir(char *buf, size_t n);
+
+/*
+ * The corpus captures present (cmd_corpus.c): DIR/<name>.trace for each
+ * entry of captures/corpus.json (in its order) that is a file, DIR the
+ * corpus data folder; none when the list or the folder is missing.
+ * *paths is malloc'd (tsr_cli_corpus_free()). 0, or -1 when out of memory.
+ */
+int tsr_cli_corpus_present(char ***paths, size_t *n);
+void tsr_cli_corpus_free(char **paths, size_t n);
+
 /*
  * `tessera run X.trace` (run_capture.c): replays an apitrace capture on
  * the driver with the run's options (cmd_run.c parsed them: config may be
  * NULL, frames 0 for all of them, dump a --dump-frames list, heatmaps a
- * --heatmaps list or NULL); returns the exit code (1 for a capture it
- * cannot replay, 2 for a bad configuration or heatmap list).
+ * --heatmaps list or NULL, record_cache and record_file one --record-trace
+ * CACHE=FILE or NULL: the driver records it, TESSERA_RECORD_TRACE); returns
+ * the exit code (1 for a capture it cannot replay, 2 for a bad
+ * configuration, heatmap list or cache).
  */
 int tsr_cli_run_capture(const char *trace, const char *config, const char *const *sets,
 			size_t nsets, uint32_t frames, const char *out_dir, const char *dump,
-			const char *heatmaps, int quiet);
+			const char *heatmaps, const char *record_cache, const char *record_file,
+			int quiet);
+
+/*
+ * tsr_xp_options.replay of `tessera experiment` (run_capture.c): replays
+ * capture r->capture as `tessera run X.trace` does (the same checks, once
+ * per capture; eglretrace on the driver, headless), with r->cfg written
+ * whole to r->out_dir/config.json (TESSERA_CONFIG), no images, r->frames
+ * frames (TESSERA_FRAMES when fewer than the capture's) and r->record_cache
+ * recorded (TESSERA_RECORD_TRACE); moves the surface's stats.json (and
+ * trace) into r->out_dir. ctx is unused. Errors: TSR_ERR_IO naming the
+ * capture (unfit, no tools or driver, the replay failed or rendered too
+ * few frames), TSR_ERR_NOMEM.
+ */
+struct tsr_xp_replay;
+enum tsr_status tsr_cli_xp_replay(void *ctx, struct tsr_xp_replay *r, struct tsr_error *err);
 
 /*
  * What a capture's replay does beyond `run`'s options (all zero: nothing):
@@ -205,7 +235,8 @@ struct tsr_cli_capture_extra {
 /* tsr_cli_run_capture() with x (NULL: none). */
 int tsr_cli_run_capture_x(const char *trace, const char *config, const char *const *sets,
 			  size_t nsets, uint32_t frames, const char *out_dir, const char *dump,
-			  const char *heatmaps, int quiet, const struct tsr_cli_capture_extra *x);
+			  const char *heatmaps, const char *record_cache, const char *record_file,
+			  int quiet, const struct tsr_cli_capture_extra *x);
 
 /*
  * --frames: a count N (frames 0 to N-1: *count N, *list NULL) or a list of

@@ -285,6 +285,62 @@ static int parse_entry(const json_t *e, size_t i, struct entry *out, char *msg, 
 	return 0;
 }
 
+const char *tsr_cli_corpus_dir(char *buf, size_t n)
+{
+	const char *x = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	if (x && x[0] == '/')
+		snprintf(buf, n, "%s/tessera/corpus", x);
+	else
+		snprintf(buf, n, "%s/.local/share/tessera/corpus", home ? home : "/tmp");
+	return buf;
+}
+
+static int is_file(const char *p);
+
+int tsr_cli_corpus_present(char ***paths, size_t *n)
+{
+	*paths = NULL;
+	*n = 0;
+	char file[PATH_MAX], data[PATH_MAX], msg[600];
+	struct tsr_error err = {{0}};
+	if (tsr_data_path("captures/corpus.json", file, sizeof(file), &err) != TSR_OK)
+		return 0;  /* no corpus list: none */
+	void *root = NULL, *ev = NULL;
+	size_t count = 0;
+	int rc = 0;
+	tsr_cli_corpus_dir(data, sizeof(data));
+	if (!tsr_cli_corpus_load(file, &root, &ev, &count, msg, sizeof(msg))) {
+		const struct entry *e = ev;
+		*paths = calloc(count ? count : 1, sizeof(**paths));
+		rc = *paths ? 0 : -1;
+		for (size_t i = 0; !rc && i < count; i++) {
+			char trace[PATH_MAX];
+			snprintf(trace, sizeof(trace), "%s/%s.trace", data, e[i].name);
+			if (!is_file(trace))
+				continue;
+			if (!((*paths)[*n] = strdup(trace)))
+				rc = -1;
+			else
+				++*n;
+		}
+	}
+	free(ev);
+	json_decref(root);
+	if (rc) {
+		tsr_cli_corpus_free(*paths, *n);
+		*paths = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+void tsr_cli_corpus_free(char **paths, size_t n)
+{
+	for (size_t i = 0; paths && i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
 int tsr_cli_corpus_load(const char *path, void **root, void **entries, size_t *count,
 			char *msg, size_t n)
 {
@@ -653,15 +709,8 @@ int tsr_cli_capture_corpus(int argc, char **argv)
 	if (optind == argc)
 		memset(want, 1, count);
 	char dbuf[PATH_MAX];
-	if (!data) {
-		const char *x = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-		if (x && x[0] == '/')
-			snprintf(dbuf, sizeof(dbuf), "%s/tessera/corpus", x);
-		else
-			snprintf(dbuf, sizeof(dbuf), "%s/.local/share/tessera/corpus",
-				 home ? home : "/tmp");
-		data = dbuf;
-	}
+	if (!data)
+		data = tsr_cli_corpus_dir(dbuf, sizeof(dbuf));
 	if (list) {
 		for (size_t i = 0; i < count; i++) {
 			if (!want[i])

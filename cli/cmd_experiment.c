@@ -9,7 +9,10 @@
  * [--markdown]` (the table of docs/experiments.md) are generated from the
  * experiment table (src/experiment/experiments.c: each experiment's name,
  * description, default workloads and frames, sweep specification), so
- * the experiments are described in one place.
+ * the experiments are described in one place. A --workload that is an
+ * apitrace capture is replayed for each point by run_capture.c's
+ * tsr_cli_xp_replay() (tsr_xp_options.replay); the corpus captures present
+ * (cmd_corpus.c) join the default workloads unless --no-corpus.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -141,7 +144,7 @@ static void usage_experiment(FILE *f)
 	fprintf(f,
 		"\n"
 		"                          [--frames N] [-j N] [--csv FILE] [--csv-dir DIR]\n"
-		"                          [--workload FILE]... [--set KEY=VALUE]...\n"
+		"                          [--workload FILE]... [--no-corpus] [--set KEY=VALUE]...\n"
 		"                          [--from DIR | --sweep [--out DIR]]\n"
 		"       tessera experiment --list [--markdown]\n"
 		"\n"
@@ -150,8 +153,13 @@ static void usage_experiment(FILE *f)
 	fprintf(f,
 		"\n"
 		"  --frames N       frames per run (default: the experiment's, above)\n"
-		"  --workload FILE  a workload file or a shipped name such as 'ui-2d'\n"
-		"                   (repeatable; default: the experiment's, above)\n"
+		"  --workload FILE  a workload file or a shipped name such as 'ui-2d', or an\n"
+		"                   apitrace capture (a name ending in .trace), replayed on\n"
+		"                   tessera's driver as `tessera run X.trace` replays it\n"
+		"                   (repeatable; default: the experiment's, above, then the\n"
+		"                   corpus captures present in the corpus data folder,\n"
+		"                   `tessera capture --corpus`)\n"
+		"  --no-corpus      the default workloads without the corpus captures\n"
 		"  --csv FILE       also write the main table as CSV ('-': to standard\n"
 		"                   output, the report then goes to standard error)\n"
 		"  --csv-dir DIR    also write every table as DIR/<experiment>[-<table>].csv,\n"
@@ -223,10 +231,11 @@ int tsr_cmd_experiment(int argc, char **argv)
 		{"out", required_argument, NULL, 'o'},
 		{"list", no_argument, NULL, 'l'},
 		{"markdown", no_argument, NULL, 'm'},
+		{"no-corpus", no_argument, NULL, 'N'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *csv_path = NULL, *csv_dir = NULL, *from = NULL, *sweep_out = NULL;
-	int sweep = 0, list = 0, markdown = 0;
+	int sweep = 0, list = 0, markdown = 0, no_corpus = 0;
 	uint64_t jobs = tsr_cli_online_cores();  /* default: every core */
 	const char *workloads[MAX_WORKLOADS];
 	size_t nw = 0;
@@ -281,6 +290,9 @@ int tsr_cmd_experiment(int argc, char **argv)
 			break;
 		case 'm':
 			markdown = 1;
+			break;
+		case 'N':
+			no_corpus = 1;
 			break;
 		default:
 			return tsr_cli_getopt_error("experiment", c, argv);
@@ -345,6 +357,15 @@ int tsr_cmd_experiment(int argc, char **argv)
 		}
 		from = sweep_dir;
 	}
+	/* the corpus captures present join the default workloads (not a sweep's:
+	 * its points are JSON workloads) */
+	char **corpus = NULL;
+	size_t ncorpus = 0;
+	if (!nw && !from && !no_corpus && tsr_cli_corpus_present(&corpus, &ncorpus)) {
+		tsr_cli_stdout_restore(saved);
+		fprintf(stderr, "tessera: out of memory\n");
+		return EXIT_RUNTIME;
+	}
 	const struct tsr_xp_options opt = {
 		.frames = (uint32_t)frames,
 		.workloads = nw ? workloads : NULL,
@@ -354,6 +375,9 @@ int tsr_cmd_experiment(int argc, char **argv)
 		.jobs = (uint32_t)(jobs < 16 ? jobs : 16),
 		.on_text = print_text,
 		.sweep_dir = from,
+		.extra_workloads = (const char *const *)corpus,
+		.extra_workload_count = ncorpus,
+		.replay = tsr_cli_xp_replay,
 	};
 	struct tsr_xp_result r;
 	struct tsr_error err = {{0}};
@@ -373,5 +397,6 @@ int tsr_cmd_experiment(int argc, char **argv)
 		rc = tsr_cli_exit(s, &err);
 	}
 	tsr_xp_result_release(&r);
+	tsr_cli_corpus_free(corpus, ncorpus);
 	return rc;
 }

@@ -64,7 +64,7 @@ static void usage_run(FILE *f)
 		"                      record the input stream of cache CACHE (l2, tile,\n"
 		"                      vertex, texture0, instruction0, ...) as a binary\n"
 		"                      trace for 'tessera cachesim' and 'tessera analyze';\n"
-		"                      may be given up to %d times\n"
+		"                      may be given up to %d times (once for a capture)\n"
 		"  --timing on|off     count cycles too (timing.enabled): frames per second,\n"
 		"                      unit and core activity, memory latencies; every other\n"
 		"                      counter is the same (default: the configuration's)\n"
@@ -511,16 +511,18 @@ int tsr_cmd_run(int argc, char **argv)
 	const size_t wlen = strlen(workload_arg);
 	if (wlen > 6 && !strcmp(workload_arg + wlen - 6, ".trace")) {
 		free(frames_sel);
-		if (recordings)
-			return tsr_cli_usage_error("--record-trace needs a workload: a capture "
-						   "('%s') is replayed on the driver, which records "
-						   "no cache stream", workload_arg);
+		if (recordings > 1)
+			return tsr_cli_usage_error("--record-trace: a capture ('%s') is replayed on "
+						   "the driver, which records one cache "
+						   "(TESSERA_RECORD_TRACE): give it once", workload_arg);
 		const struct tsr_cli_capture_extra x = {.simulate = frames_list,
 							.warmup = (uint32_t)warmup,
 							.sample = smp.k ? smp_spec.buf : NULL};
 		const int rc = tsr_cli_run_capture_x(workload_arg, config, sets, nsets,
 						     frames_arg > 0 ? (uint32_t)frames_arg : 0,
-						     out_dir, dump, heat_list, quiet, &x);
+						     out_dir, dump, heat_list,
+						     recordings ? rec_spec[0] : NULL,
+						     recordings ? rec_file[0] : NULL, quiet, &x);
 		free(smp_frames);
 		tsr_sample_release(&smp);
 		tsr_text_release(&smp_reps);

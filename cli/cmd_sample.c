@@ -62,7 +62,7 @@ int tsr_cli_sample_features(const char *workload, const char *config,
 		/* the driver's features.csv, from a replay that fast-forwards all */
 		const struct tsr_cli_capture_extra x1 = {.simulate = "none", .features = 1};
 		int rc = tsr_cli_run_capture_x(workload, config, sets, nsets, count, tmp_dir, "none",
-					       NULL, 1, &x1);
+					       NULL, NULL, NULL, 1, &x1);
 		char p[PATH_MAX + 32];
 		snprintf(p, sizeof(p), "%s/features.csv", tmp_dir);
 		uint32_t *fr = NULL;

@@ -20,13 +20,20 @@
  * stats.json and the images --dump-frames asks for are then written
  * through one output transaction (report/report.h), as `tessera run
  * WORKLOAD` writes them: nothing is left at --out unless the whole replay
- * succeeded, and the temporary folder is always removed.
+ * succeeded, and the temporary folder is always removed. One --record-trace
+ * CACHE=FILE is recorded by the driver (TESSERA_RECORD_TRACE) and taken
+ * into FILE the same way.
+ *
+ * The same checks and replay serve `tessera experiment` (tsr_cli_xp_replay(),
+ * tsr_xp_options.replay): a capture as an experiment's workload, replayed
+ * once per point into the library's temporary folder.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +44,11 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
+#include "experiment/experiment.h"
+#include "memory/memsys.h"
 #include "report/heatmap.h"
 #include "report/report.h"
+#include "sweep/sweep.h"
 
 /*
  * Runs argv (looked up on PATH) with its standard output and error into
@@ -92,34 +102,70 @@ static int output_of(char *const argv[], char *buf, size_t n)
 	return st;
 }
 
+extern char **environ;
+
 /*
  * Runs argv (eglretrace) with the variables of env set (NAME, VALUE pairs,
- * NULL-terminated; a NULL VALUE unsets NAME), in tessera's process group
- * (Ctrl-C reaches it; tessera waits), its standard output to /dev/null and
- * of its standard error only what matters to the run: the driver's lines
- * ("tessera: ...", but the line saying TESSERA_FRAMES ended it) and
- * eglretrace's warnings and errors, not its chatter (the process name,
- * "renderableType = 4"). The wait status, or -1.
+ * NULL-terminated; a NULL VALUE unsets NAME), its standard output to
+ * /dev/null and of its standard error only what matters to the run: the
+ * driver's lines ("tessera: ...", but the line saying TESSERA_FRAMES
+ * ended it) and eglretrace's warnings and errors, not its chatter (the
+ * process name, "renderableType = 4"). The child's environment is built
+ * here, before fork(), so that the child only calls exec (safe with the
+ * experiments' threads). With own_signals (one replay at a time: `tessera
+ * run`), Ctrl-C reaches the child in tessera's process group while tessera
+ * ignores it and waits; the experiments' replays, on several threads,
+ * leave the signals alone. With said (n bytes; may be NULL), the first
+ * line of the driver ("tessera: ...", without the prefix) is kept there
+ * ("" when none), and only warnings are passed on. The wait status, or -1.
  */
-static int replay(char *const argv[], const char *const *env)
+static int replay(char *const argv[], const char *const *env, int own_signals, char *said,
+		  size_t said_n)
 {
-	int fd[2];
-	if (pipe(fd))
-		return -1;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fd[0]);
-		close(fd[1]);
+	/* environ without the names env sets, then env's NAME=VALUE */
+	size_t n_env = 0, n_set = 0;
+	while (environ && environ[n_env])
+		n_env++;
+	while (env[2 * n_set])
+		n_set++;
+	char **envp = calloc(n_env + n_set + 1, sizeof(*envp));
+	char **owned = calloc(n_set + 1, sizeof(*owned));
+	if (!envp || !owned) {
+		free(envp);
+		free(owned);
 		return -1;
 	}
-	if (pid == 0) {
-		for (size_t i = 0; env[i]; i += 2) {
-			if (env[i + 1])
-				setenv(env[i], env[i + 1], 1);
-			else
-				unsetenv(env[i]);
+	size_t k = 0;
+	for (size_t i = 0; i < n_env; i++) {
+		int set_here = 0;
+		for (size_t j = 0; j < n_set && !set_here; j++) {
+			const size_t len = strlen(env[2 * j]);
+			set_here = !strncmp(environ[i], env[2 * j], len) && environ[i][len] == '=';
 		}
+		if (!set_here)
+			envp[k++] = environ[i];
+	}
+	int bad = 0;
+	for (size_t j = 0; j < n_set; j++) {
+		if (!env[2 * j + 1])
+			continue;
+		const size_t len = strlen(env[2 * j]) + strlen(env[2 * j + 1]) + 2;
+		owned[j] = malloc(len);
+		if (!owned[j]) {
+			bad = 1;
+			break;
+		}
+		snprintf(owned[j], len, "%s=%s", env[2 * j], env[2 * j + 1]);
+		envp[k++] = owned[j];
+	}
+	envp[k] = NULL;
+	int fd[2] = {-1, -1};
+	pid_t pid = -1;
+	if (!bad && !pipe(fd)) {
+		fflush(NULL);
+		pid = fork();
+	}
+	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
 		if (null >= 0) {
 			dup2(null, STDIN_FILENO);
@@ -128,22 +174,47 @@ static int replay(char *const argv[], const char *const *env)
 		dup2(fd[1], STDERR_FILENO);
 		close(fd[0]);
 		close(fd[1]);
+		environ = envp;
 		execvp(argv[0], argv);
-		fprintf(stderr, "tessera: cannot run '%s': %s\n", argv[0], strerror(errno));
+		static const char msg[] = "tessera: cannot run eglretrace\n";
+		ssize_t w = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		(void)w;
 		_exit(127);
+	}
+	for (size_t j = 0; j < n_set; j++)
+		free(owned[j]);
+	free(owned);
+	free(envp);
+	if (pid < 0) {
+		if (fd[0] >= 0) {
+			close(fd[0]);
+			close(fd[1]);
+		}
+		return -1;
 	}
 	close(fd[1]);
 	struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
 	sigemptyset(&ign.sa_mask);
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
+	if (own_signals) {
+		sigaction(SIGINT, &ign, &old_int);
+		sigaction(SIGQUIT, &ign, &old_quit);
+	}
 	FILE *f = fdopen(fd[0], "r");
 	char *line = NULL;
 	size_t cap = 0;
-	while (f && getline(&line, &cap, f) > 0)
-		if ((!strncmp(line, "tessera:", 8) || strstr(line, "error") ||
-		     strstr(line, "warning")) && !strstr(line, "(TESSERA_FRAMES)"))
-			fputs(line, stderr);  /* --frames ending the replay is no news */
+	if (said && said_n)
+		said[0] = '\0';
+	while (f && getline(&line, &cap, f) > 0) {
+		if ((strncmp(line, "tessera:", 8) && !strstr(line, "error") &&
+		     !strstr(line, "warning")) || strstr(line, "(TESSERA_FRAMES)"))
+			continue;  /* --frames ending the replay is no news */
+		if (said && said_n && !said[0] && !strncmp(line, "tessera: ", 9)) {
+			snprintf(said, said_n, "%s", line + 9);
+			said[strcspn(said, "\n")] = '\0';
+		}
+		if (!said || strstr(line, "warning"))
+			fputs(line, stderr);
+	}
 	free(line);
 	if (f)
 		fclose(f);
@@ -155,8 +226,10 @@ static int replay(char *const argv[], const char *const *env)
 			st = -1;
 			break;
 		}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
+	if (own_signals) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+	}
 	return st;
 }
 
@@ -417,17 +490,171 @@ static enum tsr_status take(struct tsr_output *out, const char *src, const char 
 	return s;
 }
 
+/*
+ * Whether capture `trace` can be replayed: a readable file, apitrace and
+ * eglretrace on PATH, the driver found (its folder into dir, PATH_MAX
+ * bytes) and the capture fit (inspect(): *frames its frames). 0, or 1
+ * with why (n bytes) saying what is wrong (naming the capture or tool).
+ */
+static int capture_check(const char *trace, char *dir, long *frames, char *why, size_t n)
+{
+	struct stat sb;
+	if (stat(trace, &sb) != 0 || S_ISDIR(sb.st_mode) || access(trace, R_OK) != 0) {
+		const int e = errno;
+		snprintf(why, n, "cannot read capture '%s': %s", trace,
+			 stat(trace, &sb) == 0 && S_ISDIR(sb.st_mode) ? "it is a folder"
+								       : strerror(e));
+		return 1;
+	}
+	static const char *const tools[] = {"apitrace", "eglretrace"};
+	for (size_t i = 0; i < 2; i++)
+		if (!tsr_cli_on_path(tools[i])) {
+			snprintf(why, n, "a capture is replayed with '%s' (Debian package apitrace: "
+				 "scripts/setup.sh installs it)", tools[i]);
+			return 1;
+		}
+	if (!tsr_cli_driver_dir(dir, PATH_MAX)) {
+		snprintf(why, n, "the driver (libEGL.so.1, libGLESv2.so.2) is neither in the driver "
+			 "folder beside this tessera nor in %s", TSR_DRIVER_INSTALL_DIR);
+		return 1;
+	}
+	char what[400];
+	if (inspect(trace, frames, what, sizeof(what))) {
+		snprintf(why, n, "capture '%s' cannot be replayed: %s", trace, what);
+		return 1;
+	}
+	return 0;
+}
+
+/* One replay of a capture on the driver: what replay_capture() passes it. */
+struct replay_args {
+	const char *trace;       /* the capture */
+	const char *driver_dir;  /* capture_check()'s: first on LD_LIBRARY_PATH */
+	const char *config;      /* TESSERA_CONFIG: an absolute path, or NULL */
+	const char *sets;        /* TESSERA_SET (one a line), or NULL */
+	const char *out;         /* TESSERA_OUT: the driver's folder, absolute, made */
+	const char *dump;        /* TESSERA_DUMP_FRAMES, or NULL */
+	const char *heatmaps;    /* TESSERA_HEATMAPS, or NULL */
+	const char *record;      /* TESSERA_RECORD_TRACE (CACHE=FILE), or NULL */
+	uint32_t frames;         /* TESSERA_FRAMES: the replay ends there; 0: unset */
+	const char *simulate;    /* TESSERA_SIMULATE (struct tsr_cli_capture_extra), or NULL */
+	uint32_t warmup;         /* TESSERA_WARMUP with simulate */
+	const char *sample;      /* TESSERA_SAMPLE, or NULL */
+	int features;            /* TESSERA_FEATURES=1: the surface is found by features.csv */
+	int own_signals;         /* replay()'s: one replay at a time */
+	char *said;              /* replay()'s: the driver's first message, or NULL */
+	size_t said_n;
+};
+
+/*
+ * Replays a->trace with eglretrace on the driver as a says; src (n bytes)
+ * gets the driver's folder of the surface the capture swapped: the one
+ * with the most frames (eglretrace makes a surface of its own first, so
+ * the capture's is a->out/surface-2), *got its frames (-1: none).
+ * Errors: TSR_ERR_IO (eglretrace failed: its wait status), TSR_ERR_NOMEM.
+ */
+static enum tsr_status replay_capture(const struct replay_args *a, char *src, size_t n,
+				      long *got, struct tsr_error *err)
+{
+	const char *old_path = getenv("LD_LIBRARY_PATH");
+	char *ld_path = malloc(strlen(a->driver_dir) + (old_path ? strlen(old_path) : 0) + 2);
+	char frames_text[32], warmup_text[32];
+	snprintf(frames_text, sizeof(frames_text), "%u", a->frames);
+	snprintf(warmup_text, sizeof(warmup_text), "%u", a->warmup);
+	if (!ld_path)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	sprintf(ld_path, "%s%s%s", a->driver_dir, old_path && old_path[0] ? ":" : "",
+		old_path ? old_path : "");
+	const char *const env[] = {
+		"LD_LIBRARY_PATH", ld_path,
+		"WAFFLE_PLATFORM", "surfaceless_egl",
+		"TESSERA_CONFIG", a->config,
+		"TESSERA_SET", a->sets,
+		"TESSERA_OUT", a->out,
+		/* only the images kept are encoded */
+		"TESSERA_DUMP_FRAMES", a->dump,
+		"TESSERA_HEATMAPS", a->heatmaps,
+		"TESSERA_RECORD_TRACE", a->record,
+		/* glibc's malloc in eglretrace keeping freed memory for reuse
+		 * and asking for transparent huge pages, unless the user's
+		 * environment sets its own: 2 thousand page faults instead of
+		 * 80 thousand in an 800x600 glmark2 replay, about 10% of its
+		 * time (docs/driver.md); the results do not depend on it */
+		"GLIBC_TUNABLES", getenv("GLIBC_TUNABLES") ? getenv("GLIBC_TUNABLES") :
+			TSR_MALLOC_TUNABLES,
+		/* the replay ends with the last frame asked for */
+		"TESSERA_FRAMES", a->frames ? frames_text : NULL,
+		"TESSERA_SIMULATE", a->simulate,
+		"TESSERA_WARMUP", a->simulate && a->warmup ? warmup_text : NULL,
+		"TESSERA_SAMPLE", a->sample,
+		"TESSERA_FEATURES", a->features ? "1" : NULL,
+		NULL,
+	};
+	char *argv_replay[] = {"eglretrace", "--headless", (char *)a->trace, NULL};
+	const int st = replay(argv_replay, env, a->own_signals, a->said, a->said_n);
+	free(ld_path);
+	char w[64];
+	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		return tsr_error_set(err, TSR_ERR_IO, "the replay of capture '%s' failed: "
+				     "eglretrace %s", a->trace, tsr_cli_describe_wait(st, w, sizeof(w)));
+	*got = -1;
+	src[0] = '\0';
+	for (unsigned k = 1; k <= 16; k++) {
+		char d[PATH_MAX + 32];
+		if (k == 1)
+			snprintf(d, sizeof(d), "%s", a->out);
+		else
+			snprintf(d, sizeof(d), "%s/surface-%u", a->out, k);
+		const long f = count_frames(d, a->features ? "features.csv" : "frames.csv");
+		if (f > *got) {
+			*got = f;
+			snprintf(src, n, "%s", d);
+		}
+	}
+	return TSR_OK;
+}
+
+/*
+ * Copies file from into to (written from its start: a file, a FIFO or a
+ * device), for a trace that cannot be renamed there (another file system,
+ * a FIFO). Errors: TSR_ERR_IO naming the file.
+ */
+static enum tsr_status copy_file(const char *from, const char *to, struct tsr_error *err)
+{
+	FILE *in = fopen(from, "rb");
+	if (!in)
+		return tsr_error_set(err, TSR_ERR_IO, "cannot read '%s': %s", from, strerror(errno));
+	FILE *out = fopen(to, "wb");
+	if (!out) {
+		const int e = errno;
+		fclose(in);
+		return tsr_error_set(err, TSR_ERR_IO, "cannot write '%s': %s", to, strerror(e));
+	}
+	char buf[1 << 16];
+	size_t n;
+	int bad = 0;
+	while (!bad && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		bad = fwrite(buf, 1, n, out) != n;
+	bad |= ferror(in);
+	fclose(in);
+	if (fclose(out) || bad)
+		return tsr_error_set(err, TSR_ERR_IO, "cannot write '%s': %s", to, strerror(errno));
+	return TSR_OK;
+}
+
 int tsr_cli_run_capture(const char *trace, const char *config, const char *const *sets,
 			size_t nsets, uint32_t frames_arg, const char *out_dir, const char *dump,
-			const char *heatmaps, int quiet)
+			const char *heatmaps, const char *record_cache, const char *record_file,
+			int quiet)
 {
 	return tsr_cli_run_capture_x(trace, config, sets, nsets, frames_arg, out_dir, dump,
-				     heatmaps, quiet, NULL);
+				     heatmaps, record_cache, record_file, quiet, NULL);
 }
 
 int tsr_cli_run_capture_x(const char *trace, const char *config, const char *const *sets,
 			  size_t nsets, uint32_t frames_arg, const char *out_dir, const char *dump,
-			  const char *heatmaps, int quiet, const struct tsr_cli_capture_extra *x)
+			  const char *heatmaps, const char *record_cache, const char *record_file,
+			  int quiet, const struct tsr_cli_capture_extra *x)
 {
 	static const struct tsr_cli_capture_extra none = {0};
 	if (!x)
@@ -441,7 +668,7 @@ int tsr_cli_run_capture_x(const char *trace, const char *config, const char *con
 	}
 	/* 1. the configuration, as the driver will read it, before anything runs */
 	struct tsr_error err = {{0}};
-	char config_path[PATH_MAX], abs_config[PATH_MAX], abs_tmp[PATH_MAX], why[512];
+	char config_path[PATH_MAX], abs_config[PATH_MAX], abs_tmp[PATH_MAX], why[1024];
 	struct tsr_gpu_config cfg;
 	enum tsr_status s = tsr_cli_load_config(config, sets, nsets, &cfg, config_path,
 						sizeof(config_path), &err);
@@ -464,34 +691,38 @@ int tsr_cli_run_capture_x(const char *trace, const char *config, const char *con
 	}
 	if (tsr_text_status(&set_text, "TESSERA_SET", &err) != TSR_OK)
 		return tsr_cli_exit(TSR_ERR_NOMEM, &err);
+	/* --record-trace CACHE=FILE (TESSERA_RECORD_TRACE): a cache of the configuration */
+	char rec_env[128] = "", rec_name[64] = "";
+	if (record_cache) {
+		struct tsr_memsys *m = NULL;
+		s = tsr_memsys_create(&cfg.mem, &m, &err);
+		if (s != TSR_OK) {
+			tsr_text_release(&set_text);
+			return tsr_cli_exit(s, &err);
+		}
+		const int found = tsr_memsys_cache_by_name(m, record_cache) != NULL;
+		if (!found) {
+			fprintf(stderr, "tessera: --record-trace: no cache '%s' (caches: ", record_cache);
+			for (uint32_t k = 0; k < tsr_memsys_cache_count(m); k++)
+				fprintf(stderr, "%s%s", k ? ", " : "",
+					tsr_cache_name(tsr_memsys_cache(m, k)));
+			fprintf(stderr, ")\n");
+		}
+		tsr_memsys_destroy(m);
+		if (!found) {
+			tsr_text_release(&set_text);
+			return EXIT_USAGE;
+		}
+		tsr_sweep_trace_name(record_cache, rec_name, sizeof(rec_name));
+		snprintf(rec_env, sizeof(rec_env), "%s=%s", record_cache, rec_name);
+	}
 
 	/* 2. the capture, the tools and the driver */
 	int rc = EXIT_RUNTIME;
-	struct stat sb;
 	char dir[PATH_MAX];
 	long trace_frames = 0;
-	if (stat(trace, &sb) != 0 || S_ISDIR(sb.st_mode) || access(trace, R_OK) != 0) {
-		const int e = errno;
-		fprintf(stderr, "tessera: run: cannot read capture '%s': %s\n", trace,
-			stat(trace, &sb) == 0 && S_ISDIR(sb.st_mode) ? "it is a folder"
-								      : strerror(e));
-		goto early;
-	}
-	static const char *const tools[] = {"apitrace", "eglretrace"};
-	for (size_t i = 0; i < 2; i++)
-		if (!tsr_cli_on_path(tools[i])) {
-			fprintf(stderr, "tessera: run: a capture is replayed with '%s' (Debian "
-				"package apitrace: scripts/setup.sh installs it)\n", tools[i]);
-			goto early;
-		}
-	if (!tsr_cli_driver_dir(dir, sizeof(dir))) {
-		fprintf(stderr, "tessera: run: the driver (libEGL.so.1, libGLESv2.so.2) is neither "
-			"in the driver folder beside this tessera nor in %s\n",
-			TSR_DRIVER_INSTALL_DIR);
-		goto early;
-	}
-	if (inspect(trace, &trace_frames, why, sizeof(why))) {
-		fprintf(stderr, "tessera: run: capture '%s' cannot be replayed: %s\n", trace, why);
+	if (capture_check(trace, dir, &trace_frames, why, sizeof(why))) {
+		fprintf(stderr, "tessera: run: %s\n", why);
 		goto early;
 	}
 	uint32_t frames = (uint32_t)trace_frames;
@@ -527,6 +758,8 @@ int tsr_cli_run_capture_x(const char *trace, const char *config, const char *con
 	s = tsr_output_open(&out, out_dir, &err);
 	if (s == TSR_OK)
 		s = tsr_run_outputs_plan(&out, frames, want, heat, heat_n, &err);
+	if (s == TSR_OK && record_file)
+		s = tsr_output_plan(&out, record_file, 0, &err);
 	/* the driver's folder: beside the output folder (its trailing '/' cut) */
 	char tmp[PATH_MAX];
 	size_t dl = strlen(out_dir);
@@ -542,72 +775,28 @@ int tsr_cli_run_capture_x(const char *trace, const char *config, const char *con
 					  strerror(errno));
 	}
 
-	/* 4. eglretrace on the driver */
+	/* 4. eglretrace on the driver; 5. the surface the capture swapped */
 	const double t0 = tsr_cli_now_seconds();
-	if (s == TSR_OK) {
-		const char *old_path = getenv("LD_LIBRARY_PATH");
-		char *ld_path = malloc(strlen(dir) + (old_path ? strlen(old_path) : 0) + 2);
-		char frames_text[32], warmup_text[32];
-		snprintf(frames_text, sizeof(frames_text), "%u", frames);
-		snprintf(warmup_text, sizeof(warmup_text), "%u", x->warmup);
-		if (!ld_path)
-			s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
-		else
-			sprintf(ld_path, "%s%s%s", dir, old_path && old_path[0] ? ":" : "",
-				old_path ? old_path : "");
-		const char *const env[] = {
-			"LD_LIBRARY_PATH", ld_path,
-			"WAFFLE_PLATFORM", "surfaceless_egl",
-			"TESSERA_CONFIG",
-			config ? tsr_cli_absolute(config_path, abs_config, sizeof(abs_config)) : NULL,
-			"TESSERA_SET", nsets ? set_text.buf : NULL,
-			"TESSERA_OUT", tsr_cli_absolute(tmp, abs_tmp, sizeof(abs_tmp)),
-			/* only the images kept are encoded */
-			"TESSERA_DUMP_FRAMES", dump,
-			"TESSERA_HEATMAPS", heat_n ? heatmaps : NULL,
-			/* glibc's malloc in eglretrace keeping freed memory for reuse
-			 * and asking for transparent huge pages, unless the user's
-			 * environment sets its own: 2 thousand page faults instead of
-			 * 80 thousand in an 800x600 glmark2 replay, about 10% of its
-			 * time (docs/driver.md); the results do not depend on it */
-			"GLIBC_TUNABLES", getenv("GLIBC_TUNABLES") ? getenv("GLIBC_TUNABLES") :
-				TSR_MALLOC_TUNABLES,
-			/* the replay ends with the last frame asked for */
-			"TESSERA_FRAMES", frames < (uint32_t)trace_frames ? frames_text : NULL,
-			"TESSERA_SIMULATE", x->simulate,
-			"TESSERA_WARMUP", x->simulate && x->warmup ? warmup_text : NULL,
-			"TESSERA_SAMPLE", x->sample,
-			"TESSERA_FEATURES", x->features ? "1" : NULL,
-			NULL,
-		};
-		char *argv_replay[] = {"eglretrace", "--headless", (char *)trace, NULL};
-		if (s == TSR_OK && !quiet)
-			fprintf(stderr, "tessera: replaying %u frame%s of '%s' on tessera (eglretrace)\n",
-				frames, frames == 1 ? "" : "s", trace);
-		const int st = s == TSR_OK ? replay(argv_replay, env) : 0;
-		free(ld_path);
-		char w[64];
-		if (s == TSR_OK && (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st)))
-			s = tsr_error_set(&err, TSR_ERR_IO, "the replay of capture '%s' failed: "
-					  "eglretrace %s", trace,
-					  tsr_cli_describe_wait(st, w, sizeof(w)));
-	}
-
-	/* 5. the surface the capture swapped: the driver's folder with the most
-	 * frames (eglretrace makes a surface of its own first: surface-2) */
 	char src[PATH_MAX + 32] = "";
 	long got = -1;
-	for (unsigned k = 1; s == TSR_OK && k <= 16; k++) {
-		char d[PATH_MAX + 32];
-		if (k == 1)
-			snprintf(d, sizeof(d), "%s", tmp);
-		else
-			snprintf(d, sizeof(d), "%s/surface-%u", tmp, k);
-		const long n = count_frames(d, x->features ? "features.csv" : "frames.csv");
-		if (n > got) {
-			got = n;
-			snprintf(src, sizeof(src), "%s", d);
-		}
+	if (s == TSR_OK) {
+		const struct replay_args ra = {
+			.trace = trace, .driver_dir = dir,
+			.config = config ? tsr_cli_absolute(config_path, abs_config,
+							    sizeof(abs_config)) : NULL,
+			.sets = nsets ? set_text.buf : NULL,
+			.out = tsr_cli_absolute(tmp, abs_tmp, sizeof(abs_tmp)),
+			.dump = dump, .heatmaps = heat_n ? heatmaps : NULL,
+			.record = record_cache ? rec_env : NULL,
+			.frames = frames < (uint32_t)trace_frames ? frames : 0,
+			.simulate = x->simulate, .warmup = x->warmup, .sample = x->sample,
+			.features = x->features,
+			.own_signals = 1,
+		};
+		if (!quiet)
+			fprintf(stderr, "tessera: replaying %u frame%s of '%s' on tessera (eglretrace)\n",
+				frames, frames == 1 ? "" : "s", trace);
+		s = replay_capture(&ra, src, sizeof(src), &got, &err);
 	}
 	/* frames.csv holds the selected frames, features.csv every one */
 	const uint32_t rows = x->features ? frames : expected;
@@ -647,6 +836,18 @@ int tsr_cli_run_capture_x(const char *trace, const char *config, const char *con
 				s = take(&out, src, name, trace, &err);
 		}
 	}
+	/* the recorded trace: renamed where the transaction writes it (copied
+	 * when that is another file system, a FIFO or a device) */
+	if (s == TSR_OK && record_file) {
+		const char *where;
+		char from[PATH_MAX + 128];
+		snprintf(from, sizeof(from), "%s/%s", src, rec_name);
+		s = tsr_output_file(&out, record_file, &where, &err);
+		struct stat tb;
+		const int special = s == TSR_OK && stat(where, &tb) == 0 && !S_ISREG(tb.st_mode);
+		if (s == TSR_OK && (special || rename(from, where)))
+			s = copy_file(from, where, &err);
+	}
 	/* the driver's folder goes first: the folders the transaction made
 	 * (--out a/b: a and a/b) can then go too on failure */
 	if (made_tmp)
@@ -676,4 +877,113 @@ early:
 	tsr_text_release(&set_text);
 	tsr_frame_list_release(&sel);
 	return rc;
+}
+
+/* ---- the experiments' replays (tsr_xp_options.replay) ---- */
+
+/* What capture_check() said of each capture an experiment replays: it is
+ * asked once per capture, not once per point. */
+#define XP_CAPTURES 64
+static struct {
+	char path[PATH_MAX];
+	char driver_dir[PATH_MAX];
+	long frames;
+} xp_checked[XP_CAPTURES];
+static unsigned xp_checked_n;
+static pthread_mutex_t xp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* capture_check() of path, once: 0 with its frames and driver folder, or 1 with why. */
+static int xp_check(const char *path, long *frames, char *dir, char *why, size_t n)
+{
+	pthread_mutex_lock(&xp_lock);
+	for (unsigned i = 0; i < xp_checked_n; i++)
+		if (!strcmp(xp_checked[i].path, path)) {
+			*frames = xp_checked[i].frames;
+			snprintf(dir, PATH_MAX, "%s", xp_checked[i].driver_dir);
+			pthread_mutex_unlock(&xp_lock);
+			return 0;
+		}
+	pthread_mutex_unlock(&xp_lock);
+	if (capture_check(path, dir, frames, why, n))
+		return 1;
+	pthread_mutex_lock(&xp_lock);
+	if (xp_checked_n < XP_CAPTURES && strlen(path) < PATH_MAX) {
+		snprintf(xp_checked[xp_checked_n].path, PATH_MAX, "%s", path);
+		snprintf(xp_checked[xp_checked_n].driver_dir, PATH_MAX, "%s", dir);
+		xp_checked[xp_checked_n++].frames = *frames;
+	}
+	pthread_mutex_unlock(&xp_lock);
+	return 0;
+}
+
+/* Moves file name from folder from into folder to. */
+static enum tsr_status move_file(const char *from, const char *to, const char *name,
+				 const char *trace, struct tsr_error *err)
+{
+	char a[PATH_MAX + 80], b[PATH_MAX + 80];
+	snprintf(a, sizeof(a), "%s/%s", from, name);
+	snprintf(b, sizeof(b), "%s/%s", to, name);
+	if (rename(a, b))
+		return tsr_error_set(err, TSR_ERR_IO, "the replay of capture '%s' wrote no '%s': %s",
+				     trace, a, strerror(errno));
+	return TSR_OK;
+}
+
+enum tsr_status tsr_cli_xp_replay(void *ctx, struct tsr_xp_replay *r, struct tsr_error *err)
+{
+	(void)ctx;
+	char dir[PATH_MAX], why[1024];
+	long trace_frames = 0;
+	if (xp_check(r->capture, &trace_frames, dir, why, sizeof(why)))
+		return tsr_error_set(err, TSR_ERR_IO, "%s", why);
+	r->capture_frames = (uint32_t)trace_frames;
+	if (!r->cfg)
+		return TSR_OK;
+	/* the configuration as the driver reads it (TESSERA_CONFIG): every key */
+	char out[PATH_MAX], cfg_path[PATH_MAX + 16], drv[PATH_MAX + 16], rec[128];
+	tsr_cli_absolute(r->out_dir, out, sizeof(out));
+	snprintf(cfg_path, sizeof(cfg_path), "%s/config.json", out);
+	snprintf(drv, sizeof(drv), "%s/replay", out);
+	char *text = tsr_config_json_text(r->cfg);
+	if (!text)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	FILE *f = fopen(cfg_path, "w");
+	const int ok = f && fputs(text, f) >= 0;
+	free(text);
+	if (!f || fclose(f) || !ok)
+		return tsr_error_set(err, TSR_ERR_IO, "cannot write '%s': %s", cfg_path,
+				     strerror(errno));
+	char trace_name[64] = "";
+	if (r->record_cache) {
+		tsr_sweep_trace_name(r->record_cache, trace_name, sizeof(trace_name));
+		snprintf(rec, sizeof(rec), "%s=%s", r->record_cache, trace_name);
+	}
+	if (mkdir(drv, 0777))
+		return tsr_error_set(err, TSR_ERR_IO, "cannot create '%s': %s", drv, strerror(errno));
+	const uint32_t want = r->frames && r->frames < (uint32_t)trace_frames
+		? r->frames : (uint32_t)trace_frames;
+	char src[PATH_MAX + 32], said[512] = "";
+	const struct replay_args ra = {
+		.trace = r->capture, .driver_dir = dir, .config = cfg_path, .out = drv,
+		.dump = "none", .record = r->record_cache ? rec : NULL,
+		.frames = want < (uint32_t)trace_frames ? want : 0,
+		.said = said, .said_n = sizeof(said),
+	};
+	long got = -1;
+	enum tsr_status s = replay_capture(&ra, src, sizeof(src), &got, err);
+	if (s == TSR_OK && got < (long)want)
+		s = tsr_error_set(err, TSR_ERR_IO, "the replay of capture '%s' rendered %ld of its "
+				  "%u frames%s%s", r->capture, got < 0 ? 0 : got, want,
+				  said[0] ? "; the driver said: " : "", said);
+	else if (s != TSR_OK && said[0]) {
+		char msg[sizeof(err->msg)];
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		s = tsr_error_set(err, s, "%s; the driver said: %s", msg, said);
+	}
+	if (s == TSR_OK)
+		s = move_file(src, out, "stats.json", r->capture, err);
+	if (s == TSR_OK && r->record_cache)
+		s = move_file(src, out, trace_name, r->capture, err);
+	remove_tree(drv, 1);
+	return s;
 }

@@ -48,6 +48,8 @@ static char *simulate;                /* TESSERA_SIMULATE, NULL when unset (all)
 static char *sample;                  /* TESSERA_SAMPLE, NULL when unset */
 static int features;                  /* TESSERA_FEATURES=1 */
 static unsigned long warmup;          /* TESSERA_WARMUP, 0 when unset */
+static char record_cache[64];         /* TESSERA_RECORD_TRACE's CACHE, "" when unset */
+static char record_file[256];         /* and its FILE (a name in each device's folder) */
 static unsigned long frames_ended;    /* eglSwapBuffers calls of every surface since
                                          the last eglInitialize read the environment */
 static unsigned devices_made;         /* devices made so far (surface-N) */
@@ -243,7 +245,27 @@ enum tsr_status drv_setup(struct tsr_error *err)
 			return tsr_error_set(err, TSR_ERR_CONFIG, "invalid TESSERA_WARMUP '%s': a "
 					     "count of frames from 0 to 1000", wu);
 	}
+	/* TESSERA_RECORD_TRACE=CACHE=FILE: each device records cache CACHE's
+	 * input into FILE in its output folder (the cache is checked when a
+	 * device is made: it names the caches the configuration has) */
+	const char *rec = getenv("TESSERA_RECORD_TRACE");
+	const char *eq = rec ? strchr(rec, '=') : NULL;
+	if (rec && rec[0] && (!eq || eq == rec || !eq[1] || strchr(eq + 1, '/') ||
+			      (size_t)(eq - rec) >= sizeof(record_cache) ||
+			      strlen(eq + 1) >= sizeof(record_file)))
+		return tsr_error_set(err, TSR_ERR_CONFIG, "invalid TESSERA_RECORD_TRACE '%s': "
+				     "CACHE=FILE, FILE a file name (no '/') written in the "
+				     "output folder", rec);
+	if (rec && rec[0] && !(out && out[0]))
+		return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_RECORD_TRACE needs TESSERA_OUT "
+				     "(the trace is written in the output folder)");
 	gpu_config = cfg;
+	if (rec && rec[0]) {
+		snprintf(record_cache, sizeof(record_cache), "%.*s", (int)(eq - rec), rec);
+		snprintf(record_file, sizeof(record_file), "%s", eq + 1);
+	} else {
+		record_cache[0] = record_file[0] = '\0';
+	}
 	frame_limit = frames;
 	frames_ended = 0;  /* TESSERA_FRAMES counts from here */
 	snprintf(out_dir, sizeof(out_dir), "%s", out ? out : "");
@@ -325,6 +347,8 @@ static EGLint surface_device(struct drv_surface *s)
 		.warmup = (uint32_t)warmup,
 		.sample = sample,
 		.features = features,
+		.record_cache = record_cache[0] && out ? record_cache : NULL,
+		.record_file = record_file,
 	};
 	struct tsr_error err = {{0}};
 	enum tsr_status st = tsr_gles_device_create(&p, &s->device, &err);

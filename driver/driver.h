@@ -138,9 +138,11 @@ enum tsr_status drv_config_load(struct tsr_gpu_config *cfg, struct tsr_error *er
 
 /*
  * eglInitialize's reading of the environment: the configuration
- * (drv_config_load()), TESSERA_OUT (the devices' output folder) and
+ * (drv_config_load()), TESSERA_OUT (the devices' output folder),
  * TESSERA_FRAMES (a positive count: the process ends after that many
- * eglSwapBuffers, counted from here). TSR_OK, or TSR_ERR_CONFIG (and the others of
+ * eglSwapBuffers, counted from here) and TESSERA_RECORD_TRACE (CACHE=FILE:
+ * each device records cache CACHE's input into FILE, a file name, in its
+ * output folder; needs TESSERA_OUT). TSR_OK, or TSR_ERR_CONFIG (and the others of
  * drv_config_load()) naming the variable or key; nothing changes then.
  */
 enum tsr_status drv_setup(struct tsr_error *err);

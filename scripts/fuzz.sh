@@ -12,10 +12,10 @@
 # $BUILD/logs/<name>.log. Exits 1 when a harness found a crash.
 set -uo pipefail
 
-BUILD=${1:-build-fuzz}
+BUILD=$(realpath -m "${1:-build-fuzz}")
 shift || true
 SECONDS_EACH=${FUZZ_SECONDS:-60}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/.." && pwd -P)
 ASSIMP=/usr/share/assimp/models
 GLMARK=/usr/share/glmark2
 
@@ -76,10 +76,10 @@ JOBS=${FUZZ_JOBS:-1}
 # run_one NAME MAX_LEN: one harness; its line of the table into
 # $BUILD/logs/NAME.result, "ok" or what it found
 run_one() {
-	local name=$1 max_len=$2 extra=() bin=$BUILD/fuzz/fuzz_$1
+	local name=$1 max_len=$2 extra=()
 	case $name in
-	config|workload) extra=(-dict="$ROOT/fuzz/json.dict");;
-	gles) extra=(-dict="$ROOT/fuzz/gles.dict");; # GLSL tokens for the shader sources
+	config|workload) extra=(-dict=fuzz/json.dict);;
+	gles) extra=(-dict=fuzz/gles.dict);; # GLSL tokens for the shader sources
 	esac
 	# assimp (not tessera) crashes on some inputs (fuzz_mesh.c): a timed
 	# mesh run imports in process for coverage and forks a child that
@@ -107,10 +107,25 @@ run_one() {
 	# took 95-151 s)
 	[ -n "${FUZZ_RUNS:-}" ] && [ "$name" = mesh ] && budget=(-runs=$((FUZZ_RUNS / 10)) -seed=1)
 	[ -n "${FUZZ_RUNS:-}" ] && [ "$name" = workload ] && budget=(-runs=$((FUZZ_RUNS / 2)) -seed=1)
-	"$bin" "$BUILD/corpus/$name" "${budget[@]}" -max_len="$max_len" \
-		-timeout="$timeout" -report_slow_units="$timeout" -rss_limit_mb=2048 \
-		-print_final_stats=1 -close_fd_mask=1 \
-		-artifact_prefix="$BUILD/artifacts/$name-" "${extra[@]}" > "$log" 2>&1
+	# a repeatable run (FUZZ_RUNS) makes the same inputs on every machine:
+	# libFuzzer's CMP mutations copy compared values into inputs, and some
+	# comparisons are of addresses (stack and mmap), so the harness runs
+	# without address randomisation (setarch -R, where the kernel allows
+	# it), in a fixed environment, with paths relative to the checkout
+	local fixed=()
+	if [ -n "${FUZZ_RUNS:-}" ]; then
+		fixed=(env -i PATH=/usr/bin:/bin LANG=C ASAN_OPTIONS="$ASAN_OPTIONS"
+		       LSAN_OPTIONS="${LSAN_OPTIONS//$ROOT\//}" UBSAN_OPTIONS="$UBSAN_OPTIONS"
+		       TESSERA_MEMORY_LIMIT="$TESSERA_MEMORY_LIMIT"
+		       ${TSR_FUZZ_MESH_ISOLATED:+TSR_FUZZ_MESH_ISOLATED=1})
+		setarch "$(uname -m)" -R true 2>/dev/null && fixed+=(setarch "$(uname -m)" -R)
+	fi
+	local rb
+	rb=$(realpath -m --relative-to="$ROOT" "$BUILD")
+	(cd "$ROOT" && "${fixed[@]}" "$rb/fuzz/fuzz_$name" "$rb/corpus/$name" "${budget[@]}" \
+		-max_len="$max_len" -timeout="$timeout" -report_slow_units="$timeout" \
+		-rss_limit_mb=2048 -print_final_stats=1 -close_fd_mask=1 \
+		-artifact_prefix="$rb/artifacts/$name-" "${extra[@]}") > "$log" 2>&1
 	local rc=$? took last cov ft found result
 	took=$(( $(date +%s) - start ))
 	last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1)
@@ -156,5 +171,17 @@ for name in "${names[@]}"; do
 done
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "fuzz: crashes in ${failed[*]}; inputs in $BUILD/artifacts/" >&2
+	# what a CI log must carry for the input to be reproduced elsewhere
+	# (the artifacts do not outlive the CI machine): each harness's report
+	# and each new input, base64 (at most 64 KiB of input each)
+	for name in "${failed[@]}"; do
+		echo "fuzz: $name: the end of $BUILD/logs/$name.log:" >&2
+		grep -v '^#[0-9]' "$BUILD/logs/$name.log" | tail -40 >&2
+		for f in "$BUILD/artifacts/$name"-*; do
+			[ -f "$f" ] || continue
+			echo "fuzz: $f ($(wc -c < "$f") bytes), base64:" >&2
+			head -c 65536 "$f" | base64 >&2
+		done
+	done
 	exit 1
 fi

@@ -485,7 +485,8 @@ static void test_experiment_cli(void **state)
 		"tiles_per_binned_primitive,attributes_per_primitive,pb_footprint_mib,"
 		"texture_footprint_mib,fragments_per_pixel,empty_tiles_pct,dram_mib_per_frame,"
 		"dram_pb_pct,dram_texture_pct,dram_color_pct,dram_vertex_index_pct,"
-		"dram_instruction_pct,dram_other_pct\n";
+		"dram_instruction_pct,dram_other_pct,fs_instructions_per_fragment,"
+		"vs_instructions_per_vertex,texture_instructions_per_fragment\n";
 	assert_memory_equal(csv, char_header, strlen(char_header));
 	assert_int_equal(lines, 3);  /* header + 2 workloads */
 	assert_non_null(strstr(csv, "\nsprites-2d,1,"));

@@ -415,6 +415,17 @@ static void check_against_run(const struct tsr_table *t, uint32_t row, const cha
 	for (size_t i = 0; i < sizeof(shares) / sizeof(shares[0]); i++)
 		sum += num(t, row, shares[i]);
 	assert_true(fabs(sum - 100.0) < 1e-4);
+	/* the shaders: a JSON workload's materials are no GL ES programs (fs_instructions 0) */
+	const double quads = (double)st->raster.quads_shaded;
+	assert_true(quads > 0 && st->geometry.vertices_fetched > 0);
+	assert_close(num(t, row, "fs_instructions_per_fragment"),
+		     (double)st->raster.fs_instructions / quads);
+	assert_close(num(t, row, "vs_instructions_per_vertex"),
+		     (double)st->geometry.vertex_instructions /
+		     (double)st->geometry.vertices_fetched);
+	assert_true(num(t, row, "vs_instructions_per_vertex") > 0);
+	assert_close(num(t, row, "texture_instructions_per_fragment"),
+		     (double)st->texture.sample_instructions / quads);
 	free(st);
 }
 
@@ -446,12 +457,12 @@ static void test_workloads(void **state)
 	const struct tsr_table *t = tsr_xp_result_table(&r, "workloads");
 	assert_ptr_equal(t, &r.tables[0]);
 	assert_int_equal(t->rows, 2);
-	assert_int_equal(t->cols, 17);
+	assert_int_equal(t->cols, 20);
 	check_against_run(t, 0, "sprites-2d");
 	check_against_run(t, 1, "glmark-scene");
 	const struct tsr_table *p = tsr_xp_result_table(&r, "workloads-paper");
 	assert_non_null(p);
-	assert_int_equal(p->rows, 5);
+	assert_int_equal(p->rows, 9);
 	static const struct {
 		const char *quantity, *paper, *table;
 		double min, max;
@@ -480,6 +491,20 @@ static void test_workloads(void **state)
 	}
 	assert_int_equal(num(p, 0, "games"), 10);   /* TCOR Table II: ten games */
 	assert_int_equal(num(p, 4, "games"), 12);   /* boustrophedonic Table I: twelve */
+	/* tessera's range alone where no paper gives a figure: overdraw and the shaders */
+	static const char *const alone[] = {"fragments_per_pixel", "fs_instructions_per_fragment",
+					    "vs_instructions_per_vertex",
+					    "texture_instructions_per_fragment"};
+	for (size_t i = 0; i < sizeof(alone) / sizeof(alone[0]); i++) {
+		int row = paper_row(p, alone[i], "-");
+		assert_true(row >= 0);
+		uint32_t u = (uint32_t)row;
+		assert_string_equal(tsr_table_cell(p, u, "paper_min"), "");
+		assert_int_equal(num(p, u, "games"), 0);
+		double a = num(t, 0, alone[i]), b = num(t, 1, alone[i]);
+		assert_close(num(p, u, "tessera_min"), a < b ? a : b);
+		assert_close(num(p, u, "tessera_max"), a > b ? a : b);
+	}
 	assert_non_null(strstr(r.text.buf, "papers' ranges"));
 	assert_non_null(strstr(r.text.buf, "6.9 (SoD, GTr)"));
 	tsr_xp_result_release(&r);

@@ -56,9 +56,43 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/config.h"
 #include "core/status.h"
 #include "core/text.h"
 #include "experiment/table.h"
+
+/*
+ * 1 when workload `path` is an apitrace capture of a GL ES 2.0 program
+ * (`tessera capture`): its name ends in ".trace", as `tessera run` tells
+ * them apart; anything else is a JSON workload (a file or a shipped name).
+ */
+int tsr_xp_is_capture(const char *path);
+
+/*
+ * One replay of a capture, asked of tsr_xp_options.replay: the library
+ * cannot replay a capture itself (eglretrace runs it on tessera's driver,
+ * in a child process: the CLI's cli/run_capture.c).
+ */
+struct tsr_xp_replay {
+	const char *capture;               /* the capture file, as given */
+	const struct tsr_gpu_config *cfg;  /* the configuration to replay it on (every
+					      --set applied; the driver renders at the
+					      capture's surface size, not cfg's); NULL:
+					      only inspect the capture */
+	uint32_t frames;                   /* frames to replay (the driver's
+					      TESSERA_FRAMES); 0: all of them */
+	const char *out_dir;               /* with cfg: an existing empty folder that
+					      gets the replay's stats.json (as `tessera
+					      run X.trace` writes it) and, with
+					      record_cache, the trace */
+	const char *record_cache;          /* NULL, or a cache whose input stream the
+					      replay records (TESSERA_RECORD_TRACE) into
+					      out_dir/trace-CACHE.bin
+					      (tsr_sweep_trace_name()), the binary trace
+					      `tessera run --record-trace` writes */
+	uint32_t capture_frames;           /* set by the callback: the frames the capture
+					      holds (apitrace's FramesCount) */
+};
 
 /* What to run. Zero-initialise for every default. */
 struct tsr_xp_options {
@@ -66,7 +100,9 @@ struct tsr_xp_options {
 					   (tcor, attribute-cache, timing: 4; re: each
 					   workload's own; workloads: 3; boustrophedonic: 30;
 					   gspc: 2) */
-	const char *const *workloads;   /* files or shipped names (tsr_data_resolve);
+	const char *const *workloads;   /* files or shipped names (tsr_data_resolve), or
+					   captures (tsr_xp_is_capture(): replayed
+					   through replay below);
 					   NULL: the experiment's shipped list (workloads:
 					   every workloads/ *.json of the data directory,
 					   sorted by name) */
@@ -96,6 +132,24 @@ struct tsr_xp_options {
 	 * looked up. Only experiments with tsr_experiment_has_spec().
 	 */
 	const char *sweep_dir;
+	/*
+	 * Workloads run after the default list when workloads is NULL (the
+	 * CLI's: the corpus captures present, docs/captures.md); none when
+	 * workloads is given.
+	 */
+	const char *const *extra_workloads;
+	size_t extra_workload_count;
+	/*
+	 * Replays a capture (a workload tsr_xp_is_capture() says is one):
+	 * inspects it (r->cfg NULL: sets r->capture_frames; an unfit capture
+	 * is an error naming it), or replays it with r->cfg for r->frames
+	 * frames into r->out_dir, so that the experiment reads the run's
+	 * totals back from out_dir/stats.json (report/stats_read.h) as from a
+	 * sweep's point. Called from the experiment's threads at once (up to
+	 * jobs). NULL: a capture is refused (TSR_ERR_UNSUPPORTED naming it).
+	 */
+	enum tsr_status (*replay)(void *ctx, struct tsr_xp_replay *r, struct tsr_error *err);
+	void *replay_ctx;
 };
 
 /* Most tables one experiment produces. */
@@ -166,7 +220,12 @@ int tsr_experiment_has_spec(const struct tsr_experiment *x);
  * the caller releases with tsr_xp_result_release(), also on error).
  * Errors: TSR_ERR_IO naming a workload or shipped configuration that
  * cannot be found (or the shipped workloads/ folder, for an experiment
- * that runs every shipped workload), those of tsr_config_apply_sets() (a bad --set names its
+ * that runs every shipped workload); TSR_ERR_UNSUPPORTED naming a capture
+ * when o->replay is NULL or with o->sweep_dir (a sweep's points are JSON
+ * workloads), or a configuration whose techniques (TCOR's Attribute Cache,
+ * Rendering / Transaction Elimination) a capture's program draws cannot
+ * run with (naming the workload and techniques); TSR_ERR_CONFIG for a
+ * capture holding fewer frames than asked for; those of o->replay; those of tsr_config_apply_sets() (a bad --set names its
  * key), tsr_scene_load() and tsr_sim_run(); TSR_ERR_CONFIG when a
  * configuration has no cache named "l2", or o->sweep_dir is given to an
  * experiment without a spec; with o->sweep_dir, TSR_ERR_IO for a point

@@ -8,6 +8,8 @@
 #include <jansson.h>
 
 #include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -26,6 +28,7 @@
 #include "report/stats_read.h"
 #include "sweep/sweep.h"
 #include "sim/sim.h"
+#include "techniques/technique.h"
 #include "trace/trace.h"
 
 static const struct tsr_experiment *const experiments[] = {
@@ -84,6 +87,12 @@ const char *const *tsr_experiment_default_workloads(const struct tsr_experiment 
 	return x->default_workloads;
 }
 
+int tsr_xp_is_capture(const char *path)
+{
+	const size_t n = path ? strlen(path) : 0;
+	return n > 6 && !strcmp(path + n - 6, ".trace");
+}
+
 enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 				   const struct tsr_xp_options *o, struct tsr_xp_result *out,
 				   struct tsr_error *err)
@@ -118,6 +127,7 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 					     x->name);
 	}
 	char **all = NULL;  /* every shipped workload, when the experiment asks for them */
+	const char **list = NULL;  /* the shipped list, then o->extra_workloads */
 	if (!o->workloads || !o->workload_count) {
 		if (x->default_workloads) {
 			c.workloads = x->default_workloads;
@@ -129,9 +139,23 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 			c.workloads = (const char *const *)all;
 		}
 		c.shipped = 1;
+		c.shipped_count = c.workload_count;
+		if (o->extra_workloads && o->extra_workload_count) {
+			list = malloc((c.workload_count + o->extra_workload_count) * sizeof(*list));
+			if (!list) {
+				tsr_data_list_free(all);
+				return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+			}
+			for (size_t i = 0; i < c.workload_count; i++)
+				list[i] = c.workloads[i];
+			for (size_t i = 0; i < o->extra_workload_count; i++)
+				list[c.workload_count++] = o->extra_workloads[i];
+			c.workloads = list;
+		}
 	}
 	enum tsr_status s = x->run(&c, out, err);
 	xp_flush(&c, out);  /* also the rows before an error */
+	free(list);
 	tsr_data_list_free(all);
 	TSR_TRY(s);
 	TSR_TRY(tsr_text_status(&out->text, "the experiment's report", err));
@@ -309,12 +333,67 @@ enum tsr_status xp_load_config_sets(const struct xp_ctx *c, const char *name,
 	return s;
 }
 
+/* "suite" for "/tmp/suite.trace" into buf. */
+static const char *capture_stem(const char *path, char *buf, size_t n)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t len = strlen(base);
+	if (len > 6 && !strcmp(base + len - 6, ".trace"))
+		len -= 6;
+	snprintf(buf, n, "%.*s", (int)len, base);
+	return buf;
+}
+
+/* A capture's scene: nothing to draw, its path, stem and frames (xp_load_scene()). */
+static enum tsr_status load_capture(const struct xp_ctx *c, const char *path,
+				    struct tsr_scene **out, struct tsr_error *err)
+{
+	char stem[256];
+	capture_stem(path, stem, sizeof(stem));
+	if (c->from)
+		return tsr_error_set(err, TSR_ERR_UNSUPPORTED, "experiment '%s': workload '%s' is "
+				     "an apitrace capture, and a sweep's points (--from, --sweep) "
+				     "are JSON workloads: run the experiment without --from/--sweep "
+				     "to replay it", c->name, path);
+	if (!c->o->replay)
+		return tsr_error_set(err, TSR_ERR_UNSUPPORTED, "experiment '%s': workload '%s' is "
+				     "an apitrace capture, which the library replays only through "
+				     "a replay callback (tsr_xp_options.replay); `tessera "
+				     "experiment` replays it on tessera's driver", c->name, path);
+	if (access(path, R_OK))
+		return tsr_error_set(err, TSR_ERR_IO, "cannot read capture '%s': %s", path,
+				     strerror(errno));
+	struct tsr_xp_replay r = {.capture = path};
+	TSR_TRY(c->o->replay(c->o->replay_ctx, &r, err));
+	struct tsr_scene *sc = calloc(1, sizeof(*sc));
+	if (sc) {
+		sc->path = strdup(path);
+		sc->name = strdup(stem);
+		sc->frames = r.capture_frames;
+	}
+	if (!sc || !sc->path || !sc->name) {
+		tsr_scene_destroy(sc);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	}
+	*out = sc;
+	return TSR_OK;
+}
+
+int xp_scene_is_capture(const struct tsr_scene *sc)
+{
+	/* a JSON workload has a format version (1 or more) */
+	return sc->version == 0 && tsr_xp_is_capture(sc->path);
+}
+
 enum tsr_status xp_load_scene(const struct xp_ctx *c, size_t w, struct tsr_scene **out,
 			      struct tsr_error *err)
 {
 	char path[4096];
-	if (c->shipped)
+	*out = NULL;
+	if (c->shipped && w < c->shipped_count)
 		TSR_TRY(tsr_data_path(c->workloads[w], path, sizeof(path), err));
+	else if (tsr_xp_is_capture(c->workloads[w]))
+		return load_capture(c, c->workloads[w], out, err);
 	else
 		TSR_TRY(tsr_data_resolve("workloads", c->workloads[w], path, sizeof(path), err));
 	return tsr_scene_load(path, out, err);
@@ -323,6 +402,13 @@ enum tsr_status xp_load_scene(const struct xp_ctx *c, size_t w, struct tsr_scene
 const char *xp_workload_name(const struct xp_ctx *c, size_t w, const struct tsr_scene *sc)
 {
 	return sc->name ? sc->name : c->workloads[w];
+}
+
+const char *xp_workload_label(const struct xp_ctx *c, size_t w, char *buf, size_t n)
+{
+	if (tsr_xp_is_capture(c->workloads[w]))
+		return capture_stem(c->workloads[w], buf, n);
+	return c->workloads[w];
 }
 
 /* cycles and the memory hierarchy's energy of timing->energy, computed for t */
@@ -407,7 +493,7 @@ static enum tsr_status point_dir(const struct xp_ctx *c, const struct tsr_gpu_co
 static enum tsr_status read_point(const char *dir, const struct tsr_gpu_config *cfg,
 				  struct tsr_frame_stats *total, const char *cache,
 				  const char *does, uint32_t *port, struct xp_timing *timing,
-				  struct tsr_error *err)
+				  uint32_t *size, struct tsr_error *err)
 {
 	char path[PATH_MAX + 64];
 	snprintf(path, sizeof(path), "%s/stats.json", dir);
@@ -430,9 +516,126 @@ static enum tsr_status read_point(const char *dir, const struct tsr_gpu_config *
 	}
 	if (st == TSR_OK)
 		*total = *f->total;
+	if (st == TSR_OK && size) {  /* the run's frame size (a capture's: its surface's) */
+		size[0] = f->config.width;
+		size[1] = f->config.height;
+	}
 	tsr_stats_file_release(f);
 	free(f);
 	return st;
+}
+
+/* The geometry of cache `cache` as a run of cfg builds it (write_through from its write policy). */
+static enum tsr_status cache_geometry(const struct tsr_gpu_config *cfg, const char *cache,
+				      struct tsr_cache_geometry *geom, struct tsr_error *err)
+{
+	struct tsr_memsys *m = NULL;
+	TSR_TRY(tsr_memsys_create(&cfg->mem, &m, err));
+	const struct tsr_cache *k = tsr_memsys_cache_by_name(m, cache);
+	if (k)
+		*geom = *tsr_cache_geometry_of(k);
+	tsr_memsys_destroy(m);
+	return k ? TSR_OK : no_cache(cfg, cache, RECORD_USE, err);
+}
+
+/* Removes folder dir and the files in it (a capture point's: no folders). */
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		const struct dirent *e;
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			char p[PATH_MAX + 256];
+			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+			unlink(p);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+/*
+ * xp_simulate() and xp_record() of a capture's scene: replays it through
+ * c->o->replay with cfg for `frames` frames (0: all) into a temporary
+ * folder ($TMPDIR or /tmp, removed after), recording cache `cache` when
+ * lt is not NULL (then *geom too), and reads the run back as a sweep's
+ * point is (read_point(), tsr_line_trace_load()): *total, *port (if not
+ * NULL: cache's index; `does` for its error), *timing and size[2].
+ */
+static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+				    const struct tsr_scene *sc, uint32_t frames,
+				    const char *cache, const char *does, uint32_t *port,
+				    struct tsr_frame_stats *total, struct xp_timing *timing,
+				    struct tsr_line_trace *lt, struct tsr_cache_geometry *geom,
+				    uint32_t *size, struct tsr_error *err)
+{
+	if (!c || !c->o->replay)  /* xp_load_scene() refuses those first */
+		return tsr_error_set(err, TSR_ERR_UNSUPPORTED, "workload '%s' is an apitrace "
+				     "capture, replayed only through tsr_xp_options.replay",
+				     sc->path);
+	/* what the GPU refuses of a GL ES program's draws, said before any replay */
+	char techs[128] = "";
+	for (size_t i = 0, at = 0; tsr_techniques[i] && at < sizeof(techs); i++)
+		if (tsr_techniques[i]->enabled(cfg))
+			at += (size_t)snprintf(techs + at, sizeof(techs) - at, "%s%s", at ? ", " : "",
+					       tsr_techniques[i]->name);
+	/* means per frame divide by the frames asked for: a capture must hold them */
+	if (frames > sc->frames)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s': capture '%s' holds %u "
+				     "frame%s, fewer than the %u asked for (--frames)", c->name,
+				     sc->path, sc->frames, sc->frames == 1 ? "" : "s", frames);
+	if (techs[0])
+		return tsr_error_set(err, TSR_ERR_UNSUPPORTED, "experiment '%s' cannot run workload "
+				     "'%s' (capture '%s'): its configuration '%s' switches on "
+				     "techniques (%s) that do not sign or cache the draws of GL ES "
+				     "programs yet (docs/gles.md, \"The device\"); run it on JSON "
+				     "workloads", c->name, sc->name ? sc->name : sc->path, sc->path,
+				     cfg->name, techs);
+	if (lt)
+		TSR_TRY(cache_geometry(cfg, cache, geom, err));
+	const char *tmp = getenv("TMPDIR");
+	char dir[PATH_MAX], name[64], path[PATH_MAX + 80];
+	snprintf(dir, sizeof(dir), "%s/tessera-xp-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return tsr_error_set(err, TSR_ERR_IO, "cannot create a folder for the replay of "
+				     "capture '%s' ('%s'): %s", sc->path, dir, strerror(errno));
+	struct tsr_xp_replay r = {.capture = sc->path, .cfg = cfg, .frames = frames,
+				  .out_dir = dir, .record_cache = lt ? cache : NULL};
+	enum tsr_status st = c->o->replay(c->o->replay_ctx, &r, err);
+	if (st == TSR_OK)
+		st = read_point(dir, cfg, total, cache, does, port, timing, size, err);
+	if (st == TSR_OK && lt) {
+		tsr_sweep_trace_name(cache, name, sizeof(name));
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (access(path, F_OK))
+			st = tsr_error_set(err, TSR_ERR_IO, "experiment '%s': the replay of capture "
+					   "'%s' wrote no trace of cache '%s' ('%s')", c->name,
+					   sc->path, cache, path);
+		else
+			st = tsr_line_trace_load(path, 0, geom->line_bytes, 1, lt, NULL, err);
+	}
+	remove_dir(dir);
+	return st;
+}
+
+/* xp_simulate(), and the frames' size (size[2]: cfg's, or a capture's surface; may be NULL). */
+static enum tsr_status simulate(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
+				const struct tsr_scene *sc, uint32_t frames,
+				struct tsr_frame_stats *total, uint32_t *l2,
+				struct xp_timing *timing, uint32_t *size, struct tsr_error *err)
+{
+	if (timing)
+		memset(timing, 0, sizeof(*timing));
+	if (size) {
+		size[0] = cfg->width;
+		size[1] = cfg->height;
+	}
+	if (xp_scene_is_capture(sc))
+		return replay_point(c, cfg, sc, frames, "l2", L2_USE, l2, total, timing, NULL, NULL,
+				    size, err);
+	return xp_simulate(c, cfg, sc, frames, total, l2, timing, err);
 }
 
 enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config *cfg,
@@ -442,10 +645,12 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
 {
 	if (timing)
 		memset(timing, 0, sizeof(*timing));
+	if (xp_scene_is_capture(sc))
+		return simulate(c, cfg, sc, frames, total, l2, timing, NULL, err);
 	if (c && c->from) {
 		char dir[PATH_MAX];
 		TSR_TRY(point_dir(c, cfg, sc, frames, dir, err));
-		return read_point(dir, cfg, total, "l2", L2_USE, l2, timing, err);
+		return read_point(dir, cfg, total, "l2", L2_USE, l2, timing, NULL, err);
 	}
 	struct tsr_sim *s;
 	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
@@ -544,18 +749,10 @@ static enum tsr_status load_recording(const struct xp_ctx *c, const struct tsr_g
 				      struct tsr_frame_stats *total, uint32_t *port,
 				      struct xp_timing *timing, struct tsr_error *err)
 {
-	/* the geometry of the cache as a run builds it (write_through from its write policy) */
-	struct tsr_memsys *m = NULL;
-	TSR_TRY(tsr_memsys_create(&cfg->mem, &m, err));
-	const struct tsr_cache *k = tsr_memsys_cache_by_name(m, cache);
-	if (k)
-		*geom = *tsr_cache_geometry_of(k);
-	tsr_memsys_destroy(m);
-	if (!k)
-		return no_cache(cfg, cache, RECORD_USE, err);
+	TSR_TRY(cache_geometry(cfg, cache, geom, err));
 	char dir[PATH_MAX], name[64], path[PATH_MAX + 80];
 	TSR_TRY(point_dir(c, cfg, sc, frames, dir, err));
-	TSR_TRY(read_point(dir, cfg, total, cache, RECORD_USE, port, timing, err));
+	TSR_TRY(read_point(dir, cfg, total, cache, RECORD_USE, port, timing, NULL, err));
 	tsr_sweep_trace_name(cache, name, sizeof(name));
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (access(path, F_OK))
@@ -578,6 +775,9 @@ enum tsr_status xp_record(const struct xp_ctx *c, const struct tsr_gpu_config *c
 	memset(lt, 0, sizeof(*lt));
 	if (timing)
 		memset(timing, 0, sizeof(*timing));
+	if (xp_scene_is_capture(sc))
+		return replay_point(c, cfg, sc, frames, cache, RECORD_USE, port, total, timing, lt,
+				    geom, NULL, err);
 	if (c && c->from)
 		return load_recording(c, cfg, sc, frames, cache, lt, geom, total, port, timing,
 				      err);
@@ -623,8 +823,11 @@ static void simulate_run(void *item)
 {
 	struct xp_run *r = item;
 	/* frames 0 (the scene's own) as given: a sweep without "frames" hashes it so */
-	r->status = xp_simulate(r->c, &r->cfg, r->sc, r->frames, r->total,
-				r->want_l2 ? &r->l2 : NULL, &r->timing, &r->err);
+	uint32_t size[2];
+	r->status = simulate(r->c, &r->cfg, r->sc, r->frames, r->total,
+			     r->want_l2 ? &r->l2 : NULL, &r->timing, size, &r->err);
+	r->width = size[0];
+	r->height = size[1];
 }
 
 enum tsr_status xp_simulate_all(const struct xp_ctx *c, struct xp_run *runs, size_t n,

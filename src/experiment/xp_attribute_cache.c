@@ -76,10 +76,12 @@ static void reach_table(const struct xp_ctx *c, const uint32_t *reach, size_t nw
 			if (r[0] && r[1])
 				snprintf(ratio, sizeof(ratio), "%.1fx", (double)r[1] / r[0]);
 			ways_name(ways[a], wn, sizeof(wn));
-			tsr_text_printf(txt, "%-16s %5s %6s %6s %6s %6s %10s\n", c->workloads[w], wn,
+			char label[256];
+			const char *name = xp_workload_label(c, w, label, sizeof(label));
+			tsr_text_printf(txt, "%-16s %5s %6s %6s %6s %6s %10s\n", name, wn,
 					col[0], col[1], col[2], col[3], ratio);
 			tsr_table_row(tab);
-			tsr_table_cellf(tab, "%s", c->workloads[w]);
+			tsr_table_cellf(tab, "%s", name);
 			tsr_table_cellf(tab, "%s", wn);
 			for (size_t p = 0; p < NP; p++)
 				tsr_table_cellf(tab, "%s", r[p] ? col[p] : "");

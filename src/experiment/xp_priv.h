@@ -23,7 +23,9 @@ struct xp_ctx {
 	const char *const *sets;
 	size_t set_count;
 	uint32_t jobs;                  /* threads for independent runs (xp_parallel()) */
-	int shipped;                    /* workloads are the shipped list (data paths) */
+	int shipped;                    /* workloads are the default list: the shipped
+					   ones (data paths), then o->extra_workloads */
+	size_t shipped_count;           /* of which the first shipped_count are data paths */
 	const struct tsr_xp_options *o; /* on_text */
 	const char *from;               /* o->sweep_dir: points read from a sweep, not simulated */
 	const char *name;               /* the experiment's name (for messages) */
@@ -72,12 +74,27 @@ enum tsr_status xp_load_config_sets(const struct xp_ctx *c, const char *name,
 				    const char *const *extra, size_t extra_count,
 				    struct tsr_gpu_config *cfg, struct tsr_error *err);
 
-/* Loads workload w of the context (a shipped one, a file or a shipped name). */
+/*
+ * Loads workload w of the context (a shipped one, a file or a shipped
+ * name). A capture (tsr_xp_is_capture()) becomes a scene with nothing to
+ * draw: its path, its name (the file's stem, "suite" for
+ * "/tmp/suite.trace") and its frames (o->replay inspects it), which
+ * xp_simulate() and xp_record() replay through o->replay
+ * (xp_scene_is_capture()). Errors: those of tsr_data_resolve() and
+ * tsr_scene_load(); for a capture, TSR_ERR_UNSUPPORTED naming it without
+ * o->replay or with a sweep (c->from), those of o->replay.
+ */
 enum tsr_status xp_load_scene(const struct xp_ctx *c, size_t w, struct tsr_scene **out,
 			      struct tsr_error *err);
 
+/* 1 when sc is a capture's scene (xp_load_scene()). */
+int xp_scene_is_capture(const struct tsr_scene *sc);
+
 /* The name a row shows for workload w: the scene's name, else the name given. */
 const char *xp_workload_name(const struct xp_ctx *c, size_t w, const struct tsr_scene *sc);
+
+/* The name workload w is given by (a capture: its stem, as xp_workload_name()). */
+const char *xp_workload_label(const struct xp_ctx *c, size_t w, char *buf, size_t n);
 
 /*
  * What the timing model says of a run (zero without timing.enabled):
@@ -119,7 +136,9 @@ enum tsr_status xp_timing_of(const struct tsr_gpu_config *cfg, struct tsr_sim *s
  * Simulates `frames` frames (0: the scene's own) of sc with cfg into
  * *total, and sets *l2 (if not NULL) to the index in total->caches of the
  * cache named "l2", and *timing (if not NULL) to the run's cycles and
- * energy. With c and c->from (a sweep's output folder), simulates nothing:
+ * energy. A capture's scene (xp_scene_is_capture()) is replayed through
+ * c->o->replay into a temporary folder (removed after) whose stats.json
+ * is read as a sweep's point is. With c and c->from (a sweep's output folder), simulates nothing:
  * reads the point the sweep ran for (cfg, sc's workload file, frames),
  * OUT/points/<tsr_sweep_point_hash()>/stats.json, which gives the same
  * total, l2 and timing bit for bit. Errors: those of tsr_sim_run() and
@@ -144,7 +163,9 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
  * reads the sweep point's stats.json (read_point()) and its trace of the
  * cache, trace-CACHE.bin (sweep.h: the spec's "record_trace"), through
  * the trace reader into the same *lt: the replays' counters are
- * identical. Errors: those of xp_simulate(); TSR_ERR_CONFIG when cfg has
+ * identical. A capture's scene: replayed through c->o->replay recording
+ * the cache (TESSERA_RECORD_TRACE), its stats.json and trace read back as
+ * a sweep's. Errors: those of xp_simulate(); TSR_ERR_CONFIG when cfg has
  * no such cache; TSR_ERR_NOMEM (the recording); with c->from, TSR_ERR_IO
  * when the point or its trace is missing (the message says how to record
  * it) and those of tsr_trace_load() and tsr_line_trace_build().
@@ -165,6 +186,7 @@ struct xp_run {
 	struct tsr_frame_stats *total; /* allocated by xp_simulate_all(), freed by xp_runs_release() */
 	uint32_t l2;
 	struct xp_timing timing;
+	uint32_t width, height;       /* the frames' pixels: cfg's, or a capture's surface */
 	enum tsr_status status;
 	struct tsr_error err;
 };

@@ -13,7 +13,18 @@
  * stats.texture_footprint, sim/footprint.h), fragments
  * shaded per screen pixel (overdraw after Early-Z), the share of empty
  * tiles, DRAM bytes and their shares per stream group (Parameter Buffer,
- * texture, color, vertex and index, instruction, the rest).
+ * texture, color, vertex and index, instruction, the rest), then the
+ * shaders' work: fragment-shader instructions per fragment shaded
+ * (raster.fs_instructions / quads_shaded: a quad issues each instruction
+ * once for its four lanes; GL ES programs only, so 0 for a JSON workload,
+ * whose materials the counter does not see), vertex-shader instructions per
+ * vertex shaded (geometry.vertex_instructions / vertices_fetched) and
+ * texture sample instructions per fragment shaded
+ * (texture.sample_instructions / quads_shaded: a JSON workload's textured
+ * material samples once per quad).
+ *
+ * A workload that is a capture (tsr_xp_is_capture()) is replayed on the
+ * driver at its own surface size: fragments per pixel divide by that size.
  *
  * A second table, "workloads-paper", puts each paper's range (minimum and
  * maximum over its per-game rows, which are kept here as the papers print
@@ -22,7 +33,8 @@
  * Table I and boustrophedonic Table I) and texture share of main-memory
  * accesses (boustrophedonic Table I; tessera counts bytes, and every
  * cached stream moves whole 64-byte lines, so byte shares are access
- * shares).
+ * shares); and tessera's range alone for fragments per pixel (overdraw)
+ * and the three shader columns, of which the papers' tables give no figure.
  *
  * Default: every shipped workload (workloads/ *.json of the data directory,
  * sorted by name) for 3 frames, c->jobs workloads at a time; the points
@@ -61,7 +73,15 @@ static const struct {
 	{"dram_instruction_pct", "instr%", BIT(TSR_STREAM_INSTRUCTION)},
 	{"dram_other_pct", "other%", 0},
 };
-enum { NGROUP = sizeof(groups) / sizeof(groups[0]), NCOL = WC_SHARE + NGROUP };
+enum { NGROUP = sizeof(groups) / sizeof(groups[0]) };
+
+/* The shader columns, after the DRAM shares. */
+enum { WC_FS_INSTR = WC_SHARE + NGROUP, WC_VS_INSTR, WC_TEX_INSTR, NCOL };
+
+static const char *const shader_cols[] = {
+	"fs_instructions_per_fragment", "vs_instructions_per_vertex",
+	"texture_instructions_per_fragment",
+};
 
 static const char *const col_names[WC_SHARE] = {
 	"primitives_per_frame", "binned_per_frame", "tiles_per_binned_primitive",
@@ -103,12 +123,18 @@ static const struct {
 	{WC_TEX_MIB, "DTexL", "Table I", GAMES(dtexl_tex)},
 	{WC_TEX_MIB, "boustrophedonic", "Table I", GAMES(bous_tex)},
 	{WC_SHARE + 1, "boustrophedonic", "Table I", GAMES(bous_share)},
+	/* tessera's range only: the papers' tables give no figure */
+	{WC_FRAG_PX, "-", "-", NULL, 0},
+	{WC_FS_INSTR, "-", "-", NULL, 0},
+	{WC_VS_INSTR, "-", "-", NULL, 0},
+	{WC_TEX_INSTR, "-", "-", NULL, 0},
 };
 enum { NPAPER = sizeof(paper_rows) / sizeof(paper_rows[0]) };
 
 static const char *col_name(int col)
 {
-	return col < WC_SHARE ? col_names[col] : groups[col - WC_SHARE].col;
+	return col < WC_SHARE ? col_names[col] : col < WC_FS_INSTR ? groups[col - WC_SHARE].col
+		: shader_cols[col - WC_FS_INSTR];
 }
 
 static double ratio(double a, double b)
@@ -116,9 +142,10 @@ static double ratio(double a, double b)
 	return b ? a / b : 0.0;
 }
 
-/* The columns of one workload's run of `frames` frames (total t) into v[NCOL]. */
+/* The columns of one workload's run of `frames` frames of width x height
+ * pixels (total t) into v[NCOL]. */
 static void measure(const struct tsr_gpu_config *cfg, const struct tsr_frame_stats *t,
-		    uint32_t frames, double *v)
+		    uint32_t frames, uint32_t width, uint32_t height, double *v)
 {
 	double n = frames;
 	double binned = (double)t->geometry.primitives_binned;
@@ -130,7 +157,7 @@ static void measure(const struct tsr_gpu_config *cfg, const struct tsr_frame_sta
 	v[WC_PB_MIB] = ratio(xp_pb_footprint_bytes(t, cfg), n) / MIB;
 	v[WC_TEX_MIB] = ratio((double)(t->texture.footprint_lines << TSR_FOOTPRINT_LINE_SHIFT),
 			      n) / MIB;
-	v[WC_FRAG_PX] = ratio((double)t->raster.fragments_shaded, n * cfg->width * cfg->height);
+	v[WC_FRAG_PX] = ratio((double)t->raster.fragments_shaded, n * width * height);
 	v[WC_EMPTY] = 100.0 * ratio((double)t->tiling.empty_tiles, (double)t->tiling.tiles);
 	uint64_t all = xp_dram_bytes(t, 0);
 	v[WC_DRAM_MIB] = ratio((double)all, n) / MIB;
@@ -144,6 +171,11 @@ static void measure(const struct tsr_gpu_config *cfg, const struct tsr_frame_sta
 		taken |= mask;
 		v[WC_SHARE + gi] = 100.0 * ratio((double)b, (double)all);
 	}
+	const double quads = (double)t->raster.quads_shaded;
+	v[WC_FS_INSTR] = ratio((double)t->raster.fs_instructions, quads);
+	v[WC_VS_INSTR] = ratio((double)t->geometry.vertex_instructions,
+			       (double)t->geometry.vertices_fetched);
+	v[WC_TEX_INSTR] = ratio((double)t->texture.sample_instructions, quads);
 }
 
 /* "1.4 (DDS)" or "6.9 (SoD, GTr)": a paper's extreme and the games that reach it. */
@@ -158,6 +190,9 @@ static void games_at(const struct game *g, size_t n, double v, char *buf, size_t
 
 static void paper_range(int r, double *lo, double *hi)
 {
+	*lo = *hi = 0.0;
+	if (!paper_rows[r].n)
+		return;
 	*lo = *hi = paper_rows[r].games[0].v;
 	for (size_t i = 1; i < paper_rows[r].n; i++) {
 		double x = paper_rows[r].games[i].v;
@@ -173,7 +208,7 @@ static void text_row(struct tsr_text *txt, const char *name, uint32_t frames, co
 			v[WC_PB_MIB], v[WC_TEX_MIB], v[WC_FRAG_PX], v[WC_EMPTY], v[WC_DRAM_MIB]);
 	for (int gi = 0; gi < NGROUP; gi++)
 		tsr_text_printf(txt, " %6.1f%%", v[WC_SHARE + gi]);
-	tsr_text_printf(txt, "\n");
+	tsr_text_printf(txt, " %6.2f %6.2f %6.2f\n", v[WC_FS_INSTR], v[WC_VS_INSTR], v[WC_TEX_INSTR]);
 }
 
 static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out,
@@ -201,11 +236,12 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 			"DRAM");
 	for (int gi = 0; gi < NGROUP; gi++)
 		tsr_text_printf(txt, " %7s", "DRAM");
+	tsr_text_printf(txt, " %6s %6s %6s", "fs in/", "vs in/", "tex/");
 	tsr_text_printf(txt, "\n%-18s %6s %9s %9s %6s %5s %6s %6s %5s %6s %8s", "", "", "",
 			"", "prim", "prim", "MiB", "MiB", "pixel", "tiles", "MiB");
 	for (int gi = 0; gi < NGROUP; gi++)
 		tsr_text_printf(txt, " %7s", groups[gi].label);
-	tsr_text_printf(txt, "\n");
+	tsr_text_printf(txt, " %6s %6s %6s\n", "frag", "vertex", "frag");
 	double *vals = calloc(c->workload_count ? c->workload_count : 1, NCOL * sizeof(*vals));
 	char (*names)[64] = calloc(c->workload_count ? c->workload_count : 1, sizeof(*names));
 	/* the workloads in batches of c->jobs, one simulation each, on as many threads;
@@ -215,14 +251,18 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 	enum tsr_status s = vals && names && runs && scenes
 		? TSR_OK : tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	size_t nw = 0;
+	struct tsr_text sizes = {0};  /* the captures' surface sizes, said after the rows */
 	for (size_t w0 = 0; s == TSR_OK && w0 < c->workload_count; w0 += c->jobs) {
 		size_t nb = 0;
 		s = xp_simulate_batch(c, w0, &cfg, c->frames, runs, scenes, &nb, err);
 		for (size_t i = 0; s == TSR_OK && i < nb; i++, nw++) {
 			snprintf(names[nw], sizeof(names[nw]), "%s",
 				 xp_workload_name(c, w0 + i, scenes[i]));
+			if (xp_scene_is_capture(scenes[i]))
+				tsr_text_printf(&sizes, "%s%s %ux%u", sizes.len ? ", " : "",
+						names[nw], runs[i].width, runs[i].height);
 			double *v = vals + nw * NCOL;
-			measure(&cfg, runs[i].total, c->frames, v);
+			measure(&cfg, runs[i].total, c->frames, runs[i].width, runs[i].height, v);
 			text_row(txt, names[nw], c->frames, v);
 			tsr_table_row(tab);
 			tsr_table_cellf(tab, "%s", names[nw]);
@@ -235,6 +275,10 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 	}
 	free(runs);
 	free(scenes);
+	if (s == TSR_OK && sizes.len && !sizes.nomem)
+		tsr_text_printf(txt, "(a capture renders at its own surface size, not the "
+				"configuration's: %s)\n", sizes.buf);
+	tsr_text_release(&sizes);
 	const char *route = cfg.mem.routes[TSR_STREAM_TEXTURE];
 	if (s == TSR_OK && nw &&
 	    (!strcmp(route, TSR_ROUTE_PERFECT) || !strcmp(route, TSR_ROUTE_DRAM)))
@@ -260,6 +304,8 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 			}
 			snprintf(a, sizeof(a), "%g (%s)", lo, lo_g);
 			snprintf(b, sizeof(b), "%g (%s)", hi, hi_g);
+			if (!paper_rows[r].n)  /* no paper gives it */
+				snprintf(a, sizeof(a), "-"), snprintf(b, sizeof(b), "-");
 			snprintf(tl, sizeof(tl), "%.3f (%s)", nw ? vals[wlo * NCOL + col] : 0.0,
 				 nw ? names[wlo] : "");
 			snprintf(th, sizeof(th), "%.3f (%s)", nw ? vals[whi * NCOL + col] : 0.0,
@@ -271,10 +317,15 @@ static enum tsr_status run_workloads(struct xp_ctx *c, struct tsr_xp_result *out
 			tsr_table_cellf(paper, "%s", paper_rows[r].paper);
 			tsr_table_cellf(paper, "%s", paper_rows[r].table);
 			tsr_table_cellf(paper, "%zu", paper_rows[r].n);
-			tsr_table_cellf(paper, "%g", lo);
-			tsr_table_cellf(paper, "%s", lo_g);
-			tsr_table_cellf(paper, "%g", hi);
-			tsr_table_cellf(paper, "%s", hi_g);
+			if (paper_rows[r].n) {
+				tsr_table_cellf(paper, "%g", lo);
+				tsr_table_cellf(paper, "%s", lo_g);
+				tsr_table_cellf(paper, "%g", hi);
+				tsr_table_cellf(paper, "%s", hi_g);
+			} else {  /* empty cells: no paper gives it */
+				for (int k = 0; k < 4; k++)
+					tsr_table_cellf(paper, "%s", "");
+			}
 			tsr_table_cellf(paper, "%.6f", nw ? vals[wlo * NCOL + col] : 0.0);
 			tsr_table_cellf(paper, "%s", nw ? names[wlo] : "");
 			tsr_table_cellf(paper, "%.6f", nw ? vals[whi * NCOL + col] : 0.0);
@@ -292,8 +343,9 @@ const struct tsr_experiment tsr_xp_workloads = {
 	.summary = "each workload on configs/tcor-table1.json, means per frame: primitives, "
 		   "binned primitives, tiles per binned primitive, attributes per primitive, "
 		   "Parameter Buffer and texture footprints, fragments per pixel, empty "
-		   "tiles, DRAM bytes and their shares per stream; then the papers' ranges "
-		   "(TCOR Table II, DTexL Table I, boustrophedonic Table I)",
+		   "tiles, DRAM bytes and their shares per stream, shader instructions per "
+		   "fragment and per vertex, texture instructions per fragment; then the "
+		   "papers' ranges (TCOR Table II, DTexL Table I, boustrophedonic Table I)",
 	.default_workloads = NULL,  /* every shipped workload */
 	.default_frames = 3,
 	.has_spec = 1,

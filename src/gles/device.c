@@ -117,6 +117,8 @@
 #include "report/heatmap.h"
 #include "report/report.h"
 #include "sample/sample.h"
+#include "sim/footprint.h"
+#include "trace/trace.h"
 
 #define CLIENT_STREAM_BYTES (64u << 20)  /* the region client arrays stream through */
 
@@ -217,6 +219,9 @@ struct tsr_gles_device {
 	struct tsr_energy *energy;         /* the timing mode's energy model, or NULL */
 	struct tsr_text csv;               /* frames.csv: its header and a row a frame */
 	struct tsr_output out;
+	struct tsr_trace_writer *rec;      /* params.record_cache's input, or NULL */
+	struct tsr_cache *rec_cache;       /* that cache (its observer is rec's) */
+	struct tsr_footprint *footprint;   /* stats.texture_footprint's counter, or NULL */
 };
 
 /* tsr_frame_list_parse(), its message naming what the list is. */
@@ -279,6 +284,51 @@ static enum tsr_status sample_parse(struct tsr_gles_device *d, const char *spec,
 		p = end + 1;
 	}
 	d->sample.k = k;
+	return TSR_OK;
+}
+
+/*
+ * params.record_cache: the input of cache `cache` recorded into
+ * out_dir/file through the device's output transaction (the trace
+ * writer's observer on the cache), as `tessera run --record-trace` records
+ * it.
+ */
+static enum tsr_status record_open(struct tsr_gles_device *d, const char *cache,
+				   const char *file, struct tsr_error *err)
+{
+	if (!d->out_dir || !file || !file[0] || strchr(file, '/'))
+		return tsr_error_set(err, TSR_ERR_CONFIG, "recording cache '%s' needs an output "
+				     "folder and a file name in it (no '/'), not '%s'", cache,
+				     file ? file : "(none)");
+	d->rec_cache = tsr_gpu_cache_by_name(d->gpu, cache);
+	if (d->rec_cache && d->footprint && tsr_footprint_observes(d->footprint, d->rec_cache)) {
+		d->rec_cache = NULL;
+		return tsr_error_set(err, TSR_ERR_CONFIG, "cannot record cache '%s': it is observed "
+				     "for key 'stats.texture_footprint' (a cache has one observer); "
+				     "record another cache or set the key to false", cache);
+	}
+	if (!d->rec_cache) {
+		struct tsr_text names = {0};
+		const struct tsr_memsys *m = tsr_gpu_memsys(d->gpu);
+		for (uint32_t k = 0; k < tsr_memsys_cache_count(m); k++)
+			tsr_text_printf(&names, "%s%s", k ? ", " : "",
+					tsr_cache_name(tsr_memsys_cache(m, k)));
+		enum tsr_status s = tsr_error_set(err, TSR_ERR_CONFIG, "cannot record cache '%s': "
+						  "configuration '%s' has no such cache (caches: %s)",
+						  cache, d->config.name,
+						  names.buf && !names.nomem ? names.buf : "none");
+		tsr_text_release(&names);
+		return s;
+	}
+	char path[4096], desc[512];
+	snprintf(path, sizeof(path), "%s/%s", d->out_dir, file);
+	snprintf(desc, sizeof(desc), "cache=%s workload=(a GL ES 2.0 program) config=%s "
+		 "tessera=%s", cache, d->config.name, TSR_VERSION);
+	const char *where;
+	TSR_TRY(tsr_output_file(&d->out, path, &where, err));
+	TSR_TRY(tsr_trace_writer_open_direct(where, desc, &d->rec, err));
+	struct tsr_cache_observer ob = tsr_trace_observer(d->rec);
+	tsr_cache_set_observer(d->rec_cache, &ob);
 	return TSR_OK;
 }
 
@@ -354,6 +404,9 @@ enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 		d->client_mesh = 0;
 		s = tsr_gpu_add_resources(d->gpu, &more, err);
 	}
+	/* stats.texture_footprint: texture.footprint_lines, as a workload's run counts it */
+	if (s == TSR_OK && d->config.texture_footprint_stats)
+		s = tsr_footprint_create(d->gpu, &d->footprint, err);
 	if (s == TSR_OK && p->heatmaps && d->out_dir) {  /* the per-tile counters */
 		s = tsr_heatmaps_parse(p->heatmaps, d->heat, &d->heat_n, err);
 		if (s == TSR_OK)
@@ -378,6 +431,8 @@ enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 		if (s == TSR_OK && p->features)
 			tsr_sample_features_csv_header(&d->features);
 	}
+	if (s == TSR_OK && p->record_cache)
+		s = record_open(d, p->record_cache, p->record_file, err);
 	if (s != TSR_OK) {
 		tsr_gles_device_destroy(d, NULL);
 		return s;
@@ -483,6 +538,8 @@ static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error 
 	d->clear_count = 0;
 	if (s != TSR_OK)
 		return s;
+	if (d->footprint)
+		TSR_TRY(tsr_footprint_frame_end(d->footprint, &d->fs->texture.footprint_lines, err));
 	d->fs->frame = d->recorded++;
 	d->last_full = full;
 	if (d->out_dir && d->params.features)
@@ -560,6 +617,17 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 		if (s == TSR_OK && d->params.features)
 			s = tsr_output_write(&d->out, "features.csv", d->features.buf,
 					     d->features.len, err);
+		if (d->rec) {  /* the trace before the commit: its errors fail the write */
+			tsr_cache_set_observer(d->rec_cache, NULL);
+			struct tsr_error terr = {{0}};
+			enum tsr_status ts = tsr_trace_writer_close(d->rec, s == TSR_OK, &terr);
+			d->rec = NULL;
+			if (s == TSR_OK && ts != TSR_OK) {
+				s = ts;
+				if (err)
+					*err = terr;
+			}
+		}
 		if (s == TSR_OK)
 			s = tsr_output_commit(&d->out, err);
 		else
@@ -567,9 +635,15 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 	} else if (d->out_dir) {
 		tsr_output_abort(&d->out);
 	}
+	if (d->rec) {  /* not written (no statistics): its temporary went with the abort */
+		if (d->rec_cache)
+			tsr_cache_set_observer(d->rec_cache, NULL);
+		tsr_trace_writer_close(d->rec, 0, NULL);
+	}
 	free_frame(d);
 	tsr_commands_release(&d->cmds);
 	tsr_gpu_destroy(d->gpu);
+	tsr_footprint_destroy(d->footprint);  /* after the GPU: its caches point to it */
 	tsr_stats_json_destroy(d->json);
 	tsr_energy_destroy(d->energy);
 	tsr_text_release(&d->csv);

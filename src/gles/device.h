@@ -62,6 +62,12 @@ struct tsr_gles_device_params {
 	                                        (`tessera run --heatmaps`: counter
 	                                        names, comma-separated; report/
 	                                        heatmap.h); NULL: none */
+	const char *record_cache;            /* a cache whose input stream is recorded
+	                                        (`tessera run --record-trace`'s
+	                                        binary trace, trace/trace.h) into
+	                                        out_dir/record_file; NULL: none */
+	const char *record_file;             /* that trace's file name in out_dir
+	                                        (no '/'); needs out_dir */
 };
 
 /*
@@ -83,15 +89,18 @@ enum tsr_status tsr_gles_frame_images_check(const char *spec, struct tsr_error *
 
 /*
  * Builds a device for one surface. Errors: TSR_ERR_CONFIG (a size of 0 or
- * above TSR_GLES_MAX_VIEWPORT_DIMS, a bad frame_images), those of tsr_gpu_create(),
- * TSR_ERR_IO (out_dir), TSR_ERR_NOMEM.
+ * above TSR_GLES_MAX_VIEWPORT_DIMS, a bad frame_images; a record_cache the
+ * configuration has not, named with the caches it has, or one without
+ * out_dir or a record_file that is not a plain file name), those of
+ * tsr_gpu_create(), TSR_ERR_IO (out_dir, the trace), TSR_ERR_NOMEM.
  */
 enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 				       struct tsr_gles_device **out, struct tsr_error *err);
 
-/* Renders what is pending, writes the run's totals (stats.json) when
- * out_dir was given, and frees the device (NULL: nothing). Errors of the
- * final write are reported through err (may be NULL) and the return. */
+/* Renders what is pending, writes the run's totals (stats.json) and the
+ * recorded trace (record_cache) when out_dir was given, and frees the
+ * device (NULL: nothing). Errors of the final write are reported through
+ * err (may be NULL) and the return. */
 enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_error *err);
 
 /* One draw of ctx's current state (d as tsr_gles_draw_*_state() made it).
