@@ -12,6 +12,7 @@
 
 #include "core/status.h"
 #include "core/text.h"
+#include "sample/sample.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -81,6 +82,7 @@ int tsr_cmd_compare(int argc, char **argv);
 int tsr_cmd_capture(int argc, char **argv);
 int tsr_cmd_exec(int argc, char **argv);
 int tsr_cmd_trace(int argc, char **argv);
+int tsr_cmd_sample(int argc, char **argv);
 
 /* ---- other programs (child.c): capture and exec ---- */
 
@@ -212,6 +214,67 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
  */
 struct tsr_xp_replay;
 enum tsr_status tsr_cli_xp_replay(void *ctx, struct tsr_xp_replay *r, struct tsr_error *err);
+
+/*
+ * What a capture's replay does beyond `run`'s options (all zero: nothing):
+ * simulate, the frames simulated fully (a frame list, "5-7,20", or
+ * "none"; the others fast-forwarded: TESSERA_SIMULATE, docs/driver.md;
+ * the replay ends after the last one listed; warmup, the frames before
+ * each that warm the caches up, TESSERA_WARMUP); sample, the device's
+ * TESSERA_SAMPLE ("FRAME:WEIGHT:CV,..."); features, features.csv written
+ * too (TESSERA_FEATURES).
+ */
+struct tsr_cli_capture_extra {
+	const char *simulate;
+	uint32_t warmup;   /* TESSERA_WARMUP: frames before each simulated one that
+	                      warm the caches up */
+	const char *sample;
+	int features;
+};
+
+/* tsr_cli_run_capture() with x (NULL: none). */
+int tsr_cli_run_capture_x(const char *trace, const char *config, const char *const *sets,
+			  size_t nsets, uint32_t frames, const char *out_dir, const char *dump,
+			  const char *heatmaps, const char *record_cache, const char *record_file,
+			  int quiet, const struct tsr_cli_capture_extra *x);
+
+/*
+ * --frames: a count N (frames 0 to N-1: *count N, *list NULL) or a list of
+ * frames and ranges ("10-20,40": *count the last frame + 1, *list spec,
+ * its frames in *sel, *count bytes, malloc'd). 0, or prints the error and
+ * returns EXIT_USAGE.
+ */
+int tsr_cli_frames_parse(const char *spec, uint32_t *count, const char **list,
+			 unsigned char **sel);
+
+/* ---- `tessera sample` and `run --sample` (cmd_sample.c) ---- */
+
+/*
+ * The features of a workload's or a capture's frames (sample/sample.h),
+ * from one pass that fast-forwards them all: the first count frames (0:
+ * all), those with consider[f] set (NULL: all); a capture's replay goes
+ * through folder tmp_dir (removed after). *frames, *x (n rows) malloc'd.
+ * 0, or the exit code after printing the error.
+ */
+int tsr_cli_sample_features(const char *workload, const char *config,
+			    const char *const *sets, size_t nsets, uint32_t count,
+			    const unsigned char *consider, const char *tmp_dir, uint32_t **frames,
+			    double **x, uint32_t *n);
+
+/*
+ * The features (--frames spec: frames_spec, NULL all) clustered into k
+ * clusters (0: the BIC rule), the clusters ordered by their
+ * representative's frame; *frames: the frame number of each row (frees
+ * with free()), *seconds the time taken. 0, or the exit code.
+ */
+int tsr_cli_sample_choose(const char *workload, const char *config, const char *const *sets,
+			  size_t nsets, const char *frames_spec, uint32_t k, const char *tmp_dir,
+			  struct tsr_sample *out, uint32_t **frames, double *seconds);
+
+/* The representatives as a frame list ("3,40,77") into reps and as the
+ * device's TESSERA_SAMPLE ("3:10:0.1,...") into spec. 0, or the exit code. */
+int tsr_cli_sample_lists(const struct tsr_sample *smp, const uint32_t *frames,
+			 struct tsr_text *reps, struct tsr_text *spec);
 
 /*
  * glibc's malloc tunables (ld.so --list-tunables) for the processes that

@@ -30,8 +30,9 @@ _Static_assert(TSR_HEATMAP_COUNTERS == TSR_HEAT_COUNT,
 static void usage_run(FILE *f)
 {
 	fprintf(f,
-		"usage: tessera run WORKLOAD|CAPTURE.trace [--config GPU] [--frames N]\n"
-		"                   [--out DIR] [--dump-frames LIST] [--timing on|off]\n"
+		"usage: tessera run WORKLOAD|CAPTURE.trace [--config GPU] [--frames N|LIST]\n"
+		"                   [--sample [K]] [--out DIR] [--dump-frames LIST]\n"
+		"                   [--timing on|off]\n"
 		"                   [--heatmaps COUNTER[,COUNTER...]] [--quiet]\n"
 		"\n"
 		"  WORKLOAD            a workload file, or a shipped workload by name\n"
@@ -44,7 +45,18 @@ static void usage_run(FILE *f)
 		"                      Table I)\n"
 		"  --set KEY=VALUE     override one configuration key (repeatable; see\n"
 		"                      'tessera config --list'): --set caches.l2.size_bytes=2M\n"
-		"  --frames N          frames to render (default: the workload's count)\n"
+		"  --frames N|LIST     frames to render: the first N (default: the workload's\n"
+		"                      count), or frames and ranges (10-20,40): those are\n"
+		"                      simulated fully, the frames before them are fast-\n"
+		"                      forwarded (rendered exactly, without the memory and\n"
+		"                      timing models) and left out of the outputs\n"
+		"  --warmup N          with a list or --sample: the N frames before each\n"
+		"                      simulated one run the caches (no timing, in no output)\n"
+		"                      so that it starts with warm caches (default: 1)\n"
+		"  --sample [K]        MEGsim sampling ('tessera sample'): fast-forward all,\n"
+		"                      simulate fully one representative frame of each of K\n"
+		"                      clusters (default: the BIC rule) and write the\n"
+		"                      estimated totals, with error bounds, as stats.json\n"
 		"  --out DIR           output folder (default: out)\n"
 		"  --dump-frames LIST  frames to write as frame-NNNN.png: 'last' (default),\n"
 		"                      'all', 'none' or a comma-separated list (0,10,29)\n"
@@ -72,6 +84,38 @@ static void usage_run(FILE *f)
 		"share/tessera or the source tree.\n"
 		"Exit codes: 0 success, 1 runtime error, 2 usage error.\n",
 		MAX_RECORDINGS);
+}
+
+int tsr_cli_frames_parse(const char *spec, uint32_t *count, const char **list,
+			 unsigned char **sel)
+{
+	*count = 0;
+	*list = NULL;
+	*sel = NULL;
+	if (spec[0] && strspn(spec, "0123456789") == strlen(spec)) {  /* a count */
+		char *end;
+		errno = 0;
+		const long n = strtol(spec, &end, 10);
+		if (*end || errno || n < 1 || n > (long)TSR_LIMIT_FRAMES)
+			return tsr_cli_usage_error("invalid --frames '%s' (a number from 1 to %u, "
+						   "or frames and ranges: 10-20,40)", spec,
+						   TSR_LIMIT_FRAMES);
+		*count = (uint32_t)n;
+		return 0;
+	}
+	struct tsr_frame_list l;
+	struct tsr_error err;
+	if (tsr_frame_list_parse(spec, &l, &err) != TSR_OK)
+		return tsr_cli_usage_error("invalid --frames %s", err.msg);
+	if (l.kind != TSR_FRAMES_LIST) {
+		tsr_frame_list_release(&l);
+		return tsr_cli_usage_error("invalid --frames '%s' (a number from 1 to %u, or "
+					   "frames and ranges: 10-20,40)", spec, TSR_LIMIT_FRAMES);
+	}
+	*count = l.n;
+	*sel = l.listed;  /* taken over */
+	*list = spec;
+	return 0;
 }
 
 int tsr_cli_dump_frames_parse(const char *list, uint32_t frames, unsigned char *want)
@@ -200,6 +244,9 @@ struct run_outputs {
 	const int *heat;                /* --heatmaps: counters (tsr_heatmap_counters indices) */
 	int heat_n;
 	uint32_t frames;
+	const uint32_t *rep_frames;     /* --sample: each cluster's representative */
+	struct tsr_frame_stats **rep_stats; /* and a copy of its counters */
+	uint32_t reps;
 	int tty;                        /* show progress */
 	double t0;
 	double shown;                   /* when progress was last printed */
@@ -245,6 +292,12 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 {
 	struct run_outputs *o = ctx;
 	const uint32_t f = fs->frame;
+	for (uint32_t j = 0; j < o->reps; j++)
+		if (o->rep_frames[j] == f && !o->rep_stats[j]) {
+			if (!(o->rep_stats[j] = malloc(sizeof(*fs))))
+				return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+			*o->rep_stats[j] = *fs;
+		}
 	TSR_TRY(tsr_stats_json_add_frame(o->json, fs, err));
 	tsr_csv_row(o->csv.buf + o->csv.len, o->csv.cap - o->csv.len, fs, o->mem,
 		    o->cfg->texture_footprint_stats);
@@ -274,12 +327,21 @@ static enum tsr_status write_frame(void *ctx, struct tsr_sim *sim,
 	return TSR_OK;
 }
 
+/* --sample was given (-1: not). */
+static int sample_k_given(long k)
+{
+	return k >= 0;
+}
+
 int tsr_cmd_run(int argc, char **argv)
 {
 	const char *workload_arg = NULL, *config = NULL, *out_dir = "out", *dump = "last";
 	int heat[TSR_HEATMAP_COUNTERS], heat_n = 0;
 	const char *heat_list = NULL;  /* --heatmaps */
 	long frames_arg = -1;
+	const char *frames_spec = NULL;  /* --frames */
+	long sample_k = -1;              /* --sample: 0 the BIC rule, -1 none */
+	long warmup = 1;                 /* --warmup */
 	int quiet = 0;
 	/* --record-trace CACHE=FILE: cache names and files, split at '=' */
 	char *rec_spec[MAX_RECORDINGS];
@@ -299,6 +361,8 @@ int tsr_cmd_run(int argc, char **argv)
 		{"dump-frames", required_argument, NULL, 'd'},
 		{"timing", required_argument, NULL, 't'},
 		{"heatmaps", required_argument, NULL, 'H'},
+		{"sample", optional_argument, NULL, 'S'},
+		{"warmup", required_argument, NULL, 'W'},
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
@@ -359,12 +423,32 @@ int tsr_cmd_run(int argc, char **argv)
 			dump = optarg;
 			break;
 		case 'f':
-			errno = 0;
-			frames_arg = strtol(optarg, &end, 10);
-			if (*end || errno || frames_arg < 1 || frames_arg > TSR_LIMIT_FRAMES)
-				return tsr_cli_usage_error("invalid --frames '%s' (a number from 1 to "
-							   "%u)", optarg, TSR_LIMIT_FRAMES);
+			frames_spec = optarg;
 			break;
+		case 'W':
+			errno = 0;
+			warmup = strtol(optarg, &end, 10);
+			if (*end || errno || warmup < 0 || warmup > 1000)
+				return tsr_cli_usage_error("invalid --warmup '%s' (a number of frames "
+							   "from 0 to 1000)", optarg);
+			break;
+		case 'S': {
+			/* --sample, --sample=K or --sample K */
+			const char *v = optarg;
+			if (!v && optind < argc && argv[optind][0] &&
+			    strspn(argv[optind], "0123456789") == strlen(argv[optind]))
+				v = argv[optind++];
+			sample_k = 0;
+			if (v) {
+				errno = 0;
+				sample_k = strtol(v, &end, 10);
+				if (*end || errno || sample_k < 1 || sample_k > (long)TSR_LIMIT_FRAMES)
+					return tsr_cli_usage_error("invalid --sample '%s' (a number of "
+								   "clusters from 1 to %u)", v,
+								   TSR_LIMIT_FRAMES);
+			}
+			break;
+		}
 		default:
 			return tsr_cli_getopt_error("run", opt, argv);
 		}
@@ -379,17 +463,71 @@ int tsr_cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	/* --frames: a count, or the frames simulated fully (the others fast-forwarded) */
+	const char *frames_list = NULL;
+	unsigned char *frames_sel = NULL;
+	uint32_t frames_count = 0;
+	if (frames_spec && !sample_k_given(sample_k) &&
+	    tsr_cli_frames_parse(frames_spec, &frames_count, &frames_list, &frames_sel))
+		return EXIT_USAGE;
+	if (frames_count)
+		frames_arg = frames_count;
+	/* --sample: the representatives, from one fast-forward pass (cmd_sample.c) */
+	struct tsr_sample smp = {0};
+	uint32_t *smp_frames = NULL;
+	struct tsr_text smp_reps = {0}, smp_spec = {0};
+	if (sample_k_given(sample_k)) {
+		char tmp[4096];
+		snprintf(tmp, sizeof(tmp), "%s.sample-%ld", out_dir, (long)getpid());
+		double secs = 0;
+		int rc = tsr_cli_sample_choose(workload_arg, config, sets, nsets, frames_spec,
+					       (uint32_t)sample_k, tmp, &smp, &smp_frames, &secs);
+		if (!rc)
+			rc = tsr_cli_sample_lists(&smp, smp_frames, &smp_reps, &smp_spec);
+		if (rc) {
+			free(smp_frames);
+			tsr_sample_release(&smp);
+			tsr_text_release(&smp_reps);
+			tsr_text_release(&smp_spec);
+			return rc;
+		}
+		if (!quiet)
+			fprintf(stderr, "tessera: sample: %u frames in %u clusters (features in "
+				"%.1f s); simulating frames %s\n", smp.n, smp.k, secs, smp_reps.buf);
+		/* the run: the representatives simulated, the rest fast-forwarded */
+		uint32_t count;
+		if (tsr_cli_frames_parse(smp_reps.buf, &count, &frames_list, &frames_sel)) {
+			free(smp_frames);
+			tsr_sample_release(&smp);
+			tsr_text_release(&smp_reps);
+			tsr_text_release(&smp_spec);
+			return EXIT_USAGE;
+		}
+		frames_arg = count;
+		frames_list = smp_reps.buf;
+	}
+
 	/* an apitrace capture: replayed on the driver (run_capture.c) */
 	const size_t wlen = strlen(workload_arg);
 	if (wlen > 6 && !strcmp(workload_arg + wlen - 6, ".trace")) {
+		free(frames_sel);
 		if (recordings > 1)
 			return tsr_cli_usage_error("--record-trace: a capture ('%s') is replayed on "
 						   "the driver, which records one cache "
 						   "(TESSERA_RECORD_TRACE): give it once", workload_arg);
-		return tsr_cli_run_capture(workload_arg, config, sets, nsets,
-					   frames_arg > 0 ? (uint32_t)frames_arg : 0, out_dir, dump,
-					   heat_list, recordings ? rec_spec[0] : NULL,
-					   recordings ? rec_file[0] : NULL, quiet);
+		const struct tsr_cli_capture_extra x = {.simulate = frames_list,
+							.warmup = (uint32_t)warmup,
+							.sample = smp.k ? smp_spec.buf : NULL};
+		const int rc = tsr_cli_run_capture_x(workload_arg, config, sets, nsets,
+						     frames_arg > 0 ? (uint32_t)frames_arg : 0,
+						     out_dir, dump, heat_list,
+						     recordings ? rec_spec[0] : NULL,
+						     recordings ? rec_file[0] : NULL, quiet, &x);
+		free(smp_frames);
+		tsr_sample_release(&smp);
+		tsr_text_release(&smp_reps);
+		tsr_text_release(&smp_spec);
+		return rc;
 	}
 	/* a file, else a shipped one by name: "sprites-2d", "tcor-64k" */
 	struct tsr_error err = {{0}};
@@ -404,8 +542,17 @@ int tsr_cmd_run(int argc, char **argv)
 	struct tsr_sim *sim = NULL;
 	if (s == TSR_OK)
 		s = tsr_sim_open(&cfg, workload, &sim, &err);
-	if (s != TSR_OK)
+	if (s == TSR_OK && frames_sel)
+		s = tsr_sim_select(sim, frames_sel, (uint32_t)frames_arg, (uint32_t)warmup, &err);
+	if (s != TSR_OK) {
+		free(frames_sel);
+		free(smp_frames);
+		tsr_sample_release(&smp);
+		tsr_text_release(&smp_reps);
+		tsr_text_release(&smp_spec);
+		tsr_sim_close(sim);
 		return tsr_cli_exit(s, &err);
+	}
 	struct tsr_gpu *gpu = tsr_sim_gpu(sim);
 	const struct tsr_scene *scene = tsr_sim_scene(sim);
 	uint32_t frames = frames_arg > 0 ? (uint32_t)frames_arg : scene->frames;
@@ -415,6 +562,20 @@ int tsr_cmd_run(int argc, char **argv)
 		return tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
 	}
 	int rc = tsr_cli_dump_frames_parse(dump, frames, want);
+	uint32_t simulated = frames;  /* a selection: only its frames are in the outputs */
+	if (frames_sel) {
+		simulated = 0;
+		for (uint32_t f = 0; f < frames; f++) {
+			want[f] &= frames_sel[f];
+			simulated += frames_sel[f];
+		}
+	}
+	struct tsr_frame_stats **rep_stats = smp.k ? calloc(smp.k, sizeof(*rep_stats)) : NULL;
+	uint32_t *rep_frames = smp.k ? calloc(smp.k, sizeof(*rep_frames)) : NULL;
+	if (!rc && smp.k && (!rep_stats || !rep_frames))
+		rc = tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
+	for (uint32_t j = 0; !rc && j < smp.k; j++)
+		rep_frames[j] = smp_frames[smp.clusters[j].rep];
 	if (!rc && tsr_heatmaps_check(&cfg, heat, heat_n, &err) != TSR_OK)
 		rc = tsr_cli_usage_error("--heatmaps: %s", err.msg);
 	if (!rc && heat_n) {
@@ -451,6 +612,13 @@ int tsr_cmd_run(int argc, char **argv)
 	if (rc) {
 		free(want);
 		tsr_sim_close(sim);
+		free(frames_sel);
+		free(rep_stats);
+		free(rep_frames);
+		free(smp_frames);
+		tsr_sample_release(&smp);
+		tsr_text_release(&smp_reps);
+		tsr_text_release(&smp_spec);
 		return rc;
 	}
 	/*
@@ -485,6 +653,7 @@ int tsr_cmd_run(int argc, char **argv)
 	const struct tsr_memsys *mem = tsr_gpu_memsys(gpu);
 	struct run_outputs o = {.out = &out, .mem = mem, .cfg = &cfg,
 				.dump = want, .heat = heat, .heat_n = heat_n, .frames = frames,
+				.rep_frames = rep_frames, .rep_stats = rep_stats, .reps = smp.k,
 				.tty = !quiet && isatty(STDERR_FILENO)};
 	struct tsr_energy *energy = NULL;
 	if (s == TSR_OK && cfg.timing.enabled)
@@ -513,6 +682,24 @@ int tsr_cmd_run(int argc, char **argv)
 	if (s == TSR_OK)
 		s = tsr_sim_run(sim, frames, write_frame, &o, &err);
 	const struct tsr_frame_stats *total = tsr_sim_total(sim);
+	/* --sample: the estimate, each representative's counters times its weight */
+	struct tsr_frame_stats *estimate = NULL;
+	char *sample_json = NULL;
+	if (s == TSR_OK && smp.k) {
+		estimate = calloc(1, sizeof(*estimate));
+		for (uint32_t j = 0; s == TSR_OK && j < smp.k; j++)
+			if (!estimate || (!rep_stats[j] && !(rep_stats[j] = calloc(1, sizeof(**rep_stats)))))
+				s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
+		for (uint32_t j = 0; s == TSR_OK && j < smp.k; j++)
+			for (uint32_t w = 0; w < smp.clusters[j].weight; w++)
+				tsr_frame_stats_add(estimate, rep_stats[j]);
+		if (s == TSR_OK)
+			s = tsr_sample_json(&smp, smp_frames,
+					    (const struct tsr_frame_stats *const *)rep_stats, mem,
+					    &sample_json, &err);
+		if (s == TSR_OK)
+			total = estimate;
+	}
 	char *csv = o.csv.buf;
 	size_t csv_len = o.csv.len;
 	const int tty = o.tty;
@@ -522,8 +709,10 @@ int tsr_cmd_run(int argc, char **argv)
 	if (s == TSR_OK) {
 		const struct tsr_stats_workload w = {
 			.path = workload, .name = scene->name ? scene->name : "",
-			.frames = frames, .meshes = scene->mesh_count,
+			.frames = simulated, .meshes = scene->mesh_count,
 			.materials = scene->material_count, .images = scene->image_count,
+			.selected = frames_list, .fast_forwarded = frames - simulated,
+			.sample = sample_json,
 		};
 		char *text = NULL;
 		s = tsr_stats_json_render(o.json, &cfg, &w, tsr_gpu_address_map(gpu), total, &text,
@@ -552,7 +741,14 @@ int tsr_cmd_run(int argc, char **argv)
 	if (s != TSR_OK) {
 		tsr_output_abort(&out);
 	} else if (!quiet) {
-		print_summary(total, frames, seconds, mem, cfg.timing.gpu_mhz, energy);
+		if (smp.k)
+			printf("estimated totals of %u frames from %u simulated (--sample)\n", smp.n,
+			       smp.k);
+		else if (frames_sel)
+			printf("%u frames simulated, %u fast-forwarded\n", simulated,
+			       frames - simulated);
+		print_summary(total, smp.k ? smp.n : simulated, seconds, mem, cfg.timing.gpu_mhz,
+			      energy);
 		char a[TSR_SHORT_BUF];
 		const char *d = tsr_short(out_dir, a, sizeof(a));
 		printf("\nwrote %s/stats.json, %s/frames.csv\n", d, d);
@@ -562,6 +758,17 @@ int tsr_cmd_run(int argc, char **argv)
 	tsr_energy_destroy(energy);
 	free(csv);
 	tsr_sim_close(sim);
+	free(frames_sel);
+	free(sample_json);
+	free(estimate);
+	for (uint32_t j = 0; rep_stats && j < smp.k; j++)
+		free(rep_stats[j]);
+	free(rep_stats);
+	free(rep_frames);
+	free(smp_frames);
+	tsr_sample_release(&smp);
+	tsr_text_release(&smp_reps);
+	tsr_text_release(&smp_spec);
 	return rc;
 }
 

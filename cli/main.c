@@ -31,6 +31,8 @@ static void usage_main(FILE *f)
 		"\n"
 		"commands:\n"
 		"  run WORKLOAD.json [options]   render frames and write statistics\n"
+		"  sample WORKLOAD [options]     representative frames of a long run (MEGsim\n"
+		"                                clustering; run --sample simulates those)\n"
 		"  cachesim TRACE [options]      replay a trace through one cache geometry\n"
 		"                                and several replacement policies\n"
 		"  analyze KIND TRACE [options]  reuse, frame and epoch analyses of a trace\n"
@@ -110,7 +112,7 @@ int main(int argc, char **argv)
 		{"config", tsr_cmd_config},     {"counters", tsr_cmd_counters},
 		{"sweep", tsr_cmd_sweep},       {"compare", tsr_cmd_compare},
 		{"capture", tsr_cmd_capture},   {"exec", tsr_cmd_exec},
-		{"trace", tsr_cmd_trace},
+		{"trace", tsr_cmd_trace},       {"sample", tsr_cmd_sample},
 	};
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name)) {

@@ -372,15 +372,16 @@ done:
 }
 
 /* The frames the driver rendered into folder dir: the rows of its
- * frames.csv (its images are only those --dump-frames keeps); -1: no
- * folder, or no stats.json in it. */
-static long count_frames(const char *dir)
+ * frames.csv (its images are only those --dump-frames keeps), or of its
+ * features.csv (every frame, fast-forwarded ones too); -1: no folder, or
+ * no stats.json in it. */
+static long count_frames(const char *dir, const char *csv)
 {
 	char p[PATH_MAX + 16];
 	snprintf(p, sizeof(p), "%s/stats.json", dir);
 	if (access(p, R_OK))
 		return -1;
-	snprintf(p, sizeof(p), "%s/frames.csv", dir);
+	snprintf(p, sizeof(p), "%s/%s", dir, csv);
 	FILE *f = fopen(p, "r");
 	if (!f)
 		return -1;
@@ -558,6 +559,10 @@ struct replay_args {
 	const char *heatmaps;    /* TESSERA_HEATMAPS, or NULL */
 	const char *record;      /* TESSERA_RECORD_TRACE (CACHE=FILE), or NULL */
 	uint32_t frames;         /* TESSERA_FRAMES: the replay ends there; 0: unset */
+	const char *simulate;    /* TESSERA_SIMULATE (struct tsr_cli_capture_extra), or NULL */
+	uint32_t warmup;         /* TESSERA_WARMUP with simulate */
+	const char *sample;      /* TESSERA_SAMPLE, or NULL */
+	int features;            /* TESSERA_FEATURES=1: the surface is found by features.csv */
 	int own_signals;         /* replay()'s: one replay at a time */
 	char *said;              /* replay()'s: the driver's first message, or NULL */
 	size_t said_n;
@@ -575,8 +580,9 @@ static enum tsr_status replay_capture(const struct replay_args *a, char *src, si
 {
 	const char *old_path = getenv("LD_LIBRARY_PATH");
 	char *ld_path = malloc(strlen(a->driver_dir) + (old_path ? strlen(old_path) : 0) + 2);
-	char frames_text[32];
+	char frames_text[32], warmup_text[32];
 	snprintf(frames_text, sizeof(frames_text), "%u", a->frames);
+	snprintf(warmup_text, sizeof(warmup_text), "%u", a->warmup);
 	if (!ld_path)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	sprintf(ld_path, "%s%s%s", a->driver_dir, old_path && old_path[0] ? ":" : "",
@@ -600,6 +606,10 @@ static enum tsr_status replay_capture(const struct replay_args *a, char *src, si
 			TSR_MALLOC_TUNABLES,
 		/* the replay ends with the last frame asked for */
 		"TESSERA_FRAMES", a->frames ? frames_text : NULL,
+		"TESSERA_SIMULATE", a->simulate,
+		"TESSERA_WARMUP", a->simulate && a->warmup ? warmup_text : NULL,
+		"TESSERA_SAMPLE", a->sample,
+		"TESSERA_FEATURES", a->features ? "1" : NULL,
 		NULL,
 	};
 	char *argv_replay[] = {"eglretrace", "--headless", (char *)a->trace, NULL};
@@ -617,7 +627,7 @@ static enum tsr_status replay_capture(const struct replay_args *a, char *src, si
 			snprintf(d, sizeof(d), "%s", a->out);
 		else
 			snprintf(d, sizeof(d), "%s/surface-%u", a->out, k);
-		const long f = count_frames(d);
+		const long f = count_frames(d, a->features ? "features.csv" : "frames.csv");
 		if (f > *got) {
 			*got = f;
 			snprintf(src, n, "%s", d);
@@ -659,6 +669,25 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 			const char *heatmaps, const char *record_cache, const char *record_file,
 			int quiet)
 {
+	return tsr_cli_run_capture_x(trace, config, sets, nsets, frames_arg, out_dir, dump,
+				     heatmaps, record_cache, record_file, quiet, NULL);
+}
+
+int tsr_cli_run_capture_x(const char *trace, const char *config, const char *const *sets,
+			  size_t nsets, uint32_t frames_arg, const char *out_dir, const char *dump,
+			  const char *heatmaps, const char *record_cache, const char *record_file,
+			  int quiet, const struct tsr_cli_capture_extra *x)
+{
+	static const struct tsr_cli_capture_extra none = {0};
+	if (!x)
+		x = &none;
+	/* the frames simulated fully, when not all (x->simulate) */
+	struct tsr_frame_list sel = {0};
+	if (x->simulate) {
+		struct tsr_error e;
+		if (tsr_frame_list_parse(x->simulate, &sel, &e) != TSR_OK)
+			return tsr_cli_usage_error("invalid --frames %s", e.msg);
+	}
 	/* 1. the configuration, as the driver will read it, before anything runs */
 	struct tsr_error err = {{0}};
 	char config_path[PATH_MAX], abs_config[PATH_MAX], abs_tmp[PATH_MAX], why[1024];
@@ -733,7 +762,17 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 	if (rc) {
 		free(want);
 		tsr_text_release(&set_text);
+		tsr_frame_list_release(&sel);
 		return rc;
+	}
+	/* a selection: only its frames are in the outputs (images included) */
+	uint32_t expected = frames;
+	if (x->simulate) {
+		expected = 0;
+		for (uint32_t f = 0; f < frames; f++) {
+			want[f] &= tsr_frame_list_has(&sel, f, frames);
+			expected += tsr_frame_list_has(&sel, f, frames);
+		}
 	}
 
 	/* 3. the outputs, declared before the replay (report/report.h) */
@@ -772,6 +811,8 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 			.dump = dump, .heatmaps = heat_n ? heatmaps : NULL,
 			.record = record_cache ? rec_env : NULL,
 			.frames = frames < (uint32_t)trace_frames ? frames : 0,
+			.simulate = x->simulate, .warmup = x->warmup, .sample = x->sample,
+			.features = x->features,
 			.own_signals = 1,
 		};
 		if (!quiet)
@@ -779,12 +820,15 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 				frames, frames == 1 ? "" : "s", trace);
 		s = replay_capture(&ra, src, sizeof(src), &got, &err);
 	}
-	if (s == TSR_OK && got < (long)frames)
+	/* frames.csv holds the selected frames, features.csv every one */
+	const uint32_t rows = x->features ? frames : expected;
+	if (s == TSR_OK && got < (long)rows)
 		s = tsr_error_set(&err, TSR_ERR_IO, "the replay of capture '%s' rendered %ld of its "
-				  "%u frames", trace, got < 0 ? 0 : got, frames);
+				  "%u frames", trace, got < 0 ? 0 : got, rows);
 	/* glReadPixels and CopyTex[Sub]Image2D render a frame of their own
-	 * (docs/gles.md): the frames are the device's */
-	if (s == TSR_OK && got > (long)frames) {
+	 * (docs/gles.md): the frames are the device's (a selection names the
+	 * device's frames: those past it are fast-forwarded, in no output) */
+	if (s == TSR_OK && got > (long)frames && !x->simulate) {
 		unsigned char *w = realloc(want, (size_t)got);
 		if (!w)
 			s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
@@ -799,6 +843,8 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 		s = take(&out, src, "stats.json", trace, &err);
 	if (s == TSR_OK)
 		s = take(&out, src, "frames.csv", trace, &err);
+	if (s == TSR_OK && x->features)
+		s = take(&out, src, "features.csv", trace, &err);
 	for (uint32_t f = 0; s == TSR_OK && f < frames; f++) {
 		char name[64];
 		snprintf(name, sizeof(name), "frame-%04u.png", f);
@@ -836,15 +882,22 @@ int tsr_cli_run_capture(const char *trace, const char *config, const char *const
 	if (s == TSR_OK && !quiet) {
 		char a[TSR_SHORT_BUF];
 		const char *d = tsr_short(out_dir, a, sizeof(a));
-		printf("run: %s: %u frame%s replayed in %.1f s\n", trace, frames,
-		       frames == 1 ? "" : "s", tsr_cli_now_seconds() - t0);
+		if (x->simulate)
+			printf("run: %s: %u frame%s replayed in %.1f s, %u simulated, the others "
+			       "fast-forwarded\n", trace, frames, frames == 1 ? "" : "s",
+			       tsr_cli_now_seconds() - t0, expected);
+		else
+			printf("run: %s: %u frame%s replayed in %.1f s\n", trace, frames,
+			       frames == 1 ? "" : "s", tsr_cli_now_seconds() - t0);
 		printf("wrote %s/stats.json, %s/frames.csv\n", d, d);
 	}
 	free(want);
 	tsr_text_release(&set_text);
+	tsr_frame_list_release(&sel);
 	return rc;
 early:
 	tsr_text_release(&set_text);
+	tsr_frame_list_release(&sel);
 	return rc;
 }
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "driver/driver.h"
+#include "report/report.h"
 
 /* RGB565, RGB888, RGBA8888 x depth 0, 16, 24 x stencil 0, 8, in
  * EGL_CONFIG_ID order. */
@@ -43,6 +44,10 @@ static char out_dir[PATH_MAX];        /* TESSERA_OUT, "" when unset */
 static unsigned long frame_limit;     /* TESSERA_FRAMES, 0: none */
 static char frame_images[1024];       /* TESSERA_DUMP_FRAMES, "" when unset (all) */
 static char heatmaps[256];            /* TESSERA_HEATMAPS, "" when unset (none) */
+static char *simulate;                /* TESSERA_SIMULATE, NULL when unset (all) */
+static char *sample;                  /* TESSERA_SAMPLE, NULL when unset */
+static int features;                  /* TESSERA_FEATURES=1 */
+static unsigned long warmup;          /* TESSERA_WARMUP, 0 when unset */
 static char record_cache[64];         /* TESSERA_RECORD_TRACE's CACHE, "" when unset */
 static char record_file[256];         /* and its FILE (a name in each device's folder) */
 static unsigned long frames_ended;    /* eglSwapBuffers calls of every surface since
@@ -207,6 +212,39 @@ enum tsr_status drv_setup(struct tsr_error *err)
 		if (tsr_gles_heatmaps_check(heat, &cfg, &e) != TSR_OK)
 			return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_HEATMAPS: %s", e.msg);
 	}
+	/* TESSERA_SIMULATE: the frames simulated fully, the others fast-forwarded */
+	const char *sim = getenv("TESSERA_SIMULATE");
+	if (sim && sim[0]) {
+		struct tsr_frame_list l;
+		struct tsr_error e;
+		const enum tsr_status st = tsr_frame_list_parse(sim, &l, &e);
+		const int last = l.kind == TSR_FRAMES_LAST;
+		tsr_frame_list_release(&l);
+		if (st != TSR_OK)
+			return tsr_error_set(err, st, "TESSERA_SIMULATE: %s", e.msg);
+		if (last)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "TESSERA_SIMULATE: 'last' is not "
+					     "a list of frames");
+	}
+	const char *smp = getenv("TESSERA_SAMPLE");
+	const char *feat = getenv("TESSERA_FEATURES");
+	free(simulate);
+	free(sample);
+	simulate = sim && sim[0] ? strdup(sim) : NULL;
+	sample = smp && smp[0] ? strdup(smp) : NULL;
+	if ((sim && sim[0] && !simulate) || (smp && smp[0] && !sample))
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	features = feat && !strcmp(feat, "1");
+	const char *wu = getenv("TESSERA_WARMUP");
+	warmup = 0;
+	if (wu && wu[0]) {
+		char *end;
+		errno = 0;
+		warmup = strtoul(wu, &end, 10);
+		if (*end || errno || wu[0] == '-' || warmup > 1000)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "invalid TESSERA_WARMUP '%s': a "
+					     "count of frames from 0 to 1000", wu);
+	}
 	/* TESSERA_RECORD_TRACE=CACHE=FILE: each device records cache CACHE's
 	 * input into FILE in its output folder (the cache is checked when a
 	 * device is made: it names the caches the configuration has) */
@@ -305,6 +343,10 @@ static EGLint surface_device(struct drv_surface *s)
 		.out_dir = out,
 		.frame_images = frame_images[0] ? frame_images : NULL,
 		.heatmaps = heatmaps[0] ? heatmaps : NULL,
+		.frames = simulate,
+		.warmup = (uint32_t)warmup,
+		.sample = sample,
+		.features = features,
 		.record_cache = record_cache[0] && out ? record_cache : NULL,
 		.record_file = record_file,
 	};

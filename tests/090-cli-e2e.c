@@ -878,6 +878,65 @@ static void test_ignored_key_warnings(void **state)
 	free(msg);
 }
 
+/* `run --frames LIST` (fast-forward), `run --sample` and `tessera sample`: the outputs cover
+ * the frames simulated; the estimate's stats.json says how it was made */
+static void test_frames_and_sample(void **state)
+{
+	(void)state;
+	static const char small[] = "camera-pan --set screen.width=160 --set screen.height=96";
+	char args[2048], d[512], p[600];
+	snprintf(d, sizeof(d), "%s/o-frames", tmpdir);
+	snprintf(args, sizeof(args), "run %s --frames 3-4,7 --dump-frames all --out '%s'", small,
+		 d);
+	free(small_run(args, 0));
+	assert_int_equal(count_files(d), 5);  /* stats.json, frames.csv, frames 3, 4 and 7 */
+	snprintf(p, sizeof(p), "%s/frame-0007.png", d);
+	assert_true(exists(p));
+	snprintf(p, sizeof(p), "%s/stats.json", d);
+	json_t *root = json_load_file(p, 0, NULL);
+	assert_non_null(root);
+	assert_int_equal(jint(root, "workload.frames"), 3);
+	assert_int_equal(jint(root, "workload.fast_forwarded_frames"), 5);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(root, "workload"),
+							      "selected_frames")), "3-4,7");
+	json_t *frames = json_object_get(root, "frames");
+	assert_int_equal(json_array_size(frames), 3);
+	assert_int_equal(jint(json_array_get(frames, 2), "frame"), 7);
+	json_decref(root);
+	snprintf(args, sizeof(args), "run %s --frames 0 --out '%s'", small, d);
+	expect_msg(small_run(args, 2), "invalid --frames '0'");
+	snprintf(args, sizeof(args), "run %s --frames 4-2 --out '%s'", small, d);
+	expect_msg(small_run(args, 2), "ends before it begins");
+	/* --sample 2 over 6 frames: 2 simulated, the totals estimated */
+	snprintf(d, sizeof(d), "%s/o-sample", tmpdir);
+	snprintf(args, sizeof(args), "run %s --frames 6 --sample 2 --out '%s'", small, d);
+	free(small_run(args, 0));
+	snprintf(p, sizeof(p), "%s/stats.json", d);
+	root = json_load_file(p, 0, NULL);
+	assert_non_null(root);
+	assert_int_equal(jint(root, "workload.frames"), 2);
+	assert_int_equal(jint(root, "sample.frames"), 6);
+	assert_int_equal(jint(root, "sample.clusters"), 2);
+	json_t *reps = json_object_get(json_object_get(root, "sample"), "representatives");
+	assert_int_equal(json_array_size(reps), 2);
+	assert_int_equal(jint(json_array_get(reps, 0), "weight") +
+			 jint(json_array_get(reps, 1), "weight"), 6);
+	assert_non_null(json_object_get(json_object_get(json_object_get(root, "sample"), "bounds"),
+					"raster.quads_shaded"));
+	json_decref(root);
+	snprintf(args, sizeof(args), "run %s --sample 0 --out '%s'", small, d);
+	expect_msg(small_run(args, 2), "invalid --sample '0'");
+	/* tessera sample: a line per cluster, and the JSON */
+	snprintf(p, sizeof(p), "%s/sample.json", tmpdir);
+	snprintf(args, sizeof(args), "sample %s --frames 6 --clusters 3 --out '%s'", small, p);
+	free(small_run(args, 0));
+	root = json_load_file(p, 0, NULL);
+	assert_non_null(root);
+	assert_int_equal(jint(root, "frames"), 6);
+	assert_int_equal(json_array_size(json_object_get(root, "representatives")), 3);
+	json_decref(root);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -893,6 +952,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_outputs_all_or_nothing),
 		cmocka_unit_test(test_clear_messages),
 		cmocka_unit_test(test_ignored_key_warnings),
+		cmocka_unit_test(test_frames_and_sample),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, setup, teardown);
 }

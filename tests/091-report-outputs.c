@@ -440,7 +440,7 @@ static void test_frame_list(void **state)
 	}
 	assert_int_equal(tsr_frame_list_parse("1,x", &l, &err), TSR_ERR_CONFIG);
 	assert_string_equal(err.msg, "'1,x': item 'x' is not a frame number (use all, none, "
-				     "last or a list like 0,5,9)");
+				     "last or a list like 0,5,9 or 0-3,8)");
 	tsr_frame_list_release(&l);
 }
 

@@ -116,6 +116,7 @@
 #include "pipeline/gpu.h"
 #include "report/heatmap.h"
 #include "report/report.h"
+#include "sample/sample.h"
 #include "sim/footprint.h"
 #include "trace/trace.h"
 
@@ -161,6 +162,14 @@ struct tsr_gles_device {
 	struct tsr_gpu_config config;
 	char *out_dir;
 	struct tsr_frame_list images;      /* which frames' images are written */
+	struct tsr_frame_list select;      /* params.frames: those simulated fully */
+	char *frames_spec;                 /* params.frames (a copy), or NULL */
+	uint32_t simulated;                /* frames rendered that select holds */
+	int last_full;                     /* the frame rendered last was one of them */
+	struct tsr_text features;          /* params.features: features.csv */
+	struct tsr_sample sample;          /* params.sample: clusters (rep = index) */
+	uint32_t *sample_frames;           /* each cluster's representative frame */
+	struct tsr_frame_stats **sample_stats; /* and its counters, once rendered */
 	int heat[TSR_HEATMAP_COUNTERS];    /* params.heatmaps: their counters */
 	int heat_n;
 	struct tsr_gpu *gpu;
@@ -244,6 +253,40 @@ enum tsr_status tsr_gles_heatmaps_check(const char *list, const struct tsr_gpu_c
 	return tsr_heatmaps_check(cfg, heat, n, err);
 }
 
+/* params.sample: "FRAME:WEIGHT:CV,..." into d->sample and d->sample_frames. */
+static enum tsr_status sample_parse(struct tsr_gles_device *d, const char *spec,
+				    struct tsr_error *err)
+{
+	uint32_t k = 1;
+	for (const char *p = spec; *p; p++)
+		k += *p == ',';
+	d->sample.clusters = calloc(k, sizeof(*d->sample.clusters));
+	d->sample_frames = calloc(k, sizeof(*d->sample_frames));
+	d->sample_stats = calloc(k, sizeof(*d->sample_stats));
+	if (!d->sample.clusters || !d->sample_frames || !d->sample_stats)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	const char *p = spec;
+	for (uint32_t j = 0; j < k; j++) {
+		char *end;
+		errno = 0;
+		const unsigned long f = strtoul(p, &end, 10);
+		int ok = end != p && *end == ':';
+		const unsigned long w = ok ? strtoul(end + 1, &end, 10) : 0;
+		ok = ok && *end == ':' && w > 0 && w < UINT32_MAX && f < UINT32_MAX;
+		const double cv = ok ? strtod(end + 1, &end) : 0;
+		ok = ok && !errno && cv >= 0 && (*end == ',' || (!*end && j + 1 == k));
+		if (!ok)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "sample '%s': item %u is not "
+					     "FRAME:WEIGHT:CV", spec, j + 1);
+		d->sample_frames[j] = (uint32_t)f;
+		d->sample.clusters[j] = (struct tsr_sample_cluster){j, (uint32_t)w, cv};
+		d->sample.n += (uint32_t)w;
+		p = end + 1;
+	}
+	d->sample.k = k;
+	return TSR_OK;
+}
+
 /*
  * params.record_cache: the input of cache `cache` recorded into
  * out_dir/file through the device's output transaction (the trace
@@ -314,13 +357,27 @@ enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 	d->total = calloc(1, sizeof(*d->total));
 	d->params.frame_images = NULL;
 	d->params.heatmaps = NULL;
+	d->params.frames = NULL;
+	if (p->frames)
+		d->frames_spec = strdup(p->frames);
 	if (p->out_dir)
 		d->out_dir = strdup(p->out_dir);
 	enum tsr_status s = TSR_OK;
-	if (!d->fs || !d->total || (p->out_dir && !d->out_dir))
+	if (!d->fs || !d->total || (p->out_dir && !d->out_dir) || (p->frames && !d->frames_spec))
 		s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a GL ES device");
 	if (s == TSR_OK)
 		s = frame_images_parse(p->frame_images, &d->images, err);
+	if (s == TSR_OK && p->sample)
+		s = sample_parse(d, p->sample, err);
+	if (s == TSR_OK && p->frames) {
+		struct tsr_error e;
+		s = tsr_frame_list_parse(p->frames, &d->select, &e);
+		if (s == TSR_OK && d->select.kind == TSR_FRAMES_LAST)
+			s = tsr_error_set(&e, TSR_ERR_CONFIG, "'%s': all, none or a list of frames "
+					  "and ranges", p->frames);
+		if (s != TSR_OK)
+			s = tsr_error_set(err, s, "frames %s", e.msg);
+	}
 	/* the Parameter Buffer laid out for the most varyings a program has
 	 * (a material of TSR_SHADER_MAX_VARYINGS, which no draw uses) */
 	const struct tsr_material widest = {.texture = -1, .texture_object = -1,
@@ -371,6 +428,8 @@ enum tsr_status tsr_gles_device_create(const struct tsr_gles_device_params *p,
 				       d->config.texture_footprint_stats);
 			tsr_text_printf(&d->csv, "%s%s\n", head, d->energy ? ",energy_nj" : "");
 		}
+		if (s == TSR_OK && p->features)
+			tsr_sample_features_csv_header(&d->features);
 	}
 	if (s == TSR_OK && p->record_cache)
 		s = record_open(d, p->record_cache, p->record_file, err);
@@ -462,7 +521,16 @@ static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error 
 	if (!d->pass_open || d->pass_target >= 0)  /* the frame ends drawing the window */
 		TSR_TRY(open_pass(d, -1, -1, NULL, err));
 	d->cmds.frame = d->recorded;
-	enum tsr_status s = tsr_gpu_render_commands(d->gpu, &d->cmds, d->fs, err);
+	/* params.frames: the frames it does not select are fast-forwarded, but
+	 * the warmup frames before a selected one, which warm the caches up */
+	const int full = tsr_frame_list_has(&d->select, d->recorded, 0);
+	int mode = full ? TSR_GPU_FULL : TSR_GPU_FAST_FORWARD;
+	for (uint32_t k = 1; !full && k <= d->params.warmup; k++)
+		if (tsr_frame_list_has(&d->select, d->recorded + k, 0))
+			mode = TSR_GPU_WARM;
+	enum tsr_status s = tsr_gpu_set_fast_forward(d->gpu, mode, err);
+	if (s == TSR_OK)
+		s = tsr_gpu_render_commands(d->gpu, &d->cmds, d->fs, err);
 	free_frame(d);
 	tsr_commands_reset(&d->cmds, d->recorded + 1);
 	d->pass_open = 0;
@@ -473,7 +541,23 @@ static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error 
 	if (d->footprint)
 		TSR_TRY(tsr_footprint_frame_end(d->footprint, &d->fs->texture.footprint_lines, err));
 	d->fs->frame = d->recorded++;
-	tsr_frame_stats_add(d->total, d->fs);
+	d->last_full = full;
+	if (d->out_dir && d->params.features)
+		tsr_sample_features_csv_row(&d->features, d->fs);
+	if (!full)
+		return TSR_OK;  /* in no total, no frames.csv row, no image */
+	d->simulated++;
+	uint32_t times = 1;  /* params.sample: its cluster's weight */
+	for (uint32_t j = 0; j < d->sample.k; j++)
+		if (d->sample_frames[j] == d->fs->frame && !d->sample_stats[j]) {
+			d->sample_stats[j] = malloc(sizeof(*d->fs));
+			if (!d->sample_stats[j])
+				return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+			*d->sample_stats[j] = *d->fs;
+			times = d->sample.clusters[j].weight;
+		}
+	for (uint32_t t = 0; t < times; t++)
+		tsr_frame_stats_add(d->total, d->fs);
 	if (!d->out_dir)
 		return TSR_OK;
 	const uint32_t f = d->fs->frame;
@@ -499,13 +583,28 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 	enum tsr_status s = TSR_OK;
 	if (d->json && d->gpu) {
 		char *text = NULL;
-		if (d->images.kind == TSR_FRAMES_LAST && d->recorded > 0)
+		if (d->images.kind == TSR_FRAMES_LAST && d->recorded > 0 && d->last_full)
 			s = write_frame_image(d, err);
+		char *sample = NULL;
+		if (s == TSR_OK && d->sample.k) {  /* representatives never rendered: zeros */
+			for (uint32_t j = 0; s == TSR_OK && j < d->sample.k; j++)
+				if (!d->sample_stats[j] &&
+				    !(d->sample_stats[j] = calloc(1, sizeof(*d->fs))))
+					s = tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+			if (s == TSR_OK)
+				s = tsr_sample_json(&d->sample, d->sample_frames,
+						    (const struct tsr_frame_stats *const *)d->sample_stats,
+						    tsr_gpu_memsys(d->gpu), &sample, err);
+		}
 		const struct tsr_stats_workload w = {.path = "(a GL ES 2.0 program)", .name = "",
-						     .frames = d->recorded};
+						     .frames = d->simulated,
+						     .selected = d->frames_spec,
+						     .fast_forwarded = d->recorded - d->simulated,
+						     .sample = sample};
 		if (s == TSR_OK)
 			s = tsr_stats_json_render(d->json, &d->config, &w,
 						  tsr_gpu_address_map(d->gpu), d->total, &text, err);
+		free(sample);
 		if (s == TSR_OK)
 			s = tsr_output_write(&d->out, "stats.json", text, strlen(text), err);
 		free(text);
@@ -513,6 +612,11 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 			s = tsr_text_status(&d->csv, "frames.csv", err);
 		if (s == TSR_OK)
 			s = tsr_output_write(&d->out, "frames.csv", d->csv.buf, d->csv.len, err);
+		if (s == TSR_OK && d->params.features)
+			s = tsr_text_status(&d->features, "features.csv", err);
+		if (s == TSR_OK && d->params.features)
+			s = tsr_output_write(&d->out, "features.csv", d->features.buf,
+					     d->features.len, err);
 		if (d->rec) {  /* the trace before the commit: its errors fail the write */
 			tsr_cache_set_observer(d->rec_cache, NULL);
 			struct tsr_error terr = {{0}};
@@ -543,6 +647,14 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 	tsr_stats_json_destroy(d->json);
 	tsr_energy_destroy(d->energy);
 	tsr_text_release(&d->csv);
+	tsr_text_release(&d->features);
+	tsr_frame_list_release(&d->select);
+	free(d->frames_spec);
+	for (uint32_t j = 0; d->sample_stats && j < d->sample.k; j++)
+		free(d->sample_stats[j]);
+	free(d->sample_stats);
+	free(d->sample_frames);
+	tsr_sample_release(&d->sample);
 	for (uint32_t i = 0; i < d->texture_count; i++)
 		free(d->textures[i].rgba);
 	for (uint32_t i = 0; i < d->old_count; i++)
@@ -1737,6 +1849,11 @@ enum tsr_status tsr_gles_device_swap(struct tsr_gles_device *dev, struct tsr_err
 {
 	dev->frames++;
 	return render_frame(dev, err);
+}
+
+uint32_t tsr_gles_device_simulated(const struct tsr_gles_device *dev)
+{
+	return dev->simulated;
 }
 
 uint32_t tsr_gles_device_frames(const struct tsr_gles_device *dev)

@@ -36,6 +36,28 @@ struct tsr_gles_device_params {
 	const char *frame_images;            /* which frames' images out_dir gets
 	                                        (tsr_gles_frame_images_check());
 	                                        NULL: all */
+	const char *frames;                  /* the frames simulated fully (`tessera run
+	                                        --frames`: a frame list, "5-7,20";
+	                                        report/report.h); the others are
+	                                        fast-forwarded (tsr_gpu_set_fast_forward():
+	                                        rendered exactly, no memory or timing
+	                                        model) and out_dir's stats.json,
+	                                        frames.csv and images leave them out;
+	                                        NULL: all */
+	uint32_t warmup;                     /* with frames: the frames before each
+	                                        selected one that warm the memory
+	                                        hierarchy up (TSR_GPU_WARM: caches run,
+	                                        no timing, in no output) */
+	const char *sample;                  /* `tessera run --sample`: the clusters'
+	                                        representatives as "FRAME:WEIGHT:CV,..."
+	                                        (sample/sample.h; frames selects them):
+	                                        stats.json's total is the estimate, the
+	                                        sum of each one's counters times its
+	                                        weight, with a "sample" object (its
+	                                        bounds); NULL: none */
+	int features;                        /* out_dir gets features.csv too: every
+	                                        frame's functional counters, fast-
+	                                        forwarded or not (sample/sample.h) */
 	const char *heatmaps;                /* per-tile heatmaps of those frames
 	                                        (`tessera run --heatmaps`: counter
 	                                        names, comma-separated; report/
@@ -160,6 +182,10 @@ enum tsr_status tsr_gles_device_flush(struct tsr_gles_device *dev, struct tsr_er
 /* eglSwapBuffers: the frame ends (its statistics and image are written to
  * out_dir), the next one begins. */
 enum tsr_status tsr_gles_device_swap(struct tsr_gles_device *dev, struct tsr_error *err);
+
+/* Frames rendered so far (fast-forwarded ones included) whose counters
+ * are in the run's totals: those params.frames selects. */
+uint32_t tsr_gles_device_simulated(const struct tsr_gles_device *dev);
 
 /* Frames ended so far. */
 uint32_t tsr_gles_device_frames(const struct tsr_gles_device *dev);

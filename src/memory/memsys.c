@@ -48,6 +48,7 @@ struct tsr_memsys {
 	tsr_mem_path_fn path_fn;     /* tsr_memsys_set_path_sink(), or NULL */
 	void *path_ctx;
 	struct tsr_mem_path path;    /* the line access being resolved */
+	int bypass;                  /* tsr_memsys_set_bypass(): every access dropped */
 };
 
 void tsr_memsys_set_path_sink(struct tsr_memsys *m, tsr_mem_path_fn fn, void *ctx)
@@ -55,7 +56,26 @@ void tsr_memsys_set_path_sink(struct tsr_memsys *m, tsr_mem_path_fn fn, void *ct
 	m->path_fn = fn;
 	m->path_ctx = ctx;
 	/* with a sink, every access takes the slow path, which records it */
-	m->hot.inline_ports = fn ? 0 : m->cache_count;
+	m->hot.inline_ports = fn || m->bypass ? 0 : m->cache_count;
+}
+
+void tsr_memsys_path_sink(const struct tsr_memsys *m, tsr_mem_path_fn *fn, void **ctx)
+{
+	*fn = m->path_fn;
+	*ctx = m->path_ctx;
+}
+
+void tsr_memsys_set_bypass(struct tsr_memsys *m, int on)
+{
+	m->bypass = on != 0;
+	/* every access then takes the slow path, whose first test drops it:
+	 * the inline plain hit of the normal path is unchanged */
+	m->hot.inline_ports = m->path_fn || m->bypass ? 0 : m->cache_count;
+}
+
+int tsr_memsys_bypassed(const struct tsr_memsys *m)
+{
+	return m->bypass;
 }
 
 const char *tsr_memsys_route_name(uint32_t r)
@@ -618,6 +638,11 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 			    struct tsr_mem_result *r, int fast)
 {
 	struct tsr_mem_result own;
+	if (__builtin_expect(m->bypass, 0)) {  /* tsr_memsys_set_bypass(): fast-forward */
+		if (r)
+			*r = (struct tsr_mem_result){.served_by = TSR_PORT_PERFECT};
+		return;
+	}
 	if (m->path_fn && !r)
 		r = &own;  /* the path follows the request's chain by r */
 	if (r)
@@ -713,6 +738,8 @@ void tsr_mem_read_lines(struct tsr_memsys *m, uint32_t port, const uint64_t *add
 
 void tsr_mem_marker(struct tsr_memsys *m, enum tsr_marker kind, uint64_t value)
 {
+	if (m->bypass)
+		return;
 	for (uint32_t i = 0; i < m->cache_count; i++)
 		tsr_cache_marker(m->nodes[i].cache, kind, value);
 }

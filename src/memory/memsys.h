@@ -238,6 +238,23 @@ struct tsr_mem_path;
 typedef void (*tsr_mem_path_fn)(void *ctx, const struct tsr_mem_path *p);
 void tsr_memsys_set_path_sink(struct tsr_memsys *m, tsr_mem_path_fn fn, void *ctx);
 
+/* The sink tsr_memsys_set_path_sink() set: *fn (NULL: none) and *ctx. */
+void tsr_memsys_path_sink(const struct tsr_memsys *m, tsr_mem_path_fn *fn, void **ctx);
+
+/*
+ * Fast-forward (`tessera run --frames A-B`, docs/performance.md): with on
+ * set, every access (tsr_mem_access(), tsr_mem_read_lines()) and every
+ * marker is dropped: no cache, DRAM counter or path sink sees it, and a
+ * result asked for says TSR_PORT_PERFECT, level 0. The caches keep the
+ * state they had; off resumes the model from it. The normal path is
+ * unchanged: the inline plain hit is skipped while on (as with a path
+ * sink), and the slow path's first test drops the access.
+ */
+void tsr_memsys_set_bypass(struct tsr_memsys *m, int on);
+
+/* Whether tsr_memsys_set_bypass() is on. */
+int tsr_memsys_bypassed(const struct tsr_memsys *m);
+
 /*
  * Bytes DRAM moves for a direct access of `size` bytes at addr: whole
  * bursts (dram.burst_bytes). Pure.

@@ -394,6 +394,11 @@ void tsr_gpu_destroy(struct tsr_gpu *g)
 {
 	if (!g)
 		return;
+	if (g->fast_forward) {  /* the parked timing mode goes too */
+		g->timing = g->timing_parked;
+		g->log = g->log_parked;
+		tsr_memsys_set_path_sink(g->mem, g->sink_parked, g->sink_ctx_parked);
+	}
 	tsr_timing_destroy(g);
 	if (g->driver && g->driver->destroy)
 		g->driver->destroy(g);
@@ -525,6 +530,41 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 {
 	TSR_TRY(tsr_gpu_begin_frame(g, c, st, err));
 	return tsr_gpu_finish_frame(g, err);
+}
+
+enum tsr_status tsr_gpu_set_fast_forward(struct tsr_gpu *g, int mode, struct tsr_error *err)
+{
+	if (mode < TSR_GPU_FULL || mode > TSR_GPU_WARM)
+		return tsr_error_set(err, TSR_ERR_INTERNAL, "no fast-forward mode %d", mode);
+	if (mode == g->fast_forward)
+		return TSR_OK;
+	if (g->frames_begun != g->frames_finished)
+		return tsr_error_set(err, TSR_ERR_INTERNAL,
+				     "fast-forward is switched between frames, not during one");
+	if (g->fast_forward) {  /* back to the full model first */
+		g->timing = g->timing_parked;
+		g->log = g->log_parked;
+		tsr_memsys_set_path_sink(g->mem, g->sink_parked, g->sink_ctx_parked);
+		tsr_memsys_set_bypass(g->mem, 0);
+		g->timing_parked = NULL;
+		g->log_parked = NULL;
+	}
+	if (mode) {  /* the timing mode waits, untouched, with its work log and sink */
+		g->timing_parked = g->timing;
+		g->log_parked = g->log;
+		tsr_memsys_path_sink(g->mem, &g->sink_parked, &g->sink_ctx_parked);
+		tsr_memsys_set_path_sink(g->mem, NULL, NULL);
+		g->timing = NULL;
+		g->log = NULL;
+		tsr_memsys_set_bypass(g->mem, mode == TSR_GPU_FAST_FORWARD);
+	}
+	g->fast_forward = mode;
+	return TSR_OK;
+}
+
+int tsr_gpu_fast_forwarding(const struct tsr_gpu *g)
+{
+	return g->fast_forward;
 }
 
 enum tsr_status tsr_gpu_add_resources(struct tsr_gpu *g, const struct tsr_resources *more,

@@ -116,6 +116,29 @@ enum tsr_status tsr_gpu_render_commands(struct tsr_gpu *g, const struct tsr_fram
 					struct tsr_frame_stats *st, struct tsr_error *err);
 
 /*
+ * Fast-forward (`tessera run --frames A-B`, docs/sample.md), mode
+ * TSR_GPU_FAST_FORWARD: the frames rendered next run functionally only:
+ * every stage runs as before (the images, render targets, textures,
+ * Parameter Buffer and techniques' state stay exact, and the functional
+ * counters of struct tsr_frame_stats are counted: draws, primitives,
+ * quads, instructions, texel fetches), but the memory hierarchy drops
+ * every access (tsr_memsys_set_bypass(): no cache, DRAM or memory counter
+ * changes) and the timing mode is parked (no cycles; it resumes from
+ * where it was). TSR_GPU_WARM: the memory hierarchy runs (caches warm up
+ * for the frames that follow), the timing mode stays parked.
+ * TSR_GPU_FULL: everything (the default). Switched between frames only.
+ * Errors: TSR_ERR_INTERNAL (a frame begun and not finished, e.g. with
+ * timing.overlap_frames; an unknown mode).
+ */
+#define TSR_GPU_FULL 0
+#define TSR_GPU_FAST_FORWARD 1
+#define TSR_GPU_WARM 2
+enum tsr_status tsr_gpu_set_fast_forward(struct tsr_gpu *g, int mode, struct tsr_error *err);
+
+/* tsr_gpu_set_fast_forward()'s mode. */
+int tsr_gpu_fast_forwarding(const struct tsr_gpu *g);
+
+/*
  * The geometry phase of a frame (TCOR II-A): the Command Processor, the
  * geometry stages and the Polygon List Builder bin every draw call into a
  * free frame slot's Parameter Buffer; st is zeroed and gets the frame's

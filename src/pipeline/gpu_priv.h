@@ -68,6 +68,12 @@ struct tsr_gpu {
 	struct tsr_gpu_config cfg;
 	struct tsr_worklog *log;              /* timing mode: the tile's work items, or NULL */
 	struct tsr_timing *timing;            /* timing mode (timing_driver.c), or NULL */
+	struct tsr_timing *timing_parked;     /* tsr_gpu_set_fast_forward(): the timing mode
+	                                         and its work log while fast-forwarding */
+	struct tsr_worklog *log_parked;
+	tsr_mem_path_fn sink_parked;          /* and the memory's path sink */
+	void *sink_ctx_parked;
+	int fast_forward;                     /* tsr_gpu_set_fast_forward()'s mode */
 	tsr_gpu_progress_fn progress;         /* tsr_gpu_set_progress(), or NULL */
 	void *progress_ctx;
 	struct tsr_resources res;             /* meshes, materials, images: the arrays below */

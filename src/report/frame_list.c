@@ -1,12 +1,14 @@
 /*
  * frame_list.c - the frames whose images are written (report/report.h):
  * `tessera run --dump-frames` and the GL ES driver's TESSERA_DUMP_FRAMES
- * take the same grammar, parsed here once.
+ * take the same grammar, parsed here once: all, none, last, or a list
+ * of frame numbers and ranges ("0,5,9", "10-20,40"); --frames too.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "report/report.h"
 
 enum tsr_status tsr_frame_list_parse(const char *spec, struct tsr_frame_list *out,
@@ -24,19 +26,43 @@ enum tsr_status tsr_frame_list_parse(const char *spec, struct tsr_frame_list *ou
 	for (int pass = 0; pass < 2; pass++) { /* the largest frame, then the marks */
 		for (const char *p = spec;;) {
 			const size_t len = strcspn(p, ",");
-			char *end;
-			errno = 0;
-			const unsigned long v = strtoul(p, &end, 10);
-			if (len == 0 || p[0] < '0' || p[0] > '9' || (size_t)(end - p) != len ||
-			    errno || v >= UINT32_MAX)
+			/* N, or a range A-B (A <= B) */
+			unsigned long v[2] = {0, 0};
+			const char *q = p;
+			int ok = len > 0, parts = 0;
+			while (ok && parts < 2) {
+				char *end;
+				errno = 0;
+				ok = q[0] >= '0' && q[0] <= '9';
+				v[parts] = ok ? strtoul(q, &end, 10) : 0;
+				ok = ok && !errno && v[parts] < UINT32_MAX;
+				parts++;
+				if (!ok)
+					break;
+				if ((size_t)(end - p) == len)
+					break;
+				ok = parts == 1 && *end == '-';
+				q = end + 1;
+			}
+			if (!ok)
 				return tsr_error_set(err, TSR_ERR_CONFIG,
 						     "'%s': item '%.*s' is not a frame number (use "
-						     "all, none, last or a list like 0,5,9)",
+						     "all, none, last or a list like 0,5,9 or 0-3,8)",
 						     spec, (int)len, p);
-			if (pass == 0 && (uint32_t)v >= out->n)
-				out->n = (uint32_t)v + 1;
+			if (parts == 1)
+				v[1] = v[0];
+			if (v[1] < v[0])
+				return tsr_error_set(err, TSR_ERR_CONFIG,
+						     "'%s': range '%.*s' ends before it begins", spec,
+						     (int)len, p);
+			if (v[1] >= TSR_LIMIT_FRAMES)
+				return tsr_error_set(err, TSR_ERR_CONFIG,
+						     "'%s': frame %lu is past the most frames a run "
+						     "has (%u)", spec, v[1], TSR_LIMIT_FRAMES);
+			if (pass == 0 && (uint32_t)v[1] >= out->n)
+				out->n = (uint32_t)v[1] + 1;
 			else if (pass == 1)
-				out->listed[v] = 1;
+				memset(out->listed + v[0], 1, v[1] - v[0] + 1);
 			if (!p[len])
 				break;
 			p += len + 1;

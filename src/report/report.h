@@ -36,8 +36,14 @@ struct tsr_gpu_config;
 struct tsr_stats_workload {
 	const char *path;     /* the file rendered */
 	const char *name;     /* the workload's name ("" if none) */
-	uint32_t frames;      /* frames rendered */
+	uint32_t frames;      /* frames rendered (simulated fully) */
 	uint32_t meshes, materials, images;
+	const char *selected; /* `run --frames LIST`: the frames simulated fully (stats.json's
+	                         workload "selected_frames", with "fast_forwarded_frames"
+	                         below); NULL: every frame from 0 (neither key written) */
+	uint32_t fast_forwarded; /* frames rendered functionally only (tsr_gpu_set_fast_forward()) */
+	const char *sample;   /* `run --sample`: a JSON object's text written as stats.json's
+	                         "sample" (the estimate's clusters and error bounds); NULL: none */
 };
 
 /*

@@ -318,6 +318,14 @@ enum tsr_status tsr_stats_json_render(struct tsr_stats_json *j,
 					      (json_int_t)w->meshes, "materials",
 					      (json_int_t)w->materials, "images",
 					      (json_int_t)w->images));
+		json_t *wo = json_object_get(root, "workload");
+		if (wo && w->selected) {
+			json_object_set_new(wo, "selected_frames", json_string(w->selected));
+			json_object_set_new(wo, "fast_forwarded_frames",
+					    json_integer((json_int_t)w->fast_forwarded));
+		}
+		if (w->sample)
+			json_object_set_new(root, "sample", json_loads(w->sample, 0, NULL));
 		json_object_set_new(root, "address_map", addrmap_json(map));
 		json_object_set(root, "frames", j->frames);
 		json_object_set_new(root, "total", stats_json(total, j->mem, j->cores, j->gpu_mhz,

@@ -28,6 +28,11 @@ struct tsr_sim {
 	uint32_t limit;                 /* frames the run renders (the scene's, or tsr_sim_run's) */
 	int overlap;                    /* timing.overlap_frames: begin the next frame early */
 	struct tsr_frame_stats frame[2]; /* frame f's counters in frame[f % 2] */
+	unsigned char *select;          /* tsr_sim_select(): 1 for each frame simulated
+					   fully, or NULL: all */
+	uint32_t select_n;
+	uint32_t warmup;                /* frames before a selected one that warm up */
+	int last_ff;                    /* the last step fast-forwarded its frame */
 	struct tsr_frame_stats total;
 };
 
@@ -85,7 +90,47 @@ void tsr_sim_close(struct tsr_sim *s)
 	tsr_commands_release(&s->cmds);
 	tsr_commands_release(&s->next_cmds);
 	tsr_scene_destroy(s->owned);
+	free(s->select);
 	free(s);
+}
+
+enum tsr_status tsr_sim_select(struct tsr_sim *s, const unsigned char *sel, uint32_t n,
+			       uint32_t warmup, struct tsr_error *err)
+{
+	s->warmup = warmup;
+	free(s->select);
+	s->select = NULL;
+	s->select_n = 0;
+	if (!sel)
+		return TSR_OK;
+	s->select = malloc(n ? n : 1);
+	if (!s->select)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	memcpy(s->select, sel, n);
+	s->select_n = n;
+	return TSR_OK;
+}
+
+/* Whether frame f is simulated fully (tsr_sim_select()). */
+static int selected(const struct tsr_sim *s, uint32_t f)
+{
+	return !s->select || (f < s->select_n && s->select[f]);
+}
+
+/* Frame f's tsr_gpu_set_fast_forward() mode. */
+static int mode_of(const struct tsr_sim *s, uint32_t f)
+{
+	if (selected(s, f))
+		return TSR_GPU_FULL;
+	for (uint32_t k = 1; k <= s->warmup; k++)
+		if (selected(s, f + k))
+			return TSR_GPU_WARM;
+	return TSR_GPU_FAST_FORWARD;
+}
+
+int tsr_sim_fast_forwarded(const struct tsr_sim *s)
+{
+	return s->last_ff;
 }
 
 enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **fs,
@@ -93,7 +138,9 @@ enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **f
 {
 	const uint32_t f = s->frames_done;
 	struct tsr_frame_stats *st = &s->frame[f % 2];
+	const int full = selected(s, f), mode = mode_of(s, f);
 	if (s->frames_begun == f) {
+		TSR_TRY(tsr_gpu_set_fast_forward(s->gpu, mode, err));
 		TSR_TRY(tsr_workload_commands(s->scene, f, s->width, s->height, &s->cmds, err));
 		TSR_TRY(tsr_gpu_begin_frame(s->gpu, &s->cmds, st, err));
 		s->frames_begun++;
@@ -102,8 +149,9 @@ enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **f
 		s->cmds = s->next_cmds;
 		s->next_cmds = c;
 	}
-	/* with overlapping frames, the next frame's geometry before this one's raster */
-	if (s->overlap && f + 1 < s->limit) {
+	/* with overlapping frames, the next frame's geometry before this one's
+	 * raster (not across a switch of fast-forward, made between frames) */
+	if (s->overlap && f + 1 < s->limit && mode_of(s, f + 1) == mode) {
 		TSR_TRY(tsr_workload_commands(s->scene, f + 1, s->width, s->height, &s->next_cmds, err));
 		TSR_TRY(tsr_gpu_begin_frame(s->gpu, &s->next_cmds, &s->frame[(f + 1) % 2], err));
 		s->frames_begun++;
@@ -111,7 +159,9 @@ enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **f
 	TSR_TRY(tsr_gpu_finish_frame(s->gpu, err));
 	if (s->footprint)
 		TSR_TRY(tsr_footprint_frame_end(s->footprint, &st->texture.footprint_lines, err));
-	tsr_frame_stats_add(&s->total, st);
+	if (full)
+		tsr_frame_stats_add(&s->total, st);
+	s->last_ff = !full;
 	s->frames_done++;
 	if (fs)
 		*fs = st;
@@ -128,7 +178,7 @@ enum tsr_status tsr_sim_run(struct tsr_sim *s, uint32_t frames, tsr_sim_frame_fn
 	while (s->frames_done < n) {
 		const struct tsr_frame_stats *fs;
 		TSR_TRY(tsr_sim_step(s, &fs, err));
-		if (fn)
+		if (fn && !s->last_ff)
 			TSR_TRY(fn(ctx, s, fs, err));
 	}
 	return TSR_OK;

@@ -49,6 +49,23 @@ void tsr_sim_close(struct tsr_sim *s);
 enum tsr_status tsr_sim_step(struct tsr_sim *s, const struct tsr_frame_stats **fs,
 			     struct tsr_error *err);
 
+/*
+ * `tessera run --frames LIST` (docs/sample.md): from the next frame on, a
+ * frame f is simulated fully when sel is NULL or f < n and sel[f] (copied);
+ * the others are fast-forwarded (tsr_gpu_set_fast_forward(): rendered
+ * exactly, no memory or timing model), but the `warmup` frames before a
+ * selected one, which run the memory hierarchy (TSR_GPU_WARM: its caches
+ * warm up, no timing); their counters are in *fs but not in the total,
+ * and tsr_sim_run() calls no fn for them. With timing.overlap_frames, a frame's geometry phase runs
+ * early only when it is treated as the frame before it. Errors:
+ * TSR_ERR_NOMEM.
+ */
+enum tsr_status tsr_sim_select(struct tsr_sim *s, const unsigned char *sel, uint32_t n,
+			       uint32_t warmup, struct tsr_error *err);
+
+/* Whether the last tsr_sim_step() fast-forwarded its frame. */
+int tsr_sim_fast_forwarded(const struct tsr_sim *s);
+
 /* Called after each frame; a status other than TSR_OK stops the run with it. */
 typedef enum tsr_status (*tsr_sim_frame_fn)(void *ctx, struct tsr_sim *s,
 					     const struct tsr_frame_stats *fs,
