@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/files.h"
 
 long tsr_cli_trace_frames(const char *path)
 {
@@ -76,23 +77,6 @@ static long number_frames(const char *dir)
 	}
 	free(v);
 	return ok;
-}
-
-/* Removes folder dir and the files in it (one level). */
-static void remove_folder(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (d) {
-		const struct dirent *e;
-		while ((e = readdir(d)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-				char p[PATH_MAX];
-				snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-				unlink(p);
-			}
-		closedir(d);
-	}
-	rmdir(dir);
 }
 
 static void usage(FILE *f)
@@ -349,6 +333,6 @@ out:
 	unlink(tmp);
 	unlink(trimmed);
 	if (ref_tmp[0])
-		remove_folder(ref_tmp);
+		tsr_remove_tree(ref_tmp);
 	return rc;
 }

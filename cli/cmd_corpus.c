@@ -31,6 +31,7 @@
 
 #include "cli/cli.h"
 #include "core/datadir.h"
+#include "core/files.h"
 
 /* ---- the input script ---- */
 
@@ -436,20 +437,6 @@ static int install_packages(const struct entry *e)
 	return rc;
 }
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
-{
-	(void)sb;
-	(void)flag;
-	(void)f;
-	return remove(p);
-}
-
-/* Removes path and everything under it. */
-static void remove_tree(const char *path)
-{
-	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 static int is_dir(const char *p)
 {
 	struct stat sb;
@@ -499,7 +486,7 @@ static int record(const struct entry *e, const char *data, int quiet)
 		/* a capture that stopped between its two renames */
 		fprintf(stderr, "tessera: corpus: %s: removing %s (no trace beside it)\n", e->name,
 			ref);
-		remove_tree(ref);
+		tsr_remove_tree(ref);
 	}
 	int rc = install_packages(e);
 	if (rc)
@@ -596,7 +583,7 @@ static int record(const struct entry *e, const char *data, int quiet)
 			"frames up to %ld: removed (give it more 'seconds' or fewer 'frames')\n",
 			e->name, n, e->last);
 		unlink(trace);
-		remove_tree(ref);
+		tsr_remove_tree(ref);
 		goto out;
 	}
 	tree_bytes = 0;
@@ -613,7 +600,7 @@ out:
 	free(vals);
 	free(env);
 	free(argv);
-	remove_tree(tmp);
+	tsr_remove_tree(tmp);
 	return rc;
 }
 

@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "core/files.h"
 #include "cli/sweep_cli.h"
 #include "sweep/sweep.h"
 
@@ -205,7 +206,7 @@ static void reap(struct runner *r, struct slot *s, int st)
 	}
 	if (tsr_sweep_point_fail(r->out, p, code, text, &err) != TSR_OK)
 		fprintf(stderr, "\ntessera: %s\n", err.msg);
-	tsr_sweep_remove_tree(s->tmp);
+	tsr_remove_tree(s->tmp);
 	r->failures[r->failed++] = p->index;
 	fprintf(r->log, "failed %s exit=%d\n", p->hex, code);
 	s->pid = 0;

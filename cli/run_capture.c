@@ -44,6 +44,7 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
+#include "core/files.h"
 #include "experiment/experiment.h"
 #include "memory/memsys.h"
 #include "report/heatmap.h"
@@ -390,29 +391,6 @@ static long count_frames(const char *dir, const char *csv)
 		lines += c == '\n';
 	fclose(f);
 	return lines > 0 ? lines - 1 : 0;  /* the header */
-}
-
-/* Removes folder dir, its files and its folders' files (two levels: the
- * driver's output folder and its surface-N folders). */
-static void remove_tree(const char *dir, int depth)
-{
-	DIR *d = opendir(dir);
-	if (d) {
-		const struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char p[PATH_MAX + 256];
-			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-			struct stat sb;
-			if (depth > 0 && lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
-				remove_tree(p, depth - 1);
-			else
-				unlink(p);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
 }
 
 /* The whole of file path (malloc'd, *len bytes), or NULL. */
@@ -873,7 +851,7 @@ int tsr_cli_run_capture_x(const char *trace, const char *config, const char *con
 	/* the driver's folder goes first: the folders the transaction made
 	 * (--out a/b: a and a/b) can then go too on failure */
 	if (made_tmp)
-		remove_tree(tmp, 1);
+		tsr_remove_tree(tmp);
 	if (s == TSR_OK)
 		s = tsr_output_commit(&out, &err);
 	if (s != TSR_OK)
@@ -1006,6 +984,6 @@ enum tsr_status tsr_cli_xp_replay(void *ctx, struct tsr_xp_replay *r, struct tsr
 		s = move_file(src, out, "stats.json", r->capture, err);
 	if (s == TSR_OK && r->record_cache)
 		s = move_file(src, out, trace_name, r->capture, err);
-	remove_tree(drv, 1);
+	tsr_remove_tree(drv);
 	return s;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/datadir.h"
+#include "core/files.h"
 #include "core/json_util.h"
 #include "energy/energy.h"
 #include "cachesim/replay.h"
@@ -537,24 +538,6 @@ static enum tsr_status cache_geometry(const struct tsr_gpu_config *cfg, const ch
 	return k ? TSR_OK : no_cache(cfg, cache, RECORD_USE, err);
 }
 
-/* Removes folder dir and the files in it (a capture point's: no folders). */
-static void remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (d) {
-		const struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char p[PATH_MAX + 256];
-			snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-			unlink(p);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
-}
-
 /*
  * xp_simulate() and xp_record() of a capture's scene: replays it through
  * c->o->replay with cfg for `frames` frames (0: all) into a temporary
@@ -602,7 +585,7 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
 		else
 			st = tsr_line_trace_load(path, 0, geom->line_bytes, 1, lt, NULL, err);
 	}
-	remove_dir(dir);
+	tsr_remove_tree(dir);
 	return st;
 }
 

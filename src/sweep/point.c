@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/files.h"
 #include "core/json_util.h"
 
 /* Lines of a failed point's standard error kept in failed.json. */
@@ -25,29 +26,6 @@ void tsr_sweep_point_dir(const char *out_dir, const struct tsr_sweep_point *p, c
 			 size_t n)
 {
 	snprintf(buf, n, "%s/points/%s", out_dir, p->hex);
-}
-
-int tsr_sweep_remove_tree(const char *path)
-{
-	struct stat sb;
-	if (lstat(path, &sb))
-		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(sb.st_mode))
-		return unlink(path);
-	DIR *d = opendir(path);
-	if (!d)
-		return -1;
-	int rc = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		char child[PATH_MAX];
-		snprintf(child, sizeof(child), "%s/%s", path, e->d_name);
-		rc |= tsr_sweep_remove_tree(child);
-	}
-	closedir(d);
-	return rc ? -1 : rmdir(path);
 }
 
 enum tsr_status tsr_sweep_mkdirs(const char *path, struct tsr_error *err)
@@ -158,10 +136,10 @@ enum tsr_status tsr_sweep_point_finish(const char *out_dir, const struct tsr_swe
 	TSR_TRY(write_json(f, o, err));
 	tsr_sweep_point_dir(out_dir, p, dir, sizeof(dir));
 	if (tsr_sweep_point_complete(out_dir, p))  /* another process finished it first */
-		return tsr_sweep_remove_tree(tmp_dir) ? tsr_error_set(err, TSR_ERR_IO,
+		return tsr_remove_tree(tmp_dir) ? tsr_error_set(err, TSR_ERR_IO,
 								      "cannot remove '%s'", tmp_dir)
 						      : TSR_OK;
-	if (tsr_sweep_remove_tree(dir))
+	if (tsr_remove_tree(dir))
 		return tsr_error_set(err, TSR_ERR_IO, "cannot remove incomplete point '%s': %s",
 				     dir, strerror(errno));
 	if (!rename(tmp_dir, dir))
@@ -169,7 +147,7 @@ enum tsr_status tsr_sweep_point_finish(const char *out_dir, const struct tsr_swe
 	int e = errno;
 	/* another process (a Slurm task sharing the point) renamed its copy in between */
 	if ((e == ENOTEMPTY || e == EEXIST) && tsr_sweep_point_complete(out_dir, p) &&
-	    !tsr_sweep_remove_tree(tmp_dir))
+	    !tsr_remove_tree(tmp_dir))
 		return TSR_OK;
 	return tsr_error_set(err, TSR_ERR_IO, "cannot rename '%s' to '%s': %s", tmp_dir, dir,
 			     strerror(e));
@@ -209,7 +187,7 @@ void tsr_sweep_point_clear_failure(const char *out_dir, const struct tsr_sweep_p
 {
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s/failed/%s", out_dir, p->hex);
-	tsr_sweep_remove_tree(dir);
+	tsr_remove_tree(dir);
 }
 
 enum tsr_status tsr_sweep_point_clean(const char *out_dir, const struct tsr_sweep_point *p,
@@ -227,7 +205,7 @@ enum tsr_status tsr_sweep_point_clean(const char *out_dir, const struct tsr_swee
 		if (!strncmp(e->d_name, prefix, strlen(prefix))) {
 			char path[PATH_MAX + 320];
 			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			if (tsr_sweep_remove_tree(path) && s == TSR_OK)
+			if (tsr_remove_tree(path) && s == TSR_OK)
 				s = tsr_error_set(err, TSR_ERR_IO, "cannot remove '%s'", path);
 		}
 	closedir(d);

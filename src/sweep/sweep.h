@@ -164,9 +164,6 @@ void tsr_sweep_point_clear_failure(const char *out_dir, const struct tsr_sweep_p
 enum tsr_status tsr_sweep_point_clean(const char *out_dir, const struct tsr_sweep_point *p,
 				      struct tsr_error *err);
 
-/* Removes path and, if it is a folder, everything in it. 0, or -1 (errno set). */
-int tsr_sweep_remove_tree(const char *path);
-
 /* Creates path and its parents as folders (mkdir -p). Errors: TSR_ERR_IO. */
 enum tsr_status tsr_sweep_mkdirs(const char *path, struct tsr_error *err);
 
