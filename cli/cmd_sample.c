@@ -287,19 +287,34 @@ int tsr_cmd_sample(int argc, char **argv)
 		json_object_set_new(o, "representatives", cl);
 		char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		json_decref(o);
+		/* through an output transaction, as every output of tessera: a
+		 * symbolic link stays one, a FIFO or a device is written once,
+		 * "-" is standard output, nothing partial is left on error */
 		struct tsr_error err = {{0}};
-		enum tsr_status s = TSR_OK;
-		FILE *f = text ? fopen(out_file, "w") : NULL;
-		if (!text)
+		struct tsr_output out = {0};
+		enum tsr_status s = text ? TSR_OK
+					 : tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
+		if (s == TSR_OK)
+			s = tsr_output_open(&out, NULL, &err);
+		if (s == TSR_OK)
+			s = tsr_output_plan(&out, out_file, TSR_OUTPUT_STDOUT, &err);
+		const size_t len = text ? strlen(text) : 0;
+		char *line = text ? realloc(text, len + 2) : NULL;
+		if (line) {
+			text = line;
+			memcpy(text + len, "\n", 2);
+		} else if (s == TSR_OK) {
 			s = tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory");
-		else if (!f)
-			s = tsr_error_set(&err, TSR_ERR_IO, "cannot write '%s': %s", out_file,
-					  strerror(errno));
-		else if ((fprintf(f, "%s\n", text) < 0) | (fclose(f) != 0))
-			s = tsr_error_set(&err, TSR_ERR_IO, "cannot write '%s'", out_file);
+		}
+		if (s == TSR_OK)
+			s = tsr_output_write(&out, out_file, text, len + 1, &err);
+		if (s == TSR_OK)
+			s = tsr_output_commit(&out, &err);
+		if (s != TSR_OK)
+			tsr_output_abort(&out);
 		free(text);
 		rc = tsr_cli_exit(s, &err);
-		if (!rc)
+		if (!rc && strcmp(out_file, "-"))
 			printf("wrote %s\n", out_file);
 	}
 	free(frames);
