@@ -19,6 +19,7 @@
 #include "cli/cli.h"
 #include "config/config.h"
 #include "core/datadir.h"
+#include "core/files.h"
 #include "core/limits.h"
 #include "report/report.h"
 #include "sim/sim.h"
@@ -70,12 +71,7 @@ int tsr_cli_sample_features(const char *workload, const char *config,
 		uint32_t m = 0;
 		if (!rc && tsr_sample_features_read(p, &fr, &xx, &m, &err) != TSR_OK)
 			rc = tsr_cli_exit(TSR_ERR_IO, &err);
-		static const char *const names[] = {"features.csv", "stats.json", "frames.csv"};
-		for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
-			snprintf(p, sizeof(p), "%s/%s", tmp_dir, names[i]);
-			unlink(p);
-		}
-		rmdir(tmp_dir);
+		tsr_remove_tree(tmp_dir);
 		if (rc)
 			return rc;
 		/* the frames considered: those counted (and selected) */
@@ -257,8 +253,14 @@ int tsr_cmd_sample(int argc, char **argv)
 	if (optind < argc)
 		return tsr_cli_usage_error("unexpected argument '%s'", argv[optind]);
 	char tmp[PATH_MAX];
-	snprintf(tmp, sizeof(tmp), "%s.sample-%ld", out_file ? out_file : "tessera",
-		 (long)getpid());
+	/* the features replay's folder: beside --out, else in the temporary
+	 * folder (never in the working folder, which no option names) */
+	const char *tmpdir = getenv("TMPDIR");
+	if (out_file && strcmp(out_file, "-"))
+		snprintf(tmp, sizeof(tmp), "%s.sample-%ld", out_file, (long)getpid());
+	else
+		snprintf(tmp, sizeof(tmp), "%s/tessera.sample-%ld",
+			 tmpdir && tmpdir[0] ? tmpdir : "/tmp", (long)getpid());
 	struct tsr_sample smp;
 	uint32_t *frames = NULL;
 	double seconds = 0;
