@@ -387,10 +387,11 @@ static int package_installed(const char *p)
 	return system(cmd) == 0;
 }
 
-/* Installs the packages of e that are missing; 0, or the exit code. */
+/* Installs the packages of e that are missing (and xdotool, which plays
+ * an input script); 0, or the exit code. */
 static int install_packages(const struct entry *e)
 {
-	const size_t np = json_array_size(e->packages);
+	const size_t np = json_array_size(e->packages) + (e->input != NULL);
 	char **missing = calloc(np + 8, sizeof(*missing));
 	if (!missing)
 		return EXIT_RUNTIME;
@@ -403,7 +404,9 @@ static int install_packages(const struct entry *e)
 	const size_t base = k;
 	char list[1024] = "";
 	for (size_t i = 0; i < np; i++) {
-		const char *p = json_string_value(json_array_get(e->packages, i));
+		const char *p = i < json_array_size(e->packages)
+					? json_string_value(json_array_get(e->packages, i))
+					: "xdotool";
 		if (!package_installed(p)) {
 			missing[k++] = (char *)p;
 			size_t l = strlen(list);
