@@ -120,6 +120,9 @@ static const struct {
 	{"name", 0, "a label: only stats.json's config echo shows it"},
 	{"shader.mediump", 0, "the precision of GL ES programs' mediump arithmetic: the runs "
 			      "here execute no program (test 141 covers it)"},
+	{"timing.sfu_latency_cycles", 0, "the latency of GL ES programs' special-function "
+					 "instructions: the runs here execute no program (test 110 "
+					 "covers it)"},
 	{"tiling.pb_max_mib", 0, "a limit: only a frame whose Parameter Buffer outgrows it fails"},
 	{"tiling.list_capacity_primitives", 0,
 	 "only a tile with more primitives than a list holds (an overflow) shows it; "

@@ -164,6 +164,8 @@ static void fill(struct tsr_core_item *it, size_t n, uint32_t alu, uint32_t tex,
 		it[i].alu_instructions = alu;
 		it[i].tex_requests = tex;
 		it[i].ifetch_requests = ifetch;
+		it[i].seg_count = 0;
+		it[i].segs = NULL;
 	}
 }
 
@@ -502,6 +504,66 @@ static void test_ifetch(void **state)
 
 /* Per-tile windows: a quad pushed at 10 after 10 idle cycles, two quads
  * of 4 instructions on two slots: 10-13, 14-17, last retirement at 18. */
+/* the texture request indices seen (bit i: index i) by seg_latency() */
+static uint64_t seg_indices;
+
+static uint32_t seg_latency(uint64_t tag, uint32_t kind, uint32_t index)
+{
+	(void)tag;
+	if (kind == TSR_CORE_MEM_TEXTURE && index < 64)
+		seg_indices |= 1ull << index;
+	return 40;
+}
+
+/*
+ * A GL ES program's instruction stream (struct tsr_core_seg): one quad of
+ * segments {2 ALU, 1 SFU, sample of 3}, {1 ALU, sample of 2}, {3 ALU,
+ * 2 SFU}, texture latency 40, SFU latency 4: ALU at 0, 1; SFU at 2; the
+ * sample at 6, its requests out at 7, back at 47; ALU at 47, the sample
+ * at 48, out at 49, back at 89; ALU at 89-91, SFU at 92 and 96, retired
+ * at 100. 11 issue cycles, 80 on memory, 9 on the SFU's latency; request
+ * indices 0..4 across the two samples. The same stepping one cycle at a
+ * time. A sample with no request as the last instruction retires when
+ * its requests would leave.
+ */
+static void test_segments(void **state)
+{
+	(void)state;
+	static const struct tsr_core_seg segs[] = {{2, 1, 1, 3}, {1, 0, 1, 2}, {3, 2, 0, 0}};
+	for (int step = 0; step < 2; step++) {
+		struct tsr_core_params p = params(1, TSR_CORE_SCHED_GTO);
+		assert_int_equal(p.sfu_latency_cycles, 4);
+		struct rig r;
+		rig_init(&r, &p);
+		r.step = step;
+		r.latency = seg_latency;
+		seg_indices = 0;
+		const struct tsr_core_item it = {.tag = 7, .alu_instructions = 99,
+						 .tex_requests = 99, .seg_count = 3, .segs = segs};
+		assert_int_equal(drive(&r, &it, 1), 100);
+		const struct tsr_core_counters *k = tsr_core_counters(r.core);
+		assert_int_equal(k->instructions, 11);
+		assert_int_equal(k->sample_instructions, 2);
+		assert_int_equal(k->sfu_instructions, 3);
+		assert_int_equal(k->tex_requests, 5);
+		assert_int_equal(seg_indices, 0x1f);
+		assert_int_equal(k->busy_cycles, 11);
+		assert_int_equal(k->stall_mem_cycles, 80);
+		assert_int_equal(k->stall_dep_cycles, 9);
+		check_sums(r.core);
+		tsr_core_destroy(r.core);
+	}
+	static const struct tsr_core_seg none[] = {{1, 0, 1, 0}};
+	struct tsr_core_params p = params(2, TSR_CORE_SCHED_RR);
+	struct rig r;
+	rig_init(&r, &p);
+	const struct tsr_core_item it = {.tag = 1, .seg_count = 1, .segs = none};
+	assert_int_equal(drive(&r, &it, 1), 2);
+	assert_int_equal(tsr_core_counters(r.core)->tex_requests, 0);
+	check_sums(r.core);
+	tsr_core_destroy(r.core);
+}
+
 static void test_tile_window(void **state)
 {
 	(void)state;
@@ -707,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_rr_vs_gto),
 		cmocka_unit_test(test_backpressure),
 		cmocka_unit_test(test_ifetch),
+		cmocka_unit_test(test_segments),
 		cmocka_unit_test(test_tile_window),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_bad_tokens),

@@ -244,7 +244,14 @@ static const struct key keys[] = {
 	     "rr (round-robin) or gto (greedy-then-oldest) over ready warps",
 	     M_FUNCTIONAL, WHY_TIMING),
 	U32_IGN("timing.alu_before_sample", timing.alu_before_sample, 0, 4096, "2", "instructions",
-	    "ALU instructions of a quad before its sample instruction (interpolation)",
+	    "ALU instructions of a JSON material's quad before its sample instruction "
+	    "(interpolation); a GL ES program's quad issues the instructions it executed, in "
+	    "their order (timing.sfu_latency_cycles)",
+	    M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.sfu_latency_cycles", timing.sfu_latency_cycles, 1, 1024, "4", "cycles",
+	    "cycles from a GL ES program's special-function instruction (rcp, rsq, sqrt, exp2, "
+	    "log2, sin, cos, div) to its warp's next instruction (an assumption: the papers give "
+	    "none; ALU instructions issue back to back)",
 	    M_FUNCTIONAL, WHY_TIMING),
 	U32_IGN("timing.sample_issue_cycles", timing.sample_issue_cycles, 1, 64, "1", "cycles",
 	    "issue cycles of a sample instruction (address computation, coalescing)",

@@ -53,6 +53,7 @@ struct tsr_timing_config {
 	uint32_t issue_width;                 /* instructions per cycle per shader core */
 	uint32_t warp_scheduler;              /* enum tsr_core_sched */
 	uint32_t alu_before_sample;           /* instructions before the sample */
+	uint32_t sfu_latency_cycles;          /* special-function instruction latency */
 	uint32_t sample_issue_cycles;         /* issue cycles of a sample instruction */
 	uint32_t tile_fetch_requests_per_cycle; /* Tile Fetcher's memory requests per cycle */
 	uint32_t tile_fetch_primitives_per_cycle; /* Tile Fetcher's output rate */

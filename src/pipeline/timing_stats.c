@@ -151,6 +151,8 @@ static void cumulative(struct tsr_timing *t, struct tsr_timing_stats *c)
 		const struct tsr_core_counters *k = tsr_core_counters(t->core[i]);
 		c->core_busy[i] = k->busy_cycles;
 		c->core_stalled_memory[i] = k->stall_mem_cycles;
+		c->core_stalled_dependency[i] = k->stall_dep_cycles;
+		c->core_sfu_instructions[i] = k->sfu_instructions;
 	}
 	const struct tsr_dram_device_counters *d = tsr_memtime_dram_counters(t->mem);
 	c->dram_requests = d->completed;

@@ -186,7 +186,8 @@ static bool early_z_out(void *ctx, uint64_t cycle, uint64_t tag)
 		/* (the cheaper test first: a full core refuses most quads) */
 		if (!tsr_core_can_accept(c) || !barrier_open(t, t->frag_done, r->frag_before, lane))
 			return false;
-		const struct tsr_core_item item = {tag, q->alu, q->tex.count, q->ifetch.count};
+		const struct tsr_core_item item = {tag, q->alu, q->tex.count, q->ifetch.count,
+						   q->seg_count, r->log.segs + q->seg_first};
 		if (tsr_core_push(c, cycle, &item, NULL) != TSR_OK) {
 			t->failed = TSR_ERR_INTERNAL;
 			return true;
@@ -229,6 +230,7 @@ enum tsr_status tsr_timing_units_create(struct tsr_timing *t, struct tsr_error *
 	cp.issue_width = t->cfg.issue_width;
 	cp.sched = t->cfg.warp_scheduler;
 	cp.alu_before_sample = t->cfg.alu_before_sample;
+	cp.sfu_latency_cycles = t->cfg.sfu_latency_cycles;
 	cp.sample_issue_cycles = t->cfg.sample_issue_cycles;
 	for (uint32_t c = 0; c < t->lanes; c++) {
 		TSR_TRY(tsr_unit_create(&zp, early_z_out, early_z_gate, t, &t->early_z[c], err));

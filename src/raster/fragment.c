@@ -38,16 +38,31 @@ enum tsr_stage_result tsr_raster_shade(struct tsr_raster *r, uint32_t core,
 	return TSR_STAGE_DONE;
 }
 
-/* A program's sample instruction on the core shading a quad. */
+/* A program's sample instruction on the core shading a quad; with a work
+ * log (timing mode), each sample ends a segment of the quad's instruction
+ * stream (timing/core.h): the instructions issued since the last one. */
 struct fs_sampling {
 	const struct tsr_shader_binding *b;
 	const struct tsr_raster_ctx *c;
 	uint32_t core;
+	struct tsr_worklog *log;  /* NULL: no timing record */
+	uint64_t alu_done, sfu_done; /* instructions in the segments so far */
 };
+
+/* The segment ending at a sample, or (sample 0) the stream's last, of
+ * alu (ALU and flow-control) and sfu instructions issued in all so far. */
+static void fs_segment(struct fs_sampling *S, uint64_t alu, uint64_t sfu, int sample,
+		       uint32_t tex_requests)
+{
+	tsr_worklog_seg(S->log, (uint32_t)(alu - S->alu_done), (uint32_t)(sfu - S->sfu_done),
+			sample, tex_requests);
+	S->alu_done = alu;
+	S->sfu_done = sfu;
+}
 
 static void sample_unit(void *user, const struct tsr_shader_tex_request *req, float rgba[4][4])
 {
-	const struct fs_sampling *S = user;
+	struct fs_sampling *S = user;
 	const struct tsr_shader_binding *b = S->b;
 	const uint32_t u = req->unit;
 	const struct tsr_texture *t = u < TSR_SHADER_MAX_TEXTURE_UNITS ? b->units[u] : NULL;
@@ -57,6 +72,8 @@ static void sample_unit(void *user, const struct tsr_shader_tex_request *req, fl
 			rgba[k][0] = rgba[k][1] = rgba[k][2] = 0.0f;
 			rgba[k][3] = 1.0f;
 		}
+		if (S->log)  /* issued all the same, with no memory request */
+			fs_segment(S, req->issued_alu + req->issued_flow, req->issued_sfu, 1, 0);
 		return;
 	}
 	struct tsr_texel_requests tr;
@@ -74,9 +91,13 @@ static void sample_unit(void *user, const struct tsr_shader_tex_request *req, fl
 	else
 		tsr_texture_sample_quad(t, smp, req->coord[0], req->coord[1], mode, lod, rgba, &tr);
 	struct tsr_memsys *mem = S->c->mem;
+	const uint32_t paths = S->log ? S->log->path_count : 0;
 	tsr_mem_read_lines(mem, tsr_memsys_port(mem, TSR_STREAM_TEXTURE, S->core), tr.lines,
 			   tr.line_count, TSR_TEXTURE_BLOCK_BYTES, TSR_STREAM_TEXTURE,
 			   (uint16_t)S->core, 0);
+	if (S->log)
+		fs_segment(S, req->issued_alu + req->issued_flow, req->issued_sfu, 1,
+			   S->log->path_count - paths);
 	struct tsr_texture_stats *ts = S->c->ts;
 	ts->sample_instructions++;
 	ts->texel_fetches += tr.texel_fetches;
@@ -89,9 +110,10 @@ static inline float clamp01(float x)
 	return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f;
 }
 
-/* The quad through the draw's fragment program (its instruction fetch done). */
+/* The quad through the draw's fragment program (its instruction fetch
+ * done); wq: its work-log record (timing mode), or NULL. */
 static void shade_program(const float l[3][4], struct tsr_quad *q, uint32_t core,
-			  const struct tsr_raster_ctx *c)
+			  const struct tsr_raster_ctx *c, struct tsr_wl_quad *wq)
 {
 	const struct tsr_primitive *p = q->prim;
 	const struct tsr_shader_binding *b = q->shader;
@@ -148,12 +170,18 @@ static void shade_program(const float l[3][4], struct tsr_quad *q, uint32_t core
 					memset(in.last_data[i][k], 0, sizeof(in.last_data[i][k]));
 		}
 	}
-	struct fs_sampling S = {b, c, core};
+	struct fs_sampling S = {b, c, core, wq ? c->log : NULL, 0, 0};
+	if (wq)
+		wq->seg_first = c->log->seg_count;
 	tsr_shader_exec_set_sampler(b->program, sample_unit, &S);
 	struct tsr_fs_quad_out out;
 	struct tsr_shader_counts n = {0};
 	tsr_shader_exec_quad(b->program, &in, &out, &n);
 	tsr_shader_exec_set_sampler(b->program, NULL, NULL);
+	if (wq) {
+		fs_segment(&S, n.alu + n.branch, n.sfu, 0, 0);
+		wq->seg_count = c->log->seg_count - wq->seg_first;
+	}
 	struct tsr_raster_stats *rs = c->rs;
 	rs->fs_instructions += n.instructions;
 	rs->fs_alu += n.alu;
@@ -224,7 +252,7 @@ void tsr_raster_shade_quad(const float l[3][4], struct tsr_quad *q, uint32_t cor
 		tsr_worklog_mark(c->log);
 	}
 	if (shader->program) {
-		shade_program(l, q, core, c);
+		shade_program(l, q, core, c, wq);
 		if (wq)
 			wq->tex = tsr_worklog_since_mark(c->log);
 		return;

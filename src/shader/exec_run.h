@@ -62,9 +62,13 @@ static inline EXEC_ATTR unsigned EXEC_FN(cond_bits)(const struct dinst *d)
 	return d->flags & TSR_SH_F_INVERT ? ~b & 0xfu : b;
 }
 
-static EXEC_ATTR void EXEC_FN(texture)(struct tsr_shader_exec *x, const struct dinst *in, unsigned exec, v4f res[4])
+static EXEC_ATTR void EXEC_FN(texture)(struct tsr_shader_exec *x, const struct dinst *in, unsigned exec, v4f res[4],
+				       uint64_t alu, uint64_t sfu, uint64_t flow)
 {
 	struct tsr_shader_tex_request q;
+	q.issued_alu = alu;
+	q.issued_sfu = sfu;
+	q.issued_flow = flow;
 	v4f s = EXEC_FN(rd)(in, 0, 0), t = EXEC_FN(rd)(in, 0, 1), r = EXEC_FN(rd)(in, 0, 2);
 	bool cube = (in->flags & TSR_SH_F_CUBE) != 0;
 	if (in->flags & TSR_SH_F_PROJ) {
@@ -262,7 +266,10 @@ static EXEC_ATTR unsigned EXEC_FN(run)(struct tsr_shader_exec *x, unsigned exec,
 			case TSR_SH_TXB:
 			case TSR_SH_TXL: {
 				v4f t[4];
-				EXEC_FN(texture)(x, in, exec, t);
+				EXEC_FN(texture)(x, in, exec, t,
+						 cls_n[TSR_SH_CLASS_ALU] + (uint32_t)as_n,
+						 cls_n[TSR_SH_CLASS_SFU] + (as_n >> 32),
+						 cls_n[TSR_SH_CLASS_FLOW]);
 				cls_n[TSR_SH_CLASS_TEX]++;
 				r0 = t[0], r1 = t[1], r2 = t[2], r3 = t[3];
 				break;

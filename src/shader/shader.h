@@ -207,6 +207,10 @@ struct tsr_shader_tex_request {
 	float ddx[3][4];         /* d coord / d x per lane (0 for vertices) */
 	float ddy[3][4];         /* d coord / d y per lane */
 	float lod[4];            /* bias or explicit LOD per lane (levels) */
+	/* this execution's instructions issued before this one, by class (as
+	 * struct tsr_shader_counts counts them): where the sample falls in the
+	 * instruction stream, for a timing model that issues it */
+	uint64_t issued_alu, issued_sfu, issued_flow;
 };
 
 /*

@@ -255,6 +255,11 @@ enum tsr_counter_merge {
 	   "cycles each shader core issued an instruction")                                 \
 	XA(core_stalled_memory, TSR_MAX_CORES, "cycles", TSR_MERGE_SUM, 0,                  \
 	   "cycles each core had warps, all waiting on memory")                             \
+	XA(core_stalled_dependency, TSR_MAX_CORES, "cycles", TSR_MERGE_SUM, 0,              \
+	   "cycles each core had warps, none ready, one waiting on its own last "           \
+	   "instruction (a special function's latency, or retiring)")                      \
+	XA(core_sfu_instructions, TSR_MAX_CORES, "count", TSR_MERGE_SUM, 0,                 \
+	   "special-function instructions each core issued")                               \
 	XA(core_tile_cycles, TSR_MAX_CORES, "cycles", TSR_MERGE_SUM, 0,                     \
 	   "sum over tiles of each core's execution time, first quad in to last out "       \
 	   "(DTexL Fig. 14)")                                                                \

@@ -1,8 +1,8 @@
 /*
  * core.c - cycle-level timing of one shader core (timing/core.h).
  *
- * State per warp slot: the instructions left in each phase (before the
- * sample, the sample, after it), the earliest cycle of its next
+ * State per warp slot: its segments, the instructions left in the current
+ * one (ALU, SFU, the sample), the earliest cycle of its next
  * instruction, requests outstanding, and at most one pending event (its
  * sample requests leaving, or its retirement). advance() processes the
  * events of the current cycle, then either issues one instruction and
@@ -36,10 +36,17 @@ struct warp {
 	uint64_t window;      /* tile window it was pushed in */
 	uint64_t tail;        /* cycles from its next instruction's issue to its next
 				 output, at best (set by refresh() for a candidate) */
-	uint32_t before_left, after_left, tex, pending;
+	const struct tsr_core_seg *seg; /* the segments after the current one */
+	uint32_t segs_left;   /* how many */
+	uint32_t alu_left, sfu_left; /* the current segment's instructions still to issue */
+	uint32_t tex;         /* line requests of the current segment's sample */
+	uint32_t emit_n;      /* line requests leaving at emit_at */
+	uint32_t tex_sent;    /* line requests of the quad sent before (their indices) */
+	uint32_t pending;
 	uint8_t busy;         /* slot holds a quad */
-	uint8_t sample_left;  /* the sample instruction is still to issue */
+	uint8_t sample_left;  /* the current segment's sample instruction is still to issue */
 	uint8_t mem_wait;     /* its last action was sending requests (not an ALU issue) */
+	struct tsr_core_seg own[2]; /* the segments of a quad given as counts */
 };
 
 struct tsr_core {
@@ -78,6 +85,7 @@ void tsr_core_params_default(struct tsr_core_params *p)
 	p->issue_width = 1;
 	p->alu_before_sample = 2;
 	p->alu_latency_cycles = 1;
+	p->sfu_latency_cycles = 4;
 	p->sample_issue_cycles = 1;
 }
 
@@ -99,6 +107,7 @@ enum tsr_status tsr_core_params_check(const struct tsr_core_params *p, struct ts
 	TSR_TRY(range(err, "issue_width", p->issue_width, 1, TSR_CORE_MAX_WARP_SLOTS));
 	TSR_TRY(range(err, "alu_before_sample", p->alu_before_sample, 0, TSR_CORE_MAX_ALU_BEFORE));
 	TSR_TRY(range(err, "alu_latency_cycles", p->alu_latency_cycles, 1, TSR_CORE_MAX_LATENCY));
+	TSR_TRY(range(err, "sfu_latency_cycles", p->sfu_latency_cycles, 1, TSR_CORE_MAX_LATENCY));
 	TSR_TRY(range(err, "sample_issue_cycles", p->sample_issue_cycles, 1, TSR_CORE_MAX_LATENCY));
 	return TSR_OK;
 }
@@ -184,7 +193,7 @@ uint32_t tsr_core_resident(const struct tsr_core *c)
  * branches. */
 static inline bool has_instructions(const struct warp *w)
 {
-	return (w->before_left | w->sample_left | w->after_left) != 0;
+	return (w->alu_left | w->sfu_left | w->sample_left | w->segs_left) != 0;
 }
 
 /* Resident, nothing outstanding or pending, instructions left. */
@@ -216,12 +225,12 @@ static inline void refresh(struct tsr_core *c, struct warp *w)
 {
 	const uint64_t b = bit_of(c, w);
 	if (candidate(w)) {
-		/* its remaining instructions alu_latency_cycles apart, the
-		 * sample's requests leaving sample_issue_cycles after it issues */
-		const uint64_t lat = c->p.alu_latency_cycles;
-		w->tail = w->sample_left
-				  ? (uint64_t)w->before_left * lat + c->p.sample_issue_cycles
-				  : ((uint64_t)w->before_left + w->after_left) * lat;
+		/* the segment's instructions each its latency apart, then the
+		 * sample's requests leaving sample_issue_cycles after it issues,
+		 * or (the last segment) the retirement */
+		w->tail = (uint64_t)w->alu_left * c->p.alu_latency_cycles +
+			  (uint64_t)w->sfu_left * c->p.sfu_latency_cycles +
+			  (w->sample_left ? c->p.sample_issue_cycles : 0);
 		c->cand_mask |= b;
 	} else {
 		c->cand_mask &= ~b;
@@ -266,17 +275,22 @@ static void complete(struct tsr_core *c, struct warp *w, uint64_t cycle)
 	}
 }
 
-/* Sends n requests of one kind for w at the current cycle. */
-static void send(struct tsr_core *c, struct warp *w, uint32_t kind, uint32_t n)
+/* Sends n requests of one kind for w at the current cycle, indices
+ * base .. base + n - 1 among the quad's requests of that kind. A sample
+ * with no request (n 0) leaves nothing to wait for: a quad with no
+ * instruction left then retires. */
+static void send(struct tsr_core *c, struct warp *w, uint32_t kind, uint32_t base, uint32_t n)
 {
 	w->pending = n;
 	w->req_cycle = c->now;
 	w->mem_wait = 1;
+	if (n == 0 && !has_instructions(w))
+		set_event(c, &w->retire_at, max64(w->ready_at, c->now));
 	refresh(c, w);
 	uint64_t tok = token_of(c, w), tag = w->tag;
 	for (uint32_t i = 0; i < n; i++) {
 		if (c->issue)
-			c->issue(c->issue_ctx, c->now, tag, kind, i, tok);
+			c->issue(c->issue_ctx, c->now, tag, kind, base + i, tok);
 		else
 			complete(c, w, c->now);
 	}
@@ -342,9 +356,11 @@ static void process_events(struct tsr_core *c, uint64_t y)
 			s = low_bit(rest);
 			struct warp *w = &c->w[s];
 			if (w->emit_at <= y) {
+				const uint32_t base = w->tex_sent, n = w->emit_n;
 				w->emit_at = NONE;
-				c->k.tex_requests += w->tex;
-				send(c, w, TSR_CORE_MEM_TEXTURE, w->tex);
+				w->tex_sent += n;
+				c->k.tex_requests += n;
+				send(c, w, TSR_CORE_MEM_TEXTURE, base, n);
 				again = true;
 			}
 			if (w->busy && w->retire_at <= y) {
@@ -401,28 +417,44 @@ static int32_t pick(const struct tsr_core *c, uint64_t y)
 	return -1;
 }
 
+/* Once the current segment of w is issued: on to the next one with an
+ * instruction, if any. */
+static inline void next_segment(struct warp *w)
+{
+	while (!(w->alu_left | w->sfu_left | w->sample_left) && w->segs_left) {
+		const struct tsr_core_seg *g = w->seg++;
+		w->segs_left--;
+		w->alu_left = g->alu;
+		w->sfu_left = g->sfu;
+		w->sample_left = g->sample != 0;
+		w->tex = g->sample ? g->tex_requests : 0;
+	}
+}
+
 static void issue_one(struct tsr_core *c, int32_t s, uint64_t y)
 {
 	struct warp *w = &c->w[s];
-	uint64_t lat = c->p.alu_latency_cycles;
 	c->k.instructions++;
 	c->port_free = y + 1;
 	w->mem_wait = 0;
-	if (w->before_left) {
-		w->before_left--;
-		w->ready_at = y + lat;
-	} else if (w->sample_left) {
+	if (w->alu_left) {
+		w->alu_left--;
+		w->ready_at = y + c->p.alu_latency_cycles;
+	} else if (w->sfu_left) {
+		w->sfu_left--;
+		c->k.sfu_instructions++;
+		w->ready_at = y + c->p.sfu_latency_cycles;
+	} else {  /* the sample */
 		uint64_t sc = c->p.sample_issue_cycles;
 		w->sample_left = 0;
+		w->emit_n = w->tex;
 		c->k.sample_instructions++;
 		c->port_free = y + sc;
 		set_event(c, &w->emit_at, y + sc);
 		w->ready_at = y + sc;
 		w->mem_wait = 1;
-	} else {
-		w->after_left--;
-		w->ready_at = y + lat;
 	}
+	next_segment(w);
 	if (!has_instructions(w) && w->emit_at == NONE)
 		set_event(c, &w->retire_at, w->ready_at);
 	refresh(c, w);
@@ -475,17 +507,16 @@ static enum cycle_class stall_class(const struct tsr_core *c, uint64_t y)
 
 /*
  * The ALU instructions w can issue back to back from now on in its
- * current phase without ending it in a way issue_one() must handle: all
- * of the phase before the sample, or all but the last of its last phase
- * (whose issue sets the retirement).
+ * current segment without ending it in a way issue_one() must handle:
+ * all of them when SFU instructions or the sample follow, else all but
+ * the last (whose issue moves to the next segment or sets the
+ * retirement).
  */
 static uint32_t plain_run(const struct warp *w)
 {
-	if (w->before_left)
-		return w->sample_left ? w->before_left : w->before_left - 1;
-	if (w->sample_left || !w->after_left)
+	if (!w->alu_left)
 		return 0;
-	return w->after_left - 1;
+	return w->sfu_left || w->sample_left ? w->alu_left : w->alu_left - 1;
 }
 
 /*
@@ -509,10 +540,7 @@ static void issue_run(struct tsr_core *c, struct warp *w, uint64_t cycle)
 		j = end - from;
 	if (!j)
 		return;
-	if (w->before_left)
-		w->before_left -= (uint32_t)j;
-	else
-		w->after_left -= (uint32_t)j;
+	w->alu_left -= (uint32_t)j;
 	c->k.instructions += j;
 	account(c, j, CC_BUSY);
 	w->ready_at = c->port_free = c->now = from + j;
@@ -640,23 +668,31 @@ enum tsr_status tsr_core_push(struct tsr_core *c, uint64_t cycle, const struct t
 	w->push_cycle = w->acct_from = w->ready_at = c->now;
 	w->emit_at = w->retire_at = NONE;
 	w->window = c->win_id;
-	w->tex = q->tex_requests;
-	if (q->tex_requests) {
-		w->before_left = q->alu_instructions < c->p.alu_before_sample
-					 ? q->alu_instructions
-					 : c->p.alu_before_sample;
-		w->sample_left = 1;
-		w->after_left = q->alu_instructions - w->before_left;
+	if (q->seg_count) {
+		w->seg = q->segs;
+		w->segs_left = q->seg_count;
+	} else if (q->tex_requests) {
+		/* interpolation, the sample, the rest */
+		const uint32_t b = q->alu_instructions < c->p.alu_before_sample
+					   ? q->alu_instructions
+					   : c->p.alu_before_sample;
+		w->own[0] = (struct tsr_core_seg){b, 0, 1, q->tex_requests};
+		w->own[1] = (struct tsr_core_seg){q->alu_instructions - b, 0, 0, 0};
+		w->seg = w->own;
+		w->segs_left = 2;
 	} else {
-		w->before_left = q->alu_instructions;
+		w->own[0] = (struct tsr_core_seg){q->alu_instructions, 0, 0, 0};
+		w->seg = w->own;
+		w->segs_left = 1;
 	}
+	next_segment(w);
 	c->age[c->resident++] = (uint8_t)s;
 	c->k.quads_pushed++;
 	if (c->win.quads_pushed++ == 0)
 		c->win.first_push_cycle = c->now;
 	if (q->ifetch_requests) {
 		c->k.ifetch_requests += q->ifetch_requests;
-		send(c, w, TSR_CORE_MEM_IFETCH, q->ifetch_requests);
+		send(c, w, TSR_CORE_MEM_IFETCH, 0, q->ifetch_requests);
 	} else if (!has_instructions(w)) {
 		set_event(c, &w->retire_at, c->now);
 	}

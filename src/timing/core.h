@@ -14,31 +14,39 @@
  * G71's quad-based fragment threads), so a warp slot holds one quad. The
  * caller pushes a quad (struct tsr_core_item) when a slot is free
  * (tsr_core_can_accept(); back-pressure otherwise: the caller keeps the
- * quad in its queue). The quad's program, as the functional model runs
- * it (raster/fragment.c):
- *   1. its instruction fetches: ifetch_requests requests issued at the
- *      push cycle through the memory interface; the warp waits until all
- *      have completed;
- *   2. b = min(alu_before_sample, alu_instructions) ALU instructions
- *      (interpolation);
- *   3. if tex_requests > 0, the sample instruction: it takes
+ * quad in its queue). The quad's program is its instruction stream as
+ * the functional model ran it: its instruction fetches first
+ * (ifetch_requests requests issued at the push cycle through the memory
+ * interface; the warp waits until all have completed), then its segments
+ * (struct tsr_core_seg) in order, each
+ *   1. alu instructions of the ALU pipeline (arithmetic, moves, flow
+ *      control), each letting the warp's next instruction issue
+ *      alu_latency_cycles later;
+ *   2. sfu special-function instructions (reciprocal, square root,
+ *      exponentials, logarithms, trigonometry), each letting the next
+ *      issue sfu_latency_cycles later;
+ *   3. when the segment has a sample, the sample instruction: it takes
  *      sample_issue_cycles cycles of the issue port (address computation
  *      and coalescing), its tex_requests line requests all leave at the
  *      end of that (cycle of issue + sample_issue_cycles), and the warp
- *      waits until all have completed; untextured quads have no sample
- *      instruction;
- *   4. the rest of the ALU instructions (alu_instructions - b).
- * Instructions of a warp are dependent: an ALU instruction issued at
- * cycle t lets the warp's next instruction issue at t +
- * alu_latency_cycles (default 1: the next cycle, i.e. a fully pipelined
- * ALU with forwarding, as a simple in-order core); after the sample the
- * next instruction issues at max(t + sample_issue_cycles, the last
- * completion). A quad retires alu_latency_cycles after its last ALU
- * instruction issued, or at its last completion if the sample is its last
- * instruction, or when its fetches complete if it has no instruction at
- * all; its slot is free from that cycle, and a quad pushed then may issue
- * in that cycle. So, one quad alone with latency L for every request and
- * no fetches: b + sample_issue_cycles + L + rest cycles.
+ *      waits until all have completed.
+ * A GL ES program's quad (raster/fragment.c) has a segment per sample
+ * instruction it executed, in the order executed (a loop's samples, both
+ * sides of a divergent branch: the instructions its lanes ran, masked
+ * ones included, as the executor counts them), and a last one without a
+ * sample. A quad given as counts only (seg_count 0: a JSON workload's
+ * fixed material) runs as two segments: b = min(alu_before_sample,
+ * alu_instructions) ALU instructions (interpolation) and, if
+ * tex_requests > 0, the sample; then the rest of its ALU instructions
+ * (untextured quads have no sample instruction).
+ * Instructions of a warp are dependent: after the sample the next
+ * instruction issues at max(t + sample_issue_cycles, the last
+ * completion). A quad retires its last instruction's latency after that
+ * issued, or at its last completion if a sample is its last instruction,
+ * or when its fetches complete if it has no instruction at all; its slot
+ * is free from that cycle, and a quad pushed then may issue in that
+ * cycle. So, one quad alone with latency L for every request, no fetches
+ * and no SFU instruction: b + sample_issue_cycles + L + rest cycles.
  *
  * Scheduling. One instruction per cycle (issue width 1, the papers'
  * mobile cores), from a ready warp: round-robin (the first ready slot
@@ -96,10 +104,11 @@
  * mark (DTexL Fig. 14's "SC execution time to complete a tile").
  *
  * Left out: instruction-level parallelism inside a warp (dual issue,
- * independent instructions), several sample instructions per quad,
+ * independent instructions: every instruction waits for the one before),
  * register-file and texture-unit structural hazards other than the
- * sample's issue cycles, warps larger than a quad, divergence, energy
- * values (only the event counts an energy model multiplies).
+ * sample's issue cycles, warps larger than a quad (a quad's divergence is
+ * in its segments: both sides of a branch issue), energy values (only the
+ * event counts an energy model multiplies).
  */
 #ifndef TSR_TIMING_CORE_H
 #define TSR_TIMING_CORE_H
@@ -144,15 +153,33 @@ struct tsr_core_params {
 	uint32_t alu_before_sample;   /* ALU instructions before the sample instruction */
 	uint32_t alu_latency_cycles;  /* cycles from an ALU instruction to the warp's next
 					 one, >= 1 (1: back to back) */
+	uint32_t sfu_latency_cycles;  /* cycles from a special-function instruction to the
+					 warp's next one, >= 1 */
 	uint32_t sample_issue_cycles; /* issue-port cycles of the sample instruction, >= 1 */
 };
 
-/* One quad (a warp's work). */
+/* One segment of a quad's instruction stream (see the file comment). */
+struct tsr_core_seg {
+	uint32_t alu;           /* ALU-pipeline instructions (arithmetic, flow control) */
+	uint32_t sfu;           /* special-function instructions, after those */
+	uint32_t sample;        /* 1: a sample instruction ends the segment */
+	uint32_t tex_requests;  /* its line requests (0 with no sample) */
+};
+
+/*
+ * One quad (a warp's work): its segments (segs[0 .. seg_count - 1], which
+ * must stay valid and unchanged until the quad retires), or with
+ * seg_count 0 the counts alu_instructions and tex_requests (one sample
+ * instruction when tex_requests > 0, after alu_before_sample of them).
+ */
 struct tsr_core_item {
 	uint64_t tag;               /* caller's, returned at retirement and in requests */
-	uint32_t alu_instructions;  /* the material's ALU instruction count */
-	uint32_t tex_requests;      /* line requests of the sample instruction; 0: untextured */
+	uint32_t alu_instructions;  /* seg_count 0: the material's ALU instruction count */
+	uint32_t tex_requests;      /* seg_count 0: line requests of the sample
+				       instruction; 0: untextured */
 	uint32_t ifetch_requests;   /* instruction fetch requests (lines) */
+	uint32_t seg_count;         /* segments; 0: the counts above */
+	const struct tsr_core_seg *segs;
 };
 
 /*
@@ -168,6 +195,7 @@ struct tsr_core_counters {
 	uint64_t stall_dep_cycles;    /* warps resident, none ready, one on an ALU dependency */
 	uint64_t instructions;        /* instructions issued (a sample counts 1) */
 	uint64_t sample_instructions; /* sample instructions issued */
+	uint64_t sfu_instructions;    /* special-function instructions issued */
 	uint64_t quads_pushed, quads_retired;
 	uint64_t ifetch_requests, tex_requests; /* requests issued */
 	uint64_t refused;             /* pushes refused for want of a free slot */
@@ -213,13 +241,15 @@ typedef void (*tsr_core_retire_fn)(void *ctx, uint64_t tag, uint64_t cycle);
  * figure, so it is our assumption for a config to override),
  * greedy-then-oldest, issue width 1, alu_before_sample 2 (interpolating
  * the texture coordinates before the sample), alu_latency_cycles 1,
- * sample_issue_cycles 1. */
+ * sfu_latency_cycles 4 (an assumption: the papers give no figure; a
+ * special function takes several passes of a multi-cycle unit, and a
+ * dependent instruction waits for them), sample_issue_cycles 1. */
 void tsr_core_params_default(struct tsr_core_params *p);
 
 /*
  * Checks parameters. Errors: TSR_ERR_CONFIG naming the parameter
  * (warp_slots, sched, issue_width, alu_before_sample, alu_latency_cycles,
- * sample_issue_cycles) and its valid range.
+ * sfu_latency_cycles, sample_issue_cycles) and its valid range.
  */
 enum tsr_status tsr_core_params_check(const struct tsr_core_params *p, struct tsr_error *err);
 

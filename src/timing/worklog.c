@@ -12,7 +12,7 @@ void tsr_worklog_begin(struct tsr_worklog *l, uint32_t tile)
 {
 	l->tile = tile;
 	l->fetch = l->flush = (struct tsr_wl_range){0, 0};
-	l->path_count = l->prim_count = l->quad_count = 0;
+	l->path_count = l->prim_count = l->quad_count = l->seg_count = 0;
 	l->mark = 0;
 	l->failed = 0;
 }
@@ -22,6 +22,7 @@ void tsr_worklog_release(struct tsr_worklog *l)
 	free(l->paths);
 	free(l->prims);
 	free(l->quads);
+	free(l->segs);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -70,6 +71,21 @@ struct tsr_wl_quad *tsr_worklog_quad(struct tsr_worklog *l, uint32_t core, int k
 				  .textured = (uint8_t)(textured != 0),
 				  .late_z = (uint8_t)(late_z != 0)};
 	return q;
+}
+
+void tsr_worklog_seg(struct tsr_worklog *l, uint32_t alu, uint32_t sfu, int sample,
+		     uint32_t tex_requests)
+{
+	if (l->seg_count == l->seg_cap) {
+		struct tsr_core_seg *a = tsr_array_grow(l->segs, &l->seg_cap, l->seg_count + 1,
+							sizeof(*a));
+		if (!a) {
+			l->failed = 1;
+			return;
+		}
+		l->segs = a;
+	}
+	l->segs[l->seg_count++] = (struct tsr_core_seg){alu, sfu, sample != 0, tex_requests};
 }
 
 enum tsr_status tsr_worklog_status(const struct tsr_worklog *l, struct tsr_error *err)

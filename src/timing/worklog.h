@@ -3,8 +3,9 @@
  * for the timing model to replay (docs/timing.md, "functional first"):
  * the Tile Fetcher's memory paths, each primitive the Rasterizer covered
  * (its attributes and quads), each quad (Early-Z's verdict and core, the
- * material's ALU instructions, the paths of its instruction fetches and
- * texture requests) and the flush's paths. In the immediate-mode pipeline
+ * material's ALU instructions or a program's instruction stream, the
+ * paths of its instruction fetches and texture requests) and the flush's
+ * paths. In the immediate-mode pipeline
  * (pipeline.mode imr) a log holds a batch of primitive windows instead of
  * a tile: its "fetch" paths are the index and vertex reads of the draws'
  * geometry, it has no flush, and each quad also carries the paths of its
@@ -24,6 +25,7 @@
 #include <stdint.h>
 
 #include "core/status.h"
+#include "timing/core.h"
 #include "timing/mempath.h"
 
 /* A range of paths in the log. */
@@ -47,7 +49,10 @@ struct tsr_wl_quad {
 	uint8_t late_z;           /* 1: alpha-tested (depth after shading) */
 	uint8_t retired;          /* timing model, imr: the core has retired it */
 	struct tsr_wl_range ifetch;  /* instruction fetch paths */
-	struct tsr_wl_range tex;     /* texture paths (after the fetches) */
+	struct tsr_wl_range tex;     /* texture paths (after the fetches), every sample's
+					in order */
+	uint32_t seg_first;          /* a program's quad: its instruction stream, */
+	uint32_t seg_count;          /* segs[seg_first ..] (0: the counts alu, textured) */
 	struct tsr_wl_range z;       /* imr: HiZ and Z paths of Early-Z (reads wait,
 					writes are posted); empty in a TBR tile */
 	struct tsr_wl_range color;   /* imr: late-Z and color paths of blending */
@@ -63,6 +68,8 @@ struct tsr_worklog {
 	uint32_t prim_count, prim_cap;
 	struct tsr_wl_quad *quads;
 	uint32_t quad_count, quad_cap;
+	struct tsr_core_seg *segs;   /* programs' instruction streams (timing/core.h) */
+	uint32_t seg_count, seg_cap;
 	uint32_t mark;               /* path_count when the current item began */
 	uint32_t seq_base;           /* the Rasterizer's sequence number of quads[0] */
 	int failed;                  /* an append ran out of memory */
@@ -99,6 +106,14 @@ void tsr_worklog_prim(struct tsr_worklog *l, uint32_t attributes, uint32_t quad_
  */
 struct tsr_wl_quad *tsr_worklog_quad(struct tsr_worklog *l, uint32_t core, int killed,
 				     uint32_t alu, int textured, int late_z);
+
+/*
+ * Appends a segment of the instruction stream of the quad being shaded
+ * (timing/core.h): alu ALU-pipeline and sfu special-function instructions,
+ * then, with sample 1, a sample instruction of tex_requests paths.
+ */
+void tsr_worklog_seg(struct tsr_worklog *l, uint32_t alu, uint32_t sfu, int sample,
+		     uint32_t tex_requests);
 
 /* TSR_ERR_NOMEM (naming the tile) when an append failed since begin. */
 enum tsr_status tsr_worklog_status(const struct tsr_worklog *l, struct tsr_error *err);
