@@ -143,7 +143,7 @@ static void usage_experiment(FILE *f)
 		fprintf(f, "%s%s", i ? "|" : " ", tsr_experiment_name(tsr_experiment_at(i)));
 	fprintf(f,
 		"\n"
-		"                          [--frames N] [-j N] [--csv FILE] [--csv-dir DIR]\n"
+		"                          [--frames N|A-B] [-j N] [--csv FILE] [--csv-dir DIR]\n"
 		"                          [--workload FILE]... [--no-corpus] [--set KEY=VALUE]...\n"
 		"                          [--from DIR | --sweep [--out DIR]]\n"
 		"       tessera experiment --list [--markdown]\n"
@@ -153,6 +153,10 @@ static void usage_experiment(FILE *f)
 	fprintf(f,
 		"\n"
 		"  --frames N       frames per run (default: the experiment's, above)\n"
+		"  --frames A-B     frames A to B of every workload (JSON or capture): those\n"
+		"                   before A are fast-forwarded (rendered exactly, no\n"
+		"                   memory or timing model; one warm-up frame), so that a\n"
+		"                   game's menus stay out of the figures (docs/sample.md)\n"
 		"  --workload FILE  a workload file or a shipped name such as 'ui-2d', or an\n"
 		"                   apitrace capture (a name ending in .trace), replayed on\n"
 		"                   tessera's driver as `tessera run X.trace` replays it\n"
@@ -240,6 +244,7 @@ int tsr_cmd_experiment(int argc, char **argv)
 	const char *workloads[MAX_WORKLOADS];
 	size_t nw = 0;
 	uint64_t frames = 0;  /* 0: the experiment's default */
+	uint64_t first = 0;   /* --frames A-B: A */
 	const char *sets[TSR_CLI_MAX_SETS];
 	size_t nsets = 0;
 	/* the command line as given (for --csv-dir's manifest), before
@@ -257,10 +262,28 @@ int tsr_cmd_experiment(int argc, char **argv)
 			if (!tsr_cli_parse_u64(optarg, 1, 16, &jobs))
 				return tsr_cli_usage_error("invalid -j '%s' (1 to 16)", optarg);
 			break;
-		case 'f':
-			if (!tsr_cli_parse_u64(optarg, 1, 10000, &frames))
-				return tsr_cli_usage_error("invalid --frames '%s' (1 to 10000)", optarg);
+		case 'f': {
+			/* N, or a range A-B (the frames before A fast-forwarded) */
+			char a[32], b[32];
+			const char *dash = strchr(optarg, '-');
+			uint64_t last = 0;
+			if (!dash) {
+				first = 0;
+				if (!tsr_cli_parse_u64(optarg, 1, 10000, &frames))
+					return tsr_cli_usage_error("invalid --frames '%s' (1 to 10000, "
+								   "or a range A-B)", optarg);
+				break;
+			}
+			snprintf(a, sizeof(a), "%.*s", (int)(dash - optarg), optarg);
+			snprintf(b, sizeof(b), "%s", dash + 1);
+			if (!tsr_cli_parse_u64(a, 0, 100000, &first) ||
+			    !tsr_cli_parse_u64(b, 0, 100000, &last) || last < first ||
+			    last - first >= 10000)
+				return tsr_cli_usage_error("invalid --frames '%s' (a range A-B of at "
+							   "most 10000 frames, A <= B)", optarg);
+			frames = last - first + 1;
 			break;
+		}
 		case 'c':
 			csv_path = optarg;
 			break;
@@ -368,6 +391,7 @@ int tsr_cmd_experiment(int argc, char **argv)
 	}
 	const struct tsr_xp_options opt = {
 		.frames = (uint32_t)frames,
+		.first_frame = (uint32_t)first,
 		.workloads = nw ? workloads : NULL,
 		.workload_count = nw,
 		.sets = sets,

@@ -536,6 +536,54 @@ static void copy_workload(const char *dir, const char *from, const char *file, c
  * the data directory sorted by name, so a new file appears without editing
  * the experiment (a data directory with two workloads added shows them).
  */
+/*
+ * --frames A-B (tsr_xp_options.first_frame): frames 2-3 of glmark-scene,
+ * frames 0-1 fast-forwarded with one warm-up frame: the means are those of
+ * a simulation selecting frames 2 and 3 (tsr_sim_select(), as `tessera run
+ * --frames 2-3`), not of frames 0-1.
+ */
+static void test_workloads_range(void **state)
+{
+	(void)state;
+	static const char *const w[] = {"glmark-scene"};
+	const struct tsr_xp_options o = {.frames = 2, .first_frame = 2, .workloads = w,
+					 .workload_count = 1, .sets = small, .set_count = 2};
+	struct tsr_xp_result r;
+	struct tsr_error err = {{0}};
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("workloads"), &o, &r, &err),
+			 TSR_OK);
+	const struct tsr_table *t = tsr_xp_result_table(&r, "workloads");
+	assert_non_null(t);
+	assert_string_equal(tsr_table_cell(t, 0, "frames"), "2");
+	struct tsr_gpu_config cfg;
+	tsr_config_defaults(&cfg);
+	assert_int_equal(tsr_config_apply_sets(&cfg, TSR_SOURCE_DIR "/configs/tcor-table1.json",
+					       small, 2, &err), TSR_OK);
+	struct tsr_scene *sc = NULL;
+	assert_int_equal(tsr_scene_load(TSR_SOURCE_DIR "/workloads/glmark-scene.json", &sc, &err),
+			 TSR_OK);
+	double dram[2];
+	for (int k = 0; k < 2; k++) {  /* frames 2-3, then 0-1 */
+		struct tsr_sim *s;
+		assert_int_equal(tsr_sim_open_scene(&cfg, sc, &s, &err), TSR_OK);
+		static const unsigned char sel[4] = {0, 0, 1, 1};
+		if (k == 0)
+			assert_int_equal(tsr_sim_select(s, sel, 4, 1, &err), TSR_OK);
+		assert_int_equal(tsr_sim_run(s, k == 0 ? 4 : 2, NULL, NULL, &err), TSR_OK);
+		const struct tsr_frame_stats *st = tsr_sim_total(s);
+		uint64_t all = 0;
+		for (int i = 0; i < TSR_STREAM_COUNT; i++)
+			all += st->dram[i].read_bytes + st->dram[i].write_bytes;
+		dram[k] = (double)all / 2.0 / 1048576.0;
+		tsr_sim_close(s);
+	}
+	tsr_scene_destroy(sc);
+	assert_close(num(t, 0, "dram_mib_per_frame"), dram[0]);
+	assert_true(fabs(dram[0] - dram[1]) > 1e-6);
+	assert_true(strstr(r.text.buf, "frames 2-3 of every workload") != NULL);
+	tsr_xp_result_release(&r);
+}
+
 static void test_workloads_default(void **state)
 {
 	(void)state;
@@ -1197,6 +1245,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_attribute_cache),
 		cmocka_unit_test(test_re),
 		cmocka_unit_test(test_workloads),
+		cmocka_unit_test(test_workloads_range),
 		cmocka_unit_test(test_workloads_default),
 		cmocka_unit_test(test_boustrophedonic),
 		cmocka_unit_test(test_timing),

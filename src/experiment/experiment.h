@@ -81,6 +81,10 @@ struct tsr_xp_replay {
 					      only inspect the capture */
 	uint32_t frames;                   /* frames to replay (the driver's
 					      TESSERA_FRAMES); 0: all of them */
+	uint32_t first;                    /* frames before this one are fast-forwarded
+					      (TESSERA_SIMULATE first-(first + frames - 1),
+					      TESSERA_WARMUP 1): `frames` frames are
+					      simulated from it; 0: from the first */
 	const char *out_dir;               /* with cfg: an existing empty folder that
 					      gets the replay's stats.json (as `tessera
 					      run X.trace` writes it) and, with
@@ -100,6 +104,12 @@ struct tsr_xp_options {
 					   (tcor, attribute-cache, timing: 4; re: each
 					   workload's own; workloads: 3; boustrophedonic: 30;
 					   gspc: 2) */
+	uint32_t first_frame;           /* `--frames A-B`: A, the first frame simulated
+					   (frames then B - A + 1, never 0); the frames
+					   before it are fast-forwarded (tsr_sim_select(),
+					   one warm-up frame; a capture's through
+					   TESSERA_SIMULATE), so that a game's menus stay
+					   out of the figures; 0: from the first frame */
 	const char *const *workloads;   /* files or shipped names (tsr_data_resolve), or
 					   captures (tsr_xp_is_capture(): replayed
 					   through replay below);

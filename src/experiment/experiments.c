@@ -103,6 +103,7 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 	memset(out, 0, sizeof(*out));
 	struct xp_ctx c = {
 		.frames = o->frames ? o->frames : x->default_frames,
+		.first = o->first_frame,
 		.workloads = o->workloads,
 		.workload_count = o->workload_count,
 		.sets = o->sets,
@@ -153,6 +154,10 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 			c.workloads = list;
 		}
 	}
+	if (c.first)  /* the tables' frame counts are of the frames simulated */
+		tsr_text_printf(&out->text, "frames %u-%u of every workload (the %u before "
+				"fast-forwarded, one of them a warm-up frame)\n", c.first,
+				c.first + c.frames - 1, c.first);
 	enum tsr_status s = x->run(&c, out, err);
 	xp_flush(&c, out);  /* also the rows before an error */
 	free(list);
@@ -558,10 +563,11 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
 				     "capture, replayed only through tsr_xp_options.replay",
 				     sc->path);
 	/* means per frame divide by the frames asked for: a capture must hold them */
-	if (frames > sc->frames)
+	if ((uint64_t)c->first + frames > sc->frames)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s': capture '%s' holds %u "
-				     "frame%s, fewer than the %u asked for (--frames)", c->name,
-				     sc->path, sc->frames, sc->frames == 1 ? "" : "s", frames);
+				     "frame%s, fewer than the %llu asked for (--frames)", c->name,
+				     sc->path, sc->frames, sc->frames == 1 ? "" : "s",
+				     (unsigned long long)c->first + frames);
 	if (lt)
 		TSR_TRY(cache_geometry(cfg, cache, geom, err));
 	const char *tmp = getenv("TMPDIR");
@@ -571,7 +577,8 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
 		return tsr_error_set(err, TSR_ERR_IO, "cannot create a folder for the replay of "
 				     "capture '%s' ('%s'): %s", sc->path, dir, strerror(errno));
 	struct tsr_xp_replay r = {.capture = sc->path, .cfg = cfg, .frames = frames,
-				  .out_dir = dir, .record_cache = lt ? cache : NULL};
+				  .first = c->first, .out_dir = dir,
+				  .record_cache = lt ? cache : NULL};
 	enum tsr_status st = c->o->replay(c->o->replay_ctx, &r, err);
 	if (st == TSR_OK)
 		st = read_point(dir, cfg, total, cache, does, port, timing, size, err);
@@ -586,6 +593,29 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
 			st = tsr_line_trace_load(path, 0, geom->line_bytes, 1, lt, NULL, err);
 	}
 	tsr_remove_tree(dir);
+	return st;
+}
+
+/*
+ * Runs `frames` frames of s (0: the scene's own) from frame c->first, the
+ * frames before it fast-forwarded with one warm-up frame (tsr_sim_select(),
+ * as `tessera run --frames A-B`). Errors: those of tsr_sim_select() and
+ * tsr_sim_run().
+ */
+static enum tsr_status run_frames(const struct xp_ctx *c, struct tsr_sim *s, uint32_t frames,
+				  struct tsr_error *err)
+{
+	const uint32_t first = c ? c->first : 0;
+	if (!first || !frames)
+		return tsr_sim_run(s, frames, NULL, NULL, err);
+	unsigned char *sel = calloc((size_t)first + frames, 1);
+	if (!sel)
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a frame selection");
+	memset(sel + first, 1, frames);
+	enum tsr_status st = tsr_sim_select(s, sel, first + frames, 1, err);
+	free(sel);
+	if (st == TSR_OK)
+		st = tsr_sim_run(s, first + frames, NULL, NULL, err);
 	return st;
 }
 
@@ -623,7 +653,7 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
 	}
 	struct tsr_sim *s;
 	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
-	enum tsr_status st = tsr_sim_run(s, frames, NULL, NULL, err);
+	enum tsr_status st = run_frames(c, s, frames, err);
 	if (timing)
 		memset(timing, 0, sizeof(*timing));
 	if (st == TSR_OK && timing)
@@ -767,7 +797,7 @@ enum tsr_status xp_record(const struct xp_ctx *c, const struct tsr_gpu_config *c
 			rec.lt.line_shift++;
 		struct tsr_cache_observer ob = xp_recorder_observer(&rec);
 		tsr_cache_set_observer(k, &ob);
-		st = tsr_sim_run(s, frames, NULL, NULL, err);
+		st = run_frames(c, s, frames, err);
 		tsr_cache_set_observer(k, NULL);
 	}
 	if (st == TSR_OK && timing)

@@ -18,6 +18,8 @@
 /* A run of one experiment: the options with defaults filled in. */
 struct xp_ctx {
 	uint32_t frames;                /* 0 only for re: each workload's own */
+	uint32_t first;                 /* o->first_frame: the frames before it are
+					   fast-forwarded (frames is then not 0) */
 	const char *const *workloads;   /* as given (or the shipped list), for display */
 	size_t workload_count;
 	const char *const *sets;
