@@ -26,6 +26,16 @@ void tsr_worklog_release(struct tsr_worklog *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* arr (count elements of `size` bytes, *cap allocated) with room for one
+ * more, or NULL with the log marked failed */
+static void *grow(struct tsr_worklog *l, void *arr, uint32_t *cap, uint32_t count, size_t size)
+{
+	void *a = tsr_array_grow(arr, cap, count + 1, size);
+	if (!a)
+		l->failed = 1;
+	return a;
+}
+
 void tsr_worklog_path(void *log, const struct tsr_mem_path *p)
 {
 	struct tsr_worklog *l = log;
@@ -33,24 +43,18 @@ void tsr_worklog_path(void *log, const struct tsr_mem_path *p)
 		l->paths[l->path_count++] = *p;
 		return;
 	}
-	struct tsr_mem_path *a = tsr_array_grow(l->paths, &l->path_cap, l->path_count + 1,
-						sizeof(*a));
-	if (!a) {
-		l->failed = 1;
+	struct tsr_mem_path *a = grow(l, l->paths, &l->path_cap, l->path_count, sizeof(*a));
+	if (!a)
 		return;
-	}
 	l->paths = a;
 	a[l->path_count++] = *p;
 }
 
 void tsr_worklog_prim(struct tsr_worklog *l, uint32_t attributes, uint32_t quad_count)
 {
-	struct tsr_wl_prim *a = tsr_array_grow(l->prims, &l->prim_cap, l->prim_count + 1,
-					       sizeof(*a));
-	if (!a) {
-		l->failed = 1;
+	struct tsr_wl_prim *a = grow(l, l->prims, &l->prim_cap, l->prim_count, sizeof(*a));
+	if (!a)
 		return;
-	}
 	l->prims = a;
 	a[l->prim_count++] = (struct tsr_wl_prim){attributes, l->quad_count, quad_count};
 }
@@ -58,8 +62,7 @@ void tsr_worklog_prim(struct tsr_worklog *l, uint32_t attributes, uint32_t quad_
 struct tsr_wl_quad *tsr_worklog_quad(struct tsr_worklog *l, uint32_t core, int killed,
 				     uint32_t alu, int textured, int late_z)
 {
-	struct tsr_wl_quad *a = tsr_array_grow(l->quads, &l->quad_cap, l->quad_count + 1,
-					       sizeof(*a));
+	struct tsr_wl_quad *a = grow(l, l->quads, &l->quad_cap, l->quad_count, sizeof(*a));
 	if (!a || !l->prim_count) {
 		l->failed = 1;
 		return NULL;
@@ -76,16 +79,11 @@ struct tsr_wl_quad *tsr_worklog_quad(struct tsr_worklog *l, uint32_t core, int k
 void tsr_worklog_seg(struct tsr_worklog *l, uint32_t alu, uint32_t sfu, int sample,
 		     uint32_t tex_requests)
 {
-	if (l->seg_count == l->seg_cap) {
-		struct tsr_core_seg *a = tsr_array_grow(l->segs, &l->seg_cap, l->seg_count + 1,
-							sizeof(*a));
-		if (!a) {
-			l->failed = 1;
-			return;
-		}
-		l->segs = a;
-	}
-	l->segs[l->seg_count++] = (struct tsr_core_seg){alu, sfu, sample != 0, tex_requests};
+	struct tsr_core_seg *a = grow(l, l->segs, &l->seg_cap, l->seg_count, sizeof(*a));
+	if (!a)
+		return;
+	l->segs = a;
+	a[l->seg_count++] = (struct tsr_core_seg){alu, sfu, sample != 0, tex_requests};
 }
 
 enum tsr_status tsr_worklog_status(const struct tsr_worklog *l, struct tsr_error *err)
