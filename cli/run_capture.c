@@ -970,7 +970,7 @@ enum tsr_status tsr_cli_xp_replay(void *ctx, struct tsr_xp_replay *r, struct tsr
 		.trace = r->capture, .driver_dir = dir, .config = cfg_path, .out = drv,
 		.dump = "none", .record = r->record_cache ? rec : NULL,
 		.frames = want < (uint32_t)trace_frames ? want : 0,
-		.simulate = r->first ? range : NULL, .warmup = 1,
+		.simulate = r->first ? range : NULL, .warmup = 0,
 		.said = said, .said_n = sizeof(said),
 	};
 	long got = -1;

@@ -166,8 +166,9 @@ static void workloads_same_as_run(const char *frames, double n, const char *run_
 	char *table = strdup(csv);
 	assert_non_null(table);
 	assert_int_equal(tessera("run %s --config %s/configs/tcor-table1.json --set "
-				 "stats.texture_footprint=true --frames %s --out %s --dump-frames "
-				 "none --quiet", CAPTURE, TSR_SOURCE_DIR, frames, run_dir), 0);
+				 "stats.texture_footprint=true --frames %s --warmup 0 --out %s "
+				 "--dump-frames none --quiet", CAPTURE, TSR_SOURCE_DIR, frames, run_dir),
+			 0);
 	struct tsr_stats_file *f = calloc(1, sizeof(*f));
 	assert_non_null(f);
 	read_stats(run_dir, f);
@@ -212,7 +213,7 @@ static void workloads_same_as_run(const char *frames, double n, const char *run_
 
 /* The workloads experiment's means are those of `tessera run`'s stats.json,
  * of the whole capture and of a range past its first frame (--frames 1-2:
- * frame 0 fast-forwarded, as a game's menus are). */
+ * frame 0 fast-forwarded, as a game's menus are, no warm-up frame). */
 static void test_workloads_same_as_run(void **state)
 {
 	(void)state;
@@ -222,12 +223,13 @@ static void test_workloads_same_as_run(void **state)
 }
 
 /* boustrophedonic records the capture's L2 input through the driver. */
-static void test_recorded_l2(void **state)
+/* boustrophedonic --frames `frames` on the capture: its L2 replay matches
+ * the run, whose L2 read misses are `tessera run --frames run_frames`'s
+ * (written to run_dir) */
+static void recorded_l2(const char *frames, const char *run_frames, const char *run_dir)
 {
-	(void)state;
-	need_capture();
-	assert_int_equal(tessera("experiment boustrophedonic --workload %s --frames 2 -j 2 "
-				 "--csv b.csv", CAPTURE), 0);
+	assert_int_equal(tessera("experiment boustrophedonic --workload %s --frames %s -j 2 "
+				 "--csv b.csv", CAPTURE, frames), 0);
 	const char *out = slurp("out.txt");
 	assert_non_null(strstr(out, "LRU replay = run"));
 	const char *row = strstr(out, "\nglmark2 ");
@@ -237,11 +239,11 @@ static void test_recorded_l2(void **state)
 	assert_non_null(table);
 	/* the run's L2 read misses (every stream) are those of `tessera run` */
 	assert_int_equal(tessera("run %s --config %s/configs/boustrophedonic-texture-l2.json "
-				 "--set timing.enabled=false --frames 2 --out run --dump-frames "
-				 "none --quiet", CAPTURE, TSR_SOURCE_DIR), 0);
+				 "--set timing.enabled=false --frames %s --out %s --dump-frames "
+				 "none --quiet", CAPTURE, TSR_SOURCE_DIR, run_frames, run_dir), 0);
 	struct tsr_stats_file *f = calloc(1, sizeof(*f));
 	assert_non_null(f);
-	read_stats("run", f);
+	read_stats(run_dir, f);
 	uint32_t l2 = 0;
 	while (l2 < f->cache_count && strcmp(f->cache_names[l2], "l2"))
 		l2++;
@@ -257,6 +259,17 @@ static void test_recorded_l2(void **state)
 	tsr_stats_file_release(f);
 	free(f);
 	free(table);
+}
+
+/* The L2 input boustrophedonic records through the driver, of the whole
+ * capture and of a range (--frames 1-2: frame 0 fast-forwarded, no warm-up
+ * frame, so that the recorded input is that of the frames counted). */
+static void test_recorded_l2(void **state)
+{
+	(void)state;
+	need_capture();
+	recorded_l2("2", "2", "run");
+	recorded_l2("1-2", "1-2 --warmup 0", "run12l2");
 }
 
 /* `tessera run X.trace --record-trace l2=FILE`: the driver's recording, stats unchanged. */

@@ -83,7 +83,7 @@ struct tsr_xp_replay {
 					      TESSERA_FRAMES); 0: all of them */
 	uint32_t first;                    /* frames before this one are fast-forwarded
 					      (TESSERA_SIMULATE first-(first + frames - 1),
-					      TESSERA_WARMUP 1): `frames` frames are
+					      no warm-up frame): `frames` frames are
 					      simulated from it; 0: from the first */
 	const char *out_dir;               /* with cfg: an existing empty folder that
 					      gets the replay's stats.json (as `tessera
@@ -106,9 +106,11 @@ struct tsr_xp_options {
 					   gspc: 2) */
 	uint32_t first_frame;           /* `--frames A-B`: A, the first frame simulated
 					   (frames then B - A + 1, never 0); the frames
-					   before it are fast-forwarded (tsr_sim_select(),
-					   one warm-up frame; a capture's through
-					   TESSERA_SIMULATE), so that a game's menus stay
+					   before it are fast-forwarded (tsr_sim_select();
+					   a capture's through TESSERA_SIMULATE), with no
+					   warm-up frame: the caches start cold at A as at
+					   frame 0, and a recorded cache input is that of
+					   the frames counted; so that a game's menus stay
 					   out of the figures; 0: from the first frame */
 	const char *const *workloads;   /* files or shipped names (tsr_data_resolve), or
 					   captures (tsr_xp_is_capture(): replayed

@@ -156,8 +156,8 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 	}
 	if (c.first)  /* the tables' frame counts are of the frames simulated */
 		tsr_text_printf(&out->text, "frames %u-%u of every workload (the %u before "
-				"fast-forwarded, one of them a warm-up frame)\n", c.first,
-				c.first + c.frames - 1, c.first);
+				"fast-forwarded; the caches start cold at frame %u)\n", c.first,
+				c.first + c.frames - 1, c.first, c.first);
 	enum tsr_status s = x->run(&c, out, err);
 	xp_flush(&c, out);  /* also the rows before an error */
 	free(list);
@@ -598,8 +598,11 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
 
 /*
  * Runs `frames` frames of s (0: the scene's own) from frame c->first, the
- * frames before it fast-forwarded with one warm-up frame (tsr_sim_select(),
- * as `tessera run --frames A-B`). Errors: those of tsr_sim_select() and
+ * frames before it fast-forwarded (tsr_sim_select(), as `tessera run
+ * --frames A-B --warmup 0`): no warm-up frame, so that the caches start
+ * cold at frame A as they do at frame 0 of a run from the start, and a
+ * cache's recorded input (xp_record()) is the input of the frames counted,
+ * which its replay must match. Errors: those of tsr_sim_select() and
  * tsr_sim_run().
  */
 static enum tsr_status run_frames(const struct xp_ctx *c, struct tsr_sim *s, uint32_t frames,
@@ -612,7 +615,7 @@ static enum tsr_status run_frames(const struct xp_ctx *c, struct tsr_sim *s, uin
 	if (!sel)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a frame selection");
 	memset(sel + first, 1, frames);
-	enum tsr_status st = tsr_sim_select(s, sel, first + frames, 1, err);
+	enum tsr_status st = tsr_sim_select(s, sel, first + frames, 0, err);
 	free(sel);
 	if (st == TSR_OK)
 		st = tsr_sim_run(s, first + frames, NULL, NULL, err);
