@@ -30,7 +30,7 @@ PYTHON     ?=
 CORPUS     ?=
 CORPUS_DIR ?=
 
-.PHONY: corpus corpus-heatmaps piglit all deps build demo check check-fast check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
+.PHONY: corpus corpus-heatmaps corpus-experiments piglit all deps build demo check check-fast check-asan check-clang check-slurm fuzz fuzz-ci bench clean \
 	figures figures-draw
 
 all: build
@@ -119,7 +119,8 @@ figures: build
 	@py="$(PYTHON)"; [ -n "$$py" ] || py=$$(bash scripts/python.sh) || exit 1; \
 	echo "figures: $$py"; $(MAKE) --no-print-directory figures-draw PYTHON="$$py"
 
-figures-draw: $(EXPERIMENTS:%=$(XP_DIR)/%.json) $(FIG_DIR)/heatmaps/stats.json corpus-heatmaps
+figures-draw: $(EXPERIMENTS:%=$(XP_DIR)/%.json) $(FIG_DIR)/heatmaps/stats.json corpus-heatmaps \
+	corpus-experiments
 	@py="$(PYTHON)"; [ -n "$$py" ] || py=$$(bash scripts/python.sh --no-install) || exit 1; \
 	echo "$$py scripts/figures.py $(XP_DIR) -o $(FIG_DIR)"; \
 	"$$py" scripts/figures.py $(XP_DIR) -o $(FIG_DIR)
@@ -141,6 +142,15 @@ CORPUS_HEAT_COUNTERS ?= quads_shaded,l2_misses,pb_read_bytes,line_requests
 corpus-heatmaps:
 	@bash scripts/corpus-heatmaps.sh ./$(BUILD)/tessera $(FIG_DIR)/heatmaps-corpus \
 	  $(CORPUS_HEAT_COUNTERS) $(CORPUS_HEAT_ARGS)
+
+# and the paper experiments on the corpus captures recorded (make corpus),
+# past the games' menus, into $(XP_DIR)/corpus: scripts/figures.py draws
+# each paper's figures of the corpus beside the built-in workloads'
+# (scripts/corpus-experiments.sh passes over what is not recorded)
+CORPUS_EXPERIMENTS ?= tcor re boustrophedonic dtexl gspc
+corpus-experiments:
+	@bash scripts/corpus-experiments.sh ./$(BUILD)/tessera $(XP_DIR)/corpus \
+	  $(filter $(EXPERIMENTS),$(CORPUS_EXPERIMENTS))
 
 $(XP_DIR)/%.json: $(BUILD)/tessera
 	@mkdir -p $(XP_DIR)

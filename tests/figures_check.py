@@ -7,7 +7,9 @@ workloads, see tests/data/figures/README) with scripts/figures.py into a
 temporary folder, PNG only at 50 dpi (for speed), and checks:
 
 * every expected figure was drawn, as a non-empty PNG of sensible size, and
-  index.html lists it;
+  index.html lists it (with SRC/corpus, the same experiments on the corpus
+  captures, also NAME-corpus: the paper beside the built-in workloads and
+  the corpus);
 * each figure names its axes and has at least one series;
 * every plotted value equals the value recomputed here from the CSV files
   through the series' provenance in figures.json (table, column, row filter,
@@ -107,6 +109,13 @@ for name, tables in load_experiments(src).items():
               f"load_experiment {t['name']}: shape {df.shape} vs {raw.shape}")
     check(list(load_experiment(os.path.join(src, f"{name}.json"))) == list(tables),
           f"{name}: load_experiment by manifest path")
+# the same experiments on the corpus captures (SRC/corpus), drawn beside them
+corpus = os.path.join(src, "corpus")
+for name in (load_experiments(corpus) if os.path.isdir(corpus) else {}):
+    with open(os.path.join(corpus, f"{name}.json"), encoding="utf-8") as f:
+        for t in json.load(f)["tables"]:
+            table_file["corpus/" + t["name"]] = os.path.join("corpus", t["file"])
+    EXPECTED.append(f"{name}-corpus")
 
 with tempfile.TemporaryDirectory(prefix="tsr-figures-") as out:
     # scripts/figures.py as its command line runs it, in this process (one

@@ -1105,6 +1105,66 @@ BUILDERS: dict[str, Callable] = {
 
 
 # ---------------------------------------------------------------------------
+# the corpus beside the built-in workloads
+
+# the papers whose experiments print a table of the paper's averages beside
+# tessera's (NAME-paper: figure, quantity, paper_pct, tessera[_mean]_pct)
+CORPUS_PAPERS = {
+    "tcor": "TCOR: A Tile Cache with Optimal Replacement",
+    "re": "Rendering Elimination: Early Discard of Redundant Tiles (RE)",
+    "boustrophedonic": "Boustrophedonic Frames: texture caching",
+    "dtexl": "DTexL: Decoupled Raster Pipeline for Texture Locality",
+    "gspc": "GSPC: Efficient Management of LLCs in GPUs for 3D Rendering",
+}
+
+
+def figs_corpus(F: Figures, name: str, xp: dict, cxp: dict):
+    """NAME-corpus: each average of the paper table NAME-paper that the paper
+    gives, three bars: the paper's, tessera's on the built-in workloads (xp),
+    tessera's on the corpus captures (cxp: the experiment's output on them,
+    scripts/corpus-experiments.sh)."""
+    table = f"{name}-paper"
+    t, c = xp.get(table), cxp.get(table)
+    if t is None or c is None:
+        return
+    tcol = [col for col in t.columns if col.startswith("tessera")][0]
+    ccol = [col for col in c.columns if col.startswith("tessera")][0]
+    in_corpus = set(c["quantity"].astype(str))
+    keys: list[str] = []
+    for q, v in zip(t["quantity"].astype(str), t["paper_pct"]):
+        if q not in keys and q in in_corpus and not math.isnan(_num(v)):
+            keys.append(q)
+    if not keys:
+        return
+    series = [Series("paper", t, table, "paper_pct", keys, "quantity", avg=False),
+              Series("built-in workloads", t, table, tcol, keys, "quantity", avg=False),
+              Series("corpus captures", c, "corpus/" + table, ccol, keys, "quantity",
+                     avg=False)]
+    fig, ax = plt.subplots(figsize=(7.5, 1.0 + 0.33 * len(keys)))
+    y = np.arange(len(keys))
+    h = 0.8 / len(series)
+    colors = [PAPER_COLOR, COLORS[0], COLORS[1]]
+    for i, sr in enumerate(series):
+        vals = [0.0 if math.isnan(v) else v for v in sr.values]
+        ax.barh(y - 0.4 + h * (i + 0.5), vals, height=h, color=colors[i], label=sr.name)
+    ax.set_yticks(y)
+    ax.set_yticklabels(keys)
+    ax.invert_yaxis()
+    ax.axvline(0.0, color="grey", linewidth=0.6)
+    # speedups of a few % beside deviations of hundreds: linear within 10%
+    ax.set_xscale("symlog", linthresh=10.0)
+    ax.set_xlabel("%, mean over the workloads (symmetric log scale, linear within 10%)")
+    _legend(ax, fig, 3)
+    man = next(iter(cxp.values())).attrs.get("manifest", {})
+    cmd = man.get("command", "")
+    caption = (f"The paper's averages beside tessera's on the built-in workloads and on the "
+               f"corpus captures (real GL ES 2.0 programs, docs/captures.md), as the "
+               f"experiment's {table} tables give them; corpus: `{cmd}`.")
+    F.save(fig, f"{name}-corpus", CORPUS_PAPERS[name], "corpus", caption, xp, series,
+           "the paper's averages (its figures)", "%, mean over the workloads (symlog)")
+
+
+# ---------------------------------------------------------------------------
 # index.html and the manifest
 
 def _figure_ref(e: dict) -> str:
@@ -1170,6 +1230,17 @@ def draw_all(src: str, out: str, only: list[str] | None = None,
         except (KeyError, IndexError, ValueError) as e:
             print(f"figures: {name}: skipped what remained ({type(e).__name__}: {e})",
                   file=sys.stderr)
+    # the corpus beside the built-in workloads: src/corpus holds the same
+    # experiments run on the corpus captures (scripts/corpus-experiments.sh)
+    corpus = os.path.join(src, "corpus")
+    cexps = load_experiments(corpus) if os.path.isdir(corpus) else {}
+    for name in CORPUS_PAPERS:
+        if name in exps and name in cexps and (not only or name in only):
+            try:
+                figs_corpus(F, name, exps[name], cexps[name])
+            except (KeyError, IndexError, ValueError) as e:
+                print(f"figures: {name} (corpus): skipped ({type(e).__name__}: {e})",
+                      file=sys.stderr)
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     with open(os.path.join(out, "figures.json"), "w", encoding="utf-8") as f:
         json.dump({"date": date, "source": os.path.abspath(src), "figures": F.entries}, f,
