@@ -151,8 +151,10 @@ int tsr_cli_capture_corpus(int argc, char **argv);
 
 /*
  * Checks an input script (a jansson json_t *: an array of steps ["key",
- * NAME...], ["keydown", NAME...], ["keyup", NAME...], ["sleep", SECONDS],
- * ["wait-window", NAME]: until a window whose name matches is shown);
+ * NAME...], ["keydown", NAME...], ["keyup", NAME...], ["mousemove", X, Y]
+ * (the pointer to pixel X, Y of the screen), ["click", BUTTON] (1 left, 2
+ * middle, 3 right), ["sleep", SECONDS], ["wait-window", NAME]: until a
+ * window whose name matches is shown);
  * 0, or -1 with the message (naming the step) in msg (n bytes).
  */
 int tsr_cli_input_check(const void *script, char *msg, size_t n);

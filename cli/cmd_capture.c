@@ -98,7 +98,8 @@ static void usage(FILE *f)
 		"  --input FILE     plays FILE's input script in the private X server while\n"
 		"                   the program runs (xdotool; a JSON array of steps:\n"
 		"                   [\"wait-window\", \"NAME\"], [\"key\", \"space\"],\n"
-		"                   [\"keydown\", \"Right\"], [\"keyup\", \"Right\"], [\"sleep\", 0.5])\n"
+		"                   [\"keydown\", \"Right\"], [\"keyup\", \"Right\"],\n"
+		"                   [\"mousemove\", 320, 240], [\"click\", 1], [\"sleep\", 0.5])\n"
 		"  --quiet          the program's output to /dev/null (else to standard error)\n\n"
 		"Needs xvfb-run, apitrace and eglretrace (scripts/setup.sh installs them).\n");
 }

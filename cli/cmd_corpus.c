@@ -5,8 +5,8 @@
  * llvmpipe's reference images, into the data folder, skipping those
  * already there; installs the Debian packages an entry needs first
  * (apt-get, as root). And the input driver of `tessera capture --input`:
- * a script of xdotool key presses and pauses played in the private Xvfb
- * while the program runs.
+ * a script of xdotool key presses, pointer moves and clicks and pauses
+ * played in the private Xvfb while the program runs.
  *
  * Every capture is `tessera capture` run as a child of this binary with
  * the entry's environment, so that an entry's variables never leak into
@@ -57,7 +57,8 @@ int tsr_cli_input_check(const void *script, char *msg, size_t n)
 		const json_t *verb = json_array_get(st, 0);
 		if (!json_is_array(st) || !json_is_string(verb))
 			return input_error(msg, n, "input step %zu is not an array whose first item "
-					   "is a verb (key, keydown, keyup, sleep, wait-window)", i + 1);
+					   "is a verb (key, keydown, keyup, mousemove, click, sleep, "
+					   "wait-window)", i + 1);
 		const char *v = json_string_value(verb);
 		const size_t args = json_array_size(st) - 1;
 		if (!strcmp(v, "sleep")) {
@@ -76,6 +77,21 @@ int tsr_cli_input_check(const void *script, char *msg, size_t n)
 					return input_error(msg, n, "input step %zu: key %zu is not a "
 							   "key name", i + 1, k);
 			}
+		} else if (!strcmp(v, "mousemove")) {
+			/* whole pixels of the screen, from its top left corner */
+			const json_t *x = json_array_get(st, 1), *y = json_array_get(st, 2);
+			if (args != 2 || !json_is_integer(x) || !json_is_integer(y) ||
+			    json_integer_value(x) < 0 || json_integer_value(x) > 32767 ||
+			    json_integer_value(y) < 0 || json_integer_value(y) > 32767)
+				return input_error(msg, n, "input step %zu: \"mousemove\" takes two "
+						   "whole numbers X Y (pixels, 0 to 32767)", i + 1);
+		} else if (!strcmp(v, "click")) {
+			const json_t *b = json_array_get(st, 1);
+			if (args != 1 || !json_is_integer(b) || json_integer_value(b) < 1 ||
+			    json_integer_value(b) > 9)
+				return input_error(msg, n, "input step %zu: \"click\" takes one "
+						   "button number (1 left, 2 middle, 3 right; 1 to 9)",
+						   i + 1);
 		} else if (!strcmp(v, "wait-window")) {
 			const char *w = json_string_value(json_array_get(st, 1));
 			if (args != 1 || !w || !w[0] || strlen(w) > 128)
@@ -83,7 +99,7 @@ int tsr_cli_input_check(const void *script, char *msg, size_t n)
 						   "window name (a regular expression)", i + 1);
 		} else {
 			return input_error(msg, n, "input step %zu: unknown verb '%s' (key, keydown, "
-					   "keyup, sleep, wait-window)", i + 1, v);
+					   "keyup, mousemove, click, sleep, wait-window)", i + 1, v);
 		}
 	}
 	return 0;
@@ -133,6 +149,8 @@ int tsr_cli_drive_input(const char *file, char **argv)
 		}
 		char *cmd[16] = {"xdotool", (char *)v};
 		size_t k = 2;
+		char num[2][24];
+		size_t nums = 0;
 		if (!strcmp(v, "wait-window")) {
 			/* blocks until a window of that name is shown; in this
 			 * process group, so that the SIGINT of --seconds ends it */
@@ -141,8 +159,17 @@ int tsr_cli_drive_input(const char *file, char **argv)
 			cmd[k++] = "--onlyvisible";
 			cmd[k++] = "--name";
 		}
-		for (size_t a = 1; a < json_array_size(step); a++)
-			cmd[k++] = (char *)json_string_value(json_array_get(step, a));
+		for (size_t a = 1; a < json_array_size(step); a++) {
+			const json_t *arg = json_array_get(step, a);
+			if (json_is_integer(arg) && nums < 2) {
+				/* mousemove's X Y, click's button: checked above */
+				snprintf(num[nums], sizeof(num[0]), "%lld",
+					 (long long)json_integer_value(arg));
+				cmd[k++] = num[nums++];
+			} else {
+				cmd[k++] = (char *)json_string_value(arg);
+			}
+		}
 		cmd[k] = NULL;
 		const int xs = tsr_cli_run_program(cmd, NULL, 0, TSR_CHILD_STDIO);
 		if (xs < 0 || !WIFEXITED(xs) || WEXITSTATUS(xs))

@@ -2,12 +2,13 @@
  * 089-cli-corpus.c - `tessera capture --corpus` (cli/cmd_corpus.c): the
  * shipped captures/corpus.json parses and lists its entries; a corpus
  * file with an unknown key, a missing or ill-typed one, an input script
- * with an unknown verb or a duplicate name is refused with a message
- * naming the entry and the key; and, where xvfb-run, apitrace and
- * glmark2-es2 are installed, a tiny entry (glmark2's build scene, 2 frames
- * at 160x120) is recorded into a temporary data folder with llvmpipe's
- * images, then skipped by a second call; the same entry driven by an
- * input script through xdotool (when installed) records too.
+ * with an unknown verb or bad arguments (mousemove, click) or a duplicate
+ * name is refused with a message naming the entry and the key; and,
+ * where xvfb-run, apitrace and glmark2-es2 are installed, a tiny entry
+ * (glmark2's build scene, 2 frames at 160x120) is recorded into a
+ * temporary data folder with llvmpipe's images, then skipped by a second
+ * call; the same entry driven by an input script through xdotool (when
+ * installed: a key, a pointer move and a click) records too.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -100,6 +101,20 @@ static void test_corpus_errors(void **state)
 		     "input step 1: \"sleep\" takes one number");
 	expect_error(GOOD "\"drive\": \"input\", \"input\": [[\"key\", \"a\"]]",
 		     "key 'seconds' is missing");
+	/* the pointer: whole pixels, a button number */
+	assert_int_equal(corpus_with(GOOD "\"drive\": \"input\", \"seconds\": 1, \"input\": "
+				     "[[\"mousemove\", 0, 32767], [\"click\", 3]]"), 0);
+	expect_error(GOOD "\"drive\": \"input\", \"seconds\": 1, \"input\": [[\"mousemove\", 1.5, 2]]",
+		     "input step 1: \"mousemove\" takes two whole numbers");
+	expect_error(GOOD "\"drive\": \"input\", \"seconds\": 1, \"input\": [[\"mousemove\", 10]]",
+		     "input step 1: \"mousemove\" takes two whole numbers");
+	expect_error(GOOD "\"drive\": \"input\", \"seconds\": 1, \"input\": "
+			  "[[\"sleep\", 1], [\"mousemove\", -1, 2]]",
+		     "input step 2: \"mousemove\" takes two whole numbers");
+	expect_error(GOOD "\"drive\": \"input\", \"seconds\": 1, \"input\": [[\"click\", 0]]",
+		     "input step 1: \"click\" takes one button number");
+	expect_error(GOOD "\"drive\": \"input\", \"seconds\": 1, \"input\": [[\"click\", \"1\"]]",
+		     "input step 1: \"click\" takes one button number");
 	expect_error(GOOD "\"drive\": \"none\", \"frames\": [5, 2]", "key 'frames' must be");
 	expect_error(GOOD "\"drive\": \"none\", \"packages\": [\"Not A Package\"]",
 		     "'Not A Package' is not a Debian package name");
@@ -140,7 +155,8 @@ static void test_corpus_record(void **state)
 		 "\"frames\": [1, 1], \"drive\": \"arguments\"}%s]}",
 		 xdotool ? ", {\"name\": \"driven\", \"program\": \"glmark2-es2\", \"args\": [\"-b\", "
 			   "\"build:nframes=2\", \"--size\", \"160x120\"], \"screen\": \"160x120\", "
-			   "\"drive\": \"input\", \"input\": [[\"sleep\", 0.2], [\"key\", \"a\"]], "
+			   "\"drive\": \"input\", \"input\": [[\"sleep\", 0.2], [\"key\", \"a\"], "
+			   "[\"mousemove\", 80, 60], [\"click\", 1]], "
 			   "\"seconds\": 30}"
 			 : "");
 	write_file("c.json", json);
