@@ -10,9 +10,12 @@
  * material's color and the interpolated shade. A draw with a linked
  * fragment program (tsr_shader_binding_set_program()) runs it instead:
  * every varying interpolated, each sample instruction a sample (2D or
- * cube map, texture/texture.h) through the core's L1 texture cache, its discards and its instruction mix counted;
- * its second source color (GL_EXT_blend_func_extended) is kept in the quad
- * for a blend that takes it.
+ * cube map, texture/texture.h) through the core's L1 texture cache, its
+ * discards and its instruction mix counted, and in the timing mode its
+ * instruction stream, cut at each sample, in the work log for the shader
+ * core to issue (timing/core.h); its second source color
+ * (GL_EXT_blend_func_extended) is kept in the quad for a blend that takes
+ * it.
  */
 #include "raster/raster_priv.h"
 
