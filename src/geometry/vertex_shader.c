@@ -211,6 +211,11 @@ static void shade_program_vertex(struct tsr_geometry *g, uint32_t i)
 	struct tsr_shader_exec *prog = g->draw.input->program;
 	struct tsr_shader_counts n = {0};
 	struct tsr_vs_out out;
+	/* the varying slots no output of the program writes are 0, not the
+	 * stack's bytes: the shaded vertices' varyings go into Rendering
+	 * Elimination's signatures, which must be a function of the commands */
+	for (uint32_t l = 0; l < 4; l++)
+		memset(out.varyings[l], 0, g->vary_floats * sizeof(float));
 	if (!g->vs_straight) {
 		program_inputs(g, i, 0);
 		tsr_shader_exec_vertices(prog, &g->vs_in, 1, &out, &n);
