@@ -339,6 +339,27 @@ static void elimination_draw(void *state, const struct tsr_cmd_draw *d,
 }
 
 /*
+ * Signs binned primitive p's message into the tiles it overlaps (RE
+ * III-F): head (head_bytes), then `extra` (extra_bytes), zero-padded to
+ * the Parameter Buffer's attributes x attribute_bytes when that is longer,
+ * in whole 64-bit subblocks.
+ */
+static void sign_primitive(struct elimination *e, const struct tsr_primitive *p,
+			   const void *head, size_t head_bytes, const void *extra,
+			   size_t extra_bytes, const uint32_t *tiles, uint32_t n)
+{
+	size_t bytes = (size_t)p->attributes * e->v.cfg->attribute_bytes;
+	if (bytes < head_bytes + extra_bytes)
+		bytes = head_bytes + extra_bytes;
+	bytes = (bytes + 7) & ~(size_t)7;
+	memset(e->attr_msg, 0, bytes);
+	memcpy(e->attr_msg, head, head_bytes);
+	if (extra_bytes)
+		memcpy(e->attr_msg + head_bytes, extra, extra_bytes);
+	tsr_su_primitive(e->su, e->attr_msg, bytes, tiles, n);
+}
+
+/*
  * Signs a program draw's binned primitive (struct re_program_attributes,
  * then its varyings) into the tiles it overlaps; the message is
  * zero-padded to the Parameter Buffer's attributes x attribute_bytes when
@@ -358,15 +379,8 @@ static void bin_program_primitive(struct elimination *e, const struct tsr_primit
 	a.kind = p->kind;
 	a.front_facing = p->front_facing;
 	a.varying_slots = p->varying_slots;
-	const size_t vary = (size_t)3 * p->varying_slots * 4 * sizeof(float);
-	size_t bytes = (size_t)p->attributes * e->v.cfg->attribute_bytes;
-	if (bytes < sizeof(a) + vary)
-		bytes = sizeof(a) + vary;
-	bytes = (bytes + 7) & ~(size_t)7;
-	memset(e->attr_msg, 0, bytes);
-	memcpy(e->attr_msg, &a, sizeof(a));
-	memcpy(e->attr_msg + sizeof(a), p->varyings, vary);
-	tsr_su_primitive(e->su, e->attr_msg, bytes, tiles, n);
+	sign_primitive(e, p, &a, sizeof(a), p->varyings,
+		       (size_t)3 * p->varying_slots * 4 * sizeof(float), tiles, n);
 }
 
 /* Signs a binned primitive's attributes into the tiles it overlaps (RE III-F). */
@@ -389,13 +403,7 @@ static void elimination_bin(void *state, uint32_t index, const uint32_t *tiles, 
 	memcpy(a.u, p->u, sizeof(a.u));
 	memcpy(a.v, p->v, sizeof(a.v));
 	memcpy(a.shade, p->shade, sizeof(a.shade));
-	size_t bytes = (size_t)p->attributes * e->v.cfg->attribute_bytes;
-	if (bytes < sizeof(a))
-		bytes = sizeof(a);
-	bytes = (bytes + 7) & ~(size_t)7;
-	memset(e->attr_msg, 0, bytes);
-	memcpy(e->attr_msg, &a, sizeof(a));
-	tsr_su_primitive(e->su, e->attr_msg, bytes, tiles, n);
+	sign_primitive(e, p, &a, sizeof(a), NULL, 0, tiles, n);
 }
 
 /*
