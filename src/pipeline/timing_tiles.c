@@ -186,8 +186,10 @@ static bool early_z_out(void *ctx, uint64_t cycle, uint64_t tag)
 		/* (the cheaper test first: a full core refuses most quads) */
 		if (!tsr_core_can_accept(c) || !barrier_open(t, t->frag_done, r->frag_before, lane))
 			return false;
+		/* (a log with no program quad has no segment array: no offset into NULL) */
 		const struct tsr_core_item item = {tag, q->alu, q->tex.count, q->ifetch.count,
-						   q->seg_count, r->log.segs + q->seg_first};
+						   q->seg_count,
+						   q->seg_count ? r->log.segs + q->seg_first : NULL};
 		if (tsr_core_push(c, cycle, &item, NULL) != TSR_OK) {
 			t->failed = TSR_ERR_INTERNAL;
 			return true;
