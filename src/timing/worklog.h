@@ -109,8 +109,10 @@ struct tsr_wl_quad *tsr_worklog_quad(struct tsr_worklog *l, uint32_t core, int k
 
 /*
  * Appends a segment of the instruction stream of the quad being shaded
- * (timing/core.h): alu ALU-pipeline and sfu special-function instructions,
- * then, with sample 1, a sample instruction of tex_requests paths.
+ * (timing/core.h): alu ALU-pipeline and sfu special-function instructions
+ * (counts), then, with sample 1, a sample instruction of tex_requests
+ * paths (its texture line requests). No error returned: out of memory
+ * marks the log failed (tsr_worklog_status()).
  */
 void tsr_worklog_seg(struct tsr_worklog *l, uint32_t alu, uint32_t sfu, int sample,
 		     uint32_t tex_requests);
