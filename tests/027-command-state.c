@@ -938,8 +938,8 @@ static struct tsr_gpu *small_gpu_over(const struct tsr_resources *r, int mode)
  * driver adds a program's buffers and textures as it runs) render as the
  * same resources given at creation; an image's new contents
  * (tsr_gpu_update_image()) are sampled from the next frame, at the same
- * address; adding during a frame and a render target beyond the tile grid
- * are refused, and the GPU then has no new resource. Both pipelines.
+ * address; adding during a frame is refused, and the GPU then has no new
+ * resource. Both pipelines.
  */
 static void test_added_resources(void **state)
 {
@@ -968,14 +968,7 @@ static void test_added_resources(void **state)
 						  0, st);
 		assert_memory_equal(got, want, bytes);
 		assert_int_equal(st->raster.quads_shaded, quads);
-		/* refused: a render target beyond the 64x32 grid; during a frame */
-		struct tsr_image big = {.path = "rendertarget:big", .width = 128, .height = 32,
-					.render_target = 1};
-		const struct tsr_resources more = {.image_count = 1, .images = &big};
-		const uint32_t regions = tsr_gpu_address_map(g)->count;
-		assert_int_equal(tsr_gpu_add_resources(g, &more, &err), TSR_ERR_UNSUPPORTED);
-		assert_non_null(strstr(err.msg, "128x32"));
-		assert_int_equal(tsr_gpu_address_map(g)->count, regions);
+		/* refused during a frame */
 		assert_int_equal(tsr_gpu_begin_frame(g, &x.c, st, &err), TSR_OK);
 		assert_int_equal(tsr_gpu_add_resources(g, &x.r, &err), TSR_ERR_INTERNAL);
 		assert_int_equal(tsr_gpu_update_image(g, 0, &err), TSR_ERR_INTERNAL);
@@ -1001,6 +994,123 @@ static void test_added_resources(void **state)
 		tsr_gpu_destroy(g);
 	}
 	free(want);
+	free(st);
+	fixture_free(&x);
+}
+
+/* The fixture's quad drawn into render target `target` (w x h, cleared),
+ * then the fixture's frame on the screen; the target's texels into rgba. */
+static const uint8_t *render_into(struct tsr_gpu *g, const struct fixture *x, uint32_t target,
+				  uint32_t w, uint32_t h, uint8_t *rgba, struct tsr_frame_stats *st)
+{
+	struct tsr_frame_commands c;
+	struct tsr_error err;
+	memset(&c, 0, sizeof(c));
+	tsr_commands_reset(&c, 0);
+	struct tsr_cmd_pass p = x->c.passes[0];
+	p.target = TSR_TARGET_TEXTURE;
+	p.target_image = target;
+	p.clear.mask = TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH;
+	struct tsr_cmd_draw d = x->c.draws[0];
+	d.state.viewport.width = w;
+	d.state.viewport.height = h;
+	d.state.framebuffer.color = (int32_t)target;
+	assert_int_equal(tsr_commands_pass(&c, &p, &err), TSR_OK);
+	assert_int_equal(tsr_commands_draw(&c, &d, &err), TSR_OK);
+	assert_int_equal(tsr_commands_pass(&c, &x->c.passes[0], &err), TSR_OK);
+	assert_int_equal(tsr_commands_draw(&c, &x->c.draws[0], &err), TSR_OK);
+	if (tsr_gpu_render_commands(g, &c, st, &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	tsr_commands_release(&c);
+	assert_int_equal(tsr_gpu_read_image(g, target, 0, 0, w, h, rgba, &err), TSR_OK);
+	return tsr_gpu_frame_image(g);
+}
+
+/*
+ * A render target larger than the tile grid, added after the GPU was made
+ * (a GL ES program's framebuffer object larger than the grid its device
+ * made), grows the grid to cover it: a new PB-Lists region, the tiles
+ * renumbered; frames drawing into it render the target and the screen as
+ * a GPU made with the target from the start does. Both pipelines, the TBR
+ * with Rendering Elimination (its per-tile signatures made again); a grid
+ * beyond the limits is refused with the size in the message.
+ */
+static void test_grid_grows(void **state)
+{
+	(void)state;
+	struct fixture x;
+	fixture_load(&x);
+	struct tsr_frame_stats *st = calloc(1, sizeof(*st));
+	const uint32_t w = 128, h = 48;
+	uint8_t *texels = calloc((size_t)w * h, 4);
+	uint8_t *got = malloc((size_t)w * h * 4), *want = malloc((size_t)w * h * 4);
+	uint8_t *screen = malloc(64 * 32 * 4);
+	struct tsr_image *images = calloc(x.r.image_count + 1, sizeof(*images));
+	assert_true(st && texels && got && want && screen && images);
+	memcpy(images, x.r.images, x.r.image_count * sizeof(*images));
+	const uint32_t target = x.r.image_count;
+	images[target] = (struct tsr_image){.path = "rendertarget:big", .width = w, .height = h,
+					    .rgba = texels, .render_target = 1};
+	struct tsr_resources all = x.r;
+	all.images = images;
+	all.image_count = target + 1;
+	struct tsr_error err;
+	for (int mode = 0; mode < 2; mode++) {
+		struct tsr_gpu_config cfg;
+		tsr_config_defaults(&cfg);
+		cfg.width = 64;
+		cfg.height = 32;
+		cfg.tile_width = 16;
+		cfg.tile_height = 16;
+		cfg.pipeline_mode = mode ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
+		cfg.elim.rendering = !mode;
+		struct tsr_gpu *ref = NULL, *g = NULL;
+		if (tsr_gpu_create(&cfg, &all, &ref, &err) != TSR_OK)
+			fail_msg("%s", err.msg);
+		memcpy(screen, render_into(ref, &x, target, w, h, want, st), 64 * 32 * 4);
+		const uint64_t quads = st->raster.quads_shaded;
+		int drawn = 0;  /* the crate's texels, not one clear color */
+		for (size_t i = 4; i < (size_t)w * h * 4; i += 4)
+			drawn |= memcmp(&want[i], want, 4) != 0;
+		assert_true(drawn);
+		assert_int_equal(tsr_gpu_create(&cfg, &x.r, &g, &err), TSR_OK);
+		uint32_t tx, ty;
+		tsr_gpu_tile_grid(g, &tx, &ty);
+		assert_true(tx == 4 && ty == 2);
+		render_start(g, &x, 0, TSR_CLEAR_COLOR | TSR_CLEAR_DEPTH, 0, 0, 0, st);
+		const struct tsr_resources more = {.image_count = 1, .images = &images[target]};
+		assert_int_equal(tsr_gpu_add_resources(g, &more, &err), TSR_OK);
+		tsr_gpu_tile_grid(g, &tx, &ty);
+		assert_true(tx == 8 && ty == 3);
+		const struct tsr_addrmap *map = tsr_gpu_address_map(g);
+		int found = 0;
+		for (uint32_t i = 0; i < map->count; i++)
+			found |= !strcmp(map->regions[i].name, "pb_lists.grid128x48");
+		assert_true(found);
+		for (int frame = 0; frame < 2; frame++) {  /* the second: RE has signatures */
+			memset(got, 0, (size_t)w * h * 4);
+			const uint8_t *img = render_into(g, &x, target, w, h, got, st);
+			assert_memory_equal(img, screen, 64 * 32 * 4);
+			assert_memory_equal(got, want, (size_t)w * h * 4);
+			if (frame == 0)
+				assert_int_equal(st->raster.quads_shaded, quads);
+		}
+		/* beyond the limits: one message, nothing added */
+		struct tsr_image huge = {.path = "rendertarget:huge", .width = 16384,
+					 .height = 16384, .render_target = 1};
+		const struct tsr_resources more2 = {.image_count = 1, .images = &huge};
+		const uint32_t regions = map->count;
+		assert_int_equal(tsr_gpu_add_resources(g, &more2, &err), TSR_ERR_CONFIG);
+		assert_non_null(strstr(err.msg, "16384x16384"));
+		assert_int_equal(tsr_gpu_address_map(g)->count, regions);
+		tsr_gpu_destroy(ref);
+		tsr_gpu_destroy(g);
+	}
+	free(images);
+	free(screen);
+	free(want);
+	free(got);
+	free(texels);
 	free(st);
 	fixture_free(&x);
 }
@@ -1187,6 +1297,7 @@ int main(void)
 		cmocka_unit_test(test_tile_load),
 		cmocka_unit_test(test_viewport),
 		cmocka_unit_test(test_added_resources),
+		cmocka_unit_test(test_grid_grows),
 		cmocka_unit_test(test_program_draw),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -284,6 +284,112 @@ static enum tsr_status create_techniques(struct tsr_gpu *g, struct tsr_error *er
 	return tsr_technique_set_create(&g->techniques, &g->view, err);
 }
 
+/*
+ * Whether a grid_w x grid_h tile grid of cfg's tiles is within the
+ * limits: at most 8192 x 8192 pixels (TSR_LIMIT_SCREEN_PIXELS) and 65535
+ * tiles (a tile's number is 16 bits). Errors: TSR_ERR_CONFIG.
+ */
+static enum tsr_status grid_check(const struct tsr_gpu_config *cfg, uint32_t grid_w,
+				  uint32_t grid_h, struct tsr_error *err)
+{
+	if ((uint64_t)grid_w * grid_h > TSR_LIMIT_SCREEN_PIXELS)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "the render targets need a %ux%u tile grid, more than the "
+				     "limit of 8192 x 8192 pixels", grid_w, grid_h);
+	const uint64_t tiles = (uint64_t)((grid_w + cfg->tile_width - 1) / cfg->tile_width) *
+			       ((grid_h + cfg->tile_height - 1) / cfg->tile_height);
+	if (tiles > 65535)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "the render targets need %llu tiles, "
+				     "more than 65535: choose larger tiles",
+				     (unsigned long long)tiles);
+	return TSR_OK;
+}
+
+/* The tile orders of g's grid (tiling.tile_order and its reverse). */
+static void build_orders(struct tsr_gpu *g)
+{
+	tsr_tile_order_build(g->cfg.tile_order, g->tiles_x, g->tiles_y, g->order);
+	for (uint32_t i = 0; i < g->tiles; i++)
+		g->order_reversed[i] = g->order[g->tiles - 1 - i];
+}
+
+/*
+ * Grows the tile grid to grid_w x grid_h pixels (at least the grid's
+ * size a side), between frames, for a render target added after creation
+ * that the grid does not cover (a GL ES program's framebuffer object
+ * larger than the grid its device made). As a driver re-lays its tiler
+ * out for a larger render target: the tiles are renumbered row-major over
+ * the new grid, the tile orders rebuilt, each Parameter Buffer's PB-Lists
+ * move to a region appended to the address map ("pb_lists.grid<W>x<H>";
+ * PB-Attributes and the overflow pool stay), the per-tile state starts
+ * afresh (the techniques are made again: Rendering Elimination and
+ * Transaction Elimination have no signature of the new tiles, so the next
+ * frame skips nothing; per-tile counters), and the immediate mode makes
+ * its screen-sized buffers again at new regions. A GPU whose targets fit
+ * its grid never grows: its address map and counters do not depend on this.
+ * Errors: those of grid_check(); TSR_ERR_NOMEM (the GPU is then only fit
+ * to be destroyed).
+ */
+static enum tsr_status grow_grid(struct tsr_gpu *g, uint32_t grid_w, uint32_t grid_h,
+				 struct tsr_error *err)
+{
+	grid_w = grid_w > g->grid_width ? grid_w : g->grid_width;
+	grid_h = grid_h > g->grid_height ? grid_h : g->grid_height;
+	TSR_TRY(grid_check(&g->cfg, grid_w, grid_h, err));
+	const uint32_t tx = (grid_w + g->cfg.tile_width - 1) / g->cfg.tile_width;
+	const uint32_t ty = (grid_h + g->cfg.tile_height - 1) / g->cfg.tile_height;
+	const uint32_t tiles = tx * ty;
+	uint32_t *order = malloc(tiles * sizeof(*order));
+	uint32_t *reversed = malloc(tiles * sizeof(*reversed));
+	uint8_t *skipped = calloc(tiles, 1);
+	uint64_t *heat[TSR_FRAME_SLOTS] = {NULL};
+	int ok = order && reversed && skipped;
+	for (uint32_t i = 0; ok && g->heat && i < g->slot_count; i++)
+		ok = (heat[i] = calloc((size_t)TSR_HEAT_COUNT * tiles, sizeof(uint64_t))) != NULL;
+	if (!ok) {
+		free(order);
+		free(reversed);
+		free(skipped);
+		for (uint32_t i = 0; i < TSR_FRAME_SLOTS; i++)
+			free(heat[i]);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for a %ux%u tile grid",
+				     grid_w, grid_h);
+	}
+	free(g->order);
+	free(g->order_reversed);
+	free(g->skipped);
+	g->order = order;
+	g->order_reversed = reversed;
+	g->skipped = skipped;
+	for (uint32_t i = 0; g->heat && i < g->slot_count; i++) {
+		free(g->slots[i].heat);
+		g->slots[i].heat = heat[i];
+		g->slots[i].heat_done = 0;
+	}
+	g->grid_width = grid_w;
+	g->grid_height = grid_h;
+	g->tiles_x = tx;
+	g->tiles_y = ty;
+	g->tiles = tiles;
+	build_orders(g);
+	for (uint32_t i = 0; i < g->slot_count; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "%s_lists.grid%ux%u", i ? "pb1" : "pb", grid_w, grid_h);
+		uint64_t base;
+		TSR_TRY(tsr_addrmap_add(&g->map, name,
+					tsr_pb_lists_bytes(tiles, g->cfg.list_capacity_primitives),
+					TSR_STREAM_PB_LISTS, &base, err));
+		TSR_TRY(tsr_pb_regrid(g->slots[i].pb, grid_w, grid_h, base, err));
+	}
+	tsr_technique_set_release(&g->techniques);
+	TSR_TRY(create_techniques(g, err));
+	if (g->driver->create) {  /* the immediate mode's screen-sized buffers */
+		g->driver->destroy(g);
+		TSR_TRY(g->driver->create(g, err));
+	}
+	return TSR_OK;
+}
+
 enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 			       const struct tsr_resources *res,
 			       struct tsr_gpu **out, struct tsr_error *err)
@@ -305,10 +411,9 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 			grid_w = res->images[i].width > grid_w ? res->images[i].width : grid_w;
 			grid_h = res->images[i].height > grid_h ? res->images[i].height : grid_h;
 		}
-	if ((uint64_t)grid_w * grid_h > TSR_LIMIT_SCREEN_PIXELS)
-		return tsr_error_set(err, TSR_ERR_CONFIG,
-				     "the render targets need a %ux%u tile grid, more than the "
-				     "limit of 8192 x 8192 pixels", grid_w, grid_h);
+	s = grid_check(cfg, grid_w, grid_h, err);
+	if (s != TSR_OK)
+		return s;
 	struct tsr_gpu *g = calloc(1, sizeof(*g));
 	if (!g)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
@@ -325,11 +430,6 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	g->tiles_x = (grid_w + cfg->tile_width - 1) / cfg->tile_width;
 	g->tiles_y = (grid_h + cfg->tile_height - 1) / cfg->tile_height;
 	g->tiles = g->tiles_x * g->tiles_y;
-	if (g->tiles > 65535) {
-		tsr_gpu_destroy(g);
-		return tsr_error_set(err, TSR_ERR_CONFIG, "the render targets need %u tiles, more "
-				     "than 65535: choose larger tiles", g->tiles);
-	}
 	size_t npix = (size_t)cfg->width * cfg->height;
 	size_t tpix = (size_t)cfg->tile_width * cfg->tile_height;
 	g->order = malloc(g->tiles * sizeof(*g->order));
@@ -372,9 +472,7 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 		tsr_gpu_destroy(g);
 		return s;
 	}
-	tsr_tile_order_build(cfg->tile_order, g->tiles_x, g->tiles_y, g->order);
-	for (uint32_t i = 0; i < g->tiles; i++)
-		g->order_reversed[i] = g->order[g->tiles - 1 - i];
+	build_orders(g);
 	g->back = 1;
 	s = create_techniques(g, err);
 	g->driver = cfg->pipeline_mode == TSR_PIPELINE_IMR ? &tsr_imr_driver : &tsr_tbr_driver;
@@ -573,14 +671,12 @@ enum tsr_status tsr_gpu_add_resources(struct tsr_gpu *g, const struct tsr_resour
 	if (g->frames_begun != g->frames_finished)
 		return tsr_error_set(err, TSR_ERR_INTERNAL,
 				     "resources are added between frames, not during one");
-	for (uint32_t i = 0; i < more->image_count; i++) {
-		const struct tsr_image *im = &more->images[i];
-		if (im->render_target && (im->width > g->grid_width || im->height > g->grid_height))
-			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
-					     "a render target of %ux%u pixels added after the "
-					     "GPU was made is larger than its %ux%u tile grid",
-					     im->width, im->height, g->grid_width, g->grid_height);
-	}
+	uint32_t grid_w = g->grid_width, grid_h = g->grid_height;
+	for (uint32_t i = 0; i < more->image_count; i++)
+		if (more->images[i].render_target) {
+			grid_w = more->images[i].width > grid_w ? more->images[i].width : grid_w;
+			grid_h = more->images[i].height > grid_h ? more->images[i].height : grid_h;
+		}
 	for (uint32_t i = 0; i < more->material_count; i++)
 		if (material_attributes(&more->materials[i]) > g->max_attributes)
 			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
@@ -588,6 +684,8 @@ enum tsr_status tsr_gpu_add_resources(struct tsr_gpu *g, const struct tsr_resour
 					     "was made: its Parameter Buffer holds at most %u "
 					     "attributes a primitive", more->materials[i].varyings,
 					     g->max_attributes);
+	if (grid_w > g->grid_width || grid_h > g->grid_height)
+		TSR_TRY(grow_grid(g, grid_w, grid_h, err));
 	const uint32_t m0 = g->res.mesh_count, p0 = g->res.material_count,
 		       i0 = g->res.image_count;
 	TSR_TRY(reserve_resources(g, m0 + more->mesh_count, p0 + more->material_count,

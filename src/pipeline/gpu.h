@@ -61,11 +61,13 @@ void tsr_gpu_destroy(struct tsr_gpu *g);
  * before the call) and regions appended to the address map in that order
  * (so addresses depend only on the order of the calls). The descriptors
  * are copied; the data they point to (vertices, indices, texels) must
- * outlive the GPU, as for tsr_gpu_create(). Errors: TSR_ERR_INTERNAL
- * during a frame; TSR_ERR_UNSUPPORTED for a render target larger than
- * the tile grid made at creation, or a material with more varyings than
- * the Parameter Buffer was laid out for; those of tsr_gpu_create(); on an
- * error no resource is added.
+ * outlive the GPU, as for tsr_gpu_create(). A render target larger than
+ * the tile grid grows the grid to cover it (gpu.c grow_grid(): the tiles
+ * renumbered, new PB-Lists regions, per-tile state afresh). Errors:
+ * TSR_ERR_INTERNAL during a frame; TSR_ERR_UNSUPPORTED for a material
+ * with more varyings than the Parameter Buffer was laid out for;
+ * TSR_ERR_CONFIG for a grid beyond the limits (8192 x 8192 pixels, 65535
+ * tiles); those of tsr_gpu_create(); on an error no resource is added.
  */
 enum tsr_status tsr_gpu_add_resources(struct tsr_gpu *g, const struct tsr_resources *more,
 				      struct tsr_error *err);

@@ -103,6 +103,48 @@ static enum tsr_status segments_grow(struct tsr_param_buffer *pb, struct segment
 	return segments_add(g, base, size, err);
 }
 
+/* Frees the tile lists of pb's grid. */
+static void lists_free(struct tile_list *lists, size_t tiles)
+{
+	for (size_t t = 0; lists && t < tiles; t++) {
+		free(lists[t].prims);
+		free(lists[t].opt);
+		free(lists[t].chunks);
+	}
+	free(lists);
+}
+
+/* The tile lists, tile positions and scratch of a screen_width x
+ * screen_height grid, replacing pb's when all are allocated. */
+static enum tsr_status grid_alloc(struct tsr_param_buffer *pb, uint32_t screen_width,
+				  uint32_t screen_height, struct tsr_error *err)
+{
+	const struct tsr_pb_layout *l = &pb->l;
+	const uint32_t tx = (screen_width + l->tile_width - 1) / l->tile_width;
+	const uint32_t ty = (screen_height + l->tile_height - 1) / l->tile_height;
+	const size_t tiles = (size_t)tx * ty;
+	struct tile_list *lists = calloc(tiles, sizeof(*lists));
+	uint32_t *pos = malloc(tiles * sizeof(*pos));
+	uint32_t *scratch = malloc(2 * tiles * sizeof(*scratch));
+	if (!lists || !pos || !scratch) {
+		free(lists);
+		free(pos);
+		free(scratch);
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory for the Parameter Buffer");
+	}
+	for (size_t t = 0; t < tiles; t++)
+		pos[t] = (uint32_t)t;
+	lists_free(pb->lists, (size_t)pb->tiles_x * pb->tiles_y);
+	free(pb->pos);
+	free(pb->scratch);
+	pb->lists = lists;
+	pb->pos = pos;
+	pb->scratch = scratch;
+	pb->tiles_x = tx;
+	pb->tiles_y = ty;
+	return TSR_OK;
+}
+
 enum tsr_status tsr_pb_create(const struct tsr_pb_layout *layout,
 			      struct tsr_param_buffer **out,
 			      struct tsr_error *err)
@@ -111,20 +153,9 @@ enum tsr_status tsr_pb_create(const struct tsr_pb_layout *layout,
 	if (!pb)
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
 	pb->l = *layout;
-	pb->tiles_x = (layout->screen_width + layout->tile_width - 1) / layout->tile_width;
-	pb->tiles_y = (layout->screen_height + layout->tile_height - 1) / layout->tile_height;
-	size_t tiles = (size_t)pb->tiles_x * pb->tiles_y;
-	pb->lists = calloc(tiles, sizeof(*pb->lists));
-	pb->pos = malloc(tiles * sizeof(*pb->pos));
-	pb->scratch = malloc(2 * tiles * sizeof(*pb->scratch));
-	if (!pb->lists || !pb->pos || !pb->scratch) {
-		tsr_pb_destroy(pb);
-		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
-	}
-	for (size_t t = 0; t < tiles; t++)
-		pb->pos[t] = (uint32_t)t;
-	enum tsr_status s = segments_add(&pb->attr, layout->attributes_base,
-					 layout->attributes_bytes, err);
+	enum tsr_status s = grid_alloc(pb, layout->screen_width, layout->screen_height, err);
+	if (s == TSR_OK)
+		s = segments_add(&pb->attr, layout->attributes_base, layout->attributes_bytes, err);
 	if (s == TSR_OK)
 		s = segments_add(&pb->pool, layout->overflow_base, layout->overflow_chunks, err);
 	if (s != TSR_OK) {
@@ -135,16 +166,22 @@ enum tsr_status tsr_pb_create(const struct tsr_pb_layout *layout,
 	return TSR_OK;
 }
 
+enum tsr_status tsr_pb_regrid(struct tsr_param_buffer *pb, uint32_t screen_width,
+			      uint32_t screen_height, uint64_t lists_base,
+			      struct tsr_error *err)
+{
+	TSR_TRY(grid_alloc(pb, screen_width, screen_height, err));
+	pb->l.screen_width = screen_width;
+	pb->l.screen_height = screen_height;
+	pb->l.lists_base = lists_base;
+	return TSR_OK;
+}
+
 void tsr_pb_destroy(struct tsr_param_buffer *pb)
 {
 	if (!pb)
 		return;
-	for (uint32_t t = 0; pb->lists && t < pb->tiles_x * pb->tiles_y; t++) {
-		free(pb->lists[t].prims);
-		free(pb->lists[t].opt);
-		free(pb->lists[t].chunks);
-	}
-	free(pb->lists);
+	lists_free(pb->lists, (size_t)pb->tiles_x * pb->tiles_y);
 	free(pb->pos);
 	free(pb->scratch);
 	free(pb->use);

@@ -93,6 +93,19 @@ enum tsr_status tsr_pb_create(const struct tsr_pb_layout *layout,
 			      struct tsr_error *err);
 void tsr_pb_destroy(struct tsr_param_buffer *pb);
 
+/*
+ * Lays the Parameter Buffer out for a larger tile grid, screen_width x
+ * screen_height pixels (tiles of the layout's size), its PB-Lists at
+ * lists_base (a region of tsr_pb_lists_bytes() for the new grid the caller
+ * added to the address map): the tile lists are emptied and renumbered
+ * row-major over the new grid; PB-Attributes, the overflow pool and the
+ * attribute cache stay. Between frames only. Errors: TSR_ERR_NOMEM (the
+ * buffer unchanged).
+ */
+enum tsr_status tsr_pb_regrid(struct tsr_param_buffer *pb, uint32_t screen_width,
+			      uint32_t screen_height, uint64_t lists_base,
+			      struct tsr_error *err);
+
 uint32_t tsr_pb_tiles_x(const struct tsr_param_buffer *pb);
 uint32_t tsr_pb_tiles_y(const struct tsr_param_buffer *pb);
 
