@@ -36,6 +36,7 @@
 
 #include <cmocka.h>
 
+#include "framestats/stats.h"
 #include "test_main.h"
 #include "test_gles.h"
 
@@ -141,6 +142,59 @@ static void test_buffer_and_uniforms(void **state)
 
 /* Client-side arrays and indices, a texture through unit 0; rows come
  * back bottom first. */
+/*
+ * A read of pending work mid-frame is a flush, not a frame: a frame
+ * drawing two quads with a glReadPixels between them is one frame (the
+ * swap's), whose counters hold both renders (the quads of the frame drawn
+ * without the read) and whose image both quads (the window's pass after
+ * the flush loads what it drew); the read sees the first quad.
+ */
+static void test_read_flush(void **state)
+{
+	(void)state;
+	for (int imr = 0; imr < 2; imr++) {
+		uint64_t quads[2];
+		for (int read = 0; read < 2; read++) {
+			struct gl_fix f;
+			fix_new(&f, imr);
+			struct tsr_gles_context *c = f.ctx;
+			tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, LEFT);
+			tsr_gles_EnableVertexAttribArray(c, 0);
+			clear(&f, 0.0f, 0.0f, 1.0f);
+			uniform4(&f, "color", 1, 0, 0, 1);
+			draw_arrays(&f, 0, 6);
+			if (read) {
+				uint8_t px[4];
+				pixel(&f, 5, 5, px);
+				assert_int_equal(px[0], 255);
+				assert_int_equal(px[2], 0);
+				assert_int_equal(tsr_gles_device_simulated(f.dev), 0);
+			}
+			uniform4(&f, "color", 0, 1, 0, 1);
+			tsr_gles_Uniform2f(c, tsr_gles_GetUniformLocation(c, f.prog, "shift"), 1.0f,
+					   0.0f);
+			draw_arrays(&f, 0, 6);
+			struct tsr_error err;
+			assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
+			assert_int_equal(tsr_gles_device_simulated(f.dev), 1);
+			const struct tsr_frame_stats *st = tsr_gles_device_last_frame(f.dev);
+			assert_non_null(st);
+			assert_int_equal(st->frame, 0);
+			quads[read] = st->raster.quads_shaded;
+			/* the frame holds both quads: the window's pass after the
+			 * flush loaded what the flush drew */
+			uint8_t px[4];
+			pixel(&f, 5, 5, px);
+			assert_true(px[0] == 255 && px[1] == 0 && px[2] == 0);
+			pixel(&f, W - 5, H - 5, px);
+			assert_true(px[0] == 0 && px[1] == 255 && px[2] == 0);
+			gl_fix_free(&f);
+		}
+		assert_true(quads[0] > 0);
+		assert_int_equal(quads[1], quads[0]);
+	}
+}
+
 static void test_client_arrays_and_texture(void **state)
 {
 	(void)state;
@@ -1231,6 +1285,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buffer_and_uniforms),
+		cmocka_unit_test(test_read_flush),
 		cmocka_unit_test(test_client_arrays_and_texture),
 		cmocka_unit_test(test_points_and_lines),
 		cmocka_unit_test(test_stencil),

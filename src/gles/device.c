@@ -215,6 +215,9 @@ struct tsr_gles_device {
 
 	uint32_t frames;                   /* eglSwapBuffers */
 	struct tsr_frame_stats *fs, *total;
+	struct tsr_frame_stats *flushed;   /* the mid-frame flushes' counters since the
+					      last swap (flush_frame()), or NULL */
+	int flushes;                       /* how many there were */
 	struct tsr_stats_json *json;
 	struct tsr_energy *energy;         /* the timing mode's energy model, or NULL */
 	struct tsr_text csv;               /* frames.csv: its header and a row a frame */
@@ -516,28 +519,68 @@ static enum tsr_status write_frame_image(struct tsr_gles_device *d, struct tsr_e
 	return TSR_OK;
 }
 
-static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error *err)
+/*
+ * Renders the commands recorded since the last render, as frame
+ * d->recorded's, into d->fs; *full: the frame is one params.frames
+ * selects (simulated fully).
+ */
+static enum tsr_status render_pending(struct tsr_gles_device *d, int *full,
+				      struct tsr_error *err)
 {
 	if (!d->pass_open || d->pass_target >= 0)  /* the frame ends drawing the window */
 		TSR_TRY(open_pass(d, -1, -1, NULL, err));
 	d->cmds.frame = d->recorded;
 	/* params.frames: the frames it does not select are fast-forwarded, but
 	 * the warmup frames before a selected one, which warm the caches up */
-	const int full = tsr_frame_list_has(&d->select, d->recorded, 0);
-	int mode = full ? TSR_GPU_FULL : TSR_GPU_FAST_FORWARD;
-	for (uint32_t k = 1; !full && k <= d->params.warmup; k++)
+	*full = tsr_frame_list_has(&d->select, d->recorded, 0);
+	int mode = *full ? TSR_GPU_FULL : TSR_GPU_FAST_FORWARD;
+	for (uint32_t k = 1; !*full && k <= d->params.warmup; k++)
 		if (tsr_frame_list_has(&d->select, d->recorded + k, 0))
 			mode = TSR_GPU_WARM;
 	enum tsr_status s = tsr_gpu_set_fast_forward(d->gpu, mode, err);
 	if (s == TSR_OK)
 		s = tsr_gpu_render_commands(d->gpu, &d->cmds, d->fs, err);
 	free_frame(d);
-	tsr_commands_reset(&d->cmds, d->recorded + 1);
+	tsr_commands_reset(&d->cmds, d->recorded);
 	d->pass_open = 0;
 	d->window_drawn = 0;
 	d->clear_count = 0;
+	return s;
+}
+
+/*
+ * A mid-frame flush: a read (glReadPixels, CopyTex[Sub]Image2D) that needs
+ * what is pending renders it first, as a tile-based GPU's driver flushes
+ * its tiler ("partial render": the tiles stored, the next pass loads
+ * them). It is part of the frame the next swap ends, not a frame of its
+ * own: its counters are added to that frame's (d->flushed); the texture
+ * footprint is the frame's union (the flush does not end it); its
+ * per-tile counters are not kept.
+ */
+static enum tsr_status flush_frame(struct tsr_gles_device *d, struct tsr_error *err)
+{
+	int full;
+	TSR_TRY(render_pending(d, &full, err));
+	d->window_drawn = 1;  /* the window's next pass loads what the flush drew */
+	if (!d->flushed && !(d->flushed = calloc(1, sizeof(*d->flushed))))
+		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
+	tsr_frame_stats_add(d->flushed, d->fs);
+	d->flushes++;
+	return TSR_OK;
+}
+
+static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error *err)
+{
+	int full;
+	enum tsr_status s = render_pending(d, &full, err);
+	tsr_commands_reset(&d->cmds, d->recorded + 1);
 	if (s != TSR_OK)
 		return s;
+	if (d->flushes) {  /* the frame's flushes (flush_frame()) */
+		tsr_frame_stats_add(d->fs, d->flushed);
+		memset(d->flushed, 0, sizeof(*d->flushed));
+		d->flushes = 0;
+	}
 	if (d->footprint)
 		TSR_TRY(tsr_footprint_frame_end(d->footprint, &d->fs->texture.footprint_lines, err));
 	d->fs->frame = d->recorded++;
@@ -671,6 +714,7 @@ enum tsr_status tsr_gles_device_destroy(struct tsr_gles_device *d, struct tsr_er
 	free(d->chunks);
 	free(d->grid_texels);
 	free(d->fs);
+	free(d->flushed);
 	free(d->total);
 	free(d->out_dir);
 	tsr_frame_list_release(&d->images);
@@ -1729,7 +1773,7 @@ enum tsr_status tsr_gles_device_read_pixels(struct tsr_gles_device *dev,
 						   "attachment");
 	/* (a pass a discard or a mipmap closed is pending too, and a blit) */
 	if (dev->pass_open || dev->clear_count || dev->cmds.pass_count || dev->cmds.blit_count)
-		TSR_TRY(render_frame(dev, err));
+		TSR_TRY(flush_frame(dev, err));
 	if (target >= 0)
 		return read_target(dev, (uint32_t)target, x, y, w, h, rgba, err);
 	const uint8_t *img = tsr_gpu_frame_image(dev->gpu);
@@ -1863,5 +1907,5 @@ uint32_t tsr_gles_device_frames(const struct tsr_gles_device *dev)
 
 const struct tsr_frame_stats *tsr_gles_device_last_frame(const struct tsr_gles_device *dev)
 {
-	return dev->recorded ? dev->fs : NULL;
+	return dev->recorded || dev->flushes ? dev->fs : NULL;
 }

@@ -192,8 +192,10 @@ uint32_t tsr_gles_device_frames(const struct tsr_gles_device *dev);
 
 struct tsr_frame_stats;
 
-/* The counters of the frame rendered last (a swap's, or what a ReadPixels
- * rendered first), valid until the next one renders; NULL before any. */
+/* The counters of the render done last: a swap's frame (with the
+ * frame's mid-frame flushes), or what a ReadPixels rendered first (a
+ * flush, whose counters the next swap's frame adds); valid until the next
+ * render; NULL before any. */
 const struct tsr_frame_stats *tsr_gles_device_last_frame(const struct tsr_gles_device *dev);
 
 #endif
