@@ -998,6 +998,48 @@ static void test_depth_texture_precision(void **state)
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));  /* TBR and IMR alike */
 }
 
+/* Draws a frame of the window, a framebuffer object, the window again:
+ * left half red, then the object (4x4, green, red over its left half),
+ * then the object's texture on the window's right half; swaps and reads
+ * the image into img. */
+static void window_fbo_frame(struct gl_fix *f, uint8_t *img)
+{
+	struct tsr_gles_context *c = f->ctx;
+	struct tsr_error err;
+	tsr_gles_Uniform1f(c, tsr_gles_GetUniformLocation(c, f->prog, "use_tex"), 0.0f);
+	tsr_gles_DisableVertexAttribArray(c, 1);
+	clear(f, 0.0f, 0.0f, 1.0f);
+	tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, LEFT);
+	tsr_gles_EnableVertexAttribArray(c, 0);
+	uniform4(f, "color", 1, 0, 0, 1);
+	draw_arrays(f, 0, 6);
+	GLuint t = 0, fb = 0;
+	tsr_gles_GenTextures(c, 1, &t);
+	tsr_gles_BindTexture(c, GL_TEXTURE_2D, t);
+	tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	tsr_gles_GenFramebuffers(c, 1, &fb);
+	tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
+	tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t, 0);
+	tsr_gles_Viewport(c, 0, 0, 4, 4);
+	clear(f, 0.0f, 1.0f, 0.0f);
+	draw_arrays(f, 0, 6);  /* red over the object's left half */
+	tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, 0);
+	tsr_gles_Viewport(c, 0, 0, W, H);
+	static const float right[] = {0, -1, 1, -1, 1, 1, 0, -1, 1, 1, 0, 1};
+	static const float uv[] = {0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1};
+	tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, right);
+	tsr_gles_VertexAttribPointer(c, 1, 2, GL_FLOAT, GL_FALSE, 0, uv);
+	tsr_gles_EnableVertexAttribArray(c, 1);
+	tsr_gles_Uniform1f(c, tsr_gles_GetUniformLocation(c, f->prog, "use_tex"), 1.0f);
+	draw_arrays(f, 0, 6);
+	assert_int_equal(tsr_gles_device_swap(f->dev, &err), TSR_OK);
+	assert_int_equal(tsr_gles_device_read_pixels(f->dev, c, 0, 0, W, H, img, &err), TSR_OK);
+	tsr_gles_DeleteFramebuffers(c, 1, &fb);
+	tsr_gles_DeleteTextures(c, 1, &t);
+}
+
 /* A framebuffer object drawn after the window's pass in one frame: the
  * window's next pass continues its image (left half red, drawn first;
  * right half the object's green texture, drawn after it); TBR and IMR. */
@@ -1008,39 +1050,7 @@ static void test_window_then_framebuffer_object(void **state)
 	for (int imr = 0; imr < 2; imr++) {
 		struct gl_fix f;
 		fix_new(&f, imr);
-		struct tsr_gles_context *c = f.ctx;
-		struct tsr_error err;
-		clear(&f, 0.0f, 0.0f, 1.0f);
-		tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, LEFT);
-		tsr_gles_EnableVertexAttribArray(c, 0);
-		uniform4(&f, "color", 1, 0, 0, 1);
-		draw_arrays(&f, 0, 6);
-		GLuint t = 0, fb = 0;
-		tsr_gles_GenTextures(c, 1, &t);
-		tsr_gles_BindTexture(c, GL_TEXTURE_2D, t);
-		tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-				    NULL);
-		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-		tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-		tsr_gles_GenFramebuffers(c, 1, &fb);
-		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
-		tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
-					      t, 0);
-		tsr_gles_Viewport(c, 0, 0, 4, 4);
-		clear(&f, 0.0f, 1.0f, 0.0f);
-		draw_arrays(&f, 0, 6);  /* red over the object's left half */
-		tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, 0);
-		tsr_gles_Viewport(c, 0, 0, W, H);
-		const float right[] = {0, -1, 1, -1, 1, 1, 0, -1, 1, 1, 0, 1};
-		const float uv[] = {0, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1};
-		tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, right);
-		tsr_gles_VertexAttribPointer(c, 1, 2, GL_FLOAT, GL_FALSE, 0, uv);
-		tsr_gles_EnableVertexAttribArray(c, 1);
-		tsr_gles_Uniform1f(c, tsr_gles_GetUniformLocation(c, f.prog, "use_tex"), 1.0f);
-		draw_arrays(&f, 0, 6);
-		assert_int_equal(tsr_gles_device_swap(f.dev, &err), TSR_OK);
-		assert_int_equal(tsr_gles_device_read_pixels(f.dev, c, 0, 0, W, H, img[imr], &err),
-				 TSR_OK);
+		window_fbo_frame(&f, img[imr]);
 		const uint8_t *l = &img[imr][(5 * W + 5) * 4];
 		const uint8_t *rl = &img[imr][(5 * W + W / 2 + 3) * 4];
 		const uint8_t *rr = &img[imr][(5 * W + W - 3) * 4];
@@ -1049,10 +1059,44 @@ static void test_window_then_framebuffer_object(void **state)
 		assert_int_equal(rl[0], 255);  /* the object's red half */
 		assert_int_equal(rr[1], 255);  /* and its green clear */
 		assert_int_equal(rr[0], 0);
-		assert_int_equal(tsr_gles_GetError(c), GL_NO_ERROR);
+		assert_int_equal(tsr_gles_GetError(f.ctx), GL_NO_ERROR);
 		gl_fix_free(&f);
 	}
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));
+}
+
+/* The same frame four times with Rendering and Transaction Elimination on
+ * (TBR): a frame whose window an earlier pass draws too runs with both
+ * off, so every frame renders the image of the run without them, no tile
+ * skipped and no flush removed. */
+static void test_window_twice_elimination_off(void **state)
+{
+	(void)state;
+	uint8_t want[W * H * 4], got[W * H * 4];
+	struct gl_fix f;
+	fix_new(&f, 0);
+	window_fbo_frame(&f, want);
+	gl_fix_free(&f);
+	struct tsr_error err;
+	assert_int_equal(tsr_gles_context_create(W, H, NULL, &f.ctx, &err), TSR_OK);
+	struct tsr_gpu_config cfg;
+	gl_fix_config(&cfg, 0);
+	cfg.elim.rendering = 1;
+	cfg.elim.transactions = 1;
+	const struct tsr_gles_device_params p = {.width = W, .height = H,
+						 .bits = {8, 8, 8, 8, 24, 0}, .config = &cfg};
+	f.dev = NULL;
+	gl_fix_device(&f, &p);
+	static const char *const attribs[] = {"pos", "uv", NULL};
+	f.prog = gl_program(f.ctx, VS, FS, attribs);
+	for (int frame = 0; frame < 4; frame++) {
+		window_fbo_frame(&f, got);
+		assert_memory_equal(got, want, sizeof(want));
+		const struct tsr_frame_stats *st = tsr_gles_device_last_frame(f.dev);
+		assert_int_equal(st->elim.tiles_skipped, 0);
+		assert_int_equal(st->elim.te_flushes_removed, 0);
+	}
+	gl_fix_free(&f);
 }
 
 /* CopyTex[Sub]Image2D's reader, as the driver's: the device's pixels. */
@@ -1295,6 +1339,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_depth_texture_precision),
 		cmocka_unit_test(test_color_renderbuffer),
 		cmocka_unit_test(test_window_then_framebuffer_object),
+		cmocka_unit_test(test_window_twice_elimination_off),
 		cmocka_unit_test(test_cube_map),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);

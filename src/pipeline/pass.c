@@ -42,27 +42,19 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 	/* Rendering and Transaction Elimination keep per-tile state from frame
 	 * to frame for the frame buffer's tiles: they sign the last pass, into
 	 * the frame buffer, and the passes into render targets before it are
-	 * rendered in full (docs/techniques.md, "Techniques and multi-pass
-	 * frames"); the Attribute Cache serves each pass's Parameter Buffer in
-	 * turn and runs on any frame */
-	const int elim = g->cfg.elim.rendering || g->cfg.elim.transactions;
+	 * rendered in full; a frame whose frame buffer an earlier pass draws
+	 * too runs with them off (techniques/elimination.c; docs/techniques.md,
+	 * "Techniques and multi-pass frames"); the Attribute Cache serves each
+	 * pass's Parameter Buffer in turn and runs on any frame */
+	int elim = g->cfg.elim.rendering || g->cfg.elim.transactions;
+	for (uint32_t p = 0; p + 1 < c->pass_count; p++)
+		if (c->passes[p].target == TSR_TARGET_FRAMEBUFFER)
+			elim = 0;  /* off for this frame: its last pass continues the window */
 	if (c->pass_count > 1 && g->slot_count > 1)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "frame %u has %u passes (render to texture): multi-pass frames "
 				     "run without timing.overlap_frames so far; switch it off in "
 				     "the configuration", c->frame, c->pass_count);
-	/* RE and TE sign the last pass, into the frame buffer; a frame-buffer
-	 * pass before it (continued by a later one) would need its tiles'
-	 * state kept from one pass to the next */
-	for (uint32_t p = 0; elim && p + 1 < c->pass_count; p++)
-		if (c->passes[p].target == TSR_TARGET_FRAMEBUFFER)
-			return tsr_error_set(err, TSR_ERR_CONFIG,
-					     "frame %u has %u passes: pass %u draws the frame buffer "
-					     "and a later pass continues it; rendering/transaction "
-					     "elimination sign only the last pass into the frame "
-					     "buffer; switch elimination.rendering and "
-					     "elimination.transactions off in the configuration",
-					     c->frame, c->pass_count, p);
 	for (uint32_t i = 0; i < c->draw_count; i++)
 		if ((!c->draws[i].program && c->draws[i].mesh >= g->res.mesh_count) ||
 		    c->draws[i].material >= g->res.material_count)

@@ -139,6 +139,9 @@ struct elimination {
 	struct tsr_su_counters su_base; /* the Signature Unit's counters at the frame's start */
 	int classify;                   /* RE on and the back buffer holds a rendered frame */
 	int skip;                       /* RE may skip tiles in this frame */
+	int off;                        /* this frame's frame buffer is drawn by a pass
+					   before its last too: RE and TE off for it
+					   (elimination_frame_begin()) */
 	int equal;                      /* the current tile's inputs equal the frame two back */
 	struct re_clear clear[3];       /* the frame-buffer pass's clear: this frame's,
 					   one back, two back */
@@ -206,6 +209,20 @@ static void elimination_frame_begin(void *state, const struct tsr_frame_commands
 	(void)fs;
 	struct elimination *e = state;
 	e->frame = c->frame;
+	/* a frame-buffer pass before the last (a window pass, a render target,
+	 * the window again): RE signs the last pass's inputs only and TE the
+	 * last flush of a tile, so both are off for this frame (no tile
+	 * compared, skipped or its flush removed; docs/techniques.md) and
+	 * forget what they knew of the buffer it writes */
+	e->off = 0;
+	for (uint32_t p = 0; p + 1 < c->pass_count; p++)
+		e->off |= c->passes[p].target == TSR_TARGET_FRAMEBUFFER;
+	if (e->off) {
+		e->skip = 0;
+		e->classify = 0;
+		if (e->te_valid[e->back])
+			memset(e->te_valid[e->back], 0, e->v.tiles);
+	}
 	if (!e->su)
 		return;
 	const struct tsr_clear_state *k = &c->passes[c->pass_count - 1].clear;
@@ -423,7 +440,8 @@ static void elimination_geometry_end(void *state, struct tsr_frame_stats *fs)
 	/* a scissored clear's box is not kept: such a frame never compares */
 	e->clear_changed = e->clear[0].scissored ||
 			   memcmp(&e->clear[0], &e->clear[2], sizeof(e->clear[0])) != 0;
-	e->skip = !(n && e->frame % n < 2) && !e->clear_changed;
+	e->skip = !(n && e->frame % n < 2) && !e->clear_changed && !e->off;
+	e->classify &= !e->off;
 	if (e->skip && tsr_su_comparable(e->su, 2))
 		fs->elim.re_frames++;
 }
@@ -502,7 +520,7 @@ static int elimination_tile_flush(void *state, const struct tsr_tile_colors *c,
 		else if (!same)
 			s->stale_inputs++;
 	}
-	if (!e->te_sig[0])
+	if (!e->te_sig[0] || e->off)
 		return 0;
 	struct tsr_crc_block b = tsr_crc_compute(c->rgba, (size_t)c->width * c->height * 4);
 	s->te_tiles_signed++;
@@ -528,6 +546,8 @@ static void elimination_frame_end(void *state, struct tsr_frame_stats *fs)
 	e->frames_rendered++;
 	if (e->su) {
 		tsr_su_end_frame(e->su);
+		if (e->off)  /* its signatures are not the frame's inputs: none compares */
+			tsr_su_invalidate(e->su);
 		e->clear[2] = e->clear[1];
 		e->clear[1] = e->clear[0];
 	}
