@@ -190,6 +190,14 @@ int tsr_cli_corpus_present(char ***paths, size_t *n);
 void tsr_cli_corpus_free(char **paths, size_t n);
 
 /*
+ * Whether the capture at path is a corpus capture (its file name NAME.trace,
+ * NAME an entry of captures/corpus.json with a frame range): 1 and *first,
+ * the first frame of its session (the range's FIRST: past menus and
+ * loading), else 0.
+ */
+int tsr_cli_corpus_session(const char *path, uint32_t *first);
+
+/*
  * `tessera run X.trace` (run_capture.c): replays an apitrace capture on
  * the driver with the run's options (cmd_run.c parsed them: config may be
  * NULL, frames 0 for all of them, dump a --dump-frames list, heatmaps a

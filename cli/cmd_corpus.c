@@ -362,6 +362,32 @@ int tsr_cli_corpus_present(char ***paths, size_t *n)
 	return rc;
 }
 
+int tsr_cli_corpus_session(const char *path, uint32_t *first)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const size_t len = strlen(base);
+	char file[PATH_MAX], msg[600];
+	struct tsr_error err = {{0}};
+	if (len <= 6 || strcmp(base + len - 6, ".trace") ||
+	    tsr_data_path("captures/corpus.json", file, sizeof(file), &err) != TSR_OK)
+		return 0;
+	void *root = NULL, *ev = NULL;
+	size_t count = 0;
+	int found = 0;
+	if (!tsr_cli_corpus_load(file, &root, &ev, &count, msg, sizeof(msg))) {
+		const struct entry *e = ev;
+		for (size_t i = 0; !found && i < count; i++)
+			if (strlen(e[i].name) == len - 6 && !strncmp(e[i].name, base, len - 6) &&
+			    e[i].first >= 0) {
+				*first = (uint32_t)e[i].first;
+				found = 1;
+			}
+	}
+	free(ev);
+	json_decref(root);
+	return found;
+}
+
 void tsr_cli_corpus_free(char **paths, size_t n)
 {
 	for (size_t i = 0; paths && i < n; i++)

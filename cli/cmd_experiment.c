@@ -143,7 +143,8 @@ static void usage_experiment(FILE *f)
 		fprintf(f, "%s%s", i ? "|" : " ", tsr_experiment_name(tsr_experiment_at(i)));
 	fprintf(f,
 		"\n"
-		"                          [--frames N|A-B] [-j N] [--csv FILE] [--csv-dir DIR]\n"
+		"                          [--frames N|A-B] [--session] [-j N] [--csv FILE]\n"
+		"                          [--csv-dir DIR]\n"
 		"                          [--workload FILE]... [--no-corpus] [--set KEY=VALUE]...\n"
 		"                          [--from DIR | --sweep [--out DIR]]\n"
 		"       tessera experiment --list [--markdown]\n"
@@ -158,6 +159,10 @@ static void usage_experiment(FILE *f)
 		"                   memory or timing model; the caches start cold at A, as\n"
 		"                   at frame 0), so that a game's menus stay out of the\n"
 		"                   figures (docs/sample.md)\n"
+		"  --session        each corpus capture (captures/corpus.json) from the first\n"
+		"                   frame of its session (its range's FIRST: past menus and\n"
+		"                   loading), the other workloads from frame 0; --frames N\n"
+		"                   frames each (default: the experiment's)\n"
 		"  --workload FILE  a workload file or a shipped name such as 'ui-2d', or an\n"
 		"                   apitrace capture (a name ending in .trace), replayed on\n"
 		"                   tessera's driver as `tessera run X.trace` replays it\n"
@@ -237,10 +242,11 @@ int tsr_cmd_experiment(int argc, char **argv)
 		{"list", no_argument, NULL, 'l'},
 		{"markdown", no_argument, NULL, 'm'},
 		{"no-corpus", no_argument, NULL, 'N'},
+		{"session", no_argument, NULL, 'E'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *csv_path = NULL, *csv_dir = NULL, *from = NULL, *sweep_out = NULL;
-	int sweep = 0, list = 0, markdown = 0, no_corpus = 0;
+	int sweep = 0, list = 0, markdown = 0, no_corpus = 0, session = 0;
 	uint64_t jobs = tsr_cli_online_cores();  /* default: every core */
 	const char *workloads[MAX_WORKLOADS];
 	size_t nw = 0;
@@ -318,6 +324,9 @@ int tsr_cmd_experiment(int argc, char **argv)
 		case 'N':
 			no_corpus = 1;
 			break;
+		case 'E':
+			session = 1;
+			break;
 		default:
 			return tsr_cli_getopt_error("experiment", c, argv);
 		}
@@ -355,6 +364,19 @@ int tsr_cmd_experiment(int argc, char **argv)
 		return tsr_cli_usage_error("experiment '%s' has no sweep specification "
 					   "(experiments/%s.json): run it without --from/--sweep",
 					   tsr_experiment_name(x), tsr_experiment_name(x));
+	if (session && first)
+		return tsr_cli_usage_error("--session and --frames A-B exclude each other "
+					   "(--session starts each corpus capture at its own frame: "
+					   "give a count, --frames N)");
+	if (session && (from || sweep))
+		return tsr_cli_usage_error("--session simulates corpus captures: no --from or "
+					   "--sweep (a sweep's points are JSON workloads)");
+	if (session && !frames)
+		frames = tsr_experiment_default_frames(x);
+	if (session && !frames)
+		return tsr_cli_usage_error("experiment '%s' runs each workload's own frames: "
+					   "with --session give a count (--frames N)",
+					   tsr_experiment_name(x));
 	if (sweep && (frames || nw || nsets))
 		return tsr_cli_usage_error("--sweep runs experiments/%s.json, which decides the "
 					   "frames, workloads and settings: no --frames, --workload "
@@ -390,8 +412,29 @@ int tsr_cmd_experiment(int argc, char **argv)
 		fprintf(stderr, "tessera: out of memory\n");
 		return EXIT_RUNTIME;
 	}
+	/* --session: each corpus capture's first frame */
+	const char **spaths = NULL;
+	uint32_t *sfirst = NULL;
+	size_t ns = 0;
+	const size_t nall = nw ? nw : ncorpus;
+	if (session && nall && (!(spaths = calloc(nall, sizeof(*spaths))) ||
+				!(sfirst = calloc(nall, sizeof(*sfirst))))) {
+		free(spaths);
+		tsr_cli_corpus_free(corpus, ncorpus);
+		tsr_cli_stdout_restore(saved);
+		fprintf(stderr, "tessera: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	for (size_t i = 0; session && i < nall; i++) {
+		const char *p = nw ? workloads[i] : corpus[i];
+		if (tsr_cli_corpus_session(p, &sfirst[ns]))
+			spaths[ns++] = p;
+	}
 	const struct tsr_xp_options opt = {
 		.frames = (uint32_t)frames,
+		.session_paths = spaths,
+		.session_first = sfirst,
+		.session_count = ns,
 		.first_frame = (uint32_t)first,
 		.workloads = nw ? workloads : NULL,
 		.workload_count = nw,
@@ -423,5 +466,7 @@ int tsr_cmd_experiment(int argc, char **argv)
 	}
 	tsr_xp_result_release(&r);
 	tsr_cli_corpus_free(corpus, ncorpus);
+	free(spaths);
+	free(sfirst);
 	return rc;
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The corpus half of `make figures`' paper figures: each paper experiment run
 # on the captures of captures/corpus.json present in the corpus folder
-# (`tessera capture --corpus`, docs/captures.md "The corpus"), from the first
-# frame past every game's menus (the largest first frame of the entries'
-# ranges, `tessera capture --corpus --list`), the frames before it
-# fast-forwarded (`tessera experiment NAME --frames A-B`), into
+# (`tessera capture --corpus`, docs/captures.md "The corpus"), each from the
+# first frame of its session, past its menus (the FIRST of its range), the
+# frames before it fast-forwarded (`tessera experiment NAME --session
+# --frames N`), into
 # OUT/NAME.json and its CSVs (--csv-dir), which scripts/figures.py draws
 # beside the built-in workloads' (docs/experiments.md "make figures").
 # Captures not recorded are passed over with a line saying so; with none, no
@@ -12,7 +12,6 @@
 # binary and every capture is not run again.
 # Usage: scripts/corpus-experiments.sh TESSERA OUT EXPERIMENT...
 #   CORPUS_DIR   the corpus folder (default: tessera's, $XDG_DATA_HOME/tessera/corpus)
-#   CORPUS_FIRST the first frame simulated (default: as above)
 set -euo pipefail
 tessera=$1 out=$2
 shift 2
@@ -26,16 +25,13 @@ frames_of() {
 	*) echo "corpus-experiments: unknown experiment '$1'" >&2; exit 2 ;;
 	esac
 }
-args=() first=0 last=-1 newest=$tessera
+args=() newest=$tessera
 while read -r name size drive frames range rest; do
 	trace=$dir/$name.trace
 	if [ ! -f "$trace" ]; then
 		echo "experiments: corpus capture $name not recorded ($trace; make corpus): passed over"
 		continue
 	fi
-	a=${range%-*} b=${range#*-}
-	[ "$a" -gt "$first" ] && first=$a
-	{ [ "$last" -lt 0 ] || [ "$b" -lt "$last" ]; } && last=$b
 	[ "$trace" -nt "$newest" ] && newest=$trace
 	args+=(--workload "$trace")
 done < <("$tessera" capture --corpus --list)
@@ -43,21 +39,15 @@ if [ ${#args[@]} -eq 0 ]; then
 	echo "experiments: no corpus capture recorded (make corpus): no corpus figure"
 	exit 0
 fi
-first=${CORPUS_FIRST:-$first}
 mkdir -p "$out"
 for x in "$@"; do
 	n=$(frames_of "$x")
-	if [ $((first + n - 1)) -gt "$last" ]; then
-		echo "experiments: $x on the corpus needs frames $first-$((first + n - 1)), past" \
-			"the shortest capture's last ($last): passed over"
-		continue
-	fi
 	if [ "$out/$x.json" -nt "$newest" ]; then
 		continue
 	fi
-	echo "experiment $x on the corpus (frames $first-$((first + n - 1))) ..."
+	echo "experiment $x on the corpus ($n frames from each session's start) ..."
 	start=$(date +%s)
-	"$tessera" experiment "$x" "${args[@]}" --frames "$first-$((first + n - 1))" \
+	"$tessera" experiment "$x" "${args[@]}" --session --frames "$n" \
 		--csv-dir "$out" > "$out/$x.log" 2>&1 || { cat "$out/$x.log"; exit 1; }
 	echo "experiment $x on the corpus: $(( $(date +%s) - start )) s"
 done

@@ -118,6 +118,21 @@ static void test_technique_runs(void **state)
 	/* means per frame need the frames asked for: the capture holds 3 */
 	assert_int_equal(tessera("experiment workloads --workload %s --frames 4 -j 1", CAPTURE), 2);
 	assert_non_null(strstr(slurp("err.txt"), "holds 3 frames, fewer than the 4 asked for"));
+	/* --session: a capture named as a corpus entry starts at its session's
+	 * first frame (blockattack's: 30, past what this capture holds);
+	 * not with a range */
+	char link[4096];
+	snprintf(link, sizeof(link), "%s/blockattack.trace", tmpdir);
+	assert_int_equal(symlink(CAPTURE, link), 0);
+	assert_int_equal(tessera("experiment workloads --workload %s --session --frames 1 -j 1",
+				 link), 2);
+	assert_non_null(strstr(slurp("err.txt"), "holds 3 frames, fewer than the 31 asked for"));
+	assert_int_equal(tessera("experiment workloads --workload %s --session --frames 1 -j 1",
+				 CAPTURE), 0);
+	assert_non_null(strstr(slurp("out.txt"), "glmark2.trace 0-0"));
+	assert_int_equal(tessera("experiment workloads --workload %s --session --frames 1-2",
+				 CAPTURE), 2);
+	assert_non_null(strstr(slurp("err.txt"), "--session and --frames A-B"));
 }
 
 /* Field k (0-based) of the CSV line that starts with `key,` in text, into buf. */

@@ -112,6 +112,13 @@ struct tsr_xp_options {
 					   frame 0, and a recorded cache input is that of
 					   the frames counted; so that a game's menus stay
 					   out of the figures; 0: from the first frame */
+	/* `--session`: workloads that start at a frame of their own instead of
+	   first_frame (a corpus capture past its menus): the workload given
+	   as session_paths[i] (a path of workloads or extra_workloads, as
+	   given) from frame session_first[i], frames frames (then not 0) */
+	const char *const *session_paths;
+	const uint32_t *session_first;
+	size_t session_count;
 	const char *const *workloads;   /* files or shipped names (tsr_data_resolve), or
 					   captures (tsr_xp_is_capture(): replayed
 					   through replay below);

@@ -113,6 +113,10 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 		.from = o->sweep_dir,
 		.name = x->name,
 	};
+	if (o->session_count && !c.frames)
+		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s' runs each workload's "
+				     "own frames: with sessions (--session) give a count "
+				     "(--frames N)", x->name);
 	if (o->sweep_dir && !x->has_spec)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s' has no sweep "
 				     "specification (experiments/%s.json), so it cannot read its "
@@ -158,6 +162,17 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 		tsr_text_printf(&out->text, "frames %u-%u of every workload (the %u before "
 				"fast-forwarded; the caches start cold at frame %u)\n", c.first,
 				c.first + c.frames - 1, c.first, c.first);
+	if (o->session_count) {  /* --session */
+		tsr_text_printf(&out->text, "%u frames from each session's start (the frames "
+				"before fast-forwarded; the caches start cold there):", c.frames);
+		for (size_t i = 0; i < o->session_count; i++) {
+			const char *p = o->session_paths[i];
+			tsr_text_printf(&out->text, "%s %s %u-%u", i ? "," : "",
+					strrchr(p, '/') ? strrchr(p, '/') + 1 : p, o->session_first[i],
+					o->session_first[i] + c.frames - 1);
+		}
+		tsr_text_printf(&out->text, "\n");
+	}
 	enum tsr_status s = x->run(&c, out, err);
 	xp_flush(&c, out);  /* also the rows before an error */
 	free(list);
@@ -543,6 +558,16 @@ static enum tsr_status cache_geometry(const struct tsr_gpu_config *cfg, const ch
 	return k ? TSR_OK : no_cache(cfg, cache, RECORD_USE, err);
 }
 
+/* The first frame simulated of the workload given as path: its session's
+ * (tsr_xp_options.session_*), else --frames A-B's A (c->first). */
+static uint32_t first_of(const struct xp_ctx *c, const char *path)
+{
+	for (size_t i = 0; c && path && i < c->o->session_count; i++)
+		if (!strcmp(c->o->session_paths[i], path))
+			return c->o->session_first[i];
+	return c ? c->first : 0;
+}
+
 /*
  * xp_simulate() and xp_record() of a capture's scene: replays it through
  * c->o->replay with cfg for `frames` frames (0: all) into a temporary
@@ -563,11 +588,12 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
 				     "capture, replayed only through tsr_xp_options.replay",
 				     sc->path);
 	/* means per frame divide by the frames asked for: a capture must hold them */
-	if ((uint64_t)c->first + frames > sc->frames)
+	const uint32_t first = first_of(c, sc->path);
+	if ((uint64_t)first + frames > sc->frames)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s': capture '%s' holds %u "
 				     "frame%s, fewer than the %llu asked for (--frames)", c->name,
 				     sc->path, sc->frames, sc->frames == 1 ? "" : "s",
-				     (unsigned long long)c->first + frames);
+				     (unsigned long long)first + frames);
 	if (lt)
 		TSR_TRY(cache_geometry(cfg, cache, geom, err));
 	const char *tmp = getenv("TMPDIR");
@@ -577,7 +603,7 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
 		return tsr_error_set(err, TSR_ERR_IO, "cannot create a folder for the replay of "
 				     "capture '%s' ('%s'): %s", sc->path, dir, strerror(errno));
 	struct tsr_xp_replay r = {.capture = sc->path, .cfg = cfg, .frames = frames,
-				  .first = c->first, .out_dir = dir,
+				  .first = first, .out_dir = dir,
 				  .record_cache = lt ? cache : NULL};
 	enum tsr_status st = c->o->replay(c->o->replay_ctx, &r, err);
 	if (st == TSR_OK)
@@ -605,10 +631,10 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
  * which its replay must match. Errors: those of tsr_sim_select() and
  * tsr_sim_run().
  */
-static enum tsr_status run_frames(const struct xp_ctx *c, struct tsr_sim *s, uint32_t frames,
-				  struct tsr_error *err)
+static enum tsr_status run_frames(const struct xp_ctx *c, const struct tsr_scene *sc,
+				  struct tsr_sim *s, uint32_t frames, struct tsr_error *err)
 {
-	const uint32_t first = c ? c->first : 0;
+	const uint32_t first = first_of(c, sc->path);
 	if (!first || !frames)
 		return tsr_sim_run(s, frames, NULL, NULL, err);
 	unsigned char *sel = calloc((size_t)first + frames, 1);
@@ -656,7 +682,7 @@ enum tsr_status xp_simulate(const struct xp_ctx *c, const struct tsr_gpu_config 
 	}
 	struct tsr_sim *s;
 	TSR_TRY(tsr_sim_open_scene(cfg, sc, &s, err));
-	enum tsr_status st = run_frames(c, s, frames, err);
+	enum tsr_status st = run_frames(c, sc, s, frames, err);
 	if (timing)
 		memset(timing, 0, sizeof(*timing));
 	if (st == TSR_OK && timing)
@@ -800,7 +826,7 @@ enum tsr_status xp_record(const struct xp_ctx *c, const struct tsr_gpu_config *c
 			rec.lt.line_shift++;
 		struct tsr_cache_observer ob = xp_recorder_observer(&rec);
 		tsr_cache_set_observer(k, &ob);
-		st = run_frames(c, s, frames, err);
+		st = run_frames(c, sc, s, frames, err);
 		tsr_cache_set_observer(k, NULL);
 	}
 	if (st == TSR_OK && timing)
