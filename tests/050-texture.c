@@ -212,6 +212,24 @@ static void test_mip_reduction(void **state)
 	tsr_texture_downsample_rgba8(nine, 3, 3, out, 1, 1);
 	for (int c = 0; c < 4; c++)
 		assert_int_equal(out[c], nine[4 * 4 + c]);
+
+	/* an exact halving (its own path: four texels at a time, then the
+	 * rest) gives each texel the lerps by 128 of the definition above:
+	 * 22x6 -> 11x3 of varied bytes (odd sums round up) */
+	enum { SW = 22, SH = 6, DW = 11, DH = 3 };
+	uint8_t src[SW * SH * 4], half[DW * DH * 4];
+	for (int k = 0; k < SW * SH * 4; k++)
+		src[k] = (uint8_t)(k * 97 + (k >> 3) * 31);
+	tsr_texture_downsample_rgba8(src, SW, SH, half, DW, DH);
+	for (int y = 0; y < DH; y++)
+		for (int x = 0; x < DW; x++)
+			for (int c = 0; c < 4; c++) {
+				const uint8_t *r0 = &src[(2 * y * SW + 2 * x) * 4 + c];
+				const uint8_t *r1 = r0 + SW * 4;
+				const int32_t top = tsr_lerp8(r0[0], r0[4], 128);
+				const int32_t bot = tsr_lerp8(r1[0], r1[4], 128);
+				assert_int_equal(half[(y * DW + x) * 4 + c], tsr_lerp8(top, bot, 128));
+			}
 }
 
 static void test_lod(void **state)
