@@ -143,7 +143,7 @@ static void usage_experiment(FILE *f)
 		fprintf(f, "%s%s", i ? "|" : " ", tsr_experiment_name(tsr_experiment_at(i)));
 	fprintf(f,
 		"\n"
-		"                          [--frames N|A-B] [--session] [-j N] [--csv FILE]\n"
+		"                          [--frames N|A-B|LIST] [--session] [-j N] [--csv FILE]\n"
 		"                          [--csv-dir DIR]\n"
 		"                          [--workload FILE]... [--no-corpus] [--set KEY=VALUE]...\n"
 		"                          [--from DIR | --sweep [--out DIR]]\n"
@@ -159,6 +159,9 @@ static void usage_experiment(FILE *f)
 		"                   memory or timing model; the caches start cold at A, as\n"
 		"                   at frame 0), so that a game's menus stay out of the\n"
 		"                   figures (docs/sample.md)\n"
+		"  --frames LIST    frames and ranges of every workload, such as\n"
+		"                   '100-103,200,300-301' (a comma makes a list): those\n"
+		"                   simulated, the others fast-forwarded, as for A-B\n"
 		"  --session        each corpus capture (captures/corpus.json) from the first\n"
 		"                   frame of its session (its range's FIRST: past menus and\n"
 		"                   loading), the other workloads from frame 0; --frames N\n"
@@ -252,6 +255,7 @@ int tsr_cmd_experiment(int argc, char **argv)
 	size_t nw = 0;
 	uint64_t frames = 0;  /* 0: the experiment's default */
 	uint64_t first = 0;   /* --frames A-B: A */
+	const char *frame_list = NULL;  /* --frames LIST */
 	const char *sets[TSR_CLI_MAX_SETS];
 	size_t nsets = 0;
 	/* the command line as given (for --csv-dir's manifest), before
@@ -270,10 +274,17 @@ int tsr_cmd_experiment(int argc, char **argv)
 				return tsr_cli_usage_error("invalid -j '%s' (1 to 16)", optarg);
 			break;
 		case 'f': {
-			/* N, or a range A-B (the frames before A fast-forwarded) */
+			/* N, a range A-B (the frames before A fast-forwarded), or a
+			 * list of frames and ranges (the experiment parses it) */
 			char a[32], b[32];
 			const char *dash = strchr(optarg, '-');
 			uint64_t last = 0;
+			frame_list = NULL;
+			if (strchr(optarg, ',')) {
+				frame_list = optarg;
+				frames = first = 0;
+				break;
+			}
 			if (!dash) {
 				first = 0;
 				if (!tsr_cli_parse_u64(optarg, 1, 10000, &frames))
@@ -364,6 +375,10 @@ int tsr_cmd_experiment(int argc, char **argv)
 		return tsr_cli_usage_error("experiment '%s' has no sweep specification "
 					   "(experiments/%s.json): run it without --from/--sweep",
 					   tsr_experiment_name(x), tsr_experiment_name(x));
+	if (session && frame_list)
+		return tsr_cli_usage_error("--session and --frames LIST exclude each other "
+					   "(--session starts each corpus capture at its own frame: "
+					   "give a count, --frames N)");
 	if (session && first)
 		return tsr_cli_usage_error("--session and --frames A-B exclude each other "
 					   "(--session starts each corpus capture at its own frame: "
@@ -377,7 +392,7 @@ int tsr_cmd_experiment(int argc, char **argv)
 		return tsr_cli_usage_error("experiment '%s' runs each workload's own frames: "
 					   "with --session give a count (--frames N)",
 					   tsr_experiment_name(x));
-	if (sweep && (frames || nw || nsets))
+	if (sweep && (frames || frame_list || nw || nsets))
 		return tsr_cli_usage_error("--sweep runs experiments/%s.json, which decides the "
 					   "frames, workloads and settings: no --frames, --workload "
 					   "or --set (write your own spec and use `tessera sweep` "
@@ -436,6 +451,7 @@ int tsr_cmd_experiment(int argc, char **argv)
 		.session_first = sfirst,
 		.session_count = ns,
 		.first_frame = (uint32_t)first,
+		.frame_list = frame_list,
 		.workloads = nw ? workloads : NULL,
 		.workload_count = nw,
 		.sets = sets,

@@ -960,8 +960,9 @@ enum tsr_status tsr_cli_xp_replay(void *ctx, struct tsr_xp_replay *r, struct tsr
 	}
 	if (mkdir(drv, 0777))
 		return tsr_error_set(err, TSR_ERR_IO, "cannot create '%s': %s", drv, strerror(errno));
-	/* from r->first: the frames before it fast-forwarded (TESSERA_SIMULATE) */
-	const uint64_t asked = r->frames ? (uint64_t)r->first + r->frames : 0;
+	/* from r->first, or r->select's: the others fast-forwarded (TESSERA_SIMULATE) */
+	const uint64_t asked = r->select ? r->select_end
+			       : r->frames ? (uint64_t)r->first + r->frames : 0;
 	const uint32_t want = asked && asked < (uint64_t)trace_frames
 		? (uint32_t)asked : (uint32_t)trace_frames;
 	char src[PATH_MAX + 32], said[512] = "", range[48];
@@ -970,13 +971,13 @@ enum tsr_status tsr_cli_xp_replay(void *ctx, struct tsr_xp_replay *r, struct tsr
 		.trace = r->capture, .driver_dir = dir, .config = cfg_path, .out = drv,
 		.dump = "none", .record = r->record_cache ? rec : NULL,
 		.frames = want < (uint32_t)trace_frames ? want : 0,
-		.simulate = r->first ? range : NULL, .warmup = 0,
+		.simulate = r->select ? r->select : r->first ? range : NULL, .warmup = 0,
 		.said = said, .said_n = sizeof(said),
 	};
 	long got = -1;
 	enum tsr_status s = replay_capture(&ra, src, sizeof(src), &got, err);
 	/* frames.csv holds the frames simulated (with r->first, not those before) */
-	const uint32_t rows = r->first ? want - r->first : want;
+	const uint32_t rows = r->select ? r->frames : r->first ? want - r->first : want;
 	if (s == TSR_OK && got < (long)rows)
 		s = tsr_error_set(err, TSR_ERR_IO, "the replay of capture '%s' rendered %ld of its "
 				  "%u frames%s%s", r->capture, got < 0 ? 0 : got, rows,

@@ -535,7 +535,8 @@ static void copy_workload(const char *dir, const char *from, const char *file, c
  * --frames A-B (tsr_xp_options.first_frame): frames 2-3 of glmark-scene,
  * frames 0-1 fast-forwarded, no warm-up frame: the means are those of a
  * simulation selecting frames 2 and 3 (tsr_sim_select(), as `tessera run
- * --frames 2-3 --warmup 0`), not of frames 0-1.
+ * --frames 2-3 --warmup 0`), not of frames 0-1; --frames LIST
+ * (tsr_xp_options.frame_list) likewise of the frames it lists.
  */
 static void test_workloads_range(void **state)
 {
@@ -557,14 +558,14 @@ static void test_workloads_range(void **state)
 	struct tsr_scene *sc = NULL;
 	assert_int_equal(tsr_scene_load(TSR_SOURCE_DIR "/workloads/glmark-scene.json", &sc, &err),
 			 TSR_OK);
-	double dram[2];
-	for (int k = 0; k < 2; k++) {  /* frames 2-3, then 0-1 */
+	double dram[3];
+	for (int k = 0; k < 3; k++) {  /* frames 2-3, then 0-1, then 1 and 3 */
 		struct tsr_sim *s;
 		assert_int_equal(tsr_sim_open_scene(&cfg, sc, &s, &err), TSR_OK);
-		static const unsigned char sel[4] = {0, 0, 1, 1};
-		if (k == 0)
-			assert_int_equal(tsr_sim_select(s, sel, 4, 0, &err), TSR_OK);
-		assert_int_equal(tsr_sim_run(s, k == 0 ? 4 : 2, NULL, NULL, &err), TSR_OK);
+		static const unsigned char sel[2][4] = {{0, 0, 1, 1}, {0, 1, 0, 1}};
+		if (k != 1)
+			assert_int_equal(tsr_sim_select(s, sel[k / 2], 4, 0, &err), TSR_OK);
+		assert_int_equal(tsr_sim_run(s, k == 1 ? 2 : 4, NULL, NULL, &err), TSR_OK);
 		const struct tsr_frame_stats *st = tsr_sim_total(s);
 		uint64_t all = 0;
 		for (int i = 0; i < TSR_STREAM_COUNT; i++)
@@ -577,6 +578,27 @@ static void test_workloads_range(void **state)
 	assert_true(fabs(dram[0] - dram[1]) > 1e-6);
 	assert_true(strstr(r.text.buf, "frames 2-3 of every workload") != NULL);
 	tsr_xp_result_release(&r);
+	/* --frames LIST (tsr_xp_options.frame_list): frames 1 and 3 */
+	struct tsr_xp_options l = {.frame_list = "1,3", .workloads = w, .workload_count = 1,
+				   .sets = small, .set_count = 2};
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("workloads"), &l, &r, &err),
+			 TSR_OK);
+	t = tsr_xp_result_table(&r, "workloads");
+	assert_string_equal(tsr_table_cell(t, 0, "frames"), "2");
+	assert_close(num(t, 0, "dram_mib_per_frame"), dram[2]);
+	assert_true(fabs(dram[2] - dram[0]) > 1e-6);
+	assert_true(strstr(r.text.buf, "frames 1,3 of every workload") != NULL);
+	tsr_xp_result_release(&r);
+	/* a list beside a count, or no list at all: one message each */
+	l.frames = 2;
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("workloads"), &l, &r, &err),
+			 TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "no count, range or session"));
+	l.frames = 0;
+	l.frame_list = "all";
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("workloads"), &l, &r, &err),
+			 TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "'all'"));
 }
 
 /*

@@ -227,14 +227,16 @@ static void workloads_same_as_run(const char *frames, double n, const char *run_
 }
 
 /* The workloads experiment's means are those of `tessera run`'s stats.json,
- * of the whole capture and of a range past its first frame (--frames 1-2:
- * frame 0 fast-forwarded, as a game's menus are, no warm-up frame). */
+ * of the whole capture, of a range past its first frame (--frames 1-2:
+ * frame 0 fast-forwarded, as a game's menus are, no warm-up frame) and of
+ * a list (--frames 1,2). */
 static void test_workloads_same_as_run(void **state)
 {
 	(void)state;
 	need_capture();
 	workloads_same_as_run("3", 3.0, "run");
 	workloads_same_as_run("1-2", 2.0, "run12");
+	workloads_same_as_run("1,2", 2.0, "run1_2");  /* a list (frame 0 fast-forwarded) */
 }
 
 /* boustrophedonic records the capture's L2 input through the driver. */

@@ -94,6 +94,12 @@ struct tsr_xp_replay {
 					      out_dir/trace-CACHE.bin
 					      (tsr_sweep_trace_name()), the binary trace
 					      `tessera run --record-trace` writes */
+	const char *select;                /* NULL, or a frame list (`--frames LIST`,
+					      TESSERA_SIMULATE): the frames simulated, the
+					      others fast-forwarded (first is then 0,
+					      frames how many it lists) */
+	uint32_t select_end;               /* with select: its largest frame + 1, the
+					      frames replayed */
 	uint32_t capture_frames;           /* set by the callback: the frames the capture
 					      holds (apitrace's FramesCount) */
 };
@@ -112,6 +118,13 @@ struct tsr_xp_options {
 					   frame 0, and a recorded cache input is that of
 					   the frames counted; so that a game's menus stay
 					   out of the figures; 0: from the first frame */
+	const char *frame_list;         /* `--frames LIST` (frames and ranges, such as
+					   "100-103,200,300-301"): the frames simulated
+					   of every workload, the others fast-forwarded
+					   as for first_frame (no warm-up frame; means
+					   per frame over the frames listed); NULL: none.
+					   With it, frames and first_frame are 0 and no
+					   session is given */
 	/* `--session`: workloads that start at a frame of their own instead of
 	   first_frame (a corpus capture past its menus): the workload given
 	   as session_paths[i] (a path of workloads or extra_workloads, as

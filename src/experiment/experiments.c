@@ -113,6 +113,25 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 		.from = o->sweep_dir,
 		.name = x->name,
 	};
+	if (o->frame_list) {  /* --frames LIST */
+		if (c.first || o->frames || o->session_count)
+			return tsr_error_set(err, TSR_ERR_CONFIG, "a frame list (--frames LIST) "
+					     "is the frames: no count, range or session beside it");
+		struct tsr_error e;
+		enum tsr_status ls = tsr_frame_list_parse(o->frame_list, &c.list, &e);
+		if (ls == TSR_OK && c.list.kind != TSR_FRAMES_LIST)
+			ls = tsr_error_set(&e, TSR_ERR_CONFIG, "'%s': a list of frames and ranges",
+					   o->frame_list);
+		c.frames = 0;
+		for (uint32_t f = 0; ls == TSR_OK && f < c.list.n; f++)
+			c.frames += c.list.listed[f];
+		if (ls == TSR_OK && !c.frames)
+			ls = tsr_error_set(&e, TSR_ERR_CONFIG, "'%s' lists no frame", o->frame_list);
+		if (ls != TSR_OK) {
+			tsr_frame_list_release(&c.list);
+			return tsr_error_set(err, ls, "frames %s", e.msg);
+		}
+	}
 	if (o->session_count && !c.frames)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s' runs each workload's "
 				     "own frames: with sessions (--session) give a count "
@@ -162,6 +181,10 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 		tsr_text_printf(&out->text, "frames %u-%u of every workload (the %u before "
 				"fast-forwarded; the caches start cold at frame %u)\n", c.first,
 				c.first + c.frames - 1, c.first, c.first);
+	if (c.list.kind == TSR_FRAMES_LIST)
+		tsr_text_printf(&out->text, "frames %s of every workload (%u frames; the others "
+				"fast-forwarded, no warm-up frame)\n", o->frame_list,
+				c.frames);
 	if (o->session_count) {  /* --session */
 		tsr_text_printf(&out->text, "%u frames from each session's start (the frames "
 				"before fast-forwarded; the caches start cold there):", c.frames);
@@ -177,6 +200,7 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 	xp_flush(&c, out);  /* also the rows before an error */
 	free(list);
 	tsr_data_list_free(all);
+	tsr_frame_list_release(&c.list);
 	TSR_TRY(s);
 	TSR_TRY(tsr_text_status(&out->text, "the experiment's report", err));
 	for (uint32_t i = 0; i < out->table_count; i++)
@@ -589,11 +613,13 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
 				     sc->path);
 	/* means per frame divide by the frames asked for: a capture must hold them */
 	const uint32_t first = first_of(c, sc->path);
-	if ((uint64_t)first + frames > sc->frames)
+	const int listed = c->list.kind == TSR_FRAMES_LIST;
+	if (listed ? c->list.n > sc->frames : (uint64_t)first + frames > sc->frames)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s': capture '%s' holds %u "
 				     "frame%s, fewer than the %llu asked for (--frames)", c->name,
 				     sc->path, sc->frames, sc->frames == 1 ? "" : "s",
-				     (unsigned long long)first + frames);
+				     listed ? (unsigned long long)c->list.n
+					    : (unsigned long long)first + frames);
 	if (lt)
 		TSR_TRY(cache_geometry(cfg, cache, geom, err));
 	const char *tmp = getenv("TMPDIR");
@@ -603,7 +629,9 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
 		return tsr_error_set(err, TSR_ERR_IO, "cannot create a folder for the replay of "
 				     "capture '%s' ('%s'): %s", sc->path, dir, strerror(errno));
 	struct tsr_xp_replay r = {.capture = sc->path, .cfg = cfg, .frames = frames,
-				  .first = first, .out_dir = dir,
+				  .first = listed ? 0 : first, .out_dir = dir,
+				  .select = listed ? c->o->frame_list : NULL,
+				  .select_end = listed ? c->list.n : 0,
 				  .record_cache = lt ? cache : NULL};
 	enum tsr_status st = c->o->replay(c->o->replay_ctx, &r, err);
 	if (st == TSR_OK)
@@ -634,6 +662,10 @@ static enum tsr_status replay_point(const struct xp_ctx *c, const struct tsr_gpu
 static enum tsr_status run_frames(const struct xp_ctx *c, const struct tsr_scene *sc,
 				  struct tsr_sim *s, uint32_t frames, struct tsr_error *err)
 {
+	if (c && c->list.kind == TSR_FRAMES_LIST) {  /* --frames LIST */
+		TSR_TRY(tsr_sim_select(s, c->list.listed, c->list.n, 0, err));
+		return tsr_sim_run(s, c->list.n, NULL, NULL, err);
+	}
 	const uint32_t first = first_of(c, sc->path);
 	if (!first || !frames)
 		return tsr_sim_run(s, frames, NULL, NULL, err);

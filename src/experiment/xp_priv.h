@@ -14,12 +14,15 @@
 #include "scene/scene.h"
 #include "energy/energy.h"
 #include "memory/cache.h"
+#include "report/report.h"
 
 /* A run of one experiment: the options with defaults filled in. */
 struct xp_ctx {
 	uint32_t frames;                /* 0 only for re: each workload's own */
 	uint32_t first;                 /* o->first_frame: the frames before it are
 					   fast-forwarded (frames is then not 0) */
+	struct tsr_frame_list list;     /* o->frame_list parsed (kind TSR_FRAMES_LIST;
+					   frames: how many it lists), else "all" */
 	const char *const *workloads;   /* as given (or the shipped list), for display */
 	size_t workload_count;
 	const char *const *sets;
