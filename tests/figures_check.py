@@ -4,7 +4,8 @@
 Draws every figure of the fixture SRC (tests/data/figures: a real
 `tessera experiment NAME --csv-dir` output of each experiment on two small
 workloads, see tests/data/figures/README) with scripts/figures.py into a
-temporary folder, PNG only at 50 dpi (for speed), and checks:
+temporary folder, PNG only at 50 dpi without the layout pass (--draft, for
+speed), and checks:
 
 * every expected figure was drawn, as a non-empty PNG of sensible size, and
   index.html lists it (with SRC/corpus, the same experiments on the corpus
@@ -123,7 +124,7 @@ with tempfile.TemporaryDirectory(prefix="tsr-figures-") as out:
     # and exit status kept
     argv, err = sys.argv, io.StringIO()
     sys.argv = [os.path.join(ROOT, "scripts", "figures.py"), src, "-o", out, "--png-only",
-                "--dpi", "50"]
+                "--dpi", "50", "--draft"]
     code = 0
     try:
         with contextlib.redirect_stderr(err):

@@ -247,9 +247,11 @@ def _legend(ax, fig=None, ncol: int | None = None):
 class Figures:
     """Collects the figures drawn: files, manifest entries, index rows."""
 
-    def __init__(self, out: str, formats: tuple = ("png", "pdf"), dpi: int = DPI):
+    def __init__(self, out: str, formats: tuple = ("png", "pdf"), dpi: int = DPI,
+                 draft: bool = False):
         self.out = out
         self.dpi = dpi
+        self.draft = draft  # no layout pass (tight_layout): labels may overlap
         self.formats = formats
         self.entries: list[dict] = []
         os.makedirs(out, exist_ok=True)
@@ -257,7 +259,8 @@ class Figures:
     def save(self, fig, fid: str, paper: str, number: str, caption: str, xp: dict,
              series: list[Series], ylabel: str, xlabel: str = "", paper_values=None):
         """Saves fig as <fid>.png and <fid>.pdf and records it."""
-        fig.tight_layout(rect=getattr(fig, "tsr_rect", (0, 0, 1, 1)))
+        if not self.draft:
+            fig.tight_layout(rect=getattr(fig, "tsr_rect", (0, 0, 1, 1)))
         png, pdf = f"{fid}.png", f"{fid}.pdf"
         fig.savefig(os.path.join(self.out, png), dpi=self.dpi)
         if "pdf" in self.formats:
@@ -1208,7 +1211,8 @@ Stars and dashed lines mark the papers' averages.</p>
 
 
 def draw_all(src: str, out: str, only: list[str] | None = None,
-             formats: tuple = ("png", "pdf"), dpi: int = DPI) -> list[dict]:
+             formats: tuple = ("png", "pdf"), dpi: int = DPI,
+             draft: bool = False) -> list[dict]:
     """Draws every figure the experiments in folder src support into folder out.
 
     Returns the manifest entries (also written to out/figures.json with
@@ -1218,7 +1222,7 @@ def draw_all(src: str, out: str, only: list[str] | None = None,
     exps = load_experiments(src)
     if not exps:
         raise SystemExit(f"figures: no experiment output (NAME.json) in '{src}'")
-    F = Figures(out, formats, dpi)
+    F = Figures(out, formats, dpi, draft)
     for name, xp in exps.items():
         if only and name not in only:
             continue
@@ -1257,8 +1261,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", action="append", help="only this experiment (repeatable)")
     ap.add_argument("--png-only", action="store_true", help="no PDF files (faster)")
     ap.add_argument("--dpi", type=int, default=DPI, help=f"PNG resolution (default {DPI})")
+    ap.add_argument("--draft", action="store_true",
+                    help="no layout pass (faster; labels may overlap): for checks")
     a = ap.parse_args(argv)
-    entries = draw_all(a.src, a.out, a.only, ("png",) if a.png_only else ("png", "pdf"), a.dpi)
+    entries = draw_all(a.src, a.out, a.only, ("png",) if a.png_only else ("png", "pdf"), a.dpi,
+                       a.draft)
     print(f"figures: {len(entries)} figures in {a.out} (index.html, figures.json)")
     return 0
 
