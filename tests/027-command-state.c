@@ -329,8 +329,9 @@ static void test_clear_refusals(void **state)
 
 /* Both pipelines refuse a state they do not implement before drawing, and
  * render the frontend's state. */
-/* A 64x32 GPU of 16x16 tiles over the fixture's resources: TBR (mode 0) or IMR (1). */
-static struct tsr_gpu *small_gpu(const struct fixture *x, int mode)
+/* A 64x32 GPU of 16x16 tiles over resources r: TBR (mode 0) or IMR (1),
+ * Rendering Elimination on when re. */
+static struct tsr_gpu *small_gpu_with(const struct tsr_resources *r, int mode, int re)
 {
 	struct tsr_gpu_config cfg;
 	tsr_config_defaults(&cfg);
@@ -339,11 +340,18 @@ static struct tsr_gpu *small_gpu(const struct fixture *x, int mode)
 	cfg.tile_width = 16;
 	cfg.tile_height = 16;
 	cfg.pipeline_mode = mode ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
+	cfg.elim.rendering = (uint8_t)re;
 	struct tsr_gpu *g = NULL;
 	struct tsr_error err;
-	if (tsr_gpu_create(&cfg, &x->r, &g, &err) != TSR_OK)
+	if (tsr_gpu_create(&cfg, r, &g, &err) != TSR_OK)
 		fail_msg("%s", err.msg);
 	return g;
+}
+
+/* The same over the fixture's resources, RE off. */
+static struct tsr_gpu *small_gpu(const struct fixture *x, int mode)
+{
+	return small_gpu_with(&x->r, mode, 0);
 }
 
 static void test_pipelines_refuse(void **state)
@@ -927,11 +935,6 @@ static void test_tile_load(void **state)
 }
 
 /* small_gpu() over the resources r instead of the fixture's. */
-static struct tsr_gpu *small_gpu_over(const struct tsr_resources *r, int mode)
-{
-	struct fixture x = {.r = *r};
-	return small_gpu(&x, mode);
-}
 
 /*
  * Resources added after the GPU was made (tsr_gpu_add_resources(), as a GL
@@ -959,7 +962,7 @@ static void test_added_resources(void **state)
 		const uint64_t quads = st->raster.quads_shaded;
 		tsr_gpu_destroy(ref);
 		const struct tsr_resources none = {0};
-		struct tsr_gpu *g = small_gpu_over(&none, mode);
+		struct tsr_gpu *g = small_gpu_with(&none, mode, 0);
 		assert_int_equal(tsr_gpu_add_resources(g, &x.r, &err), TSR_OK);
 		const struct tsr_region *last =
 			&tsr_gpu_address_map(g)->regions[tsr_gpu_address_map(g)->count - 1];
@@ -1056,24 +1059,14 @@ static void test_grid_grows(void **state)
 	all.image_count = target + 1;
 	struct tsr_error err;
 	for (int mode = 0; mode < 2; mode++) {
-		struct tsr_gpu_config cfg;
-		tsr_config_defaults(&cfg);
-		cfg.width = 64;
-		cfg.height = 32;
-		cfg.tile_width = 16;
-		cfg.tile_height = 16;
-		cfg.pipeline_mode = mode ? TSR_PIPELINE_IMR : TSR_PIPELINE_TBR;
-		cfg.elim.rendering = !mode;
-		struct tsr_gpu *ref = NULL, *g = NULL;
-		if (tsr_gpu_create(&cfg, &all, &ref, &err) != TSR_OK)
-			fail_msg("%s", err.msg);
+		struct tsr_gpu *ref = small_gpu_with(&all, mode, !mode);
 		memcpy(screen, render_into(ref, &x, target, w, h, want, st), 64 * 32 * 4);
 		const uint64_t quads = st->raster.quads_shaded;
 		int drawn = 0;  /* the crate's texels, not one clear color */
 		for (size_t i = 4; i < (size_t)w * h * 4; i += 4)
 			drawn |= memcmp(&want[i], want, 4) != 0;
 		assert_true(drawn);
-		assert_int_equal(tsr_gpu_create(&cfg, &x.r, &g, &err), TSR_OK);
+		struct tsr_gpu *g = small_gpu_with(&x.r, mode, !mode);
 		uint32_t tx, ty;
 		tsr_gpu_tile_grid(g, &tx, &ty);
 		assert_true(tx == 4 && ty == 2);
