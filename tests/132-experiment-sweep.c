@@ -374,6 +374,16 @@ static void test_errors(void **state)
 			 TSR_ERR_IO);
 	assert_non_null(strstr(err.msg, "is not the output folder of a sweep"));
 	tsr_xp_result_release(&r);
+	/* a sweep's points are runs from frame 0: no range or list read from them */
+	o.first_frame = 2;
+	o.frames = 2;
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("tcor"), &o, &r, &err),
+			 TSR_ERR_CONFIG);
+	assert_non_null(strstr(err.msg, "takes no range, list or session"));
+	o.first_frame = o.frames = 0;
+	o.frame_list = "1,3";
+	assert_int_equal(tsr_experiment_run(tsr_experiment_find("tcor"), &o, &r, &err),
+			 TSR_ERR_CONFIG);
 	assert_int_equal(tessera("experiment tcor --sweep --frames 2"), 2);
 	assert_non_null(strstr(slurp("err.txt"), "no --frames, --workload or --set"));
 	assert_int_equal(tessera("experiment tcor --sweep --from ."), 2);

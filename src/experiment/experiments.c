@@ -136,6 +136,11 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s' runs each workload's "
 				     "own frames: with sessions (--session) give a count "
 				     "(--frames N)", x->name);
+	if (o->sweep_dir && (o->first_frame || o->frame_list || o->session_count))
+		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s': a sweep's points "
+				     "are runs from frame 0, so reading them (--from, --sweep) "
+				     "takes no range, list or session of frames (--frames A-B, "
+				     "--frames LIST, --session)", x->name);
 	if (o->sweep_dir && !x->has_spec)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s' has no sweep "
 				     "specification (experiments/%s.json), so it cannot read its "
