@@ -476,32 +476,33 @@ int tsr_cmd_run(int argc, char **argv)
 	struct tsr_sample smp = {0};
 	uint32_t *smp_frames = NULL;
 	struct tsr_text smp_reps = {0}, smp_spec = {0};
+	/* what the run owns, freed once at its end (done:) */
+	struct tsr_sim *sim = NULL;
+	unsigned char *want = NULL;
+	struct tsr_frame_stats **rep_stats = NULL, *estimate = NULL;
+	uint32_t *rep_frames = NULL;
+	char *sample_json = NULL;
+	struct tsr_energy *energy = NULL;
+	struct run_outputs o = {0};
+	int rc = 0;
 	if (sample_k_given(sample_k)) {
 		char tmp[4096];
 		snprintf(tmp, sizeof(tmp), "%s.sample-%ld", out_dir, (long)getpid());
 		double secs = 0;
-		int rc = tsr_cli_sample_choose(workload_arg, config, sets, nsets, frames_spec,
-					       (uint32_t)sample_k, tmp, &smp, &smp_frames, &secs);
+		rc = tsr_cli_sample_choose(workload_arg, config, sets, nsets, frames_spec,
+					   (uint32_t)sample_k, tmp, &smp, &smp_frames, &secs);
 		if (!rc)
 			rc = tsr_cli_sample_lists(&smp, smp_frames, &smp_reps, &smp_spec);
-		if (rc) {
-			free(smp_frames);
-			tsr_sample_release(&smp);
-			tsr_text_release(&smp_reps);
-			tsr_text_release(&smp_spec);
-			return rc;
-		}
+		if (rc)
+			goto done;
 		if (!quiet)
 			fprintf(stderr, "tessera: sample: %u frames in %u clusters (features in "
 				"%.1f s); simulating frames %s\n", smp.n, smp.k, secs, smp_reps.buf);
 		/* the run: the representatives simulated, the rest fast-forwarded */
 		uint32_t count;
 		if (tsr_cli_frames_parse(smp_reps.buf, &count, &frames_list, &frames_sel)) {
-			free(smp_frames);
-			tsr_sample_release(&smp);
-			tsr_text_release(&smp_reps);
-			tsr_text_release(&smp_spec);
-			return EXIT_USAGE;
+			rc = EXIT_USAGE;
+			goto done;
 		}
 		frames_arg = count;
 		frames_list = smp_reps.buf;
@@ -510,24 +511,20 @@ int tsr_cmd_run(int argc, char **argv)
 	/* an apitrace capture: replayed on the driver (run_capture.c) */
 	const size_t wlen = strlen(workload_arg);
 	if (wlen > 6 && !strcmp(workload_arg + wlen - 6, ".trace")) {
-		free(frames_sel);
-		if (recordings > 1)
-			return tsr_cli_usage_error("--record-trace: a capture ('%s') is replayed on "
-						   "the driver, which records one cache "
-						   "(TESSERA_RECORD_TRACE): give it once", workload_arg);
+		if (recordings > 1) {
+			rc = tsr_cli_usage_error("--record-trace: a capture ('%s') is replayed on "
+						 "the driver, which records one cache "
+						 "(TESSERA_RECORD_TRACE): give it once", workload_arg);
+			goto done;
+		}
 		const struct tsr_cli_capture_extra x = {.simulate = frames_list,
 							.warmup = (uint32_t)warmup,
 							.sample = smp.k ? smp_spec.buf : NULL};
-		const int rc = tsr_cli_run_capture_x(workload_arg, config, sets, nsets,
-						     frames_arg > 0 ? (uint32_t)frames_arg : 0,
-						     out_dir, dump, heat_list,
-						     recordings ? rec_spec[0] : NULL,
-						     recordings ? rec_file[0] : NULL, quiet, &x);
-		free(smp_frames);
-		tsr_sample_release(&smp);
-		tsr_text_release(&smp_reps);
-		tsr_text_release(&smp_spec);
-		return rc;
+		rc = tsr_cli_run_capture_x(workload_arg, config, sets, nsets,
+					   frames_arg > 0 ? (uint32_t)frames_arg : 0, out_dir, dump,
+					   heat_list, recordings ? rec_spec[0] : NULL,
+					   recordings ? rec_file[0] : NULL, quiet, &x);
+		goto done;
 	}
 	/* a file, else a shipped one by name: "sprites-2d", "tcor-64k" */
 	struct tsr_error err = {{0}};
@@ -539,29 +536,23 @@ int tsr_cmd_run(int argc, char **argv)
 	if (s == TSR_OK)
 		s = tsr_cli_load_config(config, sets, nsets, &cfg, config_path, sizeof(config_path),
 					&err);
-	struct tsr_sim *sim = NULL;
 	if (s == TSR_OK)
 		s = tsr_sim_open(&cfg, workload, &sim, &err);
 	if (s == TSR_OK && frames_sel)
 		s = tsr_sim_select(sim, frames_sel, (uint32_t)frames_arg, (uint32_t)warmup, &err);
 	if (s != TSR_OK) {
-		free(frames_sel);
-		free(smp_frames);
-		tsr_sample_release(&smp);
-		tsr_text_release(&smp_reps);
-		tsr_text_release(&smp_spec);
-		tsr_sim_close(sim);
-		return tsr_cli_exit(s, &err);
+		rc = tsr_cli_exit(s, &err);
+		goto done;
 	}
 	struct tsr_gpu *gpu = tsr_sim_gpu(sim);
 	const struct tsr_scene *scene = tsr_sim_scene(sim);
 	uint32_t frames = frames_arg > 0 ? (uint32_t)frames_arg : scene->frames;
-	unsigned char *want = calloc(frames, 1);
+	want = calloc(frames, 1);
 	if (!want) {
-		tsr_sim_close(sim);
-		return tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
+		rc = tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
+		goto done;
 	}
-	int rc = tsr_cli_dump_frames_parse(dump, frames, want);
+	rc = tsr_cli_dump_frames_parse(dump, frames, want);
 	uint32_t simulated = frames;  /* a selection: only its frames are in the outputs */
 	if (frames_sel) {
 		simulated = 0;
@@ -570,8 +561,8 @@ int tsr_cmd_run(int argc, char **argv)
 			simulated += frames_sel[f];
 		}
 	}
-	struct tsr_frame_stats **rep_stats = smp.k ? calloc(smp.k, sizeof(*rep_stats)) : NULL;
-	uint32_t *rep_frames = smp.k ? calloc(smp.k, sizeof(*rep_frames)) : NULL;
+	rep_stats = smp.k ? calloc(smp.k, sizeof(*rep_stats)) : NULL;
+	rep_frames = smp.k ? calloc(smp.k, sizeof(*rep_frames)) : NULL;
 	if (!rc && smp.k && (!rep_stats || !rep_frames))
 		rc = tsr_cli_exit(tsr_error_set(&err, TSR_ERR_NOMEM, "out of memory"), &err);
 	for (uint32_t j = 0; !rc && j < smp.k; j++)
@@ -609,18 +600,8 @@ int tsr_cmd_run(int argc, char **argv)
 							 tsr_short(rec_file[r], b, sizeof(b)));
 			}
 	}
-	if (rc) {
-		free(want);
-		tsr_sim_close(sim);
-		free(frames_sel);
-		free(rep_stats);
-		free(rep_frames);
-		free(smp_frames);
-		tsr_sample_release(&smp);
-		tsr_text_release(&smp_reps);
-		tsr_text_release(&smp_spec);
-		return rc;
-	}
+	if (rc)
+		goto done;
 	/*
 	 * Every output is declared before the run (two naming the same file, or
 	 * one that is a folder, fail now) and goes through one transaction
@@ -651,11 +632,10 @@ int tsr_cmd_run(int argc, char **argv)
 		}
 	}
 	const struct tsr_memsys *mem = tsr_gpu_memsys(gpu);
-	struct run_outputs o = {.out = &out, .mem = mem, .cfg = &cfg,
-				.dump = want, .heat = heat, .heat_n = heat_n, .frames = frames,
-				.rep_frames = rep_frames, .rep_stats = rep_stats, .reps = smp.k,
-				.tty = !quiet && isatty(STDERR_FILENO)};
-	struct tsr_energy *energy = NULL;
+	o = (struct run_outputs){.out = &out, .mem = mem, .cfg = &cfg,
+				 .dump = want, .heat = heat, .heat_n = heat_n, .frames = frames,
+				 .rep_frames = rep_frames, .rep_stats = rep_stats, .reps = smp.k,
+				 .tty = !quiet && isatty(STDERR_FILENO)};
 	if (s == TSR_OK && cfg.timing.enabled)
 		s = tsr_energy_create(&cfg, mem, &energy, &err);
 	o.energy = energy;
@@ -683,8 +663,6 @@ int tsr_cmd_run(int argc, char **argv)
 		s = tsr_sim_run(sim, frames, write_frame, &o, &err);
 	const struct tsr_frame_stats *total = tsr_sim_total(sim);
 	/* --sample: the estimate, each representative's counters times its weight */
-	struct tsr_frame_stats *estimate = NULL;
-	char *sample_json = NULL;
 	if (s == TSR_OK && smp.k) {
 		estimate = calloc(1, sizeof(*estimate));
 		for (uint32_t j = 0; s == TSR_OK && j < smp.k; j++)
@@ -700,8 +678,6 @@ int tsr_cmd_run(int argc, char **argv)
 		if (s == TSR_OK)
 			total = estimate;
 	}
-	char *csv = o.csv.buf;
-	size_t csv_len = o.csv.len;
 	const int tty = o.tty;
 	double seconds = tsr_cli_now_seconds() - o.t0;
 	if (tty)
@@ -722,7 +698,7 @@ int tsr_cmd_run(int argc, char **argv)
 		free(text);
 	}
 	if (s == TSR_OK)
-		s = tsr_output_write(&out, "frames.csv", csv, csv_len, &err);
+		s = tsr_output_write(&out, "frames.csv", o.csv.buf, o.csv.len, &err);
 	/* traces first: their errors (e.g. a full disk) must fail the run */
 	for (int r = 0; r < recordings; r++) {
 		if (!rec_writer[r])
@@ -753,10 +729,11 @@ int tsr_cmd_run(int argc, char **argv)
 		const char *d = tsr_short(out_dir, a, sizeof(a));
 		printf("\nwrote %s/stats.json, %s/frames.csv\n", d, d);
 	}
+done:
 	free(want);
 	tsr_stats_json_destroy(o.json);
 	tsr_energy_destroy(energy);
-	free(csv);
+	free(o.csv.buf);
 	tsr_sim_close(sim);
 	free(frames_sel);
 	free(sample_json);
