@@ -15,7 +15,7 @@
 set -euo pipefail
 tessera=$1 out=$2
 shift 2
-dir=${CORPUS_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/tessera/corpus}
+. "$(dirname "$0")/corpus-traces.sh"
 # frames per experiment: its default count (tessera experiment --list), but
 # re's (each workload's own: a capture's whole length), 12 frames here
 frames_of() {
@@ -26,15 +26,10 @@ frames_of() {
 	esac
 }
 args=() newest=$tessera
-while read -r name size drive frames range rest; do
-	trace=$dir/$name.trace
-	if [ ! -f "$trace" ]; then
-		echo "experiments: corpus capture $name not recorded ($trace; make corpus): passed over"
-		continue
-	fi
+while read -r trace; do
 	[ "$trace" -nt "$newest" ] && newest=$trace
 	args+=(--workload "$trace")
-done < <("$tessera" capture --corpus --list)
+done < <(corpus_traces "$tessera" experiments)
 if [ ${#args[@]} -eq 0 ]; then
 	echo "experiments: no corpus capture recorded (make corpus): no corpus figure"
 	exit 0

@@ -10,19 +10,15 @@
 set -euo pipefail
 tessera=$1 out=$2 counters=$3
 shift 3
-dir=${CORPUS_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/tessera/corpus}
+. "$(dirname "$0")/corpus-traces.sh"
 mkdir -p "$out"
-for name in $("$tessera" capture --corpus --list | awk '{print $1}'); do
-	trace=$dir/$name.trace
-	if [ ! -f "$trace" ]; then
-		echo "heatmaps: corpus capture $name not recorded ($trace; make corpus): passed over"
-		continue
-	fi
+while read -r trace; do
+	name=$(basename "$trace" .trace)
 	if [ "$out/$name/stats.json" -nt "$trace" ] && [ "$out/$name/stats.json" -nt "$tessera" ]; then
 		continue
 	fi
 	echo "heatmaps of the corpus capture $name into $out/$name ..."
 	rm -rf "$out/$name"
 	"$tessera" run "$trace" "$@" --dump-frames last --heatmaps "$counters" \
-		--out "$out/$name" --quiet
-done
+		--out "$out/$name" --quiet < /dev/null
+done < <(corpus_traces "$tessera" heatmaps)
