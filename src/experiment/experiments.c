@@ -113,25 +113,9 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 		.from = o->sweep_dir,
 		.name = x->name,
 	};
-	if (o->frame_list) {  /* --frames LIST */
-		if (c.first || o->frames || o->session_count)
-			return tsr_error_set(err, TSR_ERR_CONFIG, "a frame list (--frames LIST) "
-					     "is the frames: no count, range or session beside it");
-		struct tsr_error e;
-		enum tsr_status ls = tsr_frame_list_parse(o->frame_list, &c.list, &e);
-		if (ls == TSR_OK && c.list.kind != TSR_FRAMES_LIST)
-			ls = tsr_error_set(&e, TSR_ERR_CONFIG, "'%s': a list of frames and ranges",
-					   o->frame_list);
-		c.frames = 0;
-		for (uint32_t f = 0; ls == TSR_OK && f < c.list.n; f++)
-			c.frames += c.list.listed[f];
-		if (ls == TSR_OK && !c.frames)
-			ls = tsr_error_set(&e, TSR_ERR_CONFIG, "'%s' lists no frame", o->frame_list);
-		if (ls != TSR_OK) {
-			tsr_frame_list_release(&c.list);
-			return tsr_error_set(err, ls, "frames %s", e.msg);
-		}
-	}
+	if (o->frame_list && (c.first || o->frames || o->session_count))
+		return tsr_error_set(err, TSR_ERR_CONFIG, "a frame list (--frames LIST) is the "
+				     "frames: no count, range or session beside it");
 	if (o->session_count && !c.frames)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "experiment '%s' runs each workload's "
 				     "own frames: with sessions (--session) give a count "
@@ -180,6 +164,24 @@ enum tsr_status tsr_experiment_run(const struct tsr_experiment *x,
 			for (size_t i = 0; i < o->extra_workload_count; i++)
 				list[c.workload_count++] = o->extra_workloads[i];
 			c.workloads = list;
+		}
+	}
+	if (o->frame_list) {  /* --frames LIST: c.list, released at the end */
+		struct tsr_error e;
+		enum tsr_status ls = tsr_frame_list_parse(o->frame_list, &c.list, &e);
+		if (ls == TSR_OK && c.list.kind != TSR_FRAMES_LIST)
+			ls = tsr_error_set(&e, TSR_ERR_CONFIG, "'%s': a list of frames and ranges",
+					   o->frame_list);
+		c.frames = 0;
+		for (uint32_t f = 0; ls == TSR_OK && f < c.list.n; f++)
+			c.frames += c.list.listed[f];
+		if (ls == TSR_OK && !c.frames)
+			ls = tsr_error_set(&e, TSR_ERR_CONFIG, "'%s' lists no frame", o->frame_list);
+		if (ls != TSR_OK) {
+			tsr_frame_list_release(&c.list);
+			free(list);
+			tsr_data_list_free(all);
+			return tsr_error_set(err, ls, "frames %s", e.msg);
 		}
 	}
 	if (c.first)  /* the tables' frame counts are of the frames simulated */
