@@ -43,6 +43,14 @@ int tsr_pass_tests_stencil(const struct tsr_frame_commands *c, const struct tsr_
 	return 0;
 }
 
+int tsr_commands_window_continued(const struct tsr_frame_commands *c)
+{
+	for (uint32_t p = 0; p + 1 < c->pass_count; p++)
+		if (c->passes[p].target == TSR_TARGET_FRAMEBUFFER)
+			return 1;
+	return 0;
+}
+
 void tsr_commands_reset(struct tsr_frame_commands *c, uint32_t frame)
 {
 	c->frame = frame;

@@ -229,6 +229,12 @@ int tsr_pass_loads_depth(const struct tsr_cmd_pass *p);
  * kept with depth; 0: the pass never touches a stencil buffer. */
 int tsr_pass_tests_stencil(const struct tsr_frame_commands *c, const struct tsr_cmd_pass *p);
 
+/* 1 when a pass of frame c before its last draws the frame buffer (a
+ * window pass a later pass continues: the window, a render target, the
+ * window again). Rendering and Transaction Elimination are off in such a
+ * frame (techniques/elimination.c). */
+int tsr_commands_window_continued(const struct tsr_frame_commands *c);
+
 /*
  * tsr_draw_state_check() for a program draw (d->program = prog): the
  * pipelines implement every primitive mode (points and lines as triangles

@@ -46,10 +46,8 @@ enum tsr_status tsr_gpu_check_passes(const struct tsr_gpu *g, const struct tsr_f
 	 * too runs with them off (techniques/elimination.c; docs/techniques.md,
 	 * "Techniques and multi-pass frames"); the Attribute Cache serves each
 	 * pass's Parameter Buffer in turn and runs on any frame */
-	int elim = g->cfg.elim.rendering || g->cfg.elim.transactions;
-	for (uint32_t p = 0; p + 1 < c->pass_count; p++)
-		if (c->passes[p].target == TSR_TARGET_FRAMEBUFFER)
-			elim = 0;  /* off for this frame: its last pass continues the window */
+	const int elim = (g->cfg.elim.rendering || g->cfg.elim.transactions) &&
+			 !tsr_commands_window_continued(c);
 	if (c->pass_count > 1 && g->slot_count > 1)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "frame %u has %u passes (render to texture): multi-pass frames "

@@ -214,9 +214,7 @@ static void elimination_frame_begin(void *state, const struct tsr_frame_commands
 	 * last flush of a tile, so both are off for this frame (no tile
 	 * compared, skipped or its flush removed; docs/techniques.md) and
 	 * forget what they knew of the buffer it writes */
-	e->off = 0;
-	for (uint32_t p = 0; p + 1 < c->pass_count; p++)
-		e->off |= c->passes[p].target == TSR_TARGET_FRAMEBUFFER;
+	e->off = tsr_commands_window_continued(c);
 	if (e->off) {
 		e->skip = 0;
 		e->classify = 0;
