@@ -284,24 +284,36 @@ static enum tsr_status create_techniques(struct tsr_gpu *g, struct tsr_error *er
 	return tsr_technique_set_create(&g->techniques, &g->view, err);
 }
 
-/*
- * Whether a grid_w x grid_h tile grid of cfg's tiles is within the
- * limits: at most 8192 x 8192 pixels (TSR_LIMIT_SCREEN_PIXELS) and 65535
- * tiles (a tile's number is 16 bits). Errors: TSR_ERR_CONFIG.
- */
-static enum tsr_status grid_check(const struct tsr_gpu_config *cfg, uint32_t grid_w,
-				  uint32_t grid_h, struct tsr_error *err)
+/* Widens *grid_w x *grid_h (pixels) to cover every render target of r. */
+static void cover_targets(const struct tsr_resources *r, uint32_t *grid_w, uint32_t *grid_h)
 {
+	for (uint32_t i = 0; i < r->image_count; i++)
+		if (r->images[i].render_target) {
+			*grid_w = r->images[i].width > *grid_w ? r->images[i].width : *grid_w;
+			*grid_h = r->images[i].height > *grid_h ? r->images[i].height : *grid_h;
+		}
+}
+
+/*
+ * The tiles across (*tx) and down (*ty) of a grid_w x grid_h pixel tile
+ * grid of cfg's tiles, when it is within the limits: at most 8192 x 8192
+ * pixels (TSR_LIMIT_SCREEN_PIXELS) and 65535 tiles (a tile's number is 16
+ * bits). Errors: TSR_ERR_CONFIG.
+ */
+static enum tsr_status grid_tiles(const struct tsr_gpu_config *cfg, uint32_t grid_w,
+				  uint32_t grid_h, uint32_t *tx, uint32_t *ty,
+				  struct tsr_error *err)
+{
+	*tx = (grid_w + cfg->tile_width - 1) / cfg->tile_width;
+	*ty = (grid_h + cfg->tile_height - 1) / cfg->tile_height;
 	if ((uint64_t)grid_w * grid_h > TSR_LIMIT_SCREEN_PIXELS)
 		return tsr_error_set(err, TSR_ERR_CONFIG,
 				     "the render targets need a %ux%u tile grid, more than the "
 				     "limit of 8192 x 8192 pixels", grid_w, grid_h);
-	const uint64_t tiles = (uint64_t)((grid_w + cfg->tile_width - 1) / cfg->tile_width) *
-			       ((grid_h + cfg->tile_height - 1) / cfg->tile_height);
-	if (tiles > 65535)
+	if ((uint64_t)*tx * *ty > 65535)
 		return tsr_error_set(err, TSR_ERR_CONFIG, "the render targets need %llu tiles, "
 				     "more than 65535: choose larger tiles",
-				     (unsigned long long)tiles);
+				     (unsigned long long)*tx * *ty);
 	return TSR_OK;
 }
 
@@ -314,8 +326,8 @@ static void build_orders(struct tsr_gpu *g)
 }
 
 /*
- * Grows the tile grid to grid_w x grid_h pixels (at least the grid's
- * size a side), between frames, for a render target added after creation
+ * Grows the tile grid to grid_w x grid_h pixels (no smaller than it a
+ * side), between frames, for a render target added after creation
  * that the grid does not cover (a GL ES program's framebuffer object
  * larger than the grid its device made). As a driver re-lays its tiler
  * out for a larger render target: the tiles are renumbered row-major over
@@ -327,17 +339,14 @@ static void build_orders(struct tsr_gpu *g)
  * frame skips nothing; per-tile counters), and the immediate mode makes
  * its screen-sized buffers again at new regions. A GPU whose targets fit
  * its grid never grows: its address map and counters do not depend on this.
- * Errors: those of grid_check(); TSR_ERR_NOMEM (the GPU is then only fit
+ * Errors: those of grid_tiles(); TSR_ERR_NOMEM (the GPU is then only fit
  * to be destroyed).
  */
 static enum tsr_status grow_grid(struct tsr_gpu *g, uint32_t grid_w, uint32_t grid_h,
 				 struct tsr_error *err)
 {
-	grid_w = grid_w > g->grid_width ? grid_w : g->grid_width;
-	grid_h = grid_h > g->grid_height ? grid_h : g->grid_height;
-	TSR_TRY(grid_check(&g->cfg, grid_w, grid_h, err));
-	const uint32_t tx = (grid_w + g->cfg.tile_width - 1) / g->cfg.tile_width;
-	const uint32_t ty = (grid_h + g->cfg.tile_height - 1) / g->cfg.tile_height;
+	uint32_t tx, ty;
+	TSR_TRY(grid_tiles(&g->cfg, grid_w, grid_h, &tx, &ty, err));
 	const uint32_t tiles = tx * ty;
 	uint32_t *order = malloc(tiles * sizeof(*order));
 	uint32_t *reversed = malloc(tiles * sizeof(*reversed));
@@ -405,13 +414,9 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 		return s;
 	/* the tile grid covers the screen and every render target (a pass
 	 * renders the grid's tiles that cover its target) */
-	uint32_t grid_w = cfg->width, grid_h = cfg->height;
-	for (uint32_t i = 0; i < res->image_count; i++)
-		if (res->images[i].render_target) {
-			grid_w = res->images[i].width > grid_w ? res->images[i].width : grid_w;
-			grid_h = res->images[i].height > grid_h ? res->images[i].height : grid_h;
-		}
-	s = grid_check(cfg, grid_w, grid_h, err);
+	uint32_t grid_w = cfg->width, grid_h = cfg->height, tiles_x, tiles_y;
+	cover_targets(res, &grid_w, &grid_h);
+	s = grid_tiles(cfg, grid_w, grid_h, &tiles_x, &tiles_y, err);
 	if (s != TSR_OK)
 		return s;
 	struct tsr_gpu *g = calloc(1, sizeof(*g));
@@ -427,9 +432,9 @@ enum tsr_status tsr_gpu_create(const struct tsr_gpu_config *cfg,
 	tsr_addrmap_init(&g->map);
 	g->grid_width = grid_w;
 	g->grid_height = grid_h;
-	g->tiles_x = (grid_w + cfg->tile_width - 1) / cfg->tile_width;
-	g->tiles_y = (grid_h + cfg->tile_height - 1) / cfg->tile_height;
-	g->tiles = g->tiles_x * g->tiles_y;
+	g->tiles_x = tiles_x;
+	g->tiles_y = tiles_y;
+	g->tiles = tiles_x * tiles_y;
 	size_t npix = (size_t)cfg->width * cfg->height;
 	size_t tpix = (size_t)cfg->tile_width * cfg->tile_height;
 	g->order = malloc(g->tiles * sizeof(*g->order));
@@ -672,11 +677,7 @@ enum tsr_status tsr_gpu_add_resources(struct tsr_gpu *g, const struct tsr_resour
 		return tsr_error_set(err, TSR_ERR_INTERNAL,
 				     "resources are added between frames, not during one");
 	uint32_t grid_w = g->grid_width, grid_h = g->grid_height;
-	for (uint32_t i = 0; i < more->image_count; i++)
-		if (more->images[i].render_target) {
-			grid_w = more->images[i].width > grid_w ? more->images[i].width : grid_w;
-			grid_h = more->images[i].height > grid_h ? more->images[i].height : grid_h;
-		}
+	cover_targets(more, &grid_w, &grid_h);
 	for (uint32_t i = 0; i < more->material_count; i++)
 		if (material_attributes(&more->materials[i]) > g->max_attributes)
 			return tsr_error_set(err, TSR_ERR_UNSUPPORTED,
