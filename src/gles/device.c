@@ -521,10 +521,11 @@ static enum tsr_status write_frame_image(struct tsr_gles_device *d, struct tsr_e
 
 /*
  * Renders the commands recorded since the last render, as frame
- * d->recorded's, into d->fs; *full: the frame is one params.frames
- * selects (simulated fully).
+ * d->recorded's, into d->fs, and starts a command list for frame `next`
+ * (the same frame after a flush, the next after a swap); *full: the frame
+ * is one params.frames selects (simulated fully).
  */
-static enum tsr_status render_pending(struct tsr_gles_device *d, int *full,
+static enum tsr_status render_pending(struct tsr_gles_device *d, uint32_t next, int *full,
 				      struct tsr_error *err)
 {
 	if (!d->pass_open || d->pass_target >= 0)  /* the frame ends drawing the window */
@@ -541,7 +542,7 @@ static enum tsr_status render_pending(struct tsr_gles_device *d, int *full,
 	if (s == TSR_OK)
 		s = tsr_gpu_render_commands(d->gpu, &d->cmds, d->fs, err);
 	free_frame(d);
-	tsr_commands_reset(&d->cmds, d->recorded);
+	tsr_commands_reset(&d->cmds, next);
 	d->pass_open = 0;
 	d->window_drawn = 0;
 	d->clear_count = 0;
@@ -560,7 +561,7 @@ static enum tsr_status render_pending(struct tsr_gles_device *d, int *full,
 static enum tsr_status flush_frame(struct tsr_gles_device *d, struct tsr_error *err)
 {
 	int full;
-	TSR_TRY(render_pending(d, &full, err));
+	TSR_TRY(render_pending(d, d->recorded, &full, err));
 	d->window_drawn = 1;  /* the window's next pass loads what the flush drew */
 	if (!d->flushed && !(d->flushed = calloc(1, sizeof(*d->flushed))))
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
@@ -572,10 +573,7 @@ static enum tsr_status flush_frame(struct tsr_gles_device *d, struct tsr_error *
 static enum tsr_status render_frame(struct tsr_gles_device *d, struct tsr_error *err)
 {
 	int full;
-	enum tsr_status s = render_pending(d, &full, err);
-	tsr_commands_reset(&d->cmds, d->recorded + 1);
-	if (s != TSR_OK)
-		return s;
+	TSR_TRY(render_pending(d, d->recorded + 1, &full, err));
 	if (d->flushes) {  /* the frame's flushes (flush_frame()) */
 		tsr_frame_stats_add(d->fs, d->flushed);
 		memset(d->flushed, 0, sizeof(*d->flushed));
