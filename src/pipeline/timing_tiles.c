@@ -269,6 +269,19 @@ static void advance_unit(struct tsr_unit *u, uint64_t cycle)
 		tsr_unit_advance(u, cycle);
 }
 
+/* Quads that left core c and wait for its blending lane enter it while it
+ * takes them (imr: the list is the lane's reorder list,
+ * tsr_timing_imr_step() drains it). */
+static void drain_blend_wait(struct tsr_timing *t, uint32_t c, uint64_t cycle)
+{
+	struct wait_list *w = &t->blend_wait[c];
+	while (!t->imr && w->count && tsr_unit_push(t->blend[c], cycle, w->tags[w->head], 1)) {
+		w->head++;
+		if (--w->count == 0)
+			w->head = 0;
+	}
+}
+
 /* Every unit to `cycle`, in dataflow order, then the waits it freed;
  * units and cores with nothing due by `cycle` are left behind. */
 static void advance_all(struct tsr_timing *t, uint64_t cycle)
@@ -286,15 +299,7 @@ static void advance_all(struct tsr_timing *t, uint64_t cycle)
 		if (tsr_core_next_event(t->core[c]) <= cycle)
 			tsr_core_advance(t->core[c], cycle);
 	for (uint32_t c = 0; c < t->lanes; c++) {
-		struct wait_list *w = &t->blend_wait[c];
-		/* (imr: the list is the lane's reorder list, tsr_timing_imr_step()
-		 * drains it) */
-		while (!t->imr && w->count &&
-		       tsr_unit_push(t->blend[c], cycle, w->tags[w->head], 1)) {
-			w->head++;
-			if (--w->count == 0)
-				w->head = 0;
-		}
+		drain_blend_wait(t, c, cycle);
 		advance_unit(t->blend[c], cycle);
 	}
 }
@@ -311,8 +316,10 @@ static void wake(struct tsr_timing *t, uint64_t cycle)
 	if (t->ez_moved && tsr_unit_blocked(t->rasterizer))
 		tsr_unit_wake(t->rasterizer, cycle);
 	if (t->blended)
-		for (uint32_t c = 0; c < t->lanes; c++)
+		for (uint32_t c = 0; c < t->lanes; c++) {
 			tsr_unit_wake(t->blend[c], cycle);
+			drain_blend_wait(t, c, cycle);  /* in the cycle its gate opens */
+		}
 	t->retired = t->ez_moved = t->blended = 0;
 }
 
@@ -409,35 +416,43 @@ static void tile_fetcher(struct tsr_timing *t, uint64_t now)
 	t->fetch_out = out;
 }
 
-/* Whether the Tile Fetcher has reads to issue or ready primitives to output at `now`. */
+/* Whether the Tile Fetcher would act at `now` (tile_fetcher() reads the
+ * tiles the same way): reads to issue (a tile's once every earlier tile's
+ * are issued), an imr batch's vertex processing to start, or ready
+ * primitives to output (a tile's once every earlier tile's are out). */
 static bool fetcher_has_work(struct tsr_timing *t, uint64_t now)
 {
 	if (!geometry_done(t))
 		return false;
+	bool in_order = true;
 	for (uint32_t i = t->fetch_pos; i < t->count; i++) {
 		const struct tile_run *r = run_at(t, i);
-		if (r->fetch_next < r->log.fetch.count || r->prims_out < prims_ready(r, now))
+		if (r->fetch_next < r->log.fetch.count || (r->busy && !r->geo_started))
 			return true;
-		if (r->prims_out < r->log.prim_count)
-			return false;  /* its primitives wait for reads; the next tile's too */
+		if (in_order && r->prims_out < prims_ready(r, now))
+			return true;
+		in_order &= r->prims_out == r->log.prim_count;
 	}
 	return false;
 }
 
-/* Feeds output primitives' quads to the Rasterizer while it takes them. */
-static void feed_rasterizer(struct tsr_timing *t, uint64_t cycle)
+/* Feeds output primitives' quads to the Rasterizer while it takes them;
+ * returns whether a primitive left the triangle queue (room for the Tile
+ * Fetcher). */
+static bool feed_rasterizer(struct tsr_timing *t, uint64_t cycle)
 {
+	bool room = false;
 	while (t->raster_pos < t->count) {
 		struct tile_run *r = run_at(t, t->raster_pos);
 		const struct tsr_worklog *l = &r->log;
 		if (r->prim_next == l->prim_count) {
 			if (t->raster_pos + 1 == t->count)
-				return;  /* stay on the newest tile */
+				return room;  /* stay on the newest tile */
 			t->raster_pos++;  /* every primitive fed: the next tile */
 			continue;
 		}
 		if (r->prim_next == r->prims_out)
-			return;
+			return room;
 		const struct tsr_wl_prim *p = &l->prims[r->prim_next];
 		const uint32_t setup = (p->attributes + t->cfg.rasterizer_attributes_per_cycle - 1) /
 				       t->cfg.rasterizer_attributes_per_cycle;
@@ -452,16 +467,18 @@ static void feed_rasterizer(struct tsr_timing *t, uint64_t cycle)
 			work = 1 + (r->quad_next == 0 ? setup : 0);
 		}
 		if (!tsr_unit_push(t->rasterizer, cycle, tag, work))
-			return;
+			return room;
 		r->raster_in++;
 		if (p->quad_count == 0 || ++r->quad_next == p->quad_count) {
 			r->prim_next++;
 			r->quad_next = 0;
 			t->prims_queued--;
+			room = true;
 			/* raster_done() may hold, the triangle queue has room */
 			t->flush_dirty = t->fetch_dirty = 1;
 		}
 	}
+	return room;
 }
 
 /* Whether run r's primitives have all left the Rasterizer. */
@@ -564,7 +581,10 @@ enum tsr_status tsr_timing_simulate(struct tsr_timing *t, uint32_t keep,
 		tsr_timing_geometry_step(t, now);
 		if (t->fetch_dirty)
 			tile_fetcher(t, now);
-		feed_rasterizer(t, now);
+		/* room the Rasterizer makes in the triangle queue is the Tile
+		 * Fetcher's in the same cycle, within its budget of the cycle */
+		while (feed_rasterizer(t, now))
+			tile_fetcher(t, now);
 		flush(t, now);
 		wake(t, now);
 		retire(t, now);
