@@ -9,7 +9,7 @@ PACKAGES=(build-essential cmake pkg-config
           glslang-dev spirv-tools spirv-headers libgles-dev
           extremetuxracer-data frozen-bubble-data pingus-data neverball-data
           xvfb xauth apitrace glmark2-es2-x11 libegl-mesa0 libgl1-mesa-dri libgles2 libegl1
-          mesa-utils-bin libegl-dev libx11-dev)
+          mesa-utils-bin libsdl2-tests libegl-dev libx11-dev)
 # libgles-dev: <GLES2/gl2.h> and <GLES2/gl2ext.h>, the GL types and enums of
 # src/gles (the GL ES 2.0 context)
 # glslang-dev, spirv-tools, spirv-headers: the shader compiler of src/shader
@@ -19,7 +19,8 @@ PACKAGES=(build-essential cmake pkg-config
 # 22 and 84 MiB installed; then what `tessera capture` runs
 # (docs/captures.md): Xvfb, apitrace and eglretrace, Mesa's llvmpipe through
 # EGL and GL ES 2.0, and GL ES 2.0 programs to capture (glmark2-es2, es2gears
-# of mesa-utils-bin); libegl-dev and libx11-dev: <EGL/egl.h> and Xlib, the
+# of mesa-utils-bin, SDL2's testgles2 and testsprite2 of libsdl2-tests, 4 MiB,
+# in /usr/libexec/installed-tests/SDL2: docs/gles.md "Measured"); libegl-dev and libx11-dev: <EGL/egl.h> and Xlib, the
 # drop-in driver's (driver/, docs/driver.md: window sizes of X11 windows)
 # clang is used by 'make check-clang' (CI) to prove the build is warning-free there too
 # libclang-rt-14-dev: libFuzzer and the sanitizer runtimes (`make fuzz`); clang-14
