@@ -153,6 +153,15 @@ const char *tsr_cli_driver_dir(char *buf, size_t n)
 	return access(lib, R_OK) == 0 ? buf : NULL;
 }
 
+const char *tsr_cli_vclock_path(char *buf, size_t n)
+{
+	char dir[PATH_MAX];
+	if (!tsr_cli_driver_dir(dir, sizeof(dir)))
+		return NULL;
+	snprintf(buf, n, "%s/vclock/libtsr_vclock.so", dir);
+	return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
 const char *tsr_cli_absolute(const char *path, char *buf, size_t n)
 {
 	char cwd[PATH_MAX];

@@ -132,6 +132,13 @@ int tsr_cli_xvfb_prefix(const char **cmd, const char *screen, char *server_args,
  */
 const char *tsr_cli_driver_dir(char *buf, size_t n);
 
+/*
+ * The virtual clock `tessera capture --vclock` preloads into the program
+ * (driver/vclock.c): vclock/libtsr_vclock.so in tsr_cli_driver_dir(),
+ * written to buf (n bytes) and returned; NULL when it is not there.
+ */
+const char *tsr_cli_vclock_path(char *buf, size_t n);
+
 /* path made absolute against the current folder (a child may change
  * folders), written to buf (n bytes) and returned. */
 const char *tsr_cli_absolute(const char *path, char *buf, size_t n);
@@ -154,7 +161,9 @@ int tsr_cli_capture_corpus(int argc, char **argv);
  * NAME...], ["keydown", NAME...], ["keyup", NAME...], ["mousemove", X, Y]
  * (the pointer to pixel X, Y of the screen), ["click", BUTTON] (1 left, 2
  * middle, 3 right), ["sleep", SECONDS], ["wait-window", NAME]: until a
- * window whose name matches is shown);
+ * window whose name matches is shown, ["frame", N]: until the program,
+ * under the virtual clock, has presented N frames, the steps after it
+ * reaching it before it draws frame N; frames ascending, from 1);
  * 0, or -1 with the message (naming the step) in msg (n bytes).
  */
 int tsr_cli_input_check(const void *script, char *msg, size_t n);
@@ -167,6 +176,10 @@ int tsr_cli_input_check(const void *script, char *msg, size_t n);
  * signal when it was killed), 1 when FILE is not a valid script.
  */
 int tsr_cli_drive_input(const char *file, char **argv);
+
+/* Whether input script `script` (a json_t *, checked) has "frame" steps,
+ * which need the program under the virtual clock (--vclock). */
+int tsr_cli_input_has_frames(const void *script);
 
 /*
  * Loads corpus file path: *root (json_t *, to json_decref) and *entries

@@ -100,6 +100,11 @@ static void usage(FILE *f)
 		"                   [\"wait-window\", \"NAME\"], [\"key\", \"space\"],\n"
 		"                   [\"keydown\", \"Right\"], [\"keyup\", \"Right\"],\n"
 		"                   [\"mousemove\", 320, 240], [\"click\", 1], [\"sleep\", 0.5])\n"
+		"                   and, under --vclock, [\"frame\", N]: until the program has\n"
+		"                   presented N frames, the next steps reaching it before frame N\n"
+		"  --vclock FPS     the program's main thread on a virtual clock that moves on\n"
+		"                   1/FPS s a frame (and by its sleeps), so that a program\n"
+		"                   animated by the clock records the same frames every time\n"
 		"  --quiet          the program's output to /dev/null (else to standard error)\n\n"
 		"Needs xvfb-run, apitrace and eglretrace (scripts/setup.sh installs them).\n");
 }
@@ -114,7 +119,7 @@ int tsr_cmd_capture(int argc, char **argv)
 			return tsr_cli_capture_corpus(argc, argv);
 	const char *out = NULL, *ref = NULL, *screen = "1920x1080", *input = NULL;
 	long frames = 0;
-	double seconds = 0;
+	double seconds = 0, vclock = 0;
 	int quiet = 0;
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, 'h'},
@@ -125,6 +130,7 @@ int tsr_cmd_capture(int argc, char **argv)
 		{"screen", required_argument, NULL, 'S'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"input", required_argument, NULL, 'i'},
+		{"vclock", required_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -169,6 +175,12 @@ int tsr_cmd_capture(int argc, char **argv)
 		case 'i':
 			input = optarg;
 			break;
+		case 'v':
+			vclock = strtod(optarg, &end);
+			if (end == optarg || *end || !(vclock >= 1 && vclock <= 1000))
+				return tsr_cli_usage_error("invalid --vclock '%s': frames per second, "
+							   "1 to 1000", optarg);
+			break;
 		default:
 			return tsr_cli_getopt_error("capture", c, argv);
 		}
@@ -199,7 +211,11 @@ int tsr_cmd_capture(int argc, char **argv)
 			json_decref(script);
 			return tsr_cli_usage_error("--input '%s': %s", input, script ? msg : je.text);
 		}
+		const int framed = tsr_cli_input_has_frames(script);
 		json_decref(script);
+		if (framed && !vclock)
+			return tsr_cli_usage_error("--input '%s': \"frame\" steps need --vclock",
+						   input);
 		if (!tsr_cli_on_path("xdotool")) {
 			fprintf(stderr, "tessera: capture --input needs 'xdotool' (Debian package "
 				"xdotool)\n");
@@ -213,6 +229,13 @@ int tsr_cmd_capture(int argc, char **argv)
 		self[len] = '\0';
 		tsr_cli_absolute(input, input_abs, sizeof(input_abs));
 	}
+	char shim[PATH_MAX], fps[32];
+	if (vclock && !tsr_cli_vclock_path(shim, sizeof(shim))) {
+		fprintf(stderr, "tessera: capture --vclock: the virtual clock "
+			"(driver/vclock/libtsr_vclock.so) is not beside tessera's driver\n");
+		return EXIT_RUNTIME;
+	}
+	snprintf(fps, sizeof(fps), "%g", vclock);
 	struct stat sb;
 	if (ref && stat(ref, &sb) == 0) {
 		DIR *d = opendir(ref);
@@ -233,7 +256,7 @@ int tsr_cmd_capture(int argc, char **argv)
 	/* 1. the program under apitrace, in a private Xvfb, on llvmpipe */
 	char server_args[64];
 	const int nprog = argc - optind;
-	const char **cmd = calloc((size_t)nprog + 16, sizeof(*cmd));
+	const char **cmd = calloc((size_t)nprog + 24, sizeof(*cmd));
 	if (!cmd)
 		return EXIT_RUNTIME;
 	int k = tsr_cli_xvfb_prefix(cmd, screen, server_args, sizeof(server_args));
@@ -249,11 +272,22 @@ int tsr_cmd_capture(int argc, char **argv)
 	cmd[k++] = "--api=egl";
 	cmd[k++] = "-o";
 	cmd[k++] = tmp;
+	if (vclock) {
+		/* apitrace sets LD_PRELOAD to its tracer: the clock goes first
+		 * (its eglSwapBuffers before the tracer's), from a shell that
+		 * then runs the program in its place */
+		cmd[k++] = "sh";
+		cmd[k++] = "-c";
+		cmd[k++] = "p=$1; shift; LD_PRELOAD=\"$p${LD_PRELOAD:+:$LD_PRELOAD}\" exec \"$@\"";
+		cmd[k++] = "sh";
+		cmd[k++] = shim;
+	}
 	for (int i = 0; i < nprog; i++)
 		cmd[k++] = argv[optind + i];
-	static const char *const env[] = {
+	const char *const env[] = {
 		"LIBGL_ALWAYS_SOFTWARE", "1", "GALLIUM_DRIVER", "llvmpipe",
-		"SDL_VIDEO_X11_FORCE_EGL", "1", "vblank_mode", "0", NULL,
+		"SDL_VIDEO_X11_FORCE_EGL", "1", "vblank_mode", "0",
+		"TSR_VCLOCK_FPS", vclock ? fps : NULL, NULL,
 	};
 	int st = tsr_cli_run_program((char *const *)cmd, env, seconds,
 				     quiet ? TSR_CHILD_QUIET : 0);

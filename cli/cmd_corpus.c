@@ -15,12 +15,15 @@
 /* nftw() is XSI: the X/Open level that includes POSIX.1-2008 */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +49,20 @@ static int input_error(char *msg, size_t n, const char *fmt, ...)
 	return -1;
 }
 
+int tsr_cli_input_has_frames(const void *script)
+{
+	const json_t *s = script;
+	for (size_t i = 0; i < json_array_size(s); i++)
+		if (!strcmp(json_string_value(json_array_get(json_array_get(s, i), 0)), "frame"))
+			return 1;
+	return 0;
+}
+
 int tsr_cli_input_check(const void *script, char *msg, size_t n)
 {
 	const json_t *s = script;
+	json_int_t last_frame = 0;
+	size_t frame_steps = 0;
 	if (!json_is_array(s))
 		return input_error(msg, n, "an input script is an array of steps "
 				   "([\"key\", \"space\"], [\"sleep\", 0.5], ...)");
@@ -58,7 +72,7 @@ int tsr_cli_input_check(const void *script, char *msg, size_t n)
 		if (!json_is_array(st) || !json_is_string(verb))
 			return input_error(msg, n, "input step %zu is not an array whose first item "
 					   "is a verb (key, keydown, keyup, mousemove, click, sleep, "
-					   "wait-window)", i + 1);
+					   "wait-window, frame)", i + 1);
 		const char *v = json_string_value(verb);
 		const size_t args = json_array_size(st) - 1;
 		if (!strcmp(v, "sleep")) {
@@ -92,6 +106,16 @@ int tsr_cli_input_check(const void *script, char *msg, size_t n)
 				return input_error(msg, n, "input step %zu: \"click\" takes one "
 						   "button number (1 left, 2 middle, 3 right; 1 to 9)",
 						   i + 1);
+		} else if (!strcmp(v, "frame")) {
+			const json_t *f = json_array_get(st, 1);
+			if (args != 1 || !json_is_integer(f) || json_integer_value(f) <= last_frame ||
+			    json_integer_value(f) > 1000000)
+				return input_error(msg, n, "input step %zu: \"frame\" takes one frame "
+						   "count, above the last step's (1 to 1000000)", i + 1);
+			last_frame = json_integer_value(f);
+			if (++frame_steps > 4096)  /* driver/vclock.c's MAX_STOPS */
+				return input_error(msg, n, "input step %zu: more than 4096 \"frame\" "
+						   "steps", i + 1);
 		} else if (!strcmp(v, "wait-window")) {
 			const char *w = json_string_value(json_array_get(st, 1));
 			if (args != 1 || !w || !w[0] || strlen(w) > 128)
@@ -99,7 +123,8 @@ int tsr_cli_input_check(const void *script, char *msg, size_t n)
 						   "window name (a regular expression)", i + 1);
 		} else {
 			return input_error(msg, n, "input step %zu: unknown verb '%s' (key, keydown, "
-					   "keyup, mousemove, click, sleep, wait-window)", i + 1, v);
+					   "keyup, mousemove, click, sleep, wait-window, frame)", i + 1,
+					   v);
 		}
 	}
 	return 0;
@@ -120,6 +145,91 @@ static int sleep_watching(double t, pid_t pid, int *st)
 	}
 }
 
+/*
+ * The lockstep with the virtual clock (driver/vclock.c): the program stops
+ * after presenting each frame a "frame" step names, writes that frame
+ * count (8 bytes) on one pipe and waits for a byte on the other.
+ */
+struct lockstep {
+	int to_prog;    /* write end: a byte lets the program go on; -1: no lockstep */
+	int from_prog;  /* read end: the frame counts it stopped at */
+	int held;       /* the program waits for the byte */
+	char fds[32];   /* TSR_VCLOCK_FD's value: the program's ends */
+	char *stops;    /* TSR_VCLOCK_STOPS's value */
+};
+
+/* Pipes and variables for the "frame" steps of script (none: to_prog -1);
+ * -1 when they cannot be made. */
+static int lockstep_open(struct lockstep *l, const json_t *script, int prog_fds[2])
+{
+	memset(l, 0, sizeof(*l));
+	l->to_prog = l->from_prog = prog_fds[0] = prog_fds[1] = -1;
+	size_t n = 0;
+	for (size_t i = 0; i < json_array_size(script); i++)
+		n += !strcmp(json_string_value(json_array_get(json_array_get(script, i), 0)),
+			     "frame");
+	if (!n)
+		return 0;
+	if (!(l->stops = calloc(n, 24)))
+		return -1;
+	for (size_t i = 0, k = 0; i < json_array_size(script); i++) {
+		const json_t *st = json_array_get(script, i);
+		if (strcmp(json_string_value(json_array_get(st, 0)), "frame"))
+			continue;
+		k += (size_t)sprintf(l->stops + k, "%s%lld", k ? "," : "",
+				     (long long)json_integer_value(json_array_get(st, 1)));
+	}
+	int down[2], up[2];  /* driver -> program, program -> driver */
+	if (pipe(down))
+		return -1;
+	if (pipe(up)) {
+		close(down[0]);
+		close(down[1]);
+		return -1;
+	}
+	/* the driver's ends stay out of the program (and of apitrace) */
+	fcntl(down[1], F_SETFD, FD_CLOEXEC);
+	fcntl(up[0], F_SETFD, FD_CLOEXEC);
+	l->to_prog = down[1];
+	l->from_prog = up[0];
+	prog_fds[0] = down[0];
+	prog_fds[1] = up[1];
+	snprintf(l->fds, sizeof(l->fds), "%d,%d", down[0], up[1]);
+	return 0;
+}
+
+/* Lets a held program go on. */
+static void lockstep_release(struct lockstep *l)
+{
+	if (l->held) {
+		ssize_t w;
+		do
+			w = write(l->to_prog, "g", 1);
+		while (w < 0 && errno == EINTR);
+		l->held = 0;
+	}
+}
+
+/* Lets the program go on to frame count n and waits until it stops there
+ * (0) or ends (1, its wait status in *st). */
+static int lockstep_wait(struct lockstep *l, long long n, pid_t pid, int *st)
+{
+	lockstep_release(l);
+	for (;;) {
+		struct pollfd p = {l->from_prog, POLLIN, 0};
+		if (poll(&p, 1, 100) > 0) {
+			uint64_t got;
+			const ssize_t k = read(l->from_prog, &got, sizeof(got));
+			if (k == (ssize_t)sizeof(got) && got == (uint64_t)n) {
+				l->held = 1;
+				return 0;
+			}
+		}
+		if (waitpid(pid, st, WNOHANG) == pid)
+			return 1;
+	}
+}
+
 int tsr_cli_drive_input(const char *file, char **argv)
 {
 	json_error_t je;
@@ -130,11 +240,32 @@ int tsr_cli_drive_input(const char *file, char **argv)
 		json_decref(script);
 		return EXIT_RUNTIME;
 	}
-	const pid_t pid = tsr_cli_start_program(argv, NULL, TSR_CHILD_STDIO);
-	if (pid < 0) {
+	struct lockstep lock;
+	int prog_fds[2];
+	if (lockstep_open(&lock, script, prog_fds)) {
+		fprintf(stderr, "tessera: input of %s: cannot make the virtual clock's pipes: %s\n",
+			file, strerror(errno));
+		free(lock.stops);
 		json_decref(script);
 		return EXIT_RUNTIME;
 	}
+	const char *env[] = {"TSR_VCLOCK_FD", lock.fds, "TSR_VCLOCK_STOPS", lock.stops, NULL};
+	const pid_t pid = tsr_cli_start_program(argv, lock.stops ? env : NULL, TSR_CHILD_STDIO);
+	if (prog_fds[0] >= 0) {
+		close(prog_fds[0]);
+		close(prog_fds[1]);
+	}
+	if (pid < 0) {
+		if (lock.stops) {
+			close(lock.to_prog);
+			close(lock.from_prog);
+		}
+		free(lock.stops);
+		json_decref(script);
+		return EXIT_RUNTIME;
+	}
+	/* a program that ended leaves the pipe without a reader */
+	signal(SIGPIPE, SIG_IGN);
 	/* the SIGINT that ends a --seconds capture reaches the program (the
 	 * same process group) and this driver: the driver waits for the
 	 * program to finish its trace */
@@ -145,6 +276,11 @@ int tsr_cli_drive_input(const char *file, char **argv)
 		const char *v = json_string_value(json_array_get(step, 0));
 		if (!strcmp(v, "sleep")) {
 			ended = sleep_watching(json_number_value(json_array_get(step, 1)), pid, &st);
+			continue;
+		}
+		if (!strcmp(v, "frame")) {
+			ended = lockstep_wait(&lock, json_integer_value(json_array_get(step, 1)), pid,
+					      &st);
 			continue;
 		}
 		char *cmd[16] = {"xdotool", (char *)v};
@@ -177,6 +313,12 @@ int tsr_cli_drive_input(const char *file, char **argv)
 		ended = waitpid(pid, &st, WNOHANG) == pid;
 	}
 	json_decref(script);
+	if (lock.stops) {  /* the end of the script: the program runs on freely */
+		lockstep_release(&lock);
+		close(lock.to_prog);
+		close(lock.from_prog);
+		free(lock.stops);
+	}
 	while (!ended) {
 		const pid_t r = waitpid(pid, &st, 0);
 		if (r == pid)
@@ -198,6 +340,7 @@ struct entry {
 	long first, last;   /* frames kept: 0..last (first: where the session
 			       proper starts; -1 when not given) */
 	double seconds;
+	double vclock;      /* frames per second of the virtual clock; 0: the real clock */
 };
 
 static int known_key(const char *k, const char *const *keys)
@@ -223,7 +366,7 @@ static int parse_entry(const json_t *e, size_t i, struct entry *out, char *msg, 
 {
 	static const char *const keys[] = {"name",   "about", "packages", "program", "args",
 					   "env",    "screen", "frames", "drive",  "input",
-					   "seconds", NULL};
+					   "seconds", "vclock", NULL};
 	char who[96];
 	const char *name = json_string_value(json_object_get(e, "name"));
 	if (!json_is_object(e))
@@ -235,7 +378,8 @@ static int parse_entry(const json_t *e, size_t i, struct entry *out, char *msg, 
 	json_object_foreach((json_t *)e, k, v)
 		if (!known_key(k, keys))
 			return input_error(msg, n, "%s: unknown key '%s' (name, about, packages, "
-					   "program, args, env, screen, frames, drive, input, seconds)",
+					   "program, args, env, screen, frames, drive, input, seconds, "
+					   "vclock)",
 					   who, k);
 	memset(out, 0, sizeof(*out));
 	if (!name || !name[0] || strlen(name) > 64 ||
@@ -307,6 +451,15 @@ static int parse_entry(const json_t *e, size_t i, struct entry *out, char *msg, 
 			return input_error(msg, n, "%s: key 'seconds' must be a positive number", who);
 		out->seconds = json_number_value(v);
 	}
+	if ((v = json_object_get(e, "vclock"))) {
+		if (!json_is_number(v) || !(json_number_value(v) >= 1) || json_number_value(v) > 1000)
+			return input_error(msg, n, "%s: key 'vclock' must be frames per second of "
+					   "the virtual clock (1 to 1000)", who);
+		out->vclock = json_number_value(v);
+	}
+	if (out->input && tsr_cli_input_has_frames(out->input) && !out->vclock)
+		return input_error(msg, n, "%s: key 'input' has \"frame\" steps, which need "
+				   "key 'vclock'", who);
 	if (out->input && !out->seconds)
 		return input_error(msg, n, "%s: key 'seconds' is missing (\"drive\": \"input\" "
 				   "needs it)", who);
@@ -561,7 +714,7 @@ static int record(const struct entry *e, const char *data, int quiet)
 	char **vals = calloc(nenv + 1, sizeof(*vals));
 	const size_t nargs = json_array_size(e->args);
 	char **argv = calloc(nargs + 24, sizeof(*argv));
-	char frames[32], seconds[32], self[PATH_MAX];
+	char frames[32], seconds[32], fps[32], self[PATH_MAX];
 	rc = EXIT_RUNTIME;
 	if (!env || !vals || !argv)
 		goto out;
@@ -607,6 +760,11 @@ static int record(const struct entry *e, const char *data, int quiet)
 		snprintf(seconds, sizeof(seconds), "%g", e->seconds);
 		argv[k++] = "--seconds";
 		argv[k++] = seconds;
+	}
+	if (e->vclock > 0) {
+		snprintf(fps, sizeof(fps), "%g", e->vclock);
+		argv[k++] = "--vclock";
+		argv[k++] = fps;
 	}
 	if (e->input) {
 		snprintf(input, sizeof(input), "%s/input.json", tmp);
@@ -765,6 +923,8 @@ int tsr_cli_capture_corpus(int argc, char **argv)
 				printf(" frames %ld-%ld", e[i].first, e[i].last);
 			if (e[i].seconds > 0)
 				printf(" %gs", e[i].seconds);
+			if (e[i].vclock > 0)
+				printf(" vclock %g", e[i].vclock);
 			printf("%s\n", is_file(trace) ? " (present)" : "");
 		}
 		free(want);

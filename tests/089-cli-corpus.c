@@ -2,7 +2,8 @@
  * 089-cli-corpus.c - `tessera capture --corpus` (cli/cmd_corpus.c): the
  * shipped captures/corpus.json parses and lists its entries; a corpus
  * file with an unknown key, a missing or ill-typed one, an input script
- * with an unknown verb or bad arguments (mousemove, click) or a duplicate
+ * with an unknown verb or bad arguments (mousemove, click, frame steps
+ * not ascending or without the virtual clock), a bad vclock or a duplicate
  * name is refused with a message naming the entry and the key; and,
  * where xvfb-run, apitrace and glmark2-es2 are installed, a tiny entry
  * (glmark2's build scene, 2 frames at 160x120) is recorded into a
@@ -115,6 +116,18 @@ static void test_corpus_errors(void **state)
 		     "input step 1: \"click\" takes one button number");
 	expect_error(GOOD "\"drive\": \"input\", \"seconds\": 1, \"input\": [[\"click\", \"1\"]]",
 		     "input step 1: \"click\" takes one button number");
+	/* frame steps: ascending, under the virtual clock */
+	assert_int_equal(corpus_with(GOOD "\"drive\": \"input\", \"seconds\": 1, \"vclock\": 30, "
+				     "\"input\": [[\"frame\", 1], [\"key\", \"a\"], [\"frame\", 9]]"), 0);
+	expect_error(GOOD "\"drive\": \"input\", \"seconds\": 1, \"input\": [[\"frame\", 3]]",
+		     "key 'input' has \"frame\" steps, which need key 'vclock'");
+	expect_error(GOOD "\"drive\": \"input\", \"seconds\": 1, \"vclock\": 30, \"input\": "
+			  "[[\"frame\", 3], [\"frame\", 3]]",
+		     "input step 2: \"frame\" takes one frame count, above the last step's");
+	expect_error(GOOD "\"drive\": \"input\", \"seconds\": 1, \"vclock\": 30, \"input\": "
+			  "[[\"frame\", 0]]", "input step 1: \"frame\" takes one frame count");
+	expect_error(GOOD "\"drive\": \"none\", \"vclock\": 0",
+		     "key 'vclock' must be frames per second");
 	expect_error(GOOD "\"drive\": \"none\", \"frames\": [5, 2]", "key 'frames' must be");
 	expect_error(GOOD "\"drive\": \"none\", \"packages\": [\"Not A Package\"]",
 		     "'Not A Package' is not a Debian package name");

@@ -91,11 +91,66 @@ static void test_capture_failures(void **state)
 	assert_non_null(strstr(slurp("err.txt"), "is not an empty folder"));
 }
 
+#define ES2GEARS "/usr/bin/es2gears_x11.x86_64-linux-gnu"
+
+/* Frames k of folders a and b: identical files (1) or not (0). */
+static int same_frame(const char *a, const char *b, int k)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s/%s/frame-%04d.png' '%s/%s/frame-%04d.png'", tmpdir,
+		 a, k, tmpdir, b, k);
+	return system(cmd) == 0;
+}
+
+/*
+ * The virtual clock (driver/vclock.c): es2gears turns its gears by the
+ * clock, so two recordings differ; under --vclock they are the same, and
+ * an input script's "frame" steps reach it at the same frame every time:
+ * a held Left key from frame 4 to 8 turns the view in frames 4 on, and
+ * frames 0-3 are those of a recording without input.
+ */
+static void test_capture_vclock(void **state)
+{
+	(void)state;
+	if (access(ES2GEARS, X_OK) != 0 || system("command -v xdotool >/dev/null") != 0) {
+		fprintf(stderr, "skipped: needs %s (mesa-utils-bin) and xdotool\n", ES2GEARS);
+		skip();
+	}
+	write_file("turn.json", "[[\"frame\", 4], [\"keydown\", \"Left\"], [\"frame\", 8], "
+		   "[\"keyup\", \"Left\"]]");
+	static const char *const cmds[] = {
+		"capture --out a.trace --frames 12 --seconds 8 --screen 200x200 --vclock 60 "
+		"--input turn.json --reference a --quiet -- " ES2GEARS,
+		"capture --out b.trace --frames 12 --seconds 8 --screen 200x200 --vclock 60 "
+		"--input turn.json --reference b --quiet -- " ES2GEARS,
+		"capture --out c.trace --frames 12 --seconds 8 --screen 200x200 --vclock 60 "
+		"--reference c --quiet -- " ES2GEARS,
+	};
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		assert_int_equal(tessera(cmds[i]), 0);
+	for (int k = 0; k < 12; k++) {
+		assert_true(same_frame("a", "b", k));
+		assert_int_equal(same_frame("a", "c", k), k < 4);
+	}
+	/* the gears turn: frames 1 and 2 differ */
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s/c/frame-0001.png' '%s/c/frame-0002.png'", tmpdir,
+		 tmpdir);
+	assert_int_not_equal(system(cmd), 0);
+	/* "frame" steps need the virtual clock; a bad clock rate is refused */
+	assert_int_equal(tessera("capture --out d.trace --input turn.json -- " ES2GEARS), 2);
+	assert_non_null(strstr(slurp("err.txt"), "\"frame\" steps need --vclock"));
+	assert_int_equal(tessera("capture --out d.trace --vclock 0 -- " ES2GEARS), 2);
+	assert_non_null(strstr(slurp("err.txt"), "invalid --vclock '0'"));
+	assert_false(tsr_cli_exists("d.trace"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_capture_glmark2),
 		cmocka_unit_test(test_capture_failures),
+		cmocka_unit_test(test_capture_vclock),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
