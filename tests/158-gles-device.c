@@ -1099,6 +1099,64 @@ static void test_window_twice_elimination_off(void **state)
 	gl_fix_free(&f);
 }
 
+/* One frame of test_read_flush's: a quad, a read (a flush), another quad
+ * (the window's pass after the flush loads); its image into out. */
+static void read_flush_frame(struct gl_fix *f, uint8_t *out)
+{
+	struct tsr_gles_context *c = f->ctx;
+	tsr_gles_UseProgram(c, f->prog);
+	tsr_gles_VertexAttribPointer(c, 0, 2, GL_FLOAT, GL_FALSE, 0, LEFT);
+	tsr_gles_EnableVertexAttribArray(c, 0);
+	clear(f, 0.0f, 0.0f, 1.0f);
+	uniform4(f, "color", 1, 0, 0, 1);
+	tsr_gles_Uniform2f(c, tsr_gles_GetUniformLocation(c, f->prog, "shift"), 0.0f, 0.0f);
+	draw_arrays(f, 0, 6);
+	uint8_t px[4];
+	pixel(f, 5, 5, px);
+	uniform4(f, "color", 0, 1, 0, 1);
+	tsr_gles_Uniform2f(c, tsr_gles_GetUniformLocation(c, f->prog, "shift"), 1.0f, 0.0f);
+	draw_arrays(f, 0, 6);
+	struct tsr_error err;
+	assert_int_equal(tsr_gles_device_swap(f->dev, &err), TSR_OK);
+	struct tsr_error e2;
+	assert_int_equal(tsr_gles_device_read_pixels(f->dev, f->ctx, 0, 0, W, H, out, &e2), TSR_OK);
+}
+
+/* A frame rendered in two parts (a mid-frame read's flush, then the rest,
+ * whose window pass loads) runs with Rendering and Transaction
+ * Elimination off, as they sign a whole frame's window: with them on,
+ * every frame renders as without them, nothing skipped or removed (they
+ * refused the rest's loading pass before). */
+static void test_read_flush_elimination_off(void **state)
+{
+	(void)state;
+	uint8_t want[W * H * 4], got[W * H * 4];
+	struct gl_fix f;
+	fix_new(&f, 0);
+	read_flush_frame(&f, want);
+	gl_fix_free(&f);
+	struct tsr_error err;
+	assert_int_equal(tsr_gles_context_create(W, H, NULL, &f.ctx, &err), TSR_OK);
+	struct tsr_gpu_config cfg;
+	gl_fix_config(&cfg, 0);
+	cfg.elim.rendering = 1;
+	cfg.elim.transactions = 1;
+	const struct tsr_gles_device_params p = {.width = W, .height = H,
+						 .bits = {8, 8, 8, 8, 24, 0}, .config = &cfg};
+	f.dev = NULL;
+	gl_fix_device(&f, &p);
+	static const char *const attribs[] = {"pos", "uv", NULL};
+	f.prog = gl_program(f.ctx, VS, FS, attribs);
+	for (int frame = 0; frame < 4; frame++) {
+		read_flush_frame(&f, got);
+		assert_memory_equal(got, want, sizeof(want));
+		const struct tsr_frame_stats *st = tsr_gles_device_last_frame(f.dev);
+		assert_int_equal(st->elim.tiles_skipped, 0);
+		assert_int_equal(st->elim.te_flushes_removed, 0);
+	}
+	gl_fix_free(&f);
+}
+
 /* CopyTex[Sub]Image2D's reader, as the driver's: the device's pixels. */
 static void read_fb(void *user, GLint x, GLint y, GLsizei w, GLsizei h, uint8_t *rgba)
 {
@@ -1340,6 +1398,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_color_renderbuffer),
 		cmocka_unit_test(test_window_then_framebuffer_object),
 		cmocka_unit_test(test_window_twice_elimination_off),
+		cmocka_unit_test(test_read_flush_elimination_off),
 		cmocka_unit_test(test_cube_map),
 	};
 	return TSR_TEST_MAIN(argc, argv, tests, NULL, NULL);

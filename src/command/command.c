@@ -45,6 +45,8 @@ int tsr_pass_tests_stencil(const struct tsr_frame_commands *c, const struct tsr_
 
 int tsr_commands_window_continued(const struct tsr_frame_commands *c)
 {
+	if (c->partial)
+		return 1;
 	for (uint32_t p = 0; p + 1 < c->pass_count; p++)
 		if (c->passes[p].target == TSR_TARGET_FRAMEBUFFER)
 			return 1;
@@ -55,6 +57,7 @@ void tsr_commands_reset(struct tsr_frame_commands *c, uint32_t frame)
 {
 	c->frame = frame;
 	c->pass_count = c->draw_count = c->event_count = c->blit_count = 0;
+	c->partial = 0;
 }
 
 /* Makes room for one more element of `size` bytes in *array. */

@@ -200,6 +200,10 @@ struct tsr_frame_commands {
 	struct tsr_cmd_event *events;
 	uint32_t blit_count, blit_cap;
 	struct tsr_cmd_blit *blits;  /* in recording order (before_pass never decreases) */
+	uint8_t partial;             /* 1: the frame buffer of this frame is drawn by another
+					command list too (a mid-frame flush: the list rendered
+					for a read before the frame's end, or the rest of the
+					frame after it) */
 };
 
 /*
@@ -231,8 +235,9 @@ int tsr_pass_tests_stencil(const struct tsr_frame_commands *c, const struct tsr_
 
 /* 1 when a pass of frame c before its last draws the frame buffer (a
  * window pass a later pass continues: the window, a render target, the
- * window again). Rendering and Transaction Elimination are off in such a
- * frame (techniques/elimination.c). */
+ * window again), or c is a part of its frame (c->partial: a mid-frame
+ * flush). Rendering and Transaction Elimination are off in such a frame
+ * (techniques/elimination.c). */
 int tsr_commands_window_continued(const struct tsr_frame_commands *c);
 
 /*

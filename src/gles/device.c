@@ -561,7 +561,11 @@ static enum tsr_status render_pending(struct tsr_gles_device *d, uint32_t next, 
 static enum tsr_status flush_frame(struct tsr_gles_device *d, struct tsr_error *err)
 {
 	int full;
+	/* the frame is rendered in parts (Rendering and Transaction
+	 * Elimination off: they sign a whole frame's window) */
+	d->cmds.partial = 1;
 	TSR_TRY(render_pending(d, d->recorded, &full, err));
+	d->cmds.partial = 1;  /* the rest of the frame */
 	d->window_drawn = 1;  /* the window's next pass loads what the flush drew */
 	if (!d->flushed && !(d->flushed = calloc(1, sizeof(*d->flushed))))
 		return tsr_error_set(err, TSR_ERR_NOMEM, "out of memory");
