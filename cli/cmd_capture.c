@@ -104,7 +104,8 @@ static void usage(FILE *f)
 		"                   presented N frames, the next steps reaching it before frame N\n"
 		"  --vclock FPS     the program's main thread on a virtual clock that moves on\n"
 		"                   1/FPS s a frame (and by its sleeps), so that a program\n"
-		"                   animated by the clock records the same frames every time\n"
+		"                   animated by the clock records the same frames every time;\n"
+		"                   with --frames N it is stopped (SIGINT) after frame N\n"
 		"  --quiet          the program's output to /dev/null (else to standard error)\n\n"
 		"Needs xvfb-run, apitrace and eglretrace (scripts/setup.sh installs them).\n");
 }
@@ -236,6 +237,8 @@ int tsr_cmd_capture(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	snprintf(fps, sizeof(fps), "%g", vclock);
+	char last[32];  /* the clock stops the program after its last frame kept */
+	snprintf(last, sizeof(last), "%ld", frames);
 	struct stat sb;
 	if (ref && stat(ref, &sb) == 0) {
 		DIR *d = opendir(ref);
@@ -287,7 +290,8 @@ int tsr_cmd_capture(int argc, char **argv)
 	const char *const env[] = {
 		"LIBGL_ALWAYS_SOFTWARE", "1", "GALLIUM_DRIVER", "llvmpipe",
 		"SDL_VIDEO_X11_FORCE_EGL", "1", "vblank_mode", "0",
-		"TSR_VCLOCK_FPS", vclock ? fps : NULL, NULL,
+		"TSR_VCLOCK_FPS", vclock ? fps : NULL,
+		"TSR_VCLOCK_LAST", vclock && frames ? last : NULL, NULL,
 	};
 	int st = tsr_cli_run_program((char *const *)cmd, env, seconds,
 				     quiet ? TSR_CHILD_QUIET : 0);
@@ -299,8 +303,10 @@ int tsr_cmd_capture(int argc, char **argv)
 			argv[optind], tsr_cli_describe_wait(st, why, sizeof(why)));
 		goto out;
 	}
-	/* a program stopped by --seconds may end with SIGINT's status */
-	if (st < 0 || (!seconds && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))) {
+	/* a program stopped by --seconds, or by the virtual clock after its
+	 * last frame, may end with SIGINT's status */
+	const int stopped = seconds > 0 || (vclock && frames);
+	if (st < 0 || (!stopped && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))) {
 		fprintf(stderr, "tessera: capture of '%s' failed: the program %s\n", argv[optind],
 			tsr_cli_describe_wait(st, why, sizeof(why)));
 		goto out;

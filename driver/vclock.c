@@ -33,7 +33,9 @@
  * host order) to W and waits for a byte on R: the input driver
  * (cli/cmd_corpus.c) sends its key presses and pointer moves meanwhile,
  * so that the program reads them in the same frame every time. End of file
- * on R lets it run on freely.
+ * on R lets it run on freely. With TSR_VCLOCK_LAST=N the main thread
+ * stops the program after presenting frame N, with the SIGINT that
+ * `tessera capture --seconds` sends (apitrace writes the trace out).
  *
  * SDL2 and glmark2 find eglSwapBuffers with dlsym() on the libEGL they
  * dlopen (and apitrace's tracer hands them its own): dlsym is wrapped, and
@@ -47,6 +49,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +80,7 @@ static uint64_t swaps;
 static uint64_t stops[MAX_STOPS];
 static size_t nstops, next_stop;
 static int fd_r = -1, fd_w = -1;
+static uint64_t last_frame;                  /* TSR_VCLOCK_LAST; 0: none */
 
 static int (*real_clock_gettime)(clockid_t, struct timespec *);
 static void *(*real_dlsym)(void *, const char *);
@@ -101,6 +105,9 @@ static void init(void)
 		stops[nstops++] = n;
 		s = *end == ',' ? end + 1 : end;
 	}
+	const char *last = getenv("TSR_VCLOCK_LAST");
+	if (last)
+		last_frame = strtoull(last, NULL, 10);
 	const char *fds = getenv("TSR_VCLOCK_FD");
 	if (fds) {
 		char *end;
@@ -262,6 +269,8 @@ static void frame_presented(void)
 			fd_r = fd_w = -1;
 		}
 	}
+	if (last_frame && swaps == last_frame)
+		kill(getpid(), SIGINT);
 }
 
 vc_egl_bool eglSwapBuffers(void *dpy, void *surface);
