@@ -1065,17 +1065,15 @@ static void test_window_then_framebuffer_object(void **state)
 	assert_memory_equal(img[0], img[1], sizeof(img[0]));
 }
 
-/* The same frame four times with Rendering and Transaction Elimination on
- * (TBR): a frame whose window an earlier pass draws too runs with both
- * off, so every frame renders the image of the run without them, no tile
- * skipped and no flush removed. */
-static void test_window_twice_elimination_off(void **state)
+/* The frame `draw` makes (its image into out) four times with Rendering
+ * and Transaction Elimination on (TBR): every frame renders the image of a
+ * run without them, no tile skipped and no flush removed. */
+static void elimination_off_for(void (*draw)(struct gl_fix *f, uint8_t *out))
 {
-	(void)state;
 	uint8_t want[W * H * 4], got[W * H * 4];
 	struct gl_fix f;
 	fix_new(&f, 0);
-	window_fbo_frame(&f, want);
+	draw(&f, want);
 	gl_fix_free(&f);
 	struct tsr_error err;
 	assert_int_equal(tsr_gles_context_create(W, H, NULL, &f.ctx, &err), TSR_OK);
@@ -1090,13 +1088,20 @@ static void test_window_twice_elimination_off(void **state)
 	static const char *const attribs[] = {"pos", "uv", NULL};
 	f.prog = gl_program(f.ctx, VS, FS, attribs);
 	for (int frame = 0; frame < 4; frame++) {
-		window_fbo_frame(&f, got);
+		draw(&f, got);
 		assert_memory_equal(got, want, sizeof(want));
 		const struct tsr_frame_stats *st = tsr_gles_device_last_frame(f.dev);
 		assert_int_equal(st->elim.tiles_skipped, 0);
 		assert_int_equal(st->elim.te_flushes_removed, 0);
 	}
 	gl_fix_free(&f);
+}
+
+/* A frame whose window an earlier pass draws too runs with both off. */
+static void test_window_twice_elimination_off(void **state)
+{
+	(void)state;
+	elimination_off_for(window_fbo_frame);
 }
 
 /* One frame of test_read_flush's: a quad, a read (a flush), another quad
@@ -1118,43 +1123,18 @@ static void read_flush_frame(struct gl_fix *f, uint8_t *out)
 	draw_arrays(f, 0, 6);
 	struct tsr_error err;
 	assert_int_equal(tsr_gles_device_swap(f->dev, &err), TSR_OK);
-	struct tsr_error e2;
-	assert_int_equal(tsr_gles_device_read_pixels(f->dev, f->ctx, 0, 0, W, H, out, &e2), TSR_OK);
+	assert_int_equal(tsr_gles_device_read_pixels(f->dev, f->ctx, 0, 0, W, H, out, &err),
+			 TSR_OK);
 }
 
 /* A frame rendered in two parts (a mid-frame read's flush, then the rest,
  * whose window pass loads) runs with Rendering and Transaction
- * Elimination off, as they sign a whole frame's window: with them on,
- * every frame renders as without them, nothing skipped or removed (they
- * refused the rest's loading pass before). */
+ * Elimination off, as they sign a whole frame's window (they refused the
+ * rest's loading pass before). */
 static void test_read_flush_elimination_off(void **state)
 {
 	(void)state;
-	uint8_t want[W * H * 4], got[W * H * 4];
-	struct gl_fix f;
-	fix_new(&f, 0);
-	read_flush_frame(&f, want);
-	gl_fix_free(&f);
-	struct tsr_error err;
-	assert_int_equal(tsr_gles_context_create(W, H, NULL, &f.ctx, &err), TSR_OK);
-	struct tsr_gpu_config cfg;
-	gl_fix_config(&cfg, 0);
-	cfg.elim.rendering = 1;
-	cfg.elim.transactions = 1;
-	const struct tsr_gles_device_params p = {.width = W, .height = H,
-						 .bits = {8, 8, 8, 8, 24, 0}, .config = &cfg};
-	f.dev = NULL;
-	gl_fix_device(&f, &p);
-	static const char *const attribs[] = {"pos", "uv", NULL};
-	f.prog = gl_program(f.ctx, VS, FS, attribs);
-	for (int frame = 0; frame < 4; frame++) {
-		read_flush_frame(&f, got);
-		assert_memory_equal(got, want, sizeof(want));
-		const struct tsr_frame_stats *st = tsr_gles_device_last_frame(f.dev);
-		assert_int_equal(st->elim.tiles_skipped, 0);
-		assert_int_equal(st->elim.te_flushes_removed, 0);
-	}
-	gl_fix_free(&f);
+	elimination_off_for(read_flush_frame);
 }
 
 /* CopyTex[Sub]Image2D's reader, as the driver's: the device's pixels. */
