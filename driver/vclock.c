@@ -58,6 +58,13 @@
 #include <time.h>
 #include <unistd.h>
 
+/* dlsym() below passes RTLD_NEXT on as a tail call, which only an
+ * optimizing build makes: without it glibc would take this library for the
+ * caller, and a tracer asking for its next dlopen would get its own. */
+#ifndef __OPTIMIZE__
+#error "vclock.c must be built with optimization (driver/CMakeLists.txt: -O2)"
+#endif
+
 typedef unsigned int vc_egl_bool;  /* EGLBoolean */
 typedef vc_egl_bool (*swap_fn)(void *dpy, void *surface);
 
