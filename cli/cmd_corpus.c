@@ -224,6 +224,8 @@ static int lockstep_wait(struct lockstep *l, long long n, pid_t pid, int *st)
 				l->held = 1;
 				return 0;
 			}
+			if (k == 0)  /* the program is gone: no busy wait for its end */
+				nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
 		}
 		if (waitpid(pid, st, WNOHANG) == pid)
 			return 1;
