@@ -188,16 +188,8 @@ static void test_render_to_texture_frame(void **state)
 	fix_new(&f, &cfg, VS, FS);
 	struct tsr_gles_context *c = f.ctx;
 	const GLuint grey = texture(&f, GREY);
-	GLuint rt = 0, fb = 0;
-	tsr_gles_GenTextures(c, 1, &rt);
-	tsr_gles_BindTexture(c, GL_TEXTURE_2D, rt);
-	tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, 16, 16, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
-	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-	tsr_gles_GenFramebuffers(c, 1, &fb);
-	tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
-	tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, rt,
-				      0);
+	GLuint fb = 0;
+	const GLuint rt = gl_render_target(c, 16, 16, &fb);
 	assert_int_equal(tsr_gles_CheckFramebufferStatus(c, GL_FRAMEBUFFER),
 			 GL_FRAMEBUFFER_COMPLETE);
 	static const float all[] = {-1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1};

@@ -1013,15 +1013,8 @@ static void window_fbo_frame(struct gl_fix *f, uint8_t *img)
 	tsr_gles_EnableVertexAttribArray(c, 0);
 	uniform4(f, "color", 1, 0, 0, 1);
 	draw_arrays(f, 0, 6);
-	GLuint t = 0, fb = 0;
-	tsr_gles_GenTextures(c, 1, &t);
-	tsr_gles_BindTexture(c, GL_TEXTURE_2D, t);
-	tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
-	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-	tsr_gles_GenFramebuffers(c, 1, &fb);
-	tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, fb);
-	tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t, 0);
+	GLuint fb = 0;
+	GLuint t = gl_render_target(c, 4, 4, &fb);
 	tsr_gles_Viewport(c, 0, 0, 4, 4);
 	clear(f, 0.0f, 1.0f, 0.0f);
 	draw_arrays(f, 0, 6);  /* red over the object's left half */

@@ -111,6 +111,25 @@ static inline void gl_fix_draw(struct gl_fix *f, GLenum mode, GLint first, GLsiz
 		fail_msg("%s", err.msg);
 }
 
+/* A w x h GL_RGBA texture without data (NEAREST filters), left bound to
+ * GL_TEXTURE_2D, as the color attachment of a new framebuffer object,
+ * left bound to GL_FRAMEBUFFER: a render target. Returns the texture,
+ * the framebuffer object in *fb. */
+static inline GLuint gl_render_target(struct tsr_gles_context *c, GLsizei w, GLsizei h,
+				      GLuint *fb)
+{
+	GLuint t = 0;
+	tsr_gles_GenTextures(c, 1, &t);
+	tsr_gles_BindTexture(c, GL_TEXTURE_2D, t);
+	tsr_gles_TexImage2D(c, GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+	tsr_gles_TexParameteri(c, GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	tsr_gles_GenFramebuffers(c, 1, fb);
+	tsr_gles_BindFramebuffer(c, GL_FRAMEBUFFER, *fb);
+	tsr_gles_FramebufferTexture2D(c, GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t, 0);
+	return t;
+}
+
 /* Clear(mask) with the context's clear values on the device. */
 static inline void gl_fix_clear(struct gl_fix *f, GLbitfield mask)
 {
