@@ -177,9 +177,9 @@ int tsr_cli_input_check(const void *script, char *msg, size_t n);
  */
 int tsr_cli_drive_input(const char *file, char **argv);
 
-/* Whether input script `script` (a json_t *, checked) has "frame" steps,
- * which need the program under the virtual clock (--vclock). */
-int tsr_cli_input_has_frames(const void *script);
+/* The "frame" steps of input script `script` (a json_t *, checked), which
+ * need the program under the virtual clock (--vclock). */
+size_t tsr_cli_input_frame_steps(const void *script);
 
 /*
  * Loads corpus file path: *root (json_t *, to json_decref) and *entries

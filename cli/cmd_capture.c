@@ -212,7 +212,7 @@ int tsr_cmd_capture(int argc, char **argv)
 			json_decref(script);
 			return tsr_cli_usage_error("--input '%s': %s", input, script ? msg : je.text);
 		}
-		const int framed = tsr_cli_input_has_frames(script);
+		const int framed = tsr_cli_input_frame_steps(script) > 0;
 		json_decref(script);
 		if (framed && !vclock)
 			return tsr_cli_usage_error("--input '%s': \"frame\" steps need --vclock",

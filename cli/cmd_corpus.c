@@ -49,13 +49,13 @@ static int input_error(char *msg, size_t n, const char *fmt, ...)
 	return -1;
 }
 
-int tsr_cli_input_has_frames(const void *script)
+size_t tsr_cli_input_frame_steps(const void *script)
 {
 	const json_t *s = script;
+	size_t n = 0;
 	for (size_t i = 0; i < json_array_size(s); i++)
-		if (!strcmp(json_string_value(json_array_get(json_array_get(s, i), 0)), "frame"))
-			return 1;
-	return 0;
+		n += !strcmp(json_string_value(json_array_get(json_array_get(s, i), 0)), "frame");
+	return n;
 }
 
 int tsr_cli_input_check(const void *script, char *msg, size_t n)
@@ -164,10 +164,7 @@ static int lockstep_open(struct lockstep *l, const json_t *script, int prog_fds[
 {
 	memset(l, 0, sizeof(*l));
 	l->to_prog = l->from_prog = prog_fds[0] = prog_fds[1] = -1;
-	size_t n = 0;
-	for (size_t i = 0; i < json_array_size(script); i++)
-		n += !strcmp(json_string_value(json_array_get(json_array_get(script, i), 0)),
-			     "frame");
+	const size_t n = tsr_cli_input_frame_steps(script);
 	if (!n)
 		return 0;
 	if (!(l->stops = calloc(n, 24)))
@@ -459,7 +456,7 @@ static int parse_entry(const json_t *e, size_t i, struct entry *out, char *msg, 
 					   "the virtual clock (1 to 1000)", who);
 		out->vclock = json_number_value(v);
 	}
-	if (out->input && tsr_cli_input_has_frames(out->input) && !out->vclock)
+	if (out->input && tsr_cli_input_frame_steps(out->input) && !out->vclock)
 		return input_error(msg, n, "%s: key 'input' has \"frame\" steps, which need "
 				   "key 'vclock'", who);
 	if (out->input && !out->seconds)
