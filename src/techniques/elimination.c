@@ -140,7 +140,8 @@ struct elimination {
 	int classify;                   /* RE on and the back buffer holds a rendered frame */
 	int skip;                       /* RE may skip tiles in this frame */
 	int off;                        /* this frame's frame buffer is drawn by a pass
-					   before its last too: RE and TE off for it
+					   before its last too, or by another command list
+					   (a mid-frame flush): RE and TE off for it
 					   (elimination_frame_begin()) */
 	int equal;                      /* the current tile's inputs equal the frame two back */
 	struct re_clear clear[3];       /* the frame-buffer pass's clear: this frame's,
@@ -210,7 +211,8 @@ static void elimination_frame_begin(void *state, const struct tsr_frame_commands
 	struct elimination *e = state;
 	e->frame = c->frame;
 	/* a frame-buffer pass before the last (a window pass, a render target,
-	 * the window again): RE signs the last pass's inputs only and TE the
+	 * the window again), or a frame in parts (a mid-frame read's flush,
+	 * then the rest: tsr_commands_window_continued()): RE signs the last pass's inputs only and TE the
 	 * last flush of a tile, so both are off for this frame (no tile
 	 * compared, skipped or its flush removed; docs/techniques.md) and
 	 * forget what they knew of the buffer it writes */
