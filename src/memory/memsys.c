@@ -686,6 +686,24 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 			addr = chunk_last + 1;
 			continue;
 		}
+		/* the same with a path sink: a hit at the port's cache is the
+		 * path node_access() records for it (one level, hit there, no
+		 * fetch, write-back or DRAM bytes) */
+		if (fast == NOT_TRIED && m->path_fn && !(write && m->hot.port[port].write_through) &&
+		    tsr_cache_fast_hit_inline(m->hot.port[port].fast, addr, write, (uint8_t)s, meta)) {
+			m->hot.accesses++;
+			reached(r, port, 1);
+			path_begin(m, addr, (uint32_t)(chunk_last - addr + 1), write, s);
+			m->path.levels = 1;
+			m->path.hit_level = 0;
+			m->path.cache[0] = (uint16_t)port;
+			m->path.line[0] = addr & ~(uint64_t)(line - 1);
+			m->path_fn(m->path_ctx, &m->path);
+			if (chunk_last == last)
+				break;
+			addr = chunk_last + 1;
+			continue;
+		}
 		struct tsr_access a = {.addr = addr,
 				       .size = (uint32_t)(chunk_last - addr + 1),
 				       .write = (uint8_t)(write != 0),
