@@ -37,6 +37,11 @@
  * stops the program after presenting frame N, with the SIGINT that
  * `tessera capture --seconds` sends (apitrace writes the trace out).
  *
+ * SDL timers the main thread adds run on the virtual clock, on the main
+ * thread (below, "SDL timers"); after a frame step the main thread makes
+ * a round trip to the X server, so that the script's input is in its
+ * queue before it goes on (below, "the X display").
+ *
  * SDL2 and glmark2 find eglSwapBuffers with dlsym() on the libEGL they
  * dlopen (and apitrace's tracer hands them its own): dlsym is wrapped, and
  * returns this library's eglSwapBuffers, which calls the one dlsym found.
@@ -250,6 +255,251 @@ unsigned int sleep(unsigned int s)
 	return 0;
 }
 
+/* ---- SDL timers ----
+ *
+ * SDL runs a timer's callback on a thread of its own, by the real clock:
+ * how many times it has fired when the main thread next looks for events
+ * depends on the machine. A timer the main thread adds is kept here
+ * instead, on the virtual clock: its callback runs on the main thread,
+ * at the main thread's next SDL_PollEvent, SDL_WaitEvent or
+ * SDL_WaitEventTimeout once the clock has reached its time; a wait that
+ * finds no event moves the clock on to the next timer's time (or to the
+ * end of its timeout, if that comes first) and fires it. A callback's
+ * answer is its next interval, counted from its time (SDL's timer thread,
+ * on time, would have run it then); 0 ends it. A timer faster than the
+ * frame rate fires more than once a frame, as SDL's would. SDL is not linked: its functions are the next ones (RTLD_NEXT), and
+ * an SDL type is only the size of its integers. Timers added by other
+ * threads, and more than MAX_TIMERS, are SDL's own.
+ */
+typedef uint32_t (*sdl_timer_fn)(uint32_t interval, void *param);
+#define MAX_TIMERS 64
+#define TIMER_ID_BASE 0x40000000  /* above the ids SDL gives (1, 2, ...) */
+
+struct vtimer {
+	int id;
+	uint64_t due;         /* virtual ns */
+	uint32_t interval;    /* ms */
+	sdl_timer_fn fn;
+	void *param;
+};
+static struct vtimer timers[MAX_TIMERS];
+static size_t ntimers;
+static int timer_ids;
+
+static void *next_fn(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
+
+int SDL_AddTimer(uint32_t interval, sdl_timer_fn fn, void *param);
+int SDL_AddTimer(uint32_t interval, sdl_timer_fn fn, void *param)
+{
+	if (main_thread() && fn && ntimers < MAX_TIMERS) {
+		const int id = TIMER_ID_BASE + ++timer_ids;
+		timers[ntimers++] = (struct vtimer){id, v_ns + (uint64_t)interval * 1000000u,
+						    interval, fn, param};
+		return id;
+	}
+	int (*real)(uint32_t, sdl_timer_fn, void *) =
+		(int (*)(uint32_t, sdl_timer_fn, void *))next_fn("SDL_AddTimer");
+	return real ? real(interval, fn, param) : 0;
+}
+
+/* The index of timer id, or ntimers. */
+static size_t timer_index(int id)
+{
+	size_t i = 0;
+	while (i < ntimers && timers[i].id != id)
+		i++;
+	return i;
+}
+
+int SDL_RemoveTimer(int id);  /* SDL_bool */
+int SDL_RemoveTimer(int id)
+{
+	if (id > TIMER_ID_BASE) {
+		if (!main_thread())
+			return 0;  /* only the main thread's own are here */
+		const size_t i = timer_index(id);
+		if (i == ntimers)
+			return 0;
+		timers[i] = timers[--ntimers];
+		return 1;
+	}
+	int (*real)(int) = (int (*)(int))next_fn("SDL_RemoveTimer");
+	return real ? real(id) : 0;
+}
+
+/* The timer due first (by time, then by id), or ntimers. */
+static size_t timer_first(void)
+{
+	size_t f = ntimers;
+	for (size_t i = 0; i < ntimers; i++)
+		if (f == ntimers || timers[i].due < timers[f].due ||
+		    (timers[i].due == timers[f].due && timers[i].id < timers[f].id))
+			f = i;
+	return f;
+}
+
+/* Runs the callbacks of the timers due by the main thread's clock. */
+static void timers_fire(void)
+{
+	for (;;) {
+		size_t i = timer_first();
+		if (i == ntimers || timers[i].due > v_ns)
+			return;
+		const struct vtimer t = timers[i];
+		const uint32_t next = t.fn(t.interval, t.param);
+		i = timer_index(t.id);  /* the callback may add or remove timers */
+		if (i == ntimers)
+			continue;
+		if (next == 0) {
+			timers[i] = timers[--ntimers];
+		} else {
+			timers[i].interval = next;
+			timers[i].due = t.due + (uint64_t)next * 1000000u;
+		}
+	}
+}
+
+int SDL_PollEvent(void *event);
+int SDL_PollEvent(void *event)
+{
+	static int (*real)(void *);
+	if (!real)
+		real = (int (*)(void *))next_fn("SDL_PollEvent");
+	if (main_thread())
+		timers_fire();
+	return real ? real(event) : 0;
+}
+
+/* SDL_WaitEventTimeout() of the main thread with timers of its own:
+ * timeout_ms < 0 waits as long as it takes. The queue is filled with
+ * SDL_PumpEvents() and read with SDL_PeepEvents(): SDL_PollEvent() pumps
+ * only once a poll has reached the end of what the last pump brought (its
+ * sentinel), which timer events pushed meanwhile would put off. */
+static int wait_virtual(void *event, int timeout_ms)
+{
+	static void (*pump)(void);
+	static int (*peep)(void *, int, int, uint32_t, uint32_t);
+	if (!pump) {
+		pump = (void (*)(void))next_fn("SDL_PumpEvents");
+		peep = (int (*)(void *, int, int, uint32_t, uint32_t))next_fn("SDL_PeepEvents");
+		if (!pump || !peep)
+			return -1;
+	}
+	const uint64_t end = timeout_ms < 0 ? UINT64_MAX
+					    : v_ns + (uint64_t)timeout_ms * 1000000u;
+	for (;;) {
+		timers_fire();
+		pump();
+		/* SDL_GETEVENT (2) or, without an event to fill, SDL_PEEKEVENT
+		 * (1); every type (SDL_FIRSTEVENT .. SDL_LASTEVENT) */
+		if (peep(event, 1, event ? 2 : 1, 0, 0xFFFF) > 0)
+			return 1;
+		const size_t i = timer_first();
+		if (i == ntimers)
+			return -1;  /* none left: the caller waits for real */
+		if (timers[i].due > end) {
+			v_ns = end;
+			return 0;
+		}
+		if (timers[i].due > v_ns)
+			v_ns = timers[i].due;
+		reads = 0;
+	}
+}
+
+int SDL_WaitEventTimeout(void *event, int timeout_ms);
+int SDL_WaitEventTimeout(void *event, int timeout_ms)
+{
+	if (main_thread() && ntimers) {
+		const int r = wait_virtual(event, timeout_ms);
+		if (r >= 0)
+			return r;
+	}
+	int (*real)(void *, int) = (int (*)(void *, int))next_fn("SDL_WaitEventTimeout");
+	return real ? real(event, timeout_ms) : 0;
+}
+
+int SDL_WaitEvent(void *event);
+int SDL_WaitEvent(void *event)
+{
+	if (main_thread() && ntimers) {
+		const int r = wait_virtual(event, -1);
+		if (r >= 0)
+			return r;
+	}
+	int (*real)(void *) = (int (*)(void *))next_fn("SDL_WaitEvent");
+	return real ? real(event) : 0;
+}
+
+/* ---- the X display ----
+ *
+ * Input an input script sends at a frame step (xdotool, another X client)
+ * reaches the program as events the X server writes to the program's
+ * connection when it next flushes its output: whether they are there when
+ * the program next reads its events is a race. So after a frame step the
+ * main thread makes a round trip on its display (XSync): xdotool waited
+ * until the server had made its events, and they come before the round
+ * trip's reply, into the program's queue. The display is the first one
+ * the main thread opened and has not closed (SDL opens one and closes it
+ * at once to see whether X is there); Xlib's functions are found where the
+ * program found XOpenDisplay (SDL opens libX11 itself).
+ */
+typedef void *(*xopen_fn)(const char *name);
+typedef int (*xsync_fn)(void *dpy, int discard);
+typedef int (*xclose_fn)(void *dpy);
+static void *x_display;
+static xsync_fn x_sync;
+static xopen_fn found_xopen;
+static xsync_fn x_sync_found;
+static xclose_fn found_xclose;
+
+static void *opened(void *dpy, xsync_fn sync)
+{
+	if (dpy && !x_display && main_thread() && sync) {
+		x_display = dpy;
+		x_sync = sync;
+	}
+	return dpy;
+}
+
+void *XOpenDisplay(const char *name);
+void *XOpenDisplay(const char *name)
+{
+	xopen_fn real = (xopen_fn)dlsym(RTLD_NEXT, "XOpenDisplay");
+	return opened(real ? real(name) : NULL, (xsync_fn)dlsym(RTLD_NEXT, "XSync"));
+}
+
+/* A display closed: the next one opened is the program's (SDL opens one
+ * and closes it at once to see whether X is there). */
+static void closing(void *dpy)
+{
+	if (dpy == x_display && main_thread())
+		x_display = NULL;
+}
+
+int XCloseDisplay(void *dpy);
+int XCloseDisplay(void *dpy)
+{
+	closing(dpy);
+	xclose_fn real = (xclose_fn)dlsym(RTLD_NEXT, "XCloseDisplay");
+	return real ? real(dpy) : 0;
+}
+
+static int close_found(void *dpy)
+{
+	closing(dpy);
+	return found_xclose(dpy);
+}
+
+/* XOpenDisplay as dlsym() found it (found_xopen, with its XSync). */
+static void *open_found(const char *name)
+{
+	return opened(found_xopen(name), x_sync_found);
+}
+
 /* After a swap of the main thread: the next frame's time, and the lockstep. */
 static void frame_presented(void)
 {
@@ -275,6 +525,8 @@ static void frame_presented(void)
 		if (r <= 0) {  /* the driver is gone: run on freely */
 			fd_r = fd_w = -1;
 		}
+		if (x_display)  /* the script's input in the queue (above) */
+			x_sync(x_display, 0);
 	}
 	if (last_frame && swaps == last_frame)
 		kill(getpid(), SIGINT);
@@ -333,6 +585,24 @@ void *dlsym(void *restrict handle, const char *restrict name)
 	if (handle == RTLD_NEXT || handle == RTLD_DEFAULT)
 		return real_dlsym(handle, name);
 	void *f = real_dlsym(handle, name);
+	if (f && !strcmp(name, "XCloseDisplay") && f != (void *)XCloseDisplay) {
+		pthread_mutex_lock(&dlsym_lock);
+		if (!found_xclose)
+			found_xclose = (xclose_fn)f;
+		const int ours = found_xclose == (xclose_fn)f;
+		pthread_mutex_unlock(&dlsym_lock);
+		return ours ? (void *)close_found : f;
+	}
+	if (f && !strcmp(name, "XOpenDisplay") && f != (void *)XOpenDisplay) {
+		pthread_mutex_lock(&dlsym_lock);
+		if (!found_xopen) {
+			found_xopen = (xopen_fn)f;
+			x_sync_found = (xsync_fn)real_dlsym(handle, "XSync");
+		}
+		const int ours = found_xopen == (xopen_fn)f;
+		pthread_mutex_unlock(&dlsym_lock);
+		return ours ? (void *)open_found : f;
+	}
 	if (!f || strcmp(name, "eglSwapBuffers") != 0 || f == (void *)eglSwapBuffers)
 		return f;
 	pthread_mutex_lock(&dlsym_lock);

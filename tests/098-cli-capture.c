@@ -146,12 +146,41 @@ static void test_capture_vclock(void **state)
 	assert_false(tsr_cli_exists("d.trace"));
 }
 
+/*
+ * The virtual clock's SDL timers: tests/helpers/sdl-timer adds a 40 ms
+ * timer, waits 10 ms for nothing, then for 5 of the timer's events; under
+ * the clock its SDL_GetTicks() are exact and the same every time (on the
+ * real clock they would be about those, 200 ms later).
+ */
+static void test_vclock_sdl_timers(void **state)
+{
+	(void)state;
+#ifdef TSR_SANITIZED
+	fprintf(stderr, "skipped: a sanitized program's runtime must come first, before "
+		"the preloaded clock\n");
+	skip();
+#endif
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "cd '%s' && LD_PRELOAD='" TSR_VCLOCK_LIB "' '" TSR_SDL_TIMER
+		 "' > ticks.txt", tmpdir);
+	int st = system(cmd);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 77) {
+		fprintf(stderr, "skipped: needs SDL2 (libsdl2-2.0-0)\n");
+		skip();
+	}
+	assert_int_equal(st, 0);
+	assert_string_equal(slurp("ticks.txt"), "10 40 80 120 160 200\n");
+	assert_int_equal(system(cmd), 0);
+	assert_string_equal(slurp("ticks.txt"), "10 40 80 120 160 200\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_capture_glmark2),
 		cmocka_unit_test(test_capture_failures),
 		cmocka_unit_test(test_capture_vclock),
+		cmocka_unit_test(test_vclock_sdl_timers),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
