@@ -146,6 +146,7 @@ static void test_features_csv(void **state)
 	fs[0].raster.fragments_shaded = 1234;
 	fs[0].tiling.pb_lists_bytes = 10;
 	fs[0].tiling.pb_attributes_bytes = 22;
+	fs[0].tiling.tiles = 480;
 	fs[1].frame = 9;
 	fs[1].texture.texel_fetches = 99;
 	struct tsr_text t = {0};
@@ -167,7 +168,7 @@ static void test_features_csv(void **state)
 	double want[D];
 	tsr_sample_features(&fs[0], want);
 	assert_memory_equal(x, want, sizeof(want));
-	assert_true(want[0] == 3 && want[3] == 1234 && want[7] == 32);
+	assert_true(want[0] == 3 && want[3] == 1234 && want[7] == 32 && want[8] == 480);
 	assert_true(x[D + 5] == 99);
 	free(frames);
 	free(x);

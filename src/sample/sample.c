@@ -25,7 +25,7 @@
 
 const char *const tsr_sample_feature_names[D] = {
 	"draws", "primitives", "vertex_instructions", "fragments",
-	"fs_instruction_fetches", "texel_fetches", "texture_line_requests", "pb_bytes",
+	"fs_instruction_fetches", "texel_fetches", "texture_line_requests", "pb_bytes", "tiles",
 };
 
 void tsr_sample_features(const struct tsr_frame_stats *fs, double out[D])
@@ -38,6 +38,7 @@ void tsr_sample_features(const struct tsr_frame_stats *fs, double out[D])
 	out[5] = (double)fs->texture.texel_fetches;
 	out[6] = (double)fs->texture.line_requests;
 	out[7] = (double)(fs->tiling.pb_lists_bytes + fs->tiling.pb_attributes_bytes);
+	out[8] = (double)fs->tiling.tiles;
 }
 
 void tsr_sample_features_csv_header(struct tsr_text *t)

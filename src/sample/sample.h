@@ -13,7 +13,10 @@
  * in a fast-forwarded frame): draws, primitives assembled, vertex shader
  * instructions, fragments shaded, fragment shader instruction fetches,
  * texel fetches, texture line requests (the texture footprint's proxy:
- * distinct lines after coalescing) and Parameter Buffer bytes written.
+ * distinct lines after coalescing), Parameter Buffer bytes written and
+ * tiles visited (every pass's, so that a frame that renders into a large
+ * render target or draws the window twice stands apart: their passes'
+ * color and render-target traffic is no other feature's).
  * Each is taken as log(1 + x) (counts span orders of magnitude across
  * frames, which differ by ratios) and divided by its largest value over
  * the frames (0..1), so that none dominates by its unit.
@@ -48,7 +51,7 @@
 #include "core/text.h"
 #include "framestats/stats.h"
 
-#define TSR_SAMPLE_FEATURES 8
+#define TSR_SAMPLE_FEATURES 9
 #define TSR_SAMPLE_MAX_K 30   /* the most clusters the BIC rule tries */
 #define TSR_SAMPLE_RESTARTS 4 /* k-means++ seeds tried per K */
 
