@@ -341,13 +341,18 @@ static size_t timer_first(void)
 	return f;
 }
 
-/* Runs the callbacks of the timers due by the main thread's clock. */
+/* Runs the callbacks of the timers due by the main thread's clock (not
+ * again from inside one: a callback that polls for events). */
 static void timers_fire(void)
 {
+	static int firing;
+	if (firing)
+		return;
+	firing = 1;
 	for (;;) {
 		size_t i = timer_first();
 		if (i == ntimers || timers[i].due > v_ns)
-			return;
+			break;
 		const struct vtimer t = timers[i];
 		const uint32_t next = t.fn(t.interval, t.param);
 		i = timer_index(t.id);  /* the callback may add or remove timers */
@@ -360,6 +365,7 @@ static void timers_fire(void)
 			timers[i].due = t.due + (uint64_t)next * 1000000u;
 		}
 	}
+	firing = 0;
 }
 
 int SDL_PollEvent(void *event);
