@@ -676,29 +676,21 @@ static void mem_access_slow(struct tsr_memsys *m, uint32_t port, uint64_t addr, 
 		const uint64_t line_last = addr | (line - 1);
 		const uint64_t chunk_last = line_last < last ? line_last : last;
 		/* a plain hit at the port's cache: node_access's hit without the
-		 * outcome and access records (no path to record) */
-		if (fast == NOT_TRIED && !m->path_fn && !(write && m->hot.port[port].write_through) &&
+		 * outcome and access records; with a path sink, the path
+		 * node_access() records for it (one level, hit there, no fetch,
+		 * write-back or DRAM bytes) */
+		if (fast == NOT_TRIED && !(write && m->hot.port[port].write_through) &&
 		    tsr_cache_fast_hit_inline(m->hot.port[port].fast, addr, write, (uint8_t)s, meta)) {
 			m->hot.accesses++;
 			reached(r, port, 1);
-			if (chunk_last == last)
-				break;
-			addr = chunk_last + 1;
-			continue;
-		}
-		/* the same with a path sink: a hit at the port's cache is the
-		 * path node_access() records for it (one level, hit there, no
-		 * fetch, write-back or DRAM bytes) */
-		if (fast == NOT_TRIED && m->path_fn && !(write && m->hot.port[port].write_through) &&
-		    tsr_cache_fast_hit_inline(m->hot.port[port].fast, addr, write, (uint8_t)s, meta)) {
-			m->hot.accesses++;
-			reached(r, port, 1);
-			path_begin(m, addr, (uint32_t)(chunk_last - addr + 1), write, s);
-			m->path.levels = 1;
-			m->path.hit_level = 0;
-			m->path.cache[0] = (uint16_t)port;
-			m->path.line[0] = addr & ~(uint64_t)(line - 1);
-			m->path_fn(m->path_ctx, &m->path);
+			if (m->path_fn) {
+				path_begin(m, addr, (uint32_t)(chunk_last - addr + 1), write, s);
+				m->path.levels = 1;
+				m->path.hit_level = 0;
+				m->path.cache[0] = (uint16_t)port;
+				m->path.line[0] = addr & ~(uint64_t)(line - 1);
+				m->path_fn(m->path_ctx, &m->path);
+			}
 			if (chunk_last == last)
 				break;
 			addr = chunk_last + 1;

@@ -212,10 +212,11 @@ static void elimination_frame_begin(void *state, const struct tsr_frame_commands
 	e->frame = c->frame;
 	/* a frame-buffer pass before the last (a window pass, a render target,
 	 * the window again), or a frame in parts (a mid-frame read's flush,
-	 * then the rest: tsr_commands_window_continued()): RE signs the last pass's inputs only and TE the
-	 * last flush of a tile, so both are off for this frame (no tile
-	 * compared, skipped or its flush removed; docs/techniques.md) and
-	 * forget what they knew of the buffer it writes */
+	 * then the rest: tsr_commands_window_continued()): RE signs the last
+	 * pass's inputs only and TE the last flush of a tile, so both are off
+	 * for this frame (no tile compared, skipped or its flush removed;
+	 * docs/techniques.md) and forget what they knew of the buffer it
+	 * writes */
 	e->off = tsr_commands_window_continued(c);
 	if (e->off) {
 		e->skip = 0;
