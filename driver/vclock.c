@@ -267,9 +267,10 @@ unsigned int sleep(unsigned int s)
  * end of its timeout, if that comes first) and fires it. A callback's
  * answer is its next interval, counted from its time (SDL's timer thread,
  * on time, would have run it then); 0 ends it. A timer faster than the
- * frame rate fires more than once a frame, as SDL's would. SDL is not linked: its functions are the next ones (RTLD_NEXT), and
- * an SDL type is only the size of its integers. Timers added by other
- * threads, and more than MAX_TIMERS, are SDL's own.
+ * frame rate fires more than once a frame, as SDL's would. SDL is not
+ * linked: its functions are the next ones (RTLD_NEXT), and an SDL type is
+ * only the size of its integers. Timers added by other threads, and more
+ * than MAX_TIMERS, are SDL's own.
  */
 typedef uint32_t (*sdl_timer_fn)(uint32_t interval, void *param);
 #define MAX_TIMERS 64
@@ -286,11 +287,6 @@ static struct vtimer timers[MAX_TIMERS];
 static size_t ntimers;
 static int timer_ids;
 
-static void *next_fn(const char *name)
-{
-	return dlsym(RTLD_NEXT, name);
-}
-
 int SDL_AddTimer(uint32_t interval, sdl_timer_fn fn, void *param);
 int SDL_AddTimer(uint32_t interval, sdl_timer_fn fn, void *param)
 {
@@ -301,7 +297,7 @@ int SDL_AddTimer(uint32_t interval, sdl_timer_fn fn, void *param)
 		return id;
 	}
 	int (*real)(uint32_t, sdl_timer_fn, void *) =
-		(int (*)(uint32_t, sdl_timer_fn, void *))next_fn("SDL_AddTimer");
+		(int (*)(uint32_t, sdl_timer_fn, void *))dlsym(RTLD_NEXT, "SDL_AddTimer");
 	return real ? real(interval, fn, param) : 0;
 }
 
@@ -326,7 +322,7 @@ int SDL_RemoveTimer(int id)
 		timers[i] = timers[--ntimers];
 		return 1;
 	}
-	int (*real)(int) = (int (*)(int))next_fn("SDL_RemoveTimer");
+	int (*real)(int) = (int (*)(int))dlsym(RTLD_NEXT, "SDL_RemoveTimer");
 	return real ? real(id) : 0;
 }
 
@@ -373,7 +369,7 @@ int SDL_PollEvent(void *event)
 {
 	static int (*real)(void *);
 	if (!real)
-		real = (int (*)(void *))next_fn("SDL_PollEvent");
+		real = (int (*)(void *))dlsym(RTLD_NEXT, "SDL_PollEvent");
 	if (main_thread())
 		timers_fire();
 	return real ? real(event) : 0;
@@ -388,9 +384,10 @@ static int wait_virtual(void *event, int timeout_ms)
 {
 	static void (*pump)(void);
 	static int (*peep)(void *, int, int, uint32_t, uint32_t);
-	if (!pump) {
-		pump = (void (*)(void))next_fn("SDL_PumpEvents");
-		peep = (int (*)(void *, int, int, uint32_t, uint32_t))next_fn("SDL_PeepEvents");
+	if (!pump || !peep) {
+		pump = (void (*)(void))dlsym(RTLD_NEXT, "SDL_PumpEvents");
+		peep = (int (*)(void *, int, int, uint32_t, uint32_t))dlsym(RTLD_NEXT,
+									     "SDL_PeepEvents");
 		if (!pump || !peep)
 			return -1;
 	}
@@ -424,7 +421,9 @@ int SDL_WaitEventTimeout(void *event, int timeout_ms)
 		if (r >= 0)
 			return r;
 	}
-	int (*real)(void *, int) = (int (*)(void *, int))next_fn("SDL_WaitEventTimeout");
+	static int (*real)(void *, int);
+	if (!real)
+		real = (int (*)(void *, int))dlsym(RTLD_NEXT, "SDL_WaitEventTimeout");
 	return real ? real(event, timeout_ms) : 0;
 }
 
@@ -436,7 +435,9 @@ int SDL_WaitEvent(void *event)
 		if (r >= 0)
 			return r;
 	}
-	int (*real)(void *) = (int (*)(void *))next_fn("SDL_WaitEvent");
+	static int (*real)(void *);
+	if (!real)
+		real = (int (*)(void *))dlsym(RTLD_NEXT, "SDL_WaitEvent");
 	return real ? real(event) : 0;
 }
 
@@ -458,9 +459,9 @@ typedef int (*xsync_fn)(void *dpy, int discard);
 typedef int (*xclose_fn)(void *dpy);
 static void *x_display;
 static xsync_fn x_sync;
-static xopen_fn found_xopen;
-static xsync_fn x_sync_found;
-static xclose_fn found_xclose;
+/* XOpenDisplay and XCloseDisplay as dlsym() first found them, and the
+ * library handle XOpenDisplay came from (first_found()) */
+static void *found_xopen, *found_xclose, *xlib;
 
 static void *opened(void *dpy, xsync_fn sync)
 {
@@ -497,13 +498,13 @@ int XCloseDisplay(void *dpy)
 static int close_found(void *dpy)
 {
 	closing(dpy);
-	return found_xclose(dpy);
+	return ((xclose_fn)found_xclose)(dpy);
 }
 
-/* XOpenDisplay as dlsym() found it (found_xopen, with its XSync). */
+/* XOpenDisplay as dlsym() found it, with the XSync of its library. */
 static void *open_found(const char *name)
 {
-	return opened(found_xopen(name), x_sync_found);
+	return opened(((xopen_fn)found_xopen)(name), (xsync_fn)real_dlsym(xlib, "XSync"));
 }
 
 /* After a swap of the main thread: the next frame's time, and the lockstep. */
@@ -573,6 +574,21 @@ static const swap_fn wrappers[MAX_SWAP_FNS] = {
 
 static pthread_mutex_t dlsym_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Keeps f in *kept (and the handle it came from in *from, when not NULL)
+ * if no function of its name was kept yet; whether f is the one kept. */
+static int first_found(void **kept, void **from, void *f, void *handle)
+{
+	pthread_mutex_lock(&dlsym_lock);
+	if (!*kept) {
+		*kept = f;
+		if (from)
+			*from = handle;
+	}
+	const int first = *kept == f;
+	pthread_mutex_unlock(&dlsym_lock);
+	return first;
+}
+
 void *dlsym(void *restrict handle, const char *restrict name)
 {
 	if (!real_dlsym) {
@@ -591,24 +607,10 @@ void *dlsym(void *restrict handle, const char *restrict name)
 	if (handle == RTLD_NEXT || handle == RTLD_DEFAULT)
 		return real_dlsym(handle, name);
 	void *f = real_dlsym(handle, name);
-	if (f && !strcmp(name, "XCloseDisplay") && f != (void *)XCloseDisplay) {
-		pthread_mutex_lock(&dlsym_lock);
-		if (!found_xclose)
-			found_xclose = (xclose_fn)f;
-		const int ours = found_xclose == (xclose_fn)f;
-		pthread_mutex_unlock(&dlsym_lock);
-		return ours ? (void *)close_found : f;
-	}
-	if (f && !strcmp(name, "XOpenDisplay") && f != (void *)XOpenDisplay) {
-		pthread_mutex_lock(&dlsym_lock);
-		if (!found_xopen) {
-			found_xopen = (xopen_fn)f;
-			x_sync_found = (xsync_fn)real_dlsym(handle, "XSync");
-		}
-		const int ours = found_xopen == (xopen_fn)f;
-		pthread_mutex_unlock(&dlsym_lock);
-		return ours ? (void *)open_found : f;
-	}
+	if (f && !strcmp(name, "XCloseDisplay") && f != (void *)XCloseDisplay)
+		return first_found(&found_xclose, NULL, f, handle) ? (void *)close_found : f;
+	if (f && !strcmp(name, "XOpenDisplay") && f != (void *)XOpenDisplay)
+		return first_found(&found_xopen, &xlib, f, handle) ? (void *)open_found : f;
 	if (!f || strcmp(name, "eglSwapBuffers") != 0 || f == (void *)eglSwapBuffers)
 		return f;
 	pthread_mutex_lock(&dlsym_lock);
