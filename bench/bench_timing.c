@@ -11,10 +11,12 @@
  * median over the runs, wall-clock, one core: seconds per frame, frames
  * per second, and the timing mode's slowdown. It also prints the
  * simulated cycles of the timing runs, which must not change between
- * builds unless the model does.
- * Usage: bench_timing [WORKLOAD] [CONFIG] [FRAMES] [REPS]  (files or
- * shipped names, found through TSR_DATA_DIR, the install or the source
- * tree)
+ * builds unless the model does. KEY=VALUE arguments after REPS override
+ * configuration keys, as `tessera run --set` does, in both modes (for
+ * instance timing.tile_sampling=4).
+ * Usage: bench_timing [WORKLOAD] [CONFIG] [FRAMES] [REPS] [KEY=VALUE...]
+ * (files or shipped names, found through TSR_DATA_DIR, the install or
+ * the source tree)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -97,7 +99,8 @@ int main(int argc, char **argv)
 	tsr_config_defaults(&cfg);
 	if (tsr_data_resolve("workloads", workload_arg, workload, sizeof(workload), &err) != TSR_OK ||
 	    tsr_data_resolve("configs", config_arg, config, sizeof(config), &err) != TSR_OK ||
-	    tsr_config_load(config, &cfg, &err) != TSR_OK) {
+	    tsr_config_apply_sets(&cfg, config, (const char *const *)argv + 5,
+				  argc > 5 ? (size_t)argc - 5 : 0, &err) != TSR_OK) {
 		fprintf(stderr, "bench_timing: %s\n", err.msg);
 		return 1;
 	}

@@ -35,7 +35,8 @@ static void check_group(const struct tsr_counter_group *g)
 		const struct tsr_counter_desc *d = &g->counters[i];
 		assert_true(d->help && d->help[0]);
 		assert_true(!strcmp(d->unit, "count") || !strcmp(d->unit, "bytes") ||
-			    !strcmp(d->unit, "cycles"));
+			    !strcmp(d->unit, "cycles") ||
+			    !strcmp(d->unit, "cycles^2"));  /* tile sampling's variance */
 		assert_true(d->length >= 1);
 		assert_int_equal(d->offset % sizeof(uint64_t), 0);
 		words += d->length;

@@ -275,6 +275,12 @@ static const struct key keys[] = {
 	    "tiles the raster pipeline holds at once, Tile Fetcher to flush (how far a lane "
 	    "or the Tile Fetcher may run ahead of the oldest tile)",
 	    M_FUNCTIONAL, WHY_TIMING),
+	U32_IGN("timing.tile_sampling", timing.tile_sampling, 0, 1024, "0", "tiles",
+	    "0: every tile simulated cycle by cycle; P >= 2: in a raster phase of at least "
+	    "32 x P tiles, one tile in P (the first of each P in the frame's tile order) is, "
+	    "and the others' cycles are estimated by a regression on their functional "
+	    "counters, fitted to the simulated tiles (docs/timing.md, \"Tile sampling\")",
+	    M_FUNCTIONAL, WHY_TIMING),
 	BOOL("timing.overlap_frames", timing.overlap_frames, "false",
 	     "the geometry phase of frame N+1 runs during the raster phase of frame N, into a "
 	     "second Parameter Buffer, as Mali-class GPUs pipeline frames (docs/timing.md); "
@@ -703,6 +709,7 @@ static enum tsr_status check_imr(const struct tsr_gpu_config *cfg, struct tsr_er
 	if (cfg->pipeline_mode != TSR_PIPELINE_IMR)
 		return TSR_OK;
 	const char *key = cfg->timing.overlap_frames      ? "timing.overlap_frames"
+			  : cfg->timing.tile_sampling     ? "timing.tile_sampling"
 			  : cfg->attribute_cache          ? "tcor.attribute_cache"
 			  : cfg->elim.rendering           ? "elimination.rendering"
 			  : cfg->elim.transactions        ? "elimination.transactions"
@@ -760,6 +767,16 @@ enum tsr_status tsr_config_check(const struct tsr_gpu_config *cfg,
 				     "one frame's, not double-buffered",
 				     cfg->attribute_cache ? "the Attribute Cache (TCOR)"
 				     : "Rendering and Transaction Elimination");
+	if (cfg->timing.tile_sampling == 1)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "key 'timing.tile_sampling' is 1: give 0 (every tile timed) "
+				     "or a period of at least 2 tiles");
+	if (cfg->timing.tile_sampling && cfg->timing.overlap_frames)
+		return tsr_error_set(err, TSR_ERR_CONFIG,
+				     "key 'timing.tile_sampling' needs 'timing.overlap_frames' "
+				     "false: the skipped tiles' cycles are added at the end of "
+				     "each raster phase, which would also hide the next frame's "
+				     "geometry phase");
 	if (cfg->attribute_cache) {
 		struct tsr_ac_config ac = cfg->ac;
 		ac.attribute_bytes = cfg->attribute_bytes;

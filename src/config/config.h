@@ -61,6 +61,9 @@ struct tsr_timing_config {
 						 0: unlimited (TCOR V-B-3) */
 	uint32_t barriers;                    /* enum tsr_timing_barriers */
 	uint32_t tiles_in_flight;             /* tiles the raster pipeline holds at once */
+	uint32_t tile_sampling;               /* 0: every tile timed; P >= 2: one tile in P
+						 timed, the others' cycles estimated
+						 (docs/timing.md, "Tile sampling") */
 	int overlap_frames;                   /* 1: frame N+1's geometry overlaps frame N's
 						 raster phase (docs/timing.md) */
 	uint32_t vertex_processors;           /* vertex shader instructions per cycle */

@@ -28,6 +28,7 @@ enum tsr_status tsr_timing_create(struct tsr_gpu *g, struct tsr_error *err)
 	t->g = g;
 	t->cfg = g->cfg.timing;
 	t->lanes = g->cfg.mem.cores;
+	t->timed = 1;  /* every tile, unless timing.tile_sampling skips it */
 	t->decoupled = t->cfg.barriers == TSR_BARRIERS_DECOUPLED;
 	t->window = t->cfg.tiles_in_flight < 2 ? 2
 		    : t->cfg.tiles_in_flight > MAX_WINDOW ? MAX_WINDOW : t->cfg.tiles_in_flight;
@@ -91,6 +92,7 @@ void tsr_timing_destroy(struct tsr_gpu *g)
 		tsr_worklog_release(&t->jobs[i].log);
 	for (uint32_t i = 0; i < MAX_WINDOW; i++)
 		tsr_worklog_release(&t->runs[i].log);
+	free(t->samples);
 	free(t->cache_params);
 	free(t);
 	g->timing = NULL;

@@ -101,6 +101,19 @@ struct tile_run {
 	int geo_started;             /* imr: geo_start is set */
 	uint64_t *heat;              /* tsr_gpu_enable_heat(): its frame's per-tile cycles
 					(TSR_HEAT_TILE_CYCLES), or NULL */
+	uint32_t sample;             /* timing.tile_sampling: its record's index + 1 in
+					t->samples, or 0 */
+};
+
+/* The functional counters a tile's estimate is fitted on (timing_sampling.c). */
+#define SAMPLE_FEATURES 8
+
+/* timing.tile_sampling: one tile of a sampled raster phase. */
+struct tile_sample {
+	double x[SAMPLE_FEATURES];   /* its functional counters (x[0] = 1) */
+	uint64_t retired;            /* timed: the cycle it left the pipeline */
+	uint32_t tile;
+	uint32_t timed;              /* 1: simulated cycle by cycle */
 };
 
 /* imr: a quad waiting in a lane for its reads (Early-Z: HiZ and depth;
@@ -125,6 +138,15 @@ struct flush_job {
 struct wait_list {
 	uint64_t *tags;
 	uint32_t head, count, cap;
+};
+
+/* timing.tile_sampling: the counters at a sampled raster phase's start
+ * (tsr_timing_stats_mark()). */
+struct sample_mark {
+	struct tsr_timing_stats cum;     /* the units' cumulative ones */
+	struct tsr_timing_stats direct;  /* the frame's, counted where they happen */
+	struct tsr_cache_timing_stats cache[TSR_MEMSYS_MAX_CACHES];
+	struct tsr_stream_timing_stats stream[TSR_STREAM_COUNT];
 };
 
 struct tsr_timing {
@@ -196,6 +218,17 @@ struct tsr_timing {
 	uint64_t geo_before[3];      /* the frame's geometry counters at the draw's start */
 	uint64_t next_busy;          /* the bound of the batch tsr_timing_tile_end() adds */
 	uint32_t batches;            /* batches cut since creation */
+	/* timing.tile_sampling (timing_sampling.c): the raster phase's tiles so
+	 * far, whether it samples, whether the tile being run is simulated,
+	 * its counters at its start; the cycles estimated this frame */
+	struct tile_sample *samples;
+	uint32_t sample_count, sample_cap;
+	int sampling, timed;
+	uint32_t sample_tile;
+	double sample_mark[SAMPLE_FEATURES];
+	uint64_t core_mark[TSR_MAX_CORES];
+	struct sample_mark phase_mark;   /* the counters at the phase's start, */
+	uint64_t sample_start;           /* and its cycle (its geometry done) */
 };
 
 /* The tile i (<= count <= window) places after the oldest; head < window,
@@ -292,6 +325,30 @@ static inline struct tsr_worklog *next_job_log(struct tsr_timing *t)
 	return &t->jobs[t->jobs_queued % JOBS].log;
 }
 
+/* ---- timing_sampling.c ---- */
+
+/*
+ * timing.tile_sampling: whether the raster phase's next tile, `tile` (of
+ * the pass's target, in the frame's order), is simulated (sets t->timed),
+ * and its functional counters' start. Not sampling (timing.tile_sampling 0,
+ * or a phase of fewer than 32 periods), every tile is.
+ */
+void tsr_timing_sample_begin(struct tsr_timing *t, uint32_t tile);
+
+/* Records the tile just run (its counters since tsr_timing_sample_begin());
+ * a simulated one's record is r->sample. Errors: TSR_ERR_NOMEM. */
+enum tsr_status tsr_timing_sample_end(struct tsr_timing *t, struct tile_run *r,
+				      struct tsr_error *err);
+
+/*
+ * At a sampled raster phase's end (its simulated tiles all retired):
+ * fits the simulated tiles' cycles to their counters, adds the others'
+ * estimate to t->now and to st (estimated_*), their share of the phase's
+ * other timing counters (tsr_timing_stats_extrapolate()) and their
+ * per-tile cycles to the frame's heatmap; forgets the phase's records.
+ */
+void tsr_timing_sample_phase_end(struct tsr_timing *t, struct tsr_frame_stats *st);
+
 /* ---- timing_tiles.c ---- */
 
 /*
@@ -368,5 +425,21 @@ void tsr_timing_stats_tile_left(struct tsr_timing *t, const struct tile_run *r);
  * frame_cycles cycles; keeps them for the next frame's share. */
 void tsr_timing_stats_frame_end(struct tsr_timing *t, struct tsr_frame_stats *st,
 				uint64_t frame_cycles);
+
+/* timing.tile_sampling: keeps in m the counters at a sampled raster
+ * phase's start (st: its frame's). */
+void tsr_timing_stats_mark(struct tsr_timing *t, const struct tsr_frame_stats *st,
+			   struct sample_mark *m);
+
+/*
+ * timing.tile_sampling: adds to st factor times each timing counter's
+ * change since the mark m (the units', the memory timing's per cache and
+ * per stream, and those counted where they happen): the skipped tiles'
+ * share at the simulated tiles' rates. The clock's counters (cycles,
+ * geometry and tile cycles, DRAM refreshes and peak bytes) and the
+ * sampling's own are left out.
+ */
+void tsr_timing_stats_extrapolate(struct tsr_timing *t, struct tsr_frame_stats *st,
+				  const struct sample_mark *m, double factor);
 
 #endif

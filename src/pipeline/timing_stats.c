@@ -175,42 +175,105 @@ _Static_assert(TSR_LATENCY_HIST_BUCKETS == TSR_MEMTIME_HIST_BUCKETS,
 	       "stats/counters.h's latency histograms are memtime's");
 _Static_assert(TSR_STREAM_COUNT <= TSR_MEMTIME_STREAMS, "memtime counts every stream apart");
 
+/* The memory timing's cumulative counters of cache i. */
+static void cache_cumulative(const struct tsr_timing *t, uint32_t i,
+			     struct tsr_cache_timing_stats *c)
+{
+	const struct tsr_memtime_cache_counters *k = tsr_memtime_cache_counters(t->mem, i);
+	*c = (struct tsr_cache_timing_stats){
+		.lookups = k->lookups,
+		.hits = k->hits,
+		.misses = k->misses,
+		.merges = k->merges,
+		.mshr_allocs = k->mshr_allocs,
+		.mshr_stalls = k->mshr_stalls,
+		.mshr_stall_cycles = k->mshr_stall_cycles,
+		.mshr_occupancy = k->mshr_occupancy_sum,
+		.port_wait_cycles = k->port_wait_cycles,
+		.writebacks = k->writebacks,
+		.latency_count = k->latency_count,
+		.latency = k->latency_sum,
+	};
+	memcpy(c->latency_hist, k->latency_hist, sizeof(c->latency_hist));
+}
+
+/* The memory timing's cumulative counters of stream i. */
+static void stream_cumulative(const struct tsr_timing *t, int i,
+			      struct tsr_stream_timing_stats *c)
+{
+	const struct tsr_memtime_counters *m = tsr_memtime_counters(t->mem);
+	*c = (struct tsr_stream_timing_stats){
+		.requests = m->stream[i].completed,
+		.latency = m->stream[i].latency_sum,
+	};
+	memcpy(c->latency_hist, m->stream[i].latency_hist, sizeof(c->latency_hist));
+}
+
 /* Adds the memory timing's per-cache and per-stream counters since the
  * last frame end to st's, and keeps them for the next frame. */
 static void cache_stream_deltas(struct tsr_timing *t, struct tsr_frame_stats *st)
 {
 	const uint32_t n = tsr_memsys_cache_count(t->g->mem);
 	for (uint32_t i = 0; i < n; i++) {
-		const struct tsr_memtime_cache_counters *k = tsr_memtime_cache_counters(t->mem, i);
-		struct tsr_cache_timing_stats c = {
-			.lookups = k->lookups,
-			.hits = k->hits,
-			.misses = k->misses,
-			.merges = k->merges,
-			.mshr_allocs = k->mshr_allocs,
-			.mshr_stalls = k->mshr_stalls,
-			.mshr_stall_cycles = k->mshr_stall_cycles,
-			.mshr_occupancy = k->mshr_occupancy_sum,
-			.port_wait_cycles = k->port_wait_cycles,
-			.writebacks = k->writebacks,
-			.latency_count = k->latency_count,
-			.latency = k->latency_sum,
-		}, d;
-		memcpy(c.latency_hist, k->latency_hist, sizeof(c.latency_hist));
+		struct tsr_cache_timing_stats c, d;
+		cache_cumulative(t, i, &c);
 		tsr_counters_delta(&tsr_counters_cache_timing, &d, &c, &t->prev_cache[i]);
 		tsr_counters_add(&tsr_counters_cache_timing, &st->cache_timing[i], &d);
 		t->prev_cache[i] = c;
 	}
-	const struct tsr_memtime_counters *m = tsr_memtime_counters(t->mem);
 	for (int i = 0; i < TSR_STREAM_COUNT; i++) {
-		struct tsr_stream_timing_stats c = {
-			.requests = m->stream[i].completed,
-			.latency = m->stream[i].latency_sum,
-		}, d;
-		memcpy(c.latency_hist, m->stream[i].latency_hist, sizeof(c.latency_hist));
+		struct tsr_stream_timing_stats c, d;
+		stream_cumulative(t, i, &c);
 		tsr_counters_delta(&tsr_counters_stream_timing, &d, &c, &t->prev_stream[i]);
 		tsr_counters_add(&tsr_counters_stream_timing, &st->stream_timing[i], &d);
 		t->prev_stream[i] = c;
+	}
+}
+
+void tsr_timing_stats_mark(struct tsr_timing *t, const struct tsr_frame_stats *st,
+			   struct sample_mark *m)
+{
+	cumulative(t, &m->cum);
+	m->direct = st->timing;
+	const uint32_t n = tsr_memsys_cache_count(t->g->mem);
+	for (uint32_t i = 0; i < n; i++)
+		cache_cumulative(t, i, &m->cache[i]);
+	for (int i = 0; i < TSR_STREAM_COUNT; i++)
+		stream_cumulative(t, i, &m->stream[i]);
+}
+
+void tsr_timing_stats_extrapolate(struct tsr_timing *t, struct tsr_frame_stats *st,
+				  const struct sample_mark *m, double factor)
+{
+	/* what the units keep (their cumulative counters) and what is
+	 * counted where it happens (st's own), since the mark */
+	struct tsr_timing_stats cum, d, e;
+	cumulative(t, &cum);
+	tsr_counters_delta(&tsr_counters_timing, &d, &cum, &m->cum);
+	tsr_counters_delta(&tsr_counters_timing, &e, &st->timing, &m->direct);
+	tsr_counters_add(&tsr_counters_timing, &d, &e);
+	/* not extrapolated: the clock's (the cycles, and the refreshes of
+	 * the estimated cycles, which the DRAM counts as they pass) and the
+	 * sampling's own */
+	d.cycles = d.geometry_cycles = d.geometry_busy_cycles = d.tile_cycles = 0;
+	d.dram_refreshes = d.dram_peak_bytes = 0;
+	d.sampled_tiles = d.estimated_tiles = d.estimated_cycles = d.estimated_cycles_var = 0;
+	tsr_counters_scale(&tsr_counters_timing, &d, factor);
+	tsr_counters_add(&tsr_counters_timing, &st->timing, &d);
+	const uint32_t n = tsr_memsys_cache_count(t->g->mem);
+	for (uint32_t i = 0; i < n; i++) {
+		struct tsr_cache_timing_stats c, x;
+		cache_cumulative(t, i, &c);
+		tsr_counters_delta(&tsr_counters_cache_timing, &x, &c, &m->cache[i]);
+		tsr_counters_scale(&tsr_counters_cache_timing, &x, factor);
+		tsr_counters_add(&tsr_counters_cache_timing, &st->cache_timing[i], &x);
+	}
+	for (int i = 0; i < TSR_STREAM_COUNT; i++) {
+		struct tsr_stream_timing_stats c, x;
+		stream_cumulative(t, i, &c);
+		tsr_counters_delta(&tsr_counters_stream_timing, &x, &c, &m->stream[i]);
+		tsr_counters_scale(&tsr_counters_stream_timing, &x, factor);
+		tsr_counters_add(&tsr_counters_stream_timing, &st->stream_timing[i], &x);
 	}
 }
 

@@ -556,6 +556,8 @@ static void retire(struct tsr_timing *t, uint64_t now)
 			r->heat[r->log.tile] += now > from ? now - from : 0;
 		}
 		t->heat_left = now;
+		if (r->sample)  /* timing.tile_sampling's record of it */
+			t->samples[r->sample - 1].retired = now;
 		t->head = (t->head + 1) % t->window;
 		t->count--;
 		t->fetch_pos -= t->fetch_pos > 0;
@@ -566,12 +568,13 @@ static void retire(struct tsr_timing *t, uint64_t now)
 }
 
 /*
- * Simulates the tiles in flight until at most `keep` remain; the
+ * Simulates the tiles in flight until at most `keep` remain (and, with
+ * `geometry`, until the window's frame has its geometry done); the
  * simulation stops at the cycle the last one needed leaves and resumes
  * there on the next call.
  */
-enum tsr_status tsr_timing_simulate(struct tsr_timing *t, uint32_t keep,
-				    struct tsr_error *err)
+static enum tsr_status run(struct tsr_timing *t, uint32_t keep, bool geometry,
+			   struct tsr_error *err)
 {
 	uint64_t now = t->now;
 	for (;;) {
@@ -591,7 +594,7 @@ enum tsr_status tsr_timing_simulate(struct tsr_timing *t, uint32_t keep,
 		if (t->failed)
 			return tsr_error_set(err, t->failed, "the timing model failed: %s",
 					     t->err.msg);
-		if (t->count <= keep)
+		if (t->count <= keep && (!geometry || geometry_done(t)))
 			break;
 		uint64_t next = next_event(t);
 		/* the Tile Fetcher and the flush act every cycle while they have
@@ -617,11 +620,25 @@ enum tsr_status tsr_timing_simulate(struct tsr_timing *t, uint32_t keep,
 	return TSR_OK;
 }
 
+enum tsr_status tsr_timing_simulate(struct tsr_timing *t, uint32_t keep,
+				    struct tsr_error *err)
+{
+	return run(t, keep, false, err);
+}
+
 /* ---- the window ---- */
 
 void tsr_timing_tile_begin(struct tsr_gpu *g, uint32_t tile)
 {
 	struct tsr_timing *t = g->timing;
+	if (t->cfg.tile_sampling) {
+		tsr_timing_sample_begin(t, tile);
+		if (!t->timed) {  /* run on the functional model alone */
+			g->log = NULL;
+			tsr_memsys_set_path_sink(g->mem, NULL, NULL);
+			return;
+		}
+	}
 	/* tsr_timing_tile_end() leaves room for one more */
 	record_into(g, &run_at(t, t->count)->log, tile);
 }
@@ -637,6 +654,8 @@ enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *s
 	struct tsr_timing *t = g->timing;
 	t->st = &st->timing;
 	t->time_imbalance = g->cfg.quad_imbalance_stats ? &st->time_imbalance : NULL;
+	if (!t->timed)  /* a tile tile sampling skips */
+		return tsr_timing_sample_end(t, NULL, err);
 	struct tile_run *r = run_at(t, t->count);
 	TSR_TRY(tsr_worklog_status(&r->log, err));
 	const struct tsr_worklog log = r->log;
@@ -664,6 +683,17 @@ enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *s
 		t->frag_total[c] += r->n_frag[c];
 		t->flush_total[c] += r->n_flush[c];
 	}
+	if (t->sampling && t->sample_count == 0) {
+		/* a sampled phase's first tile: the counters the skipped tiles'
+		 * share is extrapolated from start when the phase's geometry
+		 * is done (the window is empty, and the Tile Fetcher would wait
+		 * for it) */
+		TSR_TRY(run(t, 0, true, err));
+		tsr_timing_stats_mark(t, g->ras->st, &t->phase_mark);
+		t->sample_start = t->now;
+	}
+	if (t->cfg.tile_sampling)
+		TSR_TRY(tsr_timing_sample_end(t, r, err));
 	t->count++;
 	t->flush_dirty = t->fetch_dirty = 1;
 	if (t->count < t->window)
@@ -681,6 +711,8 @@ enum tsr_status tsr_timing_pass_end(struct tsr_gpu *g, struct tsr_frame_stats *s
 	t->st = &st->timing;
 	t->time_imbalance = g->cfg.quad_imbalance_stats ? &st->time_imbalance : NULL;
 	TSR_TRY(tsr_timing_simulate(t, 0, err));
+	if (t->cfg.tile_sampling)  /* the skipped tiles' cycles */
+		tsr_timing_sample_phase_end(t, st);
 	st->timing.tile_cycles += t->now - t->raster_start;
 	/* the next phase's tiles start now, or when its geometry is done */
 	t->raster_start = t->now;

@@ -116,6 +116,19 @@ void tsr_counters_add(const struct tsr_counter_group *g, void *a, const void *b)
 				 (const char *)b + g->sub_offset);
 }
 
+void tsr_counters_scale(const struct tsr_counter_group *g, void *s, double factor)
+{
+	for (size_t i = 0; i < g->count; i++) {
+		const struct tsr_counter_desc *d = &g->counters[i];
+		uint64_t *x = at(s, d);
+		if (d->merge != TSR_MERGE_MAX)
+			for (uint32_t k = 0; k < d->length; k++)
+				x[k] = (uint64_t)((double)x[k] * factor + 0.5);
+	}
+	if (g->sub)
+		tsr_counters_scale(g->sub, (char *)s + g->sub_offset, factor);
+}
+
 void tsr_counters_delta(const struct tsr_counter_group *g, void *d, const void *now,
 			const void *base)
 {

@@ -213,6 +213,16 @@ enum tsr_counter_merge {
 	X(tile_cycles, "cycles", TSR_MERGE_SUM, 0,                                          \
 	  "cycles of the raster phase, the first tile's Tile Fetcher to the last tile's "  \
 	  "flush issued")                                                                   \
+	X(sampled_tiles, "count", TSR_MERGE_SUM, 0,                                         \
+	  "tiles simulated cycle by cycle in raster phases timing.tile_sampling sampled")    \
+	X(estimated_tiles, "count", TSR_MERGE_SUM, 0,                                       \
+	  "tiles of those phases not simulated: their cycles estimated (estimated_cycles)")  \
+	X(estimated_cycles, "cycles", TSR_MERGE_SUM, 0,                                     \
+	  "the estimated tiles' cycles, included in cycles and tile_cycles (the other "     \
+	  "timing counters get the estimated tiles' share at the simulated tiles' rates: "  \
+	  "docs/timing.md)")                                                                \
+	X(estimated_cycles_var, "cycles^2", TSR_MERGE_SUM, 0,                               \
+	  "the variance of estimated_cycles (its standard error: the square root)")         \
 	X(tile_fetch_reads, "count", TSR_MERGE_SUM, 0, "Parameter Buffer line reads timed") \
 	X(tile_fetch_primitives, "count", TSR_MERGE_SUM, 0,                                 \
 	  "primitives the Tile Fetcher output to the Rasterizer")                           \
@@ -412,6 +422,14 @@ extern const struct tsr_counter_group tsr_counters_stream_timing;
 
 /* a += b, counter by counter, by each counter's merge rule (nested groups too). */
 void tsr_counters_add(const struct tsr_counter_group *g, void *a, const void *b);
+
+/*
+ * Multiplies every summed counter of s (nested groups too) by factor >= 0,
+ * rounding to the nearest; high-water marks are left as they are. Used
+ * for the timing counters of tiles timing.tile_sampling estimates
+ * (docs/timing.md).
+ */
+void tsr_counters_scale(const struct tsr_counter_group *g, void *s, double factor);
 
 /*
  * d = now - base for summed counters, d = now for high-water marks: one
