@@ -1,9 +1,9 @@
 /*
  * 124: tile sampling in the timing mode (timing.tile_sampling,
- * docs/timing.md "Tile sampling"): on a short real run of glmark-scene,
+ * docs/timing.md "Tile sampling"): on a short real run of kingdom-map-2d,
  * one tile in four is simulated and the others estimated; every
  * functional counter is the same as in the full timing run, the tiles
- * add up, the cycles are within 3% of the full run's, the timing
+ * add up, the cycles are within 2% of the full run's, the timing
  * counters extrapolated within 5%, and two runs give the same counters
  * (golden cycles below). Bad values are refused naming the key.
  */
@@ -27,15 +27,15 @@
 #define FRAMES 2
 #define PERIOD 4
 #define TILES (30 * 18) /* 960 x 576 in 32 x 32 tiles */
-#define GOLDEN_CYCLES 2752304ull
+#define GOLDEN_CYCLES 2478336ull
 
-/* The totals of FRAMES frames of glmark-scene at 960 x 576 with the
+/* The totals of FRAMES frames of kingdom-map-2d at 960 x 576 with the
  * timing mode on and timing.tile_sampling `period`, into *out. */
 static void run(uint32_t period, struct tsr_frame_stats *out)
 {
 	char path[4096];
 	struct tsr_error err;
-	assert_int_equal(tsr_data_resolve("workloads", "glmark-scene", path, sizeof(path), &err),
+	assert_int_equal(tsr_data_resolve("workloads", "kingdom-map-2d", path, sizeof(path), &err),
 			 TSR_OK);
 	struct tsr_gpu_config cfg;
 	tsr_config_defaults(&cfg);
@@ -45,14 +45,15 @@ static void run(uint32_t period, struct tsr_frame_stats *out)
 	cfg.timing.tile_sampling = period;
 	struct tsr_sim *sim = NULL;
 	if (tsr_sim_open(&cfg, path, &sim, &err) != TSR_OK)
-		fail_msg("glmark-scene: %s", err.msg);
+		fail_msg("kingdom-map-2d: %s", err.msg);
 	for (uint32_t f = 0; f < FRAMES; f++) {
 		const struct tsr_frame_stats *fs;
 		if (tsr_sim_step(sim, &fs, &err) != TSR_OK)
 			fail_msg("frame %u: %s", f, err.msg);
-		/* each frame: the first tile of each period simulated */
+		/* each frame: a tile of each period simulated, and the first
+		 * (TILES is a multiple of PERIOD) */
 		if (period) {
-			assert_int_equal(fs->timing.sampled_tiles, (TILES + period - 1) / period);
+			assert_in_range(fs->timing.sampled_tiles, TILES / period, TILES / period + 1);
 			assert_int_equal(fs->timing.sampled_tiles + fs->timing.estimated_tiles, TILES);
 		}
 	}
@@ -84,16 +85,18 @@ static void test_sampled_run(void **state)
 	assert_int_equal(full->timing.sampled_tiles + full->timing.estimated_tiles, 0);
 	assert_int_equal(full->timing.estimated_cycles, 0);
 	const struct tsr_timing_stats *s = &sampled->timing, *f = &full->timing;
-	assert_int_equal(s->estimated_tiles, FRAMES * (TILES - (TILES + PERIOD - 1) / PERIOD));
+	assert_in_range(s->estimated_tiles, FRAMES * (TILES - TILES / PERIOD - 1),
+			FRAMES * (TILES - TILES / PERIOD));
 	assert_true(s->estimated_cycles > 0 && s->estimated_cycles < s->tile_cycles);
 	assert_true(s->estimated_cycles_var > 0);
-	/* the estimate against the full run (measured: +0.88%, its
-	 * standard error 3.0%), and the counters extrapolated */
+	/* the estimate against the full run (measured: -0.35%, its standard
+	 * error 0.21%; the bias is docs/timing.md's), and the counters
+	 * extrapolated */
 	print_message("cycles %llu against %llu (%+.2f%%), standard error %.2f%%\n",
 		      (unsigned long long)s->cycles, (unsigned long long)f->cycles,
 		      100.0 * ((double)s->cycles - (double)f->cycles) / (double)f->cycles,
 		      100.0 * sqrt((double)s->estimated_cycles_var) / (double)s->cycles);
-	assert_true(rel(s->cycles, f->cycles) < 0.03);
+	assert_true(rel(s->cycles, f->cycles) < 0.02);
 	assert_true(rel(s->memory_requests, f->memory_requests) < 0.05);
 	assert_true(rel(s->dram_requests, f->dram_requests) < 0.05);
 	assert_true(rel(s->rasterizer_busy, f->rasterizer_busy) < 0.05);

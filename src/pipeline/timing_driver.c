@@ -29,6 +29,7 @@ enum tsr_status tsr_timing_create(struct tsr_gpu *g, struct tsr_error *err)
 	t->cfg = g->cfg.timing;
 	t->lanes = g->cfg.mem.cores;
 	t->timed = 1;  /* every tile, unless timing.tile_sampling skips it */
+	t->sample_frame = UINT32_MAX;
 	t->decoupled = t->cfg.barriers == TSR_BARRIERS_DECOUPLED;
 	t->window = t->cfg.tiles_in_flight < 2 ? 2
 		    : t->cfg.tiles_in_flight > MAX_WINDOW ? MAX_WINDOW : t->cfg.tiles_in_flight;
@@ -98,19 +99,6 @@ void tsr_timing_destroy(struct tsr_gpu *g)
 	g->timing = NULL;
 }
 
-/* Advances the memory timing alone, event by event from `now`, until
- * nothing is pending (posted writes included); returns the cycle reached. */
-static uint64_t wait_memory_idle(struct tsr_timing *t, uint64_t now)
-{
-	for (;;) {
-		const uint64_t n = tsr_memtime_next_event(t->mem);
-		if (n == UINT64_MAX)
-			return now;
-		now = n > now ? n : now;
-		tsr_memtime_advance(t->mem, now);
-	}
-}
-
 /* Runs the frame's last tiles and waits for every write of the frame to
  * reach DRAM; fills the frame's totals. */
 enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, struct tsr_frame_stats *st,
@@ -121,7 +109,7 @@ enum tsr_status tsr_timing_frame_end(struct tsr_gpu *g, struct tsr_frame_stats *
 	/* the frame's writes reach DRAM before the next frame's geometry
 	 * starts, unless it has (overlapping frames) */
 	const uint64_t now = t->jobs_done < t->jobs_queued ? t->now
-			     : wait_memory_idle(t, t->now);
+			     : tsr_timing_wait_memory_idle(t, t->now);
 	if (t->failed)
 		return tsr_error_set(err, t->failed, "the timing model failed: %s", t->err.msg);
 	t->now = now;

@@ -42,6 +42,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/rng.h"
 #include "pipeline/gpu_priv.h"
 #include "timing/core.h"
 #include "timing/memtime.h"
@@ -225,6 +226,10 @@ struct tsr_timing {
 	uint32_t sample_count, sample_cap;
 	int sampling, timed;
 	uint32_t sample_tile;
+	uint32_t sample_offset;          /* the simulated tile's place in this period */
+	struct tsr_rng sample_rng;       /* those places, seeded per phase */
+	uint32_t sample_frame, sample_phase;  /* the frame (none: UINT32_MAX), its
+						 phases begun */
 	double sample_mark[SAMPLE_FEATURES];
 	uint64_t core_mark[TSR_MAX_CORES];
 	struct sample_mark phase_mark;   /* the counters at the phase's start, */
@@ -296,6 +301,19 @@ static inline uint32_t at_least_1(uint32_t x)
 static inline uint64_t min64(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;
+}
+
+/* Advances the memory timing alone, event by event from `now`, until
+ * nothing is pending (posted writes included); returns the cycle reached. */
+static inline uint64_t tsr_timing_wait_memory_idle(struct tsr_timing *t, uint64_t now)
+{
+	for (;;) {
+		const uint64_t n = tsr_memtime_next_event(t->mem);
+		if (n == UINT64_MAX)
+			return now;
+		now = n > now ? n : now;
+		tsr_memtime_advance(t->mem, now);
+	}
 }
 
 /* Whether the frame whose tiles the window holds has its geometry done. */

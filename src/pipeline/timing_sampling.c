@@ -2,29 +2,31 @@
  * timing_sampling.c - tile sampling in the timing mode (timing.tile_sampling;
  * docs/timing.md, "Tile sampling").
  *
- * In a raster phase of at least MIN_PERIODS periods of P tiles, the first
- * tile of each period (in the frame's tile order) is recorded and
- * simulated cycle by cycle; the others run on the functional model alone
- * (no work log, no memory paths), as in a functional run. The simulated
- * tiles follow one another through the tile window as a stream, so the
- * pipeline never drains between them; each one's cycles are the interval
- * between its leaving the pipeline and the previous simulated tile's.
- * Systematic sampling with a regression estimator, as SMARTS samples
- * instruction streams (Wunderlich et al., ISCA 2003) and as MEGsim
- * samples frames: at the phase's end the simulated tiles' intervals
- * (the first, which holds the pipeline's fill, left out) are fitted by
- * least squares to functional counters every tile has (the busiest
- * core's quads, quads rasterized and shaded, fragment-program
- * instructions, texture line requests, primitives read from the
+ * In a raster phase of at least MIN_PERIODS periods of P tiles, one tile
+ * at random in each period (in the frame's tile order) and the phase's
+ * first are recorded and simulated cycle by cycle; the others run on the
+ * functional model alone (no work log, no memory paths), as in a
+ * functional run. The simulated tiles follow one another through the
+ * tile window as a stream, so the pipeline never drains between them;
+ * each one's cycles are the interval between its leaving the pipeline
+ * and the previous simulated tile's. Stratified random sampling with a
+ * regression estimator, as SMARTS samples instruction streams (Wunderlich
+ * et al., ISCA 2003) and MEGsim frames: at the phase's end the simulated
+ * tiles' intervals (the first, which holds the pipeline's fill, left
+ * out) are fitted by least squares to functional counters every tile has
+ * (the busiest core's quads, quads rasterized and shaded, fragment-
+ * program instructions, texture line requests, primitives read from the
  * Parameter Buffer, DRAM bytes), and the fit gives each skipped tile's
- * cycles. The estimate and its variance (the residuals' and the fit's)
- * are added to the frame; the caches and every functional counter stay
- * exact, since the functional model runs every tile.
+ * cycles. The memory's backlog at the phase's end is extrapolated too.
+ * The estimate and its variance (the residuals' by batch means, and the
+ * fit's) are added to the frame; the caches and every functional counter
+ * stay exact, since the functional model runs every tile.
  */
 #include <math.h>
 #include <string.h>
 
 #include "core/array.h"
+#include "core/rng.h"
 #include "pipeline/timing_priv.h"
 
 /* A phase samples when it has at least this many periods: enough fitted
@@ -64,8 +66,21 @@ void tsr_timing_sample_begin(struct tsr_timing *t, uint32_t tile)
 			(uint64_t)((g->target_width + g->cfg.tile_width - 1) / g->cfg.tile_width) *
 			((g->target_height + g->cfg.tile_height - 1) / g->cfg.tile_height);
 		t->sampling = p >= 2 && tiles >= (uint64_t)MIN_PERIODS * p;
+		/* the phase's own sequence: the frame and the phase's place in it */
+		if (g->ras->frame != t->sample_frame) {
+			t->sample_frame = g->ras->frame;
+			t->sample_phase = 0;
+		}
+		tsr_rng_seed(&t->sample_rng, (uint64_t)g->ras->frame << 16 | t->sample_phase++);
 	}
-	t->timed = !t->sampling || t->sample_count % p == 0;
+	/* stratified random sampling: a tile at random in each period (a
+	 * fixed place would alias with whatever repeats in the tile order:
+	 * measured, the first of every four tiles of glmark2's frames 11-13
+	 * took 12-52% longer than the mean), and the phase's first tile
+	 * (where the phase's counters are marked) */
+	if (t->sampling && t->sample_count % p == 0)
+		t->sample_offset = tsr_rng_below(&t->sample_rng, p);
+	t->timed = !t->sampling || t->sample_count == 0 || t->sample_count % p == t->sample_offset;
 	t->sample_tile = tile;
 	features(t, t->sample_mark);
 	/* per core: the busiest core's quads are the tile's largest difference */
@@ -104,29 +119,38 @@ enum tsr_status tsr_timing_sample_end(struct tsr_timing *t, struct tile_run *r,
 	return TSR_OK;
 }
 
-/* Factors the symmetric n x n matrix a (row major) in place into its
- * Cholesky factor L (lower triangle); returns 0 if a is not positive
- * definite. */
+/*
+ * Factors the symmetric positive semi-definite n x n matrix a (row major)
+ * in place into its Cholesky factor L (lower triangle), leaving out each
+ * column that is, within 1e-6 of its norm squared, a combination of the
+ * earlier ones (its diagonal and column set to 0: a feature that moves
+ * with others, such as quads rasterized and shaded when Early-Z kills
+ * none, adds nothing to the fit and would blow up its variance); returns
+ * the columns kept.
+ */
 static int cholesky(double *a, int n)
 {
+	int kept = 0;
 	for (int j = 0; j < n; j++) {
-		double d = a[j * n + j];
+		const double diag = a[j * n + j];
+		double d = diag;
 		for (int k = 0; k < j; k++)
 			d -= a[j * n + k] * a[j * n + k];
-		if (!(d > 0))
-			return 0;
-		a[j * n + j] = sqrt(d);
+		const int keep = d > 1e-6 * diag;
+		a[j * n + j] = keep ? sqrt(d) : 0;
+		kept += keep;
 		for (int i = j + 1; i < n; i++) {
 			double v = a[i * n + j];
 			for (int k = 0; k < j; k++)
 				v -= a[i * n + k] * a[j * n + k];
-			a[i * n + j] = v / a[j * n + j];
+			a[i * n + j] = keep ? v / a[j * n + j] : 0;
 		}
 	}
-	return 1;
+	return kept;
 }
 
-/* Solves L L^T x = b with cholesky()'s factor l. */
+/* Solves L L^T x = b with cholesky()'s factor l (a column left out: its
+ * x is 0). */
 static void cholesky_solve(const double *l, int n, const double *b, double *x)
 {
 	double y[SAMPLE_FEATURES];
@@ -134,13 +158,13 @@ static void cholesky_solve(const double *l, int n, const double *b, double *x)
 		double v = b[i];
 		for (int k = 0; k < i; k++)
 			v -= l[i * n + k] * y[k];
-		y[i] = v / l[i * n + i];
+		y[i] = l[i * n + i] > 0 ? v / l[i * n + i] : 0;
 	}
 	for (int i = n - 1; i >= 0; i--) {
 		double v = y[i];
 		for (int k = i + 1; k < n; k++)
 			v -= l[k * n + i] * x[k];
-		x[i] = v / l[i * n + i];
+		x[i] = l[i * n + i] > 0 ? v / l[i * n + i] : 0;
 	}
 }
 
@@ -184,7 +208,7 @@ static void scaled(const struct fit *f, const struct tile_sample *s, double *z)
 
 /* Fits the simulated tiles' cycles (the phase's first left out: it holds
  * the pipeline's fill) to their features; f->m is 0 when it cannot (fewer
- * tiles than twice the features, or a singular matrix). */
+ * tiles than twice the features). */
 static void fit(const struct tsr_timing *t, uint64_t start, struct fit *f)
 {
 	double mx[SAMPLE_FEATURES] = {0}, z[SAMPLE_FEATURES], b[SAMPLE_FEATURES] = {0};
@@ -214,11 +238,8 @@ static void fit(const struct tsr_timing *t, uint64_t start, struct fit *f)
 				f->l[j * m + k] += z[j] * z[k];
 		}
 	});
-	/* a little ridge: features that move together (quads and their
-	 * instructions) leave the matrix nearly singular */
-	for (int j = 0; j < m; j++)
-		f->l[j * m + j] += 1e-9 * n;
-	if (!cholesky(f->l, m)) {
+	const int kept = cholesky(f->l, m);
+	if (kept == 0) {
 		f->m = 0;
 		return;
 	}
@@ -241,9 +262,9 @@ static void fit(const struct tsr_timing *t, uint64_t start, struct fit *f)
 			batch = 0;
 		}
 	});
-	const double dof = (double)n / (double)(n - (uint32_t)m);  /* n >= 2m > m */
+	const double dof = (double)n / (double)(n - (uint32_t)kept);  /* n >= 2m > kept */
 	f->var = n / BATCH >= 2 ? bss / (double)(n / BATCH * BATCH) * dof
-				 : rss / (double)(n - (uint32_t)m);
+				 : rss / (double)(n - (uint32_t)kept);
 }
 
 void tsr_timing_sample_phase_end(struct tsr_timing *t, struct tsr_frame_stats *fs)
@@ -297,13 +318,23 @@ void tsr_timing_sample_phase_end(struct tsr_timing *t, struct tsr_frame_stats *f
 		for (int j = 0; j < f.m; j++)
 			var += f.var * u[j] * w[j];
 	}
-	const uint64_t e = (uint64_t)(total + 0.5);
-	/* the other counters: the phase's, times the estimated cycles over
-	 * the simulated ones */
-	const uint64_t simulated = t->now - t->sample_start;
+	/* The memory's backlog: the DRAM of a DRAM-bound phase falls behind
+	 * its posted writes all through the phase, and drains them after its
+	 * last tile; the skipped tiles' writes were not queued, so the
+	 * simulated backlog is the simulated stretch's share. Drained here;
+	 * what of the drain is more than a tile's time (the last tile's own
+	 * writes: a phase that keeps up leaves no more) is backlog, and
+	 * grows with the phase: times the estimated over the simulated
+	 * cycles, it is added to the estimate. */
+	const uint64_t end = t->now, simulated = end - t->sample_start;
+	t->now = tsr_timing_wait_memory_idle(t, end);
+	const double ratio = simulated ? total / (double)simulated : 0;
+	const double tile = timed ? (double)simulated / timed : 0,
+		     backlog = (double)(t->now - end) > tile ? (double)(t->now - end) - tile : 0;
+	const uint64_t e = (uint64_t)(total + backlog * ratio + 0.5);
+	/* the other counters: the phase's, times the same ratio */
 	if (simulated)
-		tsr_timing_stats_extrapolate(t, fs, &t->phase_mark,
-					     (double)e / (double)simulated);
+		tsr_timing_stats_extrapolate(t, fs, &t->phase_mark, ratio);
 	t->now += e;
 	struct tsr_timing_stats *st = &fs->timing;
 	st->sampled_tiles += timed;
