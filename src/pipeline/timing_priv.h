@@ -221,7 +221,7 @@ struct tsr_timing {
 	uint32_t batches;            /* batches cut since creation */
 	/* timing.tile_sampling (timing_sampling.c): the raster phase's tiles so
 	 * far, whether it samples, whether the tile being run is simulated,
-	 * its counters at its start; the cycles estimated this frame */
+	 * which, its counters at its start */
 	struct tile_sample *samples;
 	uint32_t sample_count, sample_cap;
 	int sampling, timed;

@@ -654,7 +654,7 @@ enum tsr_status tsr_timing_tile_end(struct tsr_gpu *g, struct tsr_frame_stats *s
 	struct tsr_timing *t = g->timing;
 	t->st = &st->timing;
 	t->time_imbalance = g->cfg.quad_imbalance_stats ? &st->time_imbalance : NULL;
-	if (!t->timed)  /* a tile tile sampling skips */
+	if (!t->timed)  /* a tile that tile sampling skips */
 		return tsr_timing_sample_end(t, NULL, err);
 	struct tile_run *r = run_at(t, t->count);
 	TSR_TRY(tsr_worklog_status(&r->log, err));
