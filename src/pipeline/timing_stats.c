@@ -14,12 +14,14 @@
  *     memory timing keep themselves (busy, stalled, barrier cycles,
  *     latencies and their histograms, per cache and per stream), the
  *     difference of their cumulative values at the frame's end and the
- *     last one's, and what the DRAM could have moved in the frame.
+ *     last one's, and what the DRAM could have moved in the frame;
+ *   tile sampling (timing.tile_sampling): every counter's change over a
+ *     sampled raster phase, scaled to the tiles it did not simulate.
  *
  * The other counters (memory_requests, tile_fetch_primitives,
  * geometry_busy_cycles, tile_cycles, cycles) are counted where they
- * happen. Called by timing_tiles.c and timing_driver.c; calls none of
- * the other timing files.
+ * happen. Called by timing_tiles.c, timing_driver.c and
+ * timing_sampling.c; calls none of the other timing files.
  */
 #include <string.h>
 
@@ -209,24 +211,38 @@ static void stream_cumulative(const struct tsr_timing *t, int i,
 	memcpy(c->latency_hist, m->stream[i].latency_hist, sizeof(c->latency_hist));
 }
 
-/* Adds the memory timing's per-cache and per-stream counters since the
- * last frame end to st's, and keeps them for the next frame. */
-static void cache_stream_deltas(struct tsr_timing *t, struct tsr_frame_stats *st)
+/*
+ * Adds to st the memory timing's per-cache and per-stream counters since
+ * cache_base and stream_base, times factor (1: as they are); with
+ * cache_now and stream_now, keeps the current ones there (they may be the
+ * bases).
+ */
+static void add_memory_since(struct tsr_timing *t, struct tsr_frame_stats *st,
+			     const struct tsr_cache_timing_stats *cache_base,
+			     const struct tsr_stream_timing_stats *stream_base, double factor,
+			     struct tsr_cache_timing_stats *cache_now,
+			     struct tsr_stream_timing_stats *stream_now)
 {
 	const uint32_t n = tsr_memsys_cache_count(t->g->mem);
 	for (uint32_t i = 0; i < n; i++) {
 		struct tsr_cache_timing_stats c, d;
 		cache_cumulative(t, i, &c);
-		tsr_counters_delta(&tsr_counters_cache_timing, &d, &c, &t->prev_cache[i]);
+		tsr_counters_delta(&tsr_counters_cache_timing, &d, &c, &cache_base[i]);
+		if (factor != 1)
+			tsr_counters_scale(&tsr_counters_cache_timing, &d, factor);
 		tsr_counters_add(&tsr_counters_cache_timing, &st->cache_timing[i], &d);
-		t->prev_cache[i] = c;
+		if (cache_now)
+			cache_now[i] = c;
 	}
 	for (int i = 0; i < TSR_STREAM_COUNT; i++) {
 		struct tsr_stream_timing_stats c, d;
 		stream_cumulative(t, i, &c);
-		tsr_counters_delta(&tsr_counters_stream_timing, &d, &c, &t->prev_stream[i]);
+		tsr_counters_delta(&tsr_counters_stream_timing, &d, &c, &stream_base[i]);
+		if (factor != 1)
+			tsr_counters_scale(&tsr_counters_stream_timing, &d, factor);
 		tsr_counters_add(&tsr_counters_stream_timing, &st->stream_timing[i], &d);
-		t->prev_stream[i] = c;
+		if (stream_now)
+			stream_now[i] = c;
 	}
 }
 
@@ -260,21 +276,7 @@ void tsr_timing_stats_extrapolate(struct tsr_timing *t, struct tsr_frame_stats *
 	d.sampled_tiles = d.estimated_tiles = d.estimated_cycles = d.estimated_cycles_var = 0;
 	tsr_counters_scale(&tsr_counters_timing, &d, factor);
 	tsr_counters_add(&tsr_counters_timing, &st->timing, &d);
-	const uint32_t n = tsr_memsys_cache_count(t->g->mem);
-	for (uint32_t i = 0; i < n; i++) {
-		struct tsr_cache_timing_stats c, x;
-		cache_cumulative(t, i, &c);
-		tsr_counters_delta(&tsr_counters_cache_timing, &x, &c, &m->cache[i]);
-		tsr_counters_scale(&tsr_counters_cache_timing, &x, factor);
-		tsr_counters_add(&tsr_counters_cache_timing, &st->cache_timing[i], &x);
-	}
-	for (int i = 0; i < TSR_STREAM_COUNT; i++) {
-		struct tsr_stream_timing_stats c, x;
-		stream_cumulative(t, i, &c);
-		tsr_counters_delta(&tsr_counters_stream_timing, &x, &c, &m->stream[i]);
-		tsr_counters_scale(&tsr_counters_stream_timing, &x, factor);
-		tsr_counters_add(&tsr_counters_stream_timing, &st->stream_timing[i], &x);
-	}
+	add_memory_since(t, st, m->cache, m->stream, factor, NULL, NULL);
 }
 
 void tsr_timing_stats_frame_end(struct tsr_timing *t, struct tsr_frame_stats *st,
@@ -290,5 +292,6 @@ void tsr_timing_stats_frame_end(struct tsr_timing *t, struct tsr_frame_stats *st
 	/* what the DRAM could have moved in the frame (dram_bandwidth_utilisation's base) */
 	const double peak = tsr_dram_peak_bytes_per_gpu_cycle(tsr_memtime_dram(t->mem));
 	s->dram_peak_bytes += (uint64_t)((double)frame_cycles * peak);
-	cache_stream_deltas(t, st);
+	/* the memory timing's per cache and per stream, kept for the next frame */
+	add_memory_since(t, st, t->prev_cache, t->prev_stream, 1, t->prev_cache, t->prev_stream);
 }
