@@ -624,6 +624,52 @@ static void test_memsys_paths(void **state)
 }
 
 /*
+ * A paused path sink (tsr_memsys_pause_path_sink, tile sampling's
+ * geometry chunks): the accesses until the count are reported to none,
+ * plain hits past it neither; the first access past it that misses sets
+ * the sink again and is reported; the paused accesses are counted; a
+ * paused sink is still the sink, and setting one ends the pause.
+ */
+static void test_memsys_path_sink_pause(void **state)
+{
+	(void)state;
+	struct tsr_memsys *m = tiny_memsys();
+	struct path_log l = {0};
+	tsr_memsys_set_path_sink(m, log_path, &l);
+	tsr_mem_access(m, 1, SET0_A, 4, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);  /* miss */
+	assert_int_equal(l.count, 1);
+	const uint64_t at = tsr_memsys_accesses(m);
+	tsr_memsys_pause_path_sink(m, at + 2);
+	tsr_mem_path_fn fn;
+	void *ctx;
+	tsr_memsys_path_sink(m, &fn, &ctx);
+	assert_ptr_equal(fn, log_path);
+	assert_ptr_equal(ctx, &l);
+	tsr_mem_access(m, 1, SET0_A + 8, 4, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);   /* hit */
+	tsr_mem_access(m, 1, SET0_A + 16, 4, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);  /* hit, count reached */
+	tsr_mem_access(m, 1, SET0_A + 24, 4, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);  /* hit */
+	assert_int_equal(l.count, 1);
+	assert_int_equal(tsr_memsys_paused_accesses(m), 3);
+	tsr_mem_access(m, 1, SET0_B, 4, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);  /* miss: resumes */
+	assert_int_equal(l.count, 2);
+	assert_int_equal(l.p[1].addr, SET0_B);
+	assert_int_equal(tsr_memsys_paused_accesses(m), 3);
+	tsr_mem_access(m, 1, SET0_B + 4, 4, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);  /* recorded hit */
+	assert_int_equal(l.count, 3);
+	/* a count already passed: no pause; setting a sink ends one */
+	tsr_memsys_pause_path_sink(m, tsr_memsys_accesses(m));
+	tsr_mem_access(m, 1, SET0_B + 8, 4, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);
+	assert_int_equal(l.count, 4);
+	tsr_memsys_pause_path_sink(m, tsr_memsys_accesses(m) + 100);
+	tsr_mem_access(m, 1, SET0_A + 8, 4, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);
+	tsr_memsys_set_path_sink(m, log_path, &l);
+	assert_int_equal(tsr_memsys_paused_accesses(m), 4);
+	tsr_mem_access(m, 1, SET0_A + 8, 4, 0, TSR_STREAM_PB_LISTS, 0, 0, NULL);
+	assert_int_equal(l.count, 5);
+	tsr_memsys_destroy(m);
+}
+
+/*
  * The Parameter Buffer's writes through a byte-masked L1 and L2: partial
  * lines are written back as their written runs, and the only DRAM reads
  * are those of bytes nobody wrote.
@@ -1118,6 +1164,7 @@ int main(void)
 		cmocka_unit_test(test_memsys_split_across_lines),
 		cmocka_unit_test(test_memsys_dirty_eviction_becomes_l2_write),
 		cmocka_unit_test(test_memsys_paths),
+		cmocka_unit_test(test_memsys_path_sink_pause),
 		cmocka_unit_test(test_memsys_l2_dirty_eviction_goes_to_dram),
 		cmocka_unit_test(test_memsys_l1_line_smaller_than_l2_line),
 		cmocka_unit_test(test_memsys_l1_line_larger_than_l2_line),  /* SRC BUG */

@@ -47,12 +47,21 @@ struct tsr_memsys {
 	struct tsr_dram_counters perfect[TSR_STREAM_COUNT];
 	tsr_mem_path_fn path_fn;     /* tsr_memsys_set_path_sink(), or NULL */
 	void *path_ctx;
+	/* tsr_memsys_pause_path_sink(): the sink set aside (path_fn NULL)
+	 * until hot.accesses reaches resume_at; paused_from: the count at the
+	 * pause; paused: the accesses made while paused, in all */
+	tsr_mem_path_fn paused_fn;
+	uint64_t resume_at, paused_from, paused;
 	struct tsr_mem_path path;    /* the line access being resolved */
 	int bypass;                  /* tsr_memsys_set_bypass(): every access dropped */
 };
 
 void tsr_memsys_set_path_sink(struct tsr_memsys *m, tsr_mem_path_fn fn, void *ctx)
 {
+	if (m->paused_fn) {  /* a pause ends */
+		m->paused += m->hot.accesses - m->paused_from;
+		m->paused_fn = NULL;
+	}
 	m->path_fn = fn;
 	m->path_ctx = ctx;
 	/* with a sink, every access takes the slow path, which records it */
@@ -61,8 +70,36 @@ void tsr_memsys_set_path_sink(struct tsr_memsys *m, tsr_mem_path_fn fn, void *ct
 
 void tsr_memsys_path_sink(const struct tsr_memsys *m, tsr_mem_path_fn *fn, void **ctx)
 {
-	*fn = m->path_fn;
+	*fn = m->paused_fn ? m->paused_fn : m->path_fn;
 	*ctx = m->path_ctx;
+}
+
+void tsr_memsys_pause_path_sink(struct tsr_memsys *m, uint64_t until)
+{
+	if (!m->path_fn || until <= m->hot.accesses)
+		return;
+	tsr_mem_path_fn fn = m->path_fn;
+	tsr_memsys_set_path_sink(m, NULL, m->path_ctx);
+	m->paused_fn = fn;
+	m->paused_from = m->hot.accesses;
+	m->resume_at = until;
+}
+
+uint64_t tsr_memsys_paused_accesses(const struct tsr_memsys *m)
+{
+	return m->paused + (m->paused_fn ? m->hot.accesses - m->paused_from : 0);
+}
+
+/* A paused sink's resumption: at the first access past the inline plain
+ * hit once the count has reached resume_at (the inline path, which every
+ * access takes while no sink is set, is not slowed by a check). Whether
+ * the sink is set again. */
+static inline int sink_resumed(struct tsr_memsys *m)
+{
+	if (__builtin_expect(m->paused_fn == NULL, 1) || m->hot.accesses < m->resume_at)
+		return 0;
+	tsr_memsys_set_path_sink(m, m->paused_fn, m->path_ctx);
+	return 1;
 }
 
 void tsr_memsys_set_bypass(struct tsr_memsys *m, int on)
@@ -560,6 +597,10 @@ void tsr_mem_access_miss(struct tsr_memsys *m, uint32_t port, uint64_t addr, uin
 			 int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
 			 struct tsr_mem_result *r, int fast)
 {
+	if (sink_resumed(m)) {  /* recorded: the slow path, from the fast lookup's answer */
+		mem_access_slow(m, port, addr, size, write, s, requester, meta, r, fast);
+		return;
+	}
 	prefetch_parent(m, port, addr);  /* likely a miss: looked up next */
 	/* not a plain hit: straight to node_access(), without the slow path's
 	 * loop, which would ask again */
@@ -578,6 +619,7 @@ void tsr_mem_access_other(struct tsr_memsys *m, uint32_t port, uint64_t addr, ui
 			  int write, enum tsr_stream s, uint16_t requester, uint32_t meta,
 			  struct tsr_mem_result *r)
 {
+	sink_resumed(m);
 	if (port < m->hot.inline_ports && !r) {
 		const uint64_t last = addr + ((size ? size : 1) - 1);
 		if (!(write && m->hot.port[port].write_through)) {

@@ -238,8 +238,24 @@ struct tsr_mem_path;
 typedef void (*tsr_mem_path_fn)(void *ctx, const struct tsr_mem_path *p);
 void tsr_memsys_set_path_sink(struct tsr_memsys *m, tsr_mem_path_fn fn, void *ctx);
 
-/* The sink tsr_memsys_set_path_sink() set: *fn (NULL: none) and *ctx. */
+/* The sink tsr_memsys_set_path_sink() set: *fn (NULL: none) and *ctx
+ * (a paused sink's too). */
 void tsr_memsys_path_sink(const struct tsr_memsys *m, tsr_mem_path_fn *fn, void **ctx);
+
+/*
+ * Sets the path sink aside until tsr_memsys_accesses() reaches `until`
+ * (timing.tile_sampling's geometry chunks, docs/timing.md): the accesses
+ * in between are served as with no sink (the inline plain hit included)
+ * and reported to none; the first access past that count that is not an
+ * inline plain hit (a miss at its port's cache, or one of several lines)
+ * sets the sink again and is reported. Nothing when no sink is set or
+ * `until` has passed. tsr_memsys_set_path_sink() ends a pause.
+ */
+void tsr_memsys_pause_path_sink(struct tsr_memsys *m, uint64_t until);
+
+/* The accesses (as tsr_memsys_accesses() counts them) made while the sink
+ * was paused, since the memory system's creation. */
+uint64_t tsr_memsys_paused_accesses(const struct tsr_memsys *m);
 
 /*
  * Fast-forward (`tessera run --frames A-B`, docs/performance.md): with on

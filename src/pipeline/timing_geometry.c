@@ -20,12 +20,79 @@
  */
 #include "pipeline/timing_priv.h"
 
+/* Memory accesses (tsr_memsys_accesses(): lookups at every level) of a
+ * geometry chunk that tile sampling records, and the periods of P chunks
+ * recorded whole at a geometry phase's start (its prefix): a phase that
+ * short is recorded and simulated whole. Measured on sprites-2d, whose
+ * phases have 5.4 K accesses: chunked from the start, the 3 chunks of its
+ * 3 periods ran at twice the whole phase's rate. */
+#define GEOMETRY_CHUNK 256
+#define GEOMETRY_PREFIX_PERIODS 32
+
+/*
+ * The path sink of a geometry phase that tile sampling records in chunks:
+ * the path joins the job's log; once the prefix, or a chunk, has its
+ * accesses, the sink pauses until the next chunk's start, at random in
+ * the next period of P chunks (stratified as the tiles are,
+ * timing_sampling.c).
+ */
+static void geometry_path(void *ctx, const struct tsr_mem_path *p)
+{
+	struct tsr_timing *t = ctx;
+	struct tsr_memsys *mem = t->g->mem;
+	tsr_worklog_path(t->geom_log, p);
+	const uint64_t now = tsr_memsys_accesses(mem);
+	if (!t->geom_chunk_end)  /* the first path since the sink resumed */
+		t->geom_chunk_end = now + GEOMETRY_CHUNK;
+	if (now < t->geom_chunk_end)
+		return;
+	const uint32_t period = t->cfg.tile_sampling;
+	if (!t->geom_prefix_paths) {  /* the prefix's end: the periods start */
+		t->geom_prefix_paths = t->geom_log->path_count;
+		t->geom_prefix_accesses = now - t->geom_from;
+		t->geom_period = now;
+	}
+	uint64_t resume;
+	do {  /* the next period that has not begun (a late chunk skips none) */
+		resume = t->geom_period + tsr_rng_below(&t->geom_rng, period) * GEOMETRY_CHUNK;
+		t->geom_period += (uint64_t)period * GEOMETRY_CHUNK;
+	} while (resume <= now);
+	t->geom_chunk_end = 0;
+	tsr_memsys_pause_path_sink(mem, resume);
+}
+
+/* The next geometry phase records into the next job's log: every path,
+ * or with tile sampling, a prefix and chunks (geometry_path()). */
+static void record_geometry(struct tsr_gpu *g)
+{
+	struct tsr_timing *t = g->timing;
+	struct tsr_worklog *log = next_job_log(t);
+	record_into(g, log, UINT32_MAX);
+	if (t->cfg.tile_sampling < 2)
+		return;
+	t->geom_log = log;
+	t->geom_from = tsr_memsys_accesses(g->mem);
+	t->geom_paused_from = tsr_memsys_paused_accesses(g->mem);
+	t->geom_chunk_end = t->geom_from + (uint64_t)GEOMETRY_PREFIX_PERIODS *
+						   t->cfg.tile_sampling * GEOMETRY_CHUNK;
+	t->geom_prefix_paths = 0;
+	t->geom_prefix_accesses = 0;
+	/* its own sequence: the frame and the phase */
+	tsr_rng_seed(&t->geom_rng, (uint64_t)g->frames_begun << 16 | t->rasters_ended | 1ull << 63);
+	tsr_memsys_set_path_sink(g->mem, geometry_path, t);
+}
+
 /* The frame's first geometry phase records into the next job's log. */
 void tsr_timing_frame_begin(struct tsr_gpu *g)
 {
 	struct tsr_timing *t = g->timing;
 	t->geom_prims = t->geom_vertices = t->geom_instructions = 0;
-	record_into(g, next_job_log(t), UINT32_MAX);
+	record_geometry(g);
+}
+
+void tsr_timing_pass_geometry_begin(struct tsr_gpu *g)
+{
+	record_geometry(g);
 }
 
 /*
@@ -56,10 +123,46 @@ enum tsr_status tsr_timing_geometry_end(struct tsr_gpu *g, struct tsr_frame_stat
 	t->geom_instructions = gs->vertex_instructions;
 	const uint64_t busy = prims > vertices ? prims : vertices;
 	j->busy = busy > vp ? busy : vp;
-	j->st = &st->timing;
+	j->fs = st;
+	j->ratio = 1;
+	j->prefix_paths = 0;
+	if (t->cfg.tile_sampling >= 2 && t->geom_prefix_paths) {
+		/* recorded in chunks after its prefix: the accesses since the
+		 * prefix over the chunks' */
+		const uint64_t all = tsr_memsys_accesses(g->mem) - t->geom_from -
+				     t->geom_prefix_accesses,
+			       paused = tsr_memsys_paused_accesses(g->mem) - t->geom_paused_from;
+		if (paused && all > paused) {
+			j->ratio = (double)all / (double)(all - paused);
+			j->prefix_paths = t->geom_prefix_paths;
+		}
+	}
 	j->next = j->in_flight = 0;
 	t->jobs_queued++;
 	return TSR_OK;
+}
+
+/*
+ * A job whose paths tile sampling recorded in chunks, at its last path's
+ * completion (`now`): its memory took the prefix's cycles and the
+ * chunks' times the ratio of the accesses since the prefix to theirs (the
+ * chunks' stream stands for the phase's, as the sampled tiles' does for
+ * theirs), and its other timing counters get the skipped accesses' share
+ * at the chunks' rates (the writes that drain after `now` are not
+ * scaled). The job then ends when that time or its units' bound has
+ * passed.
+ */
+static void estimate(struct tsr_timing *t, struct geometry_job *j, uint64_t now)
+{
+	const double extra = (double)(now - j->chunks_start) * (j->ratio - 1);
+	tsr_timing_stats_extrapolate(t, j->fs, &t->geom_mark, j->ratio - 1);
+	const uint64_t end = now + (uint64_t)(extra + 0.5),
+		       bound = j->start + j->busy > now ? j->start + j->busy : now;
+	if (end > bound) {
+		j->fs->timing.estimated_geometry_cycles += end - bound;
+		j->busy = end - j->start;
+	}
+	j->ratio = 1;  /* done */
 }
 
 /*
@@ -79,15 +182,22 @@ void tsr_timing_geometry_step(struct tsr_timing *t, uint64_t now)
 		}
 		if (j->next < j->log.path_count && j->in_flight < GEOMETRY_IN_FLIGHT &&
 		    j->issue_at <= now) {
+			if (j->ratio > 1 && j->next == j->prefix_paths) {  /* the chunks start */
+				j->chunks_start = now;
+				tsr_timing_stats_mark(t, j->fs, &t->geom_mark);
+			}
 			issue_path(t, now, &j->log.paths[j->next++],
 				   (uint64_t)TAG_GEOMETRY << TAG_KIND_SHIFT);
 			j->in_flight++;
 			j->issue_at = now + 1;
 		}
-		if (j->next < j->log.path_count || j->in_flight || now < j->issue_at ||
-		    now < j->start + j->busy)
+		if (j->next < j->log.path_count || j->in_flight || now < j->issue_at)
 			return;
-		j->st->geometry_busy_cycles += now - j->start;
+		if (j->ratio > 1)
+			estimate(t, j, now);
+		if (now < j->start + j->busy)
+			return;
+		j->fs->timing.geometry_busy_cycles += now - j->start;
 		if (t->jobs_done++ == t->rasters_ended)
 			t->raster_start = now;  /* the window's frame may start now */
 		t->flush_dirty = t->fetch_dirty = 1;

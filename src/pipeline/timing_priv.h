@@ -70,7 +70,12 @@ enum tag_kind { TAG_CORE = 1, TAG_FETCH, TAG_POSTED, TAG_GEOMETRY, TAG_IMR_Z, TA
 /* A frame's geometry phase: its recorded paths and its units' bound. */
 struct geometry_job {
 	struct tsr_worklog log;
-	struct tsr_timing_stats *st; /* its frame's counters (geometry_busy_cycles) */
+	struct tsr_frame_stats *fs;  /* its frame's counters (geometry_busy_cycles) */
+	double ratio;                /* the phase's memory accesses over those of its
+					recorded paths (1: all recorded; > 1: tile
+					sampling recorded chunks, timing_geometry.c) */
+	uint32_t prefix_paths;       /* then: the paths before the chunks */
+	uint64_t chunks_start;       /* the cycle the first chunk's first path issued */
 	uint64_t busy;               /* cycles its units need at least */
 	uint64_t start;              /* the cycle it started */
 	uint64_t issue_at;           /* the first cycle it may issue again */
@@ -234,6 +239,18 @@ struct tsr_timing {
 	uint64_t core_mark[TSR_MAX_CORES];
 	struct sample_mark phase_mark;   /* the counters at the phase's start, */
 	uint64_t sample_start;           /* and its cycle (its geometry done) */
+	/* the geometry phase being recorded in chunks (timing_geometry.c):
+	 * its log, the memory system's access count and paused accesses at
+	 * its start, the running chunk's (or prefix's) end (0: not begun),
+	 * the prefix's paths and accesses (0: not over), the next period's
+	 * start, the chunks' places; the running job's counters at its
+	 * first chunk */
+	struct tsr_worklog *geom_log;
+	uint64_t geom_from, geom_paused_from, geom_chunk_end, geom_period;
+	uint32_t geom_prefix_paths;
+	uint64_t geom_prefix_accesses;
+	struct tsr_rng geom_rng;
+	struct sample_mark geom_mark;
 };
 
 /* The tile i (<= count <= window) places after the oldest; head < window,
@@ -342,6 +359,10 @@ static inline struct tsr_worklog *next_job_log(struct tsr_timing *t)
 {
 	return &t->jobs[t->jobs_queued % JOBS].log;
 }
+
+/* timing_geometry.c: the next geometry phase (a render pass's, after the
+ * last one's raster phase) records into the next job's log. */
+void tsr_timing_pass_geometry_begin(struct tsr_gpu *g);
 
 /* ---- timing_sampling.c ---- */
 

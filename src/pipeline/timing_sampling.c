@@ -270,6 +270,10 @@ static void fit(const struct tsr_timing *t, uint64_t start, struct fit *f)
 void tsr_timing_sample_phase_end(struct tsr_timing *t, struct tsr_frame_stats *fs)
 {
 	if (!t->sampling) {
+		/* its writes drain before the next geometry phase, as a
+		 * sampled phase's do (below), so that no job tile sampling
+		 * records in chunks shares the memory (timing_geometry.c) */
+		t->now = tsr_timing_wait_memory_idle(t, t->now);
 		t->sample_count = 0;
 		return;
 	}

@@ -717,6 +717,6 @@ enum tsr_status tsr_timing_pass_end(struct tsr_gpu *g, struct tsr_frame_stats *s
 	/* the next phase's tiles start now, or when its geometry is done */
 	t->raster_start = t->now;
 	t->rasters_ended++;
-	record_into(g, next_job_log(t), UINT32_MAX);
+	tsr_timing_pass_geometry_begin(g);
 	return TSR_OK;
 }

@@ -223,6 +223,9 @@ enum tsr_counter_merge {
 	  "docs/timing.md)")                                                                \
 	X(estimated_cycles_var, "cycles^2", TSR_MERGE_SUM, 0,                               \
 	  "the variance of estimated_cycles (its standard error: the square root)")         \
+	X(estimated_geometry_cycles, "cycles", TSR_MERGE_SUM, 0,                            \
+	  "cycles timing.tile_sampling added to geometry phases whose memory paths it "     \
+	  "sampled, included in geometry_busy_cycles (docs/timing.md)")                     \
 	X(tile_fetch_reads, "count", TSR_MERGE_SUM, 0, "Parameter Buffer line reads timed") \
 	X(tile_fetch_primitives, "count", TSR_MERGE_SUM, 0,                                 \
 	  "primitives the Tile Fetcher output to the Rasterizer")                           \
