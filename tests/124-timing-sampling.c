@@ -32,23 +32,38 @@
 #define GOLDEN_CYCLES 2478336ull
 #define GOLDEN_GEOMETRY_CYCLES 303106ull
 
+/* The built-in configuration at width x height, the timing mode on with
+ * timing.tile_sampling `period`. */
+static void timing_config(struct tsr_gpu_config *cfg, uint32_t width, uint32_t height,
+			  uint32_t period)
+{
+	tsr_config_defaults(cfg);
+	cfg->width = width;
+	cfg->height = height;
+	cfg->timing.enabled = 1;
+	cfg->timing.tile_sampling = period;
+}
+
+/* A simulation of the shipped workload `name` on cfg. */
+static struct tsr_sim *open_sim(const char *name, const struct tsr_gpu_config *cfg)
+{
+	char path[4096];
+	struct tsr_error err;
+	assert_int_equal(tsr_data_resolve("workloads", name, path, sizeof(path), &err), TSR_OK);
+	struct tsr_sim *sim = NULL;
+	if (tsr_sim_open(cfg, path, &sim, &err) != TSR_OK)
+		fail_msg("%s: %s", name, err.msg);
+	return sim;
+}
+
 /* The totals of FRAMES frames of kingdom-map-2d at 960 x 576 with the
  * timing mode on and timing.tile_sampling `period`, into *out. */
 static void run(uint32_t period, struct tsr_frame_stats *out)
 {
-	char path[4096];
-	struct tsr_error err;
-	assert_int_equal(tsr_data_resolve("workloads", "kingdom-map-2d", path, sizeof(path), &err),
-			 TSR_OK);
 	struct tsr_gpu_config cfg;
-	tsr_config_defaults(&cfg);
-	cfg.width = 960;
-	cfg.height = 576;
-	cfg.timing.enabled = 1;
-	cfg.timing.tile_sampling = period;
-	struct tsr_sim *sim = NULL;
-	if (tsr_sim_open(&cfg, path, &sim, &err) != TSR_OK)
-		fail_msg("kingdom-map-2d: %s", err.msg);
+	timing_config(&cfg, 960, 576, period);
+	struct tsr_sim *sim = open_sim("kingdom-map-2d", &cfg);
+	struct tsr_error err;
 	for (uint32_t f = 0; f < FRAMES; f++) {
 		const struct tsr_frame_stats *fs;
 		if (tsr_sim_step(sim, &fs, &err) != TSR_OK)
@@ -69,15 +84,23 @@ static double rel(uint64_t a, uint64_t b)
 	return fabs((double)a - (double)b) / (double)b;
 }
 
+/* Three runs of fn (freed by the caller): a full one, and two sampled
+ * with PERIOD. */
+static struct tsr_frame_stats *full_and_sampled(void (*fn)(uint32_t, struct tsr_frame_stats *))
+{
+	struct tsr_frame_stats *a = calloc(3, sizeof(*a));
+	assert_non_null(a);
+	fn(0, a);
+	fn(PERIOD, a + 1);
+	fn(PERIOD, a + 2);
+	return a;
+}
+
 static void test_sampled_run(void **state)
 {
 	(void)state;
-	struct tsr_frame_stats *full = calloc(3, sizeof(*full));
-	assert_non_null(full);
+	struct tsr_frame_stats *full = full_and_sampled(run);
 	struct tsr_frame_stats *sampled = full + 1, *again = full + 2;
-	run(0, full);
-	run(PERIOD, sampled);
-	run(PERIOD, again);
 	/* the functional model ran every tile as without sampling */
 	assert_memory_equal(&full->geometry, &sampled->geometry, sizeof(full->geometry));
 	assert_memory_equal(&full->tiling, &sampled->tiling, sizeof(full->tiling));
@@ -115,20 +138,11 @@ static void test_sampled_run(void **state)
  * timing.tile_sampling `period`, into *out. */
 static void run_geometry(uint32_t period, struct tsr_frame_stats *out)
 {
-	char path[4096];
-	struct tsr_error err;
-	assert_int_equal(tsr_data_resolve("workloads", "city-racing-3d", path, sizeof(path), &err),
-			 TSR_OK);
 	struct tsr_gpu_config cfg;
-	tsr_config_defaults(&cfg);
-	cfg.width = 320;
-	cfg.height = 192;
-	cfg.timing.enabled = 1;
+	timing_config(&cfg, 320, 192, period);
 	cfg.timing.vertex_processors = 32;
-	cfg.timing.tile_sampling = period;
-	struct tsr_sim *sim = NULL;
-	if (tsr_sim_open(&cfg, path, &sim, &err) != TSR_OK)
-		fail_msg("city-racing-3d: %s", err.msg);
+	struct tsr_sim *sim = open_sim("city-racing-3d", &cfg);
+	struct tsr_error err;
 	const struct tsr_frame_stats *fs;
 	if (tsr_sim_step(sim, &fs, &err) != TSR_OK)
 		fail_msg("%s", err.msg);
@@ -146,12 +160,8 @@ static void run_geometry(uint32_t period, struct tsr_frame_stats *out)
 static void test_sampled_geometry(void **state)
 {
 	(void)state;
-	struct tsr_frame_stats *full = calloc(3, sizeof(*full));
-	assert_non_null(full);
+	struct tsr_frame_stats *full = full_and_sampled(run_geometry);
 	struct tsr_frame_stats *sampled = full + 1, *again = full + 2;
-	run_geometry(0, full);
-	run_geometry(PERIOD, sampled);
-	run_geometry(PERIOD, again);
 	assert_memory_equal(&full->geometry, &sampled->geometry, sizeof(full->geometry));
 	assert_memory_equal(full->dram, sampled->dram, sizeof(full->dram));
 	const struct tsr_timing_stats *s = &sampled->timing, *f = &full->timing;

@@ -279,8 +279,9 @@ static const struct key keys[] = {
 	    "0: every tile simulated cycle by cycle; P >= 2: in a raster phase of at least "
 	    "32 x P tiles, one tile at random in each P of the frame's tile order (and the "
 	    "phase's first) is, and the others' cycles are estimated by a regression on their "
-	    "functional counters, fitted to the simulated tiles (docs/timing.md, \"Tile "
-	    "sampling\"; 4: the setting measured there)",
+	    "functional counters, fitted to the simulated tiles; a geometry phase's memory "
+	    "paths past its first 32 x P chunks of 256 accesses, one chunk in each P "
+	    "(docs/timing.md, \"Tile sampling\"; 4: the setting measured there)",
 	    M_FUNCTIONAL, WHY_TIMING),
 	BOOL("timing.overlap_frames", timing.overlap_frames, "false",
 	     "the geometry phase of frame N+1 runs during the raster phase of frame N, into a "

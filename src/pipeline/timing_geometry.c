@@ -16,7 +16,10 @@
  * frame's is done (its Parameter Buffer is the other one), so it runs
  * during this frame's raster phase, and a frame ends when its last tile
  * leaves (the last frame, when its writes have reached DRAM too;
- * tsr_timing_frame_end in timing_driver.c).
+ * tsr_timing_frame_end in timing_driver.c). With timing.tile_sampling, a
+ * long phase's paths are recorded in chunks past a prefix and the job's
+ * memory time estimated from them (geometry_path(), estimate();
+ * docs/timing.md, "Tile sampling").
  */
 #include "pipeline/timing_priv.h"
 
