@@ -7,7 +7,8 @@
  * counters extrapolated within 5%, and two runs give the same counters
  * (golden cycles below). A geometry phase bound by its memory is
  * recorded in chunks past its prefix and its cycles estimated (golden
- * too). Bad values are refused naming the key.
+ * too). A phase a few heavy tiles carry stays within 15% (the fit's
+ * ridge). Bad values are refused naming the key.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -56,6 +57,19 @@ static struct tsr_sim *open_sim(const char *name, const struct tsr_gpu_config *c
 	return sim;
 }
 
+/* The totals of one frame of the shipped workload `name` on cfg, into *out. */
+static void one_frame(const char *name, const struct tsr_gpu_config *cfg,
+		      struct tsr_frame_stats *out)
+{
+	struct tsr_sim *sim = open_sim(name, cfg);
+	struct tsr_error err;
+	const struct tsr_frame_stats *fs;
+	if (tsr_sim_step(sim, &fs, &err) != TSR_OK)
+		fail_msg("%s: %s", name, err.msg);
+	memcpy(out, tsr_sim_total(sim), sizeof(*out));
+	tsr_sim_close(sim);
+}
+
 /* The totals of FRAMES frames of kingdom-map-2d at 960 x 576 with the
  * timing mode on and timing.tile_sampling `period`, into *out. */
 static void run(uint32_t period, struct tsr_frame_stats *out)
@@ -82,6 +96,15 @@ static void run(uint32_t period, struct tsr_frame_stats *out)
 static double rel(uint64_t a, uint64_t b)
 {
 	return fabs((double)a - (double)b) / (double)b;
+}
+
+/* Prints `what`: the sampled run's value s against the full run's f;
+ * returns rel(s, f). */
+static double compared(const char *what, uint64_t s, uint64_t f)
+{
+	print_message("%s %llu against %llu (%+.2f%%)\n", what, (unsigned long long)s,
+		      (unsigned long long)f, 100.0 * ((double)s - (double)f) / (double)f);
+	return rel(s, f);
 }
 
 /* Three runs of fn (freed by the caller): a full one, and two sampled
@@ -141,13 +164,7 @@ static void run_geometry(uint32_t period, struct tsr_frame_stats *out)
 	struct tsr_gpu_config cfg;
 	timing_config(&cfg, 320, 192, period);
 	cfg.timing.vertex_processors = 32;
-	struct tsr_sim *sim = open_sim("city-racing-3d", &cfg);
-	struct tsr_error err;
-	const struct tsr_frame_stats *fs;
-	if (tsr_sim_step(sim, &fs, &err) != TSR_OK)
-		fail_msg("%s", err.msg);
-	memcpy(out, tsr_sim_total(sim), sizeof(*out));
-	tsr_sim_close(sim);
+	one_frame("city-racing-3d", &cfg, out);
 }
 
 /*
@@ -169,16 +186,51 @@ static void test_sampled_geometry(void **state)
 	assert_int_equal(s->estimated_tiles, 0);
 	assert_true(s->estimated_geometry_cycles > 0 &&
 		    s->estimated_geometry_cycles < s->geometry_busy_cycles);
-	print_message("geometry cycles %llu against %llu (%+.2f%%)\n",
-		      (unsigned long long)s->geometry_busy_cycles,
-		      (unsigned long long)f->geometry_busy_cycles,
-		      100.0 * ((double)s->geometry_busy_cycles - (double)f->geometry_busy_cycles) /
-			      (double)f->geometry_busy_cycles);
-	assert_true(rel(s->geometry_busy_cycles, f->geometry_busy_cycles) < 0.03);
+	assert_true(compared("geometry cycles", s->geometry_busy_cycles, f->geometry_busy_cycles) <
+		    0.03);
 	assert_true(rel(s->memory_requests, f->memory_requests) < 0.05);
 	assert_memory_equal(&sampled->timing, &again->timing, sizeof(sampled->timing));
 	assert_int_equal(s->geometry_busy_cycles, GOLDEN_GEOMETRY_CYCLES);
 	free(full);
+}
+
+/* The totals of a frame of shadow-map-3d under DTexL's configuration
+ * (configs/dtexl-table2.json, Hilbert order, CG-square, flp2, decoupled
+ * barriers) with timing.tile_sampling `period`, into *out. */
+static void run_dtexl(uint32_t period, struct tsr_frame_stats *out)
+{
+	char path[4096], p[32];
+	struct tsr_error err;
+	assert_int_equal(tsr_data_resolve("configs", "dtexl-table2", path, sizeof(path), &err),
+			 TSR_OK);
+	snprintf(p, sizeof(p), "timing.tile_sampling=%u", period);
+	const char *sets[] = {"timing.enabled=true", "tiling.order=hilbert",
+			      "raster.quad_grouping=cg-square", "raster.subtile_assignment=flp2",
+			      "timing.barriers=decoupled", p};
+	struct tsr_gpu_config cfg;
+	tsr_config_defaults(&cfg);
+	if (tsr_config_apply_sets(&cfg, path, sets, sizeof(sets) / sizeof(sets[0]), &err) != TSR_OK)
+		fail_msg("%s", err.msg);
+	one_frame("shadow-map-3d", &cfg, out);
+}
+
+/*
+ * A phase whose work a few heavy tiles carry: shadow-map-3d's shadow pass
+ * (256 tiles, 51 fitted at P = 5) under DTexL's configuration. Without the
+ * fit's ridge two nearly collinear features got coefficients of -1.5e7
+ * and +1.6e7 and the frame 7.7 times the full run's cycles; with it,
+ * +6.3% (measured). Fails beyond 15%.
+ */
+static void test_heavy_tailed_phase(void **state)
+{
+	(void)state;
+	struct tsr_frame_stats *a = calloc(2, sizeof(*a));
+	assert_non_null(a);
+	run_dtexl(0, a);
+	run_dtexl(5, a + 1);
+	assert_true(a[1].timing.estimated_tiles > 0);
+	assert_true(compared("cycles", a[1].timing.cycles, a[0].timing.cycles) < 0.15);
+	free(a);
 }
 
 /* A value tile sampling refuses: the message names the key. */
@@ -210,6 +262,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sampled_run),
 		cmocka_unit_test(test_sampled_geometry),
+		cmocka_unit_test(test_heavy_tailed_phase),
 		cmocka_unit_test(test_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
