@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,7 +180,19 @@ static void print_summary(const struct tsr_frame_stats *t, uint32_t frames,
 		snprintf(label, sizeof(label), "frames per second (%u MHz)", gpu_mhz);
 		printf("%-34s %16.2f\n", label,
 		       tsr_frames_per_second(frames, t->timing.cycles, gpu_mhz));
-		printf("%-34s %16.1f\n", "mean memory latency (cycles)",
+		/* tile sampling (docs/timing.md): the estimated tiles' share, the
+		 * cycles' standard error, and a latency that is the simulated
+		 * tiles' stream's, not the frame's */
+		const uint64_t est = t->timing.estimated_tiles;
+		if (est) {
+			printf("%-34s %15.2f%%\n", "tiles estimated (tile sampling)",
+			       100.0 * (double)est / (double)(est + t->timing.sampled_tiles));
+			printf("%-34s %15.2f%%\n", "cycles' standard error",
+			       100.0 * sqrt((double)t->timing.estimated_cycles_var) /
+				       (double)t->timing.cycles);
+		}
+		printf("%-34s %16.1f\n",
+		       est ? "mean memory latency, sampled tiles" : "mean memory latency (cycles)",
 		       t->timing.memory_requests ? (double)t->timing.memory_latency /
 						   (double)t->timing.memory_requests : 0.0);
 		struct tsr_energy_result r;
