@@ -46,8 +46,9 @@
  * (256 shadow-map tiles, 51 fitted) under DTexL's configuration gave two
  * nearly collinear features coefficients of -1.5e7 and +1.6e7, and its
  * frame 7.7 times the full run's cycles; shadow-depth-3d's came out 44%
- * high. With it, both within 5%, and the built-in workloads' and the
- * corpus's errors as small or smaller (docs/timing.md).
+ * high. With it, both within 5%; the built-in workloads' and the corpus's
+ * errors within 0.35 points of the plain least-squares fit's, or much
+ * smaller (glmark2's capture at P = 4: +3.0% to 0.0%; docs/timing.md).
  */
 #define RIDGE 0.01
 
