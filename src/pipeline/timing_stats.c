@@ -274,6 +274,7 @@ void tsr_timing_stats_extrapolate(struct tsr_timing *t, struct tsr_frame_stats *
 	d.cycles = d.geometry_cycles = d.geometry_busy_cycles = d.tile_cycles = 0;
 	d.dram_refreshes = d.dram_peak_bytes = 0;
 	d.sampled_tiles = d.estimated_tiles = d.estimated_cycles = d.estimated_cycles_var = 0;
+	d.estimated_geometry_cycles = 0;
 	tsr_counters_scale(&tsr_counters_timing, &d, factor);
 	tsr_counters_add(&tsr_counters_timing, &st->timing, &d);
 	add_memory_since(t, st, m->cache, m->stream, factor, NULL, NULL);
