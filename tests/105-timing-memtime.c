@@ -34,16 +34,23 @@ struct log {
 	uint64_t cycle[256];   /* completion cycle by tag (tags < 256) */
 	uint64_t count;
 	uint64_t latency_sum;  /* tags >= 256 carry their issue cycle */
+	uint64_t *by_issue;    /* if set: completion cycle by tag - 256 */
+	int in_issue;          /* set around an issue call */
+	uint64_t inside;       /* completions reported from inside one */
 };
 
 static void on_done(void *ctx, uint64_t tag, uint64_t cycle)
 {
 	struct log *l = ctx;
-	if (tag < 256)
+	if (tag < 256) {
 		l->cycle[tag] = cycle;
-	else
+	} else {
 		l->latency_sum += cycle - (tag - 256);
+		if (l->by_issue)
+			l->by_issue[tag - 256] = cycle;
+	}
 	l->count++;
+	l->inside += (uint64_t)l->in_issue;
 }
 
 /* Unloaded 64-byte read of a closed bank, GPU clock = DRAM clock. */
@@ -240,6 +247,47 @@ static void test_merging(void **state)
 	assert_int_equal(l.cycle[7], l.cycle[6]);
 	assert_int_equal(tsr_memtime_cache_counters(mt, 1)->merges, 1);
 	assert_int_equal(tsr_memtime_dram_counters(mt)->reads, 2);
+	tsr_memtime_destroy(mt);
+}
+
+/* tsr_memtime_issue_early(): a certain L1 hit is reported from inside the
+ * call, at the end of its lookup; a hit behind a queued lookup of its line
+ * that misses is not certain (it will merge into that miss's MSHR) and
+ * completes with the fill, as with tsr_memtime_issue(). */
+static void test_early_known_hits(void **state)
+{
+	(void)state;
+	struct tsr_memtime_cache_params c[2];
+	default_caches(c);
+	struct tsr_dram_params d = tsr_test_dram_analytic();
+	struct log l;
+	struct tsr_memtime *mt = make(c, 2, &d, d.dram_mhz, &l);
+	struct tsr_error err = {{0}};
+	struct tsr_mem_path p = rd(0x1000, 2, 0);
+	l.in_issue = 1;
+	assert_int_equal(tsr_memtime_issue_early(mt, 5, &p, 1, &err), TSR_OK);
+	l.in_issue = 0;
+	assert_int_equal(l.inside, 1);
+	assert_int_equal(l.cycle[1], 5 + L1_LAT);
+	assert_int_equal(tsr_memtime_in_flight(mt), 0);
+	assert_true(tsr_memtime_next_event(mt) == UINT64_MAX);
+	const struct tsr_memtime_cache_counters *k = tsr_memtime_cache_counters(mt, 0);
+	assert_int_equal(k->lookups, 1);
+	assert_int_equal(k->hits, 1);
+	assert_int_equal(k->latency_sum, L1_LAT);
+
+	const uint64_t t0 = 100;
+	p = rd(0x2000, 2, 1);  /* misses L1, hits L2 */
+	issue(mt, t0, &p, 2);
+	p = rd(0x2000 + 8, 2, 0);  /* the functional model: a hit (the miss filled it) */
+	l.in_issue = 1;
+	assert_int_equal(tsr_memtime_issue_early(mt, t0, &p, 3, &err), TSR_OK);
+	l.in_issue = 0;
+	assert_int_equal(l.inside, 1);  /* its lookup waits for the port behind the miss's */
+	drain(mt);
+	assert_int_equal(l.cycle[2], t0 + L1_LAT + L2_LAT);
+	assert_int_equal(l.cycle[3], l.cycle[2]);
+	assert_int_equal(tsr_memtime_cache_counters(mt, 0)->merges, 1);
 	tsr_memtime_destroy(mt);
 }
 
@@ -544,19 +592,46 @@ static void test_determinism(void **state)
 /* The functional model's own paths (TCOR Table I tree, two cores) replayed. */
 struct replay {
 	struct tsr_memtime *mt;
+	struct log *l;
 	uint64_t cycle, paths;
+	int early;  /* tsr_memtime_issue_early() */
+	uint64_t (*tag)(const struct replay *r);
 };
+
+/* Tags: 256 + the issue cycle (the log's latency sum), or 256 + the path's
+ * number (by_issue: paths issued in one cycle told apart). */
+static uint64_t tag_cycle(const struct replay *r)
+{
+	return 256 + r->cycle;
+}
+
+static uint64_t tag_path(const struct replay *r)
+{
+	return 256 + r->paths;
+}
 
 static void replay_path(void *ctx, const struct tsr_mem_path *p)
 {
 	struct replay *r = ctx;
-	issue(r->mt, r->cycle, p, 256 + r->cycle);
+	if (r->early) {
+		struct tsr_error err = {{0}};
+		r->l->in_issue = 1;
+		assert_int_equal(tsr_memtime_issue_early(r->mt, r->cycle, p, r->tag(r), &err),
+				 TSR_OK);
+		r->l->in_issue = 0;
+	} else {
+		issue(r->mt, r->cycle, p, r->tag(r));
+	}
 	r->paths++;
 }
 
-/* gap: cycles between accesses. Returns the model (caller destroys). */
-static struct tsr_memtime *replay_run(uint32_t gap, uint32_t n, struct tsr_memsys **out_m,
-				      struct log *l, struct replay *r)
+/* gap: cycles between accesses (0: four a cycle); words: 4-byte words
+ * they spread over; early: issued with tsr_memtime_issue_early(); by_issue:
+ * if set, each completion's cycle by the path's number. Returns the model
+ * (caller destroys). */
+static struct tsr_memtime *replay_run_with(uint32_t gap, uint32_t n, uint32_t words, int early,
+					   uint64_t *by_issue, struct tsr_memsys **out_m,
+					   struct log *l, struct replay *r)
 {
 	struct tsr_memsys_config cfg;
 	tsr_memsys_config_defaults(&cfg, 2);
@@ -575,25 +650,35 @@ static struct tsr_memtime *replay_run(uint32_t gap, uint32_t n, struct tsr_memsy
 	struct tsr_dram_params d;
 	tsr_dram_params_default_lpddr3(&d);
 	struct tsr_memtime *mt = make(c, nc, &d, 600, l);
+	l->by_issue = by_issue;
 	memset(r, 0, sizeof(*r));
 	r->mt = mt;
+	r->l = l;
+	r->early = early;
+	r->tag = by_issue ? tag_path : tag_cycle;
 	tsr_memsys_set_path_sink(m, replay_path, r);
 	struct tsr_rng rng;
 	tsr_rng_seed(&rng, 3);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t x = tsr_rng_below(&rng, 10), core = tsr_rng_below(&rng, 2);
-		uint64_t addr = (uint64_t)tsr_rng_below(&rng, 1u << 20) * 4;  /* 4 MiB */
+		uint64_t addr = (uint64_t)tsr_rng_below(&rng, words) * 4;
 		enum tsr_stream s = x < 5 ? TSR_STREAM_TEXTURE : x < 9 ? TSR_STREAM_PB_LISTS
 							      : TSR_STREAM_COLOR;
 		int write = s == TSR_STREAM_COLOR || (s == TSR_STREAM_PB_LISTS && x == 8);
 		tsr_mem_access(m, tsr_memsys_port(m, s, core), addr, 4, write, s, 0, 0, NULL);
-		r->cycle += gap;
+		r->cycle += gap ? gap : (i % 4 == 3);
 	}
 	uint64_t t;
 	while ((t = tsr_memtime_next_event(mt)) != UINT64_MAX)
 		tsr_memtime_advance(mt, t);
 	*out_m = m;
 	return mt;
+}
+
+static struct tsr_memtime *replay_run(uint32_t gap, uint32_t n, struct tsr_memsys **out_m,
+				      struct log *l, struct replay *r)
+{
+	return replay_run_with(gap, n, 1u << 20, 0, NULL, out_m, l, r);  /* 4 MiB */
 }
 
 static void test_replay_functional_paths(void **state)
@@ -645,6 +730,58 @@ static void test_replay_functional_paths(void **state)
 	assert_int_equal(k->occupancy_sum, k->latency_sum);
 	tsr_memtime_destroy(mt);
 	tsr_memsys_destroy(m);
+}
+
+/*
+ * tsr_memtime_issue_early() on dense replays, one access a cycle over 4 MiB
+ * and four a cycle over 16 KiB (hits on lines whose fill is still in
+ * flight, merges, MSHR stalls, lookups queued for the port; leaving out
+ * the early path's MSHR or stall condition fails it, its queued-lookup
+ * condition fails test_early_known_hits): every request completes
+ * at the cycle tsr_memtime_issue() gives it, every counter is the same,
+ * and first-level hits whose outcome is certain are reported from inside
+ * the call, at a later cycle.
+ */
+static void test_early_completion(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	static uint64_t late[N * 2], early[N * 2];
+	const uint32_t words[2] = {1u << 20, 1u << 12}, gap[2] = {1, 0};
+	for (int w = 0; w < 2; w++) {
+	struct tsr_memsys *m[2];
+	struct log l[2];
+	struct replay r[2];
+	struct tsr_memtime *mt[2];
+	memset(late, 0, sizeof(late));
+	memset(early, 0, sizeof(early));
+	mt[0] = replay_run_with(gap[w], N, words[w], 0, late, &m[0], &l[0], &r[0]);
+	mt[1] = replay_run_with(gap[w], N, words[w], 1, early, &m[1], &l[1], &r[1]);
+	assert_int_equal(r[0].paths, r[1].paths);
+	assert_true(r[0].paths < N * 2);
+	assert_int_equal(l[0].count, r[0].paths);
+	assert_int_equal(l[1].count, r[1].paths);
+	assert_memory_equal(late, early, sizeof(late));
+	const struct tsr_memtime_counters *k0 = tsr_memtime_counters(mt[0]),
+					   *k1 = tsr_memtime_counters(mt[1]);
+	assert_memory_equal(k0, k1, sizeof(*k0));
+	for (uint32_t i = 0; i < tsr_memsys_cache_count(m[0]); i++)
+		assert_memory_equal(tsr_memtime_cache_counters(mt[0], i),
+				    tsr_memtime_cache_counters(mt[1], i),
+				    sizeof(struct tsr_memtime_cache_counters));
+	assert_memory_equal(tsr_memtime_dram_counters(mt[0]), tsr_memtime_dram_counters(mt[1]),
+			    sizeof(struct tsr_dram_device_counters));
+	print_message("early completion over %u words: %llu of %llu requests reported at "
+		      "issue, %llu merges, %llu MSHR stall cycles\n", words[w],
+		      (unsigned long long)l[1].inside, (unsigned long long)r[1].paths,
+		      (unsigned long long)k1->merges, (unsigned long long)k1->mshr_stall_cycles);
+	assert_int_equal(l[0].inside, 0);
+	assert_true(l[1].inside > 0 && l[1].inside < r[1].paths);
+	for (int i = 0; i < 2; i++) {
+		tsr_memtime_destroy(mt[i]);
+		tsr_memsys_destroy(m[i]);
+	}
+	}
 }
 
 static void expect_bad(const struct tsr_memtime_cache_params *c, uint32_t nc,
@@ -710,6 +847,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unloaded_latencies),
 		cmocka_unit_test(test_merging),
+		cmocka_unit_test(test_early_known_hits),
 		cmocka_unit_test(test_fetching_write_and_split_fill),
 		cmocka_unit_test(test_mshr_exhaustion),
 		cmocka_unit_test(test_port_contention),
@@ -718,6 +856,7 @@ int main(void)
 		cmocka_unit_test(test_littles_law),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_replay_functional_paths),
+		cmocka_unit_test(test_early_completion),
 		cmocka_unit_test(test_bad_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

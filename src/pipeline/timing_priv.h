@@ -304,7 +304,11 @@ static __attribute__((noinline, unused)) void issue_path(struct tsr_timing *t, u
 							  const struct tsr_mem_path *p,
 							  uint64_t tag)
 {
-	enum tsr_status st = tsr_memtime_issue(t->mem, cycle, p, tag, &t->err);
+	/* a core's request: the core takes a completion in its future
+	 * (timing/core.h), so a certain first-level hit completes at once */
+	enum tsr_status st = tag >> TAG_KIND_SHIFT == TAG_CORE
+				     ? tsr_memtime_issue_early(t->mem, cycle, p, tag, &t->err)
+				     : tsr_memtime_issue(t->mem, cycle, p, tag, &t->err);
 	if (st != TSR_OK && !t->failed)
 		t->failed = st;
 	t->st->memory_requests++;

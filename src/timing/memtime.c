@@ -92,6 +92,8 @@ struct cache {
 				    one in the sorted array (file comment) */
 	uint32_t lq_head, lq_len;
 	uint8_t lq_in_ev;        /* one of its lookup events is in the sorted array */
+	uint32_t lq_ev_req;      /* that event's request */
+	uint8_t lq_ev_level;     /* and its level */
 	struct tsr_memtime_cache_counters k;
 };
 
@@ -305,6 +307,8 @@ static void push_lookup(struct tsr_memtime *mt, struct cache *c, struct event e)
 	e.seq = mt->seq++;
 	if (!c->lq_in_ev) {
 		c->lq_in_ev = 1;
+		c->lq_ev_req = e.a;
+		c->lq_ev_level = e.level;
 		ev_insert(mt, e);
 		return;
 	}
@@ -319,6 +323,8 @@ static struct event pop(struct tsr_memtime *mt)
 	if (e.kind == EV_LOOKUP) {
 		struct cache *c = &mt->c[e.cache];
 		if (c->lq_len) {
+			c->lq_ev_req = c->lq[c->lq_head].a;
+			c->lq_ev_level = c->lq[c->lq_head].level;
 			ev_insert(mt, c->lq[c->lq_head]);
 			c->lq_head = c->lq_head + 1 < mt->cap_reqs ? c->lq_head + 1 : 0;
 			c->lq_len--;
@@ -452,25 +458,31 @@ static void free_req(struct tsr_memtime *mt, struct req *r)
 	mt->live--;
 }
 
+/* Counts a requester's completion of latency lat and reports it at t. */
+static void report(struct tsr_memtime *mt, uint64_t tag, uint32_t stream, uint32_t write,
+		   uint64_t lat, uint64_t t)
+{
+	uint32_t b = bucket_of(lat);
+	struct tsr_memtime_counters *k = &mt->k;
+	k->completed++;
+	k->posted += write;
+	k->latency_sum += lat;
+	k->latency_max = max64(k->latency_max, lat);
+	k->latency_hist[b]++;
+	struct tsr_memtime_stream_counters *s = &k->stream[stream];
+	s->completed++;
+	s->latency_sum += lat;
+	s->latency_hist[b]++;
+	if (mt->fn)
+		mt->fn(mt->ctx, tag, t);
+}
+
 static void complete_requester(struct tsr_memtime *mt, struct req *r, uint64_t t)
 {
 	occupancy_to(mt, t);
 	mt->in_flight--;
 	r->done = 1;
-	uint64_t lat = t - r->issue;
-	uint32_t b = bucket_of(lat);
-	struct tsr_memtime_counters *k = &mt->k;
-	k->completed++;
-	k->posted += r->write;
-	k->latency_sum += lat;
-	k->latency_max = max64(k->latency_max, lat);
-	k->latency_hist[b]++;
-	struct tsr_memtime_stream_counters *s = &k->stream[r->stream];
-	s->completed++;
-	s->latency_sum += lat;
-	s->latency_hist[b]++;
-	if (mt->fn)
-		mt->fn(mt->ctx, r->tag, t);
+	report(mt, r->tag, r->stream, r->write, t - r->issue, t);
 }
 
 /* The next lookup slot of cache c for a lookup arriving at t. */
@@ -820,9 +832,62 @@ static enum tsr_status check_path(const struct tsr_memtime *mt, const struct tsr
 	return TSR_OK;
 }
 
-enum tsr_status tsr_memtime_issue(struct tsr_memtime *mt, uint64_t cycle,
-				  const struct tsr_mem_path *p, uint64_t tag,
-				  struct tsr_error *err)
+/* Whether a lookup of `line` at cache c is queued (in the sorted array or
+ * in c's FIFO). */
+static int lookup_queued(const struct tsr_memtime *mt, const struct cache *c, uint64_t line)
+{
+	if (!c->lq_in_ev)
+		return 0;
+	if (mt->reqs[c->lq_ev_req].line[c->lq_ev_level] == line)
+		return 1;
+	for (uint32_t i = 0, k = c->lq_head; i < c->lq_len; i++) {
+		const struct event *e = &c->lq[k];
+		if (mt->reqs[e->a].line[e->level] == line)
+			return 1;
+		k = k + 1 < mt->cap_reqs ? k + 1 : 0;
+	}
+	return 0;
+}
+
+/*
+ * A read that hits its first level, issued at `cycle`, when its outcome is
+ * already certain: no MSHR of that cache holds the line (a fill in flight
+ * it would merge into), no lookup of the line is queued there and no
+ * miss waits there for an MSHR (either could take one for the line before
+ * its lookup ends). Nothing else can change the outcome, as an MSHR is
+ * taken only by those, and later requests' lookups end after its own (its
+ * port slot is taken now, and equal cycles run in issue order). So it
+ * completes at the end of its lookup, exactly as the events would have
+ * it: counted and reported now, with no request or event. Returns 0 when
+ * the outcome is not certain.
+ */
+static int issue_known_hit(struct tsr_memtime *mt, uint64_t cycle, const struct tsr_mem_path *p,
+			   uint64_t tag)
+{
+	if (p->write || p->levels == 0 || p->hit_level != 0 || p->wb_count)
+		return 0;
+	struct cache *c = &mt->c[p->cache[0]];
+	if (c->stall_head != NONE || mshr_find(c, p->line[0]) != NONE ||
+	    lookup_queued(mt, c, p->line[0]))
+		return 0;
+	mt->k.issued++;
+	c->k.lookups++;
+	c->k.hits++;
+	const uint64_t done = port_slot(c, cycle) + c->p.hit_latency, lat = done - cycle;
+	c->k.latency_count++;
+	c->k.latency_sum += lat;
+	c->k.latency_hist[bucket_of(lat)]++;
+	occupancy_to(mt, cycle);
+	mt->k.occupancy_sum += lat;  /* in flight from cycle to done */
+	mt->seq++;  /* (the lookup event's number: the later events' stay as they were) */
+	report(mt, tag, p->stream < TSR_MEMTIME_STREAMS ? p->stream : TSR_MEMTIME_STREAMS - 1, 0,
+	       lat, done);
+	return 1;
+}
+
+static enum tsr_status issue_request(struct tsr_memtime *mt, uint64_t cycle,
+				     const struct tsr_mem_path *p, uint64_t tag, int early,
+				     struct tsr_error *err)
 {
 	if (mt->fault != TSR_OK)
 		return tsr_memtime_status(mt, err);
@@ -833,6 +898,8 @@ enum tsr_status tsr_memtime_issue(struct tsr_memtime *mt, uint64_t cycle,
 	TSR_TRY(check_path(mt, p, err));
 	TSR_TRY(reserve(mt, p->wb_count, err));
 	tsr_memtime_advance(mt, cycle);
+	if (early && issue_known_hit(mt, cycle, p, tag))
+		return TSR_OK;
 
 	uint32_t idx = mt->free_head;
 	struct req *r = &mt->reqs[idx];
@@ -889,6 +956,20 @@ enum tsr_status tsr_memtime_issue(struct tsr_memtime *mt, uint64_t cycle,
 		read_dram(mt, r, cycle);  /* no cache: DRAM (or nothing) */
 	}
 	return TSR_OK;
+}
+
+enum tsr_status tsr_memtime_issue(struct tsr_memtime *mt, uint64_t cycle,
+				  const struct tsr_mem_path *p, uint64_t tag,
+				  struct tsr_error *err)
+{
+	return issue_request(mt, cycle, p, tag, 0, err);
+}
+
+enum tsr_status tsr_memtime_issue_early(struct tsr_memtime *mt, uint64_t cycle,
+					const struct tsr_mem_path *p, uint64_t tag,
+					struct tsr_error *err)
+{
+	return issue_request(mt, cycle, p, tag, 1, err);
 }
 
 enum tsr_status tsr_memtime_status(const struct tsr_memtime *mt, struct tsr_error *err)

@@ -209,6 +209,22 @@ enum tsr_status tsr_memtime_issue(struct tsr_memtime *mt, uint64_t cycle,
 				  struct tsr_error *err);
 
 /*
+ * As tsr_memtime_issue(), but a read that hits its first level and whose
+ * outcome is already certain (no fill of its line in flight there, no
+ * lookup of it queued, no miss waiting for an MSHR) is completed at once:
+ * its completion, at the end of its lookup (a later cycle), is reported
+ * from inside this call, and no event is left pending for it. Every
+ * counter and every other request's timing are the same as
+ * tsr_memtime_issue()'s; only the completion comes earlier in the
+ * caller's time, for a requester that can take a completion in its
+ * future (timing/core.h). It saves the event and, for a caller that
+ * stops at each completion, the stop.
+ */
+enum tsr_status tsr_memtime_issue_early(struct tsr_memtime *mt, uint64_t cycle,
+					const struct tsr_mem_path *p, uint64_t tag,
+					struct tsr_error *err);
+
+/*
  * Brings the model to `cycle`: runs every event at or before it (lookups
  * ending, fills, DRAM commands and completions), reporting completions.
  * A cycle before the current one, or UINT64_MAX, does nothing. The result
