@@ -84,6 +84,16 @@ static struct tsr_memtime *make(const struct tsr_memtime_cache_params *c, uint32
 	return mt;
 }
 
+/* The analytic setup: default_caches() and tsr_test_dram_analytic() (into
+ * *d) at the DRAM's clock. */
+static struct tsr_memtime *make_analytic(struct tsr_dram_params *d, struct log *l)
+{
+	struct tsr_memtime_cache_params c[2];
+	default_caches(c);
+	*d = tsr_test_dram_analytic();
+	return make(c, 2, d, d->dram_mhz, l);
+}
+
 /* A read through `levels` caches (0, 1, ...) first held at hit (== levels: DRAM). */
 static struct tsr_mem_path rd(uint64_t addr, uint8_t levels, uint8_t hit)
 {
@@ -198,11 +208,9 @@ static void test_unloaded_latencies(void **state)
 static void test_merging(void **state)
 {
 	(void)state;
-	struct tsr_memtime_cache_params c[2];
-	default_caches(c);
-	struct tsr_dram_params d = tsr_test_dram_analytic();
+	struct tsr_dram_params d;
 	struct log l;
-	struct tsr_memtime *mt = make(c, 2, &d, d.dram_mhz, &l);
+	struct tsr_memtime *mt = make_analytic(&d, &l);
 	const uint64_t dm = dram_miss(&d);
 	struct tsr_mem_path p = rd(0x3000, 2, 2);
 	issue(mt, 0, &p, 1);
@@ -257,11 +265,9 @@ static void test_merging(void **state)
 static void test_early_known_hits(void **state)
 {
 	(void)state;
-	struct tsr_memtime_cache_params c[2];
-	default_caches(c);
-	struct tsr_dram_params d = tsr_test_dram_analytic();
+	struct tsr_dram_params d;
 	struct log l;
-	struct tsr_memtime *mt = make(c, 2, &d, d.dram_mhz, &l);
+	struct tsr_memtime *mt = make_analytic(&d, &l);
 	struct tsr_error err = {{0}};
 	struct tsr_mem_path p = rd(0x1000, 2, 0);
 	l.in_issue = 1;
@@ -297,11 +303,9 @@ static void test_early_known_hits(void **state)
 static void test_fetching_write_and_split_fill(void **state)
 {
 	(void)state;
-	struct tsr_memtime_cache_params c[2];
-	default_caches(c);
-	struct tsr_dram_params d = tsr_test_dram_analytic();
+	struct tsr_dram_params d;
 	struct log l;
-	struct tsr_memtime *mt = make(c, 2, &d, d.dram_mhz, &l);
+	struct tsr_memtime *mt = make_analytic(&d, &l);
 	const uint64_t dm = dram_miss(&d);
 	struct tsr_mem_path w = rd(0x3000, 2, 2);
 	w.write = 1;
