@@ -853,9 +853,9 @@ static int lookup_queued(const struct tsr_memtime *mt, const struct cache *c, ui
  * A read that hits its first level, issued at `cycle`, when its outcome is
  * already certain: no MSHR of that cache holds the line (a fill in flight
  * it would merge into), no lookup of the line is queued there and no
- * miss waits there for an MSHR (either could take one for the line before
- * its lookup ends). Nothing else can change the outcome, as an MSHR is
- * taken only by those, and later requests' lookups end after its own (its
+ * miss waits there for an MSHR (each of those two could take one for the
+ * line before its lookup ends). Nothing else can change the outcome, as an
+ * MSHR is taken only by those, and later requests' lookups end after its own (its
  * port slot is taken now, and equal cycles run in issue order). So it
  * completes at the end of its lookup, exactly as the events would have
  * it: counted and reported now, with no request or event. Returns 0 when

@@ -218,7 +218,9 @@ enum tsr_status tsr_memtime_issue(struct tsr_memtime *mt, uint64_t cycle,
  * tsr_memtime_issue()'s; only the completion comes earlier in the
  * caller's time, for a requester that can take a completion in its
  * future (timing/core.h). It saves the event and, for a caller that
- * stops at each completion, the stop.
+ * stops at each completion, the stop. The completion's cycle is the
+ * lookup's port slot plus the cache's hit latency (GPU cycles), as the
+ * events would give it. Errors: as tsr_memtime_issue().
  */
 enum tsr_status tsr_memtime_issue_early(struct tsr_memtime *mt, uint64_t cycle,
 					const struct tsr_mem_path *p, uint64_t tag,
