@@ -92,8 +92,6 @@ struct cache {
 				    one in the sorted array (file comment) */
 	uint32_t lq_head, lq_len;
 	uint8_t lq_in_ev;        /* one of its lookup events is in the sorted array */
-	uint32_t lq_ev_req;      /* that event's request */
-	uint8_t lq_ev_level;     /* and its level */
 	struct tsr_memtime_cache_counters k;
 };
 
@@ -307,8 +305,6 @@ static void push_lookup(struct tsr_memtime *mt, struct cache *c, struct event e)
 	e.seq = mt->seq++;
 	if (!c->lq_in_ev) {
 		c->lq_in_ev = 1;
-		c->lq_ev_req = e.a;
-		c->lq_ev_level = e.level;
 		ev_insert(mt, e);
 		return;
 	}
@@ -323,8 +319,6 @@ static struct event pop(struct tsr_memtime *mt)
 	if (e.kind == EV_LOOKUP) {
 		struct cache *c = &mt->c[e.cache];
 		if (c->lq_len) {
-			c->lq_ev_req = c->lq[c->lq_head].a;
-			c->lq_ev_level = c->lq[c->lq_head].level;
 			ev_insert(mt, c->lq[c->lq_head]);
 			c->lq_head = c->lq_head + 1 < mt->cap_reqs ? c->lq_head + 1 : 0;
 			c->lq_len--;
@@ -456,6 +450,21 @@ static void free_req(struct tsr_memtime *mt, struct req *r)
 	r->next = mt->free_head;
 	mt->free_head = (uint32_t)(r - mt->reqs);
 	mt->live--;
+}
+
+/* The stream whose counters count a path's request (the last one for
+ * larger stream numbers). */
+static uint32_t stream_of(const struct tsr_mem_path *p)
+{
+	return p->stream < TSR_MEMTIME_STREAMS ? p->stream : TSR_MEMTIME_STREAMS - 1;
+}
+
+/* Data come back to cache c lat cycles after the lookup's arrival there. */
+static void count_cache_latency(struct cache *c, uint64_t lat)
+{
+	c->k.latency_count++;
+	c->k.latency_sum += lat;
+	c->k.latency_hist[bucket_of(lat)]++;
 }
 
 /* Counts a requester's completion of latency lat and reports it at t. */
@@ -617,10 +626,7 @@ static void data_at(struct tsr_memtime *mt, struct req *r, uint32_t j, uint64_t 
 	for (;;) {
 		if (j < r->levels) {
 			struct cache *c = &mt->c[r->cache[j]];
-			uint64_t lat = t - r->arrive[j];
-			c->k.latency_count++;
-			c->k.latency_sum += lat;
-			c->k.latency_hist[bucket_of(lat)]++;
+			count_cache_latency(c, t - r->arrive[j]);
 			if (j < r->depth)
 				release_mshr(mt, c, r->mshr[j], t);
 		}
@@ -832,14 +838,20 @@ static enum tsr_status check_path(const struct tsr_memtime *mt, const struct tsr
 	return TSR_OK;
 }
 
-/* Whether a lookup of `line` at cache c is queued (in the sorted array or
- * in c's FIFO). */
+/* Whether a lookup of `line` at cache c is queued: its one lookup event in
+ * the sorted array (short: file comment), or one in its FIFO. */
 static int lookup_queued(const struct tsr_memtime *mt, const struct cache *c, uint64_t line)
 {
 	if (!c->lq_in_ev)
 		return 0;
-	if (mt->reqs[c->lq_ev_req].line[c->lq_ev_level] == line)
-		return 1;
+	const uint16_t ci = (uint16_t)(c - mt->c);
+	const struct event *a = mt->ev + mt->ev_head;
+	for (uint32_t i = 0; i < mt->nev; i++)
+		if (a[i].kind == EV_LOOKUP && a[i].cache == ci) {
+			if (mt->reqs[a[i].a].line[a[i].level] == line)
+				return 1;
+			break;
+		}
 	for (uint32_t i = 0, k = c->lq_head; i < c->lq_len; i++) {
 		const struct event *e = &c->lq[k];
 		if (mt->reqs[e->a].line[e->level] == line)
@@ -874,14 +886,11 @@ static int issue_known_hit(struct tsr_memtime *mt, uint64_t cycle, const struct 
 	c->k.lookups++;
 	c->k.hits++;
 	const uint64_t done = port_slot(c, cycle) + c->p.hit_latency, lat = done - cycle;
-	c->k.latency_count++;
-	c->k.latency_sum += lat;
-	c->k.latency_hist[bucket_of(lat)]++;
+	count_cache_latency(c, lat);
 	occupancy_to(mt, cycle);
 	mt->k.occupancy_sum += lat;  /* in flight from cycle to done */
 	mt->seq++;  /* (the lookup event's number: the later events' stay as they were) */
-	report(mt, tag, p->stream < TSR_MEMTIME_STREAMS ? p->stream : TSR_MEMTIME_STREAMS - 1, 0,
-	       lat, done);
+	report(mt, tag, stream_of(p), 0, lat, done);
 	return 1;
 }
 
@@ -912,7 +921,7 @@ static enum tsr_status issue_request(struct tsr_memtime *mt, uint64_t cycle,
 	r->hit_level = p->hit_level;
 	r->write = p->write ? 1 : 0;
 	r->fetch = p->fetch ? 1 : 0;
-	r->stream = p->stream < TSR_MEMTIME_STREAMS ? p->stream : TSR_MEMTIME_STREAMS - 1;
+	r->stream = (uint8_t)stream_of(p);
 	r->dram_bytes = p->dram_bytes;
 	r->walk = r->write && !r->fetch ? WALK_POSTED : WALK_READ;
 	r->depth = 0;
